@@ -1,0 +1,5 @@
+//! placeholder
+pub struct Advice;
+pub struct AdviceOption;
+pub struct Position;
+pub fn advise() {}

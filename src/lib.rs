@@ -1,0 +1,25 @@
+//! Optimal strategy for Yahtzee and Yacht: the rules, an exact dynamic-programming solver, a
+//! saved strategy table, and the advice, statistics and exports built on it.
+//!
+//! The binary `yahtzee` is a thin layer over this library: everything a command does, a test
+//! or a benchmark can do through these modules.
+//!
+//! - [`rules`]: rule sets, boxes, scoring, bonuses and the Joker rule.
+//! - [`dice`]: dice, keeps and the multiset lattice of five dice.
+//! - [`state`]: turn-start states, score cards and the table layout.
+//! - [`solver`]: backward induction over all states, in parallel and SIMD.
+//! - [`table`]: the strategy table and its versioned, checksummed file.
+//! - [`advice`]: the ranked options for a position.
+
+pub mod advice;
+pub mod dice;
+pub mod rules;
+pub mod solver;
+pub mod state;
+pub mod table;
+
+pub use advice::{Advice, AdviceOption, Position, advise};
+pub use dice::{Dice, Keep};
+pub use rules::{Category, Order, RuleSet, Rules};
+pub use state::{ScoreCard, State};
+pub use table::StrategyTable;

@@ -1,0 +1,405 @@
+//! The strategy table: the solved value of every state, and the file it is saved in.
+//!
+//! A table file is built once by `yahtzee solve` and loaded by every query. Its layout is
+//!
+//! ```text
+//! magic        8 bytes   "YHTZTBL\0"
+//! version      u32 LE    FORMAT_VERSION: read before anything else, so a file of another
+//!                        format version is named as such rather than as corrupt
+//! header size  u32 LE
+//! header       bincode   TableHeader: rule set, modifier, value type, entry count,
+//!                        body size, CRC-32 of the body
+//! body         bincode   Vec<f64>, the values in the order of `state::Layout`
+//! ```
+//!
+//! Loading checks each part in that order and refuses a file of another rule set: a table
+//! never answers a question about other rules. A file is written to a temporary name in the
+//! same folder and renamed into place, so an interrupted write never leaves a half-written
+//! table where a table is expected.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::rules::{Order, RuleSet, Rules};
+use crate::solver::{self, SolveOptions};
+use crate::state::{Layout, State, reachable_state_count};
+
+/// First bytes of every table file.
+pub const MAGIC: [u8; 8] = *b"YHTZTBL\0";
+/// Version of the file format, bumped whenever the layout or the meaning of the values
+/// changes; a file of another version is refused.
+pub const FORMAT_VERSION: u32 = 1;
+/// The value type stored, written into the header.
+pub const VALUE_TYPE: &str = "f64";
+/// Environment variable naming the folder of the default tables.
+pub const TABLE_DIR_ENV: &str = "YAHTZEE_TABLE_DIR";
+
+/// Errors in reading or writing a table file. Each message says how to fix it.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    #[error("cannot read table {path}: {source}; build it with `yahtzee solve {flags}`")]
+    Read {
+        path: PathBuf,
+        flags: String,
+        source: std::io::Error,
+    },
+    #[error("cannot write table {path}: {source}; choose a writable place with --out or ${env}")]
+    Write {
+        path: PathBuf,
+        env: &'static str,
+        source: std::io::Error,
+    },
+    #[error("{path} is not a yahtzee table (wrong magic bytes); rebuild it with `yahtzee solve {flags}`")]
+    Magic { path: PathBuf, flags: String },
+    #[error(
+        "{path} has table format version {got}, this program reads version {expected}; rebuild it with `yahtzee solve {flags}`"
+    )]
+    Version {
+        path: PathBuf,
+        expected: u32,
+        got: u32,
+        flags: String,
+    },
+    #[error(
+        "{path} is truncated ({got} of {expected} bytes); rebuild it with `yahtzee solve {flags}`"
+    )]
+    Truncated {
+        path: PathBuf,
+        expected: u64,
+        got: u64,
+        flags: String,
+    },
+    #[error("{path} is corrupted ({what}); rebuild it with `yahtzee solve {flags}`")]
+    Corrupt {
+        path: PathBuf,
+        what: String,
+        flags: String,
+    },
+    #[error(
+        "{path} is corrupted (checksum {got:08x}, header says {expected:08x}); rebuild it with `yahtzee solve {flags}`"
+    )]
+    Checksum {
+        path: PathBuf,
+        expected: u32,
+        got: u32,
+        flags: String,
+    },
+    #[error(
+        "{path} holds the table of {got}, not of {expected}; use the table of {expected} (build it with `yahtzee solve {flags}`) or pass the matching --rules"
+    )]
+    WrongRules {
+        path: PathBuf,
+        expected: String,
+        got: String,
+        flags: String,
+    },
+}
+
+/// The header of a table file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TableHeader {
+    /// Rule set name, e.g. `yahtzee`.
+    pub rules: String,
+    /// True for the `--upper-first` modifier.
+    pub upper_first: bool,
+    /// Value type of the body, `f64`.
+    pub value_type: String,
+    /// Number of values.
+    pub entries: u64,
+    /// Size of the body in bytes.
+    pub body_bytes: u64,
+    /// CRC-32 of the body.
+    pub checksum: u32,
+}
+
+impl TableHeader {
+    /// The rules named by the header, if this program knows them.
+    pub fn rules(&self) -> Option<Rules> {
+        let set = RuleSet::from_name(&self.rules)?;
+        Some(Rules::with_order(
+            set,
+            if self.upper_first {
+                Order::UpperFirst
+            } else {
+                Order::Any
+            },
+        ))
+    }
+}
+
+/// The solved values of every state of one rule set.
+#[derive(Clone, Debug)]
+pub struct StrategyTable {
+    rules: Rules,
+    layout: Layout,
+    values: Vec<f64>,
+}
+
+impl StrategyTable {
+    /// Solves `rules` (see [`solver::solve`]) and returns the table and the seconds taken.
+    pub fn solve(
+        rules: &Rules,
+        options: SolveOptions,
+        progress: &(dyn Fn(u64, u64) + Sync),
+    ) -> (StrategyTable, f64) {
+        let solution = solver::solve(rules, options, progress);
+        (
+            StrategyTable {
+                rules: *rules,
+                layout: Layout::of(rules),
+                values: solution.values,
+            },
+            solution.seconds,
+        )
+    }
+
+    /// The rules of this table.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Where each state sits in [`StrategyTable::values`].
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// All values, in the order of [`Layout`].
+    pub fn values(&self) -> &[f64] {
+        &self.values
+    }
+
+    /// Expected future score of a state under optimal play: the points still to come,
+    /// bonuses included.
+    pub fn value(&self, state: &State) -> f64 {
+        self.values[self.layout.index(state)]
+    }
+
+    /// Expected final score of an empty card.
+    pub fn expected_score(&self) -> f64 {
+        self.value(&State::START)
+    }
+
+    /// Number of reachable turn-start states (full cards included).
+    pub fn states(&self) -> u64 {
+        reachable_state_count(&self.rules)
+    }
+
+    /// Writes the table to `path` through a temporary file in the same folder, renamed into
+    /// place once complete.
+    pub fn save(&self, path: &Path) -> Result<(), TableError> {
+        let write_err = |source| TableError::Write {
+            path: path.to_path_buf(),
+            env: TABLE_DIR_ENV,
+            source,
+        };
+        let body = bincode::serialize(&self.values).expect("a Vec<f64> always serializes");
+        let header = TableHeader {
+            rules: self.rules.set.name().to_string(),
+            upper_first: self.rules.order == Order::UpperFirst,
+            value_type: VALUE_TYPE.to_string(),
+            entries: self.values.len() as u64,
+            body_bytes: body.len() as u64,
+            checksum: crc32fast::hash(&body),
+        };
+        let header_bytes = bincode::serialize(&header).expect("a header always serializes");
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            fs::create_dir_all(dir).map_err(write_err)?;
+        }
+        let tmp = temporary_name(path);
+        let result = (|| {
+            let mut f = fs::File::create(&tmp)?;
+            f.write_all(&MAGIC)?;
+            f.write_all(&FORMAT_VERSION.to_le_bytes())?;
+            f.write_all(&(header_bytes.len() as u32).to_le_bytes())?;
+            f.write_all(&header_bytes)?;
+            f.write_all(&body)?;
+            f.sync_all()?;
+            fs::rename(&tmp, path)
+        })();
+        if let Err(e) = result {
+            let _ = fs::remove_file(&tmp);
+            return Err(write_err(e));
+        }
+        Ok(())
+    }
+
+    /// Loads the table of `rules` from `path`, refusing a file of other rules, of another
+    /// format version, truncated or corrupted.
+    pub fn load(path: &Path, rules: &Rules) -> Result<StrategyTable, TableError> {
+        let (header, values) = read_file(path, &rules.flags())?;
+        let expected = header_for(rules);
+        if header.rules != expected.rules || header.upper_first != expected.upper_first {
+            let got = header
+                .rules()
+                .map(|r| r.label())
+                .unwrap_or_else(|| header.rules.clone());
+            return Err(TableError::WrongRules {
+                path: path.to_path_buf(),
+                expected: rules.label(),
+                got,
+                flags: rules.flags(),
+            });
+        }
+        StrategyTable::from_parts(path, *rules, values)
+    }
+
+    /// Loads whatever table is at `path`, with the rules its header names: what `yahtzee
+    /// verify` checks.
+    pub fn open(path: &Path) -> Result<(TableHeader, StrategyTable), TableError> {
+        let (header, values) = read_file(path, "--rules RULES")?;
+        let rules = header.rules().ok_or_else(|| TableError::Corrupt {
+            path: path.to_path_buf(),
+            what: format!("unknown rule set `{}`", header.rules),
+            flags: "--rules RULES".to_string(),
+        })?;
+        let table = StrategyTable::from_parts(path, rules, values)?;
+        Ok((header, table))
+    }
+
+    fn from_parts(path: &Path, rules: Rules, values: Vec<f64>) -> Result<StrategyTable, TableError> {
+        let layout = Layout::of(&rules);
+        if values.len() != layout.len() {
+            return Err(TableError::Corrupt {
+                path: path.to_path_buf(),
+                what: format!("{} values where {} rules need {}", values.len(), rules.label(), layout.len()),
+                flags: rules.flags(),
+            });
+        }
+        Ok(StrategyTable {
+            rules,
+            layout,
+            values,
+        })
+    }
+}
+
+fn header_for(rules: &Rules) -> TableHeader {
+    TableHeader {
+        rules: rules.set.name().to_string(),
+        upper_first: rules.order == Order::UpperFirst,
+        value_type: VALUE_TYPE.to_string(),
+        entries: 0,
+        body_bytes: 0,
+        checksum: 0,
+    }
+}
+
+/// A temporary name beside `path`, unique to this process.
+pub fn temporary_name(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".tmp{}", std::process::id()));
+    path.with_file_name(name)
+}
+
+fn read_file(path: &Path, flags: &str) -> Result<(TableHeader, Vec<f64>), TableError> {
+    let flags = flags.to_string();
+    let bytes = fs::read(path).map_err(|source| TableError::Read {
+        path: path.to_path_buf(),
+        flags: flags.clone(),
+        source,
+    })?;
+    let truncated = |expected: u64| TableError::Truncated {
+        path: path.to_path_buf(),
+        expected,
+        got: bytes.len() as u64,
+        flags: flags.clone(),
+    };
+    let corrupt = |what: String| TableError::Corrupt {
+        path: path.to_path_buf(),
+        what,
+        flags: flags.clone(),
+    };
+    let prefix = MAGIC.len() + 8;
+    if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
+        if bytes.len() < MAGIC.len() && MAGIC.starts_with(&bytes) && !bytes.is_empty() {
+            return Err(truncated(prefix as u64));
+        }
+        return Err(TableError::Magic {
+            path: path.to_path_buf(),
+            flags,
+        });
+    }
+    if bytes.len() < prefix {
+        return Err(truncated(prefix as u64));
+    }
+    let word = |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+    let version = word(MAGIC.len());
+    if version != FORMAT_VERSION {
+        return Err(TableError::Version {
+            path: path.to_path_buf(),
+            expected: FORMAT_VERSION,
+            got: version,
+            flags,
+        });
+    }
+    let header_len = word(MAGIC.len() + 4) as usize;
+    if header_len > 4096 {
+        return Err(corrupt(format!("header of {header_len} bytes")));
+    }
+    let body_at = prefix + header_len;
+    if bytes.len() < body_at {
+        return Err(truncated(body_at as u64));
+    }
+    let header: TableHeader = bincode::deserialize(&bytes[prefix..body_at])
+        .map_err(|e| corrupt(format!("unreadable header: {e}")))?;
+    if header.value_type != VALUE_TYPE {
+        return Err(corrupt(format!("value type `{}`", header.value_type)));
+    }
+    let expected_len = body_at as u64 + header.body_bytes;
+    if (bytes.len() as u64) < expected_len {
+        return Err(truncated(expected_len));
+    }
+    if (bytes.len() as u64) > expected_len {
+        return Err(corrupt(format!(
+            "{} bytes after the end of the table",
+            bytes.len() as u64 - expected_len
+        )));
+    }
+    let body = &bytes[body_at..];
+    let checksum = crc32fast::hash(body);
+    if checksum != header.checksum {
+        return Err(TableError::Checksum {
+            path: path.to_path_buf(),
+            expected: header.checksum,
+            got: checksum,
+            flags,
+        });
+    }
+    let values: Vec<f64> =
+        bincode::deserialize(body).map_err(|e| corrupt(format!("unreadable values: {e}")))?;
+    if values.len() as u64 != header.entries {
+        return Err(corrupt(format!(
+            "{} values, header says {}",
+            values.len(),
+            header.entries
+        )));
+    }
+    Ok((header, values))
+}
+
+/// The folder of the default tables: `$YAHTZEE_TABLE_DIR`, else the user's cache folder.
+pub fn default_table_dir() -> PathBuf {
+    match std::env::var_os(TABLE_DIR_ENV) {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        _ => dirs::cache_dir()
+            .unwrap_or_else(std::env::temp_dir)
+            .join("yahtzee"),
+    }
+}
+
+/// File name of the default table of `rules`, e.g. `yahtzee-upper-first.v1.table`.
+pub fn default_table_name(rules: &Rules) -> String {
+    let modifier = match rules.order {
+        Order::Any => "",
+        Order::UpperFirst => "-upper-first",
+    };
+    format!("{}{modifier}.v{FORMAT_VERSION}.table", rules.set.name())
+}
+
+/// The default table path of `rules`.
+pub fn default_table_path(rules: &Rules) -> PathBuf {
+    default_table_dir().join(default_table_name(rules))
+}
