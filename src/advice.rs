@@ -1,5 +1,371 @@
-//! placeholder
-pub struct Advice;
-pub struct AdviceOption;
-pub struct Position;
-pub fn advise() {}
+//! Advice for one position: every legal option, ranked, with its expected final score.
+//!
+//! A position is a score card, five dice and the number of rolls left. With rolls left the
+//! options are the distinct keeps (keeping all five means stopping to score now); with no
+//! rolls left they are the boxes the rules allow. The values come from one turn of the solver
+//! run for this single state against the loaded table ([`TurnValues`]), so the advice is
+//! exactly what the solver computed and costs a few microseconds.
+//!
+//! Ties: options within 1e-9 of each other are ordered by the convention of `shared/RULES.md`,
+//! the keep with the fewest dice first (re-roll the most), and among boxes the one that comes
+//! first on the card.
+
+use std::cmp::Ordering;
+
+use serde::Serialize;
+
+use crate::dice::{DICE, Dice, FIRST_ROLL, Keep, MULTISETS};
+use crate::rules::{Category, Order, UPPER_BONUS};
+use crate::solver::{self, Scratch, Turn};
+use crate::state::{ScoreCard, State};
+use crate::table::StrategyTable;
+
+/// Two values closer than this are a tie, broken by the convention of `shared/RULES.md`.
+pub const TIE: f64 = 1e-9;
+
+/// Errors in a position given by a user.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AdviceError {
+    #[error("rolls left must be 0, 1 or 2, not {0}")]
+    RollsLeft(u32),
+    #[error("the card is for {card} but the table is for {table}: load the table of {card}")]
+    RulesMismatch { card: String, table: String },
+}
+
+/// A position to advise on.
+#[derive(Clone, Debug)]
+pub struct Position {
+    /// The score card before this turn's scoring.
+    pub card: ScoreCard,
+    /// The dice showing.
+    pub dice: Dice,
+    /// Rolls left this turn: 0, 1 or 2.
+    pub rolls_left: u8,
+}
+
+/// One option of a position.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum AdviceOption {
+    /// Keep these dice and re-roll the others.
+    Keep {
+        /// The kept faces, ascending.
+        keep: Vec<u8>,
+        /// For a keep of all five dice: stop rolling and score this box.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        stop_and_score: Option<String>,
+        /// Expected final score of the game after this choice, under optimal play.
+        expected_final: f64,
+        /// How much worse than the best option.
+        loss: f64,
+    },
+    /// Fill this box.
+    Score {
+        /// The box, named as on the command line.
+        category: String,
+        /// Points the box scores now.
+        points: u32,
+        /// Bonus earned with it: 35 for reaching 63 in the upper section, 100 for a further
+        /// Yahtzee.
+        bonus: u32,
+        /// Expected final score of the game after this choice, under optimal play.
+        expected_final: f64,
+        /// How much worse than the best option.
+        loss: f64,
+    },
+}
+
+impl AdviceOption {
+    /// Expected final score after this option.
+    pub fn expected_final(&self) -> f64 {
+        match self {
+            AdviceOption::Keep { expected_final, .. }
+            | AdviceOption::Score { expected_final, .. } => *expected_final,
+        }
+    }
+
+    /// Loss against the best option.
+    pub fn loss(&self) -> f64 {
+        match self {
+            AdviceOption::Keep { loss, .. } | AdviceOption::Score { loss, .. } => *loss,
+        }
+    }
+
+    fn set_loss(&mut self, best: f64) {
+        match self {
+            AdviceOption::Keep {
+                loss,
+                expected_final,
+                ..
+            }
+            | AdviceOption::Score {
+                loss,
+                expected_final,
+                ..
+            } => *loss = best - *expected_final,
+        }
+    }
+}
+
+/// The answer for one position.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Advice {
+    /// Rule set name.
+    pub rules: String,
+    /// True under `--upper-first`.
+    pub upper_first: bool,
+    /// Points already on the card, bonuses included.
+    pub banked: u32,
+    /// The dice, ascending.
+    pub dice: Vec<u8>,
+    /// Rolls left.
+    pub rolls_left: u8,
+    /// Every legal option, best first.
+    pub options: Vec<AdviceOption>,
+}
+
+/// A legal box for some dice and what filling it is worth.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BoxChoice {
+    /// Position of the box on the card.
+    pub index: usize,
+    /// The box.
+    pub category: Category,
+    /// Points scored in the box.
+    pub points: u32,
+    /// Upper bonus and Yahtzee bonus earned with it.
+    pub bonus: u32,
+    /// Points of this turn plus the expected future score after it.
+    pub future: f64,
+}
+
+/// The legal boxes for `dice` in `state`, in card order, each with its value.
+pub fn box_choices(table: &StrategyTable, state: &State, dice: &Dice) -> Vec<BoxChoice> {
+    let rules = table.rules();
+    let legal = rules.legal_boxes(state.filled, dice);
+    let five = dice.five_of_a_kind().is_some();
+    (0..rules.box_count())
+        .filter(|i| legal & (1 << i) != 0)
+        .map(|index| {
+            let points = rules.score(index, dice, state.filled);
+            let bonus = state.bonus_for(rules, index, points, five);
+            let next = state.after(rules, index, points);
+            BoxChoice {
+                index,
+                category: rules.boxes()[index],
+                points,
+                bonus,
+                future: f64::from(points + bonus) + table.value(&next),
+            }
+        })
+        .collect()
+}
+
+/// The best box among `choices`, ties to the box first on the card.
+pub fn best_box(choices: &[BoxChoice]) -> Option<&BoxChoice> {
+    let mut best: Option<&BoxChoice> = None;
+    for c in choices {
+        match best {
+            Some(b) if c.future <= b.future + TIE => {}
+            _ => best = Some(c),
+        }
+    }
+    best
+}
+
+/// The values of every keep of one turn of one state: one solver turn for this state alone.
+pub struct TurnValues {
+    /// Keep values with one roll left (index by multiset), future points of this turn and
+    /// after; entries of the rolls (size five) are the values of stopping to score.
+    pub one_roll_left: Vec<f64>,
+    /// Keep values with two rolls left; the rolls' entries are their values with one roll left.
+    pub two_rolls_left: Vec<f64>,
+    /// Value of each roll with two rolls left (the value after the opening roll).
+    pub opening_rolls: Vec<f64>,
+}
+
+impl TurnValues {
+    /// Computes the turn of `state` from the solved successors in `table`.
+    pub fn new(table: &StrategyTable, state: &State) -> TurnValues {
+        let rules = table.rules();
+        let layout = table.layout();
+        let turn = Turn {
+            rules,
+            scores: table.scores(),
+            filled: state.filled,
+            yahtzee_50: state.yahtzee_50,
+        };
+        let mut scratch = Scratch::<1>::new();
+        scratch.succ.load(
+            rules,
+            layout,
+            table.values(),
+            state.filled,
+            state.yahtzee_50,
+        );
+        let u0 = usize::from(state.upper).min(layout.lanes - 1);
+        // Values inside a turn carry the upper bonus once it is held (see `solver`); take it
+        // off so these are future points only.
+        let held = if rules.has_upper_bonus() && u0 == 63 {
+            f64::from(UPPER_BONUS)
+        } else {
+            0.0
+        };
+        let Scratch { k, m, succ } = &mut scratch;
+        solver::score_final_roll(&turn, succ, u0, k);
+        solver::expect_keeps(k);
+        let one_roll_left: Vec<f64> = k.iter().map(|v| v[0] - held).collect();
+        solver::best_keeps(k, m);
+        k[FIRST_ROLL..].copy_from_slice(&m[FIRST_ROLL..]);
+        solver::expect_keeps(k);
+        let two_rolls_left: Vec<f64> = k.iter().map(|v| v[0] - held).collect();
+        solver::best_keeps(k, m);
+        let opening_rolls = m[FIRST_ROLL..MULTISETS]
+            .iter()
+            .map(|v| v[0] - held)
+            .collect();
+        TurnValues {
+            one_roll_left,
+            two_rolls_left,
+            opening_rolls,
+        }
+    }
+
+    /// Value (points of this turn and after) of keeping `keep` with `rolls_left` (1 or 2)
+    /// rolls left. Keeping all five dice means stopping to score the best box now.
+    pub fn keep_value(&self, rolls_left: u8, keep: &Keep) -> f64 {
+        let i = keep.index();
+        if keep.len() == DICE || rolls_left <= 1 {
+            self.one_roll_left[i]
+        } else {
+            self.two_rolls_left[i]
+        }
+    }
+
+    /// The optimal keep for `dice` with `rolls_left` (1 or 2) rolls left, and its value. Ties
+    /// within [`TIE`] go to the keep with the fewest dice, then to the lowest faces; a keep of
+    /// all five dice means stopping to score.
+    pub fn best_keep(&self, rolls_left: u8, dice: &Dice) -> (Keep, f64) {
+        let mut best: Option<(Keep, f64)> = None;
+        for keep in dice.keeps() {
+            let v = self.keep_value(rolls_left, &keep);
+            best = match best {
+                None => Some((keep, v)),
+                Some((b, bv)) => {
+                    let better = v > bv + TIE
+                        || (v >= bv - TIE && (keep.len(), keep.faces()) < (b.len(), b.faces()));
+                    if better {
+                        Some((keep, v))
+                    } else {
+                        Some((b, bv))
+                    }
+                }
+            };
+        }
+        best.expect("every roll has at least the empty keep")
+    }
+}
+
+/// Ranks options best first: by value, and within [`TIE`] by the tie convention (`key`, lower
+/// first).
+fn rank<T>(items: &mut [T], value: impl Fn(&T) -> f64, key: impl Fn(&T) -> (usize, Vec<u8>)) {
+    items.sort_by(|a, b| {
+        value(b)
+            .total_cmp(&value(a))
+            .then_with(|| key(a).cmp(&key(b)))
+    });
+    // Near-equal values (within TIE of the first of their run) follow the tie convention.
+    let mut start = 0;
+    while start < items.len() {
+        let lead = value(&items[start]);
+        let mut end = start + 1;
+        while end < items.len() && lead - value(&items[end]) <= TIE {
+            end += 1;
+        }
+        items[start..end].sort_by(|a, b| match key(a).cmp(&key(b)) {
+            Ordering::Equal => value(b).total_cmp(&value(a)),
+            o => o,
+        });
+        start = end;
+    }
+}
+
+/// Advises on a position with the table of its rules.
+pub fn advise(table: &StrategyTable, position: &Position) -> Result<Advice, AdviceError> {
+    let rules = *table.rules();
+    if position.card.rules() != rules {
+        return Err(AdviceError::RulesMismatch {
+            card: position.card.rules().label(),
+            table: rules.label(),
+        });
+    }
+    if position.rolls_left > 2 {
+        return Err(AdviceError::RollsLeft(u32::from(position.rolls_left)));
+    }
+    let state = position.card.state();
+    let banked = position.card.banked();
+    let base = f64::from(banked);
+    let dice = &position.dice;
+    let choices = box_choices(table, &state, dice);
+    let mut options: Vec<AdviceOption> = if position.rolls_left == 0 {
+        choices
+            .iter()
+            .map(|c| AdviceOption::Score {
+                category: c.category.name().to_string(),
+                points: c.points,
+                bonus: c.bonus,
+                expected_final: base + c.future,
+                loss: 0.0,
+            })
+            .collect()
+    } else {
+        let turn = TurnValues::new(table, &state);
+        let stop = best_box(&choices);
+        dice.keeps()
+            .into_iter()
+            .map(|keep: Keep| {
+                let all = keep.len() == crate::dice::DICE;
+                let (stop_and_score, future) = match (all, stop) {
+                    (true, Some(b)) => (Some(b.category.name().to_string()), b.future),
+                    _ => (None, turn.keep_value(position.rolls_left, &keep)),
+                };
+                AdviceOption::Keep {
+                    keep: keep.faces(),
+                    stop_and_score,
+                    expected_final: base + future,
+                    loss: 0.0,
+                }
+            })
+            .collect()
+    };
+    rank(&mut options, AdviceOption::expected_final, |o| match o {
+        AdviceOption::Keep { keep, .. } => (keep.len(), keep.clone()),
+        AdviceOption::Score { category, .. } => {
+            (rules.box_by_name(category).unwrap_or(0), Vec::new())
+        }
+    });
+    let best = options.first().map_or(0.0, AdviceOption::expected_final);
+    for o in &mut options {
+        o.set_loss(best);
+    }
+    Ok(Advice {
+        rules: rules.set.name().to_string(),
+        upper_first: rules.order == Order::UpperFirst,
+        banked,
+        dice: dice.faces(),
+        rolls_left: position.rolls_left,
+        options,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rank_breaks_near_ties_by_key() {
+        let mut v = vec![(1.0, 3usize), (2.0, 5), (2.0 - 1e-12, 1), (0.5, 0)];
+        rank(&mut v, |x| x.0, |x| (x.1, Vec::new()));
+        assert_eq!(v.iter().map(|x| x.1).collect::<Vec<_>>(), vec![1, 5, 3, 0]);
+    }
+}

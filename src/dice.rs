@@ -139,11 +139,7 @@ impl std::str::FromStr for Dice {
                 .collect::<Result<_, _>>()?
         } else {
             t.chars()
-                .map(|c| {
-                    c.to_digit(10)
-                        .map(|d| d as u8)
-                        .ok_or_else(invalid)
-                })
+                .map(|c| c.to_digit(10).map(|d| d as u8).ok_or_else(invalid))
                 .collect::<Result<_, _>>()?
         };
         Dice::from_faces(&faces).map_err(|_| invalid())
@@ -276,7 +272,9 @@ impl Lattice {
     }
 
     fn code(counts: &Counts) -> usize {
-        counts.iter().fold(0usize, |acc, &c| acc * 6 + usize::from(c))
+        counts
+            .iter()
+            .fold(0usize, |acc, &c| acc * 6 + usize::from(c))
     }
 
     /// Dense index of a multiset of at most five dice.
@@ -421,7 +419,15 @@ mod tests {
 
     #[test]
     fn rejects_bad_dice() {
-        for bad in ["1,2,3,4", "1,2,3,4,5,6", "0,1,2,3,4", "1,2,3,4,7", "12a45", "", "1,,2"] {
+        for bad in [
+            "1,2,3,4",
+            "1,2,3,4,5,6",
+            "0,1,2,3,4",
+            "1,2,3,4,7",
+            "12a45",
+            "",
+            "1,,2",
+        ] {
             assert!(bad.parse::<Dice>().is_err(), "{bad} accepted");
         }
     }

@@ -573,7 +573,8 @@ mod tests {
     #[test]
     fn forced_joker_upper_filled_lower_open() {
         let r = Rules::new(RuleSet::Yahtzee);
-        let filled = bit(&r, Category::Yahtzee) | bit(&r, Category::Fours) | bit(&r, Category::Ones);
+        let filled =
+            bit(&r, Category::Yahtzee) | bit(&r, Category::Fours) | bit(&r, Category::Ones);
         let legal = r.legal_boxes(filled, &d("44444"));
         let lower_open = r.full_mask() & !UPPER_MASK & !filled;
         assert_eq!(legal, lower_open, "any open lower box, no upper box");
@@ -634,7 +635,10 @@ mod tests {
         assert_eq!(r.legal_boxes(f, &d("44444")), r.full_mask() & !f);
         // Everything but the upper section filled: any open upper box, scoring normally.
         let g = (r.full_mask() & !UPPER_MASK) | bit(&r, Category::Fours);
-        assert_eq!(r.legal_boxes(g, &d("44444")), UPPER_MASK & !bit(&r, Category::Fours));
+        assert_eq!(
+            r.legal_boxes(g, &d("44444")),
+            UPPER_MASK & !bit(&r, Category::Fours)
+        );
     }
 
     #[test]
@@ -665,10 +669,7 @@ mod tests {
         // Joker goes to an open lower box.
         let r = Rules::with_order(RuleSet::Yahtzee, Order::UpperFirst);
         let filled = UPPER_MASK | bit(&r, Category::Yahtzee);
-        assert_eq!(
-            r.legal_boxes(filled, &d("33333")),
-            r.full_mask() & !filled
-        );
+        assert_eq!(r.legal_boxes(filled, &d("33333")), r.full_mask() & !filled);
     }
 
     #[test]

@@ -42,6 +42,7 @@ const SLOT_FIFTY: usize = 13;
 
 /// Points of each box for each roll by the box's own condition (no Joker), precomputed once
 /// per rule set: `points[box][roll offset]`.
+#[derive(Debug)]
 pub(crate) struct ScoreTable {
     points: Vec<[u8; ROLLS]>,
     five_of_a_kind: [bool; ROLLS],
@@ -143,7 +144,8 @@ pub(crate) fn score_final_roll<const N: usize>(
     let fifty_box = rules.five_of_a_kind_box();
     for r in 0..ROLLS {
         let mut acc = [f64::NEG_INFINITY; N];
-        let is_joker_roll = turn.scores.five_of_a_kind[r] && rules.is_joker(turn.filled, &dice_of(r));
+        let is_joker_roll =
+            turn.scores.five_of_a_kind[r] && rules.is_joker(turn.filled, &dice_of(r));
         let boxes = if is_joker_roll {
             rules.legal_boxes(turn.filled, &dice_of(r))
         } else {
@@ -432,15 +434,18 @@ pub fn solve(
             if layout.lanes == UPPER_TOTALS {
                 rows.par_chunks_mut(layout.lanes)
                     .zip(cards.par_iter())
-                    .for_each_init(Scratch::<UPPER_TOTALS>::new, |scratch, (out, &(filled, flag))| {
-                        let turn = Turn {
-                            rules,
-                            scores: &scores,
-                            filled,
-                            yahtzee_50: flag,
-                        };
-                        solve_card_dispatch(options.simd, &turn, &layout, solved, scratch, out);
-                    });
+                    .for_each_init(
+                        Scratch::<UPPER_TOTALS>::new,
+                        |scratch, (out, &(filled, flag))| {
+                            let turn = Turn {
+                                rules,
+                                scores: &scores,
+                                filled,
+                                yahtzee_50: flag,
+                            };
+                            solve_card_dispatch(options.simd, &turn, &layout, solved, scratch, out);
+                        },
+                    );
             } else {
                 rows.par_chunks_mut(layout.lanes)
                     .zip(cards.par_iter())

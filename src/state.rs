@@ -9,9 +9,7 @@
 use std::collections::HashSet;
 use std::fmt;
 
-use crate::rules::{
-    BoxMask, Rules, UPPER_BONUS, UPPER_BONUS_THRESHOLD, UPPER_MASK, YAHTZEE_BONUS,
-};
+use crate::rules::{BoxMask, Rules, UPPER_BONUS, UPPER_BONUS_THRESHOLD, UPPER_MASK, YAHTZEE_BONUS};
 
 /// Number of tracked upper totals: 0 to 62 exactly, and 63 standing for "63 or more".
 pub const UPPER_TOTALS: usize = 64;
@@ -262,16 +260,18 @@ impl ScoreCard {
         let mut card = ScoreCard::new(rules);
         let mut seen = HashSet::new();
         for (name, points_text) in entries {
-            let index = rules.box_by_name(name).ok_or_else(|| CardError::UnknownBox {
-                name: name.clone(),
-                rules: rules.set.name().to_string(),
-                allowed: rules
-                    .boxes()
-                    .iter()
-                    .map(|c| c.name())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            })?;
+            let index = rules
+                .box_by_name(name)
+                .ok_or_else(|| CardError::UnknownBox {
+                    name: name.clone(),
+                    rules: rules.set.name().to_string(),
+                    allowed: rules
+                        .boxes()
+                        .iter()
+                        .map(|c| c.name())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                })?;
             if !seen.insert(index) {
                 return Err(CardError::Duplicate(name.clone()));
             }
@@ -360,13 +360,12 @@ impl ScoreCard {
     /// Points already banked: the boxes, the upper bonus if earned and the Yahtzee bonuses.
     pub fn banked(&self) -> u32 {
         let boxes: u32 = self.points.iter().flatten().sum();
-        let upper_bonus = if self.rules.has_upper_bonus()
-            && self.upper_total() >= UPPER_BONUS_THRESHOLD
-        {
-            UPPER_BONUS
-        } else {
-            0
-        };
+        let upper_bonus =
+            if self.rules.has_upper_bonus() && self.upper_total() >= UPPER_BONUS_THRESHOLD {
+                UPPER_BONUS
+            } else {
+                0
+            };
         boxes + upper_bonus + YAHTZEE_BONUS * self.yahtzee_bonuses
     }
 
@@ -433,7 +432,10 @@ mod tests {
 
     #[test]
     fn counts_536448_reachable_yahtzee_states() {
-        assert_eq!(reachable_state_count(&Rules::new(RuleSet::Yahtzee)), 536_448);
+        assert_eq!(
+            reachable_state_count(&Rules::new(RuleSet::Yahtzee)),
+            536_448
+        );
         assert_eq!(reachable_state_count(&Rules::new(RuleSet::Yacht)), 4096);
     }
 
@@ -452,8 +454,7 @@ mod tests {
     #[test]
     fn upper_bonus_is_banked_once_earned() {
         let rules = Rules::new(RuleSet::Yahtzee);
-        let card =
-            ScoreCard::parse(rules, "fours=16,fives=20,sixes=30", 0).unwrap();
+        let card = ScoreCard::parse(rules, "fours=16,fives=20,sixes=30", 0).unwrap();
         assert_eq!(card.banked(), 66 + 35);
         assert_eq!(card.state().upper, 63);
     }
@@ -463,14 +464,23 @@ mod tests {
         let rules = Rules::new(RuleSet::Yahtzee);
         let bad = |t: &str, b: u32| ScoreCard::parse(rules, t, b).unwrap_err();
         assert!(matches!(bad("twos=3", 0), CardError::Impossible { .. }));
-        assert!(matches!(bad("full-house=20", 0), CardError::Impossible { .. }));
+        assert!(matches!(
+            bad("full-house=20", 0),
+            CardError::Impossible { .. }
+        ));
         assert!(matches!(bad("yahtzee=40", 0), CardError::Impossible { .. }));
         assert!(matches!(bad("ones=x", 0), CardError::Impossible { .. }));
         assert!(matches!(bad("sevens=7", 0), CardError::UnknownBox { .. }));
         assert!(matches!(bad("ones=1,ones=2", 0), CardError::Duplicate(_)));
         assert!(matches!(bad("ones", 0), CardError::Syntax { .. }));
-        assert!(matches!(bad("yahtzee=0", 1), CardError::BonusWithoutFifty(1)));
-        assert!(matches!(bad("yahtzee=50", 1), CardError::TooManyBonuses { .. }));
+        assert!(matches!(
+            bad("yahtzee=0", 1),
+            CardError::BonusWithoutFifty(1)
+        ));
+        assert!(matches!(
+            bad("yahtzee=50", 1),
+            CardError::TooManyBonuses { .. }
+        ));
         let full = "ones=1,twos=2,threes=3,fours=4,fives=5,sixes=6,three-of-a-kind=20,four-of-a-kind=0,full-house=25,small-straight=30,large-straight=0,yahtzee=0,chance=22";
         assert_eq!(bad(full, 0), CardError::Full);
         let upper_first = Rules::with_order(RuleSet::Yahtzee, Order::UpperFirst);
@@ -493,10 +503,7 @@ mod tests {
     #[test]
     fn describes_score_sets() {
         assert_eq!(describe_scores(&[0, 25]), "0, 25");
-        assert_eq!(
-            describe_scores(&[0, 5, 6, 7, 8]),
-            "0, 5 to 8"
-        );
+        assert_eq!(describe_scores(&[0, 5, 6, 7, 8]), "0, 5 to 8");
     }
 
     #[test]
@@ -504,8 +511,16 @@ mod tests {
         let rules = Rules::new(RuleSet::Yahtzee);
         let l = Layout::of(&rules);
         assert_eq!(l.len(), 8192 * 2 * 64);
-        let a = l.index(&State { filled: 5, upper: 7, yahtzee_50: false });
-        let b = l.index(&State { filled: 5, upper: 7, yahtzee_50: true });
+        let a = l.index(&State {
+            filled: 5,
+            upper: 7,
+            yahtzee_50: false,
+        });
+        let b = l.index(&State {
+            filled: 5,
+            upper: 7,
+            yahtzee_50: true,
+        });
         assert_eq!(b - a, 64);
     }
 }

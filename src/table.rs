@@ -24,8 +24,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::rules::{Order, RuleSet, Rules};
-use crate::solver::{self, SolveOptions};
+use crate::solver::{self, ScoreTable, SolveOptions};
 use crate::state::{Layout, State, reachable_state_count};
+use std::sync::Arc;
 
 /// First bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"YHTZTBL\0";
@@ -52,7 +53,9 @@ pub enum TableError {
         env: &'static str,
         source: std::io::Error,
     },
-    #[error("{path} is not a yahtzee table (wrong magic bytes); rebuild it with `yahtzee solve {flags}`")]
+    #[error(
+        "{path} is not a yahtzee table (wrong magic bytes); rebuild it with `yahtzee solve {flags}`"
+    )]
     Magic { path: PathBuf, flags: String },
     #[error(
         "{path} has table format version {got}, this program reads version {expected}; rebuild it with `yahtzee solve {flags}`"
@@ -136,6 +139,7 @@ pub struct StrategyTable {
     rules: Rules,
     layout: Layout,
     values: Vec<f64>,
+    scores: Arc<ScoreTable>,
 }
 
 impl StrategyTable {
@@ -151,6 +155,7 @@ impl StrategyTable {
                 rules: *rules,
                 layout: Layout::of(rules),
                 values: solution.values,
+                scores: Arc::new(ScoreTable::new(rules)),
             },
             solution.seconds,
         )
@@ -164,6 +169,11 @@ impl StrategyTable {
     /// Where each state sits in [`StrategyTable::values`].
     pub fn layout(&self) -> &Layout {
         &self.layout
+    }
+
+    /// Points of every box for every roll, without Joker (for the solver's turn kernel).
+    pub(crate) fn scores(&self) -> &ScoreTable {
+        &self.scores
     }
 
     /// All values, in the order of [`Layout`].
@@ -259,12 +269,21 @@ impl StrategyTable {
         Ok((header, table))
     }
 
-    fn from_parts(path: &Path, rules: Rules, values: Vec<f64>) -> Result<StrategyTable, TableError> {
+    fn from_parts(
+        path: &Path,
+        rules: Rules,
+        values: Vec<f64>,
+    ) -> Result<StrategyTable, TableError> {
         let layout = Layout::of(&rules);
         if values.len() != layout.len() {
             return Err(TableError::Corrupt {
                 path: path.to_path_buf(),
-                what: format!("{} values where {} rules need {}", values.len(), rules.label(), layout.len()),
+                what: format!(
+                    "{} values where {} rules need {}",
+                    values.len(),
+                    rules.label(),
+                    layout.len()
+                ),
                 flags: rules.flags(),
             });
         }
@@ -272,6 +291,7 @@ impl StrategyTable {
             rules,
             layout,
             values,
+            scores: Arc::new(ScoreTable::new(&rules)),
         })
     }
 }
@@ -325,7 +345,8 @@ fn read_file(path: &Path, flags: &str) -> Result<(TableHeader, Vec<f64>), TableE
     if bytes.len() < prefix {
         return Err(truncated(prefix as u64));
     }
-    let word = |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+    let word =
+        |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
     let version = word(MAGIC.len());
     if version != FORMAT_VERSION {
         return Err(TableError::Version {

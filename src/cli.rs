@@ -1,0 +1,101 @@
+//! The command line: clap structures only. Each subcommand's module in `cmd/` turns these raw
+//! flags into a validated request for the library.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use yahtzee::rules::{Order, RuleSet, Rules};
+
+/// Optimal strategy for Yahtzee and Yacht: exact solver, advice, statistics.
+#[derive(Parser, Debug)]
+#[command(name = "yahtzee", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Solve a rule set exactly and save its strategy table.
+    Solve(SolveArgs),
+    /// Rank every option for a roll: which dice to keep, or which box to score.
+    Advise(AdviseArgs),
+    /// Check a table file and say what it holds.
+    Verify(VerifyArgs),
+}
+
+/// The rule set and its modifier, shared by every command.
+#[derive(Args, Debug, Clone)]
+pub struct RulesArgs {
+    /// Rule set: official Yahtzee (forced Joker), Verhoeff's free Joker, no bonus/Joker, or Yacht.
+    #[arg(long, value_enum, default_value_t = RuleSet::Yahtzee)]
+    pub rules: RuleSet,
+    /// No lower box may be filled while an upper box is open.
+    #[arg(long)]
+    pub upper_first: bool,
+}
+
+impl RulesArgs {
+    pub fn rules(&self) -> Rules {
+        Rules::with_order(
+            self.rules,
+            if self.upper_first {
+                Order::UpperFirst
+            } else {
+                Order::Any
+            },
+        )
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// Where to write the table [default: the cache folder, or $YAHTZEE_TABLE_DIR].
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
+    /// Print the result as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Worker threads [default: one per core, or $RAYON_NUM_THREADS].
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+}
+
+#[derive(Args, Debug)]
+pub struct AdviseArgs {
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// Filled boxes with their points, e.g. `ones=3,full-house=25,yahtzee=50` [default: a new game].
+    #[arg(long, default_value = "", value_name = "BOXES")]
+    pub card: String,
+    /// Number of 100-point Yahtzee bonuses already earned.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub yahtzee_bonus: u32,
+    /// The five dice, e.g. `1,3,3,5,6` or `13356`.
+    #[arg(long, value_name = "DICE", required_unless_present = "batch")]
+    pub dice: Option<String>,
+    /// Rolls left this turn: 2 just after the first roll, 0 after the last.
+    #[arg(long, default_value_t = 2, value_name = "0|1|2")]
+    pub rolls_left: u32,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Answer one JSON query per line of stdin with one JSON line each, loading the table once.
+    #[arg(long, conflicts_with_all = ["dice", "card"])]
+    pub batch: bool,
+    /// Strategy table to use [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.
+    #[arg(long, value_name = "PATH")]
+    pub table: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// The table file to check.
+    pub path: PathBuf,
+    /// Print the result as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}

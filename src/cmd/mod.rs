@@ -1,0 +1,63 @@
+//! One module per subcommand, plus what they share: finding, loading or building a table, and
+//! the progress bar.
+
+pub mod advise;
+pub mod solve;
+pub mod verify;
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use yahtzee::rules::Rules;
+use yahtzee::solver::SolveOptions;
+use yahtzee::table::{StrategyTable, default_table_path};
+
+/// A progress bar on stderr, hidden when stderr is not a terminal.
+pub fn progress_bar(message: &str) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(
+        Some(0),
+        if std::io::stderr().is_terminal() {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        },
+    );
+    bar.set_style(
+        ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} cards ({elapsed})")
+            .expect("a valid progress template")
+            .progress_chars("=> "),
+    );
+    bar.set_message(message.to_string());
+    bar
+}
+
+/// Solves `rules` with a progress bar.
+pub fn solve_with_progress(rules: &Rules) -> (StrategyTable, f64) {
+    let bar = progress_bar(&format!("solving {}", rules.label()));
+    let (table, seconds) = StrategyTable::solve(rules, SolveOptions::default(), &|done, total| {
+        bar.set_length(total);
+        bar.set_position(done);
+    });
+    bar.finish_and_clear();
+    (table, seconds)
+}
+
+/// The table of `rules` at `path` (default: the cache folder), built and saved first when the
+/// file does not exist.
+pub fn load_or_build(rules: &Rules, path: Option<&Path>) -> Result<StrategyTable> {
+    let path: PathBuf = path.map_or_else(|| default_table_path(rules), Path::to_path_buf);
+    if path.exists() {
+        return Ok(StrategyTable::load(&path, rules)?);
+    }
+    eprintln!(
+        "no table for {} at {}: building it once (a second or so)",
+        rules.label(),
+        path.display()
+    );
+    let (table, _) = solve_with_progress(rules);
+    table.save(&path)?;
+    Ok(table)
+}
