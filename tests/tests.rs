@@ -1,0 +1,5 @@
+//! The integration tests of the `yahtzee` binary and library, one module per concern.
+
+mod util;
+
+mod advise;

@@ -1,0 +1,107 @@
+//! Helpers shared by the integration tests: running the binary, and tables solved once per
+//! test process.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+
+use yahtzee::rules::{Order, RuleSet, Rules};
+use yahtzee::solver::SolveOptions;
+use yahtzee::table::{StrategyTable, default_table_name};
+
+/// A folder holding the default tables of every rule set, solved once per test process and
+/// shared by the tests (pass it as `YAHTZEE_TABLE_DIR`).
+pub fn table_dir() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| tempfile::tempdir().expect("a temporary folder"))
+        .path()
+}
+
+/// The solved table of `rules`, computed once per test process and saved in [`table_dir`].
+pub fn table(set: RuleSet, order: Order) -> &'static StrategyTable {
+    static TABLES: OnceLock<std::sync::Mutex<Vec<(Rules, &'static StrategyTable)>>> =
+        OnceLock::new();
+    let rules = Rules::with_order(set, order);
+    let tables = TABLES.get_or_init(Default::default);
+    let mut guard = tables.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, t)) = guard.iter().find(|(r, _)| *r == rules) {
+        return t;
+    }
+    let (t, _) = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {});
+    t.save(&table_dir().join(default_table_name(&rules)))
+        .expect("the table saves");
+    let t: &'static StrategyTable = Box::leak(Box::new(t));
+    guard.push((rules, t));
+    t
+}
+
+/// The `yahtzee` binary with `YAHTZEE_TABLE_DIR` set to `dir`.
+pub fn yahtzee_in(dir: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_yahtzee"));
+    c.env("YAHTZEE_TABLE_DIR", dir);
+    c
+}
+
+/// Runs the binary with `args` and the shared tables of [`table_dir`] (the table of `set`
+/// solved first).
+pub fn run(set: RuleSet, order: Order, args: &[&str]) -> Output {
+    table(set, order);
+    yahtzee_in(table_dir())
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs")
+}
+
+/// Runs the binary with `args` and `input` on stdin.
+pub fn run_with_input(dir: &Path, args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = yahtzee_in(dir)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(input.as_bytes())
+        .expect("stdin takes the input");
+    child.wait_with_output().expect("the binary ends")
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Asserts a failure the way every bad input must fail: exit status 2, one line on stderr
+/// containing `needle`, nothing on stdout.
+pub fn assert_bad_input(o: &Output, needle: &str) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "stderr: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "not one line: {err}");
+    assert!(err.contains(needle), "`{needle}` not in: {err}");
+    assert!(o.stdout.is_empty(), "stdout: {}", stdout(o));
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+/// A fresh temporary folder.
+pub fn temp_dir() -> tempfile::TempDir {
+    tempfile::tempdir().expect("a temporary folder")
+}
+
+pub fn path_str(p: &Path) -> String {
+    p.display().to_string()
+}
+
+pub fn join(dir: &Path, name: &str) -> PathBuf {
+    dir.join(name)
+}
