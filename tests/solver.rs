@@ -244,7 +244,7 @@ fn reduced_states(rules: &Rules, open: u32, step: usize) -> Vec<State> {
                 };
                 if is_reachable(rules, &s) {
                     n += 1;
-                    if n % step == 0 {
+                    if n.is_multiple_of(step) {
                         out.push(s);
                     }
                 }

@@ -3,4 +3,6 @@
 mod util;
 
 mod advise;
+mod errors;
 mod solver;
+mod table;
