@@ -211,16 +211,16 @@ impl TurnValues {
         } else {
             0.0
         };
-        let Scratch { k, m, succ } = &mut scratch;
-        solver::score_final_roll(&turn, succ, u0, k);
+        scratch.plan.build(&turn);
+        let Scratch { k, m, succ, plan } = &mut scratch;
+        solver::score_final_roll(plan, succ, u0, k);
         solver::expect_keeps(k);
         let one_roll_left: Vec<f64> = k.iter().map(|v| v[0] - held).collect();
         solver::best_keeps(k, m);
-        k[FIRST_ROLL..].copy_from_slice(&m[FIRST_ROLL..]);
         solver::expect_keeps(k);
         let two_rolls_left: Vec<f64> = k.iter().map(|v| v[0] - held).collect();
         solver::best_keeps(k, m);
-        let opening_rolls = m[FIRST_ROLL..MULTISETS]
+        let opening_rolls = k[FIRST_ROLL..MULTISETS]
             .iter()
             .map(|v| v[0] - held)
             .collect();

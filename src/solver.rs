@@ -30,8 +30,9 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::dice::{Dice, FACES, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
+use crate::rules::UPPER_MASK;
 use crate::rules::{BoxMask, Rules, UPPER_BONUS, YAHTZEE_BONUS};
-use crate::state::{Layout, UPPER_TOTALS};
+use crate::state::{Layout, UPPER_TOTALS, reachable_upper_totals};
 
 /// Length of a successor row: 64 upper totals plus room for the largest upper score (30), so a
 /// lane `u` reading `u + points` never leaves the row. Lanes past 63 repeat lane 63.
@@ -39,6 +40,11 @@ const ROW: usize = 96;
 /// The successor slot of the five-of-a-kind box filled with 50 (slots 0..13 are the boxes
 /// filled with anything else).
 const SLOT_FIFTY: usize = 13;
+/// Upper totals solved together: four f64 lanes are one AVX2 register, and the keep arrays
+/// of a block of four fit in the L1 cache (see [`Scratch`]).
+const BLOCK: usize = 16;
+/// Successor rows: one per box, plus [`SLOT_FIFTY`].
+const SLOTS: usize = 14;
 
 /// Points of each box for each roll by the box's own condition (no Joker), precomputed once
 /// per rule set: `points[box][roll offset]`.
@@ -65,18 +71,19 @@ impl ScoreTable {
     }
 }
 
-/// Successor values of one card in "bonus held" form: `rows[slot][i]` is the value of the
-/// state reached by filling the box of `slot`, at upper total `min(i, 63)`, plus 35 when that
-/// total is 63 (in rule sets with an upper bonus). A box scoring `p` in the upper section moves
-/// lane `u` to `rows[slot][u + p]`; any other box leaves it at `rows[slot][u]`.
+/// Successor values of one card in "bonus held" form: row `slot` (at `slot * ROW`) holds at
+/// `i` the value of the state reached by filling the box of `slot`, at upper total
+/// `min(i, 63)`, plus 35 when that total is 63 (in rule sets with an upper bonus). A box
+/// scoring `p` in the upper section moves lane `u` to `i = u + p`; any other box leaves it at
+/// `i = u`.
 pub(crate) struct Successors {
-    rows: [[f64; ROW]; 14],
+    rows: Vec<f64>,
 }
 
 impl Successors {
     pub(crate) fn new() -> Successors {
         Successors {
-            rows: [[0.0; ROW]; 14],
+            rows: vec![0.0; SLOTS * ROW],
         }
     }
 
@@ -96,14 +103,14 @@ impl Successors {
         };
         let open = rules.open_by_order(filled);
         let fifty = rules.five_of_a_kind_box();
-        for slot in 0..14 {
+        for slot in 0..SLOTS {
             let index = if slot == SLOT_FIFTY { fifty } else { slot };
             if index >= rules.box_count() || open & (1 << index) == 0 {
                 continue;
             }
             let next_flag = yahtzee_50 || (slot == SLOT_FIFTY && rules.has_yahtzee_bonus());
             let base = layout.row(filled | (1 << index), next_flag);
-            let row = &mut self.rows[slot];
+            let row = &mut self.rows[slot * ROW..(slot + 1) * ROW];
             if layout.lanes == UPPER_TOTALS {
                 let last = UPPER_TOTALS - 1;
                 row[..last].copy_from_slice(&values[base..base + last]);
@@ -123,6 +130,78 @@ pub(crate) struct Turn<'a> {
     pub yahtzee_50: bool,
 }
 
+/// The boxes each final roll may fill on one card, worked out once per card and shared by
+/// all its lane blocks: for roll `r`, entries `start[r]..start[r + 1]` give the points scored
+/// and where in [`Successors`] lane 0 reads (slot row plus the upper-total shift).
+pub(crate) struct Plan {
+    offset: Vec<u32>,
+    points: Vec<f64>,
+    start: Vec<u16>,
+    /// 100 for a further Yahtzee when the Yahtzee box holds 50, else 0.
+    bonus: Vec<f64>,
+}
+
+impl Plan {
+    pub(crate) fn new() -> Plan {
+        Plan {
+            offset: Vec::with_capacity(ROLLS * SLOTS),
+            points: Vec::with_capacity(ROLLS * SLOTS),
+            start: Vec::with_capacity(ROLLS + 1),
+            bonus: vec![0.0; ROLLS],
+        }
+    }
+
+    /// Lists the legal boxes of every roll of `turn`'s card, Joker included.
+    pub(crate) fn build(&mut self, turn: &Turn<'_>) {
+        let rules = turn.rules;
+        let open = rules.open_by_order(turn.filled);
+        let track_upper = rules.has_upper_bonus();
+        let fifty_box = rules.five_of_a_kind_box();
+        self.offset.clear();
+        self.points.clear();
+        self.start.clear();
+        for r in 0..ROLLS {
+            self.start.push(self.offset.len() as u16);
+            let five = turn.scores.five_of_a_kind[r];
+            let dice = Dice::from_index(FIRST_ROLL + r);
+            let joker = five && rules.is_joker(turn.filled, &dice);
+            let boxes = if joker {
+                rules.legal_boxes(turn.filled, &dice)
+            } else {
+                open
+            };
+            let mut rest = boxes;
+            while rest != 0 {
+                let c = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let points = if joker {
+                    rules.score(c, &dice, turn.filled)
+                } else {
+                    u32::from(turn.scores.points[c][r])
+                };
+                let slot = if c == fifty_box && points == 50 {
+                    SLOT_FIFTY
+                } else {
+                    c
+                };
+                let shift = if track_upper && c < 6 {
+                    points as usize
+                } else {
+                    0
+                };
+                self.offset.push((slot * ROW + shift) as u32);
+                self.points.push(f64::from(points));
+            }
+            self.bonus[r] = if turn.yahtzee_50 && five {
+                f64::from(YAHTZEE_BONUS)
+            } else {
+                0.0
+            };
+        }
+        self.start.push(self.offset.len() as u16);
+    }
+}
+
 #[inline(always)]
 fn fmax(a: f64, b: f64) -> f64 {
     // A plain comparison (not `f64::max`) compiles to one `maxpd`: no value is ever NaN.
@@ -133,62 +212,29 @@ fn fmax(a: f64, b: f64) -> f64 {
 /// to `k[FIRST_ROLL..]`. Lanes are upper totals `u0..u0 + N`.
 #[inline(always)]
 pub(crate) fn score_final_roll<const N: usize>(
-    turn: &Turn<'_>,
+    plan: &Plan,
     succ: &Successors,
     u0: usize,
     k: &mut [[f64; N]],
 ) {
-    let rules = turn.rules;
-    let open = rules.open_by_order(turn.filled);
-    let track_upper = rules.has_upper_bonus();
-    let fifty_box = rules.five_of_a_kind_box();
     for r in 0..ROLLS {
         let mut acc = [f64::NEG_INFINITY; N];
-        let is_joker_roll =
-            turn.scores.five_of_a_kind[r] && rules.is_joker(turn.filled, &dice_of(r));
-        let boxes = if is_joker_roll {
-            rules.legal_boxes(turn.filled, &dice_of(r))
-        } else {
-            open
-        };
-        let mut rest = boxes;
-        while rest != 0 {
-            let c = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let points = if is_joker_roll {
-                rules.score(c, &dice_of(r), turn.filled)
-            } else {
-                u32::from(turn.scores.points[c][r])
-            };
-            let slot = if c == fifty_box && points == 50 {
-                SLOT_FIFTY
-            } else {
-                c
-            };
-            let shift = if track_upper && c < 6 {
-                points as usize
-            } else {
-                0
-            };
-            let row: &[f64; N] = succ.rows[slot][u0 + shift..u0 + shift + N]
+        let (from, to) = (usize::from(plan.start[r]), usize::from(plan.start[r + 1]));
+        for (&offset, &p) in plan.offset[from..to].iter().zip(&plan.points[from..to]) {
+            let at = offset as usize + u0;
+            let row: &[f64; N] = succ.rows[at..at + N]
                 .try_into()
                 .expect("successor rows are long enough for every shift");
-            let p = f64::from(points);
             for l in 0..N {
                 acc[l] = fmax(acc[l], p + row[l]);
             }
         }
-        if turn.yahtzee_50 && turn.scores.five_of_a_kind[r] {
-            for a in acc.iter_mut() {
-                *a += f64::from(YAHTZEE_BONUS);
-            }
+        let bonus = plan.bonus[r];
+        for a in acc.iter_mut() {
+            *a += bonus;
         }
         k[FIRST_ROLL + r] = acc;
     }
-}
-
-fn dice_of(r: usize) -> Dice {
-    Dice::from_index(FIRST_ROLL + r)
 }
 
 /// Step 2: the value of every keep of fewer than five dice, from the values of the rolls in
@@ -217,12 +263,13 @@ pub(crate) fn expect_keeps<const N: usize>(k: &mut [[f64; N]]) {
     }
 }
 
-/// Step 3: `m[i]` is the best keep value among the sub-multisets of multiset `i` (the keep
-/// itself included); for the rolls, `m[FIRST_ROLL..]` is the value of the roll with this many
-/// rolls left. A forward sweep over the lattice: the best sub-multiset of `i` is `i` itself or
-/// the best of a multiset one die smaller.
+/// Step 3: the best keep among the sub-multisets of each multiset (the keep itself
+/// included), by a forward sweep over the lattice: the best sub-multiset of `i` is `i` itself
+/// or the best of a multiset one die smaller. The maxima of multisets smaller than five go to
+/// `m`; those of the rolls, the values of the rolls with this many rolls left, replace the
+/// rolls' entries of `k` (nothing reads those again), which saves a copy per layer.
 #[inline(always)]
-pub(crate) fn best_keeps<const N: usize>(k: &[[f64; N]], m: &mut [[f64; N]]) {
+pub(crate) fn best_keeps<const N: usize>(k: &mut [[f64; N]], m: &mut [[f64; N]]) {
     let lattice = Lattice::get();
     m[0] = k[0];
     for i in 1..MULTISETS {
@@ -235,15 +282,21 @@ pub(crate) fn best_keeps<const N: usize>(k: &[[f64; N]], m: &mut [[f64; N]]) {
                 best[l] = fmax(best[l], b[l]);
             }
         }
-        m[i] = best;
+        if i < FIRST_ROLL {
+            m[i] = best;
+        } else {
+            k[i] = best;
+        }
     }
 }
 
-/// Per-thread working memory of one turn: no allocation per card.
+/// Per-thread working memory of one turn: no allocation per card. `N` lanes are solved at a
+/// time; with `N` = 4 the two keep arrays take 2 x 462 x 32 bytes and stay in the L1 cache.
 pub(crate) struct Scratch<const N: usize> {
     pub k: Vec<[f64; N]>,
     pub m: Vec<[f64; N]>,
-    pub succ: Box<Successors>,
+    pub succ: Successors,
+    pub plan: Plan,
 }
 
 impl<const N: usize> Scratch<N> {
@@ -251,22 +304,22 @@ impl<const N: usize> Scratch<N> {
         Scratch {
             k: vec![[0.0; N]; MULTISETS],
             m: vec![[0.0; N]; MULTISETS],
-            succ: Box::new(Successors::new()),
+            succ: Successors::new(),
+            plan: Plan::new(),
         }
     }
 }
 
 /// Solves one turn for lanes `u0..u0 + N` of one card: the expected future score at the start
-/// of the turn, in "bonus held" form. The successors must be loaded.
+/// of the turn, in "bonus held" form. The successors and the plan must be loaded.
 #[inline(always)]
-fn solve_turn<const N: usize>(turn: &Turn<'_>, scratch: &mut Scratch<N>, u0: usize) -> [f64; N] {
-    let Scratch { k, m, succ } = scratch;
-    score_final_roll(turn, succ, u0, k);
+fn solve_turn<const N: usize>(scratch: &mut Scratch<N>, u0: usize) -> [f64; N] {
+    let Scratch { k, m, succ, plan } = scratch;
+    score_final_roll(plan, succ, u0, k);
     // Two re-rolls: keep values with one roll left, best keeps, then with two rolls left.
     for _ in 0..2 {
         expect_keeps(k);
         best_keeps(k, m);
-        k[FIRST_ROLL..].copy_from_slice(&m[FIRST_ROLL..]);
     }
     // The opening roll: the probability-weighted mean of the rolls' values.
     let lattice = Lattice::get();
@@ -280,8 +333,9 @@ fn solve_turn<const N: usize>(turn: &Turn<'_>, scratch: &mut Scratch<N>, u0: usi
     total
 }
 
-/// Solves one card (all its lanes) and writes its row of state values (without the held
-/// bonus) to `out`.
+/// Solves one card and writes its row of state values (without the held bonus) to `out`:
+/// lane blocks of `N` upper totals, skipping the blocks no player can reach (their values,
+/// never read by a reachable state, are left at 0).
 #[inline(always)]
 fn solve_card<const N: usize>(
     turn: &Turn<'_>,
@@ -293,11 +347,35 @@ fn solve_card<const N: usize>(
     scratch
         .succ
         .load(turn.rules, layout, values, turn.filled, turn.yahtzee_50);
-    let mut row = solve_turn(turn, scratch, 0);
-    if N == UPPER_TOTALS && turn.rules.has_upper_bonus() {
-        row[N - 1] -= f64::from(UPPER_BONUS);
+    scratch.plan.build(turn);
+    let reachable = if layout.lanes == UPPER_TOTALS {
+        reachable_upper_totals(turn.filled & UPPER_MASK)
+    } else {
+        1
+    };
+    for (block, chunk) in out.chunks_mut(N).enumerate() {
+        let u0 = block * N;
+        let lanes = chunk.len();
+        let block_mask = if lanes >= 64 {
+            u64::MAX
+        } else {
+            ((1u64 << lanes) - 1) << u0
+        };
+        if reachable & block_mask == 0 {
+            chunk.fill(0.0);
+            continue;
+        }
+        let row = solve_turn(scratch, u0);
+        chunk.copy_from_slice(&row[..lanes]);
     }
-    out.copy_from_slice(&row);
+    if layout.lanes == UPPER_TOTALS && turn.rules.has_upper_bonus() {
+        out[UPPER_TOTALS - 1] -= f64::from(UPPER_BONUS);
+    }
+    for (u, v) in out.iter_mut().enumerate() {
+        if reachable & (1 << u) == 0 {
+            *v = 0.0;
+        }
+    }
 }
 
 /// The instruction sets the solver can use, detected once at run time so one binary runs on
@@ -434,18 +512,15 @@ pub fn solve(
             if layout.lanes == UPPER_TOTALS {
                 rows.par_chunks_mut(layout.lanes)
                     .zip(cards.par_iter())
-                    .for_each_init(
-                        Scratch::<UPPER_TOTALS>::new,
-                        |scratch, (out, &(filled, flag))| {
-                            let turn = Turn {
-                                rules,
-                                scores: &scores,
-                                filled,
-                                yahtzee_50: flag,
-                            };
-                            solve_card_dispatch(options.simd, &turn, &layout, solved, scratch, out);
-                        },
-                    );
+                    .for_each_init(Scratch::<BLOCK>::new, |scratch, (out, &(filled, flag))| {
+                        let turn = Turn {
+                            rules,
+                            scores: &scores,
+                            filled,
+                            yahtzee_50: flag,
+                        };
+                        solve_card_dispatch(options.simd, &turn, &layout, solved, scratch, out);
+                    });
             } else {
                 rows.par_chunks_mut(layout.lanes)
                     .zip(cards.par_iter())
