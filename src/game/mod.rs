@@ -567,8 +567,16 @@ pub fn evaluate(table: &StrategyTable, decision: &Decision) -> Result<Evaluation
         .expect("a legal decision is one of the options of its position");
     let best = &advice.options[0];
     let loss = chosen.loss();
+    // The chosen stop is priced with the best box; which box was filled is the next decision.
+    let chosen_words = match chosen {
+        AdviceOption::Keep {
+            stop_and_score: Some(_),
+            ..
+        } => "stop rolling".to_string(),
+        other => describe_option(other),
+    };
     Ok(Evaluation {
-        chosen: describe_option(chosen),
+        chosen: chosen_words,
         best: describe_option(best),
         chosen_value: chosen.expected_final(),
         best_value: best.expected_final(),
