@@ -68,7 +68,10 @@ impl GameRecord {
                 return Err(bad(first, "seeded dice need a seed".to_string()));
             }
             (DiceMode::Manual, Some(_)) => {
-                return Err(bad(first, "manual dice have no seed: write null".to_string()));
+                return Err(bad(
+                    first,
+                    "manual dice have no seed: write null".to_string(),
+                ));
             }
             _ => {}
         }
@@ -82,8 +85,12 @@ impl GameRecord {
             if ended {
                 return Err(bad(n, "nothing may follow the `end` line".to_string()));
             }
-            let event: Event = serde_json::from_str(text)
-                .map_err(|e| bad(n, format!("not a valid event ({e}); see data/README-games.md")))?;
+            let event: Event = serde_json::from_str(text).map_err(|e| {
+                bad(
+                    n,
+                    format!("not a valid event ({e}); see data/README-games.md"),
+                )
+            })?;
             if let Event::End { complete, scores } = &event {
                 if *complete != game.is_over() {
                     return Err(bad(
@@ -330,7 +337,16 @@ pub fn render_review(r: &Review) -> String {
     }
     s.push_str(&format!(
         "\n{:<10} {:>5} {:>9} {:>10} {:>9}  {:>7} {:>5} {:>7} {:>5} {:>5}\n",
-        "player", "score", "decisions", "total loss", "mean loss", "optimal", "<0.2", "0.2-1", "1-5", ">=5"
+        "player",
+        "score",
+        "decisions",
+        "total loss",
+        "mean loss",
+        "optimal",
+        "<0.2",
+        "0.2-1",
+        "1-5",
+        ">=5"
     ));
     for p in &r.players {
         let b = &p.by_size;
@@ -405,17 +421,33 @@ mod tests {
         let order = r#"{"type":"order","players":["ann"]}"#;
         assert_eq!(parse(&[]).unwrap_err(), RecordError::Empty);
         assert_eq!(line(&["{"]).0, 1);
-        assert!(line(&[&HEAD.replace("\"format\":1", "\"format\":9")]).1.contains("format 9"));
-        let (n, why) = line(&[HEAD, order, r#"{"type":"roll","player":"ann","turn":1,"dice":[1,2,3,4,7],"rolls_left":2}"#]);
+        assert!(
+            line(&[&HEAD.replace("\"format\":1", "\"format\":9")])
+                .1
+                .contains("format 9")
+        );
+        let (n, why) = line(&[
+            HEAD,
+            order,
+            r#"{"type":"roll","player":"ann","turn":1,"dice":[1,2,3,4,7],"rolls_left":2}"#,
+        ]);
         assert_eq!(n, 3);
         assert!(why.contains("invalid dice"), "{why}");
         let (n, why) = line(&[HEAD, "", order, r#"{"type":"dance"}"#]);
         assert_eq!(n, 4);
         assert!(why.contains("not a valid event"), "{why}");
-        let (n, why) = line(&[HEAD, order, r#"{"type":"end","complete":true,"scores":[{"player":"ann","total":0}]}"#]);
+        let (n, why) = line(&[
+            HEAD,
+            order,
+            r#"{"type":"end","complete":true,"scores":[{"player":"ann","total":0}]}"#,
+        ]);
         assert_eq!(n, 3);
         assert!(why.contains("complete"), "{why}");
-        let (n, why) = line(&[HEAD, order, r#"{"type":"end","complete":false,"scores":[{"player":"ann","total":7}]}"#]);
+        let (n, why) = line(&[
+            HEAD,
+            order,
+            r#"{"type":"end","complete":false,"scores":[{"player":"ann","total":7}]}"#,
+        ]);
         assert_eq!(n, 3);
         assert!(why.contains("ann 0"), "{why}");
     }

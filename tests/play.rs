@@ -58,7 +58,12 @@ fn bot_games_review_at_zero_loss() {
         let r = review_json(set, order, &record);
         assert_eq!(r["complete"], true);
         let boxes = Rules::with_order(set, order).box_count();
-        for (p, score) in r["players"].as_array().unwrap().iter().zip(end["scores"].as_array().unwrap()) {
+        for (p, score) in r["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(end["scores"].as_array().unwrap())
+        {
             assert_eq!(p["total_loss"], 0.0, "{p}");
             assert_eq!(p["by_size"]["optimal"], p["decisions"]);
             assert_eq!(p["score"], score["total"]);
@@ -82,7 +87,14 @@ fn a_seed_replays_the_same_game() {
         let o = play(
             RuleSet::Yahtzee,
             Order::Any,
-            &["--players", "ann,bot", "--seed", "2024", "--record", &path_str(&record)],
+            &[
+                "--players",
+                "ann,bot",
+                "--seed",
+                "2024",
+                "--record",
+                &path_str(&record),
+            ],
             "roll\nroll\n",
         );
         assert!(o.status.success(), "{}", stderr(&o));
@@ -95,6 +107,41 @@ fn a_seed_replays_the_same_game() {
     // The input ended during ann's first turn: the record says so.
     let end = a.last().unwrap();
     assert_eq!(end["complete"], false);
+    let r = review_json(RuleSet::Yahtzee, Order::Any, &dir.path().join("a.jsonl"));
+    assert_eq!(r["complete"], false);
+}
+
+#[test]
+fn refusals_name_the_rule_and_quit_saves_the_game() {
+    let dir = temp_dir();
+    let record = dir.path().join("uf.jsonl");
+    let o = play(
+        RuleSet::Yacht,
+        Order::UpperFirst,
+        &[
+            "--rules",
+            "yacht",
+            "--upper-first",
+            "--players",
+            "ann",
+            "--seed",
+            "1",
+            "--record",
+            &path_str(&record),
+        ],
+        "s choice\ns sevens\nhint\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("under --upper-first the upper boxes come first: choice waits"),
+        "{out}"
+    );
+    assert!(out.contains("unknown box `sevens`"), "{out}");
+    assert!(out.contains("expected final"), "{out}");
+    let events = lines(&record);
+    assert_eq!(events.last().unwrap()["complete"], false);
+    assert_eq!(events[0]["upper_first"], true);
 }
 
 /// A scripted game of one person with typed dice: errors to refuse, and chosen mistakes.
@@ -146,16 +193,28 @@ fn scripted_game_reports_the_losses_of_advise() {
     let o = play(
         RuleSet::Yahtzee,
         Order::Any,
-        &["--players", "ann", "--manual-dice", "--record", &path_str(&record)],
+        &[
+            "--players",
+            "ann",
+            "--manual-dice",
+            "--record",
+            &path_str(&record),
+        ],
         SCRIPT,
     );
     let out = stdout(&o);
     assert!(o.status.success(), "{}", stderr(&o));
     // Every bad entry was refused with its reason, and the game went on.
     assert!(out.contains("7 is not a face"), "{out}");
-    assert!(out.contains("cannot keep 6 6: the dice are 1 3 3 5 6"), "{out}");
+    assert!(
+        out.contains("cannot keep 6 6: the dice are 1 3 3 5 6"),
+        "{out}"
+    );
     assert!(out.contains("`7` is not a face"), "{out}");
-    assert!(out.contains("the Joker rule forbids three-of-a-kind"), "{out}");
+    assert!(
+        out.contains("the Joker rule forbids three-of-a-kind"),
+        "{out}"
+    );
     assert!(out.contains("yahtzee is already filled (with 50)"), "{out}");
     // Boxes 40+50+10+30+25+9+17+15+18+12+3+20+20, upper 67 so +35, one Yahtzee bonus +100.
     assert!(out.contains("Game over: 404 points."), "{out}");
@@ -170,7 +229,11 @@ fn scripted_game_reports_the_losses_of_advise() {
     assert_eq!(first["best"], "keep 3 3");
 
     // The loss of `keep 6` is exactly what `yahtzee advise` says for that option.
-    let a = run(RuleSet::Yahtzee, Order::Any, &["advise", "--dice", "13356", "--json"]);
+    let a = run(
+        RuleSet::Yahtzee,
+        Order::Any,
+        &["advise", "--dice", "13356", "--json"],
+    );
     let advice: Value = serde_json::from_str(&stdout(&a)).unwrap();
     let keep6 = advice["options"]
         .as_array()
@@ -208,17 +271,27 @@ fn scripted_game_reports_the_losses_of_advise() {
         let loss = d["loss"].as_f64().unwrap();
         // JSON text keeps 17 significant digits; its parse can be one unit in the last place off.
         let close = |a: f64, b: f64| (a - b).abs() < 1e-10;
-        assert!(close(d["best_value"].as_f64().unwrap(), advice.options[0].expected_final()));
+        assert!(close(
+            d["best_value"].as_f64().unwrap(),
+            advice.options[0].expected_final()
+        ));
         let chosen = advice
             .options
             .iter()
             .find(|o| close(o.expected_final(), d["chosen_value"].as_f64().unwrap()))
             .unwrap_or_else(|| panic!("no option of advise has the value of {d}"));
-        let want = if chosen.loss() <= 1e-9 { 0.0 } else { chosen.loss() };
+        let want = if chosen.loss() <= 1e-9 {
+            0.0
+        } else {
+            chosen.loss()
+        };
         assert!(close(loss, want), "{loss} vs {want}: {d}");
         if loss >= 0.2 {
             coached += 1;
-            assert!(out.contains(&format!("costs {loss:.4} points")), "{loss} {out}");
+            assert!(
+                out.contains(&format!("costs {loss:.4} points")),
+                "{loss} {out}"
+            );
         }
         total += loss;
     }
@@ -231,12 +304,19 @@ fn scripted_game_reports_the_losses_of_advise() {
     assert_eq!(p["score"], 404);
     let costliest = p["costliest"].as_array().unwrap();
     assert_eq!(costliest.len(), 3);
-    let mut losses: Vec<f64> = decisions.iter().map(|d| d["loss"].as_f64().unwrap()).collect();
+    let mut losses: Vec<f64> = decisions
+        .iter()
+        .map(|d| d["loss"].as_f64().unwrap())
+        .collect();
     losses.sort_by(|a, b| b.total_cmp(a));
     assert_eq!(costliest[0]["loss"].as_f64().unwrap(), losses[0]);
     assert_eq!(costliest[2]["loss"].as_f64().unwrap(), losses[2]);
 
-    let human = run(RuleSet::Yahtzee, Order::Any, &["review", &path_str(&record)]);
+    let human = run(
+        RuleSet::Yahtzee,
+        Order::Any,
+        &["review", &path_str(&record)],
+    );
     assert!(stdout(&human).contains("Costliest decisions of ann:"));
     assert!(stdout(&human).contains("keep 6"));
 }
@@ -248,7 +328,16 @@ fn bad_records_are_refused_with_the_line_and_reason() {
     let o = play(
         RuleSet::Yacht,
         Order::Any,
-        &["--players", "bot", "--seed", "1", "--rules", "yacht", "--record", &path_str(&record)],
+        &[
+            "--players",
+            "bot",
+            "--seed",
+            "1",
+            "--rules",
+            "yacht",
+            "--record",
+            &path_str(&record),
+        ],
         "",
     );
     assert!(o.status.success(), "{}", stderr(&o));
@@ -285,7 +374,10 @@ fn bad_records_are_refused_with_the_line_and_reason() {
             vec![good[0].to_string(), "not json".to_string()],
             "line 2: not a valid event".to_string(),
         ),
-        (vec![good[0].replace("yacht", "poker")], "line 1: not a game header".to_string()),
+        (
+            vec![good[0].replace("yacht", "poker")],
+            "line 1: not a game header".to_string(),
+        ),
     ];
     for (i, (lines, needle)) in cases.into_iter().enumerate() {
         let path = dir.path().join(format!("bad{i}.jsonl"));

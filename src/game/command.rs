@@ -84,8 +84,7 @@ fn numbers(text: &str) -> Result<Vec<u32>, String> {
         .split([' ', ',', '\t'])
         .filter(|p| !p.is_empty())
         .collect();
-    let digits: Vec<String> = if parts.len() == 1 && parts[0].chars().all(|c| c.is_ascii_digit())
-    {
+    let digits: Vec<String> = if parts.len() == 1 && parts[0].chars().all(|c| c.is_ascii_digit()) {
         parts[0].chars().map(String::from).collect()
     } else {
         parts.iter().map(|p| p.to_string()).collect()
@@ -181,15 +180,29 @@ mod tests {
         assert_eq!(parse_command("keep"), Ok(KeepFaces(vec![])));
         assert_eq!(parse_command("r"), Ok(KeepFaces(vec![])));
         assert_eq!(parse_command("p 15"), Ok(KeepPositions(vec![1, 5])));
-        assert_eq!(parse_command("stop"), Ok(KeepPositions(vec![1, 2, 3, 4, 5])));
-        assert_eq!(parse_command("keep all"), Ok(KeepPositions(vec![1, 2, 3, 4, 5])));
+        assert_eq!(
+            parse_command("stop"),
+            Ok(KeepPositions(vec![1, 2, 3, 4, 5]))
+        );
+        assert_eq!(
+            parse_command("keep all"),
+            Ok(KeepPositions(vec![1, 2, 3, 4, 5]))
+        );
         assert_eq!(parse_command("s fh"), Ok(Score("fh".into())));
         assert_eq!(parse_command("?"), Ok(Hint));
-        assert!(parse_command("keep 7").unwrap_err().contains("7 is not a face"));
+        assert!(
+            parse_command("keep 7")
+                .unwrap_err()
+                .contains("7 is not a face")
+        );
         assert!(parse_command("keep 1 1 1 1 1 1").is_err());
         assert!(parse_command("p 6").unwrap_err().contains("position"));
         assert!(parse_command("p 1 1").is_err());
-        assert!(parse_command("dance").unwrap_err().contains("unknown command"));
+        assert!(
+            parse_command("dance")
+                .unwrap_err()
+                .contains("unknown command")
+        );
         assert!(parse_command("score").is_err());
     }
 
@@ -201,8 +214,15 @@ mod tests {
             k(PlayerCommand::KeepPositions(vec![2, 3])).unwrap().faces(),
             vec![3, 3]
         );
-        assert!(k(PlayerCommand::KeepFaces(vec![3, 3, 3])).unwrap_err().contains("cannot keep"));
-        assert_eq!(k(PlayerCommand::KeepFaces(vec![6, 1])).unwrap().faces(), vec![1, 6]);
+        assert!(
+            k(PlayerCommand::KeepFaces(vec![3, 3, 3]))
+                .unwrap_err()
+                .contains("cannot keep")
+        );
+        assert_eq!(
+            k(PlayerCommand::KeepFaces(vec![6, 1])).unwrap().faces(),
+            vec![1, 6]
+        );
     }
 
     #[test]

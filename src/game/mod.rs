@@ -136,10 +136,7 @@ impl Game {
         } else {
             Order::Any
         };
-        Game::new(
-            Rules::with_order(header.rules, order),
-            header.seats.clone(),
-        )
+        Game::new(Rules::with_order(header.rules, order), header.seats.clone())
     }
 
     /// The rules.
@@ -462,7 +459,12 @@ pub fn box_names(rules: &Rules) -> String {
 }
 
 /// Refuses a box that cannot be filled with `dice` on `card`, saying why.
-pub fn check_legal(rules: &Rules, card: &ScoreCard, dice: &Dice, index: usize) -> Result<(), Illegal> {
+pub fn check_legal(
+    rules: &Rules,
+    card: &ScoreCard,
+    dice: &Dice,
+    index: usize,
+) -> Result<(), Illegal> {
     let name = rules.boxes()[index].name();
     if let Some(p) = card.points(index) {
         return illegal(format!("{name} is already filled (with {p})"));
@@ -691,10 +693,20 @@ mod tests {
         assert!(g.apply(&roll([1, 2, 3, 4, 7], 2)).is_err());
         assert!(g.apply(&roll([1, 2, 3, 4, 5], 1)).is_err());
         g.apply(&roll([1, 3, 3, 5, 6], 2)).unwrap();
-        assert!(g.apply(&keep(&[6, 6], 2)).unwrap_err().0.contains("cannot keep"));
+        assert!(
+            g.apply(&keep(&[6, 6], 2))
+                .unwrap_err()
+                .0
+                .contains("cannot keep")
+        );
         let d = g.apply(&keep(&[3, 3], 2)).unwrap().unwrap();
         assert_eq!(d.position.rolls_left, 2);
-        assert!(g.apply(&roll([1, 2, 4, 5, 6], 1)).unwrap_err().0.contains("kept"));
+        assert!(
+            g.apply(&roll([1, 2, 4, 5, 6], 1))
+                .unwrap_err()
+                .0
+                .contains("kept")
+        );
         g.apply(&roll([3, 3, 3, 5, 6], 1)).unwrap();
         let score = |b: &str, p, bonus| Event::Score {
             player: "a".into(),
@@ -703,9 +715,19 @@ mod tests {
             points: p,
             bonus,
         };
-        assert!(g.apply(&score("threes", 9, 0)).unwrap_err().0.contains("stop"));
+        assert!(
+            g.apply(&score("threes", 9, 0))
+                .unwrap_err()
+                .0
+                .contains("stop")
+        );
         g.apply(&keep(&[3, 3, 3, 5, 6], 1)).unwrap();
-        assert!(g.apply(&score("threes", 6, 0)).unwrap_err().0.contains("scores 9"));
+        assert!(
+            g.apply(&score("threes", 6, 0))
+                .unwrap_err()
+                .0
+                .contains("scores 9")
+        );
         assert!(g.apply(&score("sevens", 6, 0)).is_err());
         g.apply(&score("threes", 9, 0)).unwrap();
         assert_eq!(g.turn(), 2);

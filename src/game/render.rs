@@ -40,7 +40,8 @@ pub fn render_cards(seats: &[Seat], cards: &[ScoreCard]) -> String {
         out.push('\n');
     };
     row("", seats.iter().map(|s| s.name.clone()).collect());
-    let cell = |card: &ScoreCard, i: usize| card.points(i).map_or(".".to_string(), |p| p.to_string());
+    let cell =
+        |card: &ScoreCard, i: usize| card.points(i).map_or(".".to_string(), |p| p.to_string());
     for (i, c) in rules.boxes().iter().enumerate() {
         row(c.name(), cards.iter().map(|card| cell(card, i)).collect());
         if i == 5 {
@@ -70,7 +71,10 @@ pub fn render_cards(seats: &[Seat], cards: &[ScoreCard]) -> String {
                 .collect(),
         );
     }
-    row("total", cards.iter().map(|c| c.banked().to_string()).collect());
+    row(
+        "total",
+        cards.iter().map(|c| c.banked().to_string()).collect(),
+    );
     out
 }
 
@@ -101,7 +105,10 @@ mod tests {
         };
         assert_eq!(line("upper subtotal"), vec!["2/63", "66/63"]);
         let bonus = text.lines().find(|l| l.contains("upper bonus")).unwrap();
-        assert!(bonus.contains(" 35 ") && bonus.ends_with("need 61"), "{bonus}");
+        assert!(
+            bonus.contains(" 35 ") && bonus.ends_with("need 61"),
+            "{bonus}"
+        );
         assert_eq!(line("yahtzee bonus"), vec!["0", "100"]);
         assert_eq!(line("total"), vec!["2", "251"]);
     }

@@ -88,7 +88,11 @@ pub fn parse_seats(text: &str) -> Result<Vec<Seat>, String> {
             .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit()));
         seats.push(Seat {
             name: name.to_string(),
-            kind: if is_bot { SeatKind::Bot } else { SeatKind::Human },
+            kind: if is_bot {
+                SeatKind::Bot
+            } else {
+                SeatKind::Human
+            },
         });
     }
     Ok(seats)
@@ -189,11 +193,15 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
         }
         let finished = self.opening()? && self.turns()?;
         let complete = finished && self.game.is_over();
-        writeln!(self.out, "\n{}", render_cards(self.game.seats(), self.game.cards()))?;
+        writeln!(
+            self.out,
+            "\n{}",
+            render_cards(self.game.seats(), self.game.cards())
+        )?;
         let totals = self.game.totals();
         if complete {
             let mut ranked = totals.clone();
-            ranked.sort_by(|a, b| b.total.cmp(&a.total));
+            ranked.sort_by_key(|r| std::cmp::Reverse(r.total));
             if ranked.len() > 1 {
                 let top: Vec<&str> = ranked
                     .iter()
@@ -203,13 +211,21 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
                 if top.len() == 1 {
                     writeln!(self.out, "{} wins with {}.", top[0], ranked[0].total)?;
                 } else {
-                    writeln!(self.out, "{} tie with {}.", top.join(" and "), ranked[0].total)?;
+                    writeln!(
+                        self.out,
+                        "{} tie with {}.",
+                        top.join(" and "),
+                        ranked[0].total
+                    )?;
                 }
             } else {
                 writeln!(self.out, "Game over: {} points.", ranked[0].total)?;
             }
         } else {
-            writeln!(self.out, "Game left before the end; the record keeps what was played.")?;
+            writeln!(
+                self.out,
+                "Game left before the end; the record keeps what was played."
+            )?;
         }
         let end = Event::End {
             complete,
@@ -305,7 +321,10 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
             writeln!(self.out, "{name} rolls {} ({total})", faces(&dice))?;
             self.emit(Event::Opening { player: name, dice })?;
             if self.game.phase() == Phase::Opening && self.game.opening_rolled() == 0 {
-                writeln!(self.out, "A tie for the highest total: the tied players roll again.")?;
+                writeln!(
+                    self.out,
+                    "A tie for the highest total: the tied players roll again."
+                )?;
             }
         }
         let order = self.game.decided_order().expect("the order is decided");
@@ -385,9 +404,11 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
             match command {
                 PlayerCommand::Quit => return Ok(None),
                 PlayerCommand::Help => writeln!(self.out, "{HELP}")?,
-                PlayerCommand::Card => {
-                    writeln!(self.out, "{}", render_cards(self.game.seats(), self.game.cards()))?
-                }
+                PlayerCommand::Card => writeln!(
+                    self.out,
+                    "{}",
+                    render_cards(self.game.seats(), self.game.cards())
+                )?,
                 PlayerCommand::Hint => self.hint(&Position {
                     card,
                     dice,
@@ -468,7 +489,11 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
         let turn = self.game.turn();
         let rules = self.game.rules();
         if human {
-            writeln!(self.out, "\n{}", render_cards(self.game.seats(), self.game.cards()))?;
+            writeln!(
+                self.out,
+                "\n{}",
+                render_cards(self.game.seats(), self.game.cards())
+            )?;
         }
         writeln!(
             self.out,
