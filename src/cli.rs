@@ -76,14 +76,19 @@ pub struct AdviseArgs {
     #[arg(long, default_value = "", value_name = "BOXES")]
     pub card: String,
     /// Number of 100-point Yahtzee bonuses already earned.
-    #[arg(long, default_value_t = 0, value_name = "N")]
+    #[arg(
+        long,
+        default_value_t = 0,
+        value_name = "N",
+        allow_negative_numbers = true
+    )]
     pub yahtzee_bonus: u32,
     /// The five dice, e.g. `1,3,3,5,6` or `13356`.
     #[arg(long, value_name = "DICE", required_unless_present = "batch")]
     pub dice: Option<String>,
     /// Rolls left this turn: 2 just after the first roll, 0 after the last.
-    #[arg(long, default_value_t = 2, value_name = "0|1|2")]
-    pub rolls_left: u32,
+    #[arg(long, default_value_t = 2, value_name = "0|1|2", allow_negative_numbers = true, value_parser = parse_rolls_left)]
+    pub rolls_left: u8,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -104,6 +109,16 @@ pub struct VerifyArgs {
     pub json: bool,
 }
 
+/// Rolls left: 0, 1 or 2.
+pub fn parse_rolls_left(text: &str) -> Result<u8, String> {
+    match text.trim() {
+        "0" => Ok(0),
+        "1" => Ok(1),
+        "2" => Ok(2),
+        other => Err(format!("rolls left must be 0, 1 or 2, not `{other}`")),
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct PlayArgs {
     #[command(flatten)]
@@ -119,7 +134,12 @@ pub struct PlayArgs {
     #[arg(long)]
     pub manual_dice: bool,
     /// The coach speaks after a decision of a person that loses at least this many points.
-    #[arg(long, default_value_t = 0.2, value_name = "POINTS")]
+    #[arg(
+        long,
+        default_value_t = 0.2,
+        value_name = "POINTS",
+        allow_negative_numbers = true
+    )]
     pub coach_threshold: f64,
     /// Where to save the game record (JSON Lines) [default: yahtzee-game-YYYYMMDD-HHMMSS.jsonl
     /// in the current folder]; an existing file is never overwritten.

@@ -65,7 +65,7 @@ impl Dice {
     /// The roll with this dense index (`FIRST_ROLL..MULTISETS`).
     pub fn from_index(index: Multiset) -> Dice {
         let lattice = Lattice::get();
-        debug_assert!(index >= FIRST_ROLL && index < MULTISETS);
+        debug_assert!((FIRST_ROLL..MULTISETS).contains(&index));
         Dice {
             counts: lattice.counts[index],
         }

@@ -395,7 +395,7 @@ fn bad_flags_fail_before_the_game() {
     let cases: [(&[&str], &str); 4] = [
         (&["--players", "ann,ann"], "named twice"),
         (&["--players", "ann,,bob"], "empty player name"),
-        (&["--coach-threshold=-1"], "--coach-threshold"),
+        (&["--coach-threshold", "-1"], "--coach-threshold"),
         (&["--record", &path_str(&existing)], "never overwritten"),
     ];
     for (args, needle) in cases {

@@ -3,4 +3,7 @@
 mod util;
 
 mod advise;
+mod errors;
 mod play;
+mod solver;
+mod table;

@@ -100,7 +100,7 @@ pub fn run(args: &AdviseArgs) -> Result<()> {
     let position = Position {
         card,
         dice,
-        rolls_left: rolls_left(args.rolls_left)?,
+        rolls_left: args.rolls_left,
     };
     let table = super::load_or_build(&rules, args.table.as_deref())?;
     let advice = advise(&table, &position)?;
