@@ -577,7 +577,18 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
                 }
                 Phase::MustScore { dice } => {
                     let index = if human {
-                        writeln!(self.out, "{name}: {dice}, choose a box to score")?;
+                        let open: Vec<String> = box_choices(self.table, &state, &dice)
+                            .iter()
+                            .map(|c| match c.bonus {
+                                0 => format!("{} {}", c.category.name(), c.points),
+                                b => format!("{} {}+{b}", c.category.name(), c.points),
+                            })
+                            .collect();
+                        writeln!(
+                            self.out,
+                            "{name}: {dice}, choose a box to score ({})",
+                            open.join(", ")
+                        )?;
                         match self.ask(seat, dice, 0)? {
                             Some(Action::Score(i)) => i,
                             Some(Action::Keep(_)) => unreachable!("no keep without rolls left"),
