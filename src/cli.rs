@@ -23,6 +23,10 @@ pub enum Command {
     Advise(AdviseArgs),
     /// Check a table file and say what it holds.
     Verify(VerifyArgs),
+    /// Play a game in the terminal: people and the optimal bot, with a coach.
+    Play(PlayArgs),
+    /// Price every decision of a saved game against optimal play.
+    Review(ReviewArgs),
 }
 
 /// The rule set and its modifier, shared by every command.
@@ -113,4 +117,47 @@ pub fn parse_rolls_left(text: &str) -> Result<u8, String> {
         "2" => Ok(2),
         other => Err(format!("rolls left must be 0, 1 or 2, not `{other}`")),
     }
+}
+
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// The seats in table order, comma-separated; `bot` (or `bot2`, ...) is the optimal bot.
+    #[arg(long, default_value = "you", value_name = "NAMES")]
+    pub players: String,
+    /// Seed of the dice, to replay a game [default: drawn from the clock, and recorded].
+    #[arg(long, value_name = "N", conflicts_with = "manual_dice")]
+    pub seed: Option<u64>,
+    /// Type the dice of a real table instead: all five for a first roll, only the re-rolled
+    /// ones for a re-roll.
+    #[arg(long)]
+    pub manual_dice: bool,
+    /// The coach speaks after a decision of a person that loses at least this many points.
+    #[arg(
+        long,
+        default_value_t = 0.2,
+        value_name = "POINTS",
+        allow_negative_numbers = true
+    )]
+    pub coach_threshold: f64,
+    /// Where to save the game record (JSON Lines) [default: yahtzee-game-YYYYMMDD-HHMMSS.jsonl
+    /// in the current folder]; an existing file is never overwritten.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// Strategy table to use [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.
+    #[arg(long, value_name = "PATH")]
+    pub table: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct ReviewArgs {
+    /// The game record written by `yahtzee play`.
+    pub game: PathBuf,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Strategy table to use [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.
+    #[arg(long, value_name = "PATH")]
+    pub table: Option<PathBuf>,
 }

@@ -10,9 +10,13 @@
 //! - [`solver`]: backward induction over all states, in parallel and SIMD.
 //! - [`table`]: the strategy table and its versioned, checksummed file.
 //! - [`advice`]: the ranked options for a position.
+//! - [`game`]: a game of one or more players: referee, record, commands, session, coach.
+//! - [`review`]: prices every decision of a saved game.
 
 pub mod advice;
 pub mod dice;
+pub mod game;
+pub mod review;
 pub mod rules;
 pub mod solver;
 pub mod state;

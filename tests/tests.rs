@@ -4,5 +4,6 @@ mod util;
 
 mod advise;
 mod errors;
+mod play;
 mod solver;
 mod table;

@@ -2,6 +2,8 @@
 //! the progress bar.
 
 pub mod advise;
+pub mod play;
+pub mod review;
 pub mod solve;
 pub mod verify;
 

@@ -1,0 +1,26 @@
+//! `yahtzee review GAME`: price every decision of a saved game. The work is
+//! [`yahtzee::review`]; this reads the file, loads the table of its rules and prints.
+
+use std::io::Write;
+
+use anyhow::{Context, Result};
+
+use crate::cli::ReviewArgs;
+use yahtzee::review::{GameRecord, render_review, review};
+
+pub fn run(args: &ReviewArgs) -> Result<()> {
+    let path = &args.game;
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the game record {}", path.display()))?;
+    let record = GameRecord::parse(&text).with_context(|| format!("{}", path.display()))?;
+    let rules = record.game.rules();
+    let table = super::load_or_build(&rules, args.table.as_deref())?;
+    let report = review(&table, &record)?;
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string(&report)?)?;
+    } else {
+        out.write_all(render_review(&report).as_bytes())?;
+    }
+    Ok(())
+}

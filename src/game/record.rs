@@ -1,0 +1,226 @@
+//! The game record: one JSON object per line (JSON Lines), documented in
+//! `data/README-games.md`.
+//!
+//! The first line is the [`Header`] (rules, seats, how the dice were made). Then come the
+//! events of the game in the order they happened: the opening rolls that choose the first
+//! player, the play order, and for every turn its rolls, keeps and the scoring. A last `end`
+//! line holds the final scores. `yahtzee play` appends and flushes one line per event, so a
+//! game interrupted in any way (end of input, `quit`, a killed process) leaves a record of
+//! everything played until then; a record without its `end` line is an unfinished game.
+
+use serde::{Deserialize, Serialize};
+
+use crate::rules::RuleSet;
+
+/// Version of the record format, written in every header and checked when reading.
+pub const RECORD_FORMAT: u32 = 1;
+
+/// Who plays a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SeatKind {
+    /// A person typing commands.
+    Human,
+    /// The optimal bot: `TurnValues::best_keep` and `best_box`, ties to the fewest dice kept
+    /// and to the first box on the card.
+    Bot,
+}
+
+/// One seat at the table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Seat {
+    /// The player's name, unique at the table.
+    pub name: String,
+    /// Person or bot.
+    pub kind: SeatKind,
+}
+
+/// Where the dice came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DiceMode {
+    /// Rolled by the program from `seed` (ChaCha8, portable).
+    Seeded,
+    /// Typed by the players from real dice.
+    Manual,
+}
+
+/// The first line of a record.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Header {
+    /// [`RECORD_FORMAT`].
+    pub format: u32,
+    /// The rule set.
+    pub rules: RuleSet,
+    /// True under `--upper-first`.
+    pub upper_first: bool,
+    /// The seats in table order (play passes to the left: to the next seat of this list).
+    pub seats: Vec<Seat>,
+    /// How the dice were made.
+    pub dice: DiceMode,
+    /// The seed of seeded dice; `null` for manual dice.
+    pub seed: Option<u64>,
+    /// The coach's threshold in points during the game.
+    pub coach_threshold: f64,
+    /// When the game started, UTC, `YYYY-MM-DDTHH:MM:SSZ`.
+    pub started: String,
+}
+
+/// A player's final total.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FinalScore {
+    /// The player.
+    pub player: String,
+    /// Points on the card, bonuses included.
+    pub total: u32,
+}
+
+/// One line of a record after the header.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
+pub enum Event {
+    /// A roll of all five dice to choose the first player.
+    Opening {
+        /// The player rolling.
+        player: String,
+        /// The five dice, ascending.
+        dice: Vec<u8>,
+    },
+    /// The play order, fixed by the opening rolls.
+    Order {
+        /// The players, first to play first.
+        players: Vec<String>,
+    },
+    /// The dice after a roll of a turn.
+    Roll {
+        /// The player.
+        player: String,
+        /// The player's turn number, from 1.
+        turn: u32,
+        /// All five dice after the roll (kept and re-rolled), ascending.
+        dice: Vec<u8>,
+        /// Rolls left after this roll: 2 after the first roll of a turn.
+        rolls_left: u8,
+    },
+    /// The dice kept before a re-roll; keeping all five means stopping to score.
+    Keep {
+        /// The player.
+        player: String,
+        /// The player's turn number.
+        turn: u32,
+        /// The kept faces, ascending.
+        keep: Vec<u8>,
+        /// Rolls left when keeping (1 or 2).
+        rolls_left: u8,
+    },
+    /// The box filled at the end of a turn.
+    Score {
+        /// The player.
+        player: String,
+        /// The player's turn number.
+        turn: u32,
+        /// The box, named as on the command line.
+        #[serde(rename = "box")]
+        category: String,
+        /// Points in the box.
+        points: u32,
+        /// Bonus earned with it: 35 for reaching 63 in the upper section, 100 for a further
+        /// Yahtzee.
+        bonus: u32,
+    },
+    /// The last line: the game is over or was left.
+    End {
+        /// True when every card is full.
+        complete: bool,
+        /// Each player's total, in seat order.
+        scores: Vec<FinalScore>,
+    },
+}
+
+/// Either line of a record, for reading: the header has no `type` tag of an event.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub(crate) enum HeaderLine {
+    Game(Header),
+}
+
+/// The header as written, with its `type` tag.
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub(crate) enum HeaderOut<'a> {
+    Game(&'a Header),
+}
+
+impl Header {
+    /// The header as one JSON line (without the newline).
+    pub fn to_line(&self) -> String {
+        serde_json::to_string(&HeaderOut::Game(self)).expect("a header serializes")
+    }
+}
+
+impl Event {
+    /// The event as one JSON line (without the newline).
+    pub fn to_line(&self) -> String {
+        serde_json::to_string(self).expect("an event serializes")
+    }
+}
+
+/// The current time as `YYYY-MM-DDTHH:MM:SSZ` and as a compact `YYYYMMDD-HHMMSS` for file names.
+pub fn now_utc() -> (String, String) {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    let t = secs % 86_400;
+    let (hh, mm, ss) = (t / 3600, t / 60 % 60, t % 60);
+    (
+        format!("{y:04}-{m:02}-{d:02}T{hh:02}:{mm:02}:{ss:02}Z"),
+        format!("{y:04}{m:02}{d:02}-{hh:02}{mm:02}{ss:02}"),
+    )
+}
+
+/// Year, month and day of a count of days since 1970-01-01 (Howard Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
+        assert_eq!(civil_from_days(-1), (1969, 12, 31));
+    }
+
+    #[test]
+    fn events_round_trip_and_reject_unknown_fields() {
+        let e = Event::Score {
+            player: "ann".into(),
+            turn: 3,
+            category: "full-house".into(),
+            points: 25,
+            bonus: 0,
+        };
+        let line = e.to_line();
+        assert!(line.contains("\"type\":\"score\""), "{line}");
+        assert!(line.contains("\"box\":\"full-house\""), "{line}");
+        assert_eq!(serde_json::from_str::<Event>(&line).unwrap(), e);
+        let extra = line.replace("\"bonus\":0", "\"bonus\":0,\"x\":1");
+        assert!(serde_json::from_str::<Event>(&extra).is_err());
+    }
+}

@@ -1,0 +1,115 @@
+//! The score cards as text: one column per player, the boxes in card order, the upper
+//! subtotal with the progress towards the bonus, the bonuses and the totals.
+
+use crate::rules::{UPPER_BONUS, UPPER_BONUS_THRESHOLD, UPPER_MASK, YAHTZEE_BONUS};
+use crate::state::ScoreCard;
+
+use super::Seat;
+
+/// What the upper bonus looks like on `card`: earned, still possible (with the points
+/// missing), or lost.
+fn bonus_cell(card: &ScoreCard) -> String {
+    let upper = card.upper_total();
+    if upper >= UPPER_BONUS_THRESHOLD {
+        UPPER_BONUS.to_string()
+    } else if card.filled() & UPPER_MASK == UPPER_MASK {
+        "0".to_string()
+    } else {
+        format!("need {}", UPPER_BONUS_THRESHOLD - upper)
+    }
+}
+
+/// The cards of `seats` side by side.
+pub fn render_cards(seats: &[Seat], cards: &[ScoreCard]) -> String {
+    let Some(first) = cards.first() else {
+        return String::new();
+    };
+    let rules = first.rules();
+    let width = seats
+        .iter()
+        .map(|s| s.name.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(7);
+    let mut out = String::new();
+    let mut row = |label: &str, cells: Vec<String>| {
+        out.push_str(&format!("  {label:<16}"));
+        for c in cells {
+            out.push_str(&format!(" {c:>width$}"));
+        }
+        out.push('\n');
+    };
+    row("", seats.iter().map(|s| s.name.clone()).collect());
+    let cell =
+        |card: &ScoreCard, i: usize| card.points(i).map_or(".".to_string(), |p| p.to_string());
+    for (i, c) in rules.boxes().iter().enumerate() {
+        row(c.name(), cards.iter().map(|card| cell(card, i)).collect());
+        if i == 5 {
+            if rules.has_upper_bonus() {
+                row(
+                    "upper subtotal",
+                    cards
+                        .iter()
+                        .map(|c| format!("{}/{UPPER_BONUS_THRESHOLD}", c.upper_total()))
+                        .collect(),
+                );
+                row("upper bonus", cards.iter().map(bonus_cell).collect());
+            } else {
+                row(
+                    "upper subtotal",
+                    cards.iter().map(|c| c.upper_total().to_string()).collect(),
+                );
+            }
+        }
+    }
+    if rules.has_yahtzee_bonus() {
+        row(
+            "yahtzee bonus",
+            cards
+                .iter()
+                .map(|c| (YAHTZEE_BONUS * c.yahtzee_bonuses()).to_string())
+                .collect(),
+        );
+    }
+    row(
+        "total",
+        cards.iter().map(|c| c.banked().to_string()).collect(),
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::SeatKind;
+    use crate::rules::{RuleSet, Rules};
+
+    #[test]
+    fn shows_subtotal_bonus_progress_and_total() {
+        let rules = Rules::new(RuleSet::Yahtzee);
+        let a = ScoreCard::parse(rules, "fours=16,fives=20,sixes=30,yahtzee=50", 1).unwrap();
+        let b = ScoreCard::parse(rules, "ones=2", 0).unwrap();
+        let seats = ["ann", "bot"].map(|n| Seat {
+            name: n.into(),
+            kind: SeatKind::Human,
+        });
+        let text = render_cards(&seats, &[a, b]);
+        let line = |label: &str| {
+            text.lines()
+                .find(|l| l.trim_start().starts_with(label))
+                .unwrap()
+                .split_whitespace()
+                .rev()
+                .take(2)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(line("upper subtotal"), vec!["2/63", "66/63"]);
+        let bonus = text.lines().find(|l| l.contains("upper bonus")).unwrap();
+        assert!(
+            bonus.contains(" 35 ") && bonus.ends_with("need 61"),
+            "{bonus}"
+        );
+        assert_eq!(line("yahtzee bonus"), vec!["0", "100"]);
+        assert_eq!(line("total"), vec!["2", "251"]);
+    }
+}
