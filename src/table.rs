@@ -41,17 +41,17 @@ pub const TABLE_DIR_ENV: &str = "YAHTZEE_TABLE_DIR";
 /// Errors in reading or writing a table file. Each message says how to fix it.
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
-    #[error("cannot read table {path}: {source}; build it with `yahtzee solve {flags}`")]
+    #[error("cannot read table {path}: {cause}; build it with `yahtzee solve {flags}`")]
     Read {
         path: PathBuf,
         flags: String,
-        source: std::io::Error,
+        cause: std::io::Error,
     },
-    #[error("cannot write table {path}: {source}; choose a writable place with --out or ${env}")]
+    #[error("cannot write table {path}: {cause}; choose a writable place with --out or ${env}")]
     Write {
         path: PathBuf,
         env: &'static str,
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     #[error(
         "{path} is not a yahtzee table (wrong magic bytes); rebuild it with `yahtzee solve {flags}`"
@@ -200,10 +200,10 @@ impl StrategyTable {
     /// Writes the table to `path` through a temporary file in the same folder, renamed into
     /// place once complete.
     pub fn save(&self, path: &Path) -> Result<(), TableError> {
-        let write_err = |source| TableError::Write {
+        let write_err = |cause| TableError::Write {
             path: path.to_path_buf(),
             env: TABLE_DIR_ENV,
-            source,
+            cause,
         };
         let body = bincode::serialize(&self.values).expect("a Vec<f64> always serializes");
         let header = TableHeader {
@@ -316,10 +316,10 @@ pub fn temporary_name(path: &Path) -> PathBuf {
 
 fn read_file(path: &Path, flags: &str) -> Result<(TableHeader, Vec<f64>), TableError> {
     let flags = flags.to_string();
-    let bytes = fs::read(path).map_err(|source| TableError::Read {
+    let bytes = fs::read(path).map_err(|cause| TableError::Read {
         path: path.to_path_buf(),
         flags: flags.clone(),
-        source,
+        cause,
     })?;
     let truncated = |expected: u64| TableError::Truncated {
         path: path.to_path_buf(),

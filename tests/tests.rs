@@ -5,5 +5,6 @@ mod util;
 mod advise;
 mod errors;
 mod play;
+mod readme;
 mod solver;
 mod table;

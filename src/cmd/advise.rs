@@ -134,7 +134,6 @@ fn run_batch(args: &AdviseArgs, rules: Rules) -> Result<()> {
 
 /// The human table: one line per option, best first.
 fn render(advice: &Advice, table: &StrategyTable) -> String {
-    let faces = |f: &[u8]| f.iter().map(u8::to_string).collect::<Vec<_>>().join(" ");
     let mut s = format!(
         "{} | dice {} | {} roll{} left | banked {}\n",
         table.rules().label(),
@@ -143,31 +142,15 @@ fn render(advice: &Advice, table: &StrategyTable) -> String {
         if advice.rolls_left == 1 { "" } else { "s" },
         advice.banked
     );
+    let labels: Vec<String> = advice.options.iter().map(label).collect();
+    let width = labels.iter().map(String::len).max().unwrap_or(0).max(6);
     s.push_str(&format!(
-        "{:>4}  {:<32} {:>14} {:>9}\n",
+        "{:>4}  {:<width$}  {:>14} {:>9}\n",
         "rank", "option", "expected final", "loss"
     ));
-    for (i, o) in advice.options.iter().enumerate() {
-        let label = match o {
-            AdviceOption::Keep {
-                keep,
-                stop_and_score: Some(b),
-                ..
-            } => format!("keep {} (stop: score {b})", faces(keep)),
-            AdviceOption::Keep { keep, .. } if keep.is_empty() => "reroll all".to_string(),
-            AdviceOption::Keep { keep, .. } => format!("keep {}", faces(keep)),
-            AdviceOption::Score {
-                category,
-                points,
-                bonus,
-                ..
-            } if *bonus > 0 => format!("score {category} for {points} (+{bonus} bonus)"),
-            AdviceOption::Score {
-                category, points, ..
-            } => format!("score {category} for {points}"),
-        };
+    for (i, (o, label)) in advice.options.iter().zip(&labels).enumerate() {
         s.push_str(&format!(
-            "{:>4}  {:<32} {:>14.4} {:>9.4}\n",
+            "{:>4}  {:<width$}  {:>14.4} {:>9.4}\n",
             i + 1,
             label,
             o.expected_final(),
@@ -175,4 +158,30 @@ fn render(advice: &Advice, table: &StrategyTable) -> String {
         ));
     }
     s
+}
+
+fn faces(f: &[u8]) -> String {
+    f.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
+}
+
+/// How an option reads in the human table.
+fn label(option: &AdviceOption) -> String {
+    match option {
+        AdviceOption::Keep {
+            keep,
+            stop_and_score: Some(b),
+            ..
+        } => format!("keep {} (stop: score {b})", faces(keep)),
+        AdviceOption::Keep { keep, .. } if keep.is_empty() => "reroll all".to_string(),
+        AdviceOption::Keep { keep, .. } => format!("keep {}", faces(keep)),
+        AdviceOption::Score {
+            category,
+            points,
+            bonus,
+            ..
+        } if *bonus > 0 => format!("score {category} for {points} (+{bonus} bonus)"),
+        AdviceOption::Score {
+            category, points, ..
+        } => format!("score {category} for {points}"),
+    }
 }
