@@ -4,6 +4,7 @@
 pub mod advise;
 pub mod play;
 pub mod review;
+pub mod export;
 pub mod solve;
 pub mod verify;
 
