@@ -7,3 +7,4 @@ mod errors;
 mod play;
 mod solver;
 mod table;
+mod export;

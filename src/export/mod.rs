@@ -325,7 +325,7 @@ pub fn decide(
     let (best, value) = turn.best_keep(rolls_left, dice);
     // The runner-up: the best of the other keeps under the same ordering as `best_keep`.
     let mut second: Option<(Keep, f64)> = None;
-    for keep in dice.keeps() {
+    for &keep in keeps_of(dice) {
         if keep == best {
             continue;
         }
@@ -354,6 +354,13 @@ pub fn decide(
         value,
         runner_up: second.map(|(k, v)| (action(k), v)),
     }
+}
+
+/// The distinct keeps of `dice`, as [`Dice::keeps`] lists them, enumerated once per roll:
+/// the full policy asks for them hundreds of millions of times.
+fn keeps_of(dice: &Dice) -> &'static [Keep] {
+    static KEEPS: LazyLock<Vec<Vec<Keep>>> = LazyLock::new(|| Dice::all().map(|d| d.keeps()).collect());
+    &KEEPS[dice.index() - FIRST_ROLL]
 }
 
 /// Rounds to [`DECIMALS`] decimals for writing.
