@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use yahtzee::rules::{Order, RuleSet, Rules};
 use yahtzee::export::Format;
+use yahtzee::rules::{Order, RuleSet, Rules};
 
 /// Optimal strategy for Yahtzee and Yacht: exact solver, advice, statistics.
 #[derive(Parser, Debug)]
@@ -174,7 +174,13 @@ pub struct ExportArgs {
     #[arg(long, value_name = "BOXES", conflicts_with_all = ["all_states", "opening"])]
     pub card: Option<String>,
     /// Number of 100-point Yahtzee bonuses already earned on the card.
-    #[arg(long, default_value_t = 0, value_name = "N", conflicts_with_all = ["all_states", "opening"])]
+    #[arg(
+        long,
+        default_value_t = 0,
+        value_name = "N",
+        allow_negative_numbers = true,
+        conflicts_with_all = ["all_states", "opening"]
+    )]
     pub yahtzee_bonus: u32,
     /// Scope: the expected remaining score of every reachable turn-start state.
     #[arg(long, conflicts_with = "opening")]
@@ -189,7 +195,7 @@ pub struct ExportArgs {
     #[arg(long, value_name = "0|1|2", allow_negative_numbers = true, value_parser = parse_rolls_left)]
     pub rolls_left: Option<u8>,
     /// Only decisions where the best option beats the runner-up by at least this many points.
-    #[arg(long, value_name = "POINTS")]
+    #[arg(long, value_name = "POINTS", allow_negative_numbers = true)]
     pub min_gap: Option<f64>,
     /// Output format [default: markdown for --opening, csv otherwise].
     #[arg(long, value_enum)]

@@ -4,7 +4,7 @@ mod util;
 
 mod advise;
 mod errors;
+mod export;
 mod play;
 mod solver;
 mod table;
-mod export;

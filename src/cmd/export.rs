@@ -81,11 +81,10 @@ pub fn run(args: &ExportArgs) -> Result<()> {
                     .with_context(|| format!("cannot create {}", tmp.display()))?;
                 let mut out = BufWriter::with_capacity(1 << 20, file);
                 let rows = write(&table, &scope, &filter, format, &mut out)?;
-                out.into_inner()
-                    .map_err(|e| e.into_error())?
-                    .sync_all()?;
-                std::fs::rename(&tmp, path)
-                    .with_context(|| format!("cannot rename {} to {}", tmp.display(), path.display()))?;
+                out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+                std::fs::rename(&tmp, path).with_context(|| {
+                    format!("cannot rename {} to {}", tmp.display(), path.display())
+                })?;
                 Ok(rows)
             })();
             match result {

@@ -359,7 +359,8 @@ pub fn decide(
 /// The distinct keeps of `dice`, as [`Dice::keeps`] lists them, enumerated once per roll:
 /// the full policy asks for them hundreds of millions of times.
 fn keeps_of(dice: &Dice) -> &'static [Keep] {
-    static KEEPS: LazyLock<Vec<Vec<Keep>>> = LazyLock::new(|| Dice::all().map(|d| d.keeps()).collect());
+    static KEEPS: LazyLock<Vec<Vec<Keep>>> =
+        LazyLock::new(|| Dice::all().map(|d| d.keeps()).collect());
     &KEEPS[dice.index() - FIRST_ROLL]
 }
 
@@ -520,7 +521,11 @@ fn card_meta(table: &StrategyTable, card: &ScoreCard, filter: &Filter) -> Meta {
     let mut notes = vec![
         format!(
             "Card: {}; {} points banked; expected final score {:.4}.",
-            if text.is_empty() { "empty (a new game)" } else { &text },
+            if text.is_empty() {
+                "empty (a new game)"
+            } else {
+                &text
+            },
             card.banked(),
             f64::from(card.banked()) + table.value(&card.state())
         ),
