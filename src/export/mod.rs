@@ -40,7 +40,7 @@ pub use opening::{Pattern, pattern_of};
 
 /// Expected scores and gaps are written rounded to this many decimals: far below any
 /// difference that matters in play (values are exact to about 1e-9), and it keeps the full
-/// policy files a third smaller than shortest round-trip floats would.
+/// policy files about a quarter smaller than shortest round-trip floats would.
 pub const DECIMALS: i32 = 6;
 
 /// How an empty keep (re-roll all five dice) is written.
