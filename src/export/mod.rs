@@ -673,7 +673,7 @@ pub fn write_policy(
                 for s in chunk {
                     rows.clear();
                     state_rows(table, s, 0.0, filter, &mut rows);
-                    if format == Format::Markdown {
+                    if format == Format::Markdown && !rows.is_empty() {
                         exporter.table(Some(&describe_state(rules, s)), &mut bytes);
                     }
                     exporter.rows(&rows, &mut bytes)?;
