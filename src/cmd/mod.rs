@@ -2,9 +2,9 @@
 //! the progress bar.
 
 pub mod advise;
+pub mod export;
 pub mod play;
 pub mod review;
-pub mod export;
 pub mod solve;
 pub mod verify;
 
