@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use yahtzee::export::Format;
 use yahtzee::rules::{Order, RuleSet, Rules};
 
 /// Optimal strategy for Yahtzee and Yacht: exact solver, advice, statistics.
@@ -27,6 +28,8 @@ pub enum Command {
     Play(PlayArgs),
     /// Price every decision of a saved game against optimal play.
     Review(ReviewArgs),
+    /// Export strategy tables: one card's turn, every state, the full policy, the opening sheet.
+    Export(ExportArgs),
 }
 
 /// The rule set and its modifier, shared by every command.
@@ -157,6 +160,49 @@ pub struct ReviewArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Strategy table to use [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.
+    #[arg(long, value_name = "PATH")]
+    pub table: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// Scope: one turn of this card, every roll at 2, 1 and 0 rolls left, e.g.
+    /// `ones=3,full-house=25` [default: a new game].
+    #[arg(long, value_name = "BOXES", conflicts_with_all = ["all_states", "opening"])]
+    pub card: Option<String>,
+    /// Number of 100-point Yahtzee bonuses already earned on the card.
+    #[arg(
+        long,
+        default_value_t = 0,
+        value_name = "N",
+        allow_negative_numbers = true,
+        conflicts_with_all = ["all_states", "opening"]
+    )]
+    pub yahtzee_bonus: u32,
+    /// Scope: the expected remaining score of every reachable turn-start state.
+    #[arg(long, conflicts_with = "opening")]
+    pub all_states: bool,
+    /// With --all-states: the full policy instead, every decision of every reachable state.
+    #[arg(long, requires = "all_states")]
+    pub policy: bool,
+    /// Scope: the opening cheat sheet, the first turn's 252 rolls grouped by pattern.
+    #[arg(long)]
+    pub opening: bool,
+    /// Only decisions with this many rolls left.
+    #[arg(long, value_name = "0|1|2", allow_negative_numbers = true, value_parser = parse_rolls_left)]
+    pub rolls_left: Option<u8>,
+    /// Only decisions where the best option beats the runner-up by at least this many points.
+    #[arg(long, value_name = "POINTS", allow_negative_numbers = true)]
+    pub min_gap: Option<f64>,
+    /// Output format [default: markdown for --opening, csv otherwise].
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Write to this file (through a temporary name, renamed when complete) instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
     /// Strategy table to use [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.
     #[arg(long, value_name = "PATH")]
     pub table: Option<PathBuf>,

@@ -12,6 +12,7 @@
 //! - [`advice`]: the ranked options for a position.
 //! - [`game`]: a game of one or more players: referee, record, commands, session, coach.
 //! - [`review`]: prices every decision of a saved game.
+//! - [`export`]: strategy tables (one card, every state, the full policy, the opening sheet).
 
 pub mod advice;
 pub mod dice;
@@ -27,3 +28,4 @@ pub use dice::{Dice, Keep};
 pub use rules::{Category, Order, RuleSet, Rules};
 pub use state::{ScoreCard, State};
 pub use table::StrategyTable;
+pub mod export;

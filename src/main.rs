@@ -17,6 +17,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Verify(args) => cmd::verify::run(args),
         Command::Play(args) => cmd::play::run(args),
         Command::Review(args) => cmd::review::run(args),
+        Command::Export(args) => cmd::export::run(args),
     }
 }
 

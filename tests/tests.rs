@@ -4,6 +4,7 @@ mod util;
 
 mod advise;
 mod errors;
+mod export;
 mod play;
 mod readme;
 mod solver;

@@ -2,6 +2,7 @@
 //! the progress bar.
 
 pub mod advise;
+pub mod export;
 pub mod play;
 pub mod review;
 pub mod solve;

@@ -1,0 +1,159 @@
+//! `yahtzee export`: strategy tables of one card's turn, of every state, of the full policy
+//! or of the opening, as CSV, JSON lines or Markdown, to stdout or to a file.
+
+use std::fs::File;
+use std::io::{BufWriter, IsTerminal, Write};
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::cli::ExportArgs;
+use yahtzee::export::{self, Filter, Format};
+use yahtzee::state::ScoreCard;
+use yahtzee::table::{StrategyTable, temporary_name};
+
+/// The validated request.
+enum Scope {
+    Card(ScoreCard),
+    StateValues,
+    Policy,
+    Opening,
+}
+
+fn filter(args: &ExportArgs) -> Result<Filter> {
+    let rolls_left = args.rolls_left;
+    if let Some(g) = args.min_gap
+        && !(g.is_finite() && g >= 0.0)
+    {
+        bail!("--min-gap must be a number of points, 0 or more, not {g}");
+    }
+    Ok(Filter {
+        rolls_left,
+        min_gap: args.min_gap,
+    })
+}
+
+pub fn run(args: &ExportArgs) -> Result<()> {
+    let rules = args.rules.rules();
+    let filter = filter(args)?;
+    let scope = if args.opening {
+        if filter.rolls_left.is_some() {
+            bail!(
+                "--opening always shows both 2 and 1 rolls left: drop --rolls-left, or use `--rolls-left N` without --opening for one turn of a new game"
+            );
+        }
+        Scope::Opening
+    } else if args.all_states && args.policy {
+        Scope::Policy
+    } else if args.all_states {
+        if filter != Filter::default() {
+            bail!(
+                "--rolls-left and --min-gap select decisions, and --all-states alone writes state values: add --policy, or drop them"
+            );
+        }
+        Scope::StateValues
+    } else {
+        Scope::Card(ScoreCard::parse(
+            rules,
+            args.card.as_deref().unwrap_or_default(),
+            args.yahtzee_bonus,
+        )?)
+    };
+    let format = args.format.unwrap_or(match scope {
+        Scope::Opening => Format::Markdown,
+        _ => Format::Csv,
+    });
+    if let Some(path) = &args.out {
+        check_writable(path)?;
+    }
+    let table = super::load_or_build(&rules, args.table.as_deref())?;
+    match &args.out {
+        None => {
+            let mut out = BufWriter::new(std::io::stdout().lock());
+            write(&table, &scope, &filter, format, &mut out)?;
+            out.flush()?;
+        }
+        Some(path) => {
+            let tmp = temporary_name(path);
+            let result = (|| -> Result<u64> {
+                let file = File::create(&tmp)
+                    .with_context(|| format!("cannot create {}", tmp.display()))?;
+                let mut out = BufWriter::with_capacity(1 << 20, file);
+                let rows = write(&table, &scope, &filter, format, &mut out)?;
+                out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+                std::fs::rename(&tmp, path).with_context(|| {
+                    format!("cannot rename {} to {}", tmp.display(), path.display())
+                })?;
+                Ok(rows)
+            })();
+            match result {
+                Ok(rows) => eprintln!("wrote {rows} rows to {}", path.display()),
+                Err(e) => {
+                    let _ = std::fs::remove_file(&tmp);
+                    return Err(e.context(format!("cannot write {}", path.display())));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Fails early, before any table is built, when `path` cannot be written.
+fn check_writable(path: &Path) -> Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        bail!(
+            "cannot write {}: folder {} does not exist; create it or choose another --out",
+            path.display(),
+            dir.display()
+        );
+    }
+    if path.is_dir() {
+        bail!(
+            "cannot write {}: it is a folder; give a file name to --out",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+fn write(
+    table: &StrategyTable,
+    scope: &Scope,
+    filter: &Filter,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<u64> {
+    Ok(match scope {
+        Scope::Card(card) => export::write_card(table, card, filter, format, out)?,
+        Scope::StateValues => export::write_state_values(table, format, out)?,
+        Scope::Opening => export::write_opening(table, filter.min_gap, format, out)?,
+        Scope::Policy => {
+            let bar = ProgressBar::with_draw_target(
+                Some(0),
+                if std::io::stderr().is_terminal() {
+                    ProgressDrawTarget::stderr()
+                } else {
+                    ProgressDrawTarget::hidden()
+                },
+            );
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "exporting policy [{bar:40}] {pos}/{len} states ({elapsed}, {eta} left)",
+                )
+                .expect("a valid progress template")
+                .progress_chars("=> "),
+            );
+            let rows = export::write_policy(table, filter, format, out, &|done, total| {
+                bar.set_length(total);
+                bar.set_position(done);
+            })?;
+            bar.finish_and_clear();
+            rows
+        }
+    })
+}

@@ -1,0 +1,432 @@
+//! `yahtzee export`: every scope and format, the filters, and agreement with `advise`.
+
+use std::io::{BufRead, BufReader};
+
+use yahtzee::advice::{AdviceOption, Position, advise};
+use yahtzee::dice::{Dice, FIRST_ROLL};
+use yahtzee::export::{self, DecisionRow, Filter, Row};
+use yahtzee::rules::{Order, RuleSet, Rules};
+use yahtzee::state::{ScoreCard, reachable_state_count};
+
+use crate::util::*;
+
+/// A small deterministic generator (64-bit LCG), enough to pick sample cards.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}
+
+/// A card reached by `turns` random turns: random dice (often five of a kind, so that Yahtzee
+/// bonuses and Jokers occur) scored in a random legal box.
+fn random_card(rules: Rules, rng: &mut Lcg, turns: u64) -> ScoreCard {
+    let mut card = ScoreCard::new(rules);
+    for _ in 0..turns {
+        let faces: Vec<u8> = if rng.next(3) == 0 {
+            vec![rng.next(6) as u8 + 1; 5]
+        } else {
+            (0..5).map(|_| rng.next(6) as u8 + 1).collect()
+        };
+        let dice = Dice::from_faces(&faces).unwrap();
+        let state = card.state();
+        let legal = rules.legal_boxes(state.filled, &dice);
+        let choices: Vec<usize> = (0..rules.box_count())
+            .filter(|i| legal & (1 << i) != 0)
+            .collect();
+        let index = choices[rng.next(choices.len() as u64) as usize];
+        let points = rules.score(index, &dice, state.filled);
+        card.fill(
+            index,
+            points,
+            state.yahtzee_50 && dice.five_of_a_kind().is_some(),
+        );
+    }
+    card
+}
+
+/// How an advice option is written in an export.
+fn option_text(o: &AdviceOption) -> String {
+    match o {
+        AdviceOption::Keep {
+            stop_and_score: Some(b),
+            ..
+        } => b.clone(),
+        AdviceOption::Keep { keep, .. } if keep.is_empty() => "-".to_string(),
+        AdviceOption::Keep { keep, .. } => keep.iter().map(u8::to_string).collect(),
+        AdviceOption::Score { category, .. } => category.clone(),
+    }
+}
+
+/// Asserts that every row of `rows` (decisions of `card`) is what `advise` says: the same
+/// best action and expected final score, the same runner-up and gap.
+fn assert_rows_match_advise(set: RuleSet, order: Order, card: &ScoreCard, rows: &[DecisionRow]) {
+    let table = table(set, order);
+    let state = card.state();
+    for row in rows {
+        assert_eq!(
+            (row.filled, row.upper, row.yahtzee_50),
+            (state.filled, state.upper, state.yahtzee_50)
+        );
+        let position = Position {
+            card: card.clone(),
+            dice: row.dice.parse().unwrap(),
+            rolls_left: row.rolls_left,
+        };
+        let advice = advise(table, &position).unwrap();
+        let what = format!("{set:?} {order:?} card `{card}` row {row:?}");
+        assert_eq!(row.best, option_text(&advice.options[0]), "{what}");
+        assert!(
+            (row.expected - advice.options[0].expected_final()).abs() < 1e-6,
+            "{what}"
+        );
+        match advice.options.get(1) {
+            None => assert_eq!((row.runner_up, row.gap), (None, None), "{what}"),
+            Some(second) => {
+                assert_eq!(row.runner_up, Some(option_text(second).as_str()), "{what}");
+                assert!((row.gap.unwrap() - second.loss()).abs() < 2e-6, "{what}");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_row_of_sampled_cards_matches_advise() {
+    let mut rng = Lcg(5);
+    for (set, order) in [
+        (RuleSet::Yahtzee, Order::Any),
+        (RuleSet::YahtzeeFreeJoker, Order::Any),
+        (RuleSet::Yacht, Order::Any),
+        (RuleSet::Yahtzee, Order::UpperFirst),
+    ] {
+        let rules = Rules::with_order(set, order);
+        let table = table(set, order);
+        for _ in 0..4 {
+            let turns = rng.next(rules.box_count() as u64);
+            let card = random_card(rules, &mut rng, turns);
+            let rows = export::card_rows(table, &card, &Filter::default());
+            assert_eq!(rows.len(), 252 * 3);
+            assert_rows_match_advise(set, order, &card, &rows);
+        }
+    }
+}
+
+#[test]
+fn card_export_through_the_binary_matches_advise() {
+    // A late card with a Yahtzee bonus and the Yahtzee box at 50: Joker rolls and bonuses.
+    let text = "ones=3,twos=6,threes=9,yahtzee=50,chance=22,full-house=25";
+    let o = run(
+        RuleSet::Yahtzee,
+        Order::Any,
+        &[
+            "export",
+            "--card",
+            text,
+            "--yahtzee-bonus",
+            "1",
+            "--format",
+            "jsonl",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rules = Rules::new(RuleSet::Yahtzee);
+    let card = ScoreCard::parse(rules, text, 1).unwrap();
+    let rows: Vec<DecisionRow> = stdout(&o)
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            let s = |k: &str| -> &'static str {
+                v[k].as_str()
+                    .map(|s| &*Box::leak(s.to_string().into_boxed_str()))
+                    .unwrap_or("")
+            };
+            DecisionRow {
+                filled: v["filled"].as_u64().unwrap() as u16,
+                upper: v["upper"].as_u64().unwrap() as u8,
+                yahtzee_50: v["yahtzee_50"].as_bool().unwrap(),
+                dice: s("dice"),
+                rolls_left: v["rolls_left"].as_u64().unwrap() as u8,
+                best: s("best"),
+                expected: v["expected"].as_f64().unwrap(),
+                runner_up: v["runner_up"].as_str().map(|_| s("runner_up")),
+                gap: v["gap"].as_f64(),
+            }
+        })
+        .collect();
+    assert_eq!(rows.len(), 756);
+    // Five of a kind with the Yahtzee box at 50 earns the 100 bonus on top of the box.
+    let sixes = rows
+        .iter()
+        .find(|r| r.dice == "66666" && r.rolls_left == 0)
+        .unwrap();
+    assert_eq!(sixes.best, "sixes");
+    assert_rows_match_advise(RuleSet::Yahtzee, Order::Any, &card, &rows);
+}
+
+fn csv_lines(o: &std::process::Output) -> Vec<Vec<String>> {
+    assert!(o.status.success(), "{}", stderr(o));
+    stdout(o)
+        .lines()
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect()
+}
+
+#[test]
+fn card_csv_has_the_documented_columns_and_one_row_per_decision() {
+    let o = run(RuleSet::Yahtzee, Order::Any, &["export"]);
+    let lines = csv_lines(&o);
+    assert_eq!(lines[0].join(","), DecisionRow::COLUMNS.join(","));
+    assert_eq!(lines.len(), 1 + 252 * 3);
+    // Rolls left 2, 1, 0, the rolls ascending within each.
+    assert_eq!(lines[1][3], "11111");
+    assert_eq!(lines[1][4], "2");
+    assert_eq!(lines[253][4], "1");
+    assert_eq!(lines[756][3], "66666");
+    assert_eq!(lines[756][4], "0");
+    // Every CSV row agrees with the JSON lines export of the same card.
+    let j = run(
+        RuleSet::Yahtzee,
+        Order::Any,
+        &["export", "--format", "jsonl"],
+    );
+    assert!(j.status.success());
+    for (line, json) in lines[1..].iter().zip(stdout(&j).lines()) {
+        let v: serde_json::Value = serde_json::from_str(json).unwrap();
+        assert_eq!(line[3], v["dice"].as_str().unwrap());
+        assert_eq!(line[5], v["best"].as_str().unwrap());
+        assert_eq!(
+            line[6].parse::<f64>().unwrap(),
+            v["expected"].as_f64().unwrap()
+        );
+        assert_eq!(line[7], v["runner_up"].as_str().unwrap_or(""));
+    }
+}
+
+#[test]
+fn min_gap_and_rolls_left_select_decisions() {
+    let all = csv_lines(&run(RuleSet::Yahtzee, Order::Any, &["export"]));
+    let gap = |l: &Vec<String>| l[8].parse::<f64>().ok();
+    let expected: Vec<&Vec<String>> = all[1..]
+        .iter()
+        .filter(|l| l[4] == "1" && gap(l).is_some_and(|g| g >= 2.0))
+        .collect();
+    let some = csv_lines(&run(
+        RuleSet::Yahtzee,
+        Order::Any,
+        &["export", "--rolls-left", "1", "--min-gap", "2"],
+    ));
+    assert!(!expected.is_empty() && expected.len() < 252);
+    assert_eq!(some.len() - 1, expected.len());
+    for (a, b) in some[1..].iter().zip(expected) {
+        assert_eq!(a, b);
+    }
+    let one = csv_lines(&run(
+        RuleSet::Yahtzee,
+        Order::Any,
+        &["export", "--rolls-left", "0"],
+    ));
+    assert_eq!(one.len(), 1 + 252);
+    assert!(one[1..].iter().all(|l| l[4] == "0"));
+}
+
+#[test]
+fn yacht_full_policy_has_a_row_per_state_roll_and_rolls_left() {
+    let dir = temp_dir();
+    let path = dir.path().join("policy.csv");
+    let o = run(
+        RuleSet::Yacht,
+        Order::Any,
+        &[
+            "export",
+            "--rules",
+            "yacht",
+            "--all-states",
+            "--policy",
+            "--out",
+            &path_str(&path),
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    // Every reachable state but the full card has 252 rolls at 3 rolls-left.
+    let rules = Rules::new(RuleSet::Yacht);
+    let decisions = (reachable_state_count(&rules) - 1) * 252 * 3;
+    let file = std::fs::File::open(&path).unwrap();
+    let mut lines = BufReader::new(file).lines();
+    assert_eq!(
+        lines.next().unwrap().unwrap(),
+        DecisionRow::COLUMNS.join(",")
+    );
+    // The first state is the empty card: its rows are the card export of a new game.
+    let card = csv_lines(&run(
+        RuleSet::Yacht,
+        Order::Any,
+        &["export", "--rules", "yacht"],
+    ));
+    let mut count = 0u64;
+    for line in lines {
+        let line = line.unwrap();
+        if (count as usize) < card.len() - 1 {
+            assert_eq!(line, card[count as usize + 1].join(","));
+        }
+        count += 1;
+    }
+    assert_eq!(count, decisions);
+    assert_eq!(count, 4095 * 756);
+    // Written through a temporary name: nothing else is left in the folder.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn all_states_lists_every_reachable_state_with_its_value() {
+    for set in [RuleSet::Yahtzee, RuleSet::Yacht] {
+        let rules = Rules::new(set);
+        let o = run(
+            set,
+            Order::Any,
+            &["export", "--rules", set.name(), "--all-states"],
+        );
+        let lines = csv_lines(&o);
+        assert_eq!(
+            lines[0].join(","),
+            "filled,upper,yahtzee_50,turns_played,expected_remaining"
+        );
+        assert_eq!(lines.len() as u64 - 1, reachable_state_count(&rules));
+        let start: f64 = lines[1][4].parse().unwrap();
+        assert_eq!(lines[1][..4], ["0", "0", "false", "0"]);
+        assert!((start - table(set, Order::Any).expected_score()).abs() < 1e-6);
+        let last = lines.last().unwrap();
+        assert_eq!(last[4].parse::<f64>().unwrap(), 0.0);
+    }
+    let rules = Rules::new(RuleSet::Yahtzee);
+    assert_eq!(reachable_state_count(&rules), 536_448);
+}
+
+#[test]
+fn opening_sheet_groups_all_252_rolls_by_pattern() {
+    for (set, order) in [(RuleSet::Yahtzee, Order::Any), (RuleSet::Yacht, Order::Any)] {
+        let md = run(set, order, &["export", "--opening", "--rules", set.name()]);
+        assert!(md.status.success(), "{}", stderr(&md));
+        let text = stdout(&md);
+        assert!(text.starts_with("# Opening cheat sheet"));
+        let rows: Vec<&str> = text
+            .lines()
+            .filter(|l| {
+                l.starts_with("| ") && !l.starts_with("| pattern") && !l.starts_with("| ---")
+            })
+            .collect();
+        assert_eq!(rows.len(), 252);
+        let sections: usize = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("## "))
+            .map(|l| {
+                let n = l.rsplit('(').next().unwrap();
+                n.trim_end_matches(" rolls)").parse::<usize>().unwrap()
+            })
+            .sum();
+        assert_eq!(sections, 252);
+
+        // The CSV sheet agrees with the decisions of a new game's card.
+        let sheet = csv_lines(&run(
+            set,
+            order,
+            &[
+                "export",
+                "--opening",
+                "--rules",
+                set.name(),
+                "--format",
+                "csv",
+            ],
+        ));
+        let card = csv_lines(&run(set, order, &["export", "--rules", set.name()]));
+        assert_eq!(sheet.len(), 1 + 252);
+        for row in &sheet[1..] {
+            let dice: Dice = row[1].parse().unwrap();
+            let r = dice.index() - FIRST_ROLL;
+            let two = &card[1 + r];
+            let one = &card[1 + 252 + r];
+            assert_eq!((two[3].as_str(), two[4].as_str()), (row[1].as_str(), "2"));
+            assert_eq!(row[3], two[5]);
+            assert_eq!(row[4], two[7]);
+            assert_eq!(row[6], one[5]);
+        }
+    }
+}
+
+#[test]
+fn opening_min_gap_keeps_rolls_worth_learning() {
+    let sheet = csv_lines(&run(
+        RuleSet::Yahtzee,
+        Order::Any,
+        &["export", "--opening", "--format", "csv", "--min-gap", "3"],
+    ));
+    assert!(sheet.len() > 1 && sheet.len() < 253);
+    for row in &sheet[1..] {
+        let g2: f64 = row[5].parse().unwrap();
+        let g1: f64 = row[8].parse().unwrap();
+        assert!(g2.max(g1) >= 3.0, "{row:?}");
+    }
+}
+
+#[test]
+fn export_rejects_bad_input() {
+    let y = |args: &[&str]| run(RuleSet::Yahtzee, Order::Any, args);
+    assert_bad_input(&y(&["export", "--rolls-left", "3"]), "0, 1 or 2");
+    assert_bad_input(&y(&["export", "--min-gap", "-1"]), "--min-gap");
+    assert_bad_input(&y(&["export", "--min-gap", "nan"]), "--min-gap");
+    assert_bad_input(&y(&["export", "--policy"]), "--all-states");
+    assert_bad_input(
+        &y(&["export", "--opening", "--rolls-left", "1"]),
+        "--opening",
+    );
+    assert_bad_input(
+        &y(&["export", "--all-states", "--min-gap", "1"]),
+        "--policy",
+    );
+    assert_bad_input(&y(&["export", "--opening", "--card", "ones=3"]), "--card");
+    assert_bad_input(&y(&["export", "--card", "bogus=3"]), "bogus");
+    assert_bad_input(&y(&["export", "--format", "xml"]), "xml");
+    assert_bad_input(
+        &y(&["export", "--out", "/nonexistent-folder-5/x.csv"]),
+        "does not exist",
+    );
+}
+
+#[test]
+fn python_example_loads_exports() {
+    let python = std::process::Command::new("python3")
+        .arg("--version")
+        .output();
+    if !python.is_ok_and(|o| o.status.success()) {
+        eprintln!("python3 not found: the Python example is not run");
+        return;
+    }
+    let dir = temp_dir();
+    for (format, name) in [("csv", "card.csv"), ("jsonl", "card.jsonl")] {
+        let path = dir.path().join(name);
+        let o = run(
+            RuleSet::Yahtzee,
+            Order::Any,
+            &["export", "--format", format, "--out", &path_str(&path)],
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/load_export.py");
+        let p = std::process::Command::new("python3")
+            .arg(script)
+            .arg(&path)
+            .output()
+            .unwrap();
+        let out = stdout(&p);
+        assert!(p.status.success(), "{}", stderr(&p));
+        assert!(out.contains("756 rows"), "{out}");
+        // The biggest gap of a new game's turn: scoring 11111 as a Yahtzee rather than
+        // keeping four ones, at 1 roll left.
+        assert!(out.contains("11111"), "{out}");
+    }
+}
