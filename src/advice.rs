@@ -246,23 +246,16 @@ impl TurnValues {
     /// within [`TIE`] go to the keep with the fewest dice, then to the lowest faces; a keep of
     /// all five dice means stopping to score.
     pub fn best_keep(&self, rolls_left: u8, dice: &Dice) -> (Keep, f64) {
-        let mut best: Option<(Keep, f64)> = None;
-        for keep in dice.keeps() {
-            let v = self.keep_value(rolls_left, &keep);
-            best = match best {
-                None => Some((keep, v)),
-                Some((b, bv)) => {
-                    let better = v > bv + TIE
-                        || (v >= bv - TIE && (keep.len(), keep.faces()) < (b.len(), b.faces()));
-                    if better {
-                        Some((keep, v))
-                    } else {
-                        Some((b, bv))
-                    }
-                }
-            };
+        // In preference order a later keep wins only when better by more than TIE.
+        let keeps = dice.keeps_by_preference();
+        let mut best = (keeps[0], self.keep_value(rolls_left, &keeps[0]));
+        for keep in &keeps[1..] {
+            let v = self.keep_value(rolls_left, keep);
+            if v > best.1 + TIE {
+                best = (*keep, v);
+            }
         }
-        best.expect("every roll has at least the empty keep")
+        best
     }
 }
 

@@ -119,6 +119,22 @@ impl Dice {
         out
     }
 
+    /// The distinct keeps of these dice in the order of the tie convention of
+    /// `shared/RULES.md`: fewest dice first (re-roll the most), then the lowest faces. Listed
+    /// once per roll and shared.
+    pub fn keeps_by_preference(&self) -> &'static [Keep] {
+        static KEEPS: LazyLock<Vec<Vec<Keep>>> = LazyLock::new(|| {
+            Dice::all()
+                .map(|d| {
+                    let mut keeps = d.keeps();
+                    keeps.sort_by_cached_key(|k| (k.len(), k.faces()));
+                    keeps
+                })
+                .collect()
+        });
+        &KEEPS[self.index() - FIRST_ROLL]
+    }
+
     /// Every distinct roll of five dice, in index order.
     pub fn all() -> impl Iterator<Item = Dice> {
         (FIRST_ROLL..MULTISETS).map(Dice::from_index)

@@ -356,12 +356,10 @@ pub fn decide(
     }
 }
 
-/// The distinct keeps of `dice`, as [`Dice::keeps`] lists them, enumerated once per roll:
-/// the full policy asks for them hundreds of millions of times.
+/// The distinct keeps of `dice`, listed once per roll by the library: the full policy asks
+/// for them hundreds of millions of times.
 fn keeps_of(dice: &Dice) -> &'static [Keep] {
-    static KEEPS: LazyLock<Vec<Vec<Keep>>> =
-        LazyLock::new(|| Dice::all().map(|d| d.keeps()).collect());
-    &KEEPS[dice.index() - FIRST_ROLL]
+    dice.keeps_by_preference()
 }
 
 /// Rounds to [`DECIMALS`] decimals for writing.
