@@ -211,9 +211,9 @@ impl TurnValues {
         } else {
             0.0
         };
-        scratch.plan.build(&turn);
-        let Scratch { k, m, succ, plan } = &mut scratch;
-        solver::score_final_roll(plan, succ, u0, k);
+        scratch.plan.build(&turn, &scratch.succ);
+        let Scratch { k, m, plan, .. } = &mut scratch;
+        solver::score_final_roll(plan, u0, k);
         solver::expect_keeps(k);
         let one_roll_left: Vec<f64> = k.iter().map(|v| v[0] - held).collect();
         solver::best_keeps(k, m);

@@ -134,37 +134,46 @@ pub(crate) struct Turn<'a> {
 }
 
 /// The boxes each final roll may fill on one card, worked out once per card and shared by
-/// all its lane blocks: for roll `r`, entries `start[r]..start[r + 1]` give the points scored
-/// and where in [`Successors`] lane 0 reads (slot row plus the upper-total shift).
+/// all its lane blocks. Within one box a roll matters only through the points it scores, so
+/// each distinct (box, points) choice gets one precomputed row of 64 lanes: the points, the
+/// Yahtzee bonus if any, plus the successor value at the shifted upper total. For roll `r`,
+/// entries `start[r]..start[r + 1]` of `choice` are the rows of its legal boxes, and the final
+/// roll is a plain maximum over them, with no addition per roll.
 pub(crate) struct Plan {
-    offset: Vec<u32>,
-    points: Vec<f64>,
+    /// Offsets (row index x 64) into `rows`, per roll.
+    choice: Vec<u32>,
     start: Vec<u16>,
-    /// 100 for a further Yahtzee when the Yahtzee box holds 50, else 0.
-    bonus: Vec<f64>,
+    rows: Vec<f64>,
+    /// Row index of each (slot, points + bonus) already made, `u16::MAX` for none.
+    row_of: Vec<u16>,
 }
+
+/// Largest points + bonus of one choice: a Joker Large Straight (40) plus 100.
+const MAX_GAIN: usize = 150;
 
 impl Plan {
     pub(crate) fn new() -> Plan {
         Plan {
-            offset: Vec::with_capacity(ROLLS * SLOTS),
-            points: Vec::with_capacity(ROLLS * SLOTS),
+            choice: Vec::with_capacity(ROLLS * SLOTS),
             start: Vec::with_capacity(ROLLS + 1),
-            bonus: vec![0.0; ROLLS],
+            rows: Vec::with_capacity(128 * UPPER_TOTALS),
+            row_of: vec![u16::MAX; SLOTS * (MAX_GAIN + 1)],
         }
     }
 
-    /// Lists the legal boxes of every roll of `turn`'s card, Joker included.
-    pub(crate) fn build(&mut self, turn: &Turn<'_>) {
+    /// Lists the legal boxes of every roll of `turn`'s card, Joker included, and makes the row
+    /// of each distinct choice from the loaded successors.
+    pub(crate) fn build(&mut self, turn: &Turn<'_>, succ: &Successors) {
         let rules = turn.rules;
         let open = rules.open_by_order(turn.filled);
         let track_upper = rules.has_upper_bonus();
         let fifty_box = rules.five_of_a_kind_box();
-        self.offset.clear();
-        self.points.clear();
+        self.choice.clear();
         self.start.clear();
+        self.rows.clear();
+        self.row_of.fill(u16::MAX);
         for r in 0..ROLLS {
-            self.start.push(self.offset.len() as u16);
+            self.start.push(self.choice.len() as u16);
             let five = turn.scores.five_of_a_kind[r];
             let dice = Dice::from_index(FIRST_ROLL + r);
             let joker = five && rules.is_joker(turn.filled, &dice);
@@ -172,6 +181,11 @@ impl Plan {
                 rules.legal_boxes(turn.filled, &dice)
             } else {
                 open
+            };
+            let bonus = if turn.yahtzee_50 && five {
+                YAHTZEE_BONUS
+            } else {
+                0
             };
             let mut rest = boxes;
             while rest != 0 {
@@ -187,21 +201,28 @@ impl Plan {
                 } else {
                     c
                 };
-                let shift = if track_upper && c < 6 {
-                    points as usize
-                } else {
-                    0
-                };
-                self.offset.push((slot * ROW + shift) as u32);
-                self.points.push(f64::from(points));
+                let gain = (points + bonus) as usize;
+                let key = slot * (MAX_GAIN + 1) + gain;
+                if self.row_of[key] == u16::MAX {
+                    let shift = if track_upper && c < 6 {
+                        points as usize
+                    } else {
+                        0
+                    };
+                    self.row_of[key] = (self.rows.len() / UPPER_TOTALS) as u16;
+                    let from = slot * ROW + shift;
+                    let g = gain as f64;
+                    self.rows.extend(
+                        succ.rows[from..from + UPPER_TOTALS]
+                            .iter()
+                            .map(|&w| g + w),
+                    );
+                }
+                self.choice
+                    .push(u32::from(self.row_of[key]) * UPPER_TOTALS as u32);
             }
-            self.bonus[r] = if turn.yahtzee_50 && five {
-                f64::from(YAHTZEE_BONUS)
-            } else {
-                0.0
-            };
         }
-        self.start.push(self.offset.len() as u16);
+        self.start.push(self.choice.len() as u16);
     }
 }
 
@@ -214,27 +235,18 @@ fn fmax(a: f64, b: f64) -> f64 {
 /// Step 1: the value of each roll when it is the last one, with the best box filled, written
 /// to `k[FIRST_ROLL..]`. Lanes are upper totals `u0..u0 + N`.
 #[inline(always)]
-pub(crate) fn score_final_roll<const N: usize>(
-    plan: &Plan,
-    succ: &Successors,
-    u0: usize,
-    k: &mut [[f64; N]],
-) {
+pub(crate) fn score_final_roll<const N: usize>(plan: &Plan, u0: usize, k: &mut [[f64; N]]) {
     for r in 0..ROLLS {
         let mut acc = [f64::NEG_INFINITY; N];
         let (from, to) = (usize::from(plan.start[r]), usize::from(plan.start[r + 1]));
-        for (&offset, &p) in plan.offset[from..to].iter().zip(&plan.points[from..to]) {
+        for &offset in &plan.choice[from..to] {
             let at = offset as usize + u0;
-            let row: &[f64; N] = succ.rows[at..at + N]
+            let row: &[f64; N] = plan.rows[at..at + N]
                 .try_into()
-                .expect("successor rows are long enough for every shift");
+                .expect("choice rows have 64 lanes");
             for l in 0..N {
-                acc[l] = fmax(acc[l], p + row[l]);
+                acc[l] = fmax(acc[l], row[l]);
             }
-        }
-        let bonus = plan.bonus[r];
-        for a in acc.iter_mut() {
-            *a += bonus;
         }
         k[FIRST_ROLL + r] = acc;
     }
@@ -317,8 +329,8 @@ impl<const N: usize> Scratch<N> {
 /// of the turn, in "bonus held" form. The successors and the plan must be loaded.
 #[inline(always)]
 fn solve_turn<const N: usize>(scratch: &mut Scratch<N>, u0: usize) -> [f64; N] {
-    let Scratch { k, m, succ, plan } = scratch;
-    score_final_roll(plan, succ, u0, k);
+    let Scratch { k, m, plan, .. } = scratch;
+    score_final_roll(plan, u0, k);
     // Two re-rolls: keep values with one roll left, best keeps, then with two rolls left.
     for _ in 0..2 {
         expect_keeps(k);
@@ -350,7 +362,7 @@ fn solve_card<const N: usize>(
     scratch
         .succ
         .load(turn.rules, layout, values, turn.filled, turn.yahtzee_50);
-    scratch.plan.build(turn);
+    scratch.plan.build(turn, &scratch.succ);
     let reachable = if layout.lanes == UPPER_TOTALS {
         reachable_upper_totals(turn.filled & UPPER_MASK)
     } else {
