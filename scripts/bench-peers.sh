@@ -133,14 +133,16 @@ for peer in yatzy-solver yahtzee-engine; do
 done
 PEER1=$PEERS/target/release/peer-yatzy-solver
 PEER2=$PEERS/target/release/peer-yahtzee-engine
-PEER1_VERSIONS=$(cd "$PEERS/yatzy-solver" && cargo tree --depth 1 --prefix none 2>/dev/null | tr '\n' ' ')
-PEER2_VERSIONS=$(cd "$PEERS/yahtzee-engine" && cargo tree --depth 1 --prefix none 2>/dev/null | tr '\n' ' ')
+# The versions cargo resolved for each peer and its rayon (the peers' lock files are not used).
+versions() { (cd "$PEERS/$1" && cargo tree --prefix none -e normal 2>/dev/null | grep -E "^($1|rayon) v" | sort -u | paste -sd, | sed 's/,/, /g'); }
+PEER1_VERSIONS=$(versions yatzy-solver)
+PEER2_VERSIONS=$(versions yahtzee-engine)
 
 # --- 3. Timing -----------------------------------------------------------------------------
 if [[ -x /usr/bin/time ]]; then HAVE_TIME=1; else HAVE_TIME=0; fi
 
 # timed KIND LABEL CMD...: runs CMD once, appends wall seconds, peak RSS (KB) and the first
-# line of its stdout to $TIMES.
+# line of its stdout (cut to 110 characters) to $TIMES.
 timed() {
     local kind=$1 label=$2
     shift 2
@@ -154,7 +156,7 @@ timed() {
     fi
     end=$(date +%s.%N)
     printf '%s\t%s\t%s\t%s\t%s\n' "$kind" "$label" "$(python3 -c "print(f'{$end - $start:.4f}')")" \
-        "$peak" "$(head -n1 "$WORK/stdout")" >>"$TIMES"
+        "$peak" "$(head -n1 "$WORK/stdout" | cut -c1-110)" >>"$TIMES"
 }
 
 TABLE=$WORK/yahtzee.table
@@ -288,6 +290,10 @@ EOF
     echo "- AVX2: $(has avx2); AVX-512F: $(has avx512f)"
     echo "- Load average (1, 5, 15 min) at start: $LOAD_START; at the end of the timings: $LOAD_END"
     echo "  (the machine is shared: figures under load are noisier and slower than on an idle machine)"
+    if python3 -c "import sys; sys.exit(0 if float('${LOAD_START%% *}') > $CPUS else 1)"; then
+        echo "- The load at start was above the $CPUS CPUs: a second thread rarely finds a free core,"
+        echo "  so the 2-thread figures understate what two idle cores give."
+    fi
     echo "- Our commit: \`$COMMIT\`$DIRTY"
     echo "- $RUSTC; release profiles as shipped (ours: codegen-units = 1, thin LTO; peers: cargo defaults)"
     echo
