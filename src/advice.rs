@@ -211,7 +211,7 @@ impl TurnValues {
         } else {
             0.0
         };
-        scratch.plan.build(&turn, &scratch.succ);
+        scratch.plan.build(&turn, &scratch.succ, u0, 1);
         let Scratch { k, m, plan, .. } = &mut scratch;
         solver::score_final_roll(plan, u0, k);
         solver::expect_keeps(k);

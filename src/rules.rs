@@ -7,6 +7,7 @@
 //! README.
 
 use std::fmt;
+use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 
@@ -442,7 +443,27 @@ impl Rules {
     }
 
     /// Every score the box at `index` can ever hold under these rules, ascending.
-    pub fn possible_scores(&self, index: usize) -> Vec<u32> {
+    pub fn possible_scores(&self, index: usize) -> &'static [u32] {
+        // Worked out once per rule set: checking a card asks for them on every filled box.
+        static SCORES: LazyLock<Vec<Vec<Vec<u32>>>> = LazyLock::new(|| {
+            RuleSet::ALL
+                .iter()
+                .map(|&set| {
+                    let rules = Rules::new(set);
+                    (0..rules.box_count())
+                        .map(|i| rules.enumerate_scores(i))
+                        .collect()
+                })
+                .collect()
+        });
+        let set = RuleSet::ALL
+            .iter()
+            .position(|&s| s == self.set)
+            .expect("every rule set is in RuleSet::ALL");
+        &SCORES[set][index]
+    }
+
+    fn enumerate_scores(&self, index: usize) -> Vec<u32> {
         let mut out: Vec<u32> = Vec::new();
         let everything_but = |i: usize| self.full_mask() & !(1 << i);
         // The Joker changes a score only for a card with the five-of-a-kind box filled; try

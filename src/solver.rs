@@ -146,6 +146,9 @@ pub(crate) struct Plan {
     rows: Vec<f64>,
     /// Row index of each (slot, points + bonus) already made, `u16::MAX` for none.
     row_of: Vec<u16>,
+    /// The lanes the rows cover: upper totals `first..first + width`.
+    first: usize,
+    width: usize,
 }
 
 /// Largest points + bonus of one choice: a Joker Large Straight (40) plus 100.
@@ -158,12 +161,17 @@ impl Plan {
             start: Vec::with_capacity(ROLLS + 1),
             rows: Vec::with_capacity(128 * UPPER_TOTALS),
             row_of: vec![u16::MAX; SLOTS * (MAX_GAIN + 1)],
+            first: 0,
+            width: UPPER_TOTALS,
         }
     }
 
     /// Lists the legal boxes of every roll of `turn`'s card, Joker included, and makes the row
-    /// of each distinct choice from the loaded successors.
-    pub(crate) fn build(&mut self, turn: &Turn<'_>, succ: &Successors) {
+    /// of each distinct choice from the loaded successors, for upper totals
+    /// `first..first + width` (all 64 for the solver, one for a single position's advice).
+    pub(crate) fn build(&mut self, turn: &Turn<'_>, succ: &Successors, first: usize, width: usize) {
+        self.first = first;
+        self.width = width;
         let rules = turn.rules;
         let open = rules.open_by_order(turn.filled);
         let track_upper = rules.has_upper_bonus();
@@ -209,17 +217,13 @@ impl Plan {
                     } else {
                         0
                     };
-                    self.row_of[key] = (self.rows.len() / UPPER_TOTALS) as u16;
-                    let from = slot * ROW + shift;
+                    self.row_of[key] = (self.rows.len() / width) as u16;
+                    let from = slot * ROW + shift + first;
                     let g = gain as f64;
-                    self.rows.extend(
-                        succ.rows[from..from + UPPER_TOTALS]
-                            .iter()
-                            .map(|&w| g + w),
-                    );
+                    self.rows
+                        .extend(succ.rows[from..from + width].iter().map(|&w| g + w));
                 }
-                self.choice
-                    .push(u32::from(self.row_of[key]) * UPPER_TOTALS as u32);
+                self.choice.push(u32::from(self.row_of[key]) * width as u32);
             }
         }
         self.start.push(self.choice.len() as u16);
@@ -240,10 +244,10 @@ pub(crate) fn score_final_roll<const N: usize>(plan: &Plan, u0: usize, k: &mut [
         let mut acc = [f64::NEG_INFINITY; N];
         let (from, to) = (usize::from(plan.start[r]), usize::from(plan.start[r + 1]));
         for &offset in &plan.choice[from..to] {
-            let at = offset as usize + u0;
+            let at = offset as usize + u0 - plan.first;
             let row: &[f64; N] = plan.rows[at..at + N]
                 .try_into()
-                .expect("choice rows have 64 lanes");
+                .expect("choice rows cover the lanes asked for");
             for l in 0..N {
                 acc[l] = fmax(acc[l], row[l]);
             }
@@ -362,7 +366,7 @@ fn solve_card<const N: usize>(
     scratch
         .succ
         .load(turn.rules, layout, values, turn.filled, turn.yahtzee_50);
-    scratch.plan.build(turn, &scratch.succ);
+    scratch.plan.build(turn, &scratch.succ, 0, layout.lanes);
     let reachable = if layout.lanes == UPPER_TOTALS {
         reachable_upper_totals(turn.filled & UPPER_MASK)
     } else {

@@ -280,7 +280,7 @@ impl ScoreCard {
                 name: name.clone(),
                 points: points_text.clone(),
                 rules: rules.set.name().to_string(),
-                allowed: describe_scores(&possible),
+                allowed: describe_scores(possible),
             };
             let points: u32 = points_text.parse().map_err(|_| impossible())?;
             if possible.binary_search(&points).is_err() {
