@@ -11,10 +11,11 @@
 //! first on the card.
 
 use std::cmp::Ordering;
+use std::sync::LazyLock;
 
 use serde::Serialize;
 
-use crate::dice::{DICE, Dice, FIRST_ROLL, Keep, MULTISETS};
+use crate::dice::{DICE, Dice, FIRST_ROLL, Keep, Lattice, MULTISETS};
 use crate::rules::{Category, Order, UPPER_BONUS};
 use crate::solver::{self, Scratch, Turn};
 use crate::state::{ScoreCard, State};
@@ -141,12 +142,22 @@ pub struct BoxChoice {
 
 /// The legal boxes for `dice` in `state`, in card order, each with its value.
 pub fn box_choices(table: &StrategyTable, state: &State, dice: &Dice) -> Vec<BoxChoice> {
+    choices(table, state, dice).collect()
+}
+
+/// The legal boxes for `dice` in `state`, in card order, each with its value, without
+/// collecting them.
+fn choices<'a>(
+    table: &'a StrategyTable,
+    state: &'a State,
+    dice: &'a Dice,
+) -> impl Iterator<Item = BoxChoice> + 'a {
     let rules = table.rules();
     let legal = rules.legal_boxes(state.filled, dice);
     let five = dice.five_of_a_kind().is_some();
     (0..rules.box_count())
-        .filter(|i| legal & (1 << i) != 0)
-        .map(|index| {
+        .filter(move |i| legal & (1 << i) != 0)
+        .map(move |index| {
             let points = rules.score(index, dice, state.filled);
             let bonus = state.bonus_for(rules, index, points, five);
             let next = state.after(rules, index, points);
@@ -158,19 +169,26 @@ pub fn box_choices(table: &StrategyTable, state: &State, dice: &Dice) -> Vec<Box
                 future: f64::from(points + bonus) + table.value(&next),
             }
         })
-        .collect()
 }
 
 /// The best box among `choices`, ties to the box first on the card.
 pub fn best_box(choices: &[BoxChoice]) -> Option<&BoxChoice> {
-    let mut best: Option<&BoxChoice> = None;
-    for c in choices {
-        match best {
-            Some(b) if c.future <= b.future + TIE => {}
-            _ => best = Some(c),
-        }
+    choices.iter().fold(None, better_box)
+}
+
+/// The best box for `dice` in `state`: `best_box(&box_choices(..))` without the allocation
+/// (the same choices in the same order, the same tie rule).
+pub fn best_box_for(table: &StrategyTable, state: &State, dice: &Dice) -> Option<BoxChoice> {
+    choices(table, state, dice).fold(None, better_box)
+}
+
+/// One step of the search for the best box: `c` replaces `best` only when better by more
+/// than [`TIE`], so ties go to the box first on the card.
+fn better_box<B: std::borrow::Borrow<BoxChoice>>(best: Option<B>, c: B) -> Option<B> {
+    match best {
+        Some(b) if c.borrow().future <= b.borrow().future + TIE => Some(b),
+        _ => Some(c),
     }
-    best
 }
 
 /// The values of every keep of one turn of one state: one solver turn for this state alone.
@@ -246,25 +264,61 @@ impl TurnValues {
     /// within [`TIE`] go to the keep with the fewest dice, then to the lowest faces; a keep of
     /// all five dice means stopping to score.
     pub fn best_keep(&self, rolls_left: u8, dice: &Dice) -> (Keep, f64) {
-        let mut best: Option<(Keep, f64)> = None;
-        for keep in dice.keeps() {
-            let v = self.keep_value(rolls_left, &keep);
-            best = match best {
-                None => Some((keep, v)),
-                Some((b, bv)) => {
-                    let better = v > bv + TIE
-                        || (v >= bv - TIE && (keep.len(), keep.faces()) < (b.len(), b.faces()));
-                    if better {
-                        Some((keep, v))
-                    } else {
-                        Some((b, bv))
-                    }
-                }
-            };
+        let lattice = Lattice::get();
+        let table = if rolls_left <= 1 {
+            &self.one_roll_left
+        } else {
+            &self.two_rolls_left
+        };
+        // The keeps of this roll in the order of `Dice::keeps`, precomputed. The multiset index
+        // orders keeps by size, then lexicographically by faces, so "fewest dice, then lowest
+        // faces" is "lowest index".
+        let keeps = ROLL_KEEPS.of(dice.index());
+        // A keep of all five dice means stopping: its value is the one-roll-left entry.
+        let value = |i: usize| {
+            if usize::from(lattice.size[i]) == DICE {
+                self.one_roll_left[i]
+            } else {
+                table[i]
+            }
+        };
+        let mut best = usize::from(keeps[0]);
+        let mut best_value = value(best);
+        for &keep in &keeps[1..] {
+            let i = usize::from(keep);
+            let v = value(i);
+            if v > best_value + TIE || (v >= best_value - TIE && i < best) {
+                best = i;
+                best_value = v;
+            }
         }
-        best.expect("every roll has at least the empty keep")
+        (Keep::from_index(best), best_value)
     }
 }
+
+/// The keeps of every roll as multiset indices, in the order of [`Dice::keeps`].
+struct RollKeeps {
+    /// Rows of `keeps`: those of roll offset `r` are `keeps[start[r]..start[r + 1]]`.
+    start: Vec<usize>,
+    keeps: Vec<u16>,
+}
+
+impl RollKeeps {
+    fn of(&self, roll: usize) -> &[u16] {
+        let r = roll - FIRST_ROLL;
+        &self.keeps[self.start[r]..self.start[r + 1]]
+    }
+}
+
+static ROLL_KEEPS: LazyLock<RollKeeps> = LazyLock::new(|| {
+    let mut start = vec![0];
+    let mut keeps = Vec::new();
+    for dice in Dice::all() {
+        keeps.extend(dice.keeps().iter().map(|k| k.index() as u16));
+        start.push(keeps.len());
+    }
+    RollKeeps { start, keeps }
+});
 
 /// Ranks options best first: by value, and within [`TIE`] by the tie convention (`key`, lower
 /// first).
@@ -361,6 +415,64 @@ pub fn advise(table: &StrategyTable, position: &Position) -> Result<Advice, Advi
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `best_keep` as first written: every keep of `Dice::keeps`, ties by (size, faces).
+    fn best_keep_reference(turn: &TurnValues, rolls_left: u8, dice: &Dice) -> (Keep, f64) {
+        let mut best: Option<(Keep, f64)> = None;
+        for keep in dice.keeps() {
+            let v = turn.keep_value(rolls_left, &keep);
+            best = match best {
+                None => Some((keep, v)),
+                Some((b, bv)) => {
+                    let better = v > bv + TIE
+                        || (v >= bv - TIE && (keep.len(), keep.faces()) < (b.len(), b.faces()));
+                    if better {
+                        Some((keep, v))
+                    } else {
+                        Some((b, bv))
+                    }
+                }
+            };
+        }
+        best.unwrap()
+    }
+
+    #[test]
+    fn multiset_index_orders_keeps_by_size_then_faces() {
+        for i in 0..MULTISETS {
+            for j in 0..MULTISETS {
+                let (a, b) = (Keep::from_index(i), Keep::from_index(j));
+                assert_eq!(
+                    (a.len(), a.faces()) < (b.len(), b.faces()),
+                    i < j,
+                    "{a} vs {b}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn best_keep_matches_the_reference_on_every_roll() {
+        use crate::rules::{RuleSet, Rules};
+        let rules = Rules::new(RuleSet::YahtzeePlain);
+        let (table, _) =
+            StrategyTable::solve(&rules, crate::solver::SolveOptions::default(), &|_, _| {});
+        for (filled, upper) in [(0, 0), (0b1_0000_0110_0111, 20), (0b0_1111_0000_0000, 0)] {
+            let state = State {
+                filled,
+                upper,
+                yahtzee_50: false,
+            };
+            let turn = TurnValues::new(&table, &state);
+            for dice in Dice::all() {
+                for rolls_left in [1, 2] {
+                    let (k, v) = turn.best_keep(rolls_left, &dice);
+                    let (rk, rv) = best_keep_reference(&turn, rolls_left, &dice);
+                    assert_eq!((k, v.to_bits()), (rk, rv.to_bits()), "{dice} {rolls_left}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn rank_breaks_near_ties_by_key() {

@@ -10,6 +10,10 @@
 //! - [`solver`]: backward induction over all states, in parallel and SIMD.
 //! - [`table`]: the strategy table and its versioned, checksummed file.
 //! - [`advice`]: the ranked options for a position.
+//! - [`distribution`]: the figures of a final-score distribution.
+//! - [`stats`]: the exact distribution under optimal play.
+//! - [`simulate`]: games with random dice under a policy.
+//! - [`plot`]: the SVG histogram of a distribution.
 
 pub mod advice;
 pub mod dice;
@@ -23,3 +27,7 @@ pub use dice::{Dice, Keep};
 pub use rules::{Category, Order, RuleSet, Rules};
 pub use state::{ScoreCard, State};
 pub use table::StrategyTable;
+pub mod distribution;
+pub mod plot;
+pub mod simulate;
+pub mod stats;

@@ -15,6 +15,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Solve(args) => cmd::solve::run(args),
         Command::Advise(args) => cmd::advise::run(args),
         Command::Verify(args) => cmd::verify::run(args),
+        Command::Stats(args) => cmd::stats::run(args),
+        Command::Simulate(args) => cmd::simulate::run(args),
     }
 }
 

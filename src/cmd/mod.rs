@@ -2,7 +2,10 @@
 //! the progress bar.
 
 pub mod advise;
+pub mod report;
+pub mod simulate;
 pub mod solve;
+pub mod stats;
 pub mod verify;
 
 use std::io::IsTerminal;
