@@ -3,3 +3,5 @@
 mod util;
 
 mod advise;
+mod simulate;
+mod stats;
