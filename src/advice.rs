@@ -177,9 +177,61 @@ pub fn best_box(choices: &[BoxChoice]) -> Option<&BoxChoice> {
 }
 
 /// The best box for `dice` in `state`: `best_box(&box_choices(..))` without the allocation
-/// (the same choices in the same order, the same tie rule).
+/// and with the points of the table's score table (the same choices in the same order, the
+/// same tie rule).
 pub fn best_box_for(table: &StrategyTable, state: &State, dice: &Dice) -> Option<BoxChoice> {
-    choices(table, state, dice).fold(None, better_box)
+    best_box_of_roll(table, state, dice.index() - FIRST_ROLL, dice)
+}
+
+/// [`best_box_for`] for every roll, by roll offset (`index - FIRST_ROLL`).
+pub fn best_boxes(table: &StrategyTable, state: &State) -> Vec<Option<BoxChoice>> {
+    Dice::all()
+        .enumerate()
+        .map(|(r, dice)| best_box_of_roll(table, state, r, &dice))
+        .collect()
+}
+
+/// The best box for `dice` (roll offset `r`) in `state`. Outside the Joker the points come
+/// from the precomputed score table (what `Rules::score` gives without a Joker).
+fn best_box_of_roll(
+    table: &StrategyTable,
+    state: &State,
+    r: usize,
+    dice: &Dice,
+) -> Option<BoxChoice> {
+    let rules = table.rules();
+    let scores = table.scores();
+    let five = scores.five_of_a_kind[r];
+    let joker = five && rules.is_joker(state.filled, dice);
+    let legal = if joker {
+        rules.legal_boxes(state.filled, dice)
+    } else {
+        rules.open_by_order(state.filled)
+    };
+    let mut best: Option<BoxChoice> = None;
+    let mut rest = legal;
+    while rest != 0 {
+        let index = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let points = if joker {
+            rules.score(index, dice, state.filled)
+        } else {
+            u32::from(scores.points[index][r])
+        };
+        let bonus = state.bonus_for(rules, index, points, five);
+        let next = state.after(rules, index, points);
+        best = better_box(
+            best,
+            BoxChoice {
+                index,
+                category: rules.boxes()[index],
+                points,
+                bonus,
+                future: f64::from(points + bonus) + table.value(&next),
+            },
+        );
+    }
+    best
 }
 
 /// One step of the search for the best box: `c` replaces `best` only when better by more
@@ -435,6 +487,36 @@ mod tests {
             };
         }
         best.unwrap()
+    }
+
+    #[test]
+    fn best_boxes_match_the_ranked_choices_joker_included() {
+        use crate::rules::{RuleSet, Rules};
+        for set in [RuleSet::Yahtzee, RuleSet::YahtzeeFreeJoker, RuleSet::Yacht] {
+            let rules = Rules::new(set);
+            let (table, _) =
+                StrategyTable::solve(&rules, crate::solver::SolveOptions::default(), &|_, _| {});
+            let flag = rules.has_yahtzee_bonus();
+            // An empty card, a Yahtzee box holding 50 with some upper boxes filled (Joker),
+            // and one with only upper boxes open.
+            for (filled, upper, yahtzee_50) in [
+                (0, 0, false),
+                (0b0_1000_0000_0101, 4, flag),
+                (0b0_1111_1100_0000, 0, false),
+            ] {
+                let state = State {
+                    filled,
+                    upper,
+                    yahtzee_50,
+                };
+                let all = best_boxes(&table, &state);
+                for (r, dice) in Dice::all().enumerate() {
+                    let reference = best_box(&box_choices(&table, &state, &dice)).copied();
+                    assert_eq!(all[r], reference, "{set:?} {dice}");
+                    assert_eq!(best_box_for(&table, &state, &dice), reference);
+                }
+            }
+        }
     }
 
     #[test]

@@ -30,7 +30,7 @@ use std::sync::LazyLock;
 
 use rayon::prelude::*;
 
-use crate::advice::{TurnValues, best_box_for};
+use crate::advice::{TurnValues, best_boxes};
 use crate::dice::{Dice, FACES, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
 use crate::distribution::Tally;
 use crate::rules::{BoxMask, UPPER_BONUS, YAHTZEE_BONUS};
@@ -115,12 +115,13 @@ pub fn turn_outcomes(table: &StrategyTable, state: &State) -> Vec<TurnEvent> {
         p.copy_from_slice(&mass[FIRST_ROLL..]);
     }
     let mut events: Vec<TurnEvent> = Vec::new();
+    let boxes = best_boxes(table, state);
     for r in 0..ROLLS {
         let mass = last[r] + p[r];
         if mass == 0.0 {
             continue;
         }
-        let Some(best) = best_box_for(table, state, &dice[r]) else {
+        let Some(best) = boxes[r] else {
             continue;
         };
         events.push(TurnEvent {
