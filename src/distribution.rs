@@ -186,7 +186,7 @@ pub struct Summary {
     /// Mean final score.
     pub mean: f64,
     /// Standard deviation of the final score (of the distribution itself; for a simulation,
-    /// of the games played, divided by their number).
+    /// of the games played, with the number of games as divisor).
     pub std_dev: f64,
     /// Median final score: the 50th percentile.
     pub median: u32,

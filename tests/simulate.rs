@@ -145,6 +145,19 @@ fn simulate_rejects_bad_options() {
         &["simulate", "--rules", "yacht", "--games", "0"],
     );
     assert_bad_input(&o, "--games must be from 1");
+    let dir = temp_dir();
+    let o = run(
+        RuleSet::Yacht,
+        Order::Any,
+        &[
+            "simulate",
+            "--rules",
+            "yacht",
+            "--plot",
+            &path_str(dir.path()),
+        ],
+    );
+    assert_bad_input(&o, "is a folder");
     let o = run(
         RuleSet::Yacht,
         Order::Any,

@@ -19,6 +19,18 @@ pub fn check(args: &ReportArgs) -> Result<()> {
     }
     for (flag, path) in [("--pmf", &args.pmf), ("--plot", &args.plot)] {
         if let Some(p) = path {
+            if p.is_dir() {
+                bail!(
+                    "{flag} {} is a folder: give a file name, e.g. {}",
+                    p.display(),
+                    p.join(if flag == "--pmf" {
+                        "pmf.csv"
+                    } else {
+                        "histogram.svg"
+                    })
+                    .display()
+                );
+            }
             let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
             if parent.is_some_and(|d| !d.is_dir()) {
                 bail!(
