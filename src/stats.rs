@@ -1,8 +1,9 @@
 //! The exact distribution of the final score under the optimal policy, by propagating
 //! probabilities forward through the states (no sampling).
 //!
-//! The policy is the library's: [`TurnValues::best_keep`] for the keeps and [`best_box`] for
-//! the box, with the tie convention of `shared/RULES.md` (among keeps within 1e-9 of the best,
+//! The policy is the library's: [`TurnValues::best_keep`] for the keeps and [`best_boxes`]
+//! (the same choice as `advice::best_box`) for the box, with the tie convention of
+//! `shared/RULES.md` (among keeps within 1e-9 of the best,
 //! the fewest dice, then the lowest faces; among boxes, the first on the card). Ties do not
 //! move the mean but do move the spread: this convention reproduces Verhoeff's published
 //! standard deviation of 59.6117 for `yahtzee-free-joker`.
