@@ -141,12 +141,22 @@ pub struct BoxChoice {
 
 /// The legal boxes for `dice` in `state`, in card order, each with its value.
 pub fn box_choices(table: &StrategyTable, state: &State, dice: &Dice) -> Vec<BoxChoice> {
+    choices(table, state, dice).collect()
+}
+
+/// The legal boxes for `dice` in `state`, in card order, each with its value, without
+/// collecting them.
+fn choices<'a>(
+    table: &'a StrategyTable,
+    state: &'a State,
+    dice: &'a Dice,
+) -> impl Iterator<Item = BoxChoice> + 'a {
     let rules = table.rules();
     let legal = rules.legal_boxes(state.filled, dice);
     let five = dice.five_of_a_kind().is_some();
     (0..rules.box_count())
-        .filter(|i| legal & (1 << i) != 0)
-        .map(|index| {
+        .filter(move |i| legal & (1 << i) != 0)
+        .map(move |index| {
             let points = rules.score(index, dice, state.filled);
             let bonus = state.bonus_for(rules, index, points, five);
             let next = state.after(rules, index, points);
@@ -158,19 +168,78 @@ pub fn box_choices(table: &StrategyTable, state: &State, dice: &Dice) -> Vec<Box
                 future: f64::from(points + bonus) + table.value(&next),
             }
         })
-        .collect()
 }
 
 /// The best box among `choices`, ties to the box first on the card.
 pub fn best_box(choices: &[BoxChoice]) -> Option<&BoxChoice> {
-    let mut best: Option<&BoxChoice> = None;
-    for c in choices {
-        match best {
-            Some(b) if c.future <= b.future + TIE => {}
-            _ => best = Some(c),
-        }
+    choices.iter().fold(None, better_box)
+}
+
+/// The best box for `dice` in `state`: `best_box(&box_choices(..))` without the allocation
+/// and with the points of the table's score table (the same choices in the same order, the
+/// same tie rule).
+pub fn best_box_for(table: &StrategyTable, state: &State, dice: &Dice) -> Option<BoxChoice> {
+    best_box_of_roll(table, state, dice.index() - FIRST_ROLL, dice)
+}
+
+/// [`best_box_for`] for every roll, by roll offset (`index - FIRST_ROLL`).
+pub fn best_boxes(table: &StrategyTable, state: &State) -> Vec<Option<BoxChoice>> {
+    Dice::all()
+        .enumerate()
+        .map(|(r, dice)| best_box_of_roll(table, state, r, &dice))
+        .collect()
+}
+
+/// The best box for `dice` (roll offset `r`) in `state`. Outside the Joker the points come
+/// from the precomputed score table (what `Rules::score` gives without a Joker).
+fn best_box_of_roll(
+    table: &StrategyTable,
+    state: &State,
+    r: usize,
+    dice: &Dice,
+) -> Option<BoxChoice> {
+    let rules = table.rules();
+    let scores = table.scores();
+    let five = scores.five_of_a_kind[r];
+    let joker = five && rules.is_joker(state.filled, dice);
+    let legal = if joker {
+        rules.legal_boxes(state.filled, dice)
+    } else {
+        rules.open_by_order(state.filled)
+    };
+    let mut best: Option<BoxChoice> = None;
+    let mut rest = legal;
+    while rest != 0 {
+        let index = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let points = if joker {
+            rules.score(index, dice, state.filled)
+        } else {
+            u32::from(scores.points[index][r])
+        };
+        let bonus = state.bonus_for(rules, index, points, five);
+        let next = state.after(rules, index, points);
+        best = better_box(
+            best,
+            BoxChoice {
+                index,
+                category: rules.boxes()[index],
+                points,
+                bonus,
+                future: f64::from(points + bonus) + table.value(&next),
+            },
+        );
     }
     best
+}
+
+/// One step of the search for the best box: `c` replaces `best` only when better by more
+/// than [`TIE`], so ties go to the box first on the card.
+fn better_box<B: std::borrow::Borrow<BoxChoice>>(best: Option<B>, c: B) -> Option<B> {
+    match best {
+        Some(b) if c.borrow().future <= b.borrow().future + TIE => Some(b),
+        _ => Some(c),
+    }
 }
 
 /// The values of every keep of one turn of one state: one solver turn for this state alone.
@@ -354,6 +423,94 @@ pub fn advise(table: &StrategyTable, position: &Position) -> Result<Advice, Advi
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `best_keep` as first written: every keep of `Dice::keeps`, ties by (size, faces).
+    fn best_keep_reference(turn: &TurnValues, rolls_left: u8, dice: &Dice) -> (Keep, f64) {
+        let mut best: Option<(Keep, f64)> = None;
+        for keep in dice.keeps() {
+            let v = turn.keep_value(rolls_left, &keep);
+            best = match best {
+                None => Some((keep, v)),
+                Some((b, bv)) => {
+                    let better = v > bv + TIE
+                        || (v >= bv - TIE && (keep.len(), keep.faces()) < (b.len(), b.faces()));
+                    if better {
+                        Some((keep, v))
+                    } else {
+                        Some((b, bv))
+                    }
+                }
+            };
+        }
+        best.unwrap()
+    }
+
+    #[test]
+    fn best_boxes_match_the_ranked_choices_joker_included() {
+        use crate::rules::{RuleSet, Rules};
+        for set in [RuleSet::Yahtzee, RuleSet::YahtzeeFreeJoker, RuleSet::Yacht] {
+            let rules = Rules::new(set);
+            let (table, _) =
+                StrategyTable::solve(&rules, crate::solver::SolveOptions::default(), &|_, _| {});
+            let flag = rules.has_yahtzee_bonus();
+            // An empty card, a Yahtzee box holding 50 with some upper boxes filled (Joker),
+            // and one with only upper boxes open.
+            for (filled, upper, yahtzee_50) in [
+                (0, 0, false),
+                (0b0_1000_0000_0101, 4, flag),
+                (0b0_1111_1100_0000, 0, false),
+            ] {
+                let state = State {
+                    filled,
+                    upper,
+                    yahtzee_50,
+                };
+                let all = best_boxes(&table, &state);
+                for (r, dice) in Dice::all().enumerate() {
+                    let reference = best_box(&box_choices(&table, &state, &dice)).copied();
+                    assert_eq!(all[r], reference, "{set:?} {dice}");
+                    assert_eq!(best_box_for(&table, &state, &dice), reference);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn multiset_index_orders_keeps_by_size_then_faces() {
+        for i in 0..MULTISETS {
+            for j in 0..MULTISETS {
+                let (a, b) = (Keep::from_index(i), Keep::from_index(j));
+                assert_eq!(
+                    (a.len(), a.faces()) < (b.len(), b.faces()),
+                    i < j,
+                    "{a} vs {b}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn best_keep_matches_the_reference_on_every_roll() {
+        use crate::rules::{RuleSet, Rules};
+        let rules = Rules::new(RuleSet::YahtzeePlain);
+        let (table, _) =
+            StrategyTable::solve(&rules, crate::solver::SolveOptions::default(), &|_, _| {});
+        for (filled, upper) in [(0, 0), (0b1_0000_0110_0111, 20), (0b0_1111_0000_0000, 0)] {
+            let state = State {
+                filled,
+                upper,
+                yahtzee_50: false,
+            };
+            let turn = TurnValues::new(&table, &state);
+            for dice in Dice::all() {
+                for rolls_left in [1, 2] {
+                    let (k, v) = turn.best_keep(rolls_left, &dice);
+                    let (rk, rv) = best_keep_reference(&turn, rolls_left, &dice);
+                    assert_eq!((k, v.to_bits()), (rk, rv.to_bits()), "{dice} {rolls_left}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn rank_breaks_near_ties_by_key() {

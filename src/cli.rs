@@ -5,8 +5,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use yahtzee::distribution::THRESHOLDS;
 use yahtzee::export::Format;
 use yahtzee::rules::{Order, RuleSet, Rules};
+use yahtzee::simulate::Policy;
 
 /// Optimal strategy for Yahtzee and Yacht: exact solver, advice, statistics.
 #[derive(Parser, Debug)]
@@ -30,6 +32,10 @@ pub enum Command {
     Review(ReviewArgs),
     /// Export strategy tables: one card's turn, every state, the full policy, the opening sheet.
     Export(ExportArgs),
+    /// The exact distribution of the final score under optimal play, and per-box figures.
+    Stats(StatsArgs),
+    /// Play games with random dice under a policy and report the same figures.
+    Simulate(SimulateArgs),
 }
 
 /// The rule set and its modifier, shared by every command.
@@ -206,4 +212,58 @@ pub struct ExportArgs {
     /// Strategy table to use [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.
     #[arg(long, value_name = "PATH")]
     pub table: Option<PathBuf>,
+}
+
+/// How `stats` and `simulate` report a distribution.
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    /// Print one JSON object instead of the summary.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write the whole distribution to this CSV file (`score,probability`).
+    #[arg(long, value_name = "FILE.csv")]
+    pub pmf: Option<PathBuf>,
+    /// Also draw a histogram of the distribution to this SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    /// Thresholds t of P(score >= t), comma-separated.
+    #[arg(long, value_name = "T,T,..", value_delimiter = ',', default_values_t = THRESHOLDS)]
+    pub at_least: Vec<u32>,
+}
+
+#[derive(Args, Debug)]
+pub struct StatsArgs {
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    #[command(flatten)]
+    pub report: ReportArgs,
+    /// Strategy table to use [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.
+    #[arg(long, value_name = "PATH")]
+    pub table: Option<PathBuf>,
+    /// Worker threads [default: one per core, or $RAYON_NUM_THREADS].
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+}
+
+#[derive(Args, Debug)]
+pub struct SimulateArgs {
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    #[command(flatten)]
+    pub report: ReportArgs,
+    /// Number of games to play.
+    #[arg(long, default_value_t = 100_000, value_name = "N")]
+    pub games: u64,
+    /// Seed of the dice: the same seed plays the same games at any thread count.
+    #[arg(long, default_value_t = 1, value_name = "S")]
+    pub seed: u64,
+    /// How the games are played.
+    #[arg(long, value_enum, default_value_t = Policy::Optimal)]
+    pub policy: Policy,
+    /// Strategy table for the optimal policy [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.
+    #[arg(long, value_name = "PATH")]
+    pub table: Option<PathBuf>,
+    /// Worker threads [default: one per core, or $RAYON_NUM_THREADS].
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
 }

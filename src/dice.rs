@@ -215,6 +215,13 @@ impl Keep {
         Lattice::get().index_of(&self.counts)
     }
 
+    /// The keep with this dense index (`0..FIRST_ROLL` for fewer than five dice).
+    pub fn from_index(index: Multiset) -> Keep {
+        Keep {
+            counts: Lattice::get().counts[index],
+        }
+    }
+
     /// True when these dice can be kept from `dice`.
     pub fn is_within(&self, dice: &Dice) -> bool {
         self.counts

@@ -13,6 +13,10 @@
 //! - [`game`]: a game of one or more players: referee, record, commands, session, coach.
 //! - [`review`]: prices every decision of a saved game.
 //! - [`export`]: strategy tables (one card, every state, the full policy, the opening sheet).
+//! - [`distribution`]: the figures of a final-score distribution.
+//! - [`stats`]: the exact distribution under optimal play.
+//! - [`simulate`]: games with random dice under a policy.
+//! - [`plot`]: the SVG histogram of a distribution.
 
 pub mod advice;
 pub mod dice;
@@ -28,4 +32,8 @@ pub use dice::{Dice, Keep};
 pub use rules::{Category, Order, RuleSet, Rules};
 pub use state::{ScoreCard, State};
 pub use table::StrategyTable;
+pub mod distribution;
 pub mod export;
+pub mod plot;
+pub mod simulate;
+pub mod stats;

@@ -18,6 +18,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Play(args) => cmd::play::run(args),
         Command::Review(args) => cmd::review::run(args),
         Command::Export(args) => cmd::export::run(args),
+        Command::Stats(args) => cmd::stats::run(args),
+        Command::Simulate(args) => cmd::simulate::run(args),
     }
 }
 

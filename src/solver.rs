@@ -53,8 +53,8 @@ const SLOTS: usize = 14;
 /// per rule set: `points[box][roll offset]`.
 #[derive(Debug)]
 pub(crate) struct ScoreTable {
-    points: Vec<[u8; ROLLS]>,
-    five_of_a_kind: [bool; ROLLS],
+    pub(crate) points: Vec<[u8; ROLLS]>,
+    pub(crate) five_of_a_kind: [bool; ROLLS],
 }
 
 impl ScoreTable {

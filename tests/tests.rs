@@ -7,5 +7,7 @@ mod errors;
 mod export;
 mod play;
 mod readme;
+mod simulate;
 mod solver;
+mod stats;
 mod table;

@@ -4,8 +4,11 @@
 pub mod advise;
 pub mod export;
 pub mod play;
+pub mod report;
 pub mod review;
+pub mod simulate;
 pub mod solve;
+pub mod stats;
 pub mod verify;
 
 use std::io::IsTerminal;

@@ -1,0 +1,51 @@
+//! Benchmarks of the statistics: the exact distribution of `yacht` (the whole `stats`
+//! computation after the table is solved) and the throughput of optimal simulated games of
+//! `yahtzee`. Run with `cargo bench --bench stats`; what a run measured is kept under
+//! `results/`.
+
+use std::time::Duration;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+use yahtzee::rules::{RuleSet, Rules};
+use yahtzee::simulate::{Player, simulate};
+use yahtzee::solver::SolveOptions;
+use yahtzee::stats::exact_distribution;
+use yahtzee::table::StrategyTable;
+
+fn solved(set: RuleSet) -> StrategyTable {
+    StrategyTable::solve(&Rules::new(set), SolveOptions::default(), &|_, _| {}).0
+}
+
+fn exact_yacht(c: &mut Criterion) {
+    let table = solved(RuleSet::Yacht);
+    let mut group = c.benchmark_group("stats");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(10));
+    group.bench_function("exact distribution, yacht", |b| {
+        b.iter(|| exact_distribution(&table, &|_, _| {}))
+    });
+    group.finish();
+}
+
+fn simulate_optimal(c: &mut Criterion) {
+    let table = solved(RuleSet::Yahtzee);
+    let rules = *table.rules();
+    // Enough games that the shared turn cache fills as in a long run's steady state.
+    let games = 20_000u64;
+    let mut group = c.benchmark_group("simulate");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(15));
+    group.throughput(Throughput::Elements(games));
+    group.bench_function("optimal games, yahtzee", |b| {
+        let mut seed = 0;
+        b.iter(|| {
+            seed += 1;
+            simulate(&rules, &Player::Optimal(&table), games, seed, &|_| {})
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, exact_yacht, simulate_optimal);
+criterion_main!(benches);

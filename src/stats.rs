@@ -1,0 +1,427 @@
+//! The exact distribution of the final score under the optimal policy, by propagating
+//! probabilities forward through the states (no sampling).
+//!
+//! The policy is the library's: [`TurnValues::best_keep`] for the keeps and [`best_boxes`]
+//! (the same choice as `advice::best_box`) for the box, with the tie convention of
+//! `shared/RULES.md` (among keeps within 1e-9 of the best,
+//! the fewest dice, then the lowest faces; among boxes, the first on the card). Ties do not
+//! move the mean but do move the spread: this convention reproduces Verhoeff's published
+//! standard deviation of 59.6117 for `yahtzee-free-joker`.
+//!
+//! Two steps:
+//!
+//! 1. One turn of one state ([`turn_outcomes`]): the probability of each way the turn can end,
+//!    as (box, points, bonus) events. The opening roll has the probabilities of five thrown
+//!    dice; each roll moves its probability to the policy's keep, and each keep spreads it over
+//!    the rolls it can become; after the last roll (or a stop) each roll's probability goes to
+//!    the policy's box. The policy does not depend on the points banked so far, so this is done
+//!    once per state.
+//! 2. The game ([`exact_distribution`]): states are visited by depth (number of filled boxes),
+//!    each holding a histogram of the points banked so far (bonuses included, up to ~1,600
+//!    with Yahtzee bonuses) and one of the Yahtzee bonuses earned so far. Every event of a
+//!    state moves its whole histogram, shifted by the event's points and scaled by its
+//!    probability, into the successor state. At the last depth the histograms are the final
+//!    score.
+//!
+//! Determinism: each depth runs in parallel with rayon, but every sum is taken in a fixed
+//! order (a successor gathers its contributions by box, then by predecessor slot, then by
+//! event), so the distribution is bit-identical at any thread count.
+
+use std::sync::LazyLock;
+
+use rayon::prelude::*;
+
+use crate::advice::{TurnValues, best_boxes};
+use crate::dice::{Dice, FACES, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
+use crate::distribution::Tally;
+use crate::rules::{BoxMask, UPPER_BONUS, YAHTZEE_BONUS};
+use crate::state::{Layout, State};
+use crate::table::StrategyTable;
+
+/// One way a turn can end: the box filled, its points, the bonus earned with it, and the
+/// probability under the optimal policy.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TurnEvent {
+    /// Position of the box on the card.
+    pub box_index: u8,
+    /// Points scored in the box.
+    pub points: u8,
+    /// Upper bonus (35) and Yahtzee bonus (100) earned with it.
+    pub bonus: u8,
+    /// Probability of this event from the start of the turn.
+    pub probability: f64,
+}
+
+impl TurnEvent {
+    /// Points banked by the event: the box and its bonus.
+    pub fn banked(&self) -> u32 {
+        u32::from(self.points) + u32::from(self.bonus)
+    }
+
+    /// True when the event earns a Yahtzee bonus (100, possibly with the upper bonus).
+    pub fn yahtzee_bonus(&self) -> bool {
+        u32::from(self.bonus) >= YAHTZEE_BONUS
+    }
+
+    /// True when the event earns the upper bonus.
+    pub fn upper_bonus(&self) -> bool {
+        u32::from(self.bonus) % YAHTZEE_BONUS == UPPER_BONUS
+    }
+}
+
+/// The 252 rolls, by roll offset.
+static ROLL_DICE: LazyLock<Vec<Dice>> = LazyLock::new(|| Dice::all().collect());
+
+/// Every way the turn of `state` can end under the optimal policy, with its probability:
+/// sorted by box, then points, then bonus, with equal events merged. The probabilities sum
+/// to 1 (to rounding) and the events' expected value is the state's value in `table`.
+pub fn turn_outcomes(table: &StrategyTable, state: &State) -> Vec<TurnEvent> {
+    let turn = TurnValues::new(table, state);
+    let lattice = Lattice::get();
+    let dice = &*ROLL_DICE;
+    let mut p = [0.0f64; ROLLS];
+    p.copy_from_slice(&lattice.roll_probability);
+    // Probability of ending the turn on each roll (after the last roll or a stop).
+    let mut last = [0.0f64; ROLLS];
+    let mut keep_mass = [0.0f64; FIRST_ROLL];
+    for rolls_left in [2u8, 1] {
+        keep_mass.fill(0.0);
+        for r in 0..ROLLS {
+            if p[r] == 0.0 {
+                continue;
+            }
+            let (keep, _) = turn.best_keep(rolls_left, &dice[r]);
+            if keep.len() == crate::dice::DICE {
+                last[r] += p[r];
+            } else {
+                keep_mass[keep.index()] += p[r];
+            }
+        }
+        // Throw the dice not kept one at a time: the mass of each multiset of fewer than
+        // five dice goes, a sixth to each face, to the multiset one die larger. Multisets are
+        // ordered by size, so one forward sweep finishes every keep: 1,260 multiply-adds
+        // whatever the keeps, against up to 252 per keep with the outcome probabilities.
+        let mut mass = [0.0f64; MULTISETS];
+        mass[..FIRST_ROLL].copy_from_slice(&keep_mass);
+        for i in 0..FIRST_ROLL {
+            let m = mass[i];
+            if m == 0.0 {
+                continue;
+            }
+            let sixth = m / FACES as f64;
+            for &child in &lattice.add[i] {
+                mass[usize::from(child)] += sixth;
+            }
+        }
+        p.copy_from_slice(&mass[FIRST_ROLL..]);
+    }
+    let mut events: Vec<TurnEvent> = Vec::new();
+    let boxes = best_boxes(table, state);
+    for r in 0..ROLLS {
+        let mass = last[r] + p[r];
+        if mass == 0.0 {
+            continue;
+        }
+        let Some(best) = boxes[r] else {
+            continue;
+        };
+        events.push(TurnEvent {
+            box_index: best.index as u8,
+            points: best.points as u8,
+            bonus: best.bonus as u8,
+            probability: mass,
+        });
+    }
+    // Stable sort: equal events keep roll order, so their merged sum is in a fixed order.
+    events.sort_by_key(|e| (e.box_index, e.points, e.bonus));
+    let mut merged: Vec<TurnEvent> = Vec::with_capacity(events.len());
+    for e in events {
+        match merged.last_mut() {
+            Some(m) if (m.box_index, m.points, m.bonus) == (e.box_index, e.points, e.bonus) => {
+                m.probability += e.probability;
+            }
+            _ => merged.push(e),
+        }
+    }
+    merged
+}
+
+/// The mass of one state: points banked so far and Yahtzee bonuses earned so far.
+#[derive(Clone, Debug)]
+struct Histogram {
+    /// Points of `points[0]`.
+    lo: u32,
+    /// `points[i]`: probability of reaching the state with `lo + i` points banked.
+    points: Vec<f64>,
+    /// `bonuses[k]`: probability of reaching the state with `k` Yahtzee bonuses.
+    bonuses: Vec<f64>,
+}
+
+/// The histograms of one card (mask of filled boxes), by slot `flag * lanes + upper`.
+type Block = Vec<Option<Histogram>>;
+
+fn slot_of(layout: &Layout, state: &State) -> usize {
+    usize::from(state.yahtzee_50 && layout.flags == 2) * layout.lanes
+        + usize::from(state.upper).min(layout.lanes - 1)
+}
+
+fn state_of(layout: &Layout, filled: BoxMask, slot: usize) -> State {
+    State {
+        filled,
+        upper: (slot % layout.lanes) as u8,
+        yahtzee_50: slot >= layout.lanes,
+    }
+}
+
+/// The exact distribution of the final score from an empty card under the optimal policy of
+/// `table`, with the per-box figures. `progress(done, total)` is called after each depth.
+/// Runs on the current rayon thread pool; the result is the same at any thread count.
+pub fn exact_distribution(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + Sync)) -> Tally {
+    let rules = *table.rules();
+    let layout = *table.layout();
+    let boxes = rules.box_count();
+    let slots = layout.flags * layout.lanes;
+    let mut tally = Tally::new(&rules);
+    let cards_at = |depth: usize| -> Vec<BoxMask> {
+        (0..=rules.full_mask())
+            .filter(|&m| m.count_ones() as usize == depth && rules.order_allows(m))
+            .collect()
+    };
+    let mut layer: Vec<Option<Block>> = vec![None; layout.masks];
+    let mut start: Block = vec![None; slots];
+    start[slot_of(&layout, &State::START)] = Some(Histogram {
+        lo: 0,
+        points: vec![1.0],
+        bonuses: vec![1.0],
+    });
+    layer[0] = Some(start);
+    progress(0, boxes as u64);
+    for depth in 0..boxes {
+        // Step 1: the turn of every state reached, in parallel.
+        let cards = cards_at(depth);
+        let turns: Vec<(BoxMask, Vec<Option<Vec<TurnEvent>>>)> = cards
+            .par_iter()
+            .filter_map(|&m| {
+                let block = layer[usize::from(m)].as_ref()?;
+                let events = block
+                    .iter()
+                    .enumerate()
+                    .map(|(slot, h)| {
+                        h.as_ref()
+                            .map(|_| turn_outcomes(table, &state_of(&layout, m, slot)))
+                    })
+                    .collect();
+                Some((m, events))
+            })
+            .collect();
+        let mut events_of: Vec<Option<Vec<Option<Vec<TurnEvent>>>>> = vec![None; layout.masks];
+        for (m, e) in turns {
+            events_of[usize::from(m)] = Some(e);
+        }
+        // The per-box figures, in a fixed order: card, slot, event.
+        for &m in &cards {
+            let (Some(block), Some(events)) = (&layer[usize::from(m)], &events_of[usize::from(m)])
+            else {
+                continue;
+            };
+            for (h, ev) in block.iter().zip(events) {
+                let (Some(h), Some(ev)) = (h, ev) else {
+                    continue;
+                };
+                let reach: f64 = h.points.iter().sum();
+                for e in ev {
+                    let mass = reach * e.probability;
+                    tally.add_box(usize::from(e.box_index), u32::from(e.points), mass);
+                    if e.upper_bonus() {
+                        tally.upper_bonus += mass;
+                    }
+                }
+            }
+        }
+        // Step 2: every card of the next depth gathers its predecessors' histograms.
+        let next_cards = cards_at(depth + 1);
+        let blocks: Vec<(BoxMask, Block)> = next_cards
+            .par_iter()
+            .filter_map(|&next| gather(table, &layer, &events_of, next, slots).map(|b| (next, b)))
+            .collect();
+        let mut next_layer: Vec<Option<Block>> = vec![None; layout.masks];
+        for (m, b) in blocks {
+            next_layer[usize::from(m)] = Some(b);
+        }
+        layer = next_layer;
+        progress(depth as u64 + 1, boxes as u64);
+    }
+    for block in layer.iter().flatten() {
+        for h in block.iter().flatten() {
+            for (i, &m) in h.points.iter().enumerate() {
+                if m > 0.0 {
+                    tally.add_score(h.lo + i as u32, m);
+                }
+            }
+            for (k, &m) in h.bonuses.iter().enumerate() {
+                tally.add_yahtzee_bonuses(k, m);
+            }
+        }
+    }
+    tally
+}
+
+/// One contribution to a successor's histogram.
+struct Contribution<'a> {
+    slot: usize,
+    from: &'a Histogram,
+    shift: u32,
+    probability: f64,
+    yahtzee_bonus: bool,
+}
+
+/// The block of card `next`: the histograms of its predecessors (one box fewer) moved by
+/// their events of that box, summed in a fixed order. `None` when no state of it is reached.
+fn gather(
+    table: &StrategyTable,
+    layer: &[Option<Block>],
+    events_of: &[Option<Vec<Option<Vec<TurnEvent>>>>],
+    next: BoxMask,
+    slots: usize,
+) -> Option<Block> {
+    let rules = table.rules();
+    let layout = table.layout();
+    let mut contributions: Vec<Contribution<'_>> = Vec::new();
+    for b in 0..rules.box_count() {
+        if next & (1 << b) == 0 {
+            continue;
+        }
+        let m = next & !(1 << b);
+        let (Some(block), Some(events)) = (&layer[usize::from(m)], &events_of[usize::from(m)])
+        else {
+            continue;
+        };
+        for (slot, (h, ev)) in block.iter().zip(events).enumerate() {
+            let (Some(h), Some(ev)) = (h, ev) else {
+                continue;
+            };
+            let state = state_of(layout, m, slot);
+            // Events are sorted by box: those of box `b` are one run.
+            let from = ev.partition_point(|e| usize::from(e.box_index) < b);
+            for e in ev[from..]
+                .iter()
+                .take_while(|e| usize::from(e.box_index) == b)
+            {
+                let after = state.after(rules, b, u32::from(e.points));
+                contributions.push(Contribution {
+                    slot: slot_of(layout, &after),
+                    from: h,
+                    shift: e.banked(),
+                    probability: e.probability,
+                    yahtzee_bonus: e.yahtzee_bonus(),
+                });
+            }
+        }
+    }
+    if contributions.is_empty() {
+        return None;
+    }
+    // First pass: the range of points and bonus counts of each successor.
+    let mut range: Vec<Option<(u32, u32, usize)>> = vec![None; slots];
+    for c in &contributions {
+        let lo = c.from.lo + c.shift;
+        let hi = lo + c.from.points.len() as u32;
+        let nb = c.from.bonuses.len() + usize::from(c.yahtzee_bonus);
+        range[c.slot] = Some(match range[c.slot] {
+            None => (lo, hi, nb),
+            Some((a, z, n)) => (a.min(lo), z.max(hi), n.max(nb)),
+        });
+    }
+    let mut block: Block = range
+        .iter()
+        .map(|r| {
+            r.map(|(lo, hi, nb)| Histogram {
+                lo,
+                points: vec![0.0; (hi - lo) as usize],
+                bonuses: vec![0.0; nb],
+            })
+        })
+        .collect();
+    // Second pass: the sums, in contribution order.
+    for c in &contributions {
+        let h = block[c.slot]
+            .as_mut()
+            .expect("every contributed slot has a histogram");
+        let offset = (c.from.lo + c.shift - h.lo) as usize;
+        let p = c.probability;
+        for (d, &s) in h.points[offset..offset + c.from.points.len()]
+            .iter_mut()
+            .zip(&c.from.points)
+        {
+            *d += p * s;
+        }
+        let shift = usize::from(c.yahtzee_bonus);
+        for (d, &s) in h.bonuses[shift..shift + c.from.bonuses.len()]
+            .iter_mut()
+            .zip(&c.from.bonuses)
+        {
+            *d += p * s;
+        }
+    }
+    Some(block)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{RuleSet, Rules};
+    use crate::solver::SolveOptions;
+
+    fn yacht() -> StrategyTable {
+        StrategyTable::solve(
+            &Rules::new(RuleSet::Yacht),
+            SolveOptions::default(),
+            &|_, _| {},
+        )
+        .0
+    }
+
+    #[test]
+    fn turn_outcomes_sum_to_one_and_to_the_state_value() {
+        let table = yacht();
+        let rules = *table.rules();
+        for state in [
+            State::START,
+            State {
+                filled: 0b1010_0101_0011,
+                upper: 0,
+                yahtzee_50: false,
+            },
+        ] {
+            let events = turn_outcomes(&table, &state);
+            let total: f64 = events.iter().map(|e| e.probability).sum();
+            assert!((total - 1.0).abs() < 1e-12, "{total}");
+            let value: f64 = events
+                .iter()
+                .map(|e| {
+                    let next = state.after(&rules, usize::from(e.box_index), e.points.into());
+                    e.probability * (f64::from(e.banked()) + table.value(&next))
+                })
+                .sum();
+            assert!((value - table.value(&state)).abs() < 1e-9);
+            assert!(
+                events
+                    .iter()
+                    .all(|e| state.filled & (1 << e.box_index) == 0)
+            );
+        }
+    }
+
+    #[test]
+    fn yacht_distribution_has_the_solver_mean() {
+        let table = yacht();
+        let tally = exact_distribution(&table, &|_, _| {});
+        assert!((tally.total() - 1.0).abs() < 1e-12);
+        let mean: f64 = tally.pmf().iter().map(|&(s, p)| f64::from(s) * p).sum();
+        assert!((mean - table.expected_score()).abs() < 1e-9);
+        // Every box holds something in every game.
+        for b in &tally.boxes {
+            assert!((b.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! `yahtzee simulate`: agreement with the exact distribution, reproducibility, baselines and
+//! the command's outputs.
+
+use yahtzee::distribution::{Summary, THRESHOLDS};
+use yahtzee::rules::{Order, RuleSet};
+use yahtzee::simulate::{MeanInterval, Player, simulate};
+use yahtzee::stats::exact_distribution;
+
+use crate::util::*;
+
+/// A large optimal simulation agrees with the exact statistics within its sampling error
+/// (4 standard errors for each figure: a false alarm about once in 16,000 per figure).
+#[test]
+fn optimal_simulation_agrees_with_the_exact_distribution() {
+    let table = table(RuleSet::Yacht, Order::Any);
+    let rules = *table.rules();
+    let games = 200_000u64;
+    let n = games as f64;
+    let exact_tally = exact_distribution(table, &|_, _| {});
+    let exact = Summary::of(&rules, &exact_tally, &THRESHOLDS);
+    let sim_tally = simulate(&rules, &Player::Optimal(table), games, 2024, &|_| {});
+    assert_eq!(sim_tally.total(), n);
+    let sim = Summary::of(&rules, &sim_tally, &THRESHOLDS);
+    let se = exact.std_dev / n.sqrt();
+    assert!(
+        (sim.mean - exact.mean).abs() < 4.0 * se,
+        "{} vs {}",
+        sim.mean,
+        exact.mean
+    );
+    let interval = MeanInterval::of(&sim_tally);
+    assert!((interval.standard_error - se).abs() < 0.05 * se);
+    // The standard error of a standard deviation is about sd / sqrt(2n) for a bell shape;
+    // allow for the heavier tails with 6 of those.
+    assert!((sim.std_dev - exact.std_dev).abs() < 6.0 * exact.std_dev / (2.0 * n).sqrt());
+    for (i, (e, s)) in exact.boxes.iter().zip(&sim.boxes).enumerate() {
+        let p = e.zero_probability;
+        let tol = 4.0 * (p * (1.0 - p) / n).sqrt() + 1e-9;
+        assert!((s.zero_probability - p).abs() <= tol, "{} P(zero)", e.name);
+        // The spread of the box's points, from the exact distribution.
+        let mass = &exact_tally.boxes[i];
+        let var: f64 = mass
+            .iter()
+            .enumerate()
+            .map(|(pts, &m)| (pts as f64 - e.mean).powi(2) * m)
+            .sum();
+        assert!(
+            (s.mean - e.mean).abs() <= 4.0 * (var / n).sqrt() + 1e-9,
+            "{} mean {} vs {}",
+            e.name,
+            s.mean,
+            e.mean
+        );
+    }
+    for (e, s) in exact.at_least.iter().zip(&sim.at_least) {
+        let p = e.probability;
+        assert!((s.probability - p).abs() <= 4.0 * (p * (1.0 - p) / n).sqrt() + 1e-9);
+    }
+}
+
+#[test]
+fn baselines_play_worse_than_optimal() {
+    let table = table(RuleSet::Yahtzee, Order::Any);
+    let rules = *table.rules();
+    let mean = |player: Player<'_>| {
+        let t = simulate(&rules, &player, 4_000, 5, &|_| {});
+        Summary::of(&rules, &t, &[]).mean
+    };
+    let greedy = mean(Player::Greedy);
+    let common = mean(Player::MostCommon);
+    let optimal = mean(Player::Optimal(table));
+    // Sampling errors are near 1 point; the gaps are tens of points.
+    assert!(greedy + 20.0 < common, "{greedy} {common}");
+    assert!(common + 20.0 < optimal, "{common} {optimal}");
+}
+
+fn simulate_json(args: &[&str]) -> serde_json::Value {
+    let o = run(RuleSet::Yacht, Order::Any, args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    serde_json::from_str(&stdout(&o)).unwrap()
+}
+
+#[test]
+fn same_seed_same_report_at_any_thread_count() {
+    let base = [
+        "simulate", "--rules", "yacht", "--games", "3000", "--seed", "9", "--json",
+    ];
+    let mut a = simulate_json(&[&base[..], &["--threads", "1"]].concat());
+    let mut b = simulate_json(&[&base[..], &["--threads", "2"]].concat());
+    for v in [&mut a, &mut b] {
+        let o = v.as_object_mut().unwrap();
+        for volatile in ["seconds", "games_per_second", "threads"] {
+            o.remove(volatile);
+        }
+    }
+    assert_eq!(a, b);
+    assert_eq!(a["games"], 3000);
+    assert_eq!(a["policy"], "optimal");
+    let c = simulate_json(&[&base[..5], &["--seed", "10", "--json"]].concat());
+    assert_ne!(a["mean"], c["mean"]);
+}
+
+#[test]
+fn simulate_reports_the_interval_and_writes_files() {
+    let dir = temp_dir();
+    let csv = dir.path().join("sim.csv");
+    let svg = dir.path().join("sim.svg");
+    let v = simulate_json(&[
+        "simulate",
+        "--rules",
+        "yacht",
+        "--games",
+        "2000",
+        "--policy",
+        "most-common",
+        "--json",
+        "--pmf",
+        &path_str(&csv),
+        "--plot",
+        &path_str(&svg),
+    ]);
+    assert_eq!(v["policy"], "most-common");
+    assert!(v.get("tie_convention").is_none());
+    let mean = v["mean"].as_f64().unwrap();
+    let (low, high) = (
+        v["mean_interval"]["low"].as_f64().unwrap(),
+        v["mean_interval"]["high"].as_f64().unwrap(),
+    );
+    assert!(low < mean && mean < high);
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    let total: f64 = rows
+        .lines()
+        .skip(1)
+        .map(|l| l.split_once(',').unwrap().1.parse::<f64>().unwrap())
+        .sum();
+    assert!((total - 1.0).abs() < 1e-12);
+    assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
+}
+
+#[test]
+fn simulate_rejects_bad_options() {
+    let o = run(
+        RuleSet::Yacht,
+        Order::Any,
+        &["simulate", "--rules", "yacht", "--games", "0"],
+    );
+    assert_bad_input(&o, "--games must be from 1");
+    let dir = temp_dir();
+    let o = run(
+        RuleSet::Yacht,
+        Order::Any,
+        &[
+            "simulate",
+            "--rules",
+            "yacht",
+            "--plot",
+            &path_str(dir.path()),
+        ],
+    );
+    assert_bad_input(&o, "is a folder");
+    let o = run(
+        RuleSet::Yacht,
+        Order::Any,
+        &["simulate", "--rules", "yacht", "--policy", "lucky"],
+    );
+    assert_bad_input(&o, "lucky");
+    let o = run(
+        RuleSet::Yacht,
+        Order::Any,
+        &["simulate", "--rules", "yacht", "--seed", "-1"],
+    );
+    assert_bad_input(&o, "-1");
+}
