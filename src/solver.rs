@@ -322,7 +322,7 @@ impl<const N: usize> Scratch<N> {
     pub(crate) fn new() -> Scratch<N> {
         Scratch {
             k: vec![[0.0; N]; MULTISETS],
-            m: vec![[0.0; N]; MULTISETS],
+            m: vec![[0.0; N]; FIRST_ROLL],
             succ: Successors::new(),
             plan: Plan::new(),
         }
