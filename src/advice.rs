@@ -10,6 +10,7 @@
 //! the keep with the fewest dice first (re-roll the most), and among boxes the one that comes
 //! first on the card.
 
+use std::cell::RefCell;
 use std::cmp::Ordering;
 
 use serde::Serialize;
@@ -254,8 +255,20 @@ pub struct TurnValues {
 }
 
 impl TurnValues {
-    /// Computes the turn of `state` from the solved successors in `table`.
+    /// Computes the turn of `state` from the solved successors in `table`: every layer.
     pub fn new(table: &StrategyTable, state: &State) -> TurnValues {
+        TurnValues::up_to(table, state, 3)
+    }
+
+    /// Computes only the layers a position with `rolls_left` rolls left needs: none of the
+    /// keep layers with 0 (the boxes are valued directly), `one_roll_left` with 1, also
+    /// `two_rolls_left` with 2, and everything (with `opening_rolls`) with 3. The layers not
+    /// computed are left empty.
+    pub fn up_to(table: &StrategyTable, state: &State, rolls_left: u8) -> TurnValues {
+        thread_local! {
+            // One scratch per thread, reused: a query allocates nothing but its results.
+            static SCRATCH: RefCell<Scratch<1>> = RefCell::new(Scratch::new());
+        }
         let rules = table.rules();
         let layout = table.layout();
         let turn = Turn {
@@ -264,14 +277,6 @@ impl TurnValues {
             filled: state.filled,
             yahtzee_50: state.yahtzee_50,
         };
-        let mut scratch = Scratch::<1>::new();
-        scratch.succ.load(
-            rules,
-            layout,
-            table.values(),
-            state.filled,
-            state.yahtzee_50,
-        );
         let u0 = usize::from(state.upper).min(layout.lanes - 1);
         // Values inside a turn carry the upper bonus once it is held (see `solver`); take it
         // off so these are future points only.
@@ -280,24 +285,43 @@ impl TurnValues {
         } else {
             0.0
         };
-        scratch.plan.build(&turn, &scratch.succ, u0, 1);
-        let Scratch { k, m, plan, .. } = &mut scratch;
-        solver::score_final_roll(plan, u0, k);
-        solver::expect_keeps(k);
-        let one_roll_left: Vec<f64> = k.iter().map(|v| v[0] - held).collect();
-        solver::best_keeps(k, m);
-        solver::expect_keeps(k);
-        let two_rolls_left: Vec<f64> = k.iter().map(|v| v[0] - held).collect();
-        solver::best_keeps(k, m);
-        let opening_rolls = k[FIRST_ROLL..MULTISETS]
-            .iter()
-            .map(|v| v[0] - held)
-            .collect();
-        TurnValues {
-            one_roll_left,
-            two_rolls_left,
-            opening_rolls,
+        let mut values = TurnValues {
+            one_roll_left: Vec::new(),
+            two_rolls_left: Vec::new(),
+            opening_rolls: Vec::new(),
+        };
+        if rolls_left == 0 {
+            return values;
         }
+        SCRATCH.with_borrow_mut(|scratch| {
+            scratch.succ.load(
+                rules,
+                layout,
+                table.values(),
+                state.filled,
+                state.yahtzee_50,
+            );
+            scratch.plan.build(&turn, &scratch.succ, u0, 1);
+            let Scratch { k, m, plan, .. } = scratch;
+            solver::score_final_roll(plan, u0, k);
+            solver::expect_keeps(k);
+            values.one_roll_left = k.iter().map(|v| v[0] - held).collect();
+            if rolls_left == 1 {
+                return;
+            }
+            solver::best_keeps(k, m);
+            solver::expect_keeps(k);
+            values.two_rolls_left = k.iter().map(|v| v[0] - held).collect();
+            if rolls_left == 2 {
+                return;
+            }
+            solver::best_keeps(k, m);
+            values.opening_rolls = k[FIRST_ROLL..MULTISETS]
+                .iter()
+                .map(|v| v[0] - held)
+                .collect();
+        });
+        values
     }
 
     /// Value (points of this turn and after) of keeping `keep` with `rolls_left` (1 or 2)
@@ -381,7 +405,7 @@ pub fn advise(table: &StrategyTable, position: &Position) -> Result<Advice, Advi
             })
             .collect()
     } else {
-        let turn = TurnValues::new(table, &state);
+        let turn = TurnValues::up_to(table, &state, position.rolls_left);
         let stop = best_box(&choices);
         dice.keeps()
             .into_iter()

@@ -55,6 +55,8 @@ const SLOTS: usize = 14;
 pub(crate) struct ScoreTable {
     pub(crate) points: Vec<[u8; ROLLS]>,
     pub(crate) five_of_a_kind: [bool; ROLLS],
+    /// The distinct points of each box over the rolls, ascending.
+    pub(crate) distinct: Vec<Vec<u8>>,
 }
 
 impl ScoreTable {
@@ -67,9 +69,19 @@ impl ScoreTable {
             }
             five_of_a_kind[r] = dice.five_of_a_kind().is_some();
         }
+        let distinct = points
+            .iter()
+            .map(|row| {
+                let mut d = row.to_vec();
+                d.sort_unstable();
+                d.dedup();
+                d
+            })
+            .collect();
         ScoreTable {
             points,
             five_of_a_kind,
+            distinct,
         }
     }
 }
@@ -140,19 +152,21 @@ pub(crate) struct Turn<'a> {
 /// entries `start[r]..start[r + 1]` of `choice` are the rows of its legal boxes, and the final
 /// roll is a plain maximum over them, with no addition per roll.
 pub(crate) struct Plan {
-    /// Offsets (row index x 64) into `rows`, per roll.
+    /// Offsets (row index x width) into `rows`, per roll.
     choice: Vec<u32>,
     start: Vec<u16>,
     rows: Vec<f64>,
-    /// Row index of each (slot, points + bonus) already made, `u16::MAX` for none.
-    row_of: Vec<u16>,
+    /// Row index of box `c` scoring `p` by its own condition, at `c * POINTS + p`.
+    row_at: Vec<u16>,
+    /// Rows made for Joker rolls and Yahtzee bonuses: (slot, points + bonus, row index).
+    extra: Vec<(usize, u32, u16)>,
     /// The lanes the rows cover: upper totals `first..first + width`.
     first: usize,
     width: usize,
 }
 
-/// Largest points + bonus of one choice: a Joker Large Straight (40) plus 100.
-const MAX_GAIN: usize = 150;
+/// Points a box can score by its own condition: 0 to 50.
+const POINTS: usize = 51;
 
 impl Plan {
     pub(crate) fn new() -> Plan {
@@ -160,10 +174,39 @@ impl Plan {
             choice: Vec::with_capacity(ROLLS * SLOTS),
             start: Vec::with_capacity(ROLLS + 1),
             rows: Vec::with_capacity(128 * UPPER_TOTALS),
-            row_of: vec![u16::MAX; SLOTS * (MAX_GAIN + 1)],
+            row_at: vec![u16::MAX; SLOTS * POINTS],
+            extra: Vec::new(),
             first: 0,
             width: UPPER_TOTALS,
         }
+    }
+
+    /// Appends the row of filling box `c` with `points` plus `bonus`, returning its index.
+    fn make_row(
+        &mut self,
+        turn: &Turn<'_>,
+        succ: &Successors,
+        c: usize,
+        points: u32,
+        bonus: u32,
+    ) -> u16 {
+        let rules = turn.rules;
+        let slot = if c == rules.five_of_a_kind_box() && points == 50 {
+            SLOT_FIFTY
+        } else {
+            c
+        };
+        let shift = if rules.has_upper_bonus() && c < 6 {
+            points as usize
+        } else {
+            0
+        };
+        let index = (self.rows.len() / self.width) as u16;
+        let from = slot * ROW + shift + self.first;
+        let gain = f64::from(points + bonus);
+        self.rows
+            .extend(succ.rows[from..from + self.width].iter().map(|&w| gain + w));
+        index
     }
 
     /// Lists the legal boxes of every roll of `turn`'s card, Joker included, and makes the row
@@ -174,56 +217,54 @@ impl Plan {
         self.width = width;
         let rules = turn.rules;
         let open = rules.open_by_order(turn.filled);
-        let track_upper = rules.has_upper_bonus();
-        let fifty_box = rules.five_of_a_kind_box();
         self.choice.clear();
         self.start.clear();
         self.rows.clear();
-        self.row_of.fill(u16::MAX);
+        self.extra.clear();
+        // The rows of every open box and every points it can score by its own condition.
+        let mut rest = open;
+        while rest != 0 {
+            let c = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            for &p in &turn.scores.distinct[c] {
+                let row = self.make_row(turn, succ, c, u32::from(p), 0);
+                self.row_at[c * POINTS + usize::from(p)] = row;
+            }
+        }
+        let five_box_filled = turn.filled & (1 << rules.five_of_a_kind_box()) != 0;
         for r in 0..ROLLS {
             self.start.push(self.choice.len() as u16);
             let five = turn.scores.five_of_a_kind[r];
-            let dice = Dice::from_index(FIRST_ROLL + r);
-            let joker = five && rules.is_joker(turn.filled, &dice);
-            let boxes = if joker {
-                rules.legal_boxes(turn.filled, &dice)
-            } else {
-                open
-            };
-            let bonus = if turn.yahtzee_50 && five {
-                YAHTZEE_BONUS
-            } else {
-                0
-            };
-            let mut rest = boxes;
+            if five && (five_box_filled || turn.yahtzee_50) {
+                // A Yahtzee on a card whose Yahtzee box is filled: the Joker decides the boxes
+                // and their points, and 50 in the box earns 100 more.
+                let dice = Dice::from_index(FIRST_ROLL + r);
+                let bonus = if turn.yahtzee_50 { YAHTZEE_BONUS } else { 0 };
+                let mut boxes = rules.legal_boxes(turn.filled, &dice);
+                while boxes != 0 {
+                    let c = boxes.trailing_zeros() as usize;
+                    boxes &= boxes - 1;
+                    let points = rules.score(c, &dice, turn.filled);
+                    let gain = points + bonus;
+                    let row = match self.extra.iter().find(|e| e.0 == c && e.1 == gain) {
+                        Some(e) => e.2,
+                        None => {
+                            let row = self.make_row(turn, succ, c, points, bonus);
+                            self.extra.push((c, gain, row));
+                            row
+                        }
+                    };
+                    self.choice.push(u32::from(row) * width as u32);
+                }
+                continue;
+            }
+            let mut rest = open;
             while rest != 0 {
                 let c = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
-                let points = if joker {
-                    rules.score(c, &dice, turn.filled)
-                } else {
-                    u32::from(turn.scores.points[c][r])
-                };
-                let slot = if c == fifty_box && points == 50 {
-                    SLOT_FIFTY
-                } else {
-                    c
-                };
-                let gain = (points + bonus) as usize;
-                let key = slot * (MAX_GAIN + 1) + gain;
-                if self.row_of[key] == u16::MAX {
-                    let shift = if track_upper && c < 6 {
-                        points as usize
-                    } else {
-                        0
-                    };
-                    self.row_of[key] = (self.rows.len() / width) as u16;
-                    let from = slot * ROW + shift + first;
-                    let g = gain as f64;
-                    self.rows
-                        .extend(succ.rows[from..from + width].iter().map(|&w| g + w));
-                }
-                self.choice.push(u32::from(self.row_of[key]) * width as u32);
+                let p = usize::from(turn.scores.points[c][r]);
+                self.choice
+                    .push(u32::from(self.row_at[c * POINTS + p]) * width as u32);
             }
         }
         self.start.push(self.choice.len() as u16);
