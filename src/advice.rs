@@ -12,6 +12,7 @@
 
 use std::cell::RefCell;
 use std::cmp::Ordering;
+use std::fmt;
 
 use serde::Serialize;
 
@@ -104,6 +105,31 @@ impl AdviceOption {
                 expected_final,
                 ..
             } => *loss = best - *expected_final,
+        }
+    }
+}
+
+impl fmt::Display for AdviceOption {
+    /// The option in words: `keep 3 3`, `reroll all`, `stop and score threes`,
+    /// `score full-house for 25`, `score fours for 20 (+100 bonus)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let faces = |d: &[u8]| d.iter().map(u8::to_string).collect::<Vec<_>>().join(" ");
+        match self {
+            AdviceOption::Keep {
+                stop_and_score: Some(b),
+                ..
+            } => write!(f, "stop and score {b}"),
+            AdviceOption::Keep { keep, .. } if keep.is_empty() => f.write_str("reroll all"),
+            AdviceOption::Keep { keep, .. } => write!(f, "keep {}", faces(keep)),
+            AdviceOption::Score {
+                category,
+                points,
+                bonus,
+                ..
+            } if *bonus > 0 => write!(f, "score {category} for {points} (+{bonus} bonus)"),
+            AdviceOption::Score {
+                category, points, ..
+            } => write!(f, "score {category} for {points}"),
         }
     }
 }

@@ -238,6 +238,17 @@ impl Rules {
         }
     }
 
+    /// The names of the boxes in `mask`, in card order, joined by commas.
+    pub fn names_of(&self, mask: BoxMask) -> String {
+        self.boxes()
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| mask & (1 << i) != 0)
+            .map(|(_, c)| c.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// Number of boxes (and of turns).
     pub fn box_count(&self) -> usize {
         self.boxes().len()

@@ -293,19 +293,9 @@ impl ScoreCard {
             return Err(CardError::Full);
         }
         if !rules.order_allows(filled) {
-            let names = |mask: BoxMask| {
-                rules
-                    .boxes()
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| mask & (1 << i) != 0)
-                    .map(|(_, c)| c.name())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
             return Err(CardError::Order {
-                lower: names(filled & !UPPER_MASK),
-                upper: names(!filled & UPPER_MASK),
+                lower: rules.names_of(filled & !UPPER_MASK),
+                upper: rules.names_of(!filled & UPPER_MASK),
             });
         }
         if yahtzee_bonuses > 0 {

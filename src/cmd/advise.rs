@@ -6,7 +6,7 @@ use anyhow::{Result, bail};
 use serde::Deserialize;
 
 use crate::cli::AdviseArgs;
-use yahtzee::advice::{Advice, AdviceOption, Position, advise};
+use yahtzee::advice::{Advice, Position, advise};
 use yahtzee::dice::Dice;
 use yahtzee::rules::Rules;
 use yahtzee::state::ScoreCard;
@@ -142,7 +142,7 @@ fn render(advice: &Advice, table: &StrategyTable) -> String {
         if advice.rolls_left == 1 { "" } else { "s" },
         advice.banked
     );
-    let labels: Vec<String> = advice.options.iter().map(label).collect();
+    let labels: Vec<String> = advice.options.iter().map(ToString::to_string).collect();
     let width = labels.iter().map(String::len).max().unwrap_or(0).max(6);
     s.push_str(&format!(
         "{:>4}  {:<width$}  {:>14} {:>9}\n",
@@ -162,26 +162,4 @@ fn render(advice: &Advice, table: &StrategyTable) -> String {
 
 fn faces(f: &[u8]) -> String {
     f.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
-}
-
-/// How an option reads in the human table.
-fn label(option: &AdviceOption) -> String {
-    match option {
-        AdviceOption::Keep {
-            keep,
-            stop_and_score: Some(b),
-            ..
-        } => format!("keep {} (stop: score {b})", faces(keep)),
-        AdviceOption::Keep { keep, .. } if keep.is_empty() => "reroll all".to_string(),
-        AdviceOption::Keep { keep, .. } => format!("keep {}", faces(keep)),
-        AdviceOption::Score {
-            category,
-            points,
-            bonus,
-            ..
-        } if *bonus > 0 => format!("score {category} for {points} (+{bonus} bonus)"),
-        AdviceOption::Score {
-            category, points, ..
-        } => format!("score {category} for {points}"),
-    }
 }

@@ -2,11 +2,10 @@
 //! or of the opening, as CSV, JSON lines or Markdown, to stdout or to a file.
 
 use std::fs::File;
-use std::io::{BufWriter, IsTerminal, Write};
+use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::cli::ExportArgs;
 use yahtzee::export::{self, Filter, Format};
@@ -133,21 +132,7 @@ fn write(
         Scope::StateValues => export::write_state_values(table, format, out)?,
         Scope::Opening => export::write_opening(table, filter.min_gap, format, out)?,
         Scope::Policy => {
-            let bar = ProgressBar::with_draw_target(
-                Some(0),
-                if std::io::stderr().is_terminal() {
-                    ProgressDrawTarget::stderr()
-                } else {
-                    ProgressDrawTarget::hidden()
-                },
-            );
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "exporting policy [{bar:40}] {pos}/{len} states ({elapsed}, {eta} left)",
-                )
-                .expect("a valid progress template")
-                .progress_chars("=> "),
-            );
+            let bar = super::progress_bar("exporting policy", "states");
             let rows = export::write_policy(table, filter, format, out, &|done, total| {
                 bar.set_length(total);
                 bar.set_position(done);

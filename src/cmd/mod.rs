@@ -21,8 +21,8 @@ use yahtzee::rules::Rules;
 use yahtzee::solver::SolveOptions;
 use yahtzee::table::{StrategyTable, default_table_path};
 
-/// A progress bar on stderr, hidden when stderr is not a terminal.
-pub fn progress_bar(message: &str) -> ProgressBar {
+/// A progress bar on stderr counting `unit`s, hidden when stderr is not a terminal.
+pub fn progress_bar(message: &str, unit: &str) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(
         Some(0),
         if std::io::stderr().is_terminal() {
@@ -32,9 +32,11 @@ pub fn progress_bar(message: &str) -> ProgressBar {
         },
     );
     bar.set_style(
-        ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} cards ({elapsed})")
-            .expect("a valid progress template")
-            .progress_chars("=> "),
+        ProgressStyle::with_template(&format!(
+            "{{msg}} [{{bar:40}}] {{pos}}/{{len}} {unit} ({{elapsed}}, {{eta}} left)"
+        ))
+        .expect("a valid progress template")
+        .progress_chars("=> "),
     );
     bar.set_message(message.to_string());
     bar
@@ -42,7 +44,7 @@ pub fn progress_bar(message: &str) -> ProgressBar {
 
 /// Solves `rules` with a progress bar.
 pub fn solve_with_progress(rules: &Rules) -> (StrategyTable, f64) {
-    let bar = progress_bar(&format!("solving {}", rules.label()));
+    let bar = progress_bar(&format!("solving {}", rules.label()), "cards");
     let (table, seconds) = StrategyTable::solve(rules, SolveOptions::default(), &|done, total| {
         bar.set_length(total);
         bar.set_position(done);

@@ -67,17 +67,9 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
         (None, Policy::MostCommon) => Player::MostCommon,
         (None, _) => Player::Greedy,
     };
-    let bar = super::progress_bar(&format!(
-        "{} games of {}",
-        args.policy.name(),
-        rules.label()
-    ));
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{msg} [{bar:40}] {pos}/{len} games ({elapsed}, {per_sec})",
-        )
-        .expect("a valid progress template")
-        .progress_chars("=> "),
+    let bar = super::progress_bar(
+        &format!("{} games of {}", args.policy.name(), rules.label()),
+        "games",
     );
     bar.set_length(args.games);
     let start = Instant::now();

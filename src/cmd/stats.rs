@@ -44,12 +44,7 @@ pub fn run(args: &StatsArgs) -> Result<()> {
         .context("cannot start the worker threads")?;
     let table = pool.install(|| super::load_or_build(&rules, args.table.as_deref()))?;
     let start = Instant::now();
-    let bar = super::progress_bar(&format!("distribution of {}", rules.label()));
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} turns ({elapsed})")
-            .expect("a valid progress template")
-            .progress_chars("=> "),
-    );
+    let bar = super::progress_bar(&format!("distribution of {}", rules.label()), "turns");
     let tally = pool.install(|| {
         exact_distribution(&table, &|done, total| {
             bar.set_length(total);

@@ -450,12 +450,7 @@ impl Game {
 
 /// The box names of `rules`, comma-separated.
 pub fn box_names(rules: &Rules) -> String {
-    rules
-        .boxes()
-        .iter()
-        .map(|c| c.name())
-        .collect::<Vec<_>>()
-        .join(", ")
+    rules.names_of(rules.full_mask())
 }
 
 /// Refuses a box that cannot be filled with `dice` on `card`, saying why.
@@ -474,16 +469,7 @@ pub fn check_legal(
     if legal & (1 << index) != 0 {
         return Ok(());
     }
-    let allowed = |mask| {
-        rules
-            .boxes()
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| mask & (1 << i) != 0)
-            .map(|(_, c)| c.name())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let allowed = |mask| rules.names_of(mask);
     if rules.open_by_order(filled) & (1 << index) == 0 {
         return illegal(format!(
             "under --upper-first the upper boxes come first: {name} waits until {} are filled",
@@ -518,7 +504,7 @@ fn parse_keep(faces: &[u8], dice: &Dice) -> Result<Keep, Illegal> {
 /// The price of one decision against optimal play.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Evaluation {
-    /// The choice made, in words (`keep 3 3`, `stop and score full-house`, `full-house for 25`).
+    /// The choice made, in words (`keep 3 3`, `stop and score full-house`, `score full-house for 25`).
     pub chosen: String,
     /// The best choice, in the same words.
     pub best: String,
@@ -530,26 +516,9 @@ pub struct Evaluation {
     pub loss: f64,
 }
 
-/// Describes an option of [`advise`] in words.
+/// Describes an option of [`advise`] in words: its [`Display`](std::fmt::Display) form.
 pub fn describe_option(option: &AdviceOption) -> String {
-    let faces = |f: &[u8]| f.iter().map(u8::to_string).collect::<Vec<_>>().join(" ");
-    match option {
-        AdviceOption::Keep {
-            stop_and_score: Some(b),
-            ..
-        } => format!("stop and score {b}"),
-        AdviceOption::Keep { keep, .. } if keep.is_empty() => "reroll all".to_string(),
-        AdviceOption::Keep { keep, .. } => format!("keep {}", faces(keep)),
-        AdviceOption::Score {
-            category,
-            points,
-            bonus,
-            ..
-        } if *bonus > 0 => format!("{category} for {points} (+{bonus} bonus)"),
-        AdviceOption::Score {
-            category, points, ..
-        } => format!("{category} for {points}"),
-    }
+    option.to_string()
 }
 
 /// Prices `decision` with [`advise`] on the same position: the loss of the option chosen.
