@@ -301,7 +301,6 @@ impl TurnValues {
             rules,
             scores: table.scores(),
             filled: state.filled,
-            yahtzee_50: state.yahtzee_50,
         };
         let u0 = usize::from(state.upper).min(layout.lanes - 1);
         // Values inside a turn carry the upper bonus once it is held (see `solver`); take it
@@ -320,16 +319,15 @@ impl TurnValues {
             return values;
         }
         SCRATCH.with_borrow_mut(|scratch| {
-            scratch.succ.load(
-                rules,
-                layout,
-                table.values(),
-                state.filled,
-                state.yahtzee_50,
-            );
-            scratch.plan.build(&turn, &scratch.succ, u0, 1);
+            let flag = state.yahtzee_50 && layout.flags == 2;
+            scratch
+                .succ
+                .load(rules, layout, table.values(), state.filled, &[flag]);
+            scratch.lanes.clear();
+            scratch.lanes.push(u0 as u8, flag);
+            scratch.plan.build(&turn, &scratch.succ, &scratch.lanes);
             let Scratch { k, m, plan, .. } = scratch;
-            solver::score_final_roll(plan, u0, k);
+            solver::score_final_roll(plan, 0, k);
             solver::expect_keeps(k);
             values.one_roll_left = k.iter().map(|v| v[0] - held).collect();
             if rolls_left == 1 {

@@ -6,11 +6,12 @@
 //! solves them in parallel, and each card is computed by the same sequential code whatever the
 //! thread count, which makes the table bit-identical at any thread count.
 //!
-//! One *turn* is solved for a whole row of states at once: all upper totals (0 to 63) of one
-//! card and Yahtzee-box flag share the same dice, the same keeps and the same boxes, and differ
-//! only in which successor value they read. Each quantity is therefore an array of `N` lanes
-//! (64, or 1 in rule sets without an upper bonus), which the compiler turns into SIMD code. A
-//! turn is:
+//! One *turn* is solved for all the states of one card at once: every reachable upper total
+//! (0 to 63) with both values of the Yahtzee-box flag shares the same dice, the same keeps and
+//! the same boxes, and differs only in which successor value it reads and whether a further
+//! Yahtzee earns 100. The reachable states of a card are packed into lanes ([`Lanes`]), and
+//! each quantity of the turn is an array of `N` lanes (16, 32 with AVX-512, 1 in rule sets
+//! without an upper bonus), which the compiler turns into SIMD code. A turn is:
 //!
 //! 1. the last roll: for each of the 252 rolls, the best box to fill
 //!    ([`score_final_roll`]);
@@ -21,9 +22,11 @@
 //!    ([`best_keeps`]);
 //! 4. steps 2 and 3 again for the first re-roll, then the mean over the opening rolls.
 //!
-//! Values inside a turn are kept "with the upper bonus held": lane 63 carries +35 once the
-//! bonus is secured, so moving to a higher upper total is a plain shifted read of the successor
-//! row, with no special case for the lane already at 63 (see [`Successors`]).
+//! Values inside a turn are kept "with the upper bonus held": a state at 63 carries +35 once
+//! the bonus is secured, so moving to a higher upper total is a plain shifted read of the
+//! successor row, with no special case for a state already at 63 (see [`Successors`]). The
+//! successor reads of each lane are gathered once per card into one row per distinct (box,
+//! points) choice ([`Plan`]), so the hot loops read contiguous lanes.
 
 use std::time::Instant;
 
@@ -86,11 +89,11 @@ impl ScoreTable {
     }
 }
 
-/// Successor values of one card in "bonus held" form: row `slot` (at `slot * ROW`) holds at
-/// `i` the value of the state reached by filling the box of `slot`, at upper total
-/// `min(i, 63)`, plus 35 when that total is 63 (in rule sets with an upper bonus). A box
-/// scoring `p` in the upper section moves lane `u` to `i = u + p`; any other box leaves it at
-/// `i = u`.
+/// Successor values of one card in "bonus held" form, for both values of the Yahtzee-box
+/// flag: row `(flag, slot)` (at `(flag * SLOTS + slot) * ROW`) holds at `i` the value of the
+/// state reached by filling the box of `slot`, at upper total `min(i, 63)`, plus 35 when that
+/// total is 63 (in rule sets with an upper bonus). A box scoring `p` in the upper section moves
+/// lane `u` to `i = u + p`; any other box leaves it at `i = u`.
 pub(crate) struct Successors {
     rows: Vec<f64>,
 }
@@ -98,18 +101,23 @@ pub(crate) struct Successors {
 impl Successors {
     pub(crate) fn new() -> Successors {
         Successors {
-            rows: vec![0.0; SLOTS * ROW],
+            rows: vec![0.0; 2 * SLOTS * ROW],
         }
     }
 
-    /// Fills the rows for the card `filled` with flag `yahtzee_50` from the solved `values`.
+    /// Where the row of `slot` for lanes with `flag` starts.
+    fn at(flag: bool, slot: usize) -> usize {
+        (usize::from(flag) * SLOTS + slot) * ROW
+    }
+
+    /// Fills the rows of the card `filled` for each flag in `flags` from the solved `values`.
     pub(crate) fn load(
         &mut self,
         rules: &Rules,
         layout: &Layout,
         values: &[f64],
         filled: BoxMask,
-        yahtzee_50: bool,
+        flags: &[bool],
     ) {
         let held = if rules.has_upper_bonus() {
             f64::from(UPPER_BONUS)
@@ -118,21 +126,63 @@ impl Successors {
         };
         let open = rules.open_by_order(filled);
         let fifty = rules.five_of_a_kind_box();
-        for slot in 0..SLOTS {
-            let index = if slot == SLOT_FIFTY { fifty } else { slot };
-            if index >= rules.box_count() || open & (1 << index) == 0 {
-                continue;
+        for &yahtzee_50 in flags {
+            for slot in 0..SLOTS {
+                let index = if slot == SLOT_FIFTY { fifty } else { slot };
+                if index >= rules.box_count() || open & (1 << index) == 0 {
+                    continue;
+                }
+                let next_flag = yahtzee_50 || (slot == SLOT_FIFTY && rules.has_yahtzee_bonus());
+                let base = layout.row(filled | (1 << index), next_flag);
+                let at = Successors::at(yahtzee_50, slot);
+                let row = &mut self.rows[at..at + ROW];
+                if layout.lanes == UPPER_TOTALS {
+                    let last = UPPER_TOTALS - 1;
+                    row[..last].copy_from_slice(&values[base..base + last]);
+                    row[last..].fill(values[base + last] + held);
+                } else {
+                    row.fill(values[base]);
+                }
             }
-            let next_flag = yahtzee_50 || (slot == SLOT_FIFTY && rules.has_yahtzee_bonus());
-            let base = layout.row(filled | (1 << index), next_flag);
-            let row = &mut self.rows[slot * ROW..(slot + 1) * ROW];
-            if layout.lanes == UPPER_TOTALS {
-                let last = UPPER_TOTALS - 1;
-                row[..last].copy_from_slice(&values[base..base + last]);
-                row[last..].fill(values[base + last] + held);
-            } else {
-                row.fill(values[base]);
-            }
+        }
+    }
+}
+
+/// The states of one card solved together, one per lane: their upper totals and Yahtzee-box
+/// flags. Only reachable states are listed, packed, and the list is padded to whole blocks
+/// by repeating its last state.
+pub(crate) struct Lanes {
+    pub upper: Vec<u8>,
+    pub flag: Vec<bool>,
+}
+
+impl Lanes {
+    pub(crate) fn new() -> Lanes {
+        Lanes {
+            upper: Vec::with_capacity(2 * UPPER_TOTALS),
+            flag: Vec::with_capacity(2 * UPPER_TOTALS),
+        }
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.upper.clear();
+        self.flag.clear();
+    }
+
+    pub(crate) fn push(&mut self, upper: u8, flag: bool) {
+        self.upper.push(upper);
+        self.flag.push(flag);
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.upper.len()
+    }
+
+    /// Repeats the last lane up to a multiple of `n` lanes.
+    fn pad_to(&mut self, n: usize) {
+        while !self.len().is_multiple_of(n) {
+            let (u, f) = (self.upper[self.len() - 1], self.flag[self.len() - 1]);
+            self.push(u, f);
         }
     }
 }
@@ -142,7 +192,6 @@ pub(crate) struct Turn<'a> {
     pub rules: &'a Rules,
     pub scores: &'a ScoreTable,
     pub filled: BoxMask,
-    pub yahtzee_50: bool,
 }
 
 /// The boxes each final roll may fill on one card, worked out once per card and shared by
@@ -158,10 +207,10 @@ pub(crate) struct Plan {
     rows: Vec<f64>,
     /// Row index of box `c` scoring `p` by its own condition, at `c * POINTS + p`.
     row_at: Vec<u16>,
-    /// Rows made for Joker rolls and Yahtzee bonuses: (slot, points + bonus, row index).
+    /// Rows made for Yahtzees rolled with the Yahtzee box filled (Joker and bonus):
+    /// (box, points, row index).
     extra: Vec<(usize, u32, u16)>,
-    /// The lanes the rows cover: upper totals `first..first + width`.
-    first: usize,
+    /// Number of lanes the rows cover.
     width: usize,
 }
 
@@ -176,16 +225,18 @@ impl Plan {
             rows: Vec::with_capacity(128 * UPPER_TOTALS),
             row_at: vec![u16::MAX; SLOTS * POINTS],
             extra: Vec::new(),
-            first: 0,
             width: UPPER_TOTALS,
         }
     }
 
-    /// Appends the row of filling box `c` with `points` plus `bonus`, returning its index.
+    /// Appends the row of filling box `c` with `points` (plus `bonus` in the lanes whose
+    /// Yahtzee box holds 50), returning its index.
+    #[allow(clippy::too_many_arguments)]
     fn make_row(
         &mut self,
         turn: &Turn<'_>,
         succ: &Successors,
+        lanes: &Lanes,
         c: usize,
         points: u32,
         bonus: u32,
@@ -202,18 +253,27 @@ impl Plan {
             0
         };
         let index = (self.rows.len() / self.width) as u16;
-        let from = slot * ROW + shift + self.first;
-        let gain = f64::from(points + bonus);
+        let plain = f64::from(points);
+        let with_bonus = f64::from(points + bonus);
+        let (row0, row1) = (
+            Successors::at(false, slot) + shift,
+            Successors::at(true, slot) + shift,
+        );
         self.rows
-            .extend(succ.rows[from..from + self.width].iter().map(|&w| gain + w));
+            .extend(lanes.upper.iter().zip(&lanes.flag).map(|(&u, &flag)| {
+                if flag {
+                    with_bonus + succ.rows[row1 + usize::from(u)]
+                } else {
+                    plain + succ.rows[row0 + usize::from(u)]
+                }
+            }));
         index
     }
 
     /// Lists the legal boxes of every roll of `turn`'s card, Joker included, and makes the row
-    /// of each distinct choice from the loaded successors, for upper totals
-    /// `first..first + width` (all 64 for the solver, one for a single position's advice).
-    pub(crate) fn build(&mut self, turn: &Turn<'_>, succ: &Successors, first: usize, width: usize) {
-        self.first = first;
+    /// of each distinct choice from the loaded successors, for the states of `lanes`.
+    pub(crate) fn build(&mut self, turn: &Turn<'_>, succ: &Successors, lanes: &Lanes) {
+        let width = lanes.len();
         self.width = width;
         let rules = turn.rules;
         let open = rules.open_by_order(turn.filled);
@@ -227,7 +287,7 @@ impl Plan {
             let c = rest.trailing_zeros() as usize;
             rest &= rest - 1;
             for &p in &turn.scores.distinct[c] {
-                let row = self.make_row(turn, succ, c, u32::from(p), 0);
+                let row = self.make_row(turn, succ, lanes, c, u32::from(p), 0);
                 self.row_at[c * POINTS + usize::from(p)] = row;
             }
         }
@@ -235,22 +295,21 @@ impl Plan {
         for r in 0..ROLLS {
             self.start.push(self.choice.len() as u16);
             let five = turn.scores.five_of_a_kind[r];
-            if five && (five_box_filled || turn.yahtzee_50) {
+            if five && five_box_filled {
                 // A Yahtzee on a card whose Yahtzee box is filled: the Joker decides the boxes
                 // and their points, and 50 in the box earns 100 more.
                 let dice = Dice::from_index(FIRST_ROLL + r);
-                let bonus = if turn.yahtzee_50 { YAHTZEE_BONUS } else { 0 };
+                let bonus = YAHTZEE_BONUS;
                 let mut boxes = rules.legal_boxes(turn.filled, &dice);
                 while boxes != 0 {
                     let c = boxes.trailing_zeros() as usize;
                     boxes &= boxes - 1;
                     let points = rules.score(c, &dice, turn.filled);
-                    let gain = points + bonus;
-                    let row = match self.extra.iter().find(|e| e.0 == c && e.1 == gain) {
+                    let row = match self.extra.iter().find(|e| e.0 == c && e.1 == points) {
                         Some(e) => e.2,
                         None => {
-                            let row = self.make_row(turn, succ, c, points, bonus);
-                            self.extra.push((c, gain, row));
+                            let row = self.make_row(turn, succ, lanes, c, points, bonus);
+                            self.extra.push((c, points, row));
                             row
                         }
                     };
@@ -278,14 +337,14 @@ fn fmax(a: f64, b: f64) -> f64 {
 }
 
 /// Step 1: the value of each roll when it is the last one, with the best box filled, written
-/// to `k[FIRST_ROLL..]`. Lanes are upper totals `u0..u0 + N`.
+/// to `k[FIRST_ROLL..]`, for the lanes `u0..u0 + N` of the plan.
 #[inline(always)]
 pub(crate) fn score_final_roll<const N: usize>(plan: &Plan, u0: usize, k: &mut [[f64; N]]) {
     for r in 0..ROLLS {
         let mut acc = [f64::NEG_INFINITY; N];
         let (from, to) = (usize::from(plan.start[r]), usize::from(plan.start[r + 1]));
         for &offset in &plan.choice[from..to] {
-            let at = offset as usize + u0 - plan.first;
+            let at = offset as usize + u0;
             let row: &[f64; N] = plan.rows[at..at + N]
                 .try_into()
                 .expect("choice rows cover the lanes asked for");
@@ -357,6 +416,9 @@ pub(crate) struct Scratch<const N: usize> {
     pub m: Vec<[f64; N]>,
     pub succ: Successors,
     pub plan: Plan,
+    pub lanes: Lanes,
+    /// The value of each lane, in "bonus held" form.
+    pub results: Vec<f64>,
 }
 
 impl<const N: usize> Scratch<N> {
@@ -366,6 +428,8 @@ impl<const N: usize> Scratch<N> {
             m: vec![[0.0; N]; FIRST_ROLL],
             succ: Successors::new(),
             plan: Plan::new(),
+            lanes: Lanes::new(),
+            results: Vec::with_capacity(2 * UPPER_TOTALS + N),
         }
     }
 }
@@ -393,9 +457,11 @@ fn solve_turn<const N: usize>(scratch: &mut Scratch<N>, u0: usize) -> [f64; N] {
     total
 }
 
-/// Solves one card and writes its row of state values (without the held bonus) to `out`:
-/// lane blocks of `N` upper totals, skipping the blocks no player can reach (their values,
-/// never read by a reachable state, are left at 0).
+/// Solves one card, both Yahtzee-box flags at once, and writes its rows of state values
+/// (without the held bonus) to `out`: `layout.flags` rows of `layout.lanes` values. Only the
+/// reachable states are solved, packed into blocks of `N` lanes; when the upper section is
+/// full the value no longer depends on the upper total, so one lane per flag stands for all.
+/// Unreachable states are left at 0.
 #[inline(always)]
 fn solve_card<const N: usize>(
     turn: &Turn<'_>,
@@ -404,36 +470,58 @@ fn solve_card<const N: usize>(
     scratch: &mut Scratch<N>,
     out: &mut [f64],
 ) {
-    scratch
-        .succ
-        .load(turn.rules, layout, values, turn.filled, turn.yahtzee_50);
-    scratch.plan.build(turn, &scratch.succ, 0, layout.lanes);
+    let rules = turn.rules;
+    let five_box_filled = turn.filled & (1 << rules.five_of_a_kind_box()) != 0;
+    let flags: &[bool] = if layout.flags == 2 && five_box_filled {
+        &[false, true]
+    } else {
+        &[false]
+    };
     let reachable = if layout.lanes == UPPER_TOTALS {
         reachable_upper_totals(turn.filled & UPPER_MASK)
     } else {
         1
     };
-    for (block, chunk) in out.chunks_mut(N).enumerate() {
-        let u0 = block * N;
-        let lanes = chunk.len();
-        let block_mask = if lanes >= 64 {
-            u64::MAX
-        } else {
-            ((1u64 << lanes) - 1) << u0
-        };
-        if reachable & block_mask == 0 {
-            chunk.fill(0.0);
-            continue;
+    let upper_full = layout.lanes == UPPER_TOTALS && turn.filled & UPPER_MASK == UPPER_MASK;
+    let lanes = &mut scratch.lanes;
+    lanes.clear();
+    for &flag in flags {
+        for u in 0..layout.lanes {
+            if reachable & (1 << u) != 0 {
+                lanes.push(u as u8, flag);
+                if upper_full {
+                    break;
+                }
+            }
         }
-        let row = solve_turn(scratch, u0);
-        chunk.copy_from_slice(&row[..lanes]);
     }
-    if layout.lanes == UPPER_TOTALS && turn.rules.has_upper_bonus() {
-        out[UPPER_TOTALS - 1] -= f64::from(UPPER_BONUS);
+    let solved = lanes.len();
+    lanes.pad_to(N);
+    scratch.succ.load(rules, layout, values, turn.filled, flags);
+    scratch.plan.build(turn, &scratch.succ, &scratch.lanes);
+    scratch.results.clear();
+    for block in 0..scratch.lanes.len() / N {
+        let row = solve_turn(scratch, block * N);
+        scratch.results.extend_from_slice(&row);
     }
-    for (u, v) in out.iter_mut().enumerate() {
-        if reachable & (1 << u) == 0 {
-            *v = 0.0;
+    out.fill(0.0);
+    let held = if rules.has_upper_bonus() {
+        f64::from(UPPER_BONUS)
+    } else {
+        0.0
+    };
+    for j in 0..solved {
+        let (u, flag) = (usize::from(scratch.lanes.upper[j]), scratch.lanes.flag[j]);
+        let row = &mut out[usize::from(flag) * layout.lanes..][..layout.lanes];
+        let w = scratch.results[j];
+        if upper_full {
+            for (t, v) in row.iter_mut().enumerate() {
+                if reachable & (1 << t) != 0 {
+                    *v = w - if u == UPPER_TOTALS - 1 { held } else { 0.0 };
+                }
+            }
+        } else {
+            row[u] = w - if u == UPPER_TOTALS - 1 { held } else { 0.0 };
         }
     }
 }
@@ -544,8 +632,8 @@ pub struct Solver {
     layout: Layout,
     scores: ScoreTable,
     options: SolveOptions,
-    /// Cards by number of filled boxes, with both flags where the Yahtzee box is filled.
-    by_depth: Vec<Vec<(BoxMask, bool)>>,
+    /// Cards (masks of filled boxes) by number of filled boxes.
+    by_depth: Vec<Vec<BoxMask>>,
 }
 
 impl Solver {
@@ -553,16 +641,10 @@ impl Solver {
     pub fn new(rules: &Rules, options: SolveOptions) -> Solver {
         let layout = Layout::of(rules);
         let boxes = rules.box_count();
-        let flag_mask: BoxMask = 1 << rules.five_of_a_kind_box();
-        let mut by_depth: Vec<Vec<(BoxMask, bool)>> = vec![Vec::new(); boxes + 1];
+        let mut by_depth: Vec<Vec<BoxMask>> = vec![Vec::new(); boxes + 1];
         for filled in 0..=rules.full_mask() {
-            if !rules.order_allows(filled) {
-                continue;
-            }
-            let depth = filled.count_ones() as usize;
-            by_depth[depth].push((filled, false));
-            if layout.flags == 2 && filled & flag_mask != 0 {
-                by_depth[depth].push((filled, true));
+            if rules.order_allows(filled) {
+                by_depth[filled.count_ones() as usize].push(filled);
             }
         }
         Solver {
@@ -579,7 +661,7 @@ impl Solver {
         self.rules.box_count()
     }
 
-    /// Number of cards (with their flags) at `depth` filled boxes.
+    /// Number of cards at `depth` filled boxes.
     pub fn cards_at(&self, depth: usize) -> usize {
         self.by_depth[depth].len()
     }
@@ -593,33 +675,28 @@ impl Solver {
     /// from `values` and writing the new rows into it. Runs on the current rayon pool.
     pub fn solve_depth(&self, depth: usize, values: &mut [f64]) {
         let cards = &self.by_depth[depth];
-        let lanes = self.layout.lanes;
-        let mut rows = vec![0.0f64; cards.len() * lanes];
-        match (lanes == UPPER_TOTALS, self.options.simd) {
+        // Both flag rows of a card are adjacent in the layout: one chunk per card.
+        let width = self.layout.flags * self.layout.lanes;
+        let mut rows = vec![0.0f64; cards.len() * width];
+        match (self.layout.lanes == UPPER_TOTALS, self.options.simd) {
             (true, Simd::Avx512) => self.solve_cards::<WIDE_BLOCK>(cards, values, &mut rows),
             (true, _) => self.solve_cards::<BLOCK>(cards, values, &mut rows),
             (false, _) => self.solve_cards::<1>(cards, values, &mut rows),
         }
-        for (row, &(filled, flag)) in rows.chunks(lanes).zip(cards) {
-            let base = self.layout.row(filled, flag);
-            values[base..base + lanes].copy_from_slice(row);
+        for (row, &filled) in rows.chunks(width).zip(cards) {
+            let base = self.layout.row(filled, false);
+            values[base..base + width].copy_from_slice(row);
         }
     }
 
-    fn solve_cards<const N: usize>(
-        &self,
-        cards: &[(BoxMask, bool)],
-        values: &[f64],
-        rows: &mut [f64],
-    ) {
-        rows.par_chunks_mut(self.layout.lanes)
+    fn solve_cards<const N: usize>(&self, cards: &[BoxMask], values: &[f64], rows: &mut [f64]) {
+        rows.par_chunks_mut(self.layout.flags * self.layout.lanes)
             .zip(cards.par_iter())
-            .for_each_init(Scratch::<N>::new, |scratch, (out, &(filled, flag))| {
+            .for_each_init(Scratch::<N>::new, |scratch, (out, &filled)| {
                 let turn = Turn {
                     rules: &self.rules,
                     scores: &self.scores,
                     filled,
-                    yahtzee_50: flag,
                 };
                 solve_card_dispatch(self.options.simd, &turn, &self.layout, values, scratch, out);
             });
