@@ -9,24 +9,24 @@
 //! One *turn* is solved for all the states of one card at once: every reachable upper total
 //! (0 to 63) with both values of the Yahtzee-box flag shares the same dice, the same keeps and
 //! the same boxes, and differs only in which successor value it reads and whether a further
-//! Yahtzee earns 100. The reachable states of a card are packed into lanes ([`Lanes`]), and
+//! Yahtzee earns 100. The reachable states of a card are packed into lanes (`Lanes`), and
 //! each quantity of the turn is an array of `N` lanes (16, 32 with AVX-512, 1 in rule sets
 //! without an upper bonus), which the compiler turns into SIMD code. A turn is:
 //!
 //! 1. the last roll: for each of the 252 rolls, the best box to fill
-//!    ([`score_final_roll`]);
+//!    (`score_final_roll`);
 //! 2. the value of each keep, by recursion over one more die: the value of keeping `k` is the
-//!    mean over the six faces of keeping `k` plus that face ([`expect_keeps`]), 1,260 additions
+//!    mean over the six faces of keeping `k` plus that face (`expect_keeps`), 1,260 additions
 //!    per layer instead of 4,368 multiply-adds over the outcome probabilities;
 //! 3. the best keep of each roll, as a maximum over the lattice of sub-multisets
-//!    ([`best_keeps`]);
+//!    (`best_keeps`);
 //! 4. steps 2 and 3 again for the first re-roll, then the mean over the opening rolls.
 //!
 //! Values inside a turn are kept "with the upper bonus held": a state at 63 carries +35 once
 //! the bonus is secured, so moving to a higher upper total is a plain shifted read of the
-//! successor row, with no special case for a state already at 63 (see [`Successors`]). The
+//! successor row, with no special case for a state already at 63 (see `Successors`). The
 //! successor reads of each lane are gathered once per card into one row per distinct (box,
-//! points) choice ([`Plan`]), so the hot loops read contiguous lanes.
+//! points) choice (`Plan`), so the hot loops read contiguous lanes.
 
 use std::time::Instant;
 

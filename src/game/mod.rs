@@ -6,7 +6,7 @@
 //! ([`Decision`]: the position and the choice). Both `yahtzee play` (which makes the events)
 //! and `yahtzee review` (which reads them from a record) go through it, so a record the game
 //! writes is exactly what the review accepts. [`evaluate`] prices a decision with
-//! [`advise`](crate::advice::advise) on the same position, so the coach, the review and
+//! [`advise`] on the same position, so the coach, the review and
 //! `yahtzee advise` agree to the last bit.
 //!
 //! - [`record`]: the JSON Lines record format.
