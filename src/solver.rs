@@ -154,6 +154,9 @@ impl Successors {
 pub(crate) struct Lanes {
     pub upper: Vec<u8>,
     pub flag: Vec<bool>,
+    /// Where each lane reads in [`Successors`], less the slot and shift: the flag's rows plus
+    /// the upper total.
+    base: Vec<u32>,
 }
 
 impl Lanes {
@@ -161,17 +164,21 @@ impl Lanes {
         Lanes {
             upper: Vec::with_capacity(2 * UPPER_TOTALS),
             flag: Vec::with_capacity(2 * UPPER_TOTALS),
+            base: Vec::with_capacity(2 * UPPER_TOTALS),
         }
     }
 
     pub(crate) fn clear(&mut self) {
         self.upper.clear();
         self.flag.clear();
+        self.base.clear();
     }
 
     pub(crate) fn push(&mut self, upper: u8, flag: bool) {
         self.upper.push(upper);
         self.flag.push(flag);
+        self.base
+            .push((Successors::at(flag, 0) + usize::from(upper)) as u32);
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -255,18 +262,21 @@ impl Plan {
         let index = (self.rows.len() / self.width) as u16;
         let plain = f64::from(points);
         let with_bonus = f64::from(points + bonus);
-        let (row0, row1) = (
-            Successors::at(false, slot) + shift,
-            Successors::at(true, slot) + shift,
-        );
-        self.rows
-            .extend(lanes.upper.iter().zip(&lanes.flag).map(|(&u, &flag)| {
-                if flag {
-                    with_bonus + succ.rows[row1 + usize::from(u)]
-                } else {
-                    plain + succ.rows[row0 + usize::from(u)]
-                }
-            }));
+        let offset = slot * ROW + shift;
+        if bonus == 0 {
+            self.rows.extend(
+                lanes
+                    .base
+                    .iter()
+                    .map(|&b| plain + succ.rows[b as usize + offset]),
+            );
+        } else {
+            self.rows
+                .extend(lanes.base.iter().zip(&lanes.flag).map(|(&b, &flag)| {
+                    let gain = if flag { with_bonus } else { plain };
+                    gain + succ.rows[b as usize + offset]
+                }));
+        }
         index
     }
 
