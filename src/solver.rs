@@ -28,11 +28,12 @@
 //! successor reads of each lane are gathered once per card into one row per distinct (box,
 //! points) choice (`Plan`), so the hot loops read contiguous lanes.
 
+use std::sync::LazyLock;
 use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::dice::{Dice, FACES, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
+use crate::dice::{DICE, Dice, FACES, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
 use crate::rules::UPPER_MASK;
 use crate::rules::{BoxMask, Rules, UPPER_BONUS, YAHTZEE_BONUS};
 use crate::state::{Layout, UPPER_TOTALS, reachable_upper_totals};
@@ -392,26 +393,79 @@ pub(crate) fn expect_keeps<const N: usize>(k: &mut [[f64; N]]) {
     }
 }
 
+/// The multisets of one size with the same number of distinct faces, each with its
+/// sub-multisets one die smaller (one per distinct face). Grouping them gives the maximum loop
+/// of [`best_keeps`] a fixed trip count, with no branch that depends on the multiset.
+struct SubsetGroup {
+    size: usize,
+    distinct: usize,
+    members: Vec<u16>,
+    /// `distinct` entries per member.
+    parents: Vec<u16>,
+}
+
+static SUBSET_GROUPS: LazyLock<Vec<SubsetGroup>> = LazyLock::new(|| {
+    let lattice = Lattice::get();
+    let mut groups = Vec::new();
+    for size in 1..=DICE {
+        for distinct in 1..=DICE {
+            let mut g = SubsetGroup {
+                size,
+                distinct,
+                members: Vec::new(),
+                parents: Vec::new(),
+            };
+            for i in 0..MULTISETS {
+                let from = lattice.remove_start[i] as usize;
+                let to = lattice.remove_start[i + 1] as usize;
+                if usize::from(lattice.size[i]) == size && to - from == distinct {
+                    g.members.push(i as u16);
+                    g.parents.extend_from_slice(&lattice.remove[from..to]);
+                }
+            }
+            if !g.members.is_empty() {
+                groups.push(g);
+            }
+        }
+    }
+    groups
+});
+
 /// Step 3: the best keep among the sub-multisets of each multiset (the keep itself
-/// included), by a forward sweep over the lattice: the best sub-multiset of `i` is `i` itself
-/// or the best of a multiset one die smaller. The maxima of multisets smaller than five go to
-/// `m`; those of the rolls, the values of the rolls with this many rolls left, replace the
-/// rolls' entries of `k` (nothing reads those again), which saves a copy per layer.
+/// included), by a forward sweep over the lattice, size by size: the best sub-multiset of `i`
+/// is `i` itself or the best of a multiset one die smaller. The maxima of multisets smaller
+/// than five go to `m`; those of the rolls, the values of the rolls with this many rolls left,
+/// replace the rolls' entries of `k` (nothing reads those again), which saves a copy per layer.
 #[inline(always)]
 pub(crate) fn best_keeps<const N: usize>(k: &mut [[f64; N]], m: &mut [[f64; N]]) {
-    let lattice = Lattice::get();
     m[0] = k[0];
-    for i in 1..MULTISETS {
+    for g in SUBSET_GROUPS.iter() {
+        match g.distinct {
+            1 => best_in_group::<N, 1>(g, k, m),
+            2 => best_in_group::<N, 2>(g, k, m),
+            3 => best_in_group::<N, 3>(g, k, m),
+            4 => best_in_group::<N, 4>(g, k, m),
+            _ => best_in_group::<N, 5>(g, k, m),
+        }
+    }
+}
+
+#[inline(always)]
+fn best_in_group<const N: usize, const D: usize>(
+    g: &SubsetGroup,
+    k: &mut [[f64; N]],
+    m: &mut [[f64; N]],
+) {
+    for (&i, parents) in g.members.iter().zip(g.parents.chunks_exact(D)) {
+        let i = usize::from(i);
         let mut best = k[i];
-        let from = lattice.remove_start[i] as usize;
-        let to = lattice.remove_start[i + 1] as usize;
-        for &j in &lattice.remove[from..to] {
+        for &j in parents {
             let b = &m[usize::from(j)];
             for l in 0..N {
                 best[l] = fmax(best[l], b[l]);
             }
         }
-        if i < FIRST_ROLL {
+        if g.size < DICE {
             m[i] = best;
         } else {
             k[i] = best;
