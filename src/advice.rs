@@ -185,16 +185,29 @@ fn choices<'a>(
         .filter(move |i| legal & (1 << i) != 0)
         .map(move |index| {
             let points = rules.score(index, dice, state.filled);
-            let bonus = state.bonus_for(rules, index, points, five);
-            let next = state.after(rules, index, points);
-            BoxChoice {
-                index,
-                category: rules.boxes()[index],
-                points,
-                bonus,
-                future: f64::from(points + bonus) + table.value(&next),
-            }
+            valued(table, state, index, points, five)
         })
+}
+
+/// Box `index` filled with `points` from `state` (`five`: the dice are five of a kind), with
+/// its bonus and the value of the game after it.
+fn valued(
+    table: &StrategyTable,
+    state: &State,
+    index: usize,
+    points: u32,
+    five: bool,
+) -> BoxChoice {
+    let rules = table.rules();
+    let bonus = state.bonus_for(rules, index, points, five);
+    let next = state.after(rules, index, points);
+    BoxChoice {
+        index,
+        category: rules.boxes()[index],
+        points,
+        bonus,
+        future: f64::from(points + bonus) + table.value(&next),
+    }
 }
 
 /// The best box among `choices`, ties to the box first on the card.
@@ -244,18 +257,7 @@ fn best_box_of_roll(
         } else {
             u32::from(scores.points[index][r])
         };
-        let bonus = state.bonus_for(rules, index, points, five);
-        let next = state.after(rules, index, points);
-        best = better_box(
-            best,
-            BoxChoice {
-                index,
-                category: rules.boxes()[index],
-                points,
-                bonus,
-                future: f64::from(points + bonus) + table.value(&next),
-            },
-        );
+        best = better_box(best, valued(table, state, index, points, five));
     }
     best
 }
