@@ -104,12 +104,10 @@ pub fn run(args: &AdviseArgs) -> Result<()> {
     };
     let table = super::load_or_build(&rules, args.table.as_deref())?;
     let advice = advise(&table, &position)?;
-    let mut out = std::io::stdout().lock();
-    if args.json {
-        writeln!(out, "{}", serde_json::to_string(&advice)?)?;
-    } else {
+    super::print_result(args.json, &advice, |out| {
         out.write_all(render(&advice, &table).as_bytes())?;
-    }
+        Ok(())
+    })?;
     Ok(())
 }
 

@@ -11,7 +11,7 @@ pub mod solve;
 pub mod stats;
 pub mod verify;
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
@@ -40,6 +40,22 @@ pub fn progress_bar(message: &str, unit: &str) -> ProgressBar {
     );
     bar.set_message(message.to_string());
     bar
+}
+
+/// Prints a command's result on stdout: one JSON line with `json`, else the human text that
+/// `human` writes. Every command's output goes through here.
+pub fn print_result<R: serde::Serialize>(
+    json: bool,
+    result: &R,
+    human: impl FnOnce(&mut std::io::StdoutLock<'static>) -> std::io::Result<()>,
+) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    if json {
+        writeln!(out, "{}", serde_json::to_string(result)?)?;
+    } else {
+        human(&mut out)?;
+    }
+    Ok(())
 }
 
 /// Solves `rules` with a progress bar.

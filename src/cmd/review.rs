@@ -16,11 +16,9 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
     let rules = record.game.rules();
     let table = super::load_or_build(&rules, args.table.as_deref())?;
     let report = review(&table, &record)?;
-    let mut out = std::io::stdout().lock();
-    if args.json {
-        writeln!(out, "{}", serde_json::to_string(&report)?)?;
-    } else {
+    super::print_result(args.json, &report, |out| {
         out.write_all(render_review(&report).as_bytes())?;
-    }
+        Ok(())
+    })?;
     Ok(())
 }

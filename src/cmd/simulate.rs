@@ -106,10 +106,7 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
         threads: pool.current_num_threads(),
         summary,
     };
-    let mut out = std::io::stdout().lock();
-    if args.report.json {
-        writeln!(out, "{}", serde_json::to_string(&report)?)?;
-    } else {
+    super::print_result(args.report.json, &report, |out| {
         writeln!(
             out,
             "{}: {} games, policy {}, seed {} ({:.1} s, {:.0} games/s on {} threads)",
@@ -128,10 +125,11 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
             report.mean_interval.high,
             report.mean_interval.standard_error
         )?;
-        report::write_summary(&mut out, &report.summary)?;
+        report::write_summary(out, &report.summary)?;
         if let Some(t) = report.tie_convention {
             writeln!(out, "ties: {t}")?;
         }
-    }
+        Ok(())
+    })?;
     Ok(())
 }

@@ -48,10 +48,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         path: path.display().to_string(),
         threads: pool.current_num_threads(),
     };
-    let mut out = std::io::stdout().lock();
-    if args.json {
-        writeln!(out, "{}", serde_json::to_string(&report)?)?;
-    } else {
+    super::print_result(args.json, &report, |out| {
         writeln!(
             out,
             "{}: expected score {:.10}, {} states, solved in {:.3} s on {} threads, table {}",
@@ -62,6 +59,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             report.threads,
             report.path
         )?;
-    }
+        Ok(())
+    })?;
     Ok(())
 }

@@ -70,10 +70,7 @@ pub fn run(args: &StatsArgs) -> Result<()> {
         threads: pool.current_num_threads(),
         summary,
     };
-    let mut out = std::io::stdout().lock();
-    if args.report.json {
-        writeln!(out, "{}", serde_json::to_string(&report)?)?;
-    } else {
+    super::print_result(args.report.json, &report, |out| {
         writeln!(
             out,
             "{}: exact distribution of the final score under optimal play (solver mean {:.10}; {:.1} s on {} threads)",
@@ -82,8 +79,9 @@ pub fn run(args: &StatsArgs) -> Result<()> {
             report.seconds,
             report.threads
         )?;
-        report::write_summary(&mut out, &report.summary)?;
+        report::write_summary(out, &report.summary)?;
         writeln!(out, "ties: {TIE_CONVENTION}")?;
-    }
+        Ok(())
+    })?;
     Ok(())
 }

@@ -44,10 +44,7 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
         states: table.states(),
         expected_score: table.expected_score(),
     };
-    let mut out = std::io::stdout().lock();
-    if args.json {
-        writeln!(out, "{}", serde_json::to_string(&report)?)?;
-    } else {
+    super::print_result(args.json, &report, |out| {
         writeln!(
             out,
             "ok: {} holds the {} table (format v{}, {} {} values, crc32 {}), expected score {:.10}",
@@ -59,6 +56,7 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
             report.checksum,
             report.expected_score
         )?;
-    }
+        Ok(())
+    })?;
     Ok(())
 }
