@@ -9,9 +9,11 @@
 //! One *turn* is solved for all the states of one card at once: every reachable upper total
 //! (0 to 63) with both values of the Yahtzee-box flag shares the same dice, the same keeps and
 //! the same boxes, and differs only in which successor value it reads and whether a further
-//! Yahtzee earns 100. The reachable states of a card are packed into lanes (`Lanes`), and
-//! each quantity of the turn is an array of `N` lanes (16, 32 with AVX-512, 1 in rule sets
-//! without an upper bonus), which the compiler turns into SIMD code. A turn is:
+//! Yahtzee earns 100. The reachable states of a card are packed into lanes (`Lanes`), the
+//! totals from which the upper bonus is out of reach sharing one lane (their values are
+//! equal: the total plays no further part), and each quantity of the turn is an array of `N`
+//! lanes (16, 32 with AVX-512, 1 in rule sets without an upper bonus), which the compiler
+//! turns into SIMD code. A turn is:
 //!
 //! 1. the last roll: for each of the 252 rolls, the best box to fill
 //!    (`score_final_roll`);
@@ -35,7 +37,7 @@ use rayon::prelude::*;
 
 use crate::dice::{DICE, Dice, FACES, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
 use crate::rules::UPPER_MASK;
-use crate::rules::{BoxMask, Rules, UPPER_BONUS, YAHTZEE_BONUS};
+use crate::rules::{BoxMask, Rules, UPPER_BONUS, UPPER_BONUS_THRESHOLD, YAHTZEE_BONUS};
 use crate::state::{Layout, UPPER_TOTALS, reachable_upper_totals};
 
 /// Length of a successor row: 64 upper totals plus room for the largest upper score (30), so a
@@ -521,10 +523,28 @@ fn solve_turn<const N: usize>(scratch: &mut Scratch<N>, u0: usize) -> [f64; N] {
     total
 }
 
+/// The upper totals of the card `filled` whose states all have the same value, so that one
+/// lane solves them all: every total once the upper section is full (no upper box is left to
+/// score), and otherwise the totals from which the upper bonus is out of reach whatever the
+/// open upper boxes score (the total plays no further part). In rule sets with an upper bonus.
+pub(crate) fn shared_upper_totals(filled: BoxMask) -> u64 {
+    let most: u32 = (1..=6u32)
+        .filter(|face| filled & (1 << (face - 1)) == 0)
+        .map(|face| face * DICE as u32)
+        .sum();
+    if most == 0 {
+        u64::MAX
+    } else if most >= UPPER_BONUS_THRESHOLD {
+        0
+    } else {
+        (1 << (UPPER_BONUS_THRESHOLD - most)) - 1
+    }
+}
+
 /// Solves one card, both Yahtzee-box flags at once, and writes its rows of state values
 /// (without the held bonus) to `out`: `layout.flags` rows of `layout.lanes` values. Only the
-/// reachable states are solved, packed into blocks of `N` lanes; when the upper section is
-/// full the value no longer depends on the upper total, so one lane per flag stands for all.
+/// reachable states are solved, packed into blocks of `N` lanes, and one lane per flag stands
+/// for all the totals whose value does not depend on the total ([`shared_upper_totals`]).
 /// Unreachable states are left at 0.
 #[inline(always)]
 fn solve_card<const N: usize>(
@@ -541,21 +561,20 @@ fn solve_card<const N: usize>(
     } else {
         &[false]
     };
-    let reachable = if layout.lanes == UPPER_TOTALS {
-        reachable_upper_totals(turn.filled & UPPER_MASK)
+    let (reachable, shared) = if layout.lanes == UPPER_TOTALS {
+        let reachable = reachable_upper_totals(turn.filled & UPPER_MASK);
+        (reachable, reachable & shared_upper_totals(turn.filled))
     } else {
-        1
+        (1, 0)
     };
-    let upper_full = layout.lanes == UPPER_TOTALS && turn.filled & UPPER_MASK == UPPER_MASK;
     let lanes = &mut scratch.lanes;
     lanes.clear();
     for &flag in flags {
         for u in 0..layout.lanes {
-            if reachable & (1 << u) != 0 {
+            let bit = 1u64 << u;
+            // One lane stands for all the totals of `shared`: the lowest.
+            if reachable & bit != 0 && (shared & bit == 0 || shared & (bit - 1) == 0) {
                 lanes.push(u as u8, flag);
-                if upper_full {
-                    break;
-                }
             }
         }
     }
@@ -577,15 +596,15 @@ fn solve_card<const N: usize>(
     for j in 0..solved {
         let (u, flag) = (usize::from(scratch.lanes.upper[j]), scratch.lanes.flag[j]);
         let row = &mut out[usize::from(flag) * layout.lanes..][..layout.lanes];
-        let w = scratch.results[j];
-        if upper_full {
+        let w = scratch.results[j] - if u == UPPER_TOTALS - 1 { held } else { 0.0 };
+        if shared & (1 << u) != 0 {
             for (t, v) in row.iter_mut().enumerate() {
-                if reachable & (1 << t) != 0 {
-                    *v = w - if u == UPPER_TOTALS - 1 { held } else { 0.0 };
+                if shared & (1 << t) != 0 {
+                    *v = w;
                 }
             }
         } else {
-            row[u] = w - if u == UPPER_TOTALS - 1 { held } else { 0.0 };
+            row[u] = w;
         }
     }
 }
@@ -790,5 +809,24 @@ pub fn solve(
         rules: *rules,
         values,
         seconds: start.elapsed().as_secs_f64(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shared_upper_totals_are_those_that_cannot_reach_the_bonus() {
+        // Every upper box open: 105 points still possible, no total is out of reach.
+        assert_eq!(shared_upper_totals(0), 0);
+        // Only the sixes open: at most 30 more, so totals 0 to 32 can no longer reach 63.
+        assert_eq!(shared_upper_totals(0b01_1111), (1 << 33) - 1);
+        // Only the aces and twos open: at most 15 more, totals 0 to 47.
+        assert_eq!(shared_upper_totals(0b11_1100 | 1 << 9), (1 << 48) - 1);
+        // Upper section full: every total shares one value.
+        assert_eq!(shared_upper_totals(UPPER_MASK), u64::MAX);
+        // Fours, fives and sixes open: 75 more, no total is out of reach.
+        assert_eq!(shared_upper_totals(0b00_0111), 0);
     }
 }
