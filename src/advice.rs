@@ -328,20 +328,20 @@ impl TurnValues {
             scratch.lanes.clear();
             scratch.lanes.push(u0 as u8, flag);
             scratch.plan.build(&turn, &scratch.succ, &scratch.lanes);
-            let Scratch { k, m, plan, .. } = scratch;
+            let Scratch { k, plan, .. } = scratch;
             solver::score_final_roll(plan, 0, k);
             solver::expect_keeps(k);
             values.one_roll_left = k.iter().map(|v| v[0] - held).collect();
             if rolls_left == 1 {
                 return;
             }
-            solver::best_keeps(k, m);
+            solver::best_keeps(k);
             solver::expect_keeps(k);
             values.two_rolls_left = k.iter().map(|v| v[0] - held).collect();
             if rolls_left == 2 {
                 return;
             }
-            solver::best_keeps(k, m);
+            solver::best_keeps(k);
             values.opening_rolls = k[FIRST_ROLL..MULTISETS]
                 .iter()
                 .map(|v| v[0] - held)

@@ -399,7 +399,6 @@ pub(crate) fn expect_keeps<const N: usize>(k: &mut [[f64; N]]) {
 /// sub-multisets one die smaller (one per distinct face). Grouping them gives the maximum loop
 /// of [`best_keeps`] a fixed trip count, with no branch that depends on the multiset.
 struct SubsetGroup {
-    size: usize,
     distinct: usize,
     members: Vec<u16>,
     /// `distinct` entries per member.
@@ -412,7 +411,6 @@ static SUBSET_GROUPS: LazyLock<Vec<SubsetGroup>> = LazyLock::new(|| {
     for size in 1..=DICE {
         for distinct in 1..=DICE {
             let mut g = SubsetGroup {
-                size,
                 distinct,
                 members: Vec::new(),
                 parents: Vec::new(),
@@ -435,51 +433,42 @@ static SUBSET_GROUPS: LazyLock<Vec<SubsetGroup>> = LazyLock::new(|| {
 
 /// Step 3: the best keep among the sub-multisets of each multiset (the keep itself
 /// included), by a forward sweep over the lattice, size by size: the best sub-multiset of `i`
-/// is `i` itself or the best of a multiset one die smaller. The maxima of multisets smaller
-/// than five go to `m`; those of the rolls, the values of the rolls with this many rolls left,
-/// replace the rolls' entries of `k` (nothing reads those again), which saves a copy per layer.
+/// is `i` itself or the best of a multiset one die smaller. The sweep works in place: the value
+/// of keep `i` is read only to start its own maximum, so each entry of `k` is replaced by its
+/// maximum (for the rolls: the value of the roll with this many rolls left), which keeps one
+/// array in cache instead of two and saves a copy per layer.
 #[inline(always)]
-pub(crate) fn best_keeps<const N: usize>(k: &mut [[f64; N]], m: &mut [[f64; N]]) {
-    m[0] = k[0];
+pub(crate) fn best_keeps<const N: usize>(k: &mut [[f64; N]]) {
     for g in SUBSET_GROUPS.iter() {
         match g.distinct {
-            1 => best_in_group::<N, 1>(g, k, m),
-            2 => best_in_group::<N, 2>(g, k, m),
-            3 => best_in_group::<N, 3>(g, k, m),
-            4 => best_in_group::<N, 4>(g, k, m),
-            _ => best_in_group::<N, 5>(g, k, m),
+            1 => best_in_group::<N, 1>(g, k),
+            2 => best_in_group::<N, 2>(g, k),
+            3 => best_in_group::<N, 3>(g, k),
+            4 => best_in_group::<N, 4>(g, k),
+            _ => best_in_group::<N, 5>(g, k),
         }
     }
 }
 
 #[inline(always)]
-fn best_in_group<const N: usize, const D: usize>(
-    g: &SubsetGroup,
-    k: &mut [[f64; N]],
-    m: &mut [[f64; N]],
-) {
+fn best_in_group<const N: usize, const D: usize>(g: &SubsetGroup, k: &mut [[f64; N]]) {
     for (&i, parents) in g.members.iter().zip(g.parents.chunks_exact(D)) {
         let i = usize::from(i);
         let mut best = k[i];
         for &j in parents {
-            let b = &m[usize::from(j)];
+            let b = &k[usize::from(j)];
             for l in 0..N {
                 best[l] = fmax(best[l], b[l]);
             }
         }
-        if g.size < DICE {
-            m[i] = best;
-        } else {
-            k[i] = best;
-        }
+        k[i] = best;
     }
 }
 
 /// Per-thread working memory of one turn: no allocation per card. `N` lanes are solved at a
-/// time; with `N` = 16 the two keep arrays take 2 x 462 x 128 bytes, well inside L2.
+/// time; with `N` = 16 the keep array takes 462 x 128 bytes, well inside L2.
 pub(crate) struct Scratch<const N: usize> {
     pub k: Vec<[f64; N]>,
-    pub m: Vec<[f64; N]>,
     pub succ: Successors,
     pub plan: Plan,
     pub lanes: Lanes,
@@ -491,7 +480,6 @@ impl<const N: usize> Scratch<N> {
     pub(crate) fn new() -> Scratch<N> {
         Scratch {
             k: vec![[0.0; N]; MULTISETS],
-            m: vec![[0.0; N]; FIRST_ROLL],
             succ: Successors::new(),
             plan: Plan::new(),
             lanes: Lanes::new(),
@@ -504,12 +492,12 @@ impl<const N: usize> Scratch<N> {
 /// of the turn, in "bonus held" form. The successors and the plan must be loaded.
 #[inline(always)]
 fn solve_turn<const N: usize>(scratch: &mut Scratch<N>, u0: usize) -> [f64; N] {
-    let Scratch { k, m, plan, .. } = scratch;
+    let Scratch { k, plan, .. } = scratch;
     score_final_roll(plan, u0, k);
     // Two re-rolls: keep values with one roll left, best keeps, then with two rolls left.
     for _ in 0..2 {
         expect_keeps(k);
-        best_keeps(k, m);
+        best_keeps(k);
     }
     // The opening roll: the probability-weighted mean of the rolls' values.
     let lattice = Lattice::get();
