@@ -329,7 +329,7 @@ impl TurnValues {
             scratch.lanes.push(u0 as u8, flag);
             scratch.plan.build(&turn, &scratch.succ, &scratch.lanes);
             let Scratch { k, plan, .. } = scratch;
-            solver::score_final_roll(plan, 0, k);
+            solver::score_final_roll(plan, turn.scores, 0, k);
             solver::expect_keeps(k);
             values.one_roll_left = k.iter().map(|v| v[0] - held).collect();
             if rolls_left == 1 {

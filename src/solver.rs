@@ -63,6 +63,9 @@ pub(crate) struct ScoreTable {
     pub(crate) five_of_a_kind: [bool; ROLLS],
     /// The distinct points of each box over the rolls, ascending.
     pub(crate) distinct: Vec<Vec<u8>>,
+    /// For each roll, the rank of each box's points among that box's `distinct` points:
+    /// `rank[roll offset][box]`.
+    pub(crate) rank: Vec<[u8; SLOTS]>,
 }
 
 impl ScoreTable {
@@ -75,7 +78,7 @@ impl ScoreTable {
             }
             five_of_a_kind[r] = dice.five_of_a_kind().is_some();
         }
-        let distinct = points
+        let distinct: Vec<Vec<u8>> = points
             .iter()
             .map(|row| {
                 let mut d = row.to_vec();
@@ -84,10 +87,20 @@ impl ScoreTable {
                 d
             })
             .collect();
+        let rank = (0..ROLLS)
+            .map(|r| {
+                let mut ranks = [0u8; SLOTS];
+                for (c, d) in distinct.iter().enumerate() {
+                    ranks[c] = d.partition_point(|&p| p < points[c][r]) as u8;
+                }
+                ranks
+            })
+            .collect();
         ScoreTable {
             points,
             five_of_a_kind,
             distinct,
+            rank,
         }
     }
 }
@@ -206,17 +219,20 @@ pub(crate) struct Turn<'a> {
 
 /// The boxes each final roll may fill on one card, worked out once per card and shared by
 /// all its lane blocks. Within one box a roll matters only through the points it scores, so
-/// each distinct (box, points) choice gets one precomputed row of 64 lanes: the points, the
-/// Yahtzee bonus if any, plus the successor value at the shifted upper total. For roll `r`,
-/// entries `start[r]..start[r + 1]` of `choice` are the rows of its legal boxes, and the final
-/// roll is a plain maximum over them, with no addition per roll.
+/// each distinct (box, points) choice gets one precomputed row of lanes: the points, the
+/// Yahtzee bonus if any, plus the successor value at the shifted upper total. The rows of one
+/// box are consecutive, in the order of its distinct points, so the row of a roll is the box's
+/// first row plus the roll's rank (`ScoreTable::rank`), and the final roll is a plain maximum
+/// over the open boxes' rows, with no addition per roll. Yahtzees rolled with the Yahtzee box
+/// filled, where the Joker decides, have their own lists of rows.
 pub(crate) struct Plan {
-    /// Offsets (row index x width) into `rows`, per roll.
-    choice: Vec<u32>,
-    start: Vec<u16>,
+    /// The open boxes: (box, index of its first row).
+    open: Vec<(u8, u16)>,
+    /// The five-of-a-kind rolls decided by the Joker: (roll offset, range of `joker_rows`).
+    jokers: Vec<(u8, u16, u16)>,
+    /// Rows of the Joker's choices.
+    joker_rows: Vec<u16>,
     rows: Vec<f64>,
-    /// Row index of box `c` scoring `p` by its own condition, at `c * POINTS + p`.
-    row_at: Vec<u16>,
     /// Rows made for Yahtzees rolled with the Yahtzee box filled (Joker and bonus):
     /// (box, points, row index).
     extra: Vec<(usize, u32, u16)>,
@@ -224,16 +240,13 @@ pub(crate) struct Plan {
     width: usize,
 }
 
-/// Points a box can score by its own condition: 0 to 50.
-const POINTS: usize = 51;
-
 impl Plan {
     pub(crate) fn new() -> Plan {
         Plan {
-            choice: Vec::with_capacity(ROLLS * SLOTS),
-            start: Vec::with_capacity(ROLLS + 1),
+            open: Vec::with_capacity(SLOTS),
+            jokers: Vec::with_capacity(FACES),
+            joker_rows: Vec::with_capacity(FACES * SLOTS),
             rows: Vec::with_capacity(128 * UPPER_TOTALS),
-            row_at: vec![u16::MAX; SLOTS * POINTS],
             extra: Vec::new(),
             width: UPPER_TOTALS,
         }
@@ -283,15 +296,15 @@ impl Plan {
         index
     }
 
-    /// Lists the legal boxes of every roll of `turn`'s card, Joker included, and makes the row
-    /// of each distinct choice from the loaded successors, for the states of `lanes`.
+    /// Makes the rows of every open box of `turn`'s card and of the Joker's choices from the
+    /// loaded successors, for the states of `lanes`.
     pub(crate) fn build(&mut self, turn: &Turn<'_>, succ: &Successors, lanes: &Lanes) {
-        let width = lanes.len();
-        self.width = width;
+        self.width = lanes.len();
         let rules = turn.rules;
         let open = rules.open_by_order(turn.filled);
-        self.choice.clear();
-        self.start.clear();
+        self.open.clear();
+        self.jokers.clear();
+        self.joker_rows.clear();
         self.rows.clear();
         self.extra.clear();
         // The rows of every open box and every points it can score by its own condition.
@@ -299,47 +312,50 @@ impl Plan {
         while rest != 0 {
             let c = rest.trailing_zeros() as usize;
             rest &= rest - 1;
+            let first = (self.rows.len() / self.width) as u16;
+            self.open.push((c as u8, first));
             for &p in &turn.scores.distinct[c] {
-                let row = self.make_row(turn, succ, lanes, c, u32::from(p), 0);
-                self.row_at[c * POINTS + usize::from(p)] = row;
+                self.make_row(turn, succ, lanes, c, u32::from(p), 0);
             }
         }
-        let five_box_filled = turn.filled & (1 << rules.five_of_a_kind_box()) != 0;
+        if turn.filled & (1 << rules.five_of_a_kind_box()) == 0 {
+            return;
+        }
+        // A Yahtzee on a card whose Yahtzee box is filled: the Joker decides the boxes and
+        // their points, and 50 in the box earns 100 more.
         for r in 0..ROLLS {
-            self.start.push(self.choice.len() as u16);
-            let five = turn.scores.five_of_a_kind[r];
-            if five && five_box_filled {
-                // A Yahtzee on a card whose Yahtzee box is filled: the Joker decides the boxes
-                // and their points, and 50 in the box earns 100 more.
-                let dice = Dice::from_index(FIRST_ROLL + r);
-                let bonus = YAHTZEE_BONUS;
-                let mut boxes = rules.legal_boxes(turn.filled, &dice);
-                while boxes != 0 {
-                    let c = boxes.trailing_zeros() as usize;
-                    boxes &= boxes - 1;
-                    let points = rules.score(c, &dice, turn.filled);
-                    let row = match self.extra.iter().find(|e| e.0 == c && e.1 == points) {
-                        Some(e) => e.2,
-                        None => {
-                            let row = self.make_row(turn, succ, lanes, c, points, bonus);
-                            self.extra.push((c, points, row));
-                            row
-                        }
-                    };
-                    self.choice.push(u32::from(row) * width as u32);
-                }
+            if !turn.scores.five_of_a_kind[r] {
                 continue;
             }
-            let mut rest = open;
-            while rest != 0 {
-                let c = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                let p = usize::from(turn.scores.points[c][r]);
-                self.choice
-                    .push(u32::from(self.row_at[c * POINTS + p]) * width as u32);
+            let dice = Dice::from_index(FIRST_ROLL + r);
+            let from = self.joker_rows.len() as u16;
+            let mut boxes = rules.legal_boxes(turn.filled, &dice);
+            while boxes != 0 {
+                let c = boxes.trailing_zeros() as usize;
+                boxes &= boxes - 1;
+                let points = rules.score(c, &dice, turn.filled);
+                let row = match self.extra.iter().find(|e| e.0 == c && e.1 == points) {
+                    Some(e) => e.2,
+                    None => {
+                        let row = self.make_row(turn, succ, lanes, c, points, YAHTZEE_BONUS);
+                        self.extra.push((c, points, row));
+                        row
+                    }
+                };
+                self.joker_rows.push(row);
             }
+            self.jokers
+                .push((r as u8, from, self.joker_rows.len() as u16));
         }
-        self.start.push(self.choice.len() as u16);
+    }
+
+    /// The lanes `u0..u0 + N` of row `row`.
+    #[inline(always)]
+    fn lanes_of<const N: usize>(&self, row: usize, u0: usize) -> &[f64; N] {
+        let at = row * self.width + u0;
+        self.rows[at..at + N]
+            .try_into()
+            .expect("rows cover the lanes asked for")
     }
 }
 
@@ -352,20 +368,31 @@ fn fmax(a: f64, b: f64) -> f64 {
 /// Step 1: the value of each roll when it is the last one, with the best box filled, written
 /// to `k[FIRST_ROLL..]`, for the lanes `u0..u0 + N` of the plan.
 #[inline(always)]
-pub(crate) fn score_final_roll<const N: usize>(plan: &Plan, u0: usize, k: &mut [[f64; N]]) {
-    for r in 0..ROLLS {
+pub(crate) fn score_final_roll<const N: usize>(
+    plan: &Plan,
+    scores: &ScoreTable,
+    u0: usize,
+    k: &mut [[f64; N]],
+) {
+    for (r, ranks) in scores.rank.iter().enumerate() {
         let mut acc = [f64::NEG_INFINITY; N];
-        let (from, to) = (usize::from(plan.start[r]), usize::from(plan.start[r + 1]));
-        for &offset in &plan.choice[from..to] {
-            let at = offset as usize + u0;
-            let row: &[f64; N] = plan.rows[at..at + N]
-                .try_into()
-                .expect("choice rows cover the lanes asked for");
+        for &(c, first) in &plan.open {
+            let row = plan.lanes_of::<N>(usize::from(first) + usize::from(ranks[usize::from(c)]), u0);
             for l in 0..N {
                 acc[l] = fmax(acc[l], row[l]);
             }
         }
         k[FIRST_ROLL + r] = acc;
+    }
+    for &(r, from, to) in &plan.jokers {
+        let mut acc = [f64::NEG_INFINITY; N];
+        for &row in &plan.joker_rows[usize::from(from)..usize::from(to)] {
+            let row = plan.lanes_of::<N>(usize::from(row), u0);
+            for l in 0..N {
+                acc[l] = fmax(acc[l], row[l]);
+            }
+        }
+        k[FIRST_ROLL + usize::from(r)] = acc;
     }
 }
 
@@ -491,9 +518,13 @@ impl<const N: usize> Scratch<N> {
 /// Solves one turn for lanes `u0..u0 + N` of one card: the expected future score at the start
 /// of the turn, in "bonus held" form. The successors and the plan must be loaded.
 #[inline(always)]
-fn solve_turn<const N: usize>(scratch: &mut Scratch<N>, u0: usize) -> [f64; N] {
+fn solve_turn<const N: usize>(
+    scratch: &mut Scratch<N>,
+    scores: &ScoreTable,
+    u0: usize,
+) -> [f64; N] {
     let Scratch { k, plan, .. } = scratch;
-    score_final_roll(plan, u0, k);
+    score_final_roll(plan, scores, u0, k);
     // Two re-rolls: keep values with one roll left, best keeps, then with two rolls left.
     for _ in 0..2 {
         expect_keeps(k);
@@ -572,7 +603,7 @@ fn solve_card<const N: usize>(
     scratch.plan.build(turn, &scratch.succ, &scratch.lanes);
     scratch.results.clear();
     for block in 0..scratch.lanes.len() / N {
-        let row = solve_turn(scratch, block * N);
+        let row = solve_turn(scratch, turn.scores, block * N);
         scratch.results.extend_from_slice(&row);
     }
     out.fill(0.0);
