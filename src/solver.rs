@@ -30,7 +30,7 @@
 //! successor reads of each lane are gathered once per card into one row per distinct (box,
 //! points) choice (`Plan`), so the hot loops read contiguous lanes.
 
-use std::sync::LazyLock;
+use std::sync::{LazyLock, Mutex};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -736,6 +736,9 @@ pub struct Solver {
     options: SolveOptions,
     /// Cards (masks of filled boxes) by number of filled boxes.
     by_depth: Vec<Vec<BoxMask>>,
+    /// The new rows of one depth before they are copied into the values, kept from depth to
+    /// depth: fresh memory costs a page fault per 4 KiB.
+    rows: Mutex<Vec<f64>>,
 }
 
 impl Solver {
@@ -755,6 +758,7 @@ impl Solver {
             scores: ScoreTable::new(rules),
             options,
             by_depth,
+            rows: Mutex::new(Vec::new()),
         }
     }
 
@@ -779,7 +783,8 @@ impl Solver {
         let cards = &self.by_depth[depth];
         // Both flag rows of a card are adjacent in the layout: one chunk per card.
         let width = self.layout.flags * self.layout.lanes;
-        let mut rows = vec![0.0f64; cards.len() * width];
+        let mut rows = std::mem::take(&mut *self.rows.lock().unwrap_or_else(|e| e.into_inner()));
+        rows.resize(cards.len() * width, 0.0);
         match (self.layout.lanes == UPPER_TOTALS, self.options.simd) {
             (true, Simd::Avx512) => self.solve_cards::<WIDE_BLOCK>(cards, values, &mut rows),
             (true, _) => self.solve_cards::<BLOCK>(cards, values, &mut rows),
@@ -789,6 +794,7 @@ impl Solver {
             let base = self.layout.row(filled, false);
             values[base..base + width].copy_from_slice(row);
         }
+        *self.rows.lock().unwrap_or_else(|e| e.into_inner()) = rows;
     }
 
     fn solve_cards<const N: usize>(&self, cards: &[BoxMask], values: &[f64], rows: &mut [f64]) {

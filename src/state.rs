@@ -131,23 +131,46 @@ impl Layout {
 
 /// The upper totals (capped at 63) reachable with these upper boxes filled, as a bit set.
 pub fn reachable_upper_totals(filled: BoxMask) -> u64 {
-    let mut set: u64 = 1;
-    for face in 1..=6u32 {
-        if filled & (1 << (face - 1)) == 0 {
-            continue;
-        }
-        let mut next = 0u64;
-        for total in 0..64u32 {
-            if set & (1 << total) != 0 {
-                for n in 0..=5 {
-                    next |= 1 << (total + face * n).min(UPPER_BONUS_THRESHOLD);
-                }
-            }
-        }
-        set = next;
-    }
-    set
+    REACHABLE_UPPER_TOTALS[usize::from(filled & UPPER_MASK)]
 }
+
+/// [`reachable_upper_totals`] of each set of filled upper boxes, worked out at compile time
+/// (the solver asks for it once per card).
+const REACHABLE_UPPER_TOTALS: [u64; 64] = {
+    let mut table = [0u64; 64];
+    let mut upper = 0;
+    while upper < 64 {
+        let mut set: u64 = 1;
+        let mut face = 1;
+        while face <= 6 {
+            if upper & (1 << (face - 1)) != 0 {
+                let mut next = 0u64;
+                let mut total = 0;
+                while total < 64 {
+                    if set & (1 << total) != 0 {
+                        let mut n = 0;
+                        while n <= 5 {
+                            let reached = total + face * n;
+                            let capped = if reached < UPPER_BONUS_THRESHOLD {
+                                reached
+                            } else {
+                                UPPER_BONUS_THRESHOLD
+                            };
+                            next |= 1 << capped;
+                            n += 1;
+                        }
+                    }
+                    total += 1;
+                }
+                set = next;
+            }
+            face += 1;
+        }
+        table[upper] = set;
+        upper += 1;
+    }
+    table
+};
 
 /// True when a player can reach this state under `rules`.
 pub fn is_reachable(rules: &Rules, state: &State) -> bool {

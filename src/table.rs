@@ -205,14 +205,19 @@ impl StrategyTable {
             env: TABLE_DIR_ENV,
             cause,
         };
-        let body = bincode::serialize(&self.values).expect("a Vec<f64> always serializes");
+        let mut checksum = crc32fast::Hasher::new();
+        let body_bytes = write_body(&self.values, |bytes| {
+            checksum.update(bytes);
+            Ok(())
+        })
+        .expect("a checksum cannot fail");
         let header = TableHeader {
             rules: self.rules.set.name().to_string(),
             upper_first: self.rules.order == Order::UpperFirst,
             value_type: VALUE_TYPE.to_string(),
             entries: self.values.len() as u64,
-            body_bytes: body.len() as u64,
-            checksum: crc32fast::hash(&body),
+            body_bytes,
+            checksum: checksum.finalize(),
         };
         let header_bytes = bincode::serialize(&header).expect("a header always serializes");
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -225,7 +230,7 @@ impl StrategyTable {
             f.write_all(&FORMAT_VERSION.to_le_bytes())?;
             f.write_all(&(header_bytes.len() as u32).to_le_bytes())?;
             f.write_all(&header_bytes)?;
-            f.write_all(&body)?;
+            write_body(&self.values, |bytes| f.write_all(bytes))?;
             f.sync_all()?;
             fs::rename(&tmp, path)
         })();
@@ -389,8 +394,7 @@ fn read_file(path: &Path, flags: &str) -> Result<(TableHeader, Vec<f64>), TableE
             flags,
         });
     }
-    let values: Vec<f64> =
-        bincode::deserialize(body).map_err(|e| corrupt(format!("unreadable values: {e}")))?;
+    let values = read_body(body).ok_or_else(|| corrupt("unreadable values".to_string()))?;
     if values.len() as u64 != header.entries {
         return Err(corrupt(format!(
             "{} values, header says {}",
@@ -399,6 +403,42 @@ fn read_file(path: &Path, flags: &str) -> Result<(TableHeader, Vec<f64>), TableE
         )));
     }
     Ok((header, values))
+}
+
+/// Values per piece of the body written at a time.
+const BODY_PIECE: usize = 32 * 1024;
+
+/// Passes the body of a table holding `values` to `write`, piece by piece, and returns its
+/// size. The body is what bincode writes for a `Vec<f64>` (the count as a little-endian u64,
+/// then each value little-endian), made here in pieces so that saving copies no more than a
+/// piece of the values at a time.
+fn write_body(
+    values: &[f64],
+    mut write: impl FnMut(&[u8]) -> std::io::Result<()>,
+) -> std::io::Result<u64> {
+    write(&(values.len() as u64).to_le_bytes())?;
+    let mut piece = Vec::with_capacity(BODY_PIECE * 8);
+    for chunk in values.chunks(BODY_PIECE) {
+        piece.clear();
+        piece.extend(chunk.iter().flat_map(|v| v.to_le_bytes()));
+        write(&piece)?;
+    }
+    Ok(8 + 8 * values.len() as u64)
+}
+
+/// The values of a body made by [`write_body`], or `None` if its count does not match its
+/// size.
+fn read_body(body: &[u8]) -> Option<Vec<f64>> {
+    let (count, values) = body.split_first_chunk::<8>()?;
+    if u64::from_le_bytes(*count) != values.len() as u64 / 8 || values.len() % 8 != 0 {
+        return None;
+    }
+    Some(
+        values
+            .chunks_exact(8)
+            .map(|v| f64::from_le_bytes(v.try_into().expect("chunks of eight bytes")))
+            .collect(),
+    )
 }
 
 /// The folder of the default tables: `$YAHTZEE_TABLE_DIR`, else the user's cache folder.
@@ -423,4 +463,32 @@ pub fn default_table_name(rules: &Rules) -> String {
 /// The default table path of `rules`.
 pub fn default_table_path(rules: &Rules) -> PathBuf {
     default_table_dir().join(default_table_name(rules))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn body_is_bincode_of_the_values_and_reads_back() {
+        // More than one piece, and values whose bytes differ from end to end.
+        let values: Vec<f64> = (0..BODY_PIECE * 2 + 5)
+            .map(|i| i as f64 * 1.25 - 7.0)
+            .collect();
+        let mut body = Vec::new();
+        let size = write_body(&values, |bytes| {
+            body.extend_from_slice(bytes);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(body, bincode::serialize(&values).unwrap());
+        assert_eq!(size, body.len() as u64);
+        assert_eq!(read_body(&body), Some(values));
+        // A count that does not match the size, and a size that is not whole values.
+        let mut wrong = body.clone();
+        wrong[0] ^= 1;
+        assert_eq!(read_body(&wrong), None);
+        assert_eq!(read_body(&body[..body.len() - 3]), None);
+        assert_eq!(read_body(&body[..5]), None);
+    }
 }
