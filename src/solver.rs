@@ -66,7 +66,21 @@ pub(crate) struct ScoreTable {
     /// For each roll, the rank of each box's points among that box's `distinct` points:
     /// `rank[roll offset][box]`.
     pub(crate) rank: Vec<[u8; SLOTS]>,
+    /// For each roll, the points of each box (`points` transposed, for the final roll:
+    /// 14 bytes per roll keep the table small in the cache): `gain[roll offset][box]`.
+    pub(crate) gain: Vec<[u8; SLOTS]>,
 }
+
+/// The points a box can score (0 to 50), as floats: one load where the final roll adds them.
+static POINTS_F64: [f64; 51] = {
+    let mut table = [0.0; 51];
+    let mut p = 0;
+    while p < 51 {
+        table[p] = p as f64;
+        p += 1;
+    }
+    table
+};
 
 impl ScoreTable {
     pub(crate) fn new(rules: &Rules) -> ScoreTable {
@@ -96,11 +110,21 @@ impl ScoreTable {
                 ranks
             })
             .collect();
+        let gain = (0..ROLLS)
+            .map(|r| {
+                let mut gains = [0u8; SLOTS];
+                for (c, row) in points.iter().enumerate() {
+                    gains[c] = row[r];
+                }
+                gains
+            })
+            .collect();
         ScoreTable {
             points,
             five_of_a_kind,
             distinct,
             rank,
+            gain,
         }
     }
 }
@@ -226,13 +250,20 @@ pub(crate) struct Turn<'a> {
 /// over the open boxes' rows, with no addition per roll. Yahtzees rolled with the Yahtzee box
 /// filled, where the Joker decides, have their own lists of rows.
 pub(crate) struct Plan {
-    /// The open boxes: (box, index of its first row).
-    open: Vec<(u8, u16)>,
+    /// The open boxes whose rows are made for each of their points: (box, index of its
+    /// first row).
+    ranked: Vec<(u8, u16)>,
+    /// The open boxes whose points only add to the successor value, the same for every roll
+    /// (lower boxes but the five-of-a-kind, and upper boxes without an upper bonus): (box,
+    /// index of its row of successor values, the row of 0 points). A roll adds its points.
+    added: Vec<(u8, u16)>,
     /// The five-of-a-kind rolls decided by the Joker: (roll offset, range of `joker_rows`).
     jokers: Vec<(u8, u16, u16)>,
     /// Rows of the Joker's choices.
     joker_rows: Vec<u16>,
+    /// The rows, from `rows[start]`, which is on a cache line boundary (see [`LINE`]).
     rows: Vec<f64>,
+    start: usize,
     /// Rows made for Yahtzees rolled with the Yahtzee box filled (Joker and bonus):
     /// (box, points, row index).
     extra: Vec<(usize, u32, u16)>,
@@ -243,10 +274,12 @@ pub(crate) struct Plan {
 impl Plan {
     pub(crate) fn new() -> Plan {
         Plan {
-            open: Vec::with_capacity(SLOTS),
+            ranked: Vec::with_capacity(SLOTS),
+            added: Vec::with_capacity(SLOTS),
             jokers: Vec::with_capacity(FACES),
             joker_rows: Vec::with_capacity(FACES * SLOTS),
-            rows: Vec::with_capacity(128 * UPPER_TOTALS),
+            rows: Vec::new(),
+            start: 0,
             extra: Vec::new(),
             width: UPPER_TOTALS,
         }
@@ -275,7 +308,7 @@ impl Plan {
         } else {
             0
         };
-        let index = (self.rows.len() / self.width) as u16;
+        let index = ((self.rows.len() - self.start) / self.width) as u16;
         let plain = f64::from(points);
         let with_bonus = f64::from(points + bonus);
         let offset = slot * ROW + shift;
@@ -302,18 +335,27 @@ impl Plan {
         self.width = lanes.len();
         let rules = turn.rules;
         let open = rules.open_by_order(turn.filled);
-        self.open.clear();
+        self.ranked.clear();
+        self.added.clear();
         self.jokers.clear();
         self.joker_rows.clear();
         self.rows.clear();
+        self.rows.reserve(LINE + MAX_ROWS * self.width);
+        self.start = aligned_start(&self.rows);
+        self.rows.resize(self.start, 0.0);
         self.extra.clear();
         // The rows of every open box and every points it can score by its own condition.
         let mut rest = open;
         while rest != 0 {
             let c = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            let first = (self.rows.len() / self.width) as u16;
-            self.open.push((c as u8, first));
+            let first = ((self.rows.len() - self.start) / self.width) as u16;
+            if c != rules.five_of_a_kind_box() && (c >= 6 || !rules.has_upper_bonus()) {
+                self.added.push((c as u8, first));
+                self.make_row(turn, succ, lanes, c, 0, 0);
+                continue;
+            }
+            self.ranked.push((c as u8, first));
             for &p in &turn.scores.distinct[c] {
                 self.make_row(turn, succ, lanes, c, u32::from(p), 0);
             }
@@ -352,11 +394,26 @@ impl Plan {
     /// The lanes `u0..u0 + N` of row `row`.
     #[inline(always)]
     fn lanes_of<const N: usize>(&self, row: usize, u0: usize) -> &[f64; N] {
-        let at = row * self.width + u0;
+        let at = self.start + row * self.width + u0;
         self.rows[at..at + N]
             .try_into()
             .expect("rows cover the lanes asked for")
     }
+}
+
+/// Values per cache line (64 bytes). Vectors of lanes are read and written from the start of
+/// a line: a load that straddles two lines costs two. Measured: the keep values 16 bytes off
+/// a line made a full solve about 20% slower, and which allocation happened to land where
+/// swung timings by as much between builds.
+const LINE: usize = 8;
+
+/// More rows than a card ever needs: 6 upper boxes x 6 points, 2 for the five-of-a-kind, 7
+/// lower boxes, and the Joker's choices.
+const MAX_ROWS: usize = 96;
+
+/// The first index of `buffer`'s allocation that starts a cache line.
+fn aligned_start(buffer: &Vec<f64>) -> usize {
+    buffer.as_ptr().align_offset(LINE * size_of::<f64>()).min(LINE)
 }
 
 #[inline(always)]
@@ -374,12 +431,20 @@ pub(crate) fn score_final_roll<const N: usize>(
     u0: usize,
     k: &mut [[f64; N]],
 ) {
-    for (r, ranks) in scores.rank.iter().enumerate() {
+    for (r, (ranks, gains)) in scores.rank.iter().zip(&scores.gain).enumerate() {
         let mut acc = [f64::NEG_INFINITY; N];
-        for &(c, first) in &plan.open {
-            let row = plan.lanes_of::<N>(usize::from(first) + usize::from(ranks[usize::from(c)]), u0);
+        for &(c, first) in &plan.ranked {
+            let row = usize::from(first) + usize::from(ranks[usize::from(c)]);
+            let row = plan.lanes_of::<N>(row, u0);
             for l in 0..N {
                 acc[l] = fmax(acc[l], row[l]);
+            }
+        }
+        for &(c, row) in &plan.added {
+            let successor = plan.lanes_of::<N>(usize::from(row), u0);
+            let gain = POINTS_F64[usize::from(gains[usize::from(c)])];
+            for l in 0..N {
+                acc[l] = fmax(acc[l], successor[l] + gain);
             }
         }
         k[FIRST_ROLL + r] = acc;
@@ -495,7 +560,10 @@ fn best_in_group<const N: usize, const D: usize>(g: &SubsetGroup, k: &mut [[f64;
 /// Per-thread working memory of one turn: no allocation per card. `N` lanes are solved at a
 /// time; with `N` = 16 the keep array takes 462 x 128 bytes, well inside L2.
 pub(crate) struct Scratch<const N: usize> {
-    pub k: Vec<[f64; N]>,
+    /// The keep values, `N` lanes per multiset, from `k[k_start]` (a cache line boundary):
+    /// see [`Scratch::keeps`].
+    k: Vec<f64>,
+    k_start: usize,
     pub succ: Successors,
     pub plan: Plan,
     pub lanes: Lanes,
@@ -505,13 +573,24 @@ pub(crate) struct Scratch<const N: usize> {
 
 impl<const N: usize> Scratch<N> {
     pub(crate) fn new() -> Scratch<N> {
+        let k = vec![0.0; LINE + MULTISETS * N];
         Scratch {
-            k: vec![[0.0; N]; MULTISETS],
+            k_start: aligned_start(&k),
+            k,
             succ: Successors::new(),
             plan: Plan::new(),
             lanes: Lanes::new(),
             results: Vec::with_capacity(2 * UPPER_TOTALS + N),
         }
+    }
+}
+
+impl<const N: usize> Scratch<N> {
+    /// The keep values and the plan, borrowed together.
+    #[inline(always)]
+    pub(crate) fn keeps_and_plan(&mut self) -> (&mut [[f64; N]], &Plan) {
+        let k = &mut self.k[self.k_start..][..MULTISETS * N];
+        (k.as_chunks_mut::<N>().0, &self.plan)
     }
 }
 
@@ -523,7 +602,7 @@ fn solve_turn<const N: usize>(
     scores: &ScoreTable,
     u0: usize,
 ) -> [f64; N] {
-    let Scratch { k, plan, .. } = scratch;
+    let (k, plan) = scratch.keeps_and_plan();
     score_final_roll(plan, scores, u0, k);
     // Two re-rolls: keep values with one roll left, best keeps, then with two rolls left.
     for _ in 0..2 {
