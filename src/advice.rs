@@ -328,7 +328,7 @@ impl TurnValues {
             scratch.lanes.clear();
             scratch.lanes.push(u0 as u8, flag);
             scratch.plan.build(&turn, &scratch.succ, &scratch.lanes);
-            let (k, plan) = scratch.keeps_and_plan();
+            let (k, plan) = scratch.keeps_and_plan::<1>();
             solver::score_final_roll(plan, turn.scores, 0, k);
             solver::expect_keeps(k);
             values.one_roll_left = k.iter().map(|v| v[0] - held).collect();
