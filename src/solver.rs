@@ -66,9 +66,18 @@ pub(crate) struct ScoreTable {
     /// For each roll, the rank of each box's points among that box's `distinct` points:
     /// `rank[roll offset][box]`.
     pub(crate) rank: Vec<[u8; SLOTS]>,
-    /// For each roll, the points of each box (`points` transposed, for the final roll:
-    /// 14 bytes per roll keep the table small in the cache): `gain[roll offset][box]`.
-    pub(crate) gain: Vec<[u8; SLOTS]>,
+    /// The rolls grouped by the points they score in the boxes that add their points
+    /// ([`adds_points`]): the group of each roll. Yahtzee has 98 groups.
+    pub(crate) group: [u8; ROLLS],
+    /// The points of each group in each box that adds its points (0 in the others).
+    pub(crate) group_points: Vec<[u8; SLOTS]>,
+}
+
+/// True for the boxes whose points only add to the value of the state they lead to, which
+/// is the same whatever the roll: the lower boxes but the five-of-a-kind (whose 50 leads to
+/// another state). The final roll takes their best once per group of rolls scoring alike.
+fn adds_points(rules: &Rules, c: usize) -> bool {
+    c >= 6 && c != rules.five_of_a_kind_box()
 }
 
 /// The points a box can score (0 to 50), as floats: one load where the final roll adds them.
@@ -110,21 +119,32 @@ impl ScoreTable {
                 ranks
             })
             .collect();
-        let gain = (0..ROLLS)
-            .map(|r| {
-                let mut gains = [0u8; SLOTS];
-                for (c, row) in points.iter().enumerate() {
-                    gains[c] = row[r];
+        let mut group = [0u8; ROLLS];
+        let mut group_points: Vec<[u8; SLOTS]> = Vec::new();
+        for (r, g) in group.iter_mut().enumerate() {
+            let mut scored = [0u8; SLOTS];
+            for (c, row) in points.iter().enumerate() {
+                if adds_points(rules, c) {
+                    scored[c] = row[r];
                 }
-                gains
-            })
-            .collect();
+            }
+            *g = match group_points.iter().position(|p| *p == scored) {
+                Some(i) => i as u8,
+                None => {
+                    group_points.push(scored);
+                    (group_points.len() - 1) as u8
+                }
+            };
+        }
+        // The final roll keeps the groups' maxima in the entries of the keeps, free then.
+        assert!(group_points.len() <= FIRST_ROLL);
         ScoreTable {
             points,
             five_of_a_kind,
             distinct,
             rank,
-            gain,
+            group,
+            group_points,
         }
     }
 }
@@ -350,7 +370,7 @@ impl Plan {
             let c = rest.trailing_zeros() as usize;
             rest &= rest - 1;
             let first = ((self.rows.len() - self.start) / self.width) as u16;
-            if c != rules.five_of_a_kind_box() && (c >= 6 || !rules.has_upper_bonus()) {
+            if adds_points(rules, c) {
                 self.added.push((c as u8, first));
                 self.make_row(turn, succ, lanes, c, 0, 0);
                 continue;
@@ -434,20 +454,32 @@ pub(crate) fn score_final_roll<const N: usize>(
     u0: usize,
     k: &mut [[f64; N]],
 ) {
-    for (r, (ranks, gains)) in scores.rank.iter().zip(&scores.gain).enumerate() {
-        let mut acc = [f64::NEG_INFINITY; N];
+    // The best of the boxes that add their points, once per group of rolls scoring alike,
+    // kept in the entries of the keeps (written only later, by `expect_keeps`).
+    if !plan.added.is_empty() {
+        for (g, scored) in scores.group_points.iter().enumerate() {
+            let mut acc = [f64::NEG_INFINITY; N];
+            for &(c, row) in &plan.added {
+                let successor = plan.lanes_of::<N>(usize::from(row), u0);
+                let gain = POINTS_F64[usize::from(scored[usize::from(c)])];
+                for l in 0..N {
+                    acc[l] = fmax(acc[l], successor[l] + gain);
+                }
+            }
+            k[g] = acc;
+        }
+    }
+    for (r, ranks) in scores.rank.iter().enumerate() {
+        let mut acc = if plan.added.is_empty() {
+            [f64::NEG_INFINITY; N]
+        } else {
+            k[usize::from(scores.group[r])]
+        };
         for &(c, first) in &plan.ranked {
             let row = usize::from(first) + usize::from(ranks[usize::from(c)]);
             let row = plan.lanes_of::<N>(row, u0);
             for l in 0..N {
                 acc[l] = fmax(acc[l], row[l]);
-            }
-        }
-        for &(c, row) in &plan.added {
-            let successor = plan.lanes_of::<N>(usize::from(row), u0);
-            let gain = POINTS_F64[usize::from(gains[usize::from(c)])];
-            for l in 0..N {
-                acc[l] = fmax(acc[l], successor[l] + gain);
             }
         }
         k[FIRST_ROLL + r] = acc;
