@@ -926,10 +926,21 @@ impl Solver {
             (true, _) => self.solve_cards::<BLOCK>(cards, values, &mut rows),
             (false, _) => self.solve_cards::<1>(cards, values, &mut rows),
         }
-        for (row, &filled) in rows.chunks(width).zip(cards) {
-            let base = self.layout.row(filled, false);
-            values[base..base + width].copy_from_slice(row);
+        // The rows of card `filled` start at `filled * width` (`Layout::row`): pick those
+        // chunks of the values, in the order of the cards (ascending), and copy in parallel,
+        // which also spreads the first touches of the values' fresh pages over the threads.
+        let mut cards_left = cards.iter().peekable();
+        let mut places = Vec::with_capacity(cards.len());
+        for (filled, place) in values.chunks_mut(width).enumerate() {
+            if cards_left.next_if(|&&c| usize::from(c) == filled).is_some() {
+                places.push(place);
+            }
         }
+        debug_assert_eq!(self.layout.row(cards[0], false), usize::from(cards[0]) * width);
+        places
+            .into_par_iter()
+            .zip(rows.par_chunks(width))
+            .for_each(|(place, row)| place.copy_from_slice(row));
         *self.rows.lock().unwrap_or_else(|e| e.into_inner()) = rows;
     }
 
