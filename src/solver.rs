@@ -936,7 +936,10 @@ impl Solver {
                 places.push(place);
             }
         }
-        debug_assert_eq!(self.layout.row(cards[0], false), usize::from(cards[0]) * width);
+        debug_assert_eq!(
+            self.layout.row(cards[0], false),
+            usize::from(cards[0]) * width
+        );
         places
             .into_par_iter()
             .zip(rows.par_chunks(width))

@@ -186,6 +186,32 @@ pub fn is_reachable(rules: &Rules, state: &State) -> bool {
             || (rules.has_yahtzee_bonus() && state.filled & (1 << rules.five_of_a_kind_box()) != 0))
 }
 
+/// The index in `Layout::of(rules)` of every reachable turn-start state, full cards included,
+/// ascending: the states a table file stores.
+pub fn reachable_indices(rules: &Rules) -> impl Iterator<Item = usize> + '_ {
+    let layout = Layout::of(rules);
+    (0..=rules.full_mask())
+        .filter(|&m| rules.order_allows(m))
+        .flat_map(move |m| {
+            let uppers = if rules.has_upper_bonus() {
+                reachable_upper_totals(m)
+            } else {
+                1
+            };
+            let flags = if rules.has_yahtzee_bonus() && m & (1 << rules.five_of_a_kind_box()) != 0 {
+                2
+            } else {
+                1
+            };
+            (0..flags).flat_map(move |flag| {
+                let row = layout.row(m, flag == 1);
+                (0..UPPER_TOTALS)
+                    .filter(move |&u| uppers & (1 << u) != 0)
+                    .map(move |u| row + u)
+            })
+        })
+}
+
 /// Number of reachable turn-start states, full cards included.
 pub fn reachable_state_count(rules: &Rules) -> u64 {
     (0..=rules.full_mask())

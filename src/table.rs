@@ -9,8 +9,12 @@
 //! header size  u32 LE
 //! header       bincode   TableHeader: rule set, modifier, value type, entry count,
 //!                        body size, CRC-32 of the body
-//! body         bincode   Vec<f64>, the values in the order of `state::Layout`
+//! body         bincode   Vec<f64>, the values of the reachable states
+//!                        (`state::reachable_indices`), in the order of `state::Layout`
 //! ```
+//!
+//! Only reachable states are stored (536,448 of the 1,048,576 entries of the official rules'
+//! dense layout): the file is half the size, and loading puts each value back at its place.
 //!
 //! Loading checks each part in that order and refuses a file of another rule set: a table
 //! never answers a question about other rules. A file is written to a temporary name in the
@@ -25,14 +29,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::rules::{Order, RuleSet, Rules};
 use crate::solver::{self, ScoreTable, SolveOptions};
-use crate::state::{Layout, State, reachable_state_count};
+use crate::state::{Layout, State, reachable_indices, reachable_state_count};
 use std::sync::Arc;
 
 /// First bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"YHTZTBL\0";
 /// Version of the file format, bumped whenever the layout or the meaning of the values
 /// changes; a file of another version is refused.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 /// The value type stored, written into the header.
 pub const VALUE_TYPE: &str = "f64";
 /// Environment variable naming the folder of the default tables.
@@ -205,8 +209,10 @@ impl StrategyTable {
             env: TABLE_DIR_ENV,
             cause,
         };
+        let entries = reachable_state_count(&self.rules);
+        let stored = || reachable_indices(&self.rules).map(|i| self.values[i]);
         let mut checksum = crc32fast::Hasher::new();
-        let body_bytes = write_body(&self.values, |bytes| {
+        let body_bytes = write_body(entries, stored(), |bytes| {
             checksum.update(bytes);
             Ok(())
         })
@@ -215,7 +221,7 @@ impl StrategyTable {
             rules: self.rules.set.name().to_string(),
             upper_first: self.rules.order == Order::UpperFirst,
             value_type: VALUE_TYPE.to_string(),
-            entries: self.values.len() as u64,
+            entries,
             body_bytes,
             checksum: checksum.finalize(),
         };
@@ -230,7 +236,7 @@ impl StrategyTable {
             f.write_all(&FORMAT_VERSION.to_le_bytes())?;
             f.write_all(&(header_bytes.len() as u32).to_le_bytes())?;
             f.write_all(&header_bytes)?;
-            write_body(&self.values, |bytes| f.write_all(bytes))?;
+            write_body(entries, stored(), |bytes| f.write_all(bytes))?;
             f.sync_all()?;
             fs::rename(&tmp, path)
         })();
@@ -245,6 +251,7 @@ impl StrategyTable {
     /// format version, truncated or corrupted.
     pub fn load(path: &Path, rules: &Rules) -> Result<StrategyTable, TableError> {
         let (header, values) = read_file(path, &rules.flags())?;
+        let values = values.bytes();
         let expected = header_for(rules);
         if header.rules != expected.rules || header.upper_first != expected.upper_first {
             let got = header
@@ -265,6 +272,7 @@ impl StrategyTable {
     /// verify` checks.
     pub fn open(path: &Path) -> Result<(TableHeader, StrategyTable), TableError> {
         let (header, values) = read_file(path, "--rules RULES")?;
+        let values = values.bytes();
         let rules = header.rules().ok_or_else(|| TableError::Corrupt {
             path: path.to_path_buf(),
             what: format!("unknown rule set `{}`", header.rules),
@@ -274,23 +282,25 @@ impl StrategyTable {
         Ok((header, table))
     }
 
-    fn from_parts(
-        path: &Path,
-        rules: Rules,
-        values: Vec<f64>,
-    ) -> Result<StrategyTable, TableError> {
+    /// The table of `rules` from the stored values (`stored`: 8 bytes each), each put back
+    /// at its place in the dense layout.
+    fn from_parts(path: &Path, rules: Rules, stored: &[u8]) -> Result<StrategyTable, TableError> {
         let layout = Layout::of(&rules);
-        if values.len() != layout.len() {
+        let entries = reachable_state_count(&rules);
+        if stored.len() as u64 != 8 * entries {
             return Err(TableError::Corrupt {
                 path: path.to_path_buf(),
                 what: format!(
-                    "{} values where {} rules need {}",
-                    values.len(),
+                    "{} values where {} rules have {entries} reachable states",
+                    stored.len() / 8,
                     rules.label(),
-                    layout.len()
                 ),
                 flags: rules.flags(),
             });
+        }
+        let mut values = vec![0.0; layout.len()];
+        for (i, v) in reachable_indices(&rules).zip(stored.chunks_exact(8)) {
+            values[i] = f64::from_le_bytes(v.try_into().expect("chunks of eight bytes"));
         }
         Ok(StrategyTable {
             rules,
@@ -319,7 +329,20 @@ pub fn temporary_name(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
-fn read_file(path: &Path, flags: &str) -> Result<(TableHeader, Vec<f64>), TableError> {
+/// A table file read and checked: its bytes, and where the stored values start.
+struct FileBytes {
+    bytes: Vec<u8>,
+    values_at: usize,
+}
+
+impl FileBytes {
+    /// The stored values, 8 bytes each.
+    fn bytes(&self) -> &[u8] {
+        &self.bytes[self.values_at..]
+    }
+}
+
+fn read_file(path: &Path, flags: &str) -> Result<(TableHeader, FileBytes), TableError> {
     let flags = flags.to_string();
     let bytes = fs::read(path).map_err(|cause| TableError::Read {
         path: path.to_path_buf(),
@@ -394,51 +417,52 @@ fn read_file(path: &Path, flags: &str) -> Result<(TableHeader, Vec<f64>), TableE
             flags,
         });
     }
-    let values = read_body(body).ok_or_else(|| corrupt("unreadable values".to_string()))?;
-    if values.len() as u64 != header.entries {
+    let count = body_count(body).ok_or_else(|| corrupt("unreadable values".to_string()))?;
+    if count != header.entries {
         return Err(corrupt(format!(
-            "{} values, header says {}",
-            values.len(),
+            "{count} values, header says {}",
             header.entries
         )));
     }
-    Ok((header, values))
+    let values_at = body_at + 8;
+    Ok((header, FileBytes { bytes, values_at }))
 }
 
 /// Values per piece of the body written at a time.
 const BODY_PIECE: usize = 32 * 1024;
 
-/// Passes the body of a table holding `values` to `write`, piece by piece, and returns its
-/// size. The body is what bincode writes for a `Vec<f64>` (the count as a little-endian u64,
-/// then each value little-endian), made here in pieces so that saving copies no more than a
-/// piece of the values at a time.
+/// Passes the body of a table storing `count` values to `write`, piece by piece, and returns
+/// its size. The body is what bincode writes for a `Vec<f64>` (the count as a little-endian
+/// u64, then each value little-endian), made here in pieces so that saving copies no more than
+/// a piece of the values at a time.
 fn write_body(
-    values: &[f64],
+    count: u64,
+    values: impl Iterator<Item = f64>,
     mut write: impl FnMut(&[u8]) -> std::io::Result<()>,
 ) -> std::io::Result<u64> {
-    write(&(values.len() as u64).to_le_bytes())?;
+    write(&count.to_le_bytes())?;
     let mut piece = Vec::with_capacity(BODY_PIECE * 8);
-    for chunk in values.chunks(BODY_PIECE) {
-        piece.clear();
-        piece.extend(chunk.iter().flat_map(|v| v.to_le_bytes()));
-        write(&piece)?;
+    let mut written = 0;
+    for v in values {
+        piece.extend_from_slice(&v.to_le_bytes());
+        if piece.len() == piece.capacity() {
+            write(&piece)?;
+            written += piece.len();
+            piece.clear();
+        }
     }
-    Ok(8 + 8 * values.len() as u64)
+    write(&piece)?;
+    written += piece.len();
+    debug_assert_eq!(written as u64, 8 * count);
+    Ok(8 + written as u64)
 }
 
-/// The values of a body made by [`write_body`], or `None` if its count does not match its
-/// size.
-fn read_body(body: &[u8]) -> Option<Vec<f64>> {
+/// The count of values of a body made by [`write_body`], or `None` if it does not match the
+/// body's size.
+fn body_count(body: &[u8]) -> Option<u64> {
     let (count, values) = body.split_first_chunk::<8>()?;
-    if u64::from_le_bytes(*count) != values.len() as u64 / 8 || values.len() % 8 != 0 {
-        return None;
-    }
-    Some(
-        values
-            .chunks_exact(8)
-            .map(|v| f64::from_le_bytes(v.try_into().expect("chunks of eight bytes")))
-            .collect(),
-    )
+    let count = u64::from_le_bytes(*count);
+    (values.len() % 8 == 0 && count == values.len() as u64 / 8).then_some(count)
 }
 
 /// The folder of the default tables: `$YAHTZEE_TABLE_DIR`, else the user's cache folder.
@@ -470,25 +494,41 @@ mod tests {
     use super::*;
 
     #[test]
-    fn body_is_bincode_of_the_values_and_reads_back() {
+    fn body_is_bincode_of_the_values() {
         // More than one piece, and values whose bytes differ from end to end.
         let values: Vec<f64> = (0..BODY_PIECE * 2 + 5)
             .map(|i| i as f64 * 1.25 - 7.0)
             .collect();
         let mut body = Vec::new();
-        let size = write_body(&values, |bytes| {
+        let size = write_body(values.len() as u64, values.iter().copied(), |bytes| {
             body.extend_from_slice(bytes);
             Ok(())
         })
         .unwrap();
         assert_eq!(body, bincode::serialize(&values).unwrap());
         assert_eq!(size, body.len() as u64);
-        assert_eq!(read_body(&body), Some(values));
+        assert_eq!(body_count(&body), Some(values.len() as u64));
         // A count that does not match the size, and a size that is not whole values.
         let mut wrong = body.clone();
         wrong[0] ^= 1;
-        assert_eq!(read_body(&wrong), None);
-        assert_eq!(read_body(&body[..body.len() - 3]), None);
-        assert_eq!(read_body(&body[..5]), None);
+        assert_eq!(body_count(&wrong), None);
+        assert_eq!(body_count(&body[..body.len() - 3]), None);
+        assert_eq!(body_count(&body[..5]), None);
+    }
+
+    #[test]
+    fn stores_only_reachable_states_and_puts_them_back() {
+        let rules = Rules::with_order(RuleSet::Yahtzee, Order::UpperFirst);
+        let (table, _) = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {});
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.table");
+        table.save(&path).unwrap();
+        let header_and_prefix = fs::metadata(&path).unwrap().len() - 8 * table.states();
+        assert!(
+            header_and_prefix < 200,
+            "{header_and_prefix} bytes beside the values"
+        );
+        let loaded = StrategyTable::load(&path, &rules).unwrap();
+        assert_eq!(loaded.values(), table.values());
     }
 }

@@ -136,7 +136,7 @@ fn advise_builds_a_missing_table_first_then_reuses_it() {
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("building it once"));
-    let path = dir.path().join("yacht.v1.table");
+    let path = dir.path().join("yacht.v2.table");
     assert!(path.exists());
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["rules"], "yacht");
