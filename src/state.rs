@@ -205,9 +205,15 @@ pub fn reachable_indices(rules: &Rules) -> impl Iterator<Item = usize> + '_ {
             };
             (0..flags).flat_map(move |flag| {
                 let row = layout.row(m, flag == 1);
-                (0..UPPER_TOTALS)
-                    .filter(move |&u| uppers & (1 << u) != 0)
-                    .map(move |u| row + u)
+                // The set bits of `uppers`, lowest first.
+                let mut rest = uppers;
+                std::iter::from_fn(move || {
+                    (rest != 0).then(|| {
+                        let u = rest.trailing_zeros() as usize;
+                        rest &= rest - 1;
+                        row + u
+                    })
+                })
             })
         })
 }
@@ -468,6 +474,30 @@ fn describe_scores(scores: &[u32]) -> String {
 mod tests {
     use super::*;
     use crate::rules::{Order, RuleSet};
+
+    #[test]
+    fn reachable_indices_are_the_reachable_states_in_order() {
+        for set in [RuleSet::Yahtzee, RuleSet::YahtzeePlain, RuleSet::Yacht] {
+            for order in [Order::Any, Order::UpperFirst] {
+                let rules = Rules::with_order(set, order);
+                let layout = Layout::of(&rules);
+                let listed: Vec<usize> = reachable_indices(&rules).collect();
+                assert!(listed.windows(2).all(|w| w[0] < w[1]));
+                assert_eq!(listed.len() as u64, reachable_state_count(&rules));
+                let mut next = listed.iter().peekable();
+                for i in 0..layout.len() {
+                    let row = i / layout.lanes;
+                    let state = State {
+                        filled: (row / layout.flags) as BoxMask,
+                        yahtzee_50: row % layout.flags == 1,
+                        upper: (i % layout.lanes) as u8,
+                    };
+                    let here = next.next_if(|&&j| j == i).is_some();
+                    assert_eq!(here, is_reachable(&rules, &state), "{rules:?} {state:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn counts_536448_reachable_yahtzee_states() {
