@@ -186,9 +186,10 @@ pub fn is_reachable(rules: &Rules, state: &State) -> bool {
             || (rules.has_yahtzee_bonus() && state.filled & (1 << rules.five_of_a_kind_box()) != 0))
 }
 
-/// The index in `Layout::of(rules)` of every reachable turn-start state, full cards included,
-/// ascending: the states a table file stores.
-pub fn reachable_indices(rules: &Rules) -> impl Iterator<Item = usize> + '_ {
+/// The rows of `Layout::of(rules)` that hold reachable turn-start states, full cards
+/// included, ascending: each row's first index, and the set of its upper totals that are
+/// reachable (bit `u` for total `u`; bit 0 alone without an upper bonus).
+pub fn reachable_rows(rules: &Rules) -> impl Iterator<Item = (usize, u64)> + '_ {
     let layout = Layout::of(rules);
     (0..=rules.full_mask())
         .filter(|&m| rules.order_allows(m))
@@ -203,19 +204,24 @@ pub fn reachable_indices(rules: &Rules) -> impl Iterator<Item = usize> + '_ {
             } else {
                 1
             };
-            (0..flags).flat_map(move |flag| {
-                let row = layout.row(m, flag == 1);
-                // The set bits of `uppers`, lowest first.
-                let mut rest = uppers;
-                std::iter::from_fn(move || {
-                    (rest != 0).then(|| {
-                        let u = rest.trailing_zeros() as usize;
-                        rest &= rest - 1;
-                        row + u
-                    })
-                })
+            (0..flags).map(move |flag| (layout.row(m, flag == 1), uppers))
+        })
+}
+
+/// The index in `Layout::of(rules)` of every reachable turn-start state, full cards included,
+/// ascending: the states a table file stores.
+pub fn reachable_indices(rules: &Rules) -> impl Iterator<Item = usize> + '_ {
+    reachable_rows(rules).flat_map(|(row, uppers)| {
+        // The set bits of `uppers`, lowest first.
+        let mut rest = uppers;
+        std::iter::from_fn(move || {
+            (rest != 0).then(|| {
+                let u = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                row + u
             })
         })
+    })
 }
 
 /// Number of reachable turn-start states, full cards included.

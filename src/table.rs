@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::rules::{Order, RuleSet, Rules};
 use crate::solver::{self, ScoreTable, SolveOptions};
-use crate::state::{Layout, State, reachable_indices, reachable_state_count};
+use crate::state::{Layout, State, reachable_rows, reachable_state_count};
 use std::sync::Arc;
 
 /// First bytes of every table file.
@@ -210,7 +210,10 @@ impl StrategyTable {
             cause,
         };
         let entries = reachable_state_count(&self.rules);
-        let stored = || reachable_indices(&self.rules).map(|i| self.values[i]);
+        let stored = || Stored {
+            values: &self.values,
+            rows: reachable_rows(&self.rules),
+        };
         let mut checksum = crc32fast::Hasher::new();
         let body_bytes = write_body(entries, stored(), |bytes| {
             checksum.update(bytes);
@@ -299,8 +302,15 @@ impl StrategyTable {
             });
         }
         let mut values = vec![0.0; layout.len()];
-        for (i, v) in reachable_indices(&rules).zip(stored.chunks_exact(8)) {
-            values[i] = f64::from_le_bytes(v.try_into().expect("chunks of eight bytes"));
+        let mut stored = stored.chunks_exact(8);
+        for (row, uppers) in reachable_rows(&rules) {
+            let mut rest = uppers;
+            while rest != 0 {
+                let u = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let v = stored.next().expect("as many values as reachable states");
+                values[row + u] = f64::from_le_bytes(v.try_into().expect("eight bytes"));
+            }
         }
         Ok(StrategyTable {
             rules,
@@ -431,21 +441,33 @@ fn read_file(path: &Path, flags: &str) -> Result<(TableHeader, FileBytes), Table
 /// Values per piece of the body written at a time.
 const BODY_PIECE: usize = 32 * 1024;
 
+/// The values of the reachable states, row by row: what a table file stores.
+struct Stored<'a, R: Iterator<Item = (usize, u64)>> {
+    values: &'a [f64],
+    rows: R,
+}
+
 /// Passes the body of a table storing `count` values to `write`, piece by piece, and returns
 /// its size. The body is what bincode writes for a `Vec<f64>` (the count as a little-endian
 /// u64, then each value little-endian), made here in pieces so that saving copies no more than
 /// a piece of the values at a time.
-fn write_body(
+fn write_body<R: Iterator<Item = (usize, u64)>>(
     count: u64,
-    values: impl Iterator<Item = f64>,
+    stored: Stored<'_, R>,
     mut write: impl FnMut(&[u8]) -> std::io::Result<()>,
 ) -> std::io::Result<u64> {
     write(&count.to_le_bytes())?;
     let mut piece = Vec::with_capacity(BODY_PIECE * 8);
     let mut written = 0;
-    for v in values {
-        piece.extend_from_slice(&v.to_le_bytes());
-        if piece.len() == piece.capacity() {
+    for (row, uppers) in stored.rows {
+        let mut rest = uppers;
+        while rest != 0 {
+            let u = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            piece.extend_from_slice(&stored.values[row + u].to_le_bytes());
+        }
+        // A row adds at most 64 values: flush before the piece could grow.
+        if piece.len() + 64 * 8 > piece.capacity() {
             write(&piece)?;
             written += piece.len();
             piece.clear();
@@ -500,7 +522,15 @@ mod tests {
             .map(|i| i as f64 * 1.25 - 7.0)
             .collect();
         let mut body = Vec::new();
-        let size = write_body(values.len() as u64, values.iter().copied(), |bytes| {
+        // Rows of 64, then one of 5 values.
+        let rows = (0..values.len())
+            .step_by(64)
+            .map(|row| (row, u64::MAX >> (64 - (values.len() - row).min(64))));
+        let stored = Stored {
+            values: &values,
+            rows,
+        };
+        let size = write_body(values.len() as u64, stored, |bytes| {
             body.extend_from_slice(bytes);
             Ok(())
         })
