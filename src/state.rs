@@ -211,36 +211,25 @@ pub fn reachable_rows(rules: &Rules) -> impl Iterator<Item = (usize, u64)> + '_ 
 /// The index in `Layout::of(rules)` of every reachable turn-start state, full cards included,
 /// ascending: the states a table file stores.
 pub fn reachable_indices(rules: &Rules) -> impl Iterator<Item = usize> + '_ {
-    reachable_rows(rules).flat_map(|(row, uppers)| {
-        // The set bits of `uppers`, lowest first.
-        let mut rest = uppers;
-        std::iter::from_fn(move || {
-            (rest != 0).then(|| {
-                let u = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                row + u
-            })
+    reachable_rows(rules).flat_map(|(row, uppers)| set_bits(uppers).map(move |u| row + u))
+}
+
+/// The set bits of `set`, lowest first.
+pub fn set_bits(set: u64) -> impl Iterator<Item = usize> {
+    let mut rest = set;
+    std::iter::from_fn(move || {
+        (rest != 0).then(|| {
+            let bit = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            bit
         })
     })
 }
 
 /// Number of reachable turn-start states, full cards included.
 pub fn reachable_state_count(rules: &Rules) -> u64 {
-    (0..=rules.full_mask())
-        .filter(|&m| rules.order_allows(m))
-        .map(|m| {
-            let uppers = if rules.has_upper_bonus() {
-                u64::from(reachable_upper_totals(m & UPPER_MASK).count_ones())
-            } else {
-                1
-            };
-            let flags = if rules.has_yahtzee_bonus() && m & (1 << rules.five_of_a_kind_box()) != 0 {
-                2
-            } else {
-                1
-            };
-            uppers * flags
-        })
+    reachable_rows(rules)
+        .map(|(_, uppers)| u64::from(uppers.count_ones()))
         .sum()
 }
 

@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::rules::{Order, RuleSet, Rules};
 use crate::solver::{self, ScoreTable, SolveOptions};
-use crate::state::{Layout, State, reachable_rows, reachable_state_count};
+use crate::state::{Layout, State, reachable_rows, reachable_state_count, set_bits};
 use std::sync::Arc;
 
 /// First bytes of every table file.
@@ -304,10 +304,7 @@ impl StrategyTable {
         let mut values = vec![0.0; layout.len()];
         let mut stored = stored.chunks_exact(8);
         for (row, uppers) in reachable_rows(&rules) {
-            let mut rest = uppers;
-            while rest != 0 {
-                let u = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
+            for u in set_bits(uppers) {
                 let v = stored.next().expect("as many values as reachable states");
                 values[row + u] = f64::from_le_bytes(v.try_into().expect("eight bytes"));
             }
@@ -460,10 +457,7 @@ fn write_body<R: Iterator<Item = (usize, u64)>>(
     let mut piece = Vec::with_capacity(BODY_PIECE * 8);
     let mut written = 0;
     for (row, uppers) in stored.rows {
-        let mut rest = uppers;
-        while rest != 0 {
-            let u = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
+        for u in set_bits(uppers) {
             piece.extend_from_slice(&stored.values[row + u].to_le_bytes());
         }
         // A row adds at most 64 values: flush before the piece could grow.
