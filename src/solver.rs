@@ -27,8 +27,8 @@
 //! Values inside a turn are kept "with the upper bonus held": a state at 63 carries +35 once
 //! the bonus is secured, so moving to a higher upper total is a plain shifted read of the
 //! successor row, with no special case for a state already at 63 (see `Successors`). The
-//! successor reads of each lane are gathered once per card into one row per distinct (box,
-//! points) choice (`Plan`), so the hot loops read contiguous lanes.
+//! successor reads of each lane are gathered once per card into rows of lanes (`Plan`), so
+//! the hot loops read contiguous lanes.
 
 use std::sync::{LazyLock, Mutex};
 use std::time::Instant;
@@ -262,13 +262,14 @@ pub(crate) struct Turn<'a> {
 }
 
 /// The boxes each final roll may fill on one card, worked out once per card and shared by
-/// all its lane blocks. Within one box a roll matters only through the points it scores, so
-/// each distinct (box, points) choice gets one precomputed row of lanes: the points, the
-/// Yahtzee bonus if any, plus the successor value at the shifted upper total. The rows of one
-/// box are consecutive, in the order of its distinct points, so the row of a roll is the box's
-/// first row plus the roll's rank (`ScoreTable::rank`), and the final roll is a plain maximum
-/// over the open boxes' rows, with no addition per roll. Yahtzees rolled with the Yahtzee box
-/// filled, where the Joker decides, have their own lists of rows.
+/// all its lane blocks. Within one box a roll matters only through the points it scores.
+/// An upper box (whose points shift the upper total) and the five-of-a-kind box (whose 50
+/// leads to another state) get one precomputed row of lanes per points they can score: the
+/// points plus the successor value. The rows of one box are consecutive, in the order of its
+/// distinct points, so the row of a roll is the box's first row plus the roll's rank
+/// (`ScoreTable::rank`). Every other box gets one row, its successor values, to which a roll
+/// adds its points ([`adds_points`]). Yahtzees rolled with the Yahtzee box filled, where the
+/// Joker decides, have their own lists of rows.
 pub(crate) struct Plan {
     /// The open boxes whose rows are made for each of their points: (box, index of its
     /// first row).
