@@ -22,7 +22,7 @@
 //! table where a table is expected.
 
 use std::fs;
-use std::io::Write;
+use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -210,36 +210,43 @@ impl StrategyTable {
             cause,
         };
         let entries = reachable_state_count(&self.rules);
-        let stored = || Stored {
-            values: &self.values,
-            rows: reachable_rows(&self.rules),
-        };
-        let mut checksum = crc32fast::Hasher::new();
-        let body_bytes = write_body(entries, stored(), |bytes| {
-            checksum.update(bytes);
-            Ok(())
-        })
-        .expect("a checksum cannot fail");
-        let header = TableHeader {
+        let mut header = TableHeader {
             rules: self.rules.set.name().to_string(),
             upper_first: self.rules.order == Order::UpperFirst,
             value_type: VALUE_TYPE.to_string(),
             entries,
-            body_bytes,
-            checksum: checksum.finalize(),
+            body_bytes: 8 * (1 + entries),
+            checksum: 0,
         };
-        let header_bytes = bincode::serialize(&header).expect("a header always serializes");
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             fs::create_dir_all(dir).map_err(write_err)?;
         }
         let tmp = temporary_name(path);
         let result = (|| {
+            // One pass over the values: the header goes first with a blank checksum, the body
+            // is checksummed as it is written, and the header is written again in place (a
+            // CRC-32 has a fixed size).
             let mut f = fs::File::create(&tmp)?;
+            let header_bytes = bincode::serialize(&header).expect("a header always serializes");
             f.write_all(&MAGIC)?;
             f.write_all(&FORMAT_VERSION.to_le_bytes())?;
             f.write_all(&(header_bytes.len() as u32).to_le_bytes())?;
             f.write_all(&header_bytes)?;
-            write_body(entries, stored(), |bytes| f.write_all(bytes))?;
+            let mut checksum = crc32fast::Hasher::new();
+            let stored = Stored {
+                values: &self.values,
+                rows: reachable_rows(&self.rules),
+            };
+            let size = write_body(entries, stored, |bytes| {
+                checksum.update(bytes);
+                f.write_all(bytes)
+            })?;
+            debug_assert_eq!(size, header.body_bytes);
+            header.checksum = checksum.finalize();
+            let again = bincode::serialize(&header).expect("a header always serializes");
+            debug_assert_eq!(again.len(), header_bytes.len());
+            f.seek(SeekFrom::Start((MAGIC.len() + 8) as u64))?;
+            f.write_all(&again)?;
             f.sync_all()?;
             fs::rename(&tmp, path)
         })();
