@@ -316,8 +316,9 @@ EOF
     echo "- **yahtzee-engine 0.1.0** (jdh8/yahtzee-engine): official forced-Joker rules only."
     echo "  Timed: \`Solver::new()\` + \`solve()\` with feature \`parallel\` (off by default, turned on"
     echo "  here). It reports \`$(grep -P '\tyahtzee-engine\t' "$TIMES" | tail -n1 | cut -f5)\`."
-    echo "- **easy-yahtzee**, the third solver named in the issue, is not published on crates.io"
-    echo "  and cannot be fetched from this machine, so it is not measured."
+    echo "- **easy-yahtzee**, the third solver named in the issue, is not published on crates.io,"
+    echo "  so this script cannot fetch it; \`scripts/bench-easy-yahtzee.sh PATH\` times it from a local"
+    echo "  checkout beside our solve of the same (free-Joker) rules."
     echo
     echo "Both peers are built in throwaway cargo projects outside the repository, each with a"
     echo "main.rs of a dozen lines (written out by the script) that runs one full solve and prints"
