@@ -14,9 +14,10 @@
 use serde::Serialize;
 
 use crate::advice::AdviceError;
+use crate::dice::DICE;
 use crate::game::record::HeaderLine;
 use crate::game::{
-    Choice, Decision, DiceMode, Event, Game, Header, RECORD_FORMAT, SeatKind, evaluate,
+    Choice, Decision, DiceMode, DiceRng, Event, Game, Header, RECORD_FORMAT, SeatKind, evaluate,
 };
 use crate::table::StrategyTable;
 
@@ -79,6 +80,14 @@ impl GameRecord {
             return Err(bad(first, "coach_threshold must be 0 or more".to_string()));
         }
         let mut game = Game::from_header(&header).map_err(|e| bad(first, e.0))?;
+        let mut seeded = header
+            .seed
+            .filter(|_| header.dice == DiceMode::Seeded)
+            .map(|seed| SeededDice {
+                rng: DiceRng::new(seed),
+                seed,
+                kept: Vec::new(),
+            });
         let mut decisions = Vec::new();
         let mut ended = false;
         for (n, text) in lines {
@@ -121,7 +130,11 @@ impl GameRecord {
                 ended = true;
                 continue;
             }
-            if let Some(d) = game.apply(&event).map_err(|e| bad(n, e.0))? {
+            let decision = game.apply(&event).map_err(|e| bad(n, e.0))?;
+            if let Some(seeded) = &mut seeded {
+                seeded.check(&event).map_err(|e| bad(n, e))?;
+            }
+            if let Some(d) = decision {
                 decisions.push((n, d));
             }
         }
@@ -231,6 +244,57 @@ pub struct Review {
     pub players: Vec<PlayerReview>,
     /// Every decision, in the order played.
     pub decisions: Vec<DecisionReview>,
+}
+
+/// The dice stream of a seeded record, replayed as `yahtzee play` draws it: five dice for an
+/// opening roll and for the first roll of a turn, and one per re-rolled die after a keep.
+struct SeededDice {
+    rng: DiceRng,
+    seed: u64,
+    /// The faces of the last keep.
+    kept: Vec<u8>,
+}
+
+impl SeededDice {
+    /// Checks that the dice of `event` are the next ones of the stream.
+    fn check(&mut self, event: &Event) -> Result<(), String> {
+        let (dice, expected) = match event {
+            Event::Keep { keep, .. } => {
+                self.kept = keep.clone();
+                return Ok(());
+            }
+            Event::Opening { dice, .. }
+            | Event::Roll {
+                dice,
+                rolls_left: 2,
+                ..
+            } => (dice, self.rng.dice(DICE)),
+            Event::Roll { dice, .. } => {
+                let mut all = self.kept.clone();
+                all.extend(self.rng.dice(DICE - self.kept.len()));
+                (dice, all)
+            }
+            _ => return Ok(()),
+        };
+        let mut expected = expected;
+        expected.sort_unstable();
+        if *dice == expected {
+            return Ok(());
+        }
+        let show = |d: &[u8]| {
+            d.iter()
+                .map(|f| f.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        Err(format!(
+            "the dice {} are not those of seed {} (it rolls {} here): a record of seeded dice \
+             replays exactly; edit its dice only in a game of manual dice",
+            show(dice),
+            self.seed,
+            show(&expected)
+        ))
+    }
 }
 
 /// Prices every decision of `record` with `table` (the table of the record's rules).

@@ -371,6 +371,22 @@ fn bad_records_are_refused_with_the_line_and_reason() {
             format!("line {}: no box can be filled now", roll_line + 1),
         ),
         (
+            {
+                // Valid dice, but not those the seed rolls: a seeded record replays exactly.
+                let mut v: Vec<String> = good.iter().map(|s| s.to_string()).collect();
+                let other = if v[roll_line].contains("[1,1,1,1,1]") {
+                    2
+                } else {
+                    1
+                };
+                v[roll_line] = format!(
+                    "{{\"type\":\"roll\",\"player\":\"bot\",\"turn\":1,\"dice\":[{other},{other},{other},{other},{other}],\"rolls_left\":2}}"
+                );
+                v
+            },
+            format!("line {}: the dice ", roll_line + 1),
+        ),
+        (
             vec![good[0].to_string(), "not json".to_string()],
             "line 2: not a valid event".to_string(),
         ),
