@@ -36,9 +36,8 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::dice::{DICE, Dice, FACES, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
-use crate::rules::UPPER_MASK;
 use crate::rules::{BoxMask, Rules, UPPER_BONUS, UPPER_BONUS_THRESHOLD, YAHTZEE_BONUS};
-use crate::state::{Layout, UPPER_TOTALS, reachable_upper_totals};
+use crate::state::{Layout, UPPER_TOTALS, reachable_upper_totals, set_bits};
 
 /// Length of a successor row: 64 upper totals plus room for the largest upper score (30), so a
 /// lane `u` reading `u + points` never leaves the row. Lanes past 63 repeat lane 63.
@@ -275,8 +274,8 @@ pub(crate) struct Plan {
     /// first row).
     ranked: Vec<(u8, u16)>,
     /// The open boxes whose points only add to the successor value, the same for every roll
-    /// (lower boxes but the five-of-a-kind, and upper boxes without an upper bonus): (box,
-    /// index of its row of successor values, the row of 0 points). A roll adds its points.
+    /// ([`adds_points`]): (box, index of its row of successor values, the row of 0 points).
+    /// A roll adds its points.
     added: Vec<(u8, u16)>,
     /// The five-of-a-kind rolls decided by the Joker: (roll offset, range of `joker_rows`).
     jokers: Vec<(u8, u16, u16)>,
@@ -306,6 +305,11 @@ impl Plan {
         }
     }
 
+    /// Number of rows made so far: the index of the next.
+    fn rows_made(&self) -> u16 {
+        ((self.rows.len() - self.start) / self.width) as u16
+    }
+
     /// Appends the row of filling box `c` with `points` (plus `bonus` in the lanes whose
     /// Yahtzee box holds 50), returning its index.
     #[allow(clippy::too_many_arguments)]
@@ -329,7 +333,7 @@ impl Plan {
         } else {
             0
         };
-        let index = ((self.rows.len() - self.start) / self.width) as u16;
+        let index = self.rows_made();
         let plain = f64::from(points);
         let with_bonus = f64::from(points + bonus);
         let offset = slot * ROW + shift;
@@ -366,11 +370,8 @@ impl Plan {
         self.rows.resize(self.start, 0.0);
         self.extra.clear();
         // The rows of every open box and every points it can score by its own condition.
-        let mut rest = open;
-        while rest != 0 {
-            let c = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let first = ((self.rows.len() - self.start) / self.width) as u16;
+        for c in set_bits(u64::from(open)) {
+            let first = self.rows_made();
             if adds_points(rules, c) {
                 self.added.push((c as u8, first));
                 self.make_row(turn, succ, lanes, c, 0, 0);
@@ -392,10 +393,7 @@ impl Plan {
             }
             let dice = Dice::from_index(FIRST_ROLL + r);
             let from = self.joker_rows.len() as u16;
-            let mut boxes = rules.legal_boxes(turn.filled, &dice);
-            while boxes != 0 {
-                let c = boxes.trailing_zeros() as usize;
-                boxes &= boxes - 1;
+            for c in set_bits(u64::from(rules.legal_boxes(turn.filled, &dice))) {
                 let points = rules.score(c, &dice, turn.filled);
                 let row = match self.extra.iter().find(|e| e.0 == c && e.1 == points) {
                     Some(e) => e.2,
@@ -428,8 +426,8 @@ impl Plan {
 /// swung timings by as much between builds.
 const LINE: usize = 8;
 
-/// More rows than a card ever needs: 6 upper boxes x 6 points, 2 for the five-of-a-kind, 7
-/// lower boxes, and the Joker's choices.
+/// More rows than a card ever needs: 6 upper boxes x 6 points, 2 for the five-of-a-kind, 1
+/// for each other lower box, and the Joker's choices.
 const MAX_ROWS: usize = 96;
 
 /// The first index of `buffer`'s allocation that starts a cache line.
@@ -711,20 +709,18 @@ fn solve_card<const N: usize>(
         &[false]
     };
     let (reachable, shared) = if layout.lanes == UPPER_TOTALS {
-        let reachable = reachable_upper_totals(turn.filled & UPPER_MASK);
+        let reachable = reachable_upper_totals(turn.filled);
         (reachable, reachable & shared_upper_totals(turn.filled))
     } else {
         (1, 0)
     };
     let lanes = &mut scratch.lanes;
     lanes.clear();
+    // One lane stands for all the totals of `shared`: the lowest.
+    let solo = (reachable & !shared) | (shared & shared.wrapping_neg());
     for &flag in flags {
-        for u in 0..layout.lanes {
-            let bit = 1u64 << u;
-            // One lane stands for all the totals of `shared`: the lowest.
-            if reachable & bit != 0 && (shared & bit == 0 || shared & (bit - 1) == 0) {
-                lanes.push(u as u8, flag);
-            }
+        for u in set_bits(solo) {
+            lanes.push(u as u8, flag);
         }
     }
     let solved = lanes.len();
@@ -754,10 +750,8 @@ fn solve_card<const N: usize>(
         let row = &mut out[usize::from(flag) * layout.lanes..][..layout.lanes];
         let w = scratch.results[j] - if u == UPPER_TOTALS - 1 { held } else { 0.0 };
         if shared & (1 << u) != 0 {
-            for (t, v) in row.iter_mut().enumerate() {
-                if shared & (1 << t) != 0 {
-                    *v = w;
-                }
+            for t in set_bits(shared) {
+                row[t] = w;
             }
         } else {
             row[u] = w;
@@ -996,7 +990,7 @@ pub fn solve(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Order, RuleSet};
+    use crate::rules::{Order, RuleSet, UPPER_MASK};
 
     /// The blocks of the AVX-512 path (32 lanes, tails of 8), run here with the baseline
     /// instructions, give the same bits as the blocks of 16 of the tested paths: the block
