@@ -208,12 +208,6 @@ pub fn reachable_rows(rules: &Rules) -> impl Iterator<Item = (usize, u64)> + '_ 
         })
 }
 
-/// The index in `Layout::of(rules)` of every reachable turn-start state, full cards included,
-/// ascending: the states a table file stores.
-pub fn reachable_indices(rules: &Rules) -> impl Iterator<Item = usize> + '_ {
-    reachable_rows(rules).flat_map(|(row, uppers)| set_bits(uppers).map(move |u| row + u))
-}
-
 /// The set bits of `set`, lowest first.
 pub fn set_bits(set: u64) -> impl Iterator<Item = usize> {
     let mut rest = set;
@@ -471,12 +465,14 @@ mod tests {
     use crate::rules::{Order, RuleSet};
 
     #[test]
-    fn reachable_indices_are_the_reachable_states_in_order() {
+    fn reachable_rows_hold_the_reachable_states_in_order() {
         for set in [RuleSet::Yahtzee, RuleSet::YahtzeePlain, RuleSet::Yacht] {
             for order in [Order::Any, Order::UpperFirst] {
                 let rules = Rules::with_order(set, order);
                 let layout = Layout::of(&rules);
-                let listed: Vec<usize> = reachable_indices(&rules).collect();
+                let listed: Vec<usize> = reachable_rows(&rules)
+                    .flat_map(|(row, uppers)| set_bits(uppers).map(move |u| row + u))
+                    .collect();
                 assert!(listed.windows(2).all(|w| w[0] < w[1]));
                 assert_eq!(listed.len() as u64, reachable_state_count(&rules));
                 let mut next = listed.iter().peekable();

@@ -10,7 +10,7 @@
 //! header       bincode   TableHeader: rule set, modifier, value type, entry count,
 //!                        body size, CRC-32 of the body
 //! body         bincode   Vec<f64>, the values of the reachable states
-//!                        (`state::reachable_indices`), in the order of `state::Layout`
+//!                        (`state::reachable_rows`), in the order of `state::Layout`
 //! ```
 //!
 //! Only reachable states are stored (536,448 of the 1,048,576 entries of the official rules'
@@ -233,11 +233,8 @@ impl StrategyTable {
             f.write_all(&(header_bytes.len() as u32).to_le_bytes())?;
             f.write_all(&header_bytes)?;
             let mut checksum = crc32fast::Hasher::new();
-            let stored = Stored {
-                values: &self.values,
-                rows: reachable_rows(&self.rules),
-            };
-            let size = write_body(entries, stored, |bytes| {
+            let rows = reachable_rows(&self.rules);
+            let size = write_body(entries, &self.values, rows, |bytes| {
                 checksum.update(bytes);
                 f.write_all(bytes)
             })?;
@@ -445,27 +442,23 @@ fn read_file(path: &Path, flags: &str) -> Result<(TableHeader, FileBytes), Table
 /// Values per piece of the body written at a time.
 const BODY_PIECE: usize = 32 * 1024;
 
-/// The values of the reachable states, row by row: what a table file stores.
-struct Stored<'a, R: Iterator<Item = (usize, u64)>> {
-    values: &'a [f64],
-    rows: R,
-}
-
-/// Passes the body of a table storing `count` values to `write`, piece by piece, and returns
-/// its size. The body is what bincode writes for a `Vec<f64>` (the count as a little-endian
+/// Passes the body of a table storing the `count` values of `rows` (row start and set of
+/// totals, as `state::reachable_rows` lists them) to `write`, piece by piece, and returns its
+/// size. The body is what bincode writes for a `Vec<f64>` (the count as a little-endian
 /// u64, then each value little-endian), made here in pieces so that saving copies no more than
 /// a piece of the values at a time.
-fn write_body<R: Iterator<Item = (usize, u64)>>(
+fn write_body(
     count: u64,
-    stored: Stored<'_, R>,
+    values: &[f64],
+    rows: impl Iterator<Item = (usize, u64)>,
     mut write: impl FnMut(&[u8]) -> std::io::Result<()>,
 ) -> std::io::Result<u64> {
     write(&count.to_le_bytes())?;
     let mut piece = Vec::with_capacity(BODY_PIECE * 8);
     let mut written = 0;
-    for (row, uppers) in stored.rows {
+    for (row, uppers) in rows {
         for u in set_bits(uppers) {
-            piece.extend_from_slice(&stored.values[row + u].to_le_bytes());
+            piece.extend_from_slice(&values[row + u].to_le_bytes());
         }
         // A row adds at most 64 values: flush before the piece could grow.
         if piece.len() + 64 * 8 > piece.capacity() {
@@ -527,11 +520,7 @@ mod tests {
         let rows = (0..values.len())
             .step_by(64)
             .map(|row| (row, u64::MAX >> (64 - (values.len() - row).min(64))));
-        let stored = Stored {
-            values: &values,
-            rows,
-        };
-        let size = write_body(values.len() as u64, stored, |bytes| {
+        let size = write_body(values.len() as u64, &values, rows, |bytes| {
             body.extend_from_slice(bytes);
             Ok(())
         })
