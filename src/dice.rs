@@ -259,7 +259,8 @@ fn sum_of(counts: &Counts) -> u32 {
         .sum()
 }
 
-fn join_faces(faces: &[u8]) -> String {
+/// Faces as a person reads them: `1 3 3 5 6`.
+pub fn join_faces(faces: &[u8]) -> String {
     faces
         .iter()
         .map(|f| f.to_string())

@@ -14,7 +14,7 @@
 use serde::Serialize;
 
 use crate::advice::AdviceError;
-use crate::dice::DICE;
+use crate::dice::{DICE, join_faces};
 use crate::game::record::HeaderLine;
 use crate::game::{
     Choice, Decision, DiceMode, DiceRng, Event, Game, Header, RECORD_FORMAT, SeatKind, evaluate,
@@ -258,7 +258,7 @@ struct SeededDice {
 impl SeededDice {
     /// Checks that the dice of `event` are the next ones of the stream.
     fn check(&mut self, event: &Event) -> Result<(), String> {
-        let (dice, expected) = match event {
+        let (dice, mut expected) = match event {
             Event::Keep { keep, .. } => {
                 self.kept = keep.clone();
                 return Ok(());
@@ -276,23 +276,16 @@ impl SeededDice {
             }
             _ => return Ok(()),
         };
-        let mut expected = expected;
         expected.sort_unstable();
         if *dice == expected {
             return Ok(());
         }
-        let show = |d: &[u8]| {
-            d.iter()
-                .map(|f| f.to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
         Err(format!(
             "the dice {} are not those of seed {} (it rolls {} here): a record of seeded dice \
              replays exactly; edit its dice only in a game of manual dice",
-            show(dice),
+            join_faces(dice),
             self.seed,
-            show(&expected)
+            join_faces(&expected)
         ))
     }
 }

@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use crate::cli::AdviseArgs;
 use yahtzee::advice::{Advice, Position, advise};
-use yahtzee::dice::Dice;
+use yahtzee::dice::{Dice, join_faces};
 use yahtzee::rules::Rules;
 use yahtzee::state::ScoreCard;
 use yahtzee::table::StrategyTable;
@@ -135,7 +135,7 @@ fn render(advice: &Advice, table: &StrategyTable) -> String {
     let mut s = format!(
         "{} | dice {} | {} roll{} left | banked {}\n",
         table.rules().label(),
-        faces(&advice.dice),
+        join_faces(&advice.dice),
         advice.rolls_left,
         if advice.rolls_left == 1 { "" } else { "s" },
         advice.banked
@@ -156,8 +156,4 @@ fn render(advice: &Advice, table: &StrategyTable) -> String {
         ));
     }
     s
-}
-
-fn faces(f: &[u8]) -> String {
-    f.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
 }

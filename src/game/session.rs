@@ -16,7 +16,7 @@
 use std::io::{self, BufRead, Write};
 
 use crate::advice::{Position, TurnValues, advise, best_box, box_choices};
-use crate::dice::{DICE, Dice, Keep};
+use crate::dice::{DICE, Dice, Keep, join_faces};
 use crate::rules::Rules;
 use crate::table::StrategyTable;
 
@@ -173,10 +173,6 @@ pub fn play<R: BufRead, W: Write, F: Write>(
     s.run(&head)
 }
 
-fn faces(f: &[u8]) -> String {
-    f.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
-}
-
 impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
     fn run(&mut self, head: &Header) -> io::Result<Summary> {
         let rules = self.game.rules();
@@ -318,7 +314,7 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
             dice.sort_unstable();
             let total: u32 = dice.iter().map(|&d| u32::from(d)).sum();
             let name = self.game.seats()[seat].name.clone();
-            writeln!(self.out, "{name} rolls {} ({total})", faces(&dice))?;
+            writeln!(self.out, "{name} rolls {} ({total})", join_faces(&dice))?;
             self.emit(Event::Opening { player: name, dice })?;
             if self.game.phase() == Phase::Opening && self.game.opening_rolled() == 0 {
                 writeln!(
