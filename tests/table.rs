@@ -121,38 +121,24 @@ fn a_table_of_other_rules_is_refused_with_the_fix() {
 #[test]
 fn advise_builds_a_missing_table_first_then_reuses_it() {
     let dir = temp_dir();
-    let o = yahtzee_in(dir.path())
-        .args([
-            "advise",
-            "--rules",
-            "yacht",
-            "--dice",
-            "22226",
-            "--rolls-left",
-            "0",
-            "--json",
-        ])
-        .output()
-        .unwrap();
+    let query = [
+        "advise",
+        "--rules",
+        "yacht",
+        "--dice",
+        "22226",
+        "--rolls-left",
+        "0",
+        "--json",
+    ];
+    let o = yahtzee_in(dir.path()).args(query).output().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("building it once"));
     let path = dir.path().join("yacht.v2.table");
     assert!(path.exists());
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["rules"], "yacht");
-    let again = yahtzee_in(dir.path())
-        .args([
-            "advise",
-            "--rules",
-            "yacht",
-            "--dice",
-            "22226",
-            "--rolls-left",
-            "0",
-            "--json",
-        ])
-        .output()
-        .unwrap();
+    let again = yahtzee_in(dir.path()).args(query).output().unwrap();
     assert!(again.status.success());
     assert!(!stderr(&again).contains("building"), "{}", stderr(&again));
     assert_eq!(again.stdout, o.stdout);
