@@ -17,6 +17,7 @@
 //! - [`stats`]: the exact distribution under optimal play.
 //! - [`simulate`]: games with random dice under a policy.
 //! - [`plot`]: the SVG histogram of a distribution.
+//! - [`text`]: input quoted in errors, number agreement.
 
 pub mod advice;
 pub mod dice;
@@ -26,6 +27,7 @@ pub mod rules;
 pub mod solver;
 pub mod state;
 pub mod table;
+pub mod text;
 
 pub use advice::{Advice, AdviceOption, Position, advise};
 pub use dice::{Dice, Keep};
