@@ -191,7 +191,11 @@ pub type BoxMask = u16;
 pub const UPPER_MASK: BoxMask = 0b11_1111;
 
 /// A complete description of the game being played: a rule set and the order modifier.
+///
+/// Serialized as the two fields every result and record carries, `"rules": "yahtzee"` and
+/// `"upper_first": false`, so a result struct holds a `Rules` with `#[serde(flatten)]`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(from = "RulesFields", into = "RulesFields")]
 pub struct Rules {
     /// The named rule set.
     pub set: RuleSet,
@@ -494,6 +498,38 @@ impl Rules {
     }
 }
 
+/// How [`Rules`] is written in JSON.
+#[derive(Clone, Copy, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RulesFields {
+    /// The rule set's name.
+    rules: RuleSet,
+    /// True under the upper-first order.
+    upper_first: bool,
+}
+
+impl From<Rules> for RulesFields {
+    fn from(r: Rules) -> RulesFields {
+        RulesFields {
+            rules: r.set,
+            upper_first: r.order == Order::UpperFirst,
+        }
+    }
+}
+
+impl From<RulesFields> for Rules {
+    fn from(f: RulesFields) -> Rules {
+        Rules::with_order(
+            f.rules,
+            if f.upper_first {
+                Order::UpperFirst
+            } else {
+                Order::Any
+            },
+        )
+    }
+}
+
 impl fmt::Display for Rules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.label())
@@ -702,6 +738,14 @@ mod tests {
         let r = Rules::with_order(RuleSet::Yahtzee, Order::UpperFirst);
         let filled = UPPER_MASK | bit(&r, Category::Yahtzee);
         assert_eq!(r.legal_boxes(filled, &d("33333")), r.full_mask() & !filled);
+    }
+
+    #[test]
+    fn rules_serialize_as_name_and_upper_first() {
+        let r = Rules::with_order(RuleSet::Yacht, Order::UpperFirst);
+        let json = serde_json::to_string(&r).unwrap();
+        assert_eq!(json, r#"{"rules":"yacht","upper_first":true}"#);
+        assert_eq!(serde_json::from_str::<Rules>(&json).unwrap(), r);
     }
 
     #[test]
