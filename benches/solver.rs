@@ -39,7 +39,7 @@ fn bench_full_solve(c: &mut Criterion) {
     // a 5% change, and keep the whole group near half a minute on a busy two-core machine.
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(12));
-    for set in [RuleSet::Yahtzee, RuleSet::Yacht] {
+    for set in [RuleSet::YAHTZEE, RuleSet::YACHT] {
         let rules = rules(set);
         group.bench_function(set.name(), |b| {
             b.iter(|| solver::solve(black_box(&rules), SolveOptions::default(), &|_, _| {}))
@@ -49,7 +49,7 @@ fn bench_full_solve(c: &mut Criterion) {
 }
 
 fn bench_one_depth(c: &mut Criterion) {
-    let rules = rules(RuleSet::Yahtzee);
+    let rules = rules(RuleSet::YAHTZEE);
     let solver = Solver::new(&rules, SolveOptions::default());
     let mut values = solver.initial_values();
     for depth in (LAYER + 1..solver.depths()).rev() {
@@ -70,7 +70,7 @@ fn bench_one_depth(c: &mut Criterion) {
 }
 
 fn bench_table_load(c: &mut Criterion) {
-    let rules = rules(RuleSet::Yahtzee);
+    let rules = rules(RuleSet::YAHTZEE);
     let (table, _) = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {});
     let dir = tempfile::tempdir().expect("a temporary folder");
     let path = dir.path().join("yahtzee.table");
@@ -84,7 +84,7 @@ fn bench_table_load(c: &mut Criterion) {
 }
 
 fn bench_advise(c: &mut Criterion) {
-    let rules = rules(RuleSet::Yahtzee);
+    let rules = rules(RuleSet::YAHTZEE);
     let (table, _) = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {});
     // A mid-game card: six boxes filled, upper total 18 of 63, Yahtzee box open.
     let card = ScoreCard::parse(

@@ -18,7 +18,7 @@ fn solved(set: RuleSet) -> StrategyTable {
 }
 
 fn exact_yacht(c: &mut Criterion) {
-    let table = solved(RuleSet::Yacht);
+    let table = solved(RuleSet::YACHT);
     let mut group = c.benchmark_group("stats");
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(10));
@@ -29,7 +29,7 @@ fn exact_yacht(c: &mut Criterion) {
 }
 
 fn simulate_optimal(c: &mut Criterion) {
-    let table = solved(RuleSet::Yahtzee);
+    let table = solved(RuleSet::YAHTZEE);
     let rules = *table.rules();
     // Enough games that the shared turn cache fills as in a long run's steady state.
     let games = 20_000u64;

@@ -10,16 +10,15 @@
 //! the keep with the fewest dice first (re-roll the most), and among boxes the one that comes
 //! first on the card.
 
-use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::fmt;
 
 use serde::Serialize;
 
 use crate::dice::{DICE, Dice, FIRST_ROLL, Keep, MULTISETS};
-use crate::rules::{Category, Order, UPPER_BONUS};
-use crate::solver::{self, Scratch, Turn};
-use crate::state::{ScoreCard, State};
+use crate::rules::{Category, Rules};
+use crate::solver::{self, Layer};
+use crate::state::{Bonuses, ScoreCard, State};
 use crate::table::StrategyTable;
 
 /// Two values closer than this are a tie, broken by the convention of `shared/RULES.md`.
@@ -27,11 +26,20 @@ pub const TIE: f64 = 1e-9;
 
 /// Errors in a position given by a user.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum AdviceError {
+    /// A number of rolls left other than 0, 1 or 2: a turn has three rolls, so after the
+    /// first roll 2 are left, after the last 0.
     #[error("rolls left must be 0, 1 or 2, not {0}")]
     RollsLeft(u32),
+    /// A card of other rules than the table's: load the table of the card's rules.
     #[error("the card is for {card} but the table is for {table}: load the table of {card}")]
-    RulesMismatch { card: String, table: String },
+    RulesMismatch {
+        /// The card's rules.
+        card: String,
+        /// The table's rules.
+        table: String,
+    },
 }
 
 /// A position to advise on.
@@ -137,10 +145,9 @@ impl fmt::Display for AdviceOption {
 /// The answer for one position.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Advice {
-    /// Rule set name.
-    pub rules: String,
-    /// True under `--upper-first`.
-    pub upper_first: bool,
+    /// The rules (serialized as `rules` and `upper_first`).
+    #[serde(flatten)]
+    pub rules: Rules,
     /// Points already on the card, bonuses included.
     pub banked: u32,
     /// The dice, ascending.
@@ -160,8 +167,10 @@ pub struct BoxChoice {
     pub category: Category,
     /// Points scored in the box.
     pub points: u32,
-    /// Upper bonus and Yahtzee bonus earned with it.
+    /// Points of the upper bonus and the Yahtzee bonus earned with it.
     pub bonus: u32,
+    /// Which bonuses are earned with it.
+    pub bonuses: Bonuses,
     /// Points of this turn plus the expected future score after it.
     pub future: f64,
 }
@@ -199,13 +208,15 @@ fn valued(
     five: bool,
 ) -> BoxChoice {
     let rules = table.rules();
-    let bonus = state.bonus_for(rules, index, points, five);
+    let bonuses = state.bonuses_for(rules, index, points, five);
+    let bonus = bonuses.points(rules);
     let next = state.after(rules, index, points);
     BoxChoice {
         index,
         category: rules.boxes()[index],
         points,
         bonus,
+        bonuses,
         future: f64::from(points + bonus) + table.value(&next),
     }
 }
@@ -271,7 +282,27 @@ fn better_box<B: std::borrow::Borrow<BoxChoice>>(best: Option<B>, c: B) -> Optio
     }
 }
 
-/// The values of every keep of one turn of one state: one solver turn for this state alone.
+/// One turn of `state` against the solved values of `table`, up to `last`: `visit` sees each
+/// layer's entries (see [`Layer`]) as future points (see [`solver::state_turn`]).
+pub fn turn_layers(
+    table: &StrategyTable,
+    state: &State,
+    last: Layer,
+    visit: impl FnMut(Layer, &mut dyn Iterator<Item = f64>),
+) {
+    solver::state_turn(
+        table.rules(),
+        table.scores(),
+        table.layout(),
+        table.values(),
+        state,
+        last,
+        visit,
+    );
+}
+
+/// The values of every keep of one turn of one state: one solver turn for this state alone
+/// ([`turn_layers`]), every layer.
 pub struct TurnValues {
     /// Keep values with one roll left (index by multiset), future points of this turn and
     /// after; entries of the rolls (size five) are the values of stopping to score.
@@ -285,67 +316,17 @@ pub struct TurnValues {
 impl TurnValues {
     /// Computes the turn of `state` from the solved successors in `table`: every layer.
     pub fn new(table: &StrategyTable, state: &State) -> TurnValues {
-        TurnValues::up_to(table, state, 3)
-    }
-
-    /// Computes only the layers a position with `rolls_left` rolls left needs: none of the
-    /// keep layers with 0 (the boxes are valued directly), `one_roll_left` with 1, also
-    /// `two_rolls_left` with 2, and everything (with `opening_rolls`) with 3. The layers not
-    /// computed are left empty.
-    pub fn up_to(table: &StrategyTable, state: &State, rolls_left: u8) -> TurnValues {
-        thread_local! {
-            // One scratch per thread, reused: a query allocates nothing but its results.
-            static SCRATCH: RefCell<Scratch<1>> = RefCell::new(Scratch::new());
-        }
-        let rules = table.rules();
-        let layout = table.layout();
-        let turn = Turn {
-            rules,
-            scores: table.scores(),
-            filled: state.filled,
-        };
-        let u0 = usize::from(state.upper).min(layout.lanes - 1);
-        // Values inside a turn carry the upper bonus once it is held (see `solver`); take it
-        // off so these are future points only.
-        let held = if rules.has_upper_bonus() && u0 == 63 {
-            f64::from(UPPER_BONUS)
-        } else {
-            0.0
-        };
         let mut values = TurnValues {
-            one_roll_left: Vec::new(),
-            two_rolls_left: Vec::new(),
-            opening_rolls: Vec::new(),
+            one_roll_left: Vec::with_capacity(MULTISETS),
+            two_rolls_left: Vec::with_capacity(MULTISETS),
+            opening_rolls: Vec::with_capacity(crate::dice::ROLLS),
         };
-        if rolls_left == 0 {
-            return values;
-        }
-        SCRATCH.with_borrow_mut(|scratch| {
-            let flag = state.yahtzee_50 && layout.flags == 2;
-            scratch
-                .succ
-                .load(rules, layout, table.values(), state.filled, &[flag]);
-            scratch.lanes.clear();
-            scratch.lanes.push(u0 as u8, flag);
-            scratch.plan.build(&turn, &scratch.succ, &scratch.lanes);
-            let (k, plan) = scratch.keeps_and_plan::<1>();
-            solver::score_final_roll(plan, turn.scores, 0, k);
-            solver::expect_keeps(k);
-            values.one_roll_left = k.iter().map(|v| v[0] - held).collect();
-            if rolls_left == 1 {
-                return;
-            }
-            solver::best_keeps(k);
-            solver::expect_keeps(k);
-            values.two_rolls_left = k.iter().map(|v| v[0] - held).collect();
-            if rolls_left == 2 {
-                return;
-            }
-            solver::best_keeps(k);
-            values.opening_rolls = k[FIRST_ROLL..MULTISETS]
-                .iter()
-                .map(|v| v[0] - held)
-                .collect();
+        turn_layers(table, state, Layer::Opening, |layer, layer_values| match layer {
+            Layer::OneRollLeft => values.one_roll_left.extend(layer_values),
+            Layer::TwoRollsLeft => values.two_rolls_left.extend(layer_values),
+            Layer::Opening => values
+                .opening_rolls
+                .extend(layer_values.skip(FIRST_ROLL)),
         });
         values
     }
@@ -431,15 +412,23 @@ pub fn advise(table: &StrategyTable, position: &Position) -> Result<Advice, Advi
             })
             .collect()
     } else {
-        let turn = TurnValues::up_to(table, &state, position.rolls_left);
+        // Only the layer of this many rolls left: its keep values.
+        let layer = Layer::with_rolls_left(position.rolls_left)
+            .ok_or(AdviceError::RollsLeft(u32::from(position.rolls_left)))?;
+        let mut keep_values = Vec::with_capacity(MULTISETS);
+        turn_layers(table, &state, layer, |l, values| {
+            if l == layer {
+                keep_values.extend(values);
+            }
+        });
         let stop = best_box(&choices);
         dice.keeps()
             .into_iter()
             .map(|keep: Keep| {
-                let all = keep.len() == crate::dice::DICE;
+                let all = keep.len() == DICE;
                 let (stop_and_score, future) = match (all, stop) {
                     (true, Some(b)) => (Some(b.category.name().to_string()), b.future),
-                    _ => (None, turn.keep_value(position.rolls_left, &keep)),
+                    _ => (None, keep_values[keep.index()]),
                 };
                 AdviceOption::Keep {
                     keep: keep.faces(),
@@ -461,8 +450,7 @@ pub fn advise(table: &StrategyTable, position: &Position) -> Result<Advice, Advi
         o.set_loss(best);
     }
     Ok(Advice {
-        rules: rules.set.name().to_string(),
-        upper_first: rules.order == Order::UpperFirst,
+        rules,
         banked,
         dice: dice.faces(),
         rolls_left: position.rolls_left,
@@ -498,7 +486,7 @@ mod tests {
     #[test]
     fn best_boxes_match_the_ranked_choices_joker_included() {
         use crate::rules::{RuleSet, Rules};
-        for set in [RuleSet::Yahtzee, RuleSet::YahtzeeFreeJoker, RuleSet::Yacht] {
+        for set in [RuleSet::YAHTZEE, RuleSet::YAHTZEE_FREE_JOKER, RuleSet::YACHT] {
             let rules = Rules::new(set);
             let (table, _) =
                 StrategyTable::solve(&rules, crate::solver::SolveOptions::default(), &|_, _| {});
@@ -542,7 +530,7 @@ mod tests {
     #[test]
     fn best_keep_matches_the_reference_on_every_roll() {
         use crate::rules::{RuleSet, Rules};
-        let rules = Rules::new(RuleSet::YahtzeePlain);
+        let rules = Rules::new(RuleSet::YAHTZEE_PLAIN);
         let (table, _) =
             StrategyTable::solve(&rules, crate::solver::SolveOptions::default(), &|_, _| {});
         for (filled, upper) in [(0, 0), (0b1_0000_0110_0111, 20), (0b0_1111_0000_0000, 0)] {

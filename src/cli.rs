@@ -41,24 +41,27 @@ pub enum Command {
 /// The rule set and its modifier, shared by every command.
 #[derive(Args, Debug, Clone)]
 pub struct RulesArgs {
-    /// Rule set: official Yahtzee (forced Joker), Verhoeff's free Joker, no bonus/Joker, or Yacht.
-    #[arg(long, value_enum, default_value_t = RuleSet::Yahtzee)]
-    pub rules: RuleSet,
+    /// Rule set: official Yahtzee (forced Joker), Yahtzee with Verhoeff's free Joker, Yahtzee
+    /// without bonus and Joker, Yacht, or Scandinavian Yatzy; `yahtzee rules --rules R` prints
+    /// the card of each.
+    #[arg(long, default_value = "yahtzee", value_name = "RULES", value_parser = rule_set_parser())]
+    pub rules: &'static RuleSet,
     /// No lower box may be filled while an upper box is open.
     #[arg(long)]
     pub upper_first: bool,
 }
 
+/// Parses `--rules`: the name of one of [`RuleSet::ALL`], listed in `--help` and in the error.
+fn rule_set_parser() -> impl clap::builder::TypedValueParser<Value = &'static RuleSet> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(RuleSet::names()).map(|name: String| {
+        RuleSet::from_name(&name).expect("clap only passes the names it was given")
+    })
+}
+
 impl RulesArgs {
     pub fn rules(&self) -> Rules {
-        Rules::with_order(
-            self.rules,
-            if self.upper_first {
-                Order::UpperFirst
-            } else {
-                Order::Any
-            },
-        )
+        Rules::with_order(self.rules, Order::upper_first(self.upper_first))
     }
 }
 

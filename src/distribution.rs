@@ -11,7 +11,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::rules::{Rules, UPPER_BONUS, YAHTZEE_BONUS};
+use crate::rules::Rules;
 
 /// The percentiles reported besides the median.
 pub const PERCENTILES: [f64; 8] = [1.0, 5.0, 10.0, 25.0, 75.0, 90.0, 95.0, 99.0];
@@ -258,16 +258,18 @@ impl Summary {
                 zero_probability: mass.first().copied().unwrap_or(0.0) / total,
             })
             .collect();
-        let fifty_probability = tally.boxes[rules.five_of_a_kind_box()]
-            .get(50)
-            .copied()
-            .unwrap_or(0.0)
-            / total;
+        let fifty_probability = rules.five_of_a_kind_box().map_or(0.0, |b| {
+            tally.boxes[b]
+                .get(rules.five_of_a_kind_points() as usize)
+                .copied()
+                .unwrap_or(0.0)
+                / total
+        });
         let upper_bonus = rules.has_upper_bonus().then(|| {
             let probability = tally.upper_bonus / total;
             UpperBonusSummary {
                 probability,
-                mean: f64::from(UPPER_BONUS) * probability,
+                mean: f64::from(rules.upper_bonus_points()) * probability,
             }
         });
         let yahtzee_bonuses = rules.has_yahtzee_bonus().then(|| {
@@ -280,7 +282,7 @@ impl Summary {
                 .sum::<f64>();
             YahtzeeBonusSummary {
                 mean_count,
-                mean: f64::from(YAHTZEE_BONUS) * mean_count,
+                mean: f64::from(rules.yahtzee_bonus_points()) * mean_count,
                 count_probability,
             }
         });
@@ -313,7 +315,7 @@ mod tests {
 
     #[test]
     fn summary_of_a_small_distribution() {
-        let rules = Rules::new(RuleSet::Yacht);
+        let rules = Rules::new(RuleSet::YACHT);
         let mut t = Tally::new(&rules);
         // Scores 10, 20, 30, 40 with probabilities 0.1, 0.4, 0.3, 0.2.
         for (s, p) in [(10, 0.1), (20, 0.4), (30, 0.3), (40, 0.2)] {
@@ -339,7 +341,7 @@ mod tests {
 
     #[test]
     fn counts_and_probabilities_give_the_same_summary() {
-        let rules = Rules::new(RuleSet::Yahtzee);
+        let rules = Rules::new(RuleSet::YAHTZEE);
         let mut counts = Tally::new(&rules);
         let mut probs = Tally::new(&rules);
         for (s, n) in [(150, 3.0), (250, 5.0), (400, 2.0)] {

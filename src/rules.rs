@@ -1,61 +1,672 @@
-//! The rule sets: which boxes a card has, what each box scores, the bonuses and the Joker rule.
+//! The rule sets, as data: which boxes a card has, what each box scores, the bonuses, the
+//! Joker rule and the fill order.
 //!
-//! Everything that differs between `yahtzee`, `yahtzee-free-joker`, `yahtzee-plain` and
-//! `yacht` (and the `--upper-first` modifier) is answered here, by one [`Rules`] value, so the
-//! solver, the advice and the statistics are written once for all of them. The rules are those
-//! of `shared/RULES.md`; the choices made where a rule sheet is ambiguous are documented in the
-//! README.
+//! Each rule set of `shared/RULES.md` is one constant [`RuleSet`] description: its boxes in
+//! card order (name, aliases, section, how the box scores), the upper bonus (threshold and
+//! points, or none), the bonus for a further five of a kind and the Joker convention (or
+//! none). The fill-order modifier ([`Order`]) applies to any of them, and a rule set with its
+//! modifier is a [`Rules`]. Everything else (the state, the solver, advice, statistics, the
+//! game) asks these descriptions; no code matches on a rule set's name. Adding a rule set
+//! means adding one description to [`RuleSet::ALL`] and its golden value to the tests.
+//!
+//! Two facts about every description are relied on by the state encoding and checked by a
+//! test that walks every description: the upper boxes, when there are any, are the first six,
+//! Ones to Sixes in face order (bit `f - 1` of a card's mask is the box of face `f`), and a
+//! rule set with a five-of-a-kind bonus or a Joker has exactly one five-of-a-kind box.
 
 use std::fmt;
 use std::sync::LazyLock;
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::dice::Dice;
+use crate::dice::{DICE, Dice, FACES};
 
-/// The upper-section total at which the upper bonus is earned.
-pub const UPPER_BONUS_THRESHOLD: u32 = 63;
-/// The upper bonus.
-pub const UPPER_BONUS: u32 = 35;
-/// Each extra Yahtzee rolled while the Yahtzee box holds 50.
-pub const YAHTZEE_BONUS: u32 = 100;
+/// A set of boxes of one card, bit `i` for the box at position `i` of [`Rules::boxes`].
+pub type BoxMask = u16;
 
-/// A named rule set of `shared/RULES.md`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
-pub enum RuleSet {
-    /// Official Yahtzee rules: upper bonus, Yahtzee bonus, forced Joker.
-    Yahtzee,
-    /// Yahtzee with the free Joker of Verhoeff's optimal player.
-    YahtzeeFreeJoker,
-    /// Yahtzee without Yahtzee bonus and without Joker.
-    YahtzeePlain,
-    /// The older public-domain game: 12 boxes, no bonuses, no Joker.
-    Yacht,
+/// The most boxes a card may have: a [`BoxMask`] has 16 bits, and the solver keeps one spare
+/// successor slot (see `solver`).
+pub const MAX_BOXES: usize = 15;
+
+/// Mask of the six upper boxes: in every rule set with an upper section they are the first
+/// six, Ones to Sixes.
+pub const UPPER_MASK: BoxMask = 0b11_1111;
+
+/// The largest upper-bonus threshold the state encoding supports: the upper total is tracked
+/// in a 64-bit set of totals 0 to the threshold.
+pub const MAX_UPPER_THRESHOLD: u32 = 63;
+
+/// The section of the card a box belongs to.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Section {
+    /// Ones to Sixes, which count towards the upper bonus.
+    Upper,
+    /// Every other box.
+    Lower,
 }
 
-impl RuleSet {
-    /// Every rule set, in the order of `shared/RULES.md`.
-    pub const ALL: [RuleSet; 4] = [
-        RuleSet::Yahtzee,
-        RuleSet::YahtzeeFreeJoker,
-        RuleSet::YahtzeePlain,
-        RuleSet::Yacht,
-    ];
+/// What an of-a-kind box adds up.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Sum {
+    /// All five dice (Yahtzee, Yacht).
+    AllDice,
+    /// Only the matching dice (Scandinavian Yatzy).
+    Matching,
+}
 
-    /// The name used on the command line and in files.
-    pub fn name(self) -> &'static str {
-        match self {
-            RuleSet::Yahtzee => "yahtzee",
-            RuleSet::YahtzeeFreeJoker => "yahtzee-free-joker",
-            RuleSet::YahtzeePlain => "yahtzee-plain",
-            RuleSet::Yacht => "yacht",
+/// How a box scores a roll.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Scoring {
+    /// The sum of the dice showing this face.
+    Face(u8),
+    /// At least `count` dice show the same face: the sum of all five dice or of the `count`
+    /// matching dice. Five of a kind counts.
+    OfAKind {
+        /// Dice needed of one face.
+        count: u8,
+        /// What is added up.
+        sum: Sum,
+    },
+    /// At least two dice show the same face: the two dice of the highest such face.
+    OnePair,
+    /// Two different faces each show at least twice: those four dice.
+    TwoPairs,
+    /// Three of one face and two of a different face (five of a kind is not one): a fixed
+    /// number of points, or the sum of the dice when `fixed` is `None`.
+    FullHouse {
+        /// The points of a full house, or `None` for the sum of the dice.
+        fixed: Option<u32>,
+    },
+    /// A run of `length` consecutive faces among the dice, starting at one of `starts`.
+    Straight {
+        /// Faces in the run.
+        length: u8,
+        /// The lowest faces a run may start at.
+        starts: &'static [u8],
+        /// Points of the straight.
+        points: u32,
+    },
+    /// All five dice show the same face.
+    FiveOfAKind {
+        /// Points of the box.
+        points: u32,
+    },
+    /// Anything: the sum of the dice.
+    Chance,
+}
+
+impl Scoring {
+    /// Points for `dice` by the box's own condition (no Joker).
+    pub fn score(&self, dice: &Dice) -> u32 {
+        let c = dice.counts();
+        let sum = dice.sum();
+        // The highest face shown at least `n` times, if any.
+        let highest_with = |n: u8| (0..FACES).rev().find(|&f| c[f] >= n).map(|f| f as u32 + 1);
+        match *self {
+            Scoring::Face(face) => u32::from(face) * u32::from(c[usize::from(face) - 1]),
+            Scoring::OfAKind { count, sum: how } => match (highest_with(count), how) {
+                (None, _) => 0,
+                (Some(_), Sum::AllDice) => sum,
+                (Some(face), Sum::Matching) => face * u32::from(count),
+            },
+            Scoring::OnePair => highest_with(2).map_or(0, |face| 2 * face),
+            Scoring::TwoPairs => {
+                let pairs: Vec<u32> = (0..FACES)
+                    .filter(|&f| c[f] >= 2)
+                    .map(|f| f as u32 + 1)
+                    .collect();
+                if pairs.len() >= 2 {
+                    2 * pairs.iter().sum::<u32>()
+                } else {
+                    0
+                }
+            }
+            Scoring::FullHouse { fixed } => {
+                if c.contains(&3) && c.contains(&2) {
+                    fixed.unwrap_or(sum)
+                } else {
+                    0
+                }
+            }
+            Scoring::Straight {
+                length,
+                starts,
+                points,
+            } => {
+                let run = |from: u8| (from..from + length).all(|f| c[usize::from(f) - 1] > 0);
+                if starts.iter().any(|&s| run(s)) {
+                    points
+                } else {
+                    0
+                }
+            }
+            Scoring::FiveOfAKind { points } => {
+                if dice.five_of_a_kind().is_some() {
+                    points
+                } else {
+                    0
+                }
+            }
+            Scoring::Chance => sum,
         }
     }
 
-    /// Parses a name as written by [`RuleSet::name`].
-    pub fn from_name(name: &str) -> Option<RuleSet> {
-        RuleSet::ALL.into_iter().find(|r| r.name() == name)
+    /// Points for five of a kind scored as a Joker, "as if it met the condition": the fixed
+    /// points of a full house or a straight, and otherwise what the box scores anyway.
+    fn joker_points(&self, dice: &Dice) -> u32 {
+        match *self {
+            Scoring::FullHouse { fixed } => fixed.unwrap_or(dice.sum()),
+            Scoring::Straight { points, .. } => points,
+            _ => self.score(dice),
+        }
+    }
+
+    /// True for the boxes whose Joker value differs from their own score: a full house and
+    /// the straights, which five of a kind does not meet by itself.
+    fn joker_changes(&self) -> bool {
+        matches!(
+            self,
+            Scoring::FullHouse { .. } | Scoring::Straight { .. }
+        )
+    }
+
+    /// What the box scores, in words.
+    pub fn describe(&self) -> String {
+        let points = |p: u32| format!("{p}");
+        let runs = |length: u8, starts: &[u8]| {
+            starts
+                .iter()
+                .map(|&s| {
+                    (s..s + length)
+                        .map(|f| f.to_string())
+                        .collect::<Vec<_>>()
+                        .join("-")
+                })
+                .collect::<Vec<_>>()
+                .join(" or ")
+        };
+        match *self {
+            Scoring::Face(f) => format!("the sum of the dice showing {f}"),
+            Scoring::OfAKind { count, sum } => format!(
+                "at least {count} dice of one face: {}",
+                match sum {
+                    Sum::AllDice => "the sum of all five dice".to_string(),
+                    Sum::Matching => format!("the sum of those {count} dice"),
+                }
+            ),
+            Scoring::OnePair => {
+                "at least two dice of one face: the two dice of the highest such face".into()
+            }
+            Scoring::TwoPairs => {
+                "two different faces at least twice each: the sum of those four dice".into()
+            }
+            Scoring::FullHouse { fixed } => format!(
+                "three of one face and two of another: {}",
+                fixed.map_or("the sum of the dice".to_string(), points)
+            ),
+            Scoring::Straight {
+                length,
+                starts,
+                points: p,
+            } => {
+                if usize::from(length) == DICE {
+                    format!("exactly {}: {p}", runs(length, starts))
+                } else {
+                    format!("{} among the dice: {p}", runs(length, starts))
+                }
+            }
+            Scoring::FiveOfAKind { points: p } => format!("all five dice the same: {p}"),
+            Scoring::Chance => "any dice: the sum of all five dice".to_string(),
+        }
+    }
+}
+
+/// One box of a score card.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Category {
+    /// The name used on the command line and in files (`shared/RULES.md`).
+    pub name: &'static str,
+    /// The box as printed on a score card.
+    pub title: &'static str,
+    /// Other names accepted for it, lowercase.
+    pub aliases: &'static [&'static str],
+    /// The section it belongs to.
+    pub section: Section,
+    /// How it scores.
+    pub scoring: Scoring,
+}
+
+impl Category {
+    /// The name used on the command line and in files.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The face counted by an upper box (1 for Ones ... 6 for Sixes).
+    pub fn upper_face(&self) -> Option<u8> {
+        match (self.section, self.scoring) {
+            (Section::Upper, Scoring::Face(f)) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// True for the boxes of the upper section.
+    pub fn is_upper(&self) -> bool {
+        self.section == Section::Upper
+    }
+
+    /// True when the name or an alias is `key` (already normalised by [`normalise`]).
+    fn is_called(&self, key: &str) -> bool {
+        self.name == key || self.aliases.contains(&key)
+    }
+}
+
+impl fmt::Display for Category {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+/// A box name as typed, the way names are compared: lowercase, with spaces and underscores
+/// read as hyphens (`Full House`, `full_house` and `full-house` are one name).
+fn normalise(name: &str) -> String {
+    name.trim()
+        .chars()
+        .map(|c| match c {
+            ' ' | '_' => '-',
+            c => c.to_ascii_lowercase(),
+        })
+        .collect()
+}
+
+/// The upper bonus: `points` once the upper boxes add up to `threshold` or more.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+pub struct UpperBonus {
+    /// The upper total that earns the bonus.
+    pub threshold: u32,
+    /// The bonus.
+    pub points: u32,
+}
+
+/// How five of a kind rolled while the five-of-a-kind box is already filled may be scored.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Joker {
+    /// No Joker: every box scores by its own condition.
+    None,
+    /// The official rule: the upper box of the face if open, else any open lower box (scoring
+    /// as if its condition were met), else 0 in an open upper box.
+    Forced,
+    /// Any open box; a full house or a straight scores its fixed value only when the upper
+    /// box of the face is filled too.
+    Free,
+}
+
+impl Joker {
+    /// The convention in words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Joker::None => "no Joker: five of a kind scores every box by its own condition",
+            Joker::Forced => {
+                "forced Joker: with the five-of-a-kind box filled, five of a kind must go to the upper box of its face if open, else to any open lower box, scoring there as if it met the condition (full house and straights their fixed points), else 0 in an open upper box"
+            }
+            Joker::Free => {
+                "free Joker: with the five-of-a-kind box filled, five of a kind may go to any open box; full house and straights score their fixed points only when the upper box of its face is filled too"
+            }
+        }
+    }
+}
+
+/// A rule set of `shared/RULES.md`, described as data.
+#[derive(Debug)]
+pub struct RuleSet {
+    /// The name used on the command line and in files.
+    pub name: &'static str,
+    /// What it is, in one line.
+    pub summary: &'static str,
+    /// The boxes in card order.
+    pub boxes: &'static [Category],
+    /// The upper bonus, if any.
+    pub upper_bonus: Option<UpperBonus>,
+    /// Points for each further five of a kind rolled while the five-of-a-kind box holds its
+    /// points (Yahtzee's 100), if any.
+    pub five_of_a_kind_bonus: Option<u32>,
+    /// The Joker convention.
+    pub joker: Joker,
+}
+
+impl PartialEq for RuleSet {
+    fn eq(&self, other: &RuleSet) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for RuleSet {}
+
+impl std::hash::Hash for RuleSet {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.name.hash(state);
+    }
+}
+
+impl Serialize for RuleSet {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name)
+    }
+}
+
+impl<'de> Deserialize<'de> for &'static RuleSet {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<&'static RuleSet, D::Error> {
+        let name = String::deserialize(d)?;
+        RuleSet::from_name(&name).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "unknown rule set `{}`: the rule sets are {}",
+                crate::text::excerpt(&name),
+                RuleSet::names().join(", ")
+            ))
+        })
+    }
+}
+
+impl fmt::Display for RuleSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+const fn upper(name: &'static str, title: &'static str, face: u8, aliases: &'static [&'static str]) -> Category {
+    Category {
+        name,
+        title,
+        aliases,
+        section: Section::Upper,
+        scoring: Scoring::Face(face),
+    }
+}
+
+const fn lower(
+    name: &'static str,
+    title: &'static str,
+    aliases: &'static [&'static str],
+    scoring: Scoring,
+) -> Category {
+    Category {
+        name,
+        title,
+        aliases,
+        section: Section::Lower,
+        scoring,
+    }
+}
+
+const ONES: Category = upper("ones", "Ones", 1, &["1", "1s", "aces"]);
+const TWOS: Category = upper("twos", "Twos", 2, &["2", "2s"]);
+const THREES: Category = upper("threes", "Threes", 3, &["3", "3s"]);
+const FOURS: Category = upper("fours", "Fours", 4, &["4", "4s"]);
+const FIVES: Category = upper("fives", "Fives", 5, &["5", "5s"]);
+const SIXES: Category = upper("sixes", "Sixes", 6, &["6", "6s"]);
+
+const YAHTZEE_BOXES: [Category; 13] = [
+    ONES,
+    TWOS,
+    THREES,
+    FOURS,
+    FIVES,
+    SIXES,
+    lower(
+        "three-of-a-kind",
+        "Three of a kind",
+        &["3k", "3ok", "toak"],
+        Scoring::OfAKind {
+            count: 3,
+            sum: Sum::AllDice,
+        },
+    ),
+    lower(
+        "four-of-a-kind",
+        "Four of a kind",
+        &["4k", "4ok", "foak"],
+        Scoring::OfAKind {
+            count: 4,
+            sum: Sum::AllDice,
+        },
+    ),
+    lower(
+        "full-house",
+        "Full House",
+        &["fh", "full"],
+        Scoring::FullHouse { fixed: Some(25) },
+    ),
+    lower(
+        "small-straight",
+        "Small Straight",
+        &["ss", "sm", "small"],
+        Scoring::Straight {
+            length: 4,
+            starts: &[1, 2, 3],
+            points: 30,
+        },
+    ),
+    lower(
+        "large-straight",
+        "Large Straight",
+        &["ls", "lg", "large"],
+        Scoring::Straight {
+            length: 5,
+            starts: &[1, 2],
+            points: 40,
+        },
+    ),
+    lower(
+        "yahtzee",
+        "Yahtzee",
+        &["y", "yz"],
+        Scoring::FiveOfAKind { points: 50 },
+    ),
+    lower("chance", "Chance", &["c", "ch"], Scoring::Chance),
+];
+
+const YACHT_BOXES: [Category; 12] = [
+    ONES,
+    TWOS,
+    THREES,
+    FOURS,
+    FIVES,
+    SIXES,
+    lower(
+        "full-house",
+        "Full House",
+        &["fh", "full"],
+        Scoring::FullHouse { fixed: None },
+    ),
+    lower(
+        "four-of-a-kind",
+        "Four of a kind",
+        &["4k", "4ok", "foak"],
+        Scoring::OfAKind {
+            count: 4,
+            sum: Sum::AllDice,
+        },
+    ),
+    lower(
+        "little-straight",
+        "Little Straight",
+        &["ls", "little"],
+        Scoring::Straight {
+            length: 5,
+            starts: &[1],
+            points: 30,
+        },
+    ),
+    lower(
+        "big-straight",
+        "Big Straight",
+        &["bs", "big"],
+        Scoring::Straight {
+            length: 5,
+            starts: &[2],
+            points: 30,
+        },
+    ),
+    lower("choice", "Choice", &["c", "ch", "chance"], Scoring::Chance),
+    lower("yacht", "Yacht", &["y"], Scoring::FiveOfAKind { points: 50 }),
+];
+
+const YATZY_BOXES: [Category; 15] = [
+    ONES,
+    TWOS,
+    THREES,
+    FOURS,
+    FIVES,
+    SIXES,
+    lower("one-pair", "One Pair", &["pair", "1p", "op"], Scoring::OnePair),
+    lower("two-pairs", "Two Pairs", &["2p", "tp"], Scoring::TwoPairs),
+    lower(
+        "three-of-a-kind",
+        "Three of a kind",
+        &["3k", "3ok", "toak"],
+        Scoring::OfAKind {
+            count: 3,
+            sum: Sum::Matching,
+        },
+    ),
+    lower(
+        "four-of-a-kind",
+        "Four of a kind",
+        &["4k", "4ok", "foak"],
+        Scoring::OfAKind {
+            count: 4,
+            sum: Sum::Matching,
+        },
+    ),
+    lower(
+        "small-straight",
+        "Small Straight",
+        &["ss", "sm", "small"],
+        Scoring::Straight {
+            length: 5,
+            starts: &[1],
+            points: 15,
+        },
+    ),
+    lower(
+        "large-straight",
+        "Large Straight",
+        &["ls", "lg", "large"],
+        Scoring::Straight {
+            length: 5,
+            starts: &[2],
+            points: 20,
+        },
+    ),
+    lower(
+        "full-house",
+        "Full House",
+        &["fh", "full"],
+        Scoring::FullHouse { fixed: None },
+    ),
+    lower("chance", "Chance", &["c", "ch"], Scoring::Chance),
+    lower("yatzy", "Yatzy", &["y", "yz"], Scoring::FiveOfAKind { points: 50 }),
+];
+
+/// The upper bonus of Yahtzee: 35 for 63 or more.
+const YAHTZEE_UPPER_BONUS: UpperBonus = UpperBonus {
+    threshold: 63,
+    points: 35,
+};
+
+impl RuleSet {
+    /// Official Yahtzee rules: upper bonus, Yahtzee bonus, forced Joker.
+    pub const YAHTZEE: &'static RuleSet = &RuleSet {
+        name: "yahtzee",
+        summary: "Yahtzee, official rules: upper bonus, Yahtzee bonus, forced Joker",
+        boxes: &YAHTZEE_BOXES,
+        upper_bonus: Some(YAHTZEE_UPPER_BONUS),
+        five_of_a_kind_bonus: Some(100),
+        joker: Joker::Forced,
+    };
+
+    /// Yahtzee with the free Joker of Verhoeff's optimal player.
+    pub const YAHTZEE_FREE_JOKER: &'static RuleSet = &RuleSet {
+        name: "yahtzee-free-joker",
+        summary: "Yahtzee with the free Joker of Verhoeff's optimal solitaire player",
+        boxes: &YAHTZEE_BOXES,
+        upper_bonus: Some(YAHTZEE_UPPER_BONUS),
+        five_of_a_kind_bonus: Some(100),
+        joker: Joker::Free,
+    };
+
+    /// Yahtzee without the Yahtzee bonus and without the Joker.
+    pub const YAHTZEE_PLAIN: &'static RuleSet = &RuleSet {
+        name: "yahtzee-plain",
+        summary: "Yahtzee without the Yahtzee bonus and without the Joker",
+        boxes: &YAHTZEE_BOXES,
+        upper_bonus: Some(YAHTZEE_UPPER_BONUS),
+        five_of_a_kind_bonus: None,
+        joker: Joker::None,
+    };
+
+    /// The older public-domain game: 12 boxes, no bonuses, no Joker.
+    pub const YACHT: &'static RuleSet = &RuleSet {
+        name: "yacht",
+        summary: "Yacht, the older public-domain game: 12 boxes, no bonuses, no Joker",
+        boxes: &YACHT_BOXES,
+        upper_bonus: None,
+        five_of_a_kind_bonus: None,
+        joker: Joker::None,
+    };
+
+    /// Scandinavian Yatzy: 15 boxes, an upper bonus of 50, no Yatzy bonus, no Joker.
+    pub const YATZY: &'static RuleSet = &RuleSet {
+        name: "yatzy",
+        summary: "Scandinavian Yatzy: 15 boxes, upper bonus 50, no Yatzy bonus, no Joker",
+        boxes: &YATZY_BOXES,
+        upper_bonus: Some(UpperBonus {
+            threshold: 63,
+            points: 50,
+        }),
+        five_of_a_kind_bonus: None,
+        joker: Joker::None,
+    };
+
+    /// Every rule set, in the order of `shared/RULES.md`.
+    pub const ALL: [&'static RuleSet; 5] = [
+        RuleSet::YAHTZEE,
+        RuleSet::YAHTZEE_FREE_JOKER,
+        RuleSet::YAHTZEE_PLAIN,
+        RuleSet::YACHT,
+        RuleSet::YATZY,
+    ];
+
+    /// The name used on the command line and in files.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The rule set called `name`.
+    pub fn from_name(name: &str) -> Option<&'static RuleSet> {
+        RuleSet::ALL.into_iter().find(|r| r.name == name)
+    }
+
+    /// The names of every rule set.
+    pub fn names() -> Vec<&'static str> {
+        RuleSet::ALL.iter().map(|r| r.name).collect()
+    }
+
+    /// Position in [`RuleSet::ALL`].
+    fn position(&self) -> usize {
+        RuleSet::ALL
+            .iter()
+            .position(|r| r.name == self.name)
+            .expect("every rule set is in RuleSet::ALL")
+    }
+
+    /// Position of the five-of-a-kind box, if the card has one.
+    pub fn five_of_a_kind_box(&self) -> Option<usize> {
+        self.boxes
+            .iter()
+            .position(|c| matches!(c.scoring, Scoring::FiveOfAKind { .. }))
     }
 }
 
@@ -69,143 +680,64 @@ pub enum Order {
     UpperFirst,
 }
 
-/// How a Yahtzee rolled while the Yahtzee box is already filled may be scored.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Joker {
-    /// No Joker: every box scores by its own condition.
-    None,
-    /// The official rule: the upper box of the face if open, else any open lower box (scoring
-    /// as if its condition were met), else 0 in an open upper box.
-    Forced,
-    /// Any open box; Full House, Small and Large Straight score their fixed values only when
-    /// the upper box of the face is filled too.
-    Free,
-}
-
-/// One box of a score card.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
-pub enum Category {
-    Ones,
-    Twos,
-    Threes,
-    Fours,
-    Fives,
-    Sixes,
-    ThreeOfAKind,
-    FourOfAKind,
-    FullHouse,
-    SmallStraight,
-    LargeStraight,
-    Yahtzee,
-    Chance,
-    LittleStraight,
-    BigStraight,
-    Choice,
-    Yacht,
-}
-
-impl Category {
-    /// The name used on the command line and in files.
-    pub fn name(self) -> &'static str {
-        match self {
-            Category::Ones => "ones",
-            Category::Twos => "twos",
-            Category::Threes => "threes",
-            Category::Fours => "fours",
-            Category::Fives => "fives",
-            Category::Sixes => "sixes",
-            Category::ThreeOfAKind => "three-of-a-kind",
-            Category::FourOfAKind => "four-of-a-kind",
-            Category::FullHouse => "full-house",
-            Category::SmallStraight => "small-straight",
-            Category::LargeStraight => "large-straight",
-            Category::Yahtzee => "yahtzee",
-            Category::Chance => "chance",
-            Category::LittleStraight => "little-straight",
-            Category::BigStraight => "big-straight",
-            Category::Choice => "choice",
-            Category::Yacht => "yacht",
-        }
-    }
-
-    /// The face counted by an upper box (1 for Ones ... 6 for Sixes).
-    pub fn upper_face(self) -> Option<u8> {
-        match self {
-            Category::Ones => Some(1),
-            Category::Twos => Some(2),
-            Category::Threes => Some(3),
-            Category::Fours => Some(4),
-            Category::Fives => Some(5),
-            Category::Sixes => Some(6),
-            _ => None,
-        }
-    }
-
-    /// True for the six boxes of the upper section.
-    pub fn is_upper(self) -> bool {
-        self.upper_face().is_some()
-    }
-}
-
-impl fmt::Display for Category {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-const YAHTZEE_BOXES: [Category; 13] = [
-    Category::Ones,
-    Category::Twos,
-    Category::Threes,
-    Category::Fours,
-    Category::Fives,
-    Category::Sixes,
-    Category::ThreeOfAKind,
-    Category::FourOfAKind,
-    Category::FullHouse,
-    Category::SmallStraight,
-    Category::LargeStraight,
-    Category::Yahtzee,
-    Category::Chance,
-];
-
-const YACHT_BOXES: [Category; 12] = [
-    Category::Ones,
-    Category::Twos,
-    Category::Threes,
-    Category::Fours,
-    Category::Fives,
-    Category::Sixes,
-    Category::FullHouse,
-    Category::FourOfAKind,
-    Category::LittleStraight,
-    Category::BigStraight,
-    Category::Choice,
-    Category::Yacht,
-];
-
-/// A set of boxes of one card, bit `i` for the box at position `i` of [`Rules::boxes`].
-pub type BoxMask = u16;
-
-/// Mask of the six upper boxes: in every rule set they are the first six.
-pub const UPPER_MASK: BoxMask = 0b11_1111;
-
 /// A complete description of the game being played: a rule set and the order modifier.
 ///
 /// Serialized as the two fields every result and record carries, `"rules": "yahtzee"` and
 /// `"upper_first": false`, so a result struct holds a `Rules` with `#[serde(flatten)]`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(from = "RulesFields", into = "RulesFields")]
 pub struct Rules {
-    /// The named rule set.
-    pub set: RuleSet,
+    /// The rule set.
+    pub set: &'static RuleSet,
     /// Whether the upper section must be filled first.
     pub order: Order,
 }
 
+impl fmt::Debug for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.label())
+    }
+}
+
+/// How [`Rules`] is written in JSON.
+#[derive(Clone, Copy, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RulesFields {
+    /// The rule set's name.
+    rules: &'static RuleSet,
+    /// True under the upper-first order.
+    upper_first: bool,
+}
+
+impl From<Rules> for RulesFields {
+    fn from(r: Rules) -> RulesFields {
+        RulesFields {
+            rules: r.set,
+            upper_first: r.order == Order::UpperFirst,
+        }
+    }
+}
+
+impl From<RulesFields> for Rules {
+    fn from(f: RulesFields) -> Rules {
+        Rules::with_order(f.rules, Order::upper_first(f.upper_first))
+    }
+}
+
+impl Order {
+    /// [`Order::UpperFirst`] when `upper_first`, else [`Order::Any`].
+    pub fn upper_first(upper_first: bool) -> Order {
+        if upper_first {
+            Order::UpperFirst
+        } else {
+            Order::Any
+        }
+    }
+}
+
 impl Rules {
     /// The rule set with boxes filled in any order.
-    pub fn new(set: RuleSet) -> Rules {
+    pub fn new(set: &'static RuleSet) -> Rules {
         Rules {
             set,
             order: Order::Any,
@@ -213,33 +745,38 @@ impl Rules {
     }
 
     /// The rule set with the given order modifier.
-    pub fn with_order(set: RuleSet, order: Order) -> Rules {
+    pub fn with_order(set: &'static RuleSet, order: Order) -> Rules {
         Rules { set, order }
     }
 
-    /// Name and modifier, e.g. `yahtzee` or `yacht --upper-first`: the command-line flags that
-    /// select these rules.
+    /// Every rule set with every order modifier.
+    pub fn all() -> impl Iterator<Item = Rules> {
+        RuleSet::ALL.into_iter().flat_map(|set| {
+            [Order::Any, Order::UpperFirst]
+                .into_iter()
+                .map(move |order| Rules::with_order(set, order))
+        })
+    }
+
+    /// The command-line flags that select these rules, e.g. `--rules yacht --upper-first`.
     pub fn flags(&self) -> String {
         match self.order {
-            Order::Any => format!("--rules {}", self.set.name()),
-            Order::UpperFirst => format!("--rules {} --upper-first", self.set.name()),
+            Order::Any => format!("--rules {}", self.set.name),
+            Order::UpperFirst => format!("--rules {} --upper-first", self.set.name),
         }
     }
 
     /// A short label, e.g. `yahtzee` or `yacht (upper first)`.
     pub fn label(&self) -> String {
         match self.order {
-            Order::Any => self.set.name().to_string(),
-            Order::UpperFirst => format!("{} (upper first)", self.set.name()),
+            Order::Any => self.set.name.to_string(),
+            Order::UpperFirst => format!("{} (upper first)", self.set.name),
         }
     }
 
     /// The boxes of the card in card order.
     pub fn boxes(&self) -> &'static [Category] {
-        match self.set {
-            RuleSet::Yacht => &YACHT_BOXES,
-            _ => &YAHTZEE_BOXES,
-        }
+        self.set.boxes
     }
 
     /// The names of the boxes in `mask`, in card order, joined by commas.
@@ -248,14 +785,14 @@ impl Rules {
             .iter()
             .enumerate()
             .filter(|(i, _)| mask & (1 << i) != 0)
-            .map(|(_, c)| c.name())
+            .map(|(_, c)| c.name)
             .collect::<Vec<_>>()
             .join(", ")
     }
 
     /// Number of boxes (and of turns).
     pub fn box_count(&self) -> usize {
-        self.boxes().len()
+        self.set.boxes.len()
     }
 
     /// Mask with every box filled.
@@ -263,155 +800,109 @@ impl Rules {
         ((1u32 << self.box_count()) - 1) as BoxMask
     }
 
-    /// Position of a box on this card.
-    pub fn box_index(&self, category: Category) -> Option<usize> {
-        self.boxes().iter().position(|&c| c == category)
+    /// Mask of the upper boxes of this card (the first six, or none).
+    pub fn upper_mask(&self) -> BoxMask {
+        if self.boxes().first().is_some_and(Category::is_upper) {
+            UPPER_MASK
+        } else {
+            0
+        }
     }
 
-    /// Looks a box up by its command-line name.
+    /// Looks a box up by its name or an alias, in any case, spaces and underscores read as
+    /// hyphens: the one way a box is named everywhere (`--card`, `play`, batch queries, game
+    /// records, exports).
     pub fn box_by_name(&self, name: &str) -> Option<usize> {
-        self.boxes().iter().position(|c| c.name() == name)
+        let key = normalise(name);
+        self.boxes().iter().position(|c| c.is_called(&key))
     }
 
-    /// True when the rules award 35 for an upper section of 63 or more.
+    /// The upper bonus, if these rules have one.
+    pub fn upper_bonus(&self) -> Option<UpperBonus> {
+        self.set.upper_bonus
+    }
+
+    /// True when the rules award a bonus for an upper section reaching its threshold.
     pub fn has_upper_bonus(&self) -> bool {
-        self.set != RuleSet::Yacht
+        self.set.upper_bonus.is_some()
     }
 
-    /// True when the rules award 100 for each extra Yahtzee.
+    /// The upper-bonus threshold (63), or 0 without an upper bonus.
+    pub fn upper_threshold(&self) -> u32 {
+        self.set.upper_bonus.map_or(0, |b| b.threshold)
+    }
+
+    /// The upper bonus's points (35 or 50), or 0 without an upper bonus.
+    pub fn upper_bonus_points(&self) -> u32 {
+        self.set.upper_bonus.map_or(0, |b| b.points)
+    }
+
+    /// True when the rules award a bonus for each further five of a kind.
     pub fn has_yahtzee_bonus(&self) -> bool {
-        matches!(self.set, RuleSet::Yahtzee | RuleSet::YahtzeeFreeJoker)
+        self.set.five_of_a_kind_bonus.is_some()
+    }
+
+    /// The bonus for each further five of a kind (100), or 0.
+    pub fn yahtzee_bonus_points(&self) -> u32 {
+        self.set.five_of_a_kind_bonus.unwrap_or(0)
     }
 
     /// The Joker convention.
     pub fn joker(&self) -> Joker {
-        match self.set {
-            RuleSet::Yahtzee => Joker::Forced,
-            RuleSet::YahtzeeFreeJoker => Joker::Free,
-            RuleSet::YahtzeePlain | RuleSet::Yacht => Joker::None,
+        self.set.joker
+    }
+
+    /// Position of the box that scores five of a kind, if the card has one.
+    pub fn five_of_a_kind_box(&self) -> Option<usize> {
+        self.set.five_of_a_kind_box()
+    }
+
+    /// The points of the five-of-a-kind box (50), or 0 without one.
+    pub fn five_of_a_kind_points(&self) -> u32 {
+        match self.five_of_a_kind_box().map(|i| self.boxes()[i].scoring) {
+            Some(Scoring::FiveOfAKind { points }) => points,
+            _ => 0,
         }
     }
 
-    /// Position of the box that scores five of a kind: Yahtzee and Yacht both sit at 11.
-    pub fn five_of_a_kind_box(&self) -> usize {
-        11
+    /// True when filling box `index` with `points` sets the state's flag that further five
+    /// of a kind earn the bonus: the five-of-a-kind box filled with its full points, in
+    /// rules with that bonus.
+    pub fn sets_bonus_flag(&self, index: usize, points: u32) -> bool {
+        self.has_yahtzee_bonus()
+            && Some(index) == self.five_of_a_kind_box()
+            && points == self.five_of_a_kind_points()
     }
 
-    /// Score of a box by its own condition, without any Joker.
-    pub fn base_score(category: Category, dice: &Dice) -> u32 {
-        let c = dice.counts();
-        let max_count = c.iter().copied().max().unwrap_or(0);
-        let sum = dice.sum();
-        let run = |from: usize, len: usize| (from..from + len).all(|f| c[f] > 0);
-        match category {
-            Category::Ones
-            | Category::Twos
-            | Category::Threes
-            | Category::Fours
-            | Category::Fives
-            | Category::Sixes => {
-                let face = category.upper_face().unwrap_or(0);
-                u32::from(face) * u32::from(c[usize::from(face) - 1])
-            }
-            Category::ThreeOfAKind => {
-                if max_count >= 3 {
-                    sum
-                } else {
-                    0
-                }
-            }
-            Category::FourOfAKind => {
-                if max_count >= 4 {
-                    sum
-                } else {
-                    0
-                }
-            }
-            Category::FullHouse => {
-                if c.contains(&3) && c.contains(&2) {
-                    // Yacht scores the dice; Yahtzee a fixed 25 (handled by the caller).
-                    sum
-                } else {
-                    0
-                }
-            }
-            Category::SmallStraight => {
-                if run(0, 4) || run(1, 4) || run(2, 4) {
-                    30
-                } else {
-                    0
-                }
-            }
-            Category::LargeStraight => {
-                if run(0, 5) || run(1, 5) {
-                    40
-                } else {
-                    0
-                }
-            }
-            Category::Yahtzee | Category::Yacht => {
-                if max_count == 5 {
-                    50
-                } else {
-                    0
-                }
-            }
-            Category::Chance | Category::Choice => sum,
-            Category::LittleStraight => {
-                if run(0, 5) {
-                    30
-                } else {
-                    0
-                }
-            }
-            Category::BigStraight => {
-                if run(1, 5) {
-                    30
-                } else {
-                    0
-                }
-            }
-        }
+    /// Score of box `index` by its own condition, without any Joker.
+    pub fn base_score(&self, index: usize, dice: &Dice) -> u32 {
+        self.boxes()[index].scoring.score(dice)
     }
 
-    /// True when `dice` fall under the Joker rule on a card with `filled` boxes: a Yahtzee
-    /// rolled while the Yahtzee box is filled, in a rule set with a Joker.
+    /// True when `dice` fall under the Joker rule on a card with `filled` boxes: five of a
+    /// kind rolled while the five-of-a-kind box is filled, in a rule set with a Joker.
     pub fn is_joker(&self, filled: BoxMask, dice: &Dice) -> bool {
         self.joker() != Joker::None
             && dice.five_of_a_kind().is_some()
-            && filled & (1 << self.five_of_a_kind_box()) != 0
+            && self
+                .five_of_a_kind_box()
+                .is_some_and(|b| filled & (1 << b) != 0)
     }
 
     /// Points the box at position `index` scores for `dice` on a card with `filled` boxes,
     /// Joker included. The box must be one of [`Rules::legal_boxes`].
     pub fn score(&self, index: usize, dice: &Dice, filled: BoxMask) -> u32 {
-        let category = self.boxes()[index];
-        let base = match (self.set, category) {
-            (RuleSet::Yacht, _) => Self::base_score(category, dice),
-            (_, Category::FullHouse) => {
-                if Self::base_score(category, dice) > 0 {
-                    25
-                } else {
-                    0
-                }
-            }
-            _ => Self::base_score(category, dice),
-        };
-        if !self.is_joker(filled, dice) {
+        let scoring = self.boxes()[index].scoring;
+        let base = scoring.score(dice);
+        if !scoring.joker_changes() || !self.is_joker(filled, dice) {
             return base;
         }
-        let joker_value = match category {
-            Category::FullHouse => 25,
-            Category::SmallStraight => 30,
-            Category::LargeStraight => 40,
-            _ => return base,
-        };
         match self.joker() {
-            Joker::Forced => joker_value,
+            Joker::Forced => scoring.joker_points(dice),
             Joker::Free => {
                 let face = dice.five_of_a_kind().unwrap_or(1);
-                if filled & (1 << (face - 1)) != 0 {
-                    joker_value
+                if filled & (1 << (face - 1)) & self.upper_mask() != 0 {
+                    scoring.joker_points(dice)
                 } else {
                     base
                 }
@@ -425,17 +916,18 @@ impl Rules {
     pub fn legal_boxes(&self, filled: BoxMask, dice: &Dice) -> BoxMask {
         let open = self.full_mask() & !filled;
         let allowed = self.open_by_order(filled);
-        if !self.is_joker(filled, dice) || self.joker() != Joker::Forced {
+        if self.joker() != Joker::Forced || !self.is_joker(filled, dice) {
             return allowed;
         }
+        let upper = self.upper_mask();
         let face = dice.five_of_a_kind().unwrap_or(1);
-        let own_upper: BoxMask = 1 << (face - 1);
+        let own_upper: BoxMask = (1 << (face - 1)) & upper;
         let forced = if open & own_upper != 0 {
             own_upper
-        } else if open & !UPPER_MASK != 0 {
-            open & !UPPER_MASK
+        } else if open & !upper != 0 {
+            open & !upper
         } else {
-            open & UPPER_MASK
+            open & upper
         };
         forced & allowed
     }
@@ -443,17 +935,19 @@ impl Rules {
     /// The open boxes the order modifier allows, whatever the dice.
     pub fn open_by_order(&self, filled: BoxMask) -> BoxMask {
         let open = self.full_mask() & !filled;
+        let upper = self.upper_mask();
         match self.order {
-            Order::UpperFirst if open & UPPER_MASK != 0 => open & UPPER_MASK,
+            Order::UpperFirst if open & upper != 0 => open & upper,
             _ => open,
         }
     }
 
     /// True when a card with these boxes filled can arise under the order modifier.
     pub fn order_allows(&self, filled: BoxMask) -> bool {
+        let upper = self.upper_mask();
         match self.order {
             Order::Any => true,
-            Order::UpperFirst => filled & !UPPER_MASK == 0 || filled & UPPER_MASK == UPPER_MASK,
+            Order::UpperFirst => filled & !upper == 0 || filled & upper == upper,
         }
     }
 
@@ -471,20 +965,22 @@ impl Rules {
                 })
                 .collect()
         });
-        let set = RuleSet::ALL
-            .iter()
-            .position(|&s| s == self.set)
-            .expect("every rule set is in RuleSet::ALL");
-        &SCORES[set][index]
+        &SCORES[self.set.position()][index]
+    }
+
+    /// The most points box `index` can score, Joker included.
+    pub fn max_score(&self, index: usize) -> u32 {
+        self.possible_scores(index).last().copied().unwrap_or(0)
     }
 
     fn enumerate_scores(&self, index: usize) -> Vec<u32> {
         let mut out: Vec<u32> = Vec::new();
-        let everything_but = |i: usize| self.full_mask() & !(1 << i);
+        let everything_but = self.full_mask() & !(1 << index);
         // The Joker changes a score only for a card with the five-of-a-kind box filled; try
         // every card that differs in what the Joker depends on: the upper boxes filled.
+        let five = self.five_of_a_kind_box().map_or(0, |b| 1 << b);
         let cards: Vec<BoxMask> = (0..=UPPER_MASK)
-            .map(|upper| (upper | (1 << self.five_of_a_kind_box())) & everything_but(index))
+            .map(|upper| (upper | five) & everything_but)
             .chain([0])
             .collect();
         for dice in Dice::all() {
@@ -498,42 +994,115 @@ impl Rules {
     }
 }
 
-/// How [`Rules`] is written in JSON.
-#[derive(Clone, Copy, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RulesFields {
-    /// The rule set's name.
-    rules: RuleSet,
-    /// True under the upper-first order.
-    upper_first: bool,
-}
-
-impl From<Rules> for RulesFields {
-    fn from(r: Rules) -> RulesFields {
-        RulesFields {
-            rules: r.set,
-            upper_first: r.order == Order::UpperFirst,
-        }
-    }
-}
-
-impl From<RulesFields> for Rules {
-    fn from(f: RulesFields) -> Rules {
-        Rules::with_order(
-            f.rules,
-            if f.upper_first {
-                Order::UpperFirst
-            } else {
-                Order::Any
-            },
-        )
-    }
-}
-
 impl fmt::Display for Rules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.label())
     }
+}
+
+/// One box as `yahtzee rules` prints it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BoxCard {
+    /// Position on the card, from 1.
+    pub position: usize,
+    /// The name used on the command line and in files.
+    pub name: &'static str,
+    /// The box as printed on a score card.
+    pub title: &'static str,
+    /// Other accepted names.
+    pub aliases: &'static [&'static str],
+    /// `upper` or `lower`.
+    pub section: Section,
+    /// What it scores, in words.
+    pub scores: String,
+    /// Every score it can hold, as ranges.
+    pub possible: String,
+}
+
+/// The card of a rule set: what `yahtzee rules` prints.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RulesCard {
+    /// The rules.
+    #[serde(flatten)]
+    pub rules: Rules,
+    /// What the rule set is.
+    pub summary: &'static str,
+    /// The boxes in card order.
+    pub boxes: Vec<BoxCard>,
+    /// The upper bonus, if any.
+    pub upper_bonus: Option<UpperBonus>,
+    /// Points for each further five of a kind, if any.
+    pub five_of_a_kind_bonus: Option<u32>,
+    /// The Joker convention.
+    pub joker: Joker,
+    /// The Joker convention in words.
+    pub joker_rule: &'static str,
+    /// The fill-order rule in words.
+    pub order_rule: &'static str,
+    /// The highest possible final score.
+    pub highest_score: u32,
+}
+
+impl RulesCard {
+    /// The card of `rules`.
+    pub fn of(rules: Rules) -> RulesCard {
+        let boxes = rules
+            .boxes()
+            .iter()
+            .enumerate()
+            .map(|(i, c)| BoxCard {
+                position: i + 1,
+                name: c.name,
+                title: c.title,
+                aliases: c.aliases,
+                section: c.section,
+                scores: c.scoring.describe(),
+                possible: describe_scores(rules.possible_scores(i)),
+            })
+            .collect();
+        RulesCard {
+            rules,
+            summary: rules.set.summary,
+            boxes,
+            upper_bonus: rules.upper_bonus(),
+            five_of_a_kind_bonus: rules.set.five_of_a_kind_bonus,
+            joker: rules.joker(),
+            joker_rule: rules.joker().describe(),
+            order_rule: match rules.order {
+                Order::Any => "the boxes may be filled in any order",
+                Order::UpperFirst => "no lower box may be filled while an upper box is open",
+            },
+            highest_score: highest_score(&rules),
+        }
+    }
+}
+
+/// The highest final score of a game under `rules`: the best box of each kind, the upper
+/// bonus, and a further five of a kind on every turn after the five-of-a-kind box where that
+/// earns a bonus.
+pub fn highest_score(rules: &Rules) -> u32 {
+    let boxes: u32 = (0..rules.box_count()).map(|i| rules.max_score(i)).sum();
+    let bonus_turns = rules.box_count().saturating_sub(1) as u32;
+    boxes + rules.upper_bonus_points() + rules.yahtzee_bonus_points() * bonus_turns
+}
+
+/// Describes a sorted set of scores compactly: `0, 25` or `0, 5 to 30`.
+pub fn describe_scores(scores: &[u32]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < scores.len() {
+        let mut j = i;
+        while j + 1 < scores.len() && scores[j + 1] == scores[j] + 1 {
+            j += 1;
+        }
+        if j >= i + 2 {
+            parts.push(format!("{} to {}", scores[i], scores[j]));
+        } else {
+            parts.extend(scores[i..=j].iter().map(u32::to_string));
+        }
+        i = j + 1;
+    }
+    parts.join(", ")
 }
 
 #[cfg(test)]
@@ -544,30 +1113,93 @@ mod tests {
         s.parse().unwrap()
     }
 
-    fn bit(rules: &Rules, c: Category) -> BoxMask {
-        1 << rules.box_index(c).unwrap()
+    fn idx(rules: &Rules, name: &str) -> usize {
+        rules.box_by_name(name).unwrap()
     }
 
-    fn score(rules: &Rules, c: Category, dice: &str, filled: BoxMask) -> u32 {
-        rules.score(rules.box_index(c).unwrap(), &d(dice), filled)
+    fn bit(rules: &Rules, name: &str) -> BoxMask {
+        1 << idx(rules, name)
     }
 
-    const YAHTZEES: [RuleSet; 3] = [
-        RuleSet::Yahtzee,
-        RuleSet::YahtzeeFreeJoker,
-        RuleSet::YahtzeePlain,
+    fn score(rules: &Rules, name: &str, dice: &str, filled: BoxMask) -> u32 {
+        rules.score(idx(rules, name), &d(dice), filled)
+    }
+
+    const YAHTZEES: [&RuleSet; 3] = [
+        RuleSet::YAHTZEE,
+        RuleSet::YAHTZEE_FREE_JOKER,
+        RuleSet::YAHTZEE_PLAIN,
     ];
+
+    /// The test the module documentation promises: every description's boxes obey what the
+    /// state encoding and the solver rely on.
+    #[test]
+    fn every_description_is_well_formed() {
+        for set in RuleSet::ALL {
+            let rules = Rules::new(set);
+            assert!(set.boxes.len() <= MAX_BOXES, "{}", set.name);
+            let uppers: Vec<usize> = (0..set.boxes.len())
+                .filter(|&i| set.boxes[i].is_upper())
+                .collect();
+            if !uppers.is_empty() {
+                assert_eq!(uppers, (0..6).collect::<Vec<_>>(), "{}", set.name);
+                for (i, c) in set.boxes[..6].iter().enumerate() {
+                    assert_eq!(c.upper_face(), Some(i as u8 + 1), "{}", set.name);
+                }
+            }
+            if let Some(b) = set.upper_bonus {
+                assert!(!uppers.is_empty(), "{}: an upper bonus needs upper boxes", set.name);
+                assert!(b.threshold <= MAX_UPPER_THRESHOLD, "{}", set.name);
+            }
+            let fives = set
+                .boxes
+                .iter()
+                .filter(|c| matches!(c.scoring, Scoring::FiveOfAKind { .. }))
+                .count();
+            if set.five_of_a_kind_bonus.is_some() || set.joker != Joker::None {
+                assert_eq!(fives, 1, "{}", set.name);
+            }
+            // Names and aliases are lowercase, normalised and unique within the card.
+            let mut seen = std::collections::HashSet::new();
+            for c in set.boxes {
+                for key in std::iter::once(&c.name).chain(c.aliases) {
+                    assert_eq!(normalise(key), *key, "{}: {key}", set.name);
+                    assert!(seen.insert(*key), "{}: `{key}` names two boxes", set.name);
+                }
+                assert_eq!(rules.box_by_name(c.name), rules.box_by_name(c.title));
+            }
+            // Every box can score 0 and something more.
+            for i in 0..set.boxes.len() {
+                let p = rules.possible_scores(i);
+                assert!(p.len() >= 2, "{} box {i}", set.name);
+            }
+        }
+    }
+
+    #[test]
+    fn box_names_and_aliases_are_case_insensitive() {
+        let r = Rules::new(RuleSet::YAHTZEE);
+        assert_eq!(r.box_by_name("Full-House"), Some(8));
+        assert_eq!(r.box_by_name("FH"), Some(8));
+        assert_eq!(r.box_by_name("full house"), Some(8));
+        assert_eq!(r.box_by_name("full_house"), Some(8));
+        assert_eq!(r.box_by_name("Aces"), Some(0));
+        assert_eq!(r.box_by_name("sevens"), None);
+        let y = Rules::new(RuleSet::YACHT);
+        assert_eq!(y.box_by_name("ls"), Some(8), "little straight in yacht");
+        assert_eq!(y.box_by_name("chance"), Some(10), "choice in yacht");
+    }
 
     #[test]
     fn upper_boxes_score_the_matching_dice() {
         for set in RuleSet::ALL {
             let r = Rules::new(set);
-            assert_eq!(score(&r, Category::Ones, "11235", 0), 2);
-            assert_eq!(score(&r, Category::Twos, "12225", 0), 6);
-            assert_eq!(score(&r, Category::Threes, "33336", 0), 12);
-            assert_eq!(score(&r, Category::Fours, "12356", 0), 0);
-            assert_eq!(score(&r, Category::Fives, "55555", 0), 25);
-            assert_eq!(score(&r, Category::Sixes, "16666", 0), 24);
+            assert_eq!(score(&r, "ones", "11235", 0), 2);
+            assert_eq!(score(&r, "twos", "12225", 0), 6);
+            assert_eq!(score(&r, "threes", "33336", 0), 12);
+            assert_eq!(score(&r, "fours", "12356", 0), 0);
+            assert_eq!(score(&r, "fives", "55555", 0), 25);
+            assert_eq!(score(&r, "sixes", "16666", 0), 24);
         }
     }
 
@@ -575,147 +1207,181 @@ mod tests {
     fn yahtzee_lower_boxes_score_by_their_conditions() {
         for set in YAHTZEES {
             let r = Rules::new(set);
-            assert_eq!(score(&r, Category::ThreeOfAKind, "33345", 0), 18);
-            assert_eq!(score(&r, Category::ThreeOfAKind, "33445", 0), 0);
-            assert_eq!(score(&r, Category::FourOfAKind, "44441", 0), 17);
-            assert_eq!(score(&r, Category::FourOfAKind, "44411", 0), 0);
-            assert_eq!(score(&r, Category::FullHouse, "22333", 0), 25);
-            assert_eq!(score(&r, Category::FullHouse, "22334", 0), 0);
-            assert_eq!(score(&r, Category::SmallStraight, "12346", 0), 30);
-            assert_eq!(score(&r, Category::SmallStraight, "23345", 0), 30);
-            assert_eq!(score(&r, Category::SmallStraight, "34566", 0), 30);
-            assert_eq!(score(&r, Category::SmallStraight, "12356", 0), 0);
-            assert_eq!(score(&r, Category::LargeStraight, "12345", 0), 40);
-            assert_eq!(score(&r, Category::LargeStraight, "23456", 0), 40);
-            assert_eq!(score(&r, Category::LargeStraight, "12346", 0), 0);
-            assert_eq!(score(&r, Category::Yahtzee, "66666", 0), 50);
-            assert_eq!(score(&r, Category::Yahtzee, "66665", 0), 0);
-            assert_eq!(score(&r, Category::Chance, "12356", 0), 17);
+            assert_eq!(score(&r, "three-of-a-kind", "33345", 0), 18);
+            assert_eq!(score(&r, "three-of-a-kind", "33445", 0), 0);
+            assert_eq!(score(&r, "four-of-a-kind", "44441", 0), 17);
+            assert_eq!(score(&r, "four-of-a-kind", "44411", 0), 0);
+            assert_eq!(score(&r, "full-house", "22333", 0), 25);
+            assert_eq!(score(&r, "full-house", "22334", 0), 0);
+            assert_eq!(score(&r, "small-straight", "12346", 0), 30);
+            assert_eq!(score(&r, "small-straight", "23345", 0), 30);
+            assert_eq!(score(&r, "small-straight", "34566", 0), 30);
+            assert_eq!(score(&r, "small-straight", "12356", 0), 0);
+            assert_eq!(score(&r, "large-straight", "12345", 0), 40);
+            assert_eq!(score(&r, "large-straight", "23456", 0), 40);
+            assert_eq!(score(&r, "large-straight", "12346", 0), 0);
+            assert_eq!(score(&r, "yahtzee", "66666", 0), 50);
+            assert_eq!(score(&r, "yahtzee", "66665", 0), 0);
+            assert_eq!(score(&r, "chance", "12356", 0), 17);
             // Five of a kind with the Yahtzee box open is not a Full House, and counts for
             // three and four of a kind.
-            assert_eq!(score(&r, Category::FullHouse, "33333", 0), 0);
-            assert_eq!(score(&r, Category::ThreeOfAKind, "33333", 0), 15);
-            assert_eq!(score(&r, Category::FourOfAKind, "33333", 0), 15);
+            assert_eq!(score(&r, "full-house", "33333", 0), 0);
+            assert_eq!(score(&r, "three-of-a-kind", "33333", 0), 15);
+            assert_eq!(score(&r, "four-of-a-kind", "33333", 0), 15);
         }
     }
 
     #[test]
     fn yacht_boxes_score_by_their_conditions() {
-        let r = Rules::new(RuleSet::Yacht);
+        let r = Rules::new(RuleSet::YACHT);
         assert_eq!(r.box_count(), 12);
-        assert_eq!(score(&r, Category::FullHouse, "22333", 0), 13);
-        assert_eq!(score(&r, Category::FullHouse, "66655", 0), 28);
-        assert_eq!(score(&r, Category::FullHouse, "33333", 0), 0);
-        assert_eq!(score(&r, Category::FullHouse, "22334", 0), 0);
-        assert_eq!(score(&r, Category::FourOfAKind, "44441", 0), 17);
-        assert_eq!(score(&r, Category::FourOfAKind, "44444", 0), 20);
-        assert_eq!(score(&r, Category::FourOfAKind, "44411", 0), 0);
-        assert_eq!(score(&r, Category::LittleStraight, "12345", 0), 30);
-        assert_eq!(score(&r, Category::LittleStraight, "23456", 0), 0);
-        assert_eq!(score(&r, Category::BigStraight, "23456", 0), 30);
-        assert_eq!(score(&r, Category::BigStraight, "12345", 0), 0);
-        assert_eq!(score(&r, Category::BigStraight, "12346", 0), 0);
-        assert_eq!(score(&r, Category::Choice, "12356", 0), 17);
-        assert_eq!(score(&r, Category::Yacht, "22222", 0), 50);
-        assert_eq!(score(&r, Category::Yacht, "22221", 0), 0);
+        assert_eq!(score(&r, "full-house", "22333", 0), 13);
+        assert_eq!(score(&r, "full-house", "66655", 0), 28);
+        assert_eq!(score(&r, "full-house", "33333", 0), 0);
+        assert_eq!(score(&r, "full-house", "22334", 0), 0);
+        assert_eq!(score(&r, "four-of-a-kind", "44441", 0), 17);
+        assert_eq!(score(&r, "four-of-a-kind", "44444", 0), 20);
+        assert_eq!(score(&r, "four-of-a-kind", "44411", 0), 0);
+        assert_eq!(score(&r, "little-straight", "12345", 0), 30);
+        assert_eq!(score(&r, "little-straight", "23456", 0), 0);
+        assert_eq!(score(&r, "big-straight", "23456", 0), 30);
+        assert_eq!(score(&r, "big-straight", "12345", 0), 0);
+        assert_eq!(score(&r, "big-straight", "12346", 0), 0);
+        assert_eq!(score(&r, "choice", "12356", 0), 17);
+        assert_eq!(score(&r, "yacht", "22222", 0), 50);
+        assert_eq!(score(&r, "yacht", "22221", 0), 0);
         // No Joker in Yacht, even with the Yacht box filled.
-        let filled = bit(&r, Category::Yacht);
-        assert_eq!(score(&r, Category::FullHouse, "22222", filled), 0);
-        assert_eq!(score(&r, Category::LittleStraight, "22222", filled), 0);
+        let filled = bit(&r, "yacht");
+        assert_eq!(score(&r, "full-house", "22222", filled), 0);
+        assert_eq!(score(&r, "little-straight", "22222", filled), 0);
         assert_eq!(r.legal_boxes(filled, &d("22222")), r.full_mask() & !filled);
         assert!(!r.has_upper_bonus() && !r.has_yahtzee_bonus());
     }
 
     #[test]
+    fn yatzy_boxes_score_by_their_conditions() {
+        let r = Rules::new(RuleSet::YATZY);
+        assert_eq!(r.box_count(), 15);
+        assert_eq!(score(&r, "one-pair", "11356", 0), 2);
+        assert_eq!(score(&r, "one-pair", "33556", 0), 10, "the highest pair");
+        assert_eq!(score(&r, "one-pair", "12345", 0), 0);
+        assert_eq!(score(&r, "one-pair", "66666", 0), 12, "five of a kind is a pair");
+        assert_eq!(score(&r, "two-pairs", "33556", 0), 16);
+        assert_eq!(score(&r, "two-pairs", "22333", 0), 10, "a full house holds two pairs");
+        assert_eq!(score(&r, "two-pairs", "44441", 0), 0, "four of a kind is one face");
+        assert_eq!(score(&r, "two-pairs", "55555", 0), 0);
+        assert_eq!(score(&r, "three-of-a-kind", "33345", 0), 9, "the three matching dice");
+        assert_eq!(score(&r, "three-of-a-kind", "66666", 0), 18);
+        assert_eq!(score(&r, "three-of-a-kind", "33445", 0), 0);
+        assert_eq!(score(&r, "four-of-a-kind", "44441", 0), 16);
+        assert_eq!(score(&r, "four-of-a-kind", "22222", 0), 8);
+        assert_eq!(score(&r, "four-of-a-kind", "44411", 0), 0);
+        assert_eq!(score(&r, "small-straight", "12345", 0), 15);
+        assert_eq!(score(&r, "small-straight", "12346", 0), 0, "exactly 1-2-3-4-5");
+        assert_eq!(score(&r, "small-straight", "23456", 0), 0);
+        assert_eq!(score(&r, "large-straight", "23456", 0), 20);
+        assert_eq!(score(&r, "large-straight", "12345", 0), 0);
+        assert_eq!(score(&r, "full-house", "22333", 0), 13);
+        assert_eq!(score(&r, "full-house", "33333", 0), 0);
+        assert_eq!(score(&r, "chance", "12356", 0), 17);
+        assert_eq!(score(&r, "yatzy", "44444", 0), 50);
+        assert_eq!(score(&r, "yatzy", "44441", 0), 0);
+        // No Joker and no Yatzy bonus; the upper bonus is 50.
+        let filled = bit(&r, "yatzy");
+        assert!(!r.is_joker(filled, &d("22222")));
+        assert_eq!(score(&r, "full-house", "22222", filled), 0);
+        assert_eq!(r.legal_boxes(filled, &d("22222")), r.full_mask() & !filled);
+        assert_eq!(r.upper_bonus_points(), 50);
+        assert!(!r.has_yahtzee_bonus());
+        assert_eq!(highest_score(&r), 374, "shared/RULES.md");
+    }
+
+    #[test]
     fn forced_joker_upper_box_of_the_face_open() {
-        let r = Rules::new(RuleSet::Yahtzee);
-        let filled = bit(&r, Category::Yahtzee);
+        let r = Rules::new(RuleSet::YAHTZEE);
+        let filled = bit(&r, "yahtzee");
         assert_eq!(
             r.legal_boxes(filled, &d("44444")),
-            bit(&r, Category::Fours),
+            bit(&r, "fours"),
             "must score in Fours"
         );
-        assert_eq!(score(&r, Category::Fours, "44444", filled), 20);
+        assert_eq!(score(&r, "fours", "44444", filled), 20);
     }
 
     #[test]
     fn forced_joker_upper_filled_lower_open() {
-        let r = Rules::new(RuleSet::Yahtzee);
-        let filled =
-            bit(&r, Category::Yahtzee) | bit(&r, Category::Fours) | bit(&r, Category::Ones);
+        let r = Rules::new(RuleSet::YAHTZEE);
+        let filled = bit(&r, "yahtzee") | bit(&r, "fours") | bit(&r, "ones");
         let legal = r.legal_boxes(filled, &d("44444"));
         let lower_open = r.full_mask() & !UPPER_MASK & !filled;
         assert_eq!(legal, lower_open, "any open lower box, no upper box");
-        assert_eq!(score(&r, Category::FullHouse, "44444", filled), 25);
-        assert_eq!(score(&r, Category::SmallStraight, "44444", filled), 30);
-        assert_eq!(score(&r, Category::LargeStraight, "44444", filled), 40);
-        assert_eq!(score(&r, Category::ThreeOfAKind, "44444", filled), 20);
-        assert_eq!(score(&r, Category::FourOfAKind, "44444", filled), 20);
-        assert_eq!(score(&r, Category::Chance, "44444", filled), 20);
+        assert_eq!(score(&r, "full-house", "44444", filled), 25);
+        assert_eq!(score(&r, "small-straight", "44444", filled), 30);
+        assert_eq!(score(&r, "large-straight", "44444", filled), 40);
+        assert_eq!(score(&r, "three-of-a-kind", "44444", filled), 20);
+        assert_eq!(score(&r, "four-of-a-kind", "44444", filled), 20);
+        assert_eq!(score(&r, "chance", "44444", filled), 20);
     }
 
     #[test]
     fn forced_joker_everything_but_upper_filled() {
-        let r = Rules::new(RuleSet::Yahtzee);
-        let filled = (r.full_mask() & !UPPER_MASK) | bit(&r, Category::Fours);
+        let r = Rules::new(RuleSet::YAHTZEE);
+        let filled = (r.full_mask() & !UPPER_MASK) | bit(&r, "fours");
         let legal = r.legal_boxes(filled, &d("44444"));
-        assert_eq!(legal, UPPER_MASK & !bit(&r, Category::Fours));
-        assert_eq!(score(&r, Category::Sixes, "44444", filled), 0);
-        assert_eq!(score(&r, Category::Ones, "44444", filled), 0);
+        assert_eq!(legal, UPPER_MASK & !bit(&r, "fours"));
+        assert_eq!(score(&r, "sixes", "44444", filled), 0);
+        assert_eq!(score(&r, "ones", "44444", filled), 0);
     }
 
     #[test]
     fn joker_applies_with_zero_or_fifty_in_the_yahtzee_box() {
         // The table's flag (50 or 0) changes only the 100 bonus, not where the Joker goes:
         // the rule reads only whether the Yahtzee box is filled.
-        let r = Rules::new(RuleSet::Yahtzee);
-        let filled = bit(&r, Category::Yahtzee) | bit(&r, Category::Twos);
+        let r = Rules::new(RuleSet::YAHTZEE);
+        let filled = bit(&r, "yahtzee") | bit(&r, "twos");
         assert!(r.is_joker(filled, &d("22222")));
-        assert_eq!(score(&r, Category::FullHouse, "22222", filled), 25);
+        assert_eq!(score(&r, "full-house", "22222", filled), 25);
         // Yahtzee box open: no Joker, five of a kind is no Full House.
-        assert!(!r.is_joker(bit(&r, Category::Twos), &d("22222")));
+        assert!(!r.is_joker(bit(&r, "twos"), &d("22222")));
+        assert_eq!(score(&r, "full-house", "22222", bit(&r, "twos")), 0);
         assert_eq!(
-            score(&r, Category::FullHouse, "22222", bit(&r, Category::Twos)),
-            0
-        );
-        assert_eq!(
-            r.legal_boxes(bit(&r, Category::Twos), &d("22222")),
-            r.full_mask() & !bit(&r, Category::Twos)
+            r.legal_boxes(bit(&r, "twos"), &d("22222")),
+            r.full_mask() & !bit(&r, "twos")
         );
     }
 
     #[test]
     fn free_joker_any_box_with_fixed_values_only_if_upper_face_filled() {
-        let r = Rules::new(RuleSet::YahtzeeFreeJoker);
-        let y = bit(&r, Category::Yahtzee);
+        let r = Rules::new(RuleSet::YAHTZEE_FREE_JOKER);
+        let y = bit(&r, "yahtzee");
         // Upper box of the face open: any open box, straights and full house score 0.
         assert_eq!(r.legal_boxes(y, &d("44444")), r.full_mask() & !y);
-        assert_eq!(score(&r, Category::FullHouse, "44444", y), 0);
-        assert_eq!(score(&r, Category::LargeStraight, "44444", y), 0);
-        assert_eq!(score(&r, Category::Chance, "44444", y), 20);
-        assert_eq!(score(&r, Category::Fours, "44444", y), 20);
+        assert_eq!(score(&r, "full-house", "44444", y), 0);
+        assert_eq!(score(&r, "large-straight", "44444", y), 0);
+        assert_eq!(score(&r, "chance", "44444", y), 20);
+        assert_eq!(score(&r, "fours", "44444", y), 20);
         // Upper box of the face filled: fixed values.
-        let f = y | bit(&r, Category::Fours);
-        assert_eq!(score(&r, Category::FullHouse, "44444", f), 25);
-        assert_eq!(score(&r, Category::SmallStraight, "44444", f), 30);
-        assert_eq!(score(&r, Category::LargeStraight, "44444", f), 40);
-        assert_eq!(score(&r, Category::Ones, "44444", f), 0);
+        let f = y | bit(&r, "fours");
+        assert_eq!(score(&r, "full-house", "44444", f), 25);
+        assert_eq!(score(&r, "small-straight", "44444", f), 30);
+        assert_eq!(score(&r, "large-straight", "44444", f), 40);
+        assert_eq!(score(&r, "ones", "44444", f), 0);
         assert_eq!(r.legal_boxes(f, &d("44444")), r.full_mask() & !f);
         // Everything but the upper section filled: any open upper box, scoring normally.
-        let g = (r.full_mask() & !UPPER_MASK) | bit(&r, Category::Fours);
+        let g = (r.full_mask() & !UPPER_MASK) | bit(&r, "fours");
         assert_eq!(
             r.legal_boxes(g, &d("44444")),
-            UPPER_MASK & !bit(&r, Category::Fours)
+            UPPER_MASK & !bit(&r, "fours")
         );
     }
 
     #[test]
     fn plain_rules_have_no_joker_and_no_yahtzee_bonus() {
-        let r = Rules::new(RuleSet::YahtzeePlain);
-        let y = bit(&r, Category::Yahtzee) | bit(&r, Category::Fours);
+        let r = Rules::new(RuleSet::YAHTZEE_PLAIN);
+        let y = bit(&r, "yahtzee") | bit(&r, "fours");
         assert!(!r.is_joker(y, &d("44444")));
-        assert_eq!(score(&r, Category::FullHouse, "44444", y), 0);
-        assert_eq!(score(&r, Category::LargeStraight, "44444", y), 0);
+        assert_eq!(score(&r, "full-house", "44444", y), 0);
+        assert_eq!(score(&r, "large-straight", "44444", y), 0);
         assert_eq!(r.legal_boxes(y, &d("44444")), r.full_mask() & !y);
         assert!(r.has_upper_bonus() && !r.has_yahtzee_bonus());
     }
@@ -735,31 +1401,56 @@ mod tests {
         }
         // Under the forced Joker the Yahtzee box is filled only after the upper section, so a
         // Joker goes to an open lower box.
-        let r = Rules::with_order(RuleSet::Yahtzee, Order::UpperFirst);
-        let filled = UPPER_MASK | bit(&r, Category::Yahtzee);
+        let r = Rules::with_order(RuleSet::YAHTZEE, Order::UpperFirst);
+        let filled = UPPER_MASK | bit(&r, "yahtzee");
         assert_eq!(r.legal_boxes(filled, &d("33333")), r.full_mask() & !filled);
     }
 
     #[test]
     fn rules_serialize_as_name_and_upper_first() {
-        let r = Rules::with_order(RuleSet::Yacht, Order::UpperFirst);
+        let r = Rules::with_order(RuleSet::YACHT, Order::UpperFirst);
         let json = serde_json::to_string(&r).unwrap();
         assert_eq!(json, r#"{"rules":"yacht","upper_first":true}"#);
         assert_eq!(serde_json::from_str::<Rules>(&json).unwrap(), r);
+        let bad = serde_json::from_str::<Rules>(r#"{"rules":"poker","upper_first":true}"#);
+        assert!(bad.unwrap_err().to_string().contains("unknown rule set `poker`"));
     }
 
     #[test]
     fn possible_scores_cover_joker_values() {
-        let r = Rules::new(RuleSet::Yahtzee);
-        let fh = r.box_index(Category::FullHouse).unwrap();
-        assert_eq!(r.possible_scores(fh), vec![0, 25]);
-        let ones = r.box_index(Category::Ones).unwrap();
-        assert_eq!(r.possible_scores(ones), vec![0, 1, 2, 3, 4, 5]);
-        let chance = r.box_index(Category::Chance).unwrap();
-        assert_eq!(r.possible_scores(chance), (5..=30).collect::<Vec<_>>());
-        let y = Rules::new(RuleSet::Yacht);
-        let yfh = y.box_index(Category::FullHouse).unwrap();
+        let r = Rules::new(RuleSet::YAHTZEE);
+        assert_eq!(r.possible_scores(idx(&r, "full-house")), vec![0, 25]);
+        assert_eq!(r.possible_scores(idx(&r, "ones")), vec![0, 1, 2, 3, 4, 5]);
+        assert_eq!(
+            r.possible_scores(idx(&r, "chance")),
+            (5..=30).collect::<Vec<_>>()
+        );
+        let y = Rules::new(RuleSet::YACHT);
+        let yfh = idx(&y, "full-house");
         assert!(!y.possible_scores(yfh).contains(&5));
         assert!(y.possible_scores(yfh).contains(&7));
+        assert_eq!(highest_score(&r), 1575);
+        assert_eq!(highest_score(&Rules::new(RuleSet::YAHTZEE_PLAIN)), 375);
+    }
+
+    #[test]
+    fn describes_score_sets() {
+        assert_eq!(describe_scores(&[0, 25]), "0, 25");
+        assert_eq!(describe_scores(&[0, 5, 6, 7, 8]), "0, 5 to 8");
+    }
+
+    #[test]
+    fn the_card_of_every_rule_set_describes_every_box() {
+        for rules in Rules::all() {
+            let card = RulesCard::of(rules);
+            assert_eq!(card.boxes.len(), rules.box_count());
+            assert!(card.boxes.iter().all(|b| !b.scores.is_empty()));
+        }
+        let card = RulesCard::of(Rules::new(RuleSet::YAHTZEE));
+        assert_eq!(
+            card.boxes[9].scores,
+            "1-2-3-4 or 2-3-4-5 or 3-4-5-6 among the dice: 30"
+        );
+        assert_eq!(card.boxes[10].scores, "exactly 1-2-3-4-5 or 2-3-4-5-6: 40");
     }
 }

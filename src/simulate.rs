@@ -21,8 +21,8 @@ use serde::Serialize;
 use crate::advice::{TurnValues, best_box_for};
 use crate::dice::{DICE, Dice, FACES, Keep};
 use crate::distribution::Tally;
-use crate::rules::{Rules, UPPER_BONUS, YAHTZEE_BONUS};
-use crate::state::{Layout, State};
+use crate::rules::Rules;
+use crate::state::{Bonuses, Layout, State};
 use crate::table::StrategyTable;
 
 /// Games per chunk: one random stream each. Small enough to spread over the threads and to
@@ -99,15 +99,16 @@ fn throw(rng: &mut ChaCha8Rng, keep: &Keep) -> Dice {
 }
 
 /// The box worth the most points now (points and bonus), ties to the first on the card.
-fn greedy_box(rules: &Rules, state: &State, dice: &Dice) -> (usize, u32, u32) {
+fn greedy_box(rules: &Rules, state: &State, dice: &Dice) -> (usize, u32, Bonuses) {
     let legal = rules.legal_boxes(state.filled, dice);
     let five = dice.five_of_a_kind().is_some();
-    let mut best: Option<(usize, u32, u32)> = None;
+    let mut best: Option<(usize, u32, Bonuses)> = None;
     for index in (0..rules.box_count()).filter(|i| legal & (1 << i) != 0) {
         let points = rules.score(index, dice, state.filled);
-        let bonus = state.bonus_for(rules, index, points, five);
-        if best.is_none_or(|(_, p, b)| points + bonus > p + b) {
-            best = Some((index, points, bonus));
+        let bonuses = state.bonuses_for(rules, index, points, five);
+        let gain = |p: u32, b: Bonuses| p + b.points(rules);
+        if best.is_none_or(|(_, p, b)| gain(points, bonuses) > gain(p, b)) {
+            best = Some((index, points, bonuses));
         }
     }
     best.expect("an unfinished card always has a legal box")
@@ -197,21 +198,17 @@ pub fn play(
             }
             dice = throw(rng, &keep);
         }
-        let (index, points, bonus) = match player {
+        let (index, points, bonuses) = match player {
             Player::Optimal(table) => {
                 let c = best_box_for(table, &state, &dice).expect("a legal box");
-                (c.index, c.points, c.bonus)
+                (c.index, c.points, c.bonuses)
             }
             _ => greedy_box(rules, &state, &dice),
         };
         tally.add_box(index, points, 1.0);
-        if bonus >= YAHTZEE_BONUS {
-            yahtzee_bonuses += 1;
-        }
-        if bonus % YAHTZEE_BONUS == UPPER_BONUS {
-            upper_bonus = true;
-        }
-        score += points + bonus;
+        yahtzee_bonuses += usize::from(bonuses.yahtzee);
+        upper_bonus |= bonuses.upper;
+        score += points + bonuses.points(rules);
         state = state.after(rules, index, points);
     }
     tally.add_score(score, 1.0);
@@ -319,7 +316,7 @@ mod tests {
 
     #[test]
     fn same_seed_same_games_at_any_thread_count() {
-        let rules = Rules::new(RuleSet::Yahtzee);
+        let rules = Rules::new(RuleSet::YAHTZEE);
         let run = |threads: usize, seed: u64| {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
@@ -343,7 +340,7 @@ mod tests {
 
     #[test]
     fn greedy_prefers_the_most_points_now() {
-        let rules = Rules::new(RuleSet::Yahtzee);
+        let rules = Rules::new(RuleSet::YAHTZEE);
         let d: Dice = "66666".parse().unwrap();
         // Yahtzee (50) beats Sixes (30) and the sums (30).
         assert_eq!(greedy_box(&rules, &State::START, &d).0, 11);

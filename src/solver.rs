@@ -36,15 +36,15 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::dice::{DICE, Dice, FACES, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
-use crate::rules::{BoxMask, Rules, UPPER_BONUS, UPPER_BONUS_THRESHOLD, YAHTZEE_BONUS};
+use crate::rules::{BoxMask, Joker, MAX_BOXES, Rules};
 use crate::state::{Layout, UPPER_TOTALS, reachable_upper_totals, set_bits};
 
 /// Length of a successor row: 64 upper totals plus room for the largest upper score (30), so a
 /// lane `u` reading `u + points` never leaves the row. Lanes past 63 repeat lane 63.
 const ROW: usize = 96;
-/// The successor slot of the five-of-a-kind box filled with 50 (slots 0..13 are the boxes
-/// filled with anything else).
-const SLOT_FIFTY: usize = 13;
+/// The successor slot of the five-of-a-kind box filled with its points (50), which sets the
+/// bonus flag (slots 0 to `MAX_BOXES - 1` are the boxes filled with anything else).
+const SLOT_FIFTY: usize = MAX_BOXES;
 /// Upper totals solved together. Measured on AVX2 (CPU time of a full yahtzee solve, relative
 /// to blocks of 16): 4 lanes 1.35, 8 lanes 1.15, 16 lanes 1.0, 32 lanes 0.97, 64 lanes 2.0.
 /// Wider blocks share the lattice walk among more lanes; 64 lanes no longer fit the cache.
@@ -52,7 +52,7 @@ const BLOCK: usize = 16;
 /// The block with AVX-512: the same four registers, twice as wide.
 const WIDE_BLOCK: usize = 32;
 /// Successor rows: one per box, plus [`SLOT_FIFTY`].
-const SLOTS: usize = 14;
+const SLOTS: usize = MAX_BOXES + 1;
 
 /// Points of each box for each roll by the box's own condition (no Joker), precomputed once
 /// per rule set: `points[box][roll offset]`.
@@ -65,18 +65,63 @@ pub(crate) struct ScoreTable {
     /// For each roll, the rank of each box's points among that box's `distinct` points:
     /// `rank[roll offset][box]`.
     pub(crate) rank: Vec<[u8; SLOTS]>,
+    /// The boxes whose points only add to the value of the state they lead to, which is the
+    /// same whatever the roll ([`adding_boxes`]).
+    pub(crate) adds: BoxMask,
     /// The rolls grouped by the points they score in the boxes that add their points
-    /// ([`adds_points`]): the group of each roll. Yahtzee has 98 groups.
+    /// (`adds`): the group of each roll. Yahtzee has 98 groups.
     pub(crate) group: [u8; ROLLS],
     /// The points of each group in each box that adds its points (0 in the others).
     pub(crate) group_points: Vec<[u8; SLOTS]>,
+    /// More rows than the plan of a card ever makes (see [`Plan`]).
+    pub(crate) max_rows: usize,
 }
 
-/// True for the boxes whose points only add to the value of the state they lead to, which
-/// is the same whatever the roll: the lower boxes but the five-of-a-kind (whose 50 leads to
-/// another state). The final roll takes their best once per group of rolls scoring alike.
-fn adds_points(rules: &Rules, c: usize) -> bool {
-    c >= 6 && c != rules.five_of_a_kind_box()
+/// The boxes whose points only add to the value of the state they lead to, which is the same
+/// whatever the roll: the lower boxes but the five-of-a-kind box (whose 50 leads to another
+/// state). The final roll takes their best once per group of rolls scoring alike, and keeps
+/// the groups' maxima in the entries of the keeps (free at that point), so there may be at
+/// most `FIRST_ROLL` groups: when the lower boxes score in more ways than that (Scandinavian
+/// Yatzy's give 224), the box scoring in the most ways is left out and ranked like an upper
+/// box instead, until the groups fit.
+fn adding_boxes(rules: &Rules, points: &[[u8; ROLLS]]) -> (BoxMask, [u8; ROLLS], Vec<[u8; SLOTS]>) {
+    let five = rules.five_of_a_kind_box();
+    let mut adds: BoxMask = 0;
+    for (c, category) in rules.boxes().iter().enumerate() {
+        if !category.is_upper() && Some(c) != five {
+            adds |= 1 << c;
+        }
+    }
+    loop {
+        let mut group = [0u8; ROLLS];
+        let mut group_points: Vec<[u8; SLOTS]> = Vec::new();
+        for (r, g) in group.iter_mut().enumerate() {
+            let mut scored = [0u8; SLOTS];
+            for c in set_bits(u64::from(adds)) {
+                scored[c] = points[c][r];
+            }
+            *g = match group_points.iter().position(|p| *p == scored) {
+                Some(i) => i as u8,
+                None => {
+                    group_points.push(scored);
+                    (group_points.len() - 1) as u8
+                }
+            };
+        }
+        if group_points.len() <= FIRST_ROLL {
+            return (adds, group, group_points);
+        }
+        let distinct = |c: usize| {
+            let mut d = points[c].to_vec();
+            d.sort_unstable();
+            d.dedup();
+            d.len()
+        };
+        let most = set_bits(u64::from(adds))
+            .max_by_key(|&c| (distinct(c), std::cmp::Reverse(c)))
+            .expect("more groups than rolls need an adding box");
+        adds &= !(1 << most);
+    }
 }
 
 /// The points a box can score (0 to 50), as floats: one load where the final roll adds them.
@@ -118,41 +163,48 @@ impl ScoreTable {
                 ranks
             })
             .collect();
-        let mut group = [0u8; ROLLS];
-        let mut group_points: Vec<[u8; SLOTS]> = Vec::new();
-        for (r, g) in group.iter_mut().enumerate() {
-            let mut scored = [0u8; SLOTS];
-            for (c, row) in points.iter().enumerate() {
-                if adds_points(rules, c) {
-                    scored[c] = row[r];
+        let (adds, group, group_points) = adding_boxes(rules, &points);
+        // A row per points of each ranked box, one per adding box, and the Joker's: at most
+        // one per (box, points) of each five of a kind.
+        let max_rows = (0..rules.box_count())
+            .map(|c| {
+                if adds & (1 << c) != 0 {
+                    1
+                } else {
+                    distinct[c].len()
                 }
-            }
-            *g = match group_points.iter().position(|p| *p == scored) {
-                Some(i) => i as u8,
-                None => {
-                    group_points.push(scored);
-                    (group_points.len() - 1) as u8
-                }
-            };
-        }
-        // The final roll keeps the groups' maxima in the entries of the keeps, free then.
-        assert!(group_points.len() <= FIRST_ROLL);
+            })
+            .sum::<usize>()
+            + FACES * rules.box_count();
         ScoreTable {
             points,
             five_of_a_kind,
             distinct,
             rank,
+            adds,
             group,
             group_points,
+            max_rows,
         }
+    }
+}
+
+/// The upper bonus a value "with the bonus held" carries at upper total `upper`: the bonus's
+/// points once the total has reached the threshold, else 0. Inside a turn every value is in
+/// this form (see the module documentation); this is the one place the correction is made.
+#[inline]
+pub(crate) fn held_bonus(rules: &Rules, upper: usize) -> f64 {
+    match rules.upper_bonus() {
+        Some(b) if upper >= b.threshold as usize => f64::from(b.points),
+        _ => 0.0,
     }
 }
 
 /// Successor values of one card in "bonus held" form, for both values of the Yahtzee-box
 /// flag: row `(flag, slot)` (at `(flag * SLOTS + slot) * ROW`) holds at `i` the value of the
-/// state reached by filling the box of `slot`, at upper total `min(i, 63)`, plus 35 when that
-/// total is 63 (in rule sets with an upper bonus). A box scoring `p` in the upper section moves
-/// lane `u` to `i = u + p`; any other box leaves it at `i = u`.
+/// state reached by filling the box of `slot`, at upper total `min(i, 63)`, plus the upper
+/// bonus when that total is 63 (in rule sets with an upper bonus). A box scoring `p` in the
+/// upper section moves lane `u` to `i = u + p`; any other box leaves it at `i = u`.
 pub(crate) struct Successors {
     rows: Vec<f64>,
 }
@@ -178,16 +230,19 @@ impl Successors {
         filled: BoxMask,
         flags: &[bool],
     ) {
-        let held = if rules.has_upper_bonus() {
-            f64::from(UPPER_BONUS)
-        } else {
-            0.0
-        };
+        let last = layout.lanes - 1;
+        let held = held_bonus(rules, last);
         let open = rules.open_by_order(filled);
-        let fifty = rules.five_of_a_kind_box();
         for &yahtzee_50 in flags {
             for slot in 0..SLOTS {
-                let index = if slot == SLOT_FIFTY { fifty } else { slot };
+                let index = if slot == SLOT_FIFTY {
+                    match rules.five_of_a_kind_box() {
+                        Some(b) => b,
+                        None => continue,
+                    }
+                } else {
+                    slot
+                };
                 if index >= rules.box_count() || open & (1 << index) == 0 {
                     continue;
                 }
@@ -195,8 +250,7 @@ impl Successors {
                 let base = layout.row(filled | (1 << index), next_flag);
                 let at = Successors::at(yahtzee_50, slot);
                 let row = &mut self.rows[at..at + ROW];
-                if layout.lanes == UPPER_TOTALS {
-                    let last = UPPER_TOTALS - 1;
+                if rules.has_upper_bonus() {
                     row[..last].copy_from_slice(&values[base..base + last]);
                     row[last..].fill(values[base + last] + held);
                 } else {
@@ -267,14 +321,14 @@ pub(crate) struct Turn<'a> {
 /// points plus the successor value. The rows of one box are consecutive, in the order of its
 /// distinct points, so the row of a roll is the box's first row plus the roll's rank
 /// (`ScoreTable::rank`). Every other box gets one row, its successor values, to which a roll
-/// adds its points ([`adds_points`]). Yahtzees rolled with the Yahtzee box filled, where the
+/// adds its points (`ScoreTable::adds`). Yahtzees rolled with the Yahtzee box filled, where the
 /// Joker decides, have their own lists of rows.
 pub(crate) struct Plan {
     /// The open boxes whose rows are made for each of their points: (box, index of its
     /// first row).
     ranked: Vec<(u8, u16)>,
     /// The open boxes whose points only add to the successor value, the same for every roll
-    /// ([`adds_points`]): (box, index of its row of successor values, the row of 0 points).
+    /// (`ScoreTable::adds`): (box, index of its row of successor values, the row of 0 points).
     /// A roll adds its points.
     added: Vec<(u8, u16)>,
     /// The five-of-a-kind rolls decided by the Joker: (roll offset, range of `joker_rows`).
@@ -323,12 +377,13 @@ impl Plan {
         bonus: u32,
     ) -> u16 {
         let rules = turn.rules;
-        let slot = if c == rules.five_of_a_kind_box() && points == 50 {
+        let slot = if Some(c) == rules.five_of_a_kind_box() && points == rules.five_of_a_kind_points()
+        {
             SLOT_FIFTY
         } else {
             c
         };
-        let shift = if rules.has_upper_bonus() && c < 6 {
+        let shift = if rules.has_upper_bonus() && rules.boxes()[c].is_upper() {
             points as usize
         } else {
             0
@@ -365,14 +420,14 @@ impl Plan {
         self.jokers.clear();
         self.joker_rows.clear();
         self.rows.clear();
-        self.rows.reserve(LINE + MAX_ROWS * self.width);
+        self.rows.reserve(LINE + turn.scores.max_rows * self.width);
         self.start = aligned_start(&self.rows);
         self.rows.resize(self.start, 0.0);
         self.extra.clear();
         // The rows of every open box and every points it can score by its own condition.
         for c in set_bits(u64::from(open)) {
             let first = self.rows_made();
-            if adds_points(rules, c) {
+            if turn.scores.adds & (1 << c) != 0 {
                 self.added.push((c as u8, first));
                 self.make_row(turn, succ, lanes, c, 0, 0);
                 continue;
@@ -382,11 +437,16 @@ impl Plan {
                 self.make_row(turn, succ, lanes, c, u32::from(p), 0);
             }
         }
-        if turn.filled & (1 << rules.five_of_a_kind_box()) == 0 {
+        // A Yahtzee on a card whose Yahtzee box is filled: the Joker decides the boxes and
+        // their points, and 50 in the box earns 100 more. Without a Joker or a bonus it is a
+        // roll like any other.
+        let bonus = rules.yahtzee_bonus_points();
+        let five_filled = rules
+            .five_of_a_kind_box()
+            .is_some_and(|b| turn.filled & (1 << b) != 0);
+        if !five_filled || (rules.joker() == Joker::None && bonus == 0) {
             return;
         }
-        // A Yahtzee on a card whose Yahtzee box is filled: the Joker decides the boxes and
-        // their points, and 50 in the box earns 100 more.
         for r in 0..ROLLS {
             if !turn.scores.five_of_a_kind[r] {
                 continue;
@@ -398,7 +458,7 @@ impl Plan {
                 let row = match self.extra.iter().find(|e| e.0 == c && e.1 == points) {
                     Some(e) => e.2,
                     None => {
-                        let row = self.make_row(turn, succ, lanes, c, points, YAHTZEE_BONUS);
+                        let row = self.make_row(turn, succ, lanes, c, points, bonus);
                         self.extra.push((c, points, row));
                         row
                     }
@@ -425,10 +485,6 @@ impl Plan {
 /// a line made a full solve about 20% slower, and which allocation happened to land where
 /// swung timings by as much between builds.
 const LINE: usize = 8;
-
-/// More rows than a card ever needs: 6 upper boxes x 6 points, 2 for the five-of-a-kind, 1
-/// for each other lower box, and the Joker's choices.
-const MAX_ROWS: usize = 96;
 
 /// The first index of `buffer`'s allocation that starts a cache line.
 fn aligned_start(buffer: &[f64]) -> usize {
@@ -636,12 +692,107 @@ impl<const N: usize> Scratch<N> {
     }
 }
 
+/// One turn of one state, against the solved values of the states after it, up to `last`:
+/// `visit(layer, values)` receives each layer's entries (one per multiset, see [`Layer`]) as
+/// future points of this turn and after, the upper bonus already held taken off. Runs the
+/// solver's own kernel ([`run_turn`]) with one lane, so advice, statistics, exports and the
+/// game read exactly what the solver computed.
+pub(crate) fn state_turn(
+    rules: &Rules,
+    scores: &ScoreTable,
+    layout: &Layout,
+    values: &[f64],
+    state: &crate::state::State,
+    last: Layer,
+    mut visit: impl FnMut(Layer, &mut dyn Iterator<Item = f64>),
+) {
+    thread_local! {
+        // One scratch per thread, reused: a query allocates nothing but its results.
+        static SCRATCH: std::cell::RefCell<Scratch<1>> = std::cell::RefCell::new(Scratch::new());
+    }
+    let turn = Turn {
+        rules,
+        scores,
+        filled: state.filled,
+    };
+    let upper = usize::from(state.upper).min(layout.lanes - 1);
+    let held = held_bonus(rules, upper);
+    SCRATCH.with_borrow_mut(|scratch| {
+        let flag = state.yahtzee_50 && layout.flags == 2;
+        scratch.succ.load(rules, layout, values, state.filled, &[flag]);
+        scratch.lanes.clear();
+        scratch.lanes.push(upper as u8, flag);
+        scratch.plan.build(&turn, &scratch.succ, &scratch.lanes);
+        let (k, plan) = scratch.keeps_and_plan::<1>();
+        run_turn(k, plan, scores, 0, last, |layer, k| {
+            visit(layer, &mut k.iter().map(|v| v[0] - held));
+        });
+    });
+}
+
 /// The narrower block that finishes a card whose lanes are not a whole number of blocks, so
 /// that a card of 20 lanes costs a block of 16 and one of 8 rather than two of 16. Lanes are
 /// padded to a multiple of it. Measured (full solve, AVX2): 7-10% faster than padding to 16;
 /// adding blocks of 4 gained nothing more (a 4-lane block shares the lattice walk among too
 /// few lanes).
 const TAIL_BLOCK: usize = 8;
+
+/// The layers of one turn, in the order the kernel computes them. After each, the keep
+/// array `k` holds (by multiset index):
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub enum Layer {
+    /// The value of each keep of fewer than five dice with one roll left; the rolls' entries
+    /// hold the value of each roll when it is the last one (the best box filled).
+    OneRollLeft,
+    /// The value of each keep of fewer than five dice with two rolls left; the rolls' entries
+    /// hold each roll's value with one roll left (the best keep, or stopping).
+    TwoRollsLeft,
+    /// The rolls' entries hold each roll's value with two rolls left: the value just after
+    /// the opening roll.
+    Opening,
+}
+
+impl Layer {
+    /// The layer a decision with `rolls_left` (1 or 2) rolls left reads its keep values from.
+    pub fn with_rolls_left(rolls_left: u8) -> Option<Layer> {
+        match rolls_left {
+            1 => Some(Layer::OneRollLeft),
+            2 => Some(Layer::TwoRollsLeft),
+            _ => None,
+        }
+    }
+}
+
+/// The turn kernel: the layers of one turn for lanes `u0..u0 + N`, from the plan's rows,
+/// up to `last`, in `k` (one entry of `N` lanes per multiset). `visit` sees `k` after each
+/// layer. The final roll (the best box of each roll), then for each re-roll the value of
+/// every keep (a mean over one more die) and the best keep of every roll (a maximum over the
+/// lattice). Every objective, and every user of a turn (the solver, advice, statistics,
+/// exports, the game), runs this one function. The plan must be built.
+#[inline(always)]
+pub(crate) fn run_turn<const N: usize>(
+    k: &mut [[f64; N]],
+    plan: &Plan,
+    scores: &ScoreTable,
+    u0: usize,
+    last: Layer,
+    mut visit: impl FnMut(Layer, &[[f64; N]]),
+) {
+    score_final_roll(plan, scores, u0, k);
+    expect_keeps(k);
+    visit(Layer::OneRollLeft, k);
+    if last == Layer::OneRollLeft {
+        return;
+    }
+    best_keeps(k);
+    expect_keeps(k);
+    visit(Layer::TwoRollsLeft, k);
+    if last == Layer::TwoRollsLeft {
+        return;
+    }
+    best_keeps(k);
+    visit(Layer::Opening, k);
+}
 
 /// Solves one turn for lanes `u0..u0 + N` of one card: the expected future score at the start
 /// of the turn, in "bonus held" form. The plan must be built.
@@ -652,12 +803,7 @@ fn solve_turn<const N: usize>(
     scores: &ScoreTable,
     u0: usize,
 ) -> [f64; N] {
-    score_final_roll(plan, scores, u0, k);
-    // Two re-rolls: keep values with one roll left, best keeps, then with two rolls left.
-    for _ in 0..2 {
-        expect_keeps(k);
-        best_keeps(k);
-    }
+    run_turn(k, plan, scores, u0, Layer::Opening, |_, _| {});
     // The opening roll: the probability-weighted mean of the rolls' values.
     let lattice = Lattice::get();
     let mut total = [0.0; N];
@@ -674,17 +820,18 @@ fn solve_turn<const N: usize>(
 /// lane solves them all: every total once the upper section is full (no upper box is left to
 /// score), and otherwise the totals from which the upper bonus is out of reach whatever the
 /// open upper boxes score (the total plays no further part). In rule sets with an upper bonus.
-pub(crate) fn shared_upper_totals(filled: BoxMask) -> u64 {
+pub(crate) fn shared_upper_totals(rules: &Rules, filled: BoxMask) -> u64 {
+    let threshold = rules.upper_threshold();
     let most: u32 = (1..=6u32)
         .filter(|face| filled & (1 << (face - 1)) == 0)
         .map(|face| face * DICE as u32)
         .sum();
     if most == 0 {
         u64::MAX
-    } else if most >= UPPER_BONUS_THRESHOLD {
+    } else if most >= threshold {
         0
     } else {
-        (1 << (UPPER_BONUS_THRESHOLD - most)) - 1
+        (1 << (threshold - most)) - 1
     }
 }
 
@@ -702,15 +849,17 @@ fn solve_card<const N: usize>(
     out: &mut [f64],
 ) {
     let rules = turn.rules;
-    let five_box_filled = turn.filled & (1 << rules.five_of_a_kind_box()) != 0;
+    let five_box_filled = rules
+        .five_of_a_kind_box()
+        .is_some_and(|b| turn.filled & (1 << b) != 0);
     let flags: &[bool] = if layout.flags == 2 && five_box_filled {
         &[false, true]
     } else {
         &[false]
     };
-    let (reachable, shared) = if layout.lanes == UPPER_TOTALS {
-        let reachable = reachable_upper_totals(turn.filled);
-        (reachable, reachable & shared_upper_totals(turn.filled))
+    let (reachable, shared) = if rules.has_upper_bonus() {
+        let reachable = reachable_upper_totals(rules, turn.filled);
+        (reachable, reachable & shared_upper_totals(rules, turn.filled))
     } else {
         (1, 0)
     };
@@ -740,15 +889,10 @@ fn solve_card<const N: usize>(
         }
     }
     out.fill(0.0);
-    let held = if rules.has_upper_bonus() {
-        f64::from(UPPER_BONUS)
-    } else {
-        0.0
-    };
     for j in 0..solved {
         let (u, flag) = (usize::from(scratch.lanes.upper[j]), scratch.lanes.flag[j]);
         let row = &mut out[usize::from(flag) * layout.lanes..][..layout.lanes];
-        let w = scratch.results[j] - if u == UPPER_TOTALS - 1 { held } else { 0.0 };
+        let w = scratch.results[j] - held_bonus(rules, u);
         if shared & (1 << u) != 0 {
             for t in set_bits(shared) {
                 row[t] = w;
@@ -759,10 +903,9 @@ fn solve_card<const N: usize>(
     }
 }
 
-/// The instruction sets the solver can use, detected once at run time so one binary runs on
-/// every x86-64 machine and uses the widest vectors present.
+/// An instruction set of x86-64 the solver's kernel is compiled for.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Simd {
+pub enum Isa {
     /// AVX-512 (512-bit vectors).
     Avx512,
     /// AVX2 (256-bit vectors).
@@ -771,19 +914,55 @@ pub enum Simd {
     Baseline,
 }
 
-impl Simd {
-    /// The best instruction set of this processor.
-    pub fn detect() -> Simd {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("avx512f") {
-                return Simd::Avx512;
-            }
-            if std::arch::is_x86_feature_detected!("avx2") {
-                return Simd::Avx2;
-            }
+impl Isa {
+    /// True when this processor has the instruction set.
+    pub fn is_present(self) -> bool {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => std::arch::is_x86_feature_detected!("avx512f"),
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            Isa::Baseline => true,
+            #[allow(unreachable_patterns)]
+            _ => false,
         }
-        Simd::Baseline
+    }
+}
+
+/// An instruction set the solver may use on this processor. It can only be made for an
+/// instruction set the processor has ([`Simd::detect`], [`Simd::new`]), so running the kernel
+/// compiled for it is sound: safe code cannot select AVX-512 on a processor without it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Simd(Isa);
+
+impl Simd {
+    /// The baseline instructions, present everywhere.
+    pub const BASELINE: Simd = Simd(Isa::Baseline);
+
+    /// The widest instruction set of this processor.
+    pub fn detect() -> Simd {
+        [Isa::Avx512, Isa::Avx2]
+            .into_iter()
+            .find(|isa| isa.is_present())
+            .map_or(Simd::BASELINE, Simd)
+    }
+
+    /// `isa`, if this processor has it.
+    pub fn new(isa: Isa) -> Option<Simd> {
+        isa.is_present().then_some(Simd(isa))
+    }
+
+    /// Every instruction set of this processor the kernel is compiled for, widest first.
+    pub fn available() -> Vec<Simd> {
+        [Isa::Avx512, Isa::Avx2, Isa::Baseline]
+            .into_iter()
+            .filter_map(Simd::new)
+            .collect()
+    }
+
+    /// The instruction set.
+    pub fn isa(self) -> Isa {
+        self.0
     }
 }
 
@@ -819,13 +998,14 @@ fn solve_card_dispatch<const N: usize>(
     scratch: &mut Scratch<N>,
     out: &mut [f64],
 ) {
-    match simd {
-        // SAFETY: `Simd::detect` found these features on this processor; neither variant uses
-        // fused multiply-add, so all three produce the same bits.
+    match simd.isa() {
+        // SAFETY: a `Simd` is only made for an instruction set this processor has
+        // (`Simd::new` checks). Neither variant uses fused multiply-add, so all three
+        // produce the same bits.
         #[cfg(target_arch = "x86_64")]
-        Simd::Avx512 => unsafe { solve_card_avx512(turn, layout, values, scratch, out) },
+        Isa::Avx512 => unsafe { solve_card_avx512(turn, layout, values, scratch, out) },
         #[cfg(target_arch = "x86_64")]
-        Simd::Avx2 => unsafe { solve_card_avx2(turn, layout, values, scratch, out) },
+        Isa::Avx2 => unsafe { solve_card_avx2(turn, layout, values, scratch, out) },
         _ => solve_card(turn, layout, values, scratch, out),
     }
 }
@@ -833,7 +1013,8 @@ fn solve_card_dispatch<const N: usize>(
 /// Options of a solve.
 #[derive(Clone, Copy, Debug)]
 pub struct SolveOptions {
-    /// Instruction set to use (default: detected).
+    /// Instruction set to use (default: the widest detected). Only instruction sets this
+    /// processor has can be given (see [`Simd`]).
     pub simd: Simd,
 }
 
@@ -911,8 +1092,8 @@ impl Solver {
     /// Solves every card with `depth` boxes filled, reading the solved cards of `depth + 1`
     /// from `values` and writing the new rows into it. Runs on the current rayon pool.
     pub fn solve_depth(&self, depth: usize, values: &mut [f64]) {
-        match (self.layout.lanes == UPPER_TOTALS, self.options.simd) {
-            (true, Simd::Avx512) => self.solve_depth_in::<WIDE_BLOCK>(depth, values),
+        match (self.layout.lanes > 1, self.options.simd) {
+            (true, Simd(Isa::Avx512)) => self.solve_depth_in::<WIDE_BLOCK>(depth, values),
             (true, _) => self.solve_depth_in::<BLOCK>(depth, values),
             (false, _) => self.solve_depth_in::<1>(depth, values),
         }
@@ -998,11 +1179,11 @@ mod tests {
     #[test]
     fn wide_blocks_give_the_same_bits() {
         for rules in [
-            Rules::with_order(RuleSet::Yahtzee, Order::UpperFirst),
-            Rules::new(RuleSet::Yahtzee),
+            Rules::with_order(RuleSet::YAHTZEE, Order::UpperFirst),
+            Rules::new(RuleSet::YAHTZEE),
         ] {
             let options = SolveOptions {
-                simd: Simd::Baseline,
+                simd: Simd::BASELINE,
             };
             let solver = Solver::new(&rules, options);
             let mut narrow = solver.initial_values();
@@ -1016,9 +1197,28 @@ mod tests {
         }
     }
 
+    /// Regression: `Simd` and `SolveOptions` were public with public variants, so safe code
+    /// could select AVX-512 on a processor without it (undefined behaviour). Now a `Simd` is
+    /// made only for an instruction set the processor has.
+    #[test]
+    fn unsupported_simd_level_cannot_be_constructed() {
+        for isa in [Isa::Avx512, Isa::Avx2, Isa::Baseline] {
+            assert_eq!(Simd::new(isa).is_some(), isa.is_present(), "{isa:?}");
+        }
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(
+            Simd::new(Isa::Avx512).is_some(),
+            std::arch::is_x86_feature_detected!("avx512f")
+        );
+        assert!(Simd::available().contains(&Simd::detect()));
+        assert_eq!(Simd::new(Isa::Baseline), Some(Simd::BASELINE));
+    }
+
     #[test]
     fn shared_upper_totals_are_those_that_cannot_reach_the_bonus() {
         // Every upper box open: 105 points still possible, no total is out of reach.
+        let r = Rules::new(RuleSet::YAHTZEE);
+        let shared_upper_totals = |filled| shared_upper_totals(&r, filled);
         assert_eq!(shared_upper_totals(0), 0);
         // Only the sixes open: at most 30 more, so totals 0 to 32 can no longer reach 63.
         assert_eq!(shared_upper_totals(0b01_1111), (1 << 33) - 1);

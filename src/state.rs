@@ -6,22 +6,25 @@
 //! fuller picture a player has, with the points of each box, from which the state and the points
 //! already banked are derived.
 
-use std::collections::HashSet;
 use std::fmt;
 
-use crate::rules::{BoxMask, Rules, UPPER_BONUS, UPPER_BONUS_THRESHOLD, UPPER_MASK, YAHTZEE_BONUS};
+use crate::rules::{BoxMask, MAX_UPPER_THRESHOLD, Rules, UPPER_MASK, describe_scores};
+use crate::text::{excerpt, plural};
 
-/// Number of tracked upper totals: 0 to 62 exactly, and 63 standing for "63 or more".
-pub const UPPER_TOTALS: usize = 64;
+/// The most upper totals a state tracks: 0 to 62 exactly, and 63 standing for "63 or more"
+/// (the upper-bonus threshold of every rule set; a lower threshold tracks fewer).
+pub const UPPER_TOTALS: usize = MAX_UPPER_THRESHOLD as usize + 1;
 
 /// A turn-start state.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct State {
     /// The filled boxes, bit `i` for box `i` of [`Rules::boxes`].
     pub filled: BoxMask,
-    /// Upper-section total, capped at 63; always 0 in rule sets without an upper bonus.
+    /// Upper-section total, capped at the upper-bonus threshold (63); always 0 in rule sets
+    /// without an upper bonus.
     pub upper: u8,
-    /// True when the Yahtzee box holds 50; always false without a Yahtzee bonus.
+    /// True when the five-of-a-kind box holds its points (Yahtzee's 50), so that a further
+    /// five of a kind earns the bonus; always false in rule sets without that bonus.
     pub yahtzee_50: bool,
 }
 
@@ -35,14 +38,12 @@ impl State {
 
     /// The state after filling box `index` with `points`.
     pub fn after(&self, rules: &Rules, index: usize, points: u32) -> State {
-        let category = rules.boxes()[index];
-        let upper = if rules.has_upper_bonus() && category.is_upper() {
-            (u32::from(self.upper) + points).min(UPPER_BONUS_THRESHOLD) as u8
+        let upper = if rules.has_upper_bonus() && rules.boxes()[index].is_upper() {
+            (u32::from(self.upper) + points).min(rules.upper_threshold()) as u8
         } else {
             self.upper
         };
-        let yahtzee_50 = self.yahtzee_50
-            || (rules.has_yahtzee_bonus() && index == rules.five_of_a_kind_box() && points == 50);
+        let yahtzee_50 = self.yahtzee_50 || rules.sets_bonus_flag(index, points);
         State {
             filled: self.filled | (1 << index),
             upper,
@@ -50,9 +51,27 @@ impl State {
         }
     }
 
-    /// Points earned on top of the box itself by filling box `index` with `points` from this
-    /// state with `dice_five_of_a_kind`: the upper bonus when the total crosses 63 and the
-    /// Yahtzee bonus for a further Yahtzee.
+    /// The bonuses earned on top of the box itself by filling box `index` with `points` from
+    /// this state with `dice_five_of_a_kind`: the upper bonus when the total reaches its
+    /// threshold, and the bonus for a further five of a kind.
+    pub fn bonuses_for(
+        &self,
+        rules: &Rules,
+        index: usize,
+        points: u32,
+        dice_five_of_a_kind: bool,
+    ) -> Bonuses {
+        let threshold = rules.upper_threshold();
+        Bonuses {
+            upper: rules.has_upper_bonus()
+                && rules.boxes()[index].is_upper()
+                && u32::from(self.upper) < threshold
+                && u32::from(self.upper) + points >= threshold,
+            yahtzee: self.yahtzee_50 && dice_five_of_a_kind,
+        }
+    }
+
+    /// Points earned on top of the box itself (see [`State::bonuses_for`]).
     pub fn bonus_for(
         &self,
         rules: &Rules,
@@ -60,23 +79,30 @@ impl State {
         points: u32,
         dice_five_of_a_kind: bool,
     ) -> u32 {
-        let mut bonus = 0;
-        if rules.has_upper_bonus()
-            && rules.boxes()[index].is_upper()
-            && u32::from(self.upper) < UPPER_BONUS_THRESHOLD
-            && u32::from(self.upper) + points >= UPPER_BONUS_THRESHOLD
-        {
-            bonus += UPPER_BONUS;
-        }
-        if self.yahtzee_50 && dice_five_of_a_kind {
-            bonus += YAHTZEE_BONUS;
-        }
-        bonus
+        self.bonuses_for(rules, index, points, dice_five_of_a_kind)
+            .points(rules)
     }
 
     /// Number of filled boxes.
     pub fn turns_played(&self) -> u32 {
         self.filled.count_ones()
+    }
+}
+
+/// The bonuses earned by filling one box.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Bonuses {
+    /// The upper bonus: this box brings the upper total to its threshold.
+    pub upper: bool,
+    /// The bonus for a further five of a kind (Yahtzee's 100).
+    pub yahtzee: bool,
+}
+
+impl Bonuses {
+    /// Their points under `rules`.
+    pub fn points(&self, rules: &Rules) -> u32 {
+        u32::from(self.upper) * rules.upper_bonus_points()
+            + u32::from(self.yahtzee) * rules.yahtzee_bonus_points()
     }
 }
 
@@ -86,7 +112,7 @@ impl State {
 /// card are adjacent, so the solver computes and stores them as one row of 64 lanes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Layout {
-    /// Upper totals per card: 64 with an upper bonus, else 1.
+    /// Upper totals per card: the threshold plus one (64) with an upper bonus, else 1.
     pub lanes: usize,
     /// Yahtzee-box flags per card: 2 with a Yahtzee bonus, else 1.
     pub flags: usize,
@@ -98,11 +124,7 @@ impl Layout {
     /// The layout for a rule set.
     pub fn of(rules: &Rules) -> Layout {
         Layout {
-            lanes: if rules.has_upper_bonus() {
-                UPPER_TOTALS
-            } else {
-                1
-            },
+            lanes: rules.upper_threshold() as usize + 1,
             flags: if rules.has_yahtzee_bonus() { 2 } else { 1 },
             masks: 1 << rules.box_count(),
         }
@@ -129,14 +151,23 @@ impl Layout {
     }
 }
 
-/// The upper totals (capped at 63) reachable with these upper boxes filled, as a bit set.
-pub fn reachable_upper_totals(filled: BoxMask) -> u64 {
-    REACHABLE_UPPER_TOTALS[usize::from(filled & UPPER_MASK)]
+/// The upper totals (capped at the threshold) reachable with these upper boxes filled, as a
+/// bit set; `1` (total 0 only) in rules without an upper bonus.
+pub fn reachable_upper_totals(rules: &Rules, filled: BoxMask) -> u64 {
+    let upper = usize::from(filled & UPPER_MASK);
+    match rules.upper_threshold() {
+        0 => 1,
+        63 => REACHABLE_UPPER_TOTALS[upper],
+        t => upper_totals_table(t)[upper],
+    }
 }
 
-/// [`reachable_upper_totals`] of each set of filled upper boxes, worked out at compile time
-/// (the solver asks for it once per card).
-const REACHABLE_UPPER_TOTALS: [u64; 64] = {
+/// [`reachable_upper_totals`] of each set of filled upper boxes with threshold 63, worked
+/// out at compile time (the solver asks for it once per card).
+const REACHABLE_UPPER_TOTALS: [u64; 64] = upper_totals_table(63);
+
+/// The reachable upper totals of each set of filled upper boxes, capped at `threshold`.
+const fn upper_totals_table(threshold: u32) -> [u64; 64] {
     let mut table = [0u64; 64];
     let mut upper = 0;
     while upper < 64 {
@@ -151,10 +182,10 @@ const REACHABLE_UPPER_TOTALS: [u64; 64] = {
                         let mut n = 0;
                         while n <= 5 {
                             let reached = total + face * n;
-                            let capped = if reached < UPPER_BONUS_THRESHOLD {
+                            let capped = if reached < threshold {
                                 reached
                             } else {
-                                UPPER_BONUS_THRESHOLD
+                                threshold
                             };
                             next |= 1 << capped;
                             n += 1;
@@ -170,20 +201,24 @@ const REACHABLE_UPPER_TOTALS: [u64; 64] = {
         upper += 1;
     }
     table
-};
+}
 
 /// True when a player can reach this state under `rules`.
 pub fn is_reachable(rules: &Rules, state: &State) -> bool {
-    let uppers = if rules.has_upper_bonus() {
-        reachable_upper_totals(state.filled & UPPER_MASK)
-    } else {
-        1
-    };
     rules.order_allows(state.filled)
         && state.filled & !rules.full_mask() == 0
-        && uppers & (1 << state.upper) != 0
-        && (!state.yahtzee_50
-            || (rules.has_yahtzee_bonus() && state.filled & (1 << rules.five_of_a_kind_box()) != 0))
+        && state.upper < 64
+        && reachable_upper_totals(rules, state.filled) & (1 << state.upper) != 0
+        && (!state.yahtzee_50 || bonus_flag_possible(rules, state.filled))
+}
+
+/// True when a card with these boxes filled can hold the bonus flag: rules with a bonus for
+/// a further five of a kind and the five-of-a-kind box filled.
+fn bonus_flag_possible(rules: &Rules, filled: BoxMask) -> bool {
+    rules.has_yahtzee_bonus()
+        && rules
+            .five_of_a_kind_box()
+            .is_some_and(|b| filled & (1 << b) != 0)
 }
 
 /// The rows of `Layout::of(rules)` that hold reachable turn-start states, full cards
@@ -194,16 +229,8 @@ pub fn reachable_rows(rules: &Rules) -> impl Iterator<Item = (usize, u64)> + '_ 
     (0..=rules.full_mask())
         .filter(|&m| rules.order_allows(m))
         .flat_map(move |m| {
-            let uppers = if rules.has_upper_bonus() {
-                reachable_upper_totals(m)
-            } else {
-                1
-            };
-            let flags = if rules.has_yahtzee_bonus() && m & (1 << rules.five_of_a_kind_box()) != 0 {
-                2
-            } else {
-                1
-            };
+            let uppers = reachable_upper_totals(rules, m);
+            let flags = if bonus_flag_possible(rules, m) { 2 } else { 1 };
             (0..flags).map(move |flag| (layout.row(m, flag == 1), uppers))
         })
 }
@@ -227,40 +254,101 @@ pub fn reachable_state_count(rules: &Rules) -> u64 {
         .sum()
 }
 
-/// Errors in a score card given by a user.
+/// Errors in a score card given by a user. Each message names what was wrong, quoting the
+/// input only through [`excerpt`], and what is allowed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum CardError {
+    /// A box name that is neither a box nor an alias of these rules: use one of the names
+    /// listed (`yahtzee rules` prints them with their aliases).
     #[error("unknown box `{name}` for {rules}: the boxes are {allowed}")]
     UnknownBox {
+        /// The name given, as an excerpt.
         name: String,
+        /// The rules' label.
         rules: String,
+        /// The box names of the rules.
         allowed: String,
     },
+    /// A box given twice (possibly once by its name and once by an alias): give it once.
     #[error("box `{0}` is given twice: give each filled box once")]
     Duplicate(String),
+    /// An entry without `=`: write `box=points`.
     #[error("`{entry}` is not `box=points`: write the card like `ones=3,full-house=25`")]
-    Syntax { entry: String },
+    Syntax {
+        /// The entry, as an excerpt.
+        entry: String,
+    },
+    /// Points a box can never hold under these rules: give one of the scores listed.
     #[error("`{name}` cannot hold {points} under {rules}: it can hold {allowed}")]
     Impossible {
+        /// The box's name.
         name: String,
+        /// The points given, as an excerpt.
         points: String,
+        /// The rules' label.
         rules: String,
+        /// Every score the box can hold.
         allowed: String,
     },
+    /// Every box is filled: there is no decision left.
     #[error("the card is full: every box is filled, there is no move left to advise")]
     Full,
+    /// A lower box filled while an upper box is open under the upper-first order: fill the
+    /// upper section first, or use the rules without that order.
     #[error(
-        "under --upper-first no lower box can be filled while an upper box is open, but {lower} is filled and {upper} is open"
+        "under the upper-first order no lower box can be filled while an upper box is open, but {lower} {lower_verb} filled and {upper} {upper_verb} open"
     )]
-    Order { lower: String, upper: String },
-    #[error("{0} Yahtzee bonus(es) but the Yahtzee box does not hold 50: bonuses need 50 there")]
-    BonusWithoutFifty(u32),
-    #[error("{0} has no Yahtzee bonus: --yahtzee-bonus must be 0")]
+    Order {
+        /// The filled lower boxes.
+        lower: String,
+        /// "is" or "are".
+        lower_verb: &'static str,
+        /// The open upper boxes.
+        upper: String,
+        /// "is" or "are".
+        upper_verb: &'static str,
+    },
+    /// Bonuses for further five of a kind without the five-of-a-kind box holding its points:
+    /// fill that box with its points, or give no bonus.
+    #[error(
+        "{bonuses} but the {box_name} box does not hold {points}: a bonus needs {points} there"
+    )]
+    BonusWithoutFifty {
+        /// The bonuses given, e.g. `1 Yahtzee bonus`.
+        bonuses: String,
+        /// The five-of-a-kind box.
+        box_name: &'static str,
+        /// Its points (50).
+        points: u32,
+    },
+    /// Bonuses for further five of a kind in rules that have none: give 0.
+    #[error("{0} has no bonus for a further five of a kind: the bonus count must be 0")]
     NoBonusRule(String),
+    /// More bonuses than turns played after the five-of-a-kind box: at most one per turn.
     #[error(
-        "{bonus} Yahtzee bonuses are impossible with {filled} boxes filled: at most one per turn after the Yahtzee box, so at most {max}"
+        "{bonuses} are impossible with {filled} filled: at most one per turn after the {box_name} box, so at most {max}"
     )]
-    TooManyBonuses { bonus: u32, filled: u32, max: u32 },
+    TooManyBonuses {
+        /// The bonuses given, e.g. `3 Yahtzee bonuses`.
+        bonuses: String,
+        /// The boxes filled, e.g. `1 box`.
+        filled: String,
+        /// The five-of-a-kind box.
+        box_name: &'static str,
+        /// The most bonuses possible.
+        max: u32,
+    },
+}
+
+/// `n Yahtzee bonus(es)` in the right number.
+fn bonus_count(n: u32) -> String {
+    plural(u64::from(n), "Yahtzee bonus", "Yahtzee bonuses")
+}
+
+/// `is` for one box, `are` for several.
+fn verb(mask: BoxMask) -> &'static str {
+    if mask.count_ones() == 1 { "is" } else { "are" }
 }
 
 /// A score card as a player fills it: the points in each filled box and the Yahtzee bonuses.
@@ -287,48 +375,60 @@ impl ScoreCard {
         let mut entries = Vec::new();
         for entry in text.split(',').map(str::trim).filter(|e| !e.is_empty()) {
             let (name, points) = entry.split_once('=').ok_or_else(|| CardError::Syntax {
-                entry: entry.to_string(),
+                entry: excerpt(entry),
             })?;
             entries.push((name.trim().to_string(), points.trim().to_string()));
         }
         ScoreCard::from_entries(rules, &entries, yahtzee_bonuses)
     }
 
-    /// Builds a card from `(box name, points)` pairs, checking every value against what the
-    /// box can score, duplicates, the order modifier and the Yahtzee bonuses.
+    /// Builds a card from `(box name, points as text)` pairs, checking every value against
+    /// what the box can score, duplicates, the order modifier and the Yahtzee bonuses.
     pub fn from_entries(
         rules: Rules,
         entries: &[(String, String)],
         yahtzee_bonuses: u32,
     ) -> Result<ScoreCard, CardError> {
-        let mut card = ScoreCard::new(rules);
-        let mut seen = HashSet::new();
+        let mut checked = Vec::with_capacity(entries.len());
         for (name, points_text) in entries {
-            let index = rules
-                .box_by_name(name)
-                .ok_or_else(|| CardError::UnknownBox {
-                    name: name.clone(),
-                    rules: rules.set.name().to_string(),
-                    allowed: rules
-                        .boxes()
-                        .iter()
-                        .map(|c| c.name())
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                })?;
-            if !seen.insert(index) {
-                return Err(CardError::Duplicate(name.clone()));
+            let index = box_named(&rules, name)?;
+            let points = points_text
+                .parse::<u32>()
+                .map_err(|_| impossible(&rules, index, points_text))?;
+            checked.push((index, points));
+        }
+        ScoreCard::from_boxes(rules, &checked, yahtzee_bonuses)
+    }
+
+    /// Builds a card from `(box name, points)` pairs, with the checks of
+    /// [`ScoreCard::from_entries`].
+    pub fn from_points(
+        rules: Rules,
+        entries: &[(&str, u32)],
+        yahtzee_bonuses: u32,
+    ) -> Result<ScoreCard, CardError> {
+        let checked = entries
+            .iter()
+            .map(|&(name, points)| Ok((box_named(&rules, name)?, points)))
+            .collect::<Result<Vec<_>, CardError>>()?;
+        ScoreCard::from_boxes(rules, &checked, yahtzee_bonuses)
+    }
+
+    /// Builds a card from `(box position, points)` pairs, with the checks of
+    /// [`ScoreCard::from_entries`].
+    pub fn from_boxes(
+        rules: Rules,
+        boxes: &[(usize, u32)],
+        yahtzee_bonuses: u32,
+    ) -> Result<ScoreCard, CardError> {
+        let mut card = ScoreCard::new(rules);
+        for &(index, points) in boxes {
+            let name = rules.boxes()[index].name;
+            if card.points[index].is_some() {
+                return Err(CardError::Duplicate(name.to_string()));
             }
-            let possible = rules.possible_scores(index);
-            let impossible = || CardError::Impossible {
-                name: name.clone(),
-                points: points_text.clone(),
-                rules: rules.set.name().to_string(),
-                allowed: describe_scores(possible),
-            };
-            let points: u32 = points_text.parse().map_err(|_| impossible())?;
-            if possible.binary_search(&points).is_err() {
-                return Err(impossible());
+            if rules.possible_scores(index).binary_search(&points).is_err() {
+                return Err(impossible(&rules, index, &points.to_string()));
             }
             card.points[index] = Some(points);
         }
@@ -337,23 +437,34 @@ impl ScoreCard {
             return Err(CardError::Full);
         }
         if !rules.order_allows(filled) {
+            let upper = rules.upper_mask();
             return Err(CardError::Order {
-                lower: rules.names_of(filled & !UPPER_MASK),
-                upper: rules.names_of(!filled & UPPER_MASK),
+                lower: rules.names_of(filled & !upper),
+                lower_verb: verb(filled & !upper),
+                upper: rules.names_of(!filled & upper),
+                upper_verb: verb(!filled & upper),
             });
         }
         if yahtzee_bonuses > 0 {
-            if !rules.has_yahtzee_bonus() {
+            let Some(five) = rules.five_of_a_kind_box().filter(|_| rules.has_yahtzee_bonus())
+            else {
                 return Err(CardError::NoBonusRule(rules.set.name().to_string()));
-            }
-            if card.points[rules.five_of_a_kind_box()] != Some(50) {
-                return Err(CardError::BonusWithoutFifty(yahtzee_bonuses));
+            };
+            let box_name = rules.boxes()[five].name;
+            let points = rules.five_of_a_kind_points();
+            if card.points[five] != Some(points) {
+                return Err(CardError::BonusWithoutFifty {
+                    bonuses: bonus_count(yahtzee_bonuses),
+                    box_name,
+                    points,
+                });
             }
             let max = filled.count_ones() - 1;
             if yahtzee_bonuses > max {
                 return Err(CardError::TooManyBonuses {
-                    bonus: yahtzee_bonuses,
-                    filled: filled.count_ones(),
+                    bonuses: bonus_count(yahtzee_bonuses),
+                    filled: plural(u64::from(filled.count_ones()), "box", "boxes"),
+                    box_name,
                     max,
                 });
             }
@@ -386,34 +497,42 @@ impl ScoreCard {
             .fold(0, |m, (i, _)| m | (1 << i))
     }
 
+    /// True when every box is filled.
+    pub fn is_full(&self) -> bool {
+        self.filled() == self.rules.full_mask()
+    }
+
     /// Sum of the upper boxes, uncapped.
     pub fn upper_total(&self) -> u32 {
-        self.points[..6].iter().flatten().sum()
+        self.points
+            .iter()
+            .zip(self.rules.boxes())
+            .filter(|(_, c)| c.is_upper())
+            .filter_map(|(p, _)| *p)
+            .sum()
+    }
+
+    /// True when the upper bonus is earned.
+    pub fn has_upper_bonus(&self) -> bool {
+        self.rules.has_upper_bonus() && self.upper_total() >= self.rules.upper_threshold()
     }
 
     /// Points already banked: the boxes, the upper bonus if earned and the Yahtzee bonuses.
     pub fn banked(&self) -> u32 {
         let boxes: u32 = self.points.iter().flatten().sum();
-        let upper_bonus =
-            if self.rules.has_upper_bonus() && self.upper_total() >= UPPER_BONUS_THRESHOLD {
-                UPPER_BONUS
-            } else {
-                0
-            };
-        boxes + upper_bonus + YAHTZEE_BONUS * self.yahtzee_bonuses
+        let upper_bonus = u32::from(self.has_upper_bonus()) * self.rules.upper_bonus_points();
+        boxes + upper_bonus + self.rules.yahtzee_bonus_points() * self.yahtzee_bonuses
     }
 
     /// The turn-start state of this card.
     pub fn state(&self) -> State {
         State {
             filled: self.filled(),
-            upper: if self.rules.has_upper_bonus() {
-                self.upper_total().min(UPPER_BONUS_THRESHOLD) as u8
-            } else {
-                0
-            },
-            yahtzee_50: self.rules.has_yahtzee_bonus()
-                && self.points[self.rules.five_of_a_kind_box()] == Some(50),
+            upper: self.upper_total().min(self.rules.upper_threshold()) as u8,
+            yahtzee_50: self
+                .rules
+                .five_of_a_kind_box()
+                .is_some_and(|b| self.rules.sets_bonus_flag(b, self.points[b].unwrap_or(0))),
         }
     }
 
@@ -423,6 +542,25 @@ impl ScoreCard {
         if yahtzee_bonus {
             self.yahtzee_bonuses += 1;
         }
+    }
+}
+
+/// The position of the box `name` (or an alias) in `rules`.
+fn box_named(rules: &Rules, name: &str) -> Result<usize, CardError> {
+    rules.box_by_name(name).ok_or_else(|| CardError::UnknownBox {
+        name: excerpt(name),
+        rules: rules.label(),
+        allowed: rules.names_of(rules.full_mask()),
+    })
+}
+
+/// The error for `points` (as given) that box `index` cannot hold.
+fn impossible(rules: &Rules, index: usize, points: &str) -> CardError {
+    CardError::Impossible {
+        name: rules.boxes()[index].name.to_string(),
+        points: excerpt(points),
+        rules: rules.label(),
+        allowed: describe_scores(rules.possible_scores(index)),
     }
 }
 
@@ -440,25 +578,6 @@ impl fmt::Display for ScoreCard {
     }
 }
 
-/// Describes a sorted set of scores compactly: `0, 25` or `0 or 5 to 30`.
-fn describe_scores(scores: &[u32]) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < scores.len() {
-        let mut j = i;
-        while j + 1 < scores.len() && scores[j + 1] == scores[j] + 1 {
-            j += 1;
-        }
-        if j >= i + 2 {
-            parts.push(format!("{} to {}", scores[i], scores[j]));
-        } else {
-            parts.extend(scores[i..=j].iter().map(u32::to_string));
-        }
-        i = j + 1;
-    }
-    parts.join(", ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -466,7 +585,7 @@ mod tests {
 
     #[test]
     fn reachable_rows_hold_the_reachable_states_in_order() {
-        for set in [RuleSet::Yahtzee, RuleSet::YahtzeePlain, RuleSet::Yacht] {
+        for set in [RuleSet::YAHTZEE, RuleSet::YAHTZEE_PLAIN, RuleSet::YACHT] {
             for order in [Order::Any, Order::UpperFirst] {
                 let rules = Rules::with_order(set, order);
                 let layout = Layout::of(&rules);
@@ -493,15 +612,15 @@ mod tests {
     #[test]
     fn counts_536448_reachable_yahtzee_states() {
         assert_eq!(
-            reachable_state_count(&Rules::new(RuleSet::Yahtzee)),
+            reachable_state_count(&Rules::new(RuleSet::YAHTZEE)),
             536_448
         );
-        assert_eq!(reachable_state_count(&Rules::new(RuleSet::Yacht)), 4096);
+        assert_eq!(reachable_state_count(&Rules::new(RuleSet::YACHT)), 4096);
     }
 
     #[test]
     fn parses_and_banks_a_card() {
-        let rules = Rules::new(RuleSet::Yahtzee);
+        let rules = Rules::new(RuleSet::YAHTZEE);
         let card = ScoreCard::parse(rules, "ones=3,full-house=25,yahtzee=50", 1).unwrap();
         assert_eq!(card.banked(), 3 + 25 + 50 + 100);
         let s = card.state();
@@ -513,7 +632,7 @@ mod tests {
 
     #[test]
     fn upper_bonus_is_banked_once_earned() {
-        let rules = Rules::new(RuleSet::Yahtzee);
+        let rules = Rules::new(RuleSet::YAHTZEE);
         let card = ScoreCard::parse(rules, "fours=16,fives=20,sixes=30", 0).unwrap();
         assert_eq!(card.banked(), 66 + 35);
         assert_eq!(card.state().upper, 63);
@@ -521,7 +640,7 @@ mod tests {
 
     #[test]
     fn rejects_bad_cards() {
-        let rules = Rules::new(RuleSet::Yahtzee);
+        let rules = Rules::new(RuleSet::YAHTZEE);
         let bad = |t: &str, b: u32| ScoreCard::parse(rules, t, b).unwrap_err();
         assert!(matches!(bad("twos=3", 0), CardError::Impossible { .. }));
         assert!(matches!(
@@ -543,17 +662,17 @@ mod tests {
         ));
         let full = "ones=1,twos=2,threes=3,fours=4,fives=5,sixes=6,three-of-a-kind=20,four-of-a-kind=0,full-house=25,small-straight=30,large-straight=0,yahtzee=0,chance=22";
         assert_eq!(bad(full, 0), CardError::Full);
-        let upper_first = Rules::with_order(RuleSet::Yahtzee, Order::UpperFirst);
+        let upper_first = Rules::with_order(RuleSet::YAHTZEE, Order::UpperFirst);
         assert!(matches!(
             ScoreCard::parse(upper_first, "ones=2,chance=20", 0),
             Err(CardError::Order { .. })
         ));
-        let plain = Rules::new(RuleSet::YahtzeePlain);
+        let plain = Rules::new(RuleSet::YAHTZEE_PLAIN);
         assert!(matches!(
             ScoreCard::parse(plain, "yahtzee=50,ones=1", 1),
             Err(CardError::NoBonusRule(_))
         ));
-        let yacht = Rules::new(RuleSet::Yacht);
+        let yacht = Rules::new(RuleSet::YACHT);
         assert!(matches!(
             ScoreCard::parse(yacht, "chance=20", 0),
             Err(CardError::UnknownBox { .. })
@@ -561,14 +680,8 @@ mod tests {
     }
 
     #[test]
-    fn describes_score_sets() {
-        assert_eq!(describe_scores(&[0, 25]), "0, 25");
-        assert_eq!(describe_scores(&[0, 5, 6, 7, 8]), "0, 5 to 8");
-    }
-
-    #[test]
     fn layout_indexes_are_dense_and_distinct() {
-        let rules = Rules::new(RuleSet::Yahtzee);
+        let rules = Rules::new(RuleSet::YAHTZEE);
         let l = Layout::of(&rules);
         assert_eq!(l.len(), 8192 * 2 * 64);
         let a = l.index(&State {

@@ -34,8 +34,8 @@ use rayon::prelude::*;
 use crate::advice::{TurnValues, best_boxes};
 use crate::dice::{Dice, FACES, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
 use crate::distribution::Tally;
-use crate::rules::{BoxMask, UPPER_BONUS, YAHTZEE_BONUS};
-use crate::state::{Layout, State};
+use crate::rules::BoxMask;
+use crate::state::{Bonuses, Layout, State};
 use crate::table::StrategyTable;
 
 /// One way a turn can end: the box filled, its points, the bonus earned with it, and the
@@ -46,8 +46,10 @@ pub struct TurnEvent {
     pub box_index: u8,
     /// Points scored in the box.
     pub points: u8,
-    /// Upper bonus (35) and Yahtzee bonus (100) earned with it.
-    pub bonus: u8,
+    /// Points of the upper bonus and the Yahtzee bonus earned with it.
+    pub bonus: u16,
+    /// Which bonuses are earned with it.
+    pub bonuses: Bonuses,
     /// Probability of this event from the start of the turn.
     pub probability: f64,
 }
@@ -58,14 +60,14 @@ impl TurnEvent {
         u32::from(self.points) + u32::from(self.bonus)
     }
 
-    /// True when the event earns a Yahtzee bonus (100, possibly with the upper bonus).
+    /// True when the event earns a Yahtzee bonus.
     pub fn yahtzee_bonus(&self) -> bool {
-        u32::from(self.bonus) >= YAHTZEE_BONUS
+        self.bonuses.yahtzee
     }
 
     /// True when the event earns the upper bonus.
     pub fn upper_bonus(&self) -> bool {
-        u32::from(self.bonus) % YAHTZEE_BONUS == UPPER_BONUS
+        self.bonuses.upper
     }
 }
 
@@ -128,7 +130,8 @@ pub fn turn_outcomes(table: &StrategyTable, state: &State) -> Vec<TurnEvent> {
         events.push(TurnEvent {
             box_index: best.index as u8,
             points: best.points as u8,
-            bonus: best.bonus as u8,
+            bonus: best.bonus as u16,
+            bonuses: best.bonuses,
             probability: mass,
         });
     }
@@ -374,7 +377,7 @@ mod tests {
 
     fn yacht() -> StrategyTable {
         StrategyTable::solve(
-            &Rules::new(RuleSet::Yacht),
+            &Rules::new(RuleSet::YACHT),
             SolveOptions::default(),
             &|_, _| {},
         )

@@ -538,7 +538,7 @@ mod tests {
 
     #[test]
     fn stores_only_reachable_states_and_puts_them_back() {
-        let rules = Rules::with_order(RuleSet::Yahtzee, Order::UpperFirst);
+        let rules = Rules::with_order(RuleSet::YAHTZEE, Order::UpperFirst);
         let (table, _) = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {});
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.table");

@@ -7,7 +7,7 @@ use crate::util::*;
 #[test]
 fn opening_13356_keeps_the_threes() {
     let o = run(
-        RuleSet::Yahtzee,
+        RuleSet::YAHTZEE,
         Order::Any,
         &["advise", "--dice", "1,3,3,5,6", "--json"],
     );

@@ -8,7 +8,7 @@ use crate::util::*;
 fn advise(args: &[&str]) -> std::process::Output {
     let mut all = vec!["advise"];
     all.extend_from_slice(args);
-    run(RuleSet::Yahtzee, Order::Any, &all)
+    run(RuleSet::YAHTZEE, Order::Any, &all)
 }
 
 #[test]
@@ -46,7 +46,7 @@ fn unknown_box_and_box_given_twice() {
         "is not `box=points`",
     );
     let yacht = run(
-        RuleSet::Yacht,
+        RuleSet::YACHT,
         Order::Any,
         &[
             "advise",
@@ -73,7 +73,7 @@ fn full_card() {
 #[test]
 fn lower_box_before_upper_under_upper_first() {
     let o = run(
-        RuleSet::Yahtzee,
+        RuleSet::YAHTZEE,
         Order::UpperFirst,
         &[
             "advise",
@@ -116,7 +116,7 @@ fn yahtzee_bonus_without_fifty() {
         "impossible",
     );
     let plain = run(
-        RuleSet::YahtzeePlain,
+        RuleSet::YAHTZEE_PLAIN,
         Order::Any,
         &[
             "advise",
@@ -170,7 +170,7 @@ fn bad_rolls_left_and_rules() {
 
 #[test]
 fn bad_batch_lines_get_an_error_line_and_the_rest_go_on() {
-    crate::util::table(RuleSet::Yahtzee, Order::Any);
+    crate::util::table(RuleSet::YAHTZEE, Order::Any);
     let input = concat!(
         "{\"dice\": [1, 3, 3, 5, 6]}\n",
         "not json\n",

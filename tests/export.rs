@@ -99,10 +99,10 @@ fn assert_rows_match_advise(set: RuleSet, order: Order, card: &ScoreCard, rows: 
 fn every_row_of_sampled_cards_matches_advise() {
     let mut rng = Lcg(5);
     for (set, order) in [
-        (RuleSet::Yahtzee, Order::Any),
-        (RuleSet::YahtzeeFreeJoker, Order::Any),
-        (RuleSet::Yacht, Order::Any),
-        (RuleSet::Yahtzee, Order::UpperFirst),
+        (RuleSet::YAHTZEE, Order::Any),
+        (RuleSet::YAHTZEE_FREE_JOKER, Order::Any),
+        (RuleSet::YACHT, Order::Any),
+        (RuleSet::YAHTZEE, Order::UpperFirst),
     ] {
         let rules = Rules::with_order(set, order);
         let table = table(set, order);
@@ -121,7 +121,7 @@ fn card_export_through_the_binary_matches_advise() {
     // A late card with a Yahtzee bonus and the Yahtzee box at 50: Joker rolls and bonuses.
     let text = "ones=3,twos=6,threes=9,yahtzee=50,chance=22,full-house=25";
     let o = run(
-        RuleSet::Yahtzee,
+        RuleSet::YAHTZEE,
         Order::Any,
         &[
             "export",
@@ -134,7 +134,7 @@ fn card_export_through_the_binary_matches_advise() {
         ],
     );
     assert!(o.status.success(), "{}", stderr(&o));
-    let rules = Rules::new(RuleSet::Yahtzee);
+    let rules = Rules::new(RuleSet::YAHTZEE);
     let card = ScoreCard::parse(rules, text, 1).unwrap();
     let rows: Vec<DecisionRow> = stdout(&o)
         .lines()
@@ -165,7 +165,7 @@ fn card_export_through_the_binary_matches_advise() {
         .find(|r| r.dice == "66666" && r.rolls_left == 0)
         .unwrap();
     assert_eq!(sixes.best, "sixes");
-    assert_rows_match_advise(RuleSet::Yahtzee, Order::Any, &card, &rows);
+    assert_rows_match_advise(RuleSet::YAHTZEE, Order::Any, &card, &rows);
 }
 
 fn csv_lines(o: &std::process::Output) -> Vec<Vec<String>> {
@@ -178,7 +178,7 @@ fn csv_lines(o: &std::process::Output) -> Vec<Vec<String>> {
 
 #[test]
 fn card_csv_has_the_documented_columns_and_one_row_per_decision() {
-    let o = run(RuleSet::Yahtzee, Order::Any, &["export"]);
+    let o = run(RuleSet::YAHTZEE, Order::Any, &["export"]);
     let lines = csv_lines(&o);
     assert_eq!(lines[0].join(","), DecisionRow::COLUMNS.join(","));
     assert_eq!(lines.len(), 1 + 252 * 3);
@@ -190,7 +190,7 @@ fn card_csv_has_the_documented_columns_and_one_row_per_decision() {
     assert_eq!(lines[756][4], "0");
     // Every CSV row agrees with the JSON lines export of the same card.
     let j = run(
-        RuleSet::Yahtzee,
+        RuleSet::YAHTZEE,
         Order::Any,
         &["export", "--format", "jsonl"],
     );
@@ -209,14 +209,14 @@ fn card_csv_has_the_documented_columns_and_one_row_per_decision() {
 
 #[test]
 fn min_gap_and_rolls_left_select_decisions() {
-    let all = csv_lines(&run(RuleSet::Yahtzee, Order::Any, &["export"]));
+    let all = csv_lines(&run(RuleSet::YAHTZEE, Order::Any, &["export"]));
     let gap = |l: &Vec<String>| l[8].parse::<f64>().ok();
     let expected: Vec<&Vec<String>> = all[1..]
         .iter()
         .filter(|l| l[4] == "1" && gap(l).is_some_and(|g| g >= 2.0))
         .collect();
     let some = csv_lines(&run(
-        RuleSet::Yahtzee,
+        RuleSet::YAHTZEE,
         Order::Any,
         &["export", "--rolls-left", "1", "--min-gap", "2"],
     ));
@@ -226,7 +226,7 @@ fn min_gap_and_rolls_left_select_decisions() {
         assert_eq!(a, b);
     }
     let one = csv_lines(&run(
-        RuleSet::Yahtzee,
+        RuleSet::YAHTZEE,
         Order::Any,
         &["export", "--rolls-left", "0"],
     ));
@@ -239,7 +239,7 @@ fn yacht_full_policy_has_a_row_per_state_roll_and_rolls_left() {
     let dir = temp_dir();
     let path = dir.path().join("policy.csv");
     let o = run(
-        RuleSet::Yacht,
+        RuleSet::YACHT,
         Order::Any,
         &[
             "export",
@@ -254,7 +254,7 @@ fn yacht_full_policy_has_a_row_per_state_roll_and_rolls_left() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(o.stdout.is_empty());
     // Every reachable state but the full card has 252 rolls at 3 rolls-left.
-    let rules = Rules::new(RuleSet::Yacht);
+    let rules = Rules::new(RuleSet::YACHT);
     let decisions = (reachable_state_count(&rules) - 1) * 252 * 3;
     let file = std::fs::File::open(&path).unwrap();
     let mut lines = BufReader::new(file).lines();
@@ -264,7 +264,7 @@ fn yacht_full_policy_has_a_row_per_state_roll_and_rolls_left() {
     );
     // The first state is the empty card: its rows are the card export of a new game.
     let card = csv_lines(&run(
-        RuleSet::Yacht,
+        RuleSet::YACHT,
         Order::Any,
         &["export", "--rules", "yacht"],
     ));
@@ -284,7 +284,7 @@ fn yacht_full_policy_has_a_row_per_state_roll_and_rolls_left() {
 
 #[test]
 fn all_states_lists_every_reachable_state_with_its_value() {
-    for set in [RuleSet::Yahtzee, RuleSet::Yacht] {
+    for set in [RuleSet::YAHTZEE, RuleSet::YACHT] {
         let rules = Rules::new(set);
         let o = run(
             set,
@@ -303,13 +303,13 @@ fn all_states_lists_every_reachable_state_with_its_value() {
         let last = lines.last().unwrap();
         assert_eq!(last[4].parse::<f64>().unwrap(), 0.0);
     }
-    let rules = Rules::new(RuleSet::Yahtzee);
+    let rules = Rules::new(RuleSet::YAHTZEE);
     assert_eq!(reachable_state_count(&rules), 536_448);
 }
 
 #[test]
 fn opening_sheet_groups_all_252_rolls_by_pattern() {
-    for (set, order) in [(RuleSet::Yahtzee, Order::Any), (RuleSet::Yacht, Order::Any)] {
+    for (set, order) in [(RuleSet::YAHTZEE, Order::Any), (RuleSet::YACHT, Order::Any)] {
         let md = run(set, order, &["export", "--opening", "--rules", set.name()]);
         assert!(md.status.success(), "{}", stderr(&md));
         let text = stdout(&md);
@@ -362,7 +362,7 @@ fn opening_sheet_groups_all_252_rolls_by_pattern() {
 #[test]
 fn opening_min_gap_keeps_rolls_worth_learning() {
     let sheet = csv_lines(&run(
-        RuleSet::Yahtzee,
+        RuleSet::YAHTZEE,
         Order::Any,
         &["export", "--opening", "--format", "csv", "--min-gap", "3"],
     ));
@@ -376,7 +376,7 @@ fn opening_min_gap_keeps_rolls_worth_learning() {
 
 #[test]
 fn export_rejects_bad_input() {
-    let y = |args: &[&str]| run(RuleSet::Yahtzee, Order::Any, args);
+    let y = |args: &[&str]| run(RuleSet::YAHTZEE, Order::Any, args);
     assert_bad_input(&y(&["export", "--rolls-left", "3"]), "0, 1 or 2");
     assert_bad_input(&y(&["export", "--min-gap", "-1"]), "--min-gap");
     assert_bad_input(&y(&["export", "--min-gap", "nan"]), "--min-gap");
@@ -411,7 +411,7 @@ fn python_example_loads_exports() {
     for (format, name) in [("csv", "card.csv"), ("jsonl", "card.jsonl")] {
         let path = dir.path().join(name);
         let o = run(
-            RuleSet::Yahtzee,
+            RuleSet::YAHTZEE,
             Order::Any,
             &["export", "--format", format, "--out", &path_str(&path)],
         );

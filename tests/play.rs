@@ -37,9 +37,9 @@ fn lines(record: &Path) -> Vec<Value> {
 fn bot_games_review_at_zero_loss() {
     let dir = temp_dir();
     for (set, order, players, seed) in [
-        (RuleSet::Yahtzee, Order::Any, "bot,bot2", "11"),
-        (RuleSet::Yacht, Order::UpperFirst, "bot", "5"),
-        (RuleSet::YahtzeeFreeJoker, Order::Any, "bot", "8"),
+        (RuleSet::YAHTZEE, Order::Any, "bot,bot2", "11"),
+        (RuleSet::YACHT, Order::UpperFirst, "bot", "5"),
+        (RuleSet::YAHTZEE_FREE_JOKER, Order::Any, "bot", "8"),
     ] {
         let record = dir.path().join(format!("{}-{seed}.jsonl", set.name()));
         let mut args = vec!["--players", players, "--seed", seed, "--record"];
@@ -85,7 +85,7 @@ fn a_seed_replays_the_same_game() {
     let game = |name: &str| {
         let record = dir.path().join(name);
         let o = play(
-            RuleSet::Yahtzee,
+            RuleSet::YAHTZEE,
             Order::Any,
             &[
                 "--players",
@@ -107,7 +107,7 @@ fn a_seed_replays_the_same_game() {
     // The input ended during ann's first turn: the record says so.
     let end = a.last().unwrap();
     assert_eq!(end["complete"], false);
-    let r = review_json(RuleSet::Yahtzee, Order::Any, &dir.path().join("a.jsonl"));
+    let r = review_json(RuleSet::YAHTZEE, Order::Any, &dir.path().join("a.jsonl"));
     assert_eq!(r["complete"], false);
 }
 
@@ -116,7 +116,7 @@ fn refusals_name_the_rule_and_quit_saves_the_game() {
     let dir = temp_dir();
     let record = dir.path().join("uf.jsonl");
     let o = play(
-        RuleSet::Yacht,
+        RuleSet::YACHT,
         Order::UpperFirst,
         &[
             "--rules",
@@ -191,7 +191,7 @@ fn scripted_game_reports_the_losses_of_advise() {
     let dir = temp_dir();
     let record = dir.path().join("scripted.jsonl");
     let o = play(
-        RuleSet::Yahtzee,
+        RuleSet::YAHTZEE,
         Order::Any,
         &[
             "--players",
@@ -219,7 +219,7 @@ fn scripted_game_reports_the_losses_of_advise() {
     // Boxes 40+50+10+30+25+9+17+15+18+12+3+20+20, upper 67 so +35, one Yahtzee bonus +100.
     assert!(out.contains("Game over: 404 points."), "{out}");
 
-    let r = review_json(RuleSet::Yahtzee, Order::Any, &record);
+    let r = review_json(RuleSet::YAHTZEE, Order::Any, &record);
     assert_eq!(r["complete"], true);
     let decisions = r["decisions"].as_array().unwrap();
     let first = &decisions[0];
@@ -230,7 +230,7 @@ fn scripted_game_reports_the_losses_of_advise() {
 
     // The loss of `keep 6` is exactly what `yahtzee advise` says for that option.
     let a = run(
-        RuleSet::Yahtzee,
+        RuleSet::YAHTZEE,
         Order::Any,
         &["advise", "--dice", "13356", "--json"],
     );
@@ -245,8 +245,8 @@ fn scripted_game_reports_the_losses_of_advise() {
     assert!(first["loss"].as_f64().unwrap() > 0.2);
 
     // Every decision: the same position given to the library's advise gives the same loss.
-    let rules = Rules::new(RuleSet::Yahtzee);
-    let t = table(RuleSet::Yahtzee, Order::Any);
+    let rules = Rules::new(RuleSet::YAHTZEE);
+    let t = table(RuleSet::YAHTZEE, Order::Any);
     let mut coached = 0;
     let mut total = 0.0;
     for d in decisions {
@@ -313,7 +313,7 @@ fn scripted_game_reports_the_losses_of_advise() {
     assert_eq!(costliest[2]["loss"].as_f64().unwrap(), losses[2]);
 
     let human = run(
-        RuleSet::Yahtzee,
+        RuleSet::YAHTZEE,
         Order::Any,
         &["review", &path_str(&record)],
     );
@@ -326,7 +326,7 @@ fn bad_records_are_refused_with_the_line_and_reason() {
     let dir = temp_dir();
     let record = dir.path().join("good.jsonl");
     let o = play(
-        RuleSet::Yacht,
+        RuleSet::YACHT,
         Order::Any,
         &[
             "--players",
@@ -398,7 +398,7 @@ fn bad_records_are_refused_with_the_line_and_reason() {
     for (i, (lines, needle)) in cases.into_iter().enumerate() {
         let path = dir.path().join(format!("bad{i}.jsonl"));
         std::fs::write(&path, lines.join("\n")).unwrap();
-        let o = run(RuleSet::Yacht, Order::Any, &["review", &path_str(&path)]);
+        let o = run(RuleSet::YACHT, Order::Any, &["review", &path_str(&path)]);
         assert_bad_input(&o, &needle);
     }
 }
@@ -415,7 +415,7 @@ fn bad_flags_fail_before_the_game() {
         (&["--record", &path_str(&existing)], "never overwritten"),
     ];
     for (args, needle) in cases {
-        let o = play(RuleSet::Yahtzee, Order::Any, args, "");
+        let o = play(RuleSet::YAHTZEE, Order::Any, args, "");
         assert_bad_input(&o, needle);
     }
     assert_eq!(std::fs::read_to_string(&existing).unwrap(), "keep me\n");

@@ -12,7 +12,7 @@ use crate::util::*;
 /// (4 standard errors for each figure: a false alarm about once in 16,000 per figure).
 #[test]
 fn optimal_simulation_agrees_with_the_exact_distribution() {
-    let table = table(RuleSet::Yacht, Order::Any);
+    let table = table(RuleSet::YACHT, Order::Any);
     let rules = *table.rules();
     let games = 200_000u64;
     let n = games as f64;
@@ -60,7 +60,7 @@ fn optimal_simulation_agrees_with_the_exact_distribution() {
 
 #[test]
 fn baselines_play_worse_than_optimal() {
-    let table = table(RuleSet::Yahtzee, Order::Any);
+    let table = table(RuleSet::YAHTZEE, Order::Any);
     let rules = *table.rules();
     let mean = |player: Player<'_>| {
         let t = simulate(&rules, &player, 4_000, 5, &|_| {});
@@ -75,7 +75,7 @@ fn baselines_play_worse_than_optimal() {
 }
 
 fn simulate_json(args: &[&str]) -> serde_json::Value {
-    let o = run(RuleSet::Yacht, Order::Any, args);
+    let o = run(RuleSet::YACHT, Order::Any, args);
     assert!(o.status.success(), "{}", stderr(&o));
     serde_json::from_str(&stdout(&o)).unwrap()
 }
@@ -140,14 +140,14 @@ fn simulate_reports_the_interval_and_writes_files() {
 #[test]
 fn simulate_rejects_bad_options() {
     let o = run(
-        RuleSet::Yacht,
+        RuleSet::YACHT,
         Order::Any,
         &["simulate", "--rules", "yacht", "--games", "0"],
     );
     assert_bad_input(&o, "--games must be from 1");
     let dir = temp_dir();
     let o = run(
-        RuleSet::Yacht,
+        RuleSet::YACHT,
         Order::Any,
         &[
             "simulate",
@@ -159,13 +159,13 @@ fn simulate_rejects_bad_options() {
     );
     assert_bad_input(&o, "is a folder");
     let o = run(
-        RuleSet::Yacht,
+        RuleSet::YACHT,
         Order::Any,
         &["simulate", "--rules", "yacht", "--policy", "lucky"],
     );
     assert_bad_input(&o, "lucky");
     let o = run(
-        RuleSet::Yacht,
+        RuleSet::YACHT,
         Order::Any,
         &["simulate", "--rules", "yacht", "--seed", "-1"],
     );

@@ -22,7 +22,7 @@ fn assert_close(got: f64, expected: f64, what: &str) {
 #[test]
 fn golden_yahtzee() {
     assert_close(
-        table(RuleSet::Yahtzee, Order::Any).expected_score(),
+        table(RuleSet::YAHTZEE, Order::Any).expected_score(),
         254.5877287345,
         "yahtzee",
     );
@@ -31,7 +31,7 @@ fn golden_yahtzee() {
 #[test]
 fn golden_yahtzee_free_joker() {
     assert_close(
-        table(RuleSet::YahtzeeFreeJoker, Order::Any).expected_score(),
+        table(RuleSet::YAHTZEE_FREE_JOKER, Order::Any).expected_score(),
         254.5896094820,
         "yahtzee-free-joker",
     );
@@ -40,7 +40,7 @@ fn golden_yahtzee_free_joker() {
 #[test]
 fn golden_yahtzee_plain() {
     assert_close(
-        table(RuleSet::YahtzeePlain, Order::Any).expected_score(),
+        table(RuleSet::YAHTZEE_PLAIN, Order::Any).expected_score(),
         245.8707745141,
         "yahtzee-plain",
     );
@@ -52,11 +52,11 @@ fn golden_yahtzee_plain() {
 #[test]
 fn published_values_of_yacht_and_upper_first() {
     let cases = [
-        (RuleSet::Yacht, Order::Any, 169.7738890526),
-        (RuleSet::Yahtzee, Order::UpperFirst, 213.6881086786),
-        (RuleSet::YahtzeeFreeJoker, Order::UpperFirst, 213.6881086786),
-        (RuleSet::YahtzeePlain, Order::UpperFirst, 211.9228221761),
-        (RuleSet::Yacht, Order::UpperFirst, 137.7122414788),
+        (RuleSet::YACHT, Order::Any, 169.7738890526),
+        (RuleSet::YAHTZEE, Order::UpperFirst, 213.6881086786),
+        (RuleSet::YAHTZEE_FREE_JOKER, Order::UpperFirst, 213.6881086786),
+        (RuleSet::YAHTZEE_PLAIN, Order::UpperFirst, 211.9228221761),
+        (RuleSet::YACHT, Order::UpperFirst, 137.7122414788),
     ];
     for (set, order, value) in cases {
         let rules = Rules::with_order(set, order);
@@ -85,7 +85,7 @@ fn assert_same_bits(a: &[f64], b: &[f64], what: &str) {
 
 #[test]
 fn parallel_equals_serial_bit_for_bit() {
-    for set in [RuleSet::Yacht, RuleSet::Yahtzee] {
+    for set in [RuleSet::YACHT, RuleSet::YAHTZEE] {
         let rules = Rules::new(set);
         let simd = Simd::detect();
         let one = solve_on_threads(&rules, 1, simd);
@@ -97,7 +97,7 @@ fn parallel_equals_serial_bit_for_bit() {
 
 #[test]
 fn every_instruction_set_gives_the_same_bits() {
-    let rules = Rules::new(RuleSet::Yahtzee);
+    let rules = Rules::new(RuleSet::YAHTZEE);
     let detected = solve_on_threads(&rules, 2, Simd::detect());
     let baseline = solve_on_threads(&rules, 2, Simd::Baseline);
     assert_same_bits(&detected, &baseline, "detected vs baseline");
@@ -259,12 +259,12 @@ fn reduced_states(rules: &Rules, open: u32, step: usize) -> Vec<State> {
 #[test]
 fn agrees_with_brute_force_on_reduced_games() {
     let cases = [
-        (RuleSet::Yahtzee, Order::Any, 2, 7),
-        (RuleSet::YahtzeeFreeJoker, Order::Any, 2, 11),
-        (RuleSet::YahtzeePlain, Order::Any, 2, 13),
-        (RuleSet::Yacht, Order::Any, 3, 9),
-        (RuleSet::Yahtzee, Order::UpperFirst, 3, 5),
-        (RuleSet::Yacht, Order::UpperFirst, 3, 1),
+        (RuleSet::YAHTZEE, Order::Any, 2, 7),
+        (RuleSet::YAHTZEE_FREE_JOKER, Order::Any, 2, 11),
+        (RuleSet::YAHTZEE_PLAIN, Order::Any, 2, 13),
+        (RuleSet::YACHT, Order::Any, 3, 9),
+        (RuleSet::YAHTZEE, Order::UpperFirst, 3, 5),
+        (RuleSet::YACHT, Order::UpperFirst, 3, 1),
     ];
     for (set, order, open, step) in cases {
         let rules = Rules::with_order(set, order);
@@ -295,10 +295,10 @@ fn agrees_with_brute_force_on_reduced_games() {
 #[test]
 fn advice_averaged_over_rolls_equals_the_state_value() {
     for (set, card) in [
-        (RuleSet::Yahtzee, ""),
-        (RuleSet::Yahtzee, "yahtzee=50,sixes=24,chance=22"),
-        (RuleSet::YahtzeeFreeJoker, "yahtzee=0,fours=16"),
-        (RuleSet::Yacht, "yacht=50,ones=3"),
+        (RuleSet::YAHTZEE, ""),
+        (RuleSet::YAHTZEE, "yahtzee=50,sixes=24,chance=22"),
+        (RuleSet::YAHTZEE_FREE_JOKER, "yahtzee=0,fours=16"),
+        (RuleSet::YACHT, "yacht=50,ones=3"),
     ] {
         let t = table(set, Order::Any);
         let rules = *t.rules();
@@ -328,7 +328,7 @@ fn advice_averaged_over_rolls_equals_the_state_value() {
 
 #[test]
 fn scoring_options_value_is_points_plus_successor() {
-    let t = table(RuleSet::Yahtzee, Order::Any);
+    let t = table(RuleSet::YAHTZEE, Order::Any);
     let rules = *t.rules();
     let card = ScoreCard::parse(rules, "yahtzee=50,fours=16", 1).unwrap();
     let dice: Dice = "44444".parse().unwrap();

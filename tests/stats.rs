@@ -20,10 +20,10 @@ fn exact(set: RuleSet, threads: usize) -> Tally {
 /// published precision.
 #[test]
 fn free_joker_matches_verhoeff_published_statistics() {
-    let rules = *table(RuleSet::YahtzeeFreeJoker, Order::Any).rules();
-    let tally = exact(RuleSet::YahtzeeFreeJoker, 2);
+    let rules = *table(RuleSet::YAHTZEE_FREE_JOKER, Order::Any).rules();
+    let tally = exact(RuleSet::YAHTZEE_FREE_JOKER, 2);
     let s = Summary::of(&rules, &tally, &THRESHOLDS);
-    let solver = table(RuleSet::YahtzeeFreeJoker, Order::Any).expected_score();
+    let solver = table(RuleSet::YAHTZEE_FREE_JOKER, Order::Any).expected_score();
     assert!((s.mean - solver).abs() < 1e-9, "{} vs {solver}", s.mean);
     assert!((s.mean - 254.5896094820).abs() < 1e-9);
     assert!((s.std_dev - 59.6117).abs() < 5e-5, "sd {}", s.std_dev);
@@ -66,8 +66,8 @@ fn free_joker_matches_verhoeff_published_statistics() {
 
 #[test]
 fn exact_distribution_is_the_same_at_any_thread_count() {
-    let one = exact(RuleSet::Yacht, 1);
-    let three = exact(RuleSet::Yacht, 3);
+    let one = exact(RuleSet::YACHT, 1);
+    let three = exact(RuleSet::YACHT, 3);
     let bits = |t: &Tally| t.score.iter().map(|p| p.to_bits()).collect::<Vec<_>>();
     assert_eq!(bits(&one), bits(&three));
     assert_eq!(one, three);
@@ -75,8 +75,8 @@ fn exact_distribution_is_the_same_at_any_thread_count() {
 
 #[test]
 fn yacht_distribution_is_a_distribution_with_the_solver_mean() {
-    let table = table(RuleSet::Yacht, Order::Any);
-    let tally = exact(RuleSet::Yacht, 2);
+    let table = table(RuleSet::YACHT, Order::Any);
+    let tally = exact(RuleSet::YACHT, 2);
     assert!((tally.total() - 1.0).abs() < 1e-12);
     assert!(tally.score.iter().all(|&p| p >= 0.0));
     let s = Summary::of(table.rules(), &tally, &THRESHOLDS);
@@ -98,7 +98,7 @@ fn stats_command_writes_json_csv_and_svg() {
     let csv = dir.path().join("pmf.csv");
     let svg = dir.path().join("hist.svg");
     let o = run(
-        RuleSet::Yacht,
+        RuleSet::YACHT,
         Order::Any,
         &[
             "stats",
@@ -148,7 +148,7 @@ fn stats_command_writes_json_csv_and_svg() {
 
 #[test]
 fn stats_summary_is_readable() {
-    let o = run(RuleSet::Yacht, Order::Any, &["stats", "--rules", "yacht"]);
+    let o = run(RuleSet::YACHT, Order::Any, &["stats", "--rules", "yacht"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(
@@ -165,7 +165,7 @@ fn stats_summary_is_readable() {
 #[test]
 fn stats_rejects_bad_options() {
     let o = run(
-        RuleSet::Yacht,
+        RuleSet::YACHT,
         Order::Any,
         &[
             "stats",
@@ -177,7 +177,7 @@ fn stats_rejects_bad_options() {
     );
     assert_bad_input(&o, "folder does not exist");
     let o = run(
-        RuleSet::Yacht,
+        RuleSet::YACHT,
         Order::Any,
         &["stats", "--rules", "yacht", "--at-least", "200,abc"],
     );

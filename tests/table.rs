@@ -39,7 +39,7 @@ fn solve_writes_a_table_that_verifies_and_reloads_identically() {
         stdout(&o)
     );
     assert!(stdout(&o).contains("169.7738890526"));
-    let rules = Rules::new(RuleSet::Yacht);
+    let rules = Rules::new(RuleSet::YACHT);
     let loaded = StrategyTable::load(&path, &rules).unwrap();
     let (fresh, _) = StrategyTable::solve(&rules, Default::default(), &|_, _| {});
     assert_eq!(loaded.values(), fresh.values());
@@ -69,7 +69,7 @@ fn wrong_version() {
         &verify(&path),
         "rebuild it with `yahtzee solve --rules RULES`",
     );
-    let err = StrategyTable::load(&path, &Rules::new(RuleSet::Yacht)).unwrap_err();
+    let err = StrategyTable::load(&path, &Rules::new(RuleSet::YACHT)).unwrap_err();
     assert!(matches!(err, TableError::Version { got, .. } if got == FORMAT_VERSION + 1));
     assert!(
         err.to_string()
@@ -95,7 +95,7 @@ fn corrupted() {
     bytes[last] ^= 0x40;
     fs::write(&path, &bytes).unwrap();
     assert_bad_input(&verify(&path), "is corrupted (checksum");
-    let err = StrategyTable::load(&path, &Rules::new(RuleSet::Yacht)).unwrap_err();
+    let err = StrategyTable::load(&path, &Rules::new(RuleSet::YACHT)).unwrap_err();
     assert!(matches!(err, TableError::Checksum { .. }));
 }
 
@@ -109,7 +109,7 @@ fn a_table_of_other_rules_is_refused_with_the_fix() {
         .unwrap();
     assert_bad_input(&o, "holds the table of yacht, not of yahtzee");
     assert!(stderr(&o).contains("`yahtzee solve --rules yahtzee`"));
-    let upper_first = Rules::with_order(RuleSet::Yacht, Order::UpperFirst);
+    let upper_first = Rules::with_order(RuleSet::YACHT, Order::UpperFirst);
     let err = StrategyTable::load(&path, &upper_first).unwrap_err();
     assert!(
         err.to_string()
@@ -151,7 +151,7 @@ fn a_failed_write_leaves_the_old_table_untouched() {
     // A folder where the temporary file would go: the write must fail, not damage `path`.
     let blocker = yahtzee::table::temporary_name(&path);
     fs::create_dir(&blocker).unwrap();
-    let rules = Rules::new(RuleSet::Yacht);
+    let rules = Rules::new(RuleSet::YACHT);
     let table = StrategyTable::load(&path, &rules).unwrap();
     // Same process id, so the same temporary name: creating the file fails.
     assert!(table.save(&path).is_err());
@@ -174,7 +174,7 @@ fn an_interrupted_solve_leaves_no_table() {
     let status = child.wait().unwrap();
     if status.success() {
         // Finished before the kill: then the file must be whole.
-        StrategyTable::load(&path, &Rules::new(RuleSet::Yahtzee)).unwrap();
+        StrategyTable::load(&path, &Rules::new(RuleSet::YAHTZEE)).unwrap();
     } else {
         assert!(
             !path.exists(),

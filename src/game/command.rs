@@ -13,39 +13,6 @@
 //! ```
 
 use crate::dice::{DICE, Dice, Keep};
-use crate::rules::{Category, Rules};
-
-/// The short aliases of a box, besides its full name.
-pub fn aliases(category: Category) -> &'static [&'static str] {
-    match category {
-        Category::Ones => &["1", "1s", "aces"],
-        Category::Twos => &["2", "2s"],
-        Category::Threes => &["3", "3s"],
-        Category::Fours => &["4", "4s"],
-        Category::Fives => &["5", "5s"],
-        Category::Sixes => &["6", "6s"],
-        Category::ThreeOfAKind => &["3k", "3ok", "toak"],
-        Category::FourOfAKind => &["4k", "4ok", "foak"],
-        Category::FullHouse => &["fh", "full"],
-        Category::SmallStraight => &["ss", "sm", "small"],
-        Category::LargeStraight => &["ls", "lg", "large"],
-        Category::Yahtzee => &["y", "yz"],
-        Category::Chance => &["c", "ch"],
-        Category::LittleStraight => &["ls", "little"],
-        Category::BigStraight => &["bs", "big"],
-        Category::Choice => &["c", "ch", "chance"],
-        Category::Yacht => &["y"],
-    }
-}
-
-/// The box of `rules` called `name` or one of its aliases (any case).
-pub fn box_by_alias(rules: &Rules, name: &str) -> Option<usize> {
-    let name = name.trim().to_ascii_lowercase();
-    rules
-        .boxes()
-        .iter()
-        .position(|c| c.name() == name || aliases(*c).contains(&name.as_str()))
-}
 
 /// One command of a player.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -223,25 +190,5 @@ mod tests {
             k(PlayerCommand::KeepFaces(vec![6, 1])).unwrap().faces(),
             vec![1, 6]
         );
-    }
-
-    #[test]
-    fn aliases_are_unambiguous_in_every_rule_set() {
-        for set in RuleSet::ALL {
-            let rules = Rules::new(set);
-            let mut seen = std::collections::HashSet::new();
-            for c in rules.boxes() {
-                assert!(seen.insert(c.name().to_string()));
-                for a in aliases(*c) {
-                    assert!(seen.insert(a.to_string()), "{a} twice in {}", set.name());
-                }
-            }
-            for (i, c) in rules.boxes().iter().enumerate() {
-                assert_eq!(box_by_alias(&rules, c.name()), Some(i));
-            }
-        }
-        let y = Rules::new(RuleSet::Yahtzee);
-        assert_eq!(box_by_alias(&y, "FH"), Some(8));
-        assert_eq!(box_by_alias(&Rules::new(RuleSet::Yacht), "ls"), Some(8));
     }
 }

@@ -24,7 +24,7 @@ use rand_core::{RngCore, SeedableRng};
 
 use crate::advice::{AdviceError, AdviceOption, Position, TIE, advise};
 use crate::dice::{DICE, Dice, Keep};
-use crate::rules::{Order, Rules, YAHTZEE_BONUS};
+use crate::rules::{Order, Rules};
 use crate::state::ScoreCard;
 use crate::table::StrategyTable;
 
@@ -417,7 +417,8 @@ impl Game {
                 let state = card.state();
                 let want = self.rules.score(index, &dice, state.filled);
                 let five = dice.five_of_a_kind().is_some();
-                let want_bonus = state.bonus_for(&self.rules, index, want, five);
+                let bonuses = state.bonuses_for(&self.rules, index, want, five);
+                let want_bonus = bonuses.points(&self.rules);
                 if *points != want || *bonus != want_bonus {
                     return illegal(format!(
                         "{category} with {dice} scores {want} with bonus {want_bonus}, not {points} with bonus {bonus}"
@@ -434,7 +435,7 @@ impl Game {
                     choice: Choice::Score(index),
                 };
                 let yahtzee_bonus = state.yahtzee_50 && five;
-                debug_assert_eq!(yahtzee_bonus, want_bonus >= YAHTZEE_BONUS);
+                debug_assert_eq!(yahtzee_bonus, bonuses.yahtzee);
                 self.cards[seat].fill(index, want, yahtzee_bonus);
                 self.scored += 1;
                 self.phase = if self.scored == self.seats.len() * self.rules.box_count() {
@@ -622,7 +623,7 @@ mod tests {
 
     #[test]
     fn highest_opening_total_starts_and_ties_roll_again() {
-        let mut g = Game::new(Rules::new(RuleSet::Yahtzee), seats(&["a", "b", "c"])).unwrap();
+        let mut g = Game::new(Rules::new(RuleSet::YAHTZEE), seats(&["a", "b", "c"])).unwrap();
         g.apply(&opening("a", [6, 6, 6, 1, 1])).unwrap(); // 20
         assert!(g.apply(&opening("c", [1, 1, 1, 1, 1])).is_err());
         g.apply(&opening("b", [1, 1, 1, 1, 1])).unwrap(); // 5
@@ -641,7 +642,7 @@ mod tests {
 
     #[test]
     fn refuses_illegal_turns() {
-        let rules = Rules::new(RuleSet::Yahtzee);
+        let rules = Rules::new(RuleSet::YAHTZEE);
         let mut g = Game::new(rules, seats(&["a"])).unwrap();
         g.apply(&Event::Order {
             players: vec!["a".into()],
@@ -705,14 +706,14 @@ mod tests {
 
     #[test]
     fn explains_joker_and_order_refusals() {
-        let rules = Rules::new(RuleSet::Yahtzee);
+        let rules = Rules::new(RuleSet::YAHTZEE);
         let card = ScoreCard::parse(rules, "yahtzee=50", 0).unwrap();
         let fours = Dice::from_faces(&[4; 5]).unwrap();
         let e = check_legal(&rules, &card, &fours, 12).unwrap_err();
         assert!(e.0.contains("Joker") && e.0.contains("fours"), "{e}");
         let e = check_legal(&rules, &card, &fours, 11).unwrap_err();
         assert!(e.0.contains("already filled"), "{e}");
-        let uf = Rules::with_order(RuleSet::Yacht, Order::UpperFirst);
+        let uf = Rules::with_order(RuleSet::YACHT, Order::UpperFirst);
         let e = check_legal(&uf, &ScoreCard::new(uf), &fours, 7).unwrap_err();
         assert!(e.0.contains("upper-first"), "{e}");
     }

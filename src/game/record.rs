@@ -53,7 +53,7 @@ pub struct Header {
     /// [`RECORD_FORMAT`].
     pub format: u32,
     /// The rule set.
-    pub rules: RuleSet,
+    pub rules: &'static RuleSet,
     /// True under `--upper-first`.
     pub upper_first: bool,
     /// The seats in table order (play passes to the left: to the next seat of this list).

@@ -1,7 +1,7 @@
 //! The score cards as text: one column per player, the boxes in card order, the upper
 //! subtotal with the progress towards the bonus, the bonuses and the totals.
 
-use crate::rules::{UPPER_BONUS, UPPER_BONUS_THRESHOLD, UPPER_MASK, YAHTZEE_BONUS};
+use crate::rules::UPPER_MASK;
 use crate::state::ScoreCard;
 
 use super::Seat;
@@ -9,13 +9,14 @@ use super::Seat;
 /// What the upper bonus looks like on `card`: earned, still possible (with the points
 /// missing), or lost.
 fn bonus_cell(card: &ScoreCard) -> String {
+    let rules = card.rules();
     let upper = card.upper_total();
-    if upper >= UPPER_BONUS_THRESHOLD {
-        UPPER_BONUS.to_string()
+    if card.has_upper_bonus() {
+        rules.upper_bonus_points().to_string()
     } else if card.filled() & UPPER_MASK == UPPER_MASK {
         "0".to_string()
     } else {
-        format!("need {}", UPPER_BONUS_THRESHOLD - upper)
+        format!("need {}", rules.upper_threshold() - upper)
     }
 }
 
@@ -50,7 +51,7 @@ pub fn render_cards(seats: &[Seat], cards: &[ScoreCard]) -> String {
                     "upper subtotal",
                     cards
                         .iter()
-                        .map(|c| format!("{}/{UPPER_BONUS_THRESHOLD}", c.upper_total()))
+                        .map(|c| format!("{}/{}", c.upper_total(), rules.upper_threshold()))
                         .collect(),
                 );
                 row("upper bonus", cards.iter().map(bonus_cell).collect());
@@ -67,7 +68,7 @@ pub fn render_cards(seats: &[Seat], cards: &[ScoreCard]) -> String {
             "yahtzee bonus",
             cards
                 .iter()
-                .map(|c| (YAHTZEE_BONUS * c.yahtzee_bonuses()).to_string())
+                .map(|c| (rules.yahtzee_bonus_points() * c.yahtzee_bonuses()).to_string())
                 .collect(),
         );
     }
@@ -86,7 +87,7 @@ mod tests {
 
     #[test]
     fn shows_subtotal_bonus_progress_and_total() {
-        let rules = Rules::new(RuleSet::Yahtzee);
+        let rules = Rules::new(RuleSet::YAHTZEE);
         let a = ScoreCard::parse(rules, "fours=16,fives=20,sixes=30,yahtzee=50", 1).unwrap();
         let b = ScoreCard::parse(rules, "ones=2", 0).unwrap();
         let seats = ["ann", "bot"].map(|n| Seat {

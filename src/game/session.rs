@@ -20,7 +20,7 @@ use crate::dice::{DICE, Dice, Keep, join_faces};
 use crate::rules::Rules;
 use crate::table::StrategyTable;
 
-use super::command::{HELP, PlayerCommand, box_by_alias, parse_command, resolve_keep};
+use super::command::{HELP, PlayerCommand, parse_command, resolve_keep};
 use super::record::now_utc;
 use super::render::render_cards;
 use super::{
@@ -424,7 +424,7 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
                     }
                 }
                 PlayerCommand::Score(b) => {
-                    let Some(index) = box_by_alias(&rules, &b) else {
+                    let Some(index) = rules.box_by_name(&b) else {
                         writeln!(
                             self.out,
                             "  ! unknown box `{b}`: the boxes are {}",
