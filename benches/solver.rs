@@ -29,7 +29,7 @@ use yahtzee::table::StrategyTable;
 /// (C(13, 6) = 1716 of the 8192 box masks), so it weighs most in a full solve.
 const LAYER: usize = 6;
 
-fn rules(set: RuleSet) -> Rules {
+fn rules(set: &'static RuleSet) -> Rules {
     Rules::with_order(set, Order::Any)
 }
 

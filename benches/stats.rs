@@ -13,7 +13,7 @@ use yahtzee::solver::SolveOptions;
 use yahtzee::stats::exact_distribution;
 use yahtzee::table::StrategyTable;
 
-fn solved(set: RuleSet) -> StrategyTable {
+fn solved(set: &'static RuleSet) -> StrategyTable {
     StrategyTable::solve(&Rules::new(set), SolveOptions::default(), &|_, _| {}).0
 }
 

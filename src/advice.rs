@@ -321,13 +321,16 @@ impl TurnValues {
             two_rolls_left: Vec::with_capacity(MULTISETS),
             opening_rolls: Vec::with_capacity(crate::dice::ROLLS),
         };
-        turn_layers(table, state, Layer::Opening, |layer, layer_values| match layer {
-            Layer::OneRollLeft => values.one_roll_left.extend(layer_values),
-            Layer::TwoRollsLeft => values.two_rolls_left.extend(layer_values),
-            Layer::Opening => values
-                .opening_rolls
-                .extend(layer_values.skip(FIRST_ROLL)),
-        });
+        turn_layers(
+            table,
+            state,
+            Layer::Opening,
+            |layer, layer_values| match layer {
+                Layer::OneRollLeft => values.one_roll_left.extend(layer_values),
+                Layer::TwoRollsLeft => values.two_rolls_left.extend(layer_values),
+                Layer::Opening => values.opening_rolls.extend(layer_values.skip(FIRST_ROLL)),
+            },
+        );
         values
     }
 
@@ -486,7 +489,11 @@ mod tests {
     #[test]
     fn best_boxes_match_the_ranked_choices_joker_included() {
         use crate::rules::{RuleSet, Rules};
-        for set in [RuleSet::YAHTZEE, RuleSet::YAHTZEE_FREE_JOKER, RuleSet::YACHT] {
+        for set in [
+            RuleSet::YAHTZEE,
+            RuleSet::YAHTZEE_FREE_JOKER,
+            RuleSet::YACHT,
+        ] {
             let rules = Rules::new(set);
             let (table, _) =
                 StrategyTable::solve(&rules, crate::solver::SolveOptions::default(), &|_, _| {});

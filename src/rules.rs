@@ -165,10 +165,7 @@ impl Scoring {
     /// True for the boxes whose Joker value differs from their own score: a full house and
     /// the straights, which five of a kind does not meet by itself.
     fn joker_changes(&self) -> bool {
-        matches!(
-            self,
-            Scoring::FullHouse { .. } | Scoring::Straight { .. }
-        )
+        matches!(self, Scoring::FullHouse { .. } | Scoring::Straight { .. })
     }
 
     /// What the box scores, in words.
@@ -375,7 +372,12 @@ impl fmt::Display for RuleSet {
     }
 }
 
-const fn upper(name: &'static str, title: &'static str, face: u8, aliases: &'static [&'static str]) -> Category {
+const fn upper(
+    name: &'static str,
+    title: &'static str,
+    face: u8,
+    aliases: &'static [&'static str],
+) -> Category {
     Category {
         name,
         title,
@@ -510,7 +512,12 @@ const YACHT_BOXES: [Category; 12] = [
         },
     ),
     lower("choice", "Choice", &["c", "ch", "chance"], Scoring::Chance),
-    lower("yacht", "Yacht", &["y"], Scoring::FiveOfAKind { points: 50 }),
+    lower(
+        "yacht",
+        "Yacht",
+        &["y"],
+        Scoring::FiveOfAKind { points: 50 },
+    ),
 ];
 
 const YATZY_BOXES: [Category; 15] = [
@@ -520,7 +527,12 @@ const YATZY_BOXES: [Category; 15] = [
     FOURS,
     FIVES,
     SIXES,
-    lower("one-pair", "One Pair", &["pair", "1p", "op"], Scoring::OnePair),
+    lower(
+        "one-pair",
+        "One Pair",
+        &["pair", "1p", "op"],
+        Scoring::OnePair,
+    ),
     lower("two-pairs", "Two Pairs", &["2p", "tp"], Scoring::TwoPairs),
     lower(
         "three-of-a-kind",
@@ -567,7 +579,12 @@ const YATZY_BOXES: [Category; 15] = [
         Scoring::FullHouse { fixed: None },
     ),
     lower("chance", "Chance", &["c", "ch"], Scoring::Chance),
-    lower("yatzy", "Yatzy", &["y", "yz"], Scoring::FiveOfAKind { points: 50 }),
+    lower(
+        "yatzy",
+        "Yatzy",
+        &["y", "yz"],
+        Scoring::FiveOfAKind { points: 50 },
+    ),
 ];
 
 /// The upper bonus of Yahtzee: 35 for 63 or more.
@@ -1148,7 +1165,11 @@ mod tests {
                 }
             }
             if let Some(b) = set.upper_bonus {
-                assert!(!uppers.is_empty(), "{}: an upper bonus needs upper boxes", set.name);
+                assert!(
+                    !uppers.is_empty(),
+                    "{}: an upper bonus needs upper boxes",
+                    set.name
+                );
                 assert!(b.threshold <= MAX_UPPER_THRESHOLD, "{}", set.name);
             }
             let fives = set
@@ -1265,19 +1286,39 @@ mod tests {
         assert_eq!(score(&r, "one-pair", "11356", 0), 2);
         assert_eq!(score(&r, "one-pair", "33556", 0), 10, "the highest pair");
         assert_eq!(score(&r, "one-pair", "12345", 0), 0);
-        assert_eq!(score(&r, "one-pair", "66666", 0), 12, "five of a kind is a pair");
+        assert_eq!(
+            score(&r, "one-pair", "66666", 0),
+            12,
+            "five of a kind is a pair"
+        );
         assert_eq!(score(&r, "two-pairs", "33556", 0), 16);
-        assert_eq!(score(&r, "two-pairs", "22333", 0), 10, "a full house holds two pairs");
-        assert_eq!(score(&r, "two-pairs", "44441", 0), 0, "four of a kind is one face");
+        assert_eq!(
+            score(&r, "two-pairs", "22333", 0),
+            10,
+            "a full house holds two pairs"
+        );
+        assert_eq!(
+            score(&r, "two-pairs", "44441", 0),
+            0,
+            "four of a kind is one face"
+        );
         assert_eq!(score(&r, "two-pairs", "55555", 0), 0);
-        assert_eq!(score(&r, "three-of-a-kind", "33345", 0), 9, "the three matching dice");
+        assert_eq!(
+            score(&r, "three-of-a-kind", "33345", 0),
+            9,
+            "the three matching dice"
+        );
         assert_eq!(score(&r, "three-of-a-kind", "66666", 0), 18);
         assert_eq!(score(&r, "three-of-a-kind", "33445", 0), 0);
         assert_eq!(score(&r, "four-of-a-kind", "44441", 0), 16);
         assert_eq!(score(&r, "four-of-a-kind", "22222", 0), 8);
         assert_eq!(score(&r, "four-of-a-kind", "44411", 0), 0);
         assert_eq!(score(&r, "small-straight", "12345", 0), 15);
-        assert_eq!(score(&r, "small-straight", "12346", 0), 0, "exactly 1-2-3-4-5");
+        assert_eq!(
+            score(&r, "small-straight", "12346", 0),
+            0,
+            "exactly 1-2-3-4-5"
+        );
         assert_eq!(score(&r, "small-straight", "23456", 0), 0);
         assert_eq!(score(&r, "large-straight", "23456", 0), 20);
         assert_eq!(score(&r, "large-straight", "12345", 0), 0);
@@ -1413,7 +1454,11 @@ mod tests {
         assert_eq!(json, r#"{"rules":"yacht","upper_first":true}"#);
         assert_eq!(serde_json::from_str::<Rules>(&json).unwrap(), r);
         let bad = serde_json::from_str::<Rules>(r#"{"rules":"poker","upper_first":true}"#);
-        assert!(bad.unwrap_err().to_string().contains("unknown rule set `poker`"));
+        assert!(
+            bad.unwrap_err()
+                .to_string()
+                .contains("unknown rule set `poker`")
+        );
     }
 
     #[test]

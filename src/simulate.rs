@@ -345,6 +345,9 @@ mod tests {
         // Yahtzee (50) beats Sixes (30) and the sums (30).
         assert_eq!(greedy_box(&rules, &State::START, &d).0, 11);
         let d: Dice = "12345".parse().unwrap();
-        assert_eq!(greedy_box(&rules, &State::START, &d), (10, 40, 0));
+        assert_eq!(
+            greedy_box(&rules, &State::START, &d),
+            (10, 40, Bonuses::default())
+        );
     }
 }

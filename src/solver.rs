@@ -377,12 +377,12 @@ impl Plan {
         bonus: u32,
     ) -> u16 {
         let rules = turn.rules;
-        let slot = if Some(c) == rules.five_of_a_kind_box() && points == rules.five_of_a_kind_points()
-        {
-            SLOT_FIFTY
-        } else {
-            c
-        };
+        let slot =
+            if Some(c) == rules.five_of_a_kind_box() && points == rules.five_of_a_kind_points() {
+                SLOT_FIFTY
+            } else {
+                c
+            };
         let shift = if rules.has_upper_bonus() && rules.boxes()[c].is_upper() {
             points as usize
         } else {
@@ -719,7 +719,9 @@ pub(crate) fn state_turn(
     let held = held_bonus(rules, upper);
     SCRATCH.with_borrow_mut(|scratch| {
         let flag = state.yahtzee_50 && layout.flags == 2;
-        scratch.succ.load(rules, layout, values, state.filled, &[flag]);
+        scratch
+            .succ
+            .load(rules, layout, values, state.filled, &[flag]);
         scratch.lanes.clear();
         scratch.lanes.push(upper as u8, flag);
         scratch.plan.build(&turn, &scratch.succ, &scratch.lanes);
@@ -859,7 +861,10 @@ fn solve_card<const N: usize>(
     };
     let (reachable, shared) = if rules.has_upper_bonus() {
         let reachable = reachable_upper_totals(rules, turn.filled);
-        (reachable, reachable & shared_upper_totals(rules, turn.filled))
+        (
+            reachable,
+            reachable & shared_upper_totals(rules, turn.filled),
+        )
     } else {
         (1, 0)
     };

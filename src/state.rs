@@ -446,7 +446,9 @@ impl ScoreCard {
             });
         }
         if yahtzee_bonuses > 0 {
-            let Some(five) = rules.five_of_a_kind_box().filter(|_| rules.has_yahtzee_bonus())
+            let Some(five) = rules
+                .five_of_a_kind_box()
+                .filter(|_| rules.has_yahtzee_bonus())
             else {
                 return Err(CardError::NoBonusRule(rules.set.name().to_string()));
             };
@@ -547,11 +549,13 @@ impl ScoreCard {
 
 /// The position of the box `name` (or an alias) in `rules`.
 fn box_named(rules: &Rules, name: &str) -> Result<usize, CardError> {
-    rules.box_by_name(name).ok_or_else(|| CardError::UnknownBox {
-        name: excerpt(name),
-        rules: rules.label(),
-        allowed: rules.names_of(rules.full_mask()),
-    })
+    rules
+        .box_by_name(name)
+        .ok_or_else(|| CardError::UnknownBox {
+            name: excerpt(name),
+            rules: rules.label(),
+            allowed: rules.names_of(rules.full_mask()),
+        })
 }
 
 /// The error for `points` (as given) that box `index` cannot hold.
@@ -654,7 +658,7 @@ mod tests {
         assert!(matches!(bad("ones", 0), CardError::Syntax { .. }));
         assert!(matches!(
             bad("yahtzee=0", 1),
-            CardError::BonusWithoutFifty(1)
+            CardError::BonusWithoutFifty { .. }
         ));
         assert!(matches!(
             bad("yahtzee=50", 1),
@@ -674,7 +678,7 @@ mod tests {
         ));
         let yacht = Rules::new(RuleSet::YACHT);
         assert!(matches!(
-            ScoreCard::parse(yacht, "chance=20", 0),
+            ScoreCard::parse(yacht, "yahtzee=50", 0),
             Err(CardError::UnknownBox { .. })
         ));
     }

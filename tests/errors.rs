@@ -55,7 +55,7 @@ fn unknown_box_and_box_given_twice() {
             "--dice",
             "12345",
             "--card",
-            "chance=20",
+            "three-of-a-kind=20",
         ],
     );
     assert_bad_input(&yacht, "the boxes are ones, twos");
@@ -84,7 +84,7 @@ fn lower_box_before_upper_under_upper_first() {
             "ones=2,chance=20",
         ],
     );
-    assert_bad_input(&o, "under --upper-first no lower box");
+    assert_bad_input(&o, "under the upper-first order no lower box");
 }
 
 #[test]
@@ -130,7 +130,7 @@ fn yahtzee_bonus_without_fifty() {
             "1",
         ],
     );
-    assert_bad_input(&plain, "has no Yahtzee bonus");
+    assert_bad_input(&plain, "has no bonus for a further five of a kind");
 }
 
 #[test]

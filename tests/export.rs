@@ -65,7 +65,12 @@ fn option_text(o: &AdviceOption) -> String {
 
 /// Asserts that every row of `rows` (decisions of `card`) is what `advise` says: the same
 /// best action and expected final score, the same runner-up and gap.
-fn assert_rows_match_advise(set: RuleSet, order: Order, card: &ScoreCard, rows: &[DecisionRow]) {
+fn assert_rows_match_advise(
+    set: &'static RuleSet,
+    order: Order,
+    card: &ScoreCard,
+    rows: &[DecisionRow],
+) {
     let table = table(set, order);
     let state = card.state();
     for row in rows {

@@ -12,14 +12,14 @@ use yahtzee::state::ScoreCard;
 
 use crate::util::*;
 
-fn play(set: RuleSet, order: Order, args: &[&str], input: &str) -> Output {
+fn play(set: &'static RuleSet, order: Order, args: &[&str], input: &str) -> Output {
     table(set, order);
     let mut all = vec!["play"];
     all.extend_from_slice(args);
     run_with_input(table_dir(), &all, input)
 }
 
-fn review_json(set: RuleSet, order: Order, record: &Path) -> Value {
+fn review_json(set: &'static RuleSet, order: Order, record: &Path) -> Value {
     let o = run(set, order, &["review", &path_str(record), "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     serde_json::from_str(&stdout(&o)).expect("review prints JSON")

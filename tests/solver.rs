@@ -46,6 +46,17 @@ fn golden_yahtzee_plain() {
     );
 }
 
+/// Scandinavian Yatzy: 248.4399894, published by two independent solvers (to 1e-7, the
+/// precision they publish).
+#[test]
+fn golden_yatzy() {
+    let got = table(RuleSet::YATZY, Order::Any).expected_score();
+    assert!(
+        (got - 248.4399894).abs() < 1e-7,
+        "yatzy: got {got:.10}, expected 248.4399894"
+    );
+}
+
 /// The values this project computed and publishes in the README (no published reference);
 /// checked against the brute-force solver below on reduced games. Pinned so that a change to
 /// the solver that moves them is seen.
@@ -54,9 +65,15 @@ fn published_values_of_yacht_and_upper_first() {
     let cases = [
         (RuleSet::YACHT, Order::Any, 169.7738890526),
         (RuleSet::YAHTZEE, Order::UpperFirst, 213.6881086786),
-        (RuleSet::YAHTZEE_FREE_JOKER, Order::UpperFirst, 213.6881086786),
+        (
+            RuleSet::YAHTZEE_FREE_JOKER,
+            Order::UpperFirst,
+            213.6881086786,
+        ),
         (RuleSet::YAHTZEE_PLAIN, Order::UpperFirst, 211.9228221761),
         (RuleSet::YACHT, Order::UpperFirst, 137.7122414788),
+        (RuleSet::YATZY, Order::Any, 248.4399893779),
+        (RuleSet::YATZY, Order::UpperFirst, 204.8723428219),
     ];
     for (set, order, value) in cases {
         let rules = Rules::with_order(set, order);
@@ -97,10 +114,14 @@ fn parallel_equals_serial_bit_for_bit() {
 
 #[test]
 fn every_instruction_set_gives_the_same_bits() {
-    let rules = Rules::new(RuleSet::YAHTZEE);
-    let detected = solve_on_threads(&rules, 2, Simd::detect());
-    let baseline = solve_on_threads(&rules, 2, Simd::Baseline);
-    assert_same_bits(&detected, &baseline, "detected vs baseline");
+    for set in [RuleSet::YAHTZEE, RuleSet::YATZY] {
+        let rules = Rules::new(set);
+        let baseline = solve_on_threads(&rules, 2, Simd::BASELINE);
+        for simd in Simd::available() {
+            let other = solve_on_threads(&rules, 2, simd);
+            assert_same_bits(&other, &baseline, &format!("{} {simd:?}", set.name()));
+        }
+    }
 }
 
 /// An independent, deliberately naive solver for games with few open boxes: keeps are
@@ -265,6 +286,8 @@ fn agrees_with_brute_force_on_reduced_games() {
         (RuleSet::YACHT, Order::Any, 3, 9),
         (RuleSet::YAHTZEE, Order::UpperFirst, 3, 5),
         (RuleSet::YACHT, Order::UpperFirst, 3, 1),
+        (RuleSet::YATZY, Order::Any, 2, 17),
+        (RuleSet::YATZY, Order::UpperFirst, 3, 5),
     ];
     for (set, order, open, step) in cases {
         let rules = Rules::with_order(set, order);
@@ -299,6 +322,7 @@ fn advice_averaged_over_rolls_equals_the_state_value() {
         (RuleSet::YAHTZEE, "yahtzee=50,sixes=24,chance=22"),
         (RuleSet::YAHTZEE_FREE_JOKER, "yahtzee=0,fours=16"),
         (RuleSet::YACHT, "yacht=50,ones=3"),
+        (RuleSet::YATZY, "one-pair=12,fives=20"),
     ] {
         let t = table(set, Order::Any);
         let rules = *t.rules();

@@ -7,7 +7,7 @@ use yahtzee::stats::exact_distribution;
 
 use crate::util::*;
 
-fn exact(set: RuleSet, threads: usize) -> Tally {
+fn exact(set: &'static RuleSet, threads: usize) -> Tally {
     let table = table(set, Order::Any);
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)

@@ -20,7 +20,7 @@ pub fn table_dir() -> &'static Path {
 }
 
 /// The solved table of `rules`, computed once per test process and saved in [`table_dir`].
-pub fn table(set: RuleSet, order: Order) -> &'static StrategyTable {
+pub fn table(set: &'static RuleSet, order: Order) -> &'static StrategyTable {
     static TABLES: OnceLock<std::sync::Mutex<Vec<(Rules, &'static StrategyTable)>>> =
         OnceLock::new();
     let rules = Rules::with_order(set, order);
@@ -46,7 +46,7 @@ pub fn yahtzee_in(dir: &Path) -> Command {
 
 /// Runs the binary with `args` and the shared tables of [`table_dir`] (the table of `set`
 /// solved first).
-pub fn run(set: RuleSet, order: Order, args: &[&str]) -> Output {
+pub fn run(set: &'static RuleSet, order: Order, args: &[&str]) -> Output {
     table(set, order);
     yahtzee_in(table_dir())
         .args(args)

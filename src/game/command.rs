@@ -136,7 +136,6 @@ pub fn resolve_keep(command: &PlayerCommand, dice: &Dice) -> Result<Keep, String
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::RuleSet;
 
     #[test]
     fn parses_commands() {
