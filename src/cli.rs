@@ -36,6 +36,9 @@ pub enum Command {
     Stats(StatsArgs),
     /// Play games with random dice under a policy and report the same figures.
     Simulate(SimulateArgs),
+    /// Print the card of a rule set: each box, its aliases and what it scores, the bonuses and
+    /// the Joker rule.
+    Rules(RulesCardArgs),
 }
 
 /// The rule set and its modifier, shared by every command.
@@ -66,6 +69,15 @@ impl RulesArgs {
 }
 
 #[derive(Args, Debug)]
+pub struct RulesCardArgs {
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
 pub struct SolveArgs {
     #[command(flatten)]
     pub rules: RulesArgs,
@@ -84,7 +96,8 @@ pub struct SolveArgs {
 pub struct AdviseArgs {
     #[command(flatten)]
     pub rules: RulesArgs,
-    /// Filled boxes with their points, e.g. `ones=3,full-house=25,yahtzee=50` [default: a new game].
+    /// Filled boxes with their points, e.g. `ones=3,full-house=25,yahtzee=50` [default: a new
+    /// game]. Boxes are named as `yahtzee rules` lists them, or by an alias, in any case.
     #[arg(long, default_value = "", value_name = "BOXES")]
     pub card: String,
     /// Number of 100-point Yahtzee bonuses already earned.

@@ -20,6 +20,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Export(args) => cmd::export::run(args),
         Command::Stats(args) => cmd::stats::run(args),
         Command::Simulate(args) => cmd::simulate::run(args),
+        Command::Rules(args) => cmd::rules::run(args),
     }
 }
 

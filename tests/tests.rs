@@ -7,6 +7,7 @@ mod errors;
 mod export;
 mod play;
 mod readme;
+mod rules;
 mod simulate;
 mod solver;
 mod stats;

@@ -6,6 +6,7 @@ pub mod export;
 pub mod play;
 pub mod report;
 pub mod review;
+pub mod rules;
 pub mod simulate;
 pub mod solve;
 pub mod stats;
