@@ -90,3 +90,75 @@ fn aliases_in_any_case_name_the_same_boxes() {
         advise("Aces=3,2P=14,Full House=13")
     );
 }
+
+/// Scandinavian Yatzy through every command but `stats` (whose exact distribution takes
+/// about a minute for its 1.4 million states; it runs the same code as for the other rule
+/// sets, tested on Yacht): verify, export, simulate, and a bot's game reviewed at zero loss.
+#[test]
+fn yatzy_works_in_every_command() {
+    use crate::util::{path_str, table, table_dir, temp_dir};
+    use yahtzee::table::default_table_name;
+    let rules = yahtzee::rules::Rules::new(RuleSet::YATZY);
+    let t = table(RuleSet::YATZY, Order::Any);
+    assert_eq!(t.states(), 1_430_528);
+    let yatzy = |args: &[&str]| {
+        let o = run(RuleSet::YATZY, Order::Any, args);
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        stdout(&o)
+    };
+    let path = table_dir().join(default_table_name(&rules));
+    let verified = yatzy(&["verify", &path_str(&path)]);
+    assert!(verified.contains("holds the yatzy table"), "{verified}");
+    assert!(verified.contains("248.4399893779"), "{verified}");
+    let export = yatzy(&[
+        "export",
+        "--rules",
+        "yatzy",
+        "--card",
+        "one-pair=12",
+        "--rolls-left",
+        "0",
+    ]);
+    // A header and the 252 rolls.
+    assert_eq!(export.lines().count(), 253, "{export}");
+    assert!(
+        export
+            .lines()
+            .any(|l| l.contains(",23456,0,large-straight,"))
+    );
+    let sim: Value = serde_json::from_str(&yatzy(&[
+        "simulate", "--rules", "yatzy", "--games", "3000", "--seed", "7", "--json",
+    ]))
+    .unwrap();
+    let low = sim["mean_interval"]["low"].as_f64().unwrap();
+    let high = sim["mean_interval"]["high"].as_f64().unwrap();
+    // Within a wide margin of the exact mean (the interval is 95%; this is about 4 sigma).
+    let margin = (high - low) * 2.0;
+    assert!(
+        (low - margin..high + margin).contains(&t.expected_score()),
+        "{low} {high}"
+    );
+    let dir = temp_dir();
+    let record = dir.path().join("yatzy.jsonl");
+    let played = yatzy(&[
+        "play",
+        "--rules",
+        "yatzy",
+        "--players",
+        "bot",
+        "--seed",
+        "13",
+        "--record",
+        &path_str(&record),
+    ]);
+    assert!(played.contains("bot"), "{played}");
+    let review: Value =
+        serde_json::from_str(&yatzy(&["review", &path_str(&record), "--json"])).unwrap();
+    assert_eq!(review["complete"], true);
+    assert_eq!(review["players"][0]["total_loss"], 0.0);
+    assert!(review["players"][0]["decisions"].as_u64().unwrap() >= 15);
+}
