@@ -10,7 +10,6 @@
 //! the keep with the fewest dice first (re-roll the most), and among boxes the one that comes
 //! first on the card.
 
-use std::cmp::Ordering;
 use std::fmt;
 
 use serde::Serialize;
@@ -18,7 +17,7 @@ use serde::Serialize;
 use crate::dice::{DICE, Dice, FIRST_ROLL, Keep, MULTISETS};
 use crate::rules::{Category, Rules};
 use crate::solver::{self, Layer};
-use crate::state::{Bonuses, ScoreCard, State};
+use crate::state::{Bonuses, ScoreCard, State, set_bits};
 use crate::table::StrategyTable;
 
 /// Two values closer than this are a tie, broken by the convention of `shared/RULES.md`.
@@ -221,9 +220,10 @@ fn valued(
     }
 }
 
-/// The best box among `choices`, ties to the box first on the card.
+/// The best box among `choices` (in card order), ties to the box first on the card
+/// ([`best_by_preference`]).
 pub fn best_box(choices: &[BoxChoice]) -> Option<&BoxChoice> {
-    choices.iter().fold(None, better_box)
+    best_by_preference(choices.iter().map(|c| c.future), |_| false).map(|i| &choices[i])
 }
 
 /// The best box for `dice` in `state`: `best_box(&box_choices(..))` without the allocation
@@ -258,28 +258,17 @@ fn best_box_of_roll(
     } else {
         rules.open_by_order(state.filled)
     };
-    let mut best: Option<BoxChoice> = None;
-    let mut rest = legal;
-    while rest != 0 {
-        let index = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
+    let mut best = Preferred::new();
+    for index in set_bits(u64::from(legal)) {
         let points = if joker {
             rules.score(index, dice, state.filled)
         } else {
             u32::from(scores.points[index][r])
         };
-        best = better_box(best, valued(table, state, index, points, five));
+        let choice = valued(table, state, index, points, five);
+        best.offer(choice, choice.future);
     }
-    best
-}
-
-/// One step of the search for the best box: `c` replaces `best` only when better by more
-/// than [`TIE`], so ties go to the box first on the card.
-fn better_box<B: std::borrow::Borrow<BoxChoice>>(best: Option<B>, c: B) -> Option<B> {
-    match best {
-        Some(b) if c.borrow().future <= b.borrow().future + TIE => Some(b),
-        _ => Some(c),
-    }
+    best.best().map(|(c, _)| c)
 }
 
 /// One turn of `state` against the solved values of `table`, up to `last`: `visit` sees each
@@ -349,41 +338,85 @@ impl TurnValues {
     /// within [`TIE`] go to the keep with the fewest dice, then to the lowest faces; a keep of
     /// all five dice means stopping to score.
     pub fn best_keep(&self, rolls_left: u8, dice: &Dice) -> (Keep, f64) {
-        // In preference order a later keep wins only when better by more than TIE.
-        let keeps = dice.keeps_by_preference();
-        let mut best = (keeps[0], self.keep_value(rolls_left, &keeps[0]));
-        for keep in &keeps[1..] {
-            let v = self.keep_value(rolls_left, keep);
-            if v > best.1 + TIE {
-                best = (*keep, v);
-            }
+        let mut best = Preferred::new();
+        for &keep in dice.keeps_by_preference() {
+            best.offer(keep, self.keep_value(rolls_left, &keep));
         }
-        best
+        best.best().expect("every roll has a keep")
     }
 }
 
-/// Ranks options best first: by value, and within [`TIE`] by the tie convention (`key`, lower
-/// first).
-fn rank<T>(items: &mut [T], value: impl Fn(&T) -> f64, key: impl Fn(&T) -> (usize, Vec<u8>)) {
-    items.sort_by(|a, b| {
-        value(b)
-            .total_cmp(&value(a))
-            .then_with(|| key(a).cmp(&key(b)))
-    });
-    // Near-equal values (within TIE of the first of their run) follow the tie convention.
-    let mut start = 0;
-    while start < items.len() {
-        let lead = value(&items[start]);
-        let mut end = start + 1;
-        while end < items.len() && lead - value(&items[end]) <= TIE {
-            end += 1;
+/// The tie rule of the whole project, for options listed in the order of preference of
+/// `shared/RULES.md` (keeps: fewest dice first, then the lowest faces; boxes: card order):
+/// scanning in that order, a later option replaces the best so far only when it is better by
+/// more than [`TIE`]. Returns the position of the best option of `values`, leaving out the
+/// positions for which `skip` is true; `None` when none is left.
+pub fn best_by_preference(
+    values: impl IntoIterator<Item = f64>,
+    skip: impl Fn(usize) -> bool,
+) -> Option<usize> {
+    let mut best = Preferred::new();
+    for (i, v) in values.into_iter().enumerate() {
+        if !skip(i) {
+            best.offer(i, v);
         }
-        items[start..end].sort_by(|a, b| match key(a).cmp(&key(b)) {
-            Ordering::Equal => value(b).total_cmp(&value(a)),
-            o => o,
-        });
-        start = end;
     }
+    best.best().map(|(i, _)| i)
+}
+
+/// The scan of the tie rule ([`best_by_preference`]): options are offered in the order of
+/// preference, and a later one replaces the best so far only when better by more than
+/// [`TIE`]. Every choice of the optimal policy goes through it.
+#[derive(Clone, Copy, Debug)]
+pub struct Preferred<T> {
+    best: Option<(T, f64)>,
+}
+
+impl<T> Preferred<T> {
+    /// No option yet.
+    pub fn new() -> Preferred<T> {
+        Preferred { best: None }
+    }
+
+    /// Offers the next option in the order of preference.
+    #[inline]
+    pub fn offer(&mut self, option: T, value: f64) {
+        if self.best.as_ref().is_none_or(|(_, b)| value > b + TIE) {
+            self.best = Some((option, value));
+        }
+    }
+
+    /// The best option offered and its value.
+    pub fn best(self) -> Option<(T, f64)> {
+        self.best
+    }
+}
+
+impl<T> Default for Preferred<T> {
+    fn default() -> Preferred<T> {
+        Preferred::new()
+    }
+}
+
+/// The best option and the runner-up (the best of the others) of `values`, listed in the
+/// order of preference, under [`best_by_preference`].
+pub fn best_two(values: &[f64]) -> (Option<usize>, Option<usize>) {
+    let best = best_by_preference(values.iter().copied(), |_| false);
+    let second = best.and_then(|b| best_by_preference(values.iter().copied(), |i| i == b));
+    (best, second)
+}
+
+/// Every option ranked, best first: the best by [`best_by_preference`], then the best of the
+/// rest, and so on. The first two are those of [`best_two`], so the advice, the exports'
+/// runner-up, the bots and the statistics follow one tie rule.
+pub fn rank_by_preference(values: &[f64]) -> Vec<usize> {
+    let mut taken = vec![false; values.len()];
+    let mut order = Vec::with_capacity(values.len());
+    while let Some(i) = best_by_preference(values.iter().copied(), |i| taken[i]) {
+        taken[i] = true;
+        order.push(i);
+    }
+    order
 }
 
 /// Advises on a position with the table of its rules.
@@ -403,7 +436,7 @@ pub fn advise(table: &StrategyTable, position: &Position) -> Result<Advice, Advi
     let base = f64::from(banked);
     let dice = &position.dice;
     let choices = box_choices(table, &state, dice);
-    let mut options: Vec<AdviceOption> = if position.rolls_left == 0 {
+    let options: Vec<AdviceOption> = if position.rolls_left == 0 {
         choices
             .iter()
             .map(|c| AdviceOption::Score {
@@ -425,9 +458,9 @@ pub fn advise(table: &StrategyTable, position: &Position) -> Result<Advice, Advi
             }
         });
         let stop = best_box(&choices);
-        dice.keeps()
-            .into_iter()
-            .map(|keep: Keep| {
+        dice.keeps_by_preference()
+            .iter()
+            .map(|&keep| {
                 let all = keep.len() == DICE;
                 let (stop_and_score, future) = match (all, stop) {
                     (true, Some(b)) => (Some(b.category.name().to_string()), b.future),
@@ -442,12 +475,14 @@ pub fn advise(table: &StrategyTable, position: &Position) -> Result<Advice, Advi
             })
             .collect()
     };
-    rank(&mut options, AdviceOption::expected_final, |o| match o {
-        AdviceOption::Keep { keep, .. } => (keep.len(), keep.clone()),
-        AdviceOption::Score { category, .. } => {
-            (rules.box_by_name(category).unwrap_or(0), Vec::new())
-        }
-    });
+    // The options are listed in the order of preference (keeps: fewest dice, then lowest
+    // faces; boxes: card order): rank them by the one tie rule.
+    let values: Vec<f64> = options.iter().map(AdviceOption::expected_final).collect();
+    let mut slots: Vec<Option<AdviceOption>> = options.into_iter().map(Some).collect();
+    let mut options: Vec<AdviceOption> = rank_by_preference(&values)
+        .into_iter()
+        .filter_map(|i| slots[i].take())
+        .collect();
     let best = options.first().map_or(0.0, AdviceOption::expected_final);
     for o in &mut options {
         o.set_loss(best);
@@ -558,9 +593,15 @@ mod tests {
     }
 
     #[test]
-    fn rank_breaks_near_ties_by_key() {
-        let mut v = vec![(1.0, 3usize), (2.0, 5), (2.0 - 1e-12, 1), (0.5, 0)];
-        rank(&mut v, |x| x.0, |x| (x.1, Vec::new()));
-        assert_eq!(v.iter().map(|x| x.1).collect::<Vec<_>>(), vec![1, 5, 3, 0]);
+    fn ranking_follows_the_one_tie_rule() {
+        // In order of preference: a near tie (within 1e-9) keeps the preferred option first;
+        // a real difference does not.
+        let values = [1.0, 2.0 - 1e-12, 2.0, 0.5, 2.0 + 1e-6];
+        assert_eq!(rank_by_preference(&values), vec![4, 1, 2, 0, 3]);
+        assert_eq!(best_two(&values), (Some(4), Some(1)));
+        assert_eq!(best_two(&[3.0]), (Some(0), None));
+        assert_eq!(best_two(&[]), (None, None));
+        assert_eq!(best_by_preference([1.0, 1.0], |_| false), Some(0));
+        assert_eq!(best_by_preference([1.0, 1.0], |i| i == 0), Some(1));
     }
 }

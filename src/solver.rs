@@ -37,7 +37,7 @@ use rayon::prelude::*;
 
 use crate::dice::{DICE, Dice, FACES, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
 use crate::rules::{BoxMask, Joker, MAX_BOXES, Rules};
-use crate::state::{Layout, UPPER_TOTALS, reachable_upper_totals, set_bits};
+use crate::state::{Layout, UPPER_TOTALS, cards_by_depth, reachable_upper_totals, set_bits};
 
 /// Length of a successor row: 64 upper totals plus room for the largest upper score (30), so a
 /// lane `u` reading `u + points` never leaves the row. Lanes past 63 repeat lane 63.
@@ -1062,13 +1062,7 @@ impl Solver {
     /// Prepares a solve of `rules`.
     pub fn new(rules: &Rules, options: SolveOptions) -> Solver {
         let layout = Layout::of(rules);
-        let boxes = rules.box_count();
-        let mut by_depth: Vec<Vec<BoxMask>> = vec![Vec::new(); boxes + 1];
-        for filled in 0..=rules.full_mask() {
-            if rules.order_allows(filled) {
-                by_depth[filled.count_ones() as usize].push(filled);
-            }
-        }
+        let by_depth = cards_by_depth(rules);
         Solver {
             rules: *rules,
             layout,

@@ -235,6 +235,32 @@ pub fn reachable_rows(rules: &Rules) -> impl Iterator<Item = (usize, u64)> + '_ 
         })
 }
 
+/// Every reachable turn-start state of `rules`, full cards included, in the order of the
+/// table layout: by filled mask, then bonus flag, then upper total.
+pub fn reachable_states(rules: &Rules) -> impl Iterator<Item = State> + '_ {
+    let layout = Layout::of(rules);
+    reachable_rows(rules).flat_map(move |(row, uppers)| {
+        let card = row / layout.lanes;
+        set_bits(uppers).map(move |u| State {
+            filled: (card / layout.flags) as BoxMask,
+            upper: u as u8,
+            yahtzee_50: card % layout.flags == 1,
+        })
+    })
+}
+
+/// The cards (masks of filled boxes) the fill order allows, by number of filled boxes:
+/// `cards_by_depth(rules)[d]` lists those with `d` boxes filled, ascending.
+pub fn cards_by_depth(rules: &Rules) -> Vec<Vec<BoxMask>> {
+    let mut by_depth: Vec<Vec<BoxMask>> = vec![Vec::new(); rules.box_count() + 1];
+    for filled in 0..=rules.full_mask() {
+        if rules.order_allows(filled) {
+            by_depth[filled.count_ones() as usize].push(filled);
+        }
+    }
+    by_depth
+}
+
 /// The set bits of `set`, lowest first.
 pub fn set_bits(set: u64) -> impl Iterator<Item = usize> {
     let mut rest = set;
@@ -589,13 +615,21 @@ mod tests {
 
     #[test]
     fn reachable_rows_hold_the_reachable_states_in_order() {
-        for set in [RuleSet::YAHTZEE, RuleSet::YAHTZEE_PLAIN, RuleSet::YACHT] {
+        for set in [
+            RuleSet::YAHTZEE,
+            RuleSet::YAHTZEE_PLAIN,
+            RuleSet::YACHT,
+            RuleSet::YATZY,
+        ] {
             for order in [Order::Any, Order::UpperFirst] {
                 let rules = Rules::with_order(set, order);
                 let layout = Layout::of(&rules);
                 let listed: Vec<usize> = reachable_rows(&rules)
                     .flat_map(|(row, uppers)| set_bits(uppers).map(move |u| row + u))
                     .collect();
+                let states: Vec<usize> =
+                    reachable_states(&rules).map(|s| layout.index(&s)).collect();
+                assert_eq!(states, listed);
                 assert!(listed.windows(2).all(|w| w[0] < w[1]));
                 assert_eq!(listed.len() as u64, reachable_state_count(&rules));
                 let mut next = listed.iter().peekable();

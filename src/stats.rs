@@ -35,7 +35,7 @@ use crate::advice::{TurnValues, best_boxes};
 use crate::dice::{Dice, FACES, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
 use crate::distribution::Tally;
 use crate::rules::BoxMask;
-use crate::state::{Bonuses, Layout, State};
+use crate::state::{Bonuses, Layout, State, cards_by_depth};
 use crate::table::StrategyTable;
 
 /// One way a turn can end: the box filled, its points, the bonus earned with it, and the
@@ -185,11 +185,8 @@ pub fn exact_distribution(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + 
     let boxes = rules.box_count();
     let slots = layout.flags * layout.lanes;
     let mut tally = Tally::new(&rules);
-    let cards_at = |depth: usize| -> Vec<BoxMask> {
-        (0..=rules.full_mask())
-            .filter(|&m| m.count_ones() as usize == depth && rules.order_allows(m))
-            .collect()
-    };
+    let by_depth = cards_by_depth(&rules);
+    let cards_at = |depth: usize| -> &[BoxMask] { &by_depth[depth] };
     let mut layer: Vec<Option<Block>> = vec![None; layout.masks];
     let mut start: Block = vec![None; slots];
     start[slot_of(&layout, &State::START)] = Some(Histogram {
@@ -222,7 +219,7 @@ pub fn exact_distribution(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + 
             events_of[usize::from(m)] = Some(e);
         }
         // The per-box figures, in a fixed order: card, slot, event.
-        for &m in &cards {
+        for &m in cards {
             let (Some(block), Some(events)) = (&layer[usize::from(m)], &events_of[usize::from(m)])
             else {
                 continue;

@@ -30,10 +30,10 @@ use std::sync::LazyLock;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::advice::{BoxChoice, TIE, TurnValues, best_box, box_choices};
+use crate::advice::{TIE, TurnValues, best_two, box_choices};
 use crate::dice::{DICE, Dice, FIRST_ROLL, Keep, Lattice, MULTISETS, ROLLS};
 use crate::rules::{BoxMask, Order, Rules};
-use crate::state::{ScoreCard, State, UPPER_TOTALS, is_reachable};
+use crate::state::{ScoreCard, State, reachable_states};
 use crate::table::StrategyTable;
 
 pub use opening::{Pattern, pattern_of};
@@ -294,66 +294,62 @@ impl Decision {
     }
 }
 
-/// Best and second-best legal box for `dice`.
-fn box_decision(table: &StrategyTable, state: &State, dice: &Dice) -> Decision {
+/// Best and second-best legal box for `dice`, under the one tie rule
+/// ([`best_two`]); `None` on a full card, which has no box left.
+fn box_decision(table: &StrategyTable, state: &State, dice: &Dice) -> Option<Decision> {
     let choices = box_choices(table, state, dice);
-    let best = *best_box(&choices).expect("a card with an open box has a legal box");
-    let rest: Vec<BoxChoice> = choices
-        .iter()
-        .filter(|c| c.index != best.index)
-        .copied()
-        .collect();
-    Decision {
+    let values: Vec<f64> = choices.iter().map(|c| c.future).collect();
+    let (best, second) = best_two(&values);
+    let best = choices[best?];
+    Some(Decision {
         best: Action::Score(best.index),
         value: best.future,
-        runner_up: best_box(&rest).map(|c| (Action::Score(c.index), c.future)),
-    }
+        runner_up: second.map(|i| (Action::Score(choices[i].index), choices[i].future)),
+    })
 }
 
 /// The decision for `dice` in `state` with `rolls_left` rolls left, from the library's
-/// policy. `turn` must be the [`TurnValues`] of `state` (unused with no rolls left).
+/// policy: the best option and the runner-up under the one tie rule ([`best_two`], the
+/// first two options `advise` ranks). `turn` must be the [`TurnValues`] of `state` (unused
+/// with no rolls left). `None` on a full card.
 pub fn decide(
     table: &StrategyTable,
     state: &State,
     turn: &TurnValues,
     dice: &Dice,
     rolls_left: u8,
-) -> Decision {
+) -> Option<Decision> {
+    if state.filled == table.rules().full_mask() {
+        return None;
+    }
     if rolls_left == 0 {
         return box_decision(table, state, dice);
     }
-    let (best, value) = turn.best_keep(rolls_left, dice);
-    // The runner-up: the best of the other keeps under the same ordering as `best_keep`.
-    let mut second: Option<(Keep, f64)> = None;
-    for &keep in keeps_of(dice) {
-        if keep == best {
-            continue;
-        }
-        let v = turn.keep_value(rolls_left, &keep);
-        second = match second {
-            None => Some((keep, v)),
-            Some((b, bv)) => {
-                let better = v > bv + TIE
-                    || (v >= bv - TIE && (keep.len(), keep.faces()) < (b.len(), b.faces()));
-                if better { Some((keep, v)) } else { second }
-            }
-        };
-    }
+    let keeps = keeps_of(dice);
+    let values: Vec<f64> = keeps
+        .iter()
+        .map(|k| turn.keep_value(rolls_left, k))
+        .collect();
+    let (best, second) = best_two(&values);
     let mut stop = None;
     let mut action = |keep: Keep| {
         if keep.len() == DICE {
             // Keeping all five dice is stopping to score the best box.
             let d = *stop.get_or_insert_with(|| box_decision(table, state, dice));
-            d.best
+            d.map(|d| d.best)
         } else {
-            Action::Keep(keep)
+            Some(Action::Keep(keep))
         }
     };
-    Decision {
-        best: action(best),
-        value,
-        runner_up: second.map(|(k, v)| (action(k), v)),
-    }
+    let best_i = best?;
+    Some(Decision {
+        best: action(keeps[best_i])?,
+        value: values[best_i],
+        runner_up: match second {
+            Some(i) => Some((action(keeps[i])?, values[i])),
+            None => None,
+        },
+    })
 }
 
 /// The distinct keeps of `dice`, listed once per roll by the library: the full policy asks
@@ -449,7 +445,10 @@ pub fn state_rows(
         }
         for r in 0..ROLLS {
             let dice = Dice::from_index(FIRST_ROLL + r);
-            let d = decide(table, state, &turn, &dice, rolls_left);
+            let Some(d) = decide(table, state, &turn, &dice, rolls_left) else {
+                // A full card: no decision is left.
+                return;
+            };
             if filter.wants_gap(d.gap()) {
                 out.push(decision_row(table, state, &d, r, rolls_left, base));
             }
@@ -469,37 +468,6 @@ pub fn card_rows(table: &StrategyTable, card: &ScoreCard, filter: &Filter) -> Ve
         &mut rows,
     );
     rows
-}
-
-/// Every reachable turn-start state of `rules`, full cards included, in the order of the
-/// table layout: by filled mask, then Yahtzee flag, then upper total.
-pub fn reachable_states(rules: &Rules) -> Vec<State> {
-    let uppers: Vec<u8> = if rules.has_upper_bonus() {
-        (0..UPPER_TOTALS as u8).collect()
-    } else {
-        vec![0]
-    };
-    let flags: &[bool] = if rules.has_yahtzee_bonus() {
-        &[false, true]
-    } else {
-        &[false]
-    };
-    let mut states = Vec::new();
-    for filled in 0..=rules.full_mask() {
-        for &yahtzee_50 in flags {
-            for &upper in &uppers {
-                let s = State {
-                    filled,
-                    upper,
-                    yahtzee_50,
-                };
-                if is_reachable(rules, &s) {
-                    states.push(s);
-                }
-            }
-        }
-    }
-    states
 }
 
 /// A short description of the rule set for titles.
@@ -593,7 +561,7 @@ pub fn write_state_values(
     );
     exporter.table(None, &mut buf);
     out.write_all(&buf)?;
-    let states = reachable_states(rules);
+    let states: Vec<State> = reachable_states(rules).collect();
     // Chunks keep memory flat: a few thousand rows rendered at a time.
     for chunk in states.chunks(4096) {
         let rows: Vec<StateRow> = chunk
@@ -732,8 +700,12 @@ pub fn opening_rows(table: &StrategyTable, min_gap: Option<f64>) -> Vec<OpeningR
     let mut rows: Vec<(Pattern, usize, OpeningRow)> = Vec::new();
     for r in 0..ROLLS {
         let dice = Dice::from_index(FIRST_ROLL + r);
-        let two = decide(table, &state, &turn, &dice, 2);
-        let one = decide(table, &state, &turn, &dice, 1);
+        let (Some(two), Some(one)) = (
+            decide(table, &state, &turn, &dice, 2),
+            decide(table, &state, &turn, &dice, 1),
+        ) else {
+            continue;
+        };
         if !filter.wants_gap(two.gap()) && !filter.wants_gap(one.gap()) {
             continue;
         }
@@ -876,6 +848,29 @@ mod tests {
     fn rounds_to_six_decimals() {
         assert_eq!(round(254.58772873), 254.587729);
         assert_eq!(round(0.0000004), 0.0);
+    }
+
+    /// Regression: a full card reaching `box_decision` panicked on an `expect` (through the
+    /// public `state_rows` and `decide`); a full card has no decision, so no row.
+    #[test]
+    fn full_card_in_box_decision_does_not_panic() {
+        use crate::rules::{RuleSet, Rules};
+        use crate::solver::SolveOptions;
+        let rules = Rules::new(RuleSet::YACHT);
+        let (table, _) = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {});
+        let full = State {
+            filled: rules.full_mask(),
+            upper: 0,
+            yahtzee_50: false,
+        };
+        let mut rows = Vec::new();
+        state_rows(&table, &full, 0.0, &Filter::default(), &mut rows);
+        assert!(rows.is_empty());
+        let turn = TurnValues::new(&table, &full);
+        let dice: Dice = "12345".parse().unwrap();
+        for rolls_left in [0, 1, 2] {
+            assert!(decide(&table, &full, &turn, &dice, rolls_left).is_none());
+        }
     }
 
     #[test]
