@@ -603,7 +603,6 @@ pub fn write_policy(
     let rules = table.rules();
     let exporter = exporter::<DecisionRow>(format);
     let states: Vec<State> = reachable_states(rules)
-        .into_iter()
         .filter(|s| s.filled != rules.full_mask())
         .collect();
     let mut buf = Vec::new();
