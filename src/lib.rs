@@ -7,6 +7,7 @@
 //! - [`rules`]: rule sets, boxes, scoring, bonuses and the Joker rule.
 //! - [`dice`]: dice, keeps and the multiset lattice of five dice.
 //! - [`state`]: turn-start states, score cards and the table layout.
+//! - [`kernel`]: the turn machinery every objective runs: final roll, keeps, keep lattice.
 //! - [`solver`]: backward induction over all states, in parallel and SIMD.
 //! - [`table`]: the strategy table and its versioned, checksummed file.
 //! - [`advice`]: the ranked options for a position.
@@ -22,6 +23,7 @@
 pub mod advice;
 pub mod dice;
 pub mod game;
+pub mod kernel;
 pub mod review;
 pub mod rules;
 pub mod solver;

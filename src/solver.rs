@@ -30,12 +30,15 @@
 //! successor reads of each lane are gathered once per card into rows of lanes (`Plan`), so
 //! the hot loops read contiguous lanes.
 
-use std::sync::{LazyLock, Mutex};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::dice::{DICE, Dice, FACES, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
+use crate::dice::{DICE, Dice, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
+pub use crate::kernel::Layer;
+pub(crate) use crate::kernel::ScoreTable;
+use crate::kernel::{Plan, aligned_start, per_line, run_turn};
 use crate::rules::{BoxMask, Joker, MAX_BOXES, Rules};
 use crate::state::{Layout, UPPER_TOTALS, cards_by_depth, reachable_upper_totals, set_bits};
 
@@ -53,141 +56,6 @@ const BLOCK: usize = 16;
 const WIDE_BLOCK: usize = 32;
 /// Successor rows: one per box, plus [`SLOT_FIFTY`].
 const SLOTS: usize = MAX_BOXES + 1;
-
-/// Points of each box for each roll by the box's own condition (no Joker), precomputed once
-/// per rule set: `points[box][roll offset]`.
-#[derive(Debug)]
-pub(crate) struct ScoreTable {
-    pub(crate) points: Vec<[u8; ROLLS]>,
-    pub(crate) five_of_a_kind: [bool; ROLLS],
-    /// The distinct points of each box over the rolls, ascending.
-    pub(crate) distinct: Vec<Vec<u8>>,
-    /// For each roll, the rank of each box's points among that box's `distinct` points:
-    /// `rank[roll offset][box]`.
-    pub(crate) rank: Vec<[u8; SLOTS]>,
-    /// The boxes whose points only add to the value of the state they lead to, which is the
-    /// same whatever the roll ([`adding_boxes`]).
-    pub(crate) adds: BoxMask,
-    /// The rolls grouped by the points they score in the boxes that add their points
-    /// (`adds`): the group of each roll. Yahtzee has 98 groups.
-    pub(crate) group: [u8; ROLLS],
-    /// The points of each group in each box that adds its points (0 in the others).
-    pub(crate) group_points: Vec<[u8; SLOTS]>,
-    /// More rows than the plan of a card ever makes (see [`Plan`]).
-    pub(crate) max_rows: usize,
-}
-
-/// The boxes whose points only add to the value of the state they lead to, which is the same
-/// whatever the roll: the lower boxes but the five-of-a-kind box (whose 50 leads to another
-/// state). The final roll takes their best once per group of rolls scoring alike, and keeps
-/// the groups' maxima in the entries of the keeps (free at that point), so there may be at
-/// most `FIRST_ROLL` groups: when the lower boxes score in more ways than that (Scandinavian
-/// Yatzy's give 224), the box scoring in the most ways is left out and ranked like an upper
-/// box instead, until the groups fit.
-fn adding_boxes(rules: &Rules, points: &[[u8; ROLLS]]) -> (BoxMask, [u8; ROLLS], Vec<[u8; SLOTS]>) {
-    let five = rules.five_of_a_kind_box();
-    let mut adds: BoxMask = 0;
-    for (c, category) in rules.boxes().iter().enumerate() {
-        if !category.is_upper() && Some(c) != five {
-            adds |= 1 << c;
-        }
-    }
-    loop {
-        let mut group = [0u8; ROLLS];
-        let mut group_points: Vec<[u8; SLOTS]> = Vec::new();
-        for (r, g) in group.iter_mut().enumerate() {
-            let mut scored = [0u8; SLOTS];
-            for c in set_bits(u64::from(adds)) {
-                scored[c] = points[c][r];
-            }
-            *g = match group_points.iter().position(|p| *p == scored) {
-                Some(i) => i as u8,
-                None => {
-                    group_points.push(scored);
-                    (group_points.len() - 1) as u8
-                }
-            };
-        }
-        if group_points.len() <= FIRST_ROLL {
-            return (adds, group, group_points);
-        }
-        let distinct = |c: usize| {
-            let mut d = points[c].to_vec();
-            d.sort_unstable();
-            d.dedup();
-            d.len()
-        };
-        let most = set_bits(u64::from(adds))
-            .max_by_key(|&c| (distinct(c), std::cmp::Reverse(c)))
-            .expect("more groups than rolls need an adding box");
-        adds &= !(1 << most);
-    }
-}
-
-/// The points a box can score (0 to 50), as floats: one load where the final roll adds them.
-static POINTS_F64: [f64; 51] = {
-    let mut table = [0.0; 51];
-    let mut p = 0;
-    while p < 51 {
-        table[p] = p as f64;
-        p += 1;
-    }
-    table
-};
-
-impl ScoreTable {
-    pub(crate) fn new(rules: &Rules) -> ScoreTable {
-        let mut points = vec![[0u8; ROLLS]; rules.box_count()];
-        let mut five_of_a_kind = [false; ROLLS];
-        for (r, dice) in Dice::all().enumerate() {
-            for (i, row) in points.iter_mut().enumerate() {
-                row[r] = rules.score(i, &dice, 0) as u8;
-            }
-            five_of_a_kind[r] = dice.five_of_a_kind().is_some();
-        }
-        let distinct: Vec<Vec<u8>> = points
-            .iter()
-            .map(|row| {
-                let mut d = row.to_vec();
-                d.sort_unstable();
-                d.dedup();
-                d
-            })
-            .collect();
-        let rank = (0..ROLLS)
-            .map(|r| {
-                let mut ranks = [0u8; SLOTS];
-                for (c, d) in distinct.iter().enumerate() {
-                    ranks[c] = d.partition_point(|&p| p < points[c][r]) as u8;
-                }
-                ranks
-            })
-            .collect();
-        let (adds, group, group_points) = adding_boxes(rules, &points);
-        // A row per points of each ranked box, one per adding box, and the Joker's: at most
-        // one per (box, points) of each five of a kind.
-        let max_rows = (0..rules.box_count())
-            .map(|c| {
-                if adds & (1 << c) != 0 {
-                    1
-                } else {
-                    distinct[c].len()
-                }
-            })
-            .sum::<usize>()
-            + FACES * rules.box_count();
-        ScoreTable {
-            points,
-            five_of_a_kind,
-            distinct,
-            rank,
-            adds,
-            group,
-            group_points,
-            max_rows,
-        }
-    }
-}
 
 /// The upper bonus a value "with the bonus held" carries at upper total `upper`: the bonus's
 /// points once the total has reached the threshold, else 0. Inside a turn every value is in
@@ -314,56 +182,16 @@ pub(crate) struct Turn<'a> {
     pub filled: BoxMask,
 }
 
-/// The boxes each final roll may fill on one card, worked out once per card and shared by
-/// all its lane blocks. Within one box a roll matters only through the points it scores.
-/// An upper box (whose points shift the upper total) and the five-of-a-kind box (whose 50
-/// leads to another state) get one precomputed row of lanes per points they can score: the
-/// points plus the successor value. The rows of one box are consecutive, in the order of its
-/// distinct points, so the row of a roll is the box's first row plus the roll's rank
-/// (`ScoreTable::rank`). Every other box gets one row, its successor values, to which a roll
-/// adds its points (`ScoreTable::adds`). Yahtzees rolled with the Yahtzee box filled, where the
-/// Joker decides, have their own lists of rows.
-pub(crate) struct Plan {
-    /// The open boxes whose rows are made for each of their points: (box, index of its
-    /// first row).
-    ranked: Vec<(u8, u16)>,
-    /// The open boxes whose points only add to the successor value, the same for every roll
-    /// (`ScoreTable::adds`): (box, index of its row of successor values, the row of 0 points).
-    /// A roll adds its points.
-    added: Vec<(u8, u16)>,
-    /// The five-of-a-kind rolls decided by the Joker: (roll offset, range of `joker_rows`).
-    jokers: Vec<(u8, u16, u16)>,
-    /// Rows of the Joker's choices.
-    joker_rows: Vec<u16>,
-    /// The rows, from `rows[start]`, which is on a cache line boundary (see [`LINE`]).
-    rows: Vec<f64>,
-    start: usize,
-    /// Rows made for Yahtzees rolled with the Yahtzee box filled (Joker and bonus):
-    /// (box, points, row index).
-    extra: Vec<(usize, u32, u16)>,
-    /// Number of lanes the rows cover.
-    width: usize,
-}
-
-impl Plan {
-    pub(crate) fn new() -> Plan {
-        Plan {
-            ranked: Vec::with_capacity(SLOTS),
-            added: Vec::with_capacity(SLOTS),
-            jokers: Vec::with_capacity(FACES),
-            joker_rows: Vec::with_capacity(FACES * SLOTS),
-            rows: Vec::new(),
-            start: 0,
-            extra: Vec::new(),
-            width: UPPER_TOTALS,
-        }
-    }
-
-    /// Number of rows made so far: the index of the next.
-    fn rows_made(&self) -> u16 {
-        ((self.rows.len() - self.start) / self.width) as u16
-    }
-
+/// The expected score's plan of a card: which boxes each final roll may fill, worked out
+/// once per card and shared by all its lane blocks. Within one box a roll matters only
+/// through the points it scores. An upper box (whose points shift the upper total) and the
+/// five-of-a-kind box (whose 50 leads to another state) get one precomputed row of lanes per
+/// points they can score: the points plus the successor value. The rows of one box are
+/// consecutive, in the order of its distinct points, so the row of a roll is the box's first
+/// row plus the roll's rank (`ScoreTable::rank`). Every other box gets one row, its successor
+/// values, to which a roll adds its points (`ScoreTable::adds`). Yahtzees rolled with the
+/// Yahtzee box filled, where the Joker decides, have their own lists of rows.
+impl Plan<f64> {
     /// Appends the row of filling box `c` with `points` (plus `bonus` in the lanes whose
     /// Yahtzee box holds 50), returning its index.
     #[allow(clippy::too_many_arguments)]
@@ -388,42 +216,30 @@ impl Plan {
         } else {
             0
         };
-        let index = self.rows_made();
         let plain = f64::from(points);
         let with_bonus = f64::from(points + bonus);
         let offset = slot * ROW + shift;
         if bonus == 0 {
-            self.rows.extend(
+            self.push_row(
                 lanes
                     .base
                     .iter()
                     .map(|&b| plain + succ.rows[b as usize + offset]),
-            );
+            )
         } else {
-            self.rows
-                .extend(lanes.base.iter().zip(&lanes.flag).map(|(&b, &flag)| {
-                    let gain = if flag { with_bonus } else { plain };
-                    gain + succ.rows[b as usize + offset]
-                }));
+            self.push_row(lanes.base.iter().zip(&lanes.flag).map(|(&b, &flag)| {
+                let gain = if flag { with_bonus } else { plain };
+                gain + succ.rows[b as usize + offset]
+            }))
         }
-        index
     }
 
     /// Makes the rows of every open box of `turn`'s card and of the Joker's choices from the
     /// loaded successors, for the states of `lanes`.
     pub(crate) fn build(&mut self, turn: &Turn<'_>, succ: &Successors, lanes: &Lanes) {
-        self.width = lanes.len();
+        self.begin(lanes.len(), turn.scores.max_rows);
         let rules = turn.rules;
         let open = rules.open_by_order(turn.filled);
-        self.ranked.clear();
-        self.added.clear();
-        self.jokers.clear();
-        self.joker_rows.clear();
-        self.rows.clear();
-        self.rows.reserve(LINE + turn.scores.max_rows * self.width);
-        self.start = aligned_start(&self.rows);
-        self.rows.resize(self.start, 0.0);
-        self.extra.clear();
         // The rows of every open box and every points it can score by its own condition.
         for c in set_bits(u64::from(open)) {
             let first = self.rows_made();
@@ -469,182 +285,6 @@ impl Plan {
                 .push((r as u8, from, self.joker_rows.len() as u16));
         }
     }
-
-    /// The lanes `u0..u0 + N` of row `row`.
-    #[inline(always)]
-    fn lanes_of<const N: usize>(&self, row: usize, u0: usize) -> &[f64; N] {
-        let at = self.start + row * self.width + u0;
-        self.rows[at..at + N]
-            .try_into()
-            .expect("rows cover the lanes asked for")
-    }
-}
-
-/// Values per cache line (64 bytes). Vectors of lanes are read and written from the start of
-/// a line: a load that straddles two lines costs two. Measured: the keep values 16 bytes off
-/// a line made a full solve about 20% slower, and which allocation happened to land where
-/// swung timings by as much between builds.
-const LINE: usize = 8;
-
-/// The first index of `buffer`'s allocation that starts a cache line.
-fn aligned_start(buffer: &[f64]) -> usize {
-    buffer
-        .as_ptr()
-        .align_offset(LINE * size_of::<f64>())
-        .min(LINE)
-}
-
-#[inline(always)]
-fn fmax(a: f64, b: f64) -> f64 {
-    // A plain comparison (not `f64::max`) compiles to one `maxpd`: no value is ever NaN.
-    if a > b { a } else { b }
-}
-
-/// Step 1: the value of each roll when it is the last one, with the best box filled, written
-/// to `k[FIRST_ROLL..]`, for the lanes `u0..u0 + N` of the plan.
-#[inline(always)]
-pub(crate) fn score_final_roll<const N: usize>(
-    plan: &Plan,
-    scores: &ScoreTable,
-    u0: usize,
-    k: &mut [[f64; N]],
-) {
-    // The best of the boxes that add their points, once per group of rolls scoring alike,
-    // kept in the entries of the keeps (written only later, by `expect_keeps`).
-    if !plan.added.is_empty() {
-        for (g, scored) in scores.group_points.iter().enumerate() {
-            let mut acc = [f64::NEG_INFINITY; N];
-            for &(c, row) in &plan.added {
-                let successor = plan.lanes_of::<N>(usize::from(row), u0);
-                let gain = POINTS_F64[usize::from(scored[usize::from(c)])];
-                for l in 0..N {
-                    acc[l] = fmax(acc[l], successor[l] + gain);
-                }
-            }
-            k[g] = acc;
-        }
-    }
-    for (r, ranks) in scores.rank.iter().enumerate() {
-        let mut acc = if plan.added.is_empty() {
-            [f64::NEG_INFINITY; N]
-        } else {
-            k[usize::from(scores.group[r])]
-        };
-        for &(c, first) in &plan.ranked {
-            let row = usize::from(first) + usize::from(ranks[usize::from(c)]);
-            let row = plan.lanes_of::<N>(row, u0);
-            for l in 0..N {
-                acc[l] = fmax(acc[l], row[l]);
-            }
-        }
-        k[FIRST_ROLL + r] = acc;
-    }
-    for &(r, from, to) in &plan.jokers {
-        let mut acc = [f64::NEG_INFINITY; N];
-        for &row in &plan.joker_rows[usize::from(from)..usize::from(to)] {
-            let row = plan.lanes_of::<N>(usize::from(row), u0);
-            for l in 0..N {
-                acc[l] = fmax(acc[l], row[l]);
-            }
-        }
-        k[FIRST_ROLL + usize::from(r)] = acc;
-    }
-}
-
-/// Step 2: the value of every keep of fewer than five dice, from the values of the rolls in
-/// `k[FIRST_ROLL..]`: keeping `k` and throwing the rest is worth the mean over the six faces of
-/// keeping `k` plus that face. Multisets are ordered by size, so a backward sweep sees every
-/// larger multiset before it is needed.
-#[inline(always)]
-pub(crate) fn expect_keeps<const N: usize>(k: &mut [[f64; N]]) {
-    let lattice = Lattice::get();
-    // Multiplying by the rounded 1/6 rather than dividing by 6 is one rounding either way;
-    // what matters for determinism is that it is always the same operation.
-    let sixth = 1.0 / FACES as f64;
-    for i in (0..FIRST_ROLL).rev() {
-        let children = lattice.add[i];
-        let mut sum = k[usize::from(children[0])];
-        for &child in &children[1..] {
-            let c = &k[usize::from(child)];
-            for l in 0..N {
-                sum[l] += c[l];
-            }
-        }
-        for s in sum.iter_mut() {
-            *s *= sixth;
-        }
-        k[i] = sum;
-    }
-}
-
-/// The multisets of one size with the same number of distinct faces, each with its
-/// sub-multisets one die smaller (one per distinct face). Grouping them gives the maximum loop
-/// of [`best_keeps`] a fixed trip count, with no branch that depends on the multiset.
-struct SubsetGroup {
-    distinct: usize,
-    members: Vec<u16>,
-    /// `distinct` entries per member.
-    parents: Vec<u16>,
-}
-
-static SUBSET_GROUPS: LazyLock<Vec<SubsetGroup>> = LazyLock::new(|| {
-    let lattice = Lattice::get();
-    let mut groups = Vec::new();
-    for size in 1..=DICE {
-        for distinct in 1..=DICE {
-            let mut g = SubsetGroup {
-                distinct,
-                members: Vec::new(),
-                parents: Vec::new(),
-            };
-            for i in 0..MULTISETS {
-                let from = lattice.remove_start[i] as usize;
-                let to = lattice.remove_start[i + 1] as usize;
-                if usize::from(lattice.size[i]) == size && to - from == distinct {
-                    g.members.push(i as u16);
-                    g.parents.extend_from_slice(&lattice.remove[from..to]);
-                }
-            }
-            if !g.members.is_empty() {
-                groups.push(g);
-            }
-        }
-    }
-    groups
-});
-
-/// Step 3: the best keep among the sub-multisets of each multiset (the keep itself
-/// included), by a forward sweep over the lattice, size by size: the best sub-multiset of `i`
-/// is `i` itself or the best of a multiset one die smaller. The sweep works in place: the value
-/// of keep `i` is read only to start its own maximum, so each entry of `k` is replaced by its
-/// maximum (for the rolls: the value of the roll with this many rolls left), which keeps one
-/// array in cache instead of two and saves a copy per layer.
-#[inline(always)]
-pub(crate) fn best_keeps<const N: usize>(k: &mut [[f64; N]]) {
-    for g in SUBSET_GROUPS.iter() {
-        match g.distinct {
-            1 => best_in_group::<N, 1>(g, k),
-            2 => best_in_group::<N, 2>(g, k),
-            3 => best_in_group::<N, 3>(g, k),
-            4 => best_in_group::<N, 4>(g, k),
-            _ => best_in_group::<N, 5>(g, k),
-        }
-    }
-}
-
-#[inline(always)]
-fn best_in_group<const N: usize, const D: usize>(g: &SubsetGroup, k: &mut [[f64; N]]) {
-    for (&i, parents) in g.members.iter().zip(g.parents.chunks_exact(D)) {
-        let i = usize::from(i);
-        let mut best = k[i];
-        for &j in parents {
-            let b = &k[usize::from(j)];
-            for l in 0..N {
-                best[l] = fmax(best[l], b[l]);
-            }
-        }
-        k[i] = best;
-    }
 }
 
 /// Per-thread working memory of one turn: no allocation per card. `N` lanes are solved at a
@@ -655,7 +295,7 @@ pub(crate) struct Scratch<const N: usize> {
     k: Vec<f64>,
     k_start: usize,
     pub succ: Successors,
-    pub plan: Plan,
+    pub plan: Plan<f64>,
     pub lanes: Lanes,
     /// The value of each lane, in "bonus held" form.
     pub results: Vec<f64>,
@@ -663,7 +303,7 @@ pub(crate) struct Scratch<const N: usize> {
 
 impl<const N: usize> Scratch<N> {
     pub(crate) fn new() -> Scratch<N> {
-        let k = vec![0.0; LINE + MULTISETS * N];
+        let k = vec![0.0; per_line::<f64>() + MULTISETS * N];
         Scratch {
             k_start: aligned_start(&k),
             k,
@@ -676,7 +316,7 @@ impl<const N: usize> Scratch<N> {
 
     /// The keep values of a block of `M` lanes (at most `N`) and the plan, borrowed together.
     #[inline(always)]
-    pub(crate) fn keeps_and_plan<const M: usize>(&mut self) -> (&mut [[f64; M]], &Plan) {
+    pub(crate) fn keeps_and_plan<const M: usize>(&mut self) -> (&mut [[f64; M]], &Plan<f64>) {
         let k = &mut self.k[self.k_start..][..MULTISETS * M];
         (k.as_chunks_mut::<M>().0, &self.plan)
     }
@@ -739,69 +379,12 @@ pub(crate) fn state_turn(
 /// few lanes).
 const TAIL_BLOCK: usize = 8;
 
-/// The layers of one turn, in the order the kernel computes them. After each, the keep
-/// array `k` holds (by multiset index):
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
-pub enum Layer {
-    /// The value of each keep of fewer than five dice with one roll left; the rolls' entries
-    /// hold the value of each roll when it is the last one (the best box filled).
-    OneRollLeft,
-    /// The value of each keep of fewer than five dice with two rolls left; the rolls' entries
-    /// hold each roll's value with one roll left (the best keep, or stopping).
-    TwoRollsLeft,
-    /// The rolls' entries hold each roll's value with two rolls left: the value just after
-    /// the opening roll.
-    Opening,
-}
-
-impl Layer {
-    /// The layer a decision with `rolls_left` (1 or 2) rolls left reads its keep values from.
-    pub fn with_rolls_left(rolls_left: u8) -> Option<Layer> {
-        match rolls_left {
-            1 => Some(Layer::OneRollLeft),
-            2 => Some(Layer::TwoRollsLeft),
-            _ => None,
-        }
-    }
-}
-
-/// The turn kernel: the layers of one turn for lanes `u0..u0 + N`, from the plan's rows,
-/// up to `last`, in `k` (one entry of `N` lanes per multiset). `visit` sees `k` after each
-/// layer. The final roll (the best box of each roll), then for each re-roll the value of
-/// every keep (a mean over one more die) and the best keep of every roll (a maximum over the
-/// lattice). Every objective, and every user of a turn (the solver, advice, statistics,
-/// exports, the game), runs this one function. The plan must be built.
-#[inline(always)]
-pub(crate) fn run_turn<const N: usize>(
-    k: &mut [[f64; N]],
-    plan: &Plan,
-    scores: &ScoreTable,
-    u0: usize,
-    last: Layer,
-    mut visit: impl FnMut(Layer, &[[f64; N]]),
-) {
-    score_final_roll(plan, scores, u0, k);
-    expect_keeps(k);
-    visit(Layer::OneRollLeft, k);
-    if last == Layer::OneRollLeft {
-        return;
-    }
-    best_keeps(k);
-    expect_keeps(k);
-    visit(Layer::TwoRollsLeft, k);
-    if last == Layer::TwoRollsLeft {
-        return;
-    }
-    best_keeps(k);
-    visit(Layer::Opening, k);
-}
-
 /// Solves one turn for lanes `u0..u0 + N` of one card: the expected future score at the start
 /// of the turn, in "bonus held" form. The plan must be built.
 #[inline(always)]
 fn solve_turn<const N: usize>(
     k: &mut [[f64; N]],
-    plan: &Plan,
+    plan: &Plan<f64>,
     scores: &ScoreTable,
     u0: usize,
 ) -> [f64; N] {

@@ -1,0 +1,532 @@
+//! The turn kernel: the machinery of one turn of the game, written once and driven by every
+//! objective.
+//!
+//! A turn is computed for `N` lanes at once. What a lane is depends on the objective: for the
+//! expected score (`solver`) the lanes are the states of one card (its upper totals and bonus
+//! flags), for the vector objectives (points still needed, points banked, score difference)
+//! the lanes are the values of that number for one state. Either way each lane reads its own
+//! successor values, and the objective puts them into a [`Plan`]: one row of lanes per way of
+//! filling each open box. The kernel then computes, for the lanes of a block:
+//!
+//! 1. the last roll: for each of the 252 rolls, the best box to fill
+//!    ([`score_final_roll`]);
+//! 2. the value of each keep, by recursion over one more die: the value of keeping `k` is the
+//!    mean over the six faces of keeping `k` plus that face ([`expect_keeps`]), 1,260
+//!    additions per layer instead of 4,368 multiply-adds over the outcome probabilities;
+//! 3. the best keep of each roll, as a maximum over the lattice of sub-multisets
+//!    ([`best_keeps`]);
+//! 4. steps 2 and 3 again for the first re-roll ([`run_turn`] runs them all, layer by
+//!    layer); the caller takes the mean over the opening rolls.
+//!
+//! Values are of a type [`Real`]: `f64` for the expected score (the table is exact to the
+//! last bits that matter) and `f32` where the objectives' vectors make memory and bandwidth
+//! the cost. The arrays of `N` lanes are written so that the compiler turns them into vector
+//! code, and no operation is fused, so every instruction set gives the same bits.
+
+use std::ops::{Add, Mul};
+use std::sync::LazyLock;
+
+use crate::dice::{DICE, Dice, FACES, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
+use crate::rules::{BoxMask, MAX_BOXES, Rules};
+use crate::state::set_bits;
+
+/// Slots of the per-box arrays of a roll: one per box, plus one spare (the expected-score
+/// solver's slot of the five-of-a-kind box filled with its points).
+pub(crate) const BOX_SLOTS: usize = MAX_BOXES + 1;
+
+/// A floating-point type the kernel computes in.
+pub trait Real:
+    Copy + PartialOrd + Add<Output = Self> + Mul<Output = Self> + Send + Sync + 'static
+{
+    /// 0.
+    const ZERO: Self;
+    /// 1.
+    const ONE: Self;
+    /// Below every value: the start of a maximum.
+    const NEG_INFINITY: Self;
+    /// 1/6 rounded: the mean over the faces of a die is the sum times this.
+    const SIXTH: Self;
+    /// The points a box can score (0 to 50), as values: one load where the final roll adds
+    /// them.
+    const POINTS: [Self; 51];
+    /// The nearest value to `x`.
+    fn from_f64(x: f64) -> Self;
+    /// The value as an `f64` (exact).
+    fn to_f64(self) -> f64;
+}
+
+macro_rules! real {
+    ($t:ty) => {
+        impl Real for $t {
+            const ZERO: $t = 0.0;
+            const ONE: $t = 1.0;
+            const NEG_INFINITY: $t = <$t>::NEG_INFINITY;
+            const SIXTH: $t = 1.0 / FACES as $t;
+            const POINTS: [$t; 51] = {
+                let mut table = [0.0; 51];
+                let mut p = 0;
+                while p < 51 {
+                    table[p] = p as $t;
+                    p += 1;
+                }
+                table
+            };
+            #[inline(always)]
+            fn from_f64(x: f64) -> $t {
+                x as $t
+            }
+            #[inline(always)]
+            fn to_f64(self) -> f64 {
+                f64::from(self)
+            }
+        }
+    };
+}
+
+real!(f64);
+real!(f32);
+
+/// Points of each box for each roll by the box's own condition (no Joker), precomputed once
+/// per rule set: `points[box][roll offset]`.
+#[derive(Debug)]
+pub(crate) struct ScoreTable {
+    pub(crate) points: Vec<[u8; ROLLS]>,
+    pub(crate) five_of_a_kind: [bool; ROLLS],
+    /// The distinct points of each box over the rolls, ascending.
+    pub(crate) distinct: Vec<Vec<u8>>,
+    /// For each roll, the rank of each box's points among that box's `distinct` points:
+    /// `rank[roll offset][box]`.
+    pub(crate) rank: Vec<[u8; BOX_SLOTS]>,
+    /// The boxes whose points only add to the value of the state they lead to, which is the
+    /// same whatever the roll ([`adding_boxes`]).
+    pub(crate) adds: BoxMask,
+    /// The rolls grouped by the points they score in the boxes that add their points
+    /// (`adds`): the group of each roll. Yahtzee has 98 groups.
+    pub(crate) group: [u8; ROLLS],
+    /// The points of each group in each box that adds its points (0 in the others).
+    pub(crate) group_points: Vec<[u8; BOX_SLOTS]>,
+    /// More rows than the plan of a card ever makes (see [`Plan`]).
+    pub(crate) max_rows: usize,
+}
+
+/// The boxes whose points only add to the value of the state they lead to, which is the same
+/// whatever the roll: the lower boxes but the five-of-a-kind box (whose 50 leads to another
+/// state). The final roll takes their best once per group of rolls scoring alike, and keeps
+/// the groups' maxima in the entries of the keeps (free at that point), so there may be at
+/// most `FIRST_ROLL` groups: when the lower boxes score in more ways than that (Scandinavian
+/// Yatzy's give 224), the box scoring in the most ways is left out and ranked like an upper
+/// box instead, until the groups fit.
+fn adding_boxes(
+    rules: &Rules,
+    points: &[[u8; ROLLS]],
+) -> (BoxMask, [u8; ROLLS], Vec<[u8; BOX_SLOTS]>) {
+    let five = rules.five_of_a_kind_box();
+    let mut adds: BoxMask = 0;
+    for (c, category) in rules.boxes().iter().enumerate() {
+        if !category.is_upper() && Some(c) != five {
+            adds |= 1 << c;
+        }
+    }
+    loop {
+        let mut group = [0u8; ROLLS];
+        let mut group_points: Vec<[u8; BOX_SLOTS]> = Vec::new();
+        for (r, g) in group.iter_mut().enumerate() {
+            let mut scored = [0u8; BOX_SLOTS];
+            for c in set_bits(u64::from(adds)) {
+                scored[c] = points[c][r];
+            }
+            *g = match group_points.iter().position(|p| *p == scored) {
+                Some(i) => i as u8,
+                None => {
+                    group_points.push(scored);
+                    (group_points.len() - 1) as u8
+                }
+            };
+        }
+        if group_points.len() <= FIRST_ROLL {
+            return (adds, group, group_points);
+        }
+        let distinct = |c: usize| {
+            let mut d = points[c].to_vec();
+            d.sort_unstable();
+            d.dedup();
+            d.len()
+        };
+        let most = set_bits(u64::from(adds))
+            .max_by_key(|&c| (distinct(c), std::cmp::Reverse(c)))
+            .expect("more groups than rolls need an adding box");
+        adds &= !(1 << most);
+    }
+}
+
+impl ScoreTable {
+    pub(crate) fn new(rules: &Rules) -> ScoreTable {
+        let mut points = vec![[0u8; ROLLS]; rules.box_count()];
+        let mut five_of_a_kind = [false; ROLLS];
+        for (r, dice) in Dice::all().enumerate() {
+            for (i, row) in points.iter_mut().enumerate() {
+                row[r] = rules.score(i, &dice, 0) as u8;
+            }
+            five_of_a_kind[r] = dice.five_of_a_kind().is_some();
+        }
+        let distinct: Vec<Vec<u8>> = points
+            .iter()
+            .map(|row| {
+                let mut d = row.to_vec();
+                d.sort_unstable();
+                d.dedup();
+                d
+            })
+            .collect();
+        let rank = (0..ROLLS)
+            .map(|r| {
+                let mut ranks = [0u8; BOX_SLOTS];
+                for (c, d) in distinct.iter().enumerate() {
+                    ranks[c] = d.partition_point(|&p| p < points[c][r]) as u8;
+                }
+                ranks
+            })
+            .collect();
+        let (adds, group, group_points) = adding_boxes(rules, &points);
+        // A row per points of each ranked box, one per adding box, and the Joker's: at most
+        // one per (box, points) of each five of a kind.
+        let max_rows = (0..rules.box_count())
+            .map(|c| {
+                if adds & (1 << c) != 0 {
+                    1
+                } else {
+                    distinct[c].len()
+                }
+            })
+            .sum::<usize>()
+            + FACES * rules.box_count();
+        ScoreTable {
+            points,
+            five_of_a_kind,
+            distinct,
+            rank,
+            adds,
+            group,
+            group_points,
+            max_rows,
+        }
+    }
+}
+
+/// The boxes each final roll may fill on one card, worked out once per card and shared by
+/// all its lane blocks. Within one box a roll matters only through the points it scores.
+/// An upper box (whose points shift the upper total) and the five-of-a-kind box (whose 50
+/// leads to another state) get one precomputed row of lanes per points they can score: the
+/// points plus the successor value. The rows of one box are consecutive, in the order of its
+/// distinct points, so the row of a roll is the box's first row plus the roll's rank
+/// (`ScoreTable::rank`). Every other box gets one row, its successor values, to which a roll
+/// adds its points (`ScoreTable::adds`). Yahtzees rolled with the Yahtzee box filled, where the
+/// Joker decides, have their own lists of rows.
+pub(crate) struct Plan<T> {
+    /// The open boxes whose rows are made for each of their points: (box, index of its
+    /// first row).
+    pub(crate) ranked: Vec<(u8, u16)>,
+    /// The open boxes whose points only add to the successor value, the same for every roll
+    /// (`ScoreTable::adds`): (box, index of its row of successor values, the row of 0 points).
+    /// A roll adds its points.
+    pub(crate) added: Vec<(u8, u16)>,
+    /// The five-of-a-kind rolls decided by the Joker: (roll offset, range of `joker_rows`).
+    pub(crate) jokers: Vec<(u8, u16, u16)>,
+    /// Rows of the Joker's choices.
+    pub(crate) joker_rows: Vec<u16>,
+    /// The rows, from `rows[start]`, which is on a cache line boundary (see [`LINE`]).
+    rows: Vec<T>,
+    start: usize,
+    /// Rows made for Yahtzees rolled with the Yahtzee box filled (Joker and bonus):
+    /// (box, points, row index).
+    pub(crate) extra: Vec<(usize, u32, u16)>,
+    /// Number of lanes the rows cover.
+    width: usize,
+}
+
+impl<T: Real> Plan<T> {
+    pub(crate) fn new() -> Plan<T> {
+        Plan {
+            ranked: Vec::with_capacity(BOX_SLOTS),
+            added: Vec::with_capacity(BOX_SLOTS),
+            jokers: Vec::with_capacity(FACES),
+            joker_rows: Vec::with_capacity(FACES * BOX_SLOTS),
+            rows: Vec::new(),
+            start: 0,
+            extra: Vec::new(),
+            width: 1,
+        }
+    }
+
+    /// Empties the plan for rows of `width` lanes, at most `max_rows` of them (the rows'
+    /// buffer is reserved once, so that it starts on a cache line).
+    pub(crate) fn begin(&mut self, width: usize, max_rows: usize) {
+        self.width = width;
+        self.ranked.clear();
+        self.added.clear();
+        self.jokers.clear();
+        self.joker_rows.clear();
+        self.extra.clear();
+        self.rows.clear();
+        self.rows.reserve(per_line::<T>() + max_rows * width);
+        self.start = aligned_start(&self.rows);
+        self.rows.resize(self.start, T::ZERO);
+    }
+
+    /// Number of rows made so far: the index of the next.
+    pub(crate) fn rows_made(&self) -> u16 {
+        ((self.rows.len() - self.start) / self.width) as u16
+    }
+
+    /// Appends a row of `width` lanes from `lanes`, returning its index.
+    #[inline]
+    pub(crate) fn push_row(&mut self, lanes: impl Iterator<Item = T>) -> u16 {
+        let index = self.rows_made();
+        self.rows.extend(lanes);
+        debug_assert_eq!(self.rows_made(), index + 1, "a row has `width` lanes");
+        index
+    }
+
+    /// Appends a row of `width` lanes to be filled by `fill`, returning its index.
+    #[inline]
+    pub(crate) fn push_row_with(&mut self, fill: impl FnOnce(&mut [T])) -> u16 {
+        let index = self.rows_made();
+        let at = self.rows.len();
+        self.rows.resize(at + self.width, T::ZERO);
+        fill(&mut self.rows[at..]);
+        index
+    }
+
+    /// The lanes `u0..u0 + N` of row `row`.
+    #[inline(always)]
+    pub(crate) fn lanes_of<const N: usize>(&self, row: usize, u0: usize) -> &[T; N] {
+        let at = self.start + row * self.width + u0;
+        self.rows[at..at + N]
+            .try_into()
+            .expect("rows cover the lanes asked for")
+    }
+}
+// Buffers of lanes start on a cache line (64 bytes): a load that straddles two lines costs
+// two. Measured: the keep values 16 bytes off a line made a full solve about 20% slower, and
+// which allocation happened to land where swung timings by as much between builds.
+
+/// Values of type `T` per cache line: the most a buffer's start is moved to a line.
+pub(crate) const fn per_line<T>() -> usize {
+    64 / size_of::<T>()
+}
+
+/// The first index of `buffer`'s allocation that starts a cache line (reserve
+/// [`per_line`] more values than needed).
+pub(crate) fn aligned_start<T>(buffer: &[T]) -> usize {
+    buffer.as_ptr().align_offset(64).min(per_line::<T>())
+}
+
+#[inline(always)]
+fn fmax<T: Real>(a: T, b: T) -> T {
+    // A plain comparison (not `f64::max`) compiles to one `maxpd`: no value is ever NaN.
+    if a > b { a } else { b }
+}
+
+/// Step 1: the value of each roll when it is the last one, with the best box filled, written
+/// to `k[FIRST_ROLL..]`, for the lanes `u0..u0 + N` of the plan.
+#[inline(always)]
+pub(crate) fn score_final_roll<T: Real, const N: usize>(
+    plan: &Plan<T>,
+    scores: &ScoreTable,
+    u0: usize,
+    k: &mut [[T; N]],
+) {
+    // The best of the boxes that add their points, once per group of rolls scoring alike,
+    // kept in the entries of the keeps (written only later, by `expect_keeps`).
+    if !plan.added.is_empty() {
+        for (g, scored) in scores.group_points.iter().enumerate() {
+            let mut acc = [T::NEG_INFINITY; N];
+            for &(c, row) in &plan.added {
+                let successor = plan.lanes_of::<N>(usize::from(row), u0);
+                let gain = T::POINTS[usize::from(scored[usize::from(c)])];
+                for l in 0..N {
+                    acc[l] = fmax(acc[l], successor[l] + gain);
+                }
+            }
+            k[g] = acc;
+        }
+    }
+    for (r, ranks) in scores.rank.iter().enumerate() {
+        let mut acc = if plan.added.is_empty() {
+            [T::NEG_INFINITY; N]
+        } else {
+            k[usize::from(scores.group[r])]
+        };
+        for &(c, first) in &plan.ranked {
+            let row = usize::from(first) + usize::from(ranks[usize::from(c)]);
+            let row = plan.lanes_of::<N>(row, u0);
+            for l in 0..N {
+                acc[l] = fmax(acc[l], row[l]);
+            }
+        }
+        k[FIRST_ROLL + r] = acc;
+    }
+    for &(r, from, to) in &plan.jokers {
+        let mut acc = [T::NEG_INFINITY; N];
+        for &row in &plan.joker_rows[usize::from(from)..usize::from(to)] {
+            let row = plan.lanes_of::<N>(usize::from(row), u0);
+            for l in 0..N {
+                acc[l] = fmax(acc[l], row[l]);
+            }
+        }
+        k[FIRST_ROLL + usize::from(r)] = acc;
+    }
+}
+
+/// Step 2: the value of every keep of fewer than five dice, from the values of the rolls in
+/// `k[FIRST_ROLL..]`: keeping `k` and throwing the rest is worth the mean over the six faces of
+/// keeping `k` plus that face. Multisets are ordered by size, so a backward sweep sees every
+/// larger multiset before it is needed.
+#[inline(always)]
+pub(crate) fn expect_keeps<T: Real, const N: usize>(k: &mut [[T; N]]) {
+    let lattice = Lattice::get();
+    // Multiplying by the rounded 1/6 rather than dividing by 6 is one rounding either way;
+    // what matters for determinism is that it is always the same operation.
+    let sixth = T::SIXTH;
+    for i in (0..FIRST_ROLL).rev() {
+        let children = lattice.add[i];
+        let mut sum = k[usize::from(children[0])];
+        for &child in &children[1..] {
+            let c = &k[usize::from(child)];
+            for l in 0..N {
+                sum[l] = sum[l] + c[l];
+            }
+        }
+        for s in sum.iter_mut() {
+            *s = *s * sixth;
+        }
+        k[i] = sum;
+    }
+}
+
+/// The multisets of one size with the same number of distinct faces, each with its
+/// sub-multisets one die smaller (one per distinct face). Grouping them gives the maximum loop
+/// of [`best_keeps`] a fixed trip count, with no branch that depends on the multiset.
+struct SubsetGroup {
+    distinct: usize,
+    members: Vec<u16>,
+    /// `distinct` entries per member.
+    parents: Vec<u16>,
+}
+
+static SUBSET_GROUPS: LazyLock<Vec<SubsetGroup>> = LazyLock::new(|| {
+    let lattice = Lattice::get();
+    let mut groups = Vec::new();
+    for size in 1..=DICE {
+        for distinct in 1..=DICE {
+            let mut g = SubsetGroup {
+                distinct,
+                members: Vec::new(),
+                parents: Vec::new(),
+            };
+            for i in 0..MULTISETS {
+                let from = lattice.remove_start[i] as usize;
+                let to = lattice.remove_start[i + 1] as usize;
+                if usize::from(lattice.size[i]) == size && to - from == distinct {
+                    g.members.push(i as u16);
+                    g.parents.extend_from_slice(&lattice.remove[from..to]);
+                }
+            }
+            if !g.members.is_empty() {
+                groups.push(g);
+            }
+        }
+    }
+    groups
+});
+
+/// Step 3: the best keep among the sub-multisets of each multiset (the keep itself
+/// included), by a forward sweep over the lattice, size by size: the best sub-multiset of `i`
+/// is `i` itself or the best of a multiset one die smaller. The sweep works in place: the value
+/// of keep `i` is read only to start its own maximum, so each entry of `k` is replaced by its
+/// maximum (for the rolls: the value of the roll with this many rolls left), which keeps one
+/// array in cache instead of two and saves a copy per layer.
+#[inline(always)]
+pub(crate) fn best_keeps<T: Real, const N: usize>(k: &mut [[T; N]]) {
+    for g in SUBSET_GROUPS.iter() {
+        match g.distinct {
+            1 => best_in_group::<T, N, 1>(g, k),
+            2 => best_in_group::<T, N, 2>(g, k),
+            3 => best_in_group::<T, N, 3>(g, k),
+            4 => best_in_group::<T, N, 4>(g, k),
+            _ => best_in_group::<T, N, 5>(g, k),
+        }
+    }
+}
+
+#[inline(always)]
+fn best_in_group<T: Real, const N: usize, const D: usize>(g: &SubsetGroup, k: &mut [[T; N]]) {
+    for (&i, parents) in g.members.iter().zip(g.parents.chunks_exact(D)) {
+        let i = usize::from(i);
+        let mut best = k[i];
+        for &j in parents {
+            let b = &k[usize::from(j)];
+            for l in 0..N {
+                best[l] = fmax(best[l], b[l]);
+            }
+        }
+        k[i] = best;
+    }
+}
+
+/// The layers of one turn, in the order the kernel computes them. After each, the keep
+/// array `k` holds (by multiset index):
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub enum Layer {
+    /// The value of each keep of fewer than five dice with one roll left; the rolls' entries
+    /// hold the value of each roll when it is the last one (the best box filled).
+    OneRollLeft,
+    /// The value of each keep of fewer than five dice with two rolls left; the rolls' entries
+    /// hold each roll's value with one roll left (the best keep, or stopping).
+    TwoRollsLeft,
+    /// The rolls' entries hold each roll's value with two rolls left: the value just after
+    /// the opening roll.
+    Opening,
+}
+
+impl Layer {
+    /// The layer a decision with `rolls_left` (1 or 2) rolls left reads its keep values from.
+    pub fn with_rolls_left(rolls_left: u8) -> Option<Layer> {
+        match rolls_left {
+            1 => Some(Layer::OneRollLeft),
+            2 => Some(Layer::TwoRollsLeft),
+            _ => None,
+        }
+    }
+}
+
+/// The turn kernel: the layers of one turn for lanes `u0..u0 + N`, from the plan's rows,
+/// up to `last`, in `k` (one entry of `N` lanes per multiset). `visit` sees `k` after each
+/// layer. The final roll (the best box of each roll), then for each re-roll the value of
+/// every keep (a mean over one more die) and the best keep of every roll (a maximum over the
+/// lattice). Every objective, and every user of a turn (the solver, advice, statistics,
+/// exports, the game), runs this one function. The plan must be built.
+#[inline(always)]
+pub(crate) fn run_turn<T: Real, const N: usize>(
+    k: &mut [[T; N]],
+    plan: &Plan<T>,
+    scores: &ScoreTable,
+    u0: usize,
+    last: Layer,
+    mut visit: impl FnMut(Layer, &[[T; N]]),
+) {
+    score_final_roll(plan, scores, u0, k);
+    expect_keeps(k);
+    visit(Layer::OneRollLeft, k);
+    if last == Layer::OneRollLeft {
+        return;
+    }
+    best_keeps(k);
+    expect_keeps(k);
+    visit(Layer::TwoRollsLeft, k);
+    if last == Layer::TwoRollsLeft {
+        return;
+    }
+    best_keeps(k);
+    visit(Layer::Opening, k);
+}
