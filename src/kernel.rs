@@ -44,11 +44,12 @@ pub trait Real:
     const ONE: Self;
     /// Below every value: the start of a maximum.
     const NEG_INFINITY: Self;
-    /// 1/6 rounded: the mean over the faces of a die is the sum times this.
-    const SIXTH: Self;
     /// The points a box can score (0 to 50), as values: one load where the final roll adds
     /// them.
     const POINTS: [Self; 51];
+    /// A sixth of `self`: the mean over the faces of a die is the sum of the six values
+    /// times this. Always the same operation, so the same inputs give the same bits.
+    fn sixth(self) -> Self;
     /// The nearest value to `x`.
     fn from_f64(x: f64) -> Self;
     /// The value as an `f64` (exact).
@@ -56,12 +57,11 @@ pub trait Real:
 }
 
 macro_rules! real {
-    ($t:ty) => {
+    ($t:ty, $sixth:ident) => {
         impl Real for $t {
             const ZERO: $t = 0.0;
             const ONE: $t = 1.0;
             const NEG_INFINITY: $t = <$t>::NEG_INFINITY;
-            const SIXTH: $t = 1.0 / FACES as $t;
             const POINTS: [$t; 51] = {
                 let mut table = [0.0; 51];
                 let mut p = 0;
@@ -71,6 +71,10 @@ macro_rules! real {
                 }
                 table
             };
+            #[inline(always)]
+            fn sixth(self) -> $t {
+                $sixth(self)
+            }
             #[inline(always)]
             fn from_f64(x: f64) -> $t {
                 x as $t
@@ -83,8 +87,23 @@ macro_rules! real {
     };
 }
 
-real!(f64);
-real!(f32);
+/// `x / 6` for `f64`: times the rounded 1/6, one rounding like a division. (Its tiny bias,
+/// 1/6 rounded down by 1e-17 relative, is far below anything the expected score reads.)
+#[inline(always)]
+fn sixth_of_f64(x: f64) -> f64 {
+    x * (1.0 / 6.0)
+}
+
+/// `x / 6` for `f32`, unbiased: `f32`'s rounded 1/6 is 3e-8 too large, a bias that 26 means
+/// of a game would add up to 8e-7 (the target table must stay within 1e-6 of exact), so the
+/// product is taken in `f64` and rounded once to `f32`.
+#[inline(always)]
+fn sixth_of_f32(x: f32) -> f32 {
+    (f64::from(x) * (1.0 / 6.0)) as f32
+}
+
+real!(f64, sixth_of_f64);
+real!(f32, sixth_of_f32);
 
 /// Points of each box for each roll by the box's own condition (no Joker), precomputed once
 /// per rule set: `points[box][roll offset]`.
@@ -273,6 +292,16 @@ impl<T: Real> Plan<T> {
         self.rows.resize(self.start, T::ZERO);
     }
 
+    /// Drops the rows but keeps which boxes and Joker choices they stand for: the next rows
+    /// are those of another block of lanes of the same state.
+    pub(crate) fn restart_rows(&mut self, width: usize, max_rows: usize) {
+        self.width = width;
+        self.rows.clear();
+        self.rows.reserve(per_line::<T>() + max_rows * width);
+        self.start = aligned_start(&self.rows);
+        self.rows.resize(self.start, T::ZERO);
+    }
+
     /// Number of rows made so far: the index of the next.
     pub(crate) fn rows_made(&self) -> u16 {
         ((self.rows.len() - self.start) / self.width) as u16
@@ -306,6 +335,30 @@ impl<T: Real> Plan<T> {
             .expect("rows cover the lanes asked for")
     }
 }
+/// The keep values of a block of lanes, one entry of `N` lanes per multiset, starting on a
+/// cache line; allocated once per thread.
+pub(crate) struct KeepArray<T> {
+    values: Vec<T>,
+    start: usize,
+}
+
+impl<T: Real> KeepArray<T> {
+    /// Room for blocks of up to `lanes` lanes.
+    pub(crate) fn new(lanes: usize) -> KeepArray<T> {
+        let values = vec![T::ZERO; per_line::<T>() + MULTISETS * lanes];
+        KeepArray {
+            start: aligned_start(&values),
+            values,
+        }
+    }
+
+    /// The entries of a block of `M` lanes.
+    #[inline(always)]
+    pub(crate) fn block<const M: usize>(&mut self) -> &mut [[T; M]] {
+        self.values[self.start..][..MULTISETS * M].as_chunks_mut::<M>().0
+    }
+}
+
 // Buffers of lanes start on a cache line (64 bytes): a load that straddles two lines costs
 // two. Measured: the keep values 16 bytes off a line made a full solve about 20% slower, and
 // which allocation happened to land where swung timings by as much between builds.
@@ -385,9 +438,6 @@ pub(crate) fn score_final_roll<T: Real, const N: usize>(
 #[inline(always)]
 pub(crate) fn expect_keeps<T: Real, const N: usize>(k: &mut [[T; N]]) {
     let lattice = Lattice::get();
-    // Multiplying by the rounded 1/6 rather than dividing by 6 is one rounding either way;
-    // what matters for determinism is that it is always the same operation.
-    let sixth = T::SIXTH;
     for i in (0..FIRST_ROLL).rev() {
         let children = lattice.add[i];
         let mut sum = k[usize::from(children[0])];
@@ -398,7 +448,7 @@ pub(crate) fn expect_keeps<T: Real, const N: usize>(k: &mut [[T; N]]) {
             }
         }
         for s in sum.iter_mut() {
-            *s = *s * sixth;
+            *s = s.sixth();
         }
         k[i] = sum;
     }

@@ -10,6 +10,7 @@
 //! - [`kernel`]: the turn machinery every objective runs: final roll, keeps, keep lattice.
 //! - [`solver`]: backward induction over all states, in parallel and SIMD.
 //! - [`table`]: the strategy table and its versioned, checksummed file.
+//! - [`vector`]: objectives with a vector per state (target score, ...), by the same kernel.
 //! - [`advice`]: the ranked options for a position.
 //! - [`game`]: a game of one or more players: referee, record, commands, session, coach.
 //! - [`review`]: prices every decision of a saved game.
@@ -30,6 +31,7 @@ pub mod solver;
 pub mod state;
 pub mod table;
 pub mod text;
+pub mod vector;
 
 pub use advice::{Advice, AdviceOption, Position, advise};
 pub use dice::{Dice, Keep};
