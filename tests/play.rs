@@ -134,7 +134,7 @@ fn refusals_name_the_rule_and_quit_saves_the_game() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(
-        out.contains("under --upper-first the upper boxes come first: choice waits"),
+        out.contains("under the upper-first rule the upper boxes come first: choice waits"),
         "{out}"
     );
     assert!(out.contains("unknown box `sevens`"), "{out}");
@@ -205,12 +205,15 @@ fn scripted_game_reports_the_losses_of_advise() {
     let out = stdout(&o);
     assert!(o.status.success(), "{}", stderr(&o));
     // Every bad entry was refused with its reason, and the game went on.
-    assert!(out.contains("7 is not a face"), "{out}");
+    assert!(out.contains("invalid dice `7`: `7` is not a face"), "{out}");
     assert!(
         out.contains("cannot keep 6 6: the dice are 1 3 3 5 6"),
         "{out}"
     );
-    assert!(out.contains("`7` is not a face"), "{out}");
+    assert!(
+        out.contains("invalid dice `12347`: `7` is not a face"),
+        "{out}"
+    );
     assert!(
         out.contains("the Joker rule forbids three-of-a-kind"),
         "{out}"
