@@ -460,9 +460,12 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
                 )?,
                 PlayerCommand::KeepFaces(_) | PlayerCommand::KeepPositions(_) => {
                     if rolls_left == 0 {
+                        // The example is a box these dice may fill now.
+                        let legal = rules.legal_boxes(card.filled(), &dice);
+                        let example = rules.boxes()[legal.trailing_zeros() as usize].name();
                         writeln!(
                             self.out,
-                            "  ! no rolls left: score a box, e.g. `score chance`"
+                            "  ! no rolls left: score a box, e.g. `score {example}`"
                         )?;
                         continue;
                     }
