@@ -6,6 +6,11 @@
 //! The solver walks this lattice by adding one die (the expectation over a re-rolled die) and
 //! by removing one die (the best keep among the sub-multisets of a roll), so both moves are
 //! precomputed here once, in [`Lattice`].
+//!
+//! Dice enter the program in two ways, and each has one door here: written as text
+//! ([`parse_faces`], the one parser behind `--dice`, the game's commands and typed dice) or
+//! drawn from a seed ([`DiceRng`], the one die roller of `play`, `review` and `simulate`).
+//! Every refusal is a [`DiceError`].
 
 use std::fmt;
 use std::sync::LazyLock;

@@ -2,7 +2,9 @@
 //! every player against optimal play.
 //!
 //! [`GameRecord::parse`] replays a record through the referee ([`Game::apply`]) and refuses
-//! the first line that is malformed or breaks the rules, naming the line and the reason. Then
+//! the first line that is malformed or breaks the rules, naming the line and the reason,
+//! except a last line cut off mid-write (a full disk, a killed game): the record then ends
+//! early, at that line, and the lines before it are reviewed. Then
 //! [`review`] prices each decision with [`evaluate`], that is with `advise` on the same
 //! position, so a review, the coach of `yahtzee play` and `yahtzee advise` give the same
 //! losses. A choice within 1e-9 of the best is a tie and costs 0, so the bot's own games
