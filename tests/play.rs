@@ -939,3 +939,97 @@ fn no_rolls_left_hint_names_a_box_that_can_be_scored() {
     let scored = command.trim_start_matches("score ");
     assert!(out.contains(&format!("ann scores {scored} for")), "{out}");
 }
+
+#[test]
+fn every_command_the_game_suggests_is_a_command() {
+    // The unknown-command and empty-line messages name `keep 3 3`, `pos 1 2`, `roll`, `stop`,
+    // `score fh`, `hint` and `help`: each is taken as a command.
+    let dir = temp_dir();
+    let record = dir.path().join("commands.jsonl");
+    let o = play(
+        RuleSet::Yahtzee,
+        Order::Any,
+        &[
+            "--players",
+            "ann",
+            "--seed",
+            "42",
+            "--record",
+            &path_str(&record),
+        ],
+        "dance\n\nhelp\nhint\npos 1 2\nroll\nscore fh\nkeep 3 3\nstop\nscore chance\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(out.matches("unknown command").count(), 1, "{out}");
+    assert!(
+        out.contains("try `keep 3 3`, `pos 1 2`, `roll`, `stop`, `score fh`, `hint` or `help`")
+    );
+    assert!(out.contains("type a command (`help` lists them)"), "{out}");
+    // `help` printed the list a second time.
+    assert_eq!(out.matches("commands:\n").count(), 2, "{out}");
+    assert!(out.contains("rank  option"), "{out}");
+    let events = lines(&record);
+    let kinds: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    // pos 1 2, roll, score fh; then keep 3 3 (or its refusal), stop, score chance.
+    assert_eq!(events[3]["keep"], serde_json::json!([1, 3]), "{kinds:?}");
+    assert_eq!(events[5]["keep"], serde_json::json!([]), "{kinds:?}");
+    assert_eq!(events[7]["box"], "full-house", "{kinds:?}");
+    assert!(
+        events.iter().any(|e| e["box"] == "chance"),
+        "{kinds:?}: {out}"
+    );
+}
+
+#[test]
+fn a_score_with_rolls_left_is_fixed_as_the_message_says() {
+    // The refusal says to keep all five dice (a `keep` line) first: doing so is accepted.
+    let dir = temp_dir();
+    let record = dir.path().join("good.jsonl");
+    bot_game(RuleSet::Yacht, "1", &record);
+    let text = std::fs::read_to_string(&record).unwrap();
+    let good: Vec<&str> = text.lines().collect();
+    // The record up to the bot's first roll, then a score of those dice with two rolls
+    // left (the seed's later dice follow the whole first turn, so the record ends there).
+    let first_roll = good.iter().position(|l| l.contains("\"roll\"")).unwrap();
+    let score = good.iter().position(|l| l.contains("\"score\"")).unwrap();
+    let roll: Value = serde_json::from_str(good[first_roll]).unwrap();
+    let scored: Value = serde_json::from_str(good[score]).unwrap();
+    let dice = roll["dice"].clone();
+    let rules = Rules::new(RuleSet::Yacht);
+    let index = rules.box_by_name(scored["box"].as_str().unwrap()).unwrap();
+    let faces: Vec<u8> = dice
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_u64().unwrap() as u8)
+        .collect();
+    let want = rules.score(index, &Dice::from_faces(&faces).unwrap(), 0);
+    let score_line = format!(
+        r#"{{"type":"score","player":"bot","turn":1,"box":"{}","points":{want},"bonus":0}}"#,
+        scored["box"].as_str().unwrap()
+    );
+    let head: Vec<String> = good[..=first_roll].iter().map(|l| l.to_string()).collect();
+    let bad = [head.clone(), vec![score_line.clone()]].concat();
+    let path = dir.path().join("bad.jsonl");
+    std::fs::write(&path, bad.join("\n")).unwrap();
+    let o = run(RuleSet::Yacht, Order::Any, &["review", &path_str(&path)]);
+    assert_bad_input(
+        &o,
+        &format!(
+            "line {}: rolls are left: keep all five dice (a `keep` line) to stop first",
+            first_roll + 2
+        ),
+    );
+    let keep = format!(r#"{{"type":"keep","player":"bot","turn":1,"keep":{dice},"rolls_left":2}}"#);
+    let fixed = [head, vec![keep, score_line]].concat();
+    std::fs::write(&path, fixed.join("\n")).unwrap();
+    let o = run(
+        RuleSet::Yacht,
+        Order::Any,
+        &["review", &path_str(&path), "--json"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(r["decisions"].as_array().unwrap().len(), 2);
+}
