@@ -801,6 +801,13 @@ mod tests {
             assert!(!e.contains('\n'), "{e}");
             assert!(e.starts_with("line 5: "), "{e}");
         }
+        // A seat name play would refuse (a newline, 10,000 characters) is refused here too.
+        for name in ["a\\nb".to_string(), "z".repeat(10_000)] {
+            let head = HEAD.replace(r#""name":"ann""#, &format!(r#""name":"{name}""#));
+            let e = parse(&[&head]).unwrap_err().to_string();
+            assert!(e.starts_with("line 1: player name `"), "{e}");
+            assert!(e.len() < 200 && !e.contains('\n'), "{e}");
+        }
         let e = parse(&[HEAD, ORDER, r#"{"type":"dance"}"#])
             .unwrap_err()
             .to_string();
