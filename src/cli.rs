@@ -158,16 +158,18 @@ pub struct PlayArgs {
     /// ones for a re-roll.
     #[arg(long)]
     pub manual_dice: bool,
-    /// The coach speaks after a decision of a person that loses at least this many points.
+    /// The coach speaks after a decision of a person that loses at least this many points;
+    /// `off` silences the coach.
     #[arg(
         long,
-        default_value_t = 0.2,
-        value_name = "POINTS",
+        default_value = "0.2",
+        value_name = "POINTS|off",
         allow_negative_numbers = true
     )]
-    pub coach_threshold: f64,
+    pub coach_threshold: String,
     /// Where to save the game record (JSON Lines) [default: yahtzee-game-YYYYMMDD-HHMMSS.jsonl
-    /// in the current folder]; an existing file is never overwritten.
+    /// in the current folder, UTC, with -2, -3, ... when a game of the same second has that
+    /// name]; an existing file is never overwritten.
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
     /// Strategy table to use [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.

@@ -355,7 +355,9 @@ impl<T: Real> KeepArray<T> {
     /// The entries of a block of `M` lanes.
     #[inline(always)]
     pub(crate) fn block<const M: usize>(&mut self) -> &mut [[T; M]] {
-        self.values[self.start..][..MULTISETS * M].as_chunks_mut::<M>().0
+        self.values[self.start..][..MULTISETS * M]
+            .as_chunks_mut::<M>()
+            .0
     }
 }
 

@@ -2,7 +2,9 @@
 //! every player against optimal play.
 //!
 //! [`GameRecord::parse`] replays a record through the referee ([`Game::apply`]) and refuses
-//! the first line that is malformed or breaks the rules, naming the line and the reason. Then
+//! the first line that is malformed or breaks the rules, naming the line and the reason,
+//! except a last line cut off mid-write (a full disk, a killed game): the record then ends
+//! early, at that line, and the lines before it are reviewed. Then
 //! [`review`] prices each decision with [`evaluate`], that is with `advise` on the same
 //! position, so a review, the coach of `yahtzee play` and `yahtzee advise` give the same
 //! losses. A choice within 1e-9 of the best is a tie and costs 0, so the bot's own games
@@ -14,20 +16,171 @@
 use serde::Serialize;
 
 use crate::advice::AdviceError;
-use crate::dice::{DICE, join_faces};
+use crate::dice::{DICE, DiceRng, join_faces};
 use crate::game::record::HeaderLine;
 use crate::game::{
-    Choice, Decision, DiceMode, DiceRng, Event, Game, Header, RECORD_FORMAT, SeatKind, evaluate,
+    Choice, Decision, DiceMode, Event, FinalScore, Game, Header, Illegal, RECORD_FORMAT, SeatKind,
+    evaluate,
 };
+use crate::rules::Rules;
 use crate::table::StrategyTable;
+use crate::text::{excerpt, plural};
 
-/// A record refused, with the line (from 1) and the reason.
+/// A record refused, with the line (from 1) and the reason. Each message says what the record
+/// should hold instead; the format is in `data/README-games.md`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum RecordError {
-    #[error("line {line}: {reason}")]
-    Line { line: usize, reason: String },
+    /// No line at all. Fix: a record starts with a `game` header line.
     #[error("the record is empty: a record starts with a `game` header line")]
     Empty,
+    /// The only line, the header, is cut off (the game's writing stopped in it): there is no
+    /// game to review. Fix: none, the game was not recorded.
+    #[error("line 1: the record ends in its header line, cut off: there is no game to review")]
+    HeaderCutOff,
+    /// A line that is not UTF-8 text. Fix: records are UTF-8; restore the line.
+    #[error("line {line}: not UTF-8 text; a record is UTF-8 JSON, one object per line")]
+    NotUtf8 {
+        /// The line.
+        line: usize,
+    },
+    /// The first line is not a `game` header. Fix: the header of `data/README-games.md`.
+    #[error(
+        "line {line}: not a game header ({reason}); the first line of a record is {{\"type\":\"game\", ...}}, see data/README-games.md"
+    )]
+    NotAHeader {
+        /// The line.
+        line: usize,
+        /// What is wrong, from the JSON reader, with any input quoted through [`excerpt`].
+        reason: String,
+    },
+    /// A line after the header that is not an event. Fix: the events of
+    /// `data/README-games.md`.
+    #[error("line {line}: not a valid event ({reason}); see data/README-games.md")]
+    NotAnEvent {
+        /// The line.
+        line: usize,
+        /// What is wrong, from the JSON reader, with any input quoted through [`excerpt`].
+        reason: String,
+    },
+    /// A record format this program does not read. Fix: review it with the program that
+    /// wrote it.
+    #[error(
+        "line {line}: record format {got} is not supported: this program reads format {RECORD_FORMAT}"
+    )]
+    Format {
+        /// The line.
+        line: usize,
+        /// The format of the record.
+        got: u32,
+    },
+    /// Seeded dice without a seed. Fix: the seed, or `"dice": "manual"`.
+    #[error("line {line}: seeded dice need a seed")]
+    NoSeed {
+        /// The line.
+        line: usize,
+    },
+    /// Manual dice with a seed. Fix: `"seed": null`.
+    #[error("line {line}: manual dice have no seed: write null")]
+    ManualSeed {
+        /// The line.
+        line: usize,
+    },
+    /// A negative or infinite coach threshold. Fix: 0 or more, or `null` for no coach.
+    #[error("line {line}: coach_threshold must be 0 or more, or null when the coach was off")]
+    CoachThreshold {
+        /// The line.
+        line: usize,
+    },
+    /// An event (or the table of players) the rules do not allow. Fix: the event the reason
+    /// names.
+    #[error("line {line}: {reason}")]
+    Illegal {
+        /// The line.
+        line: usize,
+        /// Why the rules refuse it.
+        reason: Illegal,
+    },
+    /// Dice the seed of the record does not roll there. Fix: a seeded record replays
+    /// exactly; dice may be edited only in a record of manual dice.
+    #[error(
+        "line {line}: the dice {dice} are not those of seed {seed} (it rolls {expected} here): a record of seeded dice replays exactly; edit its dice only in a game of manual dice"
+    )]
+    NotTheSeed {
+        /// The line.
+        line: usize,
+        /// The seed.
+        seed: u64,
+        /// The dice of the record.
+        dice: String,
+        /// The dice of the seed.
+        expected: String,
+    },
+    /// An `end` line whose `complete` disagrees with the cards. Fix: `complete` is true
+    /// exactly when every card is full.
+    #[error(
+        "line {line}: the end line says complete = {complete} but the cards {}",
+        if *.complete { "are not full" } else { "are full" }
+    )]
+    EndComplete {
+        /// The line.
+        line: usize,
+        /// What the end line says.
+        complete: bool,
+    },
+    /// An `end` line whose totals disagree with the cards. Fix: the totals of the message.
+    #[error("line {line}: the final scores are {expected}, not {got}")]
+    EndScores {
+        /// The line.
+        line: usize,
+        /// The totals of the cards.
+        expected: String,
+        /// The totals of the end line, quoted through [`excerpt`].
+        got: String,
+    },
+    /// A line after the `end` line. Fix: nothing follows the end.
+    #[error("line {line}: nothing may follow the `end` line")]
+    AfterEnd {
+        /// The line.
+        line: usize,
+    },
+}
+
+impl RecordError {
+    /// The line refused, when the error is about one line.
+    pub fn line(&self) -> Option<usize> {
+        match self {
+            RecordError::Empty => None,
+            RecordError::HeaderCutOff => Some(1),
+            RecordError::NotUtf8 { line }
+            | RecordError::NotAHeader { line, .. }
+            | RecordError::NotAnEvent { line, .. }
+            | RecordError::Format { line, .. }
+            | RecordError::NoSeed { line }
+            | RecordError::ManualSeed { line }
+            | RecordError::CoachThreshold { line }
+            | RecordError::Illegal { line, .. }
+            | RecordError::NotTheSeed { line, .. }
+            | RecordError::EndComplete { line, .. }
+            | RecordError::EndScores { line, .. }
+            | RecordError::AfterEnd { line } => Some(*line),
+        }
+    }
+}
+
+/// The JSON reader's reason as an error may show it: its position dropped (the error names
+/// the line), and the part that can quote the input (`unknown field `...``, `invalid type:
+/// string "..."`) quoted through [`excerpt`]; what was expected comes from the record's own
+/// schema and is kept whole.
+fn json_reason(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    let text = text.strip_suffix(&suffix).unwrap_or(&text);
+    // The input is quoted before the last ", expected " and never after it.
+    match text.rfind(", expected ") {
+        Some(i) => format!("{}{}", excerpt(&text[..i]), &text[i..]),
+        None => excerpt(text),
+    }
 }
 
 /// A record checked against the rules.
@@ -41,110 +194,171 @@ pub struct GameRecord {
     pub game: Game,
     /// True when the record has its `end` line.
     pub ended: bool,
+    /// The line at which the record ends early, cut off in the middle (the writing of the
+    /// game stopped there: a full disk, a killed process); the record holds every line
+    /// before it. `None` for a record whose every line is whole.
+    pub cut_off: Option<usize>,
+}
+
+/// The lines of a record: number (from 1), bytes, and whether the line is the last and has
+/// no newline, so may have been cut off in the middle.
+fn record_lines(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8], bool)> {
+    let pieces: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+    let last = pieces.len() - 1;
+    pieces
+        .into_iter()
+        .enumerate()
+        // The piece after a final newline is empty: it is no line.
+        .filter(move |(i, p)| !(*i == last && p.is_empty()))
+        .map(move |(i, p)| (i + 1, p, i == last))
 }
 
 impl GameRecord {
-    /// Reads and checks a whole record.
-    pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
-        let mut lines = text
-            .lines()
-            .enumerate()
-            .map(|(i, l)| (i + 1, l.trim()))
-            .filter(|(_, l)| !l.is_empty());
-        let (first, head_text) = lines.next().ok_or(RecordError::Empty)?;
-        let bad = |line: usize, reason: String| RecordError::Line { line, reason };
-        let HeaderLine::Game(header) = serde_json::from_str::<HeaderLine>(head_text)
-            .map_err(|e| bad(first, format!("not a game header ({e}); the first line of a record is {{\"type\":\"game\", ...}}, see data/README-games.md")))?;
-        if header.format != RECORD_FORMAT {
-            return Err(bad(
-                first,
-                format!(
-                    "record format {} is not supported: this program reads format {RECORD_FORMAT}",
-                    header.format
-                ),
-            ));
-        }
-        match (header.dice, header.seed) {
-            (DiceMode::Seeded, None) => {
-                return Err(bad(first, "seeded dice need a seed".to_string()));
-            }
-            (DiceMode::Manual, Some(_)) => {
-                return Err(bad(
-                    first,
-                    "manual dice have no seed: write null".to_string(),
-                ));
-            }
-            _ => {}
-        }
-        if !(header.coach_threshold.is_finite() && header.coach_threshold >= 0.0) {
-            return Err(bad(first, "coach_threshold must be 0 or more".to_string()));
-        }
-        let mut game = Game::from_header(&header).map_err(|e| bad(first, e.0))?;
-        let mut seeded = header
-            .seed
-            .filter(|_| header.dice == DiceMode::Seeded)
-            .map(|seed| SeededDice {
-                rng: DiceRng::new(seed),
-                seed,
-                kept: Vec::new(),
-            });
+    /// Reads and checks a whole record, as bytes or text. A last line cut off in the middle
+    /// (no newline, and its JSON or UTF-8 ends early) ends the record early: the lines before
+    /// it are reviewed and [`GameRecord::cut_off`] says where. Any other malformed line
+    /// refuses the record.
+    pub fn parse(record: impl AsRef<[u8]>) -> Result<GameRecord, RecordError> {
+        let mut header: Option<(usize, Header)> = None;
+        let mut game: Option<Game> = None;
+        let mut seeded: Option<SeededDice> = None;
         let mut decisions = Vec::new();
         let mut ended = false;
-        for (n, text) in lines {
-            if ended {
-                return Err(bad(n, "nothing may follow the `end` line".to_string()));
+        let mut cut_off = None;
+        for (n, bytes, unterminated) in record_lines(record.as_ref()) {
+            let text = match std::str::from_utf8(bytes) {
+                Ok(t) => t.trim(),
+                // A character cut in the middle, at the very end: the line was cut off.
+                Err(e) if unterminated && e.error_len().is_none() => {
+                    cut_off = Some(n);
+                    break;
+                }
+                Err(_) => return Err(RecordError::NotUtf8 { line: n }),
+            };
+            if text.is_empty() {
+                continue;
             }
-            let event: Event = serde_json::from_str(text).map_err(|e| {
-                bad(
-                    n,
-                    format!("not a valid event ({e}); see data/README-games.md"),
-                )
-            })?;
+            if ended {
+                return Err(RecordError::AfterEnd { line: n });
+            }
+            let Some(game) = game.as_mut() else {
+                let head = match serde_json::from_str::<HeaderLine>(text) {
+                    Ok(HeaderLine::Game(h)) => h,
+                    Err(e) if unterminated && e.is_eof() => return Err(RecordError::HeaderCutOff),
+                    Err(e) => {
+                        return Err(RecordError::NotAHeader {
+                            line: n,
+                            reason: json_reason(&e),
+                        });
+                    }
+                };
+                check_header(n, &head)?;
+                game = Some(
+                    Game::from_header(&head)
+                        .map_err(|reason| RecordError::Illegal { line: n, reason })?,
+                );
+                seeded = head
+                    .seed
+                    .filter(|_| head.dice == DiceMode::Seeded)
+                    .map(|seed| SeededDice {
+                        rng: DiceRng::new(seed),
+                        seed,
+                        kept: Vec::new(),
+                    });
+                header = Some((n, head));
+                continue;
+            };
+            let event: Event = match serde_json::from_str(text) {
+                Ok(e) => e,
+                Err(e) if unterminated && e.is_eof() => {
+                    cut_off = Some(n);
+                    break;
+                }
+                Err(e) => {
+                    return Err(RecordError::NotAnEvent {
+                        line: n,
+                        reason: json_reason(&e),
+                    });
+                }
+            };
             if let Event::End { complete, scores } = &event {
-                if *complete != game.is_over() {
-                    return Err(bad(
-                        n,
-                        format!(
-                            "the end line says complete = {complete} but the cards {} full",
-                            if game.is_over() { "are" } else { "are not" }
-                        ),
-                    ));
-                }
-                let totals = game.totals();
-                if *scores != totals {
-                    let show = |s: &[crate::game::FinalScore]| {
-                        s.iter()
-                            .map(|f| format!("{} {}", f.player, f.total))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    };
-                    return Err(bad(
-                        n,
-                        format!(
-                            "the final scores are {}, not {}",
-                            show(&totals),
-                            show(scores)
-                        ),
-                    ));
-                }
+                check_end(n, game, *complete, scores)?;
                 ended = true;
                 continue;
             }
-            let decision = game.apply(&event).map_err(|e| bad(n, e.0))?;
+            let decision = game
+                .apply(&event)
+                .map_err(|reason| RecordError::Illegal { line: n, reason })?;
             if let Some(seeded) = &mut seeded {
-                seeded.check(&event).map_err(|e| bad(n, e))?;
+                seeded.check(n, &event)?;
             }
             if let Some(d) = decision {
                 decisions.push((n, d));
             }
         }
+        let (Some((_, header)), Some(game)) = (header, game) else {
+            return Err(match cut_off {
+                Some(_) => RecordError::HeaderCutOff,
+                None => RecordError::Empty,
+            });
+        };
         Ok(GameRecord {
             header,
             decisions,
             game,
             ended,
+            cut_off,
         })
     }
+}
+
+/// Checks what the header says beyond its shape.
+fn check_header(line: usize, header: &Header) -> Result<(), RecordError> {
+    if header.format != RECORD_FORMAT {
+        return Err(RecordError::Format {
+            line,
+            got: header.format,
+        });
+    }
+    match (header.dice, header.seed) {
+        (DiceMode::Seeded, None) => return Err(RecordError::NoSeed { line }),
+        (DiceMode::Manual, Some(_)) => return Err(RecordError::ManualSeed { line }),
+        _ => {}
+    }
+    if header
+        .coach_threshold
+        .is_some_and(|t| !(t.is_finite() && t >= 0.0))
+    {
+        return Err(RecordError::CoachThreshold { line });
+    }
+    Ok(())
+}
+
+/// Checks an `end` line against the game replayed.
+fn check_end(
+    line: usize,
+    game: &Game,
+    complete: bool,
+    scores: &[FinalScore],
+) -> Result<(), RecordError> {
+    if complete != game.is_over() {
+        return Err(RecordError::EndComplete { line, complete });
+    }
+    let totals = game.totals();
+    if scores != totals {
+        let show = |s: &[FinalScore]| {
+            s.iter()
+                .map(|f| format!("{} {}", f.player, f.total))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        return Err(RecordError::EndScores {
+            line,
+            expected: show(&totals),
+            got: excerpt(&show(scores)),
+        });
+    }
+    Ok(())
 }
 
 /// One decision priced.
@@ -232,14 +446,16 @@ pub struct PlayerReview {
 /// The review of one record.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Review {
-    /// Rule set name.
-    pub rules: String,
-    /// True under `--upper-first`.
-    pub upper_first: bool,
+    /// The rules of the game: `rules` (the rule set's name) and `upper_first`.
+    #[serde(flatten)]
+    pub rules: Rules,
     /// The seed of seeded dice.
     pub seed: Option<u64>,
     /// True when the game was played to the end.
     pub complete: bool,
+    /// The line at which the record ends early, cut off mid-line; the review covers the
+    /// lines before it. `null` for a record whose every line is whole.
+    pub cut_off: Option<usize>,
     /// Per player, in seat order.
     pub players: Vec<PlayerReview>,
     /// Every decision, in the order played.
@@ -256,8 +472,8 @@ struct SeededDice {
 }
 
 impl SeededDice {
-    /// Checks that the dice of `event` are the next ones of the stream.
-    fn check(&mut self, event: &Event) -> Result<(), String> {
+    /// Checks that the dice of `event` (line `line`) are the next ones of the stream.
+    fn check(&mut self, line: usize, event: &Event) -> Result<(), RecordError> {
         let (dice, mut expected) = match event {
             Event::Keep { keep, .. } => {
                 self.kept = keep.clone();
@@ -280,13 +496,12 @@ impl SeededDice {
         if *dice == expected {
             return Ok(());
         }
-        Err(format!(
-            "the dice {} are not those of seed {} (it rolls {} here): a record of seeded dice \
-             replays exactly; edit its dice only in a game of manual dice",
-            join_faces(dice),
-            self.seed,
-            join_faces(&expected)
-        ))
+        Err(RecordError::NotTheSeed {
+            line,
+            seed: self.seed,
+            dice: join_faces(dice),
+            expected: join_faces(&expected),
+        })
     }
 }
 
@@ -351,10 +566,10 @@ pub fn review(table: &StrategyTable, record: &GameRecord) -> Result<Review, Advi
         })
         .collect();
     Ok(Review {
-        rules: record.header.rules.name().to_string(),
-        upper_first: record.header.upper_first,
+        rules: record.game.rules(),
         seed: record.header.seed,
         complete: record.game.is_over(),
+        cut_off: record.cut_off,
         players,
         decisions,
     })
@@ -364,15 +579,17 @@ pub fn review(table: &StrategyTable, record: &GameRecord) -> Result<Review, Advi
 pub fn render_review(r: &Review) -> String {
     let faces = |f: &[u8]| f.iter().map(u8::to_string).collect::<String>();
     let mut s = format!(
-        "{}{}{}, {}\n\n",
-        r.rules,
-        if r.upper_first { " (upper first)" } else { "" },
+        "{}{}, {}{}\n\n",
+        r.rules.label(),
         r.seed.map_or(String::new(), |x| format!(", seed {x}")),
         if r.complete {
             "complete game"
         } else {
             "unfinished game"
-        }
+        },
+        r.cut_off.map_or(String::new(), |n| format!(
+            " (the record ends early, cut off at line {n})"
+        ))
     );
     s.push_str(&format!(
         "{:>5}  {:<10} {:>4} {:>6}  {:<5} {:>4}  {:<32} {:<32} {:>8}\n",
@@ -428,12 +645,12 @@ pub fn render_review(r: &Review) -> String {
         s.push_str(&format!("\nCostliest decisions of {}:\n", p.player));
         for (i, d) in p.costliest.iter().enumerate() {
             s.push_str(&format!(
-                "  {}. line {}, turn {}, dice {}, {} roll(s) left: {} instead of {}, loss {:.4}\n",
+                "  {}. line {}, turn {}, dice {}, {} left: {} instead of {}, loss {:.4}\n",
                 i + 1,
                 d.line,
                 d.turn,
                 faces(&d.dice),
-                d.rolls_left,
+                plural(u64::from(d.rolls_left), "roll", "rolls"),
                 d.choice,
                 d.best,
                 d.loss
@@ -450,7 +667,7 @@ mod tests {
     const HEAD: &str = r#"{"type":"game","format":1,"rules":"yacht","upper_first":false,"seats":[{"name":"ann","kind":"human"}],"dice":"manual","seed":null,"coach_threshold":0.2,"started":"2026-01-01T00:00:00Z"}"#;
 
     fn parse(lines: &[&str]) -> Result<GameRecord, RecordError> {
-        GameRecord::parse(&lines.join("\n"))
+        GameRecord::parse(lines.join("\n"))
     }
 
     #[test]
@@ -471,9 +688,9 @@ mod tests {
 
     #[test]
     fn refuses_bad_lines_with_their_number() {
-        let line = |lines: &[&str]| match parse(lines).unwrap_err() {
-            RecordError::Line { line, reason } => (line, reason),
-            e => panic!("{e}"),
+        let line = |lines: &[&str]| {
+            let e = parse(lines).unwrap_err();
+            (e.line().unwrap_or_else(|| panic!("{e}")), e.to_string())
         };
         let order = r#"{"type":"order","players":["ann"]}"#;
         assert_eq!(parse(&[]).unwrap_err(), RecordError::Empty);
@@ -507,6 +724,97 @@ mod tests {
         ]);
         assert_eq!(n, 3);
         assert!(why.contains("ann 0"), "{why}");
+        let mut bytes = [HEAD, order, ""].join("\n").into_bytes();
+        bytes.extend(b"\xff{}\n");
+        let e = GameRecord::parse(&bytes).unwrap_err();
+        assert_eq!(e, RecordError::NotUtf8 { line: 3 });
+    }
+
+    const ROLL: &str =
+        r#"{"type":"roll","player":"ann","turn":1,"dice":[6,6,6,6,6],"rolls_left":2}"#;
+    const KEEP: &str =
+        r#"{"type":"keep","player":"ann","turn":1,"keep":[6,6,6,6,6],"rolls_left":2}"#;
+    const ORDER: &str = r#"{"type":"order","players":["ann"]}"#;
+
+    #[test]
+    fn record_cut_mid_line_reviews_its_complete_lines() {
+        // A record whose last write was cut (a full disk, a killed game) was refused whole.
+        let whole = [HEAD, ORDER, ROLL, KEEP].join("\n") + "\n";
+        let score =
+            r#"{"type":"score","player":"ann","turn":1,"box":"yacht","points":50,"bonus":0}"#;
+        for cut in 1..score.len() {
+            let text = format!("{whole}{}", &score[..cut]);
+            let r = GameRecord::parse(&text).unwrap_or_else(|e| panic!("cut at {cut}: {e}"));
+            assert_eq!(r.cut_off, Some(5), "cut at {cut}");
+            assert_eq!(r.decisions.len(), 1);
+            assert!(!r.ended);
+        }
+        // The whole line is no cut.
+        let r = GameRecord::parse(format!("{whole}{score}")).unwrap();
+        assert_eq!((r.cut_off, r.decisions.len()), (None, 2));
+        // A cut in the middle of a character of a name.
+        let text = format!("{whole}{{\"type\":\"end\",\"x\":\"\u{e9}");
+        let bytes = text.as_bytes();
+        let r = GameRecord::parse(&bytes[..bytes.len() - 1]).unwrap();
+        assert_eq!(r.cut_off, Some(5));
+    }
+
+    #[test]
+    fn a_record_malformed_before_its_last_line_is_still_refused() {
+        let cut = &KEEP[..20];
+        // A cut line followed by others is not a cut: the record is malformed there.
+        let e = parse(&[HEAD, ORDER, cut, ROLL]).unwrap_err();
+        assert_eq!(e.line(), Some(3), "{e}");
+        assert!(e.to_string().contains("not a valid event"), "{e}");
+        // A last line cut but ended by a newline was not cut by a stopped write either.
+        let e = GameRecord::parse([HEAD, ORDER, ROLL, cut].join("\n") + "\n").unwrap_err();
+        assert_eq!(e.line(), Some(4), "{e}");
+        // A last line that is whole JSON but wrong is refused, not taken as a cut.
+        let e = parse(&[HEAD, ORDER, r#"{"type":"roll"}"#]).unwrap_err();
+        assert!(e.to_string().contains("missing field"), "{e}");
+        // Only a header, cut: nothing to review.
+        assert_eq!(
+            parse(&[&HEAD[..30]]).unwrap_err(),
+            RecordError::HeaderCutOff
+        );
+    }
+
+    #[test]
+    fn record_errors_quote_an_excerpt_of_the_record() {
+        let long = "y".repeat(100_000);
+        for bad in [
+            format!(r#"{{"type":"dance{long}"}}"#),
+            format!(
+                r#"{{"type":"roll","player":"ann","turn":1,"dice":[1,2,3,4,5],"rolls_left":2,"x\n{long}":1}}"#
+            ),
+            format!(
+                r#"{{"type":"score","player":"ann","turn":1,"box":"a\nb{long}","points":0,"bonus":0}}"#
+            ),
+            format!(
+                r#"{{"type":"roll","player":"a\nnn{long}","turn":1,"dice":[1,2,3,4,5],"rolls_left":2}}"#
+            ),
+        ] {
+            let e = parse(&[HEAD, ORDER, ROLL, KEEP, &bad])
+                .unwrap_err()
+                .to_string();
+            assert!(e.len() < 400, "{} bytes: {}", e.len(), &e[..400]);
+            assert!(!e.contains('\n'), "{e}");
+            assert!(e.starts_with("line 5: "), "{e}");
+        }
+        // A seat name play would refuse (a newline, 10,000 characters) is refused here too.
+        for name in ["a\\nb".to_string(), "z".repeat(10_000)] {
+            let head = HEAD.replace(r#""name":"ann""#, &format!(r#""name":"{name}""#));
+            let e = parse(&[&head]).unwrap_err().to_string();
+            assert!(e.starts_with("line 1: player name `"), "{e}");
+            assert!(e.len() < 200 && !e.contains('\n'), "{e}");
+        }
+        let e = parse(&[HEAD, ORDER, r#"{"type":"dance"}"#])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("unknown variant `dance`, expected one of `opening`"),
+            "{e}"
+        );
     }
 
     #[test]

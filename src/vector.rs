@@ -92,7 +92,13 @@ impl<T: Real> VectorTable<T> {
     /// The value of `state` at coordinate `x`.
     pub fn value(&self, state: &State, x: i64) -> T {
         let range = self.range(state);
-        read(&self.cards[usize::from(state.filled)], range, self.below, self.above, x)
+        read(
+            &self.cards[usize::from(state.filled)],
+            range,
+            self.below,
+            self.above,
+            x,
+        )
     }
 
     /// The stored values of `state`, for coordinates `range.lo..range.end()`.
@@ -289,7 +295,11 @@ fn card_states(rules: &Rules, layout: &Layout, filled: BoxMask) -> Vec<(State, u
     let mut out = Vec::new();
     for &flag in flags {
         for u in set_bits(solo) {
-            let same = if shared & (1 << u) != 0 { shared } else { 1 << u };
+            let same = if shared & (1 << u) != 0 {
+                shared
+            } else {
+                1 << u
+            };
             out.push((
                 State {
                     filled,
@@ -343,7 +353,14 @@ fn solve_block<T: Real, const N: usize>(
         let card = &table.cards[usize::from(s.next.filled)];
         let range = table.range(&s.next);
         scratch.plan.push_row_with(|row| {
-            fill_shifted(row, x0 + sign * s.gain(), card, range, table.below, table.above);
+            fill_shifted(
+                row,
+                x0 + sign * s.gain(),
+                card,
+                range,
+                table.below,
+                table.above,
+            );
         });
     }
     let k = scratch.keeps.block::<N>();
@@ -430,7 +447,6 @@ fn solve_card<T: Real>(
     }
     card
 }
-
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]

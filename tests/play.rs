@@ -2,7 +2,7 @@
 //! records and bad flags.
 
 use std::path::Path;
-use std::process::Output;
+use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 use yahtzee::advice::{Position, advise};
@@ -134,7 +134,7 @@ fn refusals_name_the_rule_and_quit_saves_the_game() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(
-        out.contains("under --upper-first the upper boxes come first: choice waits"),
+        out.contains("under the upper-first rule the upper boxes come first: choice waits"),
         "{out}"
     );
     assert!(out.contains("unknown box `sevens`"), "{out}");
@@ -205,12 +205,15 @@ fn scripted_game_reports_the_losses_of_advise() {
     let out = stdout(&o);
     assert!(o.status.success(), "{}", stderr(&o));
     // Every bad entry was refused with its reason, and the game went on.
-    assert!(out.contains("7 is not a face"), "{out}");
+    assert!(out.contains("invalid dice `7`: `7` is not a face"), "{out}");
     assert!(
         out.contains("cannot keep 6 6: the dice are 1 3 3 5 6"),
         "{out}"
     );
-    assert!(out.contains("`7` is not a face"), "{out}");
+    assert!(
+        out.contains("invalid dice `12347`: `7` is not a face"),
+        "{out}"
+    );
     assert!(
         out.contains("the Joker rule forbids three-of-a-kind"),
         "{out}"
@@ -408,10 +411,14 @@ fn bad_flags_fail_before_the_game() {
     let dir = temp_dir();
     let existing = dir.path().join("taken.jsonl");
     std::fs::write(&existing, "keep me\n").unwrap();
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 5] = [
         (&["--players", "ann,ann"], "named twice"),
         (&["--players", "ann,,bob"], "empty player name"),
         (&["--coach-threshold", "-1"], "--coach-threshold"),
+        (
+            &["--players", "ann,ANN"],
+            "--players: player `ANN` is named twice",
+        ),
         (&["--record", &path_str(&existing)], "never overwritten"),
     ];
     for (args, needle) in cases {
@@ -419,4 +426,610 @@ fn bad_flags_fail_before_the_game() {
         assert_bad_input(&o, needle);
     }
     assert_eq!(std::fs::read_to_string(&existing).unwrap(), "keep me\n");
+}
+
+/// A bot game of `rules` with `seed`, recorded at `record`; its stdout.
+fn bot_game(set: &'static RuleSet, seed: &str, record: &Path) -> String {
+    let o = play(
+        set,
+        Order::Any,
+        &[
+            "--rules",
+            set.name(),
+            "--players",
+            "bot",
+            "--seed",
+            seed,
+            "--record",
+            &path_str(record),
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    stdout(&o)
+}
+
+#[test]
+fn bot_turn_shows_the_dice_it_scores() {
+    // A bot's last roll of a turn was not shown: it scored dice nobody saw.
+    let dir = temp_dir();
+    let record = dir.path().join("bot.jsonl");
+    let out = bot_game(RuleSet::YAHTZEE, "3", &record);
+    let shown: Vec<String> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("bot rolled "))
+        .map(|l| l.split("   (").next().unwrap().to_string())
+        .collect();
+    let faces = |v: &Value| {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let events = lines(&record);
+    let rolled: Vec<String> = events
+        .iter()
+        .filter(|e| e["type"] == "roll")
+        .map(|e| faces(&e["dice"]))
+        .collect();
+    assert_eq!(shown, rolled);
+    // Every score follows the dice it scores on screen.
+    let mut last_roll = String::new();
+    let mut scores = events.iter().filter(|e| e["type"] == "score");
+    for line in out.lines() {
+        if let Some(d) = line.strip_prefix("bot rolled ") {
+            last_roll = d.split("   (").next().unwrap().to_string();
+        }
+        if line.starts_with("bot scores ") {
+            let score = scores.next().unwrap();
+            let roll = events
+                .iter()
+                .take_while(|e| *e != score)
+                .filter(|e| e["type"] == "roll")
+                .last()
+                .unwrap();
+            assert_eq!(last_roll, faces(&roll["dice"]), "{line}");
+        }
+    }
+    assert!(out.contains("(no rolls left)"), "{out}");
+}
+
+#[test]
+fn hint_all_shows_every_option_and_hint_says_how() {
+    // `hint` showed 10 options and no way to see the others.
+    let dir = temp_dir();
+    let record = dir.path().join("hint.jsonl");
+    let o = play(
+        RuleSet::YAHTZEE,
+        Order::Any,
+        &[
+            "--players",
+            "ann",
+            "--seed",
+            "42",
+            "--record",
+            &path_str(&record),
+        ],
+        "hint\nhint all\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    // Seed 42 rolls 4 4 5 1 3 first (see dice::tests::seed_42_rolls_these_dice).
+    assert!(
+        out.contains("ann rolled 1 3 4 4 5   (2 rolls left)"),
+        "{out}"
+    );
+    let t = table(RuleSet::YAHTZEE, Order::Any);
+    let options = advise(
+        t,
+        &Position {
+            card: ScoreCard::new(Rules::new(RuleSet::YAHTZEE)),
+            dice: "13445".parse().unwrap(),
+            rolls_left: 2,
+        },
+    )
+    .unwrap()
+    .options;
+    assert!(options.len() > 10);
+    let blocks: Vec<Vec<&str>> = out
+        .split("rank  option")
+        .skip(1)
+        .map(|b| {
+            b.lines()
+                .skip(1)
+                .take_while(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+                .collect()
+        })
+        .collect();
+    assert_eq!(blocks.len(), 2, "{out}");
+    assert_eq!(blocks[0].len(), 10);
+    assert!(
+        out.contains(&format!(
+            "... {} more (`hint all` shows every option)",
+            options.len() - 10
+        )),
+        "{out}"
+    );
+    assert_eq!(blocks[1].len(), options.len());
+    for (row, option) in blocks[1].iter().zip(&options) {
+        assert!(row.contains(&option.to_string()), "{row} vs {option}");
+    }
+}
+
+#[test]
+fn second_game_in_the_same_second_gets_its_own_default_record() {
+    // The default record name held only the second the game started: a second game in the
+    // same second found the name taken and failed.
+    let dir = temp_dir();
+    let mut checked = false;
+    for _attempt in 0..5 {
+        let stamp = yahtzee::game::record::now_utc().1;
+        let first = dir.path().join(format!("yahtzee-game-{stamp}.jsonl"));
+        if first.exists() {
+            continue;
+        }
+        std::fs::write(&first, "the first game of this second\n").unwrap();
+        let o = run_in(
+            dir.path(),
+            &[
+                "play",
+                "--players",
+                "bot",
+                "--seed",
+                "1",
+                "--rules",
+                "yacht",
+            ],
+            b"",
+        );
+        table(RuleSet::YACHT, Order::Any);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let second = dir.path().join(format!("yahtzee-game-{stamp}-2.jsonl"));
+        if !second.exists() {
+            // The clock passed to the next second before the game started: try again.
+            continue;
+        }
+        assert_eq!(
+            std::fs::read_to_string(&first).unwrap(),
+            "the first game of this second\n"
+        );
+        let saved = lines(&second);
+        assert_eq!(saved.last().unwrap()["complete"], true);
+        assert!(stdout(&o).contains(&format!("yahtzee-game-{stamp}-2.jsonl")));
+        checked = true;
+        break;
+    }
+    assert!(checked, "no attempt stayed within one second");
+}
+
+/// Runs a command printed by `yahtzee` (starting with `yahtzee `) through the shell, as a
+/// person pasting it would, with the test binary and tables.
+fn run_printed(command: &str, cwd: &Path) -> Output {
+    let rest = command
+        .strip_prefix("yahtzee ")
+        .unwrap_or_else(|| panic!("not a yahtzee command: {command}"));
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("\"$YAHTZEE_BIN\" {rest}"))
+        .env("YAHTZEE_BIN", env!("CARGO_BIN_EXE_yahtzee"))
+        .env("YAHTZEE_TABLE_DIR", table_dir())
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .output()
+        .expect("sh runs")
+}
+
+/// The text between backticks after `after` in `text`.
+fn quoted_after<'a>(text: &'a str, after: &str) -> &'a str {
+    let start = text
+        .find(after)
+        .unwrap_or_else(|| panic!("`{after}` not in: {text}"))
+        + after.len();
+    let rest = &text[start..];
+    let open = rest.find('`').expect("an opening backtick") + 1;
+    let close = rest[open..].find('`').expect("a closing backtick");
+    &rest[open..open + close]
+}
+
+#[test]
+fn review_command_printed_by_play_runs_as_printed() {
+    let dir = temp_dir();
+    let record = dir.path().join("ann's game 1.jsonl");
+    table(RuleSet::YACHT, Order::Any);
+    let out = bot_game(RuleSet::YACHT, "4", &record);
+    let command = quoted_after(&out, "review it with");
+    let o = run_printed(command, dir.path());
+    assert!(o.status.success(), "{command}: {}", stderr(&o));
+    assert!(stdout(&o).contains("complete game"), "{}", stdout(&o));
+}
+
+#[test]
+fn record_hints_name_flags_that_work() {
+    let dir = temp_dir();
+    let taken = dir.path().join("taken.jsonl");
+    std::fs::write(&taken, "keep me\n").unwrap();
+    let args = |record: &Path| {
+        vec![
+            "play".to_string(),
+            "--players".into(),
+            "bot".into(),
+            "--rules".into(),
+            "yacht".into(),
+            "--seed".into(),
+            "2".into(),
+            "--record".into(),
+            path_str(record),
+        ]
+    };
+    table(RuleSet::YACHT, Order::Any);
+    let run_args = |a: &[String]| {
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        run_in(dir.path(), &a, b"")
+    };
+    let o = run_args(&args(&taken));
+    assert_bad_input(&o, "choose another file with --record FILE");
+    assert_eq!(std::fs::read_to_string(&taken).unwrap(), "keep me\n");
+    // The fix it names: another file for --record.
+    let o = run_args(&args(&dir.path().join("other.jsonl")));
+    assert!(o.status.success(), "{}", stderr(&o));
+    // A folder that does not exist: a writable place, with --record.
+    let o = run_args(&args(&dir.path().join("no/such/folder.jsonl")));
+    assert_bad_input(&o, "choose a writable place with --record FILE");
+}
+
+#[test]
+fn review_of_a_record_of_other_rules_than_the_table_gives_a_fix_that_works() {
+    // The message suggested `--rules`, which `review` does not have: the rules come from
+    // the record.
+    let dir = temp_dir();
+    let record = dir.path().join("yacht.jsonl");
+    bot_game(RuleSet::YACHT, "6", &record);
+    table(RuleSet::YAHTZEE, Order::Any);
+    let wrong = table_dir().join(yahtzee::table::default_table_name(&Rules::new(
+        RuleSet::YAHTZEE,
+    )));
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &["review", &path_str(&record), "--table", &path_str(&wrong)],
+    );
+    assert_bad_input(&o, "but the game was played under yacht");
+    let err = stderr(&o);
+    assert!(
+        !err.contains("--rules RULES") && !err.contains("matching --rules"),
+        "{err}"
+    );
+    // Its first fix: build the table of the game's rules and pass it with --table.
+    let built = dir.path().join("yacht.table");
+    let solve = quoted_after(&err, "build one with").replace("FILE", &path_str(&built));
+    let o = run_printed(&solve, dir.path());
+    assert!(o.status.success(), "{solve}: {}", stderr(&o));
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &["review", &path_str(&record), "--table", &path_str(&built)],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Its second: leave --table out.
+    let o = run(RuleSet::YACHT, Order::Any, &["review", &path_str(&record)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn review_of_a_record_cut_mid_line_warns_and_reviews_the_lines_before() {
+    // A game whose record write was cut (a full disk, a killed process) could not be
+    // reviewed at all: the cut line refused the whole record.
+    let dir = temp_dir();
+    let whole = dir.path().join("whole.jsonl");
+    bot_game(RuleSet::YACHT, "7", &whole);
+    let text = std::fs::read_to_string(&whole).unwrap();
+    let kept: Vec<&str> = text.lines().take(30).collect();
+    let cut_line = text.lines().nth(30).unwrap();
+    let cut = format!("{}\n{}", kept.join("\n"), &cut_line[..cut_line.len() / 2]);
+    let record = dir.path().join("cut.jsonl");
+    std::fs::write(&record, cut).unwrap();
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &["review", &path_str(&record), "--json"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("ends early: line 31 is cut off") && err.contains("the 30 lines before it"),
+        "{err}"
+    );
+    let r: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(r["cut_off"], 31);
+    assert_eq!(r["complete"], false);
+    let decisions = r["decisions"].as_array().unwrap();
+    assert!(!decisions.is_empty());
+    assert!(decisions.iter().all(|d| d["line"].as_u64().unwrap() <= 30));
+    // The same record with a line broken in the middle is refused, with line and reason.
+    let mut broken: Vec<&str> = text.lines().collect();
+    let half = &cut_line[..cut_line.len() / 2];
+    broken[20] = half;
+    let record = dir.path().join("broken.jsonl");
+    std::fs::write(&record, broken.join("\n")).unwrap();
+    let o = run(RuleSet::YACHT, Order::Any, &["review", &path_str(&record)]);
+    assert_bad_input(&o, "line 21: not a valid event (EOF while parsing");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn record_write_failure_names_the_file() {
+    // A failed write of the record said only "No space left on device", not which file.
+    use yahtzee::game::record::RecordWriter;
+    use yahtzee::game::session::{DiceSource, PlayOptions, parse_seats};
+    let rules = Rules::new(RuleSet::YACHT);
+    let t = table(RuleSet::YACHT, Order::Any);
+    let options = PlayOptions {
+        rules,
+        seats: parse_seats("bot").unwrap(),
+        dice: DiceSource::Seeded(1),
+        coach_threshold: Some(0.2),
+    };
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let mut record = RecordWriter::new("/dev/full", full);
+    let mut out = Vec::new();
+    let e = yahtzee::game::session::play(t, &options, &b""[..], &mut out, &mut record)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("cannot write the game record /dev/full: No space left on device"),
+        "{e}"
+    );
+}
+
+#[test]
+fn coach_threshold_off_silences_the_coach() {
+    let dir = temp_dir();
+    let game = |threshold: &str| {
+        let record = dir.path().join(format!("coach-{threshold}.jsonl"));
+        let o = play(
+            RuleSet::YAHTZEE,
+            Order::Any,
+            &[
+                "--players",
+                "ann",
+                "--manual-dice",
+                "--coach-threshold",
+                threshold,
+                "--record",
+                &path_str(&record),
+            ],
+            SCRIPT,
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        (stdout(&o), lines(&record))
+    };
+    let (coached, _) = game("0.2");
+    assert!(coached.contains("coach:"), "{coached}");
+    let (silent, events) = game("off");
+    assert!(!silent.contains("coach:"), "{silent}");
+    assert_eq!(events[0]["coach_threshold"], Value::Null);
+    let (_, events) = game("OFF");
+    assert_eq!(events[0]["coach_threshold"], Value::Null);
+    let help = run(RuleSet::YAHTZEE, Order::Any, &["play", "--help"]);
+    assert!(
+        stdout(&help).contains("`off` silences the coach"),
+        "{}",
+        stdout(&help)
+    );
+    for bad in ["-1", "of", "nan", "inf"] {
+        let o = play(
+            RuleSet::YAHTZEE,
+            Order::Any,
+            &["--coach-threshold", bad],
+            "",
+        );
+        assert_bad_input(&o, "--coach-threshold must be `off` or a number of points");
+    }
+}
+
+#[test]
+fn player_called_you_is_told_you_score_not_you_scores() {
+    let dir = temp_dir();
+    let record = dir.path().join("you.jsonl");
+    let o = play(
+        RuleSet::YAHTZEE,
+        Order::Any,
+        &[
+            "--seed",
+            "5",
+            "--record",
+            &path_str(&record),
+            "--players",
+            "you,bot",
+        ],
+        "stop\ns chance\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("you score chance for"), "{out}");
+    assert!(out.contains("bot scores "), "{out}");
+    assert!(
+        out.contains("you roll ") && out.contains("bot rolls "),
+        "{out}"
+    );
+    for wrong in ["you scores", "you rolls", "you wins", "you keeps", "you's"] {
+        assert!(!out.contains(wrong), "{wrong}: {out}");
+    }
+    // The default player is `you`.
+    let record = dir.path().join("default.jsonl");
+    let o = play(
+        RuleSet::YAHTZEE,
+        Order::Any,
+        &["--seed", "5", "--record", &path_str(&record)],
+        "stop\ns chance\nquit\n",
+    );
+    assert!(
+        stdout(&o).contains("you score chance for"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn input_that_is_not_utf8_is_refused_and_the_game_goes_on() {
+    // A line of Latin-1 (or any non-UTF-8 bytes) ended the game with an I/O error.
+    let dir = temp_dir();
+    table(RuleSet::YACHT, Order::Any);
+    let o = run_in(
+        dir.path(),
+        &[
+            "play",
+            "--rules",
+            "yacht",
+            "--players",
+            "ann",
+            "--seed",
+            "1",
+            "--record",
+            "g.jsonl",
+        ],
+        b"s caf\xe9\nstop\ns choice\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("is not UTF-8 text: type it again"), "{out}");
+    assert!(out.contains("ann scores choice for"), "{out}");
+}
+
+#[test]
+fn no_rolls_left_hint_names_a_box_that_can_be_scored() {
+    // The hint was always `score chance`, even with chance filled.
+    let dir = temp_dir();
+    let game = |name: &str, input: &str| {
+        let record = dir.path().join(name);
+        let o = play(
+            RuleSet::YAHTZEE,
+            Order::Any,
+            &[
+                "--players",
+                "ann",
+                "--seed",
+                "9",
+                "--record",
+                &path_str(&record),
+            ],
+            input,
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    // Turn 1 fills chance; turn 2 asks for a keep with no roll left.
+    let out = game("a.jsonl", "stop\ns chance\nstop\nkeep\nquit\n");
+    let hint = out
+        .lines()
+        .find(|l| l.contains("no rolls left: score a box"))
+        .unwrap_or_else(|| panic!("{out}"));
+    let command = quoted_after(hint, "e.g.");
+    assert_ne!(command, "score chance");
+    let out = game(
+        "b.jsonl",
+        &format!("stop\ns chance\nstop\n{command}\nquit\n"),
+    );
+    let scored = command.trim_start_matches("score ");
+    assert!(out.contains(&format!("ann scores {scored} for")), "{out}");
+}
+
+#[test]
+fn every_command_the_game_suggests_is_a_command() {
+    // The unknown-command and empty-line messages name `keep 3 3`, `pos 1 2`, `roll`, `stop`,
+    // `score fh`, `hint` and `help`: each is taken as a command.
+    let dir = temp_dir();
+    let record = dir.path().join("commands.jsonl");
+    let o = play(
+        RuleSet::YAHTZEE,
+        Order::Any,
+        &[
+            "--players",
+            "ann",
+            "--seed",
+            "42",
+            "--record",
+            &path_str(&record),
+        ],
+        "dance\n\nhelp\nhint\npos 1 2\nroll\nscore fh\nkeep 3 3\nstop\nscore chance\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(out.matches("unknown command").count(), 1, "{out}");
+    assert!(
+        out.contains("try `keep 3 3`, `pos 1 2`, `roll`, `stop`, `score fh`, `hint` or `help`")
+    );
+    assert!(out.contains("type a command (`help` lists them)"), "{out}");
+    // `help` printed the list a second time.
+    assert_eq!(out.matches("commands:\n").count(), 2, "{out}");
+    assert!(out.contains("rank  option"), "{out}");
+    let events = lines(&record);
+    let kinds: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    // pos 1 2, roll, score fh; then keep 3 3 (or its refusal), stop, score chance.
+    assert_eq!(events[3]["keep"], serde_json::json!([1, 3]), "{kinds:?}");
+    assert_eq!(events[5]["keep"], serde_json::json!([]), "{kinds:?}");
+    assert_eq!(events[7]["box"], "full-house", "{kinds:?}");
+    assert!(
+        events.iter().any(|e| e["box"] == "chance"),
+        "{kinds:?}: {out}"
+    );
+}
+
+#[test]
+fn a_score_with_rolls_left_is_fixed_as_the_message_says() {
+    // The refusal says to keep all five dice (a `keep` line) first: doing so is accepted.
+    let dir = temp_dir();
+    let record = dir.path().join("good.jsonl");
+    bot_game(RuleSet::YACHT, "1", &record);
+    let text = std::fs::read_to_string(&record).unwrap();
+    let good: Vec<&str> = text.lines().collect();
+    // The record up to the bot's first roll, then a score of those dice with two rolls
+    // left (the seed's later dice follow the whole first turn, so the record ends there).
+    let first_roll = good.iter().position(|l| l.contains("\"roll\"")).unwrap();
+    let score = good.iter().position(|l| l.contains("\"score\"")).unwrap();
+    let roll: Value = serde_json::from_str(good[first_roll]).unwrap();
+    let scored: Value = serde_json::from_str(good[score]).unwrap();
+    let dice = roll["dice"].clone();
+    let rules = Rules::new(RuleSet::YACHT);
+    let index = rules.box_by_name(scored["box"].as_str().unwrap()).unwrap();
+    let faces: Vec<u8> = dice
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_u64().unwrap() as u8)
+        .collect();
+    let want = rules.score(index, &Dice::from_faces(&faces).unwrap(), 0);
+    let score_line = format!(
+        r#"{{"type":"score","player":"bot","turn":1,"box":"{}","points":{want},"bonus":0}}"#,
+        scored["box"].as_str().unwrap()
+    );
+    let head: Vec<String> = good[..=first_roll].iter().map(|l| l.to_string()).collect();
+    let bad = [head.clone(), vec![score_line.clone()]].concat();
+    let path = dir.path().join("bad.jsonl");
+    std::fs::write(&path, bad.join("\n")).unwrap();
+    let o = run(RuleSet::YACHT, Order::Any, &["review", &path_str(&path)]);
+    assert_bad_input(
+        &o,
+        &format!(
+            "line {}: rolls are left: keep all five dice (a `keep` line) to stop first",
+            first_roll + 2
+        ),
+    );
+    let keep = format!(r#"{{"type":"keep","player":"bot","turn":1,"keep":{dice},"rolls_left":2}}"#);
+    let fixed = [head, vec![keep, score_line]].concat();
+    std::fs::write(&path, fixed.join("\n")).unwrap();
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &["review", &path_str(&path), "--json"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(r["decisions"].as_array().unwrap().len(), 2);
 }

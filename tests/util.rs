@@ -105,3 +105,24 @@ pub fn path_str(p: &Path) -> String {
 pub fn join(dir: &Path, name: &str) -> PathBuf {
     dir.join(name)
 }
+
+/// Runs the binary with `args` in the working folder `cwd`, with the shared tables of
+/// [`table_dir`] and `input` (any bytes) on stdin.
+pub fn run_in(cwd: &Path, args: &[&str], input: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = yahtzee_in(table_dir())
+        .current_dir(cwd)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(input)
+        .expect("stdin takes the input");
+    child.wait_with_output().expect("the binary ends")
+}

@@ -1,26 +1,48 @@
 //! `yahtzee play`: a game in the terminal for people and the optimal bot, with a coach. The
 //! game itself is [`yahtzee::game::session::play`]; this turns the flags into its options and
-//! opens the record file.
+//! creates the record file.
 
-use std::fs::OpenOptions;
-use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::Path;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, anyhow};
 
 use crate::cli::PlayArgs;
-use yahtzee::game::record::now_utc;
-use yahtzee::game::session::{DiceSource, PlayOptions, parse_seats, play};
+use yahtzee::game::record::{RecordFileError, RecordWriter, now_utc};
+use yahtzee::game::session::{DiceSource, PlayError, PlayOptions, parse_seats, play};
+use yahtzee::text::excerpt;
+
+/// `--coach-threshold`: `off`, or a number of points, 0 or more.
+fn coach_threshold(text: &str) -> Result<Option<f64>> {
+    let text = text.trim();
+    if text.eq_ignore_ascii_case("off") {
+        return Ok(None);
+    }
+    match text.parse::<f64>() {
+        Ok(t) if t.is_finite() && t >= 0.0 => Ok(Some(t)),
+        _ => Err(anyhow!(
+            "--coach-threshold must be `off` or a number of points, 0 or more, not `{}`",
+            excerpt(text)
+        )),
+    }
+}
+
+/// `path` as a shell reads it: as it is when it holds only safe characters, else in single
+/// quotes, so the `yahtzee review` command printed can be pasted as it is.
+fn shell_word(path: &Path) -> String {
+    let text = path.display().to_string();
+    let safe = |c: char| c.is_ascii_alphanumeric() || "-_./+:@%,=".contains(c);
+    if !text.is_empty() && text.chars().all(safe) {
+        text
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
 
 pub fn run(args: &PlayArgs) -> Result<()> {
     let rules = args.rules.rules();
-    let seats = parse_seats(&args.players).map_err(anyhow::Error::msg)?;
-    if !(args.coach_threshold.is_finite() && args.coach_threshold >= 0.0) {
-        bail!(
-            "--coach-threshold must be a number of points, 0 or more, not {}",
-            args.coach_threshold
-        );
-    }
+    let seats = parse_seats(&args.players).map_err(|e| anyhow!("--players: {e}"))?;
+    let coach_threshold = coach_threshold(&args.coach_threshold)?;
     let dice = if args.manual_dice {
         DiceSource::Manual
     } else {
@@ -31,36 +53,43 @@ pub fn run(args: &PlayArgs) -> Result<()> {
                 .map_or(0, |d| d.as_nanos() as u64)
         }))
     };
-    let path = args
-        .record
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("yahtzee-game-{}.jsonl", now_utc().1)));
     let table = super::load_or_build(&rules, args.table.as_deref())?;
-    // Appended line by line and never overwritten: an interrupted game keeps its record.
-    let file = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&path)
-        .with_context(|| {
-            format!(
-                "cannot create the game record {} (an existing record is never overwritten: choose another with --record)",
-                path.display()
-            )
-        })?;
+    // Created new, never over an existing file, and appended line by line: an interrupted
+    // game keeps its record.
+    let created = match &args.record {
+        Some(path) => RecordWriter::create(path),
+        None => RecordWriter::create_default(Path::new("."), &now_utc().1),
+    };
+    let mut record = created.map_err(|e| match e {
+        RecordFileError::Exists { .. } | RecordFileError::NamesTaken { .. } => {
+            anyhow!("{e}: choose another file with --record FILE")
+        }
+        other => anyhow!("{other}: choose a writable place with --record FILE"),
+    })?;
     let options = PlayOptions {
         rules,
         seats,
         dice,
-        coach_threshold: args.coach_threshold,
+        coach_threshold,
     };
+    let path = record.path().to_path_buf();
     let stdin = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
-    play(&table, &options, stdin, &mut out, BufWriter::new(file))?;
+    match play(&table, &options, stdin, &mut out, &mut record) {
+        Ok(_) => {}
+        Err(e @ PlayError::Record(_)) => {
+            return Err(anyhow!(
+                "{e}; review it with `yahtzee review {}`",
+                shell_word(&path)
+            ));
+        }
+        Err(e) => return Err(e.into()),
+    }
     writeln!(
         out,
         "Game record saved to {}; review it with `yahtzee review {}`",
         path.display(),
-        path.display()
+        shell_word(&path)
     )?;
     Ok(())
 }

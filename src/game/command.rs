@@ -6,13 +6,17 @@
 //! roll         r          re-roll all five dice
 //! stop                    keep all five dice and score now
 //! score fh     s fh       fill a box, by name or alias (`fh`, `3k`, `ss`, `ch`, ...)
-//! hint         ?          the ranking of `yahtzee advise` for this position
+//! hint         ?          the ten best options of `yahtzee advise` for this position
+//! hint all     ? all      every option
 //! card                    the score cards
 //! help                    this list
 //! quit                    end the game now; the record keeps what was played
 //! ```
 
-use crate::dice::{DICE, Dice, Keep};
+use crate::dice::{DICE, Dice, DiceError, FaceCount, Keep, parse_faces, split_numbers};
+use crate::text::excerpt;
+
+use super::{Illegal, parse_keep};
 
 /// One command of a player.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,14 +27,63 @@ pub enum PlayerCommand {
     KeepPositions(Vec<usize>),
     /// Fill the box named so (not yet resolved).
     Score(String),
-    /// Show the advice for this position.
-    Hint,
+    /// Show the advice for this position: the best options or all of them.
+    Hint(HintRows),
     /// Show the cards.
     Card,
     /// Show the commands.
     Help,
     /// End the game.
     Quit,
+}
+
+/// How many options `hint` shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HintRows {
+    /// The best [`HINT_ROWS`] (`hint`).
+    Top,
+    /// Every option (`hint all`).
+    All,
+}
+
+/// How many options `hint` shows without `all`.
+pub const HINT_ROWS: usize = 10;
+
+/// A line a player typed that is not a command. Each message says what is allowed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CommandError {
+    /// An empty line. Fix: type a command; `help` lists them.
+    #[error("type a command (`help` lists them)")]
+    Empty,
+    /// A word that is no command. Fix: one of the commands listed.
+    #[error(
+        "unknown command `{line}`: try `keep 3 3`, `pos 1 2`, `roll`, `stop`, `score fh`, `hint` or `help`"
+    )]
+    Unknown {
+        /// The line, quoted through [`excerpt`].
+        line: String,
+    },
+    /// `score` without a box. Fix: name the box.
+    #[error("say which box, e.g. `score full-house` or `s fh`")]
+    NoBox,
+    /// A keep of faces that are not dice (a 7, six dice). Fix: at most five faces 1 to 6.
+    #[error(transparent)]
+    Dice(#[from] DiceError),
+    /// A position that is not 1 to 5. Fix: the positions of the dice as shown, 1 to 5.
+    #[error(
+        "{part} is not a position: positions are 1 to 5, as the dice are shown, e.g. `pos 1 2` or `p 12`"
+    )]
+    NotAPosition {
+        /// The part, quoted (`` `6` ``) through [`excerpt`], or `an empty part`.
+        part: String,
+    },
+    /// A position given twice. Fix: give each die once.
+    #[error("position {position} is given twice: give each die once")]
+    PositionTwice {
+        /// The position.
+        position: usize,
+    },
 }
 
 /// The list of commands, for `help`.
@@ -41,32 +94,36 @@ commands:
   roll        (or r)       re-roll all five dice
   stop                     keep all five dice and score now
   score fh    (or s fh)    fill a box, by name or short alias
-  hint        (or ?)       the optimal ranking of every option here
+  hint        (or ?)       the ten best options here, by expected final score
+  hint all    (or ? all)   every option here
   card                     show the score cards
   quit                     end the game (the record keeps what was played)";
 
-/// Numbers given as `3 3 5`, `3,3,5` or `335`.
-fn numbers(text: &str) -> Result<Vec<u32>, String> {
-    let parts: Vec<&str> = text
-        .split([' ', ',', '\t'])
-        .filter(|p| !p.is_empty())
-        .collect();
-    let digits: Vec<String> = if parts.len() == 1 && parts[0].chars().all(|c| c.is_ascii_digit()) {
-        parts[0].chars().map(String::from).collect()
-    } else {
-        parts.iter().map(|p| p.to_string()).collect()
+/// Positions given as `1 2`, `1,2` or `12` (the syntax of dice: [`split_numbers`]).
+fn positions(text: &str) -> Result<Vec<usize>, CommandError> {
+    let not_a_position = |part: &str| CommandError::NotAPosition {
+        part: if part.is_empty() {
+            "an empty part".to_string()
+        } else {
+            format!("`{}`", excerpt(part))
+        },
     };
-    digits
-        .iter()
-        .map(|p| {
-            p.parse::<u32>()
-                .map_err(|_| format!("`{p}` is not a number"))
-        })
-        .collect()
+    let mut out: Vec<usize> = Vec::new();
+    for part in split_numbers(text).map_err(not_a_position)? {
+        let position = match part.parse::<usize>() {
+            Ok(p) if (1..=DICE).contains(&p) && part.len() == 1 => p,
+            _ => return Err(not_a_position(part)),
+        };
+        if out.contains(&position) {
+            return Err(CommandError::PositionTwice { position });
+        }
+        out.push(position);
+    }
+    Ok(out)
 }
 
 /// Parses one line typed by a player.
-pub fn parse_command(line: &str) -> Result<PlayerCommand, String> {
+pub fn parse_command(line: &str) -> Result<PlayerCommand, CommandError> {
     let line = line.trim();
     let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
     let rest = rest.trim();
@@ -74,63 +131,41 @@ pub fn parse_command(line: &str) -> Result<PlayerCommand, String> {
         "keep" | "k" if rest.eq_ignore_ascii_case("all") => {
             Ok(PlayerCommand::KeepPositions((1..=DICE).collect()))
         }
-        "keep" | "k" => {
-            let faces = numbers(rest)?;
-            if let Some(f) = faces.iter().find(|f| !(1..=6).contains(*f)) {
-                return Err(format!("{f} is not a face: dice show 1 to 6"));
-            }
-            if faces.len() > DICE {
-                return Err(format!("{} dice given: there are only five", faces.len()));
-            }
-            Ok(PlayerCommand::KeepFaces(
-                faces.into_iter().map(|f| f as u8).collect(),
-            ))
-        }
-        "pos" | "p" => {
-            let pos = numbers(rest)?;
-            if let Some(p) = pos.iter().find(|p| !(1..=5).contains(*p)) {
-                return Err(format!("{p} is not a position: positions are 1 to 5"));
-            }
-            let mut sorted = pos.clone();
-            sorted.sort_unstable();
-            sorted.dedup();
-            if sorted.len() != pos.len() {
-                return Err("a position is given twice: give each die once".to_string());
-            }
-            Ok(PlayerCommand::KeepPositions(
-                pos.into_iter().map(|p| p as usize).collect(),
-            ))
-        }
+        "keep" | "k" => Ok(PlayerCommand::KeepFaces(parse_faces(
+            rest,
+            FaceCount::AtMostFive,
+        )?)),
+        "pos" | "p" => Ok(PlayerCommand::KeepPositions(positions(rest)?)),
         "roll" | "r" | "reroll" if rest.is_empty() => Ok(PlayerCommand::KeepFaces(Vec::new())),
         "stop" if rest.is_empty() => Ok(PlayerCommand::KeepPositions((1..=DICE).collect())),
         "score" | "s" if !rest.is_empty() => Ok(PlayerCommand::Score(rest.to_string())),
-        "score" | "s" => Err("say which box, e.g. `score full-house` or `s fh`".to_string()),
-        "hint" | "?" | "h" => Ok(PlayerCommand::Hint),
+        "score" | "s" => Err(CommandError::NoBox),
+        "hint" | "?" | "h" if rest.is_empty() => Ok(PlayerCommand::Hint(HintRows::Top)),
+        "hint" | "?" | "h" if rest.eq_ignore_ascii_case("all") => {
+            Ok(PlayerCommand::Hint(HintRows::All))
+        }
         "card" | "cards" => Ok(PlayerCommand::Card),
         "help" => Ok(PlayerCommand::Help),
         "quit" | "exit" | "q" => Ok(PlayerCommand::Quit),
-        "" => Err("type a command (`help` lists them)".to_string()),
-        _ => Err(format!(
-            "unknown command `{line}`: try `keep 3 3`, `pos 1 2`, `roll`, `stop`, `score fh`, `hint` or `help`"
-        )),
+        "" => Err(CommandError::Empty),
+        _ => Err(CommandError::Unknown {
+            line: excerpt(line),
+        }),
     }
 }
 
-/// The keep a keep command means for `dice`, refused when the dice do not hold it.
-pub fn resolve_keep(command: &PlayerCommand, dice: &Dice) -> Result<Keep, String> {
+/// The keep a keep command means for `dice`, refused when the dice do not hold it; `None`
+/// for a command that is not a keep.
+pub fn resolve_keep(command: &PlayerCommand, dice: &Dice) -> Option<Result<Keep, Illegal>> {
     let faces: Vec<u8> = match command {
         PlayerCommand::KeepFaces(f) => f.clone(),
         PlayerCommand::KeepPositions(p) => {
             let shown = dice.faces();
             p.iter().map(|&i| shown[i - 1]).collect()
         }
-        _ => return Err("not a keep".to_string()),
+        _ => return None,
     };
-    let keep = Keep::from_faces(&faces).ok_or_else(|| "a keep is at most five dice".to_string())?;
-    if !keep.is_within(dice) {
-        return Err(format!("cannot keep {keep}: the dice are {dice}"));
-    }
-    Ok(keep)
+    Some(parse_keep(&faces, dice))
 }
 
 #[cfg(test)]
@@ -155,27 +190,29 @@ mod tests {
             Ok(KeepPositions(vec![1, 2, 3, 4, 5]))
         );
         assert_eq!(parse_command("s fh"), Ok(Score("fh".into())));
-        assert_eq!(parse_command("?"), Ok(Hint));
-        assert!(
-            parse_command("keep 7")
-                .unwrap_err()
-                .contains("7 is not a face")
+        assert_eq!(parse_command("?"), Ok(Hint(HintRows::Top)));
+        assert_eq!(parse_command("hint ALL"), Ok(Hint(HintRows::All)));
+        assert_eq!(parse_command("? all"), Ok(Hint(HintRows::All)));
+        let err = |line: &str| parse_command(line).unwrap_err().to_string();
+        assert!(err("keep 7").contains("`7` is not a face"));
+        assert!(err("keep 1 1 1 1 1 1").contains("6 faces given"));
+        assert!(err("p 6").contains("`6` is not a position"));
+        assert_eq!(
+            err("p 1 1"),
+            "position 1 is given twice: give each die once"
         );
-        assert!(parse_command("keep 1 1 1 1 1 1").is_err());
-        assert!(parse_command("p 6").unwrap_err().contains("position"));
-        assert!(parse_command("p 1 1").is_err());
-        assert!(
-            parse_command("dance")
-                .unwrap_err()
-                .contains("unknown command")
-        );
-        assert!(parse_command("score").is_err());
+        assert!(err("dance").contains("unknown command `dance`"));
+        assert!(err("hint me").contains("unknown command"));
+        assert_eq!(parse_command("score"), Err(CommandError::NoBox));
+        assert_eq!(parse_command("  "), Err(CommandError::Empty));
+        let long = format!("dance\n{}", "x".repeat(100_000));
+        assert!(!err(&long).contains('\n') && err(&long).len() < 200);
     }
 
     #[test]
     fn resolves_keeps_against_the_dice() {
         let dice: Dice = "13356".parse().unwrap();
-        let k = |c| resolve_keep(&c, &dice);
+        let k = |c| resolve_keep(&c, &dice).expect("a keep command");
         assert_eq!(
             k(PlayerCommand::KeepPositions(vec![2, 3])).unwrap().faces(),
             vec![3, 3]
@@ -183,11 +220,13 @@ mod tests {
         assert!(
             k(PlayerCommand::KeepFaces(vec![3, 3, 3]))
                 .unwrap_err()
-                .contains("cannot keep")
+                .to_string()
+                .contains("cannot keep 3 3 3: the dice are 1 3 3 5 6")
         );
         assert_eq!(
             k(PlayerCommand::KeepFaces(vec![6, 1])).unwrap().faces(),
             vec![1, 6]
         );
+        assert!(resolve_keep(&PlayerCommand::Card, &dice).is_none());
     }
 }

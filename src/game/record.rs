@@ -4,9 +4,15 @@
 //! The first line is the [`Header`] (rules, seats, how the dice were made). Then come the
 //! events of the game in the order they happened: the opening rolls that choose the first
 //! player, the play order, and for every turn its rolls, keeps and the scoring. A last `end`
-//! line holds the final scores. `yahtzee play` appends and flushes one line per event, so a
-//! game interrupted in any way (end of input, `quit`, a killed process) leaves a record of
-//! everything played until then; a record without its `end` line is an unfinished game.
+//! line holds the final scores. `yahtzee play` appends and flushes one line per event
+//! ([`RecordWriter`]), so a game interrupted in any way (end of input, `quit`, a killed
+//! process) leaves a record of everything played until then; a record without its `end` line
+//! is an unfinished game, and one whose last line was cut off mid-write (a full disk, a kill)
+//! is reviewed up to that line.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -62,8 +68,8 @@ pub struct Header {
     pub dice: DiceMode,
     /// The seed of seeded dice; `null` for manual dice.
     pub seed: Option<u64>,
-    /// The coach's threshold in points during the game.
-    pub coach_threshold: f64,
+    /// The coach's threshold in points during the game; `null` when the coach was off.
+    pub coach_threshold: Option<f64>,
     /// When the game started, UTC, `YYYY-MM-DDTHH:MM:SSZ`.
     pub started: String,
 }
@@ -168,6 +174,134 @@ impl Event {
     }
 }
 
+/// A record that could not be created or written. The messages name the file; the binary
+/// adds how to choose another.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RecordFileError {
+    /// The file exists: a record is never overwritten. Fix: choose another name.
+    #[error("the game record {path} exists already, and a record is never overwritten")]
+    Exists {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file cannot be created (no such folder, no permission). Fix: a folder one can
+    /// write in.
+    #[error("cannot create the game record {path}: {cause}")]
+    Create {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        cause: io::Error,
+    },
+    /// Every default name of this second is taken. Fix: name the record.
+    #[error(
+        "cannot create a game record in {dir}: yahtzee-game-{stamp}.jsonl and its variants up to -{MAX_SUFFIX} all exist"
+    )]
+    NamesTaken {
+        /// The folder.
+        dir: PathBuf,
+        /// The time stamp of the names.
+        stamp: String,
+    },
+    /// A line could not be written (a full disk, a lost device). The game stops there: the
+    /// record keeps every line written before, and the last may be cut off, which `review`
+    /// accepts. Fix: make room, then review the record or play again.
+    #[error(
+        "cannot write the game record {path}: {cause}; the game stops here, and the record keeps the lines written before"
+    )]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        cause: io::Error,
+    },
+}
+
+/// The last suffix of a default record name tried: `yahtzee-game-STAMP-999.jsonl`.
+pub const MAX_SUFFIX: u32 = 999;
+
+/// The record of a game being written, one flushed line at a time, with the name its errors
+/// give it. Any writer serves: the game's file, or a buffer in a test.
+#[derive(Debug)]
+pub struct RecordWriter<W> {
+    path: PathBuf,
+    inner: W,
+}
+
+impl RecordWriter<File> {
+    /// Creates the record `path`, refusing an existing file: a record is never overwritten.
+    pub fn create(path: &Path) -> Result<RecordWriter<File>, RecordFileError> {
+        match OpenOptions::new().write(true).create_new(true).open(path) {
+            Ok(file) => Ok(RecordWriter::new(path, file)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(RecordFileError::Exists {
+                path: path.to_path_buf(),
+            }),
+            Err(cause) => Err(RecordFileError::Create {
+                path: path.to_path_buf(),
+                cause,
+            }),
+        }
+    }
+
+    /// Creates a new record in `dir` under the default name of the time stamp `stamp`
+    /// (`YYYYMMDD-HHMMSS`): `yahtzee-game-STAMP.jsonl`, or, when a game started in the same
+    /// second took it, the first free of `yahtzee-game-STAMP-2.jsonl`, `-3`, ... Each name is
+    /// claimed by creating it (never by looking first), so two games starting at once still
+    /// get two files and no record is overwritten.
+    pub fn create_default(dir: &Path, stamp: &str) -> Result<RecordWriter<File>, RecordFileError> {
+        for n in 1..=MAX_SUFFIX {
+            let name = if n == 1 {
+                format!("yahtzee-game-{stamp}.jsonl")
+            } else {
+                format!("yahtzee-game-{stamp}-{n}.jsonl")
+            };
+            match RecordWriter::create(&dir.join(name)) {
+                Err(RecordFileError::Exists { .. }) => continue,
+                other => return other,
+            }
+        }
+        Err(RecordFileError::NamesTaken {
+            dir: dir.to_path_buf(),
+            stamp: stamp.to_string(),
+        })
+    }
+}
+
+impl<W: Write> RecordWriter<W> {
+    /// A record written to `inner`, called `path` in errors.
+    pub fn new(path: impl Into<PathBuf>, inner: W) -> RecordWriter<W> {
+        RecordWriter {
+            path: path.into(),
+            inner,
+        }
+    }
+
+    /// The record's file name.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends `line` and a newline in one write, and flushes.
+    pub fn write_line(&mut self, line: &str) -> Result<(), RecordFileError> {
+        let mut text = String::with_capacity(line.len() + 1);
+        text.push_str(line);
+        text.push('\n');
+        self.inner
+            .write_all(text.as_bytes())
+            .and_then(|()| self.inner.flush())
+            .map_err(|cause| RecordFileError::Write {
+                path: self.path.clone(),
+                cause,
+            })
+    }
+
+    /// The writer.
+    pub fn into_inner(self) -> W {
+        self.inner
+    }
+}
+
 /// The current time as `YYYY-MM-DDTHH:MM:SSZ` and as a compact `YYYYMMDD-HHMMSS` for file names.
 pub fn now_utc() -> (String, String) {
     let secs = std::time::SystemTime::now()
@@ -205,6 +339,74 @@ mod tests {
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         assert_eq!(civil_from_days(19_782), (2024, 2, 29));
         assert_eq!(civil_from_days(-1), (1969, 12, 31));
+    }
+
+    #[test]
+    fn second_game_in_the_same_second_gets_its_own_record() {
+        // The default name had only the second in it: a second game started in the same
+        // second failed, as its record existed.
+        let dir = tempfile::tempdir().unwrap();
+        let stamp = "20260102-030405";
+        let mut names = Vec::new();
+        for _ in 0..3 {
+            let mut w = RecordWriter::create_default(dir.path(), stamp).unwrap();
+            w.write_line(&format!("game {}", names.len())).unwrap();
+            names.push(w.path().file_name().unwrap().to_string_lossy().into_owned());
+        }
+        assert_eq!(
+            names,
+            [
+                "yahtzee-game-20260102-030405.jsonl",
+                "yahtzee-game-20260102-030405-2.jsonl",
+                "yahtzee-game-20260102-030405-3.jsonl"
+            ]
+        );
+        // Nothing was overwritten.
+        for (i, name) in names.iter().enumerate() {
+            let text = std::fs::read_to_string(dir.path().join(name)).unwrap();
+            assert_eq!(text, format!("game {i}\n"));
+        }
+        let e = RecordWriter::create(&dir.path().join(&names[1])).unwrap_err();
+        assert!(matches!(e, RecordFileError::Exists { .. }), "{e}");
+    }
+
+    struct FailingWriter;
+
+    impl Write for FailingWriter {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::Error::new(
+                io::ErrorKind::StorageFull,
+                "No space left on device",
+            ))
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_failed_record_write_names_the_file() {
+        let mut w = RecordWriter::new("games/ann.jsonl", FailingWriter);
+        let e = w.write_line("{}").unwrap_err().to_string();
+        assert!(
+            e.starts_with("cannot write the game record games/ann.jsonl: No space left on device"),
+            "{e}"
+        );
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_write_to_a_full_disk_names_the_file() {
+        let full = OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let mut w = RecordWriter::new("/dev/full", full);
+        let e = w.write_line("{\"type\":\"game\"}").unwrap_err();
+        match &e {
+            RecordFileError::Write { path, cause } => {
+                assert_eq!(path, Path::new("/dev/full"));
+                assert_eq!(cause.raw_os_error(), Some(28), "{cause}");
+            }
+            other => panic!("{other}"),
+        }
     }
 
     #[test]

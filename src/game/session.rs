@@ -15,17 +15,18 @@
 
 use std::io::{self, BufRead, Write};
 
-use crate::advice::{Position, TurnValues, advise, best_box, box_choices};
-use crate::dice::{DICE, Dice, Keep, join_faces};
+use crate::advice::{AdviceError, Position, TurnValues, advise, best_box, box_choices};
+use crate::dice::{DICE, Dice, DiceRng, FaceCount, Keep, join_faces, parse_faces};
 use crate::rules::Rules;
 use crate::table::StrategyTable;
+use crate::text::{excerpt, plural};
 
-use super::command::{HELP, PlayerCommand, parse_command, resolve_keep};
-use super::record::now_utc;
+use super::command::{HELP, HINT_ROWS, HintRows, PlayerCommand, parse_command, resolve_keep};
+use super::record::{RecordFileError, RecordWriter, now_utc};
 use super::render::render_cards;
 use super::{
-    DiceMode, DiceRng, Event, FinalScore, Game, Header, Phase, RECORD_FORMAT, Seat, SeatKind,
-    box_names, check_legal, describe_option, evaluate,
+    DiceMode, Event, FinalScore, Game, Header, Illegal, Phase, RECORD_FORMAT, Seat, SeatKind,
+    agree, box_names, check_legal, check_names, describe_option, evaluate,
 };
 
 /// Where the dice come from.
@@ -46,8 +47,44 @@ pub struct PlayOptions {
     pub seats: Vec<Seat>,
     /// The dice.
     pub dice: DiceSource,
-    /// The coach speaks after a person's decision that loses at least this many points.
-    pub coach_threshold: f64,
+    /// The coach speaks after a person's decision that loses at least this many points (and
+    /// more than nothing); `None`: the coach is off.
+    pub coach_threshold: Option<f64>,
+}
+
+/// Why a game could not be played to its end. The record keeps what was played before.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PlayError {
+    /// The seats cannot play (no seat, a bad or repeated name). Fix: name the players again.
+    #[error(transparent)]
+    Seats(Illegal),
+    /// The strategy table is of other rules than the game. Fix: load the table of the game's
+    /// rules.
+    #[error("the table is for {table}, the game for {game}: load the table of {game}")]
+    WrongTable {
+        /// The rules of the table.
+        table: String,
+        /// The rules of the game.
+        game: String,
+    },
+    /// The players' input could not be read. Fix: a readable input (a terminal or a file).
+    #[error("cannot read the players' input")]
+    Input(#[source] io::Error),
+    /// The game could not be shown (a closed output). Fix: keep the output open.
+    #[error("cannot write the game to the output")]
+    Output(#[from] io::Error),
+    /// The record could not be written (see [`RecordFileError::Write`]). Fix: make room.
+    #[error(transparent)]
+    Record(#[from] RecordFileError),
+    /// The advice for the coach or a hint failed: the table does not fit the game. Fix: load
+    /// the table of the game's rules.
+    #[error(transparent)]
+    Advice(#[from] AdviceError),
+    /// The session made an event the referee refused: a bug of this program. Fix: report it
+    /// with the record.
+    #[error("internal error, the referee refused the game's own event: {0}")]
+    Refused(Illegal),
 }
 
 /// How a game ended.
@@ -59,29 +96,12 @@ pub struct Summary {
     pub totals: Vec<FinalScore>,
 }
 
-/// How many options `hint` shows.
-const HINT_ROWS: usize = 10;
-
-/// Parses `--players alice,bob,bot`: a seat named `bot`, or `bot` followed by digits
-/// (`bot2`), is the optimal bot; any other name is a person.
-pub fn parse_seats(text: &str) -> Result<Vec<Seat>, String> {
+/// Parses `alice,bob,bot`: a seat named `bot`, or `bot` followed by digits (`bot2`), is the
+/// optimal bot; any other name is a person. The names are checked as the referee checks
+/// them ([`check_names`]).
+pub fn parse_seats(text: &str) -> Result<Vec<Seat>, Illegal> {
     let mut seats: Vec<Seat> = Vec::new();
     for name in text.split(',').map(str::trim) {
-        if name.is_empty() {
-            return Err(format!(
-                "empty player name in `{text}`: give names separated by commas, e.g. `alice,bob,bot`"
-            ));
-        }
-        if name.chars().count() > 20 || name.chars().any(|c| c.is_control() || c == '"') {
-            return Err(format!(
-                "player name `{name}` is not allowed: use at most 20 printable characters"
-            ));
-        }
-        if seats.iter().any(|s| s.name.eq_ignore_ascii_case(name)) {
-            return Err(format!(
-                "player `{name}` is named twice: give every seat its own name (bots: bot, bot2, ...)"
-            ));
-        }
         let lower = name.to_ascii_lowercase();
         let is_bot = lower
             .strip_prefix("bot")
@@ -95,6 +115,7 @@ pub fn parse_seats(text: &str) -> Result<Vec<Seat>, String> {
             },
         });
     }
+    check_names(&seats)?;
     Ok(seats)
 }
 
@@ -129,31 +150,27 @@ struct Session<'a, R, W, F> {
     game: Game,
     input: R,
     out: W,
-    record: F,
+    record: &'a mut RecordWriter<F>,
     rng: Option<DiceRng>,
-    threshold: f64,
+    threshold: Option<f64>,
 }
 
 /// Plays a game: reads the players' commands from `input`, writes the game to `out` and the
 /// record to `record`, one flushed line per event. `table` must be the table of the rules.
+/// A failed write of the record stops the game with [`PlayError::Record`], naming the file.
 pub fn play<R: BufRead, W: Write, F: Write>(
     table: &StrategyTable,
     options: &PlayOptions,
     input: R,
     out: W,
-    record: F,
-) -> io::Result<Summary> {
-    let game = Game::new(options.rules, options.seats.clone())
-        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.0))?;
+    record: &mut RecordWriter<F>,
+) -> Result<Summary, PlayError> {
+    let game = Game::new(options.rules, options.seats.clone()).map_err(PlayError::Seats)?;
     if *table.rules() != options.rules {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!(
-                "the table is for {}, the game for {}",
-                table.rules().label(),
-                options.rules.label()
-            ),
-        ));
+        return Err(PlayError::WrongTable {
+            table: table.rules().label(),
+            game: options.rules.label(),
+        });
     }
     let mut s = Session {
         table,
@@ -168,13 +185,12 @@ pub fn play<R: BufRead, W: Write, F: Write>(
         threshold: options.coach_threshold,
     };
     let head = header(options);
-    writeln!(s.record, "{}", head.to_line())?;
-    s.record.flush()?;
+    s.record.write_line(&head.to_line())?;
     s.run(&head)
 }
 
 impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
-    fn run(&mut self, head: &Header) -> io::Result<Summary> {
+    fn run(&mut self, head: &Header) -> Result<Summary, PlayError> {
         let rules = self.game.rules();
         writeln!(
             self.out,
@@ -205,17 +221,28 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
                     .map(|r| r.player.as_str())
                     .collect();
                 if top.len() == 1 {
-                    writeln!(self.out, "{} wins with {}.", top[0], ranked[0].total)?;
-                } else {
                     writeln!(
                         self.out,
-                        "{} tie with {}.",
-                        top.join(" and "),
+                        "{} {} with {}.",
+                        top[0],
+                        agree(top[0], "wins", "win"),
+                        ranked[0].total
+                    )?;
+                } else {
+                    let (last, others) = top.split_last().expect("a tie has players");
+                    writeln!(
+                        self.out,
+                        "{} and {last} tie with {}.",
+                        others.join(", "),
                         ranked[0].total
                     )?;
                 }
             } else {
-                writeln!(self.out, "Game over: {} points.", ranked[0].total)?;
+                writeln!(
+                    self.out,
+                    "Game over: {}.",
+                    plural(u64::from(ranked[0].total), "point", "points")
+                )?;
             }
         } else {
             writeln!(
@@ -227,8 +254,7 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
             complete,
             scores: totals.clone(),
         };
-        writeln!(self.record, "{}", end.to_line())?;
-        self.record.flush()?;
+        self.record.write_line(&end.to_line())?;
         self.out.flush()?;
         Ok(Summary { complete, totals })
     }
@@ -238,67 +264,63 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
     }
 
     /// Applies an event and appends it to the record.
-    fn emit(&mut self, event: Event) -> io::Result<Option<super::Decision>> {
-        let decision = self
-            .game
-            .apply(&event)
-            .map_err(|e| io::Error::other(format!("internal error, illegal event: {e}")))?;
-        writeln!(self.record, "{}", event.to_line())?;
-        self.record.flush()?;
+    fn emit(&mut self, event: Event) -> Result<Option<super::Decision>, PlayError> {
+        let decision = self.game.apply(&event).map_err(PlayError::Refused)?;
+        self.record.write_line(&event.to_line())?;
         Ok(decision)
     }
 
-    /// Reads one line; `None` at the end of the input.
-    fn read_line(&mut self, prompt: &str) -> io::Result<Option<String>> {
-        write!(self.out, "{prompt}")?;
-        self.out.flush()?;
-        let mut line = String::new();
-        if self.input.read_line(&mut line)? == 0 {
-            writeln!(self.out)?;
-            return Ok(None);
+    /// Reads one line, asking again after a line that is not UTF-8 text; `None` at the end
+    /// of the input.
+    fn read_line(&mut self, prompt: &str) -> Result<Option<String>, PlayError> {
+        loop {
+            write!(self.out, "{prompt}")?;
+            self.out.flush()?;
+            let mut bytes = Vec::new();
+            if self
+                .input
+                .read_until(b'\n', &mut bytes)
+                .map_err(PlayError::Input)?
+                == 0
+            {
+                writeln!(self.out)?;
+                return Ok(None);
+            }
+            match String::from_utf8(bytes) {
+                Ok(line) => return Ok(Some(line.trim().to_string())),
+                Err(e) => writeln!(
+                    self.out,
+                    "  ! `{}` is not UTF-8 text: type it again",
+                    excerpt(String::from_utf8_lossy(e.as_bytes()).trim())
+                )?,
+            }
         }
-        Ok(Some(line.trim().to_string()))
     }
 
     /// `n` dice for `seat`, rolled or typed; `None` when the player quits or the input ends.
-    fn dice(&mut self, seat: usize, n: usize, what: &str) -> io::Result<Option<Vec<u8>>> {
+    fn dice(&mut self, seat: usize, n: usize, what: &str) -> Result<Option<Vec<u8>>, PlayError> {
         if let Some(rng) = &mut self.rng {
             return Ok(Some(rng.dice(n)));
         }
         let name = self.game.seats()[seat].name.clone();
         loop {
-            let prompt = format!("{name}, type the {n} dice of {what}: ");
+            let dice = plural(n as u64, "die", "dice");
+            let prompt = format!("{name}, type the {dice} of {what}: ");
             let Some(line) = self.read_line(&prompt)? else {
                 return Ok(None);
             };
-            if matches!(line.as_str(), "quit" | "exit" | "q") {
+            if matches!(line.to_ascii_lowercase().as_str(), "quit" | "exit" | "q") {
                 return Ok(None);
             }
-            let parsed: Result<Vec<u8>, String> = {
-                let parts: Vec<&str> = line.split([' ', ',']).filter(|p| !p.is_empty()).collect();
-                let items: Vec<String> = if parts.len() == 1 {
-                    parts[0].chars().map(String::from).collect()
-                } else {
-                    parts.iter().map(|p| p.to_string()).collect()
-                };
-                items
-                    .iter()
-                    .map(|p| match p.parse::<u8>() {
-                        Ok(f) if (1..=6).contains(&f) => Ok(f),
-                        _ => Err(format!("`{p}` is not a face: dice show 1 to 6")),
-                    })
-                    .collect()
-            };
-            match parsed {
-                Ok(f) if f.len() == n => return Ok(Some(f)),
-                Ok(f) => writeln!(self.out, "  ! {} dice given, {n} needed", f.len())?,
+            match parse_faces(&line, FaceCount::Exactly(n)) {
+                Ok(faces) => return Ok(Some(faces)),
                 Err(e) => writeln!(self.out, "  ! {e}")?,
             }
         }
     }
 
     /// The opening rolls and the play order; false when the game was left.
-    fn opening(&mut self) -> io::Result<bool> {
+    fn opening(&mut self) -> Result<bool, PlayError> {
         if self.game.phase() == Phase::Opening {
             writeln!(
                 self.out,
@@ -314,7 +336,12 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
             dice.sort_unstable();
             let total: u32 = dice.iter().map(|&d| u32::from(d)).sum();
             let name = self.game.seats()[seat].name.clone();
-            writeln!(self.out, "{name} rolls {} ({total})", join_faces(&dice))?;
+            writeln!(
+                self.out,
+                "{name} {} {} ({total})",
+                agree(&name, "rolls", "roll"),
+                join_faces(&dice)
+            )?;
             self.emit(Event::Opening { player: name, dice })?;
             if self.game.phase() == Phase::Opening && self.game.opening_rolled() == 0 {
                 writeln!(
@@ -336,7 +363,7 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
     }
 
     /// Every turn until the end; false when the game was left.
-    fn turns(&mut self) -> io::Result<bool> {
+    fn turns(&mut self) -> Result<bool, PlayError> {
         while !self.game.is_over() {
             if !self.turn()? {
                 return Ok(false);
@@ -346,9 +373,12 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
     }
 
     /// Prices a person's decision and speaks when it loses at least the threshold.
-    fn coach(&mut self, decision: &super::Decision) -> io::Result<()> {
-        let e = evaluate(self.table, decision).map_err(io::Error::other)?;
-        if e.loss >= self.threshold && e.loss > 0.0 {
+    fn coach(&mut self, decision: &super::Decision) -> Result<(), PlayError> {
+        let Some(threshold) = self.threshold else {
+            return Ok(());
+        };
+        let e = evaluate(self.table, decision)?;
+        if e.loss >= threshold && e.loss > 0.0 {
             writeln!(
                 self.out,
                 "  coach: {} costs {:.4} points against optimal play (expected final {:.2} instead of {:.2}); best: {}",
@@ -358,14 +388,18 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
         Ok(())
     }
 
-    fn hint(&mut self, position: &Position) -> io::Result<()> {
-        let advice = advise(self.table, position).map_err(io::Error::other)?;
+    fn hint(&mut self, position: &Position, rows: HintRows) -> Result<(), PlayError> {
+        let advice = advise(self.table, position)?;
+        let shown = match rows {
+            HintRows::Top => HINT_ROWS,
+            HintRows::All => advice.options.len(),
+        };
         writeln!(
             self.out,
             "  {:>4}  {:<36} {:>14} {:>9}",
             "rank", "option", "expected final", "loss"
         )?;
-        for (i, o) in advice.options.iter().take(HINT_ROWS).enumerate() {
+        for (i, o) in advice.options.iter().take(shown).enumerate() {
             writeln!(
                 self.out,
                 "  {:>4}  {:<36} {:>14.4} {:>9.4}",
@@ -375,14 +409,23 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
                 o.loss()
             )?;
         }
-        if advice.options.len() > HINT_ROWS {
-            writeln!(self.out, "  ... {} more", advice.options.len() - HINT_ROWS)?;
+        if advice.options.len() > shown {
+            writeln!(
+                self.out,
+                "  ... {} more (`hint all` shows every option)",
+                advice.options.len() - shown
+            )?;
         }
         Ok(())
     }
 
     /// Asks a person for a keep (with rolls left) or a box, until the answer is legal.
-    fn ask(&mut self, seat: usize, dice: Dice, rolls_left: u8) -> io::Result<Option<Action>> {
+    fn ask(
+        &mut self,
+        seat: usize,
+        dice: Dice,
+        rolls_left: u8,
+    ) -> Result<Option<Action>, PlayError> {
         let name = self.game.seats()[seat].name.clone();
         let rules = self.game.rules();
         loop {
@@ -405,29 +448,37 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
                     "{}",
                     render_cards(self.game.seats(), self.game.cards())
                 )?,
-                PlayerCommand::Hint => self.hint(&Position {
-                    card,
-                    dice,
-                    rolls_left,
-                })?,
+                PlayerCommand::Hint(rows) => self.hint(
+                    &Position {
+                        card,
+                        dice,
+                        rolls_left,
+                    },
+                    rows,
+                )?,
                 PlayerCommand::KeepFaces(_) | PlayerCommand::KeepPositions(_) => {
                     if rolls_left == 0 {
+                        // The example is a box these dice may fill now.
+                        let legal = rules.legal_boxes(card.filled(), &dice);
+                        let example = rules.boxes()[legal.trailing_zeros() as usize].name();
                         writeln!(
                             self.out,
-                            "  ! no rolls left: score a box, e.g. `score chance`"
+                            "  ! no rolls left: score a box, e.g. `score {example}`"
                         )?;
                         continue;
                     }
                     match resolve_keep(&command, &dice) {
-                        Ok(k) => return Ok(Some(Action::Keep(k))),
-                        Err(e) => writeln!(self.out, "  ! {e}")?,
+                        Some(Ok(k)) => return Ok(Some(Action::Keep(k))),
+                        Some(Err(e)) => writeln!(self.out, "  ! {e}")?,
+                        None => unreachable!("a keep command resolves to a keep"),
                     }
                 }
                 PlayerCommand::Score(b) => {
                     let Some(index) = rules.box_by_name(&b) else {
                         writeln!(
                             self.out,
-                            "  ! unknown box `{b}`: the boxes are {}",
+                            "  ! unknown box `{}`: the boxes are {}",
+                            excerpt(&b),
                             box_names(&rules)
                         )?;
                         continue;
@@ -442,7 +493,7 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
     }
 
     /// Fills `index` for the player to move and says so.
-    fn score(&mut self, seat: usize, dice: Dice, index: usize) -> io::Result<()> {
+    fn score(&mut self, seat: usize, dice: Dice, index: usize) -> Result<(), PlayError> {
         let rules = self.game.rules();
         let card = &self.game.cards()[seat];
         let state = card.state();
@@ -466,7 +517,8 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
         };
         writeln!(
             self.out,
-            "{name} scores {category} for {points}{extra} (total {total})"
+            "{name} {} {category} for {points}{extra} (total {total})",
+            agree(&name, "scores", "score")
         )?;
         if self.game.seats()[seat].kind == SeatKind::Human
             && let Some(d) = decision
@@ -477,7 +529,7 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
     }
 
     /// One turn of the player to move; false when the game was left.
-    fn turn(&mut self) -> io::Result<bool> {
+    fn turn(&mut self) -> Result<bool, PlayError> {
         let seat = self.game.to_move().expect("a player to move");
         let seat_info = self.game.seats()[seat].clone();
         let name = seat_info.name.clone();
@@ -513,8 +565,8 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
                 Phase::Rolled { dice, rolls_left } => {
                     writeln!(
                         self.out,
-                        "{name} rolled {dice}   ({rolls_left} roll{} left)",
-                        if rolls_left == 1 { "" } else { "s" }
+                        "{name} rolled {dice}   ({} left)",
+                        plural(u64::from(rolls_left), "roll", "rolls")
                     )?;
                     let action = match &values {
                         Some(v) => Action::Keep(v.best_keep(rolls_left, &dice).0),
@@ -533,9 +585,9 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
                     };
                     if !human {
                         if keep.len() == DICE {
-                            writeln!(self.out, "{name} stops")?;
+                            writeln!(self.out, "{name} {}", agree(&name, "stops", "stop"))?;
                         } else {
-                            writeln!(self.out, "{name} keeps {keep}")?;
+                            writeln!(self.out, "{name} {} {keep}", agree(&name, "keeps", "keep"))?;
                         }
                     }
                     let decision = self.emit(Event::Keep {
@@ -566,9 +618,19 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
                         self.emit(Event::Roll {
                             player: name.clone(),
                             turn,
-                            dice: all,
+                            dice: all.clone(),
                             rolls_left: rolls_left - 1,
                         })?;
+                        if rolls_left == 1 {
+                            // The last roll: shown here, as the rolls with rolls left are
+                            // shown above, so every player's (the bot's too) scored dice
+                            // are on screen.
+                            writeln!(
+                                self.out,
+                                "{name} rolled {}   (no rolls left)",
+                                join_faces(&all)
+                            )?;
+                        }
                     }
                 }
                 Phase::MustScore { dice } => {
@@ -597,11 +659,7 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
                     self.score(seat, dice, index)?;
                     return Ok(true);
                 }
-                other => {
-                    return Err(io::Error::other(format!(
-                        "internal error: unexpected phase {other:?} in a turn"
-                    )));
-                }
+                other => unreachable!("a turn is rolled or must score, not {other:?}"),
             }
         }
     }
