@@ -14,7 +14,8 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
         .with_context(|| format!("cannot read the game record {}", path.display()))?;
     let record = GameRecord::parse(&text).with_context(|| format!("{}", path.display()))?;
     let rules = record.game.rules();
-    let table = super::load_or_build(&rules, args.table.as_deref())?;
+    // The rules come from the record: a table of other rules is fixed by the table alone.
+    let table = super::load_table(&rules, args.table.as_deref(), super::RulesFrom::Input)?;
     let report = review(&table, &record)?;
     super::print_result(args.json, &report, |out| {
         out.write_all(render_review(&report).as_bytes())?;
