@@ -549,3 +549,91 @@ fn unreadable_table_path() {
         .unwrap();
     assert_bad_input(&o, "cannot read table");
 }
+
+#[test]
+fn a_table_path_that_is_not_a_table_is_never_suggested_for_overwrite() {
+    let dir = temp_dir();
+    let notes = dir.path().join("notes.txt");
+    fs::write(&notes, "my notes").unwrap();
+    let advise = |table: &Path| {
+        yahtzee_in(dir.path())
+            .args(["advise", "--rules", "yacht", "--dice", "12345", "--table"])
+            .arg(table)
+            .output()
+            .unwrap()
+    };
+    let o = advise(&notes);
+    assert_bad_input(&o, "is not a yahtzee table");
+    assert!(
+        !stderr(&o).contains('`'),
+        "a command is suggested: {}",
+        stderr(&o)
+    );
+    assert!(stderr(&o).contains("or a path where no file exists yet, to build one there"));
+    // Following the fix: a new path builds the table there.
+    let new = dir.path().join("yacht.table");
+    assert!(advise(&new).status.success());
+    assert!(advise(&new).status.success());
+    assert_eq!(fs::read_to_string(&notes).unwrap(), "my notes");
+}
+
+#[test]
+fn a_cache_file_that_is_not_a_table_gets_a_rebuild_command() {
+    let dir = temp_dir();
+    fs::write(dir.path().join("yacht.v2.table"), "").unwrap();
+    let query = ["advise", "--rules", "yacht", "--dice", "12345"];
+    let o = yahtzee_in(dir.path()).args(query).output().unwrap();
+    assert_bad_input(&o, "is not a yahtzee table");
+    assert_eq!(
+        suggested_command(&stderr(&o)),
+        ["yahtzee", "solve", "--rules", "yacht"]
+    );
+    run_suggested(dir.path(), &stderr(&o));
+    assert!(
+        yahtzee_in(dir.path())
+            .args(query)
+            .output()
+            .unwrap()
+            .status
+            .success()
+    );
+}
+
+#[test]
+fn export_out_never_overwrites_a_table_or_the_table_it_reads() {
+    let (dir, path) = yacht_table();
+    let before = fs::read(&path).unwrap();
+    let other = dir.path().join("other.table");
+    fs::copy(&path, &other).unwrap();
+    for (out, needle) in [
+        (&other, "holds a strategy table, which is never overwritten"),
+        (&path, "is the strategy table this command reads"),
+    ] {
+        let o = yahtzee_in(dir.path())
+            .args([
+                "export",
+                "--rules",
+                "yacht",
+                "--table",
+                &path_str(&path),
+                "--out",
+            ])
+            .arg(out)
+            .output()
+            .unwrap();
+        assert_bad_input(&o, needle);
+        assert!(stderr(&o).contains("--out"), "{}", stderr(&o));
+    }
+    assert_eq!(fs::read(&path).unwrap(), before);
+    assert_eq!(fs::read(&other).unwrap(), before);
+    let help = stdout(
+        &yahtzee_in(dir.path())
+            .args(["export", "--help"])
+            .output()
+            .unwrap(),
+    );
+    assert!(
+        help.contains("a strategy table or the table being read is never overwritten"),
+        "{help}"
+    );
+}

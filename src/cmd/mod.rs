@@ -136,6 +136,11 @@ pub fn table_error(
         None => format!("yahtzee solve {}", rules.flags()),
     };
     let fix = match &e {
+        // A file of our own name in our own folder may be replaced; a file the user named
+        // that is not a table at all may be anything, and is not.
+        TableError::Magic { .. } if table.is_none() => {
+            format!("rebuild it with `{}`", solve(rules))
+        }
         _ if e.needs_rebuild() => format!("rebuild it with `{}`", solve(rules)),
         TableError::WrongRules {
             found: Some(found), ..
@@ -145,20 +150,16 @@ pub fn table_error(
             rules.label()
         ),
         TableError::WrongRules { .. } => format!(
-            "drop --table to use the default table of {} (built if missing), or give a table made by `yahtzee solve {} --out NEW.table`",
+            "drop --table to use the default table of {} (built if missing), or give --table a path where no file exists yet, to build it there",
             rules.label(),
-            rules.flags()
         ),
         TableError::Write { .. } => {
             format!("choose a writable place with --out PATH or ${TABLE_DIR_ENV}")
         }
         TableError::Magic { .. } | TableError::Read { .. } => match table {
-            Some(_) => format!(
-                "give --table a table file, or a new path to build one there (`yahtzee solve {}` writes the default one)",
-                rules.flags()
-            ),
+            Some(_) => "give --table a strategy table file, or a path where no file exists yet, to build one there".to_string(),
             None => format!(
-                "move {} away; the next command builds the table again",
+                "move {} away and the next command builds the table again",
                 quote(&path)
             ),
         },
