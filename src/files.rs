@@ -67,13 +67,11 @@ pub fn folder_of(path: &Path) -> &Path {
 /// Creates `dir` and its missing parents. Where a file stands in the way, the error says
 /// which file, instead of the system's bare "File exists" or "Not a directory".
 pub fn create_folder(dir: &Path) -> io::Result<()> {
-    if let Some(blocker) = dir
+    let nearest = dir
         .ancestors()
-        .find(|a| !a.as_os_str().is_empty() && a.exists())
-    {
-        if !blocker.is_dir() {
-            return Err(not_a_folder(blocker));
-        }
+        .find(|a| !a.as_os_str().is_empty() && a.exists());
+    if let Some(blocker) = nearest.filter(|a| !a.is_dir()) {
+        return Err(not_a_folder(blocker));
     }
     fs::create_dir_all(dir)
 }
