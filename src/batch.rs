@@ -119,8 +119,7 @@ pub struct Query {
 /// What `rolls_left` must be.
 const ROLLS_LEFT: &str = "the integer 0, 1 or 2";
 /// What `dice` must be.
-const DICE: &str =
-    "an array of five integers from 1 to 6, like [1, 3, 3, 5, 6] (five faces from 1 to 6)";
+const DICE: &str = "an array of five integer faces from 1 to 6, like [1, 3, 3, 5, 6]";
 /// What `card` must be.
 const CARD: &str = r#"an object of box name to integer points, like {"ones": 3, "full-house": 25} (leave it out for a new game)"#;
 /// What the points of a box must be.
@@ -144,45 +143,43 @@ impl Query {
                 got: json.describe(),
             });
         };
+        let (mut card_entries, mut yahtzee_bonus, mut dice, mut rolls_left) =
+            (Vec::new(), 0, None, 2);
+        // Only keys of KEYS are ever added, each at most once.
         let mut seen: Vec<&str> = Vec::new();
-        let mut query = Query {
-            card: Vec::new(),
-            yahtzee_bonus: 0,
-            dice: Dice::from_faces(&[1, 1, 1, 1, 1]).expect("five faces"),
-            rolls_left: 2,
-        };
-        let mut dice = None;
         for (key, value) in &entries {
-            let Some(&known) = KEYS.iter().find(|k| **k == key.as_str()) else {
-                return Err(BatchError::UnknownKey { key: excerpt(key) });
-            };
-            if seen.contains(&known) {
+            let key = key.as_str();
+            if seen.contains(&key) {
                 return Err(BatchError::DuplicateKey {
-                    key: known.to_string(),
+                    key: key.to_string(),
                 });
             }
-            seen.push(known);
-            match known {
-                "card" => query.card = card(value)?,
+            match key {
+                "card" => card_entries = card(value)?,
                 "yahtzee_bonus" => {
-                    query.yahtzee_bonus = value
+                    yahtzee_bonus = value
                         .integer()
                         .and_then(|n| u32::try_from(n).ok())
-                        .ok_or_else(|| value.wrong(known, BONUS))?
+                        .ok_or_else(|| value.wrong(key, BONUS))?
                 }
                 "dice" => dice = Some(dice_of(value)?),
                 "rolls_left" => {
-                    query.rolls_left = value
+                    rolls_left = value
                         .integer()
                         .filter(|n| (0..=2).contains(n))
                         .map(|n| n as u8)
-                        .ok_or_else(|| value.wrong(known, ROLLS_LEFT))?
+                        .ok_or_else(|| value.wrong(key, ROLLS_LEFT))?
                 }
-                _ => unreachable!("every key of KEYS is read"),
+                _ => return Err(BatchError::UnknownKey { key: excerpt(key) }),
             }
+            seen.push(key);
         }
-        query.dice = dice.ok_or(BatchError::NoDice)?;
-        Ok(query)
+        Ok(Query {
+            card: card_entries,
+            yahtzee_bonus,
+            dice: dice.ok_or(BatchError::NoDice)?,
+            rolls_left,
+        })
     }
 
     /// The position under `rules`: the card checked against the rules.
@@ -451,7 +448,7 @@ mod tests {
             ),
             (
                 r#"{"dice": "12345"}"#,
-                "dice must be an array of five integers from 1 to 6, like [1, 3, 3, 5, 6] (five faces from 1 to 6), not the string \"12345\"",
+                "dice must be an array of five integer faces from 1 to 6, like [1, 3, 3, 5, 6], not the string \"12345\"",
             ),
             (r#"{"dice": [1,2,3,4]}"#, "not [1, 2, 3, 4]"),
             (r#"{"dice": [1,2,3,4,7]}"#, "not [1, 2, 3, 4, 7]"),
