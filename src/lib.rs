@@ -21,7 +21,7 @@
 //! - [`simulate`]: games with random dice under a policy.
 //! - [`report`]: the result of each command (solve, verify, stats, simulate).
 //! - [`plot`]: the SVG histogram of a distribution.
-//! - [`text`]: input quoted in errors, number agreement.
+//! - [`text`]: input quoted in errors, number agreement, probabilities as people read them.
 
 pub mod advice;
 pub mod batch;

@@ -17,9 +17,11 @@
 //! dense layout): the file is half the size, and loading puts each value back at its place.
 //!
 //! Loading checks each part in that order and refuses a file of another rule set: a table
-//! never answers a question about other rules. A file is written to a temporary name in the
-//! same folder and renamed into place, so an interrupted write never leaves a half-written
-//! table where a table is expected.
+//! never answers a question about other rules. The same checks serve a table given as bytes
+//! ([`StrategyTable::from_bytes`]; loading a path reads the file and checks its bytes), and
+//! the errors say where the table came from ([`Origin`]). A file is written through
+//! [`crate::files`], to a temporary name in the same folder renamed into place, so an
+//! interrupted write never leaves a half-written table where a table is expected.
 
 use std::fs;
 use std::io::{Seek, SeekFrom, Write};
