@@ -3,12 +3,13 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use yahtzee::distribution::THRESHOLDS;
 use yahtzee::export::Format;
 use yahtzee::rules::{Order, RuleSet, Rules};
 use yahtzee::simulate::Policy;
+use yahtzee::text::excerpt;
 
 /// Optimal strategy for Yahtzee and Yacht: exact solver, advice, statistics.
 #[derive(Parser, Debug)]
@@ -39,6 +40,10 @@ pub enum Command {
     /// Print the card of a rule set: each box, its aliases and what it scores, the bonuses and
     /// the Joker rule.
     Rules(RulesCardArgs),
+    /// Print the shell completion script of yahtzee, e.g. `yahtzee completions bash`.
+    Completions(CompletionsArgs),
+    /// Print the manual page of yahtzee (roff), e.g. `yahtzee man | man -l -`.
+    Man(ManArgs),
 }
 
 /// The rule set and its modifier, shared by every command.
@@ -87,9 +92,9 @@ pub struct SolveArgs {
     /// Print the result as one JSON object.
     #[arg(long)]
     pub json: bool,
-    /// Worker threads [default: one per core, or $RAYON_NUM_THREADS].
-    #[arg(long, value_name = "N")]
-    pub threads: Option<usize>,
+    /// Worker threads, 1 to 256 [default: one per core, or $RAYON_NUM_THREADS].
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    pub threads: Option<u16>,
 }
 
 #[derive(Args, Debug)]
@@ -117,8 +122,10 @@ pub struct AdviseArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
-    /// Answer one JSON query per line of stdin with one JSON line each, loading the table once.
-    #[arg(long, conflicts_with_all = ["dice", "card"])]
+    /// Answer one JSON query per line of stdin with one JSON line each, loading the table once
+    /// (the position comes from each line, so --dice, --card, --yahtzee-bonus and
+    /// --rolls-left are refused).
+    #[arg(long, conflicts_with_all = ["dice", "card", "yahtzee_bonus", "rolls_left"])]
     pub batch: bool,
     /// Strategy table to use [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.
     #[arg(long, value_name = "PATH")]
@@ -140,7 +147,22 @@ pub fn parse_rolls_left(text: &str) -> Result<u8, String> {
         "0" => Ok(0),
         "1" => Ok(1),
         "2" => Ok(2),
-        other => Err(format!("rolls left must be 0, 1 or 2, not `{other}`")),
+        other => Err(format!(
+            "rolls left must be 0, 1 or 2, not `{}`",
+            excerpt(other)
+        )),
+    }
+}
+
+/// Worker threads: 1 to [`crate::cmd::MAX_THREADS`].
+pub fn parse_threads(text: &str) -> Result<u16, String> {
+    let max = crate::cmd::MAX_THREADS;
+    match text.trim().parse::<u64>() {
+        Ok(n) if (1..=u64::from(max)).contains(&n) => Ok(n as u16),
+        _ => Err(format!(
+            "the number of worker threads must be from 1 to {max}, not `{}` (leave --threads out for one per core)",
+            excerpt(text)
+        )),
     }
 }
 
@@ -223,8 +245,10 @@ pub struct ExportArgs {
     pub min_gap: Option<f64>,
     /// Output format [default: markdown for --opening, csv otherwise].
     #[arg(long, value_enum)]
-    pub format: Option<Format>,
-    /// Write to this file (through a temporary name, renamed when complete) instead of stdout.
+    pub format: Option<FormatArg>,
+    /// Write to this file instead of stdout, overwriting it if it exists (through a temporary
+    /// name, renamed when complete); a strategy table or the table being read is never
+    /// overwritten.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Strategy table to use [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.
@@ -238,10 +262,12 @@ pub struct ReportArgs {
     /// Print one JSON object instead of the summary.
     #[arg(long)]
     pub json: bool,
-    /// Also write the whole distribution to this CSV file (`score,probability`).
+    /// Also write the whole distribution to this CSV file (`score,probability`), overwriting
+    /// it if it exists; a strategy table or the table being read is never overwritten.
     #[arg(long, value_name = "FILE.csv")]
     pub pmf: Option<PathBuf>,
-    /// Also draw a histogram of the distribution to this SVG file.
+    /// Also draw a histogram of the distribution to this SVG file, overwriting it if it
+    /// exists; a strategy table or the table being read is never overwritten.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
     /// Thresholds t of P(score >= t), comma-separated.
@@ -258,9 +284,9 @@ pub struct StatsArgs {
     /// Strategy table to use [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.
     #[arg(long, value_name = "PATH")]
     pub table: Option<PathBuf>,
-    /// Worker threads [default: one per core, or $RAYON_NUM_THREADS].
-    #[arg(long, value_name = "N")]
-    pub threads: Option<usize>,
+    /// Worker threads, 1 to 256 [default: one per core, or $RAYON_NUM_THREADS].
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    pub threads: Option<u16>,
 }
 
 #[derive(Args, Debug)]
@@ -276,12 +302,87 @@ pub struct SimulateArgs {
     #[arg(long, default_value_t = 1, value_name = "S")]
     pub seed: u64,
     /// How the games are played.
-    #[arg(long, value_enum, default_value_t = Policy::Optimal)]
-    pub policy: Policy,
+    #[arg(long, value_enum, default_value = "optimal")]
+    pub policy: PolicyArg,
     /// Strategy table for the optimal policy [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.
     #[arg(long, value_name = "PATH")]
     pub table: Option<PathBuf>,
-    /// Worker threads [default: one per core, or $RAYON_NUM_THREADS].
-    #[arg(long, value_name = "N")]
-    pub threads: Option<usize>,
+    /// Worker threads, 1 to 256 [default: one per core, or $RAYON_NUM_THREADS].
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    pub threads: Option<u16>,
+}
+
+/// `--policy`: the policies of [`yahtzee::simulate::Policy`], by their names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PolicyArg {
+    /// The optimal policy of the strategy table (ties: fewest dice kept, first box on the card).
+    Optimal,
+    /// Never re-rolls: scores the opening roll in the box worth the most points now.
+    Greedy,
+    /// Keeps every die of the most common face, re-rolls the others twice, then scores like
+    /// greedy.
+    MostCommon,
+}
+
+impl From<PolicyArg> for Policy {
+    fn from(p: PolicyArg) -> Policy {
+        match p {
+            PolicyArg::Optimal => Policy::Optimal,
+            PolicyArg::Greedy => Policy::Greedy,
+            PolicyArg::MostCommon => Policy::MostCommon,
+        }
+    }
+}
+
+/// `--format`: the formats of [`yahtzee::export::Format`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// Comma-separated values with one header line.
+    Csv,
+    /// One JSON object per line.
+    Jsonl,
+    /// Markdown tables, for reading and printing.
+    Markdown,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Csv => Format::Csv,
+            FormatArg::Jsonl => Format::Jsonl,
+            FormatArg::Markdown => Format::Markdown,
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Args, Debug)]
+pub struct ManArgs {
+    /// The page of this subcommand instead of the main page, e.g. `advise`.
+    pub command: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn policy_names_are_the_library_names() {
+        for p in PolicyArg::value_variants() {
+            let name = p.to_possible_value().unwrap();
+            assert_eq!(name.get_name(), Policy::from(*p).name());
+        }
+    }
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
 }

@@ -6,7 +6,6 @@
 //! ([`crate::simulate`]) with counts of games; [`Summary::of`] reads the same figures from
 //! either, so both commands report exactly the same things in the same formats.
 
-use std::io::Write;
 use std::path::Path;
 
 use serde::Serialize;
@@ -104,7 +103,7 @@ impl Tally {
                 text.push_str(&format!("{s},{:.16e}\n", self.score[s as usize] / total));
             }
         }
-        write_atomically(path, text.as_bytes())
+        crate::files::write_atomically(path, text.as_bytes())
     }
 }
 
@@ -113,22 +112,6 @@ fn add_at(v: &mut Vec<f64>, i: usize, mass: f64) {
         v.resize(i + 1, 0.0);
     }
     v[i] += mass;
-}
-
-/// Writes `bytes` to a temporary file beside `path`, then renames it to `path`, so a reader
-/// never sees half a file.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let tmp = crate::table::temporary_name(path);
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
 }
 
 /// One percentile of the final score.

@@ -9,20 +9,27 @@
 //! - [`state`]: turn-start states, score cards and the table layout.
 //! - [`kernel`]: the turn machinery every objective runs: final roll, keeps, keep lattice.
 //! - [`solver`]: backward induction over all states, in parallel and SIMD.
-//! - [`table`]: the strategy table and its versioned, checksummed file.
+//! - [`table`]: the strategy table and its versioned, checksummed file (or bytes).
+//! - [`files`]: every file written through a temporary renamed into place.
+//! - [`cache`]: the table of some rules, loaded from its file or built and saved.
 //! - [`vector`]: objectives with a vector per state (target score, ...), by the same kernel.
 //! - [`advice`]: the ranked options for a position.
+//! - [`batch`]: the batch protocol, one JSON query per line and one JSON answer.
 //! - [`game`]: a game of one or more players: referee, record, commands, session, coach.
 //! - [`review`]: prices every decision of a saved game.
 //! - [`export`]: strategy tables (one card, every state, the full policy, the opening sheet).
 //! - [`distribution`]: the figures of a final-score distribution.
 //! - [`stats`]: the exact distribution under optimal play.
 //! - [`simulate`]: games with random dice under a policy.
+//! - [`report`]: the result of each command (solve, verify, stats, simulate).
 //! - [`plot`]: the SVG histogram of a distribution.
-//! - [`text`]: input quoted in errors, number agreement.
+//! - [`text`]: input quoted in errors, number agreement, probabilities as people read them.
 
 pub mod advice;
+pub mod batch;
+pub mod cache;
 pub mod dice;
+pub mod files;
 pub mod game;
 pub mod kernel;
 pub mod review;
@@ -41,5 +48,6 @@ pub use table::StrategyTable;
 pub mod distribution;
 pub mod export;
 pub mod plot;
+pub mod report;
 pub mod simulate;
 pub mod stats;

@@ -7,6 +7,7 @@ mod cmd;
 use std::process::ExitCode;
 
 use clap::Parser;
+use clap::error::{ContextKind, ContextValue, ErrorKind};
 
 use cli::{Cli, Command};
 
@@ -21,6 +22,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Stats(args) => cmd::stats::run(args),
         Command::Simulate(args) => cmd::simulate::run(args),
         Command::Rules(args) => cmd::rules::run(args),
+        Command::Completions(args) => cmd::completions::run(args),
+        Command::Man(args) => cmd::man::run(args),
     }
 }
 
@@ -32,28 +35,61 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
     })
 }
 
+/// `text` on one line: control characters (a newline in a file name, say) escaped.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| {
+            let escaped: Vec<char> = if c.is_control() {
+                c.escape_debug().collect()
+            } else {
+                vec![c]
+            };
+            escaped
+        })
+        .collect()
+}
+
+/// clap's error as one line: its message and its list of allowed values, without the usage,
+/// and the input it quotes cut to an excerpt.
+fn clap_error_line(e: &clap::Error) -> String {
+    let mut text = e.render().to_string();
+    for kind in [ContextKind::InvalidValue, ContextKind::InvalidArg] {
+        if let Some(ContextValue::String(raw)) = e.get(kind) {
+            text = text.replace(raw.as_str(), &yahtzee::text::excerpt(raw));
+        }
+    }
+    let line = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| {
+            !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more information")
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    one_line(&line)
+}
+
 fn main() -> ExitCode {
+    // An interrupted write leaves no temporary file behind (a `kill -9` cannot be caught:
+    // the next write into the folder removes those).
+    let _ = ctrlc::set_handler(|| {
+        yahtzee::files::remove_temporaries();
+        std::process::exit(130);
+    });
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
+        Err(e) if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            // Bare `yahtzee`: the whole help, readable, and the status of a usage error.
+            let _ = e.print();
+            return ExitCode::from(2);
+        }
         Err(e) if !e.use_stderr() => {
             // --help and --version.
             let _ = e.print();
             return ExitCode::SUCCESS;
         }
         Err(e) => {
-            // One line: clap's message and its list of allowed values, without the usage.
-            let text = e.render().to_string();
-            let line = text
-                .lines()
-                .map(str::trim)
-                .filter(|l| {
-                    !l.is_empty()
-                        && !l.starts_with("Usage:")
-                        && !l.starts_with("For more information")
-                })
-                .collect::<Vec<_>>()
-                .join(" ");
-            eprintln!("{line}; see `yahtzee --help`");
+            eprintln!("{}; see `yahtzee --help`", clap_error_line(&e));
             return ExitCode::from(2);
         }
     };
@@ -61,7 +97,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", one_line(&format!("{e:#}")));
             ExitCode::from(2)
         }
     }

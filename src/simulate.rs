@@ -28,7 +28,7 @@ use crate::table::StrategyTable;
 pub const CHUNK: u64 = 1024;
 
 /// How the simulated player plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Policy {
     /// The optimal policy of the strategy table (ties: fewest dice kept, first box on the

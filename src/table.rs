@@ -17,20 +17,23 @@
 //! dense layout): the file is half the size, and loading puts each value back at its place.
 //!
 //! Loading checks each part in that order and refuses a file of another rule set: a table
-//! never answers a question about other rules. A file is written to a temporary name in the
-//! same folder and renamed into place, so an interrupted write never leaves a half-written
-//! table where a table is expected.
+//! never answers a question about other rules. The same checks serve a table given as bytes
+//! ([`StrategyTable::from_bytes`]; loading a path reads the file and checks its bytes), and
+//! the errors say where the table came from ([`Origin`]). A file is written through
+//! [`crate::files`], to a temporary name in the same folder renamed into place, so an
+//! interrupted write never leaves a half-written table where a table is expected.
 
 use std::fs;
 use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::files;
 use crate::rules::{Order, RuleSet, Rules};
 use crate::solver::{self, ScoreTable, SolveOptions};
 use crate::state::{Layout, State, reachable_rows, reachable_state_count, set_bits};
-use std::sync::Arc;
 
 /// First bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"YHTZTBL\0";
@@ -42,67 +45,141 @@ pub const VALUE_TYPE: &str = "f64";
 /// Environment variable naming the folder of the default tables.
 pub const TABLE_DIR_ENV: &str = "YAHTZEE_TABLE_DIR";
 
-/// Errors in reading or writing a table file. Each message says how to fix it.
+/// Where a table came from, as error messages name it: a file, or bytes handed over by the
+/// caller (a server that keeps tables in memory).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// A table file.
+    File(PathBuf),
+    /// Bytes given to [`StrategyTable::from_bytes`] or [`StrategyTable::open_bytes`].
+    Bytes,
+}
+
+impl Origin {
+    /// The file, if the table came from one.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Origin::File(p) => Some(p),
+            Origin::Bytes => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Origin::File(p) => write!(f, "{}", p.display()),
+            Origin::Bytes => f.write_str("the table data"),
+        }
+    }
+}
+
+/// Errors in reading or writing a table. Each message says what is wrong and how to fix it,
+/// in words: the messages name no command or flag, since the fix depends on the front end
+/// (the binary adds the command that rebuilds the file, see [`TableError::needs_rebuild`]).
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum TableError {
-    #[error("cannot read table {path}: {cause}; build it with `yahtzee solve {flags}`")]
+    /// The file cannot be read (missing, a folder, no permission). Fix: build the table of
+    /// the rules at that path, or give the path of an existing table.
+    #[error("cannot read table {path}: {cause}")]
     Read {
+        /// The file.
         path: PathBuf,
-        flags: String,
+        /// What the system said.
         cause: std::io::Error,
     },
-    #[error("cannot write table {path}: {cause}; choose a writable place with --out or ${env}")]
+    /// The file cannot be written (read-only or full folder, a file where a folder should
+    /// be). Fix: write it to a writable folder.
+    #[error("cannot write table {path}: {cause}")]
     Write {
+        /// The file.
         path: PathBuf,
-        env: &'static str,
+        /// What the system said.
         cause: std::io::Error,
     },
+    /// The data does not start with [`MAGIC`]: it is not a table at all (perhaps another
+    /// file given by mistake, which must not be overwritten). Fix: give a table.
+    #[error("{origin} is not a yahtzee table (wrong magic bytes); give a strategy table file")]
+    Magic {
+        /// Where the data came from.
+        origin: Origin,
+    },
+    /// The table was written in another format version. Fix: rebuild it with this program.
     #[error(
-        "{path} is not a yahtzee table (wrong magic bytes); rebuild it with `yahtzee solve {flags}`"
-    )]
-    Magic { path: PathBuf, flags: String },
-    #[error(
-        "{path} has table format version {got}, this program reads version {expected}; rebuild it with `yahtzee solve {flags}`"
+        "{origin} has table format version {got}, this program reads version {expected}; solve its rules again to rebuild it"
     )]
     Version {
-        path: PathBuf,
+        /// Where the data came from.
+        origin: Origin,
+        /// [`FORMAT_VERSION`].
         expected: u32,
+        /// The version the data states.
         got: u32,
-        flags: String,
     },
+    /// The data ends early (an interrupted copy, a full disk). Fix: rebuild it.
     #[error(
-        "{path} is truncated ({got} of {expected} bytes); rebuild it with `yahtzee solve {flags}`"
+        "{origin} is truncated ({got} of {expected} bytes); solve its rules again to rebuild it"
     )]
     Truncated {
-        path: PathBuf,
+        /// Where the data came from.
+        origin: Origin,
+        /// Bytes the table should have (at least).
         expected: u64,
+        /// Bytes it has.
         got: u64,
-        flags: String,
     },
-    #[error("{path} is corrupted ({what}); rebuild it with `yahtzee solve {flags}`")]
+    /// The data is damaged or inconsistent. Fix: rebuild it.
+    #[error("{origin} is corrupted ({what}); solve its rules again to rebuild it")]
     Corrupt {
-        path: PathBuf,
+        /// Where the data came from.
+        origin: Origin,
+        /// What is wrong.
         what: String,
-        flags: String,
     },
+    /// The body's CRC-32 differs from the header's. Fix: rebuild it.
     #[error(
-        "{path} is corrupted (checksum {got:08x}, header says {expected:08x}); rebuild it with `yahtzee solve {flags}`"
+        "{origin} is corrupted (checksum {got:08x}, header says {expected:08x}); solve its rules again to rebuild it"
     )]
     Checksum {
-        path: PathBuf,
+        /// Where the data came from.
+        origin: Origin,
+        /// The checksum in the header.
         expected: u32,
+        /// The checksum of the body.
         got: u32,
-        flags: String,
     },
-    #[error(
-        "{path} holds the table of {got}, not of {expected}; use the table of {expected} (build it with `yahtzee solve {flags}`) or pass the matching --rules"
-    )]
+    /// The table is sound but of other rules than asked for. Fix: use the table of the rules
+    /// asked for, or ask about the rules of this table.
+    #[error("{origin} holds the table of {got}, not of {expected}; use a table of {expected}", expected = expected.label())]
     WrongRules {
-        path: PathBuf,
-        expected: String,
+        /// Where the data came from.
+        origin: Origin,
+        /// The rules asked for.
+        expected: Rules,
+        /// The rules of the table, as its header names them.
         got: String,
-        flags: String,
+        /// The rules of the table, if this program knows them.
+        found: Option<Rules>,
     },
+}
+
+impl TableError {
+    /// True when the fix is to build the table again at the same place: the file is missing,
+    /// of another format version, truncated or corrupted. (A file that is not a table at all
+    /// may be something else given by mistake: it is not to be overwritten.)
+    pub fn needs_rebuild(&self) -> bool {
+        match self {
+            TableError::Read { cause, .. } => cause.kind() == std::io::ErrorKind::NotFound,
+            TableError::Version { .. }
+            | TableError::Truncated { .. }
+            | TableError::Corrupt { .. }
+            | TableError::Checksum { .. } => true,
+            TableError::Magic { .. } | TableError::Write { .. } | TableError::WrongRules { .. } => {
+                false
+            }
+        }
+    }
 }
 
 /// The header of a table file.
@@ -201,108 +278,129 @@ impl StrategyTable {
         reachable_state_count(&self.rules)
     }
 
-    /// Writes the table to `path` through a temporary file in the same folder, renamed into
-    /// place once complete.
+    /// Writes the table to `path` through a temporary file in the same folder (see
+    /// [`crate::files`]), renamed into place once complete and synced; missing folders are
+    /// created.
     pub fn save(&self, path: &Path) -> Result<(), TableError> {
         let write_err = |cause| TableError::Write {
             path: path.to_path_buf(),
-            env: TABLE_DIR_ENV,
             cause,
         };
-        let entries = reachable_state_count(&self.rules);
-        let mut header = TableHeader {
-            rules: self.rules.set.name().to_string(),
-            upper_first: self.rules.order == Order::UpperFirst,
-            value_type: VALUE_TYPE.to_string(),
-            entries,
-            body_bytes: 8 * (1 + entries),
-            checksum: 0,
-        };
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            fs::create_dir_all(dir).map_err(write_err)?;
-        }
-        let tmp = temporary_name(path);
-        let result = (|| {
-            // One pass over the values: the header goes first with a blank checksum, the body
-            // is checksummed as it is written, and the header is written again in place (a
-            // CRC-32 has a fixed size).
-            let mut f = fs::File::create(&tmp)?;
-            let header_bytes = bincode::serialize(&header).expect("a header always serializes");
-            f.write_all(&MAGIC)?;
-            f.write_all(&FORMAT_VERSION.to_le_bytes())?;
-            f.write_all(&(header_bytes.len() as u32).to_le_bytes())?;
-            f.write_all(&header_bytes)?;
-            let mut checksum = crc32fast::Hasher::new();
-            let rows = reachable_rows(&self.rules);
-            let size = write_body(entries, &self.values, rows, |bytes| {
-                checksum.update(bytes);
-                f.write_all(bytes)
-            })?;
-            debug_assert_eq!(size, header.body_bytes);
-            header.checksum = checksum.finalize();
-            let again = bincode::serialize(&header).expect("a header always serializes");
-            debug_assert_eq!(again.len(), header_bytes.len());
-            f.seek(SeekFrom::Start((MAGIC.len() + 8) as u64))?;
-            f.write_all(&again)?;
-            f.sync_all()?;
-            fs::rename(&tmp, path)
-        })();
-        if let Err(e) = result {
-            let _ = fs::remove_file(&tmp);
-            return Err(write_err(e));
-        }
-        Ok(())
+        files::create_folder(files::folder_of(path)).map_err(write_err)?;
+        files::write_file(path, |f| self.write_to(f)).map_err(write_err)
     }
 
-    /// Loads the table of `rules` from `path`, refusing a file of other rules, of another
-    /// format version, truncated or corrupted.
+    /// Writes the table file's bytes to `out` in one pass over the values: the header goes
+    /// first with a blank checksum, the body is checksummed as it is written, and the header
+    /// is written again in place (a CRC-32 has a fixed size), hence the `Seek`.
+    pub fn write_to<W: Write + Seek>(&self, out: &mut W) -> std::io::Result<()> {
+        let entries = reachable_state_count(&self.rules);
+        let mut header = TableHeader {
+            entries,
+            body_bytes: 8 * (1 + entries),
+            ..header_for(&self.rules)
+        };
+        let start = out.stream_position()?;
+        let header_bytes = bincode::serialize(&header).expect("a header always serializes");
+        out.write_all(&MAGIC)?;
+        out.write_all(&FORMAT_VERSION.to_le_bytes())?;
+        out.write_all(&(header_bytes.len() as u32).to_le_bytes())?;
+        out.write_all(&header_bytes)?;
+        let mut checksum = crc32fast::Hasher::new();
+        let rows = reachable_rows(&self.rules);
+        let size = write_body(entries, &self.values, rows, |bytes| {
+            checksum.update(bytes);
+            out.write_all(bytes)
+        })?;
+        debug_assert_eq!(size, header.body_bytes);
+        header.checksum = checksum.finalize();
+        let again = bincode::serialize(&header).expect("a header always serializes");
+        debug_assert_eq!(again.len(), header_bytes.len());
+        let end = out.stream_position()?;
+        out.seek(SeekFrom::Start(start + (MAGIC.len() + 8) as u64))?;
+        out.write_all(&again)?;
+        out.seek(SeekFrom::Start(end))?;
+        out.flush()
+    }
+
+    /// The table file's bytes, as [`StrategyTable::save`] writes them.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = std::io::Cursor::new(Vec::new());
+        self.write_to(&mut out)
+            .expect("writing to memory cannot fail");
+        out.into_inner()
+    }
+
+    /// Loads the table of `rules` from `path`: reads the file and checks it as
+    /// [`StrategyTable::from_bytes`] does, with the path in the errors.
     pub fn load(path: &Path, rules: &Rules) -> Result<StrategyTable, TableError> {
-        let (header, values) = read_file(path, &rules.flags())?;
-        let values = values.bytes();
+        let bytes = read(path)?;
+        StrategyTable::checked(&bytes, Origin::File(path.to_path_buf()), rules)
+    }
+
+    /// The table of `rules` from the bytes of a table file, refusing a table of other rules,
+    /// of another format version, truncated or corrupted.
+    pub fn from_bytes(bytes: &[u8], rules: &Rules) -> Result<StrategyTable, TableError> {
+        StrategyTable::checked(bytes, Origin::Bytes, rules)
+    }
+
+    fn checked(bytes: &[u8], origin: Origin, rules: &Rules) -> Result<StrategyTable, TableError> {
+        let (header, values_at) = check_bytes(bytes, &origin)?;
         let expected = header_for(rules);
         if header.rules != expected.rules || header.upper_first != expected.upper_first {
-            let got = header
-                .rules()
-                .map(|r| r.label())
-                .unwrap_or_else(|| header.rules.clone());
+            let found = header.rules();
+            let got = found.map_or_else(|| crate::text::excerpt(&header.rules), |r| r.label());
             return Err(TableError::WrongRules {
-                path: path.to_path_buf(),
-                expected: rules.label(),
+                origin,
+                expected: *rules,
                 got,
-                flags: rules.flags(),
+                found,
             });
         }
-        StrategyTable::from_parts(path, *rules, values)
+        StrategyTable::from_parts(&origin, *rules, &bytes[values_at..])
     }
 
     /// Loads whatever table is at `path`, with the rules its header names: what `yahtzee
     /// verify` checks.
     pub fn open(path: &Path) -> Result<(TableHeader, StrategyTable), TableError> {
-        let (header, values) = read_file(path, "--rules RULES")?;
-        let values = values.bytes();
-        let rules = header.rules().ok_or_else(|| TableError::Corrupt {
-            path: path.to_path_buf(),
-            what: format!("unknown rule set `{}`", header.rules),
-            flags: "--rules RULES".to_string(),
-        })?;
-        let table = StrategyTable::from_parts(path, rules, values)?;
+        let bytes = read(path)?;
+        StrategyTable::opened(&bytes, Origin::File(path.to_path_buf()))
+    }
+
+    /// Whatever table `bytes` hold, with the rules its header names.
+    pub fn open_bytes(bytes: &[u8]) -> Result<(TableHeader, StrategyTable), TableError> {
+        StrategyTable::opened(bytes, Origin::Bytes)
+    }
+
+    fn opened(bytes: &[u8], origin: Origin) -> Result<(TableHeader, StrategyTable), TableError> {
+        let (header, values_at) = check_bytes(bytes, &origin)?;
+        let Some(rules) = header.rules() else {
+            return Err(TableError::Corrupt {
+                origin,
+                what: format!("unknown rule set `{}`", crate::text::excerpt(&header.rules)),
+            });
+        };
+        let table = StrategyTable::from_parts(&origin, rules, &bytes[values_at..])?;
         Ok((header, table))
     }
 
     /// The table of `rules` from the stored values (`stored`: 8 bytes each), each put back
     /// at its place in the dense layout.
-    fn from_parts(path: &Path, rules: Rules, stored: &[u8]) -> Result<StrategyTable, TableError> {
+    fn from_parts(
+        origin: &Origin,
+        rules: Rules,
+        stored: &[u8],
+    ) -> Result<StrategyTable, TableError> {
         let layout = Layout::of(&rules);
         let entries = reachable_state_count(&rules);
         if stored.len() as u64 != 8 * entries {
             return Err(TableError::Corrupt {
-                path: path.to_path_buf(),
+                origin: origin.clone(),
                 what: format!(
                     "{} values where {} rules have {entries} reachable states",
                     stored.len() / 8,
                     rules.label(),
                 ),
-                flags: rules.flags(),
             });
         }
         let mut values = vec![0.0; layout.len()];
@@ -333,52 +431,48 @@ fn header_for(rules: &Rules) -> TableHeader {
     }
 }
 
-/// A temporary name beside `path`, unique to this process.
-pub fn temporary_name(path: &Path) -> PathBuf {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".tmp{}", std::process::id()));
-    path.with_file_name(name)
+/// True when the file at `path` starts with the table [`MAGIC`]: a strategy table (perhaps
+/// damaged), which no output of the program overwrites.
+pub fn holds_table(path: &Path) -> bool {
+    use std::io::Read;
+    let mut start = [0u8; MAGIC.len()];
+    fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut start))
+        .is_ok_and(|()| start == MAGIC)
 }
 
-/// A table file read and checked: its bytes, and where the stored values start.
-struct FileBytes {
-    bytes: Vec<u8>,
-    values_at: usize,
-}
-
-impl FileBytes {
-    /// The stored values, 8 bytes each.
-    fn bytes(&self) -> &[u8] {
-        &self.bytes[self.values_at..]
-    }
-}
-
-fn read_file(path: &Path, flags: &str) -> Result<(TableHeader, FileBytes), TableError> {
-    let flags = flags.to_string();
-    let bytes = fs::read(path).map_err(|cause| TableError::Read {
+fn read(path: &Path) -> Result<Vec<u8>, TableError> {
+    fs::read(path).map_err(|cause| TableError::Read {
         path: path.to_path_buf(),
-        flags: flags.clone(),
         cause,
-    })?;
+    })
+}
+
+/// The header of a table file's bytes, checked as far as the header goes (magic, version,
+/// header size), without the body: what a front end reads to name the rules of a damaged
+/// table in its fix.
+pub fn read_header(bytes: &[u8]) -> Result<TableHeader, TableError> {
+    header_of(bytes, &Origin::Bytes).map(|(h, _)| h)
+}
+
+/// The header and where the body starts.
+fn header_of(bytes: &[u8], origin: &Origin) -> Result<(TableHeader, usize), TableError> {
     let truncated = |expected: u64| TableError::Truncated {
-        path: path.to_path_buf(),
+        origin: origin.clone(),
         expected,
         got: bytes.len() as u64,
-        flags: flags.clone(),
     };
     let corrupt = |what: String| TableError::Corrupt {
-        path: path.to_path_buf(),
+        origin: origin.clone(),
         what,
-        flags: flags.clone(),
     };
     let prefix = MAGIC.len() + 8;
     if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
-        if bytes.len() < MAGIC.len() && MAGIC.starts_with(&bytes) && !bytes.is_empty() {
+        if bytes.len() < MAGIC.len() && MAGIC.starts_with(bytes) && !bytes.is_empty() {
             return Err(truncated(prefix as u64));
         }
         return Err(TableError::Magic {
-            path: path.to_path_buf(),
-            flags,
+            origin: origin.clone(),
         });
     }
     if bytes.len() < prefix {
@@ -389,10 +483,9 @@ fn read_file(path: &Path, flags: &str) -> Result<(TableHeader, FileBytes), Table
     let version = word(MAGIC.len());
     if version != FORMAT_VERSION {
         return Err(TableError::Version {
-            path: path.to_path_buf(),
+            origin: origin.clone(),
             expected: FORMAT_VERSION,
             got: version,
-            flags,
         });
     }
     let header_len = word(MAGIC.len() + 4) as usize;
@@ -406,11 +499,29 @@ fn read_file(path: &Path, flags: &str) -> Result<(TableHeader, FileBytes), Table
     let header: TableHeader = bincode::deserialize(&bytes[prefix..body_at])
         .map_err(|e| corrupt(format!("unreadable header: {e}")))?;
     if header.value_type != VALUE_TYPE {
-        return Err(corrupt(format!("value type `{}`", header.value_type)));
+        return Err(corrupt(format!(
+            "value type `{}`",
+            crate::text::excerpt(&header.value_type)
+        )));
     }
+    Ok((header, body_at))
+}
+
+/// Checks a table file's bytes part by part and returns its header and where the stored
+/// values start.
+fn check_bytes(bytes: &[u8], origin: &Origin) -> Result<(TableHeader, usize), TableError> {
+    let (header, body_at) = header_of(bytes, origin)?;
+    let corrupt = |what: String| TableError::Corrupt {
+        origin: origin.clone(),
+        what,
+    };
     let expected_len = body_at as u64 + header.body_bytes;
     if (bytes.len() as u64) < expected_len {
-        return Err(truncated(expected_len));
+        return Err(TableError::Truncated {
+            origin: origin.clone(),
+            expected: expected_len,
+            got: bytes.len() as u64,
+        });
     }
     if (bytes.len() as u64) > expected_len {
         return Err(corrupt(format!(
@@ -422,10 +533,9 @@ fn read_file(path: &Path, flags: &str) -> Result<(TableHeader, FileBytes), Table
     let checksum = crc32fast::hash(body);
     if checksum != header.checksum {
         return Err(TableError::Checksum {
-            path: path.to_path_buf(),
+            origin: origin.clone(),
             expected: header.checksum,
             got: checksum,
-            flags,
         });
     }
     let count = body_count(body).ok_or_else(|| corrupt("unreadable values".to_string()))?;
@@ -435,8 +545,7 @@ fn read_file(path: &Path, flags: &str) -> Result<(TableHeader, FileBytes), Table
             header.entries
         )));
     }
-    let values_at = body_at + 8;
-    Ok((header, FileBytes { bytes, values_at }))
+    Ok((header, body_at + 8))
 }
 
 /// Values per piece of the body written at a time.

@@ -1,4 +1,5 @@
-//! Text shown back to a user: input echoed in error messages, and English number agreement.
+//! Text shown back to a user: input echoed in error messages, English number agreement, and
+//! probabilities.
 //!
 //! An error names what was wrong, so it quotes the input; but a message is one line, and an
 //! input can be anything (a 10 MB name, a newline, control characters). [`excerpt`] is the
@@ -32,6 +33,23 @@ pub fn plural(count: u64, one: &str, many: &str) -> String {
     format!("{count} {}", if count == 1 { one } else { many })
 }
 
+/// A probability as people read it, four decimals where they show it: exactly 0 and 1 are
+/// `0` and `1`; a probability that four decimals would show as `0.0000` is written in
+/// scientific notation with two digits (`3.2e-7`), and one that they would show as `1.0000`
+/// is `> 0.9999`. So no impossible event looks possible and no possible one looks impossible.
+/// Every human output of a probability uses this.
+pub fn probability(p: f64) -> String {
+    if p == 0.0 || p == 1.0 {
+        format!("{p}")
+    } else if p > 0.0 && p < 0.00005 {
+        format!("{p:.1e}")
+    } else if p > 0.99995 && p < 1.0 {
+        "> 0.9999".to_string()
+    } else {
+        format!("{p:.4}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -46,6 +64,24 @@ mod tests {
         assert!(e.len() < 80, "{e}");
         assert!(e.ends_with("(10000000 characters)"), "{e}");
         assert!(!excerpt("\u{7}\r\t").contains(['\u{7}', '\r', '\t']));
+    }
+
+    #[test]
+    fn no_nonzero_probability_is_printed_as_zero() {
+        assert_eq!(probability(0.0), "0");
+        assert_eq!(probability(1.0), "1");
+        assert_eq!(probability(0.25), "0.2500");
+        assert_eq!(probability(0.00005), "0.0001");
+        assert_eq!(probability(3.21e-7), "3.2e-7");
+        assert_eq!(probability(1e-300), "1.0e-300");
+        assert_eq!(probability(0.99999), "> 0.9999");
+        assert_eq!(probability(0.9999), "0.9999");
+        for p in [1e-12, 4.9e-5, 1e-5, 0.5, 0.99996, 1.0 - 1e-15] {
+            let text = probability(p);
+            assert_ne!(text.trim_start_matches("> "), "0.0000", "{p}");
+            assert_ne!(text, "1.0000", "{p}");
+            assert!(!["0", "1"].contains(&text.as_str()), "{p}: {text}");
+        }
     }
 
     #[test]

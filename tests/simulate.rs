@@ -144,7 +144,7 @@ fn simulate_rejects_bad_options() {
         Order::Any,
         &["simulate", "--rules", "yacht", "--games", "0"],
     );
-    assert_bad_input(&o, "--games must be from 1");
+    assert_bad_input(&o, "--games 0: the number of games must be from 1 to");
     let dir = temp_dir();
     let o = run(
         RuleSet::YACHT,
@@ -170,4 +170,54 @@ fn simulate_rejects_bad_options() {
         &["simulate", "--rules", "yacht", "--seed", "-1"],
     );
     assert_bad_input(&o, "-1");
+}
+
+#[test]
+fn simulate_never_overwrites_a_table_with_its_files() {
+    let table = table_dir().join("yacht.v2.table");
+    crate::util::table(RuleSet::YACHT, Order::Any);
+    let before = std::fs::read(&table).unwrap();
+    for flag in ["--pmf", "--plot"] {
+        let o = run(
+            RuleSet::YACHT,
+            Order::Any,
+            &[
+                "simulate",
+                "--rules",
+                "yacht",
+                "--games",
+                "10",
+                flag,
+                &path_str(&table),
+            ],
+        );
+        assert_bad_input(&o, "is the strategy table this command reads");
+        assert!(stderr(&o).contains(flag));
+    }
+    assert_eq!(std::fs::read(&table).unwrap(), before);
+}
+
+#[test]
+fn simulate_never_prints_a_nonzero_probability_as_zero() {
+    // The highest score of 30,000 games (seed 1) is reached once: a share of 3.3e-5, which
+    // four decimals would show as 0.0000.
+    let args = [
+        "simulate", "--rules", "yacht", "--games", "30000", "--policy", "greedy",
+    ];
+    let max = simulate_json(&[&args[..], &["--json"]].concat())["max"]
+        .as_u64()
+        .unwrap()
+        .to_string();
+    let with_max = [&args[..], &["--at-least", &max]].concat();
+    let p = simulate_json(&[&with_max[..], &["--json"]].concat())["at_least"][0]["probability"]
+        .as_f64()
+        .unwrap();
+    assert!(p > 0.0 && p < 5e-5, "{p}");
+    let out = stdout(&run(RuleSet::YACHT, Order::Any, &with_max));
+    let line = out.lines().find(|l| l.starts_with("P(score)")).unwrap();
+    assert!(
+        line.ends_with(&format!(">={max}: {}", yahtzee::text::probability(p))),
+        "{line}"
+    );
+    assert!(!out.contains("0.0000"), "{out}");
 }

@@ -175,11 +175,96 @@ fn stats_rejects_bad_options() {
             "/no/such/folder/x.csv",
         ],
     );
-    assert_bad_input(&o, "folder does not exist");
+    assert_bad_input(&o, "the folder /no/such/folder does not exist");
     let o = run(
         RuleSet::YACHT,
         Order::Any,
         &["stats", "--rules", "yacht", "--at-least", "200,abc"],
     );
     assert_bad_input(&o, "abc");
+}
+
+#[test]
+fn stats_pmf_and_plot_never_overwrite_a_strategy_table() {
+    let dir = temp_dir();
+    let other = dir.path().join("other.table");
+    std::fs::write(&other, yahtzee::table::MAGIC).unwrap();
+    for flag in ["--pmf", "--plot"] {
+        let o = run(
+            RuleSet::YACHT,
+            Order::Any,
+            &["stats", "--rules", "yacht", flag, &path_str(&other)],
+        );
+        assert_bad_input(&o, "holds a strategy table, which is never overwritten");
+    }
+    assert_eq!(std::fs::read(&other).unwrap(), yahtzee::table::MAGIC);
+}
+
+#[test]
+fn stats_pmf_refuses_the_table_it_is_about_to_build() {
+    let dir = temp_dir();
+    let table = dir.path().join("new.table");
+    let o = yahtzee_in(dir.path())
+        .args([
+            "stats",
+            "--rules",
+            "yacht",
+            "--table",
+            &path_str(&table),
+            "--pmf",
+        ])
+        .arg(dir.path().join(".").join("new.table"))
+        .output()
+        .unwrap();
+    assert_bad_input(&o, "is the strategy table this command reads");
+    assert!(!table.exists());
+    let o = yahtzee_in(dir.path())
+        .args([
+            "stats", "--rules", "yacht", "--pmf", "a.csv", "--plot", "./a.csv",
+        ])
+        .output()
+        .unwrap();
+    assert_bad_input(&o, "--pmf and --plot both name");
+}
+
+#[test]
+fn stats_help_says_what_the_files_overwrite() {
+    let o = yahtzee_in(table_dir())
+        .args(["stats", "--help"])
+        .output()
+        .unwrap();
+    let help = stdout(&o);
+    assert!(help.contains("overwriting it if it exists; a strategy table or the table being read is never overwritten"), "{help}");
+}
+
+#[test]
+fn stats_never_prints_a_nonzero_probability_as_zero() {
+    // The highest score has a tiny probability: four decimals would show 0.0000.
+    let v: serde_json::Value = serde_json::from_str(&stdout(&run(
+        RuleSet::YACHT,
+        Order::Any,
+        &["stats", "--rules", "yacht", "--json"],
+    )))
+    .unwrap();
+    let max = v["max"].as_u64().unwrap();
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &[
+            "stats",
+            "--rules",
+            "yacht",
+            "--at-least",
+            &format!("{max},1000"),
+        ],
+    );
+    let out = stdout(&o);
+    let line = out.lines().find(|l| l.starts_with("P(score)")).unwrap();
+    let tiny = line
+        .split("  ")
+        .find(|p| p.contains(&format!(">={max}:")))
+        .unwrap();
+    assert!(tiny.contains("e-"), "{line}");
+    assert!(line.ends_with(">=1000: 0"), "{line}");
+    assert!(!out.contains("0.0000"), "{out}");
 }

@@ -3,6 +3,7 @@
 mod util;
 
 mod advise;
+mod cli;
 mod errors;
 mod export;
 mod play;

@@ -57,21 +57,7 @@ pub fn run(set: &'static RuleSet, order: Order, args: &[&str]) -> Output {
 
 /// Runs the binary with `args` and `input` on stdin.
 pub fn run_with_input(dir: &Path, args: &[&str], input: &str) -> Output {
-    use std::io::Write;
-    let mut child = yahtzee_in(dir)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(input.as_bytes())
-        .expect("stdin takes the input");
-    child.wait_with_output().expect("the binary ends")
+    run_bytes(dir, args, input.as_bytes())
 }
 
 pub fn stdout(o: &Output) -> String {
@@ -106,6 +92,58 @@ pub fn join(dir: &Path, name: &str) -> PathBuf {
     dir.join(name)
 }
 
+/// The last command quoted in backticks in `text` that starts with `yahtzee `, as words
+/// (the hints quote paths with single quotes only when they need them; test paths do not).
+pub fn suggested_command(text: &str) -> Vec<String> {
+    let quoted: Vec<&str> = text.split('`').skip(1).step_by(2).collect();
+    let command = quoted
+        .iter()
+        .rev()
+        .find(|q| q.starts_with("yahtzee "))
+        .unwrap_or_else(|| panic!("no `yahtzee ...` command in: {text}"));
+    command.split(' ').map(str::to_string).collect()
+}
+
+/// Runs a command suggested by a hint (see [`suggested_command`]) with the tables of `dir`,
+/// and asserts that it works.
+pub fn run_suggested(dir: &Path, text: &str) -> Output {
+    let words = suggested_command(text);
+    let o = yahtzee_in(dir)
+        .args(&words[1..])
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs");
+    assert!(
+        o.status.success(),
+        "the suggested `{}` failed: {}",
+        words.join(" "),
+        stderr(&o)
+    );
+    o
+}
+
+/// Runs the binary with `args` and the bytes `input` on stdin (which may be any bytes).
+pub fn run_bytes(dir: &Path, args: &[&str], input: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = yahtzee_in(dir)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let input = input.to_vec();
+    // Written from a thread: a large input must not block on a full stdout pipe.
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child.wait_with_output().expect("the binary ends");
+    writer
+        .join()
+        .expect("the writer ends")
+        .expect("stdin takes the input");
+    out
+}
+
 /// Runs the binary with `args` in the working folder `cwd`, with the shared tables of
 /// [`table_dir`] and `input` (any bytes) on stdin.
 pub fn run_in(cwd: &Path, args: &[&str], input: &[u8]) -> Output {
@@ -118,11 +156,14 @@ pub fn run_in(cwd: &Path, args: &[&str], input: &[u8]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(input)
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let input = input.to_vec();
+    // Written from a thread: a large input must not block on a full stdout pipe.
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child.wait_with_output().expect("the binary ends");
+    writer
+        .join()
+        .expect("the writer ends")
         .expect("stdin takes the input");
-    child.wait_with_output().expect("the binary ends")
+    out
 }

@@ -1,16 +1,15 @@
 //! `yahtzee export`: strategy tables of one card's turn, of every state, of the full policy
 //! or of the opening, as CSV, JSON lines or Markdown, to stdout or to a file.
 
-use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 
 use crate::cli::ExportArgs;
 use yahtzee::export::{self, Filter, Format};
+use yahtzee::files;
 use yahtzee::state::ScoreCard;
-use yahtzee::table::{StrategyTable, temporary_name};
+use yahtzee::table::{StrategyTable, default_table_path};
 
 /// The validated request.
 enum Scope {
@@ -59,12 +58,19 @@ pub fn run(args: &ExportArgs) -> Result<()> {
             args.yahtzee_bonus,
         )?)
     };
-    let format = args.format.unwrap_or(match scope {
-        Scope::Opening => Format::Markdown,
-        _ => Format::Csv,
-    });
+    let format = args.format.map_or(
+        match scope {
+            Scope::Opening => Format::Markdown,
+            _ => Format::Csv,
+        },
+        Format::from,
+    );
     if let Some(path) = &args.out {
-        check_writable(path)?;
+        let table = args
+            .table
+            .clone()
+            .unwrap_or_else(|| default_table_path(&rules));
+        super::check_output("--out", path, &[&table])?;
     }
     let table = super::load_or_build(&rules, args.table.as_deref())?;
     match &args.out {
@@ -74,48 +80,15 @@ pub fn run(args: &ExportArgs) -> Result<()> {
             out.flush()?;
         }
         Some(path) => {
-            let tmp = temporary_name(path);
-            let result = (|| -> Result<u64> {
-                let file = File::create(&tmp)
-                    .with_context(|| format!("cannot create {}", tmp.display()))?;
+            let rows = files::write_file(path, |file| -> Result<u64> {
                 let mut out = BufWriter::with_capacity(1 << 20, file);
                 let rows = write(&table, &scope, &filter, format, &mut out)?;
-                out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-                std::fs::rename(&tmp, path).with_context(|| {
-                    format!("cannot rename {} to {}", tmp.display(), path.display())
-                })?;
+                out.flush()?;
                 Ok(rows)
-            })();
-            match result {
-                Ok(rows) => eprintln!("wrote {rows} rows to {}", path.display()),
-                Err(e) => {
-                    let _ = std::fs::remove_file(&tmp);
-                    return Err(e.context(format!("cannot write {}", path.display())));
-                }
-            }
+            })
+            .with_context(|| format!("cannot write --out {}", path.display()))?;
+            eprintln!("wrote {rows} rows to {}", path.display());
         }
-    }
-    Ok(())
-}
-
-/// Fails early, before any table is built, when `path` cannot be written.
-fn check_writable(path: &Path) -> Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    if !dir.is_dir() {
-        bail!(
-            "cannot write {}: folder {} does not exist; create it or choose another --out",
-            path.display(),
-            dir.display()
-        );
-    }
-    if path.is_dir() {
-        bail!(
-            "cannot write {}: it is a folder; give a file name to --out",
-            path.display()
-        );
     }
     Ok(())
 }

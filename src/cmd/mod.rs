@@ -1,8 +1,11 @@
-//! One module per subcommand, plus what they share: finding, loading or building a table, and
-//! the progress bar.
+//! One module per subcommand, plus what they share: the table of the rules (loaded or built,
+//! with the progress bar and the warnings), the fix hints of table errors as commands that
+//! work, the worker threads, the output file checks and printing a result.
 
 pub mod advise;
+pub mod completions;
 pub mod export;
+pub mod man;
 pub mod play;
 pub mod report;
 pub mod review;
@@ -13,14 +16,15 @@ pub mod stats;
 pub mod verify;
 
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use anyhow::Result;
+use anyhow::{Context, Result, anyhow};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use yahtzee::cache::{self, Progress};
+use yahtzee::files;
 use yahtzee::rules::Rules;
-use yahtzee::solver::SolveOptions;
-use yahtzee::table::{StrategyTable, default_table_path};
+use yahtzee::table::{StrategyTable, TABLE_DIR_ENV, TableError, default_table_path};
 
 /// A progress bar on stderr counting `unit`s, hidden when stderr is not a terminal.
 pub fn progress_bar(message: &str, unit: &str) -> ProgressBar {
@@ -59,30 +63,125 @@ pub fn print_result<R: serde::Serialize>(
     Ok(())
 }
 
-/// Solves `rules` with a progress bar.
-pub fn solve_with_progress(rules: &Rules) -> (StrategyTable, f64) {
-    let bar = progress_bar(&format!("solving {}", rules.label()), "cards");
-    let (table, seconds) = StrategyTable::solve(rules, SolveOptions::default(), &|done, total| {
-        bar.set_length(total);
-        bar.set_position(done);
-    });
-    bar.finish_and_clear();
-    (table, seconds)
+/// The most worker threads `--threads` takes: far above the cores of any machine this runs
+/// on (more threads than cores only slow the work down, and each keeps its own scratch
+/// arrays), and low enough that a typo such as `--threads 10000` is refused at once instead
+/// of starting thousands of threads.
+pub const MAX_THREADS: u16 = 256;
+
+/// The worker threads of `--threads N` (absent: one per core, or `$RAYON_NUM_THREADS`).
+pub fn thread_pool(threads: Option<u16>) -> Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.map_or(0, usize::from))
+        .build()
+        .context("cannot start the worker threads")
 }
 
-/// The table of `rules` at `path` (default: the cache folder), built and saved first when the
-/// file does not exist.
-pub fn load_or_build(rules: &Rules, path: Option<&Path>) -> Result<StrategyTable> {
-    let path: PathBuf = path.map_or_else(|| default_table_path(rules), Path::to_path_buf);
-    if path.exists() {
-        return Ok(StrategyTable::load(&path, rules)?);
+/// Where a command takes its rules from, which decides the fix of a table of other rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RulesFrom {
+    /// The `--rules` and `--upper-first` flags.
+    Flags,
+    /// The input itself (a game record): only the table can change.
+    Input,
+}
+
+/// The table of `rules` for a command with `--rules` and `--table` (see [`load_table`]).
+pub fn load_or_build(rules: &Rules, table: Option<&Path>) -> Result<StrategyTable> {
+    load_table(rules, table, RulesFrom::Flags)
+}
+
+/// The table of `rules` at `--table PATH` (absent: the cache folder), built and saved first
+/// when the file does not exist, with a progress bar. A table that cannot be saved still
+/// serves, with a one-line warning; a table that cannot be loaded is an error whose fix is a
+/// command that works.
+pub fn load_table(rules: &Rules, table: Option<&Path>, from: RulesFrom) -> Result<StrategyTable> {
+    let bar = progress_bar(&format!("solving {}", rules.label()), "cards");
+    let loaded = cache::load_or_build(rules, table, &|p| match p {
+        Progress::Building { path } => eprintln!(
+            "no table for {} at {}: building it once (a second or so)",
+            rules.label(),
+            path.display()
+        ),
+        Progress::Solving { done, total } => {
+            bar.set_length(total);
+            bar.set_position(done);
+        }
+        _ => {}
+    });
+    bar.finish_and_clear();
+    let loaded = loaded.map_err(|e| table_error(e, rules, table, from))?;
+    if let Some(e) = loaded.saved() {
+        let fix = match table {
+            Some(_) => "give --table a path in a writable folder".to_string(),
+            None => format!("set ${TABLE_DIR_ENV} to a writable folder, or pass --table PATH"),
+        };
+        eprintln!(
+            "warning: the table was built but not saved, so it is built again next time ({e}); {fix}"
+        );
     }
-    eprintln!(
-        "no table for {} at {}: building it once (a second or so)",
-        rules.label(),
-        path.display()
-    );
-    let (table, _) = solve_with_progress(rules);
-    table.save(&path)?;
-    Ok(table)
+    Ok(loaded.table)
+}
+
+/// A table error of a command that uses the table of `rules` at `table` (absent: the
+/// default path), with the fix as a command that works.
+pub fn table_error(
+    e: TableError,
+    rules: &Rules,
+    table: Option<&Path>,
+    from: RulesFrom,
+) -> anyhow::Error {
+    let path = table.map_or_else(|| default_table_path(rules), Path::to_path_buf);
+    let solve = |rules: &Rules| match table {
+        Some(p) => format!("yahtzee solve {} --out {}", rules.flags(), quote(p)),
+        None => format!("yahtzee solve {}", rules.flags()),
+    };
+    let fix = match &e {
+        // A file of our own name in our own folder may be replaced; a file the user named
+        // that is not a table at all may be anything, and is not.
+        TableError::Magic { .. } if table.is_none() => {
+            format!("rebuild it with `{}`", solve(rules))
+        }
+        _ if e.needs_rebuild() => format!("rebuild it with `{}`", solve(rules)),
+        TableError::WrongRules {
+            found: Some(found), ..
+        } if from == RulesFrom::Flags => format!(
+            "pass `{}` to use this one, or drop --table to use the default table of {}",
+            found.flags(),
+            rules.label()
+        ),
+        TableError::WrongRules { .. } => format!(
+            "drop --table to use the default table of {} (built if missing), or give --table a path where no file exists yet, to build it there",
+            rules.label(),
+        ),
+        TableError::Write { .. } => {
+            format!("choose a writable place with --out PATH or ${TABLE_DIR_ENV}")
+        }
+        TableError::Magic { .. } | TableError::Read { .. } => match table {
+            Some(_) => "give --table a strategy table file, or a path where no file exists yet, to build one there".to_string(),
+            None => format!(
+                "move {} away and the next command builds the table again",
+                quote(&path)
+            ),
+        },
+        _ => return e.into(),
+    };
+    anyhow!("{e}; {fix}")
+}
+
+/// `path` as a shell word: as is when it has only safe characters, else in single quotes.
+pub fn quote(path: &Path) -> String {
+    let text = path.display().to_string();
+    let safe = |c: char| c.is_ascii_alphanumeric() || "/._-+=:,@%~".contains(c);
+    if !text.is_empty() && text.chars().all(safe) {
+        text
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
+
+/// Checks an output path given with `flag` before any long computation (see
+/// [`files::check_output`]); `tables` are the tables the command reads or builds.
+pub fn check_output(flag: &str, path: &Path, tables: &[&Path]) -> Result<()> {
+    files::check_output(path, tables).map_err(|e| anyhow!("{flag}: {e}"))
 }

@@ -2,43 +2,34 @@
 //! the optional CSV and SVG files.
 
 use std::io::Write;
+use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 
 use crate::cli::ReportArgs;
 use yahtzee::distribution::{Summary, Tally};
+use yahtzee::files::same_file;
 use yahtzee::plot::plot_histogram;
+use yahtzee::text::probability;
 
-/// The tie convention of the optimal policy, as printed in every report that applies it.
-pub const TIE_CONVENTION: &str = "options within 1e-9 of the best are ties: among keeps, the fewest dice (then the lowest faces); among boxes, the first on the card";
-
-/// Checks the report options before any long computation.
-pub fn check(args: &ReportArgs) -> Result<()> {
+/// Checks the report options before any long computation; `table` is the table the command
+/// reads or builds, which no output overwrites.
+pub fn check(args: &ReportArgs, table: &Path) -> Result<()> {
     if args.at_least.is_empty() {
         bail!("--at-least needs at least one score, e.g. --at-least 200,250,300");
     }
     for (flag, path) in [("--pmf", &args.pmf), ("--plot", &args.plot)] {
         if let Some(p) = path {
-            if p.is_dir() {
-                bail!(
-                    "{flag} {} is a folder: give a file name, e.g. {}",
-                    p.display(),
-                    p.join(if flag == "--pmf" {
-                        "pmf.csv"
-                    } else {
-                        "histogram.svg"
-                    })
-                    .display()
-                );
-            }
-            let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
-            if parent.is_some_and(|d| !d.is_dir()) {
-                bail!(
-                    "{flag} {}: the folder does not exist; create it or give another path",
-                    p.display()
-                );
-            }
+            super::check_output(flag, p, &[table])?;
         }
+    }
+    if let (Some(pmf), Some(plot)) = (&args.pmf, &args.plot)
+        && same_file(pmf, plot)
+    {
+        bail!(
+            "--pmf and --plot both name {}: give each its own file",
+            pmf.display()
+        );
     }
     Ok(())
 }
@@ -72,7 +63,7 @@ pub fn write_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
     let at_least: Vec<String> = s
         .at_least
         .iter()
-        .map(|a| format!(">={}: {:.4}", a.score, a.probability))
+        .map(|a| format!(">={}: {}", a.score, probability(a.probability)))
         .collect();
     writeln!(out, "P(score)     {}", at_least.join("  "))?;
     writeln!(out)?;
@@ -80,27 +71,29 @@ pub fn write_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
     for b in &s.boxes {
         writeln!(
             out,
-            "{:<18} {:>8.2} {:>8.4}",
-            b.name, b.mean, b.zero_probability
+            "{:<18} {:>8.2} {:>8}",
+            b.name,
+            b.mean,
+            probability(b.zero_probability)
         )?;
     }
     if let Some(u) = &s.upper_bonus {
         writeln!(
             out,
-            "{:<18} {:>8.2} {:>8.4}",
+            "{:<18} {:>8.2} {:>8}",
             "upper bonus",
             u.mean,
-            1.0 - u.probability
+            probability(1.0 - u.probability)
         )?;
     }
     writeln!(out)?;
     writeln!(
         out,
-        "P(50 in the five-of-a-kind box) {:.4}",
-        s.fifty_probability
+        "P(50 in the five-of-a-kind box) {}",
+        probability(s.fifty_probability)
     )?;
     if let Some(u) = &s.upper_bonus {
-        writeln!(out, "P(upper bonus) {:.4}", u.probability)?;
+        writeln!(out, "P(upper bonus) {}", probability(u.probability))?;
     }
     if let Some(y) = &s.yahtzee_bonuses {
         let counts: Vec<String> = y
@@ -108,7 +101,7 @@ pub fn write_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
             .iter()
             .enumerate()
             .filter(|&(_, &p)| p > 0.0)
-            .map(|(k, p)| format!("{k}: {p:.3e}"))
+            .map(|(k, &p)| format!("{k}: {}", probability(p)))
             .collect();
         writeln!(
             out,

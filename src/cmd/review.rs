@@ -3,11 +3,10 @@
 
 use std::io::Write;
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result};
 
 use crate::cli::ReviewArgs;
 use yahtzee::review::{GameRecord, render_review, review};
-use yahtzee::table::TableError;
 
 pub fn run(args: &ReviewArgs) -> Result<()> {
     let path = &args.game;
@@ -22,19 +21,8 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
         );
     }
     let rules = record.game.rules();
-    let table = super::load_or_build(&rules, args.table.as_deref()).map_err(|e| {
-        // The rules come from the record, not from a flag: the fix is the table of them.
-        match e.downcast_ref::<TableError>() {
-            Some(TableError::WrongRules { path, got, .. }) => anyhow!(
-                "{} holds the table of {got}, but the game was played under {}: pass the table of {} with --table (build one with `yahtzee solve {} --out FILE`), or leave --table out to use the default one",
-                path.display(),
-                rules.label(),
-                rules.label(),
-                rules.flags()
-            ),
-            _ => e,
-        }
-    })?;
+    // The rules come from the record: a table of other rules is fixed by the table alone.
+    let table = super::load_table(&rules, args.table.as_deref(), super::RulesFrom::Input)?;
     let report = review(&table, &record)?;
     super::print_result(args.json, &report, |out| {
         out.write_all(render_review(&report).as_bytes())?;

@@ -2,52 +2,30 @@
 
 use std::io::Write;
 
-use anyhow::{Context, Result};
-use serde::Serialize;
+use anyhow::Result;
 
+use super::RulesFrom;
 use crate::cli::SolveArgs;
+use yahtzee::report;
 use yahtzee::table::default_table_path;
-
-/// What a solve reports.
-#[derive(Serialize)]
-struct SolveReport {
-    /// Rule set name.
-    rules: String,
-    /// True under `--upper-first`.
-    upper_first: bool,
-    /// Expected final score of an empty card under optimal play.
-    expected_score: f64,
-    /// Reachable turn-start states.
-    states: u64,
-    /// Seconds of the solve itself (not the file write).
-    seconds: f64,
-    /// Where the table was written.
-    path: String,
-    /// Worker threads used.
-    threads: usize,
-}
 
 pub fn run(args: &SolveArgs) -> Result<()> {
     let rules = args.rules.rules();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
-        .build()
-        .context("cannot start the worker threads")?;
-    let (table, seconds) = pool.install(|| super::solve_with_progress(&rules));
+    let pool = super::thread_pool(args.threads)?;
     let path = args
         .out
         .clone()
         .unwrap_or_else(|| default_table_path(&rules));
-    table.save(&path)?;
-    let report = SolveReport {
-        rules: rules.set.name().to_string(),
-        upper_first: args.rules.upper_first,
-        expected_score: table.expected_score(),
-        states: table.states(),
-        seconds,
-        path: path.display().to_string(),
-        threads: pool.current_num_threads(),
-    };
+    let bar = super::progress_bar(&format!("solving {}", rules.label()), "cards");
+    let solved = pool.install(|| {
+        report::solve(&rules, &path, &|done, total| {
+            bar.set_length(total);
+            bar.set_position(done);
+        })
+    });
+    bar.finish_and_clear();
+    let (report, _) =
+        solved.map_err(|e| super::table_error(e, &rules, args.out.as_deref(), RulesFrom::Flags))?;
     super::print_result(args.json, &report, |out| {
         writeln!(
             out,

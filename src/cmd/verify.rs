@@ -2,54 +2,20 @@
 
 use std::io::Write;
 
-use anyhow::Result;
-use serde::Serialize;
+use anyhow::{Result, anyhow};
 
 use crate::cli::VerifyArgs;
-use yahtzee::table::{FORMAT_VERSION, StrategyTable};
-
-/// What a verified table holds.
-#[derive(Serialize)]
-struct VerifyReport {
-    /// The file checked.
-    path: String,
-    /// Rule set name.
-    rules: String,
-    /// True under `--upper-first`.
-    upper_first: bool,
-    /// File format version.
-    format_version: u32,
-    /// Value type.
-    value_type: String,
-    /// Number of values stored.
-    entries: u64,
-    /// CRC-32 of the values, as checked.
-    checksum: String,
-    /// Reachable turn-start states of these rules.
-    states: u64,
-    /// Expected final score of an empty card.
-    expected_score: f64,
-}
+use yahtzee::report;
+use yahtzee::table::{TableError, read_header};
 
 pub fn run(args: &VerifyArgs) -> Result<()> {
-    let (header, table) = StrategyTable::open(&args.path)?;
-    let report = VerifyReport {
-        path: args.path.display().to_string(),
-        rules: header.rules.clone(),
-        upper_first: header.upper_first,
-        format_version: FORMAT_VERSION,
-        value_type: header.value_type.clone(),
-        entries: header.entries,
-        checksum: format!("{:08x}", header.checksum),
-        states: table.states(),
-        expected_score: table.expected_score(),
-    };
+    let report = report::verify(&args.path).map_err(|e| verify_error(e, args))?;
     super::print_result(args.json, &report, |out| {
         writeln!(
             out,
             "ok: {} holds the {} table (format v{}, {} {} values, crc32 {}), expected score {:.10}",
             report.path,
-            table.rules().label(),
+            report.rules.label(),
             report.format_version,
             report.entries,
             report.value_type,
@@ -59,4 +25,27 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
         Ok(())
     })?;
     Ok(())
+}
+
+/// The error with its fix: the command that builds the table again at the same path, for the
+/// rules its header names when it can still be read.
+fn verify_error(e: TableError, args: &VerifyArgs) -> anyhow::Error {
+    if !e.needs_rebuild() {
+        // Not a table at all, or a folder: the message says so, and there is nothing to build.
+        return e.into();
+    }
+    let known = std::fs::read(&args.path)
+        .ok()
+        .and_then(|bytes| read_header(&bytes).ok())
+        .and_then(|h| h.rules());
+    let out = super::quote(&args.path);
+    match known {
+        Some(rules) => anyhow!(
+            "{e}; rebuild it with `yahtzee solve {} --out {out}`",
+            rules.flags()
+        ),
+        None => anyhow!(
+            "{e}; build it with `yahtzee solve --out {out}` (the official rules; add --rules R for others)"
+        ),
+    }
 }

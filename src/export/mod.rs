@@ -47,7 +47,7 @@ pub const DECIMALS: i32 = 6;
 pub const REROLL_ALL: &str = "-";
 
 /// Output formats.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     /// Comma-separated values with one header line.
     Csv,

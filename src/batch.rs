@@ -1,0 +1,508 @@
+//! The batch protocol: one JSON query per line in, one JSON line out, the same for every
+//! front end (`yahtzee advise --batch` reads stdin; a server would read its requests).
+//!
+//! A query is an object with these keys, each optional but `dice`:
+//!
+//! ```text
+//! {"card": {"ones": 3, "full-house": 25}, "yahtzee_bonus": 0, "dice": [1, 3, 3, 5, 6], "rolls_left": 2}
+//! ```
+//!
+//! - `card`: an object of box name to integer points (absent: a new game);
+//! - `yahtzee_bonus`: an integer, the 100-point bonuses already earned (absent: 0);
+//! - `dice`: an array of five integers from 1 to 6;
+//! - `rolls_left`: the integer 0, 1 or 2 (absent: 2).
+//!
+//! Every value has exactly this type (no strings for numbers, no `null` for absent), a key
+//! given twice is refused (at the top level and inside `card`), and so is an unknown key. The
+//! answer is the [`Advice`] as JSON, or `{"error": "..."}` saying what was wrong and showing
+//! the expected shape. Every input line gets exactly one output line, in order: a blank line
+//! or a line that is not UTF-8 gets an error line, and the batch goes on.
+//!
+//! Keys are read by [`Query::parse`] one by one into a [`Query`] whose fields are public and
+//! which is `#[non_exhaustive]`, so keys can be added without breaking a caller.
+
+use std::fmt;
+use std::io::{self, BufRead, BufReader, Read, Write};
+
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+
+use crate::advice::{Advice, AdviceError, Position, advise};
+use crate::dice::{Dice, join_faces};
+use crate::rules::Rules;
+use crate::state::{CardError, ScoreCard};
+use crate::table::StrategyTable;
+use crate::text::excerpt;
+
+/// The shape of a query, shown in error lines.
+pub const EXAMPLE: &str = r#"{"card": {"ones": 3, "full-house": 25}, "yahtzee_bonus": 0, "dice": [1, 3, 3, 5, 6], "rolls_left": 2}"#;
+
+/// The keys of a query, in the order of [`EXAMPLE`].
+pub const KEYS: [&str; 4] = ["card", "yahtzee_bonus", "dice", "rolls_left"];
+
+/// Why a line got an error line instead of an answer. Each message says what was wrong and
+/// what is expected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BatchError {
+    /// The line is not UTF-8 text. Fix: send UTF-8.
+    #[error(
+        "the line is not UTF-8 text (invalid byte at column {column}); a query is a JSON object like {EXAMPLE}"
+    )]
+    NotUtf8 {
+        /// 1-based byte column of the first invalid byte.
+        column: usize,
+    },
+    /// The line is empty or only spaces. Fix: send one query per line, or no line.
+    #[error("empty line; a query is a JSON object like {EXAMPLE}")]
+    Blank,
+    /// The line is not valid JSON. Fix: send a JSON object.
+    #[error("bad query, not JSON ({0}); a query is a JSON object like {EXAMPLE}")]
+    Json(String),
+    /// The line is JSON but not an object. Fix: send a JSON object.
+    #[error("bad query, {got} is not an object; a query is a JSON object like {EXAMPLE}")]
+    NotObject {
+        /// What the line holds instead.
+        got: String,
+    },
+    /// A key that queries do not have. Fix: use the keys of [`KEYS`].
+    #[error(
+        "unknown key `{key}`: the keys are card, yahtzee_bonus, dice, rolls_left, as in {EXAMPLE}"
+    )]
+    UnknownKey {
+        /// The key (an excerpt).
+        key: String,
+    },
+    /// A key given twice. Fix: give each key once.
+    #[error("key `{key}` is given twice: give each key once")]
+    DuplicateKey {
+        /// The key.
+        key: String,
+    },
+    /// A value of the wrong type or out of range. Fix: give a value of the expected shape.
+    #[error("{key} must be {expected}, not {got}")]
+    Value {
+        /// The key, or `card.BOX` for the points of a box.
+        key: String,
+        /// What is expected, with an example.
+        expected: &'static str,
+        /// What was given (an excerpt).
+        got: String,
+    },
+    /// `dice` is missing. Fix: give the dice.
+    #[error(
+        "the query has no dice: add e.g. \"dice\": [1, 3, 3, 5, 6]; a query looks like {EXAMPLE}"
+    )]
+    NoDice,
+    /// The card (or its Yahtzee bonuses) is impossible under the rules of the table.
+    #[error(transparent)]
+    Card(#[from] CardError),
+    /// The position cannot be advised on with this table.
+    #[error(transparent)]
+    Advice(#[from] AdviceError),
+}
+
+/// One query, as read from a line: types checked, not yet the rules (see
+/// [`Query::position`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Query {
+    /// The filled boxes and their points, in the order given (empty: a new game).
+    pub card: Vec<(String, i64)>,
+    /// Yahtzee bonuses already earned.
+    pub yahtzee_bonus: u32,
+    /// The dice.
+    pub dice: Dice,
+    /// Rolls left: 0, 1 or 2.
+    pub rolls_left: u8,
+}
+
+/// What `rolls_left` must be.
+const ROLLS_LEFT: &str = "the integer 0, 1 or 2";
+/// What `dice` must be.
+const DICE: &str = "an array of five integer faces from 1 to 6, like [1, 3, 3, 5, 6]";
+/// What `card` must be.
+const CARD: &str = r#"an object of box name to integer points, like {"ones": 3, "full-house": 25} (leave it out for a new game)"#;
+/// What the points of a box must be.
+const POINTS: &str = "an integer of points, like 3";
+/// What `yahtzee_bonus` must be.
+const BONUS: &str = "an integer, 0 or more, like 1 (leave it out for none)";
+
+impl Query {
+    /// Reads one line (without its line end): UTF-8, JSON, an object of the keys of [`KEYS`],
+    /// each once, each of its type.
+    pub fn parse(line: &[u8]) -> Result<Query, BatchError> {
+        let text = std::str::from_utf8(line).map_err(|e| BatchError::NotUtf8 {
+            column: e.valid_up_to() + 1,
+        })?;
+        if text.trim().is_empty() {
+            return Err(BatchError::Blank);
+        }
+        let json: Json = serde_json::from_str(text).map_err(|e| BatchError::Json(e.to_string()))?;
+        let Json::Object(entries) = json else {
+            return Err(BatchError::NotObject {
+                got: json.describe(),
+            });
+        };
+        let (mut card_entries, mut yahtzee_bonus, mut dice, mut rolls_left) =
+            (Vec::new(), 0, None, 2);
+        // Only keys of KEYS are ever added, each at most once.
+        let mut seen: Vec<&str> = Vec::new();
+        for (key, value) in &entries {
+            let key = key.as_str();
+            if seen.contains(&key) {
+                return Err(BatchError::DuplicateKey {
+                    key: key.to_string(),
+                });
+            }
+            match key {
+                "card" => card_entries = card(value)?,
+                "yahtzee_bonus" => {
+                    yahtzee_bonus = value
+                        .integer()
+                        .and_then(|n| u32::try_from(n).ok())
+                        .ok_or_else(|| value.wrong(key, BONUS))?
+                }
+                "dice" => dice = Some(dice_of(value)?),
+                "rolls_left" => {
+                    rolls_left = value
+                        .integer()
+                        .filter(|n| (0..=2).contains(n))
+                        .map(|n| n as u8)
+                        .ok_or_else(|| value.wrong(key, ROLLS_LEFT))?
+                }
+                _ => return Err(BatchError::UnknownKey { key: excerpt(key) }),
+            }
+            seen.push(key);
+        }
+        Ok(Query {
+            card: card_entries,
+            yahtzee_bonus,
+            dice: dice.ok_or(BatchError::NoDice)?,
+            rolls_left,
+        })
+    }
+
+    /// The position under `rules`: the card checked against the rules.
+    pub fn position(&self, rules: Rules) -> Result<Position, BatchError> {
+        let entries: Vec<(String, String)> = self
+            .card
+            .iter()
+            .map(|(name, points)| (name.clone(), points.to_string()))
+            .collect();
+        Ok(Position {
+            card: ScoreCard::from_entries(rules, &entries, self.yahtzee_bonus)?,
+            dice: self.dice,
+            rolls_left: self.rolls_left,
+        })
+    }
+}
+
+fn card(value: &Json) -> Result<Vec<(String, i64)>, BatchError> {
+    let Json::Object(entries) = value else {
+        return Err(value.wrong("card", CARD));
+    };
+    // Any integer is taken here: the card's own check says what each box can hold.
+    entries
+        .iter()
+        .map(|(name, points)| {
+            points
+                .integer()
+                .and_then(|n| i64::try_from(n).ok())
+                .map(|p| (name.clone(), p))
+                .ok_or_else(|| points.wrong(&format!("card.{}", excerpt(name)), POINTS))
+        })
+        .collect()
+}
+
+fn dice_of(value: &Json) -> Result<Dice, BatchError> {
+    let Json::Array(items) = value else {
+        return Err(value.wrong("dice", DICE));
+    };
+    let faces: Option<Vec<u8>> = items
+        .iter()
+        .map(|v| v.integer().and_then(|f| u8::try_from(f).ok()))
+        .collect();
+    faces
+        .and_then(|f| Dice::from_faces(&f).ok())
+        .ok_or_else(|| value.wrong("dice", DICE))
+}
+
+/// Answers one line: the advice of its position with `table`, or why there is none.
+pub fn answer(table: &StrategyTable, line: &[u8]) -> Result<Advice, BatchError> {
+    let position = Query::parse(line)?.position(*table.rules())?;
+    Ok(advise(table, &position)?)
+}
+
+/// The output line of one input line (without its line end): the advice as JSON, or
+/// `{"error": "..."}`.
+pub fn answer_line(table: &StrategyTable, line: &[u8]) -> String {
+    let answer = answer(table, line).map(|a| serde_json::to_string(&a));
+    match answer {
+        Ok(Ok(json)) => json,
+        Ok(Err(e)) => error_line(&e.to_string()),
+        Err(e) => error_line(&e.to_string()),
+    }
+}
+
+fn error_line(message: &str) -> String {
+    serde_json::json!({ "error": message }).to_string()
+}
+
+/// Answers every line of `input` on `output`, one line each, in order, and returns the number
+/// of lines. A line ends at `\n` (a `\r` before it is dropped); the last may have no line end.
+/// The output is flushed whenever the input has no more lines waiting, so a caller that sends
+/// one query at a time gets each answer at once.
+pub fn run(table: &StrategyTable, input: impl Read, output: impl Write) -> io::Result<u64> {
+    let mut input = BufReader::with_capacity(1 << 16, input);
+    let mut output = io::BufWriter::with_capacity(1 << 16, output);
+    let mut line = Vec::new();
+    let mut count = 0;
+    loop {
+        line.clear();
+        if input.read_until(b'\n', &mut line)? == 0 {
+            break;
+        }
+        let mut text = &line[..];
+        if let Some(rest) = text.strip_suffix(b"\n") {
+            text = rest;
+        }
+        if let Some(rest) = text.strip_suffix(b"\r") {
+            text = rest;
+        }
+        writeln!(output, "{}", answer_line(table, text))?;
+        count += 1;
+        if input.buffer().is_empty() {
+            output.flush()?;
+        }
+    }
+    output.flush()?;
+    Ok(count)
+}
+
+/// A JSON value as written, keeping every key of an object in order, duplicates included
+/// (`serde_json::Value` keeps only the last of a repeated key).
+#[derive(Debug, Clone, PartialEq)]
+enum Json {
+    Null,
+    Bool(bool),
+    Integer(i128),
+    Float(f64),
+    String(String),
+    Array(Vec<Json>),
+    Object(Vec<(String, Json)>),
+}
+
+impl Json {
+    fn integer(&self) -> Option<i128> {
+        match self {
+            Json::Integer(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// The value in words for an error message, quoting text only as an excerpt.
+    fn describe(&self) -> String {
+        match self {
+            Json::Null => "null".to_string(),
+            Json::Bool(b) => b.to_string(),
+            Json::Integer(n) => excerpt(&n.to_string()),
+            Json::Float(x) => excerpt(&x.to_string()),
+            Json::String(s) => format!("the string \"{}\"", excerpt(s)),
+            Json::Array(items) => {
+                let faces: Option<Vec<u8>> = items
+                    .iter()
+                    .map(|v| v.integer().and_then(|f| u8::try_from(f).ok()))
+                    .collect();
+                match faces {
+                    Some(f) if f.len() <= 8 => format!("[{}]", join_faces(&f).replace(' ', ", ")),
+                    _ => format!(
+                        "an array of {}",
+                        crate::text::plural(items.len() as u64, "item", "items")
+                    ),
+                }
+            }
+            Json::Object(entries) => format!(
+                "an object of {}",
+                crate::text::plural(entries.len() as u64, "key", "keys")
+            ),
+        }
+    }
+
+    fn wrong(&self, key: &str, expected: &'static str) -> BatchError {
+        BatchError::Value {
+            key: key.to_string(),
+            expected,
+            got: self.describe(),
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Json {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Json, D::Error> {
+        deserializer.deserialize_any(JsonVisitor)
+    }
+}
+
+struct JsonVisitor;
+
+impl<'de> Visitor<'de> for JsonVisitor {
+    type Value = Json;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Json, E> {
+        Ok(Json::Null)
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Json, E> {
+        Ok(Json::Bool(v))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Json, E> {
+        Ok(Json::Integer(i128::from(v)))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Json, E> {
+        Ok(Json::Integer(i128::from(v)))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Json, E> {
+        Ok(Json::Float(v))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Json, E> {
+        Ok(Json::String(v.to_string()))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Json, E> {
+        Ok(Json::String(v))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Json::Array(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
+        let mut entries = Vec::new();
+        while let Some((key, value)) = map.next_entry::<String, Json>()? {
+            entries.push((key, value));
+        }
+        Ok(Json::Object(entries))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(line: &str) -> String {
+        Query::parse(line.as_bytes()).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn a_full_query_parses_with_its_defaults() {
+        let q = Query::parse(br#"{"dice": [6, 1, 3, 3, 5]}"#).unwrap();
+        assert_eq!(q.dice.faces(), [1, 3, 3, 5, 6]);
+        assert_eq!((q.rolls_left, q.yahtzee_bonus), (2, 0));
+        assert!(q.card.is_empty());
+        let q = Query::parse(
+            br#"{"card": {"ones": 3, "yahtzee": 50}, "yahtzee_bonus": 1, "dice": [4,4,4,4,4], "rolls_left": 0}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            q.card,
+            [("ones".to_string(), 3), ("yahtzee".to_string(), 50)]
+        );
+        assert_eq!((q.rolls_left, q.yahtzee_bonus), (0, 1));
+    }
+
+    #[test]
+    fn batch_duplicate_keys_are_refused_at_the_top_and_in_the_card() {
+        assert!(
+            err(r#"{"dice": [1,2,3,4,5], "dice": [6,6,6,6,6]}"#).contains("`dice` is given twice"),
+        );
+        // Inside the card, both entries reach the card's check, which refuses the second.
+        let q = Query::parse(br#"{"card": {"ones": 1, "ones": 3}, "dice": [1,2,3,4,5]}"#).unwrap();
+        assert_eq!(q.card.len(), 2);
+        let e = q
+            .position(Rules::new(crate::rules::RuleSet::YAHTZEE))
+            .unwrap_err();
+        assert!(e.to_string().contains("given twice"), "{e}");
+    }
+
+    #[test]
+    fn batch_values_have_one_strict_type() {
+        for (line, needle) in [
+            (
+                r#"{"card": {"ones": "3"}, "dice": [1,2,3,4,5]}"#,
+                "card.ones must be an integer of points, like 3, not the string \"3\"",
+            ),
+            (
+                r#"{"card": {"ones": 3.0}, "dice": [1,2,3,4,5]}"#,
+                "card.ones must be an integer",
+            ),
+            (
+                r#"{"card": "ones=3", "dice": [1,2,3,4,5]}"#,
+                "card must be an object of box name to integer points",
+            ),
+            (
+                r#"{"card": null, "dice": [1,2,3,4,5]}"#,
+                "card must be an object",
+            ),
+            (
+                r#"{"dice": "12345"}"#,
+                "dice must be an array of five integer faces from 1 to 6, like [1, 3, 3, 5, 6], not the string \"12345\"",
+            ),
+            (r#"{"dice": [1,2,3,4]}"#, "not [1, 2, 3, 4]"),
+            (r#"{"dice": [1,2,3,4,7]}"#, "not [1, 2, 3, 4, 7]"),
+            (r#"{"dice": [1,2,3,4,"5"]}"#, "not an array of 5 items"),
+            (
+                r#"{"dice": [1,2,3,4,5], "rolls_left": "1"}"#,
+                "rolls_left must be the integer 0, 1 or 2, not the string \"1\"",
+            ),
+            (
+                r#"{"dice": [1,2,3,4,5], "rolls_left": 3}"#,
+                "rolls_left must be the integer 0, 1 or 2, not 3",
+            ),
+            (
+                r#"{"dice": [1,2,3,4,5], "yahtzee_bonus": "1"}"#,
+                "yahtzee_bonus must be an integer",
+            ),
+            (r#"{"dice": [1,2,3,4,5], "yahtzee_bonus": -1}"#, "not -1"),
+            (r#"{"dice": [1,2,3,4,5], "yahtzee_bonus": 1e2}"#, "not 100"),
+        ] {
+            let e = err(line);
+            assert!(e.contains(needle), "{line}: {e}");
+        }
+    }
+
+    #[test]
+    fn batch_unknown_keys_and_other_shapes_are_refused_with_the_expected_shape() {
+        let e = err(r#"{"dice": [1,2,3,4,5], "rolls": 1}"#);
+        assert!(
+            e.starts_with(
+                "unknown key `rolls`: the keys are card, yahtzee_bonus, dice, rolls_left"
+            ),
+            "{e}"
+        );
+        assert!(e.contains(EXAMPLE));
+        assert!(err("[1, 2, 3, 4, 5]").contains("[1, 2, 3, 4, 5] is not an object"));
+        assert!(err("not json").starts_with("bad query, not JSON"));
+        assert!(err("   ").starts_with("empty line"));
+        assert!(err("{}").starts_with("the query has no dice"));
+        assert!(err("{\"x\n").contains("not JSON"));
+        let e = Query::parse(b"{\"dice\": [1,2,3,4,5]}\xff").unwrap_err();
+        assert_eq!(e, BatchError::NotUtf8 { column: 22 });
+    }
+
+    #[test]
+    fn batch_errors_quote_long_input_only_as_an_excerpt() {
+        let long = "x".repeat(1_000_000);
+        for line in [
+            format!(r#"{{"{long}": 1, "dice": [1,2,3,4,5]}}"#),
+            format!(r#"{{"dice": "{long}"}}"#),
+            format!(r#"{{"card": {{"{long}": "1"}}, "dice": [1,2,3,4,5]}}"#),
+            format!(r#"{{"dice": [{}1]}}"#, "1,".repeat(100_000)),
+        ] {
+            let e = err(&line);
+            assert!(e.len() < 400, "{} bytes: {}", e.len(), &e[..200]);
+        }
+    }
+}

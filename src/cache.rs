@@ -1,0 +1,132 @@
+//! Finding the strategy table of some rules: load it from its file, or solve the rules and
+//! save the table there for next time.
+//!
+//! The default place of a table is the cache folder ([`default_table_path`]). A table that
+//! cannot be saved (a read-only or full folder, a file where the folder should be) is not an
+//! error: the table was built and answers the question; [`Loaded::saved`] holds why it could
+//! not be kept, for the front end to warn about. A file that is there but is not a sound
+//! table of these rules is an error (see [`TableError::needs_rebuild`]).
+
+use std::path::{Path, PathBuf};
+
+use crate::rules::Rules;
+use crate::solver::SolveOptions;
+use crate::table::{StrategyTable, TableError, default_table_path};
+
+/// What [`load_or_build`] reports while it works.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub enum Progress<'a> {
+    /// No table at `path`: solving the rules now (a second or so), then saving it there.
+    Building {
+        /// Where the table will be saved.
+        path: &'a Path,
+    },
+    /// The solve has done `done` of `total` cards.
+    Solving {
+        /// Cards solved.
+        done: u64,
+        /// Cards to solve.
+        total: u64,
+    },
+}
+
+/// How the table was found.
+#[derive(Debug)]
+pub enum Source {
+    /// Loaded from its file.
+    Loaded,
+    /// Built now; `Ok` once saved at the path, else why it could not be saved.
+    Built(Result<(), TableError>),
+}
+
+/// A table and where it came from.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The table of the rules asked for.
+    pub table: StrategyTable,
+    /// Its file (read, or written, or where writing failed).
+    pub path: PathBuf,
+    /// Whether it was loaded or built, and saved.
+    pub source: Source,
+}
+
+impl Loaded {
+    /// Why a table built now could not be saved, if it could not.
+    pub fn saved(&self) -> Option<&TableError> {
+        match &self.source {
+            Source::Built(Err(e)) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// The table of `rules` at `path` (default: [`default_table_path`]): loaded when the file
+/// exists, else solved (in the current rayon pool) and saved there. A failed save is kept in
+/// [`Loaded::source`], not returned as an error; a file that exists but cannot be loaded is an
+/// error.
+pub fn load_or_build(
+    rules: &Rules,
+    path: Option<&Path>,
+    progress: &(dyn Fn(Progress<'_>) + Sync),
+) -> Result<Loaded, TableError> {
+    let path = path.map_or_else(|| default_table_path(rules), Path::to_path_buf);
+    // `symlink_metadata` rather than `exists`: a dangling link is a file that is there.
+    if path.symlink_metadata().is_ok() {
+        let table = StrategyTable::load(&path, rules)?;
+        return Ok(Loaded {
+            table,
+            path,
+            source: Source::Loaded,
+        });
+    }
+    progress(Progress::Building { path: &path });
+    let (table, _) = StrategyTable::solve(rules, SolveOptions::default(), &|done, total| {
+        progress(Progress::Solving { done, total })
+    });
+    let saved = table.save(&path);
+    Ok(Loaded {
+        table,
+        path,
+        source: Source::Built(saved),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Order, RuleSet};
+
+    #[test]
+    fn builds_saves_then_loads() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub/t.table");
+        let rules = Rules::with_order(RuleSet::YACHT, Order::UpperFirst);
+        let building = std::sync::atomic::AtomicBool::new(false);
+        let report = |p: Progress<'_>| {
+            if let Progress::Building { path: at } = p {
+                assert_eq!(at, path);
+                building.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        };
+        let first = load_or_build(&rules, Some(&path), &report).unwrap();
+        assert!(matches!(first.source, Source::Built(Ok(()))));
+        assert!(building.load(std::sync::atomic::Ordering::Relaxed));
+        let again = load_or_build(&rules, Some(&path), &|_| panic!("no progress")).unwrap();
+        assert!(matches!(again.source, Source::Loaded));
+        assert_eq!(again.table.values(), first.table.values());
+    }
+
+    #[test]
+    fn a_table_that_cannot_be_saved_is_still_returned() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("not-a-folder");
+        std::fs::write(&file, "x").unwrap();
+        let rules = Rules::with_order(RuleSet::YACHT, Order::UpperFirst);
+        let got = load_or_build(&rules, Some(&file.join("t.table")), &|_| {}).unwrap();
+        let e = got.saved().expect("the save failed");
+        assert!(matches!(e, TableError::Write { .. }));
+        assert!(e.to_string().contains("is a file, not a folder"), "{e}");
+        assert!((got.table.expected_score() - 137.7122414788).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,359 @@
+//! Every file the program writes goes through here: written to a temporary name in the same
+//! folder, flushed to disk, then renamed into place, so a reader never sees half a file and
+//! an interrupted write never damages the file that was there before.
+//!
+//! A temporary is named `NAME.yahtzee-tmp-PID-N` (the process id and a count within the
+//! process). Two things keep them from piling up:
+//!
+//! - every temporary this process has open is kept in a global set, and
+//!   [`remove_temporaries`] deletes them: the binary calls it when it is interrupted (Ctrl-C,
+//!   SIGTERM);
+//! - a process killed outright (`kill -9`, a crash, a power cut) cannot clean up, so each new
+//!   write into a folder first deletes the temporaries of processes that no longer exist
+//!   ([`remove_stale_temporaries`]). Whether a process exists is asked of `/proc` on Linux;
+//!   elsewhere it cannot be known cheaply, and the temporaries are left alone.
+//!
+//! [`check_output`] is the check an output path passes before a long computation: its folder
+//! exists, it is not a folder, it is not a strategy table and not the table being read.
+
+use std::collections::BTreeSet;
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard};
+
+/// What sits between a file's name and the process id in the name of its temporary.
+const MARKER: &str = ".yahtzee-tmp-";
+
+/// The temporaries this process has open, removed by [`remove_temporaries`].
+static OPEN: Mutex<BTreeSet<PathBuf>> = Mutex::new(BTreeSet::new());
+
+/// Temporaries made so far by this process: the `N` of their names, so that two writes of the
+/// same file by one process never share a temporary.
+static MADE: AtomicU64 = AtomicU64::new(0);
+
+fn open_set() -> MutexGuard<'static, BTreeSet<PathBuf>> {
+    // A panic while the set was held leaves it consistent (inserts and removes are whole).
+    OPEN.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Writes `path` through a temporary: `write` fills the temporary file, which is then synced
+/// and renamed to `path`. If `write` fails, or the process is interrupted, the temporary is
+/// removed and whatever `path` held before is untouched.
+pub fn write_file<T, E>(path: &Path, write: impl FnOnce(&mut File) -> Result<T, E>) -> Result<T, E>
+where
+    E: From<io::Error>,
+{
+    let mut tmp = Temporary::create(path)?;
+    let value = write(&mut tmp.file)?;
+    tmp.commit()?;
+    Ok(value)
+}
+
+/// Writes `bytes` to `path` through a temporary (see [`write_file`]).
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_file(path, |f| f.write_all(bytes))
+}
+
+/// The folder `path` is written into (`.` for a bare file name).
+pub fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
+/// Creates `dir` and its missing parents. Where a file stands in the way, the error says
+/// which file, instead of the system's bare "File exists" or "Not a directory".
+pub fn create_folder(dir: &Path) -> io::Result<()> {
+    let nearest = dir
+        .ancestors()
+        .find(|a| !a.as_os_str().is_empty() && a.exists());
+    if let Some(blocker) = nearest.filter(|a| !a.is_dir()) {
+        return Err(not_a_folder(blocker));
+    }
+    fs::create_dir_all(dir)
+}
+
+fn not_a_folder(path: &Path) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::NotADirectory,
+        format!(
+            "{} is a file, not a folder: give a path in a folder",
+            path.display()
+        ),
+    )
+}
+
+/// An open temporary file, removed when dropped unless committed.
+struct Temporary {
+    path: PathBuf,
+    target: PathBuf,
+    file: File,
+}
+
+impl Temporary {
+    fn create(target: &Path) -> io::Result<Temporary> {
+        let dir = folder_of(target);
+        if dir.exists() && !dir.is_dir() {
+            return Err(not_a_folder(dir));
+        }
+        if target.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::IsADirectory,
+                format!("{} is a folder: give a file name", target.display()),
+            ));
+        }
+        // Best effort: a folder that cannot be listed still takes the write.
+        let _ = remove_stale_temporaries(dir);
+        let path = temporary_name(target);
+        // Registered before it exists, so an interruption from here on removes it.
+        open_set().insert(path.clone());
+        match File::options().write(true).create_new(true).open(&path) {
+            Ok(file) => Ok(Temporary {
+                path,
+                target: target.to_path_buf(),
+                file,
+            }),
+            Err(e) => {
+                open_set().remove(&path);
+                Err(e)
+            }
+        }
+    }
+
+    /// Syncs the file and renames it into place.
+    fn commit(self) -> io::Result<()> {
+        self.file.sync_all()?;
+        // The set is held across the rename, so an interruption cannot remove the temporary
+        // while it is being renamed.
+        let mut open = open_set();
+        fs::rename(&self.path, &self.target)?;
+        open.remove(&self.path);
+        Ok(())
+    }
+}
+
+impl Drop for Temporary {
+    fn drop(&mut self) {
+        let mut open = open_set();
+        if open.remove(&self.path) {
+            let _ = fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// A temporary name beside `path`, unique to this process and this write:
+/// `NAME.yahtzee-tmp-PID-N`.
+pub fn temporary_name(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    let n = MADE.fetch_add(1, Ordering::Relaxed);
+    name.push(format!("{MARKER}{}-{n}", std::process::id()));
+    path.with_file_name(name)
+}
+
+/// The process id in the name of a temporary made by [`temporary_name`], if `name` is one.
+pub fn temporary_owner(name: &str) -> Option<u32> {
+    let (_, tail) = name.rsplit_once(MARKER)?;
+    let (pid, n) = tail.split_once('-')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    (digits(pid) && digits(n)).then(|| pid.parse().ok())?
+}
+
+/// Removes every temporary this process has open: what to do when it is interrupted.
+pub fn remove_temporaries() {
+    let mut open = open_set();
+    for path in std::mem::take(&mut *open) {
+        let _ = fs::remove_file(path);
+    }
+}
+
+/// Removes the temporaries in `dir` left by processes that no longer exist (killed before
+/// they could clean up), and returns how many. On systems without `/proc` nothing is removed.
+pub fn remove_stale_temporaries(dir: &Path) -> io::Result<usize> {
+    let mut removed = 0;
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let Some(pid) = entry.file_name().to_str().and_then(temporary_owner) else {
+            continue;
+        };
+        let path = entry.path();
+        let stale = if pid == std::process::id() {
+            // Our own id: stale unless it is one of ours (a process before us had this id).
+            !open_set().contains(&path)
+        } else {
+            process_is_gone(pid)
+        };
+        if stale && entry.file_type()?.is_file() && fs::remove_file(&path).is_ok() {
+            removed += 1;
+        }
+    }
+    Ok(removed)
+}
+
+/// True when no process `pid` exists; false when it exists or this cannot be known.
+fn process_is_gone(pid: u32) -> bool {
+    if cfg!(target_os = "linux") {
+        // Without /proc mounted every process would look gone: then nothing is known.
+        Path::new("/proc/self").exists() && !Path::new(&format!("/proc/{pid}")).exists()
+    } else {
+        false
+    }
+}
+
+/// Why a path cannot take an output file. Each message says what to do instead.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum OutputError {
+    /// The path names a folder: give a file name in it.
+    #[error("cannot write {path}: it is a folder; give a file name")]
+    IsFolder {
+        /// The path given.
+        path: PathBuf,
+    },
+    /// The folder of the path does not exist (or is a file): create it or give another path.
+    #[error(
+        "cannot write {path}: the folder {folder} does not exist; create it or give another path"
+    )]
+    NoFolder {
+        /// The path given.
+        path: PathBuf,
+        /// Its folder.
+        folder: PathBuf,
+    },
+    /// The path holds a strategy table, which an output never overwrites: give another path.
+    #[error(
+        "cannot write {path}: it holds a strategy table, which is never overwritten; give another file"
+    )]
+    IsTable {
+        /// The path given.
+        path: PathBuf,
+    },
+    /// The path is the strategy table this command reads (or builds): give another path.
+    #[error("cannot write {path}: it is the strategy table this command reads; give another file")]
+    IsInput {
+        /// The path given.
+        path: PathBuf,
+    },
+}
+
+/// Checks, before any long computation, that `path` can take an output file: its folder
+/// exists, it is not a folder, it does not hold a strategy table (recognised by its magic
+/// bytes) and it is not one of `tables`, the tables the command reads or builds.
+pub fn check_output(path: &Path, tables: &[&Path]) -> Result<(), OutputError> {
+    let folder = folder_of(path);
+    if !folder.is_dir() {
+        return Err(OutputError::NoFolder {
+            path: path.to_path_buf(),
+            folder: folder.to_path_buf(),
+        });
+    }
+    if path.is_dir() {
+        return Err(OutputError::IsFolder {
+            path: path.to_path_buf(),
+        });
+    }
+    if tables.iter().any(|t| same_file(path, t)) {
+        return Err(OutputError::IsInput {
+            path: path.to_path_buf(),
+        });
+    }
+    if crate::table::holds_table(path) {
+        return Err(OutputError::IsTable {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(())
+}
+
+/// True when `a` and `b` name the same file, whether or not it exists yet (`./x` and `x`, a
+/// link and its target).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    /// The folder resolved (links, `..`) and the file name; the path itself if the folder is
+    /// missing.
+    fn resolved(p: &Path) -> PathBuf {
+        if let Ok(full) = fs::canonicalize(p) {
+            return full;
+        }
+        match (fs::canonicalize(folder_of(p)), p.file_name()) {
+            (Ok(dir), Some(name)) => dir.join(name),
+            _ => p.to_path_buf(),
+        }
+    }
+    resolved(a) == resolved(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn temporary_names_carry_the_process_and_are_never_reused() {
+        let a = temporary_name(Path::new("/x/t.table"));
+        let b = temporary_name(Path::new("/x/t.table"));
+        assert_ne!(a, b);
+        let name = a.file_name().unwrap().to_str().unwrap();
+        assert!(name.starts_with("t.table.yahtzee-tmp-"), "{name}");
+        assert_eq!(temporary_owner(name), Some(std::process::id()));
+        for other in [
+            "t.table",
+            "t.tmp123",
+            "x.yahtzee-tmp-12",
+            "x.yahtzee-tmp-a-1",
+            "x.yahtzee-tmp--1",
+        ] {
+            assert_eq!(temporary_owner(other), None, "{other}");
+        }
+        assert_eq!(temporary_owner("a.csv.yahtzee-tmp-77-0"), Some(77));
+    }
+
+    #[test]
+    fn a_failed_write_removes_its_temporary_and_keeps_the_old_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.csv");
+        fs::write(&path, "old").unwrap();
+        let r: io::Result<()> = write_file(&path, |f| {
+            f.write_all(b"half of the new")?;
+            Err(io::Error::other("disk full"))
+        });
+        assert_eq!(r.unwrap_err().to_string(), "disk full");
+        assert_eq!(fs::read_to_string(&path).unwrap(), "old");
+        assert_eq!(names(dir.path()), ["out.csv"]);
+        write_atomically(&path, b"new").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "new");
+        assert_eq!(names(dir.path()), ["out.csv"]);
+    }
+
+    #[test]
+    fn create_folder_names_the_file_in_the_way() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("f");
+        fs::write(&file, "x").unwrap();
+        let e = create_folder(&file.join("a/b")).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::NotADirectory);
+        assert!(e.to_string().contains("is a file, not a folder"), "{e}");
+        create_folder(&dir.path().join("a/b")).unwrap();
+        assert!(dir.path().join("a/b").is_dir());
+    }
+
+    #[test]
+    fn same_file_sees_through_dot_and_missing_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("x.csv");
+        let b = dir.path().join(".").join("x.csv");
+        assert!(same_file(&a, &b));
+        fs::write(&a, "").unwrap();
+        assert!(same_file(&a, &b));
+        assert!(!same_file(&a, &dir.path().join("y.csv")));
+    }
+}

@@ -1,0 +1,259 @@
+//! The results of solving, verifying, the exact statistics and the simulation: one
+//! `Serialize` struct each, computed by the function beside it. The binary prints them as
+//! text or JSON; a server would send the same structs. Each holds the [`Rules`] it was
+//! computed for, serialized as its two fields `rules` and `upper_first`.
+//!
+//! The functions run on the current rayon thread pool and report its size.
+
+use std::path::Path;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::distribution::{Summary, Tally};
+use crate::rules::Rules;
+use crate::simulate::{MeanInterval, Player, Policy};
+use crate::solver::SolveOptions;
+use crate::table::{FORMAT_VERSION, StrategyTable, TableError, TableHeader};
+
+/// The tie convention of the optimal policy, as every report that applies it states it.
+pub const TIE_CONVENTION: &str = "options within 1e-9 of the best are ties: among keeps, the fewest dice (then the lowest faces); among boxes, the first on the card";
+
+/// The most games one simulation plays: beyond this the per-game counts would no longer be
+/// exact in f64 (2^53), long before which the run would take days anyway.
+pub const MAX_GAMES: u64 = 1 << 40;
+
+/// What a solve reports.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SolveReport {
+    /// The rules solved.
+    #[serde(flatten)]
+    pub rules: Rules,
+    /// Expected final score of an empty card under optimal play.
+    pub expected_score: f64,
+    /// Reachable turn-start states.
+    pub states: u64,
+    /// Seconds of the solve itself (not the file write).
+    pub seconds: f64,
+    /// Where the table was written.
+    pub path: String,
+    /// Worker threads used.
+    pub threads: usize,
+}
+
+/// Solves `rules`, saves the table at `path` and reports. `progress(done, total)` counts
+/// cards solved.
+pub fn solve(
+    rules: &Rules,
+    path: &Path,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<(SolveReport, StrategyTable), TableError> {
+    let (table, seconds) = StrategyTable::solve(rules, SolveOptions::default(), progress);
+    table.save(path)?;
+    let report = SolveReport {
+        rules: *rules,
+        expected_score: table.expected_score(),
+        states: table.states(),
+        seconds,
+        path: path.display().to_string(),
+        threads: rayon::current_num_threads(),
+    };
+    Ok((report, table))
+}
+
+/// What a verified table holds.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VerifyReport {
+    /// The file checked.
+    pub path: String,
+    /// The rules of the table, as its header names them.
+    #[serde(flatten)]
+    pub rules: Rules,
+    /// File format version.
+    pub format_version: u32,
+    /// Value type of the stored values.
+    pub value_type: String,
+    /// Number of values stored.
+    pub entries: u64,
+    /// CRC-32 of the values as checked, 8 hexadecimal digits.
+    pub checksum: String,
+    /// Reachable turn-start states of these rules.
+    pub states: u64,
+    /// Expected final score of an empty card.
+    pub expected_score: f64,
+}
+
+impl VerifyReport {
+    /// The report of a table opened from `path` (see [`StrategyTable::open`]).
+    pub fn of(path: &Path, header: &TableHeader, table: &StrategyTable) -> VerifyReport {
+        VerifyReport {
+            path: path.display().to_string(),
+            rules: *table.rules(),
+            format_version: FORMAT_VERSION,
+            value_type: header.value_type.clone(),
+            entries: header.entries,
+            checksum: format!("{:08x}", header.checksum),
+            states: table.states(),
+            expected_score: table.expected_score(),
+        }
+    }
+}
+
+/// Checks the table file at `path` and says what it holds.
+pub fn verify(path: &Path) -> Result<VerifyReport, TableError> {
+    let (header, table) = StrategyTable::open(path)?;
+    Ok(VerifyReport::of(path, &header, &table))
+}
+
+/// What the exact statistics report.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StatsReport {
+    /// The rules of the table.
+    #[serde(flatten)]
+    pub rules: Rules,
+    /// Always `exact`: probabilities propagated through every state, no sampling.
+    pub method: &'static str,
+    /// Always `optimal`.
+    pub policy: &'static str,
+    /// How ties between equally good options are broken: [`TIE_CONVENTION`].
+    pub tie_convention: &'static str,
+    /// Expected final score according to the strategy table (the mean must equal it).
+    pub solver_mean: f64,
+    /// Seconds of the computation (the table load or build excluded).
+    pub seconds: f64,
+    /// Worker threads used.
+    pub threads: usize,
+    /// The figures of the distribution.
+    #[serde(flatten)]
+    pub summary: Summary,
+}
+
+/// The exact distribution of the final score under the optimal policy of `table`, with
+/// P(score >= t) for each of `thresholds`; the tally is returned too, for the whole
+/// distribution. `progress(done, total)` counts turns.
+pub fn stats(
+    table: &StrategyTable,
+    thresholds: &[u32],
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> (StatsReport, Tally) {
+    let start = Instant::now();
+    let tally = crate::stats::exact_distribution(table, progress);
+    let seconds = start.elapsed().as_secs_f64();
+    let rules = *table.rules();
+    let report = StatsReport {
+        rules,
+        method: "exact",
+        policy: "optimal",
+        tie_convention: TIE_CONVENTION,
+        solver_mean: table.expected_score(),
+        seconds,
+        threads: rayon::current_num_threads(),
+        summary: Summary::of(&rules, &tally, thresholds),
+    };
+    (report, tally)
+}
+
+/// What a simulation reports.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SimulateReport {
+    /// The rules played.
+    #[serde(flatten)]
+    pub rules: Rules,
+    /// Always `simulation`.
+    pub method: &'static str,
+    /// The policy played.
+    pub policy: Policy,
+    /// How the optimal policy breaks ties (absent for the baselines).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tie_convention: Option<&'static str>,
+    /// Games played.
+    pub games: u64,
+    /// Seed of the dice.
+    pub seed: u64,
+    /// 95% confidence interval of the mean.
+    pub mean_interval: MeanInterval,
+    /// Seconds of play (the table load or build excluded).
+    pub seconds: f64,
+    /// Games per second.
+    pub games_per_second: f64,
+    /// Worker threads used.
+    pub threads: usize,
+    /// The figures of the games (probabilities are shares of games).
+    #[serde(flatten)]
+    pub summary: Summary,
+}
+
+/// Why a simulation cannot run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SimulateError {
+    /// No games, or more than [`MAX_GAMES`]. Fix: ask for a number of games in range.
+    #[error("the number of games must be from 1 to {MAX_GAMES}, not {0}")]
+    Games(u64),
+}
+
+/// Checks a number of games: from 1 to [`MAX_GAMES`].
+pub fn check_games(games: u64) -> Result<(), SimulateError> {
+    if games == 0 || games > MAX_GAMES {
+        return Err(SimulateError::Games(games));
+    }
+    Ok(())
+}
+
+/// Plays `games` games of `rules` with `seed` under `player` and reports, with P(score >= t)
+/// for each of `thresholds`; the tally is returned too. `progress(done)` counts games.
+pub fn simulate(
+    rules: &Rules,
+    player: &Player<'_>,
+    games: u64,
+    seed: u64,
+    thresholds: &[u32],
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<(SimulateReport, Tally), SimulateError> {
+    check_games(games)?;
+    let start = Instant::now();
+    let tally = crate::simulate::simulate(rules, player, games, seed, progress);
+    let seconds = start.elapsed().as_secs_f64();
+    let policy = player.policy();
+    let report = SimulateReport {
+        rules: *rules,
+        method: "simulation",
+        policy,
+        tie_convention: (policy == Policy::Optimal).then_some(TIE_CONVENTION),
+        games,
+        seed,
+        mean_interval: MeanInterval::of(&tally),
+        seconds,
+        games_per_second: games as f64 / seconds,
+        threads: rayon::current_num_threads(),
+        summary: Summary::of(rules, &tally, thresholds),
+    };
+    Ok((report, tally))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Order, RuleSet};
+
+    #[test]
+    fn reports_serialize_their_rules_as_two_fields_first() {
+        let rules = Rules::with_order(RuleSet::YACHT, Order::UpperFirst);
+        let (table, _) = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {});
+        let (report, _) = stats(&table, &[100], &|_, _| {});
+        let json = serde_json::to_string(&report).unwrap();
+        assert!(
+            json.starts_with(r#"{"rules":"yacht","upper_first":true,"method":"exact","#),
+            "{json}"
+        );
+        let (sim, _) = simulate(&rules, &Player::Greedy, 10, 1, &[100], &|_| {}).unwrap();
+        let json = serde_json::to_value(&sim).unwrap();
+        assert_eq!(json["rules"], "yacht");
+        assert_eq!(json["upper_first"], true);
+        assert!(json.get("tie_convention").is_none());
+        assert_eq!(
+            simulate(&rules, &Player::Greedy, 0, 1, &[], &|_| {}).unwrap_err(),
+            SimulateError::Games(0)
+        );
+    }
+}
