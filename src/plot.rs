@@ -10,16 +10,22 @@ use crate::files::write_atomically;
 
 /// Errors while drawing or writing a plot.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum PlotError {
+    /// The drawing library failed (it should not on any distribution): report it.
     #[error("cannot draw the histogram: {0}")]
     Draw(String),
+    /// The file could not be written: choose a folder that exists and is writable.
     #[error(
         "cannot write the plot to {path}: {source}; check that the folder exists and is writable"
     )]
     Write {
+        /// The file.
         path: String,
+        /// Why.
         source: std::io::Error,
     },
+    /// A distribution without any score: there is nothing to draw.
     #[error("the distribution is empty: nothing to plot")]
     Empty,
 }
