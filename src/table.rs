@@ -7,11 +7,15 @@
 //! version      u32 LE    FORMAT_VERSION: read before anything else, so a file of another
 //!                        format version is named as such rather than as corrupt
 //! header size  u32 LE
-//! header       bincode   TableHeader: rule set, modifier, value type, entry count,
-//!                        body size, CRC-32 of the body
+//! header       bincode   TableHeader: rule set, modifier, objective, value type, entry
+//!                        count, body size, CRC-32 of the body
 //! body         bincode   Vec<f64>, the values of the reachable states
 //!                        (`state::reachable_rows`), in the order of `state::Layout`
 //! ```
+//!
+//! The header names the objective the table solves: `expected-score` here; the tables of
+//! the vector objectives ([`crate::vector`], e.g. `target`) share the magic, the version and
+//! the header, with a body of their own.
 //!
 //! Only reachable states are stored (536,448 of the 1,048,576 entries of the official rules'
 //! dense layout): the file is half the size, and loading puts each value back at its place.
@@ -39,9 +43,11 @@ use crate::state::{Layout, State, reachable_rows, reachable_state_count, set_bit
 pub const MAGIC: [u8; 8] = *b"YHTZTBL\0";
 /// Version of the file format, bumped whenever the layout or the meaning of the values
 /// changes; a file of another version is refused.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 /// The value type stored, written into the header.
 pub const VALUE_TYPE: &str = "f64";
+/// The objective of the expected-score table, written into the header.
+pub const EXPECTED_SCORE: &str = "expected-score";
 /// Environment variable naming the folder of the default tables.
 pub const TABLE_DIR_ENV: &str = "YAHTZEE_TABLE_DIR";
 
@@ -149,6 +155,20 @@ pub enum TableError {
         /// The checksum of the body.
         got: u32,
     },
+    /// The table is sound but solves another objective (a target table where the
+    /// expected-score table was asked for, say). Fix: give the table of the objective asked
+    /// for.
+    #[error(
+        "{origin} holds a table of the objective `{got}`, not `{expected}`; use a table of `{expected}`"
+    )]
+    WrongObjective {
+        /// Where the data came from.
+        origin: Origin,
+        /// The objective asked for.
+        expected: &'static str,
+        /// The objective of the table, as its header names it.
+        got: String,
+    },
     /// The table is sound but of other rules than asked for. Fix: use the table of the rules
     /// asked for, or ask about the rules of this table.
     #[error("{origin} holds the table of {got}, not of {expected}; use a table of {expected}", expected = expected.label())]
@@ -175,9 +195,10 @@ impl TableError {
             | TableError::Truncated { .. }
             | TableError::Corrupt { .. }
             | TableError::Checksum { .. } => true,
-            TableError::Magic { .. } | TableError::Write { .. } | TableError::WrongRules { .. } => {
-                false
-            }
+            TableError::Magic { .. }
+            | TableError::Write { .. }
+            | TableError::WrongRules { .. }
+            | TableError::WrongObjective { .. } => false,
         }
     }
 }
@@ -189,7 +210,9 @@ pub struct TableHeader {
     pub rules: String,
     /// True for the `--upper-first` modifier.
     pub upper_first: bool,
-    /// Value type of the body, `f64`.
+    /// The objective solved: `expected-score` ([`EXPECTED_SCORE`]), `target`, ...
+    pub objective: String,
+    /// Value type of the body, `f64` or `f32`.
     pub value_type: String,
     /// Number of values.
     pub entries: u64,
@@ -197,6 +220,12 @@ pub struct TableHeader {
     pub body_bytes: u64,
     /// CRC-32 of the body.
     pub checksum: u32,
+    /// CRC-32 of the index of a vector table's body (what is read before any value); 0 for
+    /// the expected-score table.
+    pub index_checksum: u32,
+    /// The tail left out of a vector table's vectors (see [`crate::vector::TAIL`]); 0 for
+    /// the expected-score table.
+    pub tail: f64,
 }
 
 impl TableHeader {
@@ -424,10 +453,13 @@ fn header_for(rules: &Rules) -> TableHeader {
     TableHeader {
         rules: rules.set.name().to_string(),
         upper_first: rules.order == Order::UpperFirst,
+        objective: EXPECTED_SCORE.to_string(),
         value_type: VALUE_TYPE.to_string(),
         entries: 0,
         body_bytes: 0,
         checksum: 0,
+        index_checksum: 0,
+        tail: 0.0,
     }
 }
 
@@ -456,7 +488,10 @@ pub fn read_header(bytes: &[u8]) -> Result<TableHeader, TableError> {
 }
 
 /// The header and where the body starts.
-fn header_of(bytes: &[u8], origin: &Origin) -> Result<(TableHeader, usize), TableError> {
+pub(crate) fn header_of(
+    bytes: &[u8],
+    origin: &Origin,
+) -> Result<(TableHeader, usize), TableError> {
     let truncated = |expected: u64| TableError::Truncated {
         origin: origin.clone(),
         expected,
@@ -498,19 +533,40 @@ fn header_of(bytes: &[u8], origin: &Origin) -> Result<(TableHeader, usize), Tabl
     }
     let header: TableHeader = bincode::deserialize(&bytes[prefix..body_at])
         .map_err(|e| corrupt(format!("unreadable header: {e}")))?;
-    if header.value_type != VALUE_TYPE {
-        return Err(corrupt(format!(
-            "value type `{}`",
-            crate::text::excerpt(&header.value_type)
-        )));
-    }
     Ok((header, body_at))
+}
+
+/// Checks that a header is of `objective` with values of `value_type`.
+pub(crate) fn check_kind(
+    header: &TableHeader,
+    origin: &Origin,
+    objective: &'static str,
+    value_type: &str,
+) -> Result<(), TableError> {
+    if header.objective != objective {
+        return Err(TableError::WrongObjective {
+            origin: origin.clone(),
+            expected: objective,
+            got: crate::text::excerpt(&header.objective),
+        });
+    }
+    if header.value_type != value_type {
+        return Err(TableError::Corrupt {
+            origin: origin.clone(),
+            what: format!(
+                "value type `{}`",
+                crate::text::excerpt(&header.value_type)
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// Checks a table file's bytes part by part and returns its header and where the stored
 /// values start.
 fn check_bytes(bytes: &[u8], origin: &Origin) -> Result<(TableHeader, usize), TableError> {
     let (header, body_at) = header_of(bytes, origin)?;
+    check_kind(&header, origin, EXPECTED_SCORE, VALUE_TYPE)?;
     let corrupt = |what: String| TableError::Corrupt {
         origin: origin.clone(),
         what,

@@ -24,7 +24,7 @@
 
 use rayon::prelude::*;
 
-use crate::dice::{Dice, FIRST_ROLL, Lattice, ROLLS};
+use crate::dice::{Dice, FIRST_ROLL, ROLLS};
 use crate::kernel::{KeepArray, Layer, Plan, Real, ScoreTable, run_turn};
 use crate::rules::{BoxMask, Joker, Rules};
 use crate::solver::{Simd, shared_upper_totals};
@@ -35,9 +35,13 @@ use crate::state::{Layout, State, cards_by_depth, reachable_upper_totals, set_bi
 /// below the precision of the stored values (`f32`: 6e-8 near 1).
 pub const TAIL: f64 = 1e-9;
 
-/// Lanes of `f32` solved together: four AVX2 registers per multiset, like the 16 lanes of
-/// `f64` of the expected score.
+/// Lanes solved together: four AVX2 registers of `f32` per multiset (two with AVX-512), like
+/// the 16 lanes of `f64` of the expected score. Measured with AVX-512 (Yacht's target table,
+/// one thread, best of 8): 64 lanes 1.5 times as long, 16 lanes 1.5 times as long.
 pub(crate) const BLOCK: usize = 32;
+/// The narrowest block: a vector's last lanes go in blocks of `BLOCK / 2`, ..., `TAIL_BLOCK`
+/// lanes rather than being padded to a whole block.
+const TAIL_BLOCK: usize = 8;
 
 /// Where a state's vector is stored: the values of coordinates `lo..lo + len`, from
 /// `offset` in its card's values.
@@ -71,6 +75,8 @@ pub struct VectorTable<T> {
     ranges: Vec<Range>,
     /// The values of each card, by mask of filled boxes.
     cards: Vec<Box<[T]>>,
+    /// Lanes the kernel computed (blocks included whole), for the benchmarks.
+    lanes_computed: u64,
 }
 
 impl<T: Real> VectorTable<T> {
@@ -105,6 +111,11 @@ impl<T: Real> VectorTable<T> {
     pub fn stored(&self, state: &State) -> &[T] {
         let r = self.range(state);
         &self.cards[usize::from(state.filled)][r.offset as usize..][..r.len as usize]
+    }
+
+    /// Lanes the kernel computed to solve the table (whole blocks).
+    pub fn lanes_computed(&self) -> u64 {
+        self.lanes_computed
     }
 
     /// Number of values stored (states that share a vector count it once).
@@ -332,18 +343,19 @@ impl<T: Real> VectorScratch<T> {
 struct CardVectors<T> {
     values: Vec<T>,
     ranges: Vec<(usize, Range)>,
+    lanes: u64,
 }
+
+/// Rolls summed together in the value type before the opening mean adds their sum in `f64`
+/// (252 = 21 runs of 12).
+const OPENING_RUN: usize = 12;
 
 /// The value of a state's turn at the coordinates of one block: the plan's rows filled from
 /// the successors for coordinates `x0..x0 + N`, the kernel run, the opening mean taken (in
 /// `f64`). Appends `N` values to `out`.
 #[inline(always)]
 fn solve_block<T: Real, const N: usize>(
-    table: &VectorTable<T>,
-    objective: &VectorObjective<T>,
-    scores: &ScoreTable,
-    specs: &[RowSpec],
-    x0: i64,
+    (table, objective, scores, specs, x0): BlockArgs<'_, T>,
     scratch: &mut VectorScratch<T>,
     out: &mut Vec<T>,
 ) {
@@ -365,20 +377,43 @@ fn solve_block<T: Real, const N: usize>(
     }
     let k = scratch.keeps.block::<N>();
     run_turn(k, &scratch.plan, scores, 0, Layer::Opening, |_, _| {});
-    let lattice = Lattice::get();
+    // The opening roll: the mean over the 252 rolls, by their probabilities, the number of
+    // ways (of 7,776) of throwing each, exact in any type. Each run of `OPENING_RUN` rolls is
+    // summed in `T`, the runs in `f64`, and the total is divided by 7,776 once: a 252-term
+    // sum in `f32` would lose up to 1e-6, and rounded probabilities add up to 1 + 1.4e-8.
+    let ways = T::roll_ways();
     let mut total = [0.0f64; N];
-    for (r, p) in lattice.roll_probability.iter().enumerate() {
-        let v = &k[FIRST_ROLL + r];
-        for l in 0..N {
-            total[l] += p * v[l].to_f64();
+    for (run, w) in k[FIRST_ROLL..].chunks(OPENING_RUN).zip(ways.chunks(OPENING_RUN)) {
+        let mut part = [T::ZERO; N];
+        for (v, &w) in run.iter().zip(w) {
+            for l in 0..N {
+                part[l] = part[l] + w * v[l];
+            }
         }
+        for l in 0..N {
+            total[l] += part[l].to_f64();
+        }
+    }
+    for t in total.iter_mut() {
+        *t /= 7776.0;
     }
     out.extend(total.iter().map(|&v| T::from_f64(v)));
 }
 
-/// Solves the vectors of the states of one card from the solved successors in `table`.
+/// What a block of one state's vector needs: the table so far, the objective, the scores,
+/// the state's rows and the block's first coordinate.
+type BlockArgs<'a, T> = (
+    &'a VectorTable<T>,
+    &'a VectorObjective<T>,
+    &'a ScoreTable,
+    &'a [RowSpec],
+    i64,
+);
+
+/// Solves the vectors of the states of one card from the solved successors in `table`, in
+/// blocks of at most `W` lanes (32; the narrower blocks finish a vector).
 #[inline(always)]
-fn solve_card<T: Real>(
+fn solve_card<T: Real, const W: usize>(
     table: &VectorTable<T>,
     objective: &VectorObjective<T>,
     scores: &ScoreTable,
@@ -391,6 +426,7 @@ fn solve_card<T: Real>(
     let mut card = CardVectors {
         values: Vec::new(),
         ranges: Vec::new(),
+        lanes: 0,
     };
     let above = objective.above.to_f64();
     let mut block = Vec::with_capacity(BLOCK);
@@ -413,10 +449,23 @@ fn solve_card<T: Real>(
         let mut x0 = from;
         while x0 < to {
             block.clear();
-            solve_block::<T, BLOCK>(table, objective, scores, &specs, x0, scratch, &mut block);
-            let n = ((to - x0) as usize).min(BLOCK);
+            let left = (to - x0) as usize;
+            // The widest block, or the narrowest that holds the lanes left.
+            let width = if left > W / 2 {
+                W
+            } else {
+                left.next_power_of_two().max(TAIL_BLOCK)
+            };
+            let args = (table, objective, scores, &specs[..], x0);
+            match width {
+                32 => solve_block::<T, 32>(args, scratch, &mut block),
+                16 => solve_block::<T, 16>(args, scratch, &mut block),
+                _ => solve_block::<T, TAIL_BLOCK>(args, scratch, &mut block),
+            }
+            let n = left.min(width);
             card.values.extend_from_slice(&block[..n]);
-            x0 += BLOCK as i64;
+            card.lanes += width as u64;
+            x0 += width as i64;
         }
         // Keep only what differs from the constants: leading values equal to `below`,
         // trailing values within `TAIL` of `above` (of 0 for the target) are dropped.
@@ -457,7 +506,7 @@ fn solve_card_avx512<T: Real>(
     filled: BoxMask,
     scratch: &mut VectorScratch<T>,
 ) -> CardVectors<T> {
-    solve_card(table, objective, scores, filled, scratch)
+    solve_card::<T, BLOCK>(table, objective, scores, filled, scratch)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -469,7 +518,7 @@ fn solve_card_avx2<T: Real>(
     filled: BoxMask,
     scratch: &mut VectorScratch<T>,
 ) -> CardVectors<T> {
-    solve_card(table, objective, scores, filled, scratch)
+    solve_card::<T, BLOCK>(table, objective, scores, filled, scratch)
 }
 
 fn solve_card_dispatch<T: Real>(
@@ -488,7 +537,7 @@ fn solve_card_dispatch<T: Real>(
         Isa::Avx512 => unsafe { solve_card_avx512(table, objective, scores, filled, scratch) },
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 => unsafe { solve_card_avx2(table, objective, scores, filled, scratch) },
-        _ => solve_card(table, objective, scores, filled, scratch),
+        _ => solve_card::<T, BLOCK>(table, objective, scores, filled, scratch),
     }
 }
 
@@ -511,6 +560,7 @@ pub fn solve<T: Real>(
         above: objective.above,
         ranges: vec![Range::default(); layout.len()],
         cards: (0..layout.masks).map(|_| Box::default()).collect(),
+        lanes_computed: 0,
     };
     // The full cards: every state holds the terminal vector.
     let full = rules.full_mask();
@@ -545,6 +595,7 @@ pub fn solve<T: Real>(
             })
             .collect();
         for (filled, card) in solved {
+            table.lanes_computed += card.lanes;
             for (index, range) in card.ranges {
                 table.ranges[index] = range;
             }
