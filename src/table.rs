@@ -473,7 +473,7 @@ pub fn holds_table(path: &Path) -> bool {
         .is_ok_and(|()| start == MAGIC)
 }
 
-fn read(path: &Path) -> Result<Vec<u8>, TableError> {
+pub(crate) fn read(path: &Path) -> Result<Vec<u8>, TableError> {
     fs::read(path).map_err(|cause| TableError::Read {
         path: path.to_path_buf(),
         cause,
@@ -488,10 +488,7 @@ pub fn read_header(bytes: &[u8]) -> Result<TableHeader, TableError> {
 }
 
 /// The header and where the body starts.
-pub(crate) fn header_of(
-    bytes: &[u8],
-    origin: &Origin,
-) -> Result<(TableHeader, usize), TableError> {
+pub(crate) fn header_of(bytes: &[u8], origin: &Origin) -> Result<(TableHeader, usize), TableError> {
     let truncated = |expected: u64| TableError::Truncated {
         origin: origin.clone(),
         expected,
@@ -553,10 +550,7 @@ pub(crate) fn check_kind(
     if header.value_type != value_type {
         return Err(TableError::Corrupt {
             origin: origin.clone(),
-            what: format!(
-                "value type `{}`",
-                crate::text::excerpt(&header.value_type)
-            ),
+            what: format!("value type `{}`", crate::text::excerpt(&header.value_type)),
         });
     }
     Ok(())
@@ -656,18 +650,38 @@ pub fn default_table_dir() -> PathBuf {
     }
 }
 
-/// File name of the default table of `rules`, e.g. `yahtzee-upper-first.v1.table`.
+/// File name of the default expected-score table of `rules`, e.g.
+/// `yahtzee-upper-first.v3.table`.
 pub fn default_table_name(rules: &Rules) -> String {
+    default_table_name_of(rules, EXPECTED_SCORE)
+}
+
+/// File name of the default table of `rules` for `objective`: the expected-score table's
+/// `yahtzee.v3.table`, the others' `yahtzee.target.v3.table`.
+pub fn default_table_name_of(rules: &Rules, objective: &str) -> String {
     let modifier = match rules.order {
         Order::Any => "",
         Order::UpperFirst => "-upper-first",
     };
-    format!("{}{modifier}.v{FORMAT_VERSION}.table", rules.set.name())
+    let kind = if objective == EXPECTED_SCORE {
+        String::new()
+    } else {
+        format!(".{objective}")
+    };
+    format!(
+        "{}{modifier}{kind}.v{FORMAT_VERSION}.table",
+        rules.set.name()
+    )
 }
 
 /// The default table path of `rules`.
 pub fn default_table_path(rules: &Rules) -> PathBuf {
     default_table_dir().join(default_table_name(rules))
+}
+
+/// The default table path of `rules` for `objective`.
+pub fn default_table_path_of(rules: &Rules, objective: &str) -> PathBuf {
+    default_table_dir().join(default_table_name_of(rules, objective))
 }
 
 #[cfg(test)]

@@ -22,18 +22,28 @@
 //! them. Vectors are cut where their tail falls below [`TAIL`]: the values left out are
 //! read as the `above` value, an error of at most `TAIL` per turn.
 
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
 use rayon::prelude::*;
 
 use crate::dice::{Dice, FIRST_ROLL, ROLLS};
 use crate::kernel::{KeepArray, Layer, Plan, Real, ScoreTable, run_turn};
 use crate::rules::{BoxMask, Joker, Rules};
 use crate::solver::{Simd, shared_upper_totals};
-use crate::state::{Layout, State, cards_by_depth, reachable_upper_totals, set_bits};
+use crate::state::{
+    Layout, State, cards_by_depth, reachable_states, reachable_upper_totals, set_bits,
+};
+use crate::table::{FORMAT_VERSION, MAGIC, Origin, TableError, TableHeader};
 
 /// Values below this at the end of a vector are left out (read as the `above` value, 0 for
 /// the target objective). The error this makes is at most `TAIL` per turn of the game, far
 /// below the precision of the stored values (`f32`: 6e-8 near 1).
 pub const TAIL: f64 = 1e-9;
+
+/// The name of the target objective in table files.
+pub const TARGET: &str = "target";
 
 /// Lanes solved together: four AVX2 registers of `f32` per multiset (two with AVX-512), like
 /// the 16 lanes of `f64` of the expected score. Measured with AVX-512 (Yacht's target table,
@@ -63,20 +73,48 @@ impl Range {
 }
 
 /// The vector of every reachable state of one rule set for one objective.
-#[derive(Clone, Debug)]
+///
+/// A table solved here holds every card's values; a table loaded from a file reads a card's
+/// values the first time they are asked for (checking its CRC-32), so a query that needs a
+/// few states reads a few cards of a table of hundreds of megabytes.
+#[derive(Debug)]
 pub struct VectorTable<T> {
     rules: Rules,
     layout: Layout,
+    /// The objective's name, as the file header states it (`target`, ...).
+    objective: &'static str,
     /// The value below each state's range.
     below: T,
     /// The value above each state's range.
     above: T,
+    /// The tail left out of the vectors ([`TAIL`]).
+    tail: f64,
     /// Each state's range, by layout index (unreachable states: an empty range).
     ranges: Vec<Range>,
-    /// The values of each card, by mask of filled boxes.
-    cards: Vec<Box<[T]>>,
+    /// The values of each card, by mask of filled boxes, once solved or read.
+    cards: Vec<OnceLock<Box<[T]>>>,
+    /// Where the cards not read yet are, for a table loaded from a file.
+    file: Option<CardFile>,
     /// Lanes the kernel computed (blocks included whole), for the benchmarks.
     lanes_computed: u64,
+}
+
+/// Where the values of each card are in a table file.
+#[derive(Debug)]
+struct CardFile {
+    path: PathBuf,
+    /// The file offset of the values section.
+    values_at: u64,
+    /// Per card (by mask): its first value, its number of values, and their CRC-32.
+    cards: Vec<CardEntry>,
+}
+
+/// One card of a vector table's card section.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct CardEntry {
+    first: u64,
+    count: u32,
+    crc: u32,
 }
 
 impl<T: Real> VectorTable<T> {
@@ -85,9 +123,19 @@ impl<T: Real> VectorTable<T> {
         &self.rules
     }
 
+    /// The objective's name (`target`, ...).
+    pub fn objective(&self) -> &'static str {
+        self.objective
+    }
+
     /// Where each state sits.
     pub fn layout(&self) -> &Layout {
         &self.layout
+    }
+
+    /// The tail left out of the vectors.
+    pub fn tail(&self) -> f64 {
+        self.tail
     }
 
     /// The stored range of `state`.
@@ -95,22 +143,11 @@ impl<T: Real> VectorTable<T> {
         self.ranges[self.layout.index(state)]
     }
 
-    /// The value of `state` at coordinate `x`.
-    pub fn value(&self, state: &State, x: i64) -> T {
-        let range = self.range(state);
-        read(
-            &self.cards[usize::from(state.filled)],
-            range,
-            self.below,
-            self.above,
-            x,
-        )
-    }
-
-    /// The stored values of `state`, for coordinates `range.lo..range.end()`.
-    pub fn stored(&self, state: &State) -> &[T] {
-        let r = self.range(state);
-        &self.cards[usize::from(state.filled)][r.offset as usize..][..r.len as usize]
+    /// A card solved by this table's own solve (every successor is, when a card is solved).
+    fn solved(&self, filled: BoxMask) -> &[T] {
+        self.cards[usize::from(filled)]
+            .get()
+            .expect("the successors of a card are solved before it")
     }
 
     /// Lanes the kernel computed to solve the table (whole blocks).
@@ -118,9 +155,55 @@ impl<T: Real> VectorTable<T> {
         self.lanes_computed
     }
 
-    /// Number of values stored (states that share a vector count it once).
+    /// Number of values held (states that share a vector count it once; for a table read
+    /// from a file, the cards read so far).
     pub fn stored_values(&self) -> u64 {
-        self.cards.iter().map(|c| c.len() as u64).sum()
+        self.cards
+            .iter()
+            .filter_map(OnceLock::get)
+            .map(|c| c.len() as u64)
+            .sum()
+    }
+}
+
+impl VectorTable<f32> {
+    /// The values of the card `filled`, read from the file (and checked) on first use.
+    pub fn card(&self, filled: BoxMask) -> Result<&[f32], TableError> {
+        let slot = &self.cards[usize::from(filled)];
+        if let Some(values) = slot.get() {
+            return Ok(values);
+        }
+        let file = self
+            .file
+            .as_ref()
+            .expect("a table without every card is read from a file");
+        let values = file.read_card(filled)?;
+        Ok(slot.get_or_init(|| values))
+    }
+
+    /// The value of `state` at coordinate `x`.
+    pub fn value(&self, state: &State, x: i64) -> Result<f32, TableError> {
+        let values = self.card(state.filled)?;
+        Ok(read(values, self.range(state), self.below, self.above, x))
+    }
+
+    /// The stored values of `state`, for coordinates `range.lo..range.end()`.
+    pub fn stored(&self, state: &State) -> Result<&[f32], TableError> {
+        let r = self.range(state);
+        Ok(&self.card(state.filled)?[r.offset as usize..][..r.len as usize])
+    }
+}
+
+impl VectorTable<f64> {
+    /// The value of `state` at coordinate `x` (a table solved in `f64`, for the checks).
+    pub fn value(&self, state: &State, x: i64) -> f64 {
+        read(
+            self.solved(state.filled),
+            self.range(state),
+            self.below,
+            self.above,
+            x,
+        )
     }
 }
 
@@ -268,6 +351,8 @@ pub struct VectorObjective<T> {
     pub terminal: (i32, Vec<T>),
     /// Trailing values within this of `above` are left out ([`TAIL`]; 0 keeps every value).
     pub tail: f64,
+    /// The objective's name, written into table files.
+    pub name: &'static str,
 }
 
 impl<T: Real> VectorObjective<T> {
@@ -281,6 +366,7 @@ impl<T: Real> VectorObjective<T> {
             above: T::ZERO,
             terminal: (1, Vec::new()),
             tail: TAIL,
+            name: TARGET,
         }
     }
 }
@@ -362,7 +448,7 @@ fn solve_block<T: Real, const N: usize>(
     let sign = objective.direction.sign();
     scratch.plan.restart_rows(N, specs.len());
     for s in specs {
-        let card = &table.cards[usize::from(s.next.filled)];
+        let card = table.solved(s.next.filled);
         let range = table.range(&s.next);
         scratch.plan.push_row_with(|row| {
             fill_shifted(
@@ -383,7 +469,10 @@ fn solve_block<T: Real, const N: usize>(
     // sum in `f32` would lose up to 1e-6, and rounded probabilities add up to 1 + 1.4e-8.
     let ways = T::roll_ways();
     let mut total = [0.0f64; N];
-    for (run, w) in k[FIRST_ROLL..].chunks(OPENING_RUN).zip(ways.chunks(OPENING_RUN)) {
+    for (run, w) in k[FIRST_ROLL..]
+        .chunks(OPENING_RUN)
+        .zip(ways.chunks(OPENING_RUN))
+    {
         let mut part = [T::ZERO; N];
         for (v, &w) in run.iter().zip(w) {
             for l in 0..N {
@@ -559,13 +648,16 @@ pub fn solve<T: Real>(
         below: objective.below,
         above: objective.above,
         ranges: vec![Range::default(); layout.len()],
-        cards: (0..layout.masks).map(|_| Box::default()).collect(),
+        cards: (0..layout.masks).map(|_| OnceLock::new()).collect(),
+        objective: objective.name,
+        tail: objective.tail,
+        file: None,
         lanes_computed: 0,
     };
     // The full cards: every state holds the terminal vector.
     let full = rules.full_mask();
     let (lo, terminal) = &objective.terminal;
-    table.cards[usize::from(full)] = terminal.clone().into_boxed_slice();
+    table.cards[usize::from(full)] = OnceLock::from(terminal.clone().into_boxed_slice());
     let terminal_range = Range {
         offset: 0,
         lo: *lo,
@@ -599,7 +691,7 @@ pub fn solve<T: Real>(
             for (index, range) in card.ranges {
                 table.ranges[index] = range;
             }
-            table.cards[usize::from(filled)] = card.values.into_boxed_slice();
+            table.cards[usize::from(filled)] = OnceLock::from(card.values.into_boxed_slice());
         }
         done += cards.len() as u64;
         progress(done, total);
@@ -637,4 +729,460 @@ pub fn max_remaining(rules: &Rules, state: &State) -> u32 {
         0
     };
     boxes + upper_bonus + bonus_turns * rules.yahtzee_bonus_points()
+}
+
+// The table file of a vector objective.
+//
+// The magic, the format version and the header are those of every table file
+// (`crate::table`): the header names the rules, the objective, the value type (`f32`), the
+// number of values, the body's size, its CRC-32, the CRC-32 of its index and the tail left
+// out. The body, all little-endian:
+//
+//   ranges   12 bytes per reachable state, in layout order (`state::reachable_states`):
+//            the coordinate of the first stored value (i32), the number stored (u32), and
+//            where they start among the card's values (u32)
+//   cards    16 bytes per card the fill order allows, by ascending mask: its first value
+//            among all values (u64), its number of values (u32), their CRC-32 (u32)
+//   values   f32, card after card
+//
+// The ranges and cards are the index, read and checked (by its own CRC-32, and for
+// consistency) before any value; each card's values are checked by theirs when read.
+
+/// The value type of a vector table's file.
+pub const FILE_VALUE_TYPE: &str = "f32";
+/// Bytes of one state's range in the file.
+const RANGE_BYTES: usize = 12;
+/// Bytes of one card's entry in the file.
+const CARD_BYTES: usize = 16;
+
+/// The cards a table file lists, in file order.
+fn file_cards(rules: &Rules) -> impl Iterator<Item = BoxMask> + '_ {
+    (0..=rules.full_mask()).filter(|&m| rules.order_allows(m))
+}
+
+/// The bytes of `values` as stored.
+fn value_bytes(values: &[f32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+impl VectorObjective<f32> {
+    /// The objective of a table file's header, by its name.
+    pub fn by_name(name: &str, rules: Rules) -> Option<VectorObjective<f32>> {
+        match name {
+            TARGET => Some(VectorObjective::target(rules)),
+            _ => None,
+        }
+    }
+}
+
+impl VectorTable<f32> {
+    /// The header of this table's file, with blank sizes and checksums.
+    fn header(&self) -> TableHeader {
+        TableHeader {
+            rules: self.rules.set.name().to_string(),
+            upper_first: self.rules.order == crate::rules::Order::UpperFirst,
+            objective: self.objective.to_string(),
+            value_type: FILE_VALUE_TYPE.to_string(),
+            entries: 0,
+            body_bytes: 0,
+            checksum: 0,
+            index_checksum: 0,
+            tail: self.tail,
+        }
+    }
+
+    /// The index of the file: the ranges section and the cards section.
+    fn index_bytes(&self) -> Result<(Vec<u8>, u64), TableError> {
+        let mut index = Vec::new();
+        for s in reachable_states(&self.rules) {
+            let r = self.range(&s);
+            index.extend_from_slice(&r.lo.to_le_bytes());
+            index.extend_from_slice(&r.len.to_le_bytes());
+            index.extend_from_slice(&r.offset.to_le_bytes());
+        }
+        let mut first = 0u64;
+        for m in file_cards(&self.rules) {
+            let values = self.card(m)?;
+            index.extend_from_slice(&first.to_le_bytes());
+            index.extend_from_slice(&(values.len() as u32).to_le_bytes());
+            index.extend_from_slice(&crc32fast::hash(&value_bytes(values)).to_le_bytes());
+            first += values.len() as u64;
+        }
+        Ok((index, first))
+    }
+
+    /// Writes the table file's bytes to `out`: the header with blank checksums first, the
+    /// body checksummed as it is written card by card, the header again in place.
+    pub fn write_to<W: Write + Seek>(&self, out: &mut W) -> std::io::Result<()> {
+        let (index, entries) = self
+            .index_bytes()
+            .map_err(|e| std::io::Error::other(e.to_string()))?;
+        let mut header = TableHeader {
+            entries,
+            body_bytes: index.len() as u64 + 4 * entries,
+            index_checksum: crc32fast::hash(&index),
+            ..self.header()
+        };
+        let start = out.stream_position()?;
+        let header_bytes = bincode::serialize(&header).expect("a header always serializes");
+        out.write_all(&MAGIC)?;
+        out.write_all(&FORMAT_VERSION.to_le_bytes())?;
+        out.write_all(&(header_bytes.len() as u32).to_le_bytes())?;
+        out.write_all(&header_bytes)?;
+        let mut checksum = crc32fast::Hasher::new();
+        checksum.update(&index);
+        out.write_all(&index)?;
+        for m in file_cards(&self.rules) {
+            let bytes = value_bytes(
+                self.card(m)
+                    .map_err(|e| std::io::Error::other(e.to_string()))?,
+            );
+            checksum.update(&bytes);
+            out.write_all(&bytes)?;
+        }
+        header.checksum = checksum.finalize();
+        let again = bincode::serialize(&header).expect("a header always serializes");
+        let end = out.stream_position()?;
+        out.seek(SeekFrom::Start(start + (MAGIC.len() + 8) as u64))?;
+        out.write_all(&again)?;
+        out.seek(SeekFrom::Start(end))?;
+        out.flush()
+    }
+
+    /// Writes the table to `path` through a temporary file renamed into place.
+    pub fn save(&self, path: &Path) -> Result<(), TableError> {
+        let write_err = |cause| TableError::Write {
+            path: path.to_path_buf(),
+            cause,
+        };
+        crate::files::create_folder(crate::files::folder_of(path)).map_err(write_err)?;
+        crate::files::write_file(path, |f| {
+            let mut out = std::io::BufWriter::with_capacity(1 << 20, f);
+            self.write_to(&mut out)?;
+            out.into_inner().map_err(|e| e.into_error())?;
+            Ok(())
+        })
+        .map_err(write_err)
+    }
+
+    /// The table of `rules` and `objective` in the file at `path`, checked as far as its
+    /// index; each card's values are read and checked when first asked for.
+    pub fn load(
+        path: &Path,
+        rules: &Rules,
+        objective: &'static str,
+    ) -> Result<VectorTable<f32>, TableError> {
+        let origin = Origin::File(path.to_path_buf());
+        let read_err = |cause| TableError::Read {
+            path: path.to_path_buf(),
+            cause,
+        };
+        let mut file = std::fs::File::open(path).map_err(read_err)?;
+        let len = file.metadata().map_err(read_err)?.len();
+        // The header is at most 4 KiB (see `table`): read that much and check it.
+        let mut head = vec![0u8; len.min(MAGIC.len() as u64 + 8 + 4096) as usize];
+        file.read_exact(&mut head).map_err(read_err)?;
+        let (header, body_at) = crate::table::header_of(&head, &origin)?;
+        check_file(&header, &origin, rules, objective)?;
+        let sizes = Sizes::of(rules, &header);
+        sizes.check_len(&origin, body_at as u64, len, &header)?;
+        let mut index = vec![0u8; sizes.index];
+        file.seek(SeekFrom::Start(body_at as u64))
+            .and_then(|_| file.read_exact(&mut index))
+            .map_err(read_err)?;
+        let mut table = VectorTable::from_index(&origin, rules, objective, &header, &index)?;
+        let cards = table.card_entries(&index, &origin, &header)?;
+        table.file = Some(CardFile {
+            path: path.to_path_buf(),
+            values_at: body_at as u64 + sizes.index as u64,
+            cards,
+        });
+        Ok(table)
+    }
+
+    /// The table of `rules` and `objective` from the bytes of a table file: every part
+    /// checked, every card read.
+    pub fn from_bytes(
+        bytes: &[u8],
+        rules: &Rules,
+        objective: &'static str,
+    ) -> Result<VectorTable<f32>, TableError> {
+        VectorTable::checked(bytes, Origin::Bytes, rules, objective)
+    }
+
+    /// The vector table in the file at `path`, whatever its rules and objective (as its
+    /// header names them), every part checked: what `yahtzee verify` does.
+    pub fn verify(path: &Path) -> Result<(TableHeader, VectorTable<f32>), TableError> {
+        let bytes = crate::table::read(path)?;
+        let origin = Origin::File(path.to_path_buf());
+        let (header, _) = crate::table::header_of(&bytes, &origin)?;
+        let corrupt = |what: String| TableError::Corrupt {
+            origin: origin.clone(),
+            what,
+        };
+        let rules = header.rules().ok_or_else(|| {
+            corrupt(format!(
+                "unknown rule set `{}`",
+                crate::text::excerpt(&header.rules)
+            ))
+        })?;
+        let objective = VectorObjective::by_name(&header.objective, rules).ok_or_else(|| {
+            corrupt(format!(
+                "unknown objective `{}`",
+                crate::text::excerpt(&header.objective)
+            ))
+        })?;
+        let table = VectorTable::checked(&bytes, origin, &rules, objective.name)?;
+        Ok((header, table))
+    }
+
+    fn checked(
+        bytes: &[u8],
+        origin: Origin,
+        rules: &Rules,
+        objective: &'static str,
+    ) -> Result<VectorTable<f32>, TableError> {
+        let (header, body_at) = crate::table::header_of(bytes, &origin)?;
+        check_file(&header, &origin, rules, objective)?;
+        let sizes = Sizes::of(rules, &header);
+        sizes.check_len(&origin, body_at as u64, bytes.len() as u64, &header)?;
+        let body = &bytes[body_at..];
+        let checksum = crc32fast::hash(body);
+        if checksum != header.checksum {
+            return Err(TableError::Checksum {
+                origin,
+                expected: header.checksum,
+                got: checksum,
+            });
+        }
+        let index = &body[..sizes.index];
+        let table = VectorTable::from_index(&origin, rules, objective, &header, index)?;
+        let cards = table.card_entries(index, &origin, &header)?;
+        let values = &body[sizes.index..];
+        for (m, entry) in cards.iter().enumerate() {
+            if entry.count == 0 && table.cards[m].get().is_some() {
+                continue;
+            }
+            let from = 4 * entry.first as usize;
+            let card = decode_card(
+                &values[from..from + 4 * entry.count as usize],
+                entry,
+                &origin,
+            )?;
+            let _ = table.cards[m].set(card);
+        }
+        Ok(table)
+    }
+
+    /// The ranges of the index (checked against its CRC-32), without the cards' values.
+    fn from_index(
+        origin: &Origin,
+        rules: &Rules,
+        objective: &'static str,
+        header: &TableHeader,
+        index: &[u8],
+    ) -> Result<VectorTable<f32>, TableError> {
+        let checksum = crc32fast::hash(index);
+        if checksum != header.index_checksum {
+            return Err(TableError::Checksum {
+                origin: origin.clone(),
+                expected: header.index_checksum,
+                got: checksum,
+            });
+        }
+        let o = VectorObjective::by_name(objective, *rules).expect("a known objective");
+        let layout = Layout::of(rules);
+        let mut ranges = vec![Range::default(); layout.len()];
+        let word = |at: usize| u32::from_le_bytes(index[at..at + 4].try_into().expect("4 bytes"));
+        for (i, s) in reachable_states(rules).enumerate() {
+            let at = i * RANGE_BYTES;
+            ranges[layout.index(&s)] = Range {
+                lo: word(at) as i32,
+                len: word(at + 4),
+                offset: word(at + 8),
+            };
+        }
+        Ok(VectorTable {
+            rules: *rules,
+            layout,
+            objective: o.name,
+            below: o.below,
+            above: o.above,
+            tail: header.tail,
+            ranges,
+            cards: (0..layout.masks).map(|_| OnceLock::new()).collect(),
+            file: None,
+            lanes_computed: 0,
+        })
+    }
+
+    /// The cards section of the index, checked against the ranges (every state's values lie
+    /// inside its card's) and against the number of values.
+    fn card_entries(
+        &self,
+        index: &[u8],
+        origin: &Origin,
+        header: &TableHeader,
+    ) -> Result<Vec<CardEntry>, TableError> {
+        let corrupt = |what: String| TableError::Corrupt {
+            origin: origin.clone(),
+            what,
+        };
+        let states = reachable_states(&self.rules).count();
+        let section = &index[states * RANGE_BYTES..];
+        let mut cards = vec![CardEntry::default(); self.layout.masks];
+        let mut next = 0u64;
+        for (i, m) in file_cards(&self.rules).enumerate() {
+            let at = i * CARD_BYTES;
+            let entry = CardEntry {
+                first: u64::from_le_bytes(section[at..at + 8].try_into().expect("8 bytes")),
+                count: u32::from_le_bytes(section[at + 8..at + 12].try_into().expect("4 bytes")),
+                crc: u32::from_le_bytes(section[at + 12..at + 16].try_into().expect("4 bytes")),
+            };
+            if entry.first != next {
+                return Err(corrupt(format!(
+                    "card {m} starts at value {}, not {next}",
+                    entry.first
+                )));
+            }
+            next += u64::from(entry.count);
+            cards[usize::from(m)] = entry;
+        }
+        if next != header.entries {
+            return Err(corrupt(format!(
+                "the cards hold {next} values, the header says {}",
+                header.entries
+            )));
+        }
+        for s in reachable_states(&self.rules) {
+            let r = self.range(&s);
+            let count = u64::from(cards[usize::from(s.filled)].count);
+            if u64::from(r.offset) + u64::from(r.len) > count {
+                return Err(corrupt(format!(
+                    "a range of card {} ends past its {count} values",
+                    s.filled
+                )));
+            }
+            if r.len > 0 && (r.lo < -(1 << 20) || r.lo > 1 << 20) {
+                return Err(corrupt(format!("a range starts at coordinate {}", r.lo)));
+            }
+        }
+        Ok(cards)
+    }
+}
+
+impl CardFile {
+    /// Reads the values of the card `filled` and checks their CRC-32.
+    fn read_card(&self, filled: BoxMask) -> Result<Box<[f32]>, TableError> {
+        let entry = self.cards[usize::from(filled)];
+        let read_err = |cause| TableError::Read {
+            path: self.path.clone(),
+            cause,
+        };
+        let mut bytes = vec![0u8; 4 * entry.count as usize];
+        let mut file = std::fs::File::open(&self.path).map_err(read_err)?;
+        file.seek(SeekFrom::Start(self.values_at + 4 * entry.first))
+            .and_then(|_| file.read_exact(&mut bytes))
+            .map_err(|cause| {
+                if cause.kind() == std::io::ErrorKind::UnexpectedEof {
+                    TableError::Truncated {
+                        origin: Origin::File(self.path.clone()),
+                        expected: self.values_at + 4 * (entry.first + u64::from(entry.count)),
+                        got: std::fs::metadata(&self.path).map_or(0, |m| m.len()),
+                    }
+                } else {
+                    read_err(cause)
+                }
+            })?;
+        decode_card(&bytes, &entry, &Origin::File(self.path.clone()))
+    }
+}
+
+/// A card's values from their bytes, checked against the card's CRC-32.
+fn decode_card(bytes: &[u8], entry: &CardEntry, origin: &Origin) -> Result<Box<[f32]>, TableError> {
+    let checksum = crc32fast::hash(bytes);
+    if checksum != entry.crc {
+        return Err(TableError::Checksum {
+            origin: origin.clone(),
+            expected: entry.crc,
+            got: checksum,
+        });
+    }
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes(b.try_into().expect("4 bytes")))
+        .collect())
+}
+
+/// Checks that a header is of a vector table of `rules` and `objective`.
+fn check_file(
+    header: &TableHeader,
+    origin: &Origin,
+    rules: &Rules,
+    objective: &'static str,
+) -> Result<(), TableError> {
+    crate::table::check_kind(header, origin, objective, FILE_VALUE_TYPE)?;
+    if header.rules() != Some(*rules) {
+        let found = header.rules();
+        return Err(TableError::WrongRules {
+            origin: origin.clone(),
+            expected: *rules,
+            got: found.map_or_else(|| crate::text::excerpt(&header.rules), |r| r.label()),
+            found,
+        });
+    }
+    Ok(())
+}
+
+/// The sizes of a vector table file's sections, from its rules and header.
+struct Sizes {
+    /// Bytes of the index (ranges and cards).
+    index: usize,
+}
+
+impl Sizes {
+    fn of(rules: &Rules, _header: &TableHeader) -> Sizes {
+        let states = reachable_states(rules).count();
+        let cards = file_cards(rules).count();
+        Sizes {
+            index: states * RANGE_BYTES + cards * CARD_BYTES,
+        }
+    }
+
+    /// Checks the file's length against the header and the body's size against the index
+    /// and the number of values.
+    fn check_len(
+        &self,
+        origin: &Origin,
+        body_at: u64,
+        len: u64,
+        header: &TableHeader,
+    ) -> Result<(), TableError> {
+        let corrupt = |what: String| TableError::Corrupt {
+            origin: origin.clone(),
+            what,
+        };
+        let expected_body = self.index as u64 + header.entries.saturating_mul(4);
+        if header.body_bytes != expected_body {
+            return Err(corrupt(format!(
+                "a body of {} bytes, where {} values and the index take {expected_body}",
+                header.body_bytes, header.entries
+            )));
+        }
+        let expected = body_at + header.body_bytes;
+        if len < expected {
+            return Err(TableError::Truncated {
+                origin: origin.clone(),
+                expected,
+                got: len,
+            });
+        }
+        if len > expected {
+            return Err(corrupt(format!(
+                "{} bytes after the end of the table",
+                len - expected
+            )));
+        }
+        Ok(())
+    }
 }
