@@ -5,16 +5,17 @@
 
 use serde::Serialize;
 
-use super::{Filter, Row, dice_text, keep_text, round};
+use super::{Filter, Row, choice_text, dice_text, round};
 use crate::advice::{TurnValues, best_two, box_choices};
+use crate::choice::Choice;
 use crate::dice::{DICE, Dice, FIRST_ROLL, Keep, ROLLS};
-use crate::rules::{BoxMask, Rules};
+use crate::rules::BoxMask;
 use crate::state::State;
 use crate::table::StrategyTable;
 
 /// One decision of optimal play: a roll, in a state, with some rolls left.
 ///
-/// Actions are written as text: a keep is its faces in ascending order without separators
+/// Choices are written as text: a keep is its faces in ascending order without separators
 /// (`33`, `1345`), the empty keep (re-roll all five) is `-`, and a box is its command-line
 /// name (`full-house`). With rolls left, a box means "stop rolling and score it now".
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -67,35 +68,21 @@ impl Row for DecisionRow {
     ];
 }
 
-/// An option of a decision.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Action {
-    /// Keep these dice and re-roll the others (never all five: that is [`Action::Score`]).
-    Keep(Keep),
-    /// Score this box (by its position on the card) now.
-    Score(usize),
-}
-
-impl Action {
-    /// The action as written in exports.
-    pub fn text(&self, rules: &Rules) -> &'static str {
-        match self {
-            Action::Keep(k) => keep_text(k.index()),
-            Action::Score(i) => rules.boxes()[*i].name(),
-        }
-    }
-}
-
 /// The best option of one decision and the runner-up, with their values (points of this
 /// turn and after, not counting points already banked).
+///
+/// Options are held as exports write them. With rolls left, stopping (the keep of all five
+/// dice) is resolved to the box the policy then fills: it is the [`Choice::Score`] of that
+/// box, the shorthand for "stop rolling and fill it" of the [`Choice`] convention, so a
+/// [`Choice::Keep`] here always re-rolls at least one die.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Decision {
-    /// The optimal action.
-    pub best: Action,
+    /// The optimal option.
+    pub best: Choice,
     /// Its value.
     pub value: f64,
     /// The second-best option and its value, when there is more than one option.
-    pub runner_up: Option<(Action, f64)>,
+    pub runner_up: Option<(Choice, f64)>,
 }
 
 impl Decision {
@@ -113,9 +100,9 @@ fn box_decision(table: &StrategyTable, state: &State, dice: &Dice) -> Option<Dec
     let (best, second) = best_two(&values);
     let best = choices[best?];
     Some(Decision {
-        best: Action::Score(best.index),
+        best: Choice::Score(best.index),
         value: best.future,
-        runner_up: second.map(|i| (Action::Score(choices[i].index), choices[i].future)),
+        runner_up: second.map(|i| (Choice::Score(choices[i].index), choices[i].future)),
     })
 }
 
@@ -143,21 +130,22 @@ pub fn decide(
         .collect();
     let (best, second) = best_two(&values);
     let mut stop = None;
-    let mut action = |keep: Keep| {
+    let mut choice = |keep: Keep| {
         if keep.len() == DICE {
-            // Keeping all five dice is stopping to score the best box.
+            // Keeping all five dice is stopping: it is held as the box the policy then
+            // fills (the best box), a `Choice::Score` with rolls left.
             let d = *stop.get_or_insert_with(|| box_decision(table, state, dice));
             d.map(|d| d.best)
         } else {
-            Some(Action::Keep(keep))
+            Some(Choice::Keep(keep))
         }
     };
     let best_i = best?;
     Some(Decision {
-        best: action(keeps[best_i])?,
+        best: choice(keeps[best_i])?,
         value: values[best_i],
         runner_up: match second {
-            Some(i) => Some((action(keeps[i])?, values[i])),
+            Some(i) => Some((choice(keeps[i])?, values[i])),
             None => None,
         },
     })
@@ -185,9 +173,9 @@ fn decision_row(
         yahtzee_50: state.yahtzee_50,
         dice: dice_text(r),
         rolls_left,
-        best: d.best.text(rules),
+        best: choice_text(&d.best, rules),
         expected: round(base + d.value),
-        runner_up: d.runner_up.map(|(a, _)| a.text(rules)),
+        runner_up: d.runner_up.map(|(c, _)| choice_text(&c, rules)),
         gap: d.gap().map(round),
     }
 }
@@ -260,5 +248,47 @@ mod tests {
         for rolls_left in [0, 1, 2] {
             assert!(decide(&table, &full, &turn, &dice, rolls_left).is_none());
         }
+    }
+
+    /// The convention of [`Decision`]: with rolls left, a stop is held as the `Score` of the
+    /// box the policy then fills, at the value of keeping all five dice; a `Keep` always
+    /// re-rolls a die.
+    #[test]
+    fn a_stop_with_rolls_left_is_the_box_the_policy_fills() {
+        use crate::advice::best_box_for;
+        use crate::rules::{RuleSet, Rules};
+        use crate::solver::SolveOptions;
+        let rules = Rules::new(RuleSet::YACHT);
+        let (table, _) = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {});
+        let state = State::START;
+        let turn = TurnValues::new(&table, &state);
+        let mut stops = 0;
+        for r in 0..ROLLS {
+            let dice = Dice::from_index(FIRST_ROLL + r);
+            let all_five = Keep::from_index(dice.index());
+            let stop = best_box_for(&table, &state, &dice).unwrap().index;
+            for rolls_left in [1, 2] {
+                let d = decide(&table, &state, &turn, &dice, rolls_left).unwrap();
+                for (choice, value) in std::iter::once((d.best, d.value)).chain(d.runner_up) {
+                    match choice {
+                        Choice::Keep(k) => {
+                            assert!(k.len() < DICE, "{dice} {rolls_left}: {k:?}");
+                            assert_eq!(value, turn.keep_value(rolls_left, &k));
+                        }
+                        Choice::Score(i) => {
+                            assert_eq!(i, stop, "{dice} {rolls_left}");
+                            assert_eq!(value, turn.keep_value(rolls_left, &all_five));
+                            stops += 1;
+                        }
+                    }
+                }
+            }
+        }
+        // Five of a kind is scored as a Yacht at once: at least those six rolls stop.
+        assert!(stops >= 6 * 2, "{stops}");
+        let yacht = rules.box_by_name("yacht").unwrap();
+        let sixes: Dice = "66666".parse().unwrap();
+        let d = decide(&table, &state, &turn, &sixes, 2).unwrap();
+        assert_eq!(d.best, Choice::Score(yacht));
     }
 }

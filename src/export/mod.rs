@@ -41,11 +41,12 @@ use std::sync::LazyLock;
 use serde::Serialize;
 
 use crate::advice::TIE;
+use crate::choice::Choice;
 use crate::dice::{Dice, FIRST_ROLL, Keep, Lattice, MULTISETS};
 use crate::rules::{Order, Rules};
 
 pub use card::{card_rows, write_card};
-pub use decision::{Action, Decision, DecisionRow, decide, state_rows};
+pub use decision::{Decision, DecisionRow, decide, state_rows};
 pub use opening::{OpeningRow, Pattern, opening_rows, pattern_of, write_opening};
 pub use policy::{describe_state, write_policy};
 pub use states::{StateRow, write_state_values};
@@ -167,6 +168,15 @@ pub fn keep_text(i: usize) -> &'static str {
             .collect()
     });
     TEXT[i]
+}
+
+/// A [`Choice`] as exports write it: a keep as [`keep_text`], a box by its command-line name.
+/// With rolls left a box means "stop rolling and fill it" (see [`Decision`]).
+pub fn choice_text(choice: &Choice, rules: &Rules) -> &'static str {
+    match choice {
+        Choice::Keep(k) => keep_text(k.index()),
+        Choice::Score(i) => rules.boxes()[*i].name(),
+    }
 }
 
 fn faces_of(counts: &[u8]) -> Vec<u8> {

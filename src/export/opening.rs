@@ -8,8 +8,8 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::{
-    ACTION_NOTE, Filter, Format, Meta, Row, TIE_NOTE, decide, dice_text, exporter, round,
-    rules_title,
+    ACTION_NOTE, Filter, Format, Meta, Row, TIE_NOTE, choice_text, decide, dice_text, exporter,
+    round, rules_title,
 };
 use crate::advice::TurnValues;
 use crate::dice::{Dice, FIRST_ROLL, ROLLS};
@@ -169,11 +169,11 @@ pub fn opening_rows(table: &StrategyTable, min_gap: Option<f64>) -> Vec<OpeningR
                 pattern: pattern.name(),
                 dice: dice_text(r),
                 expected: round(turn.opening_rolls[r]),
-                best_2: two.best.text(rules),
-                runner_up_2: two.runner_up.map(|(a, _)| a.text(rules)),
+                best_2: choice_text(&two.best, rules),
+                runner_up_2: two.runner_up.map(|(c, _)| choice_text(&c, rules)),
                 gap_2: two.gap().map(round),
-                best_1: one.best.text(rules),
-                runner_up_1: one.runner_up.map(|(a, _)| a.text(rules)),
+                best_1: choice_text(&one.best, rules),
+                runner_up_1: one.runner_up.map(|(c, _)| choice_text(&c, rules)),
                 gap_1: one.gap().map(round),
             },
         ));
