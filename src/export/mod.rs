@@ -14,12 +14,13 @@
 //!
 //! The decision of one roll, shared by the card, the policy and the opening, is in
 //! `decision.rs` ([`decide`]). Every decision comes from the library's policy, not a second
-//! one: [`TurnValues::best_keep`](crate::advice::TurnValues::best_keep) for keeps and
-//! [`best_box`](crate::advice::best_box) over [`box_choices`](crate::advice::box_choices) for
-//! boxes, so ties follow the convention of `shared/RULES.md` (among equal keeps the fewest
-//! dice, then the lowest faces; among equal boxes the first on the card). The runner-up is
-//! the next option under the same ordering: the second-best distinct keep, or the
-//! second-best legal box.
+//! one: the values of the turn's keeps ([`TurnValues`](crate::advice::TurnValues)) and of
+//! the legal boxes ([`box_choices`](crate::advice::box_choices)), ranked by
+//! [`best_two`](crate::advice::best_two), the one tie rule that `advise`, the bots and the
+//! statistics follow. So ties follow the convention of `shared/RULES.md` (among equal keeps
+//! the fewest dice, then the lowest faces; among equal boxes the first on the card), and the
+//! runner-up is the next option under the same ordering: the second-best distinct keep, or
+//! the second-best legal box. A full card has no decision.
 //!
 //! This file holds what every scope shares: the [`Format`]s, the [`Row`] contract and the
 //! [`Exporter`] of each format (files `csv.rs`, `jsonl.rs`, `markdown.rs`), the [`Filter`] of
@@ -42,7 +43,7 @@ use serde::Serialize;
 
 use crate::advice::TIE;
 use crate::choice::Choice;
-use crate::dice::{Dice, FIRST_ROLL, Keep, Lattice, MULTISETS};
+use crate::dice::{Dice, FIRST_ROLL, Keep, MULTISETS};
 use crate::rules::{Order, Rules};
 
 pub use card::{card_rows, write_card};
@@ -153,11 +154,9 @@ pub fn dice_text(r: usize) -> &'static str {
 /// The keep with multiset index `i` written as digits, `-` for the empty keep.
 pub fn keep_text(i: usize) -> &'static str {
     static TEXT: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
-        let lattice = Lattice::get();
         (0..MULTISETS)
             .map(|i| {
-                let keep = Keep::from_faces(&faces_of(&lattice.counts[i]))
-                    .expect("a lattice entry is at most five faces");
+                let keep = Keep::from_index(i);
                 let text = if keep.is_empty() {
                     REROLL_ALL.to_string()
                 } else {
@@ -177,14 +176,6 @@ pub fn choice_text(choice: &Choice, rules: &Rules) -> &'static str {
         Choice::Keep(k) => keep_text(k.index()),
         Choice::Score(i) => rules.boxes()[*i].name(),
     }
-}
-
-fn faces_of(counts: &[u8]) -> Vec<u8> {
-    counts
-        .iter()
-        .enumerate()
-        .flat_map(|(f, &c)| std::iter::repeat_n(f as u8 + 1, usize::from(c)))
-        .collect()
 }
 
 fn digits(faces: &[u8]) -> String {

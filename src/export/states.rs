@@ -13,7 +13,7 @@ use crate::table::StrategyTable;
 /// The value of one reachable turn-start state.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StateRow {
-    /// Filled boxes as a bit mask, as in [`DecisionRow::filled`].
+    /// Filled boxes as a bit mask, as in [`DecisionRow::filled`](super::DecisionRow::filled).
     pub filled: BoxMask,
     /// Upper-section total, capped at 63.
     pub upper: u8,
