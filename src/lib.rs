@@ -6,6 +6,7 @@
 //!
 //! - [`rules`]: rule sets, boxes, scoring, bonuses and the Joker rule.
 //! - [`dice`]: dice, keeps and the multiset lattice of five dice.
+//! - [`choice`]: a keep of dice or a box, the choice of a player or of the policy.
 //! - [`state`]: turn-start states, score cards and the table layout.
 //! - [`kernel`]: the turn machinery every objective runs: final roll, keeps, keep lattice.
 //! - [`solver`]: backward induction over all states, in parallel and SIMD.
@@ -28,6 +29,7 @@
 pub mod advice;
 pub mod batch;
 pub mod cache;
+pub mod choice;
 pub mod dice;
 pub mod files;
 pub mod game;
@@ -41,6 +43,7 @@ pub mod text;
 pub mod vector;
 
 pub use advice::{Advice, AdviceOption, Position, advise};
+pub use choice::Choice;
 pub use dice::{Dice, Keep};
 pub use rules::{Category, Order, RuleSet, Rules};
 pub use state::{ScoreCard, State};

@@ -16,11 +16,11 @@
 use serde::Serialize;
 
 use crate::advice::AdviceError;
+use crate::choice::Choice;
 use crate::dice::{DICE, DiceRng, join_faces};
 use crate::game::record::HeaderLine;
 use crate::game::{
-    Choice, Decision, DiceMode, Event, FinalScore, Game, Header, Illegal, RECORD_FORMAT, SeatKind,
-    evaluate,
+    Decision, DiceMode, Event, FinalScore, Game, Header, Illegal, RECORD_FORMAT, SeatKind, evaluate,
 };
 use crate::rules::Rules;
 use crate::table::StrategyTable;

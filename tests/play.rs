@@ -1035,3 +1035,60 @@ fn a_score_with_rolls_left_is_fixed_as_the_message_says() {
     let r: Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(r["decisions"].as_array().unwrap().len(), 2);
 }
+
+#[test]
+fn score_with_rolls_left_is_recorded_and_reviewed_as_a_stop_then_the_box() {
+    // The one keep-or-score convention: `score chance` with rolls left is the shorthand for
+    // `stop` then `score chance`. Both make the same record: the keep of all five dice with
+    // the rolls left, then the box; the review prices the stop and the box apart.
+    let dir = temp_dir();
+    let record_of = |name: &str, input: &str| -> Vec<Value> {
+        let record = dir.path().join(name);
+        let o = play(
+            RuleSet::YAHTZEE,
+            Order::Any,
+            &["--seed", "11", "--record", &path_str(&record)],
+            input,
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(
+            stdout(&o).contains("you score chance for"),
+            "{}",
+            stdout(&o)
+        );
+        let mut events = lines(&record);
+        // The header's start time is the only difference two games of one seed may have.
+        events[0]["started"] = Value::Null;
+        events
+    };
+    let shorthand = record_of("shorthand.jsonl", "s chance\nquit\n");
+    let stop = record_of("stop.jsonl", "stop\ns chance\nquit\n");
+    assert_eq!(shorthand, stop);
+    let roll = shorthand.iter().position(|e| e["type"] == "roll").unwrap();
+    assert_eq!(shorthand[roll]["rolls_left"], 2);
+    let keep = &shorthand[roll + 1];
+    assert_eq!(keep["type"], "keep");
+    assert_eq!(keep["keep"], shorthand[roll]["dice"]);
+    assert_eq!(keep["rolls_left"], 2);
+    assert_eq!(shorthand[roll + 2]["type"], "score");
+    assert_eq!(shorthand[roll + 2]["box"], "chance");
+
+    let r = review_json(
+        RuleSet::YAHTZEE,
+        Order::Any,
+        &dir.path().join("shorthand.jsonl"),
+    );
+    let decisions = r["decisions"].as_array().unwrap();
+    assert_eq!(decisions.len(), 2);
+    assert_eq!(
+        (&decisions[0]["kind"], &decisions[0]["rolls_left"]),
+        (&Value::from("keep"), &Value::from(2))
+    );
+    assert_eq!(decisions[0]["choice"], "stop rolling");
+    assert_eq!(
+        (&decisions[1]["kind"], &decisions[1]["rolls_left"]),
+        (&Value::from("score"), &Value::from(0))
+    );
+    let choice = decisions[1]["choice"].as_str().unwrap();
+    assert!(choice.starts_with("score chance for "), "{choice}");
+}

@@ -1,7 +1,68 @@
-//! The patterns that group the opening cheat sheet: what a player sees at a glance in five
-//! dice. Patterns describe the dice, not boxes, so they read the same under every rule set.
+//! Scope `--opening`: the opening cheat sheet, what optimal play does with each of the 252
+//! first rolls of a new game, with two rolls left and with one ([`OpeningRow`]), grouped by
+//! [`Pattern`]. Patterns are what a player sees at a glance in five dice; they describe the
+//! dice, not boxes, so they read the same under every rule set.
 
-use crate::dice::Dice;
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use super::{
+    ACTION_NOTE, Filter, Format, Meta, Row, TIE_NOTE, choice_text, decide, dice_text, exporter,
+    round, rules_title,
+};
+use crate::advice::TurnValues;
+use crate::dice::{Dice, FIRST_ROLL, ROLLS};
+use crate::state::State;
+use crate::table::StrategyTable;
+
+/// One opening roll of the cheat sheet: what to do with it with two rolls left, and with one.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OpeningRow {
+    /// The pattern group of the roll (see [`Pattern`]).
+    pub pattern: &'static str,
+    /// The five dice, ascending.
+    pub dice: &'static str,
+    /// Expected final score of the game after this opening roll, playing optimally.
+    pub expected: f64,
+    /// Best action with two rolls left (this is the opening roll).
+    pub best_2: &'static str,
+    /// Runner-up with two rolls left.
+    pub runner_up_2: Option<&'static str>,
+    /// Gap between them.
+    pub gap_2: Option<f64>,
+    /// Best action with one roll left (the same dice after the second roll of the first turn).
+    pub best_1: &'static str,
+    /// Runner-up with one roll left.
+    pub runner_up_1: Option<&'static str>,
+    /// Gap between them.
+    pub gap_1: Option<f64>,
+}
+
+impl Row for OpeningRow {
+    const COLUMNS: &'static [&'static str] = &[
+        "pattern",
+        "dice",
+        "expected",
+        "best_2",
+        "runner_up_2",
+        "gap_2",
+        "best_1",
+        "runner_up_1",
+        "gap_1",
+    ];
+    const TITLES: &'static [&'static str] = &[
+        "pattern",
+        "roll",
+        "expected",
+        "2 rolls left: keep",
+        "else",
+        "gap",
+        "1 roll left: keep",
+        "else",
+        "gap",
+    ];
+}
 
 /// The pattern of a roll. Every roll has exactly one: a run of four or five faces wins over
 /// the pair it may contain, then the largest group of equal faces decides.
@@ -77,9 +138,117 @@ pub fn pattern_of(dice: &Dice) -> Pattern {
     }
 }
 
+/// The opening cheat sheet (scope `--opening`): the 252 first rolls of a new game, grouped
+/// by [`Pattern`] in the order of [`Pattern::ALL`] and by ascending dice within a group; a
+/// roll is listed when at least one of its two decisions passes `min_gap`.
+pub fn opening_rows(table: &StrategyTable, min_gap: Option<f64>) -> Vec<OpeningRow> {
+    let rules = table.rules();
+    let state = State::START;
+    let turn = TurnValues::new(table, &state);
+    let filter = Filter {
+        rolls_left: None,
+        min_gap,
+    };
+    let mut rows: Vec<(Pattern, usize, OpeningRow)> = Vec::new();
+    for r in 0..ROLLS {
+        let dice = Dice::from_index(FIRST_ROLL + r);
+        let (Some(two), Some(one)) = (
+            decide(table, &state, &turn, &dice, 2),
+            decide(table, &state, &turn, &dice, 1),
+        ) else {
+            continue;
+        };
+        if !filter.wants_gap(two.gap()) && !filter.wants_gap(one.gap()) {
+            continue;
+        }
+        let pattern = pattern_of(&dice);
+        rows.push((
+            pattern,
+            r,
+            OpeningRow {
+                pattern: pattern.name(),
+                dice: dice_text(r),
+                expected: round(turn.opening_rolls[r]),
+                best_2: choice_text(&two.best, rules),
+                runner_up_2: two.runner_up.map(|(c, _)| choice_text(&c, rules)),
+                gap_2: two.gap().map(round),
+                best_1: choice_text(&one.best, rules),
+                runner_up_1: one.runner_up.map(|(c, _)| choice_text(&c, rules)),
+                gap_1: one.gap().map(round),
+            },
+        ));
+    }
+    rows.sort_by_key(|(p, r, _)| (*p, *r));
+    rows.into_iter().map(|(_, _, row)| row).collect()
+}
+
+/// Writes the opening cheat sheet, one table per pattern, and returns the number of rows.
+pub fn write_opening(
+    table: &StrategyTable,
+    min_gap: Option<f64>,
+    format: Format,
+    out: &mut dyn Write,
+) -> io::Result<u64> {
+    let rules = table.rules();
+    let exporter = exporter::<OpeningRow>(format);
+    let rows = opening_rows(table, min_gap);
+    let mut notes = vec![
+        format!(
+            "What optimal solitaire play keeps on the first turn of a new game (expected final score {:.4}). For each opening roll: the keep with two rolls left, and the keep if the same dice show after the second roll (one roll left). The expected column is the expected final score after this opening roll.",
+            table.expected_score()
+        ),
+        ACTION_NOTE.to_string(),
+        TIE_NOTE.to_string(),
+    ];
+    if let Some(g) = min_gap {
+        notes.push(format!(
+            "Only rolls where at least one decision has a gap of at least {g} points."
+        ));
+    }
+    let mut buf = Vec::new();
+    exporter.begin(
+        &Meta {
+            title: format!("Opening cheat sheet: {}", rules_title(rules)),
+            notes,
+        },
+        &mut buf,
+    );
+    for pattern in Pattern::ALL {
+        let part: Vec<OpeningRow> = rows
+            .iter()
+            .filter(|r| r.pattern == pattern.name())
+            .cloned()
+            .collect();
+        if part.is_empty() {
+            continue;
+        }
+        let title = format!("{} ({} rolls)", pattern.name(), part.len());
+        exporter.table(Some(&title), &mut buf);
+        exporter.rows(&part, &mut buf)?;
+    }
+    out.write_all(&buf)?;
+    Ok(rows.len() as u64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::export::tests::assert_row_columns;
+
+    #[test]
+    fn columns_match_the_serialized_fields() {
+        assert_row_columns(&OpeningRow {
+            pattern: "x",
+            dice: "11111",
+            expected: 1.0,
+            best_2: "a",
+            runner_up_2: None,
+            gap_2: None,
+            best_1: "b",
+            runner_up_1: None,
+            gap_1: None,
+        });
+    }
 
     fn p(s: &str) -> Pattern {
         pattern_of(&s.parse().unwrap())

@@ -20,6 +20,7 @@ pub mod render;
 pub mod session;
 
 use crate::advice::{AdviceError, AdviceOption, Position, TIE, advise};
+use crate::choice::Choice;
 use crate::dice::{DICE, Dice, DiceError, Keep};
 use crate::rules::{Order, Rules};
 use crate::state::ScoreCard;
@@ -273,15 +274,6 @@ pub fn check_names(seats: &[Seat]) -> Result<(), Illegal> {
     Ok(())
 }
 
-/// What a player chose.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Choice {
-    /// Keep these dice and re-roll the rest; all five dice means stop and score.
-    Keep(Keep),
-    /// Fill the box at this position of the card.
-    Score(usize),
-}
-
 /// One decision of a player: the position before it and the choice made.
 #[derive(Clone, Debug)]
 pub struct Decision {
@@ -291,7 +283,8 @@ pub struct Decision {
     pub turn: u32,
     /// Card, dice and rolls left before the choice (0 rolls left when scoring).
     pub position: Position,
-    /// The choice.
+    /// The choice: a stop is two decisions, the keep of all five dice (with rolls left),
+    /// then the box (with 0 rolls left), as the record has them.
     pub choice: Choice,
 }
 

@@ -16,6 +16,7 @@
 use std::io::{self, BufRead, Write};
 
 use crate::advice::{AdviceError, Position, TurnValues, advise, best_box, box_choices};
+use crate::choice::Choice;
 use crate::dice::{DICE, Dice, DiceRng, FaceCount, Keep, join_faces, parse_faces};
 use crate::rules::Rules;
 use crate::table::StrategyTable;
@@ -137,12 +138,6 @@ pub fn header(options: &PlayOptions) -> Header {
         coach_threshold: options.coach_threshold,
         started: now_utc().0,
     }
-}
-
-/// What a person chose at a prompt.
-enum Action {
-    Keep(Keep),
-    Score(usize),
 }
 
 struct Session<'a, R, W, F> {
@@ -419,13 +414,14 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
         Ok(())
     }
 
-    /// Asks a person for a keep (with rolls left) or a box, until the answer is legal.
+    /// Asks a person for a keep (with rolls left) or a box, until the answer is legal. A box
+    /// with rolls left is the shorthand for "stop rolling and fill it" (see [`Choice`]).
     fn ask(
         &mut self,
         seat: usize,
         dice: Dice,
         rolls_left: u8,
-    ) -> Result<Option<Action>, PlayError> {
+    ) -> Result<Option<Choice>, PlayError> {
         let name = self.game.seats()[seat].name.clone();
         let rules = self.game.rules();
         loop {
@@ -468,7 +464,7 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
                         continue;
                     }
                     match resolve_keep(&command, &dice) {
-                        Some(Ok(k)) => return Ok(Some(Action::Keep(k))),
+                        Some(Ok(k)) => return Ok(Some(Choice::Keep(k))),
                         Some(Err(e)) => writeln!(self.out, "  ! {e}")?,
                         None => unreachable!("a keep command resolves to a keep"),
                     }
@@ -484,7 +480,7 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
                         continue;
                     };
                     match check_legal(&rules, &card, &dice, index) {
-                        Ok(()) => return Ok(Some(Action::Score(index))),
+                        Ok(()) => return Ok(Some(Choice::Score(index))),
                         Err(e) => writeln!(self.out, "  ! {e}")?,
                     }
                 }
@@ -568,17 +564,17 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
                         "{name} rolled {dice}   ({} left)",
                         plural(u64::from(rolls_left), "roll", "rolls")
                     )?;
-                    let action = match &values {
-                        Some(v) => Action::Keep(v.best_keep(rolls_left, &dice).0),
+                    let choice = match &values {
+                        Some(v) => Choice::Keep(v.best_keep(rolls_left, &dice).0),
                         None => match self.ask(seat, dice, rolls_left)? {
-                            Some(a) => a,
+                            Some(c) => c,
                             None => return Ok(false),
                         },
                     };
-                    let (keep, then_score) = match action {
-                        Action::Keep(k) => (k, None),
+                    let (keep, then_score) = match choice {
+                        Choice::Keep(k) => (k, None),
                         // Scoring with rolls left is two decisions: stop, then the box.
-                        Action::Score(i) => (
+                        Choice::Score(i) => (
                             Keep::from_faces(&dice.faces()).expect("five faces"),
                             Some(i),
                         ),
@@ -648,8 +644,8 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
                             open.join(", ")
                         )?;
                         match self.ask(seat, dice, 0)? {
-                            Some(Action::Score(i)) => i,
-                            Some(Action::Keep(_)) => unreachable!("no keep without rolls left"),
+                            Some(Choice::Score(i)) => i,
+                            Some(Choice::Keep(_)) => unreachable!("no keep without rolls left"),
                             None => return Ok(false),
                         }
                     } else {

@@ -1,0 +1,82 @@
+//! Scope `--card`: the decisions of one turn-start card, every roll at rolls left 2, 1 and 0,
+//! with expected final scores that count the card's banked points; one table per number of
+//! rolls left.
+
+use std::io::{self, Write};
+
+use super::{
+    ACTION_NOTE, DecisionRow, Filter, Format, Meta, TIE_NOTE, exporter, gap_note, rules_title,
+    state_rows,
+};
+use crate::state::ScoreCard;
+use crate::table::StrategyTable;
+
+/// The decisions of one card's turn (scope `--card`), expected scores counting its banked
+/// points.
+pub fn card_rows(table: &StrategyTable, card: &ScoreCard, filter: &Filter) -> Vec<DecisionRow> {
+    let mut rows = Vec::new();
+    state_rows(
+        table,
+        &card.state(),
+        f64::from(card.banked()),
+        filter,
+        &mut rows,
+    );
+    rows
+}
+
+fn card_meta(table: &StrategyTable, card: &ScoreCard, filter: &Filter) -> Meta {
+    let rules = table.rules();
+    let text = card.to_string();
+    let mut notes = vec![
+        format!(
+            "Card: {}; {} points banked; expected final score {:.4}.",
+            if text.is_empty() {
+                "empty (a new game)"
+            } else {
+                &text
+            },
+            card.banked(),
+            f64::from(card.banked()) + table.value(&card.state())
+        ),
+        ACTION_NOTE.to_string(),
+        TIE_NOTE.to_string(),
+    ];
+    notes.extend(gap_note(filter));
+    Meta {
+        title: format!("Strategy for one turn: {}", rules_title(rules)),
+        notes,
+    }
+}
+
+/// Writes the decisions of one card's turn (scope `--card`) and returns the number of rows.
+pub fn write_card(
+    table: &StrategyTable,
+    card: &ScoreCard,
+    filter: &Filter,
+    format: Format,
+    out: &mut dyn Write,
+) -> io::Result<u64> {
+    let exporter = exporter::<DecisionRow>(format);
+    let rows = card_rows(table, card, filter);
+    let mut buf = Vec::new();
+    exporter.begin(&card_meta(table, card, filter), &mut buf);
+    for rolls_left in [2u8, 1, 0] {
+        if !filter.wants_rolls_left(rolls_left) {
+            continue;
+        }
+        let title = match rolls_left {
+            1 => "1 roll left".to_string(),
+            n => format!("{n} rolls left"),
+        };
+        exporter.table(Some(&title), &mut buf);
+        let part: Vec<DecisionRow> = rows
+            .iter()
+            .filter(|r| r.rolls_left == rolls_left)
+            .cloned()
+            .collect();
+        exporter.rows(&part, &mut buf)?;
+    }
+    out.write_all(&buf)?;
+    Ok(rows.len() as u64)
+}

@@ -1,0 +1,294 @@
+//! The decision of one roll: the best option under the library's policy and the runner-up
+//! ([`decide`], [`Decision`]), and the [`DecisionRow`] that writes it. The card and the full
+//! policy write the decisions of a state ([`state_rows`]); the opening sheet writes two
+//! decisions of each opening roll.
+
+use serde::Serialize;
+
+use super::{Filter, Row, choice_text, dice_text, round};
+use crate::advice::{TurnValues, best_two, box_choices};
+use crate::choice::Choice;
+use crate::dice::{DICE, Dice, FIRST_ROLL, Keep, ROLLS};
+use crate::rules::BoxMask;
+use crate::state::State;
+use crate::table::StrategyTable;
+
+/// One decision of optimal play: a roll, in a state, with some rolls left.
+///
+/// Choices are written as text: a keep is its faces in ascending order without separators
+/// (`33`, `1345`), the empty keep (re-roll all five) is `-`, and a box is its command-line
+/// name (`full-house`). With rolls left, a box means "stop rolling and score it now".
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DecisionRow {
+    /// Filled boxes as a bit mask: bit `i` is set when box `i` of the card (in the order of
+    /// `shared/RULES.md`) is filled.
+    pub filled: BoxMask,
+    /// Upper-section total, capped at 63 (0 in rule sets without an upper bonus).
+    pub upper: u8,
+    /// True when the Yahtzee box holds 50 (always false without a Yahtzee bonus).
+    pub yahtzee_50: bool,
+    /// The five dice, ascending, e.g. `13356`.
+    pub dice: &'static str,
+    /// Rolls left: 2 just after the first roll, 0 after the last.
+    pub rolls_left: u8,
+    /// The best action under the tie convention.
+    pub best: &'static str,
+    /// Expected final score after the best action: the points already banked on the card
+    /// plus the expected points still to come. Without a card (the full policy) the banked
+    /// points count as 0, so it is the expected points from this decision on.
+    pub expected: f64,
+    /// The second-best option (distinct keep or legal box); absent when there is only one.
+    pub runner_up: Option<&'static str>,
+    /// How many points the best option is worth more than the runner-up (at least 0).
+    pub gap: Option<f64>,
+}
+
+impl Row for DecisionRow {
+    const COLUMNS: &'static [&'static str] = &[
+        "filled",
+        "upper",
+        "yahtzee_50",
+        "dice",
+        "rolls_left",
+        "best",
+        "expected",
+        "runner_up",
+        "gap",
+    ];
+    const TITLES: &'static [&'static str] = &[
+        "filled",
+        "upper",
+        "Yahtzee 50",
+        "dice",
+        "rolls left",
+        "best",
+        "expected",
+        "runner-up",
+        "gap",
+    ];
+}
+
+/// The best option of one decision and the runner-up, with their values (points of this
+/// turn and after, not counting points already banked).
+///
+/// Options are held as exports write them. With rolls left, stopping (the keep of all five
+/// dice) is resolved to the box the policy then fills: it is the [`Choice::Score`] of that
+/// box, the shorthand for "stop rolling and fill it" of the [`Choice`] convention, so a
+/// [`Choice::Keep`] here always re-rolls at least one die.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Decision {
+    /// The optimal option.
+    pub best: Choice,
+    /// Its value.
+    pub value: f64,
+    /// The second-best option and its value, when there is more than one option.
+    pub runner_up: Option<(Choice, f64)>,
+}
+
+impl Decision {
+    /// Best value minus runner-up value.
+    pub fn gap(&self) -> Option<f64> {
+        self.runner_up.map(|(_, v)| (self.value - v).max(0.0))
+    }
+}
+
+/// Best and second-best legal box for `dice`, under the one tie rule
+/// ([`best_two`]); `None` on a full card, which has no box left.
+fn box_decision(table: &StrategyTable, state: &State, dice: &Dice) -> Option<Decision> {
+    let choices = box_choices(table, state, dice);
+    let values: Vec<f64> = choices.iter().map(|c| c.future).collect();
+    let (best, second) = best_two(&values);
+    let best = choices[best?];
+    Some(Decision {
+        best: Choice::Score(best.index),
+        value: best.future,
+        runner_up: second.map(|i| (Choice::Score(choices[i].index), choices[i].future)),
+    })
+}
+
+/// The decision for `dice` in `state` with `rolls_left` rolls left, from the library's
+/// policy: the best option and the runner-up under the one tie rule ([`best_two`], the
+/// first two options `advise` ranks). `turn` must be the [`TurnValues`] of `state` (unused
+/// with no rolls left). `None` on a full card.
+pub fn decide(
+    table: &StrategyTable,
+    state: &State,
+    turn: &TurnValues,
+    dice: &Dice,
+    rolls_left: u8,
+) -> Option<Decision> {
+    if state.filled == table.rules().full_mask() {
+        return None;
+    }
+    if rolls_left == 0 {
+        return box_decision(table, state, dice);
+    }
+    let keeps = keeps_of(dice);
+    let values: Vec<f64> = keeps
+        .iter()
+        .map(|k| turn.keep_value(rolls_left, k))
+        .collect();
+    let (best, second) = best_two(&values);
+    let mut stop = None;
+    let mut choice = |keep: Keep| {
+        if keep.len() == DICE {
+            // Keeping all five dice is stopping: it is held as the box the policy then
+            // fills (the best box), a `Choice::Score` with rolls left.
+            let d = *stop.get_or_insert_with(|| box_decision(table, state, dice));
+            d.map(|d| d.best)
+        } else {
+            Some(Choice::Keep(keep))
+        }
+    };
+    let best_i = best?;
+    Some(Decision {
+        best: choice(keeps[best_i])?,
+        value: values[best_i],
+        runner_up: match second {
+            Some(i) => Some((choice(keeps[i])?, values[i])),
+            None => None,
+        },
+    })
+}
+
+/// The distinct keeps of `dice`, listed once per roll by the library: the full policy asks
+/// for them hundreds of millions of times.
+fn keeps_of(dice: &Dice) -> &'static [Keep] {
+    dice.keeps_by_preference()
+}
+
+/// The rows of one decision in `state`, `base` points already banked.
+fn decision_row(
+    table: &StrategyTable,
+    state: &State,
+    d: &Decision,
+    r: usize,
+    rolls_left: u8,
+    base: f64,
+) -> DecisionRow {
+    let rules = table.rules();
+    DecisionRow {
+        filled: state.filled,
+        upper: state.upper,
+        yahtzee_50: state.yahtzee_50,
+        dice: dice_text(r),
+        rolls_left,
+        best: choice_text(&d.best, rules),
+        expected: round(base + d.value),
+        runner_up: d.runner_up.map(|(c, _)| choice_text(&c, rules)),
+        gap: d.gap().map(round),
+    }
+}
+
+/// Appends the decisions of `state` that pass `filter`: rolls left 2, 1, 0, and within each
+/// the 252 rolls in index order (ascending dice).
+pub fn state_rows(
+    table: &StrategyTable,
+    state: &State,
+    base: f64,
+    filter: &Filter,
+    out: &mut Vec<DecisionRow>,
+) {
+    let turn = TurnValues::new(table, state);
+    for rolls_left in [2u8, 1, 0] {
+        if !filter.wants_rolls_left(rolls_left) {
+            continue;
+        }
+        for r in 0..ROLLS {
+            let dice = Dice::from_index(FIRST_ROLL + r);
+            let Some(d) = decide(table, state, &turn, &dice, rolls_left) else {
+                // A full card: no decision is left.
+                return;
+            };
+            if filter.wants_gap(d.gap()) {
+                out.push(decision_row(table, state, &d, r, rolls_left, base));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::export::tests::assert_row_columns;
+
+    #[test]
+    fn columns_match_the_serialized_fields() {
+        assert_row_columns(&DecisionRow {
+            filled: 1,
+            upper: 3,
+            yahtzee_50: false,
+            dice: "11111",
+            rolls_left: 0,
+            best: "yahtzee",
+            expected: 1.0,
+            runner_up: None,
+            gap: None,
+        });
+    }
+
+    /// Regression: a full card reaching `box_decision` panicked on an `expect` (through the
+    /// public `state_rows` and `decide`); a full card has no decision, so no row.
+    #[test]
+    fn full_card_in_box_decision_does_not_panic() {
+        use crate::rules::{RuleSet, Rules};
+        use crate::solver::SolveOptions;
+        let rules = Rules::new(RuleSet::YACHT);
+        let (table, _) = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {});
+        let full = State {
+            filled: rules.full_mask(),
+            upper: 0,
+            yahtzee_50: false,
+        };
+        let mut rows = Vec::new();
+        state_rows(&table, &full, 0.0, &Filter::default(), &mut rows);
+        assert!(rows.is_empty());
+        let turn = TurnValues::new(&table, &full);
+        let dice: Dice = "12345".parse().unwrap();
+        for rolls_left in [0, 1, 2] {
+            assert!(decide(&table, &full, &turn, &dice, rolls_left).is_none());
+        }
+    }
+
+    /// The convention of [`Decision`]: with rolls left, a stop is held as the `Score` of the
+    /// box the policy then fills, at the value of keeping all five dice; a `Keep` always
+    /// re-rolls a die.
+    #[test]
+    fn a_stop_with_rolls_left_is_the_box_the_policy_fills() {
+        use crate::advice::best_box_for;
+        use crate::rules::{RuleSet, Rules};
+        use crate::solver::SolveOptions;
+        let rules = Rules::new(RuleSet::YACHT);
+        let (table, _) = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {});
+        let state = State::START;
+        let turn = TurnValues::new(&table, &state);
+        let mut stops = 0;
+        for r in 0..ROLLS {
+            let dice = Dice::from_index(FIRST_ROLL + r);
+            let all_five = Keep::from_index(dice.index());
+            let stop = best_box_for(&table, &state, &dice).unwrap().index;
+            for rolls_left in [1, 2] {
+                let d = decide(&table, &state, &turn, &dice, rolls_left).unwrap();
+                for (choice, value) in std::iter::once((d.best, d.value)).chain(d.runner_up) {
+                    match choice {
+                        Choice::Keep(k) => {
+                            assert!(k.len() < DICE, "{dice} {rolls_left}: {k:?}");
+                            assert_eq!(value, turn.keep_value(rolls_left, &k));
+                        }
+                        Choice::Score(i) => {
+                            assert_eq!(i, stop, "{dice} {rolls_left}");
+                            assert_eq!(value, turn.keep_value(rolls_left, &all_five));
+                            stops += 1;
+                        }
+                    }
+                }
+            }
+        }
+        // Five of a kind is scored as a Yacht at once: at least those six rolls stop.
+        assert!(stops >= 6 * 2, "{stops}");
+        let yacht = rules.box_by_name("yacht").unwrap();
+        let sixes: Dice = "66666".parse().unwrap();
+        let d = decide(&table, &state, &turn, &sixes, 2).unwrap();
+        assert_eq!(d.best, Choice::Score(yacht));
+    }
+}
