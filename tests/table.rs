@@ -240,7 +240,7 @@ fn damaged_default_table_gets_a_rebuild_command() {
             .status
             .success()
     );
-    let path = dir.path().join("yacht.v2.table");
+    let path = dir.path().join("yacht.v3.table");
     truncate(&path);
     let o = yahtzee_in(dir.path()).args(query).output().unwrap();
     assert_bad_input(&o, "is truncated");
@@ -334,7 +334,7 @@ fn advise_builds_a_missing_table_first_then_reuses_it() {
     let o = yahtzee_in(dir.path()).args(query).output().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("building it once"));
-    let path = dir.path().join("yacht.v2.table");
+    let path = dir.path().join("yacht.v3.table");
     assert!(path.exists());
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["rules"], "yacht");
@@ -580,7 +580,7 @@ fn a_table_path_that_is_not_a_table_is_never_suggested_for_overwrite() {
 #[test]
 fn a_cache_file_that_is_not_a_table_gets_a_rebuild_command() {
     let dir = temp_dir();
-    fs::write(dir.path().join("yacht.v2.table"), "").unwrap();
+    fs::write(dir.path().join("yacht.v3.table"), "").unwrap();
     let query = ["advise", "--rules", "yacht", "--dice", "12345"];
     let o = yahtzee_in(dir.path()).args(query).output().unwrap();
     assert_bad_input(&o, "is not a yahtzee table");
