@@ -195,15 +195,11 @@ impl VectorTable<f32> {
 }
 
 impl VectorTable<f64> {
-    /// The value of `state` at coordinate `x` (a table solved in `f64`, for the checks).
-    pub fn value(&self, state: &State, x: i64) -> f64 {
-        read(
-            self.solved(state.filled),
-            self.range(state),
-            self.below,
-            self.above,
-            x,
-        )
+    /// The value of `state` at coordinate `x` in a table solved in `f64` (for the checks);
+    /// `None` for a state the solve left out ([`solve_reduced`]).
+    pub fn value(&self, state: &State, x: i64) -> Option<f64> {
+        let values = self.cards[usize::from(state.filled)].get()?;
+        Some(read(values, self.range(state), self.below, self.above, x))
     }
 }
 
@@ -638,6 +634,17 @@ pub fn solve<T: Real>(
     simd: Simd,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> VectorTable<T> {
+    solve_reduced(objective, objective.rules.box_count(), simd, progress)
+}
+
+/// [`solve`] for the reduced game of the cards with at most `open` boxes open (the other
+/// cards are left unsolved): what the brute-force checks compare on.
+pub fn solve_reduced<T: Real>(
+    objective: &VectorObjective<T>,
+    open: usize,
+    simd: Simd,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> VectorTable<T> {
     let rules = objective.rules;
     let layout = Layout::of(&rules);
     let scores = ScoreTable::new(&rules);
@@ -675,7 +682,8 @@ pub fn solve<T: Real>(
     let total: u64 = by_depth.iter().map(|d| d.len() as u64).sum();
     let mut done = by_depth[rules.box_count()].len() as u64;
     progress(done, total);
-    for depth in (0..rules.box_count()).rev() {
+    let last = rules.box_count().saturating_sub(open);
+    for depth in (last..rules.box_count()).rev() {
         let cards = &by_depth[depth];
         let solved: Vec<(BoxMask, CardVectors<T>)> = cards
             .par_iter()

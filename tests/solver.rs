@@ -1,8 +1,6 @@
 //! The solver: golden values from the literature, bit-identical results at any thread count
 //! and instruction set, and agreement with an independent brute-force solver on reduced games.
 
-use std::collections::HashMap;
-
 use yahtzee::advice::{Position, advise, box_choices};
 use yahtzee::dice::Dice;
 use yahtzee::rules::{Order, RuleSet, Rules};
@@ -10,6 +8,7 @@ use yahtzee::solver::{Simd, SolveOptions, solve};
 use yahtzee::state::{ScoreCard, State, is_reachable};
 use yahtzee::table::StrategyTable;
 
+use crate::brute::BruteForce;
 use crate::util::table;
 
 fn assert_close(got: f64, expected: f64, what: &str) {
@@ -124,131 +123,8 @@ fn every_instruction_set_gives_the_same_bits() {
     }
 }
 
-/// An independent, deliberately naive solver for games with few open boxes: keeps are
-/// enumerated as the 32 subsets of dice positions, and re-roll outcomes by enumerating every
-/// ordered sequence of faces, with no lattice, no lanes and no shared code beyond the rules'
-/// scoring.
-struct BruteForce {
-    rules: Rules,
-    memo: HashMap<State, f64>,
-    /// The 252 sorted hands of five dice, and the number of ordered throws giving each.
-    hands: Vec<(Vec<u8>, u32)>,
-    /// `moves[hand][subset]`: (probability, resulting hand) for keeping the dice at the
-    /// positions of `subset` and throwing the others.
-    moves: Vec<Vec<Vec<(f64, usize)>>>,
-}
-
-/// Every ordered throw of `n` dice, grouped by sorted outcome, with its count.
-fn throws(n: u32) -> Vec<(Vec<u8>, u32)> {
-    let mut counts: HashMap<Vec<u8>, u32> = HashMap::new();
-    for code in 0..6u32.pow(n) {
-        let mut c = code;
-        let mut faces: Vec<u8> = (0..n)
-            .map(|_| {
-                let f = (c % 6) as u8 + 1;
-                c /= 6;
-                f
-            })
-            .collect();
-        faces.sort_unstable();
-        *counts.entry(faces).or_default() += 1;
-    }
-    let mut v: Vec<_> = counts.into_iter().collect();
-    v.sort();
-    v
-}
-
-impl BruteForce {
-    fn new(rules: Rules) -> BruteForce {
-        let hands = throws(5);
-        let index: HashMap<Vec<u8>, usize> = hands
-            .iter()
-            .enumerate()
-            .map(|(i, (h, _))| (h.clone(), i))
-            .collect();
-        let by_n: Vec<_> = (0..=5).map(throws).collect();
-        let moves = hands
-            .iter()
-            .map(|(hand, _)| {
-                (0..32u32)
-                    .map(|subset| {
-                        let kept: Vec<u8> = (0..5)
-                            .filter(|i| subset & (1 << i) != 0)
-                            .map(|i| hand[i])
-                            .collect();
-                        let thrown = 5 - kept.len();
-                        let total = 6f64.powi(thrown as i32);
-                        by_n[thrown]
-                            .iter()
-                            .map(|(out, count)| {
-                                let mut h: Vec<u8> = kept.iter().chain(out).copied().collect();
-                                h.sort_unstable();
-                                (f64::from(*count) / total, index[&h])
-                            })
-                            .collect()
-                    })
-                    .collect()
-            })
-            .collect();
-        BruteForce {
-            rules,
-            memo: HashMap::new(),
-            hands,
-            moves,
-        }
-    }
-
-    fn value(&mut self, state: State) -> f64 {
-        if state.filled == self.rules.full_mask() {
-            return 0.0;
-        }
-        if let Some(&v) = self.memo.get(&state) {
-            return v;
-        }
-        // Value of each hand with no roll left: the best legal box.
-        let mut by_hand: Vec<f64> = Vec::with_capacity(self.hands.len());
-        for h in 0..self.hands.len() {
-            let dice = Dice::from_faces(&self.hands[h].0).unwrap();
-            let legal = self.rules.legal_boxes(state.filled, &dice);
-            let mut best = f64::NEG_INFINITY;
-            for i in 0..self.rules.box_count() {
-                if legal & (1 << i) == 0 {
-                    continue;
-                }
-                let points = self.rules.score(i, &dice, state.filled);
-                let bonus =
-                    state.bonus_for(&self.rules, i, points, dice.five_of_a_kind().is_some());
-                let next = state.after(&self.rules, i, points);
-                best = best.max(f64::from(points + bonus) + self.value(next));
-            }
-            by_hand.push(best);
-        }
-        // Then with one and two rolls left: the best of the 32 ways to keep dice.
-        for _ in 0..2 {
-            by_hand = self
-                .moves
-                .iter()
-                .map(|subsets| {
-                    subsets
-                        .iter()
-                        .map(|outcomes| outcomes.iter().map(|&(p, h)| p * by_hand[h]).sum::<f64>())
-                        .fold(f64::NEG_INFINITY, f64::max)
-                })
-                .collect();
-        }
-        let v: f64 = self
-            .hands
-            .iter()
-            .zip(&by_hand)
-            .map(|((_, count), v)| f64::from(*count) / 7776.0 * v)
-            .sum();
-        self.memo.insert(state, v);
-        v
-    }
-}
-
 /// Cards with at most `open` boxes open, with sampled upper totals and both flags.
-fn reduced_states(rules: &Rules, open: u32, step: usize) -> Vec<State> {
+pub fn reduced_states(rules: &Rules, open: u32, step: usize) -> Vec<State> {
     let mut out = Vec::new();
     let mut n = 0usize;
     for filled in 0..=rules.full_mask() {

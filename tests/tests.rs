@@ -1,5 +1,6 @@
 //! The integration tests of the `yahtzee` binary and library, one module per concern.
 
+mod brute;
 mod util;
 
 mod advise;
@@ -13,3 +14,4 @@ mod simulate;
 mod solver;
 mod stats;
 mod table;
+mod target;
