@@ -52,10 +52,10 @@ pub struct Position {
     pub rolls_left: u8,
 }
 
-/// One option of a position.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// What an option does: keep some dice, or fill a box.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
-pub enum AdviceOption {
+pub enum Action {
     /// Keep these dice and re-roll the others.
     Keep {
         /// The kept faces, ascending.
@@ -63,10 +63,6 @@ pub enum AdviceOption {
         /// For a keep of all five dice: stop rolling and score this box.
         #[serde(skip_serializing_if = "Option::is_none")]
         stop_and_score: Option<String>,
-        /// Expected final score of the game after this choice, under optimal play.
-        expected_final: f64,
-        /// How much worse than the best option.
-        loss: f64,
     },
     /// Fill this box.
     Score {
@@ -74,70 +70,63 @@ pub enum AdviceOption {
         category: String,
         /// Points the box scores now.
         points: u32,
-        /// Bonus earned with it: 35 for reaching 63 in the upper section, 100 for a further
-        /// Yahtzee.
+        /// Bonus earned with it: the upper bonus for reaching the threshold, the
+        /// five-of-a-kind bonus for a further Yahtzee.
         bonus: u32,
-        /// Expected final score of the game after this choice, under optimal play.
-        expected_final: f64,
-        /// How much worse than the best option.
-        loss: f64,
     },
 }
 
-impl AdviceOption {
-    /// Expected final score after this option.
-    pub fn expected_final(&self) -> f64 {
-        match self {
-            AdviceOption::Keep { expected_final, .. }
-            | AdviceOption::Score { expected_final, .. } => *expected_final,
-        }
-    }
-
-    /// Loss against the best option.
-    pub fn loss(&self) -> f64 {
-        match self {
-            AdviceOption::Keep { loss, .. } | AdviceOption::Score { loss, .. } => *loss,
-        }
-    }
-
-    fn set_loss(&mut self, best: f64) {
-        match self {
-            AdviceOption::Keep {
-                loss,
-                expected_final,
-                ..
-            }
-            | AdviceOption::Score {
-                loss,
-                expected_final,
-                ..
-            } => *loss = best - *expected_final,
-        }
-    }
-}
-
-impl fmt::Display for AdviceOption {
+impl fmt::Display for Action {
     /// The option in words: `keep 3 3`, `reroll all`, `stop and score threes`,
     /// `score full-house for 25`, `score fours for 20 (+100 bonus)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let faces = |d: &[u8]| d.iter().map(u8::to_string).collect::<Vec<_>>().join(" ");
         match self {
-            AdviceOption::Keep {
+            Action::Keep {
                 stop_and_score: Some(b),
                 ..
             } => write!(f, "stop and score {b}"),
-            AdviceOption::Keep { keep, .. } if keep.is_empty() => f.write_str("reroll all"),
-            AdviceOption::Keep { keep, .. } => write!(f, "keep {}", faces(keep)),
-            AdviceOption::Score {
+            Action::Keep { keep, .. } if keep.is_empty() => f.write_str("reroll all"),
+            Action::Keep { keep, .. } => write!(f, "keep {}", faces(keep)),
+            Action::Score {
                 category,
                 points,
                 bonus,
-                ..
             } if *bonus > 0 => write!(f, "score {category} for {points} (+{bonus} bonus)"),
-            AdviceOption::Score {
+            Action::Score {
                 category, points, ..
             } => write!(f, "score {category} for {points}"),
         }
+    }
+}
+
+/// One option of a position: what it does and what it is worth.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AdviceOption {
+    /// What the option does (`kind` and its fields in JSON).
+    #[serde(flatten)]
+    pub action: Action,
+    /// Expected final score of the game after this choice, under optimal play.
+    pub expected_final: f64,
+    /// How much worse than the best option.
+    pub loss: f64,
+}
+
+impl AdviceOption {
+    /// Expected final score after this option.
+    pub fn expected_final(&self) -> f64 {
+        self.expected_final
+    }
+
+    /// Loss against the best option.
+    pub fn loss(&self) -> f64 {
+        self.loss
+    }
+}
+
+impl fmt::Display for AdviceOption {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.action.fmt(f)
     }
 }
 
@@ -346,13 +335,35 @@ impl TurnValues {
     }
 }
 
+/// The value of an option for the tie rule: a number (an expected score, a probability), or
+/// a pair compared on its first number and, within [`TIE`], on its second (the target
+/// objective: the chance of reaching the target, then the expected score).
+pub trait TieValue: Copy {
+    /// True when `self` is better than `best` by more than [`TIE`].
+    fn beats(&self, best: &Self) -> bool;
+}
+
+impl TieValue for f64 {
+    #[inline]
+    fn beats(&self, best: &f64) -> bool {
+        *self > best + TIE
+    }
+}
+
+impl TieValue for (f64, f64) {
+    #[inline]
+    fn beats(&self, best: &(f64, f64)) -> bool {
+        self.0 > best.0 + TIE || (self.0 >= best.0 - TIE && self.1 > best.1 + TIE)
+    }
+}
+
 /// The tie rule of the whole project, for options listed in the order of preference of
 /// `shared/RULES.md` (keeps: fewest dice first, then the lowest faces; boxes: card order):
 /// scanning in that order, a later option replaces the best so far only when it is better by
 /// more than [`TIE`]. Returns the position of the best option of `values`, leaving out the
 /// positions for which `skip` is true; `None` when none is left.
-pub fn best_by_preference(
-    values: impl IntoIterator<Item = f64>,
+pub fn best_by_preference<V: TieValue>(
+    values: impl IntoIterator<Item = V>,
     skip: impl Fn(usize) -> bool,
 ) -> Option<usize> {
     let mut best = Preferred::new();
@@ -368,39 +379,39 @@ pub fn best_by_preference(
 /// preference, and a later one replaces the best so far only when better by more than
 /// [`TIE`]. Every choice of the optimal policy goes through it.
 #[derive(Clone, Copy, Debug)]
-pub struct Preferred<T> {
-    best: Option<(T, f64)>,
+pub struct Preferred<T, V = f64> {
+    best: Option<(T, V)>,
 }
 
-impl<T> Preferred<T> {
+impl<T, V: TieValue> Preferred<T, V> {
     /// No option yet.
-    pub fn new() -> Preferred<T> {
+    pub fn new() -> Preferred<T, V> {
         Preferred { best: None }
     }
 
     /// Offers the next option in the order of preference.
     #[inline]
-    pub fn offer(&mut self, option: T, value: f64) {
-        if self.best.as_ref().is_none_or(|(_, b)| value > b + TIE) {
+    pub fn offer(&mut self, option: T, value: V) {
+        if self.best.as_ref().is_none_or(|(_, b)| value.beats(b)) {
             self.best = Some((option, value));
         }
     }
 
     /// The best option offered and its value.
-    pub fn best(self) -> Option<(T, f64)> {
+    pub fn best(self) -> Option<(T, V)> {
         self.best
     }
 }
 
-impl<T> Default for Preferred<T> {
-    fn default() -> Preferred<T> {
+impl<T, V: TieValue> Default for Preferred<T, V> {
+    fn default() -> Preferred<T, V> {
         Preferred::new()
     }
 }
 
 /// The best option and the runner-up (the best of the others) of `values`, listed in the
 /// order of preference, under [`best_by_preference`].
-pub fn best_two(values: &[f64]) -> (Option<usize>, Option<usize>) {
+pub fn best_two<V: TieValue>(values: &[V]) -> (Option<usize>, Option<usize>) {
     let best = best_by_preference(values.iter().copied(), |_| false);
     let second = best.and_then(|b| best_by_preference(values.iter().copied(), |i| i == b));
     (best, second)
@@ -409,7 +420,7 @@ pub fn best_two(values: &[f64]) -> (Option<usize>, Option<usize>) {
 /// Every option ranked, best first: the best by [`best_by_preference`], then the best of the
 /// rest, and so on. The first two are those of [`best_two`], so the advice, the exports'
 /// runner-up, the bots and the statistics follow one tie rule.
-pub fn rank_by_preference(values: &[f64]) -> Vec<usize> {
+pub fn rank_by_preference<V: TieValue>(values: &[V]) -> Vec<usize> {
     let mut taken = vec![false; values.len()];
     let mut order = Vec::with_capacity(values.len());
     while let Some(i) = best_by_preference(values.iter().copied(), |i| taken[i]) {
@@ -439,10 +450,12 @@ pub fn advise(table: &StrategyTable, position: &Position) -> Result<Advice, Advi
     let options: Vec<AdviceOption> = if position.rolls_left == 0 {
         choices
             .iter()
-            .map(|c| AdviceOption::Score {
-                category: c.category.name().to_string(),
-                points: c.points,
-                bonus: c.bonus,
+            .map(|c| AdviceOption {
+                action: Action::Score {
+                    category: c.category.name().to_string(),
+                    points: c.points,
+                    bonus: c.bonus,
+                },
                 expected_final: base + c.future,
                 loss: 0.0,
             })
@@ -466,9 +479,11 @@ pub fn advise(table: &StrategyTable, position: &Position) -> Result<Advice, Advi
                     (true, Some(b)) => (Some(b.category.name().to_string()), b.future),
                     _ => (None, keep_values[keep.index()]),
                 };
-                AdviceOption::Keep {
-                    keep: keep.faces(),
-                    stop_and_score,
+                AdviceOption {
+                    action: Action::Keep {
+                        keep: keep.faces(),
+                        stop_and_score,
+                    },
                     expected_final: base + future,
                     loss: 0.0,
                 }
@@ -485,7 +500,7 @@ pub fn advise(table: &StrategyTable, position: &Position) -> Result<Advice, Advi
         .collect();
     let best = options.first().map_or(0.0, AdviceOption::expected_final);
     for o in &mut options {
-        o.set_loss(best);
+        o.loss = best - o.expected_final;
     }
     Ok(Advice {
         rules,

@@ -10,7 +10,9 @@
 //! - `card`: an object of box name to integer points (absent: a new game);
 //! - `yahtzee_bonus`: an integer, the 100-point bonuses already earned (absent: 0);
 //! - `dice`: an array of five integers from 1 to 6;
-//! - `rolls_left`: the integer 0, 1 or 2 (absent: 2).
+//! - `rolls_left`: the integer 0, 1 or 2 (absent: 2);
+//! - `target`: an integer final score to reach (absent: the expected-score advice); the
+//!   answer is then the [`TargetAdvice`], every option ranked by its chance of reaching it.
 //!
 //! Every value has exactly this type (no strings for numbers, no `null` for absent), a key
 //! given twice is refused (at the top level and inside `card`), and so is an unknown key. The
@@ -26,18 +28,26 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 
+use serde::Serialize;
+
 use crate::advice::{Advice, AdviceError, Position, advise};
 use crate::dice::{Dice, join_faces};
 use crate::rules::Rules;
 use crate::state::{CardError, ScoreCard};
 use crate::table::StrategyTable;
+use crate::target::{TargetAdvice, TargetError, advise_target};
 use crate::text::excerpt;
+use crate::vector::VectorTable;
 
 /// The shape of a query, shown in error lines.
 pub const EXAMPLE: &str = r#"{"card": {"ones": 3, "full-house": 25}, "yahtzee_bonus": 0, "dice": [1, 3, 3, 5, 6], "rolls_left": 2}"#;
 
-/// The keys of a query, in the order of [`EXAMPLE`].
-pub const KEYS: [&str; 4] = ["card", "yahtzee_bonus", "dice", "rolls_left"];
+/// The keys of a query, in the order of [`EXAMPLE`], then the optional objective.
+pub const KEYS: [&str; 5] = ["card", "yahtzee_bonus", "dice", "rolls_left", "target"];
+
+/// The highest target a query may name: far above any final score of any rule set (the
+/// highest is Yahtzee's 1,575), low enough that no sum overflows.
+pub const MAX_TARGET: u32 = 100_000;
 
 /// Why a line got an error line instead of an answer. Each message says what was wrong and
 /// what is expected.
@@ -66,7 +76,7 @@ pub enum BatchError {
     },
     /// A key that queries do not have. Fix: use the keys of [`KEYS`].
     #[error(
-        "unknown key `{key}`: the keys are card, yahtzee_bonus, dice, rolls_left, as in {EXAMPLE}"
+        "unknown key `{key}`: the keys are card, yahtzee_bonus, dice, rolls_left and target, as in {EXAMPLE}"
     )]
     UnknownKey {
         /// The key (an excerpt).
@@ -99,6 +109,19 @@ pub enum BatchError {
     /// The position cannot be advised on with this table.
     #[error(transparent)]
     Advice(#[from] AdviceError),
+    /// The position cannot be advised on for its target (see [`TargetError`]).
+    #[error("{0}")]
+    Target(String),
+    /// A query with a target, and no target table to answer it. Fix: give the front end a
+    /// target table (the command line builds it on first use).
+    #[error("{0}")]
+    NoTargetTable(String),
+}
+
+impl From<TargetError> for BatchError {
+    fn from(e: TargetError) -> BatchError {
+        BatchError::Target(e.to_string())
+    }
 }
 
 /// One query, as read from a line: types checked, not yet the rules (see
@@ -114,7 +137,12 @@ pub struct Query {
     pub dice: Dice,
     /// Rolls left: 0, 1 or 2.
     pub rolls_left: u8,
+    /// The final score to reach, for target advice.
+    pub target: Option<u32>,
 }
+
+/// What `target` must be.
+const TARGET: &str = "an integer final score from 0 to 100000, like 300 (leave it out for the expected-score advice)";
 
 /// What `rolls_left` must be.
 const ROLLS_LEFT: &str = "the integer 0, 1 or 2";
@@ -143,8 +171,8 @@ impl Query {
                 got: json.describe(),
             });
         };
-        let (mut card_entries, mut yahtzee_bonus, mut dice, mut rolls_left) =
-            (Vec::new(), 0, None, 2);
+        let (mut card_entries, mut yahtzee_bonus, mut dice, mut rolls_left, mut target) =
+            (Vec::new(), 0, None, 2, None);
         // Only keys of KEYS are ever added, each at most once.
         let mut seen: Vec<&str> = Vec::new();
         for (key, value) in &entries {
@@ -170,6 +198,15 @@ impl Query {
                         .map(|n| n as u8)
                         .ok_or_else(|| value.wrong(key, ROLLS_LEFT))?
                 }
+                "target" => {
+                    target = Some(
+                        value
+                            .integer()
+                            .and_then(|n| u32::try_from(n).ok())
+                            .filter(|&n| n <= MAX_TARGET)
+                            .ok_or_else(|| value.wrong(key, TARGET))?,
+                    )
+                }
                 _ => return Err(BatchError::UnknownKey { key: excerpt(key) }),
             }
             seen.push(key);
@@ -179,6 +216,7 @@ impl Query {
             yahtzee_bonus,
             dice: dice.ok_or(BatchError::NoDice)?,
             rolls_left,
+            target,
         })
     }
 
@@ -227,15 +265,72 @@ fn dice_of(value: &Json) -> Result<Dice, BatchError> {
         .ok_or_else(|| value.wrong("dice", DICE))
 }
 
-/// Answers one line: the advice of its position with `table`, or why there is none.
-pub fn answer(table: &StrategyTable, line: &[u8]) -> Result<Advice, BatchError> {
-    let position = Query::parse(line)?.position(*table.rules())?;
-    Ok(advise(table, &position)?)
+/// The tables a front end answers queries with: the expected-score table, and the target
+/// table, which may be loaded (or built) only when a query first asks for a target.
+pub trait Tables {
+    /// The expected-score table.
+    fn ev(&self) -> &StrategyTable;
+    /// The target table of the same rules, or why there is none.
+    fn target(&self) -> Result<&VectorTable<f32>, BatchError>;
+}
+
+impl Tables for StrategyTable {
+    fn ev(&self) -> &StrategyTable {
+        self
+    }
+
+    fn target(&self) -> Result<&VectorTable<f32>, BatchError> {
+        Err(BatchError::NoTargetTable(
+            "this front end answers no query with a target: leave `target` out".to_string(),
+        ))
+    }
+}
+
+/// The expected-score table and a target table, for front ends that hold both.
+pub struct WithTarget<'a> {
+    /// The expected-score table.
+    pub ev: &'a StrategyTable,
+    /// The target table of the same rules.
+    pub target: &'a VectorTable<f32>,
+}
+
+impl Tables for WithTarget<'_> {
+    fn ev(&self) -> &StrategyTable {
+        self.ev
+    }
+
+    fn target(&self) -> Result<&VectorTable<f32>, BatchError> {
+        Ok(self.target)
+    }
+}
+
+/// The answer to one query.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Answer {
+    /// Expected-score advice.
+    Advice(Advice),
+    /// Advice for a target.
+    Target(TargetAdvice),
+}
+
+/// Answers one line: the advice of its position with `tables`, or why there is none.
+pub fn answer(tables: &dyn Tables, line: &[u8]) -> Result<Answer, BatchError> {
+    let query = Query::parse(line)?;
+    let ev = tables.ev();
+    let position = query.position(*ev.rules())?;
+    match query.target {
+        None => Ok(Answer::Advice(advise(ev, &position)?)),
+        Some(t) => {
+            let targets = tables.target()?;
+            Ok(Answer::Target(advise_target(ev, targets, &position, t)?))
+        }
+    }
 }
 
 /// The output line of one input line (without its line end): the advice as JSON, or
 /// `{"error": "..."}`.
-pub fn answer_line(table: &StrategyTable, line: &[u8]) -> String {
+pub fn answer_line(table: &dyn Tables, line: &[u8]) -> String {
     let answer = answer(table, line).map(|a| serde_json::to_string(&a));
     match answer {
         Ok(Ok(json)) => json,
@@ -252,7 +347,7 @@ fn error_line(message: &str) -> String {
 /// of lines. A line ends at `\n` (a `\r` before it is dropped); the last may have no line end.
 /// The output is flushed whenever the input has no more lines waiting, so a caller that sends
 /// one query at a time gets each answer at once.
-pub fn run(table: &StrategyTable, input: impl Read, output: impl Write) -> io::Result<u64> {
+pub fn run(table: &dyn Tables, input: impl Read, output: impl Write) -> io::Result<u64> {
     let mut input = BufReader::with_capacity(1 << 16, input);
     let mut output = io::BufWriter::with_capacity(1 << 16, output);
     let mut line = Vec::new();

@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 
 use crate::rules::Rules;
 use crate::solver::SolveOptions;
-use crate::table::{StrategyTable, TableError, default_table_path};
+use crate::table::{StrategyTable, TableError, default_table_path, default_table_path_of};
+use crate::vector::{self, TARGET, VectorObjective, VectorTable};
 
 /// What [`load_or_build`] reports while it works.
 #[derive(Clone, Copy, Debug)]
@@ -42,16 +43,16 @@ pub enum Source {
 
 /// A table and where it came from.
 #[derive(Debug)]
-pub struct Loaded {
+pub struct Loaded<T = StrategyTable> {
     /// The table of the rules asked for.
-    pub table: StrategyTable,
+    pub table: T,
     /// Its file (read, or written, or where writing failed).
     pub path: PathBuf,
     /// Whether it was loaded or built, and saved.
     pub source: Source,
 }
 
-impl Loaded {
+impl<T> Loaded<T> {
     /// Why a table built now could not be saved, if it could not.
     pub fn saved(&self) -> Option<&TableError> {
         match &self.source {
@@ -71,9 +72,52 @@ pub fn load_or_build(
     progress: &(dyn Fn(Progress<'_>) + Sync),
 ) -> Result<Loaded, TableError> {
     let path = path.map_or_else(|| default_table_path(rules), Path::to_path_buf);
+    load_or_build_with(
+        path,
+        |p| StrategyTable::load(p, rules),
+        |report| StrategyTable::solve(rules, SolveOptions::default(), report).0,
+        StrategyTable::save,
+        progress,
+    )
+}
+
+/// The target table of `rules` ([`crate::vector`], objective `target`) at `path` (default:
+/// beside the expected-score table), loaded when the file exists (its cards are then read
+/// when first asked for), else solved and saved there, like [`load_or_build`]. The solve
+/// takes most of a minute for the Yahtzee rule sets.
+pub fn load_or_build_target(
+    rules: &Rules,
+    path: Option<&Path>,
+    progress: &(dyn Fn(Progress<'_>) + Sync),
+) -> Result<Loaded<VectorTable<f32>>, TableError> {
+    let path = path.map_or_else(|| default_table_path_of(rules, TARGET), Path::to_path_buf);
+    load_or_build_with(
+        path,
+        |p| VectorTable::load(p, rules, TARGET),
+        |report| {
+            vector::solve(
+                &VectorObjective::target(*rules),
+                SolveOptions::default().simd,
+                report,
+            )
+        },
+        |t: &VectorTable<f32>, p| t.save(p),
+        progress,
+    )
+}
+
+/// Loads the table at `path` when the file exists, else builds it (reporting progress) and
+/// tries to save it there.
+fn load_or_build_with<T>(
+    path: PathBuf,
+    load: impl FnOnce(&Path) -> Result<T, TableError>,
+    build: impl FnOnce(&(dyn Fn(u64, u64) + Sync)) -> T,
+    save: impl FnOnce(&T, &Path) -> Result<(), TableError>,
+    progress: &(dyn Fn(Progress<'_>) + Sync),
+) -> Result<Loaded<T>, TableError> {
     // `symlink_metadata` rather than `exists`: a dangling link is a file that is there.
     if path.symlink_metadata().is_ok() {
-        let table = StrategyTable::load(&path, rules)?;
+        let table = load(&path)?;
         return Ok(Loaded {
             table,
             path,
@@ -81,10 +125,8 @@ pub fn load_or_build(
         });
     }
     progress(Progress::Building { path: &path });
-    let (table, _) = StrategyTable::solve(rules, SolveOptions::default(), &|done, total| {
-        progress(Progress::Solving { done, total })
-    });
-    let saved = table.save(&path);
+    let table = build(&|done, total| progress(Progress::Solving { done, total }));
+    let saved = save(&table, &path);
     Ok(Loaded {
         table,
         path,

@@ -82,10 +82,23 @@ pub struct RulesCardArgs {
     pub json: bool,
 }
 
+/// The objectives `solve` builds tables of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ObjectiveArg {
+    /// The expected final score under optimal play.
+    ExpectedScore,
+    /// The best chance of reaching each final score.
+    Target,
+}
+
 #[derive(Args, Debug)]
 pub struct SolveArgs {
     #[command(flatten)]
     pub rules: RulesArgs,
+    /// What to solve: the expected score of every state, or the target table (the best
+    /// chance of reaching every final score from every state, about a minute).
+    #[arg(long, value_enum, default_value_t = ObjectiveArg::ExpectedScore)]
+    pub objective: ObjectiveArg,
     /// Where to write the table [default: the cache folder, or $YAHTZEE_TABLE_DIR].
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
@@ -130,6 +143,15 @@ pub struct AdviseArgs {
     /// Strategy table to use [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.
     #[arg(long, value_name = "PATH")]
     pub table: Option<PathBuf>,
+    /// Rank the options by their chance of a final score of at least T (points banked
+    /// included) instead of by expected score; the expected final score is shown beside.
+    /// The target table is built on first use (about a minute) and kept beside the table.
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    pub target: Option<u32>,
+    /// Target table to use with --target or batch queries with a target [default: the cache
+    /// folder, or $YAHTZEE_TABLE_DIR]; built if missing.
+    #[arg(long, value_name = "PATH")]
+    pub target_table: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

@@ -14,6 +14,7 @@
 //! - [`files`]: every file written through a temporary renamed into place.
 //! - [`cache`]: the table of some rules, loaded from its file or built and saved.
 //! - [`vector`]: objectives with a vector per state (target score, ...), by the same kernel.
+//! - [`target`]: advice for a target score.
 //! - [`advice`]: the ranked options for a position.
 //! - [`batch`]: the batch protocol, one JSON query per line and one JSON answer.
 //! - [`game`]: a game of one or more players: referee, record, commands, session, coach.
@@ -39,6 +40,7 @@ pub mod rules;
 pub mod solver;
 pub mod state;
 pub mod table;
+pub mod target;
 pub mod text;
 pub mod vector;
 

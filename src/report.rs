@@ -14,7 +14,9 @@ use crate::distribution::{Summary, Tally};
 use crate::rules::Rules;
 use crate::simulate::{MeanInterval, Player, Policy};
 use crate::solver::SolveOptions;
-use crate::table::{FORMAT_VERSION, StrategyTable, TableError, TableHeader};
+use crate::state::{State, reachable_state_count};
+use crate::table::{EXPECTED_SCORE, FORMAT_VERSION, StrategyTable, TableError, TableHeader};
+use crate::vector::{self, TARGET, VectorObjective, VectorTable};
 
 /// The tie convention of the optimal policy, as every report that applies it states it.
 pub const TIE_CONVENTION: &str = "options within 1e-9 of the best are ties: among keeps, the fewest dice (then the lowest faces); among boxes, the first on the card";
@@ -99,10 +101,122 @@ impl VerifyReport {
     }
 }
 
-/// Checks the table file at `path` and says what it holds.
+/// Checks the expected-score table file at `path` and says what it holds.
 pub fn verify(path: &Path) -> Result<VerifyReport, TableError> {
     let (header, table) = StrategyTable::open(path)?;
     Ok(VerifyReport::of(path, &header, &table))
+}
+
+/// The thresholds whose chance from an empty card the reports of a target table show.
+pub const REACH_THRESHOLDS: [u32; 6] = [150, 200, 250, 300, 350, 400];
+
+/// The best chance of reaching a final score from an empty card.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Reach {
+    /// The final score.
+    pub target: u32,
+    /// The best chance, over all strategies, of a final score of at least `target`.
+    pub p_reach: f64,
+}
+
+/// What a solve of the target table reports, and what verifying a target table file says.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TargetReport {
+    /// The rules solved.
+    #[serde(flatten)]
+    pub rules: Rules,
+    /// Always `target`.
+    pub objective: &'static str,
+    /// Reachable turn-start states.
+    pub states: u64,
+    /// Values stored (states whose vectors are equal share them).
+    pub values: u64,
+    /// The tail left out of the vectors (values within it of 0).
+    pub tail: f64,
+    /// The best chance of reaching each of [`REACH_THRESHOLDS`] from an empty card.
+    pub reach: Vec<Reach>,
+    /// Seconds of the solve (`null` for a verified file).
+    pub seconds: Option<f64>,
+    /// The table file.
+    pub path: String,
+    /// File format version.
+    pub format_version: u32,
+    /// CRC-32 of the file's body, 8 hexadecimal digits.
+    pub checksum: Option<String>,
+    /// Worker threads used (`null` for a verified file).
+    pub threads: Option<usize>,
+}
+
+impl TargetReport {
+    fn of(table: &VectorTable<f32>, path: &Path) -> Result<TargetReport, TableError> {
+        let reach = REACH_THRESHOLDS
+            .iter()
+            .map(|&t| {
+                Ok(Reach {
+                    target: t,
+                    p_reach: f64::from(table.value(&State::START, i64::from(t))?),
+                })
+            })
+            .collect::<Result<_, TableError>>()?;
+        Ok(TargetReport {
+            rules: *table.rules(),
+            objective: TARGET,
+            states: reachable_state_count(table.rules()),
+            values: table.stored_values(),
+            tail: table.tail(),
+            reach,
+            seconds: None,
+            path: path.display().to_string(),
+            format_version: FORMAT_VERSION,
+            checksum: None,
+            threads: None,
+        })
+    }
+}
+
+/// Solves the target table of `rules`, saves it at `path` and reports. `progress(done,
+/// total)` counts cards solved.
+pub fn solve_target(
+    rules: &Rules,
+    path: &Path,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<(TargetReport, VectorTable<f32>), TableError> {
+    let start = Instant::now();
+    let table = vector::solve(
+        &VectorObjective::target(*rules),
+        SolveOptions::default().simd,
+        progress,
+    );
+    let seconds = start.elapsed().as_secs_f64();
+    table.save(path)?;
+    let mut report = TargetReport::of(&table, path)?;
+    report.seconds = Some(seconds);
+    report.threads = Some(rayon::current_num_threads());
+    Ok((report, table))
+}
+
+/// What a verified table file holds, by its objective.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Verified {
+    /// An expected-score table.
+    ExpectedScore(VerifyReport),
+    /// A target table.
+    Target(TargetReport),
+}
+
+/// Checks the table file at `path`, of whatever objective its header names, and says what
+/// it holds.
+pub fn verify_any(path: &Path) -> Result<Verified, TableError> {
+    let bytes = crate::table::read(path)?;
+    let header = crate::table::read_header(&bytes).map_err(|e| e.at(path))?;
+    if header.objective == EXPECTED_SCORE {
+        return verify(path).map(Verified::ExpectedScore);
+    }
+    let (header, table) = VectorTable::verify(path)?;
+    let mut report = TargetReport::of(&table, path)?;
+    report.checksum = Some(format!("{:08x}", header.checksum));
+    Ok(Verified::Target(report))
 }
 
 /// What the exact statistics report.

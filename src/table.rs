@@ -185,6 +185,26 @@ pub enum TableError {
 }
 
 impl TableError {
+    /// The error with the data's origin set to the file `path` (for data read from it).
+    pub fn at(self, path: &Path) -> TableError {
+        let file = Origin::File(path.to_path_buf());
+        match self {
+            TableError::Magic { .. } => TableError::Magic { origin: file },
+            TableError::Version { expected, got, .. } => TableError::Version {
+                origin: file,
+                expected,
+                got,
+            },
+            TableError::Truncated { expected, got, .. } => TableError::Truncated {
+                origin: file,
+                expected,
+                got,
+            },
+            TableError::Corrupt { what, .. } => TableError::Corrupt { origin: file, what },
+            other => other,
+        }
+    }
+
     /// True when the fix is to build the table again at the same place: the file is missing,
     /// of another format version, truncated or corrupted. (A file that is not a table at all
     /// may be something else given by mistake: it is not to be overwritten.)

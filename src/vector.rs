@@ -24,7 +24,7 @@
 
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 
@@ -89,6 +89,10 @@ pub struct VectorTable<T> {
     above: T,
     /// The tail left out of the vectors ([`TAIL`]).
     tail: f64,
+    /// How points move the coordinate.
+    direction: Direction,
+    /// Points of every box for every roll (the kernel's).
+    scores: Arc<ScoreTable>,
     /// Each state's range, by layout index (unreachable states: an empty range).
     ranges: Vec<Range>,
     /// The values of each card, by mask of filled boxes, once solved or read.
@@ -191,6 +195,70 @@ impl VectorTable<f32> {
     pub fn stored(&self, state: &State) -> Result<&[f32], TableError> {
         let r = self.range(state);
         Ok(&self.card(state.filled)?[r.offset as usize..][..r.len as usize])
+    }
+
+    /// Reads every card the turns of `state` read (its successors'), checking them, so that
+    /// a damaged file is an error here rather than in the middle of a turn.
+    pub fn load_successors(&self, state: &State) -> Result<(), TableError> {
+        let open = self.rules.full_mask() & !state.filled;
+        for c in set_bits(u64::from(open)) {
+            self.card(state.filled | (1 << c))?;
+        }
+        Ok(())
+    }
+
+    /// One turn of `state` at coordinate `x` (for the target: points still needed), in
+    /// `f64` from the stored successors, up to `last`: `visit(layer, values)` receives each
+    /// layer's entries, one per multiset (see [`Layer`]), each the objective's value (the
+    /// best chance of reaching the target) of keeping those dice, or of that roll. The same
+    /// kernel as the solve, one lane.
+    pub fn turn_at(
+        &self,
+        state: &State,
+        x: i64,
+        last: Layer,
+        mut visit: impl FnMut(Layer, &mut dyn Iterator<Item = f64>),
+    ) -> Result<(), TableError> {
+        thread_local! {
+            // One plan and keep array per thread, reused by every query.
+            static SCRATCH: std::cell::RefCell<(Plan<f64>, KeepArray<f64>)> =
+                std::cell::RefCell::new((Plan::new(), KeepArray::new(1)));
+        }
+        self.load_successors(state)?;
+        let sign = self.direction.sign();
+        SCRATCH.with_borrow_mut(|(plan, keeps)| {
+            let specs = lay_out(plan, &self.rules, &self.scores, state);
+            plan.restart_rows(1, specs.len());
+            for s in &specs {
+                let v = self
+                    .value(&s.next, x + sign * s.gain())
+                    .expect("the successors' cards are read");
+                plan.push_row(std::iter::once(f64::from(v)));
+            }
+            let k = keeps.block::<1>();
+            run_turn(k, plan, &self.scores, 0, last, |layer, k| {
+                visit(layer, &mut k.iter().map(|v| v[0]));
+            });
+        });
+        Ok(())
+    }
+
+    /// The objective's value after filling box `index` with `points` from `state` with
+    /// `dice` (the bonuses they earn included), at coordinate `x` before it.
+    pub fn after_box(
+        &self,
+        state: &State,
+        index: usize,
+        points: u32,
+        five_of_a_kind: bool,
+        x: i64,
+    ) -> Result<f64, TableError> {
+        let gain = points + state.bonus_for(&self.rules, index, points, five_of_a_kind);
+        let next = state.after(&self.rules, index, points);
+        Ok(f64::from(self.value(
+            &next,
+            x + self.direction.sign() * i64::from(gain),
+        )?))
     }
 }
 
@@ -658,6 +726,8 @@ pub fn solve_reduced<T: Real>(
         cards: (0..layout.masks).map(|_| OnceLock::new()).collect(),
         objective: objective.name,
         tail: objective.tail,
+        direction: objective.direction,
+        scores: Arc::new(ScoreTable::new(&rules)),
         file: None,
         lanes_computed: 0,
     };
@@ -1017,6 +1087,8 @@ impl VectorTable<f32> {
             below: o.below,
             above: o.above,
             tail: header.tail,
+            direction: o.direction,
+            scores: Arc::new(ScoreTable::new(rules)),
             ranges,
             cards: (0..layout.masks).map(|_| OnceLock::new()).collect(),
             file: None,

@@ -2,7 +2,7 @@
 
 use std::io::{BufRead, BufReader};
 
-use yahtzee::advice::{AdviceOption, Position, advise};
+use yahtzee::advice::{Action, AdviceOption, Position, advise};
 use yahtzee::dice::{Dice, FIRST_ROLL};
 use yahtzee::export::{self, DecisionRow, Filter, Row};
 use yahtzee::rules::{Order, RuleSet, Rules};
@@ -52,14 +52,14 @@ fn random_card(rules: Rules, rng: &mut Lcg, turns: u64) -> ScoreCard {
 
 /// How an advice option is written in an export.
 fn option_text(o: &AdviceOption) -> String {
-    match o {
-        AdviceOption::Keep {
+    match &o.action {
+        Action::Keep {
             stop_and_score: Some(b),
             ..
         } => b.clone(),
-        AdviceOption::Keep { keep, .. } if keep.is_empty() => "-".to_string(),
-        AdviceOption::Keep { keep, .. } => keep.iter().map(u8::to_string).collect(),
-        AdviceOption::Score { category, .. } => category.clone(),
+        Action::Keep { keep, .. } if keep.is_empty() => "-".to_string(),
+        Action::Keep { keep, .. } => keep.iter().map(u8::to_string).collect(),
+        Action::Score { category, .. } => category.clone(),
     }
 }
 

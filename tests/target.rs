@@ -35,12 +35,26 @@ fn target_agrees_with_brute_force_on_reduced_games() {
         let exact = exact_reduced(rules, open as usize);
         let mut brute = BruteForce::new(rules);
         let states = reduced_states(&rules, open, step);
-        assert!(states.len() >= 5, "{}: {} states", rules.label(), states.len());
+        assert!(
+            states.len() >= 5,
+            "{}: {} states",
+            rules.label(),
+            states.len()
+        );
         let mut checked = 0;
         for s in states {
             let most = i64::from(max_remaining(&rules, &s));
             // A spread of targets from the sure to the impossible.
-            for t in [0, 1, most / 4, most / 2, 3 * most / 4, most - 1, most, most + 1] {
+            for t in [
+                0,
+                1,
+                most / 4,
+                most / 2,
+                3 * most / 4,
+                most - 1,
+                most,
+                most + 1,
+            ] {
                 let expected = brute.target(s, t);
                 let got = exact.value(&s, t).expect("a state of the reduced game");
                 assert!(
@@ -66,7 +80,11 @@ fn target_table_invariants() {
         (RuleSet::YATZY, Order::UpperFirst),
     ] {
         let rules = Rules::with_order(set, order);
-        let target = solve(&VectorObjective::<f32>::target(rules), Simd::detect(), &|_, _| {});
+        let target = solve(
+            &VectorObjective::<f32>::target(rules),
+            Simd::detect(),
+            &|_, _| {},
+        );
         let ev = table(set, order);
         for s in reachable_states(&rules) {
             let value = |t: i64| f64::from(target.value(&s, t).unwrap());
@@ -105,14 +123,18 @@ fn f32_target_table_is_within_1e6_of_exact() {
         Rules::with_order(RuleSet::YATZY, Order::UpperFirst),
         Rules::with_order(RuleSet::YAHTZEE, Order::UpperFirst),
     ] {
-        let stored = solve(&VectorObjective::<f32>::target(rules), Simd::detect(), &|_, _| {});
+        let stored = solve(
+            &VectorObjective::<f32>::target(rules),
+            Simd::detect(),
+            &|_, _| {},
+        );
         let exact = exact_reduced(rules, rules.box_count());
         let mut worst = 0.0f64;
         for s in reachable_states(&rules) {
             let r = exact.range(&s);
             for t in i64::from(r.lo) - 1..=r.end() {
-                let d = (f64::from(stored.value(&s, t).unwrap()) - exact.value(&s, t).unwrap())
-                    .abs();
+                let d =
+                    (f64::from(stored.value(&s, t).unwrap()) - exact.value(&s, t).unwrap()).abs();
                 worst = worst.max(d);
             }
         }

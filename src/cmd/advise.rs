@@ -4,12 +4,19 @@ use std::io::Write;
 
 use anyhow::Result;
 
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
 use crate::cli::AdviseArgs;
 use yahtzee::advice::{Advice, Position, advise};
-use yahtzee::batch;
+use yahtzee::batch::{self, BatchError};
 use yahtzee::dice::{Dice, join_faces};
+use yahtzee::rules::Rules;
 use yahtzee::state::ScoreCard;
 use yahtzee::table::StrategyTable;
+use yahtzee::target::{TargetAdvice, advise_target};
+use yahtzee::text::probability;
+use yahtzee::vector::VectorTable;
 
 pub fn run(args: &AdviseArgs) -> Result<()> {
     let rules = args.rules.rules();
@@ -25,6 +32,15 @@ pub fn run(args: &AdviseArgs) -> Result<()> {
         rolls_left: args.rolls_left,
     };
     let table = super::load_or_build(&rules, args.table.as_deref())?;
+    if let Some(target) = args.target {
+        let targets = super::load_target(&rules, args.target_table.as_deref())?;
+        let advice = advise_target(&table, &targets, &position, target)?;
+        super::print_result(args.json, &advice, |out| {
+            out.write_all(render_target(&advice).as_bytes())?;
+            Ok(())
+        })?;
+        return Ok(());
+    }
     let advice = advise(&table, &position)?;
     super::print_result(args.json, &advice, |out| {
         out.write_all(render(&advice, &table).as_bytes())?;
@@ -33,11 +49,84 @@ pub fn run(args: &AdviseArgs) -> Result<()> {
     Ok(())
 }
 
+/// The tables of `advise --batch`: the expected-score table, and the target table loaded
+/// (or built) when a query first names a target.
+struct BatchTables {
+    ev: StrategyTable,
+    rules: Rules,
+    target_path: Option<PathBuf>,
+    target: OnceLock<Result<VectorTable<f32>, String>>,
+}
+
+impl batch::Tables for BatchTables {
+    fn ev(&self) -> &StrategyTable {
+        &self.ev
+    }
+
+    fn target(&self) -> Result<&VectorTable<f32>, BatchError> {
+        self.target
+            .get_or_init(|| {
+                super::load_target(&self.rules, self.target_path.as_deref())
+                    .map_err(|e| format!("{e:#}"))
+            })
+            .as_ref()
+            .map_err(|e| BatchError::NoTargetTable(e.clone()))
+    }
+}
+
 /// `--batch`: the library's batch protocol over stdin and stdout.
-fn run_batch(args: &AdviseArgs, rules: yahtzee::Rules) -> Result<()> {
-    let table = super::load_or_build(&rules, args.table.as_deref())?;
-    batch::run(&table, std::io::stdin().lock(), std::io::stdout().lock())?;
+fn run_batch(args: &AdviseArgs, rules: Rules) -> Result<()> {
+    if args.target.is_some() {
+        anyhow::bail!(
+            "--target is refused with --batch: give each query its own target, e.g. {{\"dice\": [1, 3, 3, 5, 6], \"target\": 300}}"
+        );
+    }
+    let tables = BatchTables {
+        ev: super::load_or_build(&rules, args.table.as_deref())?,
+        rules,
+        target_path: args.target_table.clone(),
+        target: OnceLock::new(),
+    };
+    batch::run(&tables, std::io::stdin().lock(), std::io::stdout().lock())?;
     Ok(())
+}
+
+/// The human table of target advice: one line per option, best first.
+fn render_target(advice: &TargetAdvice) -> String {
+    let mut s = format!(
+        "{} | target {} | dice {} | {} roll{} left | banked {}, {} to go | best chance {}\n",
+        advice.rules.label(),
+        advice.target,
+        join_faces(&advice.dice),
+        advice.rolls_left,
+        if advice.rolls_left == 1 { "" } else { "s" },
+        advice.banked,
+        advice.needed.max(0),
+        probability(advice.p_reach)
+    );
+    let labels: Vec<String> = advice
+        .options
+        .iter()
+        .map(|o| o.action.to_string())
+        .collect();
+    let width = labels.iter().map(String::len).max().unwrap_or(0).max(6);
+    let reach = format!("P(final >= {})", advice.target);
+    s.push_str(&format!(
+        "{:>4}  {:<width$}  {:>16} {:>10}  {:>14} {:>9}\n",
+        "rank", "option", reach, "loss", "expected final", "loss"
+    ));
+    for (i, (o, label)) in advice.options.iter().zip(&labels).enumerate() {
+        s.push_str(&format!(
+            "{:>4}  {:<width$}  {:>16} {:>10}  {:>14.4} {:>9.4}\n",
+            i + 1,
+            label,
+            probability(o.p_reach),
+            probability(o.loss),
+            o.expected_final,
+            o.expected_loss
+        ));
+    }
+    s
 }
 
 /// The human table: one line per option, best first.

@@ -24,7 +24,10 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use yahtzee::cache::{self, Progress};
 use yahtzee::files;
 use yahtzee::rules::Rules;
-use yahtzee::table::{StrategyTable, TABLE_DIR_ENV, TableError, default_table_path};
+use yahtzee::table::{
+    EXPECTED_SCORE, StrategyTable, TABLE_DIR_ENV, TableError, default_table_path_of,
+};
+use yahtzee::vector::{TARGET, VectorTable};
 
 /// A progress bar on stderr counting `unit`s, hidden when stderr is not a terminal.
 pub fn progress_bar(message: &str, unit: &str) -> ProgressBar {
@@ -123,6 +126,42 @@ pub fn load_table(rules: &Rules, table: Option<&Path>, from: RulesFrom) -> Resul
     Ok(loaded.table)
 }
 
+/// The target table of `rules` at `--target-table PATH` (absent: the cache folder), built
+/// and saved first when the file does not exist (about a minute), with a progress bar, as
+/// [`load_table`] does for the expected-score table.
+pub fn load_target(rules: &Rules, table: Option<&Path>) -> Result<VectorTable<f32>> {
+    let bar = progress_bar(
+        &format!("solving the target table of {}", rules.label()),
+        "cards",
+    );
+    let loaded = cache::load_or_build_target(rules, table, &|p| match p {
+        Progress::Building { path } => eprintln!(
+            "no target table for {} at {}: building it once (about a minute)",
+            rules.label(),
+            path.display()
+        ),
+        Progress::Solving { done, total } => {
+            bar.set_length(total);
+            bar.set_position(done);
+        }
+        _ => {}
+    });
+    bar.finish_and_clear();
+    let loaded = loaded.map_err(|e| table_error_of(e, rules, table, RulesFrom::Flags, TARGET))?;
+    if let Some(e) = loaded.saved() {
+        let fix = match table {
+            Some(_) => "give --target-table a path in a writable folder".to_string(),
+            None => {
+                format!("set ${TABLE_DIR_ENV} to a writable folder, or pass --target-table PATH")
+            }
+        };
+        eprintln!(
+            "warning: the target table was built but not saved, so it is built again next time ({e}); {fix}"
+        );
+    }
+    Ok(loaded.table)
+}
+
 /// A table error of a command that uses the table of `rules` at `table` (absent: the
 /// default path), with the fix as a command that works.
 pub fn table_error(
@@ -131,10 +170,29 @@ pub fn table_error(
     table: Option<&Path>,
     from: RulesFrom,
 ) -> anyhow::Error {
-    let path = table.map_or_else(|| default_table_path(rules), Path::to_path_buf);
+    table_error_of(e, rules, table, from, EXPECTED_SCORE)
+}
+
+/// [`table_error`] for the table of `objective` (`expected-score`, `target`).
+pub fn table_error_of(
+    e: TableError,
+    rules: &Rules,
+    table: Option<&Path>,
+    from: RulesFrom,
+    objective: &str,
+) -> anyhow::Error {
+    let path = table.map_or_else(
+        || default_table_path_of(rules, objective),
+        Path::to_path_buf,
+    );
+    let kind = if objective == EXPECTED_SCORE {
+        String::new()
+    } else {
+        format!(" --objective {objective}")
+    };
     let solve = |rules: &Rules| match table {
-        Some(p) => format!("yahtzee solve {} --out {}", rules.flags(), quote(p)),
-        None => format!("yahtzee solve {}", rules.flags()),
+        Some(p) => format!("yahtzee solve {}{kind} --out {}", rules.flags(), quote(p)),
+        None => format!("yahtzee solve {}{kind}", rules.flags()),
     };
     let fix = match &e {
         // A file of our own name in our own folder may be replaced; a file the user named
@@ -157,6 +215,12 @@ pub fn table_error(
         TableError::Write { .. } => {
             format!("choose a writable place with --out PATH or ${TABLE_DIR_ENV}")
         }
+        TableError::WrongObjective { .. } => match table {
+            Some(_) => format!(
+                "give the {objective} table, or a path where no file exists yet, to build it there"
+            ),
+            None => format!("rebuild it with `{}`", solve(rules)),
+        },
         TableError::Magic { .. } | TableError::Read { .. } => match table {
             Some(_) => "give --table a strategy table file, or a path where no file exists yet, to build one there".to_string(),
             None => format!(

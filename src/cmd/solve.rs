@@ -5,13 +5,36 @@ use std::io::Write;
 use anyhow::Result;
 
 use super::RulesFrom;
-use crate::cli::SolveArgs;
-use yahtzee::report;
-use yahtzee::table::default_table_path;
+use crate::cli::{ObjectiveArg, SolveArgs};
+use yahtzee::report::{self, TargetReport};
+use yahtzee::table::{default_table_path, default_table_path_of};
+use yahtzee::text::probability;
+use yahtzee::vector::TARGET;
 
 pub fn run(args: &SolveArgs) -> Result<()> {
     let rules = args.rules.rules();
     let pool = super::thread_pool(args.threads)?;
+    if args.objective == ObjectiveArg::Target {
+        let path = args
+            .out
+            .clone()
+            .unwrap_or_else(|| default_table_path_of(&rules, TARGET));
+        let bar = super::progress_bar(
+            &format!("solving the target table of {}", rules.label()),
+            "cards",
+        );
+        let solved = pool.install(|| {
+            report::solve_target(&rules, &path, &|done, total| {
+                bar.set_length(total);
+                bar.set_position(done);
+            })
+        });
+        bar.finish_and_clear();
+        let (report, _) = solved.map_err(|e| {
+            super::table_error_of(e, &rules, args.out.as_deref(), RulesFrom::Flags, TARGET)
+        })?;
+        return super::print_result(args.json, &report, |out| write_target(out, &report));
+    }
     let path = args
         .out
         .clone()
@@ -40,4 +63,26 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         Ok(())
     })?;
     Ok(())
+}
+
+/// The human summary of a target table.
+pub fn write_target(out: &mut dyn Write, report: &TargetReport) -> std::io::Result<()> {
+    let reach: Vec<String> = report
+        .reach
+        .iter()
+        .map(|r| format!(">={}: {}", r.target, probability(r.p_reach)))
+        .collect();
+    let time = match (report.seconds, report.threads) {
+        (Some(s), Some(t)) => format!(", solved in {s:.1} s on {t} threads"),
+        _ => String::new(),
+    };
+    writeln!(
+        out,
+        "{}: target table, {} states, {} values{time}, table {}",
+        report.rules.label(),
+        report.states,
+        report.values,
+        report.path
+    )?;
+    writeln!(out, "best chance from an empty card  {}", reach.join("  "))
 }

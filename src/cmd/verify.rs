@@ -5,11 +5,20 @@ use std::io::Write;
 use anyhow::{Result, anyhow};
 
 use crate::cli::VerifyArgs;
-use yahtzee::report;
+use yahtzee::report::{self, Verified};
 use yahtzee::table::{TableError, read_header};
+use yahtzee::vector::TARGET;
 
 pub fn run(args: &VerifyArgs) -> Result<()> {
-    let report = report::verify(&args.path).map_err(|e| verify_error(e, args))?;
+    let report = match report::verify_any(&args.path).map_err(|e| verify_error(e, args))? {
+        Verified::ExpectedScore(r) => r,
+        Verified::Target(r) => {
+            return super::print_result(args.json, &r, |out| {
+                write!(out, "ok: ")?;
+                super::solve::write_target(out, &r)
+            });
+        }
+    };
     super::print_result(args.json, &report, |out| {
         writeln!(
             out,
@@ -34,14 +43,18 @@ fn verify_error(e: TableError, args: &VerifyArgs) -> anyhow::Error {
         // Not a table at all, or a folder: the message says so, and there is nothing to build.
         return e.into();
     }
-    let known = std::fs::read(&args.path)
+    let header = std::fs::read(&args.path)
         .ok()
-        .and_then(|bytes| read_header(&bytes).ok())
-        .and_then(|h| h.rules());
+        .and_then(|bytes| read_header(&bytes).ok());
+    let known = header.as_ref().and_then(|h| h.rules());
+    let objective = match header {
+        Some(h) if h.objective == TARGET => " --objective target",
+        _ => "",
+    };
     let out = super::quote(&args.path);
     match known {
         Some(rules) => anyhow!(
-            "{e}; rebuild it with `yahtzee solve {} --out {out}`",
+            "{e}; rebuild it with `yahtzee solve {}{objective} --out {out}`",
             rules.flags()
         ),
         None => anyhow!(

@@ -19,7 +19,7 @@ pub mod record;
 pub mod render;
 pub mod session;
 
-use crate::advice::{AdviceError, AdviceOption, Position, TIE, advise};
+use crate::advice::{Action, AdviceError, AdviceOption, Position, TIE, advise};
 use crate::choice::Choice;
 use crate::dice::{DICE, Dice, DiceError, Keep};
 use crate::rules::{Order, Rules};
@@ -738,9 +738,9 @@ pub fn evaluate(table: &StrategyTable, decision: &Decision) -> Result<Evaluation
     let chosen = advice
         .options
         .iter()
-        .find(|o| match (o, decision.choice) {
-            (AdviceOption::Keep { keep, .. }, Choice::Keep(k)) => *keep == k.faces(),
-            (AdviceOption::Score { category, .. }, Choice::Score(i)) => {
+        .find(|o| match (&o.action, decision.choice) {
+            (Action::Keep { keep, .. }, Choice::Keep(k)) => *keep == k.faces(),
+            (Action::Score { category, .. }, Choice::Score(i)) => {
                 category == rules.boxes()[i].name()
             }
             _ => false,
@@ -749,12 +749,12 @@ pub fn evaluate(table: &StrategyTable, decision: &Decision) -> Result<Evaluation
     let best = &advice.options[0];
     let loss = chosen.loss();
     // The chosen stop is priced with the best box; which box was filled is the next decision.
-    let chosen_words = match chosen {
-        AdviceOption::Keep {
+    let chosen_words = match &chosen.action {
+        Action::Keep {
             stop_and_score: Some(_),
             ..
         } => "stop rolling".to_string(),
-        other => describe_option(other),
+        _ => describe_option(chosen),
     };
     Ok(Evaluation {
         chosen: chosen_words,

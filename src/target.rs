@@ -1,0 +1,204 @@
+//! Play for a target score: the best chance of reaching a final score, from any position.
+//!
+//! The target table ([`crate::vector`], objective `target`) holds for every state `s` and
+//! every number of points still needed `t` the best chance `P*(s, t)`, over all strategies,
+//! of scoring at least `t` more points. With `B` points banked, the chance of a final score
+//! of at least `T` is `P*(s, T - B)`. Advice for a target ranks every option of a position by
+//! that chance (the target's own turn, run by the kernel at `t`), and shows beside it what
+//! the option is worth on average under expected-score play, so a player sees what a gamble
+//! costs.
+//!
+//! Ties: options whose chances are within 1e-9 are ordered by their expected final score,
+//! then by the usual preference (the fewest dice kept, the box first on the card). Once the
+//! target is reached (`t <= 0`) every option has chance 1, so the advice is the
+//! expected-score advice.
+
+use serde::Serialize;
+
+use crate::advice::{
+    Action, AdviceError, Position, Preferred, advise, box_choices, rank_by_preference,
+};
+use crate::dice::DICE;
+use crate::kernel::Layer;
+use crate::rules::Rules;
+use crate::table::{StrategyTable, TableError};
+use crate::vector::VectorTable;
+
+/// Errors of target advice: the position, or the target table's file.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TargetError {
+    /// The position is not valid (see [`AdviceError`]).
+    #[error(transparent)]
+    Advice(#[from] AdviceError),
+    /// A card of the target table could not be read (see [`TableError`]).
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// The two tables are of other rules than the card: load the tables of the card's rules.
+    #[error(
+        "the target table is for {table} but the card is for {card}: load the target table of {card}"
+    )]
+    RulesMismatch {
+        /// The card's rules.
+        card: String,
+        /// The target table's rules.
+        table: String,
+    },
+}
+
+/// One option of a position, priced for a target.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TargetOption {
+    /// What the option does (`kind` and its fields in JSON).
+    #[serde(flatten)]
+    pub action: Action,
+    /// The best chance of a final score of at least the target after this option.
+    pub p_reach: f64,
+    /// How much smaller that chance is than the best option's.
+    pub loss: f64,
+    /// The expected final score after this option under expected-score play.
+    pub expected_final: f64,
+    /// How much smaller that is than the best expected final score of the position.
+    pub expected_loss: f64,
+}
+
+/// The answer for one position and a target.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TargetAdvice {
+    /// The rules (serialized as `rules` and `upper_first`).
+    #[serde(flatten)]
+    pub rules: Rules,
+    /// The final score aimed at.
+    pub target: u32,
+    /// Points already on the card, bonuses included.
+    pub banked: u32,
+    /// Points still needed: the target less the points banked.
+    pub needed: i64,
+    /// The dice, ascending.
+    pub dice: Vec<u8>,
+    /// Rolls left.
+    pub rolls_left: u8,
+    /// The best chance of reaching the target from this position.
+    pub p_reach: f64,
+    /// Every legal option, best first.
+    pub options: Vec<TargetOption>,
+}
+
+/// Advises on `position` for a final score of at least `target`, with the target table
+/// `targets` and the expected-score table `ev` of the position's rules.
+pub fn advise_target(
+    ev: &StrategyTable,
+    targets: &VectorTable<f32>,
+    position: &Position,
+    target: u32,
+) -> Result<TargetAdvice, TargetError> {
+    let rules = *ev.rules();
+    if *targets.rules() != rules {
+        return Err(TargetError::RulesMismatch {
+            card: position.card.rules().label(),
+            table: targets.rules().label(),
+        });
+    }
+    // The expected-score advice checks the position and prices every option on average.
+    let advice = advise(ev, position)?;
+    let state = position.card.state();
+    let banked = position.card.banked();
+    let needed = i64::from(target) - i64::from(banked);
+    let dice = &position.dice;
+    let five = dice.five_of_a_kind().is_some();
+    let choices = box_choices(ev, &state, dice);
+    let box_chance = |i: usize| -> Result<f64, TableError> {
+        let c = &choices[i];
+        targets.after_box(&state, c.index, c.points, five, needed)
+    };
+    let base = f64::from(banked);
+    // Every option in the order of preference, with (chance, expected final).
+    let mut options: Vec<(Action, f64, f64)> = Vec::new();
+    if position.rolls_left == 0 {
+        for (i, c) in choices.iter().enumerate() {
+            options.push((
+                Action::Score {
+                    category: c.category.name.to_string(),
+                    points: c.points,
+                    bonus: c.bonus,
+                },
+                box_chance(i)?,
+                base + c.future,
+            ));
+        }
+    } else {
+        let layer = Layer::with_rolls_left(position.rolls_left)
+            .ok_or(AdviceError::RollsLeft(u32::from(position.rolls_left)))?;
+        let mut chances = Vec::new();
+        targets.turn_at(&state, needed, layer, |l, values| {
+            if l == layer {
+                chances.extend(values);
+            }
+        })?;
+        // Stopping scores the box best for the target (ties: the higher expected score,
+        // then the box first on the card).
+        let mut stop = Preferred::new();
+        for i in 0..choices.len() {
+            stop.offer(i, (box_chance(i)?, choices[i].future));
+        }
+        let ev_of = |keep: &[u8]| {
+            advice
+                .options
+                .iter()
+                .find(|o| matches!(&o.action, Action::Keep { keep: k, .. } if k == keep))
+                .map_or(f64::NAN, |o| o.expected_final)
+        };
+        for keep in dice.keeps_by_preference() {
+            let faces = keep.faces();
+            if keep.len() == DICE {
+                if let Some((i, (p, _))) = stop.best() {
+                    let c = &choices[i];
+                    options.push((
+                        Action::Keep {
+                            keep: faces,
+                            stop_and_score: Some(c.category.name.to_string()),
+                        },
+                        p,
+                        base + c.future,
+                    ));
+                }
+            } else {
+                let ev = ev_of(&faces);
+                options.push((
+                    Action::Keep {
+                        keep: faces,
+                        stop_and_score: None,
+                    },
+                    chances[keep.index()],
+                    ev,
+                ));
+            }
+        }
+    }
+    let values: Vec<(f64, f64)> = options.iter().map(|(_, p, e)| (*p, *e)).collect();
+    let order = rank_by_preference(&values);
+    let best_p = order.first().map_or(0.0, |&i| values[i].0);
+    let best_ev = advice.options.first().map_or(0.0, |o| o.expected_final);
+    let mut slots: Vec<Option<(Action, f64, f64)>> = options.into_iter().map(Some).collect();
+    let options = order
+        .into_iter()
+        .filter_map(|i| slots[i].take())
+        .map(|(action, p, e)| TargetOption {
+            action,
+            p_reach: p,
+            loss: best_p - p,
+            expected_final: e,
+            expected_loss: best_ev - e,
+        })
+        .collect();
+    Ok(TargetAdvice {
+        rules,
+        target,
+        banked,
+        needed,
+        dice: dice.faces(),
+        rolls_left: position.rolls_left,
+        p_reach: best_p,
+        options,
+    })
+}
