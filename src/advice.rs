@@ -615,7 +615,7 @@ mod tests {
         assert_eq!(rank_by_preference(&values), vec![4, 1, 2, 0, 3]);
         assert_eq!(best_two(&values), (Some(4), Some(1)));
         assert_eq!(best_two(&[3.0]), (Some(0), None));
-        assert_eq!(best_two(&[]), (None, None));
+        assert_eq!(best_two::<f64>(&[]), (None, None));
         assert_eq!(best_by_preference([1.0, 1.0], |_| false), Some(0));
         assert_eq!(best_by_preference([1.0, 1.0], |i| i == 0), Some(1));
     }

@@ -138,8 +138,8 @@ pub fn advise_target(
         // Stopping scores the box best for the target (ties: the higher expected score,
         // then the box first on the card).
         let mut stop = Preferred::new();
-        for i in 0..choices.len() {
-            stop.offer(i, (box_chance(i)?, choices[i].future));
+        for (i, c) in choices.iter().enumerate() {
+            stop.offer(i, (box_chance(i)?, c.future));
         }
         let ev_of = |keep: &[u8]| {
             advice
