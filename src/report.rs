@@ -16,7 +16,7 @@ use crate::simulate::{MeanInterval, Player, Policy};
 use crate::solver::SolveOptions;
 use crate::state::{State, reachable_state_count};
 use crate::table::{EXPECTED_SCORE, FORMAT_VERSION, StrategyTable, TableError, TableHeader};
-use crate::vector::{self, TARGET, VectorObjective, VectorTable};
+use crate::vector::{self, TARGET, VectorObjective, VectorTable, max_remaining};
 
 /// The tie convention of the optimal policy, as every report that applies it states it.
 pub const TIE_CONVENTION: &str = "options within 1e-9 of the best are ties: among keeps, the fewest dice (then the lowest faces); among boxes, the first on the card";
@@ -115,8 +115,11 @@ pub const REACH_THRESHOLDS: [u32; 6] = [150, 200, 250, 300, 350, 400];
 pub struct Reach {
     /// The final score.
     pub target: u32,
-    /// The best chance, over all strategies, of a final score of at least `target`.
+    /// The best chance, over all strategies, of a final score of at least `target` (0 for
+    /// a chance below the table's tail).
     pub p_reach: f64,
+    /// True when some dice make the target, so that its chance is not 0.
+    pub reachable: bool,
 }
 
 /// What a solve of the target table reports, and what verifying a target table file says.
@@ -155,6 +158,7 @@ impl TargetReport {
                 Ok(Reach {
                     target: t,
                     p_reach: f64::from(table.value(&State::START, i64::from(t))?),
+                    reachable: t <= max_remaining(table.rules(), &State::START),
                 })
             })
             .collect::<Result<_, TableError>>()?;

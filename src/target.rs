@@ -21,8 +21,9 @@ use crate::advice::{
 use crate::dice::DICE;
 use crate::kernel::Layer;
 use crate::rules::Rules;
+use crate::state::set_bits;
 use crate::table::{StrategyTable, TableError};
-use crate::vector::VectorTable;
+use crate::vector::{VectorTable, max_remaining};
 
 /// Errors of target advice: the position, or the target table's file.
 #[derive(Debug, thiserror::Error)]
@@ -52,8 +53,12 @@ pub struct TargetOption {
     /// What the option does (`kind` and its fields in JSON).
     #[serde(flatten)]
     pub action: Action,
-    /// The best chance of a final score of at least the target after this option.
+    /// The best chance of a final score of at least the target after this option (chances
+    /// below 1e-9, the tail the table leaves out, are 0 here: see `reachable`).
     pub p_reach: f64,
+    /// True when some dice still make the target after this option, so that its chance is
+    /// not 0 even where `p_reach` rounds it to 0.
+    pub reachable: bool,
     /// How much smaller that chance is than the best option's.
     pub loss: f64,
     /// The expected final score after this option under expected-score play.
@@ -80,6 +85,10 @@ pub struct TargetAdvice {
     pub rolls_left: u8,
     /// The best chance of reaching the target from this position.
     pub p_reach: f64,
+    /// True when some dice still make the target from this position.
+    pub reachable: bool,
+    /// Chances below this are left out of the table and shown as 0.
+    pub tail: f64,
     /// Every legal option, best first.
     pub options: Vec<TargetOption>,
 }
@@ -112,8 +121,28 @@ pub fn advise_target(
         targets.after_box(&state, c.index, c.points, five, needed)
     };
     let base = f64::from(banked);
-    // Every option in the order of preference, with (chance, expected final).
-    let mut options: Vec<(Action, f64, f64)> = Vec::new();
+    // The most a box choice leads to: its points and bonus, then the most after it.
+    let most_after = |dice: &crate::dice::Dice, c: usize| -> i64 {
+        let points = rules.score(c, dice, state.filled);
+        let gain = points + state.bonus_for(&rules, c, points, dice.five_of_a_kind().is_some());
+        i64::from(gain) + i64::from(max_remaining(&rules, &state.after(&rules, c, points)))
+    };
+    let most_with = |dice: &crate::dice::Dice| -> i64 {
+        set_bits(u64::from(rules.legal_boxes(state.filled, dice)))
+            .map(|c| most_after(dice, c))
+            .max()
+            .unwrap_or(0)
+    };
+    // The most any roll that keeps `keep` leads to (with rolls left, any such roll can come).
+    let most_keeping = |keep: &crate::dice::Keep| -> i64 {
+        crate::dice::Dice::all()
+            .filter(|d| keep.is_within(d))
+            .map(|d| most_with(&d))
+            .max()
+            .unwrap_or(0)
+    };
+    // Every option in the order of preference, with (chance, expected final, reachable).
+    let mut options: Vec<(Action, f64, f64, bool)> = Vec::new();
     if position.rolls_left == 0 {
         for (i, c) in choices.iter().enumerate() {
             options.push((
@@ -124,6 +153,7 @@ pub fn advise_target(
                 },
                 box_chance(i)?,
                 base + c.future,
+                most_after(dice, c.index) >= needed,
             ));
         }
     } else {
@@ -160,6 +190,7 @@ pub fn advise_target(
                         },
                         p,
                         base + c.future,
+                        most_after(dice, c.index) >= needed,
                     ));
                 }
             } else {
@@ -171,21 +202,24 @@ pub fn advise_target(
                     },
                     chances[keep.index()],
                     ev,
+                    most_keeping(keep) >= needed,
                 ));
             }
         }
     }
-    let values: Vec<(f64, f64)> = options.iter().map(|(_, p, e)| (*p, *e)).collect();
+    let values: Vec<(f64, f64)> = options.iter().map(|(_, p, e, _)| (*p, *e)).collect();
     let order = rank_by_preference(&values);
     let best_p = order.first().map_or(0.0, |&i| values[i].0);
     let best_ev = advice.options.first().map_or(0.0, |o| o.expected_final);
-    let mut slots: Vec<Option<(Action, f64, f64)>> = options.into_iter().map(Some).collect();
+    let reachable = options.iter().any(|o| o.3);
+    let mut slots: Vec<Option<(Action, f64, f64, bool)>> = options.into_iter().map(Some).collect();
     let options = order
         .into_iter()
         .filter_map(|i| slots[i].take())
-        .map(|(action, p, e)| TargetOption {
+        .map(|(action, p, e, reachable)| TargetOption {
             action,
             p_reach: p,
+            reachable,
             loss: best_p - p,
             expected_final: e,
             expected_loss: best_ev - e,
@@ -199,6 +233,8 @@ pub fn advise_target(
         dice: dice.faces(),
         rolls_left: position.rolls_left,
         p_reach: best_p,
+        reachable,
+        tail: targets.tail(),
         options,
     })
 }

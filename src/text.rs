@@ -50,6 +50,16 @@ pub fn probability(p: f64) -> String {
     }
 }
 
+/// A chance read from a table that leaves out values below `tail`: as [`probability`], but
+/// a 0 that may not be one (the event is `possible`) is written `< 1e-9`.
+pub fn chance(p: f64, possible: bool, tail: f64) -> String {
+    if p == 0.0 && possible && tail > 0.0 {
+        format!("< {tail:.0e}")
+    } else {
+        probability(p)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -64,6 +74,14 @@ mod tests {
         assert!(e.len() < 80, "{e}");
         assert!(e.ends_with("(10000000 characters)"), "{e}");
         assert!(!excerpt("\u{7}\r\t").contains(['\u{7}', '\r', '\t']));
+    }
+
+    #[test]
+    fn a_chance_below_the_tail_is_not_printed_as_zero() {
+        assert_eq!(chance(0.0, true, 1e-9), "< 1e-9");
+        assert_eq!(chance(0.0, false, 1e-9), "0");
+        assert_eq!(chance(0.25, true, 1e-9), "0.2500");
+        assert_eq!(chance(0.0, true, 0.0), "0");
     }
 
     #[test]

@@ -15,7 +15,7 @@ use yahtzee::rules::Rules;
 use yahtzee::state::ScoreCard;
 use yahtzee::table::StrategyTable;
 use yahtzee::target::{TargetAdvice, advise_target};
-use yahtzee::text::probability;
+use yahtzee::text::{chance, probability};
 use yahtzee::vector::VectorTable;
 
 pub fn run(args: &AdviseArgs) -> Result<()> {
@@ -102,7 +102,7 @@ fn render_target(advice: &TargetAdvice) -> String {
         if advice.rolls_left == 1 { "" } else { "s" },
         advice.banked,
         advice.needed.max(0),
-        probability(advice.p_reach)
+        chance(advice.p_reach, advice.reachable, advice.tail)
     );
     let labels: Vec<String> = advice
         .options
@@ -120,7 +120,7 @@ fn render_target(advice: &TargetAdvice) -> String {
             "{:>4}  {:<width$}  {:>16} {:>10}  {:>14.4} {:>9.4}\n",
             i + 1,
             label,
-            probability(o.p_reach),
+            chance(o.p_reach, o.reachable, advice.tail),
             probability(o.loss),
             o.expected_final,
             o.expected_loss

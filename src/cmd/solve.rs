@@ -8,7 +8,7 @@ use super::RulesFrom;
 use crate::cli::{ObjectiveArg, SolveArgs};
 use yahtzee::report::{self, TargetReport};
 use yahtzee::table::{default_table_path, default_table_path_of};
-use yahtzee::text::probability;
+use yahtzee::text::chance;
 use yahtzee::vector::TARGET;
 
 pub fn run(args: &SolveArgs) -> Result<()> {
@@ -70,7 +70,13 @@ pub fn write_target(out: &mut dyn Write, report: &TargetReport) -> std::io::Resu
     let reach: Vec<String> = report
         .reach
         .iter()
-        .map(|r| format!(">={}: {}", r.target, probability(r.p_reach)))
+        .map(|r| {
+            format!(
+                ">={}: {}",
+                r.target,
+                chance(r.p_reach, r.reachable, report.tail)
+            )
+        })
         .collect();
     let time = match (report.seconds, report.threads) {
         (Some(s), Some(t)) => format!(", solved in {s:.1} s on {t} threads"),
