@@ -142,3 +142,215 @@ fn f32_target_table_is_within_1e6_of_exact() {
         assert!(worst < 1e-6, "{}: {worst:e}", rules.label());
     }
 }
+
+fn advise_json(args: &[&str]) -> serde_json::Value {
+    let o = crate::util::run(RuleSet::YACHT, Order::Any, args);
+    assert!(o.status.success(), "{}", crate::util::stderr(&o));
+    serde_json::from_str(&crate::util::stdout(&o)).expect("one JSON object")
+}
+
+/// The target advice of the 252 opening rolls, each option's chance averaged over the rolls
+/// by their probabilities, gives back the table's chance of the empty card: the advice and
+/// the table are the same solution. And the advice of a box with no roll left is the
+/// table's chance after it.
+#[test]
+fn target_advice_averaged_over_rolls_equals_the_table() {
+    use yahtzee::advice::Position;
+    use yahtzee::dice::{Dice, Lattice};
+    use yahtzee::state::ScoreCard;
+    use yahtzee::target::advise_target;
+    let rules = Rules::new(RuleSet::YACHT);
+    let ev = table(RuleSet::YACHT, Order::Any);
+    let targets = solve(
+        &VectorObjective::<f32>::target(rules),
+        Simd::detect(),
+        &|_, _| {},
+    );
+    for (card, target) in [("", 180), ("ones=2,yacht=50,choice=22", 190)] {
+        let card = ScoreCard::parse(rules, card, 0).unwrap();
+        let needed = i64::from(target) - i64::from(card.banked());
+        let mut mean = 0.0;
+        for (r, dice) in Dice::all().enumerate() {
+            let position = Position {
+                card: card.clone(),
+                dice,
+                rolls_left: 2,
+            };
+            let a = advise_target(ev, &targets, &position, target).unwrap();
+            assert_eq!(a.options[0].loss, 0.0);
+            assert!(
+                a.options
+                    .windows(2)
+                    .all(|w| w[0].p_reach >= w[1].p_reach - 1e-9)
+            );
+            mean += Lattice::get().roll_probability[r] * a.p_reach;
+        }
+        let table_value = f64::from(targets.value(&card.state(), needed).unwrap());
+        assert!(
+            (mean - table_value).abs() < 1e-6,
+            "{card}: advice {mean}, table {table_value}"
+        );
+        // No roll left: each box is the table's chance after it.
+        let dice: Dice = "22333".parse().unwrap();
+        let position = Position {
+            card: card.clone(),
+            dice,
+            rolls_left: 0,
+        };
+        let a = advise_target(ev, &targets, &position, target).unwrap();
+        for o in &a.options {
+            let yahtzee::advice::Action::Score {
+                category, points, ..
+            } = &o.action
+            else {
+                panic!("a box with no roll left");
+            };
+            let index = rules.box_by_name(category).unwrap();
+            let after = targets
+                .after_box(&card.state(), index, *points, false, needed)
+                .unwrap();
+            assert_eq!(o.p_reach, after, "{category}");
+        }
+    }
+}
+
+#[test]
+fn advise_target_json_and_batch_agree() {
+    let direct = advise_json(&[
+        "advise", "--rules", "yacht", "--dice", "13356", "--card", "sixes=24", "--target", "200",
+        "--json",
+    ]);
+    assert_eq!(direct["target"], 200);
+    assert_eq!(direct["banked"], 24);
+    assert_eq!(direct["needed"], 176);
+    let options = direct["options"].as_array().unwrap();
+    assert!(options.len() > 10);
+    for key in [
+        "p_reach",
+        "loss",
+        "expected_final",
+        "expected_loss",
+        "reachable",
+    ] {
+        assert!(options[0].get(key).is_some(), "{key}");
+    }
+    let line = r#"{"card": {"sixes": 24}, "dice": [1, 3, 3, 5, 6], "target": 200}"#;
+    let o = crate::util::run_with_input(
+        crate::util::table_dir(),
+        &["advise", "--rules", "yacht", "--batch"],
+        &format!("{line}\n{{\"dice\": [1, 3, 3, 5, 6]}}\n"),
+    );
+    assert!(o.status.success(), "{}", crate::util::stderr(&o));
+    let out = crate::util::stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2);
+    let batch: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    assert_eq!(batch, direct);
+    // The second line has no target: the expected-score advice.
+    let plain: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
+    assert!(plain.get("target").is_none());
+    assert!(plain["options"][0].get("p_reach").is_none());
+}
+
+/// Once the target is reached every chance is 1, and the options come in the order of the
+/// expected-score advice.
+#[test]
+fn a_reached_target_ranks_by_expected_score() {
+    let reached = advise_json(&[
+        "advise",
+        "--rules",
+        "yacht",
+        "--dice",
+        "13356",
+        "--card",
+        "sixes=24,yacht=50",
+        "--target",
+        "60",
+        "--json",
+    ]);
+    let plain = advise_json(&[
+        "advise",
+        "--rules",
+        "yacht",
+        "--dice",
+        "13356",
+        "--card",
+        "sixes=24,yacht=50",
+        "--json",
+    ]);
+    let kinds = |v: &serde_json::Value| -> Vec<String> {
+        v["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| format!("{} {}", o["keep"], o["stop_and_score"]))
+            .collect()
+    };
+    assert_eq!(kinds(&reached), kinds(&plain));
+    assert!(
+        reached["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|o| o["p_reach"] == 1.0)
+    );
+}
+
+#[test]
+fn target_tables_are_verified_and_damage_gets_a_rebuild_command() {
+    let dir = crate::util::temp_dir();
+    let path = dir.path().join("yacht.target");
+    let p = crate::util::path_str(&path);
+    let o = crate::util::run(
+        RuleSet::YACHT,
+        Order::Any,
+        &[
+            "solve",
+            "--rules",
+            "yacht",
+            "--objective",
+            "target",
+            "--out",
+            &p,
+            "--json",
+        ],
+    );
+    assert!(o.status.success(), "{}", crate::util::stderr(&o));
+    let solved: serde_json::Value = serde_json::from_str(&crate::util::stdout(&o)).unwrap();
+    assert_eq!(solved["objective"], "target");
+    let verified = advise_json(&["verify", &p, "--json"]);
+    assert_eq!(verified["reach"], solved["reach"]);
+    assert_eq!(verified["values"], solved["values"]);
+    // Damage one value: verify names the checksum and the command that rebuilds it.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let at = bytes.len() - 1000;
+    bytes[at] ^= 0x55;
+    std::fs::write(&path, &bytes).unwrap();
+    let o = crate::util::run(RuleSet::YACHT, Order::Any, &["verify", &p]);
+    crate::util::assert_bad_input(&o, "is corrupted");
+    let err = crate::util::stderr(&o);
+    assert!(err.contains("--objective target --out"), "{err}");
+    crate::util::run_suggested(crate::util::table_dir(), &err);
+    let again = advise_json(&["verify", &p, "--json"]);
+    assert_eq!(again["reach"], solved["reach"]);
+    // An expected-score table given as the target table is refused with the fix.
+    let ev = crate::util::table_dir().join(yahtzee::table::default_table_name(&Rules::new(
+        RuleSet::YACHT,
+    )));
+    let o = crate::util::run(
+        RuleSet::YACHT,
+        Order::Any,
+        &[
+            "advise",
+            "--rules",
+            "yacht",
+            "--dice",
+            "12345",
+            "--target",
+            "150",
+            "--target-table",
+            &crate::util::path_str(&ev),
+        ],
+    );
+    crate::util::assert_bad_input(&o, "not `target`");
+}
