@@ -238,3 +238,96 @@ pub fn advise_target(
         options,
     })
 }
+
+/// The target policy in one turn of one state: which dice to keep and which box to fill, to
+/// reach a final score of at least the target, with the points banked so far. Ties in
+/// chance (within 1e-9) go to the higher expected final score, then to the usual preference
+/// (the fewest dice kept, the box first on the card): once the target is reached, or out of
+/// reach, this is the expected-score policy. What the bots, the simulation and the exports
+/// play for a target.
+pub struct TargetTurn<'a> {
+    ev: &'a StrategyTable,
+    targets: &'a VectorTable<f32>,
+    state: crate::state::State,
+    /// Points still needed.
+    needed: i64,
+    /// The chance of each keep with one roll left (and of stopping, at the rolls' entries).
+    one_roll_left: Vec<f64>,
+    /// The chance of each keep with two rolls left.
+    two_rolls_left: Vec<f64>,
+    /// The expected-score values of the turn, for ties.
+    values: crate::advice::TurnValues,
+}
+
+impl<'a> TargetTurn<'a> {
+    /// The turn of `state` with `needed` points still to score (the target less the points
+    /// banked).
+    pub fn new(
+        ev: &'a StrategyTable,
+        targets: &'a VectorTable<f32>,
+        state: &crate::state::State,
+        needed: i64,
+    ) -> Result<TargetTurn<'a>, TableError> {
+        let mut one = Vec::with_capacity(crate::dice::MULTISETS);
+        let mut two = Vec::with_capacity(crate::dice::MULTISETS);
+        targets.turn_at(
+            state,
+            needed,
+            Layer::TwoRollsLeft,
+            |layer, values| match layer {
+                Layer::OneRollLeft => one.extend(values),
+                Layer::TwoRollsLeft => two.extend(values),
+                Layer::Opening => {}
+            },
+        )?;
+        Ok(TargetTurn {
+            ev,
+            targets,
+            state: *state,
+            needed,
+            one_roll_left: one,
+            two_rolls_left: two,
+            values: crate::advice::TurnValues::new(ev, state),
+        })
+    }
+
+    /// The chance of keeping `keep` with `rolls_left` (1 or 2) rolls left (all five dice:
+    /// stopping to fill the best box for the target).
+    pub fn keep_chance(&self, rolls_left: u8, keep: &crate::dice::Keep) -> f64 {
+        let i = keep.index();
+        if keep.len() == DICE || rolls_left <= 1 {
+            self.one_roll_left[i]
+        } else {
+            self.two_rolls_left[i]
+        }
+    }
+
+    /// The keep of the target policy for `dice` with `rolls_left` (1 or 2) rolls left.
+    pub fn best_keep(&self, rolls_left: u8, dice: &crate::dice::Dice) -> crate::dice::Keep {
+        let mut best = Preferred::new();
+        for &keep in dice.keeps_by_preference() {
+            let value = (
+                self.keep_chance(rolls_left, &keep),
+                self.values.keep_value(rolls_left, &keep),
+            );
+            best.offer(keep, value);
+        }
+        best.best().expect("every roll has a keep").0
+    }
+
+    /// The box of the target policy for `dice` with no roll left, and its chance.
+    pub fn best_box(
+        &self,
+        dice: &crate::dice::Dice,
+    ) -> Result<(crate::advice::BoxChoice, f64), TableError> {
+        let five = dice.five_of_a_kind().is_some();
+        let mut best = Preferred::new();
+        for c in box_choices(self.ev, &self.state, dice) {
+            let p = self
+                .targets
+                .after_box(&self.state, c.index, c.points, five, self.needed)?;
+            best.offer((c, p), (p, c.future));
+        }
+        Ok(best.best().expect("an open card has a legal box").0)
+    }
+}
