@@ -155,6 +155,13 @@ pub enum TableError {
         /// The checksum of the body.
         got: u32,
     },
+    /// A card the table does not hold: it was solved for a reduced game only (the last
+    /// turns). Fix: solve the whole game.
+    #[error("the table holds no values for the card {filled} (it was solved for the last turns only); solve the whole game")]
+    Unsolved {
+        /// The card's mask of filled boxes.
+        filled: u16,
+    },
     /// The table is sound but solves another objective (a target table where the
     /// expected-score table was asked for, say). Fix: give the table of the objective asked
     /// for.
@@ -218,7 +225,8 @@ impl TableError {
             TableError::Magic { .. }
             | TableError::Write { .. }
             | TableError::WrongRules { .. }
-            | TableError::WrongObjective { .. } => false,
+            | TableError::WrongObjective { .. }
+            | TableError::Unsolved { .. } => false,
         }
     }
 }

@@ -177,10 +177,9 @@ impl VectorTable<f32> {
         if let Some(values) = slot.get() {
             return Ok(values);
         }
-        let file = self
-            .file
-            .as_ref()
-            .expect("a table without every card is read from a file");
+        let Some(file) = self.file.as_ref() else {
+            return Err(TableError::Unsolved { filled });
+        };
         let values = file.read_card(filled)?;
         Ok(slot.get_or_init(|| values))
     }
