@@ -102,6 +102,11 @@ pub struct SolveArgs {
     /// Where to write the table [default: the cache folder, or $YAHTZEE_TABLE_DIR].
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
+    /// With --objective target: also write the best chance of reaching every final score
+    /// from an empty card to this CSV file (`target,p_reach`; overwrites the file, never a
+    /// strategy table).
+    #[arg(long, value_name = "FILE.csv")]
+    pub curve: Option<PathBuf>,
     /// Print the result as one JSON object.
     #[arg(long)]
     pub json: bool,

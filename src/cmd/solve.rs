@@ -14,11 +14,17 @@ use yahtzee::vector::TARGET;
 pub fn run(args: &SolveArgs) -> Result<()> {
     let rules = args.rules.rules();
     let pool = super::thread_pool(args.threads)?;
+    if args.curve.is_some() && args.objective != ObjectiveArg::Target {
+        anyhow::bail!("--curve is the target table's: add --objective target");
+    }
     if args.objective == ObjectiveArg::Target {
         let path = args
             .out
             .clone()
             .unwrap_or_else(|| default_table_path_of(&rules, TARGET));
+        if let Some(curve) = &args.curve {
+            super::check_output("--curve", curve, &[&path])?;
+        }
         let bar = super::progress_bar(
             &format!("solving the target table of {}", rules.label()),
             "cards",
@@ -30,9 +36,19 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             })
         });
         bar.finish_and_clear();
-        let (report, _) = solved.map_err(|e| {
+        let (report, table) = solved.map_err(|e| {
             super::table_error_of(e, &rules, args.out.as_deref(), RulesFrom::Flags, TARGET)
         })?;
+        if let Some(curve) = &args.curve {
+            let most = yahtzee::vector::max_remaining(&rules, &yahtzee::State::START);
+            let mut text = String::from("target,p_reach\n");
+            for t in 0..=i64::from(most) + 1 {
+                let p = table.value(&yahtzee::State::START, t)?;
+                text.push_str(&format!("{t},{p}\n"));
+            }
+            yahtzee::files::write_atomically(curve, text.as_bytes())
+                .map_err(|e| anyhow::anyhow!("cannot write --curve {}: {e}", curve.display()))?;
+        }
         return super::print_result(args.json, &report, |out| write_target(out, &report));
     }
     let path = args
