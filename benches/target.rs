@@ -32,7 +32,13 @@ fn bench_solve(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(10));
     let yacht = Rules::new(RuleSet::YACHT);
     group.bench_function("solve/yacht", |b| {
-        b.iter(|| solve(&VectorObjective::<f32>::target(black_box(yacht)), Simd::detect(), &|_, _| {}))
+        b.iter(|| {
+            solve(
+                &VectorObjective::<f32>::target(black_box(yacht)),
+                Simd::detect(),
+                &|_, _| {},
+            )
+        })
     });
     let yahtzee = Rules::with_order(RuleSet::YAHTZEE, Order::Any);
     group.bench_function(format!("solve_reduced/yahtzee/{OPEN}"), |b| {

@@ -157,7 +157,9 @@ pub enum TableError {
     },
     /// A card the table does not hold: it was solved for a reduced game only (the last
     /// turns). Fix: solve the whole game.
-    #[error("the table holds no values for the card {filled} (it was solved for the last turns only); solve the whole game")]
+    #[error(
+        "the table holds no values for the card {filled} (it was solved for the last turns only); solve the whole game"
+    )]
     Unsolved {
         /// The card's mask of filled boxes.
         filled: u16,

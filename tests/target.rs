@@ -354,3 +354,38 @@ fn target_tables_are_verified_and_damage_gets_a_rebuild_command() {
     );
     crate::util::assert_bad_input(&o, "not `target`");
 }
+
+/// Scandinavian Yatzy against the published figures of the target objective: the best chance
+/// of more than 200 is 94.3% against 90.9% under expected-score play, of more than 300 13.1%
+/// against 9.4%. (The publications count final scores above T, that is at least T + 1: our
+/// `P*(empty card, 201)` is 94.33% and `P*(empty card, 200)` 94.57%.) The expected-score
+/// figures come from the exact distribution of the expected-score strategy.
+#[test]
+fn yatzy_reproduces_the_published_target_figures() {
+    let rules = Rules::new(RuleSet::YATZY);
+    let best = solve(
+        &VectorObjective::<f32>::target(rules),
+        Simd::detect(),
+        &|_, _| {},
+    );
+    let start = yahtzee::state::State::START;
+    let best_above = |t: i64| f64::from(best.value(&start, t + 1).unwrap());
+    let tally = yahtzee::stats::exact_distribution(table(RuleSet::YATZY, Order::Any), &|_, _| {});
+    let ev_above = |t: u32| -> f64 {
+        tally
+            .pmf()
+            .iter()
+            .filter(|&&(s, _)| s > t)
+            .map(|&(_, p)| p)
+            .sum()
+    };
+    let round = |p: f64| (p * 1000.0).round() / 10.0;
+    assert_eq!(round(best_above(200)), 94.3, "{}", best_above(200));
+    assert_eq!(round(best_above(300)), 13.1, "{}", best_above(300));
+    assert_eq!(round(ev_above(200)), 90.9, "{}", ev_above(200));
+    assert_eq!(round(ev_above(300)), 9.4, "{}", ev_above(300));
+    // The best chance is at least the expected-score strategy's at every score.
+    for t in (0..=374).step_by(7) {
+        assert!(best_above(t) >= ev_above(t as u32) - 1e-6, "t = {t}");
+    }
+}
