@@ -274,6 +274,10 @@ pub(crate) struct Plan<T> {
     pub(crate) extra: Vec<(usize, u32, u16)>,
     /// Number of lanes the rows cover.
     width: usize,
+    /// For a plan that follows a given policy rather than the best choice: the keep of each
+    /// roll (multiset index; the roll itself to stop) with one roll left, then with two, 252
+    /// each. Empty: every roll takes its best keep ([`best_keeps`]).
+    pub(crate) keep_policy: Vec<u16>,
 }
 
 impl<T: Real> Plan<T> {
@@ -287,6 +291,7 @@ impl<T: Real> Plan<T> {
             start: 0,
             extra: Vec::new(),
             width: 1,
+            keep_policy: Vec::new(),
         }
     }
 
@@ -294,6 +299,7 @@ impl<T: Real> Plan<T> {
     /// buffer is reserved once, so that it starts on a cache line).
     pub(crate) fn begin(&mut self, width: usize, max_rows: usize) {
         self.width = width;
+        self.keep_policy.clear();
         self.ranked.clear();
         self.added.clear();
         self.jokers.clear();
@@ -348,27 +354,31 @@ impl<T: Real> Plan<T> {
             .expect("rows cover the lanes asked for")
     }
 }
-/// The keep values of a block of lanes, one entry of `N` lanes per multiset, starting on a
-/// cache line; allocated once per thread.
+/// The keep values of a block of lanes, one entry of `N` lanes per multiset, then one per
+/// roll for the final roll's values (kept there by a plan that follows a policy, see
+/// [`run_turn`]), starting on a cache line; allocated once per thread.
 pub(crate) struct KeepArray<T> {
     values: Vec<T>,
     start: usize,
 }
 
+/// Entries of a keep array: the multisets, then the rolls' final values.
+pub(crate) const KEEP_ENTRIES: usize = MULTISETS + ROLLS;
+
 impl<T: Real> KeepArray<T> {
     /// Room for blocks of up to `lanes` lanes.
     pub(crate) fn new(lanes: usize) -> KeepArray<T> {
-        let values = vec![T::ZERO; per_line::<T>() + MULTISETS * lanes];
+        let values = vec![T::ZERO; per_line::<T>() + KEEP_ENTRIES * lanes];
         KeepArray {
             start: aligned_start(&values),
             values,
         }
     }
 
-    /// The entries of a block of `M` lanes.
+    /// The entries of a block of `M` lanes ([`KEEP_ENTRIES`] of them).
     #[inline(always)]
     pub(crate) fn block<const M: usize>(&mut self) -> &mut [[T; M]] {
-        self.values[self.start..][..MULTISETS * M]
+        self.values[self.start..][..KEEP_ENTRIES * M]
             .as_chunks_mut::<M>()
             .0
     }
@@ -581,17 +591,49 @@ pub(crate) fn run_turn<T: Real, const N: usize>(
     mut visit: impl FnMut(Layer, &[[T; N]]),
 ) {
     score_final_roll(plan, scores, u0, k);
+    if !plan.keep_policy.is_empty() {
+        // A policy that stops with two rolls left scores the roll as it is: keep the final
+        // roll's values after the multisets (`k` has `KEEP_ENTRIES` entries).
+        k.copy_within(FIRST_ROLL..MULTISETS, MULTISETS);
+    }
     expect_keeps(k);
-    visit(Layer::OneRollLeft, k);
+    visit(Layer::OneRollLeft, &k[..MULTISETS]);
     if last == Layer::OneRollLeft {
         return;
     }
-    best_keeps(k);
+    choose_keeps(plan, 0, k);
     expect_keeps(k);
-    visit(Layer::TwoRollsLeft, k);
+    visit(Layer::TwoRollsLeft, &k[..MULTISETS]);
     if last == Layer::TwoRollsLeft {
         return;
     }
-    best_keeps(k);
-    visit(Layer::Opening, k);
+    choose_keeps(plan, 1, k);
+    visit(Layer::Opening, &k[..MULTISETS]);
+}
+
+/// Step 3 as the plan says: the best keep of every roll ([`best_keeps`]), or the keep of
+/// the plan's policy (layer 0: one roll left, 1: two).
+#[inline(always)]
+fn choose_keeps<T: Real, const N: usize>(plan: &Plan<T>, layer: usize, k: &mut [[T; N]]) {
+    if plan.keep_policy.is_empty() {
+        best_keeps(k);
+    } else {
+        policy_keeps(&plan.keep_policy[layer * ROLLS..][..ROLLS], k);
+    }
+}
+
+/// Step 3 under a given policy: each roll's entry becomes the value of the keep the policy
+/// takes for it (`keeps[r]`, a multiset index), or, when the policy stops (the roll's own
+/// index), the final roll's value, kept at `k[MULTISETS + r]`. Only the rolls' entries are
+/// read afterwards, by [`expect_keeps`] or the opening mean.
+#[inline(always)]
+pub(crate) fn policy_keeps<T: Real, const N: usize>(keeps: &[u16], k: &mut [[T; N]]) {
+    for (r, &keep) in keeps.iter().enumerate() {
+        let keep = usize::from(keep);
+        k[FIRST_ROLL + r] = if keep == FIRST_ROLL + r {
+            k[MULTISETS + r]
+        } else {
+            k[keep]
+        };
+    }
 }

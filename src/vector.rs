@@ -28,14 +28,14 @@ use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 
-use crate::dice::{Dice, FIRST_ROLL, ROLLS};
+use crate::dice::{Dice, FIRST_ROLL, MULTISETS, ROLLS};
 use crate::kernel::{KeepArray, Layer, Plan, Real, ScoreTable, run_turn};
 use crate::rules::{BoxMask, Joker, Rules};
 use crate::solver::{Simd, shared_upper_totals};
 use crate::state::{
     Layout, State, cards_by_depth, reachable_states, reachable_upper_totals, set_bits,
 };
-use crate::table::{FORMAT_VERSION, MAGIC, Origin, TableError, TableHeader};
+use crate::table::{FORMAT_VERSION, MAGIC, Origin, StrategyTable, TableError, TableHeader};
 
 /// Values below this at the end of a vector are left out (read as the `above` value, 0 for
 /// the target objective). The error this makes is at most `TAIL` per turn of the game, far
@@ -44,6 +44,9 @@ pub const TAIL: f64 = 1e-9;
 
 /// The name of the target objective in table files.
 pub const TARGET: &str = "target";
+/// The name of the distribution of the remaining score under expected-score play in table
+/// files.
+pub const DISTRIBUTION: &str = "distribution";
 
 /// Lanes solved together: four AVX2 registers of `f32` per multiset (two with AVX-512), like
 /// the 16 lanes of `f64` of the expected score. Measured with AVX-512 (Yacht's target table,
@@ -416,6 +419,10 @@ pub struct VectorObjective<T> {
     pub tail: f64,
     /// The objective's name, written into table files.
     pub name: &'static str,
+    /// The policy followed instead of the best choice, for the distributions of a fixed
+    /// policy: the expected-score table whose optimal policy (with its tie rule) is played.
+    /// `None`: every choice is the best for the objective.
+    pub policy: Option<Arc<StrategyTable>>,
 }
 
 impl<T: Real> VectorObjective<T> {
@@ -430,6 +437,75 @@ impl<T: Real> VectorObjective<T> {
             terminal: (1, Vec::new()),
             tail: TAIL,
             name: TARGET,
+            policy: None,
+        }
+    }
+
+    /// This objective with every choice made by the optimal policy of `ev` instead.
+    fn following(self, ev: Arc<StrategyTable>) -> VectorObjective<T> {
+        VectorObjective {
+            policy: Some(ev),
+            ..self
+        }
+    }
+
+    /// The distribution of the remaining score under expected-score play: for every state
+    /// and every `t`, the chance of scoring at least `t` more points when every choice is
+    /// that of the optimal policy of `ev` (ties as documented: the fewest dice kept, the box
+    /// first on the card). 1 for `t <= 0`; 0 for a full card and every `t >= 1`.
+    pub fn distribution(ev: Arc<StrategyTable>) -> VectorObjective<T> {
+        VectorObjective {
+            name: DISTRIBUTION,
+            ..VectorObjective::target(*ev.rules())
+        }
+        .following(ev)
+    }
+}
+
+/// Makes `plan` (laid out for `state` by [`lay_out`], rows `specs`) follow the optimal
+/// policy of `ev` instead of the best choice: each roll's one row is the box that policy
+/// fills (as a choice of one row, by the Joker's mechanism), and its keeps with one and two
+/// rolls left are the policy's ([`crate::kernel::policy_keeps`]).
+fn follow_policy<T: Real>(
+    plan: &mut Plan<T>,
+    specs: &[RowSpec],
+    ev: &StrategyTable,
+    state: &State,
+) {
+    let rules = ev.rules();
+    let turn = crate::advice::TurnValues::new(ev, state);
+    let boxes = crate::advice::best_boxes(ev, state);
+    plan.ranked.clear();
+    plan.jokers.clear();
+    plan.joker_rows.clear();
+    plan.keep_policy.clear();
+    for (r, choice) in boxes.iter().enumerate() {
+        let from = plan.joker_rows.len() as u16;
+        if let Some(c) = choice {
+            let next = state.after(rules, c.index, c.points);
+            let row = specs
+                .iter()
+                .position(|s| {
+                    usize::from(s.box_index) == c.index
+                        && s.points == c.points
+                        && s.bonus == c.bonus
+                        && s.next == next
+                })
+                .expect("the policy's box is one of the plan's rows");
+            plan.joker_rows.push(row as u16);
+        }
+        plan.jokers
+            .push((r as u8, from, plan.joker_rows.len() as u16));
+    }
+    for rolls_left in [1u8, 2] {
+        for (r, dice) in Dice::all().enumerate() {
+            let (keep, _) = turn.best_keep(rolls_left, &dice);
+            let index = if keep.len() == crate::dice::DICE {
+                FIRST_ROLL + r
+            } else {
+                keep.index()
+            };
+            plan.keep_policy.push(index as u16);
         }
     }
 }
@@ -532,7 +608,7 @@ fn solve_block<T: Real, const N: usize>(
     // sum in `f32` would lose up to 1e-6, and rounded probabilities add up to 1 + 1.4e-8.
     let ways = T::roll_ways();
     let mut total = [0.0f64; N];
-    for (run, w) in k[FIRST_ROLL..]
+    for (run, w) in k[FIRST_ROLL..MULTISETS]
         .chunks(OPENING_RUN)
         .zip(ways.chunks(OPENING_RUN))
     {
@@ -584,6 +660,9 @@ fn solve_card<T: Real, const W: usize>(
     let mut block = Vec::with_capacity(BLOCK);
     for (state, same) in card_states(rules, layout, filled) {
         let specs = lay_out(&mut scratch.plan, rules, scores, &state);
+        if let Some(ev) = &objective.policy {
+            follow_policy(&mut scratch.plan, &specs, ev, &state);
+        }
         // The coordinates where the state's vector can differ from its constants: those at
         // which some successor's stored range is read.
         let (mut from, mut to) = (i64::MAX, i64::MIN);
@@ -847,6 +926,10 @@ impl VectorObjective<f32> {
     pub fn by_name(name: &str, rules: Rules) -> Option<VectorObjective<f32>> {
         match name {
             TARGET => Some(VectorObjective::target(rules)),
+            DISTRIBUTION => Some(VectorObjective {
+                name: DISTRIBUTION,
+                ..VectorObjective::target(rules)
+            }),
             _ => None,
         }
     }

@@ -20,6 +20,31 @@ pub struct BruteForce {
     values: HashMap<State, f64>,
     /// Best chance of scoring at least `t` more of the (state, t) computed so far.
     targets: HashMap<(State, i64), f64>,
+    /// The distribution of the remaining score under expected-score play, of the states
+    /// computed so far: `[p]` is the chance of exactly `p` more points.
+    distributions: HashMap<State, Vec<f64>>,
+}
+
+/// The tie rule of `shared/RULES.md`, written again here: scanning options in the order of
+/// preference, a later one replaces the best so far only when better by more than 1e-9.
+fn preferred(values: impl IntoIterator<Item = f64>) -> usize {
+    let mut best = (0, f64::NEG_INFINITY);
+    for (i, v) in values.into_iter().enumerate() {
+        if v > best.1 + 1e-9 {
+            best = (i, v);
+        }
+    }
+    best.0
+}
+
+/// `a += w * b`, growing `a` as needed.
+fn add_scaled(a: &mut Vec<f64>, w: f64, b: &[f64]) {
+    if a.len() < b.len() {
+        a.resize(b.len(), 0.0);
+    }
+    for (x, y) in a.iter_mut().zip(b) {
+        *x += w * y;
+    }
 }
 
 /// Every ordered throw of `n` dice, grouped by sorted outcome, with its count.
@@ -83,6 +108,7 @@ impl BruteForce {
             moves,
             values: HashMap::new(),
             targets: HashMap::new(),
+            distributions: HashMap::new(),
         }
     }
 
@@ -179,5 +205,74 @@ impl BruteForce {
         let v = self.turn(by_hand);
         self.targets.insert((state, t), v);
         v
+    }
+
+    /// The distribution of the points scored from `state` on when every choice is the
+    /// expected-score policy's, ties broken by the documented rule (keeps: fewest dice, then
+    /// lowest faces; boxes: card order): `[p]` is the chance of exactly `p` more points.
+    pub fn policy_distribution(&mut self, state: State) -> Vec<f64> {
+        if state.filled == self.rules.full_mask() {
+            return vec![1.0];
+        }
+        if let Some(d) = self.distributions.get(&state) {
+            return d.clone();
+        }
+        // With no roll left: the box of highest expected final score, first on the card.
+        let mut values = Vec::new();
+        let mut dists = Vec::new();
+        for ends in self.endings(&state) {
+            let evs: Vec<f64> = ends
+                .iter()
+                .map(|&(_, p, b, next)| f64::from(p + b) + self.value(next))
+                .collect();
+            let (_, p, b, next) = ends[preferred(evs.iter().copied())];
+            let mut d = vec![0.0; (p + b) as usize];
+            d.extend(self.policy_distribution(next));
+            values.push(evs.iter().copied().fold(f64::NEG_INFINITY, f64::max));
+            dists.push(d);
+        }
+        // With one and then two rolls left: the keep of highest expected value, in the order
+        // of preference of the distinct keeps.
+        for _ in 0..2 {
+            let mut next_values = Vec::new();
+            let mut next_dists = Vec::new();
+            for (hand, subsets) in self.hands.iter().zip(&self.moves) {
+                let mut keeps: Vec<(usize, Vec<u8>, u32)> = (0..32u32)
+                    .map(|subset| {
+                        let kept: Vec<u8> = (0..5)
+                            .filter(|i| subset & (1 << i) != 0)
+                            .map(|i| hand.0[i])
+                            .collect();
+                        (kept.len(), kept, subset)
+                    })
+                    .collect();
+                keeps.sort();
+                keeps.dedup_by(|a, b| a.1 == b.1);
+                let evs: Vec<f64> = keeps
+                    .iter()
+                    .map(|k| {
+                        subsets[k.2 as usize]
+                            .iter()
+                            .map(|&(p, h)| p * values[h])
+                            .sum()
+                    })
+                    .collect();
+                let chosen = preferred(evs.iter().copied());
+                let mut d = Vec::new();
+                for &(p, h) in &subsets[keeps[chosen].2 as usize] {
+                    add_scaled(&mut d, p, &dists[h]);
+                }
+                next_values.push(evs[chosen]);
+                next_dists.push(d);
+            }
+            values = next_values;
+            dists = next_dists;
+        }
+        let mut d = Vec::new();
+        for ((_, count), h) in self.hands.iter().zip(&dists) {
+            add_scaled(&mut d, f64::from(*count) / 7776.0, h);
+        }
+        self.distributions.insert(state, d.clone());
+        d
     }
 }

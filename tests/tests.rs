@@ -5,6 +5,7 @@ mod util;
 
 mod advise;
 mod cli;
+mod distribution;
 mod errors;
 mod export;
 mod play;
