@@ -42,6 +42,9 @@ use crate::table::{FORMAT_VERSION, MAGIC, Origin, StrategyTable, TableError, Tab
 /// below the precision of the stored values (`f32`: 6e-8 near 1).
 pub const TAIL: f64 = 1e-9;
 
+/// The most lanes [`VectorTable::turn_lanes`] computes at once.
+pub const MAX_TURN_LANES: usize = 16;
+
 /// The name of the target objective in table files.
 pub const TARGET: &str = "target";
 /// The name of the distribution of the remaining score under expected-score play in table
@@ -202,7 +205,9 @@ impl VectorTable<f32> {
     /// Reads every card the turns of `state` read (its successors'), checking them, so that
     /// a damaged file is an error here rather than in the middle of a turn.
     pub fn load_successors(&self, state: &State) -> Result<(), TableError> {
-        let open = self.rules.full_mask() & !state.filled;
+        // The boxes the fill order allows: under the upper-first rule the cards with a lower
+        // box filled before the upper section is full are not in the table.
+        let open = self.rules.open_by_order(state.filled);
         for c in set_bits(u64::from(open)) {
             self.card(state.filled | (1 << c))?;
         }
@@ -213,7 +218,7 @@ impl VectorTable<f32> {
     /// `f64` from the stored successors, up to `last`: `visit(layer, values)` receives each
     /// layer's entries, one per multiset (see [`Layer`]), each the objective's value (the
     /// best chance of reaching the target) of keeping those dice, or of that roll. The same
-    /// kernel as the solve, one lane.
+    /// kernel as the solve, one lane ([`VectorTable::turn_lanes`]).
     pub fn turn_at(
         &self,
         state: &State,
@@ -221,26 +226,43 @@ impl VectorTable<f32> {
         last: Layer,
         mut visit: impl FnMut(Layer, &mut dyn Iterator<Item = f64>),
     ) -> Result<(), TableError> {
+        self.turn_lanes::<1>(state, &[x], last, |layer, k| {
+            visit(layer, &mut k.iter().map(|v| v[0]));
+        })
+    }
+
+    /// [`VectorTable::turn_at`] for `N` coordinates at once, one lane each (any coordinates,
+    /// not only consecutive ones): `visit(layer, entries)` receives each layer's entries, one
+    /// array of `N` lanes per multiset. Lane `l` holds exactly, bit for bit, what `turn_at`
+    /// gives at `xs[l]`: the kernel computes every lane by the same operations.
+    pub fn turn_lanes<const N: usize>(
+        &self,
+        state: &State,
+        xs: &[i64; N],
+        last: Layer,
+        mut visit: impl FnMut(Layer, &[[f64; N]]),
+    ) -> Result<(), TableError> {
         thread_local! {
             // One plan and keep array per thread, reused by every query.
             static SCRATCH: std::cell::RefCell<(Plan<f64>, KeepArray<f64>)> =
-                std::cell::RefCell::new((Plan::new(), KeepArray::new(1)));
+                std::cell::RefCell::new((Plan::new(), KeepArray::new(MAX_TURN_LANES)));
         }
+        const { assert!(N >= 1 && N <= MAX_TURN_LANES) };
         self.load_successors(state)?;
         let sign = self.direction.sign();
         SCRATCH.with_borrow_mut(|(plan, keeps)| {
             let specs = lay_out(plan, &self.rules, &self.scores, state);
-            plan.restart_rows(1, specs.len());
+            plan.restart_rows(N, specs.len());
             for s in &specs {
-                let v = self
-                    .value(&s.next, x + sign * s.gain())
-                    .expect("the successors' cards are read");
-                plan.push_row(std::iter::once(f64::from(v)));
+                plan.push_row(xs.iter().map(|&x| {
+                    let v = self
+                        .value(&s.next, x + sign * s.gain())
+                        .expect("the successors' cards are read");
+                    f64::from(v)
+                }));
             }
-            let k = keeps.block::<1>();
-            run_turn(k, plan, &self.scores, 0, last, |layer, k| {
-                visit(layer, &mut k.iter().map(|v| v[0]));
-            });
+            let k = keeps.block::<N>();
+            run_turn(k, plan, &self.scores, 0, last, |layer, k| visit(layer, k));
         });
         Ok(())
     }

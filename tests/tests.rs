@@ -16,3 +16,4 @@ mod solver;
 mod stats;
 mod table;
 mod target;
+mod target_policy;
