@@ -6,6 +6,7 @@ mod advise;
 mod cli;
 mod errors;
 mod export;
+mod fuzz_regressions;
 mod play;
 mod readme;
 mod rules;
