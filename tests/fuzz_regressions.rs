@@ -9,7 +9,7 @@ use crate::util::*;
 
 /// The bytes of a hex string (the fuzzers' inputs are written out in hex).
 fn hex(text: &str) -> Vec<u8> {
-    assert!(text.len() % 2 == 0, "an even number of hex digits");
+    assert!(text.len().is_multiple_of(2), "an even number of hex digits");
     (0..text.len())
         .step_by(2)
         .map(|i| u8::from_str_radix(&text[i..i + 2], 16).expect("hex digits"))

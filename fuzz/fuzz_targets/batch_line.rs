@@ -42,7 +42,10 @@ fuzz_target!(|data: &[u8]| {
                 Ok(advice) => {
                     assert!(!object.contains_key("error"), "{answer}");
                     assert!(!advice.options.is_empty(), "{answer}");
-                    assert_eq!(object["options"].as_array().map(Vec::len), Some(advice.options.len()));
+                    assert_eq!(
+                        object["options"].as_array().map(Vec::len),
+                        Some(advice.options.len())
+                    );
                 }
                 Err(e) => {
                     assert_eq!(object.len(), 1, "{answer}");

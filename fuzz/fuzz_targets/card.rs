@@ -49,7 +49,9 @@ fuzz_target!(|data: &[u8]| {
         highest_score(&rules)
     );
     // The advice `advise --card` then gives: every roll, 0 to 2 rolls left.
-    let dice = Dice::all().nth(usize::from(*roll) % 252).expect("252 rolls");
+    let dice = Dice::all()
+        .nth(usize::from(*roll) % 252)
+        .expect("252 rolls");
     let position = Position {
         card: card.clone(),
         dice,

@@ -63,7 +63,9 @@ fuzz_target!(|data: &[u8]| {
         }
         Err(e) => check_message(&e.to_string()),
     }
-    let roll = Dice::all().nth(usize::from(*choice) % 252).expect("252 rolls");
+    let roll = Dice::all()
+        .nth(usize::from(*choice) % 252)
+        .expect("252 rolls");
     for command in [
         text.to_string(),
         format!("keep {text}"),

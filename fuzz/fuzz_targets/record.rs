@@ -30,9 +30,9 @@ fuzz_target!(|data: &[u8]| {
                 }
                 None => {
                     assert_eq!(e, RecordError::Empty);
-                    let blank = data.split(|&b| b == b'\n').all(|l| {
-                        std::str::from_utf8(l).is_ok_and(|t| t.trim().is_empty())
-                    });
+                    let blank = data
+                        .split(|&b| b == b'\n')
+                        .all(|l| std::str::from_utf8(l).is_ok_and(|t| t.trim().is_empty()));
                     assert!(blank, "`empty` for a record with a line: {message:?}");
                 }
             }
@@ -40,8 +40,14 @@ fuzz_target!(|data: &[u8]| {
         }
     };
     if let Some(line) = record.cut_off {
-        assert!((2..=lines).contains(&line), "cut off at line {line} of {lines}");
-        assert!(!data.ends_with(b"\n"), "cut off, yet the last line is whole");
+        assert!(
+            (2..=lines).contains(&line),
+            "cut off at line {line} of {lines}"
+        );
+        assert!(
+            !data.ends_with(b"\n"),
+            "cut off, yet the last line is whole"
+        );
     }
     let rules = record.game.rules();
     let report = review(table(rules), &record).expect("a parsed record is reviewed");

@@ -62,12 +62,18 @@ fn check(bytes: &[u8]) {
     };
     let rules = *table.rules();
     assert_eq!(header.rules(), Some(rules));
-    assert_eq!(table.to_bytes(), bytes, "a loaded table writes back other bytes");
+    assert_eq!(
+        table.to_bytes(),
+        bytes,
+        "a loaded table writes back other bytes"
+    );
     let again = StrategyTable::from_bytes(bytes, &rules).expect("the table of its own rules");
     assert_eq!(again.values().len(), table.values().len());
     let _ = table.expected_score();
     // Whatever the values (NaN, infinite, negative), advice and batch answers do not panic.
-    let dice = Dice::all().nth(usize::from(bytes[bytes.len() / 2]) % 252).expect("a roll");
+    let dice = Dice::all()
+        .nth(usize::from(bytes[bytes.len() / 2]) % 252)
+        .expect("a roll");
     for rolls_left in 0..=2 {
         let position = Position {
             card: ScoreCard::new(rules),
