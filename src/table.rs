@@ -595,7 +595,8 @@ fn check_bytes(bytes: &[u8], origin: &Origin) -> Result<(TableHeader, usize), Ta
         origin: origin.clone(),
         what,
     };
-    let expected_len = body_at as u64 + header.body_bytes;
+    // Saturating: a header may state any body size, up to u64::MAX (found by fuzzing).
+    let expected_len = (body_at as u64).saturating_add(header.body_bytes);
     if (bytes.len() as u64) < expected_len {
         return Err(TableError::Truncated {
             origin: origin.clone(),

@@ -8,6 +8,7 @@ mod cli;
 mod distribution;
 mod errors;
 mod export;
+mod fuzz_regressions;
 mod play;
 mod readme;
 mod rules;

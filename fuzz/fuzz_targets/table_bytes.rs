@@ -1,0 +1,95 @@
+//! A table file's bytes, as `--table PATH` and `verify` read them: `read_header`,
+//! `StrategyTable::open_bytes` (whatever rules the header names, what `verify` calls) and
+//! `StrategyTable::from_bytes` (the table of given rules, what every other command calls,
+//! through `load`). No panic, and each error is one line.
+//!
+//! A mutated file almost never keeps its CRC-32, so each input is also tried with the
+//! checksum in its header recomputed over its body (the checksum is the last field of the
+//! header): that copy gets past the checksum to the checks of the values. A table that loads
+//! writes back the same bytes, and serves advice and batch answers without a panic, whatever
+//! its values are.
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use yahtzee::advice::{Position, advise};
+use yahtzee::batch;
+use yahtzee::dice::Dice;
+use yahtzee::rules::{Order, RuleSet, Rules};
+use yahtzee::state::ScoreCard;
+use yahtzee::table::{MAGIC, StrategyTable, read_header};
+use yahtzee_fuzz::check_message;
+
+/// Bytes before the header: the magic, the version and the header's size.
+const PREFIX: usize = MAGIC.len() + 8;
+
+/// `bytes` with the header's checksum set to the CRC-32 of the body, when the header's
+/// size leaves room for it.
+fn with_checksum(bytes: &[u8]) -> Option<Vec<u8>> {
+    let size = bytes.get(MAGIC.len() + 4..PREFIX)?;
+    let size = u32::from_le_bytes(size.try_into().ok()?) as usize;
+    let body_at = PREFIX.checked_add(size)?;
+    if size < 4 || bytes.len() < body_at {
+        return None;
+    }
+    let mut fixed = bytes.to_vec();
+    let checksum = crc32fast::hash(&bytes[body_at..]);
+    fixed[body_at - 4..body_at].copy_from_slice(&checksum.to_le_bytes());
+    Some(fixed)
+}
+
+fn check(bytes: &[u8]) {
+    match read_header(bytes) {
+        Ok(header) => {
+            let _ = header.rules();
+        }
+        Err(e) => check_message(&e.to_string()),
+    }
+    let opened = match StrategyTable::open_bytes(bytes) {
+        Ok(opened) => Some(opened),
+        Err(e) => {
+            check_message(&e.to_string());
+            None
+        }
+    };
+    let yacht = Rules::with_order(RuleSet::YACHT, Order::UpperFirst);
+    match StrategyTable::from_bytes(bytes, &yacht) {
+        Ok(t) => assert_eq!(*t.rules(), yacht),
+        Err(e) => check_message(&e.to_string()),
+    }
+    let Some((header, table)) = opened else {
+        return;
+    };
+    let rules = *table.rules();
+    assert_eq!(header.rules(), Some(rules));
+    assert_eq!(
+        table.to_bytes(),
+        bytes,
+        "a loaded table writes back other bytes"
+    );
+    let again = StrategyTable::from_bytes(bytes, &rules).expect("the table of its own rules");
+    assert_eq!(again.values().len(), table.values().len());
+    let _ = table.expected_score();
+    // Whatever the values (NaN, infinite, negative), advice and batch answers do not panic.
+    let dice = Dice::all()
+        .nth(usize::from(bytes[bytes.len() / 2]) % 252)
+        .expect("a roll");
+    for rolls_left in 0..=2 {
+        let position = Position {
+            card: ScoreCard::new(rules),
+            dice,
+            rolls_left,
+        };
+        let advice = advise(&table, &position).expect("an empty card is advised on");
+        serde_json::to_string(&advice).expect("the advice serializes");
+    }
+    let answer = batch::answer_line(&table, br#"{"dice": [1, 3, 3, 5, 6], "rolls_left": 1}"#);
+    assert!(!answer.contains('\n'));
+}
+
+fuzz_target!(|data: &[u8]| {
+    check(data);
+    if let Some(fixed) = with_checksum(data) {
+        check(&fixed);
+    }
+});

@@ -1,0 +1,53 @@
+//! What the fuzz targets share: the rules a byte picks, the tables they advise with (solved
+//! once per process), and the checks every error message must pass.
+//!
+//! The targets call the library exactly as the binary does (`src/cmd/*.rs`), so a crash here
+//! is a crash of a command on some input.
+
+use std::sync::{Mutex, OnceLock};
+
+use yahtzee::rules::Rules;
+use yahtzee::solver::SolveOptions;
+use yahtzee::table::StrategyTable;
+
+/// The rules a byte selects: every rule set in both orders, as [`Rules::all`] lists them.
+pub fn rules_from_byte(byte: u8) -> Rules {
+    let all: Vec<Rules> = Rules::all().collect();
+    all[usize::from(byte) % all.len()]
+}
+
+/// The solved table of `rules`, solved once per fuzzing process (a few milliseconds for
+/// Yacht, a fraction of a second for Yahtzee) and kept.
+pub fn table(rules: Rules) -> &'static StrategyTable {
+    static TABLES: OnceLock<Mutex<Vec<(Rules, &'static StrategyTable)>>> = OnceLock::new();
+    let mut tables = TABLES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(&(_, t)) = tables.iter().find(|(r, _)| *r == rules) {
+        return t;
+    }
+    let (t, _) = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {});
+    let t: &'static StrategyTable = Box::leak(Box::new(t));
+    tables.push((rules, t));
+    t
+}
+
+/// Longest error message the checks accept, in bytes: input is quoted only through
+/// `yahtzee::text::excerpt` (40 characters, escaped), so a longer message quotes input whole.
+pub const MAX_MESSAGE: usize = 1024;
+
+/// Checks an error message as the binary prints it (`error: {e:#}`): one line, with no
+/// control character, not empty, and at most [`MAX_MESSAGE`] bytes.
+pub fn check_message(message: &str) {
+    assert!(!message.is_empty(), "an empty error message");
+    assert!(
+        !message.chars().any(char::is_control),
+        "an error message with a control character: {message:?}"
+    );
+    assert!(
+        message.len() <= MAX_MESSAGE,
+        "an error message of {} bytes: {message:?}",
+        message.len()
+    );
+}
