@@ -99,11 +99,27 @@ pub fn load_or_build_target(
 /// of `ev`) at `path` (default: beside the expected-score table), like
 /// [`load_or_build_target`].
 pub fn load_or_build_distribution(
-    ev: &Arc<StrategyTable>,
+    ev: &StrategyTable,
     path: Option<&Path>,
     progress: &(dyn Fn(Progress<'_>) + Sync),
 ) -> Result<Loaded<VectorTable<f32>>, TableError> {
-    load_or_build_vector(&VectorObjective::distribution(ev.clone()), path, progress)
+    // Only a build needs the expected-score policy: the copy is made then.
+    let shape = VectorObjective::<f32>::by_name(vector::DISTRIBUTION, *ev.rules())
+        .expect("the distribution objective is known");
+    let path = path.map_or_else(
+        || default_table_path_of(ev.rules(), vector::DISTRIBUTION),
+        Path::to_path_buf,
+    );
+    load_or_build_with(
+        path,
+        |p| VectorTable::load(p, ev.rules(), shape.name),
+        |report| {
+            let objective = VectorObjective::distribution(Arc::new(ev.clone()));
+            vector::solve(&objective, SolveOptions::default().simd, report)
+        },
+        |t: &VectorTable<f32>, p| t.save(p),
+        progress,
+    )
 }
 
 /// The table of a vector objective at `path` (default: beside the expected-score table,

@@ -20,9 +20,10 @@ use serde::Serialize;
 use crate::advice::{Action, AdviceError, Position};
 use crate::rules::Rules;
 use crate::solver::Simd;
-use crate::state::ScoreCard;
+use crate::state::{CardError, ScoreCard};
 use crate::table::{StrategyTable, TableError};
 use crate::target::{TargetError, price_options};
+use crate::text::excerpt;
 use crate::vector::{Direction, TAIL, VectorObjective, VectorTable, max_remaining, solve_from};
 
 /// The name of the win objective.
@@ -68,6 +69,32 @@ pub enum Opponent {
     Playing(ScoreCard),
     /// Finished with this final score.
     Finished(u32),
+}
+
+/// The name of the entry of an opponent's card that gives their Yahtzee bonuses
+/// ([`parse_opponent_card`]).
+pub const BONUS_ENTRY: &str = "yahtzee-bonus";
+
+/// Parses an opponent's card: the card syntax (`ones=3,full-house=25`), plus an optional
+/// entry `yahtzee-bonus=N` for the Yahtzee bonuses they have earned, checked like the
+/// player's card.
+pub fn parse_opponent_card(rules: Rules, text: &str) -> Result<ScoreCard, CardError> {
+    let mut boxes = Vec::new();
+    let mut bonuses = 0;
+    for entry in text.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+        match entry.split_once('=') {
+            Some((name, n))
+                if name.trim().eq_ignore_ascii_case(BONUS_ENTRY)
+                    || name.trim().eq_ignore_ascii_case("yahtzee_bonus") =>
+            {
+                bonuses = n.trim().parse().map_err(|_| CardError::BonusCount {
+                    entry: excerpt(entry),
+                })?;
+            }
+            _ => boxes.push(entry),
+        }
+    }
+    ScoreCard::parse(rules, &boxes.join(","), bonuses)
 }
 
 /// The distribution of a final score: `pmf[i]` is the chance of `lo + i` points.

@@ -207,3 +207,137 @@ fn an_opponents_final_score_distribution_has_the_expected_score_mean() {
     }
     let _ = State::START;
 }
+
+/// `advise --opponent ... --json` and a batch query with the same opponents give the same
+/// answer; the human output names the model.
+#[test]
+fn advise_against_opponents_json_equals_batch() {
+    use crate::util::{run, run_with_input, stdout, table_dir};
+    let card = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,choice=22";
+    let opponent = "ones=2,twos=8,threes=9,fours=12,fives=20,sixes=18,choice=25,yacht=50";
+    let args = [
+        "advise",
+        "--rules",
+        "yacht",
+        "--card",
+        card,
+        "--dice",
+        "33345",
+        "--rolls-left",
+        "1",
+        "--opponent",
+        opponent,
+        "--opponent-final",
+        "150",
+    ];
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &[&args[..], &["--json"]].concat(),
+    );
+    assert!(o.status.success(), "{}", crate::util::stderr(&o));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let query = r#"{"card": {"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18, "choice": 22}, "dice": [3,3,3,4,5], "rolls_left": 1, "opponents": [{"card": {"ones": 2, "twos": 8, "threes": 9, "fours": 12, "fives": 20, "sixes": 18, "choice": 25, "yacht": 50}}, {"final": 150}]}"#;
+    let b = run_with_input(
+        table_dir(),
+        &["advise", "--rules", "yacht", "--batch"],
+        &format!("{query}\n"),
+    );
+    assert!(b.status.success(), "{}", crate::util::stderr(&b));
+    let line: serde_json::Value = serde_json::from_str(stdout(&b).trim()).unwrap();
+    assert_eq!(json, line);
+    assert_eq!(json["opponents"][1]["finished"], 150);
+    let p = json["p_win"].as_f64().unwrap();
+    assert!(p > 0.0 && p < 1.0, "{p}");
+    assert_eq!(json["options"][0]["p_win"].as_f64().unwrap(), p);
+    let human = run(RuleSet::YACHT, Order::Any, &args);
+    let text = stdout(&human);
+    assert!(text.contains("best chance of winning"), "{text}");
+    assert!(
+        text.contains("model: each opponent plays for the highest average"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_opponents_are_refused_in_one_line() {
+    use crate::util::{assert_bad_input, run, run_with_input, stdout, table_dir};
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &[
+            "advise",
+            "--rules",
+            "yacht",
+            "--dice",
+            "11111",
+            "--opponent",
+            "ones=7",
+        ],
+    );
+    assert_bad_input(&o, "--opponent 1: `ones` cannot hold 7");
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &[
+            "advise",
+            "--rules",
+            "yacht",
+            "--dice",
+            "11111",
+            "--opponent",
+            "yahtzee-bonus=x",
+        ],
+    );
+    assert_bad_input(&o, "not a count of Yahtzee bonuses");
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &[
+            "advise",
+            "--rules",
+            "yacht",
+            "--dice",
+            "11111",
+            "--opponent-final",
+            "9",
+            "--target",
+            "200",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    for (query, needle) in [
+        (
+            r#"{"dice": [1,1,1,1,1], "opponents": []}"#,
+            "opponents must be an array of opponents",
+        ),
+        (
+            r#"{"dice": [1,1,1,1,1], "opponents": [{"final": -1}]}"#,
+            "opponents[0].final must be",
+        ),
+        (
+            r#"{"dice": [1,1,1,1,1], "opponents": [{"final": 3, "card": {}}]}"#,
+            "opponents[0] must be an object",
+        ),
+        (
+            r#"{"dice": [1,1,1,1,1], "opponents": [{"card": {"ones": 9}}]}"#,
+            "cannot hold 9",
+        ),
+        (
+            r#"{"dice": [1,1,1,1,1], "opponents": [{"final": 3}], "target": 100}"#,
+            "give `target` or `opponents`, not both",
+        ),
+    ] {
+        let b = run_with_input(
+            table_dir(),
+            &["advise", "--rules", "yacht", "--batch"],
+            &format!("{query}\n"),
+        );
+        assert!(b.status.success());
+        let line: serde_json::Value = serde_json::from_str(stdout(&b).trim()).unwrap();
+        let error = line["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{query}: {line}"));
+        assert!(error.contains(needle), "{query}: {error}");
+    }
+}
