@@ -121,10 +121,21 @@ impl FinalScores {
         distribution: &VectorTable<f32>,
         card: &ScoreCard,
     ) -> Result<FinalScores, TableError> {
-        let state = card.state();
-        let most = i64::from(max_remaining(&card.rules(), &state));
+        let mut scores = FinalScores::of_state(distribution, &card.rules(), &card.state())?;
+        scores.lo += card.banked();
+        Ok(scores)
+    }
+
+    /// The distribution of the points scored from `state` on under expected-score play
+    /// (`lo` counts from 0: no points banked).
+    pub fn of_state(
+        distribution: &VectorTable<f32>,
+        rules: &Rules,
+        state: &crate::state::State,
+    ) -> Result<FinalScores, TableError> {
+        let most = i64::from(max_remaining(rules, state));
         let at_least =
-            |t: i64| -> Result<f64, TableError> { Ok(f64::from(distribution.value(&state, t)?)) };
+            |t: i64| -> Result<f64, TableError> { Ok(f64::from(distribution.value(state, t)?)) };
         let mut pmf = Vec::with_capacity(most as usize + 1);
         let mut above = at_least(0)?;
         for t in 0..=most {
@@ -135,9 +146,78 @@ impl FinalScores {
         // Leading scores that cannot happen are left out.
         let first = pmf.iter().position(|&p| p > 0.0).unwrap_or(0);
         Ok(FinalScores {
-            lo: card.banked() + first as u32,
+            lo: first as u32,
             pmf: pmf.split_off(first),
         })
+    }
+
+    /// The distribution of the final score from `position` (mid-turn: dice showing, rolls
+    /// left) when every choice from there on is the expected-score policy's (ties as
+    /// documented), from the expected-score and distribution tables of its rules.
+    pub fn of_position(
+        ev: &StrategyTable,
+        distribution: &VectorTable<f32>,
+        position: &Position,
+    ) -> Result<FinalScores, WinError> {
+        use crate::dice::{DICE, Dice, Keep, Lattice, MULTISETS};
+        crate::advice::advise(ev, position)?;
+        let card = &position.card;
+        let rules = card.rules();
+        let state = card.state();
+        let banked = card.banked();
+        let lattice = Lattice::get();
+        let turn = crate::advice::TurnValues::new(ev, &state);
+        // With no roll left: the expected-score box, then the distribution after it; once
+        // per roll.
+        let mut last: Vec<Option<Histogram>> = vec![None; MULTISETS];
+        let mut after_box = |dice: &Dice| -> Result<Histogram, WinError> {
+            if let Some(h) = &last[dice.index()] {
+                return Ok(h.clone());
+            }
+            let c = crate::advice::best_box_for(ev, &state, dice)
+                .expect("an open card has a legal box");
+            let next = state.after(&rules, c.index, c.points);
+            let mut after = FinalScores::of_state(distribution, &rules, &next)?;
+            after.lo += banked + c.points + c.bonus;
+            let h = Histogram::from(after);
+            last[dice.index()] = Some(h.clone());
+            Ok(h)
+        };
+        // Keeping `keep` and rolling the others, then `then` for each roll.
+        let mix = |keep: &Keep,
+                   then: &mut dyn FnMut(&Dice) -> Result<Histogram, WinError>|
+         -> Result<Histogram, WinError> {
+            let mut h = Histogram::default();
+            for d in Dice::all().filter(|d| keep.is_within(d)) {
+                let p = lattice.outcome_probability(keep.index(), d.index());
+                h.add_scaled(p, &then(&d)?);
+            }
+            Ok(h)
+        };
+        let mut one_left = |dice: &Dice| -> Result<Histogram, WinError> {
+            let (keep, _) = turn.best_keep(1, dice);
+            if keep.len() == DICE {
+                after_box(dice)
+            } else {
+                mix(&keep, &mut after_box)
+            }
+        };
+        let dice = &position.dice;
+        let h = match position.rolls_left {
+            0 => after_box(dice)?,
+            1 => one_left(dice)?,
+            _ => {
+                let (keep, _) = turn.best_keep(2, dice);
+                if keep.len() == DICE {
+                    // Stopping with two rolls left: the policy stops again with one left
+                    // (keeping all five is never preferred unless it beats every re-roll).
+                    one_left(dice)?
+                } else {
+                    mix(&keep, &mut one_left)?
+                }
+            }
+        };
+        Ok(h.into())
     }
 
     /// The highest score of `pmf`.
@@ -182,6 +262,50 @@ impl FinalScores {
             }
         }
         self.hi()
+    }
+}
+
+/// A distribution being summed: `p[i]` is the mass of `lo + i`.
+#[derive(Clone, Debug, Default)]
+struct Histogram {
+    lo: u32,
+    p: Vec<f64>,
+}
+
+impl Histogram {
+    /// `self += w * other`.
+    fn add_scaled(&mut self, w: f64, other: &Histogram) {
+        if other.p.is_empty() || w == 0.0 {
+            return;
+        }
+        if self.p.is_empty() {
+            self.lo = other.lo;
+        }
+        let lo = self.lo.min(other.lo);
+        let hi = (self.lo as usize + self.p.len()).max(other.lo as usize + other.p.len());
+        if lo < self.lo {
+            let mut p = vec![0.0; (self.lo - lo) as usize];
+            p.append(&mut self.p);
+            self.p = p;
+            self.lo = lo;
+        }
+        self.p.resize(hi - lo as usize, 0.0);
+        let at = (other.lo - lo) as usize;
+        for (x, y) in self.p[at..].iter_mut().zip(&other.p) {
+            *x += w * y;
+        }
+    }
+}
+
+impl From<FinalScores> for Histogram {
+    fn from(f: FinalScores) -> Histogram {
+        Histogram { lo: f.lo, p: f.pmf }
+    }
+}
+
+impl From<Histogram> for FinalScores {
+    fn from(h: Histogram) -> FinalScores {
+        FinalScores { lo: h.lo, pmf: h.p }
     }
 }
 
