@@ -514,3 +514,63 @@ pub fn advise_against(
             .collect(),
     })
 }
+
+/// The fast policy of the win bot, for one turn: instead of the exact best response (a
+/// solve of every card after the player's at each turn), each choice maximises
+/// `sum over T of (u(T) - u(T - 1)) * P*(final >= T after the choice)`, each chance the best
+/// for its own target `T` (the target table). With a fixed strategy that sum is exactly
+/// `E[u(final)]`; with a target-best chance for each `T` it is an upper bound that supposes
+/// the rest of the game could be played knowing the opponents' final scores, so this is an
+/// approximation of the best response, measured against it in the README. Ties as for a
+/// target.
+pub struct WinTurn<'a>(crate::target::TargetTurn<'a>);
+
+/// Weights below this are left out of the fast policy's sum (its value moves by less).
+pub const WEIGHT_FLOOR: f64 = 1e-7;
+
+impl<'a> WinTurn<'a> {
+    /// The turn of `state` with `banked` points banked against opponents whose final scores
+    /// have the distributions `opponents`.
+    pub fn new(
+        ev: &'a StrategyTable,
+        targets: &'a VectorTable<f32>,
+        state: &crate::state::State,
+        banked: u32,
+        opponents: &[FinalScores],
+    ) -> Result<WinTurn<'a>, TableError> {
+        let (lo, u) = utility(opponents);
+        let most = i64::from(max_remaining(targets.rules(), state));
+        let mut weights = Vec::new();
+        let mut previous = 0.0;
+        for i in 0..=u.len() {
+            let value = u.get(i).copied().unwrap_or(1.0);
+            let w = value - previous;
+            previous = value;
+            let needed = i64::from(lo) + i as i64 - i64::from(banked);
+            // Targets reached for sure or out of reach weigh the same on every choice.
+            if w > WEIGHT_FLOOR && needed > 0 && needed <= most {
+                weights.push((needed, w));
+            }
+        }
+        if weights.is_empty() {
+            // The outcome is decided whatever the player does: play for the average.
+            weights.push((0, 1.0));
+        }
+        Ok(WinTurn(crate::target::TargetTurn::mixture(
+            ev, targets, state, &weights,
+        )?))
+    }
+
+    /// The keep for `dice` with `rolls_left` (1 or 2) rolls left.
+    pub fn best_keep(&self, rolls_left: u8, dice: &crate::dice::Dice) -> crate::dice::Keep {
+        self.0.best_keep(rolls_left, dice)
+    }
+
+    /// The box for `dice` with no roll left.
+    pub fn best_box(
+        &self,
+        dice: &crate::dice::Dice,
+    ) -> Result<crate::advice::BoxChoice, TableError> {
+        Ok(self.0.best_box(dice)?.0)
+    }
+}
