@@ -45,6 +45,12 @@ pub enum WinError {
     /// A card of the distribution table could not be read (see [`TableError`]).
     #[error(transparent)]
     Table(#[from] TableError),
+    /// An opponent is still playing and no distribution table was given: give the
+    /// distribution table of the rules.
+    #[error(
+        "an opponent is still playing: their final score needs the distribution table of the rules"
+    )]
+    NoDistribution,
     /// No opponent was given: give at least one opponent's card or final score.
     #[error("there is no opponent: give at least one opponent's card or final score")]
     NoOpponents,
@@ -366,10 +372,18 @@ pub fn best_response(card: &ScoreCard, opponents: &[FinalScores], simd: Simd) ->
     solve_from(&objective, card.state().filled, simd, &|_, _| {})
 }
 
-/// The final-score distributions of `opponents` (checked against the player's rules).
+/// True when some opponent is still playing: their final score needs the distribution
+/// table.
+pub fn needs_distribution(opponents: &[Opponent]) -> bool {
+    opponents.iter().any(|o| matches!(o, Opponent::Playing(_)))
+}
+
+/// The final-score distributions of `opponents` (checked against the player's rules); the
+/// distribution table is needed only for opponents still playing
+/// ([`needs_distribution`]).
 pub fn opponent_scores(
     rules: &Rules,
-    distribution: &VectorTable<f32>,
+    distribution: Option<&VectorTable<f32>>,
     opponents: &[Opponent],
 ) -> Result<Vec<FinalScores>, WinError> {
     if opponents.is_empty() {
@@ -388,7 +402,8 @@ pub fn opponent_scores(
                         game: rules.label(),
                     });
                 }
-                Ok(FinalScores::of_card(distribution, card)?)
+                let table = distribution.ok_or(WinError::NoDistribution)?;
+                Ok(FinalScores::of_card(table, card)?)
             }
         })
         .collect()
@@ -463,10 +478,11 @@ pub struct WinAdvice {
 }
 
 /// Advises on `position` to beat `opponents`, with the expected-score table `ev` and the
-/// distribution table `distribution` of the position's rules.
+/// distribution table `distribution` of the position's rules (needed only for opponents still
+/// playing, see [`needs_distribution`]).
 pub fn advise_win(
     ev: &StrategyTable,
-    distribution: &VectorTable<f32>,
+    distribution: Option<&VectorTable<f32>>,
     position: &Position,
     opponents: &[Opponent],
 ) -> Result<WinAdvice, WinError> {

@@ -141,7 +141,7 @@ fn win_against_a_finished_opponent_lies_between_target_chances() {
         };
         let banked = i64::from(card.banked());
         for y in [100u32, 150, 180, 200, 250] {
-            let a = advise_win(&ev, &dist, &position, &[Opponent::Finished(y)]).unwrap();
+            let a = advise_win(&ev, Some(&dist), &position, &[Opponent::Finished(y)]).unwrap();
             let reach = |t: u32| {
                 yahtzee::target::advise_target(&ev, &target, &position, t)
                     .unwrap()
@@ -161,17 +161,17 @@ fn win_against_a_finished_opponent_lies_between_target_chances() {
             );
             let _ = banked;
         }
-        let sure = advise_win(&ev, &dist, &position, &[Opponent::Finished(0)]).unwrap();
+        let sure = advise_win(&ev, Some(&dist), &position, &[Opponent::Finished(0)]).unwrap();
         assert!(
             (sure.p_win - 1.0).abs() < 1e-6 || card.banked() == 0,
             "{}",
             sure.p_win
         );
-        let lost = advise_win(&ev, &dist, &position, &[Opponent::Finished(10_000)]).unwrap();
+        let lost = advise_win(&ev, Some(&dist), &position, &[Opponent::Finished(10_000)]).unwrap();
         assert_eq!(lost.p_win, 0.0);
         let far_below = advise_win(
             &ev,
-            &dist,
+            Some(&dist),
             &position,
             &[Opponent::Finished(card.banked().saturating_sub(1))],
         )
