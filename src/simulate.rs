@@ -8,7 +8,12 @@
 //! same report at any thread count.
 //!
 //! The optimal policy is the library's ([`TurnValues::best_keep`], [`best_box_for`]) with its
-//! tie convention (fewest dice kept, then the first box on the card).
+//! tie convention (fewest dice kept, then the first box on the card). The target policy plays
+//! for a final score of at least `T`: each turn is [`TargetTurn`] with the points still
+//! needed, except where it cannot differ from the optimal policy (the target reached, or out
+//! of reach of what the state can still score), where the optimal policy's turn is played, as
+//! [`TargetTurn`] would (its ties go to the higher expected score, so with every chance 1 or
+//! every chance 0 it is the optimal policy).
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -20,16 +25,22 @@ use crate::advice::{TurnValues, best_box_for};
 use crate::dice::{DICE, Dice, DiceRng, FACES, Keep};
 use crate::distribution::Tally;
 use crate::rules::Rules;
-use crate::state::{Bonuses, Layout, State};
+use crate::state::{Bonuses, Layout, State, cards_by_depth};
 use crate::table::StrategyTable;
+use crate::target::{TargetError, TargetTurn};
+use crate::text::excerpt;
+use crate::vector::{VectorTable, max_remaining};
 
 /// Games per chunk: one random stream each. Small enough to spread over the threads and to
 /// move the progress bar, large enough that a chunk's bookkeeping is negligible.
 pub const CHUNK: u64 = 1024;
 
+/// The largest target score a target policy takes: far above any score a game can reach
+/// (1,575 for `yahtzee`), low enough to be typed by mistake only.
+pub const MAX_TARGET: u32 = 100_000;
+
 /// How the simulated player plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Policy {
     /// The optimal policy of the strategy table (ties: fewest dice kept, first box on the
     /// card).
@@ -40,16 +51,143 @@ pub enum Policy {
     /// Keeps every die showing the most common face (ties: the higher face) and re-rolls the
     /// others twice, then scores like `greedy`.
     MostCommon,
+    /// The best chance of a final score of at least this target ([`TargetTurn`]; ties in
+    /// chance: the higher expected score, then as `optimal`).
+    Target(u32),
+}
+
+/// A policy's name that is not one: what was given and what is allowed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PolicyError {
+    /// No policy of that name. Fix: one of the names listed.
+    #[error(
+        "unknown policy `{0}`: the policies are optimal, greedy, most-common and target:T (T from 0 to {MAX_TARGET}, e.g. target:300)"
+    )]
+    Unknown(String),
+    /// `target` without its score. Fix: `target:T`.
+    #[error(
+        "the target policy needs its target score: target:T with T from 0 to {MAX_TARGET}, e.g. target:300"
+    )]
+    NoTarget,
+    /// A target that is not a whole number from 0 to [`MAX_TARGET`]. Fix: such a number.
+    #[error("the target of `target:{0}` must be a whole number from 0 to {MAX_TARGET}, e.g. target:300")]
+    BadTarget(String),
 }
 
 impl Policy {
-    /// The name used on the command line.
+    /// The name used on the command line and in reports (`target` for every target; see
+    /// [`Policy::label`]).
     pub fn name(self) -> &'static str {
         match self {
             Policy::Optimal => "optimal",
             Policy::Greedy => "greedy",
             Policy::MostCommon => "most-common",
+            Policy::Target(_) => "target",
         }
+    }
+
+    /// The policy as it is given on the command line: its name, with the target for
+    /// `target:T`.
+    pub fn label(self) -> String {
+        match self {
+            Policy::Target(t) => format!("target:{t}"),
+            other => other.name().to_string(),
+        }
+    }
+
+    /// The target score of a target policy.
+    pub fn target(self) -> Option<u32> {
+        match self {
+            Policy::Target(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+impl std::str::FromStr for Policy {
+    type Err = PolicyError;
+
+    /// Parses `optimal`, `greedy`, `most-common` or `target:T` (any case, spaces around
+    /// ignored).
+    fn from_str(text: &str) -> Result<Policy, PolicyError> {
+        let text = text.trim();
+        let lower = text.to_ascii_lowercase();
+        match lower.as_str() {
+            "optimal" => return Ok(Policy::Optimal),
+            "greedy" => return Ok(Policy::Greedy),
+            "most-common" => return Ok(Policy::MostCommon),
+            "target" | "target:" => return Err(PolicyError::NoTarget),
+            _ => {}
+        }
+        let Some(target) = lower.strip_prefix("target:") else {
+            return Err(PolicyError::Unknown(excerpt(text)));
+        };
+        match target.trim().parse::<u32>() {
+            Ok(t) if t <= MAX_TARGET => Ok(Policy::Target(t)),
+            _ => Err(PolicyError::BadTarget(excerpt(target.trim()))),
+        }
+    }
+}
+
+impl Serialize for Policy {
+    /// The policy's [`Policy::name`]; a report gives a target policy's score beside it.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+/// What the target policy plays with: the two tables of the rules, every card of the target
+/// table read and checked (so that no turn of a game can fail), and the target.
+pub struct TargetPlayer<'a> {
+    ev: &'a StrategyTable,
+    targets: &'a VectorTable<f32>,
+    target: u32,
+}
+
+impl<'a> TargetPlayer<'a> {
+    /// A player for `target` with the expected-score table `ev` and the target table
+    /// `targets` of the same rules. Reads every card of `targets` first (a table loaded from
+    /// a file reads them on first use), so that a damaged file is an error here.
+    pub fn new(
+        ev: &'a StrategyTable,
+        targets: &'a VectorTable<f32>,
+        target: u32,
+    ) -> Result<TargetPlayer<'a>, TargetError> {
+        let rules = *ev.rules();
+        if *targets.rules() != rules {
+            return Err(TargetError::RulesMismatch {
+                card: rules.label(),
+                table: targets.rules().label(),
+            });
+        }
+        for m in cards_by_depth(&rules).into_iter().flatten() {
+            targets.card(m)?;
+        }
+        Ok(TargetPlayer {
+            ev,
+            targets,
+            target,
+        })
+    }
+
+    /// The target score.
+    pub fn target(&self) -> u32 {
+        self.target
+    }
+
+    /// The target policy's turn of `state` with `banked` points on the card, when it can
+    /// differ from the optimal policy's: `None` when the target is reached (`needed <= 0`)
+    /// or out of reach (`needed` above [`max_remaining`]), where both policies are the same.
+    pub fn turn(&self, state: &State, banked: u32) -> Option<TargetTurn<'a>> {
+        let needed = i64::from(self.target) - i64::from(banked);
+        if needed <= 0 || needed > i64::from(max_remaining(self.ev.rules(), state)) {
+            return None;
+        }
+        Some(
+            TargetTurn::new(self.ev, self.targets, state, needed)
+                .expect("every card of the target table was read when the player was made"),
+        )
     }
 }
 
@@ -62,6 +200,8 @@ pub enum Player<'a> {
     Greedy,
     /// See [`Policy::MostCommon`].
     MostCommon,
+    /// See [`Policy::Target`].
+    Target(&'a TargetPlayer<'a>),
 }
 
 impl Player<'_> {
@@ -71,6 +211,16 @@ impl Player<'_> {
             Player::Optimal(_) => Policy::Optimal,
             Player::Greedy => Policy::Greedy,
             Player::MostCommon => Policy::MostCommon,
+            Player::Target(p) => Policy::Target(p.target),
+        }
+    }
+
+    /// The expected-score table the policy plays with (the optimal and the target policy).
+    fn table(&self) -> Option<&StrategyTable> {
+        match self {
+            Player::Optimal(t) => Some(t),
+            Player::Target(p) => Some(p.ev),
+            _ => None,
         }
     }
 }
@@ -145,6 +295,16 @@ impl TurnCache {
     }
 }
 
+/// How one turn is played.
+enum TurnPlan<'a> {
+    /// The optimal policy's turn.
+    Optimal(&'a StrategyTable, Arc<TurnValues>),
+    /// The target policy's turn, where it can differ from the optimal policy's.
+    Target(TargetTurn<'a>),
+    /// A baseline.
+    Baseline,
+}
+
 /// Plays one game and adds it to `tally` (one count per game).
 pub fn play(
     rules: &Rules,
@@ -158,29 +318,43 @@ pub fn play(
     let mut yahtzee_bonuses = 0usize;
     let mut upper_bonus = false;
     for _ in 0..rules.box_count() {
-        let turn = match (player, cache) {
-            (Player::Optimal(table), Some(cache)) => Some(cache.turn(table, &state)),
-            (Player::Optimal(table), None) => Some(Arc::new(TurnValues::new(table, &state))),
-            _ => None,
+        let optimal = |table: &StrategyTable| match cache {
+            Some(cache) => cache.turn(table, &state),
+            None => Arc::new(TurnValues::new(table, &state)),
+        };
+        let turn = match player {
+            Player::Optimal(table) => TurnPlan::Optimal(table, optimal(table)),
+            Player::Target(p) => match p.turn(&state, score) {
+                Some(t) => TurnPlan::Target(t),
+                None => TurnPlan::Optimal(p.ev, optimal(p.ev)),
+            },
+            Player::Greedy | Player::MostCommon => TurnPlan::Baseline,
         };
         let mut dice = rng.throw(&Keep::from_faces(&[]).expect("the empty keep"));
         for rolls_left in [2u8, 1] {
-            let keep = match (player, &turn) {
-                (Player::Optimal(_), Some(turn)) => turn.best_keep(rolls_left, &dice).0,
-                (Player::MostCommon, _) => most_common_keep(&dice),
-                _ => break,
+            let keep = match (&turn, player) {
+                (TurnPlan::Optimal(_, values), _) => values.best_keep(rolls_left, &dice).0,
+                (TurnPlan::Target(t), _) => t.best_keep(rolls_left, &dice),
+                (TurnPlan::Baseline, Player::MostCommon) => most_common_keep(&dice),
+                (TurnPlan::Baseline, _) => break,
             };
             if keep.len() == DICE {
                 break;
             }
             dice = rng.throw(&keep);
         }
-        let (index, points, bonuses) = match player {
-            Player::Optimal(table) => {
+        let (index, points, bonuses) = match &turn {
+            TurnPlan::Optimal(table, _) => {
                 let c = best_box_for(table, &state, &dice).expect("a legal box");
                 (c.index, c.points, c.bonuses)
             }
-            _ => greedy_box(rules, &state, &dice),
+            TurnPlan::Target(t) => {
+                let (c, _) = t
+                    .best_box(&dice)
+                    .expect("every card of the target table was read when the player was made");
+                (c.index, c.points, c.bonuses)
+            }
+            TurnPlan::Baseline => greedy_box(rules, &state, &dice),
         };
         tally.add_box(index, points, 1.0);
         yahtzee_bonuses += usize::from(bonuses.yahtzee);
@@ -207,10 +381,7 @@ pub fn simulate(
 ) -> Tally {
     let chunks = games.div_ceil(CHUNK);
     let done = AtomicU64::new(0);
-    let cache = match player {
-        Player::Optimal(table) => Some(TurnCache::new(table)),
-        _ => None,
-    };
+    let cache = player.table().map(TurnCache::new);
     let tallies: Vec<Tally> = (0..chunks)
         .into_par_iter()
         .map(|c| {
@@ -267,6 +438,44 @@ impl MeanInterval {
             low: mean - 1.96 * standard_error,
             high: mean + 1.96 * standard_error,
             standard_error,
+        }
+    }
+}
+
+/// The share of the games of a simulation that reach a score, with its 95% interval.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ShareInterval {
+    /// The share of the games with a final score of at least the target.
+    pub share: f64,
+    /// Lower end of the 95% confidence interval of the share.
+    pub low: f64,
+    /// Upper end of the 95% confidence interval of the share.
+    pub high: f64,
+}
+
+impl ShareInterval {
+    /// The share of the games of `tally` with a final score of at least `target`, with its
+    /// Wilson score interval at 95% (z = 1.96): unlike share +- 1.96 standard errors it stays
+    /// within 0 and 1 and does not shrink to a point when no game, or every game, reaches
+    /// the target.
+    pub fn of(tally: &Tally, target: u32) -> ShareInterval {
+        let n = tally.total();
+        if n == 0.0 {
+            return ShareInterval {
+                share: 0.0,
+                low: 0.0,
+                high: 1.0,
+            };
+        }
+        let reached: f64 = tally.score.iter().skip(target as usize).sum();
+        let share = reached / n;
+        let z2 = 1.96f64 * 1.96;
+        let centre = (share + z2 / (2.0 * n)) / (1.0 + z2 / n);
+        let half = 1.96 * (share * (1.0 - share) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+        ShareInterval {
+            share,
+            low: (centre - half).max(0.0),
+            high: (centre + half).min(1.0),
         }
     }
 }
