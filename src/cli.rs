@@ -404,8 +404,16 @@ mod tests {
         }
         assert_eq!(parse_policy("Target: 0 "), Ok(Policy::Target(0)));
         assert!(parse_policy("target").unwrap_err().contains("target:T"));
-        assert!(parse_policy("target:100001").unwrap_err().contains("0 to 100000"));
-        assert!(parse_policy("lucky").unwrap_err().contains("unknown policy `lucky`"));
+        assert!(
+            parse_policy("target:100001")
+                .unwrap_err()
+                .contains("0 to 100000")
+        );
+        assert!(
+            parse_policy("lucky")
+                .unwrap_err()
+                .contains("unknown policy `lucky`")
+        );
     }
 
     #[test]

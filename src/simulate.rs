@@ -15,8 +15,9 @@
 //! [`TargetTurn`] would (its ties go to the higher expected score, so with every chance 1 or
 //! every chance 0 it is the optimal policy).
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -71,7 +72,9 @@ pub enum PolicyError {
     )]
     NoTarget,
     /// A target that is not a whole number from 0 to [`MAX_TARGET`]. Fix: such a number.
-    #[error("the target of `target:{0}` must be a whole number from 0 to {MAX_TARGET}, e.g. target:300")]
+    #[error(
+        "the target of `target:{0}` must be a whole number from 0 to {MAX_TARGET}, e.g. target:300"
+    )]
     BadTarget(String),
 }
 
@@ -176,18 +179,29 @@ impl<'a> TargetPlayer<'a> {
         self.target
     }
 
-    /// The target policy's turn of `state` with `banked` points on the card, when it can
-    /// differ from the optimal policy's: `None` when the target is reached (`needed <= 0`)
-    /// or out of reach (`needed` above [`max_remaining`]), where both policies are the same.
-    pub fn turn(&self, state: &State, banked: u32) -> Option<TargetTurn<'a>> {
+    /// The points still needed in `state` with `banked` points on the card, where the target
+    /// policy can differ from the optimal policy: `None` when the target is reached
+    /// (`needed <= 0`) or out of reach (`needed` above [`max_remaining`]), where both
+    /// policies are the same.
+    pub fn needed(&self, state: &State, banked: u32) -> Option<i64> {
         let needed = i64::from(self.target) - i64::from(banked);
-        if needed <= 0 || needed > i64::from(max_remaining(self.ev.rules(), state)) {
-            return None;
-        }
-        Some(
-            TargetTurn::new(self.ev, self.targets, state, needed)
-                .expect("every card of the target table was read when the player was made"),
-        )
+        (needed > 0 && needed <= i64::from(max_remaining(self.ev.rules(), state))).then_some(needed)
+    }
+
+    /// The target policy's turn of `state` with `needed` points still needed.
+    pub fn turn_for(&self, state: &State, needed: i64) -> TargetTurn<'a> {
+        TargetTurn::new(self.ev, self.targets, state, needed)
+            .expect("every card of the target table was read when the player was made")
+    }
+
+    /// The expected-score table.
+    pub fn ev(&self) -> &'a StrategyTable {
+        self.ev
+    }
+
+    /// The target table.
+    pub fn targets(&self) -> &'a VectorTable<f32> {
+        self.targets
     }
 }
 
@@ -204,7 +218,7 @@ pub enum Player<'a> {
     Target(&'a TargetPlayer<'a>),
 }
 
-impl Player<'_> {
+impl<'a> Player<'a> {
     /// The policy played.
     pub fn policy(&self) -> Policy {
         match self {
@@ -216,11 +230,85 @@ impl Player<'_> {
     }
 
     /// The expected-score table the policy plays with (the optimal and the target policy).
-    fn table(&self) -> Option<&StrategyTable> {
+    fn table(&self) -> Option<&'a StrategyTable> {
         match self {
             Player::Optimal(t) => Some(t),
             Player::Target(p) => Some(p.ev),
             _ => None,
+        }
+    }
+
+    /// How the player plays the turn of `state` with `banked` points on the card (bonuses
+    /// included), from `cache` when one is given (a turn is a pure function of the state and,
+    /// for the target policy, of the points still needed, so the cache changes nothing in the
+    /// game).
+    pub fn turn(
+        &self,
+        state: &State,
+        banked: u32,
+        cache: Option<&TurnCache<'a>>,
+    ) -> PolicyTurn<'a> {
+        let optimal = |table: &'a StrategyTable| {
+            let values = match cache {
+                Some(cache) => cache.turn(table, state),
+                None => Arc::new(TurnValues::new(table, state)),
+            };
+            PolicyTurn::Optimal(table, values)
+        };
+        match self {
+            Player::Optimal(table) => optimal(table),
+            Player::Target(p) => match p.needed(state, banked) {
+                Some(needed) => PolicyTurn::Target(match cache {
+                    Some(cache) => cache.target_turn(p, state, needed),
+                    None => Arc::new(p.turn_for(state, needed)),
+                }),
+                None => optimal(p.ev),
+            },
+            Player::Greedy => PolicyTurn::Greedy,
+            Player::MostCommon => PolicyTurn::MostCommon,
+        }
+    }
+}
+
+/// One turn of one state under a policy: the dice kept after each roll and the box filled.
+/// What the simulation plays, and what the bots of `yahtzee play` play.
+pub enum PolicyTurn<'a> {
+    /// The optimal policy's turn ([`TurnValues::best_keep`], [`best_box_for`]).
+    Optimal(&'a StrategyTable, Arc<TurnValues>),
+    /// The target policy's turn, where it can differ from the optimal policy's.
+    Target(Arc<TargetTurn<'a>>),
+    /// See [`Policy::Greedy`].
+    Greedy,
+    /// See [`Policy::MostCommon`].
+    MostCommon,
+}
+
+impl PolicyTurn<'_> {
+    /// The dice kept from `dice` with `rolls_left` (1 or 2) rolls left; all five dice: stop
+    /// rolling (the greedy policy always stops).
+    pub fn keep(&self, rolls_left: u8, dice: &Dice) -> Keep {
+        match self {
+            PolicyTurn::Optimal(_, values) => values.best_keep(rolls_left, dice).0,
+            PolicyTurn::Target(t) => t.best_keep(rolls_left, dice),
+            PolicyTurn::MostCommon => most_common_keep(dice),
+            PolicyTurn::Greedy => Keep::from_faces(&dice.faces()).expect("five faces"),
+        }
+    }
+
+    /// The box filled with `dice` in `state` (its index, points and the bonuses earned).
+    pub fn choose_box(&self, rules: &Rules, state: &State, dice: &Dice) -> (usize, u32, Bonuses) {
+        match self {
+            PolicyTurn::Optimal(table, _) => {
+                let c = best_box_for(table, state, dice).expect("a legal box");
+                (c.index, c.points, c.bonuses)
+            }
+            PolicyTurn::Target(t) => {
+                let (c, _) = t
+                    .best_box(dice)
+                    .expect("every card of the target table was read when the player was made");
+                (c.index, c.points, c.bonuses)
+            }
+            PolicyTurn::Greedy | PolicyTurn::MostCommon => greedy_box(rules, state, dice),
         }
     }
 }
@@ -251,28 +339,45 @@ fn most_common_keep(dice: &Dice) -> Keep {
     Keep::from_faces(&vec![face as u8 + 1; usize::from(counts[face])]).expect("at most five dice")
 }
 
-/// The turns of the states met so far, shared by the threads: a state's turn is computed
-/// once and reused while the cache has room. It changes nothing in the games (a turn is a
-/// pure function of the state); it saves recomputing the frequent states (the first turns,
+/// The turns of the states met so far, shared by the threads: a state's turn (and, for the
+/// target policy, a state's turn with some points still needed) is computed once and reused
+/// while the cache has room. It changes nothing in the games (a turn is a pure function of
+/// the state and the points needed); it saves recomputing the frequent ones (the first turns,
 /// whose states are few, and the last, whose states are few again).
-pub struct TurnCache {
+pub struct TurnCache<'a> {
     layout: Layout,
     slots: Vec<OnceLock<Arc<TurnValues>>>,
     room: AtomicUsize,
+    /// Target turns by (state's layout index, points needed), in shards by state.
+    targets: Vec<Mutex<TargetShard<'a>>>,
+    target_room: AtomicUsize,
 }
+
+/// One shard of the target turns of a [`TurnCache`].
+type TargetShard<'a> = HashMap<(usize, i64), Arc<TargetTurn<'a>>>;
 
 /// States a [`TurnCache`] keeps at most: each turn is ~9.4 KB (1,176 values), so this bounds
 /// the cache near 300 MB, enough for every frequent state.
 pub const CACHED_TURNS: usize = 32_768;
 
-impl TurnCache {
+/// Target turns a [`TurnCache`] keeps at most: each is ~17 KB (its chances and the
+/// expected-score turn), so this bounds them near 140 MB.
+pub const CACHED_TARGET_TURNS: usize = 8_192;
+
+/// Shards of the target turns of a [`TurnCache`]: enough that two threads rarely wait for
+/// each other.
+const TARGET_SHARDS: usize = 64;
+
+impl<'a> TurnCache<'a> {
     /// An empty cache for the states of `table`.
-    pub fn new(table: &StrategyTable) -> TurnCache {
+    pub fn new(table: &StrategyTable) -> TurnCache<'a> {
         let layout = *table.layout();
         TurnCache {
             layout,
             slots: (0..layout.len()).map(|_| OnceLock::new()).collect(),
             room: AtomicUsize::new(CACHED_TURNS),
+            targets: (0..TARGET_SHARDS).map(|_| Mutex::default()).collect(),
+            target_room: AtomicUsize::new(CACHED_TARGET_TURNS),
         }
     }
 
@@ -283,33 +388,54 @@ impl TurnCache {
             return Arc::clone(t);
         }
         let turn = Arc::new(TurnValues::new(table, state));
-        let has_room = self
-            .room
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |r| r.checked_sub(1))
-            .is_ok();
-        if has_room {
+        if take_room(&self.room) {
             // Another thread may have set it first: the values are the same either way.
             let _ = slot.set(Arc::clone(&turn));
         }
         turn
     }
+
+    /// The target turn of `state` with `needed` points still needed for `player`, from the
+    /// cache or computed (and kept while there is room).
+    pub fn target_turn(
+        &self,
+        player: &TargetPlayer<'a>,
+        state: &State,
+        needed: i64,
+    ) -> Arc<TargetTurn<'a>> {
+        let index = self.layout.index(state);
+        let shard = &self.targets[index % TARGET_SHARDS];
+        let key = (index, needed);
+        if let Some(t) = lock(shard).get(&key) {
+            return Arc::clone(t);
+        }
+        // Computed outside the lock: another thread may compute the same turn meanwhile,
+        // which only costs the time.
+        let turn = Arc::new(player.turn_for(state, needed));
+        if take_room(&self.target_room) {
+            lock(shard).insert(key, Arc::clone(&turn));
+        }
+        turn
+    }
 }
 
-/// How one turn is played.
-enum TurnPlan<'a> {
-    /// The optimal policy's turn.
-    Optimal(&'a StrategyTable, Arc<TurnValues>),
-    /// The target policy's turn, where it can differ from the optimal policy's.
-    Target(TargetTurn<'a>),
-    /// A baseline.
-    Baseline,
+/// Takes one unit of `room`; false when none is left.
+fn take_room(room: &AtomicUsize) -> bool {
+    room.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |r| r.checked_sub(1))
+        .is_ok()
+}
+
+/// The map of a shard. A thread that panicked while holding it left a map that is still
+/// whole (an insert of a computed turn), so the poison is ignored.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Plays one game and adds it to `tally` (one count per game).
-pub fn play(
+pub fn play<'a>(
     rules: &Rules,
-    player: &Player<'_>,
-    cache: Option<&TurnCache>,
+    player: &Player<'a>,
+    cache: Option<&TurnCache<'a>>,
     rng: &mut DiceRng,
     tally: &mut Tally,
 ) {
@@ -318,44 +444,16 @@ pub fn play(
     let mut yahtzee_bonuses = 0usize;
     let mut upper_bonus = false;
     for _ in 0..rules.box_count() {
-        let optimal = |table: &StrategyTable| match cache {
-            Some(cache) => cache.turn(table, &state),
-            None => Arc::new(TurnValues::new(table, &state)),
-        };
-        let turn = match player {
-            Player::Optimal(table) => TurnPlan::Optimal(table, optimal(table)),
-            Player::Target(p) => match p.turn(&state, score) {
-                Some(t) => TurnPlan::Target(t),
-                None => TurnPlan::Optimal(p.ev, optimal(p.ev)),
-            },
-            Player::Greedy | Player::MostCommon => TurnPlan::Baseline,
-        };
+        let turn = player.turn(&state, score, cache);
         let mut dice = rng.throw(&Keep::from_faces(&[]).expect("the empty keep"));
         for rolls_left in [2u8, 1] {
-            let keep = match (&turn, player) {
-                (TurnPlan::Optimal(_, values), _) => values.best_keep(rolls_left, &dice).0,
-                (TurnPlan::Target(t), _) => t.best_keep(rolls_left, &dice),
-                (TurnPlan::Baseline, Player::MostCommon) => most_common_keep(&dice),
-                (TurnPlan::Baseline, _) => break,
-            };
+            let keep = turn.keep(rolls_left, &dice);
             if keep.len() == DICE {
                 break;
             }
             dice = rng.throw(&keep);
         }
-        let (index, points, bonuses) = match &turn {
-            TurnPlan::Optimal(table, _) => {
-                let c = best_box_for(table, &state, &dice).expect("a legal box");
-                (c.index, c.points, c.bonuses)
-            }
-            TurnPlan::Target(t) => {
-                let (c, _) = t
-                    .best_box(&dice)
-                    .expect("every card of the target table was read when the player was made");
-                (c.index, c.points, c.bonuses)
-            }
-            TurnPlan::Baseline => greedy_box(rules, &state, &dice),
-        };
+        let (index, points, bonuses) = turn.choose_box(rules, &state, &dice);
         tally.add_box(index, points, 1.0);
         yahtzee_bonuses += usize::from(bonuses.yahtzee);
         upper_bonus |= bonuses.upper;
@@ -372,9 +470,9 @@ pub fn play(
 /// Plays `games` games with `seed` and tallies them (counts of games). `progress(done)` is
 /// called with the number of games finished after each chunk. Runs on the current rayon
 /// thread pool; the tally is the same at any thread count.
-pub fn simulate(
+pub fn simulate<'a>(
     rules: &Rules,
-    player: &Player<'_>,
+    player: &Player<'a>,
     games: u64,
     seed: u64,
     progress: &(dyn Fn(u64) + Sync),
