@@ -157,6 +157,17 @@ impl<'a> TargetPlayer<'a> {
         targets: &'a VectorTable<f32>,
         target: u32,
     ) -> Result<TargetPlayer<'a>, TargetError> {
+        TargetPlayer::from_state(ev, targets, target, &State::START)
+    }
+
+    /// [`TargetPlayer::new`] for games from `start` on: reads only the cards that follow
+    /// it, so a reduced target table ([`crate::vector::solve_reduced`]) serves.
+    pub fn from_state(
+        ev: &'a StrategyTable,
+        targets: &'a VectorTable<f32>,
+        target: u32,
+        start: &State,
+    ) -> Result<TargetPlayer<'a>, TargetError> {
         let rules = *ev.rules();
         if *targets.rules() != rules {
             return Err(TargetError::RulesMismatch {
@@ -165,7 +176,9 @@ impl<'a> TargetPlayer<'a> {
             });
         }
         for m in cards_by_depth(&rules).into_iter().flatten() {
-            targets.card(m)?;
+            if m & start.filled == start.filled {
+                targets.card(m)?;
+            }
         }
         Ok(TargetPlayer {
             ev,

@@ -18,3 +18,4 @@ mod stats;
 mod table;
 mod target;
 mod target_policy;
+mod target_stats;
