@@ -345,37 +345,30 @@ pub struct SimulateArgs {
     /// Seed of the dice: the same seed plays the same games at any thread count.
     #[arg(long, default_value_t = 1, value_name = "S")]
     pub seed: u64,
-    /// How the games are played.
-    #[arg(long, value_enum, default_value = "optimal")]
-    pub policy: PolicyArg,
-    /// Strategy table for the optimal policy [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.
+    /// How the games are played: `optimal` (the strategy table's policy; ties: fewest dice
+    /// kept, first box on the card), `greedy` (never re-rolls, scores the box worth the most
+    /// points now), `most-common` (keeps the most common face, re-rolls the others twice,
+    /// then scores like greedy), or `target:T` (the best chance of a final score of at least
+    /// T, T from 0 to 100000; ties in chance: the higher expected score); the report of
+    /// target:T adds the share of games reaching T with its 95% interval.
+    #[arg(long, default_value = "optimal", value_name = "POLICY", value_parser = parse_policy)]
+    pub policy: Policy,
+    /// Strategy table for the optimal and the target policy [default: the cache folder, or
+    /// $YAHTZEE_TABLE_DIR]; built if missing.
     #[arg(long, value_name = "PATH")]
     pub table: Option<PathBuf>,
+    /// Target table for `--policy target:T` [default: the cache folder, or
+    /// $YAHTZEE_TABLE_DIR]; built if missing (about a minute for yahtzee).
+    #[arg(long, value_name = "PATH")]
+    pub target_table: Option<PathBuf>,
     /// Worker threads, 1 to 256 [default: one per core, or $RAYON_NUM_THREADS].
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<u16>,
 }
 
-/// `--policy`: the policies of [`yahtzee::simulate::Policy`], by their names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum PolicyArg {
-    /// The optimal policy of the strategy table (ties: fewest dice kept, first box on the card).
-    Optimal,
-    /// Never re-rolls: scores the opening roll in the box worth the most points now.
-    Greedy,
-    /// Keeps every die of the most common face, re-rolls the others twice, then scores like
-    /// greedy.
-    MostCommon,
-}
-
-impl From<PolicyArg> for Policy {
-    fn from(p: PolicyArg) -> Policy {
-        match p {
-            PolicyArg::Optimal => Policy::Optimal,
-            PolicyArg::Greedy => Policy::Greedy,
-            PolicyArg::MostCommon => Policy::MostCommon,
-        }
-    }
+/// `--policy`: a policy of [`yahtzee::simulate::Policy`] by its name, `target:T` for a target.
+pub fn parse_policy(text: &str) -> Result<Policy, String> {
+    text.parse::<Policy>().map_err(|e| e.to_string())
 }
 
 /// `--format`: the formats of [`yahtzee::export::Format`].
@@ -418,10 +411,26 @@ mod tests {
 
     #[test]
     fn policy_names_are_the_library_names() {
-        for p in PolicyArg::value_variants() {
-            let name = p.to_possible_value().unwrap();
-            assert_eq!(name.get_name(), Policy::from(*p).name());
+        for p in [
+            Policy::Optimal,
+            Policy::Greedy,
+            Policy::MostCommon,
+            Policy::Target(300),
+        ] {
+            assert_eq!(parse_policy(&p.label()), Ok(p));
         }
+        assert_eq!(parse_policy("Target: 0 "), Ok(Policy::Target(0)));
+        assert!(parse_policy("target").unwrap_err().contains("target:T"));
+        assert!(
+            parse_policy("target:100001")
+                .unwrap_err()
+                .contains("0 to 100000")
+        );
+        assert!(
+            parse_policy("lucky")
+                .unwrap_err()
+                .contains("unknown policy `lucky`")
+        );
     }
 
     #[test]

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::distribution::{Summary, Tally};
 use crate::rules::Rules;
-use crate::simulate::{MeanInterval, Player, Policy};
+use crate::simulate::{MeanInterval, Player, Policy, ShareInterval};
 use crate::solver::SolveOptions;
 use crate::state::{State, reachable_state_count};
 use crate::table::{EXPECTED_SCORE, FORMAT_VERSION, StrategyTable, TableError, TableHeader};
@@ -20,6 +20,9 @@ use crate::vector::{self, VectorObjective, VectorTable, max_remaining};
 
 /// The tie convention of the optimal policy, as every report that applies it states it.
 pub const TIE_CONVENTION: &str = "options within 1e-9 of the best are ties: among keeps, the fewest dice (then the lowest faces); among boxes, the first on the card";
+
+/// The tie convention of the target policy, as every report that applies it states it.
+pub const TARGET_TIE_CONVENTION: &str = "options whose chances of reaching the target are within 1e-9 are ties: the higher expected final score, then among keeps the fewest dice (then the lowest faces), among boxes the first on the card";
 
 /// The most games one simulation plays: beyond this the per-game counts would no longer be
 /// exact in f64 (2^53), long before which the run would take days anyway.
@@ -287,11 +290,18 @@ pub struct SimulateReport {
     pub rules: Rules,
     /// Always `simulation`.
     pub method: &'static str,
-    /// The policy played.
+    /// The policy played (`optimal`, `greedy`, `most-common` or `target`).
     pub policy: Policy,
-    /// How the optimal policy breaks ties (absent for the baselines).
+    /// The target score of the target policy (absent for the others).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<u32>,
+    /// How the optimal or the target policy breaks ties (absent for the baselines).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tie_convention: Option<&'static str>,
+    /// The share of the games reaching the target, with its 95% interval (the target policy
+    /// only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reached: Option<ShareInterval>,
     /// Games played.
     pub games: u64,
     /// Seed of the dice.
@@ -345,7 +355,13 @@ pub fn simulate(
         rules: *rules,
         method: "simulation",
         policy,
-        tie_convention: (policy == Policy::Optimal).then_some(TIE_CONVENTION),
+        target: policy.target(),
+        tie_convention: match policy {
+            Policy::Optimal => Some(TIE_CONVENTION),
+            Policy::Target(_) => Some(TARGET_TIE_CONVENTION),
+            Policy::Greedy | Policy::MostCommon => None,
+        },
+        reached: policy.target().map(|t| ShareInterval::of(&tally, t)),
         games,
         seed,
         mean_interval: MeanInterval::of(&tally),

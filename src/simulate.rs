@@ -8,10 +8,16 @@
 //! same report at any thread count.
 //!
 //! The optimal policy is the library's ([`TurnValues::best_keep`], [`best_box_for`]) with its
-//! tie convention (fewest dice kept, then the first box on the card).
+//! tie convention (fewest dice kept, then the first box on the card). The target policy plays
+//! for a final score of at least `T`: each turn is [`TargetTurn`] with the points still
+//! needed, except where it cannot differ from the optimal policy (the target reached, or out
+//! of reach of what the state can still score), where the optimal policy's turn is played, as
+//! [`TargetTurn`] would (its ties go to the higher expected score, so with every chance 1 or
+//! every chance 0 it is the optimal policy).
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -20,16 +26,22 @@ use crate::advice::{TurnValues, best_box_for};
 use crate::dice::{DICE, Dice, DiceRng, FACES, Keep};
 use crate::distribution::Tally;
 use crate::rules::Rules;
-use crate::state::{Bonuses, Layout, State};
+use crate::state::{Bonuses, Layout, State, cards_by_depth};
 use crate::table::StrategyTable;
+use crate::target::{TargetError, TargetTurn};
+use crate::text::excerpt;
+use crate::vector::{VectorTable, max_remaining};
 
 /// Games per chunk: one random stream each. Small enough to spread over the threads and to
 /// move the progress bar, large enough that a chunk's bookkeeping is negligible.
 pub const CHUNK: u64 = 1024;
 
+/// The largest target score a target policy takes: far above any score a game can reach
+/// (1,575 for `yahtzee`), low enough to be typed by mistake only.
+pub const MAX_TARGET: u32 = 100_000;
+
 /// How the simulated player plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Policy {
     /// The optimal policy of the strategy table (ties: fewest dice kept, first box on the
     /// card).
@@ -40,16 +52,169 @@ pub enum Policy {
     /// Keeps every die showing the most common face (ties: the higher face) and re-rolls the
     /// others twice, then scores like `greedy`.
     MostCommon,
+    /// The best chance of a final score of at least this target ([`TargetTurn`]; ties in
+    /// chance: the higher expected score, then as `optimal`).
+    Target(u32),
+}
+
+/// A policy's name that is not one: what was given and what is allowed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PolicyError {
+    /// No policy of that name. Fix: one of the names listed.
+    #[error(
+        "unknown policy `{0}`: the policies are optimal, greedy, most-common and target:T (T from 0 to {MAX_TARGET}, e.g. target:300)"
+    )]
+    Unknown(String),
+    /// `target` without its score. Fix: `target:T`.
+    #[error(
+        "the target policy needs its target score: target:T with T from 0 to {MAX_TARGET}, e.g. target:300"
+    )]
+    NoTarget,
+    /// A target that is not a whole number from 0 to [`MAX_TARGET`]. Fix: such a number.
+    #[error(
+        "the target of `target:{0}` must be a whole number from 0 to {MAX_TARGET}, e.g. target:300"
+    )]
+    BadTarget(String),
 }
 
 impl Policy {
-    /// The name used on the command line.
+    /// The name used on the command line and in reports (`target` for every target; see
+    /// [`Policy::label`]).
     pub fn name(self) -> &'static str {
         match self {
             Policy::Optimal => "optimal",
             Policy::Greedy => "greedy",
             Policy::MostCommon => "most-common",
+            Policy::Target(_) => "target",
         }
+    }
+
+    /// The policy as it is given on the command line: its name, with the target for
+    /// `target:T`.
+    pub fn label(self) -> String {
+        match self {
+            Policy::Target(t) => format!("target:{t}"),
+            other => other.name().to_string(),
+        }
+    }
+
+    /// The target score of a target policy.
+    pub fn target(self) -> Option<u32> {
+        match self {
+            Policy::Target(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+impl std::str::FromStr for Policy {
+    type Err = PolicyError;
+
+    /// Parses `optimal`, `greedy`, `most-common` or `target:T` (any case, spaces around
+    /// ignored).
+    fn from_str(text: &str) -> Result<Policy, PolicyError> {
+        let text = text.trim();
+        let lower = text.to_ascii_lowercase();
+        match lower.as_str() {
+            "optimal" => return Ok(Policy::Optimal),
+            "greedy" => return Ok(Policy::Greedy),
+            "most-common" => return Ok(Policy::MostCommon),
+            "target" | "target:" => return Err(PolicyError::NoTarget),
+            _ => {}
+        }
+        let Some(target) = lower.strip_prefix("target:") else {
+            return Err(PolicyError::Unknown(excerpt(text)));
+        };
+        match target.trim().parse::<u32>() {
+            Ok(t) if t <= MAX_TARGET => Ok(Policy::Target(t)),
+            _ => Err(PolicyError::BadTarget(excerpt(target.trim()))),
+        }
+    }
+}
+
+impl Serialize for Policy {
+    /// The policy's [`Policy::name`]; a report gives a target policy's score beside it.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+/// What the target policy plays with: the two tables of the rules, every card of the target
+/// table read and checked (so that no turn of a game can fail), and the target.
+pub struct TargetPlayer<'a> {
+    ev: &'a StrategyTable,
+    targets: &'a VectorTable<f32>,
+    target: u32,
+}
+
+impl<'a> TargetPlayer<'a> {
+    /// A player for `target` with the expected-score table `ev` and the target table
+    /// `targets` of the same rules. Reads every card of `targets` first (a table loaded from
+    /// a file reads them on first use), so that a damaged file is an error here.
+    pub fn new(
+        ev: &'a StrategyTable,
+        targets: &'a VectorTable<f32>,
+        target: u32,
+    ) -> Result<TargetPlayer<'a>, TargetError> {
+        TargetPlayer::from_state(ev, targets, target, &State::START)
+    }
+
+    /// [`TargetPlayer::new`] for games from `start` on: reads only the cards that follow
+    /// it, so a reduced target table ([`crate::vector::solve_reduced`]) serves.
+    pub fn from_state(
+        ev: &'a StrategyTable,
+        targets: &'a VectorTable<f32>,
+        target: u32,
+        start: &State,
+    ) -> Result<TargetPlayer<'a>, TargetError> {
+        let rules = *ev.rules();
+        if *targets.rules() != rules {
+            return Err(TargetError::RulesMismatch {
+                card: rules.label(),
+                table: targets.rules().label(),
+            });
+        }
+        for m in cards_by_depth(&rules).into_iter().flatten() {
+            if m & start.filled == start.filled {
+                targets.card(m)?;
+            }
+        }
+        Ok(TargetPlayer {
+            ev,
+            targets,
+            target,
+        })
+    }
+
+    /// The target score.
+    pub fn target(&self) -> u32 {
+        self.target
+    }
+
+    /// The points still needed in `state` with `banked` points on the card, where the target
+    /// policy can differ from the optimal policy: `None` when the target is reached
+    /// (`needed <= 0`) or out of reach (`needed` above [`max_remaining`]), where both
+    /// policies are the same.
+    pub fn needed(&self, state: &State, banked: u32) -> Option<i64> {
+        let needed = i64::from(self.target) - i64::from(banked);
+        (needed > 0 && needed <= i64::from(max_remaining(self.ev.rules(), state))).then_some(needed)
+    }
+
+    /// The target policy's turn of `state` with `needed` points still needed.
+    pub fn turn_for(&self, state: &State, needed: i64) -> TargetTurn<'a> {
+        TargetTurn::new(self.ev, self.targets, state, needed)
+            .expect("every card of the target table was read when the player was made")
+    }
+
+    /// The expected-score table.
+    pub fn ev(&self) -> &'a StrategyTable {
+        self.ev
+    }
+
+    /// The target table.
+    pub fn targets(&self) -> &'a VectorTable<f32> {
+        self.targets
     }
 }
 
@@ -62,15 +227,101 @@ pub enum Player<'a> {
     Greedy,
     /// See [`Policy::MostCommon`].
     MostCommon,
+    /// See [`Policy::Target`].
+    Target(&'a TargetPlayer<'a>),
 }
 
-impl Player<'_> {
+impl<'a> Player<'a> {
     /// The policy played.
     pub fn policy(&self) -> Policy {
         match self {
             Player::Optimal(_) => Policy::Optimal,
             Player::Greedy => Policy::Greedy,
             Player::MostCommon => Policy::MostCommon,
+            Player::Target(p) => Policy::Target(p.target),
+        }
+    }
+
+    /// The expected-score table the policy plays with (the optimal and the target policy).
+    fn table(&self) -> Option<&'a StrategyTable> {
+        match self {
+            Player::Optimal(t) => Some(t),
+            Player::Target(p) => Some(p.ev),
+            _ => None,
+        }
+    }
+
+    /// How the player plays the turn of `state` with `banked` points on the card (bonuses
+    /// included), from `cache` when one is given (a turn is a pure function of the state and,
+    /// for the target policy, of the points still needed, so the cache changes nothing in the
+    /// game).
+    pub fn turn(
+        &self,
+        state: &State,
+        banked: u32,
+        cache: Option<&TurnCache<'a>>,
+    ) -> PolicyTurn<'a> {
+        let optimal = |table: &'a StrategyTable| {
+            let values = match cache {
+                Some(cache) => cache.turn(table, state),
+                None => Arc::new(TurnValues::new(table, state)),
+            };
+            PolicyTurn::Optimal(table, values)
+        };
+        match self {
+            Player::Optimal(table) => optimal(table),
+            Player::Target(p) => match p.needed(state, banked) {
+                Some(needed) => PolicyTurn::Target(match cache {
+                    Some(cache) => cache.target_turn(p, state, needed),
+                    None => Arc::new(p.turn_for(state, needed)),
+                }),
+                None => optimal(p.ev),
+            },
+            Player::Greedy => PolicyTurn::Greedy,
+            Player::MostCommon => PolicyTurn::MostCommon,
+        }
+    }
+}
+
+/// One turn of one state under a policy: the dice kept after each roll and the box filled.
+/// What the simulation plays, and what the bots of `yahtzee play` play.
+pub enum PolicyTurn<'a> {
+    /// The optimal policy's turn ([`TurnValues::best_keep`], [`best_box_for`]).
+    Optimal(&'a StrategyTable, Arc<TurnValues>),
+    /// The target policy's turn, where it can differ from the optimal policy's.
+    Target(Arc<TargetTurn<'a>>),
+    /// See [`Policy::Greedy`].
+    Greedy,
+    /// See [`Policy::MostCommon`].
+    MostCommon,
+}
+
+impl PolicyTurn<'_> {
+    /// The dice kept from `dice` with `rolls_left` (1 or 2) rolls left; all five dice: stop
+    /// rolling (the greedy policy always stops).
+    pub fn keep(&self, rolls_left: u8, dice: &Dice) -> Keep {
+        match self {
+            PolicyTurn::Optimal(_, values) => values.best_keep(rolls_left, dice).0,
+            PolicyTurn::Target(t) => t.best_keep(rolls_left, dice),
+            PolicyTurn::MostCommon => most_common_keep(dice),
+            PolicyTurn::Greedy => Keep::from_faces(&dice.faces()).expect("five faces"),
+        }
+    }
+
+    /// The box filled with `dice` in `state` (its index, points and the bonuses earned).
+    pub fn choose_box(&self, rules: &Rules, state: &State, dice: &Dice) -> (usize, u32, Bonuses) {
+        match self {
+            PolicyTurn::Optimal(table, _) => {
+                let c = best_box_for(table, state, dice).expect("a legal box");
+                (c.index, c.points, c.bonuses)
+            }
+            PolicyTurn::Target(t) => {
+                let (c, _) = t
+                    .best_box(dice)
+                    .expect("every card of the target table was read when the player was made");
+                (c.index, c.points, c.bonuses)
+            }
+            PolicyTurn::Greedy | PolicyTurn::MostCommon => greedy_box(rules, state, dice),
         }
     }
 }
@@ -101,28 +352,45 @@ fn most_common_keep(dice: &Dice) -> Keep {
     Keep::from_faces(&vec![face as u8 + 1; usize::from(counts[face])]).expect("at most five dice")
 }
 
-/// The turns of the states met so far, shared by the threads: a state's turn is computed
-/// once and reused while the cache has room. It changes nothing in the games (a turn is a
-/// pure function of the state); it saves recomputing the frequent states (the first turns,
+/// The turns of the states met so far, shared by the threads: a state's turn (and, for the
+/// target policy, a state's turn with some points still needed) is computed once and reused
+/// while the cache has room. It changes nothing in the games (a turn is a pure function of
+/// the state and the points needed); it saves recomputing the frequent ones (the first turns,
 /// whose states are few, and the last, whose states are few again).
-pub struct TurnCache {
+pub struct TurnCache<'a> {
     layout: Layout,
     slots: Vec<OnceLock<Arc<TurnValues>>>,
     room: AtomicUsize,
+    /// Target turns by (state's layout index, points needed), in shards by state.
+    targets: Vec<Mutex<TargetShard<'a>>>,
+    target_room: AtomicUsize,
 }
+
+/// One shard of the target turns of a [`TurnCache`].
+type TargetShard<'a> = HashMap<(usize, i64), Arc<TargetTurn<'a>>>;
 
 /// States a [`TurnCache`] keeps at most: each turn is ~9.4 KB (1,176 values), so this bounds
 /// the cache near 300 MB, enough for every frequent state.
 pub const CACHED_TURNS: usize = 32_768;
 
-impl TurnCache {
+/// Target turns a [`TurnCache`] keeps at most: each is ~17 KB (its chances and the
+/// expected-score turn), so this bounds them near 140 MB.
+pub const CACHED_TARGET_TURNS: usize = 8_192;
+
+/// Shards of the target turns of a [`TurnCache`]: enough that two threads rarely wait for
+/// each other.
+const TARGET_SHARDS: usize = 64;
+
+impl<'a> TurnCache<'a> {
     /// An empty cache for the states of `table`.
-    pub fn new(table: &StrategyTable) -> TurnCache {
+    pub fn new(table: &StrategyTable) -> TurnCache<'a> {
         let layout = *table.layout();
         TurnCache {
             layout,
             slots: (0..layout.len()).map(|_| OnceLock::new()).collect(),
             room: AtomicUsize::new(CACHED_TURNS),
+            targets: (0..TARGET_SHARDS).map(|_| Mutex::default()).collect(),
+            target_room: AtomicUsize::new(CACHED_TARGET_TURNS),
         }
     }
 
@@ -133,23 +401,54 @@ impl TurnCache {
             return Arc::clone(t);
         }
         let turn = Arc::new(TurnValues::new(table, state));
-        let has_room = self
-            .room
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |r| r.checked_sub(1))
-            .is_ok();
-        if has_room {
+        if take_room(&self.room) {
             // Another thread may have set it first: the values are the same either way.
             let _ = slot.set(Arc::clone(&turn));
         }
         turn
     }
+
+    /// The target turn of `state` with `needed` points still needed for `player`, from the
+    /// cache or computed (and kept while there is room).
+    pub fn target_turn(
+        &self,
+        player: &TargetPlayer<'a>,
+        state: &State,
+        needed: i64,
+    ) -> Arc<TargetTurn<'a>> {
+        let index = self.layout.index(state);
+        let shard = &self.targets[index % TARGET_SHARDS];
+        let key = (index, needed);
+        if let Some(t) = lock(shard).get(&key) {
+            return Arc::clone(t);
+        }
+        // Computed outside the lock: another thread may compute the same turn meanwhile,
+        // which only costs the time.
+        let turn = Arc::new(player.turn_for(state, needed));
+        if take_room(&self.target_room) {
+            lock(shard).insert(key, Arc::clone(&turn));
+        }
+        turn
+    }
+}
+
+/// Takes one unit of `room`; false when none is left.
+fn take_room(room: &AtomicUsize) -> bool {
+    room.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |r| r.checked_sub(1))
+        .is_ok()
+}
+
+/// The map of a shard. A thread that panicked while holding it left a map that is still
+/// whole (an insert of a computed turn), so the poison is ignored.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Plays one game and adds it to `tally` (one count per game).
-pub fn play(
+pub fn play<'a>(
     rules: &Rules,
-    player: &Player<'_>,
-    cache: Option<&TurnCache>,
+    player: &Player<'a>,
+    cache: Option<&TurnCache<'a>>,
     rng: &mut DiceRng,
     tally: &mut Tally,
 ) {
@@ -158,30 +457,16 @@ pub fn play(
     let mut yahtzee_bonuses = 0usize;
     let mut upper_bonus = false;
     for _ in 0..rules.box_count() {
-        let turn = match (player, cache) {
-            (Player::Optimal(table), Some(cache)) => Some(cache.turn(table, &state)),
-            (Player::Optimal(table), None) => Some(Arc::new(TurnValues::new(table, &state))),
-            _ => None,
-        };
+        let turn = player.turn(&state, score, cache);
         let mut dice = rng.throw(&Keep::from_faces(&[]).expect("the empty keep"));
         for rolls_left in [2u8, 1] {
-            let keep = match (player, &turn) {
-                (Player::Optimal(_), Some(turn)) => turn.best_keep(rolls_left, &dice).0,
-                (Player::MostCommon, _) => most_common_keep(&dice),
-                _ => break,
-            };
+            let keep = turn.keep(rolls_left, &dice);
             if keep.len() == DICE {
                 break;
             }
             dice = rng.throw(&keep);
         }
-        let (index, points, bonuses) = match player {
-            Player::Optimal(table) => {
-                let c = best_box_for(table, &state, &dice).expect("a legal box");
-                (c.index, c.points, c.bonuses)
-            }
-            _ => greedy_box(rules, &state, &dice),
-        };
+        let (index, points, bonuses) = turn.choose_box(rules, &state, &dice);
         tally.add_box(index, points, 1.0);
         yahtzee_bonuses += usize::from(bonuses.yahtzee);
         upper_bonus |= bonuses.upper;
@@ -198,19 +483,16 @@ pub fn play(
 /// Plays `games` games with `seed` and tallies them (counts of games). `progress(done)` is
 /// called with the number of games finished after each chunk. Runs on the current rayon
 /// thread pool; the tally is the same at any thread count.
-pub fn simulate(
+pub fn simulate<'a>(
     rules: &Rules,
-    player: &Player<'_>,
+    player: &Player<'a>,
     games: u64,
     seed: u64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Tally {
     let chunks = games.div_ceil(CHUNK);
     let done = AtomicU64::new(0);
-    let cache = match player {
-        Player::Optimal(table) => Some(TurnCache::new(table)),
-        _ => None,
-    };
+    let cache = player.table().map(TurnCache::new);
     let tallies: Vec<Tally> = (0..chunks)
         .into_par_iter()
         .map(|c| {
@@ -267,6 +549,44 @@ impl MeanInterval {
             low: mean - 1.96 * standard_error,
             high: mean + 1.96 * standard_error,
             standard_error,
+        }
+    }
+}
+
+/// The share of the games of a simulation that reach a score, with its 95% interval.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ShareInterval {
+    /// The share of the games with a final score of at least the target.
+    pub share: f64,
+    /// Lower end of the 95% confidence interval of the share.
+    pub low: f64,
+    /// Upper end of the 95% confidence interval of the share.
+    pub high: f64,
+}
+
+impl ShareInterval {
+    /// The share of the games of `tally` with a final score of at least `target`, with its
+    /// Wilson score interval at 95% (z = 1.96): unlike share +- 1.96 standard errors it stays
+    /// within 0 and 1 and does not shrink to a point when no game, or every game, reaches
+    /// the target.
+    pub fn of(tally: &Tally, target: u32) -> ShareInterval {
+        let n = tally.total();
+        if n == 0.0 {
+            return ShareInterval {
+                share: 0.0,
+                low: 0.0,
+                high: 1.0,
+            };
+        }
+        let reached: f64 = tally.score.iter().skip(target as usize).sum();
+        let share = reached / n;
+        let z2 = 1.96f64 * 1.96;
+        let centre = (share + z2 / (2.0 * n)) / (1.0 + z2 / n);
+        let half = 1.96 * (share * (1.0 - share) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+        ShareInterval {
+            share,
+            low: (centre - half).max(0.0),
+            high: (centre + half).min(1.0),
         }
     }
 }

@@ -27,6 +27,8 @@
 //! order (a successor gathers its contributions by box, then by predecessor slot, then by
 //! event), so the distribution is bit-identical at any thread count.
 
+mod target;
+
 use std::sync::LazyLock;
 
 use rayon::prelude::*;
@@ -37,6 +39,8 @@ use crate::distribution::Tally;
 use crate::rules::BoxMask;
 use crate::state::{Bonuses, Layout, State, cards_by_depth};
 use crate::table::StrategyTable;
+
+pub use target::{BATCH, target_distribution, target_distribution_from};
 
 /// One way a turn can end: the box filled, its points, the bonus earned with it, and the
 /// probability under the optimal policy.

@@ -3,7 +3,8 @@
 
 use yahtzee::distribution::{Summary, THRESHOLDS};
 use yahtzee::rules::{Order, RuleSet};
-use yahtzee::simulate::{MeanInterval, Player, simulate};
+use yahtzee::simulate::{MeanInterval, Player, ShareInterval, TargetPlayer, simulate};
+use yahtzee::state::State;
 use yahtzee::stats::exact_distribution;
 
 use crate::util::*;
@@ -220,4 +221,147 @@ fn simulate_never_prints_a_nonzero_probability_as_zero() {
         "{line}"
     );
     assert!(!out.contains("0.0000"), "{out}");
+}
+
+/// The target policy reaches its target as often as the target table says the best strategy
+/// can: the share of games reaching T holds P*(empty card, T) within 4 standard errors, and
+/// it is clearly above the share of the optimal (expected-score) policy on the same dice.
+#[test]
+fn target_simulation_reaches_the_target_as_often_as_the_table_says() {
+    let table = table(RuleSet::YACHT, Order::Any);
+    let targets = target_table(RuleSet::YACHT, Order::Any);
+    let rules = *table.rules();
+    let (t, games) = (200u32, 10_000u64);
+    let best = f64::from(targets.value(&State::START, i64::from(t)).unwrap());
+    let player = TargetPlayer::new(table, targets, t).unwrap();
+    let tally = simulate(&rules, &Player::Target(&player), games, 7, &|_| {});
+    let reached = ShareInterval::of(&tally, t);
+    let se = (best * (1.0 - best) / games as f64).sqrt();
+    assert!(
+        (reached.share - best).abs() < 4.0 * se,
+        "share {} vs P* {best}",
+        reached.share
+    );
+    assert!(reached.low < best && best < reached.high + 2.0 * se);
+    let optimal = simulate(&rules, &Player::Optimal(table), games, 7, &|_| {});
+    let optimal = ShareInterval::of(&optimal, t).share;
+    // 0.243 against 0.20: the gap is ten standard errors.
+    assert!(
+        optimal + 0.02 < reached.share,
+        "{optimal} {}",
+        reached.share
+    );
+}
+
+#[test]
+fn target_simulation_is_the_same_at_any_thread_count() {
+    let table = table(RuleSet::YACHT, Order::Any);
+    let targets = target_table(RuleSet::YACHT, Order::Any);
+    let player = TargetPlayer::new(table, targets, 180).unwrap();
+    let run = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| simulate(table.rules(), &Player::Target(&player), 2_500, 3, &|_| {}))
+    };
+    let one = run(1);
+    assert_eq!(one, run(3));
+    assert_eq!(one.total(), 2_500.0);
+}
+
+/// A target of 0 is reached before the first roll and one above any score is out of reach
+/// from the start: either way the target policy is the optimal policy, game for game.
+#[test]
+fn target_zero_and_out_of_reach_targets_play_the_optimal_games() {
+    target_table(RuleSet::YACHT, Order::Any);
+    let base = [
+        "simulate", "--rules", "yacht", "--games", "1500", "--seed", "11", "--json",
+    ];
+    let strip = |mut v: serde_json::Value| {
+        let o = v.as_object_mut().unwrap();
+        for key in [
+            "policy",
+            "target",
+            "reached",
+            "tie_convention",
+            "seconds",
+            "games_per_second",
+            "threads",
+        ] {
+            o.remove(key);
+        }
+        v
+    };
+    let optimal = strip(simulate_json(&base));
+    for t in ["0", "100000"] {
+        let policy = format!("target:{t}");
+        let v = simulate_json(&[&base[..], &["--policy", &policy]].concat());
+        assert_eq!(v["policy"], "target");
+        assert_eq!(v["target"].to_string(), t);
+        let share = v["reached"]["share"].as_f64().unwrap();
+        assert_eq!(share, if t == "0" { 1.0 } else { 0.0 });
+        assert_eq!(strip(v), optimal, "target:{t}");
+    }
+}
+
+#[test]
+fn simulate_target_reports_the_share_reaching_it() {
+    target_table(RuleSet::YACHT, Order::Any);
+    let args = [
+        "simulate",
+        "--rules",
+        "yacht",
+        "--games",
+        "2000",
+        "--policy",
+        "target:190",
+        "--at-least",
+        "150,190",
+    ];
+    let v = simulate_json(&[&args[..], &["--json"]].concat());
+    assert_eq!(v["target"], 190);
+    let share = v["reached"]["share"].as_f64().unwrap();
+    assert!((share - v["at_least"][1]["probability"].as_f64().unwrap()).abs() < 1e-12);
+    let (low, high) = (
+        v["reached"]["low"].as_f64().unwrap(),
+        v["reached"]["high"].as_f64().unwrap(),
+    );
+    assert!(
+        0.0 < low && low < share && share < high && high < 1.0,
+        "{v}"
+    );
+    assert!(
+        v["tie_convention"]
+            .as_str()
+            .unwrap()
+            .contains("the higher expected final score")
+    );
+    let o = run(RuleSet::YACHT, Order::Any, &args);
+    let out = stdout(&o);
+    assert!(out.contains("policy target:190"), "{out}");
+    let line = out.lines().find(|l| l.starts_with("reached 190")).unwrap();
+    assert!(line.contains("95% interval ["), "{line}");
+}
+
+#[test]
+fn simulate_refuses_a_target_policy_without_a_good_target() {
+    for (policy, needle) in [
+        (
+            "target",
+            "the target policy needs its target score: target:T",
+        ),
+        ("target:", "the target policy needs its target score"),
+        ("target:100001", "must be a whole number from 0 to 100000"),
+        ("target:-5", "must be a whole number from 0 to 100000"),
+        ("target:2.5", "`target:2.5`"),
+        ("targit:300", "unknown policy `targit:300`"),
+    ] {
+        let o = run(
+            RuleSet::YACHT,
+            Order::Any,
+            &["simulate", "--rules", "yacht", "--policy", policy],
+        );
+        assert_bad_input(&o, needle);
+    }
 }

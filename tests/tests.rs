@@ -18,4 +18,5 @@ mod stats;
 mod table;
 mod target;
 mod target_policy;
+mod target_stats;
 mod win;

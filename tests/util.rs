@@ -9,7 +9,8 @@ use std::sync::OnceLock;
 
 use yahtzee::rules::{Order, RuleSet, Rules};
 use yahtzee::solver::SolveOptions;
-use yahtzee::table::{StrategyTable, default_table_name};
+use yahtzee::table::{StrategyTable, default_table_name, default_table_name_of};
+use yahtzee::vector::{TARGET, VectorObjective, VectorTable};
 
 /// A folder holding the default tables of every rule set, solved once per test process and
 /// shared by the tests (pass it as `YAHTZEE_TABLE_DIR`).
@@ -33,6 +34,30 @@ pub fn table(set: &'static RuleSet, order: Order) -> &'static StrategyTable {
     t.save(&table_dir().join(default_table_name(&rules)))
         .expect("the table saves");
     let t: &'static StrategyTable = Box::leak(Box::new(t));
+    guard.push((rules, t));
+    t
+}
+
+/// The target table of `rules`, solved once per test process and saved in [`table_dir`] (so
+/// the binary run by [`run`] finds it there). Use it with `yacht`, whose target table solves
+/// in well under a second.
+pub fn target_table(set: &'static RuleSet, order: Order) -> &'static VectorTable<f32> {
+    type Solved = std::sync::Mutex<Vec<(Rules, &'static VectorTable<f32>)>>;
+    static TABLES: OnceLock<Solved> = OnceLock::new();
+    let rules = Rules::with_order(set, order);
+    let tables = TABLES.get_or_init(Default::default);
+    let mut guard = tables.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, t)) = guard.iter().find(|(r, _)| *r == rules) {
+        return t;
+    }
+    let t = yahtzee::vector::solve(
+        &VectorObjective::<f32>::target(rules),
+        SolveOptions::default().simd,
+        &|_, _| {},
+    );
+    t.save(&table_dir().join(default_table_name_of(&rules, TARGET)))
+        .expect("the target table saves");
+    let t: &'static VectorTable<f32> = Box::leak(Box::new(t));
     guard.push((rules, t));
     t
 }

@@ -7,12 +7,13 @@ use anyhow::{Result, anyhow};
 use super::report as summary;
 use crate::cli::SimulateArgs;
 use yahtzee::report;
-use yahtzee::simulate::{Player, Policy};
+use yahtzee::simulate::{Player, Policy, TargetPlayer};
 use yahtzee::table::default_table_path;
+use yahtzee::text::probability;
 
 pub fn run(args: &SimulateArgs) -> Result<()> {
     let rules = args.rules.rules();
-    let policy = Policy::from(args.policy);
+    let policy = args.policy;
     let table_path = args
         .table
         .clone()
@@ -23,18 +24,29 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
     report::check_games(args.games).map_err(games_error)?;
     let pool = super::thread_pool(args.threads)?;
     let table = match policy {
-        Policy::Optimal => {
+        Policy::Optimal | Policy::Target(_) => {
             Some(pool.install(|| super::load_or_build(&rules, args.table.as_deref()))?)
+        }
+        Policy::Greedy | Policy::MostCommon => None,
+    };
+    let targets = match policy {
+        Policy::Target(_) => {
+            Some(pool.install(|| super::load_target(&rules, args.target_table.as_deref()))?)
         }
         _ => None,
     };
-    let player = match (&table, policy) {
-        (Some(t), _) => Player::Optimal(t),
-        (None, Policy::MostCommon) => Player::MostCommon,
-        (None, _) => Player::Greedy,
+    let target_player = match (&table, &targets, policy) {
+        (Some(ev), Some(targets), Policy::Target(t)) => Some(TargetPlayer::new(ev, targets, t)?),
+        _ => None,
+    };
+    let player = match (&table, &target_player, policy) {
+        (_, Some(p), _) => Player::Target(p),
+        (Some(t), None, _) => Player::Optimal(t),
+        (None, _, Policy::MostCommon) => Player::MostCommon,
+        (None, _, _) => Player::Greedy,
     };
     let bar = super::progress_bar(
-        &format!("{} games of {}", policy.name(), rules.label()),
+        &format!("{} games of {}", policy.label(), rules.label()),
         "games",
     );
     bar.set_length(args.games);
@@ -57,7 +69,7 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
             "{}: final score of {} {} games (seed {})",
             rules.label(),
             args.games,
-            policy.name(),
+            policy.label(),
             args.seed
         ),
     )?;
@@ -67,7 +79,7 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
             "{}: {} games, policy {}, seed {} ({:.1} s, {:.0} games/s on {} threads)",
             rules.label(),
             report.games,
-            policy.name(),
+            policy.label(),
             report.seed,
             report.seconds,
             report.games_per_second,
@@ -80,6 +92,15 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
             report.mean_interval.high,
             report.mean_interval.standard_error
         )?;
+        if let (Some(t), Some(r)) = (report.target, &report.reached) {
+            writeln!(
+                out,
+                "reached {t} or more: {} of the games, 95% interval [{}, {}]",
+                probability(r.share),
+                probability(r.low),
+                probability(r.high)
+            )?;
+        }
         summary::write_summary(out, &report.summary)?;
         if let Some(t) = report.tie_convention {
             writeln!(out, "ties: {t}")?;

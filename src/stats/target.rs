@@ -1,0 +1,739 @@
+//! The exact distribution of the final score under the target policy: the best chance of a
+//! final score of at least `T` ([`crate::target::TargetTurn`], the policy `simulate
+//! --policy target:T` and the target bots play), by propagating probability forward as
+//! [`super::exact_distribution`] does for the expected-score policy.
+//!
+//! The target policy depends on the points banked, through the points still needed
+//! `T - banked`, so a state's mass is held by points banked (and, for the figures of the
+//! Yahtzee bonuses, by their number: a [`Joint`] histogram), and each banked value of a state
+//! has its own turn. Where the target policy cannot differ from the expected-score policy
+//! (the target reached, `needed <= 0`, or out of reach, `needed` above [`max_remaining`]) the
+//! expected-score turn's outcomes ([`super::turn_outcomes`]) serve every such banked value at
+//! once. Elsewhere the turn is computed by the target table's kernel for 16 values of
+//! `needed` at a time ([`VectorTable::turn_lanes`], each lane bit for bit the turn
+//! `TargetTurn` computes), and each lane's decisions are taken by the rule of
+//! [`crate::target::TargetTurn`]: the chance, then within 1e-9 the expected final score, then
+//! the fewest dice kept or the box first on the card.
+//!
+//! Memory: the turns of a depth do not fit in memory for Yahtzee (a state has up to a few
+//! hundred banked values, each with its own outcomes), so the cards of a depth are taken in
+//! batches of [`BATCH`]: a batch's turns are computed in parallel, moved into the successors'
+//! histograms, and dropped. Determinism: every successor gathers its predecessors in the
+//! order of the cards (then of their states, outcomes, bonus counts and banked values),
+//! whatever the batches and the threads, so the distribution is the same at any thread count.
+
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+
+use super::{ROLL_DICE, turn_outcomes};
+use crate::advice::{Preferred, TurnValues, box_choices};
+use crate::dice::{DICE, FACES, FIRST_ROLL, Keep, Lattice, MULTISETS, ROLLS};
+use crate::distribution::Tally;
+use crate::kernel::Layer;
+use crate::rules::{BoxMask, Rules};
+use crate::simulate::TargetPlayer;
+use crate::state::{Bonuses, Layout, State, cards_by_depth};
+use crate::table::StrategyTable;
+use crate::vector::{MAX_TURN_LANES, VectorTable, max_remaining};
+
+/// Cards whose turns are computed together: enough work for the threads, little enough
+/// memory (a Yahtzee card's turns for every banked value take up to tens of megabytes).
+pub const BATCH: usize = 8;
+
+/// Lanes of one run of the target table's kernel: values of `needed` computed together.
+const LANES: usize = MAX_TURN_LANES;
+
+/// Mass over points banked, from `lo`.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Row {
+    lo: u32,
+    mass: Vec<f64>,
+}
+
+impl Row {
+    fn hi(&self) -> u32 {
+        self.lo + self.mass.len() as u32
+    }
+
+    /// Makes room for the banked values `a..z`.
+    fn cover(&mut self, a: u32, z: u32) {
+        if self.mass.is_empty() {
+            self.lo = a;
+            self.mass = vec![0.0; (z - a) as usize];
+            return;
+        }
+        if a < self.lo {
+            let extra = (self.lo - a) as usize;
+            self.mass.splice(0..0, std::iter::repeat_n(0.0, extra));
+            self.lo = a;
+        }
+        if z > self.hi() {
+            let len = (z - self.lo) as usize;
+            self.mass.resize(len, 0.0);
+        }
+    }
+
+    /// Adds `scale` times `values` (banked values from `from`), shifted by `shift`.
+    fn add_shifted(&mut self, from: u32, values: &[f64], shift: u32, scale: f64) {
+        if values.is_empty() {
+            return;
+        }
+        let a = from + shift;
+        self.cover(a, a + values.len() as u32);
+        let start = (a - self.lo) as usize;
+        for (d, &v) in self.mass[start..start + values.len()]
+            .iter_mut()
+            .zip(values)
+        {
+            *d += scale * v;
+        }
+    }
+
+    /// Drops the zeros at both ends.
+    fn trim(&mut self) {
+        let Some(first) = self.mass.iter().position(|&m| m != 0.0) else {
+            self.mass.clear();
+            return;
+        };
+        let last = self
+            .mass
+            .iter()
+            .rposition(|&m| m != 0.0)
+            .expect("a nonzero mass");
+        self.mass.truncate(last + 1);
+        self.mass.drain(..first);
+        self.lo += first as u32;
+    }
+}
+
+/// The mass of one state: `rows[k]` by points banked, for `k` Yahtzee bonuses earned so far
+/// (one row in rule sets without them). The target policy depends on the points banked, so
+/// the number of bonuses, whose figures are reported, must be held with them.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Joint {
+    rows: Vec<Row>,
+}
+
+impl Joint {
+    fn row_mut(&mut self, k: usize) -> &mut Row {
+        if self.rows.len() <= k {
+            self.rows.resize(k + 1, Row::default());
+        }
+        &mut self.rows[k]
+    }
+
+    /// The banked values of some mass: `lo..hi` (empty for no mass).
+    fn support(&self) -> (u32, u32) {
+        let rows = self.rows.iter().filter(|r| !r.mass.is_empty());
+        let lo = rows.clone().map(|r| r.lo).min().unwrap_or(0);
+        let hi = rows.map(Row::hi).max().unwrap_or(0);
+        (lo, hi.max(lo))
+    }
+
+    /// The mass at banked value `b`, summed over the bonus counts.
+    fn at(&self, b: u32) -> f64 {
+        self.rows
+            .iter()
+            .filter(|r| b >= r.lo && b < r.hi())
+            .map(|r| r.mass[(b - r.lo) as usize])
+            .sum()
+    }
+
+    fn trim(&mut self) {
+        for r in &mut self.rows {
+            r.trim();
+        }
+        while self.rows.last().is_some_and(|r| r.mass.is_empty()) {
+            self.rows.pop();
+        }
+    }
+}
+
+/// The joints of one card (mask of filled boxes), by slot `flag * lanes + upper`.
+type Block = Vec<Option<Joint>>;
+
+/// One way a turn of a state can end: the box, its points, the bonus earned with it, and
+/// the state after it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Outcome {
+    box_index: u8,
+    points: u8,
+    bonus: u16,
+    bonuses: Bonuses,
+    next: State,
+}
+
+impl Outcome {
+    fn gain(&self) -> u32 {
+        u32::from(self.points) + u32::from(self.bonus)
+    }
+}
+
+/// What a state's turn is made of, whatever the points needed: every way it can end
+/// (sorted by box, points, bonus), each roll's legal boxes with their expected values, and
+/// the expected-score turn (the tie rule's second value).
+struct TurnPlan {
+    outcomes: Vec<Outcome>,
+    /// Per roll, its legal boxes in card order: (outcome, expected final points).
+    choices: Vec<Vec<(u16, f64)>>,
+    values: TurnValues,
+}
+
+impl TurnPlan {
+    fn new(ev: &StrategyTable, state: &State) -> TurnPlan {
+        let mut outcomes: Vec<Outcome> = Vec::new();
+        let per_roll: Vec<Vec<(Outcome, f64)>> = ROLL_DICE
+            .iter()
+            .map(|dice| {
+                box_choices(ev, state, dice)
+                    .into_iter()
+                    .map(|c| {
+                        let o = Outcome {
+                            box_index: c.index as u8,
+                            points: c.points as u8,
+                            bonus: c.bonus as u16,
+                            bonuses: c.bonuses,
+                            next: state.after(ev.rules(), c.index, c.points),
+                        };
+                        outcomes.push(o);
+                        (o, c.future)
+                    })
+                    .collect()
+            })
+            .collect();
+        outcomes.sort_by_key(|o| (o.box_index, o.points, o.bonus));
+        outcomes.dedup_by_key(|o| (o.box_index, o.points, o.bonus));
+        let choices = per_roll
+            .into_iter()
+            .map(|cs| {
+                cs.into_iter()
+                    .map(|(o, future)| (find(&outcomes, o.box_index, o.points, o.bonus), future))
+                    .collect()
+            })
+            .collect();
+        TurnPlan {
+            outcomes,
+            choices,
+            values: TurnValues::new(ev, state),
+        }
+    }
+}
+
+/// The position of the outcome (box, points, bonus) in sorted `outcomes`.
+fn find(outcomes: &[Outcome], box_index: u8, points: u8, bonus: u16) -> u16 {
+    outcomes
+        .binary_search_by_key(&(box_index, points, bonus), |o| {
+            (o.box_index, o.points, o.bonus)
+        })
+        .expect("every choice of the turn is an outcome") as u16
+}
+
+/// The target policy's turn of one state for up to [`LANES`] values of `needed`: the mass of
+/// each outcome for each lane.
+fn target_lanes(
+    targets: &VectorTable<f32>,
+    plan: &TurnPlan,
+    state: &State,
+    needed: &[i64],
+) -> Vec<Vec<f64>> {
+    debug_assert!(!needed.is_empty() && needed.len() <= LANES);
+    let mut xs = [needed[needed.len() - 1]; LANES];
+    xs[..needed.len()].copy_from_slice(needed);
+    let mut one: Vec<[f64; LANES]> = Vec::with_capacity(MULTISETS);
+    let mut two: Vec<[f64; LANES]> = Vec::with_capacity(MULTISETS);
+    targets
+        .turn_lanes::<LANES>(state, &xs, Layer::TwoRollsLeft, |layer, k| match layer {
+            Layer::OneRollLeft => one.extend_from_slice(k),
+            Layer::TwoRollsLeft => two.extend_from_slice(k),
+            Layer::Opening => {}
+        })
+        .expect("every card of the target table was read when the player was made");
+    // The chance after each outcome, per lane: `VectorTable::after_box` at each `needed`.
+    let chances: Vec<[f64; LANES]> = plan
+        .outcomes
+        .iter()
+        .map(|o| {
+            let mut c = [0.0; LANES];
+            for (l, x) in needed.iter().enumerate() {
+                c[l] = f64::from(
+                    targets
+                        .value(&o.next, x - i64::from(o.gain()))
+                        .expect("every card of the target table was read"),
+                );
+            }
+            c
+        })
+        .collect();
+    (0..needed.len())
+        .map(|l| {
+            let keep = |rolls_left: u8, r: usize| {
+                let mut best = Preferred::new();
+                for &keep in ROLL_DICE[r].keeps_by_preference() {
+                    let i = keep.index();
+                    // `TargetTurn::keep_chance`: stopping, or a keep with one roll left, reads
+                    // the layer of one roll left.
+                    let chance = if keep.len() == DICE || rolls_left <= 1 {
+                        one[i][l]
+                    } else {
+                        two[i][l]
+                    };
+                    best.offer(keep, (chance, plan.values.keep_value(rolls_left, &keep)));
+                }
+                best.best().expect("every roll has a keep").0
+            };
+            let best_box = |r: usize| {
+                let mut best = Preferred::new();
+                for &(o, future) in &plan.choices[r] {
+                    best.offer(o, (chances[usize::from(o)][l], future));
+                }
+                best.best().map(|(o, _)| o)
+            };
+            outcome_mass(plan.outcomes.len(), keep, best_box)
+        })
+        .collect()
+}
+
+/// The mass of each outcome of a turn played by `keep(rolls_left, roll)` (a keep of all
+/// five dice stops) and `best_box(roll)`: the probability moves from the opening rolls to
+/// the keeps, through the re-rolls, to the box of the last roll, as in
+/// [`super::turn_outcomes`].
+fn outcome_mass(
+    outcomes: usize,
+    keep: impl Fn(u8, usize) -> Keep,
+    best_box: impl Fn(usize) -> Option<u16>,
+) -> Vec<f64> {
+    let lattice = Lattice::get();
+    let mut p = [0.0f64; ROLLS];
+    p.copy_from_slice(&lattice.roll_probability);
+    let mut last = [0.0f64; ROLLS];
+    let mut keep_mass = [0.0f64; FIRST_ROLL];
+    for rolls_left in [2u8, 1] {
+        keep_mass.fill(0.0);
+        for r in 0..ROLLS {
+            if p[r] == 0.0 {
+                continue;
+            }
+            let k = keep(rolls_left, r);
+            if k.len() == DICE {
+                last[r] += p[r];
+            } else {
+                keep_mass[k.index()] += p[r];
+            }
+        }
+        let mut mass = [0.0f64; MULTISETS];
+        mass[..FIRST_ROLL].copy_from_slice(&keep_mass);
+        for i in 0..FIRST_ROLL {
+            let m = mass[i];
+            if m == 0.0 {
+                continue;
+            }
+            let sixth = m / FACES as f64;
+            for &child in &lattice.add[i] {
+                mass[usize::from(child)] += sixth;
+            }
+        }
+        p.copy_from_slice(&mass[FIRST_ROLL..]);
+    }
+    let mut out = vec![0.0; outcomes];
+    for r in 0..ROLLS {
+        let m = last[r] + p[r];
+        if m == 0.0 {
+            continue;
+        }
+        if let Some(o) = best_box(r) {
+            out[usize::from(o)] += m;
+        }
+    }
+    out
+}
+
+/// The banked values whose turn is the target policy's own: `needed = target - banked` from
+/// 1 to `most` (the most the state can still score). Others play the expected-score turn.
+fn window(target: u32, most: u32) -> (u32, u32) {
+    (target.saturating_sub(most), target)
+}
+
+/// The turns of one state, for every banked value of its mass.
+struct StateTurns {
+    outcomes: Vec<Outcome>,
+    /// The expected-score turn's mass per outcome, when some banked value plays it.
+    ev: Option<Vec<f64>>,
+    /// The banked values `window.0..window.1` play the target policy's turn.
+    window: (u32, u32),
+    /// From banked value `lo`, the target turn's mass per outcome (empty for a banked value
+    /// without mass).
+    lo: u32,
+    target: Vec<Vec<f64>>,
+    /// The state's share of the per-box figures: (box, points, mass), then the upper bonus.
+    figures: Vec<(u8, u8, f64)>,
+    upper_bonus: f64,
+}
+
+impl StateTurns {
+    fn new(
+        ev: &StrategyTable,
+        targets: &VectorTable<f32>,
+        target: u32,
+        state: &State,
+        joint: &Joint,
+    ) -> StateTurns {
+        let rules = ev.rules();
+        let plan = TurnPlan::new(ev, state);
+        let window = window(target, max_remaining(rules, state));
+        let (lo, hi) = joint.support();
+        let (a, z) = (lo.max(window.0), hi.min(window.1));
+        let uses_ev = lo < window.0 || hi > window.1 || a >= z;
+        let ev_mass = uses_ev.then(|| {
+            let mut mass = vec![0.0; plan.outcomes.len()];
+            for e in turn_outcomes(ev, state) {
+                mass[usize::from(find(&plan.outcomes, e.box_index, e.points, e.bonus))] +=
+                    e.probability;
+            }
+            mass
+        });
+        let mut turns: Vec<Vec<f64>> = Vec::new();
+        if a < z {
+            turns = vec![Vec::new(); (z - a) as usize];
+            let banked: Vec<u32> = (a..z).filter(|&b| joint.at(b) != 0.0).collect();
+            for chunk in banked.chunks(LANES) {
+                let needed: Vec<i64> = chunk
+                    .iter()
+                    .map(|&b| i64::from(target) - i64::from(b))
+                    .collect();
+                let lanes = target_lanes(targets, &plan, state, &needed);
+                for (&b, m) in chunk.iter().zip(lanes) {
+                    turns[(b - a) as usize] = m;
+                }
+            }
+        }
+        let mut turns = StateTurns {
+            outcomes: plan.outcomes,
+            ev: ev_mass,
+            window,
+            lo: a,
+            target: turns,
+            figures: Vec::new(),
+            upper_bonus: 0.0,
+        };
+        turns.figures(joint);
+        turns
+    }
+
+    /// The target turn's mass per outcome at banked value `b`, or the expected-score turn's.
+    fn at(&self, b: u32) -> &[f64] {
+        if b >= self.window.0 && b < self.window.1 {
+            &self.target[(b - self.lo) as usize]
+        } else {
+            self.ev
+                .as_deref()
+                .expect("a banked value outside the window plays the expected-score turn")
+        }
+    }
+
+    /// The state's share of the per-box figures, from its mass.
+    fn figures(&mut self, joint: &Joint) {
+        let (lo, hi) = joint.support();
+        let mut per_outcome = vec![0.0; self.outcomes.len()];
+        let mut ev_reach = 0.0;
+        for b in lo..hi {
+            let reach = joint.at(b);
+            if reach == 0.0 {
+                continue;
+            }
+            if b >= self.window.0 && b < self.window.1 {
+                for (d, &m) in per_outcome
+                    .iter_mut()
+                    .zip(&self.target[(b - self.lo) as usize])
+                {
+                    *d += reach * m;
+                }
+            } else {
+                ev_reach += reach;
+            }
+        }
+        if let Some(ev) = &self.ev {
+            for (d, &m) in per_outcome.iter_mut().zip(ev) {
+                *d += ev_reach * m;
+            }
+        }
+        for (o, &m) in self.outcomes.iter().zip(&per_outcome) {
+            if m > 0.0 {
+                self.figures.push((o.box_index, o.points, m));
+                if o.bonuses.upper {
+                    self.upper_bonus += m;
+                }
+            }
+        }
+    }
+}
+
+fn slot_of(layout: &Layout, state: &State) -> usize {
+    super::slot_of(layout, state)
+}
+
+/// The exact distribution of the final score from an empty card under the target policy of
+/// `player` (the best chance of a final score of at least its target; ties: the higher
+/// expected final score, then the usual preference), with the per-box figures.
+/// `progress(done, total)` counts cards. Runs on the current rayon thread pool; the result
+/// is the same at any thread count.
+pub fn target_distribution(
+    player: &TargetPlayer<'_>,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Tally {
+    target_distribution_from(player, &State::START, 0, progress)
+}
+
+/// [`target_distribution`] from `start` with `banked` points on the card (final scores
+/// include them; the figures count the boxes filled from `start` on and the Yahtzee bonuses
+/// earned from there). The target table may be a reduced one that holds the states after
+/// `start` ([`crate::vector::solve_reduced`]).
+pub fn target_distribution_from(
+    player: &TargetPlayer<'_>,
+    start: &State,
+    banked: u32,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Tally {
+    let ev = player.ev();
+    let targets = player.targets();
+    let target = player.target();
+    let rules: Rules = *ev.rules();
+    let layout = *ev.layout();
+    let boxes = rules.box_count();
+    let slots = layout.flags * layout.lanes;
+    let mut tally = Tally::new(&rules);
+    let by_depth = cards_by_depth(&rules);
+    let mut layer: Vec<Option<Block>> = vec![None; layout.masks];
+    let mut first: Block = vec![None; slots];
+    first[slot_of(&layout, start)] = Some(Joint {
+        rows: vec![Row {
+            lo: banked,
+            mass: vec![1.0],
+        }],
+    });
+    layer[usize::from(start.filled)] = Some(first);
+    let from = start.filled.count_ones() as usize;
+    let total: u64 = (from..boxes).map(|d| by_depth[d].len() as u64).sum();
+    let mut done = 0u64;
+    progress(done, total);
+    for depth in from..boxes {
+        let cards: Vec<BoxMask> = by_depth[depth]
+            .iter()
+            .copied()
+            .filter(|&m| layer[usize::from(m)].is_some())
+            .collect();
+        let next: Vec<Mutex<Option<Block>>> = (0..layout.masks).map(|_| Mutex::new(None)).collect();
+        for batch in cards.chunks(BATCH) {
+            // The turns of every state of the batch, in parallel.
+            let work: Vec<(usize, usize)> = batch
+                .iter()
+                .enumerate()
+                .flat_map(|(i, &m)| {
+                    let block = layer[usize::from(m)].as_ref().expect("a card with mass");
+                    (0..slots)
+                        .filter(move |&s| block[s].is_some())
+                        .map(move |s| (i, s))
+                })
+                .collect();
+            let computed: Vec<StateTurns> = work
+                .par_iter()
+                .map(|&(i, s)| {
+                    let m = batch[i];
+                    let joint = layer[usize::from(m)].as_ref().expect("a card with mass")[s]
+                        .as_ref()
+                        .expect("a state with mass");
+                    StateTurns::new(ev, targets, target, &super::state_of(&layout, m, s), joint)
+                })
+                .collect();
+            let mut turns: Vec<Vec<Option<StateTurns>>> = batch
+                .iter()
+                .map(|_| (0..slots).map(|_| None).collect())
+                .collect();
+            for (&(i, s), t) in work.iter().zip(computed) {
+                turns[i][s] = Some(t);
+            }
+            // The per-box figures, in a fixed order: card, slot, outcome.
+            for card in &turns {
+                for t in card.iter().flatten() {
+                    for &(b, p, m) in &t.figures {
+                        tally.add_box(usize::from(b), u32::from(p), m);
+                    }
+                    tally.upper_bonus += t.upper_bonus;
+                }
+            }
+            // Every successor gathers from the batch, in the order of the cards.
+            let mut successors: Vec<BoxMask> = batch
+                .iter()
+                .flat_map(|&m| {
+                    crate::state::set_bits(u64::from(rules.open_by_order(m)))
+                        .map(move |c| m | (1 << c))
+                })
+                .collect();
+            successors.sort_unstable();
+            successors.dedup();
+            successors.par_iter().for_each(|&n| {
+                let mut slot = next[usize::from(n)]
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner());
+                let block = slot.get_or_insert_with(|| vec![None; slots]);
+                for (i, &m) in batch.iter().enumerate() {
+                    let c = n & !m;
+                    if m & n != m || c.count_ones() != 1 {
+                        continue;
+                    }
+                    let c = c.trailing_zeros() as u8;
+                    let from = layer[usize::from(m)].as_ref().expect("a card with mass");
+                    for (s, t) in turns[i].iter().enumerate() {
+                        let (Some(t), Some(joint)) = (t, &from[s]) else {
+                            continue;
+                        };
+                        gather(&layout, block, joint, t, c);
+                    }
+                }
+            });
+            done += batch.len() as u64;
+            progress(done, total);
+        }
+        done += (by_depth[depth].len() - cards.len()) as u64;
+        layer = next
+            .into_iter()
+            .map(|m| {
+                m.into_inner()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .map(|mut block| {
+                        for j in block.iter_mut().flatten() {
+                            j.trim();
+                        }
+                        block
+                    })
+            })
+            .collect();
+        progress(done, total);
+    }
+    for block in layer.iter().flatten() {
+        for joint in block.iter().flatten() {
+            let (lo, hi) = joint.support();
+            for b in lo..hi {
+                let m = joint.at(b);
+                if m > 0.0 {
+                    tally.add_score(b, m);
+                }
+            }
+            for (k, row) in joint.rows.iter().enumerate() {
+                let m: f64 = row.mass.iter().sum();
+                if m > 0.0 {
+                    tally.add_yahtzee_bonuses(k, m);
+                }
+            }
+        }
+    }
+    tally
+}
+
+/// Moves the mass `joint` of a state, whose turns are `turns`, through its outcomes filling
+/// box `c` into the successors' joints `block`.
+fn gather(layout: &Layout, block: &mut Block, joint: &Joint, turns: &StateTurns, c: u8) {
+    let from = turns.outcomes.partition_point(|o| o.box_index < c);
+    let to = turns.outcomes.partition_point(|o| o.box_index <= c);
+    let (wa, wz) = turns.window;
+    for o in from..to {
+        let outcome = &turns.outcomes[o];
+        let dest = block[slot_of(layout, &outcome.next)].get_or_insert_with(Joint::default);
+        let shift = outcome.gain();
+        let bonus = usize::from(outcome.bonuses.yahtzee);
+        for (k, row) in joint.rows.iter().enumerate() {
+            if row.mass.is_empty() {
+                continue;
+            }
+            let (lo, hi) = (row.lo, row.hi());
+            let out = dest.row_mut(k + bonus);
+            // The banked values below and above the window play the expected-score turn.
+            if let Some(ev) = &turns.ev {
+                let p = ev[o];
+                if p != 0.0 {
+                    for (a, z) in [(lo, hi.min(wa)), (lo.max(wz), hi)] {
+                        if a < z {
+                            out.add_shifted(
+                                a,
+                                &row.mass[(a - lo) as usize..(z - lo) as usize],
+                                shift,
+                                p,
+                            );
+                        }
+                    }
+                }
+            }
+            for b in lo.max(wa)..hi.min(wz) {
+                let h = row.mass[(b - lo) as usize];
+                if h == 0.0 {
+                    continue;
+                }
+                let p = turns.at(b)[o];
+                if p != 0.0 {
+                    out.add_shifted(b, &[h], shift, p);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::Dice;
+    use crate::rules::{Order, RuleSet};
+    use crate::solver::SolveOptions;
+    use crate::target::TargetTurn;
+    use crate::vector::{VectorObjective, solve};
+
+    /// Every lane's keeps and boxes are those of `TargetTurn` at its `needed`: the policy of
+    /// the statistics is the policy the bots and the simulation play.
+    #[test]
+    fn lane_decisions_are_the_target_turns() {
+        for order in [Order::Any, Order::UpperFirst] {
+            let rules = Rules::with_order(RuleSet::YACHT, order);
+            let (ev, _) = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {});
+            let targets = solve(
+                &VectorObjective::<f32>::target(rules),
+                SolveOptions::default().simd,
+                &|_, _| {},
+            );
+            let states = [
+                State::START,
+                State::START.after(&rules, 0, 3),
+                State::START
+                    .after(&rules, 0, 2)
+                    .after(&rules, 5, 18)
+                    .after(&rules, 1, 6),
+            ];
+            for state in states {
+                let plan = TurnPlan::new(&ev, &state);
+                let most = i64::from(max_remaining(&rules, &state));
+                let needed: Vec<i64> = (0..LANES as i64)
+                    .map(|i| 1 + i * most / LANES as i64)
+                    .collect();
+                let lanes = target_lanes(&targets, &plan, &state, &needed);
+                for (l, &x) in needed.iter().enumerate() {
+                    let turn = TargetTurn::new(&ev, &targets, &state, x).unwrap();
+                    let reference = outcome_mass(
+                        plan.outcomes.len(),
+                        |rolls_left, r| turn.best_keep(rolls_left, &ROLL_DICE[r]),
+                        |r| {
+                            let dice: &Dice = &ROLL_DICE[r];
+                            let (c, _) = turn.best_box(dice).unwrap();
+                            Some(find(
+                                &plan.outcomes,
+                                c.index as u8,
+                                c.points as u8,
+                                c.bonus as u16,
+                            ))
+                        },
+                    );
+                    assert_eq!(lanes[l], reference, "{state:?} needed {x}");
+                    let total: f64 = lanes[l].iter().sum();
+                    assert!((total - 1.0).abs() < 1e-12, "{total}");
+                }
+            }
+        }
+    }
+}
