@@ -467,7 +467,15 @@ impl StrategyTable {
         for (row, uppers) in reachable_rows(&rules) {
             for u in set_bits(uppers) {
                 let v = stored.next().expect("as many values as reachable states");
-                values[row + u] = f64::from_le_bytes(v.try_into().expect("eight bytes"));
+                let v = f64::from_le_bytes(v.try_into().expect("eight bytes"));
+                // No solve writes a value that is not finite: only a crafted file can.
+                if !v.is_finite() {
+                    return Err(TableError::Corrupt {
+                        origin: origin.clone(),
+                        what: format!("a value that is not a number ({v})"),
+                    });
+                }
+                values[row + u] = v;
             }
         }
         Ok(StrategyTable {
@@ -606,8 +614,8 @@ fn check_bytes(bytes: &[u8], origin: &Origin) -> Result<(TableHeader, usize), Ta
     }
     if (bytes.len() as u64) > expected_len {
         return Err(corrupt(format!(
-            "{} bytes after the end of the table",
-            bytes.len() as u64 - expected_len
+            "{} after the end of the table",
+            crate::text::plural(bytes.len() as u64 - expected_len, "byte", "bytes")
         )));
     }
     let body = &bytes[body_at..];

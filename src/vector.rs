@@ -1398,8 +1398,8 @@ impl Sizes {
         }
         if len > expected {
             return Err(corrupt(format!(
-                "{} bytes after the end of the table",
-                len - expected
+                "{} after the end of the table",
+                crate::text::plural(len - expected, "byte", "bytes")
             )));
         }
         Ok(())

@@ -7,26 +7,30 @@ use yahtzee::table::{StrategyTable, TableError};
 
 use crate::util::*;
 
-/// The bytes of a hex string (the fuzzers' inputs are written out in hex).
-fn hex(text: &str) -> Vec<u8> {
-    assert!(text.len().is_multiple_of(2), "an even number of hex digits");
-    (0..text.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).expect("hex digits"))
-        .collect()
+/// Bytes before a table's header: the magic, the format version and the header's size.
+const PREFIX: usize = yahtzee::table::MAGIC.len() + 8;
+
+/// Where the body of a table file starts (after the header).
+fn body_at(bytes: &[u8]) -> usize {
+    let size = u32::from_le_bytes(bytes[PREFIX - 4..PREFIX].try_into().unwrap()) as usize;
+    PREFIX + size
 }
 
-/// `table_bytes`, minimized: the magic, format version 2, a header of 213 bytes naming
-/// yacht (upper first) whose body size is `u64::MAX` (the eight `ff` bytes after `f64` and
-/// the entry count), and 229 bytes in all.
-const TABLE_BODY_SIZE_U64_MAX: &str = concat!(
-    "5948545a54424c0002000000d5000000050000000000000079616368740103000000000000006636347f00",
-    "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffb8ffffffffffffffffffffffffff",
-    "ffffffffffffffffffff40b9c93b17c93540e090b284d5418c8c8c8c8c8c8c8c8c8c8c8c8c8c8c00000000",
-    "00000040e090b284d5418c8c858c8c8c8c8c8c8c8c8c8c8c8c8c8c8c8c8c8c8c8c8c8c8c8c8c8c8c8c8c8c",
-    "8c8c8c8c8c8c8c8c8c8c8c8c8c8c8c8c000000000000008c8c8c8c8c8c8c8c8c8c8c8c8c8c8c8c8c8c8c8c",
-    "8c8c8c8c8c8c8c00000000000000",
-);
+/// The header's last fields, from its end: the tail (`f64`), the index checksum and the
+/// body's checksum (`u32` each), the body's size (`u64`).
+const CHECKSUM_FROM_END: usize = 16;
+const BODY_SIZE_FROM_END: usize = 24;
+
+/// The Yacht (upper section first) table file with its header's body size set to
+/// `u64::MAX`: what the fuzzer `table_bytes` found (its input, minimized to 229 bytes, was a
+/// table of format version 2 with that body size; this is the same header in format 3).
+fn table_with_body_size_u64_max() -> Vec<u8> {
+    let rules = Rules::with_order(RuleSet::YACHT, Order::UpperFirst);
+    let mut bytes = table(rules.set, rules.order).to_bytes();
+    let at = body_at(&bytes) - BODY_SIZE_FROM_END;
+    bytes[at..at + 8].copy_from_slice(&u64::MAX.to_le_bytes());
+    bytes
+}
 
 /// The header's body size was added to the header's end unchecked: with overflow checks
 /// (a debug build, the fuzzer) a body size near `u64::MAX` panicked, and a release build
@@ -34,8 +38,8 @@ const TABLE_BODY_SIZE_U64_MAX: &str = concat!(
 /// is a table that ends long before the size its header states: truncated.
 #[test]
 fn table_body_size_near_u64_max_is_truncated_not_an_overflow() {
-    let bytes = hex(TABLE_BODY_SIZE_U64_MAX);
-    assert_eq!(bytes.len(), 229);
+    let bytes = table_with_body_size_u64_max();
+    let len = bytes.len() as u64;
     let rules = Rules::with_order(RuleSet::YACHT, Order::UpperFirst);
     for result in [
         StrategyTable::open_bytes(&bytes).map(|_| ()),
@@ -43,7 +47,7 @@ fn table_body_size_near_u64_max_is_truncated_not_an_overflow() {
     ] {
         match result {
             Err(TableError::Truncated { expected, got, .. }) => {
-                assert_eq!((expected, got), (u64::MAX, 229));
+                assert_eq!((expected, got), (u64::MAX, len));
             }
             other => panic!("not truncated: {other:?}"),
         }
@@ -57,10 +61,36 @@ fn table_body_size_near_u64_max_is_truncated_not_an_overflow() {
         .arg(&path)
         .output()
         .unwrap();
-    assert_bad_input(&o, "is truncated (229 of 18446744073709551615 bytes)");
+    assert_bad_input(
+        &o,
+        &format!("is truncated ({len} of 18446744073709551615 bytes)"),
+    );
     assert!(
         stderr(&o).contains("--rules yacht --upper-first"),
         "{}",
         stderr(&o)
     );
+}
+
+/// Seen by the fuzzer `table_bytes` (its seed `seed-nan-values.bin`: the Yacht table with
+/// two values replaced by NaN and infinity, the checksum recomputed): such a table loaded,
+/// verified as "expected score NaN" and ranked NaN options. Now a value that is not finite
+/// makes the table corrupt, and `verify` says so in one line.
+#[test]
+fn table_with_values_that_are_not_numbers_is_corrupt() {
+    let mut bytes = table(RuleSet::YACHT, Order::Any).to_bytes();
+    let at = body_at(&bytes);
+    bytes[at + 8..at + 16].copy_from_slice(&f64::NAN.to_le_bytes());
+    bytes[at + 16..at + 24].copy_from_slice(&f64::INFINITY.to_le_bytes());
+    let checksum = crc32fast::hash(&bytes[at..]);
+    bytes[at - CHECKSUM_FROM_END..at - CHECKSUM_FROM_END + 4]
+        .copy_from_slice(&checksum.to_le_bytes());
+    let dir = temp_dir();
+    let path = join(dir.path(), "nan.table");
+    std::fs::write(&path, &bytes).unwrap();
+    let o = yahtzee_in(dir.path())
+        .args(["verify", &path_str(&path)])
+        .output()
+        .unwrap();
+    assert_bad_input(&o, "not a number");
 }

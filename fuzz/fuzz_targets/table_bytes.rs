@@ -4,8 +4,9 @@
 //! through `load`). No panic, and each error is one line.
 //!
 //! A mutated file almost never keeps its CRC-32, so each input is also tried with the
-//! checksum in its header recomputed over its body (the checksum is the last field of the
-//! header): that copy gets past the checksum to the checks of the values. A table that loads
+//! checksum in its header recomputed over its body (the checksum is followed by the index
+//! checksum and the tail, 12 bytes, at the end of the header): that copy gets past the
+//! checksum to the checks of the values. A table that loads
 //! writes back the same bytes, and serves advice and batch answers without a panic, whatever
 //! its values are.
 
@@ -29,12 +30,12 @@ fn with_checksum(bytes: &[u8]) -> Option<Vec<u8>> {
     let size = bytes.get(MAGIC.len() + 4..PREFIX)?;
     let size = u32::from_le_bytes(size.try_into().ok()?) as usize;
     let body_at = PREFIX.checked_add(size)?;
-    if size < 4 || bytes.len() < body_at {
+    if size < 16 || bytes.len() < body_at {
         return None;
     }
     let mut fixed = bytes.to_vec();
     let checksum = crc32fast::hash(&bytes[body_at..]);
-    fixed[body_at - 4..body_at].copy_from_slice(&checksum.to_le_bytes());
+    fixed[body_at - 16..body_at - 12].copy_from_slice(&checksum.to_le_bytes());
     Some(fixed)
 }
 
