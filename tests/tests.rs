@@ -12,6 +12,7 @@ mod fuzz_regressions;
 mod play;
 mod readme;
 mod rules;
+mod serve;
 mod simulate;
 mod solver;
 mod stats;

@@ -72,6 +72,9 @@ struct Status {
     /// The rules the page opens with.
     #[serde(flatten)]
     rules: Rules,
+    /// True when `/api/outlook` answers (the distribution of the final score from a
+    /// position).
+    outlook: bool,
     /// Every table asked for so far.
     tables: Vec<super::tables::TableStatus>,
 }
@@ -82,6 +85,7 @@ async fn status(State(server): State<Arc<Server>>, RawQuery(raw): RawQuery) -> R
     }
     json(&Status {
         rules: server.rules,
+        outlook: false,
         tables: server.tables.status(),
     })
 }
