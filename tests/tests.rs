@@ -4,6 +4,7 @@ mod brute;
 mod util;
 
 mod advise;
+mod browser;
 mod cli;
 mod distribution;
 mod errors;

@@ -454,6 +454,7 @@ async function refresh() {
   const list = $('#options');
   const summary = $('#summary');
   if (!S.view) return;
+  delete list.dataset.query;
   if (S.view.full) {
     list.replaceChildren();
     summary.textContent = `The card is full: final score ${S.view.banked}. Undo, or change the rules to start again.`;
@@ -470,10 +471,13 @@ async function refresh() {
   try {
     await ensureTable('expected-score');
     if (S.objective !== 'ev') await ensureTable('target');
-    const answer = await api(`/api/advise?${rulesQuery()}`, { method: 'POST', body: query() });
+    const asked = query();
+    const answer = await api(`/api/advise?${rulesQuery()}`, { method: 'POST', body: asked });
     if (seq !== S.seq) return;
     clearMessage();
     renderOptions(answer);
+    // What the list answers, for a reader (or a test) that waits for it.
+    $('#options').dataset.query = JSON.stringify(asked);
     refreshOutlook(seq);
   } catch (e) {
     if (seq !== S.seq) return;
@@ -522,6 +526,7 @@ function measure(answer) {
 function renderOptions(answer) {
   const list = $('#options');
   list.replaceChildren();
+  delete list.dataset.query;
   const m = measure(answer);
   const best = answer.options[0];
   if ('target' in answer) {
@@ -723,6 +728,8 @@ function deciding() {
 function renderGame() {
   const v = G.view;
   $('#board').hidden = false;
+  $('#board').dataset.lines = v.record_lines;
+  $('#board').dataset.state = v.state;
   const d = deciding();
   // The state in words.
   let state;
@@ -832,6 +839,7 @@ function renderGameCards() {
 async function renderHints() {
   const list = $('#game-options');
   list.replaceChildren();
+  delete list.dataset.for;
   const d = deciding();
   if (!d || !$('#show-hints').checked) return;
   const id = G.view.id;
@@ -839,6 +847,7 @@ async function renderHints() {
     const answer = await api(`/api/advise?rules=${G.view.rules}&upper_first=${G.view.upper_first}`, { method: 'POST', body: d.query });
     if (!G.view || G.view.id !== id || deciding() !== d) return;
     const m = measure(answer);
+    list.dataset.for = G.view.record_lines;
     answer.options.forEach((o, i) => {
       const fill = el('span');
       fill.style.width = `${m.bar(o) * 100}%`;
