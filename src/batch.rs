@@ -13,6 +13,10 @@
 //! - `rolls_left`: the integer 0, 1 or 2 (absent: 2);
 //! - `target`: an integer final score to reach (absent: the expected-score advice); the
 //!   answer is then the [`TargetAdvice`], every option ranked by its chance of reaching it.
+//! - `opponents`: an array of the other players, each `{"card": {...}, "yahtzee_bonus": n}`
+//!   (still playing, `yahtzee_bonus` optional) or `{"final": n}` (finished with `n`
+//!   points); the answer is then the [`WinAdvice`], every option ranked by its chance of
+//!   winning (not with `target`).
 //!
 //! Every value has exactly this type (no strings for numbers, no `null` for absent), a key
 //! given twice is refused (at the top level and inside `card`), and so is an unknown key. The
@@ -38,12 +42,20 @@ use crate::table::StrategyTable;
 use crate::target::{TargetAdvice, TargetError, advise_target};
 use crate::text::excerpt;
 use crate::vector::VectorTable;
+use crate::win::{Opponent, WinAdvice, WinError, advise_win};
 
 /// The shape of a query, shown in error lines.
 pub const EXAMPLE: &str = r#"{"card": {"ones": 3, "full-house": 25}, "yahtzee_bonus": 0, "dice": [1, 3, 3, 5, 6], "rolls_left": 2}"#;
 
 /// The keys of a query, in the order of [`EXAMPLE`], then the optional objective.
-pub const KEYS: [&str; 5] = ["card", "yahtzee_bonus", "dice", "rolls_left", "target"];
+pub const KEYS: [&str; 6] = [
+    "card",
+    "yahtzee_bonus",
+    "dice",
+    "rolls_left",
+    "target",
+    "opponents",
+];
 
 /// The highest target a query may name: far above any final score of any rule set (the
 /// highest is Yahtzee's 1,575), low enough that no sum overflows.
@@ -76,7 +88,7 @@ pub enum BatchError {
     },
     /// A key that queries do not have. Fix: use the keys of [`KEYS`].
     #[error(
-        "unknown key `{key}`: the keys are card, yahtzee_bonus, dice, rolls_left and target, as in {EXAMPLE}"
+        "unknown key `{key}`: the keys are card, yahtzee_bonus, dice, rolls_left, target and opponents, as in {EXAMPLE}"
     )]
     UnknownKey {
         /// The key (an excerpt).
@@ -116,6 +128,22 @@ pub enum BatchError {
     /// target table (the command line builds it on first use).
     #[error("{0}")]
     NoTargetTable(String),
+    /// A query with opponents, and no distribution table to answer it. Fix: give the front
+    /// end a distribution table (the command line builds it on first use).
+    #[error("{0}")]
+    NoDistributionTable(String),
+    /// A query with both a target and opponents. Fix: give one objective.
+    #[error("a query has one objective: give `target` or `opponents`, not both")]
+    TwoObjectives,
+    /// The position cannot be advised on against its opponents (see [`WinError`]).
+    #[error("{0}")]
+    Win(String),
+}
+
+impl From<WinError> for BatchError {
+    fn from(e: WinError) -> BatchError {
+        BatchError::Win(e.to_string())
+    }
 }
 
 impl From<TargetError> for BatchError {
@@ -139,7 +167,32 @@ pub struct Query {
     pub rolls_left: u8,
     /// The final score to reach, for target advice.
     pub target: Option<u32>,
+    /// The other players, for win advice.
+    pub opponents: Option<Vec<OpponentQuery>>,
 }
+
+/// One opponent of a query, as read: types checked, not yet the rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OpponentQuery {
+    /// Still playing from this card (boxes and points) with these Yahtzee bonuses.
+    Playing {
+        /// The filled boxes and their points, in the order given.
+        card: Vec<(String, i64)>,
+        /// Yahtzee bonuses already earned.
+        yahtzee_bonus: u32,
+    },
+    /// Finished with this final score.
+    Finished(u32),
+}
+
+/// What `opponents` must be.
+const OPPONENTS: &str = r#"an array of opponents, each {"card": {...}, "yahtzee_bonus": 0} or {"final": 230}, like [{"card": {"ones": 3}}, {"final": 230}]"#;
+/// What one opponent must be.
+const OPPONENT: &str =
+    r#"an object {"card": {...}, "yahtzee_bonus": 0} (still playing) or {"final": 230} (finished)"#;
+/// What a final score must be.
+const FINAL: &str = "an integer final score from 0 to 100000, like 230";
 
 /// What `target` must be.
 const TARGET: &str = "an integer final score from 0 to 100000, like 300 (leave it out for the expected-score advice)";
@@ -173,6 +226,7 @@ impl Query {
         };
         let (mut card_entries, mut yahtzee_bonus, mut dice, mut rolls_left, mut target) =
             (Vec::new(), 0, None, 2, None);
+        let mut opponents = None;
         // Only keys of KEYS are ever added, each at most once.
         let mut seen: Vec<&str> = Vec::new();
         for (key, value) in &entries {
@@ -207,9 +261,13 @@ impl Query {
                             .ok_or_else(|| value.wrong(key, TARGET))?,
                     )
                 }
+                "opponents" => opponents = Some(opponents_of(value)?),
                 _ => return Err(BatchError::UnknownKey { key: excerpt(key) }),
             }
             seen.push(key);
+        }
+        if target.is_some() && opponents.is_some() {
+            return Err(BatchError::TwoObjectives);
         }
         Ok(Query {
             card: card_entries,
@@ -217,22 +275,106 @@ impl Query {
             dice: dice.ok_or(BatchError::NoDice)?,
             rolls_left,
             target,
+            opponents,
         })
     }
 
     /// The position under `rules`: the card checked against the rules.
     pub fn position(&self, rules: Rules) -> Result<Position, BatchError> {
-        let entries: Vec<(String, String)> = self
-            .card
-            .iter()
-            .map(|(name, points)| (name.clone(), points.to_string()))
-            .collect();
         Ok(Position {
-            card: ScoreCard::from_entries(rules, &entries, self.yahtzee_bonus)?,
+            card: card_of(rules, &self.card, self.yahtzee_bonus)?,
             dice: self.dice,
             rolls_left: self.rolls_left,
         })
     }
+
+    /// The opponents under `rules`, each card checked against the rules (none: no
+    /// opponents were given).
+    pub fn opponents(&self, rules: Rules) -> Result<Option<Vec<Opponent>>, BatchError> {
+        let Some(opponents) = &self.opponents else {
+            return Ok(None);
+        };
+        opponents
+            .iter()
+            .map(|o| match o {
+                OpponentQuery::Finished(score) => Ok(Opponent::Finished(*score)),
+                OpponentQuery::Playing {
+                    card,
+                    yahtzee_bonus,
+                } => Ok(Opponent::Playing(card_of(rules, card, *yahtzee_bonus)?)),
+            })
+            .collect::<Result<Vec<_>, BatchError>>()
+            .map(Some)
+    }
+}
+
+fn card_of(
+    rules: Rules,
+    card: &[(String, i64)],
+    yahtzee_bonus: u32,
+) -> Result<ScoreCard, BatchError> {
+    let entries: Vec<(String, String)> = card
+        .iter()
+        .map(|(name, points)| (name.clone(), points.to_string()))
+        .collect();
+    Ok(ScoreCard::from_entries(rules, &entries, yahtzee_bonus)?)
+}
+
+fn opponents_of(value: &Json) -> Result<Vec<OpponentQuery>, BatchError> {
+    let Json::Array(items) = value else {
+        return Err(value.wrong("opponents", OPPONENTS));
+    };
+    if items.is_empty() {
+        return Err(value.wrong("opponents", OPPONENTS));
+    }
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let at = |key: &str| format!("opponents[{i}].{key}");
+            let Json::Object(entries) = item else {
+                return Err(item.wrong(&format!("opponents[{i}]"), OPPONENT));
+            };
+            let (mut card_entries, mut bonus, mut finished) = (None, 0, None);
+            let mut seen: Vec<&str> = Vec::new();
+            for (key, value) in entries {
+                let key = key.as_str();
+                if seen.contains(&key) {
+                    return Err(BatchError::DuplicateKey { key: at(key) });
+                }
+                match key {
+                    "card" => card_entries = Some(card(value)?),
+                    "yahtzee_bonus" => {
+                        bonus = value
+                            .integer()
+                            .and_then(|n| u32::try_from(n).ok())
+                            .ok_or_else(|| value.wrong(&at(key), BONUS))?
+                    }
+                    "final" => {
+                        finished = Some(
+                            value
+                                .integer()
+                                .and_then(|n| u32::try_from(n).ok())
+                                .filter(|&n| n <= MAX_TARGET)
+                                .ok_or_else(|| value.wrong(&at(key), FINAL))?,
+                        )
+                    }
+                    _ => return Err(item.wrong(&format!("opponents[{i}]"), OPPONENT)),
+                }
+                seen.push(key);
+            }
+            match (card_entries, finished) {
+                (card, None) => Ok(OpponentQuery::Playing {
+                    card: card.unwrap_or_default(),
+                    yahtzee_bonus: bonus,
+                }),
+                (None, Some(score)) if !seen.contains(&"yahtzee_bonus") => {
+                    Ok(OpponentQuery::Finished(score))
+                }
+                _ => Err(item.wrong(&format!("opponents[{i}]"), OPPONENT)),
+            }
+        })
+        .collect()
 }
 
 fn card(value: &Json) -> Result<Vec<(String, i64)>, BatchError> {
@@ -272,6 +414,13 @@ pub trait Tables {
     fn ev(&self) -> &StrategyTable;
     /// The target table of the same rules, or why there is none.
     fn target(&self) -> Result<&VectorTable<f32>, BatchError>;
+    /// The distribution table of the same rules (for queries with opponents), or why there
+    /// is none.
+    fn distribution(&self) -> Result<&VectorTable<f32>, BatchError> {
+        Err(BatchError::NoDistributionTable(
+            "this front end answers no query with opponents: leave `opponents` out".to_string(),
+        ))
+    }
 }
 
 impl Tables for StrategyTable {
@@ -312,6 +461,8 @@ pub enum Answer {
     Advice(Advice),
     /// Advice for a target.
     Target(TargetAdvice),
+    /// Advice to win against opponents.
+    Win(WinAdvice),
 }
 
 /// Answers one line: the advice of its position with `tables`, or why there is none.
@@ -319,6 +470,17 @@ pub fn answer(tables: &dyn Tables, line: &[u8]) -> Result<Answer, BatchError> {
     let query = Query::parse(line)?;
     let ev = tables.ev();
     let position = query.position(*ev.rules())?;
+    if let Some(opponents) = query.opponents(*ev.rules())? {
+        // The position is checked before the distribution table is loaded or built.
+        advise(ev, &position)?;
+        let distribution = tables.distribution()?;
+        return Ok(Answer::Win(advise_win(
+            ev,
+            distribution,
+            &position,
+            &opponents,
+        )?));
+    }
     match query.target {
         None => Ok(Answer::Advice(advise(ev, &position)?)),
         Some(t) => {

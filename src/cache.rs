@@ -8,11 +8,12 @@
 //! table of these rules is an error (see [`TableError::needs_rebuild`]).
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::rules::Rules;
 use crate::solver::SolveOptions;
 use crate::table::{StrategyTable, TableError, default_table_path, default_table_path_of};
-use crate::vector::{self, TARGET, VectorObjective, VectorTable};
+use crate::vector::{self, VectorObjective, VectorTable};
 
 /// What [`load_or_build`] reports while it works.
 #[derive(Clone, Copy, Debug)]
@@ -90,17 +91,53 @@ pub fn load_or_build_target(
     path: Option<&Path>,
     progress: &(dyn Fn(Progress<'_>) + Sync),
 ) -> Result<Loaded<VectorTable<f32>>, TableError> {
-    let path = path.map_or_else(|| default_table_path_of(rules, TARGET), Path::to_path_buf);
+    load_or_build_vector(&VectorObjective::target(*rules), path, progress)
+}
+
+/// The distribution table of the rules of `ev` ([`crate::vector`], objective
+/// `distribution`: the chance of scoring at least `t` more under the expected-score policy
+/// of `ev`) at `path` (default: beside the expected-score table), like
+/// [`load_or_build_target`].
+pub fn load_or_build_distribution(
+    ev: &StrategyTable,
+    path: Option<&Path>,
+    progress: &(dyn Fn(Progress<'_>) + Sync),
+) -> Result<Loaded<VectorTable<f32>>, TableError> {
+    // Only a build needs the expected-score policy: the copy is made then.
+    let shape = VectorObjective::<f32>::by_name(vector::DISTRIBUTION, *ev.rules())
+        .expect("the distribution objective is known");
+    let path = path.map_or_else(
+        || default_table_path_of(ev.rules(), vector::DISTRIBUTION),
+        Path::to_path_buf,
+    );
     load_or_build_with(
         path,
-        |p| VectorTable::load(p, rules, TARGET),
+        |p| VectorTable::load(p, ev.rules(), shape.name),
         |report| {
-            vector::solve(
-                &VectorObjective::target(*rules),
-                SolveOptions::default().simd,
-                report,
-            )
+            let objective = VectorObjective::distribution(Arc::new(ev.clone()));
+            vector::solve(&objective, SolveOptions::default().simd, report)
         },
+        |t: &VectorTable<f32>, p| t.save(p),
+        progress,
+    )
+}
+
+/// The table of a vector objective at `path` (default: beside the expected-score table,
+/// named after the objective), loaded or solved and saved.
+fn load_or_build_vector(
+    objective: &VectorObjective<f32>,
+    path: Option<&Path>,
+    progress: &(dyn Fn(Progress<'_>) + Sync),
+) -> Result<Loaded<VectorTable<f32>>, TableError> {
+    let rules = &objective.rules;
+    let path = path.map_or_else(
+        || default_table_path_of(rules, objective.name),
+        Path::to_path_buf,
+    );
+    load_or_build_with(
+        path,
+        |p| VectorTable::load(p, rules, objective.name),
+        |report| vector::solve(objective, SolveOptions::default().simd, report),
         |t: &VectorTable<f32>, p| t.save(p),
         progress,
     )

@@ -92,6 +92,9 @@ pub enum ObjectiveArg {
     ExpectedScore,
     /// The best chance of reaching each final score.
     Target,
+    /// The chance of each final score under expected-score play (the opponents of win
+    /// advice).
+    Distribution,
 }
 
 #[derive(Args, Debug)]
@@ -160,6 +163,20 @@ pub struct AdviseArgs {
     /// folder, or $YAHTZEE_TABLE_DIR]; built if missing.
     #[arg(long, value_name = "PATH")]
     pub target_table: Option<PathBuf>,
+    /// Rank the options by their chance of winning against an opponent still playing with
+    /// this card (the --card syntax, plus `yahtzee-bonus=N` for their Yahtzee bonuses), who
+    /// plays for the highest average. Repeat for several opponents.
+    #[arg(long, value_name = "BOXES", conflicts_with_all = ["target", "batch"])]
+    pub opponent: Vec<String>,
+    /// Rank the options by their chance of winning against an opponent who has finished
+    /// with N points. Repeat for several; combines with --opponent.
+    #[arg(long, value_name = "N", conflicts_with_all = ["target", "batch"], value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    pub opponent_final: Vec<u32>,
+    /// Distribution table for --opponent and batch queries with opponents (the final scores
+    /// of expected-score play) [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if
+    /// missing (about a minute).
+    #[arg(long, value_name = "PATH")]
+    pub distribution_table: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

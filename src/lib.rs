@@ -45,6 +45,7 @@ pub mod table;
 pub mod target;
 pub mod text;
 pub mod vector;
+pub mod win;
 
 pub use advice::{Advice, AdviceOption, Position, advise};
 pub use choice::Choice;

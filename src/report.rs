@@ -16,7 +16,7 @@ use crate::simulate::{MeanInterval, Player, Policy};
 use crate::solver::SolveOptions;
 use crate::state::{State, reachable_state_count};
 use crate::table::{EXPECTED_SCORE, FORMAT_VERSION, StrategyTable, TableError, TableHeader};
-use crate::vector::{self, TARGET, VectorObjective, VectorTable, max_remaining};
+use crate::vector::{self, VectorObjective, VectorTable, max_remaining};
 
 /// The tie convention of the optimal policy, as every report that applies it states it.
 pub const TIE_CONVENTION: &str = "options within 1e-9 of the best are ties: among keeps, the fewest dice (then the lowest faces); among boxes, the first on the card";
@@ -122,13 +122,15 @@ pub struct Reach {
     pub reachable: bool,
 }
 
-/// What a solve of the target table reports, and what verifying a target table file says.
+/// What a solve of a vector table (target or distribution) reports, and what verifying such
+/// a file says. `reach` is the chance from an empty card of each final score: the best
+/// chance for the target table, that of expected-score play for the distribution table.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TargetReport {
     /// The rules solved.
     #[serde(flatten)]
     pub rules: Rules,
-    /// Always `target`.
+    /// The objective: `target` or `distribution`.
     pub objective: &'static str,
     /// Reachable turn-start states.
     pub states: u64,
@@ -164,7 +166,7 @@ impl TargetReport {
             .collect::<Result<_, TableError>>()?;
         Ok(TargetReport {
             rules: *table.rules(),
-            objective: TARGET,
+            objective: table.objective(),
             states: reachable_state_count(table.rules()),
             values: table.stored_values(),
             tail: table.tail(),
@@ -185,12 +187,18 @@ pub fn solve_target(
     path: &Path,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<(TargetReport, VectorTable<f32>), TableError> {
+    solve_vector(&VectorObjective::target(*rules), path, progress)
+}
+
+/// Solves the table of a vector objective, saves it at `path` and reports, like
+/// [`solve_target`].
+pub fn solve_vector(
+    objective: &VectorObjective<f32>,
+    path: &Path,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<(TargetReport, VectorTable<f32>), TableError> {
     let start = Instant::now();
-    let table = vector::solve(
-        &VectorObjective::target(*rules),
-        SolveOptions::default().simd,
-        progress,
-    );
+    let table = vector::solve(objective, SolveOptions::default().simd, progress);
     let seconds = start.elapsed().as_secs_f64();
     table.save(path)?;
     let mut report = TargetReport::of(&table, path)?;

@@ -299,6 +299,12 @@ pub enum CardError {
     /// A box given twice (possibly once by its name and once by an alias): give it once.
     #[error("box `{0}` is given twice: give each filled box once")]
     Duplicate(String),
+    /// A count of Yahtzee bonuses that is not a number: write it like `yahtzee-bonus=1`.
+    #[error("`{entry}` is not a count of Yahtzee bonuses: write it like `yahtzee-bonus=1`")]
+    BonusCount {
+        /// The entry, as an excerpt.
+        entry: String,
+    },
     /// An entry without `=`: write `box=points`.
     #[error("`{entry}` is not `box=points`: write the card like `ones=3,full-house=25`")]
     Syntax {

@@ -93,6 +93,130 @@ pub struct TargetAdvice {
     pub options: Vec<TargetOption>,
 }
 
+/// Where a priced option comes from: a box filled with no roll left, stopping to fill a
+/// box, or a keep of fewer than five dice.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Source {
+    /// Fill this box (of [`box_choices`]).
+    Box(crate::advice::BoxChoice),
+    /// Keep these dice and roll the others.
+    Keep(crate::dice::Keep),
+}
+
+/// One option of a position priced by a vector table: its value at the coordinate, and its
+/// expected final score under expected-score play.
+#[derive(Clone, Debug)]
+pub(crate) struct Priced {
+    pub(crate) action: Action,
+    pub(crate) value: f64,
+    pub(crate) expected_final: f64,
+    pub(crate) source: Source,
+}
+
+/// Every option of `position` priced by the vector table `table` at coordinate `x` (the
+/// points still needed for the target, the points banked for the win objective), best
+/// first: ranked by that value, within 1e-9 by the expected final score, then by the usual
+/// preference (the fewest dice kept, the box first on the card). Stopping to score takes
+/// the box best by the same rule. Also returns the expected-score advice of the position,
+/// which checks it.
+pub(crate) fn price_options(
+    ev: &StrategyTable,
+    table: &VectorTable<f32>,
+    position: &Position,
+    x: i64,
+) -> Result<(crate::advice::Advice, Vec<Priced>), TargetError> {
+    if *table.rules() != *ev.rules() {
+        return Err(TargetError::RulesMismatch {
+            card: position.card.rules().label(),
+            table: table.rules().label(),
+        });
+    }
+    // The expected-score advice checks the position and prices every option on average.
+    let advice = advise(ev, position)?;
+    let state = position.card.state();
+    let base = f64::from(position.card.banked());
+    let dice = &position.dice;
+    let five = dice.five_of_a_kind().is_some();
+    let choices = box_choices(ev, &state, dice);
+    let after_box = |c: &crate::advice::BoxChoice| -> Result<f64, TableError> {
+        table.after_box(&state, c.index, c.points, five, x)
+    };
+    let score = |c: &crate::advice::BoxChoice| Action::Score {
+        category: c.category.name.to_string(),
+        points: c.points,
+        bonus: c.bonus,
+    };
+    // Every option in the order of preference.
+    let mut options: Vec<Priced> = Vec::new();
+    if position.rolls_left == 0 {
+        for c in &choices {
+            options.push(Priced {
+                action: score(c),
+                value: after_box(c)?,
+                expected_final: base + c.future,
+                source: Source::Box(*c),
+            });
+        }
+    } else {
+        let layer = Layer::with_rolls_left(position.rolls_left)
+            .ok_or(AdviceError::RollsLeft(u32::from(position.rolls_left)))?;
+        let mut values = Vec::new();
+        table.turn_at(&state, x, layer, |l, v| {
+            if l == layer {
+                values.extend(v);
+            }
+        })?;
+        // Stopping scores the box best by the same rule.
+        let mut stop = Preferred::new();
+        for c in &choices {
+            stop.offer(*c, (after_box(c)?, c.future));
+        }
+        let ev_of = |keep: &[u8]| {
+            advice
+                .options
+                .iter()
+                .find(|o| matches!(&o.action, Action::Keep { keep: k, .. } if k == keep))
+                .map_or(f64::NAN, |o| o.expected_final)
+        };
+        for keep in dice.keeps_by_preference() {
+            let faces = keep.faces();
+            if keep.len() == DICE {
+                if let Some((c, (p, _))) = stop.best() {
+                    options.push(Priced {
+                        action: Action::Keep {
+                            keep: faces,
+                            stop_and_score: Some(c.category.name.to_string()),
+                        },
+                        value: p,
+                        expected_final: base + c.future,
+                        source: Source::Box(c),
+                    });
+                }
+            } else {
+                options.push(Priced {
+                    expected_final: ev_of(&faces),
+                    action: Action::Keep {
+                        keep: faces,
+                        stop_and_score: None,
+                    },
+                    value: values[keep.index()],
+                    source: Source::Keep(*keep),
+                });
+            }
+        }
+    }
+    let values: Vec<(f64, f64)> = options
+        .iter()
+        .map(|o| (o.value, o.expected_final))
+        .collect();
+    let mut slots: Vec<Option<Priced>> = options.into_iter().map(Some).collect();
+    let ranked = rank_by_preference(&values)
+        .into_iter()
+        .filter_map(|i| slots[i].take())
+        .collect();
+    Ok((advice, ranked))
+}
+
 /// Advises on `position` for a final score of at least `target`, with the target table
 /// `targets` and the expected-score table `ev` of the position's rules.
 pub fn advise_target(
@@ -102,25 +226,11 @@ pub fn advise_target(
     target: u32,
 ) -> Result<TargetAdvice, TargetError> {
     let rules = *ev.rules();
-    if *targets.rules() != rules {
-        return Err(TargetError::RulesMismatch {
-            card: position.card.rules().label(),
-            table: targets.rules().label(),
-        });
-    }
-    // The expected-score advice checks the position and prices every option on average.
-    let advice = advise(ev, position)?;
     let state = position.card.state();
     let banked = position.card.banked();
     let needed = i64::from(target) - i64::from(banked);
+    let (advice, priced) = price_options(ev, targets, position, needed)?;
     let dice = &position.dice;
-    let five = dice.five_of_a_kind().is_some();
-    let choices = box_choices(ev, &state, dice);
-    let box_chance = |i: usize| -> Result<f64, TableError> {
-        let c = &choices[i];
-        targets.after_box(&state, c.index, c.points, five, needed)
-    };
-    let base = f64::from(banked);
     // The most a box choice leads to: its points and bonus, then the most after it.
     let most_after = |dice: &crate::dice::Dice, c: usize| -> i64 {
         let points = rules.score(c, dice, state.filled);
@@ -141,88 +251,20 @@ pub fn advise_target(
             .max()
             .unwrap_or(0)
     };
-    // Every option in the order of preference, with (chance, expected final, reachable).
-    let mut options: Vec<(Action, f64, f64, bool)> = Vec::new();
-    if position.rolls_left == 0 {
-        for (i, c) in choices.iter().enumerate() {
-            options.push((
-                Action::Score {
-                    category: c.category.name.to_string(),
-                    points: c.points,
-                    bonus: c.bonus,
-                },
-                box_chance(i)?,
-                base + c.future,
-                most_after(dice, c.index) >= needed,
-            ));
-        }
-    } else {
-        let layer = Layer::with_rolls_left(position.rolls_left)
-            .ok_or(AdviceError::RollsLeft(u32::from(position.rolls_left)))?;
-        let mut chances = Vec::new();
-        targets.turn_at(&state, needed, layer, |l, values| {
-            if l == layer {
-                chances.extend(values);
-            }
-        })?;
-        // Stopping scores the box best for the target (ties: the higher expected score,
-        // then the box first on the card).
-        let mut stop = Preferred::new();
-        for (i, c) in choices.iter().enumerate() {
-            stop.offer(i, (box_chance(i)?, c.future));
-        }
-        let ev_of = |keep: &[u8]| {
-            advice
-                .options
-                .iter()
-                .find(|o| matches!(&o.action, Action::Keep { keep: k, .. } if k == keep))
-                .map_or(f64::NAN, |o| o.expected_final)
-        };
-        for keep in dice.keeps_by_preference() {
-            let faces = keep.faces();
-            if keep.len() == DICE {
-                if let Some((i, (p, _))) = stop.best() {
-                    let c = &choices[i];
-                    options.push((
-                        Action::Keep {
-                            keep: faces,
-                            stop_and_score: Some(c.category.name.to_string()),
-                        },
-                        p,
-                        base + c.future,
-                        most_after(dice, c.index) >= needed,
-                    ));
-                }
-            } else {
-                let ev = ev_of(&faces);
-                options.push((
-                    Action::Keep {
-                        keep: faces,
-                        stop_and_score: None,
-                    },
-                    chances[keep.index()],
-                    ev,
-                    most_keeping(keep) >= needed,
-                ));
-            }
-        }
-    }
-    let values: Vec<(f64, f64)> = options.iter().map(|(_, p, e, _)| (*p, *e)).collect();
-    let order = rank_by_preference(&values);
-    let best_p = order.first().map_or(0.0, |&i| values[i].0);
+    let best_p = priced.first().map_or(0.0, |o| o.value);
     let best_ev = advice.options.first().map_or(0.0, |o| o.expected_final);
-    let reachable = options.iter().any(|o| o.3);
-    let mut slots: Vec<Option<(Action, f64, f64, bool)>> = options.into_iter().map(Some).collect();
-    let options = order
+    let options: Vec<TargetOption> = priced
         .into_iter()
-        .filter_map(|i| slots[i].take())
-        .map(|(action, p, e, reachable)| TargetOption {
-            action,
-            p_reach: p,
-            reachable,
-            loss: best_p - p,
-            expected_final: e,
-            expected_loss: best_ev - e,
+        .map(|o| TargetOption {
+            reachable: match o.source {
+                Source::Box(c) => most_after(dice, c.index) >= needed,
+                Source::Keep(keep) => most_keeping(&keep) >= needed,
+            },
+            action: o.action,
+            p_reach: o.value,
+            loss: best_p - o.value,
+            expected_final: o.expected_final,
+            expected_loss: best_ev - o.expected_final,
         })
         .collect();
     Ok(TargetAdvice {
@@ -233,7 +275,7 @@ pub fn advise_target(
         dice: dice.faces(),
         rolls_left: position.rolls_left,
         p_reach: best_p,
-        reachable,
+        reachable: options.iter().any(|o| o.reachable),
         tail: targets.tail(),
         options,
     })

@@ -813,10 +813,46 @@ pub fn solve_reduced<T: Real>(
     simd: Simd,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> VectorTable<T> {
+    let last = objective.rules.box_count().saturating_sub(open);
+    solve_cards(objective, &|_| true, last, simd, progress)
+}
+
+/// [`solve`] for the cards that follow `filled` (those with every box of `filled` filled;
+/// the other cards are left unsolved): all a game from a card with `filled` needs, for an
+/// objective solved for one position, such as the win objective against given opponents.
+pub fn solve_from<T: Real>(
+    objective: &VectorObjective<T>,
+    filled: BoxMask,
+    simd: Simd,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> VectorTable<T> {
+    let depth = filled.count_ones() as usize;
+    solve_cards(objective, &|c| c & filled == filled, depth, simd, progress)
+}
+
+/// The backward pass of [`solve`] over the cards of depth `last` and more for which
+/// `include` is true.
+fn solve_cards<T: Real>(
+    objective: &VectorObjective<T>,
+    include: &(dyn Fn(BoxMask) -> bool + Sync),
+    last: usize,
+    simd: Simd,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> VectorTable<T> {
     let rules = objective.rules;
     let layout = Layout::of(&rules);
     let scores = ScoreTable::new(&rules);
-    let by_depth = cards_by_depth(&rules);
+    let by_depth: Vec<Vec<BoxMask>> = cards_by_depth(&rules)
+        .into_iter()
+        .enumerate()
+        .map(|(depth, cards)| {
+            if depth < last {
+                Vec::new()
+            } else {
+                cards.into_iter().filter(|&c| include(c)).collect()
+            }
+        })
+        .collect();
     let mut table = VectorTable {
         rules,
         layout,
@@ -852,7 +888,6 @@ pub fn solve_reduced<T: Real>(
     let total: u64 = by_depth.iter().map(|d| d.len() as u64).sum();
     let mut done = by_depth[rules.box_count()].len() as u64;
     progress(done, total);
-    let last = rules.box_count().saturating_sub(open);
     for depth in (last..rules.box_count()).rev() {
         let cards = &by_depth[depth];
         let solved: Vec<(BoxMask, CardVectors<T>)> = cards

@@ -275,4 +275,34 @@ impl BruteForce {
         self.distributions.insert(state, d.clone());
         d
     }
+
+    /// The best chance of winning from `state` with `banked` points banked, when a final
+    /// score `x` wins with chance `u(x)`: the win objective's recursion, computed directly.
+    /// `memo` holds the values computed so far for this `u` (give each `u` its own).
+    pub fn win(
+        &mut self,
+        memo: &mut HashMap<(State, i64), f64>,
+        state: State,
+        banked: i64,
+        u: &dyn Fn(i64) -> f64,
+    ) -> f64 {
+        if state.filled == self.rules.full_mask() {
+            return u(banked);
+        }
+        if let Some(&v) = memo.get(&(state, banked)) {
+            return v;
+        }
+        let endings = self.endings(&state);
+        let by_hand: Vec<f64> = endings
+            .iter()
+            .map(|ends| {
+                ends.iter()
+                    .map(|&(_, p, b, next)| self.win(memo, next, banked + i64::from(p + b), u))
+                    .fold(f64::NEG_INFINITY, f64::max)
+            })
+            .collect();
+        let v = self.turn(by_hand);
+        memo.insert((state, banked), v);
+        v
+    }
 }

@@ -20,3 +20,4 @@ mod stats;
 mod table;
 mod target;
 mod target_policy;
+mod win;

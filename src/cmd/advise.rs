@@ -17,6 +17,7 @@ use yahtzee::table::StrategyTable;
 use yahtzee::target::{TargetAdvice, advise_target};
 use yahtzee::text::{chance, probability};
 use yahtzee::vector::VectorTable;
+use yahtzee::win::{Opponent, WinAdvice, advise_win, parse_opponent_card};
 
 pub fn run(args: &AdviseArgs) -> Result<()> {
     let rules = args.rules.rules();
@@ -31,7 +32,26 @@ pub fn run(args: &AdviseArgs) -> Result<()> {
         dice,
         rolls_left: args.rolls_left,
     };
+    // The opponents, checked before any table is loaded or built.
+    let mut opponents = Vec::new();
+    for (i, text) in args.opponent.iter().enumerate() {
+        let card = parse_opponent_card(rules, text)
+            .map_err(|e| anyhow::anyhow!("--opponent {}: {e}", i + 1))?;
+        opponents.push(Opponent::Playing(card));
+    }
+    opponents.extend(args.opponent_final.iter().map(|&n| Opponent::Finished(n)));
     let table = super::load_or_build(&rules, args.table.as_deref())?;
+    if !opponents.is_empty() {
+        // The position is checked before the distribution table is loaded or built.
+        advise(&table, &position)?;
+        let distribution = super::load_distribution(&table, args.distribution_table.as_deref())?;
+        let advice = advise_win(&table, &distribution, &position, &opponents)?;
+        super::print_result(args.json, &advice, |out| {
+            out.write_all(render_win(&advice).as_bytes())?;
+            Ok(())
+        })?;
+        return Ok(());
+    }
     if let Some(target) = args.target {
         let targets = super::load_target(&rules, args.target_table.as_deref())?;
         let advice = advise_target(&table, &targets, &position, target)?;
@@ -56,6 +76,8 @@ struct BatchTables {
     rules: Rules,
     target_path: Option<PathBuf>,
     target: OnceLock<Result<VectorTable<f32>, String>>,
+    distribution_path: Option<PathBuf>,
+    distribution: OnceLock<Result<VectorTable<f32>, String>>,
 }
 
 impl batch::Tables for BatchTables {
@@ -72,6 +94,16 @@ impl batch::Tables for BatchTables {
             .as_ref()
             .map_err(|e| BatchError::NoTargetTable(e.clone()))
     }
+
+    fn distribution(&self) -> Result<&VectorTable<f32>, BatchError> {
+        self.distribution
+            .get_or_init(|| {
+                super::load_distribution(&self.ev, self.distribution_path.as_deref())
+                    .map_err(|e| format!("{e:#}"))
+            })
+            .as_ref()
+            .map_err(|e| BatchError::NoDistributionTable(e.clone()))
+    }
 }
 
 /// `--batch`: the library's batch protocol over stdin and stdout.
@@ -86,6 +118,8 @@ fn run_batch(args: &AdviseArgs, rules: Rules) -> Result<()> {
         rules,
         target_path: args.target_table.clone(),
         target: OnceLock::new(),
+        distribution_path: args.distribution_table.clone(),
+        distribution: OnceLock::new(),
     };
     batch::run(&tables, std::io::stdin().lock(), std::io::stdout().lock())?;
     Ok(())
@@ -126,6 +160,57 @@ fn render_target(advice: &TargetAdvice) -> String {
             o.expected_loss
         ));
     }
+    s
+}
+
+/// The human table of win advice: one line per option, best first, then the opponents
+/// and what the figures assume.
+fn render_win(advice: &WinAdvice) -> String {
+    let mut s = format!(
+        "{} | {} | dice {} | {} roll{} left | banked {} | best chance of winning {}\n",
+        advice.rules.label(),
+        yahtzee::text::plural(advice.opponents.len() as u64, "opponent", "opponents"),
+        join_faces(&advice.dice),
+        advice.rolls_left,
+        if advice.rolls_left == 1 { "" } else { "s" },
+        advice.banked,
+        probability(advice.p_win)
+    );
+    let labels: Vec<String> = advice
+        .options
+        .iter()
+        .map(|o| o.action.to_string())
+        .collect();
+    let width = labels.iter().map(String::len).max().unwrap_or(0).max(6);
+    s.push_str(&format!(
+        "{:>4}  {:<width$}  {:>10} {:>10}  {:>14} {:>9}\n",
+        "rank", "option", "P(win)", "loss", "expected final", "loss"
+    ));
+    for (i, (o, label)) in advice.options.iter().zip(&labels).enumerate() {
+        s.push_str(&format!(
+            "{:>4}  {:<width$}  {:>10} {:>10}  {:>14.4} {:>9.4}\n",
+            i + 1,
+            label,
+            probability(o.p_win),
+            probability(o.loss),
+            o.expected_final,
+            o.expected_loss
+        ));
+    }
+    for (i, o) in advice.opponents.iter().enumerate() {
+        let [p10, p25, p50, p75, p90] = o.percentiles;
+        match o.finished {
+            Some(score) => s.push_str(&format!("opponent {}: finished with {score}\n", i + 1)),
+            None => s.push_str(&format!(
+                "opponent {}: final score mean {:.1}, percentiles 10/25/50/75/90: {p10}/{p25}/{p50}/{p75}/{p90}, range {}..{}\n",
+                i + 1,
+                o.mean,
+                o.min,
+                o.max
+            )),
+        }
+    }
+    s.push_str(&format!("model: {}\n", advice.model));
     s
 }
 

@@ -28,7 +28,7 @@ use yahtzee::rules::Rules;
 use yahtzee::table::{
     EXPECTED_SCORE, StrategyTable, TABLE_DIR_ENV, TableError, default_table_path_of,
 };
-use yahtzee::vector::{TARGET, VectorTable};
+use yahtzee::vector::{DISTRIBUTION, TARGET, VectorTable};
 
 /// A progress bar on stderr counting `unit`s, hidden when stderr is not a terminal.
 pub fn progress_bar(message: &str, unit: &str) -> ProgressBar {
@@ -131,13 +131,42 @@ pub fn load_table(rules: &Rules, table: Option<&Path>, from: RulesFrom) -> Resul
 /// and saved first when the file does not exist (about a minute), with a progress bar, as
 /// [`load_table`] does for the expected-score table.
 pub fn load_target(rules: &Rules, table: Option<&Path>) -> Result<VectorTable<f32>> {
+    load_vector(rules, TARGET, "--target-table", table, &|progress| {
+        cache::load_or_build_target(rules, table, progress)
+    })
+}
+
+/// The distribution table of the rules of `ev` (the chance of scoring at least `t` more
+/// under expected-score play, for the opponents of win advice) at `--distribution-table
+/// PATH` (absent: the cache folder), built first when missing, like [`load_target`].
+pub fn load_distribution(ev: &StrategyTable, table: Option<&Path>) -> Result<VectorTable<f32>> {
+    load_vector(
+        ev.rules(),
+        DISTRIBUTION,
+        "--distribution-table",
+        table,
+        &|progress| cache::load_or_build_distribution(ev, table, progress),
+    )
+}
+
+/// A table of a vector objective (`objective`, given by `flag`), loaded or built with a
+/// progress bar; a table built but not saved serves with a warning.
+fn load_vector(
+    rules: &Rules,
+    objective: &str,
+    flag: &str,
+    table: Option<&Path>,
+    load: &dyn Fn(
+        &(dyn Fn(Progress<'_>) + Sync),
+    ) -> Result<cache::Loaded<VectorTable<f32>>, TableError>,
+) -> Result<VectorTable<f32>> {
     let bar = progress_bar(
-        &format!("solving the target table of {}", rules.label()),
+        &format!("solving the {objective} table of {}", rules.label()),
         "cards",
     );
-    let loaded = cache::load_or_build_target(rules, table, &|p| match p {
+    let loaded = load(&|p| match p {
         Progress::Building { path } => eprintln!(
-            "no target table for {} at {}: building it once (about a minute)",
+            "no {objective} table for {} at {}: building it once (about a minute)",
             rules.label(),
             path.display()
         ),
@@ -148,16 +177,15 @@ pub fn load_target(rules: &Rules, table: Option<&Path>) -> Result<VectorTable<f3
         _ => {}
     });
     bar.finish_and_clear();
-    let loaded = loaded.map_err(|e| table_error_of(e, rules, table, RulesFrom::Flags, TARGET))?;
+    let loaded =
+        loaded.map_err(|e| table_error_of(e, rules, table, RulesFrom::Flags, objective))?;
     if let Some(e) = loaded.saved() {
         let fix = match table {
-            Some(_) => "give --target-table a path in a writable folder".to_string(),
-            None => {
-                format!("set ${TABLE_DIR_ENV} to a writable folder, or pass --target-table PATH")
-            }
+            Some(_) => format!("give {flag} a path in a writable folder"),
+            None => format!("set ${TABLE_DIR_ENV} to a writable folder, or pass {flag} PATH"),
         };
         eprintln!(
-            "warning: the target table was built but not saved, so it is built again next time ({e}); {fix}"
+            "warning: the {objective} table was built but not saved, so it is built again next time ({e}); {fix}"
         );
     }
     Ok(loaded.table)

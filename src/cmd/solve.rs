@@ -9,39 +9,54 @@ use crate::cli::{ObjectiveArg, SolveArgs};
 use yahtzee::report::{self, TargetReport};
 use yahtzee::table::{default_table_path, default_table_path_of};
 use yahtzee::text::chance;
-use yahtzee::vector::TARGET;
+use yahtzee::vector::{TARGET, VectorObjective};
 
 pub fn run(args: &SolveArgs) -> Result<()> {
     let rules = args.rules.rules();
     let pool = super::thread_pool(args.threads)?;
-    if args.curve.is_some() && args.objective != ObjectiveArg::Target {
-        anyhow::bail!("--curve is the target table's: add --objective target");
+    if args.curve.is_some() && args.objective == ObjectiveArg::ExpectedScore {
+        anyhow::bail!(
+            "--curve is the target or distribution table's: add --objective target or --objective distribution"
+        );
     }
-    if args.objective == ObjectiveArg::Target {
+    if args.objective != ObjectiveArg::ExpectedScore {
+        let objective = match args.objective {
+            ObjectiveArg::Distribution => {
+                // The policy followed is the expected-score table's (built if missing).
+                let ev = super::load_or_build(&rules, None)?;
+                VectorObjective::distribution(std::sync::Arc::new(ev))
+            }
+            _ => VectorObjective::target(rules),
+        };
+        let name = objective.name;
         let path = args
             .out
             .clone()
-            .unwrap_or_else(|| default_table_path_of(&rules, TARGET));
+            .unwrap_or_else(|| default_table_path_of(&rules, name));
         if let Some(curve) = &args.curve {
             super::check_output("--curve", curve, &[&path])?;
         }
         let bar = super::progress_bar(
-            &format!("solving the target table of {}", rules.label()),
+            &format!("solving the {name} table of {}", rules.label()),
             "cards",
         );
         let solved = pool.install(|| {
-            report::solve_target(&rules, &path, &|done, total| {
+            report::solve_vector(&objective, &path, &|done, total| {
                 bar.set_length(total);
                 bar.set_position(done);
             })
         });
         bar.finish_and_clear();
         let (report, table) = solved.map_err(|e| {
-            super::table_error_of(e, &rules, args.out.as_deref(), RulesFrom::Flags, TARGET)
+            super::table_error_of(e, &rules, args.out.as_deref(), RulesFrom::Flags, name)
         })?;
         if let Some(curve) = &args.curve {
             let most = yahtzee::vector::max_remaining(&rules, &yahtzee::State::START);
-            let mut text = String::from("target,p_reach\n");
+            let mut text = String::from(if name == TARGET {
+                "target,p_reach\n"
+            } else {
+                "target,p_at_least\n"
+            });
             for t in 0..=i64::from(most) + 1 {
                 let p = table.value(&yahtzee::State::START, t)?;
                 text.push_str(&format!("{t},{p}\n"));
@@ -100,11 +115,17 @@ pub fn write_target(out: &mut dyn Write, report: &TargetReport) -> std::io::Resu
     };
     writeln!(
         out,
-        "{}: target table, {} states, {} values{time}, table {}",
+        "{}: {} table, {} states, {} values{time}, table {}",
         report.rules.label(),
+        report.objective,
         report.states,
         report.values,
         report.path
     )?;
-    writeln!(out, "best chance from an empty card  {}", reach.join("  "))
+    let what = if report.objective == TARGET {
+        "best chance from an empty card"
+    } else {
+        "chance under expected-score play from an empty card"
+    };
+    writeln!(out, "{what}  {}", reach.join("  "))
 }

@@ -1,0 +1,392 @@
+//! Play to win: the best chance of beating the other players, from any position.
+//!
+//! The model: each opponent plays the expected-score-optimal policy from their position to
+//! the end of the game, so their final score has an exact distribution, read from the
+//! distribution table ([`crate::vector`], objective `distribution`: the chance of scoring at
+//! least `t` more from each state under that policy) shifted by their banked points. The
+//! opponents do not react to the player: their play does not depend on the player's score.
+//! The player's win probability under a strategy is then `E[u(final)]`, with `u(x)` the
+//! chance that `x` beats every opponent plus the shares of ties (a tie of `k` players for
+//! first counts `1/k`), and the best response maximises it: the target kernel with another
+//! terminal vector, `W(full card, b) = u(b)` and `W(s, b) = max E[W(s', b + p)]` over the
+//! points banked `b`. It is solved for the cards that follow the player's card
+//! ([`crate::vector::solve_from`]) at each query, since it depends on the opponents.
+//!
+//! Ties in win probability (within 1e-9) go to the higher expected final score, then to the
+//! usual preference (the fewest dice kept, the box first on the card), as for a target.
+
+use serde::Serialize;
+
+use crate::advice::{Action, AdviceError, Position};
+use crate::rules::Rules;
+use crate::solver::Simd;
+use crate::state::{CardError, ScoreCard};
+use crate::table::{StrategyTable, TableError};
+use crate::target::{TargetError, price_options};
+use crate::text::excerpt;
+use crate::vector::{Direction, TAIL, VectorObjective, VectorTable, max_remaining, solve_from};
+
+/// The name of the win objective.
+pub const WIN: &str = "win";
+
+/// What the advice assumes of the opponents, said in its output.
+pub const MODEL: &str = "each opponent plays for the highest average to the end of the game and does not react to your score; the win probability is exact under that assumption";
+
+/// Errors of win advice.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum WinError {
+    /// The position is not valid (see [`AdviceError`]).
+    #[error(transparent)]
+    Advice(#[from] AdviceError),
+    /// A table could not be read, or is of other rules (see [`TargetError`]).
+    #[error(transparent)]
+    Priced(#[from] TargetError),
+    /// A card of the distribution table could not be read (see [`TableError`]).
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// No opponent was given: give at least one opponent's card or final score.
+    #[error("there is no opponent: give at least one opponent's card or final score")]
+    NoOpponents,
+    /// An opponent's card is of other rules than the player's: give cards of the same rules.
+    #[error(
+        "opponent {which}'s card is for {opponent} but the game is {game}: every card must be of the same rules"
+    )]
+    RulesMismatch {
+        /// Which opponent, from 1.
+        which: usize,
+        /// The opponent's rules.
+        opponent: String,
+        /// The player's rules.
+        game: String,
+    },
+}
+
+/// An opponent: still playing from a card, or finished with a final score.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Opponent {
+    /// Still playing: their card (bonuses included); they play for the highest average.
+    Playing(ScoreCard),
+    /// Finished with this final score.
+    Finished(u32),
+}
+
+/// The name of the entry of an opponent's card that gives their Yahtzee bonuses
+/// ([`parse_opponent_card`]).
+pub const BONUS_ENTRY: &str = "yahtzee-bonus";
+
+/// Parses an opponent's card: the card syntax (`ones=3,full-house=25`), plus an optional
+/// entry `yahtzee-bonus=N` for the Yahtzee bonuses they have earned, checked like the
+/// player's card.
+pub fn parse_opponent_card(rules: Rules, text: &str) -> Result<ScoreCard, CardError> {
+    let mut boxes = Vec::new();
+    let mut bonuses = 0;
+    for entry in text.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+        match entry.split_once('=') {
+            Some((name, n))
+                if name.trim().eq_ignore_ascii_case(BONUS_ENTRY)
+                    || name.trim().eq_ignore_ascii_case("yahtzee_bonus") =>
+            {
+                bonuses = n.trim().parse().map_err(|_| CardError::BonusCount {
+                    entry: excerpt(entry),
+                })?;
+            }
+            _ => boxes.push(entry),
+        }
+    }
+    ScoreCard::parse(rules, &boxes.join(","), bonuses)
+}
+
+/// The distribution of a final score: `pmf[i]` is the chance of `lo + i` points.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FinalScores {
+    /// The lowest score of `pmf`.
+    pub lo: u32,
+    /// The chance of each score from `lo` on.
+    pub pmf: Vec<f64>,
+}
+
+impl FinalScores {
+    /// A final score known for sure.
+    pub fn point(score: u32) -> FinalScores {
+        FinalScores {
+            lo: score,
+            pmf: vec![1.0],
+        }
+    }
+
+    /// The distribution of the final score of `card` under expected-score play, from the
+    /// distribution table of its rules.
+    pub fn of_card(
+        distribution: &VectorTable<f32>,
+        card: &ScoreCard,
+    ) -> Result<FinalScores, TableError> {
+        let state = card.state();
+        let most = i64::from(max_remaining(&card.rules(), &state));
+        let at_least =
+            |t: i64| -> Result<f64, TableError> { Ok(f64::from(distribution.value(&state, t)?)) };
+        let mut pmf = Vec::with_capacity(most as usize + 1);
+        let mut above = at_least(0)?;
+        for t in 0..=most {
+            let next = at_least(t + 1)?;
+            pmf.push((above - next).max(0.0));
+            above = next;
+        }
+        // Leading scores that cannot happen are left out.
+        let first = pmf.iter().position(|&p| p > 0.0).unwrap_or(0);
+        Ok(FinalScores {
+            lo: card.banked() + first as u32,
+            pmf: pmf.split_off(first),
+        })
+    }
+
+    /// The highest score of `pmf`.
+    pub fn hi(&self) -> u32 {
+        self.lo + self.pmf.len() as u32 - 1
+    }
+
+    /// The chance of a score below `x`.
+    pub fn below(&self, x: i64) -> f64 {
+        let n = (x - i64::from(self.lo)).clamp(0, self.pmf.len() as i64) as usize;
+        self.pmf[..n].iter().sum()
+    }
+
+    /// The chance of exactly `x`.
+    pub fn at(&self, x: i64) -> f64 {
+        usize::try_from(x - i64::from(self.lo))
+            .ok()
+            .and_then(|i| self.pmf.get(i))
+            .copied()
+            .unwrap_or(0.0)
+    }
+
+    /// The mean score.
+    pub fn mean(&self) -> f64 {
+        let total: f64 = self.pmf.iter().sum();
+        self.pmf
+            .iter()
+            .enumerate()
+            .map(|(i, p)| p * (f64::from(self.lo) + i as f64))
+            .sum::<f64>()
+            / total
+    }
+
+    /// The smallest score with a chance of at least `q` of being at or below it.
+    pub fn percentile(&self, q: f64) -> u32 {
+        let total: f64 = self.pmf.iter().sum();
+        let mut sum = 0.0;
+        for (i, p) in self.pmf.iter().enumerate() {
+            sum += p;
+            if sum >= q * total - 1e-12 {
+                return self.lo + i as u32;
+            }
+        }
+        self.hi()
+    }
+}
+
+/// `u(x)` for the final scores `x` from `lo` on, as `(lo, values)`: the chance that `x`
+/// beats every opponent plus the shares of ties (`1/k` for a tie of `k` players for first).
+/// Below `lo` it is 0 (every opponent scores more for sure) and past the values 1 (no
+/// opponent reaches `x`).
+pub fn utility(opponents: &[FinalScores]) -> (i32, Vec<f64>) {
+    let lo = opponents.iter().map(|o| o.lo).min().unwrap_or(0);
+    let hi = opponents.iter().map(FinalScores::hi).max().unwrap_or(0);
+    let values = (lo..=hi)
+        .map(|x| {
+            let x = i64::from(x);
+            // The chance that exactly `k` opponents tie at `x` and the others score less:
+            // the coefficients of the product over opponents of (below + at * z).
+            let mut ties = vec![1.0f64];
+            for o in opponents {
+                let (below, at) = (o.below(x), o.at(x));
+                let mut next = vec![0.0; ties.len() + 1];
+                for (k, c) in ties.iter().enumerate() {
+                    next[k] += c * below;
+                    next[k + 1] += c * at;
+                }
+                ties = next;
+            }
+            ties.iter()
+                .enumerate()
+                .map(|(k, c)| c / (k as f64 + 1.0))
+                .sum()
+        })
+        .collect();
+    (lo as i32, values)
+}
+
+impl<T: crate::kernel::Real> VectorObjective<T> {
+    /// The win objective against opponents whose final scores have the distributions
+    /// `opponents`: for every state and every number of points banked `b`, the best chance
+    /// of winning from there ([`utility`] at the end of the game).
+    pub fn win(rules: Rules, opponents: &[FinalScores]) -> VectorObjective<T> {
+        let (lo, u) = utility(opponents);
+        VectorObjective {
+            rules,
+            direction: Direction::Banked,
+            below: T::ZERO,
+            above: T::ONE,
+            terminal: (lo, u.into_iter().map(T::from_f64).collect()),
+            tail: TAIL,
+            name: WIN,
+            policy: None,
+        }
+    }
+}
+
+/// The best response of the player of `card` to the opponents: the win table of every card
+/// that follows the player's card.
+pub fn best_response(card: &ScoreCard, opponents: &[FinalScores], simd: Simd) -> VectorTable<f32> {
+    let objective = VectorObjective::<f32>::win(card.rules(), opponents);
+    solve_from(&objective, card.state().filled, simd, &|_, _| {})
+}
+
+/// The final-score distributions of `opponents` (checked against the player's rules).
+pub fn opponent_scores(
+    rules: &Rules,
+    distribution: &VectorTable<f32>,
+    opponents: &[Opponent],
+) -> Result<Vec<FinalScores>, WinError> {
+    if opponents.is_empty() {
+        return Err(WinError::NoOpponents);
+    }
+    opponents
+        .iter()
+        .enumerate()
+        .map(|(i, o)| match o {
+            Opponent::Finished(score) => Ok(FinalScores::point(*score)),
+            Opponent::Playing(card) => {
+                if card.rules() != *rules {
+                    return Err(WinError::RulesMismatch {
+                        which: i + 1,
+                        opponent: card.rules().label(),
+                        game: rules.label(),
+                    });
+                }
+                Ok(FinalScores::of_card(distribution, card)?)
+            }
+        })
+        .collect()
+}
+
+/// One option of a position, priced in win probability.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WinOption {
+    /// What the option does (`kind` and its fields in JSON).
+    #[serde(flatten)]
+    pub action: Action,
+    /// The best chance of winning after this option.
+    pub p_win: f64,
+    /// How much smaller that chance is than the best option's.
+    pub loss: f64,
+    /// The expected final score after this option under expected-score play.
+    pub expected_final: f64,
+    /// How much smaller that is than the best expected final score of the position.
+    pub expected_loss: f64,
+}
+
+/// An opponent as the advice sees it: their final score's distribution, summarised.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OpponentSummary {
+    /// The final score, for an opponent who has finished.
+    pub finished: Option<u32>,
+    /// Mean final score.
+    pub mean: f64,
+    /// Lowest and highest final scores with a chance.
+    pub min: u32,
+    /// See `min`.
+    pub max: u32,
+    /// The 10th, 25th, 50th, 75th and 90th percentiles of the final score.
+    pub percentiles: [u32; 5],
+}
+
+impl OpponentSummary {
+    fn of(opponent: &Opponent, scores: &FinalScores) -> OpponentSummary {
+        OpponentSummary {
+            finished: match opponent {
+                Opponent::Finished(s) => Some(*s),
+                Opponent::Playing(_) => None,
+            },
+            mean: scores.mean(),
+            min: scores.lo,
+            max: scores.hi(),
+            percentiles: [0.1, 0.25, 0.5, 0.75, 0.9].map(|q| scores.percentile(q)),
+        }
+    }
+}
+
+/// The answer for one position against opponents.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WinAdvice {
+    /// The rules (serialized as `rules` and `upper_first`).
+    #[serde(flatten)]
+    pub rules: Rules,
+    /// Points already on the card, bonuses included.
+    pub banked: u32,
+    /// The dice, ascending.
+    pub dice: Vec<u8>,
+    /// Rolls left.
+    pub rolls_left: u8,
+    /// The best chance of winning from this position.
+    pub p_win: f64,
+    /// What the win probabilities assume of the opponents ([`MODEL`]).
+    pub model: &'static str,
+    /// The opponents, in the order given.
+    pub opponents: Vec<OpponentSummary>,
+    /// Every legal option, best first.
+    pub options: Vec<WinOption>,
+}
+
+/// Advises on `position` to beat `opponents`, with the expected-score table `ev` and the
+/// distribution table `distribution` of the position's rules.
+pub fn advise_win(
+    ev: &StrategyTable,
+    distribution: &VectorTable<f32>,
+    position: &Position,
+    opponents: &[Opponent],
+) -> Result<WinAdvice, WinError> {
+    let rules = *ev.rules();
+    let scores = opponent_scores(&rules, distribution, opponents)?;
+    // Checks the position before the solve.
+    crate::advice::advise(ev, position)?;
+    let table = best_response(&position.card, &scores, Simd::detect());
+    advise_against(ev, &table, position, opponents, &scores)
+}
+
+/// [`advise_win`] with the best response `table` already solved against `scores`.
+pub fn advise_against(
+    ev: &StrategyTable,
+    table: &VectorTable<f32>,
+    position: &Position,
+    opponents: &[Opponent],
+    scores: &[FinalScores],
+) -> Result<WinAdvice, WinError> {
+    let banked = position.card.banked();
+    let (advice, priced) = price_options(ev, table, position, i64::from(banked))?;
+    let best_p = priced.first().map_or(0.0, |o| o.value);
+    let best_ev = advice.options.first().map_or(0.0, |o| o.expected_final);
+    Ok(WinAdvice {
+        rules: *ev.rules(),
+        banked,
+        dice: position.dice.faces(),
+        rolls_left: position.rolls_left,
+        p_win: best_p,
+        model: MODEL,
+        opponents: opponents
+            .iter()
+            .zip(scores)
+            .map(|(o, s)| OpponentSummary::of(o, s))
+            .collect(),
+        options: priced
+            .into_iter()
+            .map(|o| WinOption {
+                action: o.action,
+                p_win: o.value,
+                loss: best_p - o.value,
+                expected_final: o.expected_final,
+                expected_loss: best_ev - o.expected_final,
+            })
+            .collect(),
+    })
+}

@@ -1,0 +1,343 @@
+//! The win objective: the best chance of beating opponents whose final scores have given
+//! distributions. Checked against the brute-force solver on reduced games (in `f64`, to
+//! 1e-9), against the target table for a finished opponent, and at the extremes.
+
+use std::sync::Arc;
+
+use yahtzee::advice::Position;
+use yahtzee::dice::Dice;
+use yahtzee::rules::{Order, RuleSet, Rules};
+use yahtzee::solver::{Simd, SolveOptions};
+use yahtzee::state::{ScoreCard, State};
+use yahtzee::table::StrategyTable;
+use yahtzee::vector::{VectorObjective, solve, solve_reduced};
+use yahtzee::win::{FinalScores, Opponent, advise_win, utility};
+
+use crate::brute::BruteForce;
+use crate::solver::reduced_states;
+
+/// `u` of [`utility`] as a function, 0 below its values and 1 above.
+fn utility_fn(opponents: &[FinalScores]) -> impl Fn(i64) -> f64 + use<> {
+    let (lo, values) = utility(opponents);
+    move |x| {
+        let i = x - i64::from(lo);
+        if i < 0 {
+            0.0
+        } else {
+            values.get(i as usize).copied().unwrap_or(1.0)
+        }
+    }
+}
+
+#[test]
+fn utility_shares_ties_and_is_a_chance() {
+    // Two opponents: one on 10 or 12, one on 12 for sure.
+    let a = FinalScores {
+        lo: 10,
+        pmf: vec![0.5, 0.0, 0.5],
+    };
+    let b = FinalScores::point(12);
+    let u = utility_fn(&[a, b]);
+    assert_eq!(u(9), 0.0);
+    assert_eq!(u(11), 0.0, "b beats 11");
+    // 12: b ties; a ties with chance 1/2 (three-way, 1/3) or is below (two-way, 1/2).
+    assert!((u(12) - (0.5 / 3.0 + 0.5 / 2.0)).abs() < 1e-15, "{}", u(12));
+    assert_eq!(u(13), 1.0);
+}
+
+#[test]
+fn win_agrees_with_brute_force_on_reduced_games() {
+    let opponents = [
+        FinalScores {
+            lo: 20,
+            pmf: vec![0.2, 0.1, 0.0, 0.3, 0.25, 0.15],
+        },
+        FinalScores {
+            lo: 23,
+            pmf: vec![0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.5],
+        },
+    ];
+    let u = utility_fn(&opponents);
+    let cases = [
+        (RuleSet::YAHTZEE, Order::Any, 2, 37),
+        (RuleSet::YAHTZEE_FREE_JOKER, Order::Any, 2, 41),
+        (RuleSet::YACHT, Order::Any, 2, 7),
+        (RuleSet::YATZY, Order::UpperFirst, 2, 13),
+    ];
+    for (set, order, open, step) in cases {
+        let rules = Rules::with_order(set, order);
+        let mut objective = VectorObjective::<f64>::win(rules, &opponents);
+        objective.tail = 0.0;
+        let table = solve_reduced(&objective, open, Simd::detect(), &|_, _| {});
+        let mut brute = BruteForce::new(rules);
+        let mut memo = std::collections::HashMap::new();
+        let states = reduced_states(&rules, open as u32, step);
+        assert!(
+            states.len() >= 5,
+            "{}: {} states",
+            rules.label(),
+            states.len()
+        );
+        let mut checked = 0;
+        for s in states {
+            for banked in [-40, -5, 0, 3, 10, 17, 22, 25, 30] {
+                let expected = brute.win(&mut memo, s, banked, &u);
+                let got = table
+                    .value(&s, banked)
+                    .expect("a state of the reduced game");
+                assert!(
+                    (got - expected).abs() < 1e-9,
+                    "{} {s:?} banked {banked}: vector {got}, brute force {expected}",
+                    rules.label()
+                );
+                checked += 1;
+            }
+        }
+        println!("{}: {checked} (state, banked) pairs checked", rules.label());
+    }
+}
+
+fn yacht_tables() -> (
+    StrategyTable,
+    yahtzee::vector::VectorTable<f32>,
+    yahtzee::vector::VectorTable<f32>,
+) {
+    let rules = Rules::new(RuleSet::YACHT);
+    let ev = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {}).0;
+    let dist = solve(
+        &VectorObjective::<f32>::distribution(Arc::new(ev.clone())),
+        Simd::detect(),
+        &|_, _| {},
+    );
+    let target = solve(
+        &VectorObjective::<f32>::target(rules),
+        Simd::detect(),
+        &|_, _| {},
+    );
+    (ev, dist, target)
+}
+
+/// Against one finished opponent with `y` points, the best chance of winning lies between
+/// the best chance of reaching `y + 1` and that of reaching `y`; far below the player's
+/// reach it is 1, far above it 0.
+#[test]
+fn win_against_a_finished_opponent_lies_between_target_chances() {
+    let (ev, dist, target) = yacht_tables();
+    let rules = Rules::new(RuleSet::YACHT);
+    for (card, dice, rolls_left) in [
+        ("", "11256", 2),
+        ("ones=3,twos=6,yacht=50", "33345", 1),
+        (
+            "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,choice=22,yacht=0",
+            "23456",
+            0,
+        ),
+    ] {
+        let card = ScoreCard::parse(rules, card, 0).unwrap();
+        let position = Position {
+            card: card.clone(),
+            dice: dice.parse::<Dice>().unwrap(),
+            rolls_left,
+        };
+        let banked = i64::from(card.banked());
+        for y in [100u32, 150, 180, 200, 250] {
+            let a = advise_win(&ev, &dist, &position, &[Opponent::Finished(y)]).unwrap();
+            let reach = |t: u32| {
+                yahtzee::target::advise_target(&ev, &target, &position, t)
+                    .unwrap()
+                    .p_reach
+            };
+            let (low, high) = (reach(y + 1), reach(y));
+            assert!(
+                a.p_win >= low - 2e-6 && a.p_win <= high + 2e-6,
+                "{card} {dice} vs {y}: win {} outside [{low}, {high}]",
+                a.p_win
+            );
+            assert_eq!(a.options[0].loss, 0.0);
+            assert!(
+                a.options
+                    .windows(2)
+                    .all(|w| w[0].p_win >= w[1].p_win - 1e-9)
+            );
+            let _ = banked;
+        }
+        let sure = advise_win(&ev, &dist, &position, &[Opponent::Finished(0)]).unwrap();
+        assert!(
+            (sure.p_win - 1.0).abs() < 1e-6 || card.banked() == 0,
+            "{}",
+            sure.p_win
+        );
+        let lost = advise_win(&ev, &dist, &position, &[Opponent::Finished(10_000)]).unwrap();
+        assert_eq!(lost.p_win, 0.0);
+        let far_below = advise_win(
+            &ev,
+            &dist,
+            &position,
+            &[Opponent::Finished(card.banked().saturating_sub(1))],
+        )
+        .unwrap();
+        if card.banked() > 0 {
+            assert!((far_below.p_win - 1.0).abs() < 1e-6, "{}", far_below.p_win);
+        }
+    }
+}
+
+/// The distribution of an opponent's final score read from the distribution table sums to
+/// 1 and has the expected-score table's mean.
+#[test]
+fn an_opponents_final_score_distribution_has_the_expected_score_mean() {
+    let (ev, dist, _) = yacht_tables();
+    let rules = Rules::new(RuleSet::YACHT);
+    for card in [
+        "",
+        "ones=2,fours=12,yacht=0",
+        "sixes=24,choice=25,big-straight=30",
+    ] {
+        let card = ScoreCard::parse(rules, card, 0).unwrap();
+        let scores = FinalScores::of_card(&dist, &card).unwrap();
+        let total: f64 = scores.pmf.iter().sum();
+        assert!((total - 1.0).abs() < 1e-6, "{card}: {total}");
+        let mean = f64::from(card.banked()) + ev.value(&card.state());
+        assert!(
+            (scores.mean() - mean).abs() < 1e-3,
+            "{card}: {} vs {mean}",
+            scores.mean()
+        );
+        assert!(scores.lo >= card.banked());
+    }
+    let _ = State::START;
+}
+
+/// `advise --opponent ... --json` and a batch query with the same opponents give the same
+/// answer; the human output names the model.
+#[test]
+fn advise_against_opponents_json_equals_batch() {
+    use crate::util::{run, run_with_input, stdout, table_dir};
+    let card = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,choice=22";
+    let opponent = "ones=2,twos=8,threes=9,fours=12,fives=20,sixes=18,choice=25,yacht=50";
+    let args = [
+        "advise",
+        "--rules",
+        "yacht",
+        "--card",
+        card,
+        "--dice",
+        "33345",
+        "--rolls-left",
+        "1",
+        "--opponent",
+        opponent,
+        "--opponent-final",
+        "150",
+    ];
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &[&args[..], &["--json"]].concat(),
+    );
+    assert!(o.status.success(), "{}", crate::util::stderr(&o));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let query = r#"{"card": {"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18, "choice": 22}, "dice": [3,3,3,4,5], "rolls_left": 1, "opponents": [{"card": {"ones": 2, "twos": 8, "threes": 9, "fours": 12, "fives": 20, "sixes": 18, "choice": 25, "yacht": 50}}, {"final": 150}]}"#;
+    let b = run_with_input(
+        table_dir(),
+        &["advise", "--rules", "yacht", "--batch"],
+        &format!("{query}\n"),
+    );
+    assert!(b.status.success(), "{}", crate::util::stderr(&b));
+    let line: serde_json::Value = serde_json::from_str(stdout(&b).trim()).unwrap();
+    assert_eq!(json, line);
+    assert_eq!(json["opponents"][1]["finished"], 150);
+    let p = json["p_win"].as_f64().unwrap();
+    assert!(p > 0.0 && p < 1.0, "{p}");
+    assert_eq!(json["options"][0]["p_win"].as_f64().unwrap(), p);
+    let human = run(RuleSet::YACHT, Order::Any, &args);
+    let text = stdout(&human);
+    assert!(text.contains("best chance of winning"), "{text}");
+    assert!(
+        text.contains("model: each opponent plays for the highest average"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_opponents_are_refused_in_one_line() {
+    use crate::util::{assert_bad_input, run, run_with_input, stdout, table_dir};
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &[
+            "advise",
+            "--rules",
+            "yacht",
+            "--dice",
+            "11111",
+            "--opponent",
+            "ones=7",
+        ],
+    );
+    assert_bad_input(&o, "--opponent 1: `ones` cannot hold 7");
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &[
+            "advise",
+            "--rules",
+            "yacht",
+            "--dice",
+            "11111",
+            "--opponent",
+            "yahtzee-bonus=x",
+        ],
+    );
+    assert_bad_input(&o, "not a count of Yahtzee bonuses");
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &[
+            "advise",
+            "--rules",
+            "yacht",
+            "--dice",
+            "11111",
+            "--opponent-final",
+            "9",
+            "--target",
+            "200",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    for (query, needle) in [
+        (
+            r#"{"dice": [1,1,1,1,1], "opponents": []}"#,
+            "opponents must be an array of opponents",
+        ),
+        (
+            r#"{"dice": [1,1,1,1,1], "opponents": [{"final": -1}]}"#,
+            "opponents[0].final must be",
+        ),
+        (
+            r#"{"dice": [1,1,1,1,1], "opponents": [{"final": 3, "card": {}}]}"#,
+            "opponents[0] must be an object",
+        ),
+        (
+            r#"{"dice": [1,1,1,1,1], "opponents": [{"card": {"ones": 9}}]}"#,
+            "cannot hold 9",
+        ),
+        (
+            r#"{"dice": [1,1,1,1,1], "opponents": [{"final": 3}], "target": 100}"#,
+            "give `target` or `opponents`, not both",
+        ),
+    ] {
+        let b = run_with_input(
+            table_dir(),
+            &["advise", "--rules", "yacht", "--batch"],
+            &format!("{query}\n"),
+        );
+        assert!(b.status.success());
+        let line: serde_json::Value = serde_json::from_str(stdout(&b).trim()).unwrap();
+        let error = line["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{query}: {line}"));
+        assert!(error.contains(needle), "{query}: {error}");
+    }
+}
