@@ -1,7 +1,7 @@
 //! The page of `yahtzee serve` in headless Chromium, driven as a player would through
 //! chromedriver's WebDriver protocol: a position entered by clicking and by the keyboard, the
 //! ranking shown against `advise --json` for it, options applied through a whole turn and
-//! undone, the objectives switched, a whole game against the bot, its record downloaded,
+//! undone, the objectives switched (a target, opponents to beat), a whole game against the bot, its record downloaded,
 //! uploaded and reviewed, and the page at desktop and phone width.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them). Without them
@@ -30,8 +30,10 @@ const TAB: &str = "\u{E004}";
 
 /// The browser and its driver, or why the test cannot run.
 fn browser() -> Result<(PathBuf, PathBuf), String> {
-    let chromium = std::env::var_os("YAHTZEE_CHROMIUM").map_or(PathBuf::from(CHROMIUM), PathBuf::from);
-    let driver = std::env::var_os("YAHTZEE_CHROMEDRIVER").map_or(PathBuf::from(CHROMEDRIVER), PathBuf::from);
+    let chromium =
+        std::env::var_os("YAHTZEE_CHROMIUM").map_or(PathBuf::from(CHROMIUM), PathBuf::from);
+    let driver =
+        std::env::var_os("YAHTZEE_CHROMEDRIVER").map_or(PathBuf::from(CHROMEDRIVER), PathBuf::from);
     for p in [&chromium, &driver] {
         if !p.exists() {
             return Err(format!(
@@ -45,7 +47,11 @@ fn browser() -> Result<(PathBuf, PathBuf), String> {
 
 /// A free port of this machine.
 fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 /// chromedriver on a free port, stopped when dropped.
@@ -135,7 +141,9 @@ impl Browser {
                 ],
             },
         }}});
-        let v = driver.raw("POST", "/session", Some(&caps)).expect("a session");
+        let v = driver
+            .raw("POST", "/session", Some(&caps))
+            .expect("a session");
         let session = v["value"]["sessionId"]
             .as_str()
             .unwrap_or_else(|| panic!("no session: {v}"))
@@ -151,7 +159,11 @@ impl Browser {
     fn cmd(&self, method: &str, path: &str, body: Option<Value>) -> Value {
         let v = self
             .driver
-            .raw(method, &format!("/session/{}{path}", self.session), body.as_ref())
+            .raw(
+                method,
+                &format!("/session/{}{path}", self.session),
+                body.as_ref(),
+            )
             .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
         if v["value"].get("error").is_some() {
             self.fail(&format!("{method} {path}: {}", v["value"]));
@@ -170,7 +182,11 @@ impl Browser {
     fn try_screenshot(&self) -> Option<Vec<u8>> {
         let v = self
             .driver
-            .raw("GET", &format!("/session/{}/screenshot", self.session), None)
+            .raw(
+                "GET",
+                &format!("/session/{}/screenshot", self.session),
+                None,
+            )
             .ok()?;
         base64(v["value"].as_str()?)
     }
@@ -188,7 +204,11 @@ impl Browser {
     }
 
     fn find_all(&self, css: &str) -> Vec<String> {
-        let v = self.cmd("POST", "/elements", Some(json!({"using": "css selector", "value": css})));
+        let v = self.cmd(
+            "POST",
+            "/elements",
+            Some(json!({"using": "css selector", "value": css})),
+        );
         v.as_array()
             .unwrap()
             .iter()
@@ -198,7 +218,9 @@ impl Browser {
 
     /// The one element of `css`, waiting for it.
     fn find(&self, css: &str) -> String {
-        self.wait(&format!("an element {css}"), || self.find_all(css).into_iter().next())
+        self.wait(&format!("an element {css}"), || {
+            self.find_all(css).into_iter().next()
+        })
     }
 
     fn click(&self, css: &str) {
@@ -208,7 +230,11 @@ impl Browser {
 
     fn keys(&self, css: &str, text: &str) {
         let e = self.find(css);
-        self.cmd("POST", &format!("/element/{e}/value"), Some(json!({"text": text})));
+        self.cmd(
+            "POST",
+            &format!("/element/{e}/value"),
+            Some(json!({"text": text})),
+        );
     }
 
     fn clear(&self, css: &str) {
@@ -231,11 +257,19 @@ impl Browser {
     }
 
     fn js(&self, script: &str) -> Value {
-        self.cmd("POST", "/execute/sync", Some(json!({"script": script, "args": []})))
+        self.cmd(
+            "POST",
+            "/execute/sync",
+            Some(json!({"script": script, "args": []})),
+        )
     }
 
     fn resize(&self, width: u32, height: u32) {
-        self.cmd("POST", "/window/rect", Some(json!({"width": width, "height": height})));
+        self.cmd(
+            "POST",
+            "/window/rect",
+            Some(json!({"width": width, "height": height})),
+        );
     }
 
     /// Polls `probe` until it gives a value (30 s at most).
@@ -247,7 +281,9 @@ impl Browser {
             }
             if Instant::now() > deadline {
                 let message = self.js("return document.querySelector('#message').textContent");
-                self.fail(&format!("timed out waiting for {what} (page message: {message})"));
+                self.fail(&format!(
+                    "timed out waiting for {what} (page message: {message})"
+                ));
             }
             std::thread::sleep(Duration::from_millis(40));
         }
@@ -257,7 +293,8 @@ impl Browser {
     fn options_for(&self, query: &Value) -> Vec<Value> {
         let want = query.to_string();
         self.wait(&format!("the options of {want}"), || {
-            let got = self.js("const l = document.querySelector('#options'); return l.dataset.query || null");
+            let got = self
+                .js("const l = document.querySelector('#options'); return l.dataset.query || null");
             let got: Value = serde_json::from_str(got.as_str()?).ok()?;
             (got == *query).then_some(())
         });
@@ -331,7 +368,10 @@ fn expected_options(advice: &Value, value: &str) -> Vec<Value> {
         .iter()
         .map(|o| {
             let keep = o["keep"].as_array().map(|k| {
-                k.iter().map(|f| f.to_string()).collect::<Vec<_>>().join(",")
+                k.iter()
+                    .map(|f| f.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
             });
             json!({
                 "kind": o["kind"],
@@ -355,7 +395,10 @@ fn assert_same_options(shown: &[Value], cli: &[Value]) {
         // reader may land one unit in the last place away from them, so within 1e-15.
         for key in ["value", "expected"] {
             let (a, b) = (s[key].as_f64().unwrap(), c[key].as_f64().unwrap());
-            assert!((a - b).abs() <= 1e-15 * a.abs().max(1e-300), "{key}: shown {s} but the CLI says {c}");
+            assert!(
+                (a - b).abs() <= 1e-15 * a.abs().max(1e-300),
+                "{key}: shown {s} but the CLI says {c}"
+            );
         }
     }
 }
@@ -377,7 +420,8 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     let server = Served::start(&[]);
     let profile = temp_dir();
     let work = temp_dir();
-    let shots = std::env::var_os("YAHTZEE_SCREENSHOTS").map_or(work.path().to_path_buf(), PathBuf::from);
+    let shots =
+        std::env::var_os("YAHTZEE_SCREENSHOTS").map_or(work.path().to_path_buf(), PathBuf::from);
     std::fs::create_dir_all(&shots).unwrap();
     let b = Browser::start(&chromium, &driver, profile.path(), shots.clone());
     b.go(&format!("{}/", server.base));
@@ -386,23 +430,47 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     });
     let first = json!({"card": {}, "yahtzee_bonus": 0, "dice": [1, 3, 3, 5, 6], "rolls_left": 2});
     let shown = b.options_for(&first);
-    assert_same_options(&shown, &expected_options(&cli_advice(RuleSet::YAHTZEE, &["--dice", "13356"]), "expected_final"));
+    assert_same_options(
+        &shown,
+        &expected_options(
+            &cli_advice(RuleSet::YAHTZEE, &["--dice", "13356"]),
+            "expected_final",
+        ),
+    );
     assert_eq!(shown[0]["label"], "keep 3 3");
 
     // A position entered by clicking: two boxes, then a refused entry with the CLI's message.
     b.click("#card button.box[data-box=\"ones\"]");
     b.keys("#card .box-edit input", &format!("3{ENTER}"));
-    b.wait("ones = 3", || (b.text("#card button.box[data-box=\"ones\"]") == "3").then_some(()));
+    b.wait("ones = 3", || {
+        (b.text("#card button.box[data-box=\"ones\"]") == "3").then_some(())
+    });
     b.click("#card button.box[data-box=\"chance\"]");
     b.keys("#card .box-edit input", &format!("22{ENTER}"));
-    b.wait("chance = 22", || (b.text("#card button.box[data-box=\"chance\"]") == "22").then_some(()));
+    b.wait("chance = 22", || {
+        (b.text("#card button.box[data-box=\"chance\"]") == "22").then_some(())
+    });
     b.click("#card button.box[data-box=\"twos\"]");
     b.keys("#card .box-edit input", &format!("3{ENTER}"));
-    let message = b.wait("the refusal", || Some(b.text("#message")).filter(|m| !m.is_empty()));
-    let o = run(RuleSet::YAHTZEE, Order::Any, &["advise", "--card", "ones=3,chance=22,twos=3", "--dice", "13356"]);
+    let message = b.wait("the refusal", || {
+        Some(b.text("#message")).filter(|m| !m.is_empty())
+    });
+    let o = run(
+        RuleSet::YAHTZEE,
+        Order::Any,
+        &[
+            "advise",
+            "--card",
+            "ones=3,chance=22,twos=3",
+            "--dice",
+            "13356",
+        ],
+    );
     assert_eq!(format!("error: {message}"), stderr(&o).trim());
     b.keys("#card .box-edit input", ESCAPE);
-    b.wait("twos open", || (b.text("#card button.box[data-box=\"twos\"]") == "–").then_some(()));
+    b.wait("twos open", || {
+        (b.text("#card button.box[data-box=\"twos\"]") == "–").then_some(())
+    });
     assert_eq!(b.text("#total"), "25");
 
     // Dice by clicking (1 -> 2, 3 -> 4) and by the keyboard (5 -> 4), one roll left.
@@ -412,13 +480,30 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     b.click("input[name=\"rolls-left\"][value=\"1\"]");
     let q = json!({"card": {"ones": 3, "chance": 22}, "yahtzee_bonus": 0, "dice": [2, 3, 4, 4, 6], "rolls_left": 1});
     let shown = b.options_for(&q);
-    let cli = cli_advice(RuleSet::YAHTZEE, &["--card", "ones=3,chance=22", "--dice", "23446", "--rolls-left", "1"]);
+    let cli = cli_advice(
+        RuleSet::YAHTZEE,
+        &[
+            "--card",
+            "ones=3,chance=22",
+            "--dice",
+            "23446",
+            "--rolls-left",
+            "1",
+        ],
+    );
     assert_same_options(&shown, &expected_options(&cli, "expected_final"));
 
     // Apply the best keep, enter the re-rolled dice, score the best box (by the keyboard).
-    let kept: Vec<u8> = cli["options"][0]["keep"].as_array().unwrap().iter().map(|f| f.as_u64().unwrap() as u8).collect();
+    let kept: Vec<u8> = cli["options"][0]["keep"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_u64().unwrap() as u8)
+        .collect();
     b.click("#options button.option[data-rank=\"1\"]");
-    b.wait("the open dice", || (b.find_all("#dice button.unknown").len() == 5 - kept.len()).then_some(()));
+    b.wait("the open dice", || {
+        (b.find_all("#dice button.unknown").len() == 5 - kept.len()).then_some(())
+    });
     let mut dice = kept.clone();
     dice.resize(5, 6);
     let typed: String = dice.iter().map(u8::to_string).collect();
@@ -426,18 +511,44 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     dice.sort_unstable();
     let q = json!({"card": {"ones": 3, "chance": 22}, "yahtzee_bonus": 0, "dice": kept.iter().copied().chain(std::iter::repeat_n(6, 5 - kept.len())).collect::<Vec<u8>>(), "rolls_left": 0});
     let shown = b.options_for(&q);
-    let cli = cli_advice(RuleSet::YAHTZEE, &["--card", "ones=3,chance=22", "--dice", &typed, "--rolls-left", "0"]);
+    let cli = cli_advice(
+        RuleSet::YAHTZEE,
+        &[
+            "--card",
+            "ones=3,chance=22",
+            "--dice",
+            &typed,
+            "--rolls-left",
+            "0",
+        ],
+    );
     assert_same_options(&shown, &expected_options(&cli, "expected_final"));
     let best = &cli["options"][0];
     let category = best["category"].as_str().unwrap();
     let best_option = b.find("#options button.option[data-rank=\"1\"]");
-    b.cmd("POST", &format!("/element/{best_option}/value"), Some(json!({"text": ENTER})));
+    b.cmd(
+        "POST",
+        &format!("/element/{best_option}/value"),
+        Some(json!({"text": ENTER})),
+    );
     let points = best["points"].to_string();
     let cell = format!("#card button.box[data-box=\"{category}\"]");
     b.wait("the box scored", || (b.text(&cell) == points).then_some(()));
-    let after = cli_advice(RuleSet::YAHTZEE, &["--card", &format!("ones=3,chance=22,{category}={points}"), "--dice", "12345"]);
+    let after = cli_advice(
+        RuleSet::YAHTZEE,
+        &[
+            "--card",
+            &format!("ones=3,chance=22,{category}={points}"),
+            "--dice",
+            "12345",
+        ],
+    );
     assert_eq!(b.text("#total"), after["banked"].to_string());
-    assert_eq!(b.find_all("#dice button.unknown").len(), 5, "a new turn starts");
+    assert_eq!(
+        b.find_all("#dice button.unknown").len(),
+        5,
+        "a new turn starts"
+    );
     // Undo: the box is open again, the dice are back.
     b.click("#undo");
     b.wait("undone", || (b.text(&cell) == "–").then_some(()));
@@ -447,20 +558,31 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     // The objectives, under Yacht (its target table builds in a second).
     let rules = b.find("#rules option[value=\"yacht\"]");
     b.cmd("POST", &format!("/element/{rules}/click"), None);
-    b.wait("the yacht card", || b.find_all("#card button.box[data-box=\"choice\"]").first().cloned());
+    b.wait("the yacht card", || {
+        b.find_all("#card button.box[data-box=\"choice\"]")
+            .first()
+            .cloned()
+    });
     b.click("#card button.box[data-box=\"ones\"]");
     b.keys("#card .box-edit input", &format!("2{ENTER}"));
-    b.wait("ones = 2", || (b.text("#card button.box[data-box=\"ones\"]") == "2").then_some(()));
+    b.wait("ones = 2", || {
+        (b.text("#card button.box[data-box=\"ones\"]") == "2").then_some(())
+    });
     b.click("#card button.box[data-box=\"twos\"]");
     b.keys("#card .box-edit input", &format!("8{ENTER}"));
-    b.wait("twos = 8", || (b.text("#card button.box[data-box=\"twos\"]") == "8").then_some(()));
+    b.wait("twos = 8", || {
+        (b.text("#card button.box[data-box=\"twos\"]") == "8").then_some(())
+    });
     b.clear("#dice-text");
     b.keys("#dice-text", &format!("22626{ENTER}"));
     b.click("input[name=\"rolls-left\"][value=\"2\"]");
     let yacht = json!({"card": {"ones": 2, "twos": 8}, "yahtzee_bonus": 0, "dice": [2, 2, 6, 2, 6], "rolls_left": 2});
     let shown = b.options_for(&yacht);
     let card = ["--card", "ones=2,twos=8", "--dice", "22626"];
-    assert_same_options(&shown, &expected_options(&cli_advice(RuleSet::YACHT, &card), "expected_final"));
+    assert_same_options(
+        &shown,
+        &expected_options(&cli_advice(RuleSet::YACHT, &card), "expected_final"),
+    );
     b.clear("#target");
     b.keys("#target", &format!("150{TAB}"));
     b.click("input[name=\"objective\"][value=\"target\"]");
@@ -469,8 +591,39 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     let shown = b.options_for(&target);
     let mut args = card.to_vec();
     args.extend(["--target", "150"]);
-    assert_same_options(&shown, &expected_options(&cli_advice(RuleSet::YACHT, &args), "p_reach"));
-    assert!(b.text("#summary").starts_with("Best chance of a final score of at least 150: "));
+    assert_same_options(
+        &shown,
+        &expected_options(&cli_advice(RuleSet::YACHT, &args), "p_reach"),
+    );
+    assert!(
+        b.text("#summary")
+            .starts_with("Best chance of a final score of at least 150: ")
+    );
+    // To win against an opponent whose card is typed as the command line takes it.
+    b.click("input[name=\"objective\"][value=\"win\"]");
+    b.keys(
+        "#opponent-list li input.card-text",
+        &format!("ones=3,twos=4{TAB}"),
+    );
+    let mut win = yacht.clone();
+    win["opponents"] = json!([{"card": {"ones": 3, "twos": 4}, "yahtzee_bonus": 0}]);
+    let shown = b.options_for(&win);
+    let mut args = card.to_vec();
+    args.extend(["--opponent", "ones=3,twos=4"]);
+    assert_same_options(
+        &shown,
+        &expected_options(&cli_advice(RuleSet::YACHT, &args), "p_win"),
+    );
+    assert!(b.text("#summary").starts_with("Best chance of winning: "));
+    b.clear("#opponent-list li input.card-text");
+    b.keys("#opponent-list li input.card-text", &format!("ones=7{TAB}"));
+    let m = b.wait("the refusal", || {
+        Some(b.text("#message")).filter(|m| m.starts_with("opponent 1: "))
+    });
+    assert_eq!(
+        m,
+        "opponent 1: `ones` cannot hold 7 under yacht: it can hold 0 to 5"
+    );
     b.click("input[name=\"objective\"][value=\"ev\"]");
     b.options_for(&yacht);
 
@@ -492,12 +645,25 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     b.keys("#players", "you,bot");
     b.keys("#seed", "11");
     b.click("#new-game button[type=\"submit\"]");
-    b.wait("the board", || (b.js("return document.querySelector('#board').dataset.state || null").as_str() == Some("playing")).then_some(()));
+    b.wait("the board", || {
+        (b.js("return document.querySelector('#board').dataset.state || null")
+            .as_str()
+            == Some("playing"))
+        .then_some(())
+    });
     b.click("#show-hints");
-    let lines = || b.js("return Number(document.querySelector('#board').dataset.lines)").as_u64().unwrap();
+    let lines = || {
+        b.js("return Number(document.querySelector('#board').dataset.lines)")
+            .as_u64()
+            .unwrap()
+    };
     for step in 0.. {
         assert!(step < 400, "the game does not end");
-        let state = b.js("return document.querySelector('#board').dataset.state").as_str().unwrap().to_string();
+        let state = b
+            .js("return document.querySelector('#board').dataset.state")
+            .as_str()
+            .unwrap()
+            .to_string();
         if state != "playing" {
             assert_eq!(state, "over");
             break;
@@ -507,7 +673,9 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
             // Keep the first two dice by selecting them, then roll.
             b.click("#game-dice button[data-i=\"0\"]");
             b.click("#game-dice button[data-i=\"1\"]");
-            b.wait("two dice kept", || (b.find_all("#game-dice button.kept").len() == 2).then_some(()));
+            b.wait("two dice kept", || {
+                (b.find_all("#game-dice button.kept").len() == 2).then_some(())
+            });
             b.click("#game-roll");
         } else if step % 5 == 3 && !b.find_all("#game-cards button.playable").is_empty() {
             b.click("#game-cards button.playable");
@@ -522,8 +690,14 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     let result = b.text("#game-state");
     assert!(result.contains(" with "), "{result}");
     let log = b.text("#game-log");
-    assert!(log.contains("bot keeps") || log.contains("bot stops"), "{log}");
-    assert!(log.contains("coach: "), "the coach spoke of the plain keeps: {log}");
+    assert!(
+        log.contains("bot keeps") || log.contains("bot stops"),
+        "{log}"
+    );
+    assert!(
+        log.contains("coach: "),
+        "the coach spoke of the plain keeps: {log}"
+    );
 
     // Download the record (the link's address), review it with the CLI and upload it.
     let href = b.attr_of(&b.find("#download-record"), "href").unwrap();
@@ -531,22 +705,39 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     assert_eq!(status, 200);
     let path = work.path().join("game.jsonl");
     std::fs::write(&path, &record).unwrap();
-    let o = run(RuleSet::YACHT, Order::Any, &["review", &path.display().to_string(), "--json"]);
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &["review", &path.display().to_string(), "--json"],
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     let review: Value = serde_json::from_str(&stdout(&o)).unwrap();
     let end: Value = serde_json::from_str(record.lines().last().unwrap()).unwrap();
     for score in end["scores"].as_array().unwrap() {
-        let cell = format!("#game-cards td[data-player=\"{}\"]", score["player"].as_str().unwrap());
+        let cell = format!(
+            "#game-cards td[data-player=\"{}\"]",
+            score["player"].as_str().unwrap()
+        );
         assert_eq!(b.text(&cell), score["total"].to_string());
     }
     b.click("#tab-review");
     b.keys("#record-file", &path.display().to_string());
     b.click("#review-form button[type=\"submit\"]");
-    b.wait("the review", || b.find_all("#review-players tr[data-player=\"you\"] td.mean-loss").first().cloned());
+    b.wait("the review", || {
+        b.find_all("#review-players tr[data-player=\"you\"] td.mean-loss")
+            .first()
+            .cloned()
+    });
     let you = &review["players"][0];
     assert_eq!(you["player"], "you");
-    assert_eq!(b.text("#review-players tr[data-player=\"you\"] td.mean-loss"), format!("{:.4}", you["mean_loss"].as_f64().unwrap()));
-    assert_eq!(b.text("#review-players tr[data-player=\"bot\"] td.mean-loss"), "0.0000");
+    assert_eq!(
+        b.text("#review-players tr[data-player=\"you\"] td.mean-loss"),
+        format!("{:.4}", you["mean_loss"].as_f64().unwrap())
+    );
+    assert_eq!(
+        b.text("#review-players tr[data-player=\"bot\"] td.mean-loss"),
+        "0.0000"
+    );
     let decisions = review["decisions"].as_array().unwrap().len();
     assert_eq!(b.find_all("#review-chart rect.bar").len(), decisions);
     assert_eq!(b.find_all("#review-decisions tbody tr").len(), decisions);
@@ -556,6 +747,8 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     std::fs::write(&bad, "hello\n").unwrap();
     b.keys("#record-file", &bad.display().to_string());
     b.click("#review-form button[type=\"submit\"]");
-    let m = b.wait("the refusal", || Some(b.text("#message")).filter(|m| m.starts_with("notes.txt: ")));
+    let m = b.wait("the refusal", || {
+        Some(b.text("#message")).filter(|m| m.starts_with("notes.txt: "))
+    });
     assert!(m.contains("line 1: not a game header"), "{m}");
 }

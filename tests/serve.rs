@@ -120,7 +120,10 @@ impl Served {
 
     /// True while the process runs.
     pub fn alive(&mut self) -> bool {
-        self.child.try_wait().expect("the child can be asked").is_none()
+        self.child
+            .try_wait()
+            .expect("the child can be asked")
+            .is_none()
     }
 }
 
@@ -193,6 +196,9 @@ fn advise_answers_every_batch_line_as_advise_batch_does() {
                 r#"{"card": {"ones": 2, "twos": 6}, "dice": [6, 6, 6, 2, 1], "rolls_left": 0}"#,
                 r#"{"card": {"choice": 20}, "dice": [6, 6, 6, 2, 1]}"#,
                 r#"{"card": {"ones": 2}, "dice": [6, 6, 6, 2, 1], "target": 150}"#,
+                r#"{"card": {"ones": 2}, "dice": [6, 6, 6, 2, 1], "opponents": [{"card": {"ones": 3, "twos": 4}}, {"final": 150}]}"#,
+                r#"{"card": {"ones": 2}, "dice": [6, 6, 6, 2, 1], "opponents": [{"card": {"fours": 3}}]}"#,
+                r#"{"dice": [6, 6, 6, 2, 1], "opponents": [], "target": 100}"#,
             ],
         ),
         (
@@ -242,7 +248,10 @@ fn rules_are_the_rules_json_of_every_rule_set() {
     }
     // Without a query: the server's rules.
     let (_, body) = server.get("/api/rules");
-    assert!(body.starts_with(r#"{"rules":"yacht","upper_first":false"#), "{body}");
+    assert!(
+        body.starts_with(r#"{"rules":"yacht","upper_first":false"#),
+        "{body}"
+    );
 }
 
 #[test]
@@ -255,7 +264,11 @@ fn card_is_checked_as_the_command_line_checks_it_and_scores_as_a_game() {
         Order::Any,
         &["advise", "--card", "twos=3", "--dice", "13356"],
     );
-    let cli_message = stderr(&cli).trim().strip_prefix("error: ").unwrap().to_string();
+    let cli_message = stderr(&cli)
+        .trim()
+        .strip_prefix("error: ")
+        .unwrap()
+        .to_string();
     let message = assert_error(
         &server.post("/api/card", r#"{"card": "twos=3"}"#),
         400,
@@ -267,12 +280,21 @@ fn card_is_checked_as_the_command_line_checks_it_and_scores_as_a_game() {
         (r#"{"card": "sevens=3"}"#, "unknown box `sevens`"),
         (r#"{"card": "ones"}"#, "is not `box=points`"),
         (r#"{"card": 3}"#, "card must be a string"),
-        (r#"{"card": "", "yahtzee_bonus": 1}"#, "a bonus needs 50 there"),
-        (r#"{"yahtzee_bonus": "1"}"#, "yahtzee_bonus must be an integer"),
+        (
+            r#"{"card": "", "yahtzee_bonus": 1}"#,
+            "a bonus needs 50 there",
+        ),
+        (
+            r#"{"yahtzee_bonus": "1"}"#,
+            "yahtzee_bonus must be an integer",
+        ),
         (r#"{"cards": ""}"#, "unknown field"),
         (r#"{"score": {"box": "chance"}}"#, "missing field `dice`"),
         (r#"{"score": {"box": "chance", "dice": [1, 2, 3]}}"#, "five"),
-        (r#"{"score": {"box": "pairs", "dice": [1, 2, 3, 4, 5]}}"#, "unknown box `pairs`"),
+        (
+            r#"{"score": {"box": "pairs", "dice": [1, 2, 3, 4, 5]}}"#,
+            "unknown box `pairs`",
+        ),
         (
             r#"{"card": "chance=20", "score": {"box": "chance", "dice": [1, 2, 3, 4, 5]}}"#,
             "chance is already filled (with 20)",
@@ -315,7 +337,10 @@ fn card_is_checked_as_the_command_line_checks_it_and_scores_as_a_game() {
         "/api/card",
         &serde_json::json!({"card": "ones=3,twos=6,threes=9,fours=12,fives=15", "score": {"box": "sixes", "dice": [6, 6, 6, 1, 2]}}),
     );
-    assert_eq!((view["upper_total"].as_u64(), view["upper_bonus"].as_u64()), (Some(63), Some(35)));
+    assert_eq!(
+        (view["upper_total"].as_u64(), view["upper_bonus"].as_u64()),
+        (Some(63), Some(35))
+    );
     assert_eq!(view["banked"], 98);
     // An empty body is a new card.
     let (status, body) = server.post("/api/card", "");
@@ -330,11 +355,21 @@ fn stats_are_the_stats_json() {
     let cli = run(
         RuleSet::YACHT,
         Order::Any,
-        &["stats", "--rules", "yacht", "--json", "--at-least", "150,200"],
+        &[
+            "stats",
+            "--rules",
+            "yacht",
+            "--json",
+            "--at-least",
+            "150,200",
+        ],
     );
     assert!(cli.status.success(), "{}", stderr(&cli));
     let mut want: Value = serde_json::from_str(&stdout(&cli)).unwrap();
-    let mut got = server.post_ok("/api/stats?rules=yacht", &serde_json::json!({"at_least": [150, 200]}));
+    let mut got = server.post_ok(
+        "/api/stats?rules=yacht",
+        &serde_json::json!({"at_least": [150, 200]}),
+    );
     // The time taken and the threads are the run's own.
     for v in [&mut want, &mut got] {
         let o = v.as_object_mut().unwrap();
@@ -348,7 +383,10 @@ fn stats_are_the_stats_json() {
     assert_eq!(v["at_least"].as_array().unwrap().len(), 6);
     for (body, needle) in [
         (r#"{"at_least": "200"}"#, "at_least must be an array"),
-        (r#"{"at_least": [200, -1]}"#, "each of at_least must be an integer final score"),
+        (
+            r#"{"at_least": [200, -1]}"#,
+            "each of at_least must be an integer final score",
+        ),
         (r#"{"thresholds": [200]}"#, "unknown field"),
     ] {
         assert_error(&server.post("/api/stats?rules=yacht", body), 400, needle);
@@ -398,15 +436,31 @@ fn a_game_of_the_page_is_a_game_of_yahtzee_play_and_reviews_as_the_cli_reviews_i
     let server = Served::start(&["--rules", "yacht"]);
     let dir = temp_dir();
     // The bot alone with a seed: the same record as `yahtzee play`, line for line.
-    let view = server.post_ok("/api/game?rules=yacht", &serde_json::json!({"players": "bot", "seed": 42}));
+    let view = server.post_ok(
+        "/api/game?rules=yacht",
+        &serde_json::json!({"players": "bot", "seed": 42}),
+    );
     assert_eq!(view["state"], "over", "{view}");
-    let (status, web) = server.get(&format!("/api/game/{}/record", view["id"].as_str().unwrap()));
+    let (status, web) = server.get(&format!(
+        "/api/game/{}/record",
+        view["id"].as_str().unwrap()
+    ));
     assert_eq!(status, 200);
     let cli_record = dir.path().join("cli.jsonl");
     let o = run(
         RuleSet::YACHT,
         Order::Any,
-        &["play", "--rules", "yacht", "--players", "bot", "--seed", "42", "--record", &cli_record.display().to_string()],
+        &[
+            "play",
+            "--rules",
+            "yacht",
+            "--players",
+            "bot",
+            "--seed",
+            "42",
+            "--record",
+            &cli_record.display().to_string(),
+        ],
     );
     assert!(o.status.success(), "{}", stderr(&o));
     let cli = std::fs::read_to_string(&cli_record).unwrap();
@@ -420,7 +474,10 @@ fn a_game_of_the_page_is_a_game_of_yahtzee_play_and_reviews_as_the_cli_reviews_i
             .collect()
     };
     assert_eq!(without_start(&web), without_start(&cli));
-    assert_eq!(web.lines().count(), view["record_lines"].as_u64().unwrap() as usize);
+    assert_eq!(
+        web.lines().count(),
+        view["record_lines"].as_u64().unwrap() as usize
+    );
 
     // A person against the bot, playing badly: the review of the server equals the CLI's.
     let view = server.post_ok(
@@ -430,24 +487,47 @@ fn a_game_of_the_page_is_a_game_of_yahtzee_play_and_reviews_as_the_cli_reviews_i
     assert_eq!(view["state"], "playing");
     let over = play_to_the_end(&server, view);
     assert_eq!(over["state"], "over");
-    assert!(over["result"].as_str().unwrap().contains(" with "), "{over}");
-    let log: Vec<&str> = over["log"].as_array().unwrap().iter().map(|l| l["text"].as_str().unwrap()).collect();
+    assert!(
+        over["result"].as_str().unwrap().contains(" with "),
+        "{over}"
+    );
+    let log: Vec<&str> = over["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["text"].as_str().unwrap())
+        .collect();
     assert!(log.iter().any(|l| l.starts_with("coach: keep ")), "{log:?}");
-    let (_, record) = server.get(&format!("/api/game/{}/record", over["id"].as_str().unwrap()));
+    let (_, record) = server.get(&format!(
+        "/api/game/{}/record",
+        over["id"].as_str().unwrap()
+    ));
     let path = dir.path().join("ann.jsonl");
     std::fs::write(&path, &record).unwrap();
-    let cli = run(RuleSet::YACHT, Order::Any, &["review", &path.display().to_string(), "--json"]);
+    let cli = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &["review", &path.display().to_string(), "--json"],
+    );
     assert!(cli.status.success(), "{}", stderr(&cli));
     let (status, body) = server.post("/api/review", &record);
     assert_eq!(status, 200, "{body}");
     assert_eq!(body, stdout(&cli).trim_end());
     let review: Value = serde_json::from_str(&body).unwrap();
-    assert!(review["players"][0]["mean_loss"].as_f64().unwrap() > 0.2, "{body}");
+    assert!(
+        review["players"][0]["mean_loss"].as_f64().unwrap() > 0.2,
+        "{body}"
+    );
     assert_eq!(review["players"][1]["total_loss"].as_f64(), Some(0.0));
     assert_eq!(review["complete"], true);
     // The totals of the last view are those of the record's end line.
     let end: Value = serde_json::from_str(record.lines().last().unwrap()).unwrap();
-    for (card, score) in over["cards"].as_array().unwrap().iter().zip(end["scores"].as_array().unwrap()) {
+    for (card, score) in over["cards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(end["scores"].as_array().unwrap())
+    {
         assert_eq!(card["banked"], score["total"]);
     }
 }
@@ -465,20 +545,47 @@ fn a_game_of_typed_dice_takes_only_the_dice_due_and_the_referee_refuses_illegal_
     assert_eq!(view["expect"]["kind"], "dice");
     assert_eq!(view["expect"]["what"], "the opening roll");
     // Opening rolls: ann 30, bot 5: ann starts.
-    assert_error(&server.post(&path, r#"{"dice": [6, 6, 6]}"#), 400, "give 5 dice from 1 to 6");
+    assert_error(
+        &server.post(&path, r#"{"dice": [6, 6, 6]}"#),
+        400,
+        "give 5 dice from 1 to 6",
+    );
     server.post_ok(&path, &serde_json::json!({"dice": [6, 6, 6, 6, 6]}));
     let v = server.post_ok(&path, &serde_json::json!({"dice": [1, 1, 1, 1, 1]}));
     assert_eq!(v["order"], serde_json::json!(["ann", "bot"]));
     assert_eq!(v["expect"]["what"], "the first roll");
     let v = server.post_ok(&path, &serde_json::json!({"dice": [1, 3, 3, 5, 6]}));
     assert_eq!(v["expect"]["kind"], "decision");
-    assert_eq!(v["expect"]["query"], serde_json::json!({"card": {}, "yahtzee_bonus": 0, "dice": [1, 3, 3, 5, 6], "rolls_left": 2}));
+    assert_eq!(
+        v["expect"]["query"],
+        serde_json::json!({"card": {}, "yahtzee_bonus": 0, "dice": [1, 3, 3, 5, 6], "rolls_left": 2})
+    );
     // The referee's own messages.
-    assert_error(&server.post(&path, r#"{"keep": [6, 6]}"#), 400, "cannot keep 6 6: the dice are 1 3 3 5 6");
-    assert_error(&server.post(&path, r#"{"score": "sevens"}"#), 400, "unknown box `sevens`: the boxes are ones");
-    assert_error(&server.post(&path, r#"{"dice": [1, 2, 3, 4, 5]}"#), 400, "no dice are due now");
-    assert_error(&server.post(&path, r#"{"keep": [3], "score": "ones"}"#), 400, "exactly one of keep, score, dice and quit");
-    assert_error(&server.post(&path, r#"{"keep": "33"}"#), 400, "keep must be an array");
+    assert_error(
+        &server.post(&path, r#"{"keep": [6, 6]}"#),
+        400,
+        "cannot keep 6 6: the dice are 1 3 3 5 6",
+    );
+    assert_error(
+        &server.post(&path, r#"{"score": "sevens"}"#),
+        400,
+        "unknown box `sevens`: the boxes are ones",
+    );
+    assert_error(
+        &server.post(&path, r#"{"dice": [1, 2, 3, 4, 5]}"#),
+        400,
+        "no dice are due now",
+    );
+    assert_error(
+        &server.post(&path, r#"{"keep": [3], "score": "ones"}"#),
+        400,
+        "exactly one of keep, score, dice and quit",
+    );
+    assert_error(
+        &server.post(&path, r#"{"keep": "33"}"#),
+        400,
+        "keep must be an array",
+    );
     let v = server.post_ok(&path, &serde_json::json!({"keep": [3, 3]}));
     assert_eq!(v["expect"]["count"], 3, "only the re-rolled dice: {v}");
     assert_eq!(v["kept"], serde_json::json!([3, 3]));
@@ -491,23 +598,44 @@ fn a_game_of_typed_dice_takes_only_the_dice_due_and_the_referee_refuses_illegal_
     assert_eq!(v["expect"]["kind"], "dice", "the bot's dice are typed too");
     // Seeded dice are not typed; a game is left with quit, and its record says so.
     let (_, record) = server.get(&format!("{path}/record"));
-    assert!(record.contains(r#""type":"keep","player":"ann","turn":1,"keep":[2,2,3,3,3],"rolls_left":1"#), "{record}");
+    assert!(
+        record
+            .contains(r#""type":"keep","player":"ann","turn":1,"keep":[2,2,3,3,3],"rolls_left":1"#),
+        "{record}"
+    );
     let v = server.post_ok(&path, &serde_json::json!({"quit": true}));
     assert_eq!(v["state"], "left");
-    assert_error(&server.post(&path, r#"{"dice": [1, 2, 3, 4, 5]}"#), 400, "the game was left");
+    assert_error(
+        &server.post(&path, r#"{"dice": [1, 2, 3, 4, 5]}"#),
+        400,
+        "the game was left",
+    );
     let (_, record) = server.get(&format!("{path}/record"));
     assert!(record.ends_with("{\"type\":\"end\",\"complete\":false,\"scores\":[{\"player\":\"ann\",\"total\":13},{\"player\":\"bot\",\"total\":0}]}\n"), "{record}");
-    let seeded = server.post_ok("/api/game?rules=yacht", &serde_json::json!({"players": "ann", "seed": 1}));
+    let seeded = server.post_ok(
+        "/api/game?rules=yacht",
+        &serde_json::json!({"players": "ann", "seed": 1}),
+    );
     let p = format!("/api/game/{}", seeded["id"].as_str().unwrap());
-    assert_error(&server.post(&p, r#"{"dice": [1, 2, 3, 4, 5]}"#), 400, "rolled by the server");
+    assert_error(
+        &server.post(&p, r#"{"dice": [1, 2, 3, 4, 5]}"#),
+        400,
+        "rolled by the server",
+    );
     for (body, needle) in [
         (r#"{"players": "ann,ANN"}"#, "named twice"),
         (r#"{"players": ""}"#, "empty player name"),
         (r#"{"players": ["ann"]}"#, "players must be a string"),
         (r#"{"dice": "loaded"}"#, "dice must be \"seeded\""),
-        (r#"{"dice": "manual", "seed": 3}"#, "manual dice have no seed"),
+        (
+            r#"{"dice": "manual", "seed": 3}"#,
+            "manual dice have no seed",
+        ),
         (r#"{"seed": -3}"#, "seed must be an integer"),
-        (r#"{"coach_threshold": -1}"#, "coach_threshold must be a number"),
+        (
+            r#"{"coach_threshold": -1}"#,
+            "coach_threshold must be a number",
+        ),
         (r#"{"players": "ann", "colour": "red"}"#, "unknown field"),
     ] {
         assert_error(&server.post("/api/game?rules=yacht", body), 400, needle);
@@ -519,21 +647,46 @@ fn a_game_of_typed_dice_takes_only_the_dice_due_and_the_referee_refuses_illegal_
 fn review_refuses_a_bad_record_with_the_line_and_the_reason() {
     table(RuleSet::YACHT, Order::Any);
     let server = Served::start(&["--rules", "yacht"]);
-    let view = server.post_ok("/api/game?rules=yacht", &serde_json::json!({"players": "bot", "seed": 3}));
-    let (_, record) = server.get(&format!("/api/game/{}/record", view["id"].as_str().unwrap()));
+    let view = server.post_ok(
+        "/api/game?rules=yacht",
+        &serde_json::json!({"players": "bot", "seed": 3}),
+    );
+    let (_, record) = server.get(&format!(
+        "/api/game/{}/record",
+        view["id"].as_str().unwrap()
+    ));
     // The same reason as `yahtzee review`, without the file name the upload has not.
     let broken = record.replacen("\"rolls_left\":2", "\"rolls_left\":7", 1);
     let dir = temp_dir();
     let path = dir.path().join("broken.jsonl");
     std::fs::write(&path, &broken).unwrap();
-    let cli = run(RuleSet::YACHT, Order::Any, &["review", &path.display().to_string()]);
+    let cli = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &["review", &path.display().to_string()],
+    );
     let cli_message = stderr(&cli);
-    let reason = cli_message.trim().split_once(": ").unwrap().1.split_once(": ").unwrap().1;
+    let reason = cli_message
+        .trim()
+        .split_once(": ")
+        .unwrap()
+        .1
+        .split_once(": ")
+        .unwrap()
+        .1;
     let message = assert_error(&server.post("/api/review", &broken), 400, "line 3: ");
     assert_eq!(message, format!("the record: {reason}"));
     assert_error(&server.post("/api/review", ""), 400, "the record is empty");
-    assert_error(&server.post("/api/review", "{\"type\":\"game\"}\n"), 400, "line 1: not a game header");
-    assert_error(&server.post("/api/review?rules=yacht", &record), 400, "/api/review takes no query parameters");
+    assert_error(
+        &server.post("/api/review", "{\"type\":\"game\"}\n"),
+        400,
+        "line 1: not a game header",
+    );
+    assert_error(
+        &server.post("/api/review?rules=yacht", &record),
+        400,
+        "/api/review takes no query parameters",
+    );
     // A record cut off mid-line is reviewed up to that line.
     let cut = &record[..record.len() - 10];
     let (status, body) = server.post("/api/review", cut);
@@ -546,22 +699,70 @@ fn review_refuses_a_bad_record_with_the_line_and_the_reason() {
 fn every_error_class_is_json_and_no_request_kills_the_server() {
     table(RuleSet::YAHTZEE, Order::Any);
     let mut server = Served::start(&[]);
-    assert_error(&server.get("/nowhere"), 404, "no such page or endpoint `/nowhere`");
-    assert_error(&server.call("PUT", "/api/advise", None), 405, "PUT is not allowed on /api/advise");
-    assert_error(&server.call("DELETE", "/api/rules", None), 405, "DELETE is not allowed");
+    assert_error(
+        &server.get("/nowhere"),
+        404,
+        "no such page or endpoint `/nowhere`",
+    );
+    assert_error(
+        &server.call("PUT", "/api/advise", None),
+        405,
+        "PUT is not allowed on /api/advise",
+    );
+    assert_error(
+        &server.call("DELETE", "/api/rules", None),
+        405,
+        "DELETE is not allowed",
+    );
     assert_error(&server.get("/api/advise"), 405, "GET is not allowed");
-    assert_error(&server.get("/api/rules?rules=chess"), 400, "unknown rule set `chess`: the rule sets are yahtzee, yahtzee-free-joker, yahtzee-plain, yacht, yatzy");
-    assert_error(&server.get("/api/rules?upper_first=yes"), 400, "upper_first must be true or false, not `yes`");
-    assert_error(&server.get("/api/rules?rules=yacht&rules=yatzy"), 400, "`rules` is given twice");
-    assert_error(&server.get("/api/rules?colour=red"), 400, "unknown query parameter `colour`: the parameters of /api/rules are rules and upper_first");
-    assert_error(&server.post("/api/load?objective=fun", ""), 400, "objective must be expected-score or target");
-    assert_error(&server.get("/api/status?x=1"), 400, "/api/status takes no query parameters");
+    assert_error(
+        &server.get("/api/rules?rules=chess"),
+        400,
+        "unknown rule set `chess`: the rule sets are yahtzee, yahtzee-free-joker, yahtzee-plain, yacht, yatzy",
+    );
+    assert_error(
+        &server.get("/api/rules?upper_first=yes"),
+        400,
+        "upper_first must be true or false, not `yes`",
+    );
+    assert_error(
+        &server.get("/api/rules?rules=yacht&rules=yatzy"),
+        400,
+        "`rules` is given twice",
+    );
+    assert_error(
+        &server.get("/api/rules?colour=red"),
+        400,
+        "unknown query parameter `colour`: the parameters of /api/rules are rules and upper_first",
+    );
+    assert_error(
+        &server.post("/api/load?objective=fun", ""),
+        400,
+        "objective must be expected-score, target or distribution",
+    );
+    assert_error(
+        &server.get("/api/status?x=1"),
+        400,
+        "/api/status takes no query parameters",
+    );
     // A body over the limit: 413, announced or not.
     let big = vec![b' '; yahtzee::serve::BODY_LIMIT + 1];
-    assert_error(&server.call("POST", "/api/advise", Some(&big)), 413, "over the limit of 65536 bytes of /api/advise");
-    assert_error(&server.call("POST", "/api/card", Some(&big)), 413, "of /api/card");
+    assert_error(
+        &server.call("POST", "/api/advise", Some(&big)),
+        413,
+        "over the limit of 65536 bytes of /api/advise",
+    );
+    assert_error(
+        &server.call("POST", "/api/card", Some(&big)),
+        413,
+        "of /api/card",
+    );
     let record = vec![b'x'; yahtzee::serve::RECORD_LIMIT + 1];
-    assert_error(&server.call("POST", "/api/review", Some(&record)), 413, "1048576 bytes of /api/review");
+    assert_error(
+        &server.call("POST", "/api/review", Some(&record)),
+        413,
+        "1048576 bytes of /api/review",
+    );
     let chunked = raw_request(
         server.port(),
         &format!(
@@ -573,8 +774,16 @@ fn every_error_class_is_json_and_no_request_kills_the_server() {
     assert!(chunked.starts_with("HTTP/1.1 413"), "{chunked}");
     // Not UTF-8, garbage, a lie about the length, half a request: answered, and the server
     // lives on.
-    assert_error(&server.call("POST", "/api/advise", Some(b"{\"dice\": [1,2,3,4,5]}\xff")), 400, "not UTF-8");
-    assert_error(&server.call("POST", "/api/card", Some(b"\xff")), 400, "not UTF-8");
+    assert_error(
+        &server.call("POST", "/api/advise", Some(b"{\"dice\": [1,2,3,4,5]}\xff")),
+        400,
+        "not UTF-8",
+    );
+    assert_error(
+        &server.call("POST", "/api/card", Some(b"\xff")),
+        400,
+        "not UTF-8",
+    );
     let long_key = format!(r#"{{"{}": 1}}"#, "k".repeat(100_000 / 2));
     let m = assert_error(&server.post("/api/game", &long_key), 400, "unknown field");
     assert!(m.len() < 400, "{m}");
@@ -587,10 +796,27 @@ fn every_error_class_is_json_and_no_request_kills_the_server() {
     ] {
         let _ = raw_request(server.port(), &garbage);
     }
-    for body in ["null", "true", "1e999", "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]", "{\"dice\":[1,2,3,4,5],\"yahtzee_bonus\":99999999999999999999999}", "{\"card\":{\"yahtzee\":50},\"yahtzee_bonus\":4294967295,\"dice\":[1,2,3,4,5]}"] {
-        for endpoint in ["/api/advise", "/api/card", "/api/stats", "/api/game", "/api/review", "/api/game/g1"] {
+    for body in [
+        "null",
+        "true",
+        "1e999",
+        "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+        "{\"dice\":[1,2,3,4,5],\"yahtzee_bonus\":99999999999999999999999}",
+        "{\"card\":{\"yahtzee\":50},\"yahtzee_bonus\":4294967295,\"dice\":[1,2,3,4,5]}",
+    ] {
+        for endpoint in [
+            "/api/advise",
+            "/api/card",
+            "/api/stats",
+            "/api/game",
+            "/api/review",
+            "/api/game/g1",
+        ] {
             let (status, text) = server.post(endpoint, body);
-            assert!([400, 404].contains(&status), "{endpoint} {body}: {status} {text}");
+            assert!(
+                [400, 404].contains(&status),
+                "{endpoint} {body}: {status} {text}"
+            );
             let v: Value = serde_json::from_str(&text).unwrap();
             assert!(v["error"].is_string(), "{text}");
         }
@@ -605,7 +831,9 @@ fn every_error_class_is_json_and_no_request_kills_the_server() {
 /// Sends `request` as it is and reads the answer until the server closes or 5 s pass.
 fn raw_request(port: u16, request: &str) -> String {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("the server listens");
-    stream.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
     let _ = stream.write_all(request.as_bytes());
     let mut out = Vec::new();
     let _ = stream.read_to_end(&mut out);
@@ -649,8 +877,13 @@ fn tables_load_once_with_their_status_and_the_target_table_of_yacht_builds_on_de
     names.sort();
     assert_eq!(names, ["yacht.target.v3.table", "yacht.v3.table"]);
     // The advice with a target is the CLI's, from the same table.
-    let line = r#"{"card": {"ones": 2, "twos": 8, "threes": 9}, "dice": [2, 2, 6, 2, 6], "target": 150}"#;
-    let o = run_bytes(dir.path(), &["advise", "--batch", "--rules", "yacht"], line.as_bytes());
+    let line =
+        r#"{"card": {"ones": 2, "twos": 8, "threes": 9}, "dice": [2, 2, 6, 2, 6], "target": 150}"#;
+    let o = run_bytes(
+        dir.path(),
+        &["advise", "--batch", "--rules", "yacht"],
+        line.as_bytes(),
+    );
     let (status, body) = server.post("/api/advise?rules=yacht", line);
     assert_eq!(status, 200);
     assert_eq!(body, stdout(&o).trim_end());
@@ -661,12 +894,23 @@ fn tables_load_once_with_their_status_and_the_target_table_of_yacht_builds_on_de
 fn a_damaged_table_is_a_500_with_the_solve_that_rebuilds_it() {
     let dir = temp_dir();
     let rules = Rules::new(RuleSet::YACHT);
-    std::fs::write(dir.path().join(yahtzee::table::default_table_name(&rules)), b"not a table").unwrap();
+    std::fs::write(
+        dir.path().join(yahtzee::table::default_table_name(&rules)),
+        b"not a table",
+    )
+    .unwrap();
     let server = Served::start_in(dir.path(), &["--rules", "yacht"]);
-    let m = assert_error(&server.post("/api/advise?rules=yacht", r#"{"dice": [1, 2, 3, 4, 5]}"#), 500, "rebuild it with `yahtzee solve --rules yacht`");
+    let m = assert_error(
+        &server.post("/api/advise?rules=yacht", r#"{"dice": [1, 2, 3, 4, 5]}"#),
+        500,
+        "rebuild it with `yahtzee solve --rules yacht`",
+    );
     let (_, body) = server.get("/api/status");
     assert!(body.contains(r#""state":"failed""#), "{body}");
-    assert!(body.contains(&serde_json::to_string(&m).unwrap()[1..20]), "{body}");
+    assert!(
+        body.contains(&serde_json::to_string(&m).unwrap()[1..20]),
+        "{body}"
+    );
 }
 
 #[test]
@@ -679,12 +923,18 @@ fn the_page_and_its_assets_are_embedded_and_fetch_nothing_from_elsewhere() {
     for asset in ["/", "/app.js", "/style.css"] {
         let (status, text) = server.get(asset);
         assert_eq!(status, 200, "{asset}");
-        assert!(!text.contains("http://") || asset == "/app.js", "{asset} names another host");
+        assert!(
+            !text.contains("http://") || asset == "/app.js",
+            "{asset} names another host"
+        );
         assert!(!text.contains("https://"), "{asset} names another host");
     }
     let (status, yaml) = server.get("/openapi.yaml");
     assert_eq!(status, 200);
-    assert_eq!(yaml, std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/openapi.yaml")).unwrap());
+    assert_eq!(
+        yaml,
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/openapi.yaml")).unwrap()
+    );
     // Every path of the description is served.
     let paths: Vec<&str> = yaml
         .lines()
@@ -704,13 +954,20 @@ fn the_page_and_its_assets_are_embedded_and_fetch_nothing_from_elsewhere() {
 fn serve_listens_on_this_machine_only_unless_told_and_says_so() {
     table(RuleSet::YAHTZEE, Order::Any);
     let server = Served::start(&[]);
-    assert!(server.base.starts_with("http://127.0.0.1:"), "{}", server.base);
+    assert!(
+        server.base.starts_with("http://127.0.0.1:"),
+        "{}",
+        server.base
+    );
     std::thread::sleep(Duration::from_millis(200));
     assert!(!server.err.lock().unwrap().contains("warning"));
     let open = Served::start(&["--host", "0.0.0.0"]);
     std::thread::sleep(Duration::from_millis(200));
     let err = open.err.lock().unwrap().clone();
-    assert!(err.contains("warning: listening on 0.0.0.0, so other machines can reach this server"), "{err}");
+    assert!(
+        err.contains("warning: listening on 0.0.0.0, so other machines can reach this server"),
+        "{err}"
+    );
     // A port in use: one line, exit 2, with the flag that fixes it.
     let port = server.port().to_string();
     let o = util::yahtzee_in(table_dir())
@@ -719,7 +976,14 @@ fn serve_listens_on_this_machine_only_unless_told_and_says_so() {
         .output()
         .unwrap();
     util::assert_bad_input(&o, "cannot listen on 127.0.0.1:");
-    assert!(stderr(&o).contains("choose another port with --port N"), "{}", stderr(&o));
-    let o = util::yahtzee_in(table_dir()).args(["serve", "--host", "localhost:80"]).output().unwrap();
+    assert!(
+        stderr(&o).contains("choose another port with --port N"),
+        "{}",
+        stderr(&o)
+    );
+    let o = util::yahtzee_in(table_dir())
+        .args(["serve", "--host", "localhost:80"])
+        .output()
+        .unwrap();
     util::assert_bad_input(&o, "--host");
 }

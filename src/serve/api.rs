@@ -5,7 +5,7 @@
 //! | --- | --- | --- |
 //! | `GET /api/rules` | | `yahtzee rules --json` |
 //! | `POST /api/card` | `{"card": "ones=3,...", "yahtzee_bonus": 0, "score": {...}}` | the card checked as `--card` is, with its sums |
-//! | `POST /api/advise` | a batch line | `yahtzee advise --batch` |
+//! | `POST /api/advise` | a batch line (with `target` or `opponents`) | `yahtzee advise --batch` |
 //! | `POST /api/stats` | `{"at_least": [...]}` or nothing | `yahtzee stats --json` |
 //! | `POST /api/review` | a game record | `yahtzee review --json` |
 //! | `GET /api/status` | | where each table stands (loading, building, ready) |
@@ -101,9 +101,10 @@ async fn load(State(server): State<Arc<Server>>, RawQuery(raw): RawQuery) -> Res
         let objective = match param(&pairs, "objective") {
             None | Some("expected-score") => Objective::ExpectedScore,
             Some("target") => Objective::Target,
+            Some("distribution") => Objective::Distribution,
             Some(other) => {
                 return Err(ApiError::bad(format!(
-                    "objective must be expected-score or target, not `{}`",
+                    "objective must be expected-score, target or distribution, not `{}`",
                     excerpt(other)
                 )));
             }
@@ -291,7 +292,8 @@ fn card_of(rules: Rules, body: &CardBody) -> Result<ScoreCard, ApiError> {
         Some(v) => u32::try_from(integer(v, "yahtzee_bonus", "an integer, 0 or more")?)
             .map_err(|_| ApiError::bad("yahtzee_bonus is too large"))?,
     };
-    let mut card = ScoreCard::parse(rules, text, bonus).map_err(|e| ApiError::bad(e.to_string()))?;
+    let mut card =
+        ScoreCard::parse(rules, text, bonus).map_err(|e| ApiError::bad(e.to_string()))?;
     if let Some(score) = &body.score {
         let score: ScoreBody = serde_json::from_value(score.clone()).map_err(|e| {
             ApiError::bad(format!(
@@ -350,6 +352,7 @@ pub struct ServerTables {
     pub ev: Arc<StrategyTable>,
     server: Arc<Server>,
     target: OnceLock<Result<Arc<VectorTable<f32>>, String>>,
+    distribution: OnceLock<Result<Arc<VectorTable<f32>>, String>>,
 }
 
 impl ServerTables {
@@ -359,6 +362,7 @@ impl ServerTables {
             ev: server.tables.ev(rules).map_err(ApiError::internal)?,
             server: Arc::clone(server),
             target: OnceLock::new(),
+            distribution: OnceLock::new(),
         })
     }
 }
@@ -375,6 +379,14 @@ impl batch::Tables for ServerTables {
             .map(|t| &**t)
             .map_err(|e| BatchError::NoTargetTable(e.clone()))
     }
+
+    fn distribution(&self) -> Result<&VectorTable<f32>, BatchError> {
+        self.distribution
+            .get_or_init(|| self.server.tables.distribution(*self.ev.rules()))
+            .as_ref()
+            .map(|t| &**t)
+            .map_err(|e| BatchError::NoDistributionTable(e.clone()))
+    }
 }
 
 /// The answer of one batch line under `rules`, as `advise --batch` writes it; an error of
@@ -382,7 +394,7 @@ impl batch::Tables for ServerTables {
 pub fn advise_line(server: &Arc<Server>, rules: Rules, line: &[u8]) -> Result<String, ApiError> {
     let tables = ServerTables::of(server, rules)?;
     let answer: Answer = batch::answer(&tables, line).map_err(|e| match e {
-        BatchError::NoTargetTable(m) => ApiError::internal(m),
+        BatchError::NoTargetTable(m) | BatchError::NoDistributionTable(m) => ApiError::internal(m),
         other => ApiError::bad(other.to_string()),
     })?;
     serde_json::to_string(&answer).map_err(|e| ApiError::internal(e.to_string()))
@@ -487,7 +499,10 @@ async fn stats_of(
 }
 
 /// The review of the record `bytes`, as `yahtzee review --json` reports it.
-pub fn review_record(server: &Arc<Server>, bytes: &[u8]) -> Result<crate::review::Review, ApiError> {
+pub fn review_record(
+    server: &Arc<Server>,
+    bytes: &[u8],
+) -> Result<crate::review::Review, ApiError> {
     let record = GameRecord::parse(bytes).map_err(|e| ApiError::bad(format!("the record: {e}")))?;
     let rules = record.game.rules();
     let table = server.tables.ev(rules).map_err(ApiError::internal)?;

@@ -148,7 +148,10 @@ pub fn run(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), 
 /// Every route of the server.
 pub fn router(server: Arc<Server>) -> Router {
     Router::new()
-        .route("/", get(|| async { page(INDEX_HTML, "text/html; charset=utf-8") }))
+        .route(
+            "/",
+            get(|| async { page(INDEX_HTML, "text/html; charset=utf-8") }),
+        )
         .route(
             "/app.js",
             get(|| async { page(APP_JS, "text/javascript; charset=utf-8") }),
@@ -256,7 +259,9 @@ impl IntoResponse for ApiError {
 pub fn json<T: Serialize>(value: &T) -> Response {
     match serde_json::to_string(value) {
         Ok(body) => json_text(body),
-        Err(e) => ApiError::internal(format!("cannot write the answer as JSON: {e}")).into_response(),
+        Err(e) => {
+            ApiError::internal(format!("cannot write the answer as JSON: {e}")).into_response()
+        }
     }
 }
 
@@ -295,7 +300,8 @@ pub async fn read_body(body: Body, limit: usize, endpoint: &str) -> Result<Vec<u
     let mut body = body;
     let mut bytes = Vec::new();
     while let Some(frame) = body.frame().await {
-        let frame = frame.map_err(|e| ApiError::bad(format!("cannot read the request body: {e}")))?;
+        let frame =
+            frame.map_err(|e| ApiError::bad(format!("cannot read the request body: {e}")))?;
         if let Ok(data) = frame.into_data() {
             if bytes.len() + data.len() > limit {
                 return Err(too_large());
@@ -415,7 +421,12 @@ mod tests {
         assert_eq!(percent_decode("%4"), "%4");
         assert_eq!(percent_decode("%41"), "A");
         assert_eq!(percent_decode("%ff"), "\u{fffd}");
-        let pairs = query_pairs(Some("rules=yacht&upper_first=true"), &["rules", "upper_first"], "/api/x").unwrap();
+        let pairs = query_pairs(
+            Some("rules=yacht&upper_first=true"),
+            &["rules", "upper_first"],
+            "/api/x",
+        )
+        .unwrap();
         let rules = rules_param(&pairs, Rules::new(RuleSet::YAHTZEE)).unwrap();
         assert_eq!(rules.label(), "yacht (upper first)");
         let e = query_pairs(Some("rules=a&rules=b"), &["rules"], "/api/x").unwrap_err();
@@ -427,6 +438,9 @@ mod tests {
         );
         let pairs = query_pairs(Some("rules=chess"), &["rules"], "/api/x").unwrap();
         let e = rules_param(&pairs, Rules::new(RuleSet::YAHTZEE)).unwrap_err();
-        assert!(e.message.starts_with("unknown rule set `chess`: the rule sets are yahtzee,"));
+        assert!(
+            e.message
+                .starts_with("unknown rule set `chess`: the rule sets are yahtzee,")
+        );
     }
 }

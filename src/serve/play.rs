@@ -27,9 +27,7 @@ use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::api::{
-    CardView, describe, integer, parse_body, rules_query,
-};
+use super::api::{CardView, describe, integer, parse_body, rules_query};
 use super::{ApiError, BODY_LIMIT, Server, blocking, json, query_pairs, read_body};
 use crate::advice::{TurnValues, best_box, box_choices};
 use crate::dice::{DICE, DiceRng, join_faces};
@@ -237,7 +235,11 @@ fn refused(e: Illegal) -> ApiError {
 impl WebGame {
     /// A new game of `options` with `table` (of the same rules), played until it waits for
     /// a person or for dice.
-    pub fn new(id: String, table: Arc<StrategyTable>, options: &PlayOptions) -> Result<WebGame, ApiError> {
+    pub fn new(
+        id: String,
+        table: Arc<StrategyTable>,
+        options: &PlayOptions,
+    ) -> Result<WebGame, ApiError> {
         let game = Game::new(options.rules, options.seats.clone()).map_err(refused)?;
         let header = header(options);
         let mut g = WebGame {
@@ -292,9 +294,9 @@ impl WebGame {
         };
         self.record.push(end.to_line());
         self.ended = true;
-        let text = self
-            .result()
-            .unwrap_or_else(|| "Game left before the end; the record keeps what was played.".into());
+        let text = self.result().unwrap_or_else(|| {
+            "Game left before the end; the record keeps what was played.".into()
+        });
         self.say("end", None, text);
     }
 
@@ -492,7 +494,10 @@ impl WebGame {
                 let left = if rolls_left == 1 {
                     "no rolls left".to_string()
                 } else {
-                    format!("{} left", plural(u64::from(rolls_left - 1), "roll", "rolls"))
+                    format!(
+                        "{} left",
+                        plural(u64::from(rolls_left - 1), "roll", "rolls")
+                    )
                 };
                 self.say(
                     "roll",
@@ -795,7 +800,8 @@ pub enum Action {
     Quit,
 }
 
-const ACTION_EXAMPLE: &str = r#"{"keep": [3, 3]}, {"score": "chance"}, {"dice": [1, 3, 3, 5, 6]} or {"quit": true}"#;
+const ACTION_EXAMPLE: &str =
+    r#"{"keep": [3, 3]}, {"score": "chance"}, {"dice": [1, 3, 3, 5, 6]} or {"quit": true}"#;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -896,11 +902,17 @@ pub fn parse_new_game(rules: Rules, bytes: &[u8]) -> Result<PlayOptions, ApiErro
     let seats: Vec<Seat> = parse_seats(players).map_err(refused)?;
     let seed = match &body.seed {
         None | Some(Value::Null) => None,
-        Some(v) => Some(integer(v, "seed", "an integer from 0 to 18446744073709551615")?),
+        Some(v) => Some(integer(
+            v,
+            "seed",
+            "an integer from 0 to 18446744073709551615",
+        )?),
     };
     let dice = match &body.dice {
         None => DiceSource::Seeded(seed.unwrap_or_else(clock_seed)),
-        Some(Value::String(s)) if s == "seeded" => DiceSource::Seeded(seed.unwrap_or_else(clock_seed)),
+        Some(Value::String(s)) if s == "seeded" => {
+            DiceSource::Seeded(seed.unwrap_or_else(clock_seed))
+        }
         Some(Value::String(s)) if s == "manual" => {
             if seed.is_some() {
                 return Err(ApiError::bad(

@@ -18,7 +18,7 @@ use serde::Serialize;
 use crate::cache::{self, Progress};
 use crate::rules::Rules;
 use crate::table::{EXPECTED_SCORE, StrategyTable, TableError};
-use crate::vector::{TARGET, VectorTable};
+use crate::vector::{DISTRIBUTION, TARGET, VectorTable};
 
 /// Says how to fix a table that cannot be loaded: `(error, rules, objective)` to a message.
 /// The command line gives the fixes it gives everywhere else (a `yahtzee solve` command).
@@ -32,6 +32,9 @@ pub enum Objective {
     ExpectedScore,
     /// The best chance of reaching every final score ([`VectorTable`], objective `target`).
     Target,
+    /// The chance of scoring at least `t` more under expected-score play ([`VectorTable`],
+    /// objective `distribution`): the opponents of win advice.
+    Distribution,
 }
 
 impl Objective {
@@ -40,6 +43,7 @@ impl Objective {
         match self {
             Objective::ExpectedScore => EXPECTED_SCORE,
             Objective::Target => TARGET,
+            Objective::Distribution => DISTRIBUTION,
         }
     }
 }
@@ -69,9 +73,7 @@ impl<T> Slot<T> {
     /// The table, loading it first (or waiting for the load under way).
     fn get(&self, load: impl FnOnce(&Slot<T>) -> Result<T, String>) -> Result<Arc<T>, String> {
         self.started.store(true, Ordering::Relaxed);
-        self.value
-            .get_or_init(|| load(self).map(Arc::new))
-            .clone()
+        self.value.get_or_init(|| load(self).map(Arc::new)).clone()
     }
 
     /// The progress callback of [`cache`], recording what it reports in this slot.
@@ -152,6 +154,7 @@ type Slots<T> = Mutex<HashMap<Rules, Arc<Slot<T>>>>;
 pub struct TableStore {
     ev: Slots<StrategyTable>,
     target: Slots<VectorTable<f32>>,
+    distribution: Slots<VectorTable<f32>>,
     hint: TableHint,
 }
 
@@ -172,6 +175,7 @@ impl TableStore {
         TableStore {
             ev: Mutex::default(),
             target: Mutex::default(),
+            distribution: Mutex::default(),
             hint,
         }
     }
@@ -200,12 +204,35 @@ impl TableStore {
         })
     }
 
+    /// The distribution table of `rules`, loaded or built first if need be (this waits; the
+    /// expected-score table is loaded first, as a build follows its policy).
+    pub fn distribution(&self, rules: Rules) -> Result<Arc<VectorTable<f32>>, String> {
+        let objective = Objective::Distribution;
+        slot(&self.distribution, rules).get(|s| {
+            let ev = self.ev(rules)?;
+            let loaded =
+                cache::load_or_build_distribution(&ev, None, &|p| s.report(p, &rules, objective))
+                    .map_err(|e| (self.hint)(e, &rules, objective.name()))?;
+            warn_unsaved(loaded.saved(), &rules, objective);
+            Ok(loaded.table)
+        })
+    }
+
+    fn slots(&self, objective: Objective) -> &Slots<VectorTable<f32>> {
+        match objective {
+            Objective::Distribution => &self.distribution,
+            _ => &self.target,
+        }
+    }
+
     /// Starts loading the `objective` table of `rules` in the background, unless it is
     /// loaded or loading already, and says where it stands.
     pub fn start(self: &Arc<Self>, rules: Rules, objective: Objective) -> TableStatus {
         let started = match objective {
             Objective::ExpectedScore => slot(&self.ev, rules).started.swap(true, Ordering::Relaxed),
-            Objective::Target => slot(&self.target, rules).started.swap(true, Ordering::Relaxed),
+            other => slot(self.slots(other), rules)
+                .started
+                .swap(true, Ordering::Relaxed),
         };
         if !started {
             let store = Arc::clone(self);
@@ -214,6 +241,7 @@ impl TableStore {
                 let _ = match objective {
                     Objective::ExpectedScore => store.ev(rules).map(|_| ()),
                     Objective::Target => store.target(rules).map(|_| ()),
+                    Objective::Distribution => store.distribution(rules).map(|_| ()),
                 };
             });
         }
@@ -224,7 +252,7 @@ impl TableStore {
     pub fn status_of(&self, rules: Rules, objective: Objective) -> TableStatus {
         match objective {
             Objective::ExpectedScore => slot(&self.ev, rules).status(rules, objective),
-            Objective::Target => slot(&self.target, rules).status(rules, objective),
+            other => slot(self.slots(other), rules).status(rules, objective),
         }
     }
 
@@ -232,11 +260,15 @@ impl TableStore {
     /// order of [`Rules::all`].
     pub fn status(&self) -> Vec<TableStatus> {
         let mut out = Vec::new();
-        for objective in [Objective::ExpectedScore, Objective::Target] {
+        for objective in [
+            Objective::ExpectedScore,
+            Objective::Target,
+            Objective::Distribution,
+        ] {
             for rules in Rules::all() {
                 let known = match objective {
                     Objective::ExpectedScore => known(&self.ev, rules),
-                    Objective::Target => known(&self.target, rules),
+                    other => known(self.slots(other), rules),
                 };
                 if known {
                     out.push(self.status_of(rules, objective));

@@ -186,7 +186,7 @@ async function ensureTable(objective) {
   const q = `${rulesQuery()}&objective=${objective}`;
   let status = await api(`/api/load?${q}`, { method: 'POST' });
   const box = $('#status');
-  const what = objective === 'target' ? 'the target table' : 'the strategy table';
+  const what = { 'target': 'the target table', 'distribution': 'the table of the opponents\' scores' }[objective] || 'the strategy table';
   while (status.state !== 'ready') {
     if (status.state === 'failed') {
       box.hidden = true;
@@ -398,22 +398,28 @@ function typeDice(text) {
 
 // ---------------------------------------------------------------- the objective
 
-function objectiveFields() {
+/** The objective's keys of the batch line: `target`, or `opponents` (each card checked by
+ * the server as `--card` is, with its messages). */
+async function objectiveFields() {
   if (S.objective === 'target') return { target: Number($('#target').value) };
-  if (S.objective === 'win') return { opponents: opponents() };
-  return {};
-}
-
-/** The opponents entered: a card (and its Yahtzee bonuses) or a final score each. */
-function opponents() {
-  return $$('#opponent-list li').map((li) => {
-    const kind = $('select', li).value;
-    if (kind === 'final') return { final: Number($('input.final', li).value) };
-    const o = { card: $('input.card-text', li).value.trim() };
+  if (S.objective !== 'win') return {};
+  const opponents = [];
+  const items = $$('#opponent-list li');
+  for (const [i, li] of items.entries()) {
+    if ($('select', li).value === 'final') {
+      opponents.push({ final: Number($('input.final', li).value) });
+      continue;
+    }
     const bonus = Number($('input.bonus', li).value);
-    if (bonus) o.yahtzee_bonus = bonus;
-    return o;
-  });
+    let view;
+    try {
+      view = await checkCard($('input.card-text', li).value.trim(), Number.isInteger(bonus) ? bonus : -1);
+    } catch (e) {
+      throw new ApiError(`opponent ${i + 1}: ${e.message}`, e.status);
+    }
+    opponents.push({ card: cardObject(view), yahtzee_bonus: view.yahtzee_bonus });
+  }
+  return { opponents };
 }
 
 function addOpponent() {
@@ -440,13 +446,13 @@ function addOpponent() {
 // ---------------------------------------------------------------- advice
 
 /** The position as a batch line for /api/advise. */
-function query() {
+async function query() {
   return Object.assign({
     card: cardObject(S.view),
     yahtzee_bonus: S.view.yahtzee_bonus,
     dice: S.dice,
     rolls_left: S.rollsLeft,
-  }, objectiveFields());
+  }, await objectiveFields());
 }
 
 async function refresh() {
@@ -470,8 +476,10 @@ async function refresh() {
   }
   try {
     await ensureTable('expected-score');
-    if (S.objective !== 'ev') await ensureTable('target');
-    const asked = query();
+    if (S.objective === 'target') await ensureTable('target');
+    if (S.objective === 'win') await ensureTable('distribution');
+    const asked = await query();
+    if (seq !== S.seq) return;
     const answer = await api(`/api/advise?${rulesQuery()}`, { method: 'POST', body: asked });
     if (seq !== S.seq) return;
     clearMessage();
@@ -531,8 +539,11 @@ function renderOptions(answer) {
   const best = answer.options[0];
   if ('target' in answer) {
     $('#summary').textContent = `Best chance of a final score of at least ${answer.target}: ${chance(answer.p_reach, answer.reachable, answer.tail)}, by ${optionLabel(best)} (banked ${answer.banked}, ${Math.max(0, answer.needed)} to go).`;
-  } else if (best && 'p_win' in best) {
-    $('#summary').textContent = `Best chance of winning: ${probability(best.p_win)}, by ${optionLabel(best)} (banked ${answer.banked}).`;
+  } else if ('opponents' in answer) {
+    const them = answer.opponents.map((o, i) => o.finished !== null
+      ? `opponent ${i + 1} finished with ${o.finished}`
+      : `opponent ${i + 1} ends with ${fixed(o.mean, 1)} on average (from ${o.min} to ${o.max})`).join('; ');
+    $('#summary').textContent = `Best chance of winning: ${probability(answer.p_win)}, by ${optionLabel(best)} (banked ${answer.banked}; ${them}; ${answer.model}).`;
   } else {
     $('#summary').textContent = `Best: ${optionLabel(best)}, expected final score ${fixed(best.expected_final, 2)} (banked ${answer.banked}).`;
   }
@@ -612,7 +623,7 @@ async function refreshOutlook(seq) {
     return;
   }
   try {
-    const body = query();
+    const body = await query();
     const answer = await api(`/api/outlook?${rulesQuery()}`, { method: 'POST', body });
     if (seq === S.seq) renderOutlook(answer);
   } catch (e) {
