@@ -42,7 +42,7 @@ use crate::table::StrategyTable;
 use crate::target::{TargetAdvice, TargetError, advise_target};
 use crate::text::excerpt;
 use crate::vector::VectorTable;
-use crate::win::{Opponent, WinAdvice, WinError, advise_win};
+use crate::win::{Opponent, WinAdvice, WinError, advise_win, needs_distribution};
 
 /// The shape of a query, shown in error lines.
 pub const EXAMPLE: &str = r#"{"card": {"ones": 3, "full-house": 25}, "yahtzee_bonus": 0, "dice": [1, 3, 3, 5, 6], "rolls_left": 2}"#;
@@ -473,7 +473,11 @@ pub fn answer(tables: &dyn Tables, line: &[u8]) -> Result<Answer, BatchError> {
     if let Some(opponents) = query.opponents(*ev.rules())? {
         // The position is checked before the distribution table is loaded or built.
         advise(ev, &position)?;
-        let distribution = tables.distribution()?;
+        let distribution = if needs_distribution(&opponents) {
+            Some(tables.distribution()?)
+        } else {
+            None
+        };
         return Ok(Answer::Win(advise_win(
             ev,
             distribution,

@@ -287,15 +287,19 @@ pub fn advise_target(
 /// (the fewest dice kept, the box first on the card): once the target is reached, or out of
 /// reach, this is the expected-score policy. What the bots, the simulation and the exports
 /// play for a target.
+///
+/// More generally ([`TargetTurn::mixture`]) it maximises a weighted sum of chances of
+/// several targets, `sum of w * P*(t)`, each chance the best for its own target after the
+/// choice: the fast policy of the win bot ([`crate::win::WinTurn`]).
 pub struct TargetTurn<'a> {
     ev: &'a StrategyTable,
     targets: &'a VectorTable<f32>,
     state: crate::state::State,
-    /// Points still needed.
-    needed: i64,
-    /// The chance of each keep with one roll left (and of stopping, at the rolls' entries).
+    /// Points still needed and their weights.
+    weights: Vec<(i64, f64)>,
+    /// The value of each keep with one roll left (and of stopping, at the rolls' entries).
     one_roll_left: Vec<f64>,
-    /// The chance of each keep with two rolls left.
+    /// The value of each keep with two rolls left.
     two_rolls_left: Vec<f64>,
     /// The expected-score values of the turn, for ties.
     values: crate::advice::TurnValues,
@@ -310,23 +314,62 @@ impl<'a> TargetTurn<'a> {
         state: &crate::state::State,
         needed: i64,
     ) -> Result<TargetTurn<'a>, TableError> {
-        let mut one = Vec::with_capacity(crate::dice::MULTISETS);
-        let mut two = Vec::with_capacity(crate::dice::MULTISETS);
-        targets.turn_at(
-            state,
-            needed,
-            Layer::TwoRollsLeft,
-            |layer, values| match layer {
-                Layer::OneRollLeft => one.extend(values),
-                Layer::TwoRollsLeft => two.extend(values),
-                Layer::Opening => {}
-            },
-        )?;
+        TargetTurn::mixture(ev, targets, state, &[(needed, 1.0)])
+    }
+
+    /// The turn of `state` maximising `sum of w * P*(s', needed)` over `weights` of
+    /// `(needed, w)`: the chances are computed 16 targets at a time by the kernel.
+    pub fn mixture(
+        ev: &'a StrategyTable,
+        targets: &'a VectorTable<f32>,
+        state: &crate::state::State,
+        weights: &[(i64, f64)],
+    ) -> Result<TargetTurn<'a>, TableError> {
+        use crate::dice::MULTISETS;
+        use crate::vector::MAX_TURN_LANES as N;
+        let mut one = vec![0.0; MULTISETS];
+        let mut two = vec![0.0; MULTISETS];
+        let add = |into: &mut Vec<f64>, k: &[f64]| {
+            for (x, y) in into.iter_mut().zip(k) {
+                *x += y;
+            }
+        };
+        if let [(needed, w)] = weights {
+            // One target: one lane.
+            targets.turn_lanes::<1>(state, &[*needed], Layer::TwoRollsLeft, |layer, k| {
+                let k: Vec<f64> = k.iter().map(|v| w * v[0]).collect();
+                match layer {
+                    Layer::OneRollLeft => add(&mut one, &k),
+                    Layer::TwoRollsLeft => add(&mut two, &k),
+                    Layer::Opening => {}
+                }
+            })?;
+        } else {
+            for chunk in weights.chunks(N) {
+                let mut xs = [chunk[0].0; N];
+                let mut ws = [0.0; N];
+                for (l, &(x, w)) in chunk.iter().enumerate() {
+                    xs[l] = x;
+                    ws[l] = w;
+                }
+                targets.turn_lanes::<N>(state, &xs, Layer::TwoRollsLeft, |layer, k| {
+                    let k: Vec<f64> = k
+                        .iter()
+                        .map(|v| v.iter().zip(&ws).map(|(v, w)| v * w).sum())
+                        .collect();
+                    match layer {
+                        Layer::OneRollLeft => add(&mut one, &k),
+                        Layer::TwoRollsLeft => add(&mut two, &k),
+                        Layer::Opening => {}
+                    }
+                })?;
+            }
+        }
         Ok(TargetTurn {
             ev,
             targets,
             state: *state,
-            needed,
+            weights: weights.to_vec(),
             one_roll_left: one,
             two_rolls_left: two,
             values: crate::advice::TurnValues::new(ev, state),
@@ -334,7 +377,7 @@ impl<'a> TargetTurn<'a> {
     }
 
     /// The chance of keeping `keep` with `rolls_left` (1 or 2) rolls left (all five dice:
-    /// stopping to fill the best box for the target).
+    /// stopping to fill the best box for the target); for a mixture, the weighted sum.
     pub fn keep_chance(&self, rolls_left: u8, keep: &crate::dice::Keep) -> f64 {
         let i = keep.index();
         if keep.len() == DICE || rolls_left <= 1 {
@@ -357,7 +400,8 @@ impl<'a> TargetTurn<'a> {
         best.best().expect("every roll has a keep").0
     }
 
-    /// The box of the target policy for `dice` with no roll left, and its chance.
+    /// The box of the target policy for `dice` with no roll left, and its chance (for a
+    /// mixture, the weighted sum).
     pub fn best_box(
         &self,
         dice: &crate::dice::Dice,
@@ -365,9 +409,12 @@ impl<'a> TargetTurn<'a> {
         let five = dice.five_of_a_kind().is_some();
         let mut best = Preferred::new();
         for c in box_choices(self.ev, &self.state, dice) {
-            let p = self
-                .targets
-                .after_box(&self.state, c.index, c.points, five, self.needed)?;
+            let mut p = 0.0;
+            for &(needed, w) in &self.weights {
+                p += w * self
+                    .targets
+                    .after_box(&self.state, c.index, c.points, five, needed)?;
+            }
             best.offer((c, p), (p, c.future));
         }
         Ok(best.best().expect("an open card has a legal box").0)

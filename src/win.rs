@@ -45,6 +45,12 @@ pub enum WinError {
     /// A card of the distribution table could not be read (see [`TableError`]).
     #[error(transparent)]
     Table(#[from] TableError),
+    /// An opponent is still playing and no distribution table was given: give the
+    /// distribution table of the rules.
+    #[error(
+        "an opponent is still playing: their final score needs the distribution table of the rules"
+    )]
+    NoDistribution,
     /// No opponent was given: give at least one opponent's card or final score.
     #[error("there is no opponent: give at least one opponent's card or final score")]
     NoOpponents,
@@ -121,10 +127,21 @@ impl FinalScores {
         distribution: &VectorTable<f32>,
         card: &ScoreCard,
     ) -> Result<FinalScores, TableError> {
-        let state = card.state();
-        let most = i64::from(max_remaining(&card.rules(), &state));
+        let mut scores = FinalScores::of_state(distribution, &card.rules(), &card.state())?;
+        scores.lo += card.banked();
+        Ok(scores)
+    }
+
+    /// The distribution of the points scored from `state` on under expected-score play
+    /// (`lo` counts from 0: no points banked).
+    pub fn of_state(
+        distribution: &VectorTable<f32>,
+        rules: &Rules,
+        state: &crate::state::State,
+    ) -> Result<FinalScores, TableError> {
+        let most = i64::from(max_remaining(rules, state));
         let at_least =
-            |t: i64| -> Result<f64, TableError> { Ok(f64::from(distribution.value(&state, t)?)) };
+            |t: i64| -> Result<f64, TableError> { Ok(f64::from(distribution.value(state, t)?)) };
         let mut pmf = Vec::with_capacity(most as usize + 1);
         let mut above = at_least(0)?;
         for t in 0..=most {
@@ -135,9 +152,78 @@ impl FinalScores {
         // Leading scores that cannot happen are left out.
         let first = pmf.iter().position(|&p| p > 0.0).unwrap_or(0);
         Ok(FinalScores {
-            lo: card.banked() + first as u32,
+            lo: first as u32,
             pmf: pmf.split_off(first),
         })
+    }
+
+    /// The distribution of the final score from `position` (mid-turn: dice showing, rolls
+    /// left) when every choice from there on is the expected-score policy's (ties as
+    /// documented), from the expected-score and distribution tables of its rules.
+    pub fn of_position(
+        ev: &StrategyTable,
+        distribution: &VectorTable<f32>,
+        position: &Position,
+    ) -> Result<FinalScores, WinError> {
+        use crate::dice::{DICE, Dice, Keep, Lattice, MULTISETS};
+        crate::advice::advise(ev, position)?;
+        let card = &position.card;
+        let rules = card.rules();
+        let state = card.state();
+        let banked = card.banked();
+        let lattice = Lattice::get();
+        let turn = crate::advice::TurnValues::new(ev, &state);
+        // With no roll left: the expected-score box, then the distribution after it; once
+        // per roll.
+        let mut last: Vec<Option<Histogram>> = vec![None; MULTISETS];
+        let mut after_box = |dice: &Dice| -> Result<Histogram, WinError> {
+            if let Some(h) = &last[dice.index()] {
+                return Ok(h.clone());
+            }
+            let c = crate::advice::best_box_for(ev, &state, dice)
+                .expect("an open card has a legal box");
+            let next = state.after(&rules, c.index, c.points);
+            let mut after = FinalScores::of_state(distribution, &rules, &next)?;
+            after.lo += banked + c.points + c.bonus;
+            let h = Histogram::from(after);
+            last[dice.index()] = Some(h.clone());
+            Ok(h)
+        };
+        // Keeping `keep` and rolling the others, then `then` for each roll.
+        let mix = |keep: &Keep,
+                   then: &mut dyn FnMut(&Dice) -> Result<Histogram, WinError>|
+         -> Result<Histogram, WinError> {
+            let mut h = Histogram::default();
+            for d in Dice::all().filter(|d| keep.is_within(d)) {
+                let p = lattice.outcome_probability(keep.index(), d.index());
+                h.add_scaled(p, &then(&d)?);
+            }
+            Ok(h)
+        };
+        let mut one_left = |dice: &Dice| -> Result<Histogram, WinError> {
+            let (keep, _) = turn.best_keep(1, dice);
+            if keep.len() == DICE {
+                after_box(dice)
+            } else {
+                mix(&keep, &mut after_box)
+            }
+        };
+        let dice = &position.dice;
+        let h = match position.rolls_left {
+            0 => after_box(dice)?,
+            1 => one_left(dice)?,
+            _ => {
+                let (keep, _) = turn.best_keep(2, dice);
+                if keep.len() == DICE {
+                    // Stopping with two rolls left: the policy stops again with one left
+                    // (keeping all five is never preferred unless it beats every re-roll).
+                    one_left(dice)?
+                } else {
+                    mix(&keep, &mut one_left)?
+                }
+            }
+        };
+        Ok(h.into())
     }
 
     /// The highest score of `pmf`.
@@ -182,6 +268,50 @@ impl FinalScores {
             }
         }
         self.hi()
+    }
+}
+
+/// A distribution being summed: `p[i]` is the mass of `lo + i`.
+#[derive(Clone, Debug, Default)]
+struct Histogram {
+    lo: u32,
+    p: Vec<f64>,
+}
+
+impl Histogram {
+    /// `self += w * other`.
+    fn add_scaled(&mut self, w: f64, other: &Histogram) {
+        if other.p.is_empty() || w == 0.0 {
+            return;
+        }
+        if self.p.is_empty() {
+            self.lo = other.lo;
+        }
+        let lo = self.lo.min(other.lo);
+        let hi = (self.lo as usize + self.p.len()).max(other.lo as usize + other.p.len());
+        if lo < self.lo {
+            let mut p = vec![0.0; (self.lo - lo) as usize];
+            p.append(&mut self.p);
+            self.p = p;
+            self.lo = lo;
+        }
+        self.p.resize(hi - lo as usize, 0.0);
+        let at = (other.lo - lo) as usize;
+        for (x, y) in self.p[at..].iter_mut().zip(&other.p) {
+            *x += w * y;
+        }
+    }
+}
+
+impl From<FinalScores> for Histogram {
+    fn from(f: FinalScores) -> Histogram {
+        Histogram { lo: f.lo, p: f.pmf }
+    }
+}
+
+impl From<Histogram> for FinalScores {
+    fn from(h: Histogram) -> FinalScores {
+        FinalScores { lo: h.lo, pmf: h.p }
     }
 }
 
@@ -242,10 +372,18 @@ pub fn best_response(card: &ScoreCard, opponents: &[FinalScores], simd: Simd) ->
     solve_from(&objective, card.state().filled, simd, &|_, _| {})
 }
 
-/// The final-score distributions of `opponents` (checked against the player's rules).
+/// True when some opponent is still playing: their final score needs the distribution
+/// table.
+pub fn needs_distribution(opponents: &[Opponent]) -> bool {
+    opponents.iter().any(|o| matches!(o, Opponent::Playing(_)))
+}
+
+/// The final-score distributions of `opponents` (checked against the player's rules); the
+/// distribution table is needed only for opponents still playing
+/// ([`needs_distribution`]).
 pub fn opponent_scores(
     rules: &Rules,
-    distribution: &VectorTable<f32>,
+    distribution: Option<&VectorTable<f32>>,
     opponents: &[Opponent],
 ) -> Result<Vec<FinalScores>, WinError> {
     if opponents.is_empty() {
@@ -264,7 +402,8 @@ pub fn opponent_scores(
                         game: rules.label(),
                     });
                 }
-                Ok(FinalScores::of_card(distribution, card)?)
+                let table = distribution.ok_or(WinError::NoDistribution)?;
+                Ok(FinalScores::of_card(table, card)?)
             }
         })
         .collect()
@@ -339,10 +478,11 @@ pub struct WinAdvice {
 }
 
 /// Advises on `position` to beat `opponents`, with the expected-score table `ev` and the
-/// distribution table `distribution` of the position's rules.
+/// distribution table `distribution` of the position's rules (needed only for opponents still
+/// playing, see [`needs_distribution`]).
 pub fn advise_win(
     ev: &StrategyTable,
-    distribution: &VectorTable<f32>,
+    distribution: Option<&VectorTable<f32>>,
     position: &Position,
     opponents: &[Opponent],
 ) -> Result<WinAdvice, WinError> {
@@ -389,4 +529,64 @@ pub fn advise_against(
             })
             .collect(),
     })
+}
+
+/// The fast policy of the win bot, for one turn: instead of the exact best response (a
+/// solve of every card after the player's at each turn), each choice maximises
+/// `sum over T of (u(T) - u(T - 1)) * P*(final >= T after the choice)`, each chance the best
+/// for its own target `T` (the target table). With a fixed strategy that sum is exactly
+/// `E[u(final)]`; with a target-best chance for each `T` it is an upper bound that supposes
+/// the rest of the game could be played knowing the opponents' final scores, so this is an
+/// approximation of the best response, measured against it in the README. Ties as for a
+/// target.
+pub struct WinTurn<'a>(crate::target::TargetTurn<'a>);
+
+/// Weights below this are left out of the fast policy's sum (its value moves by less).
+pub const WEIGHT_FLOOR: f64 = 1e-7;
+
+impl<'a> WinTurn<'a> {
+    /// The turn of `state` with `banked` points banked against opponents whose final scores
+    /// have the distributions `opponents`.
+    pub fn new(
+        ev: &'a StrategyTable,
+        targets: &'a VectorTable<f32>,
+        state: &crate::state::State,
+        banked: u32,
+        opponents: &[FinalScores],
+    ) -> Result<WinTurn<'a>, TableError> {
+        let (lo, u) = utility(opponents);
+        let most = i64::from(max_remaining(targets.rules(), state));
+        let mut weights = Vec::new();
+        let mut previous = 0.0;
+        for i in 0..=u.len() {
+            let value = u.get(i).copied().unwrap_or(1.0);
+            let w = value - previous;
+            previous = value;
+            let needed = i64::from(lo) + i as i64 - i64::from(banked);
+            // Targets reached for sure or out of reach weigh the same on every choice.
+            if w > WEIGHT_FLOOR && needed > 0 && needed <= most {
+                weights.push((needed, w));
+            }
+        }
+        if weights.is_empty() {
+            // The outcome is decided whatever the player does: play for the average.
+            weights.push((0, 1.0));
+        }
+        Ok(WinTurn(crate::target::TargetTurn::mixture(
+            ev, targets, state, &weights,
+        )?))
+    }
+
+    /// The keep for `dice` with `rolls_left` (1 or 2) rolls left.
+    pub fn best_keep(&self, rolls_left: u8, dice: &crate::dice::Dice) -> crate::dice::Keep {
+        self.0.best_keep(rolls_left, dice)
+    }
+
+    /// The box for `dice` with no roll left.
+    pub fn best_box(
+        &self,
+        dice: &crate::dice::Dice,
+    ) -> Result<crate::advice::BoxChoice, TableError> {
+        Ok(self.0.best_box(dice)?.0)
+    }
 }

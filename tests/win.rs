@@ -141,7 +141,7 @@ fn win_against_a_finished_opponent_lies_between_target_chances() {
         };
         let banked = i64::from(card.banked());
         for y in [100u32, 150, 180, 200, 250] {
-            let a = advise_win(&ev, &dist, &position, &[Opponent::Finished(y)]).unwrap();
+            let a = advise_win(&ev, Some(&dist), &position, &[Opponent::Finished(y)]).unwrap();
             let reach = |t: u32| {
                 yahtzee::target::advise_target(&ev, &target, &position, t)
                     .unwrap()
@@ -161,17 +161,17 @@ fn win_against_a_finished_opponent_lies_between_target_chances() {
             );
             let _ = banked;
         }
-        let sure = advise_win(&ev, &dist, &position, &[Opponent::Finished(0)]).unwrap();
+        let sure = advise_win(&ev, Some(&dist), &position, &[Opponent::Finished(0)]).unwrap();
         assert!(
             (sure.p_win - 1.0).abs() < 1e-6 || card.banked() == 0,
             "{}",
             sure.p_win
         );
-        let lost = advise_win(&ev, &dist, &position, &[Opponent::Finished(10_000)]).unwrap();
+        let lost = advise_win(&ev, Some(&dist), &position, &[Opponent::Finished(10_000)]).unwrap();
         assert_eq!(lost.p_win, 0.0);
         let far_below = advise_win(
             &ev,
-            &dist,
+            Some(&dist),
             &position,
             &[Opponent::Finished(card.banked().saturating_sub(1))],
         )
@@ -339,5 +339,59 @@ fn bad_opponents_are_refused_in_one_line() {
             .as_str()
             .unwrap_or_else(|| panic!("{query}: {line}"));
         assert!(error.contains(needle), "{query}: {error}");
+    }
+}
+
+/// The distribution of the final score from a position under expected-score play: its mean
+/// is the best expected final score of the advice, and averaged over the opening rolls it
+/// is the distribution of the card.
+#[test]
+fn final_score_distribution_from_a_position_is_the_cards_over_its_rolls() {
+    use yahtzee::dice::Lattice;
+    let (ev, dist, _) = yacht_tables();
+    let rules = Rules::new(RuleSet::YACHT);
+    let card = ScoreCard::parse(rules, "ones=2,fours=12,sixes=24,choice=20,yacht=0", 0).unwrap();
+    let whole = FinalScores::of_card(&dist, &card).unwrap();
+    let mut mixed = vec![0.0; whole.pmf.len() + 40];
+    for (r, dice) in Dice::all().enumerate() {
+        let position = Position {
+            card: card.clone(),
+            dice,
+            rolls_left: 2,
+        };
+        let f = FinalScores::of_position(&ev, &dist, &position).unwrap();
+        let best = yahtzee::advice::advise(&ev, &position).unwrap().options[0].expected_final();
+        assert!(
+            (f.mean() - best).abs() < 1e-3,
+            "{dice:?}: {} vs {best}",
+            f.mean()
+        );
+        for (i, p) in f.pmf.iter().enumerate() {
+            mixed[(f.lo - whole.lo) as usize + i] += Lattice::get().roll_probability[r] * p;
+        }
+    }
+    for (i, p) in whole.pmf.iter().enumerate() {
+        assert!(
+            (mixed[i] - p).abs() < 1e-6,
+            "score {}: {} vs {p}",
+            whole.lo as usize + i,
+            mixed[i]
+        );
+    }
+    for rolls_left in [0, 1] {
+        let position = Position {
+            card: card.clone(),
+            dice: "23556".parse().unwrap(),
+            rolls_left,
+        };
+        let f = FinalScores::of_position(&ev, &dist, &position).unwrap();
+        let total: f64 = f.pmf.iter().sum();
+        assert!((total - 1.0).abs() < 1e-6);
+        let best = yahtzee::advice::advise(&ev, &position).unwrap().options[0].expected_final();
+        assert!(
+            (f.mean() - best).abs() < 1e-3,
+            "{rolls_left}: {} vs {best}",
+            f.mean()
+        );
     }
 }

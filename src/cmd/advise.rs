@@ -17,7 +17,7 @@ use yahtzee::table::StrategyTable;
 use yahtzee::target::{TargetAdvice, advise_target};
 use yahtzee::text::{chance, probability};
 use yahtzee::vector::VectorTable;
-use yahtzee::win::{Opponent, WinAdvice, advise_win, parse_opponent_card};
+use yahtzee::win::{Opponent, WinAdvice, advise_win, needs_distribution, parse_opponent_card};
 
 pub fn run(args: &AdviseArgs) -> Result<()> {
     let rules = args.rules.rules();
@@ -44,8 +44,15 @@ pub fn run(args: &AdviseArgs) -> Result<()> {
     if !opponents.is_empty() {
         // The position is checked before the distribution table is loaded or built.
         advise(&table, &position)?;
-        let distribution = super::load_distribution(&table, args.distribution_table.as_deref())?;
-        let advice = advise_win(&table, &distribution, &position, &opponents)?;
+        let distribution = if needs_distribution(&opponents) {
+            Some(super::load_distribution(
+                &table,
+                args.distribution_table.as_deref(),
+            )?)
+        } else {
+            None
+        };
+        let advice = advise_win(&table, distribution.as_ref(), &position, &opponents)?;
         super::print_result(args.json, &advice, |out| {
             out.write_all(render_win(&advice).as_bytes())?;
             Ok(())
