@@ -1,7 +1,8 @@
 //! The page of `yahtzee serve` in headless Chromium, driven as a player would through
 //! chromedriver's WebDriver protocol: a position entered by clicking and by the keyboard, the
 //! ranking shown against `advise --json` for it, options applied through a whole turn and
-//! undone, the objectives switched (a target, opponents to beat), a whole game against the bot, its record downloaded,
+//! undone, the distribution of the final score charted, the objectives switched (a target,
+//! opponents to beat), a whole game against the bot, its record downloaded,
 //! uploaded and reviewed, and the page at desktop and phone width.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them). Without them
@@ -579,10 +580,17 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     let yacht = json!({"card": {"ones": 2, "twos": 8}, "yahtzee_bonus": 0, "dice": [2, 2, 6, 2, 6], "rolls_left": 2});
     let shown = b.options_for(&yacht);
     let card = ["--card", "ones=2,twos=8", "--dice", "22626"];
-    assert_same_options(
-        &shown,
-        &expected_options(&cli_advice(RuleSet::YACHT, &card), "expected_final"),
-    );
+    let ev = cli_advice(RuleSet::YACHT, &card);
+    assert_same_options(&shown, &expected_options(&ev, "expected_final"));
+    // The distribution of the final score, asked for (its table is built once).
+    b.click("#outlook-show");
+    let mean = b.wait("the chart", || {
+        let v = b.js("const o = document.querySelector('#outlook'); return o.querySelectorAll('rect.bar').length > 10 ? o.dataset.mean : null");
+        v.as_str().map(|m| m.parse::<f64>().unwrap())
+    });
+    let best = ev["options"][0]["expected_final"].as_f64().unwrap();
+    assert!((mean - best).abs() < 1e-3, "{mean} vs {best}");
+    assert!(b.text("#outlook-text").starts_with("Mean "));
     b.clear("#target");
     b.keys("#target", &format!("150{TAB}"));
     b.click("input[name=\"objective\"][value=\"target\"]");

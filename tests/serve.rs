@@ -987,3 +987,70 @@ fn serve_listens_on_this_machine_only_unless_told_and_says_so() {
         .unwrap();
     util::assert_bad_input(&o, "--host");
 }
+
+#[test]
+fn outlook_is_the_distribution_of_the_final_score_from_the_position() {
+    table(RuleSet::YACHT, Order::Any);
+    let server = Served::start(&["--rules", "yacht"]);
+    let line = r#"{"card": {"ones": 2, "fours": 12}, "dice": [2, 3, 5, 5, 6], "rolls_left": 1, "target": 160}"#;
+    let o = server.post_ok(
+        "/api/outlook?rules=yacht",
+        &serde_json::from_str(line).unwrap(),
+    );
+    let pmf = o["pmf"].as_array().unwrap();
+    let total: f64 = pmf.iter().map(|e| e[1].as_f64().unwrap()).sum();
+    assert!((total - 1.0).abs() < 1e-6, "{total}");
+    let mean: f64 = pmf
+        .iter()
+        .map(|e| e[0].as_f64().unwrap() * e[1].as_f64().unwrap())
+        .sum();
+    assert!((mean - o["mean"].as_f64().unwrap()).abs() < 1e-9);
+    // Its mean is the best expected final score of the advice (the table is f32).
+    let advice = server.post_ok("/api/advise?rules=yacht", &serde_json::json!({"card": {"ones": 2, "fours": 12}, "dice": [2, 3, 5, 5, 6], "rolls_left": 1}));
+    let best = advice["options"][0]["expected_final"].as_f64().unwrap();
+    assert!((mean - best).abs() < 1e-3, "{mean} vs {best}");
+    assert_eq!(o["min"], pmf[0][0]);
+    assert!(
+        o["min"].as_u64().unwrap() >= 14,
+        "two boxes and five dice at least: {o}"
+    );
+    let p = o["percentiles"].as_array().unwrap();
+    assert!(
+        p.windows(2).all(|w| w[0].as_u64() <= w[1].as_u64()),
+        "{p:?}"
+    );
+    let above: f64 = pmf
+        .iter()
+        .filter(|e| e[0].as_u64().unwrap() >= 160)
+        .map(|e| e[1].as_f64().unwrap())
+        .sum();
+    assert!((above - o["p_at_least_target"].as_f64().unwrap()).abs() < 1e-9);
+    // The target play's best chance is at least the chance of playing for the average.
+    let target = server.post_ok(
+        "/api/advise?rules=yacht",
+        &serde_json::from_str(line).unwrap(),
+    );
+    assert!(target["p_reach"].as_f64().unwrap() >= above - 1e-6);
+    // A bad line: the batch protocol's message.
+    let cli = cli_batch(
+        RuleSet::YACHT,
+        Order::Any,
+        &["--rules", "yacht"],
+        &[r#"{"dice": [1, 2, 3]}"#],
+    );
+    let want: Value = serde_json::from_str(&cli[0]).unwrap();
+    let m = assert_error(
+        &server.post("/api/outlook?rules=yacht", r#"{"dice": [1, 2, 3]}"#),
+        400,
+        "dice must be",
+    );
+    assert_eq!(m, want["error"].as_str().unwrap());
+    assert_error(
+        &server.post(
+            "/api/outlook?rules=yacht",
+            r#"{"card": {"ones": 9}, "dice": [1, 2, 3, 4, 5]}"#,
+        ),
+        400,
+        "`ones` cannot hold 9",
+    );
+}

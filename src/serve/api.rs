@@ -8,6 +8,7 @@
 //! | `POST /api/advise` | a batch line (with `target` or `opponents`) | `yahtzee advise --batch` |
 //! | `POST /api/stats` | `{"at_least": [...]}` or nothing | `yahtzee stats --json` |
 //! | `POST /api/review` | a game record | `yahtzee review --json` |
+//! | `POST /api/outlook` | a batch line | the distribution of the final score from the position |
 //! | `GET /api/status` | | where each table stands (loading, building, ready) |
 //! | `POST /api/load` | | starts loading a table, for a page that shows the progress |
 //!
@@ -41,6 +42,7 @@ use crate::state::ScoreCard;
 use crate::table::StrategyTable;
 use crate::text::excerpt;
 use crate::vector::VectorTable;
+use crate::win::{FinalScores, WinError};
 
 /// The exact statistics of each rules, computed once (about 20 seconds for Yahtzee).
 pub type StatsCache = Mutex<HashMap<Rules, Arc<OnceLock<(StatsReport, Tally)>>>>;
@@ -55,6 +57,7 @@ pub fn routes() -> Router<Arc<Server>> {
         .route("/api/advise", post(advise))
         .route("/api/stats", post(stats_of))
         .route("/api/review", post(review_of))
+        .route("/api/outlook", post(outlook))
 }
 
 const RULES_PARAMS: [&str; 2] = ["rules", "upper_first"];
@@ -85,7 +88,7 @@ async fn status(State(server): State<Arc<Server>>, RawQuery(raw): RawQuery) -> R
     }
     json(&Status {
         rules: server.rules,
-        outlook: false,
+        outlook: true,
         tables: server.tables.status(),
     })
 }
@@ -521,6 +524,100 @@ async fn review_of(
     };
     match answer.await {
         Ok(report) => json(&report),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// The distribution of the final score from a position under expected-score play
+/// ([`FinalScores::of_position`]), for the page's chart.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Outlook {
+    /// The rules (`rules` and `upper_first`).
+    #[serde(flatten)]
+    pub rules: Rules,
+    /// Points already on the card, bonuses included.
+    pub banked: u32,
+    /// The dice, ascending.
+    pub dice: Vec<u8>,
+    /// Rolls left.
+    pub rolls_left: u8,
+    /// Always `expected-score`: every choice from the position on is the expected-score
+    /// policy's (ties as documented).
+    pub policy: &'static str,
+    /// The mean final score (the best expected final score of the advice).
+    pub mean: f64,
+    /// The lowest and highest final scores with a chance.
+    pub min: u32,
+    /// See `min`.
+    pub max: u32,
+    /// The 10th, 25th, 50th, 75th and 90th percentiles.
+    pub percentiles: [u32; 5],
+    /// The query's target, if it has one.
+    pub target: Option<u32>,
+    /// The chance of a final score of at least `target` under this policy.
+    pub p_at_least_target: Option<f64>,
+    /// Every final score with its chance: `[score, probability]`, ascending.
+    pub pmf: Vec<(u32, f64)>,
+}
+
+/// The outlook of the position of the batch line `line` under `rules`.
+pub fn outlook_of(server: &Arc<Server>, rules: Rules, line: &[u8]) -> Result<Outlook, ApiError> {
+    let query = batch::Query::parse(line).map_err(|e| ApiError::bad(e.to_string()))?;
+    let position = query
+        .position(rules)
+        .map_err(|e| ApiError::bad(e.to_string()))?;
+    let ev = server.tables.ev(rules).map_err(ApiError::internal)?;
+    // The position is checked before the distribution table is loaded (or built).
+    crate::advice::advise(&ev, &position).map_err(|e| ApiError::bad(e.to_string()))?;
+    let distribution = server
+        .tables
+        .distribution(rules)
+        .map_err(ApiError::internal)?;
+    let f = FinalScores::of_position(&ev, &distribution, &position).map_err(|e| match e {
+        WinError::Advice(e) => ApiError::bad(e.to_string()),
+        other => ApiError::internal(other.to_string()),
+    })?;
+    Ok(Outlook {
+        rules,
+        banked: position.card.banked(),
+        dice: position.dice.faces(),
+        rolls_left: position.rolls_left,
+        policy: "expected-score",
+        mean: f.mean(),
+        min: f.lo,
+        max: f.hi(),
+        percentiles: [0.1, 0.25, 0.5, 0.75, 0.9].map(|q| f.percentile(q)),
+        target: query.target,
+        p_at_least_target: query
+            .target
+            .map(|t| (1.0 - f.below(i64::from(t))).clamp(0.0, 1.0)),
+        pmf: f
+            .pmf
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| (f.lo + i as u32, p))
+            .collect(),
+    })
+}
+
+async fn outlook(
+    State(server): State<Arc<Server>>,
+    RawQuery(raw): RawQuery,
+    body: Body,
+) -> Response {
+    let answer = async {
+        let rules = rules_query(&server, raw.as_deref(), "/api/outlook")?;
+        let mut line = read_body(body, BODY_LIMIT, "/api/outlook").await?;
+        if line.last() == Some(&b'\n') {
+            line.pop();
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+        }
+        blocking(move || outlook_of(&server, rules, &line)).await
+    };
+    match answer.await {
+        Ok(o) => json(&o),
         Err(e) => e.into_response(),
     }
 }

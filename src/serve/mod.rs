@@ -138,6 +138,13 @@ pub fn run(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), 
             stats: api::StatsCache::default(),
         });
         server.tables.start(options.rules, Objective::ExpectedScore);
+        // The distribution table (the page's chart) is loaded at start only when it is in
+        // the cache: building it takes about a minute, which the page asks for first.
+        let distribution =
+            crate::table::default_table_path_of(&options.rules, crate::vector::DISTRIBUTION);
+        if distribution.symlink_metadata().is_ok() {
+            server.tables.start(options.rules, Objective::Distribution);
+        }
         ready(addr);
         axum::serve(listener, router(server))
             .await

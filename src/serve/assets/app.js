@@ -181,8 +181,20 @@ function pushHistory() {
 
 // ---------------------------------------------------------------- tables
 
-/** Waits until the server holds the `objective` table of the rules, showing its progress. */
-async function ensureTable(objective) {
+const loading = new Map();
+
+/** Waits until the server holds the `objective` table of the rules, showing its progress;
+ * one wait per table, however many ask. */
+function ensureTable(objective) {
+  const key = `${rulesQuery()}&objective=${objective}`;
+  if (!loading.has(key)) {
+    const p = waitTable(objective).finally(() => loading.delete(key));
+    loading.set(key, p);
+  }
+  return loading.get(key);
+}
+
+async function waitTable(objective) {
   const q = `${rulesQuery()}&objective=${objective}`;
   let status = await api(`/api/load?${q}`, { method: 'POST' });
   const box = $('#status');
@@ -616,13 +628,23 @@ function undo() {
 
 // ---------------------------------------------------------------- the outlook
 
-/** The distribution of the final score from the position, when the server has it. */
+/** The distribution of the final score from the position: at once when its table is
+ * loaded, else after the player asks for it (building it takes a while). */
 async function refreshOutlook(seq) {
-  if (!S.outlook) {
-    renderOutlook(null);
-    return;
-  }
+  const button = $('#outlook-show');
+  button.hidden = true;
   try {
+    const all = await api('/api/status');
+    const t = all.tables.find((x) => x.rules === S.rules && x.upper_first === S.upperFirst
+      && x.objective === 'distribution');
+    if (!t || t.state === 'idle') {
+      if (seq === S.seq) {
+        renderOutlook(null);
+        button.hidden = false;
+      }
+      return;
+    }
+    await ensureTable('distribution');
     const body = await query();
     const answer = await api(`/api/outlook?${rulesQuery()}`, { method: 'POST', body });
     if (seq === S.seq) renderOutlook(answer);
@@ -631,18 +653,36 @@ async function refreshOutlook(seq) {
   }
 }
 
+async function showOutlook() {
+  $('#outlook-show').hidden = true;
+  await guarded(async () => {
+    await ensureTable('distribution');
+    refreshOutlook(S.seq);
+  });
+}
+
 function renderOutlook(answer, error) {
   const box = $('#outlook');
   box.replaceChildren();
-  $('#outlook-section').hidden = !S.outlook;
-  if (error) box.append(el('p', { class: 'hint', text: error }));
+  const text = $('#outlook-text');
+  text.textContent = error || '';
+  delete box.dataset.query;
   if (!answer) return;
+  const [p10, p25, p50, p75, p90] = answer.percentiles;
+  let summary = `Mean ${fixed(answer.mean, 2)}; from ${answer.min} to ${answer.max}; `
+    + `percentiles 10%: ${p10}, 25%: ${p25}, median: ${p50}, 75%: ${p75}, 90%: ${p90}.`;
+  if (answer.target !== null) {
+    summary += ` P(final ≥ ${answer.target}) playing for the average: ${probability(answer.p_at_least_target)}.`;
+  }
+  text.textContent = summary;
+  answer.summary = summary;
   box.append(distributionChart(answer));
+  box.dataset.mean = String(answer.mean);
 }
 
 /** A histogram of `answer.pmf` ([[score, p], ...]), with the target marked. */
 function distributionChart(answer) {
-  const pmf = answer.pmf || [];
+  const pmf = (answer.pmf || []).filter((e) => e[1] > 1e-7);
   const W = 640, H = 200, L = 44, B = 24, T = 8;
   const lo = pmf.length ? pmf[0][0] : 0;
   const hi = pmf.length ? pmf[pmf.length - 1][0] : 1;
@@ -657,7 +697,7 @@ function distributionChart(answer) {
     ticks.push(svg('text', { x: x(s), y: H - 6, 'text-anchor': 'middle', text: s }));
   }
   const marks = [];
-  if (answer.target !== undefined) {
+  if (answer.target !== undefined && answer.target !== null) {
     marks.push(svg('line', { class: 'mark', x1: x(answer.target), x2: x(answer.target), y1: T, y2: H - B }));
   }
   const title = answer.summary || 'distribution of the final score';
@@ -999,6 +1039,7 @@ async function start() {
   }));
   $('#target').addEventListener('change', () => { if (S.objective === 'target') refresh(); });
   $('#add-opponent').addEventListener('click', addOpponent);
+  $('#outlook-show').addEventListener('click', showOutlook);
   $('#undo').addEventListener('click', undo);
   $('#new-game').addEventListener('submit', startGame);
   $('#game-dice-form').addEventListener('submit', enterGameDice);
@@ -1008,7 +1049,7 @@ async function start() {
   $('#review-form').addEventListener('submit', reviewFile);
   await guarded(async () => {
     const status = await api('/api/status');
-    S.outlook = !!status.outlook;
+    $('#outlook-section').hidden = !status.outlook;
     $('#rules').value = status.rules;
     $('#upper-first').checked = status.upper_first;
     await changeRules();
