@@ -554,7 +554,6 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     b.click("#undo");
     b.wait("undone", || (b.text(&cell) == "–").then_some(()));
     b.options_for(&q);
-    b.screenshot("serve-desktop.png");
 
     // The objectives, under Yacht (its target table builds in a second).
     let rules = b.find("#rules option[value=\"yacht\"]");
@@ -591,6 +590,9 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     let best = ev["options"][0]["expected_final"].as_f64().unwrap();
     assert!((mean - best).abs() < 1e-3, "{mean} vs {best}");
     assert!(b.text("#outlook-text").starts_with("Mean "));
+    b.resize(1280, 1500);
+    b.screenshot("serve-desktop.png");
+    b.resize(1280, 1000);
     b.clear("#target");
     b.keys("#target", &format!("150{TAB}"));
     b.click("input[name=\"objective\"][value=\"target\"]");
