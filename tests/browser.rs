@@ -591,6 +591,7 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     assert!((mean - best).abs() < 1e-3, "{mean} vs {best}");
     assert!(b.text("#outlook-text").starts_with("Mean "));
     b.resize(1280, 1500);
+    b.js("window.scrollTo(0, 0)");
     b.screenshot("serve-desktop.png");
     b.resize(1280, 1000);
     b.clear("#target");

@@ -929,6 +929,15 @@ fn the_page_and_its_assets_are_embedded_and_fetch_nothing_from_elsewhere() {
         );
         assert!(!text.contains("https://"), "{asset} names another host");
     }
+    let head = raw_request(
+        server.port(),
+        "GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+    )
+    .to_ascii_lowercase();
+    assert!(
+        head.contains("content-security-policy: default-src 'self';"),
+        "{head}"
+    );
     let (status, yaml) = server.get("/openapi.yaml");
     assert_eq!(status, 200);
     assert_eq!(
