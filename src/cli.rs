@@ -40,6 +40,9 @@ pub enum Command {
     /// Print the card of a rule set: each box, its aliases and what it scores, the bonuses and
     /// the Joker rule.
     Rules(RulesCardArgs),
+    /// Serve the advisor as a web page and a JSON API, offline, on this machine
+    /// (http://127.0.0.1:8080/ by default).
+    Serve(ServeArgs),
     /// Print the shell completion script of yahtzee, e.g. `yahtzee completions bash`.
     Completions(CompletionsArgs),
     /// Print the manual page of yahtzee (roff), e.g. `yahtzee man | man -l -`.
@@ -390,6 +393,24 @@ impl From<FormatArg> for Format {
             FormatArg::Markdown => Format::Markdown,
         }
     }
+}
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// The rules the page opens with (the page can switch to any); their table is loaded, or
+    /// built, at start.
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// Port to listen on; 0 for any free port (the address is printed on stdout).
+    #[arg(long, default_value_t = 8080, value_name = "PORT")]
+    pub port: u16,
+    /// Address to listen on [default: 127.0.0.1, this machine only]. Any other address lets
+    /// other machines use the server, with a warning.
+    #[arg(long, value_name = "ADDRESS")]
+    pub host: Option<std::net::IpAddr>,
+    /// Open the page in the default web browser once the server listens.
+    #[arg(long)]
+    pub open: bool,
 }
 
 #[derive(Args, Debug)]

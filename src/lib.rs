@@ -25,6 +25,7 @@
 //! - [`simulate`]: games with random dice under a policy.
 //! - [`report`]: the result of each command (solve, verify, stats, simulate).
 //! - [`plot`]: the SVG histogram of a distribution.
+//! - [`serve`]: `yahtzee serve`, the web page and the JSON API over these modules.
 //! - [`text`]: input quoted in errors, number agreement, probabilities as people read them.
 
 pub mod advice;
@@ -37,6 +38,7 @@ pub mod game;
 pub mod kernel;
 pub mod review;
 pub mod rules;
+pub mod serve;
 pub mod solver;
 pub mod state;
 pub mod table;

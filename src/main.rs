@@ -22,6 +22,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Stats(args) => cmd::stats::run(args),
         Command::Simulate(args) => cmd::simulate::run(args),
         Command::Rules(args) => cmd::rules::run(args),
+        Command::Serve(args) => cmd::serve::run(args),
         Command::Completions(args) => cmd::completions::run(args),
         Command::Man(args) => cmd::man::run(args),
     }

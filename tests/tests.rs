@@ -4,6 +4,7 @@ mod brute;
 mod util;
 
 mod advise;
+mod browser;
 mod cli;
 mod distribution;
 mod errors;
@@ -12,6 +13,7 @@ mod fuzz_regressions;
 mod play;
 mod readme;
 mod rules;
+mod serve;
 mod simulate;
 mod solver;
 mod stats;

@@ -10,6 +10,7 @@ pub mod play;
 pub mod report;
 pub mod review;
 pub mod rules;
+pub mod serve;
 pub mod simulate;
 pub mod solve;
 pub mod stats;

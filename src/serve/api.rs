@@ -1,0 +1,623 @@
+//! The endpoints of the API that answer one question each, with the JSON of the command that
+//! answers it on the command line:
+//!
+//! | endpoint | body | answer, as the command line prints it |
+//! | --- | --- | --- |
+//! | `GET /api/rules` | | `yahtzee rules --json` |
+//! | `POST /api/card` | `{"card": "ones=3,...", "yahtzee_bonus": 0, "score": {...}}` | the card checked as `--card` is, with its sums |
+//! | `POST /api/advise` | a batch line (with `target` or `opponents`) | `yahtzee advise --batch` |
+//! | `POST /api/stats` | `{"at_least": [...]}` or nothing | `yahtzee stats --json` |
+//! | `POST /api/review` | a game record | `yahtzee review --json` |
+//! | `POST /api/outlook` | a batch line | the distribution of the final score from the position |
+//! | `GET /api/status` | | where each table stands (loading, building, ready) |
+//! | `POST /api/load` | | starts loading a table, for a page that shows the progress |
+//!
+//! The rules are the query parameters `rules` (a rule set's name, default: the server's) and
+//! `upper_first` (`true` or `false`, default `false`), except for a review, whose rules come
+//! from the record.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{RawQuery, State};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::{
+    ApiError, BODY_LIMIT, Objective, RECORD_LIMIT, Server, blocking, json, json_text, param,
+    query_pairs, read_body, rules_param,
+};
+use crate::batch::{self, Answer, BatchError};
+use crate::dice::Dice;
+use crate::distribution::{Summary, THRESHOLDS, Tally};
+use crate::game::{box_names, check_legal};
+use crate::report::{StatsReport, stats};
+use crate::review::{GameRecord, review};
+use crate::rules::{Rules, RulesCard, Section};
+use crate::state::ScoreCard;
+use crate::table::StrategyTable;
+use crate::text::excerpt;
+use crate::vector::VectorTable;
+use crate::win::{FinalScores, WinError};
+
+/// The exact statistics of each rules, computed once (about 20 seconds for Yahtzee).
+pub type StatsCache = Mutex<HashMap<Rules, Arc<OnceLock<(StatsReport, Tally)>>>>;
+
+/// The routes of this module.
+pub fn routes() -> Router<Arc<Server>> {
+    Router::new()
+        .route("/api/status", get(status))
+        .route("/api/load", post(load))
+        .route("/api/rules", get(rules_card))
+        .route("/api/card", post(card))
+        .route("/api/advise", post(advise))
+        .route("/api/stats", post(stats_of))
+        .route("/api/review", post(review_of))
+        .route("/api/outlook", post(outlook))
+}
+
+const RULES_PARAMS: [&str; 2] = ["rules", "upper_first"];
+
+/// The rules of a request's query, which may have only the parameters `rules` and
+/// `upper_first`.
+pub fn rules_query(server: &Server, raw: Option<&str>, endpoint: &str) -> Result<Rules, ApiError> {
+    let pairs = query_pairs(raw, &RULES_PARAMS, endpoint)?;
+    rules_param(&pairs, server.rules)
+}
+
+/// What `/api/status` answers.
+#[derive(Serialize)]
+struct Status {
+    /// The rules the page opens with.
+    #[serde(flatten)]
+    rules: Rules,
+    /// True when `/api/outlook` answers (the distribution of the final score from a
+    /// position).
+    outlook: bool,
+    /// Every table asked for so far.
+    tables: Vec<super::tables::TableStatus>,
+}
+
+async fn status(State(server): State<Arc<Server>>, RawQuery(raw): RawQuery) -> Response {
+    if let Err(e) = query_pairs(raw.as_deref(), &[], "/api/status") {
+        return e.into_response();
+    }
+    json(&Status {
+        rules: server.rules,
+        outlook: true,
+        tables: server.tables.status(),
+    })
+}
+
+async fn load(State(server): State<Arc<Server>>, RawQuery(raw): RawQuery) -> Response {
+    let answer = (|| {
+        let pairs = query_pairs(
+            raw.as_deref(),
+            &["rules", "upper_first", "objective"],
+            "/api/load",
+        )?;
+        let rules = rules_param(&pairs, server.rules)?;
+        let objective = match param(&pairs, "objective") {
+            None | Some("expected-score") => Objective::ExpectedScore,
+            Some("target") => Objective::Target,
+            Some("distribution") => Objective::Distribution,
+            Some(other) => {
+                return Err(ApiError::bad(format!(
+                    "objective must be expected-score, target or distribution, not `{}`",
+                    excerpt(other)
+                )));
+            }
+        };
+        Ok(server.tables.start(rules, objective))
+    })();
+    match answer {
+        Ok(s) => json(&s),
+        Err(e) => e.into_response(),
+    }
+}
+
+async fn rules_card(State(server): State<Arc<Server>>, RawQuery(raw): RawQuery) -> Response {
+    match rules_query(&server, raw.as_deref(), "/api/rules") {
+        Ok(rules) => json(&RulesCard::of(rules)),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// One box of a [`CardView`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BoxView {
+    /// The box's name, as on the command line.
+    pub name: &'static str,
+    /// The box as printed on a score card.
+    pub title: &'static str,
+    /// `upper` or `lower`.
+    pub section: Section,
+    /// Its points, `null` while open.
+    pub points: Option<u32>,
+}
+
+/// A score card with the sums a player reads from it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CardView {
+    /// The rules (`rules` and `upper_first`).
+    #[serde(flatten)]
+    pub rules: Rules,
+    /// The card as `--card` takes it (empty for a new game).
+    pub card: String,
+    /// The Yahtzee bonuses earned (`--yahtzee-bonus`).
+    pub yahtzee_bonus: u32,
+    /// Every box in card order.
+    pub boxes: Vec<BoxView>,
+    /// The sum of the upper boxes filled.
+    pub upper_total: u32,
+    /// What the upper section must reach for its bonus (0 without an upper bonus).
+    pub upper_threshold: u32,
+    /// The upper bonus earned so far (0 until the threshold is reached).
+    pub upper_bonus: u32,
+    /// The points of the Yahtzee bonuses earned.
+    pub yahtzee_bonus_points: u32,
+    /// Every point on the card, bonuses included.
+    pub banked: u32,
+    /// True when every box is filled.
+    pub full: bool,
+}
+
+impl CardView {
+    /// The view of `card`.
+    pub fn of(card: &ScoreCard) -> CardView {
+        let rules = card.rules();
+        let boxes = rules
+            .boxes()
+            .iter()
+            .enumerate()
+            .map(|(i, c)| BoxView {
+                name: c.name(),
+                title: c.title,
+                section: c.section,
+                points: card.points(i),
+            })
+            .collect();
+        CardView {
+            rules,
+            card: card.to_string(),
+            yahtzee_bonus: card.yahtzee_bonuses(),
+            boxes,
+            upper_total: card.upper_total(),
+            upper_threshold: rules.upper_bonus().map_or(0, |b| b.threshold),
+            upper_bonus: u32::from(card.has_upper_bonus()) * rules.upper_bonus_points(),
+            yahtzee_bonus_points: card.yahtzee_bonuses() * rules.yahtzee_bonus_points(),
+            banked: card.banked(),
+            full: card.is_full(),
+        }
+    }
+}
+
+/// The shape of an `/api/card` body, shown in its errors.
+const CARD_EXAMPLE: &str = r#"{"card": "ones=3,full-house=25", "yahtzee_bonus": 0, "score": {"box": "chance", "dice": [1, 3, 3, 5, 6]}}"#;
+
+/// An `/api/card` body: every value is read by hand, to say what is wrong with it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CardBody {
+    card: Option<Value>,
+    yahtzee_bonus: Option<Value>,
+    score: Option<Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScoreBody {
+    #[serde(rename = "box")]
+    category: Value,
+    dice: Value,
+}
+
+/// `value` in words for an error, quoting text only as an excerpt.
+pub fn describe(value: &Value) -> String {
+    match value {
+        Value::String(s) => format!("the string \"{}\"", excerpt(s)),
+        Value::Array(a) => format!("an array of {} items", a.len()),
+        Value::Object(o) => format!("an object of {} keys", o.len()),
+        other => excerpt(&other.to_string()),
+    }
+}
+
+/// A JSON body of type `T` (its fields `Value`s, checked by the caller), or what is wrong with
+/// it, with the shape `example`.
+pub fn parse_body<T: serde::de::DeserializeOwned>(
+    bytes: &[u8],
+    example: &str,
+) -> Result<T, ApiError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        ApiError::bad(format!(
+            "the body is not UTF-8 text (invalid byte at column {}); it is a JSON object like {example}",
+            e.valid_up_to() + 1
+        ))
+    })?;
+    serde_json::from_str(text).map_err(|e| {
+        ApiError::bad(format!(
+            "bad body ({}); it is a JSON object like {example}",
+            excerpt_reason(&e)
+        ))
+    })
+}
+
+/// The JSON reader's reason as a message may show it: on one line, the input it quotes cut
+/// to an excerpt, what is expected kept whole.
+pub fn excerpt_reason(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(", expected ") {
+        Some(i) => format!("{}{}", excerpt(&text[..i]), &text[i..]),
+        None => excerpt(&text),
+    }
+}
+
+/// The integer `value`, or the error for `key`, which must be `expected`.
+pub fn integer(value: &Value, key: &str, expected: &str) -> Result<u64, ApiError> {
+    value
+        .as_u64()
+        .filter(|_| !value.is_f64())
+        .ok_or_else(|| ApiError::bad(format!("{key} must be {expected}, not {}", describe(value))))
+}
+
+/// The dice of `value`: an array of five integer faces.
+pub fn dice_value(value: &Value, key: &str) -> Result<Dice, ApiError> {
+    const DICE: &str = "an array of five integer faces from 1 to 6, like [1, 3, 3, 5, 6]";
+    let faces: Option<Vec<u8>> = value.as_array().and_then(|a| {
+        a.iter()
+            .map(|v| v.as_u64().and_then(|f| u8::try_from(f).ok()))
+            .collect()
+    });
+    let faces = faces
+        .ok_or_else(|| ApiError::bad(format!("{key} must be {DICE}, not {}", describe(value))))?;
+    Dice::from_faces(&faces).map_err(|e| ApiError::bad(e.to_string()))
+}
+
+/// The card of an `/api/card` body under `rules`: checked as `--card` is, then, with
+/// `score`, the dice scored in the box as the referee of a game scores them.
+fn card_of(rules: Rules, body: &CardBody) -> Result<ScoreCard, ApiError> {
+    let text = match &body.card {
+        None => "",
+        Some(Value::String(s)) => s.as_str(),
+        Some(other) => {
+            return Err(ApiError::bad(format!(
+                "card must be a string of filled boxes like \"ones=3,full-house=25\" (empty for a new game), not {}",
+                describe(other)
+            )));
+        }
+    };
+    let bonus = match &body.yahtzee_bonus {
+        None => 0,
+        Some(v) => u32::try_from(integer(v, "yahtzee_bonus", "an integer, 0 or more")?)
+            .map_err(|_| ApiError::bad("yahtzee_bonus is too large"))?,
+    };
+    let mut card =
+        ScoreCard::parse(rules, text, bonus).map_err(|e| ApiError::bad(e.to_string()))?;
+    if let Some(score) = &body.score {
+        let score: ScoreBody = serde_json::from_value(score.clone()).map_err(|e| {
+            ApiError::bad(format!(
+                "score must be an object like {{\"box\": \"chance\", \"dice\": [1, 3, 3, 5, 6]}} ({})",
+                excerpt_reason(&e)
+            ))
+        })?;
+        let name = score.category.as_str().ok_or_else(|| {
+            ApiError::bad(format!(
+                "score.box must be the name of a box, like \"chance\", not {}",
+                describe(&score.category)
+            ))
+        })?;
+        let dice = dice_value(&score.dice, "score.dice")?;
+        let index = rules.box_by_name(name).ok_or_else(|| {
+            ApiError::bad(format!(
+                "unknown box `{}`: the boxes are {}",
+                excerpt(name),
+                box_names(&rules)
+            ))
+        })?;
+        check_legal(&rules, &card, &dice, index).map_err(|e| ApiError::bad(e.to_string()))?;
+        let state = card.state();
+        let points = rules.score(index, &dice, state.filled);
+        let bonuses = state.bonuses_for(&rules, index, points, dice.five_of_a_kind().is_some());
+        card.fill(index, points, bonuses.yahtzee);
+    }
+    Ok(card)
+}
+
+async fn card(State(server): State<Arc<Server>>, RawQuery(raw): RawQuery, body: Body) -> Response {
+    let answer = async {
+        let rules = rules_query(&server, raw.as_deref(), "/api/card")?;
+        let bytes = read_body(body, BODY_LIMIT, "/api/card").await?;
+        let body: CardBody = if bytes.iter().all(u8::is_ascii_whitespace) {
+            CardBody {
+                card: None,
+                yahtzee_bonus: None,
+                score: None,
+            }
+        } else {
+            parse_body(&bytes, CARD_EXAMPLE)?
+        };
+        Ok::<_, ApiError>(CardView::of(&card_of(rules, &body)?))
+    };
+    match answer.await {
+        Ok(view) => json(&view),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// The tables of one rules for the batch protocol: the expected-score table, and the target
+/// table loaded from the store when a query first names a target.
+pub struct ServerTables {
+    /// The expected-score table.
+    pub ev: Arc<StrategyTable>,
+    server: Arc<Server>,
+    target: OnceLock<Result<Arc<VectorTable<f32>>, String>>,
+    distribution: OnceLock<Result<Arc<VectorTable<f32>>, String>>,
+}
+
+impl ServerTables {
+    /// The tables of `rules` (this waits for the expected-score table).
+    pub fn of(server: &Arc<Server>, rules: Rules) -> Result<ServerTables, ApiError> {
+        Ok(ServerTables {
+            ev: server.tables.ev(rules).map_err(ApiError::internal)?,
+            server: Arc::clone(server),
+            target: OnceLock::new(),
+            distribution: OnceLock::new(),
+        })
+    }
+}
+
+impl batch::Tables for ServerTables {
+    fn ev(&self) -> &StrategyTable {
+        &self.ev
+    }
+
+    fn target(&self) -> Result<&VectorTable<f32>, BatchError> {
+        self.target
+            .get_or_init(|| self.server.tables.target(*self.ev.rules()))
+            .as_ref()
+            .map(|t| &**t)
+            .map_err(|e| BatchError::NoTargetTable(e.clone()))
+    }
+
+    fn distribution(&self) -> Result<&VectorTable<f32>, BatchError> {
+        self.distribution
+            .get_or_init(|| self.server.tables.distribution(*self.ev.rules()))
+            .as_ref()
+            .map(|t| &**t)
+            .map_err(|e| BatchError::NoDistributionTable(e.clone()))
+    }
+}
+
+/// The answer of one batch line under `rules`, as `advise --batch` writes it; an error of
+/// the query is a 400, a table that cannot be loaded a 500.
+pub fn advise_line(server: &Arc<Server>, rules: Rules, line: &[u8]) -> Result<String, ApiError> {
+    let tables = ServerTables::of(server, rules)?;
+    let answer: Answer = batch::answer(&tables, line).map_err(|e| match e {
+        BatchError::NoTargetTable(m) | BatchError::NoDistributionTable(m) => ApiError::internal(m),
+        other => ApiError::bad(other.to_string()),
+    })?;
+    serde_json::to_string(&answer).map_err(|e| ApiError::internal(e.to_string()))
+}
+
+async fn advise(
+    State(server): State<Arc<Server>>,
+    RawQuery(raw): RawQuery,
+    body: Body,
+) -> Response {
+    let answer = async {
+        let rules = rules_query(&server, raw.as_deref(), "/api/advise")?;
+        let mut line = read_body(body, BODY_LIMIT, "/api/advise").await?;
+        // One line, as `advise --batch` reads it: its line end is not part of the query.
+        if line.last() == Some(&b'\n') {
+            line.pop();
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+        }
+        blocking(move || advise_line(&server, rules, &line)).await
+    };
+    match answer.await {
+        Ok(text) => json_text(text),
+        Err(e) => e.into_response(),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StatsBody {
+    at_least: Option<Value>,
+}
+
+const STATS_EXAMPLE: &str = r#"{"at_least": [200, 250, 300]}"#;
+
+/// The exact statistics of `rules` with P(score >= t) for `thresholds`, as `yahtzee stats
+/// --json` reports them; the distribution is computed once per rules.
+pub fn stats_report(
+    server: &Arc<Server>,
+    rules: Rules,
+    thresholds: &[u32],
+) -> Result<StatsReport, ApiError> {
+    let cell = {
+        let mut map = server.stats.lock().unwrap_or_else(|e| e.into_inner());
+        Arc::clone(map.entry(rules).or_default())
+    };
+    let table = server.tables.ev(rules).map_err(ApiError::internal)?;
+    let (report, tally) = cell.get_or_init(|| stats(&table, &THRESHOLDS, &|_, _| {}));
+    let mut report = report.clone();
+    report.summary = Summary::of(&rules, tally, thresholds);
+    Ok(report)
+}
+
+async fn stats_of(
+    State(server): State<Arc<Server>>,
+    RawQuery(raw): RawQuery,
+    body: Body,
+) -> Response {
+    let answer = async {
+        let rules = rules_query(&server, raw.as_deref(), "/api/stats")?;
+        let bytes = read_body(body, BODY_LIMIT, "/api/stats").await?;
+        let thresholds = if bytes.iter().all(u8::is_ascii_whitespace) {
+            THRESHOLDS.to_vec()
+        } else {
+            let body: StatsBody = parse_body(&bytes, STATS_EXAMPLE)?;
+            match body.at_least {
+                None => THRESHOLDS.to_vec(),
+                Some(v) => {
+                    const AT_LEAST: &str = "an array of integer final scores, like [200, 250, 300]";
+                    let items = v.as_array().ok_or_else(|| {
+                        ApiError::bad(format!("at_least must be {AT_LEAST}, not {}", describe(&v)))
+                    })?;
+                    if items.len() > 100 {
+                        return Err(ApiError::bad(format!(
+                            "at_least has {} thresholds: give at most 100",
+                            items.len()
+                        )));
+                    }
+                    items
+                        .iter()
+                        .map(|t| {
+                            integer(t, "each of at_least", "an integer final score, like 300")
+                                .and_then(|n| {
+                                    u32::try_from(n).map_err(|_| {
+                                        ApiError::bad(format!(
+                                            "each of at_least must be an integer final score, like 300, not {n}"
+                                        ))
+                                    })
+                                })
+                        })
+                        .collect::<Result<Vec<u32>, ApiError>>()?
+                }
+            }
+        };
+        blocking(move || stats_report(&server, rules, &thresholds)).await
+    };
+    match answer.await {
+        Ok(report) => json(&report),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// The review of the record `bytes`, as `yahtzee review --json` reports it.
+pub fn review_record(
+    server: &Arc<Server>,
+    bytes: &[u8],
+) -> Result<crate::review::Review, ApiError> {
+    let record = GameRecord::parse(bytes).map_err(|e| ApiError::bad(format!("the record: {e}")))?;
+    let rules = record.game.rules();
+    let table = server.tables.ev(rules).map_err(ApiError::internal)?;
+    review(&table, &record).map_err(|e| ApiError::internal(e.to_string()))
+}
+
+async fn review_of(
+    State(server): State<Arc<Server>>,
+    RawQuery(raw): RawQuery,
+    body: Body,
+) -> Response {
+    let answer = async {
+        query_pairs(raw.as_deref(), &[], "/api/review")?;
+        let bytes = read_body(body, RECORD_LIMIT, "/api/review").await?;
+        blocking(move || review_record(&server, &bytes)).await
+    };
+    match answer.await {
+        Ok(report) => json(&report),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// The distribution of the final score from a position under expected-score play
+/// ([`FinalScores::of_position`]), for the page's chart.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Outlook {
+    /// The rules (`rules` and `upper_first`).
+    #[serde(flatten)]
+    pub rules: Rules,
+    /// Points already on the card, bonuses included.
+    pub banked: u32,
+    /// The dice, ascending.
+    pub dice: Vec<u8>,
+    /// Rolls left.
+    pub rolls_left: u8,
+    /// Always `expected-score`: every choice from the position on is the expected-score
+    /// policy's (ties as documented).
+    pub policy: &'static str,
+    /// The mean final score (the best expected final score of the advice).
+    pub mean: f64,
+    /// The lowest and highest final scores with a chance.
+    pub min: u32,
+    /// See `min`.
+    pub max: u32,
+    /// The 10th, 25th, 50th, 75th and 90th percentiles.
+    pub percentiles: [u32; 5],
+    /// The query's target, if it has one.
+    pub target: Option<u32>,
+    /// The chance of a final score of at least `target` under this policy.
+    pub p_at_least_target: Option<f64>,
+    /// Every final score with its chance: `[score, probability]`, ascending.
+    pub pmf: Vec<(u32, f64)>,
+}
+
+/// The outlook of the position of the batch line `line` under `rules`.
+pub fn outlook_of(server: &Arc<Server>, rules: Rules, line: &[u8]) -> Result<Outlook, ApiError> {
+    let query = batch::Query::parse(line).map_err(|e| ApiError::bad(e.to_string()))?;
+    let position = query
+        .position(rules)
+        .map_err(|e| ApiError::bad(e.to_string()))?;
+    let ev = server.tables.ev(rules).map_err(ApiError::internal)?;
+    // The position is checked before the distribution table is loaded (or built).
+    crate::advice::advise(&ev, &position).map_err(|e| ApiError::bad(e.to_string()))?;
+    let distribution = server
+        .tables
+        .distribution(rules)
+        .map_err(ApiError::internal)?;
+    let f = FinalScores::of_position(&ev, &distribution, &position).map_err(|e| match e {
+        WinError::Advice(e) => ApiError::bad(e.to_string()),
+        other => ApiError::internal(other.to_string()),
+    })?;
+    Ok(Outlook {
+        rules,
+        banked: position.card.banked(),
+        dice: position.dice.faces(),
+        rolls_left: position.rolls_left,
+        policy: "expected-score",
+        mean: f.mean(),
+        min: f.lo,
+        max: f.hi(),
+        percentiles: [0.1, 0.25, 0.5, 0.75, 0.9].map(|q| f.percentile(q)),
+        target: query.target,
+        p_at_least_target: query
+            .target
+            .map(|t| (1.0 - f.below(i64::from(t))).clamp(0.0, 1.0)),
+        pmf: f
+            .pmf
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| (f.lo + i as u32, p))
+            .collect(),
+    })
+}
+
+async fn outlook(
+    State(server): State<Arc<Server>>,
+    RawQuery(raw): RawQuery,
+    body: Body,
+) -> Response {
+    let answer = async {
+        let rules = rules_query(&server, raw.as_deref(), "/api/outlook")?;
+        let mut line = read_body(body, BODY_LIMIT, "/api/outlook").await?;
+        if line.last() == Some(&b'\n') {
+            line.pop();
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+        }
+        blocking(move || outlook_of(&server, rules, &line)).await
+    };
+    match answer.await {
+        Ok(o) => json(&o),
+        Err(e) => e.into_response(),
+    }
+}

@@ -1,0 +1,453 @@
+//! `yahtzee serve`: the web advisor, a page and a JSON API over the same library calls as the
+//! command line.
+//!
+//! The server listens on one address (127.0.0.1 unless told otherwise) and answers:
+//!
+//! - `GET /`, `/app.js`, `/style.css`: the page, embedded in the binary (nothing is fetched
+//!   from elsewhere: its Content-Security-Policy allows only this server);
+//! - `GET /openapi.yaml`: the description of the API (the file `openapi.yaml` of the
+//!   repository);
+//! - `/api/...`: one endpoint per task, each answering with the JSON the command line prints
+//!   for the same task ([`api`]), and the games played on the page ([`play`]).
+//!
+//! Every answer comes from the library: advice from [`crate::batch`] (an `/api/advise`
+//! request body is a batch line), the card from [`crate::rules::RulesCard`] and
+//! [`crate::state::ScoreCard`], games from the referee [`crate::game::Game`], reviews from
+//! [`crate::review`]. A bad request gets status 400 and `{"error": "..."}` with the message
+//! the command line prints for the same mistake; a body over the endpoint's limit gets 413;
+//! an unknown path 404 and a wrong method 405, also as `{"error": "..."}`. No request names a
+//! file: the only files the server writes are the tables of its cache, as every command does.
+//!
+//! Tables are loaded (or built) once per rules and shared by every request ([`tables`]);
+//! work on them runs on tokio's blocking threads, never on the threads that serve
+//! connections, so a build or a long computation does not stall the page.
+
+pub mod api;
+pub mod play;
+pub mod tables;
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use http_body_util::BodyExt;
+use serde::Serialize;
+
+use crate::rules::{RuleSet, Rules};
+use crate::text::excerpt;
+
+pub use tables::{Objective, TableHint, TableStore};
+
+/// The page.
+const INDEX_HTML: &str = include_str!("assets/index.html");
+/// The page's script.
+const APP_JS: &str = include_str!("assets/app.js");
+/// The page's style.
+const STYLE_CSS: &str = include_str!("assets/style.css");
+/// The description of the API.
+pub const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
+
+/// The most bytes of a request body, for every endpoint but `/api/review`: far more than
+/// any query (a batch line is about 200 bytes), little enough to read at once.
+pub const BODY_LIMIT: usize = 64 * 1024;
+
+/// The most bytes of a game record sent to `/api/review`: a record of ten players is about
+/// 150 kB.
+pub const RECORD_LIMIT: usize = 1024 * 1024;
+
+/// The most threads that work on tables at once (advice, statistics, builds, reviews).
+const BLOCKING_THREADS: usize = 16;
+
+/// What `yahtzee serve` was asked for.
+#[derive(Clone)]
+pub struct ServeOptions {
+    /// Where to listen.
+    pub addr: SocketAddr,
+    /// The rules the page opens with; their table is loaded at start.
+    pub rules: Rules,
+    /// How to explain a table that cannot be loaded.
+    pub hint: TableHint,
+}
+
+/// Why the server could not run.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ServeError {
+    /// The address cannot be listened on (a port in use, an address not of this machine).
+    /// Fix: choose another port, or an address of this machine.
+    #[error("cannot listen on {addr}: {cause}")]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// Why.
+        cause: std::io::Error,
+    },
+    /// The threads of the server cannot be started. Fix: free some resources.
+    #[error("cannot start the server's threads: {0}")]
+    Runtime(std::io::Error),
+    /// The server stopped on an error of the network. Fix: start it again.
+    #[error("the server stopped: {0}")]
+    Serve(std::io::Error),
+}
+
+/// True when `ip` can be reached only from this machine.
+pub fn is_local(ip: IpAddr) -> bool {
+    ip.is_loopback()
+}
+
+/// The state every request shares.
+pub struct Server {
+    /// The tables.
+    pub tables: Arc<TableStore>,
+    /// The games being played on the page.
+    pub games: play::Games,
+    /// The rules the page opens with.
+    pub rules: Rules,
+    /// The exact statistics computed so far, by rules.
+    pub stats: api::StatsCache,
+}
+
+/// Runs the server until the process ends: binds `options.addr`, calls `ready` with the
+/// address bound (the port chosen when it was 0), starts loading the table of
+/// `options.rules`, and answers requests.
+pub fn run(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), ServeError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .max_blocking_threads(BLOCKING_THREADS)
+        .build()
+        .map_err(ServeError::Runtime)?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(options.addr)
+            .await
+            .map_err(|cause| ServeError::Bind {
+                addr: options.addr,
+                cause,
+            })?;
+        let addr = listener.local_addr().map_err(|cause| ServeError::Bind {
+            addr: options.addr,
+            cause,
+        })?;
+        let server = Arc::new(Server {
+            tables: Arc::new(TableStore::new(options.hint.clone())),
+            games: play::Games::default(),
+            rules: options.rules,
+            stats: api::StatsCache::default(),
+        });
+        server.tables.start(options.rules, Objective::ExpectedScore);
+        // The distribution table (the page's chart) is loaded at start only when it is in
+        // the cache: building it takes about a minute, which the page asks for first.
+        let distribution =
+            crate::table::default_table_path_of(&options.rules, crate::vector::DISTRIBUTION);
+        if distribution.symlink_metadata().is_ok() {
+            server.tables.start(options.rules, Objective::Distribution);
+        }
+        ready(addr);
+        axum::serve(listener, router(server))
+            .await
+            .map_err(ServeError::Serve)
+    })
+}
+
+/// Every route of the server.
+pub fn router(server: Arc<Server>) -> Router {
+    Router::new()
+        .route(
+            "/",
+            get(|| async { page(INDEX_HTML, "text/html; charset=utf-8") }),
+        )
+        .route(
+            "/app.js",
+            get(|| async { page(APP_JS, "text/javascript; charset=utf-8") }),
+        )
+        .route(
+            "/style.css",
+            get(|| async { page(STYLE_CSS, "text/css; charset=utf-8") }),
+        )
+        .route(
+            "/openapi.yaml",
+            get(|| async { page(OPENAPI_YAML, "application/yaml; charset=utf-8") }),
+        )
+        .merge(api::routes())
+        .merge(play::routes())
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .with_state(server)
+}
+
+/// An embedded asset, with a policy that lets the page load nothing from elsewhere.
+fn page(body: &'static str, content_type: &'static str) -> Response {
+    let mut r = Response::new(Body::from(body));
+    let h = r.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
+        ),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    r
+}
+
+async fn not_found(uri: axum::http::Uri) -> Response {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        format!(
+            "no such page or endpoint `{}`: the page is /, the endpoints are described in /openapi.yaml",
+            excerpt(uri.path())
+        ),
+    )
+    .into_response()
+}
+
+async fn method_not_allowed(method: Method, uri: axum::http::Uri) -> Response {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!(
+            "{} is not allowed on {}: see /openapi.yaml for the method of each endpoint",
+            excerpt(method.as_str()),
+            excerpt(uri.path())
+        ),
+    )
+    .into_response()
+}
+
+/// An answer other than success: the status and `{"error": message}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiError {
+    /// 400 for a bad request, 404, 405, 413 for a body too large, 500 for the server's own
+    /// trouble (a table that cannot be loaded).
+    pub status: StatusCode,
+    /// One line saying what was wrong and what is allowed.
+    pub message: String,
+}
+
+impl ApiError {
+    /// An error of `status` saying `message`.
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+        }
+    }
+
+    /// A bad request (400).
+    pub fn bad(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    /// The server's own trouble (500).
+    pub fn internal(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = serde_json::json!({ "error": self.message }).to_string();
+        let mut r = (self.status, body).into_response();
+        r.headers_mut().insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+        r
+    }
+}
+
+/// A JSON answer with status 200.
+pub fn json<T: Serialize>(value: &T) -> Response {
+    match serde_json::to_string(value) {
+        Ok(body) => json_text(body),
+        Err(e) => {
+            ApiError::internal(format!("cannot write the answer as JSON: {e}")).into_response()
+        }
+    }
+}
+
+/// Text that is JSON already, with status 200.
+pub fn json_text(body: String) -> Response {
+    let mut r = Response::new(Body::from(body));
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    r
+}
+
+/// Runs `work` on a blocking thread (table work: advice, statistics, builds, reviews). A
+/// panic there, which would be a bug, is a 500, never a dead server.
+pub async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    match tokio::task::spawn_blocking(work).await {
+        Ok(result) => result,
+        Err(_) => Err(ApiError::internal(
+            "internal error: the request's computation failed; please report it with the request",
+        )),
+    }
+}
+
+/// Reads a request body of at most `limit` bytes: more is a 413, whether the length was
+/// announced or not.
+pub async fn read_body(body: Body, limit: usize, endpoint: &str) -> Result<Vec<u8>, ApiError> {
+    let too_large = || {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the request body is over the limit of {limit} bytes of {endpoint}"),
+        )
+    };
+    let mut body = body;
+    let mut bytes = Vec::new();
+    while let Some(frame) = body.frame().await {
+        let frame =
+            frame.map_err(|e| ApiError::bad(format!("cannot read the request body: {e}")))?;
+        if let Ok(data) = frame.into_data() {
+            if bytes.len() + data.len() > limit {
+                return Err(too_large());
+            }
+            bytes.extend_from_slice(&data);
+        }
+    }
+    Ok(bytes)
+}
+
+/// The parameters of a query string, each once, each one of `allowed`.
+pub fn query_pairs(
+    raw: Option<&str>,
+    allowed: &[&str],
+    endpoint: &str,
+) -> Result<Vec<(String, String)>, ApiError> {
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    for part in raw.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
+        let (key, value) = part.split_once('=').unwrap_or((part, ""));
+        let key = percent_decode(key);
+        let value = percent_decode(value);
+        if !allowed.contains(&key.as_str()) {
+            let list = match allowed {
+                [] => format!("{endpoint} takes no query parameters"),
+                [one] => format!("the only parameter of {endpoint} is {one}"),
+                [init @ .., last] => format!(
+                    "the parameters of {endpoint} are {} and {last}",
+                    init.join(", ")
+                ),
+            };
+            return Err(ApiError::bad(format!(
+                "unknown query parameter `{}`: {list}",
+                excerpt(&key)
+            )));
+        }
+        if pairs.iter().any(|(k, _)| *k == key) {
+            return Err(ApiError::bad(format!(
+                "query parameter `{key}` is given twice: give it once"
+            )));
+        }
+        pairs.push((key, value));
+    }
+    Ok(pairs)
+}
+
+/// The value of `key` among `pairs`.
+pub fn param<'a>(pairs: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    pairs
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+}
+
+/// The rules of `rules=NAME&upper_first=BOOL` (absent: `default`'s rule set, any order).
+pub fn rules_param(pairs: &[(String, String)], default: Rules) -> Result<Rules, ApiError> {
+    let set = match param(pairs, "rules") {
+        None => default.set,
+        Some(name) => RuleSet::from_name(name).ok_or_else(|| {
+            ApiError::bad(format!(
+                "unknown rule set `{}`: the rule sets are {}",
+                excerpt(name),
+                RuleSet::names().join(", ")
+            ))
+        })?,
+    };
+    let upper_first = match param(pairs, "upper_first") {
+        None | Some("false") => false,
+        Some("true") => true,
+        Some(other) => {
+            return Err(ApiError::bad(format!(
+                "upper_first must be true or false, not `{}`",
+                excerpt(other)
+            )));
+        }
+    };
+    Ok(Rules::with_order(
+        set,
+        crate::rules::Order::upper_first(upper_first),
+    ))
+}
+
+/// `%41` to `A` and `+` to a space; a `%` not followed by two hexadecimal digits stays as
+/// it is, and bytes that are not UTF-8 become U+FFFD.
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' => {
+                let digit = |k: usize| bytes.get(k).and_then(|&b| hex(b));
+                match (digit(i + 1), digit(i + 2)) {
+                    (Some(h), Some(l)) => {
+                        out.push((h * 16 + l) as u8);
+                        i += 2;
+                    }
+                    _ => out.push(b'%'),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn queries_are_decoded_and_checked() {
+        assert_eq!(percent_decode("a%20b+c%2"), "a b c%2");
+        assert_eq!(percent_decode("%"), "%");
+        assert_eq!(percent_decode("%4"), "%4");
+        assert_eq!(percent_decode("%41"), "A");
+        assert_eq!(percent_decode("%ff"), "\u{fffd}");
+        let pairs = query_pairs(
+            Some("rules=yacht&upper_first=true"),
+            &["rules", "upper_first"],
+            "/api/x",
+        )
+        .unwrap();
+        let rules = rules_param(&pairs, Rules::new(RuleSet::YAHTZEE)).unwrap();
+        assert_eq!(rules.label(), "yacht (upper first)");
+        let e = query_pairs(Some("rules=a&rules=b"), &["rules"], "/api/x").unwrap_err();
+        assert!(e.message.contains("given twice"), "{e:?}");
+        let e = query_pairs(Some("x=1"), &["rules", "upper_first"], "/api/x").unwrap_err();
+        assert_eq!(
+            e.message,
+            "unknown query parameter `x`: the parameters of /api/x are rules and upper_first"
+        );
+        let pairs = query_pairs(Some("rules=chess"), &["rules"], "/api/x").unwrap();
+        let e = rules_param(&pairs, Rules::new(RuleSet::YAHTZEE)).unwrap_err();
+        assert!(
+            e.message
+                .starts_with("unknown rule set `chess`: the rule sets are yahtzee,")
+        );
+    }
+}

@@ -1,0 +1,1065 @@
+//! `yahtzee serve`, its JSON API: every endpoint against the command line's answer for the
+//! same question, every class of error (400 with the command line's message, 404, 405, 413),
+//! garbage that must not kill the server, and the address it listens on.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use yahtzee::rules::{Order, RuleSet, Rules};
+
+use crate::util::{self, run, run_bytes, stderr, stdout, table, table_dir, temp_dir};
+
+/// A `yahtzee serve` process on a free port, stopped when dropped.
+pub struct Served {
+    child: Child,
+    /// `http://127.0.0.1:PORT`, without the final slash.
+    pub base: String,
+    /// Its stderr, read until the address was printed, then drained in the background.
+    pub err: std::sync::Arc<std::sync::Mutex<String>>,
+}
+
+impl Served {
+    /// Starts the server with `args` and the shared tables of [`table_dir`] (its default
+    /// rules' table solved first, so the start loads it).
+    pub fn start(args: &[&str]) -> Served {
+        Served::start_in(table_dir(), args)
+    }
+
+    /// Starts the server with `args` and the tables of `dir`.
+    pub fn start_in(dir: &Path, args: &[&str]) -> Served {
+        let mut child = util::yahtzee_in(dir)
+            .arg("serve")
+            .args(["--port", "0"])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("stdout is piped"))
+            .read_line(&mut line)
+            .expect("the server prints its address");
+        let err = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let mut pipe = child.stderr.take().expect("stderr is piped");
+        let sink = std::sync::Arc::clone(&err);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = pipe.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        });
+        let url = line
+            .trim()
+            .strip_prefix("yahtzee serve: listening on ")
+            .unwrap_or_else(|| panic!("not the address line: {line:?}"))
+            .trim_end_matches('/')
+            .to_string();
+        Served {
+            child,
+            base: url,
+            err,
+        }
+    }
+
+    /// The port.
+    pub fn port(&self) -> u16 {
+        self.base.rsplit(':').next().unwrap().parse().unwrap()
+    }
+
+    /// `METHOD path` with `body`: the status and the body.
+    pub fn call(&self, method: &str, path: &str, body: Option<&[u8]>) -> (u16, String) {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(300)))
+            .build()
+            .into();
+        let url = format!("{}{path}", self.base);
+        let response = match (method, body) {
+            ("GET", _) => agent.get(&url).call(),
+            ("POST", Some(b)) => agent.post(&url).send(b),
+            ("POST", None) => agent.post(&url).send_empty(),
+            ("PUT", _) => agent.put(&url).send_empty(),
+            ("DELETE", _) => agent.delete(&url).call(),
+            _ => panic!("method {method}"),
+        };
+        let mut response = response.unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+        let status = response.status().as_u16();
+        let text = response
+            .body_mut()
+            .with_config()
+            .limit(64 << 20)
+            .read_to_string()
+            .expect("a text body");
+        (status, text)
+    }
+
+    pub fn get(&self, path: &str) -> (u16, String) {
+        self.call("GET", path, None)
+    }
+
+    pub fn post(&self, path: &str, body: &str) -> (u16, String) {
+        self.call("POST", path, Some(body.as_bytes()))
+    }
+
+    /// `POST path` with a JSON body that must succeed: the answer.
+    pub fn post_ok(&self, path: &str, body: &Value) -> Value {
+        let (status, text) = self.post(path, &body.to_string());
+        assert_eq!(status, 200, "{path} {body}: {text}");
+        serde_json::from_str(&text).expect("a JSON answer")
+    }
+
+    /// True while the process runs.
+    pub fn alive(&mut self) -> bool {
+        self.child
+            .try_wait()
+            .expect("the child can be asked")
+            .is_none()
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Asserts the answer of a bad request: `status`, `{"error": ...}` alone, on one line,
+/// containing `needle`; returns the message.
+pub fn assert_error(answer: &(u16, String), status: u16, needle: &str) -> String {
+    let (got, body) = answer;
+    assert_eq!(*got, status, "{body}");
+    assert!(!body.contains('\n'), "not one line: {body}");
+    let v: Value = serde_json::from_str(body).expect("a JSON error");
+    let obj = v.as_object().expect("an object");
+    assert_eq!(obj.len(), 1, "{body}");
+    let message = obj["error"].as_str().expect("a message").to_string();
+    assert!(message.contains(needle), "`{needle}` not in: {message}");
+    assert!(!message.contains("panicked"), "{message}");
+    message
+}
+
+/// The CLI's answer line of `advise --batch` for `lines` under `args`.
+fn cli_batch(set: &'static RuleSet, order: Order, args: &[&str], lines: &[&str]) -> Vec<String> {
+    table(set, order);
+    let mut all = vec!["advise", "--batch"];
+    all.extend(args);
+    let input = lines.join("\n") + "\n";
+    let o = run_bytes(table_dir(), &all, input.as_bytes());
+    assert!(o.status.success(), "{}", stderr(&o));
+    stdout(&o).lines().map(str::to_string).collect()
+}
+
+#[test]
+fn advise_answers_every_batch_line_as_advise_batch_does() {
+    table(RuleSet::YAHTZEE, Order::Any);
+    table(RuleSet::YACHT, Order::UpperFirst);
+    table(RuleSet::YATZY, Order::Any);
+    let server = Served::start(&[]);
+    let cases: [(&'static RuleSet, Order, &str, &[&str]); 3] = [
+        (
+            RuleSet::YAHTZEE,
+            Order::Any,
+            "",
+            &[
+                r#"{"dice": [1, 3, 3, 5, 6]}"#,
+                r#"{"card": {"ones": 3, "chance": 22, "sixes": 24}, "yahtzee_bonus": 0, "dice": [5, 5, 2, 5, 1], "rolls_left": 1}"#,
+                r#"{"card": {"ones": 3, "full-house": 25, "yahtzee": 50}, "yahtzee_bonus": 1, "dice": [4, 4, 4, 4, 4], "rolls_left": 0}"#,
+                // Errors of every kind: the same message, as a 400.
+                r#"{"dice": [1, 3, 3, 5, 7]}"#,
+                r#"{"card": {"twos": 3}, "dice": [1, 3, 3, 5, 6]}"#,
+                r#"{"dice": [1, 2, 3, 4, 5], "rolls": 1}"#,
+                r#"{"dice": [1, 2, 3, 4, 5], "dice": [1, 2, 3, 4, 5]}"#,
+                r#"{"card": {"ones": "3"}, "dice": [1, 2, 3, 4, 5]}"#,
+                r#"{"dice": [1, 2, 3, 4, 5], "rolls_left": 3}"#,
+                "not json",
+                "[1, 2, 3]",
+                "{}",
+            ],
+        ),
+        (
+            RuleSet::YACHT,
+            Order::UpperFirst,
+            "?rules=yacht&upper_first=true",
+            &[
+                r#"{"card": {"ones": 2, "twos": 6}, "dice": [6, 6, 6, 2, 1], "rolls_left": 2}"#,
+                r#"{"card": {"ones": 2, "twos": 6}, "dice": [6, 6, 6, 2, 1], "rolls_left": 0}"#,
+                r#"{"card": {"choice": 20}, "dice": [6, 6, 6, 2, 1]}"#,
+                r#"{"card": {"ones": 2}, "dice": [6, 6, 6, 2, 1], "target": 150}"#,
+                r#"{"card": {"ones": 2}, "dice": [6, 6, 6, 2, 1], "opponents": [{"card": {"ones": 3, "twos": 4}}, {"final": 150}]}"#,
+                r#"{"card": {"ones": 2}, "dice": [6, 6, 6, 2, 1], "opponents": [{"card": {"fours": 3}}]}"#,
+                r#"{"dice": [6, 6, 6, 2, 1], "opponents": [], "target": 100}"#,
+            ],
+        ),
+        (
+            RuleSet::YATZY,
+            Order::Any,
+            "?rules=yatzy",
+            &[r#"{"card": {"ones": 3}, "dice": [2, 2, 3, 3, 6], "rolls_left": 1}"#],
+        ),
+    ];
+    for (set, order, query, lines) in cases {
+        let mut args = vec!["--rules", set.name()];
+        if order == Order::UpperFirst {
+            args.push("--upper-first");
+        }
+        let expected = cli_batch(set, order, &args, lines);
+        assert_eq!(expected.len(), lines.len());
+        for (line, want) in lines.iter().zip(&expected) {
+            let (status, body) = server.post(&format!("/api/advise{query}"), line);
+            assert_eq!(&body, want, "{line}");
+            let is_error = want.starts_with(r#"{"error":"#);
+            assert_eq!(status, if is_error { 400 } else { 200 }, "{line}: {body}");
+        }
+    }
+    // A line end at the end of the body is the end of the batch line, as on stdin.
+    let (status, body) = server.post("/api/advise", "{\"dice\": [1, 3, 3, 5, 6]}\r\n");
+    assert_eq!(status, 200, "{body}");
+}
+
+#[test]
+fn rules_are_the_rules_json_of_every_rule_set() {
+    let server = Served::start(&["--rules", "yacht"]);
+    table(RuleSet::YACHT, Order::Any);
+    for rules in Rules::all() {
+        let mut args = vec!["rules", "--rules", rules.set.name(), "--json"];
+        if rules.order == Order::UpperFirst {
+            args.push("--upper-first");
+        }
+        let cli = run(RuleSet::YACHT, Order::Any, &args);
+        assert!(cli.status.success());
+        let (status, body) = server.get(&format!(
+            "/api/rules?rules={}&upper_first={}",
+            rules.set.name(),
+            rules.order == Order::UpperFirst
+        ));
+        assert_eq!(status, 200);
+        assert_eq!(body, stdout(&cli).trim_end(), "{}", rules.label());
+    }
+    // Without a query: the server's rules.
+    let (_, body) = server.get("/api/rules");
+    assert!(
+        body.starts_with(r#"{"rules":"yacht","upper_first":false"#),
+        "{body}"
+    );
+}
+
+#[test]
+fn card_is_checked_as_the_command_line_checks_it_and_scores_as_a_game() {
+    table(RuleSet::YAHTZEE, Order::Any);
+    let server = Served::start(&[]);
+    // The same message as `advise --card`.
+    let cli = run(
+        RuleSet::YAHTZEE,
+        Order::Any,
+        &["advise", "--card", "twos=3", "--dice", "13356"],
+    );
+    let cli_message = stderr(&cli)
+        .trim()
+        .strip_prefix("error: ")
+        .unwrap()
+        .to_string();
+    let message = assert_error(
+        &server.post("/api/card", r#"{"card": "twos=3"}"#),
+        400,
+        "cannot hold 3",
+    );
+    assert_eq!(message, cli_message);
+    for (body, needle) in [
+        (r#"{"card": "ones=3,ones=4"}"#, "given twice"),
+        (r#"{"card": "sevens=3"}"#, "unknown box `sevens`"),
+        (r#"{"card": "ones"}"#, "is not `box=points`"),
+        (r#"{"card": 3}"#, "card must be a string"),
+        (
+            r#"{"card": "", "yahtzee_bonus": 1}"#,
+            "a bonus needs 50 there",
+        ),
+        (
+            r#"{"yahtzee_bonus": "1"}"#,
+            "yahtzee_bonus must be an integer",
+        ),
+        (r#"{"cards": ""}"#, "unknown field"),
+        (r#"{"score": {"box": "chance"}}"#, "missing field `dice`"),
+        (r#"{"score": {"box": "chance", "dice": [1, 2, 3]}}"#, "five"),
+        (
+            r#"{"score": {"box": "pairs", "dice": [1, 2, 3, 4, 5]}}"#,
+            "unknown box `pairs`",
+        ),
+        (
+            r#"{"card": "chance=20", "score": {"box": "chance", "dice": [1, 2, 3, 4, 5]}}"#,
+            "chance is already filled (with 20)",
+        ),
+        (
+            r#"{"card": "yahtzee=50", "score": {"box": "chance", "dice": [4, 4, 4, 4, 4]}}"#,
+            "the Joker rule forbids chance",
+        ),
+    ] {
+        assert_error(&server.post("/api/card", body), 400, needle);
+    }
+    // Scoring a further Yahtzee: 20 in fours and a bonus, the sums as `advise` banks them.
+    let view = server.post_ok(
+        "/api/card",
+        &serde_json::json!({"card": "ones=3,yahtzee=50", "score": {"box": "fours", "dice": [4, 4, 4, 4, 4]}}),
+    );
+    assert_eq!(view["card"], "ones=3,fours=20,yahtzee=50");
+    assert_eq!(view["yahtzee_bonus"], 1);
+    assert_eq!(view["upper_total"], 23);
+    assert_eq!(view["yahtzee_bonus_points"], 100);
+    let cli = run(
+        RuleSet::YAHTZEE,
+        Order::Any,
+        &[
+            "advise",
+            "--card",
+            "ones=3,fours=20,yahtzee=50",
+            "--yahtzee-bonus",
+            "1",
+            "--dice",
+            "12345",
+            "--json",
+        ],
+    );
+    let advice: Value = serde_json::from_str(&stdout(&cli)).unwrap();
+    assert_eq!(view["banked"], advice["banked"]);
+    assert_eq!(view["banked"], 173);
+    // The upper bonus is earned by the box that reaches the threshold.
+    let view = server.post_ok(
+        "/api/card",
+        &serde_json::json!({"card": "ones=3,twos=6,threes=9,fours=12,fives=15", "score": {"box": "sixes", "dice": [6, 6, 6, 1, 2]}}),
+    );
+    assert_eq!(
+        (view["upper_total"].as_u64(), view["upper_bonus"].as_u64()),
+        (Some(63), Some(35))
+    );
+    assert_eq!(view["banked"], 98);
+    // An empty body is a new card.
+    let (status, body) = server.post("/api/card", "");
+    assert_eq!(status, 200);
+    assert!(body.contains(r#""card":"","yahtzee_bonus":0"#), "{body}");
+}
+
+#[test]
+fn stats_are_the_stats_json() {
+    table(RuleSet::YACHT, Order::Any);
+    let server = Served::start(&["--rules", "yacht"]);
+    let cli = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &[
+            "stats",
+            "--rules",
+            "yacht",
+            "--json",
+            "--at-least",
+            "150,200",
+        ],
+    );
+    assert!(cli.status.success(), "{}", stderr(&cli));
+    let mut want: Value = serde_json::from_str(&stdout(&cli)).unwrap();
+    let mut got = server.post_ok(
+        "/api/stats?rules=yacht",
+        &serde_json::json!({"at_least": [150, 200]}),
+    );
+    // The time taken and the threads are the run's own.
+    for v in [&mut want, &mut got] {
+        let o = v.as_object_mut().unwrap();
+        assert!(o.remove("seconds").is_some() && o.remove("threads").is_some());
+    }
+    assert_eq!(got, want);
+    // The default thresholds, for an empty body.
+    let (status, body) = server.post("/api/stats?rules=yacht", "");
+    assert_eq!(status, 200);
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["at_least"].as_array().unwrap().len(), 6);
+    for (body, needle) in [
+        (r#"{"at_least": "200"}"#, "at_least must be an array"),
+        (
+            r#"{"at_least": [200, -1]}"#,
+            "each of at_least must be an integer final score",
+        ),
+        (r#"{"thresholds": [200]}"#, "unknown field"),
+    ] {
+        assert_error(&server.post("/api/stats?rules=yacht", body), 400, needle);
+    }
+}
+
+/// Plays the game `game` (a view) to its end on `server`, the person always taking the
+/// first keep the dice allow and the first open box, so the game has mistakes to price.
+fn play_to_the_end(server: &Served, mut game: Value) -> Value {
+    let id = game["id"].as_str().unwrap().to_string();
+    for _ in 0..200 {
+        let expect = &game["expect"];
+        let action = match expect["kind"].as_str().unwrap() {
+            "nothing" => return game,
+            "decision" => {
+                let q = &expect["query"];
+                if q["rolls_left"].as_u64().unwrap() > 0 {
+                    // Keep the highest die, a plain but not optimal play.
+                    let dice = q["dice"].as_array().unwrap();
+                    serde_json::json!({"keep": [dice[4]]})
+                } else {
+                    let seat = game["cards"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .find(|c| c["player"] == expect["player"])
+                        .unwrap();
+                    let open = seat["boxes"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .find(|b| b["points"].is_null())
+                        .unwrap();
+                    serde_json::json!({"score": open["name"]})
+                }
+            }
+            other => panic!("unexpected {other}: {game}"),
+        };
+        game = server.post_ok(&format!("/api/game/{id}"), &action);
+    }
+    panic!("the game did not end: {game}");
+}
+
+#[test]
+fn a_game_of_the_page_is_a_game_of_yahtzee_play_and_reviews_as_the_cli_reviews_it() {
+    table(RuleSet::YACHT, Order::Any);
+    let server = Served::start(&["--rules", "yacht"]);
+    let dir = temp_dir();
+    // The bot alone with a seed: the same record as `yahtzee play`, line for line.
+    let view = server.post_ok(
+        "/api/game?rules=yacht",
+        &serde_json::json!({"players": "bot", "seed": 42}),
+    );
+    assert_eq!(view["state"], "over", "{view}");
+    let (status, web) = server.get(&format!(
+        "/api/game/{}/record",
+        view["id"].as_str().unwrap()
+    ));
+    assert_eq!(status, 200);
+    let cli_record = dir.path().join("cli.jsonl");
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &[
+            "play",
+            "--rules",
+            "yacht",
+            "--players",
+            "bot",
+            "--seed",
+            "42",
+            "--record",
+            &cli_record.display().to_string(),
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let cli = std::fs::read_to_string(&cli_record).unwrap();
+    let without_start = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(|l| {
+                let mut v: Value = serde_json::from_str(l).unwrap();
+                v.as_object_mut().unwrap().remove("started");
+                v.to_string()
+            })
+            .collect()
+    };
+    assert_eq!(without_start(&web), without_start(&cli));
+    assert_eq!(
+        web.lines().count(),
+        view["record_lines"].as_u64().unwrap() as usize
+    );
+
+    // A person against the bot, playing badly: the review of the server equals the CLI's.
+    let view = server.post_ok(
+        "/api/game?rules=yacht",
+        &serde_json::json!({"players": "ann,bot", "seed": 7, "coach_threshold": 0.5}),
+    );
+    assert_eq!(view["state"], "playing");
+    let over = play_to_the_end(&server, view);
+    assert_eq!(over["state"], "over");
+    assert!(
+        over["result"].as_str().unwrap().contains(" with "),
+        "{over}"
+    );
+    let log: Vec<&str> = over["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["text"].as_str().unwrap())
+        .collect();
+    assert!(log.iter().any(|l| l.starts_with("coach: keep ")), "{log:?}");
+    let (_, record) = server.get(&format!(
+        "/api/game/{}/record",
+        over["id"].as_str().unwrap()
+    ));
+    let path = dir.path().join("ann.jsonl");
+    std::fs::write(&path, &record).unwrap();
+    let cli = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &["review", &path.display().to_string(), "--json"],
+    );
+    assert!(cli.status.success(), "{}", stderr(&cli));
+    let (status, body) = server.post("/api/review", &record);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body, stdout(&cli).trim_end());
+    let review: Value = serde_json::from_str(&body).unwrap();
+    assert!(
+        review["players"][0]["mean_loss"].as_f64().unwrap() > 0.2,
+        "{body}"
+    );
+    assert_eq!(review["players"][1]["total_loss"].as_f64(), Some(0.0));
+    assert_eq!(review["complete"], true);
+    // The totals of the last view are those of the record's end line.
+    let end: Value = serde_json::from_str(record.lines().last().unwrap()).unwrap();
+    for (card, score) in over["cards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(end["scores"].as_array().unwrap())
+    {
+        assert_eq!(card["banked"], score["total"]);
+    }
+}
+
+#[test]
+fn a_game_of_typed_dice_takes_only_the_dice_due_and_the_referee_refuses_illegal_moves() {
+    table(RuleSet::YACHT, Order::Any);
+    let server = Served::start(&["--rules", "yacht"]);
+    let view = server.post_ok(
+        "/api/game?rules=yacht",
+        &serde_json::json!({"players": "ann,bot", "dice": "manual", "coach_threshold": null}),
+    );
+    let id = view["id"].as_str().unwrap().to_string();
+    let path = format!("/api/game/{id}");
+    assert_eq!(view["expect"]["kind"], "dice");
+    assert_eq!(view["expect"]["what"], "the opening roll");
+    // Opening rolls: ann 30, bot 5: ann starts.
+    assert_error(
+        &server.post(&path, r#"{"dice": [6, 6, 6]}"#),
+        400,
+        "give 5 dice from 1 to 6",
+    );
+    server.post_ok(&path, &serde_json::json!({"dice": [6, 6, 6, 6, 6]}));
+    let v = server.post_ok(&path, &serde_json::json!({"dice": [1, 1, 1, 1, 1]}));
+    assert_eq!(v["order"], serde_json::json!(["ann", "bot"]));
+    assert_eq!(v["expect"]["what"], "the first roll");
+    let v = server.post_ok(&path, &serde_json::json!({"dice": [1, 3, 3, 5, 6]}));
+    assert_eq!(v["expect"]["kind"], "decision");
+    assert_eq!(
+        v["expect"]["query"],
+        serde_json::json!({"card": {}, "yahtzee_bonus": 0, "dice": [1, 3, 3, 5, 6], "rolls_left": 2})
+    );
+    // The referee's own messages.
+    assert_error(
+        &server.post(&path, r#"{"keep": [6, 6]}"#),
+        400,
+        "cannot keep 6 6: the dice are 1 3 3 5 6",
+    );
+    assert_error(
+        &server.post(&path, r#"{"score": "sevens"}"#),
+        400,
+        "unknown box `sevens`: the boxes are ones",
+    );
+    assert_error(
+        &server.post(&path, r#"{"dice": [1, 2, 3, 4, 5]}"#),
+        400,
+        "no dice are due now",
+    );
+    assert_error(
+        &server.post(&path, r#"{"keep": [3], "score": "ones"}"#),
+        400,
+        "exactly one of keep, score, dice and quit",
+    );
+    assert_error(
+        &server.post(&path, r#"{"keep": "33"}"#),
+        400,
+        "keep must be an array",
+    );
+    let v = server.post_ok(&path, &serde_json::json!({"keep": [3, 3]}));
+    assert_eq!(v["expect"]["count"], 3, "only the re-rolled dice: {v}");
+    assert_eq!(v["kept"], serde_json::json!([3, 3]));
+    let v = server.post_ok(&path, &serde_json::json!({"dice": [3, 2, 2]}));
+    assert_eq!(v["dice"], serde_json::json!([2, 2, 3, 3, 3]));
+    // A box with rolls left: stop, then fill it.
+    let v = server.post_ok(&path, &serde_json::json!({"score": "full-house"}));
+    assert_eq!(v["cards"][0]["boxes"][6]["points"], 13);
+    assert_eq!(v["to_move"], "bot");
+    assert_eq!(v["expect"]["kind"], "dice", "the bot's dice are typed too");
+    // Seeded dice are not typed; a game is left with quit, and its record says so.
+    let (_, record) = server.get(&format!("{path}/record"));
+    assert!(
+        record
+            .contains(r#""type":"keep","player":"ann","turn":1,"keep":[2,2,3,3,3],"rolls_left":1"#),
+        "{record}"
+    );
+    let v = server.post_ok(&path, &serde_json::json!({"quit": true}));
+    assert_eq!(v["state"], "left");
+    assert_error(
+        &server.post(&path, r#"{"dice": [1, 2, 3, 4, 5]}"#),
+        400,
+        "the game was left",
+    );
+    let (_, record) = server.get(&format!("{path}/record"));
+    assert!(record.ends_with("{\"type\":\"end\",\"complete\":false,\"scores\":[{\"player\":\"ann\",\"total\":13},{\"player\":\"bot\",\"total\":0}]}\n"), "{record}");
+    let seeded = server.post_ok(
+        "/api/game?rules=yacht",
+        &serde_json::json!({"players": "ann", "seed": 1}),
+    );
+    let p = format!("/api/game/{}", seeded["id"].as_str().unwrap());
+    assert_error(
+        &server.post(&p, r#"{"dice": [1, 2, 3, 4, 5]}"#),
+        400,
+        "rolled by the server",
+    );
+    for (body, needle) in [
+        (r#"{"players": "ann,ANN"}"#, "named twice"),
+        (r#"{"players": ""}"#, "empty player name"),
+        (r#"{"players": ["ann"]}"#, "players must be a string"),
+        (r#"{"dice": "loaded"}"#, "dice must be \"seeded\""),
+        (
+            r#"{"dice": "manual", "seed": 3}"#,
+            "manual dice have no seed",
+        ),
+        (r#"{"seed": -3}"#, "seed must be an integer"),
+        (
+            r#"{"coach_threshold": -1}"#,
+            "coach_threshold must be a number",
+        ),
+        (r#"{"players": "ann", "colour": "red"}"#, "unknown field"),
+    ] {
+        assert_error(&server.post("/api/game?rules=yacht", body), 400, needle);
+    }
+    assert_error(&server.get("/api/game/g0"), 404, "no game `g0`");
+}
+
+#[test]
+fn review_refuses_a_bad_record_with_the_line_and_the_reason() {
+    table(RuleSet::YACHT, Order::Any);
+    let server = Served::start(&["--rules", "yacht"]);
+    let view = server.post_ok(
+        "/api/game?rules=yacht",
+        &serde_json::json!({"players": "bot", "seed": 3}),
+    );
+    let (_, record) = server.get(&format!(
+        "/api/game/{}/record",
+        view["id"].as_str().unwrap()
+    ));
+    // The same reason as `yahtzee review`, without the file name the upload has not.
+    let broken = record.replacen("\"rolls_left\":2", "\"rolls_left\":7", 1);
+    let dir = temp_dir();
+    let path = dir.path().join("broken.jsonl");
+    std::fs::write(&path, &broken).unwrap();
+    let cli = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &["review", &path.display().to_string()],
+    );
+    let cli_message = stderr(&cli);
+    let reason = cli_message
+        .trim()
+        .split_once(": ")
+        .unwrap()
+        .1
+        .split_once(": ")
+        .unwrap()
+        .1;
+    let message = assert_error(&server.post("/api/review", &broken), 400, "line 3: ");
+    assert_eq!(message, format!("the record: {reason}"));
+    assert_error(&server.post("/api/review", ""), 400, "the record is empty");
+    assert_error(
+        &server.post("/api/review", "{\"type\":\"game\"}\n"),
+        400,
+        "line 1: not a game header",
+    );
+    assert_error(
+        &server.post("/api/review?rules=yacht", &record),
+        400,
+        "/api/review takes no query parameters",
+    );
+    // A record cut off mid-line is reviewed up to that line.
+    let cut = &record[..record.len() - 10];
+    let (status, body) = server.post("/api/review", cut);
+    assert_eq!(status, 200, "{body}");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["cut_off"].as_u64(), Some(record.lines().count() as u64));
+}
+
+#[test]
+fn every_error_class_is_json_and_no_request_kills_the_server() {
+    table(RuleSet::YAHTZEE, Order::Any);
+    let mut server = Served::start(&[]);
+    assert_error(
+        &server.get("/nowhere"),
+        404,
+        "no such page or endpoint `/nowhere`",
+    );
+    assert_error(
+        &server.call("PUT", "/api/advise", None),
+        405,
+        "PUT is not allowed on /api/advise",
+    );
+    assert_error(
+        &server.call("DELETE", "/api/rules", None),
+        405,
+        "DELETE is not allowed",
+    );
+    assert_error(&server.get("/api/advise"), 405, "GET is not allowed");
+    assert_error(
+        &server.get("/api/rules?rules=chess"),
+        400,
+        "unknown rule set `chess`: the rule sets are yahtzee, yahtzee-free-joker, yahtzee-plain, yacht, yatzy",
+    );
+    assert_error(
+        &server.get("/api/rules?upper_first=yes"),
+        400,
+        "upper_first must be true or false, not `yes`",
+    );
+    assert_error(
+        &server.get("/api/rules?rules=yacht&rules=yatzy"),
+        400,
+        "`rules` is given twice",
+    );
+    assert_error(
+        &server.get("/api/rules?colour=red"),
+        400,
+        "unknown query parameter `colour`: the parameters of /api/rules are rules and upper_first",
+    );
+    assert_error(
+        &server.post("/api/load?objective=fun", ""),
+        400,
+        "objective must be expected-score, target or distribution",
+    );
+    assert_error(
+        &server.get("/api/status?x=1"),
+        400,
+        "/api/status takes no query parameters",
+    );
+    // A body over the limit: 413, announced or not.
+    let big = vec![b' '; yahtzee::serve::BODY_LIMIT + 1];
+    assert_error(
+        &server.call("POST", "/api/advise", Some(&big)),
+        413,
+        "over the limit of 65536 bytes of /api/advise",
+    );
+    assert_error(
+        &server.call("POST", "/api/card", Some(&big)),
+        413,
+        "of /api/card",
+    );
+    let record = vec![b'x'; yahtzee::serve::RECORD_LIMIT + 1];
+    assert_error(
+        &server.call("POST", "/api/review", Some(&record)),
+        413,
+        "1048576 bytes of /api/review",
+    );
+    let chunked = raw_request(
+        server.port(),
+        &format!(
+            "POST /api/advise HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n{:x}\r\n{}\r\n0\r\n\r\n",
+            70_000,
+            " ".repeat(70_000)
+        ),
+    );
+    assert!(chunked.starts_with("HTTP/1.1 413"), "{chunked}");
+    // Not UTF-8, garbage, a lie about the length, half a request: answered, and the server
+    // lives on.
+    assert_error(
+        &server.call("POST", "/api/advise", Some(b"{\"dice\": [1,2,3,4,5]}\xff")),
+        400,
+        "not UTF-8",
+    );
+    assert_error(
+        &server.call("POST", "/api/card", Some(b"\xff")),
+        400,
+        "not UTF-8",
+    );
+    let long_key = format!(r#"{{"{}": 1}}"#, "k".repeat(100_000 / 2));
+    let m = assert_error(&server.post("/api/game", &long_key), 400, "unknown field");
+    assert!(m.len() < 400, "{m}");
+    for garbage in [
+        "GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999999999999\r\n\r\n".to_string(),
+        "POST /api/advise HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n{\"di".to_string(),
+        "BREW /pot HTTP/1.1\r\n\r\n".to_string(),
+        "\u{0}\u{1}\u{2}garbage\r\n\r\n".to_string(),
+        format!("GET /{} HTTP/1.1\r\nHost: x\r\n\r\n", "a".repeat(20_000)),
+    ] {
+        let _ = raw_request(server.port(), &garbage);
+    }
+    for body in [
+        "null",
+        "true",
+        "1e999",
+        "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+        "{\"dice\":[1,2,3,4,5],\"yahtzee_bonus\":99999999999999999999999}",
+        "{\"card\":{\"yahtzee\":50},\"yahtzee_bonus\":4294967295,\"dice\":[1,2,3,4,5]}",
+    ] {
+        for endpoint in [
+            "/api/advise",
+            "/api/card",
+            "/api/stats",
+            "/api/game",
+            "/api/review",
+            "/api/game/g1",
+        ] {
+            let (status, text) = server.post(endpoint, body);
+            assert!(
+                [400, 404].contains(&status),
+                "{endpoint} {body}: {status} {text}"
+            );
+            let v: Value = serde_json::from_str(&text).unwrap();
+            assert!(v["error"].is_string(), "{text}");
+        }
+    }
+    assert!(server.alive());
+    let (status, _) = server.post("/api/advise", r#"{"dice": [1, 3, 3, 5, 6]}"#);
+    assert_eq!(status, 200);
+    let err = server.err.lock().unwrap().clone();
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+/// Sends `request` as it is and reads the answer until the server closes or 5 s pass.
+fn raw_request(port: u16, request: &str) -> String {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("the server listens");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    let _ = stream.write_all(request.as_bytes());
+    let mut out = Vec::new();
+    let _ = stream.read_to_end(&mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[test]
+fn tables_load_once_with_their_status_and_the_target_table_of_yacht_builds_on_demand() {
+    let dir = temp_dir();
+    // No table at all: the server builds the default rules' table at start, the page sees it.
+    let server = Served::start_in(dir.path(), &["--rules", "yacht"]);
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let ready = |objective: &str| loop {
+        let (_, body) = server.get("/api/status");
+        let v: Value = serde_json::from_str(&body).unwrap();
+        let t = v["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["rules"] == "yacht" && t["objective"] == objective)
+            .cloned();
+        if let Some(t) = t
+            && t["state"] == "ready"
+        {
+            return t;
+        }
+        assert!(Instant::now() < deadline, "{body}");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let t = ready("expected-score");
+    assert_eq!(t["total"], t["done"]);
+    assert!(t["total"].as_u64().unwrap() > 0, "it was built: {t}");
+    let (status, body) = server.post("/api/load?rules=yacht&objective=target", "");
+    assert_eq!(status, 200);
+    assert!(body.contains(r#""objective":"target""#), "{body}");
+    ready("target");
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["yacht.target.v3.table", "yacht.v3.table"]);
+    // The advice with a target is the CLI's, from the same table.
+    let line =
+        r#"{"card": {"ones": 2, "twos": 8, "threes": 9}, "dice": [2, 2, 6, 2, 6], "target": 150}"#;
+    let o = run_bytes(
+        dir.path(),
+        &["advise", "--batch", "--rules", "yacht"],
+        line.as_bytes(),
+    );
+    let (status, body) = server.post("/api/advise?rules=yacht", line);
+    assert_eq!(status, 200);
+    assert_eq!(body, stdout(&o).trim_end());
+    assert!(server.err.lock().unwrap().contains("building it once"));
+}
+
+#[test]
+fn a_damaged_table_is_a_500_with_the_solve_that_rebuilds_it() {
+    let dir = temp_dir();
+    let rules = Rules::new(RuleSet::YACHT);
+    std::fs::write(
+        dir.path().join(yahtzee::table::default_table_name(&rules)),
+        b"not a table",
+    )
+    .unwrap();
+    let server = Served::start_in(dir.path(), &["--rules", "yacht"]);
+    let m = assert_error(
+        &server.post("/api/advise?rules=yacht", r#"{"dice": [1, 2, 3, 4, 5]}"#),
+        500,
+        "rebuild it with `yahtzee solve --rules yacht`",
+    );
+    let (_, body) = server.get("/api/status");
+    assert!(body.contains(r#""state":"failed""#), "{body}");
+    assert!(
+        body.contains(&serde_json::to_string(&m).unwrap()[1..20]),
+        "{body}"
+    );
+}
+
+#[test]
+fn the_page_and_its_assets_are_embedded_and_fetch_nothing_from_elsewhere() {
+    table(RuleSet::YACHT, Order::Any);
+    let server = Served::start(&["--rules", "yacht"]);
+    let (status, page) = server.get("/");
+    assert_eq!(status, 200);
+    assert!(page.contains(r#"<script src="/app.js" defer></script>"#));
+    for asset in ["/", "/app.js", "/style.css"] {
+        let (status, text) = server.get(asset);
+        assert_eq!(status, 200, "{asset}");
+        assert!(
+            !text.contains("http://") || asset == "/app.js",
+            "{asset} names another host"
+        );
+        assert!(!text.contains("https://"), "{asset} names another host");
+    }
+    let head = raw_request(
+        server.port(),
+        "GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+    )
+    .to_ascii_lowercase();
+    assert!(
+        head.contains("content-security-policy: default-src 'self';"),
+        "{head}"
+    );
+    let (status, yaml) = server.get("/openapi.yaml");
+    assert_eq!(status, 200);
+    assert_eq!(
+        yaml,
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/openapi.yaml")).unwrap()
+    );
+    // Every path of the description is served.
+    let paths: Vec<&str> = yaml
+        .lines()
+        .filter(|l| l.starts_with("  /api/") && l.ends_with(':'))
+        .map(|l| l.trim().trim_end_matches(':'))
+        .collect();
+    assert!(paths.len() >= 10, "{paths:?}");
+    let game = server.post_ok("/api/game", &serde_json::json!({"players": "bot"}));
+    for p in paths {
+        let p = p.replace("{id}", game["id"].as_str().unwrap());
+        let (status, _) = server.get(&p);
+        assert_ne!(status, 404, "{p} is described but not served");
+    }
+}
+
+#[test]
+fn serve_listens_on_this_machine_only_unless_told_and_says_so() {
+    table(RuleSet::YAHTZEE, Order::Any);
+    let server = Served::start(&[]);
+    assert!(
+        server.base.starts_with("http://127.0.0.1:"),
+        "{}",
+        server.base
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(!server.err.lock().unwrap().contains("warning"));
+    let open = Served::start(&["--host", "0.0.0.0"]);
+    std::thread::sleep(Duration::from_millis(200));
+    let err = open.err.lock().unwrap().clone();
+    assert!(
+        err.contains("warning: listening on 0.0.0.0, so other machines can reach this server"),
+        "{err}"
+    );
+    // A port in use: one line, exit 2, with the flag that fixes it.
+    let port = server.port().to_string();
+    let o = util::yahtzee_in(table_dir())
+        .args(["serve", "--port", &port])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    util::assert_bad_input(&o, "cannot listen on 127.0.0.1:");
+    assert!(
+        stderr(&o).contains("choose another port with --port N"),
+        "{}",
+        stderr(&o)
+    );
+    let o = util::yahtzee_in(table_dir())
+        .args(["serve", "--host", "localhost:80"])
+        .output()
+        .unwrap();
+    util::assert_bad_input(&o, "--host");
+}
+
+#[test]
+fn outlook_is_the_distribution_of_the_final_score_from_the_position() {
+    table(RuleSet::YACHT, Order::Any);
+    let server = Served::start(&["--rules", "yacht"]);
+    let line = r#"{"card": {"ones": 2, "fours": 12}, "dice": [2, 3, 5, 5, 6], "rolls_left": 1, "target": 160}"#;
+    let o = server.post_ok(
+        "/api/outlook?rules=yacht",
+        &serde_json::from_str(line).unwrap(),
+    );
+    let pmf = o["pmf"].as_array().unwrap();
+    let total: f64 = pmf.iter().map(|e| e[1].as_f64().unwrap()).sum();
+    assert!((total - 1.0).abs() < 1e-6, "{total}");
+    let mean: f64 = pmf
+        .iter()
+        .map(|e| e[0].as_f64().unwrap() * e[1].as_f64().unwrap())
+        .sum();
+    assert!((mean - o["mean"].as_f64().unwrap()).abs() < 1e-9);
+    // Its mean is the best expected final score of the advice (the table is f32).
+    let advice = server.post_ok("/api/advise?rules=yacht", &serde_json::json!({"card": {"ones": 2, "fours": 12}, "dice": [2, 3, 5, 5, 6], "rolls_left": 1}));
+    let best = advice["options"][0]["expected_final"].as_f64().unwrap();
+    assert!((mean - best).abs() < 1e-3, "{mean} vs {best}");
+    assert_eq!(o["min"], pmf[0][0]);
+    assert!(
+        o["min"].as_u64().unwrap() >= 14,
+        "two boxes and five dice at least: {o}"
+    );
+    let p = o["percentiles"].as_array().unwrap();
+    assert!(
+        p.windows(2).all(|w| w[0].as_u64() <= w[1].as_u64()),
+        "{p:?}"
+    );
+    let above: f64 = pmf
+        .iter()
+        .filter(|e| e[0].as_u64().unwrap() >= 160)
+        .map(|e| e[1].as_f64().unwrap())
+        .sum();
+    assert!((above - o["p_at_least_target"].as_f64().unwrap()).abs() < 1e-9);
+    // The target play's best chance is at least the chance of playing for the average.
+    let target = server.post_ok(
+        "/api/advise?rules=yacht",
+        &serde_json::from_str(line).unwrap(),
+    );
+    assert!(target["p_reach"].as_f64().unwrap() >= above - 1e-6);
+    // A bad line: the batch protocol's message.
+    let cli = cli_batch(
+        RuleSet::YACHT,
+        Order::Any,
+        &["--rules", "yacht"],
+        &[r#"{"dice": [1, 2, 3]}"#],
+    );
+    let want: Value = serde_json::from_str(&cli[0]).unwrap();
+    let m = assert_error(
+        &server.post("/api/outlook?rules=yacht", r#"{"dice": [1, 2, 3]}"#),
+        400,
+        "dice must be",
+    );
+    assert_eq!(m, want["error"].as_str().unwrap());
+    assert_error(
+        &server.post(
+            "/api/outlook?rules=yacht",
+            r#"{"card": {"ones": 9}, "dice": [1, 2, 3, 4, 5]}"#,
+        ),
+        400,
+        "`ones` cannot hold 9",
+    );
+}
