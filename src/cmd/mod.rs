@@ -149,6 +149,11 @@ pub fn load_distribution(ev: &StrategyTable, table: Option<&Path>) -> Result<Vec
     )
 }
 
+/// How [`load_vector`] loads or builds a table, reporting progress.
+type LoadVector<'a> = &'a dyn Fn(
+    &(dyn Fn(Progress<'_>) + Sync),
+) -> Result<cache::Loaded<VectorTable<f32>>, TableError>;
+
 /// A table of a vector objective (`objective`, given by `flag`), loaded or built with a
 /// progress bar; a table built but not saved serves with a warning.
 fn load_vector(
@@ -156,9 +161,7 @@ fn load_vector(
     objective: &str,
     flag: &str,
     table: Option<&Path>,
-    load: &dyn Fn(
-        &(dyn Fn(Progress<'_>) + Sync),
-    ) -> Result<cache::Loaded<VectorTable<f32>>, TableError>,
+    load: LoadVector<'_>,
 ) -> Result<VectorTable<f32>> {
     let bar = progress_bar(
         &format!("solving the {objective} table of {}", rules.label()),
