@@ -287,9 +287,20 @@ pub struct ExportArgs {
     /// Only decisions with this many rolls left.
     #[arg(long, value_name = "0|1|2", allow_negative_numbers = true, value_parser = parse_rolls_left)]
     pub rolls_left: Option<u8>,
-    /// Only decisions where the best option beats the runner-up by at least this many points.
+    /// Only decisions where the best option beats the runner-up by at least this many points
+    /// (with --target: this much chance, from 0 to 1).
     #[arg(long, value_name = "POINTS", allow_negative_numbers = true)]
     pub min_gap: Option<f64>,
+    /// With a card's turn: the decisions when playing for a final score of at least T (the
+    /// best chance of reaching it; ties: the higher expected final score), each with its
+    /// chance, the runner-up and the gap in chance. The target table is built on first use
+    /// (about a minute for yahtzee).
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(0..=100_000), conflicts_with_all = ["all_states", "opening"])]
+    pub target: Option<u32>,
+    /// Target table to use with --target [default: the cache folder, or $YAHTZEE_TABLE_DIR];
+    /// built if missing.
+    #[arg(long, value_name = "PATH", requires = "target")]
+    pub target_table: Option<PathBuf>,
     /// Output format [default: markdown for --opening, csv otherwise].
     #[arg(long, value_enum)]
     pub format: Option<FormatArg>,
@@ -328,9 +339,19 @@ pub struct StatsArgs {
     pub rules: RulesArgs,
     #[command(flatten)]
     pub report: ReportArgs,
+    /// The distribution when playing for a final score of at least T (the best chance of
+    /// reaching it; ties: the higher expected final score), beside the expected-score
+    /// policy's: how much more often T is reached and what it costs in mean score. Takes
+    /// minutes for the Yahtzee rule sets; the target table is built on first use.
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    pub target: Option<u32>,
     /// Strategy table to use [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.
     #[arg(long, value_name = "PATH")]
     pub table: Option<PathBuf>,
+    /// Target table to use with --target [default: the cache folder, or $YAHTZEE_TABLE_DIR];
+    /// built if missing (about a minute for yahtzee).
+    #[arg(long, value_name = "PATH", requires = "target")]
+    pub target_table: Option<PathBuf>,
     /// Worker threads, 1 to 256 [default: one per core, or $RAYON_NUM_THREADS].
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<u16>,

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::distribution::{Summary, Tally};
 use crate::rules::Rules;
-use crate::simulate::{MeanInterval, Player, Policy, ShareInterval};
+use crate::simulate::{MeanInterval, Player, Policy, ShareInterval, TargetPlayer};
 use crate::solver::SolveOptions;
 use crate::state::{State, reachable_state_count};
 use crate::table::{EXPECTED_SCORE, FORMAT_VERSION, StrategyTable, TableError, TableHeader};
@@ -280,6 +280,103 @@ pub fn stats(
         summary: Summary::of(&rules, &tally, thresholds),
     };
     (report, tally)
+}
+
+/// The expected-score policy beside the target policy, for the same target.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ExpectedScorePolicy {
+    /// Always `optimal`: the expected-score policy of the strategy table.
+    pub policy: &'static str,
+    /// P(final score >= target) under it, from its exact distribution.
+    pub p_reach: f64,
+    /// The figures of its exact distribution.
+    #[serde(flatten)]
+    pub summary: Summary,
+}
+
+/// What the exact statistics of the target policy report.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TargetStatsReport {
+    /// The rules of the tables.
+    #[serde(flatten)]
+    pub rules: Rules,
+    /// Always `exact`: probabilities propagated through every state, no sampling.
+    pub method: &'static str,
+    /// Always `target`: the best chance of a final score of at least `target`.
+    pub policy: &'static str,
+    /// The target score.
+    pub target: u32,
+    /// How ties between equally good options are broken: [`TARGET_TIE_CONVENTION`].
+    pub tie_convention: &'static str,
+    /// P(final score >= target) under the target policy, from its exact distribution.
+    pub p_reach: f64,
+    /// The best chance of reaching the target from an empty card according to the target
+    /// table, `P*(empty card, T)`: `p_reach` must equal it (to the precision of the table).
+    pub table_p_reach: f64,
+    /// How much more often the target policy reaches the target: `p_reach` less the
+    /// expected-score policy's.
+    pub p_reach_gain: f64,
+    /// What it costs in mean score: the expected-score policy's mean less the target
+    /// policy's.
+    pub mean_cost: f64,
+    /// Seconds of the computation of the target policy's distribution (the tables' load or
+    /// build excluded).
+    pub seconds: f64,
+    /// Worker threads used.
+    pub threads: usize,
+    /// The figures of the target policy's distribution.
+    #[serde(flatten)]
+    pub summary: Summary,
+    /// The expected-score policy's, for comparison.
+    pub expected_score: ExpectedScorePolicy,
+}
+
+/// The exact distribution of the final score under the target policy of `player`, beside
+/// the expected-score policy's, with P(score >= t) for each of `thresholds` (the target is
+/// always among them); the target policy's tally is returned too, for the whole
+/// distribution. `progress(done, total)` counts cards, first of the target policy's pass,
+/// then of the expected-score policy's.
+pub fn stats_target(
+    player: &TargetPlayer<'_>,
+    thresholds: &[u32],
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<(TargetStatsReport, Tally), TableError> {
+    let ev = player.ev();
+    let rules = *ev.rules();
+    let target = player.target();
+    let mut thresholds = thresholds.to_vec();
+    if !thresholds.contains(&target) {
+        thresholds.push(target);
+        thresholds.sort_unstable();
+    }
+    let start = Instant::now();
+    let tally = crate::stats::target_distribution(player, progress);
+    let seconds = start.elapsed().as_secs_f64();
+    let optimal = crate::stats::exact_distribution(ev, progress);
+    let reach = |t: &Tally| t.score.iter().skip(target as usize).sum::<f64>() / t.total();
+    let summary = Summary::of(&rules, &tally, &thresholds);
+    let expected_score = ExpectedScorePolicy {
+        policy: "optimal",
+        p_reach: reach(&optimal),
+        summary: Summary::of(&rules, &optimal, &thresholds),
+    };
+    let p_reach = reach(&tally);
+    let report = TargetStatsReport {
+        rules,
+        method: "exact",
+        policy: "target",
+        target,
+        tie_convention: TARGET_TIE_CONVENTION,
+        p_reach,
+        table_p_reach: f64::from(player.targets().value(&State::START, i64::from(target))?),
+        p_reach_gain: p_reach - expected_score.p_reach,
+        mean_cost: expected_score.summary.mean - summary.mean,
+        seconds,
+        threads: rayon::current_num_threads(),
+        summary,
+        expected_score,
+    };
+    Ok((report, tally))
 }
 
 /// What a simulation reports.

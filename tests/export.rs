@@ -435,3 +435,194 @@ fn python_example_loads_exports() {
         assert!(out.contains("11111"), "{out}");
     }
 }
+
+/// Every row of a card's turn for a target is what `advise --target` says of that position:
+/// the same best action and chance, the same runner-up and gap in chance; and the best
+/// action is the target policy's own (the keep of `TargetTurn::best_keep`, the box of
+/// `TargetTurn::best_box`).
+#[test]
+fn target_card_rows_match_target_advice_and_the_target_policy() {
+    use yahtzee::target::{TargetTurn, advise_target};
+    let mut rng = Lcg(17);
+    for order in [Order::Any, Order::UpperFirst] {
+        let rules = Rules::with_order(RuleSet::YACHT, order);
+        let (ev, targets) = (
+            table(RuleSet::YACHT, order),
+            target_table(RuleSet::YACHT, order),
+        );
+        for (turns, target) in [(0u64, 200u32), (4, 160), (8, 150), (10, 190)] {
+            let card = random_card(rules, &mut rng, turns);
+            let rows =
+                export::target_card_rows(ev, targets, &card, target, &Filter::default()).unwrap();
+            assert_eq!(rows.len(), 252 * 3);
+            let needed = i64::from(target) - i64::from(card.banked());
+            let turn = TargetTurn::new(ev, targets, &card.state(), needed).unwrap();
+            for row in rows.iter().step_by(5) {
+                let dice: Dice = row.dice.parse().unwrap();
+                let position = Position {
+                    card: card.clone(),
+                    dice,
+                    rolls_left: row.rolls_left,
+                };
+                let what = format!("{order:?} card `{card}` T={target} row {row:?}");
+                assert_eq!(row.needed, needed, "{what}");
+                let advice = advise_target(ev, targets, &position, target).unwrap();
+                let text = |a: &Action| {
+                    option_text(&AdviceOption {
+                        action: a.clone(),
+                        expected_final: 0.0,
+                        loss: 0.0,
+                    })
+                };
+                assert_eq!(row.best, text(&advice.options[0].action), "{what}");
+                assert!((row.p_reach - advice.p_reach).abs() < 1e-9, "{what}");
+                match advice.options.get(1) {
+                    None => assert_eq!((row.runner_up, row.gap), (None, None), "{what}"),
+                    Some(second) => {
+                        assert_eq!(row.runner_up, Some(text(&second.action).as_str()), "{what}");
+                        assert!((row.gap.unwrap() - second.loss).abs() < 1e-9, "{what}");
+                    }
+                }
+                // The target policy's own choice.
+                let policy = if row.rolls_left == 0 {
+                    rules.boxes()[turn.best_box(&dice).unwrap().0.index]
+                        .name()
+                        .to_string()
+                } else {
+                    let keep = turn.best_keep(row.rolls_left, &dice);
+                    if keep.len() == 5 {
+                        rules.boxes()[turn.best_box(&dice).unwrap().0.index]
+                            .name()
+                            .to_string()
+                    } else if keep.is_empty() {
+                        "-".to_string()
+                    } else {
+                        keep.faces().iter().map(u8::to_string).collect()
+                    }
+                };
+                assert_eq!(row.best, policy, "{what}");
+            }
+        }
+    }
+}
+
+/// A target already reached (0) makes every decision the expected-score decision: the same
+/// best action and runner-up in every row as the plain export of the card.
+#[test]
+fn target_export_of_a_reached_target_is_the_expected_score_export() {
+    target_table(RuleSet::YACHT, Order::Any);
+    let card = "ones=3,sixes=24,choice=22";
+    let plain = csv_lines(&run(
+        RuleSet::YACHT,
+        Order::Any,
+        &["export", "--rules", "yacht", "--card", card],
+    ));
+    let reached = csv_lines(&run(
+        RuleSet::YACHT,
+        Order::Any,
+        &[
+            "export", "--rules", "yacht", "--card", card, "--target", "0",
+        ],
+    ));
+    assert_eq!(plain.len(), 757);
+    assert_eq!(reached.len(), 757);
+    let col = |rows: &[Vec<String>], name: &str| {
+        let i = rows[0].iter().position(|c| c == name).unwrap();
+        rows[1..].iter().map(|r| r[i].clone()).collect::<Vec<_>>()
+    };
+    for name in ["dice", "rolls_left", "best", "runner_up", "expected"] {
+        assert_eq!(col(&plain, name), col(&reached, name), "{name}");
+    }
+    assert!(
+        col(&reached, "p_reach")
+            .iter()
+            .all(|p| p.parse::<f64>().unwrap() == 1.0)
+    );
+    assert!(col(&reached, "needed").iter().all(|n| n == "-49"));
+}
+
+#[test]
+fn target_export_writes_every_format_with_the_documented_columns() {
+    target_table(RuleSet::YACHT, Order::Any);
+    let args = [
+        "export", "--rules", "yacht", "--card", "ones=2", "--target", "180",
+    ];
+    let csv = csv_lines(&run(RuleSet::YACHT, Order::Any, &args));
+    assert_eq!(
+        csv[0].join(","),
+        export::TargetDecisionRow::COLUMNS.join(",")
+    );
+    assert_eq!(
+        csv[0].join(","),
+        "filled,upper,yahtzee_50,needed,dice,rolls_left,best,p_reach,expected,runner_up,gap"
+    );
+    assert_eq!(csv.len(), 757);
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &[&args[..], &["--format", "jsonl", "--rolls-left", "1"]].concat(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 252);
+    for r in &rows {
+        assert_eq!(r["rolls_left"], 1);
+        assert_eq!(r["needed"], 178);
+        let p = r["p_reach"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&p));
+        assert!(r["gap"].is_null() || r["gap"].as_f64().unwrap() >= 0.0);
+    }
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &[&args[..], &["--format", "markdown", "--min-gap", "0.05"]].concat(),
+    );
+    let md = stdout(&o);
+    assert!(
+        md.starts_with("# Strategy for one turn playing for 180: yacht"),
+        "{md}"
+    );
+    assert!(
+        md.contains("178 needed for 180") && md.contains("| P(reach) |"),
+        "{md}"
+    );
+    assert!(md.contains("gap of at least 0.05 in chance"), "{md}");
+}
+
+#[test]
+fn target_export_refuses_other_scopes_and_gaps_out_of_range() {
+    for (extra, needle) in [
+        (
+            &["--opening"][..],
+            "'--target <T>' cannot be used with '--opening'",
+        ),
+        (
+            &["--all-states"][..],
+            "'--target <T>' cannot be used with '--all-states'",
+        ),
+        (
+            &["--min-gap", "3"][..],
+            "--min-gap with --target is a gap in chance, from 0 to 1, not 3",
+        ),
+    ] {
+        let o = run(
+            RuleSet::YACHT,
+            Order::Any,
+            &[
+                &["export", "--rules", "yacht", "--target", "150"][..],
+                extra,
+            ]
+            .concat(),
+        );
+        assert_bad_input(&o, needle);
+    }
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &["export", "--rules", "yacht", "--target", "100001"],
+    );
+    assert_bad_input(&o, "100001");
+}

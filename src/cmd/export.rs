@@ -1,5 +1,6 @@
 //! `yahtzee export`: strategy tables of one card's turn, of every state, of the full policy
-//! or of the opening, as CSV, JSON lines or Markdown, to stdout or to a file.
+//! or of the opening, as CSV, JSON lines or Markdown, to stdout or to a file; a card's turn
+//! for a target score with `--target T`.
 
 use std::io::{BufWriter, Write};
 
@@ -9,7 +10,8 @@ use crate::cli::ExportArgs;
 use yahtzee::export::{self, Filter, Format};
 use yahtzee::files;
 use yahtzee::state::ScoreCard;
-use yahtzee::table::{StrategyTable, default_table_path};
+use yahtzee::table::{StrategyTable, default_table_path, default_table_path_of};
+use yahtzee::vector::TARGET;
 
 /// The validated request.
 enum Scope {
@@ -21,10 +23,13 @@ enum Scope {
 
 fn filter(args: &ExportArgs) -> Result<Filter> {
     let rolls_left = args.rolls_left;
-    if let Some(g) = args.min_gap
-        && !(g.is_finite() && g >= 0.0)
-    {
-        bail!("--min-gap must be a number of points, 0 or more, not {g}");
+    if let Some(g) = args.min_gap {
+        if args.target.is_some() && !(0.0..=1.0).contains(&g) {
+            bail!("--min-gap with --target is a gap in chance, from 0 to 1, not {g}");
+        }
+        if !(g.is_finite() && g >= 0.0) {
+            bail!("--min-gap must be a number of points, 0 or more, not {g}");
+        }
     }
     Ok(Filter {
         rolls_left,
@@ -70,19 +75,37 @@ pub fn run(args: &ExportArgs) -> Result<()> {
             .table
             .clone()
             .unwrap_or_else(|| default_table_path(&rules));
-        super::check_output("--out", path, &[&table])?;
+        let target_table = args
+            .target_table
+            .clone()
+            .unwrap_or_else(|| default_table_path_of(&rules, TARGET));
+        super::check_output("--out", path, &[&table, &target_table])?;
     }
     let table = super::load_or_build(&rules, args.table.as_deref())?;
+    if let (Some(target), Scope::Card(card)) = (args.target, &scope) {
+        let targets = super::load_target(&rules, args.target_table.as_deref())?;
+        let write = |out: &mut dyn Write| -> Result<u64> {
+            Ok(export::write_target_card(
+                &table, &targets, card, target, &filter, format, out,
+            )?)
+        };
+        return write_out(args, write);
+    }
+    write_out(args, |out| write(&table, &scope, &filter, format, out))
+}
+
+/// Writes what `write` writes to stdout or to `--out`.
+fn write_out(args: &ExportArgs, write: impl FnOnce(&mut dyn Write) -> Result<u64>) -> Result<()> {
     match &args.out {
         None => {
             let mut out = BufWriter::new(std::io::stdout().lock());
-            write(&table, &scope, &filter, format, &mut out)?;
+            write(&mut out)?;
             out.flush()?;
         }
         Some(path) => {
             let rows = files::write_file(path, |file| -> Result<u64> {
                 let mut out = BufWriter::with_capacity(1 << 20, file);
-                let rows = write(&table, &scope, &filter, format, &mut out)?;
+                let rows = write(&mut out)?;
                 out.flush()?;
                 Ok(rows)
             })

@@ -1,4 +1,5 @@
-//! `yahtzee stats`: the exact distribution of the final score under optimal play.
+//! `yahtzee stats`: the exact distribution of the final score under optimal play, or under
+//! the target policy beside it (`--target T`).
 
 use std::io::Write;
 
@@ -6,8 +7,12 @@ use anyhow::Result;
 
 use super::report as summary;
 use crate::cli::StatsArgs;
-use yahtzee::report;
-use yahtzee::table::default_table_path;
+use yahtzee::distribution::Summary;
+use yahtzee::report::{self, TargetStatsReport};
+use yahtzee::simulate::TargetPlayer;
+use yahtzee::table::{default_table_path, default_table_path_of};
+use yahtzee::text::probability;
+use yahtzee::vector::TARGET;
 
 pub fn run(args: &StatsArgs) -> Result<()> {
     let rules = args.rules.rules();
@@ -16,6 +21,14 @@ pub fn run(args: &StatsArgs) -> Result<()> {
         .clone()
         .unwrap_or_else(|| default_table_path(&rules));
     summary::check(&args.report, &table_path)?;
+    if let Some(t) = args.target {
+        let target_path = args
+            .target_table
+            .clone()
+            .unwrap_or_else(|| default_table_path_of(&rules, TARGET));
+        summary::check(&args.report, &target_path)?;
+        return run_target(args, t);
+    }
     let pool = super::thread_pool(args.threads)?;
     let table = pool.install(|| super::load_or_build(&rules, args.table.as_deref()))?;
     let bar = super::progress_bar(&format!("distribution of {}", rules.label()), "turns");
@@ -44,5 +57,92 @@ pub fn run(args: &StatsArgs) -> Result<()> {
         writeln!(out, "ties: {}", report.tie_convention)?;
         Ok(())
     })?;
+    Ok(())
+}
+
+/// `stats --target T`.
+fn run_target(args: &StatsArgs, target: u32) -> Result<()> {
+    let rules = args.rules.rules();
+    let pool = super::thread_pool(args.threads)?;
+    let table = pool.install(|| super::load_or_build(&rules, args.table.as_deref()))?;
+    let targets = pool.install(|| super::load_target(&rules, args.target_table.as_deref()))?;
+    let player = TargetPlayer::new(&table, &targets, target)?;
+    let bar = super::progress_bar(
+        &format!("distribution of {} playing for {target}", rules.label()),
+        "cards",
+    );
+    let (report, tally) = pool.install(|| {
+        report::stats_target(&player, &args.report.at_least, &|done, total| {
+            bar.set_length(total);
+            bar.set_position(done);
+        })
+    })?;
+    bar.finish_and_clear();
+    summary::write_files(
+        &args.report,
+        &tally,
+        &format!(
+            "{}: final score playing for {target} (exact)",
+            rules.label()
+        ),
+    )?;
+    super::print_result(args.report.json, &report, |out| write_target(out, &report))?;
+    Ok(())
+}
+
+/// The readable report of `stats --target T`.
+fn write_target(out: &mut impl Write, r: &TargetStatsReport) -> std::io::Result<()> {
+    let t = r.target;
+    let e = &r.expected_score;
+    writeln!(
+        out,
+        "{}: exact distribution of the final score playing for {t} or more (best chance {} by the target table; {:.1} s on {} threads)",
+        r.rules.label(),
+        probability(r.table_p_reach),
+        r.seconds,
+        r.threads
+    )?;
+    writeln!(
+        out,
+        "reaches {t} or more: {} of the games against {} under expected-score play ({:+.4}), for a mean score {:.4} lower ({:.4} against {:.4})",
+        probability(r.p_reach),
+        probability(e.p_reach),
+        r.p_reach_gain,
+        r.mean_cost,
+        r.summary.mean,
+        e.summary.mean
+    )?;
+    writeln!(out)?;
+    summary::write_summary(out, &r.summary)?;
+    writeln!(out)?;
+    let head = format!("playing for {t}");
+    writeln!(out, "{:<22} {:>16} {:>16}", "", head, "expected score")?;
+    let row = |out: &mut dyn Write, name: &str, a: String, b: String| {
+        writeln!(out, "{name:<22} {a:>16} {b:>16}")
+    };
+    let both = |f: &dyn Fn(&Summary) -> String| (f(&r.summary), f(&e.summary));
+    let (a, b) = both(&|s| format!("{:.4}", s.mean));
+    row(out, "mean", a, b)?;
+    let (a, b) = both(&|s| format!("{:.4}", s.std_dev));
+    row(out, "standard deviation", a, b)?;
+    let (a, b) = both(&|s| s.median.to_string());
+    row(out, "median", a, b)?;
+    row(
+        out,
+        &format!("P(final >= {t})"),
+        probability(r.p_reach),
+        probability(e.p_reach),
+    )?;
+    for (x, y) in r.summary.at_least.iter().zip(&e.summary.at_least) {
+        if x.score != t {
+            row(
+                out,
+                &format!("P(final >= {})", x.score),
+                probability(x.probability),
+                probability(y.probability),
+            )?;
+        }
+    }
+    writeln!(out, "ties: {}", r.tie_convention)?;
     Ok(())
 }

@@ -10,7 +10,10 @@
 //!   [`write_state_values`], `states.rs`);
 //! - the full policy, every decision of every state ([`write_policy`], `policy.rs`);
 //! - the opening cheat sheet ([`opening_rows`], `opening.rs`): the first turn's 252 rolls
-//!   grouped by pattern ([`OpeningRow`]).
+//!   grouped by pattern ([`OpeningRow`]);
+//! - one card's turn when playing for a target score ([`target_card_rows`], `target.rs`):
+//!   the target policy's action, its chance of reaching the target, the runner-up and the
+//!   gap in chance ([`TargetDecisionRow`]).
 //!
 //! The decision of one roll, shared by the card, the policy and the opening, is in
 //! `decision.rs` ([`decide`]). Every decision comes from the library's policy, not a second
@@ -35,6 +38,7 @@ mod markdown;
 mod opening;
 mod policy;
 mod states;
+mod target;
 
 use std::io;
 use std::sync::LazyLock;
@@ -51,6 +55,10 @@ pub use decision::{Decision, DecisionRow, decide, state_rows};
 pub use opening::{OpeningRow, Pattern, opening_rows, pattern_of, write_opening};
 pub use policy::{describe_state, write_policy};
 pub use states::{StateRow, write_state_values};
+pub use target::{
+    TargetCardTurn, TargetDecision, TargetDecisionRow, TargetExportError, target_card_rows,
+    write_target_card,
+};
 
 /// Expected scores and gaps are written rounded to this many decimals: far below any
 /// difference that matters in play (values are exact to about 1e-9), and it keeps the full

@@ -22,13 +22,13 @@
 //! order of the cards (then of their states, outcomes, bonus counts and banked values),
 //! whatever the batches and the threads, so the distribution is the same at any thread count.
 
-use std::sync::Mutex;
+use std::sync::{LazyLock, Mutex};
 
 use rayon::prelude::*;
 
 use super::{ROLL_DICE, turn_outcomes};
 use crate::advice::{Preferred, TurnValues, box_choices};
-use crate::dice::{DICE, FACES, FIRST_ROLL, Keep, Lattice, MULTISETS, ROLLS};
+use crate::dice::{DICE, FACES, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
 use crate::distribution::Tally;
 use crate::kernel::Layer;
 use crate::rules::{BoxMask, Rules};
@@ -170,14 +170,41 @@ impl Outcome {
     }
 }
 
+/// The keeps of every roll in the order of preference ([`crate::dice::Dice::keeps_by_preference`]),
+/// flat: the keeps of roll `r` are `start[r]..start[r + 1]`, each with its multiset index and
+/// whether it keeps all five dice (a stop).
+struct KeepTable {
+    start: Vec<usize>,
+    index: Vec<u16>,
+    stop: Vec<bool>,
+}
+
+static KEEPS: LazyLock<KeepTable> = LazyLock::new(|| {
+    let mut t = KeepTable {
+        start: vec![0],
+        index: Vec::new(),
+        stop: Vec::new(),
+    };
+    for dice in ROLL_DICE.iter() {
+        for keep in dice.keeps_by_preference() {
+            t.index.push(keep.index() as u16);
+            t.stop.push(keep.len() == DICE);
+        }
+        t.start.push(t.index.len());
+    }
+    t
+});
+
 /// What a state's turn is made of, whatever the points needed: every way it can end
 /// (sorted by box, points, bonus), each roll's legal boxes with their expected values, and
-/// the expected-score turn (the tie rule's second value).
+/// the expected-score value of every keep of every roll (the tie rule's second value).
 struct TurnPlan {
     outcomes: Vec<Outcome>,
     /// Per roll, its legal boxes in card order: (outcome, expected final points).
     choices: Vec<Vec<(u16, f64)>>,
-    values: TurnValues,
+    /// `keep_values[rolls_left - 1][pos]`: [`TurnValues::keep_value`] of the keep at `pos`
+    /// of [`KEEPS`].
+    keep_values: [Vec<f64>; 2],
 }
 
 impl TurnPlan {
@@ -212,10 +239,29 @@ impl TurnPlan {
                     .collect()
             })
             .collect();
+        let values = TurnValues::new(ev, state);
+        let keeps = &*KEEPS;
+        // `TurnValues::keep_value`: stopping, or a keep with one roll left, reads the layer of
+        // one roll left.
+        let keep_values = [1u8, 2].map(|rolls_left| {
+            keeps
+                .index
+                .iter()
+                .zip(&keeps.stop)
+                .map(|(&i, &stop)| {
+                    let i = usize::from(i);
+                    if stop || rolls_left == 1 {
+                        values.one_roll_left[i]
+                    } else {
+                        values.two_rolls_left[i]
+                    }
+                })
+                .collect()
+        });
         TurnPlan {
             outcomes,
             choices,
-            values: TurnValues::new(ev, state),
+            keep_values,
         }
     }
 }
@@ -229,17 +275,141 @@ fn find(outcomes: &[Outcome], box_index: u8, points: u8, bonus: u16) -> u16 {
         .expect("every choice of the turn is an outcome") as u16
 }
 
+/// Options whose chance is below the best by more than this cannot be chosen by the tie
+/// rule ([`crate::advice::TieValue`] for pairs: within [`crate::advice::TIE`] of the best, the
+/// second value decides). Twice the tie, so that no rounding of `best - TIE` can matter.
+const CANDIDATE: f64 = 2.0 * crate::advice::TIE;
+
+/// The choice of the tie rule among options in the order of preference, for every lane at
+/// once: `chance(j)` is option `j`'s chance in each lane, `second(j)` its second value (the
+/// expected score, the same in every lane). When a single option of a lane is within
+/// [`CANDIDATE`] of the lane's best chance it is the lane's choice (no other can beat it);
+/// otherwise the rule's scan ([`Preferred`]) decides for that lane.
+#[inline(always)]
+fn choose_lanes<'c>(
+    options: usize,
+    lanes: usize,
+    chance: impl Fn(usize) -> &'c [f64; LANES],
+    second: impl Fn(usize) -> f64,
+) -> [u16; LANES] {
+    let mut best = [f64::NEG_INFINITY; LANES];
+    for j in 0..options {
+        let c = chance(j);
+        for l in 0..LANES {
+            // No chance is NaN: a plain comparison, which vectorises.
+            best[l] = if c[l] > best[l] { c[l] } else { best[l] };
+        }
+    }
+    let mut floor = [0.0; LANES];
+    for l in 0..LANES {
+        floor[l] = best[l] - CANDIDATE;
+    }
+    // 64-bit counters, the width of the chances, so that the loop stays in vector registers.
+    let mut count = [0u64; LANES];
+    let mut last = [0u64; LANES];
+    for j in 0..options {
+        let c = chance(j);
+        for l in 0..LANES {
+            let candidate = c[l] >= floor[l];
+            count[l] += u64::from(candidate);
+            last[l] = if candidate { j as u64 } else { last[l] };
+        }
+    }
+    let mut chosen = [0u16; LANES];
+    for l in 0..lanes {
+        chosen[l] = if count[l] == 1 {
+            last[l] as u16
+        } else {
+            let mut rule = Preferred::new();
+            for j in 0..options {
+                rule.offer(j as u16, (chance(j)[l], second(j)));
+            }
+            rule.best().expect("an option").0
+        };
+    }
+    chosen
+}
+
+/// A lane's keep for a roll: stop rolling, or re-roll keeping the multiset of this index.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kept {
+    Stop,
+    Keep(u16),
+}
+
+/// The value of `state`'s vector at each of `xs` (the lanes), as `VectorTable::value` reads
+/// it: below the stored range the table's value for "nothing needed" (1), above it 0.
+fn lanes_of(targets: &VectorTable<f32>, state: &State, xs: &[i64; LANES]) -> [f64; LANES] {
+    let values = targets
+        .stored(state)
+        .expect("every card of the target table was read when the player was made");
+    let lo = i64::from(targets.range(state).lo);
+    let mut out = [0.0; LANES];
+    for (o, &x) in out.iter_mut().zip(xs) {
+        *o = if x < lo {
+            1.0
+        } else {
+            values.get((x - lo) as usize).map_or(0.0, |&v| f64::from(v))
+        };
+    }
+    out
+}
+
 /// The target policy's turn of one state for up to [`LANES`] values of `needed`: the mass of
-/// each outcome for each lane.
+/// each outcome for each lane. The decisions are those of `TargetTurn` at each `needed`, and
+/// each lane's mass is computed by the same operations as [`outcome_mass`], for all lanes at
+/// once. Compiled for the widest vectors of the processor, like the kernel (no operation is
+/// fused, so every instruction set gives the same bits).
 fn target_lanes(
     targets: &VectorTable<f32>,
     plan: &TurnPlan,
     state: &State,
     needed: &[i64],
 ) -> Vec<Vec<f64>> {
-    debug_assert!(!needed.is_empty() && needed.len() <= LANES);
-    let mut xs = [needed[needed.len() - 1]; LANES];
-    xs[..needed.len()].copy_from_slice(needed);
+    use crate::solver::{Isa, Simd};
+    match Simd::detect().isa() {
+        // SAFETY: `Simd::detect` names only an instruction set this processor has.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => unsafe { target_lanes_avx512(targets, plan, state, needed) },
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => unsafe { target_lanes_avx2(targets, plan, state, needed) },
+        _ => target_lanes_of(targets, plan, state, needed),
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn target_lanes_avx512(
+    targets: &VectorTable<f32>,
+    plan: &TurnPlan,
+    state: &State,
+    needed: &[i64],
+) -> Vec<Vec<f64>> {
+    target_lanes_of(targets, plan, state, needed)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn target_lanes_avx2(
+    targets: &VectorTable<f32>,
+    plan: &TurnPlan,
+    state: &State,
+    needed: &[i64],
+) -> Vec<Vec<f64>> {
+    target_lanes_of(targets, plan, state, needed)
+}
+
+#[inline(always)]
+fn target_lanes_of(
+    targets: &VectorTable<f32>,
+    plan: &TurnPlan,
+    state: &State,
+    needed: &[i64],
+) -> Vec<Vec<f64>> {
+    let n = needed.len();
+    debug_assert!((1..=LANES).contains(&n));
+    let mut xs = [needed[n - 1]; LANES];
+    xs[..n].copy_from_slice(needed);
     let mut one: Vec<[f64; LANES]> = Vec::with_capacity(MULTISETS);
     let mut two: Vec<[f64; LANES]> = Vec::with_capacity(MULTISETS);
     targets
@@ -254,53 +424,119 @@ fn target_lanes(
         .outcomes
         .iter()
         .map(|o| {
-            let mut c = [0.0; LANES];
-            for (l, x) in needed.iter().enumerate() {
-                c[l] = f64::from(
-                    targets
-                        .value(&o.next, x - i64::from(o.gain()))
-                        .expect("every card of the target table was read"),
-                );
-            }
-            c
+            let gain = i64::from(o.gain());
+            lanes_of(targets, &o.next, &xs.map(|x| x - gain))
         })
         .collect();
-    (0..needed.len())
-        .map(|l| {
-            let keep = |rolls_left: u8, r: usize| {
-                let mut best = Preferred::new();
-                for &keep in ROLL_DICE[r].keeps_by_preference() {
-                    let i = keep.index();
-                    // `TargetTurn::keep_chance`: stopping, or a keep with one roll left, reads
-                    // the layer of one roll left.
-                    let chance = if keep.len() == DICE || rolls_left <= 1 {
-                        one[i][l]
-                    } else {
-                        two[i][l]
-                    };
-                    best.offer(keep, (chance, plan.values.keep_value(rolls_left, &keep)));
+    // `TargetTurn::best_keep`: each keep's chance (stopping, or a keep with one roll left,
+    // reads the layer of one roll left), then its expected value.
+    let keeps = &*KEEPS;
+    let mut kept = vec![[Kept::Stop; LANES]; 2 * ROLLS];
+    for rolls_left in [1u8, 2] {
+        let values = &plan.keep_values[usize::from(rolls_left - 1)];
+        for r in 0..ROLLS {
+            let (a, z) = (keeps.start[r], keeps.start[r + 1]);
+            let source = |j: usize| {
+                let pos = a + j;
+                let i = usize::from(keeps.index[pos]);
+                if keeps.stop[pos] || rolls_left == 1 {
+                    &one[i]
+                } else {
+                    &two[i]
                 }
-                best.best().expect("every roll has a keep").0
             };
-            let best_box = |r: usize| {
-                let mut best = Preferred::new();
-                for &(o, future) in &plan.choices[r] {
-                    best.offer(o, (chances[usize::from(o)][l], future));
+            let chosen = choose_lanes(z - a, n, source, |j| values[a + j]);
+            let out = &mut kept[usize::from(rolls_left - 1) * ROLLS + r];
+            for l in 0..n {
+                let pos = a + usize::from(chosen[l]);
+                out[l] = if keeps.stop[pos] {
+                    Kept::Stop
+                } else {
+                    Kept::Keep(keeps.index[pos])
+                };
+            }
+        }
+    }
+    // `TargetTurn::best_box`: each legal box's chance, then its expected value.
+    let mut boxes = vec![[u16::MAX; LANES]; ROLLS];
+    for (r, out) in boxes.iter_mut().enumerate() {
+        let choices = &plan.choices[r];
+        if choices.is_empty() {
+            continue;
+        }
+        let chosen = choose_lanes(
+            choices.len(),
+            n,
+            |j| &chances[usize::from(choices[j].0)],
+            |j| choices[j].1,
+        );
+        for l in 0..n {
+            out[l] = choices[usize::from(chosen[l])].0;
+        }
+    }
+    // The probability from the opening rolls to the boxes, lane by lane by the operations
+    // of `outcome_mass`.
+    let lattice = Lattice::get();
+    let mut p: Vec<[f64; LANES]> = lattice
+        .roll_probability
+        .iter()
+        .map(|&q| [q; LANES])
+        .collect();
+    let mut last = vec![[0.0f64; LANES]; ROLLS];
+    let mut mass = vec![[0.0f64; LANES]; MULTISETS];
+    for rolls_left in [2u8, 1] {
+        for m in mass.iter_mut() {
+            *m = [0.0; LANES];
+        }
+        let decided = &kept[usize::from(rolls_left - 1) * ROLLS..][..ROLLS];
+        for r in 0..ROLLS {
+            for l in 0..n {
+                let q = p[r][l];
+                if q == 0.0 {
+                    continue;
                 }
-                best.best().map(|(o, _)| o)
-            };
-            outcome_mass(plan.outcomes.len(), keep, best_box)
-        })
-        .collect()
+                match decided[r][l] {
+                    Kept::Stop => last[r][l] += q,
+                    Kept::Keep(i) => mass[usize::from(i)][l] += q,
+                }
+            }
+        }
+        for i in 0..FIRST_ROLL {
+            let m = mass[i];
+            let mut sixth = [0.0; LANES];
+            for l in 0..LANES {
+                sixth[l] = m[l] / FACES as f64;
+            }
+            for &child in &lattice.add[i] {
+                let c = &mut mass[usize::from(child)];
+                for l in 0..LANES {
+                    c[l] += sixth[l];
+                }
+            }
+        }
+        p.copy_from_slice(&mass[FIRST_ROLL..]);
+    }
+    let mut out = vec![vec![0.0; plan.outcomes.len()]; n];
+    for r in 0..ROLLS {
+        for l in 0..n {
+            let m = last[r][l] + p[r][l];
+            if m == 0.0 || boxes[r][l] == u16::MAX {
+                continue;
+            }
+            out[l][usize::from(boxes[r][l])] += m;
+        }
+    }
+    out
 }
 
 /// The mass of each outcome of a turn played by `keep(rolls_left, roll)` (a keep of all
 /// five dice stops) and `best_box(roll)`: the probability moves from the opening rolls to
 /// the keeps, through the re-rolls, to the box of the last roll, as in
 /// [`super::turn_outcomes`].
+#[cfg(test)]
 fn outcome_mass(
     outcomes: usize,
-    keep: impl Fn(u8, usize) -> Keep,
+    keep: impl Fn(u8, usize) -> Kept,
     best_box: impl Fn(usize) -> Option<u16>,
 ) -> Vec<f64> {
     let lattice = Lattice::get();
@@ -314,11 +550,9 @@ fn outcome_mass(
             if p[r] == 0.0 {
                 continue;
             }
-            let k = keep(rolls_left, r);
-            if k.len() == DICE {
-                last[r] += p[r];
-            } else {
-                keep_mass[k.index()] += p[r];
+            match keep(rolls_left, r) {
+                Kept::Stop => last[r] += p[r],
+                Kept::Keep(i) => keep_mass[usize::from(i)] += p[r],
             }
         }
         let mut mass = [0.0f64; MULTISETS];
@@ -516,8 +750,8 @@ pub fn target_distribution_from(
     let total: u64 = (from..boxes).map(|d| by_depth[d].len() as u64).sum();
     let mut done = 0u64;
     progress(done, total);
-    for depth in from..boxes {
-        let cards: Vec<BoxMask> = by_depth[depth]
+    for depth_cards in &by_depth[from..boxes] {
+        let cards: Vec<BoxMask> = depth_cards
             .iter()
             .copied()
             .filter(|&m| layer[usize::from(m)].is_some())
@@ -594,7 +828,7 @@ pub fn target_distribution_from(
             done += batch.len() as u64;
             progress(done, total);
         }
-        done += (by_depth[depth].len() - cards.len()) as u64;
+        done += (depth_cards.len() - cards.len()) as u64;
         layer = next
             .into_iter()
             .map(|m| {
@@ -717,7 +951,14 @@ mod tests {
                     let turn = TargetTurn::new(&ev, &targets, &state, x).unwrap();
                     let reference = outcome_mass(
                         plan.outcomes.len(),
-                        |rolls_left, r| turn.best_keep(rolls_left, &ROLL_DICE[r]),
+                        |rolls_left, r| {
+                            let k = turn.best_keep(rolls_left, &ROLL_DICE[r]);
+                            if k.len() == DICE {
+                                Kept::Stop
+                            } else {
+                                Kept::Keep(k.index() as u16)
+                            }
+                        },
                         |r| {
                             let dice: &Dice = &ROLL_DICE[r];
                             let (c, _) = turn.best_box(dice).unwrap();
