@@ -173,18 +173,24 @@ fn win_bots_play_like_ev_once_the_game_is_decided() {
         Seat::Alone(Player::Optimal(ev)),
     ];
     let m = Match::new(rules, seats, tables.distribution).unwrap();
-    // An opponent with one box open: at most 5 more points.
+    // An opponent with one box open (ones) and 5 points: at most 10 in the end.
     let names: Vec<&str> = rules.boxes().iter().map(|b| b.name).collect();
-    let zeros: Vec<(&str, u32)> = names[1..].iter().map(|&n| (n, 0)).collect();
-    let stuck = ScoreCard::from_points(rules, &zeros, 0).unwrap();
+    let low: Vec<(&str, u32)> = names[1..]
+        .iter()
+        .map(|&n| (n, rules.possible_scores(rules.box_by_name(n).unwrap())[0]))
+        .collect();
+    let stuck = ScoreCard::from_points(rules, &low, 0).unwrap();
+    assert_eq!(stuck.banked(), 5);
     let cache = TurnCache::new(ev);
     let mut checked = 0;
     for (i, card) in cards_of_ev_games(6).into_iter().enumerate() {
         let banked = card.banked();
         let mut decided = vec![vec![FinalScores::point(1_000)]];
-        if banked > 5 {
+        if banked > 10 {
             decided.push(vec![FinalScores::point(banked - 1)]);
-            decided.push(m.opponents(1, &[card.clone(), stuck.clone()]));
+            let still_playing = m.opponents(0, &[card.clone(), stuck.clone()]);
+            assert_eq!((still_playing[0].lo, still_playing[0].hi()), (6, 10));
+            decided.push(still_playing);
         }
         for opponents in decided {
             // The exact bot solves its best response: on a few cards only.
