@@ -374,25 +374,64 @@ pub struct SimulateArgs {
     /// points now), `most-common` (keeps the most common face, re-rolls the others twice,
     /// then scores like greedy), or `target:T` (the best chance of a final score of at least
     /// T, T from 0 to 100000; ties in chance: the higher expected score); the report of
-    /// target:T adds the share of games reaching T with its 95% interval.
+    /// target:T adds the share of games reaching T with its 95% interval. The bots that
+    /// play to win need opponents: see --match.
     #[arg(long, default_value = "optimal", value_name = "POLICY", value_parser = parse_policy)]
     pub policy: Policy,
     /// Strategy table for the optimal and the target policy [default: the cache folder, or
     /// $YAHTZEE_TABLE_DIR]; built if missing.
     #[arg(long, value_name = "PATH")]
     pub table: Option<PathBuf>,
-    /// Target table for `--policy target:T` [default: the cache folder, or
+    /// Target table for `target:T` and `win` [default: the cache folder, or
     /// $YAHTZEE_TABLE_DIR]; built if missing (about a minute for yahtzee).
     #[arg(long, value_name = "PATH")]
     pub target_table: Option<PathBuf>,
+    /// Play matches instead: two to eight policies, comma-separated, one per seat (e.g.
+    /// `ev,win`). Besides the policies of --policy (`ev` is `optimal`): `win`, the fast win
+    /// bot (each choice for the best chance of beating the others, whose final scores it
+    /// takes as under expected-score play from their current cards), and `win-exact`, the
+    /// exact best response to the same, solved at each of its turns (slow: for small
+    /// samples). Every player takes turn 1, then turn 2, ...; game g starts with seat g mod
+    /// n; ties for first share the win. Reports each seat's win rate with its 95% interval,
+    /// ties, mean score and time per decision.
+    #[arg(
+        long = "match",
+        value_name = "POLICIES",
+        value_parser = parse_lineup,
+        conflicts_with_all = ["policy", "pmf", "plot", "at_least"]
+    )]
+    pub lineup: Option<Lineup>,
+    /// Distribution table for the opponents of `win` and `win-exact` in --match [default:
+    /// the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.
+    #[arg(long, value_name = "PATH")]
+    pub distribution_table: Option<PathBuf>,
     /// Worker threads, 1 to 256 [default: one per core, or $RAYON_NUM_THREADS].
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<u16>,
 }
 
-/// `--policy`: a policy of [`yahtzee::simulate::Policy`] by its name, `target:T` for a target.
+/// `--policy`: a policy of [`yahtzee::simulate::Policy`] by its name, `target:T` for a target;
+/// the policies that play to win need opponents, so a match.
 pub fn parse_policy(text: &str) -> Result<Policy, String> {
-    text.parse::<Policy>().map_err(|e| e.to_string())
+    match text.parse::<Policy>().map_err(|e| e.to_string())? {
+        p @ (Policy::Win | Policy::WinExact) => Err(format!(
+            "{} needs opponents: use --match ev,{}",
+            p.name(),
+            p.name()
+        )),
+        p => Ok(p),
+    }
+}
+
+/// The policies of `--match`, one per seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lineup(pub Vec<Policy>);
+
+/// `--match`: a lineup of [`yahtzee::matches::parse_lineup`].
+pub fn parse_lineup(text: &str) -> Result<Lineup, String> {
+    yahtzee::matches::parse_lineup(text)
+        .map(Lineup)
+        .map_err(|e| e.to_string())
 }
 
 /// `--format`: the formats of [`yahtzee::export::Format`].
@@ -472,6 +511,23 @@ mod tests {
             parse_policy("lucky")
                 .unwrap_err()
                 .contains("unknown policy `lucky`")
+        );
+        assert_eq!(parse_policy(" EV"), Ok(Policy::Optimal));
+        assert_eq!(
+            parse_policy("win").unwrap_err(),
+            "win needs opponents: use --match ev,win"
+        );
+        assert_eq!(
+            parse_policy("win-exact").unwrap_err(),
+            "win-exact needs opponents: use --match ev,win-exact"
+        );
+        assert_eq!(
+            parse_lineup("ev, win,target:200"),
+            Ok(Lineup(vec![
+                Policy::Optimal,
+                Policy::Win,
+                Policy::Target(200)
+            ]))
         );
     }
 

@@ -23,6 +23,7 @@
 //! - [`distribution`]: the figures of a final-score distribution.
 //! - [`stats`]: the exact distribution under optimal play.
 //! - [`simulate`]: games with random dice under a policy.
+//! - [`matches`]: matches between policies, the win bots among them.
 //! - [`report`]: the result of each command (solve, verify, stats, simulate).
 //! - [`plot`]: the SVG histogram of a distribution.
 //! - [`serve`]: `yahtzee serve`, the web page and the JSON API over these modules.
@@ -55,6 +56,7 @@ pub use state::{ScoreCard, State};
 pub use table::StrategyTable;
 pub mod distribution;
 pub mod export;
+pub mod matches;
 pub mod plot;
 pub mod report;
 pub mod simulate;

@@ -24,6 +24,20 @@ pub const TIE_CONVENTION: &str = "options within 1e-9 of the best are ties: amon
 /// The tie convention of the target policy, as every report that applies it states it.
 pub const TARGET_TIE_CONVENTION: &str = "options whose chances of reaching the target are within 1e-9 are ties: the higher expected final score, then among keeps the fewest dice (then the lowest faces), among boxes the first on the card";
 
+/// The tie convention of the policies that play to win, as every report that applies it
+/// states it.
+pub const WIN_TIE_CONVENTION: &str = "options whose chances of winning are within 1e-9 are ties: the higher expected final score, then among keeps the fewest dice (then the lowest faces), among boxes the first on the card";
+
+/// How `policy` breaks ties (`None` for the baselines, which have their own rules).
+pub fn tie_convention(policy: Policy) -> Option<&'static str> {
+    match policy {
+        Policy::Optimal => Some(TIE_CONVENTION),
+        Policy::Target(_) => Some(TARGET_TIE_CONVENTION),
+        Policy::Win | Policy::WinExact => Some(WIN_TIE_CONVENTION),
+        Policy::Greedy | Policy::MostCommon => None,
+    }
+}
+
 /// The most games one simulation plays: beyond this the per-game counts would no longer be
 /// exact in f64 (2^53), long before which the run would take days anyway.
 pub const MAX_GAMES: u64 = 1 << 40;
@@ -453,11 +467,7 @@ pub fn simulate(
         method: "simulation",
         policy,
         target: policy.target(),
-        tie_convention: match policy {
-            Policy::Optimal => Some(TIE_CONVENTION),
-            Policy::Target(_) => Some(TARGET_TIE_CONVENTION),
-            Policy::Greedy | Policy::MostCommon => None,
-        },
+        tie_convention: tie_convention(policy),
         reached: policy.target().map(|t| ShareInterval::of(&tally, t)),
         games,
         seed,
@@ -466,6 +476,136 @@ pub fn simulate(
         games_per_second: games as f64 / seconds,
         threads: rayon::current_num_threads(),
         summary: Summary::of(rules, &tally, thresholds),
+    };
+    Ok((report, tally))
+}
+
+/// What a match between policies reports ([`crate::matches`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MatchReport {
+    /// The rules played.
+    #[serde(flatten)]
+    pub rules: Rules,
+    /// Always `simulation`.
+    pub method: &'static str,
+    /// Games played.
+    pub games: u64,
+    /// Seed of the dice.
+    pub seed: u64,
+    /// How the games are played: the turn order, the rotation of the first seat, ties
+    /// ([`crate::matches::MATCH_ORDER`]).
+    pub order: &'static str,
+    /// What the policies that play to win assume of their opponents ([`crate::win::MODEL`];
+    /// absent when no seat plays to win).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<&'static str>,
+    /// Each seat, in the order they play.
+    pub seats: Vec<SeatReport>,
+    /// Games whose highest total was shared.
+    pub tied_games: u64,
+    /// Seconds of play (the table loads or builds excluded).
+    pub seconds: f64,
+    /// Games per second.
+    pub games_per_second: f64,
+    /// Worker threads used.
+    pub threads: usize,
+}
+
+/// One seat of a match.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SeatReport {
+    /// The seat, from 1.
+    pub seat: usize,
+    /// The policy played (`optimal`, `win`, `win-exact`, `target`, `greedy`, `most-common`).
+    pub policy: Policy,
+    /// The target score of a target policy (absent for the others).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<u32>,
+    /// The share of the games won, a tie of `k` players for first counting `1/k`, with its
+    /// 95% interval (Wilson's; on the wide side when games are tied).
+    pub win_rate: ShareInterval,
+    /// Games won alone.
+    pub wins: u64,
+    /// Games tied for first with others.
+    pub ties: u64,
+    /// Mean final score.
+    pub mean: f64,
+    /// 95% confidence interval of the mean final score.
+    pub mean_interval: MeanInterval,
+    /// Standard deviation of the final score.
+    pub std_dev: f64,
+    /// How the policy breaks ties (absent for the baselines).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tie_convention: Option<&'static str>,
+    /// Turns played.
+    pub turns: u64,
+    /// Choices made (keeps and boxes).
+    pub decisions: u64,
+    /// Milliseconds per turn spent choosing (the turn's preparation, its keeps and its box:
+    /// for the win policies, the opponents' distributions and the solve too), measured on
+    /// the thread that played it.
+    pub ms_per_turn: f64,
+    /// The same time per choice made.
+    pub ms_per_decision: f64,
+}
+
+/// Plays `games` games of the match `m` with `seed` and reports; the tally is returned too.
+/// `progress(done)` counts games.
+pub fn play_match(
+    m: &crate::matches::Match<'_>,
+    games: u64,
+    seed: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<(MatchReport, crate::matches::MatchTally), SimulateError> {
+    check_games(games)?;
+    let start = Instant::now();
+    let (tally, clock) = crate::matches::play(m, games, seed, progress);
+    let seconds = start.elapsed().as_secs_f64();
+    let n = games as f64;
+    let seats = m
+        .seats()
+        .iter()
+        .zip(&tally.seats)
+        .zip(&clock)
+        .enumerate()
+        .map(|(i, ((seat, t), spent))| {
+            let policy = seat.policy();
+            let summary = Summary::of(m.rules(), &t.scores, &[]);
+            let ms = spent.as_secs_f64() * 1e3;
+            SeatReport {
+                seat: i + 1,
+                policy,
+                target: policy.target(),
+                win_rate: ShareInterval::wilson(t.win_share(), n),
+                wins: t.wins[0],
+                ties: t.ties(),
+                mean: summary.mean,
+                mean_interval: MeanInterval::of(&t.scores),
+                std_dev: summary.std_dev,
+                tie_convention: tie_convention(policy),
+                turns: t.turns,
+                decisions: t.decisions,
+                ms_per_turn: ms / t.turns as f64,
+                ms_per_decision: ms / t.decisions as f64,
+            }
+        })
+        .collect();
+    let report = MatchReport {
+        rules: *m.rules(),
+        method: "simulation",
+        games,
+        seed,
+        order: crate::matches::MATCH_ORDER,
+        model: m
+            .seats()
+            .iter()
+            .any(|s| s.plays_to_win())
+            .then_some(crate::win::MODEL),
+        seats,
+        tied_games: tally.tied_games,
+        seconds,
+        games_per_second: n / seconds,
+        threads: rayon::current_num_threads(),
     };
     Ok((report, tally))
 }

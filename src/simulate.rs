@@ -14,6 +14,10 @@
 //! of reach of what the state can still score), where the optimal policy's turn is played, as
 //! [`TargetTurn`] would (its ties go to the higher expected score, so with every chance 1 or
 //! every chance 0 it is the optimal policy).
+//!
+//! The policies that play to beat other players ([`Policy::Win`], [`Policy::WinExact`]) need
+//! the other players' cards: they play in matches ([`crate::matches`]), through the same
+//! [`PolicyTurn`].
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -31,6 +35,7 @@ use crate::table::StrategyTable;
 use crate::target::{TargetError, TargetTurn};
 use crate::text::excerpt;
 use crate::vector::{VectorTable, max_remaining};
+use crate::win::WinTurn;
 
 /// Games per chunk: one random stream each. Small enough to spread over the threads and to
 /// move the progress bar, large enough that a chunk's bookkeeping is negligible.
@@ -55,6 +60,12 @@ pub enum Policy {
     /// The best chance of a final score of at least this target ([`TargetTurn`]; ties in
     /// chance: the higher expected score, then as `optimal`).
     Target(u32),
+    /// Plays to beat the other players of a match (matches only, [`crate::matches`]): the fast
+    /// win policy ([`WinTurn`]) against the others' current cards.
+    Win,
+    /// Plays to beat the other players of a match by the exact best response
+    /// ([`crate::win::best_response`]), solved again at each of its turns: slow.
+    WinExact,
 }
 
 /// A policy's name that is not one: what was given and what is allowed.
@@ -63,7 +74,7 @@ pub enum Policy {
 pub enum PolicyError {
     /// No policy of that name. Fix: one of the names listed.
     #[error(
-        "unknown policy `{0}`: the policies are optimal, greedy, most-common and target:T (T from 0 to {MAX_TARGET}, e.g. target:300)"
+        "unknown policy `{0}`: the policies are optimal (or ev), greedy, most-common, target:T (T from 0 to {MAX_TARGET}, e.g. target:300), and in a match win and win-exact"
     )]
     Unknown(String),
     /// `target` without its score. Fix: `target:T`.
@@ -87,6 +98,8 @@ impl Policy {
             Policy::Greedy => "greedy",
             Policy::MostCommon => "most-common",
             Policy::Target(_) => "target",
+            Policy::Win => "win",
+            Policy::WinExact => "win-exact",
         }
     }
 
@@ -111,13 +124,15 @@ impl Policy {
 impl std::str::FromStr for Policy {
     type Err = PolicyError;
 
-    /// Parses `optimal`, `greedy`, `most-common` or `target:T` (any case, spaces around
-    /// ignored).
+    /// Parses `optimal` (or `ev`), `greedy`, `most-common`, `target:T`, `win` or `win-exact`
+    /// (any case, spaces around ignored).
     fn from_str(text: &str) -> Result<Policy, PolicyError> {
         let text = text.trim();
         let lower = text.to_ascii_lowercase();
         match lower.as_str() {
-            "optimal" => return Ok(Policy::Optimal),
+            "optimal" | "ev" => return Ok(Policy::Optimal),
+            "win" => return Ok(Policy::Win),
+            "win-exact" => return Ok(Policy::WinExact),
             "greedy" => return Ok(Policy::Greedy),
             "most-common" => return Ok(Policy::MostCommon),
             "target" | "target:" => return Err(PolicyError::NoTarget),
@@ -294,6 +309,8 @@ pub enum PolicyTurn<'a> {
     Greedy,
     /// See [`Policy::MostCommon`].
     MostCommon,
+    /// The fast win policy's turn ([`Policy::Win`]).
+    Win(WinTurn<'a>),
 }
 
 impl PolicyTurn<'_> {
@@ -303,6 +320,7 @@ impl PolicyTurn<'_> {
         match self {
             PolicyTurn::Optimal(_, values) => values.best_keep(rolls_left, dice).0,
             PolicyTurn::Target(t) => t.best_keep(rolls_left, dice),
+            PolicyTurn::Win(t) => t.best_keep(rolls_left, dice),
             PolicyTurn::MostCommon => most_common_keep(dice),
             PolicyTurn::Greedy => Keep::from_faces(&dice.faces()).expect("five faces"),
         }
@@ -319,6 +337,12 @@ impl PolicyTurn<'_> {
                 let (c, _) = t
                     .best_box(dice)
                     .expect("every card of the target table was read when the player was made");
+                (c.index, c.points, c.bonuses)
+            }
+            PolicyTurn::Win(t) => {
+                let c = t
+                    .best_box(dice)
+                    .expect("every card of the target table was read when the match was made");
                 (c.index, c.points, c.bonuses)
             }
             PolicyTurn::Greedy | PolicyTurn::MostCommon => greedy_box(rules, state, dice),
@@ -444,6 +468,43 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// What a turn did: the box filled, its points, the bonuses earned, and how many choices
+/// the policy made (the keeps and the box).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// The box filled (card order).
+    pub index: usize,
+    /// Its points.
+    pub points: u32,
+    /// The bonuses earned.
+    pub bonuses: Bonuses,
+    /// The choices made: one keep per roll that was followed by a decision to keep or stop
+    /// (one or two), and the box.
+    pub decisions: u32,
+}
+
+/// Plays one turn of `state` as `turn` says, with the dice of `rng`: the opening roll, up to
+/// two keeps and re-rolls, then the box. The one turn of every simulated game.
+pub fn play_turn(rules: &Rules, turn: &PolicyTurn<'_>, state: &State, rng: &mut DiceRng) -> Played {
+    let mut dice = rng.throw(&Keep::from_faces(&[]).expect("the empty keep"));
+    let mut decisions = 1;
+    for rolls_left in [2u8, 1] {
+        let keep = turn.keep(rolls_left, &dice);
+        decisions += 1;
+        if keep.len() == DICE {
+            break;
+        }
+        dice = rng.throw(&keep);
+    }
+    let (index, points, bonuses) = turn.choose_box(rules, state, &dice);
+    Played {
+        index,
+        points,
+        bonuses,
+        decisions,
+    }
+}
+
 /// Plays one game and adds it to `tally` (one count per game).
 pub fn play<'a>(
     rules: &Rules,
@@ -458,15 +519,12 @@ pub fn play<'a>(
     let mut upper_bonus = false;
     for _ in 0..rules.box_count() {
         let turn = player.turn(&state, score, cache);
-        let mut dice = rng.throw(&Keep::from_faces(&[]).expect("the empty keep"));
-        for rolls_left in [2u8, 1] {
-            let keep = turn.keep(rolls_left, &dice);
-            if keep.len() == DICE {
-                break;
-            }
-            dice = rng.throw(&keep);
-        }
-        let (index, points, bonuses) = turn.choose_box(rules, &state, &dice);
+        let Played {
+            index,
+            points,
+            bonuses,
+            ..
+        } = play_turn(rules, &turn, &state, rng);
         tally.add_box(index, points, 1.0);
         yahtzee_bonuses += usize::from(bonuses.yahtzee);
         upper_bonus |= bonuses.upper;
@@ -556,7 +614,8 @@ impl MeanInterval {
 /// The share of the games of a simulation that reach a score, with its 95% interval.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ShareInterval {
-    /// The share of the games with a final score of at least the target.
+    /// The share: of the games with a final score of at least the target, or of the games
+    /// won ([`ShareInterval::wilson`]).
     pub share: f64,
     /// Lower end of the 95% confidence interval of the share.
     pub low: f64,
@@ -570,7 +629,14 @@ impl ShareInterval {
     /// within 0 and 1 and does not shrink to a point when no game, or every game, reaches
     /// the target.
     pub fn of(tally: &Tally, target: u32) -> ShareInterval {
-        let n = tally.total();
+        let reached: f64 = tally.score.iter().skip(target as usize).sum();
+        ShareInterval::wilson(reached, tally.total())
+    }
+
+    /// The share `successes / n` with its Wilson score interval at 95% (see
+    /// [`ShareInterval::of`]). A success may count a fraction (a shared win): the interval
+    /// then errs on the wide side, a fraction varying less than a whole success or failure.
+    pub fn wilson(successes: f64, n: f64) -> ShareInterval {
         if n == 0.0 {
             return ShareInterval {
                 share: 0.0,
@@ -578,8 +644,7 @@ impl ShareInterval {
                 high: 1.0,
             };
         }
-        let reached: f64 = tally.score.iter().skip(target as usize).sum();
-        let share = reached / n;
+        let share = successes / n;
         let z2 = 1.96f64 * 1.96;
         let centre = (share + z2 / (2.0 * n)) / (1.0 + z2 / n);
         let half = 1.96 * (share * (1.0 - share) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);

@@ -10,6 +10,7 @@ mod distribution;
 mod errors;
 mod export;
 mod fuzz_regressions;
+mod matches;
 mod play;
 mod readme;
 mod rules;

@@ -192,3 +192,28 @@ pub fn run_in(cwd: &Path, args: &[&str], input: &[u8]) -> Output {
         .expect("stdin takes the input");
     out
 }
+
+/// The distribution table of `rules` (the opponents of the win bots), solved once per test
+/// process from [`table`] and saved in [`table_dir`], like [`target_table`]. Use it with
+/// `yacht`.
+pub fn distribution_table(set: &'static RuleSet, order: Order) -> &'static VectorTable<f32> {
+    type Solved = std::sync::Mutex<Vec<(Rules, &'static VectorTable<f32>)>>;
+    static TABLES: OnceLock<Solved> = OnceLock::new();
+    let rules = Rules::with_order(set, order);
+    let ev = table(set, order);
+    let tables = TABLES.get_or_init(Default::default);
+    let mut guard = tables.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, t)) = guard.iter().find(|(r, _)| *r == rules) {
+        return t;
+    }
+    let t = yahtzee::vector::solve(
+        &VectorObjective::<f32>::distribution(std::sync::Arc::new(ev.clone())),
+        SolveOptions::default().simd,
+        &|_, _| {},
+    );
+    t.save(&table_dir().join(default_table_name_of(&rules, yahtzee::vector::DISTRIBUTION)))
+        .expect("the distribution table saves");
+    let t: &'static VectorTable<f32> = Box::leak(Box::new(t));
+    guard.push((rules, t));
+    t
+}

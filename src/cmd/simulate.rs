@@ -1,12 +1,14 @@
-//! `yahtzee simulate`: games with random dice under a policy, reported like `stats`.
+//! `yahtzee simulate`: games with random dice under a policy, reported like `stats`; with
+//! `--match`, matches between policies, reported seat by seat.
 
 use std::io::Write;
 
 use anyhow::{Result, anyhow};
 
 use super::report as summary;
-use crate::cli::SimulateArgs;
-use yahtzee::report;
+use crate::cli::{Lineup, SimulateArgs};
+use yahtzee::matches::{self, Match, Needs, Tables};
+use yahtzee::report::{self, MatchReport};
 use yahtzee::simulate::{Player, Policy, TargetPlayer};
 use yahtzee::table::default_table_path;
 use yahtzee::text::probability;
@@ -23,11 +25,15 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
     let games_error = |e| anyhow!("--games {}: {e}", args.games);
     report::check_games(args.games).map_err(games_error)?;
     let pool = super::thread_pool(args.threads)?;
+    if let Some(lineup) = &args.lineup {
+        return pool.install(|| run_match(args, lineup));
+    }
     let table = match policy {
         Policy::Optimal | Policy::Target(_) => {
             Some(pool.install(|| super::load_or_build(&rules, args.table.as_deref()))?)
         }
-        Policy::Greedy | Policy::MostCommon => None,
+        // Refused by the parser of --policy: they need opponents.
+        Policy::Greedy | Policy::MostCommon | Policy::Win | Policy::WinExact => None,
     };
     let targets = match policy {
         Policy::Target(_) => {
@@ -108,4 +114,94 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
         Ok(())
     })?;
     Ok(())
+}
+
+/// `--match`: the tables the lineup needs (built if missing), the games, the report.
+fn run_match(args: &SimulateArgs, lineup: &Lineup) -> Result<()> {
+    let rules = args.rules.rules();
+    let policies = &lineup.0;
+    let needs = Needs::of(policies);
+    let ev = if needs.ev {
+        Some(super::load_or_build(&rules, args.table.as_deref())?)
+    } else {
+        None
+    };
+    let targets = if needs.targets {
+        Some(super::load_target(&rules, args.target_table.as_deref())?)
+    } else {
+        None
+    };
+    let distribution = match (needs.distribution, &ev) {
+        (true, Some(ev)) => Some(super::load_distribution(
+            ev,
+            args.distribution_table.as_deref(),
+        )?),
+        _ => None,
+    };
+    let tables = Tables {
+        ev: ev.as_ref(),
+        targets: targets.as_ref(),
+        distribution: distribution.as_ref(),
+    };
+    let target_players = matches::target_players(policies, &tables)?;
+    let seats = matches::seats(policies, &tables, &target_players)?;
+    let game = Match::new(rules, seats, tables.distribution)?;
+    let labels: Vec<String> = policies.iter().map(|p| p.label()).collect();
+    let bar = super::progress_bar(
+        &format!("{} games of {}", labels.join(" vs "), rules.label()),
+        "games",
+    );
+    bar.set_length(args.games);
+    let played = report::play_match(&game, args.games, args.seed, &|done| bar.set_position(done));
+    bar.finish_and_clear();
+    let (report, _) = played.map_err(|e| anyhow!("--games {}: {e}", args.games))?;
+    super::print_result(args.report.json, &report, |out| {
+        out.write_all(render_match(&report).as_bytes())
+    })
+}
+
+/// The human report of a match: one line per seat, then how the games were played.
+fn render_match(report: &MatchReport) -> String {
+    let labels: Vec<String> = report.seats.iter().map(|s| s.policy.label()).collect();
+    let mut s = format!(
+        "{}: {} games, {}, seed {} ({:.1} s, {:.0} games/s on {} threads)\n",
+        report.rules.label(),
+        report.games,
+        labels.join(" vs "),
+        report.seed,
+        report.seconds,
+        report.games_per_second,
+        report.threads
+    );
+    let width = labels.iter().map(String::len).max().unwrap_or(0).max(6);
+    s.push_str(&format!(
+        "{:>4}  {:<width$}  {:>8}  {:<18}  {:>7}  {:>9}  {:<20}  {:>8}\n",
+        "seat", "policy", "win rate", "95% interval", "ties", "mean", "95% interval", "ms/turn"
+    ));
+    for (seat, label) in report.seats.iter().zip(&labels) {
+        let interval = format!("[{:.4}, {:.4}]", seat.win_rate.low, seat.win_rate.high);
+        let mean = format!(
+            "[{:.2}, {:.2}]",
+            seat.mean_interval.low, seat.mean_interval.high
+        );
+        s.push_str(&format!(
+            "{:>4}  {:<width$}  {:>8.4}  {:<18}  {:>7}  {:>9.2}  {:<20}  {:>8.3}\n",
+            seat.seat,
+            label,
+            seat.win_rate.share,
+            interval,
+            seat.ties,
+            seat.mean,
+            mean,
+            seat.ms_per_turn
+        ));
+    }
+    s.push_str(&format!(
+        "tied games: {}\norder: {}\n",
+        report.tied_games, report.order
+    ));
+    if let Some(model) = report.model {
+        s.push_str(&format!("model of the win bots: {model}\n"));
+    }
+    s
 }

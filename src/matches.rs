@@ -1,0 +1,568 @@
+//! Matches between policies: two to [`MAX_SEATS`] players on the same rules, each playing a
+//! policy, with random dice; who wins, and by how much.
+//!
+//! A game follows the rules of several players (`RULES.md`, "Several players"): every player
+//! takes turn 1, then every player takes turn 2, and so on, and the highest final total wins,
+//! a tie of `k` players for first counting `1/k` of a win for each. Instead of an opening roll
+//! for the order, the seats take turns in the order of the list and the first seat rotates:
+//! game `g` (from 0) starts with seat `g mod n`, so every seat starts as many games as the
+//! others (to within one) and no policy gains from the order by luck.
+//!
+//! A policy of one player ([`Player`]: `optimal`, `greedy`, `most-common`, `target:T`) plays
+//! as in [`crate::simulate`], whatever the others score. The policies that play to win look at
+//! the others' cards at each of their turns: each opponent's final score is taken as under
+//! expected-score play from their current card (its distribution read from the distribution
+//! table; a point for a player who has finished), as [`crate::win`] models them. `win` plays
+//! the fast win policy ([`WinTurn`]); `win-exact` solves the exact best response to those
+//! distributions at each of its turns ([`best_response`]) and plays it ([`TargetTurn`] on
+//! the win table, at the points banked): slow (up to a second per turn for Yacht, most of a
+//! minute from an empty Yahtzee card), for small samples.
+//!
+//! Reproducibility: each seat of each game rolls its own dice, ChaCha8 seeded with the
+//! user's seed on stream `g * n + seat` (game `g`, `n` seats). Games run in parallel; each is
+//! played by the same sequential code, and the counts are integers merged in game order, so
+//! a seed gives the same games and the same tally at any thread count. A seat's dice depend
+//! only on its own choices: two matches on the same seed that differ in one seat's policy
+//! give every other seat that plays alone (such as `optimal`) the very same games, which
+//! makes comparisons of the two matches sharper (common random numbers).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use crate::dice::DiceRng;
+use crate::distribution::Tally;
+use crate::rules::Rules;
+use crate::simulate::{
+    Played, Player, Policy, PolicyError, PolicyTurn, TargetPlayer, TurnCache, play_turn,
+};
+use crate::solver::Simd;
+use crate::state::{ScoreCard, cards_by_depth};
+use crate::table::{EXPECTED_SCORE, StrategyTable, TableError};
+use crate::target::{TargetError, TargetTurn};
+use crate::text::excerpt;
+use crate::vector::{DISTRIBUTION, TARGET, VectorTable};
+use crate::win::{FinalScores, WinTurn, best_response};
+
+/// The most players a match takes: more than any table game seats, and few enough that a
+/// list repeated by mistake is refused at once.
+pub const MAX_SEATS: usize = 8;
+
+/// Games per parallel task: few, so that a small sample of slow games (`win-exact`) still
+/// spreads over the threads; the per-task bookkeeping is negligible even so.
+const CHUNK: u64 = 16;
+
+/// How a match is played, as its reports state it.
+pub const MATCH_ORDER: &str = "every player takes turn 1, then every player takes turn 2, and so on, in the order of the seats; game g (from 0) starts with seat g mod n, so every seat starts as many games (to within one); a tie of k players for the highest total counts 1/k of a win for each";
+
+/// A list of policies that is not a lineup of a match.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LineupError {
+    /// Fewer than two policies. Fix: list two or more, separated by commas.
+    #[error("a match needs two policies or more, separated by commas, e.g. ev,win; got only `{0}`")]
+    TooFew(String),
+    /// More than [`MAX_SEATS`] policies. Fix: list at most that many.
+    #[error("a match takes at most {MAX_SEATS} policies, not {0}")]
+    TooMany(usize),
+    /// An entry of the list is not a policy. Fix: see the policy's error.
+    #[error("policy {which} of the match: {error}")]
+    Policy {
+        /// Which entry, from 1.
+        which: usize,
+        /// What is wrong with it.
+        error: PolicyError,
+    },
+}
+
+/// Parses a lineup: two to [`MAX_SEATS`] policies separated by commas (`ev,win`,
+/// `target:250,optimal,greedy`), as [`Policy`] parses each.
+pub fn parse_lineup(text: &str) -> Result<Vec<Policy>, LineupError> {
+    let entries: Vec<&str> = text.split(',').collect();
+    if entries.len() > MAX_SEATS {
+        return Err(LineupError::TooMany(entries.len()));
+    }
+    let policies = entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            e.parse::<Policy>().map_err(|error| LineupError::Policy {
+                which: i + 1,
+                error,
+            })
+        })
+        .collect::<Result<Vec<Policy>, LineupError>>()?;
+    if policies.len() < 2 {
+        return Err(LineupError::TooFew(excerpt(text.trim())));
+    }
+    Ok(policies)
+}
+
+/// The tables the policies of a lineup play with (see [`Needs`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Needs {
+    /// The expected-score table: every policy but `greedy` and `most-common`.
+    pub ev: bool,
+    /// The target table: `target:T` and `win`.
+    pub targets: bool,
+    /// The distribution table: `win` and `win-exact`, for the opponents' final scores.
+    pub distribution: bool,
+}
+
+impl Needs {
+    /// The tables `policies` need.
+    pub fn of(policies: &[Policy]) -> Needs {
+        let any = |f: fn(&Policy) -> bool| policies.iter().any(f);
+        Needs {
+            ev: any(|p| !matches!(p, Policy::Greedy | Policy::MostCommon)),
+            targets: any(|p| matches!(p, Policy::Target(_) | Policy::Win)),
+            distribution: any(|p| matches!(p, Policy::Win | Policy::WinExact)),
+        }
+    }
+}
+
+/// The tables of a match, those its policies need ([`Needs`]) given.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Tables<'a> {
+    /// The expected-score table.
+    pub ev: Option<&'a StrategyTable>,
+    /// The target table.
+    pub targets: Option<&'a VectorTable<f32>>,
+    /// The distribution table.
+    pub distribution: Option<&'a VectorTable<f32>>,
+}
+
+/// One seat of a match: the policy and what it plays with.
+#[derive(Clone, Copy)]
+pub enum Seat<'a> {
+    /// A policy of one player: it plays the same whatever the others score.
+    Alone(Player<'a>),
+    /// The fast win policy ([`Policy::Win`]).
+    Win {
+        /// The expected-score table (for ties).
+        ev: &'a StrategyTable,
+        /// The target table.
+        targets: &'a VectorTable<f32>,
+    },
+    /// The exact best response, solved at each turn ([`Policy::WinExact`]).
+    WinExact {
+        /// The expected-score table (for ties).
+        ev: &'a StrategyTable,
+    },
+}
+
+impl Seat<'_> {
+    /// The policy played.
+    pub fn policy(&self) -> Policy {
+        match self {
+            Seat::Alone(p) => p.policy(),
+            Seat::Win { .. } => Policy::Win,
+            Seat::WinExact { .. } => Policy::WinExact,
+        }
+    }
+
+    /// True when the seat looks at the others' cards.
+    pub fn plays_to_win(&self) -> bool {
+        !matches!(self, Seat::Alone(_))
+    }
+}
+
+/// Why a match cannot be played.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum MatchError {
+    /// The lineup is not one (see [`LineupError`]).
+    #[error(transparent)]
+    Lineup(#[from] LineupError),
+    /// A policy needs a table that was not given. Fix: give the table of that objective.
+    #[error("{policy} plays with the {objective} table of the rules, which was not given")]
+    NoTable {
+        /// The policy, as given.
+        policy: String,
+        /// The table's objective (`expected-score`, `target`, `distribution`).
+        objective: &'static str,
+    },
+    /// A table is of other rules than the match. Fix: give the tables of the match's rules.
+    #[error(
+        "the {objective} table is for {table} but the match is {rules}: give the {objective} table of {rules}"
+    )]
+    RulesMismatch {
+        /// The table's objective.
+        objective: &'static str,
+        /// The table's rules.
+        table: String,
+        /// The match's rules.
+        rules: String,
+    },
+    /// The target table is of other rules, or a card of it cannot be read (see
+    /// [`TargetError`]).
+    #[error(transparent)]
+    Target(#[from] TargetError),
+    /// A card of the distribution table cannot be read (see [`TableError`]).
+    #[error(transparent)]
+    Table(#[from] TableError),
+}
+
+/// The target players of the `target:T` policies of `policies`, in order: what
+/// [`seats`] borrows for them.
+pub fn target_players<'a>(
+    policies: &[Policy],
+    tables: &Tables<'a>,
+) -> Result<Vec<TargetPlayer<'a>>, MatchError> {
+    policies
+        .iter()
+        .filter_map(|p| p.target().map(|t| (p, t)))
+        .map(|(p, t)| {
+            let ev = need(tables.ev, p, EXPECTED_SCORE)?;
+            let targets = need(tables.targets, p, TARGET)?;
+            Ok(TargetPlayer::new(ev, targets, t)?)
+        })
+        .collect()
+}
+
+/// The seats of `policies` with `tables`; `targets` are the [`target_players`] of the same
+/// policies and tables.
+pub fn seats<'a>(
+    policies: &[Policy],
+    tables: &Tables<'a>,
+    targets: &'a [TargetPlayer<'a>],
+) -> Result<Vec<Seat<'a>>, MatchError> {
+    let mut targets = targets.iter();
+    policies
+        .iter()
+        .map(|p| {
+            let ev = || need(tables.ev, p, EXPECTED_SCORE);
+            Ok(match p {
+                Policy::Optimal => Seat::Alone(Player::Optimal(ev()?)),
+                Policy::Greedy => Seat::Alone(Player::Greedy),
+                Policy::MostCommon => Seat::Alone(Player::MostCommon),
+                Policy::Target(_) => Seat::Alone(Player::Target(
+                    targets.next().expect("one target player per target policy"),
+                )),
+                Policy::Win => Seat::Win {
+                    ev: ev()?,
+                    targets: need(tables.targets, p, TARGET)?,
+                },
+                Policy::WinExact => Seat::WinExact { ev: ev()? },
+            })
+        })
+        .collect()
+}
+
+/// The table `table` a policy needs, or the error naming it.
+fn need<'a, T>(
+    table: Option<&'a T>,
+    policy: &Policy,
+    objective: &'static str,
+) -> Result<&'a T, MatchError> {
+    table.ok_or_else(|| MatchError::NoTable {
+        policy: policy.label(),
+        objective,
+    })
+}
+
+/// A match: the seats, in the order they play, and the distribution table the seats that
+/// play to win see their opponents with.
+pub struct Match<'a> {
+    rules: Rules,
+    seats: Vec<Seat<'a>>,
+    distribution: Option<&'a VectorTable<f32>>,
+    simd: Simd,
+}
+
+impl<'a> Match<'a> {
+    /// A match of `seats` on `rules`; `distribution` is needed when a seat plays to win.
+    /// Checks that every table is of `rules` and reads every card the games can ask for, so
+    /// that no turn of a game can fail.
+    pub fn new(
+        rules: Rules,
+        seats: Vec<Seat<'a>>,
+        distribution: Option<&'a VectorTable<f32>>,
+    ) -> Result<Match<'a>, MatchError> {
+        if seats.len() < 2 {
+            let only = seats.first().map_or(String::new(), |s| s.policy().label());
+            return Err(LineupError::TooFew(only).into());
+        }
+        if seats.len() > MAX_SEATS {
+            return Err(LineupError::TooMany(seats.len()).into());
+        }
+        let check = |objective: &'static str, table: &Rules| {
+            if *table == rules {
+                Ok(())
+            } else {
+                Err(MatchError::RulesMismatch {
+                    objective,
+                    table: table.label(),
+                    rules: rules.label(),
+                })
+            }
+        };
+        for seat in &seats {
+            match seat {
+                Seat::Alone(Player::Optimal(ev)) | Seat::WinExact { ev } => {
+                    check(EXPECTED_SCORE, ev.rules())?
+                }
+                Seat::Alone(Player::Target(p)) => check(EXPECTED_SCORE, p.ev().rules())?,
+                Seat::Alone(_) => {}
+                Seat::Win { ev, targets } => {
+                    check(EXPECTED_SCORE, ev.rules())?;
+                    // Checks the target table's rules and reads its every card.
+                    TargetPlayer::new(ev, targets, 0)?;
+                }
+            }
+        }
+        if let Some(seat) = seats.iter().find(|s| s.plays_to_win()) {
+            let Some(table) = distribution else {
+                return Err(MatchError::NoTable {
+                    policy: seat.policy().label(),
+                    objective: DISTRIBUTION,
+                });
+            };
+            check(DISTRIBUTION, table.rules())?;
+            for card in cards_by_depth(&rules).into_iter().flatten() {
+                table.card(card)?;
+            }
+        }
+        Ok(Match {
+            rules,
+            seats,
+            distribution,
+            simd: Simd::detect(),
+        })
+    }
+
+    /// The rules played.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The seats, in the order they play.
+    pub fn seats(&self) -> &[Seat<'a>] {
+        &self.seats
+    }
+
+    /// The final-score distributions of the opponents of `seat`, from their `cards` (every
+    /// seat's, in seat order): a point for a player who has finished, else the distribution
+    /// under expected-score play from their card.
+    pub fn opponents(&self, seat: usize, cards: &[ScoreCard]) -> Vec<FinalScores> {
+        let table = self
+            .distribution
+            .expect("a match with a seat that plays to win has the distribution table");
+        cards
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != seat)
+            .map(|(_, card)| {
+                if card.is_full() {
+                    FinalScores::point(card.banked())
+                } else {
+                    FinalScores::of_card(table, card).expect(
+                        "every card of the distribution table was read when the match was made",
+                    )
+                }
+            })
+            .collect()
+    }
+
+    /// How `seat` plays its turn from `card` against `opponents` (see [`Match::opponents`];
+    /// unused by the policies of one player), with the turns of `cache`. `exact` holds the
+    /// best response a `win-exact` seat solves for the turn, which the turn reads.
+    pub fn turn<'t>(
+        &'t self,
+        seat: usize,
+        card: &ScoreCard,
+        opponents: &[FinalScores],
+        cache: Option<&'t TurnCache<'a>>,
+        exact: &'t mut Option<VectorTable<f32>>,
+    ) -> PolicyTurn<'t> {
+        let state = card.state();
+        let banked = card.banked();
+        match &self.seats[seat] {
+            Seat::Alone(player) => player.turn(&state, banked, cache),
+            Seat::Win { ev, targets } => PolicyTurn::Win(
+                WinTurn::new(ev, targets, &state, banked, opponents)
+                    .expect("every card of the target table was read when the match was made"),
+            ),
+            Seat::WinExact { ev } => {
+                let table = exact.insert(best_response(card, opponents, self.simd));
+                PolicyTurn::Target(Arc::new(
+                    TargetTurn::new(ev, table, &state, i64::from(banked))
+                        .expect("the best response holds every card after the player's"),
+                ))
+            }
+        }
+    }
+
+    /// Plays game `game` of `seed` and adds it to `tally`, and the time each seat spent on
+    /// its turns to `clock`.
+    pub fn play_game(
+        &self,
+        game: u64,
+        seed: u64,
+        cache: Option<&TurnCache<'a>>,
+        tally: &mut MatchTally,
+        clock: &mut [Duration],
+    ) {
+        let n = self.seats.len();
+        let rules = self.rules;
+        let start = (game % n as u64) as usize;
+        let mut dice: Vec<DiceRng> = (0..n)
+            .map(|s| DiceRng::with_stream(seed, game * n as u64 + s as u64))
+            .collect();
+        let mut cards = vec![ScoreCard::new(rules); n];
+        for _ in 0..rules.box_count() {
+            for k in 0..n {
+                let seat = (start + k) % n;
+                let began = Instant::now();
+                let opponents = if self.seats[seat].plays_to_win() {
+                    self.opponents(seat, &cards)
+                } else {
+                    Vec::new()
+                };
+                let mut exact = None;
+                let turn = self.turn(seat, &cards[seat], &opponents, cache, &mut exact);
+                let Played {
+                    index,
+                    points,
+                    bonuses,
+                    decisions,
+                } = play_turn(&rules, &turn, &cards[seat].state(), &mut dice[seat]);
+                clock[seat] += began.elapsed();
+                cards[seat].fill(index, points, bonuses.yahtzee);
+                let s = &mut tally.seats[seat];
+                s.turns += 1;
+                s.decisions += u64::from(decisions);
+            }
+        }
+        tally.add_game(&cards.iter().map(ScoreCard::banked).collect::<Vec<_>>());
+    }
+}
+
+/// What one seat did over the games of a match.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatTally {
+    /// The final scores (counts of games).
+    pub scores: Tally,
+    /// `wins[k - 1]`: games this seat won sharing the highest total with `k - 1` others
+    /// (`wins[0]`: won alone).
+    pub wins: Vec<u64>,
+    /// Turns played.
+    pub turns: u64,
+    /// Choices made: keeps and boxes.
+    pub decisions: u64,
+}
+
+impl SeatTally {
+    /// Games won, a tie of `k` players for first counting `1/k`.
+    pub fn win_share(&self) -> f64 {
+        self.wins
+            .iter()
+            .enumerate()
+            .map(|(k, &w)| w as f64 / (k + 1) as f64)
+            .sum()
+    }
+
+    /// Games this seat tied for first with others.
+    pub fn ties(&self) -> u64 {
+        self.wins.iter().skip(1).sum()
+    }
+}
+
+/// What a match did: each seat's tally, in seat order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchTally {
+    /// Games played.
+    pub games: u64,
+    /// Games whose highest total was shared.
+    pub tied_games: u64,
+    /// Each seat's.
+    pub seats: Vec<SeatTally>,
+}
+
+impl MatchTally {
+    /// An empty tally for `seats` seats of `rules`.
+    pub fn new(rules: &Rules, seats: usize) -> MatchTally {
+        MatchTally {
+            games: 0,
+            tied_games: 0,
+            seats: (0..seats)
+                .map(|_| SeatTally {
+                    scores: Tally::new(rules),
+                    wins: vec![0; seats],
+                    turns: 0,
+                    decisions: 0,
+                })
+                .collect(),
+        }
+    }
+
+    /// Adds a game with these final `scores`, in seat order.
+    pub fn add_game(&mut self, scores: &[u32]) {
+        let best = scores.iter().copied().max().unwrap_or(0);
+        let first = scores.iter().filter(|&&s| s == best).count();
+        self.games += 1;
+        self.tied_games += u64::from(first > 1);
+        for (seat, &score) in self.seats.iter_mut().zip(scores) {
+            seat.scores.add_score(score, 1.0);
+            if score == best {
+                seat.wins[first - 1] += 1;
+            }
+        }
+    }
+
+    /// Adds every game of `other`.
+    pub fn merge(&mut self, other: &MatchTally) {
+        self.games += other.games;
+        self.tied_games += other.tied_games;
+        for (mine, theirs) in self.seats.iter_mut().zip(&other.seats) {
+            mine.scores.merge(&theirs.scores);
+            for (a, b) in mine.wins.iter_mut().zip(&theirs.wins) {
+                *a += b;
+            }
+            mine.turns += theirs.turns;
+            mine.decisions += theirs.decisions;
+        }
+    }
+}
+
+/// Plays `games` games of the match with `seed`: the tally, the same at any thread count,
+/// and the time each seat spent on its turns (summed over the threads). `progress(done)` is
+/// called with the number of games finished after each game. Runs on the current rayon
+/// thread pool.
+pub fn play(
+    m: &Match<'_>,
+    games: u64,
+    seed: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> (MatchTally, Vec<Duration>) {
+    let n = m.seats.len();
+    let cache = m.seats.iter().find_map(|s| match s {
+        Seat::Alone(Player::Optimal(t)) => Some(TurnCache::new(t)),
+        Seat::Alone(Player::Target(p)) => Some(TurnCache::new(p.ev())),
+        _ => None,
+    });
+    let done = AtomicU64::new(0);
+    let chunks: Vec<(MatchTally, Vec<Duration>)> = (0..games.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let mut tally = MatchTally::new(&m.rules, n);
+            let mut clock = vec![Duration::ZERO; n];
+            for game in c * CHUNK..games.min((c + 1) * CHUNK) {
+                m.play_game(game, seed, cache.as_ref(), &mut tally, &mut clock);
+                progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+            }
+            (tally, clock)
+        })
+        .collect();
+    let mut total = MatchTally::new(&m.rules, n);
+    let mut clock = vec![Duration::ZERO; n];
+    for (t, c) in &chunks {
+        total.merge(t);
+        for (a, b) in clock.iter_mut().zip(c) {
+            *a += *b;
+        }
+    }
+    (total, clock)
+}

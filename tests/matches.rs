@@ -1,0 +1,422 @@
+//! `yahtzee simulate --match`: matches between policies. Even policies split the wins, the
+//! same games at any thread count, the win bot beats the expected-score policy at Yacht by
+//! more than its interval, plays like it once the game is decided, the exact bot plays the
+//! best response of the win advice, and bad lineups are refused in one line.
+
+use yahtzee::advice::{Action, Position};
+use yahtzee::dice::{Dice, DiceRng};
+use yahtzee::matches::{self, Match, MatchTally, Seat, Tables};
+use yahtzee::report::{MatchReport, play_match};
+use yahtzee::rules::{Order, RuleSet, Rules};
+use yahtzee::simulate::{Player, Policy, TurnCache, play_turn};
+use yahtzee::state::ScoreCard;
+use yahtzee::win::{FinalScores, Opponent, advise_against, best_response};
+
+use crate::util::*;
+
+/// The Yacht tables a match of every policy plays with.
+fn yacht_tables() -> Tables<'static> {
+    Tables {
+        ev: Some(table(RuleSet::YACHT, Order::Any)),
+        targets: Some(target_table(RuleSet::YACHT, Order::Any)),
+        distribution: Some(distribution_table(RuleSet::YACHT, Order::Any)),
+    }
+}
+
+/// Plays `games` games of `lineup` at Yacht with `seed` on `threads` threads.
+fn yacht_match(lineup: &str, games: u64, seed: u64, threads: usize) -> (MatchReport, MatchTally) {
+    let policies = matches::parse_lineup(lineup).unwrap();
+    let tables = yacht_tables();
+    let targets = matches::target_players(&policies, &tables).unwrap();
+    let seats = matches::seats(&policies, &tables, &targets).unwrap();
+    let m = Match::new(Rules::new(RuleSet::YACHT), seats, tables.distribution).unwrap();
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(|| play_match(&m, games, seed, &|_| {}))
+        .unwrap()
+}
+
+/// Two seats playing the same policy win half the games each, within the interval; the
+/// shares of the seats make the games; each seat's mean holds the expected score of the
+/// table (each plays the optimal policy on its own dice); ties are rare (a tie on every game
+/// would mean the seats share their dice).
+#[test]
+fn ev_against_ev_wins_half_the_games_within_its_interval() {
+    let games = 20_000;
+    let (report, tally) = yacht_match("ev,ev", games, 5, 2);
+    let expected = table(RuleSet::YACHT, Order::Any).expected_score();
+    for seat in &report.seats {
+        let w = &seat.win_rate;
+        assert!(w.low < 0.5 && 0.5 < w.high, "seat {}: {w:?}", seat.seat);
+        // The interval is that of 20,000 games: about 0.7 points either side.
+        assert!(w.high - w.low < 0.015, "{w:?}");
+        let m = &seat.mean_interval;
+        assert!(m.low < expected && expected < m.high, "{m:?} vs {expected}");
+        assert_eq!(seat.policy, Policy::Optimal);
+        assert_eq!(seat.turns, games * 12);
+    }
+    let shares: f64 = tally.seats.iter().map(|s| s.win_share()).sum();
+    assert!((shares - games as f64).abs() < 1e-9, "{shares}");
+    assert_eq!(tally.games, games);
+    assert!(
+        report.tied_games > 0 && report.tied_games < games / 50,
+        "{} tied games",
+        report.tied_games
+    );
+    assert_eq!(tally.seats[0].ties(), report.tied_games);
+    assert!(report.model.is_none());
+}
+
+/// A seed plays the same games at any thread count, also with the win bot and three seats.
+#[test]
+fn a_match_plays_the_same_games_at_any_thread_count() {
+    let (_, one) = yacht_match("win,ev,target:180", 150, 3, 1);
+    let (_, two) = yacht_match("win,ev,target:180", 150, 3, 2);
+    assert_eq!(one, two);
+    let (_, other) = yacht_match("win,ev,target:180", 150, 4, 2);
+    assert_ne!(one, other);
+    // Through the binary too: the reports agree but for the time and the threads.
+    let json = |threads: &str| {
+        let o = run(
+            RuleSet::YACHT,
+            Order::Any,
+            &[
+                "simulate",
+                "--rules",
+                "yacht",
+                "--match",
+                "win,most-common,ev",
+                "--games",
+                "60",
+                "--seed",
+                "8",
+                "--threads",
+                threads,
+                "--json",
+            ],
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        let mut v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        let top = v.as_object_mut().unwrap();
+        for volatile in ["seconds", "games_per_second", "threads"] {
+            top.remove(volatile);
+        }
+        for seat in top["seats"].as_array_mut().unwrap() {
+            let seat = seat.as_object_mut().unwrap();
+            seat.remove("ms_per_turn");
+            seat.remove("ms_per_decision");
+        }
+        v
+    };
+    distribution_table(RuleSet::YACHT, Order::Any);
+    target_table(RuleSet::YACHT, Order::Any);
+    let a = json("1");
+    assert_eq!(a, json("2"));
+    assert_eq!(a["games"], 60);
+    assert_eq!(a["seats"].as_array().unwrap().len(), 3);
+}
+
+/// The win bot beats the expected-score policy at two-player Yacht: over 10,000 games
+/// (seats rotated) the lower end of its win rate's 95% interval is above one half, which a
+/// bot no better than its opponent would reach once in 40 seeds.
+#[test]
+fn win_beats_ev_at_yacht_beyond_its_interval() {
+    let (report, _) = yacht_match("win,ev", 10_000, 2026, 2);
+    let win = &report.seats[0];
+    assert_eq!(win.policy, Policy::Win);
+    assert!(win.win_rate.low > 0.5, "{:?}", win.win_rate);
+    let ev = &report.seats[1];
+    assert!(ev.win_rate.high < 0.5, "{:?}", ev.win_rate);
+    // It gives up average for it.
+    assert!(win.mean < ev.mean, "{} {}", win.mean, ev.mean);
+    assert!(report.model.is_some());
+}
+
+/// Cards met in games of the expected-score policy at Yacht: every turn-start card of a few
+/// games.
+fn cards_of_ev_games(games: u64) -> Vec<ScoreCard> {
+    let ev = table(RuleSet::YACHT, Order::Any);
+    let rules = *ev.rules();
+    let player = Player::Optimal(ev);
+    let mut cards = Vec::new();
+    for g in 0..games {
+        let mut rng = DiceRng::with_stream(77, g);
+        let mut card = ScoreCard::new(rules);
+        while !card.is_full() {
+            cards.push(card.clone());
+            let state = card.state();
+            let turn = player.turn(&state, card.banked(), None);
+            let played = play_turn(&rules, &turn, &state, &mut rng);
+            card.fill(played.index, played.points, played.bonuses.yahtzee);
+        }
+    }
+    cards
+}
+
+/// Once the game is decided the bots that play to win play the expected-score policy,
+/// choice for choice: against an opponent who has finished below the points the player has
+/// banked, against one still playing who cannot reach them, and against one the player can
+/// no longer reach.
+#[test]
+fn win_bots_play_like_ev_once_the_game_is_decided() {
+    let tables = yacht_tables();
+    let ev = tables.ev.unwrap();
+    let rules = *ev.rules();
+    let seats = vec![
+        Seat::Win {
+            ev,
+            targets: tables.targets.unwrap(),
+        },
+        Seat::WinExact { ev },
+        Seat::Alone(Player::Optimal(ev)),
+    ];
+    let m = Match::new(rules, seats, tables.distribution).unwrap();
+    // An opponent with one box open (ones) and 5 points: at most 10 in the end.
+    let names: Vec<&str> = rules.boxes().iter().map(|b| b.name).collect();
+    let low: Vec<(&str, u32)> = names[1..]
+        .iter()
+        .map(|&n| (n, rules.possible_scores(rules.box_by_name(n).unwrap())[0]))
+        .collect();
+    let stuck = ScoreCard::from_points(rules, &low, 0).unwrap();
+    assert_eq!(stuck.banked(), 5);
+    let cache = TurnCache::new(ev);
+    let mut checked = 0;
+    for (i, card) in cards_of_ev_games(6).into_iter().enumerate() {
+        let banked = card.banked();
+        let mut decided = vec![vec![FinalScores::point(1_000)]];
+        if banked > 10 {
+            decided.push(vec![FinalScores::point(banked - 1)]);
+            let still_playing = m.opponents(0, &[card.clone(), stuck.clone()]);
+            assert_eq!((still_playing[0].lo, still_playing[0].hi()), (6, 10));
+            decided.push(still_playing);
+        }
+        for opponents in decided {
+            // The exact bot solves its best response: on a few cards only.
+            let bots: &[usize] = if i % 7 == 3 { &[0, 1] } else { &[0] };
+            for &bot in bots {
+                let mut exact = None;
+                let turn = m.turn(bot, &card, &opponents, None, &mut exact);
+                let mut none = None;
+                let optimal = m.turn(2, &card, &[], Some(&cache), &mut none);
+                let state = card.state();
+                for dice in Dice::all().filter(|d| d.index() >= yahtzee::dice::FIRST_ROLL) {
+                    for rolls_left in [2, 1] {
+                        assert_eq!(
+                            turn.keep(rolls_left, &dice),
+                            optimal.keep(rolls_left, &dice),
+                            "bot {bot}, {card} banked {banked}, {dice:?}, {rolls_left} left"
+                        );
+                    }
+                    assert_eq!(
+                        turn.choose_box(&rules, &state, &dice),
+                        optimal.choose_box(&rules, &state, &dice),
+                        "bot {bot}, {card}, {dice:?}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 40_000, "{checked}");
+}
+
+/// `win-exact` plays the best response: its choices are the first options of the win
+/// advice against the same opponents, on every roll of a few positions; and the fast bot
+/// agrees with it on most of them.
+#[test]
+fn win_exact_plays_the_first_option_of_the_win_advice() {
+    let tables = yacht_tables();
+    let ev = tables.ev.unwrap();
+    let rules = *ev.rules();
+    let seats = vec![
+        Seat::WinExact { ev },
+        Seat::Win {
+            ev,
+            targets: tables.targets.unwrap(),
+        },
+    ];
+    let m = Match::new(rules, seats, tables.distribution).unwrap();
+    let cards = [
+        (
+            "ones=3,twos=6,fours=12,choice=22",
+            "sixes=24,yacht=50,fives=15",
+        ),
+        (
+            "ones=2,twos=4,threes=9,fours=12,fives=15,full-house=0,big-straight=30",
+            "ones=3,twos=6,threes=9,fours=16,fives=20,sixes=24,little-straight=30",
+        ),
+    ];
+    let (mut same, mut total) = (0, 0);
+    for (mine, theirs) in cards {
+        let card = ScoreCard::parse(rules, mine, 0).unwrap();
+        let other = ScoreCard::parse(rules, theirs, 0).unwrap();
+        let opponents = m.opponents(0, &[card.clone(), other.clone()]);
+        let response = best_response(&card, &opponents, yahtzee::solver::Simd::detect());
+        let mut exact = None;
+        let turn = m.turn(0, &card, &opponents, None, &mut exact);
+        let mut unused = None;
+        let fast = m.turn(1, &card, &opponents, None, &mut unused);
+        let state = card.state();
+        for dice in Dice::all().filter(|d| d.index() >= yahtzee::dice::FIRST_ROLL) {
+            for rolls_left in [2u8, 1, 0] {
+                let position = Position {
+                    card: card.clone(),
+                    dice,
+                    rolls_left,
+                };
+                let advice = advise_against(
+                    ev,
+                    &response,
+                    &position,
+                    &[Opponent::Playing(other.clone())],
+                    &opponents,
+                )
+                .unwrap();
+                let (played, by_fast) = if rolls_left == 0 {
+                    let name = |b: (usize, u32, _)| rules.boxes()[b.0].name.to_string();
+                    (
+                        name(turn.choose_box(&rules, &state, &dice)),
+                        name(fast.choose_box(&rules, &state, &dice)),
+                    )
+                } else {
+                    let faces = |k: yahtzee::dice::Keep| format!("{:?}", k.faces());
+                    (
+                        faces(turn.keep(rolls_left, &dice)),
+                        faces(fast.keep(rolls_left, &dice)),
+                    )
+                };
+                let best = match &advice.options[0].action {
+                    Action::Score { category, .. } => category.clone(),
+                    Action::Keep { keep, .. } => format!("{keep:?}"),
+                };
+                assert_eq!(played, best, "{mine} {dice:?} {rolls_left} left");
+                same += usize::from(by_fast == best);
+                total += 1;
+            }
+        }
+    }
+    println!("the fast bot agrees with the best response on {same} of {total} choices");
+    assert!(same * 10 > total * 8, "{same} of {total}");
+}
+
+#[test]
+fn a_match_reports_each_seat() {
+    distribution_table(RuleSet::YACHT, Order::Any);
+    target_table(RuleSet::YACHT, Order::Any);
+    let args = [
+        "simulate",
+        "--rules",
+        "yacht",
+        "--match",
+        "ev,greedy,win",
+        "--games",
+        "300",
+    ];
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &[&args[..], &["--json"]].concat(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["rules"], "yacht");
+    assert_eq!(v["games"], 300);
+    let seats = v["seats"].as_array().unwrap();
+    let names: Vec<&str> = seats
+        .iter()
+        .map(|s| s["policy"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["optimal", "greedy", "win"]);
+    let mut total = 0.0;
+    for (i, s) in seats.iter().enumerate() {
+        assert_eq!(s["seat"], i + 1);
+        let w = &s["win_rate"];
+        let share = w["share"].as_f64().unwrap();
+        assert!(w["low"].as_f64().unwrap() <= share && share <= w["high"].as_f64().unwrap());
+        total += share;
+        assert_eq!(s["turns"], 300 * 12);
+        let decisions = s["decisions"].as_u64().unwrap();
+        assert!(
+            (300 * 12 * 2..=300 * 12 * 3).contains(&decisions),
+            "{decisions}"
+        );
+        assert!(s["ms_per_turn"].as_f64().unwrap() > 0.0);
+    }
+    assert!((total - 1.0).abs() < 1e-12, "{total}");
+    // Greedy never re-rolls: one keep and one box a turn; it wins next to nothing.
+    assert_eq!(seats[1]["decisions"], 300 * 12 * 2);
+    assert!(seats[1]["win_rate"]["share"].as_f64().unwrap() < 0.05);
+    assert!(seats[1].get("tie_convention").is_none());
+    assert!(
+        seats[2]["tie_convention"]
+            .as_str()
+            .unwrap()
+            .contains("chances of winning")
+    );
+    assert!(v["order"].as_str().unwrap().contains("g mod n"));
+    assert!(v["model"].as_str().unwrap().contains("highest average"));
+    let human = stdout(&run(RuleSet::YACHT, Order::Any, &args));
+    assert!(
+        human.starts_with("yacht: 300 games, optimal vs greedy vs win, seed 1"),
+        "{human}"
+    );
+    assert!(human.contains("win rate"), "{human}");
+    assert!(
+        human.lines().any(|l| l.trim_start().starts_with("3  win ")),
+        "{human}"
+    );
+    assert!(
+        human.contains("order: every player takes turn 1"),
+        "{human}"
+    );
+}
+
+#[test]
+fn bad_lineups_are_refused_in_one_line() {
+    for (args, needle) in [
+        (
+            &["--match", "ev"][..],
+            "a match needs two policies or more, separated by commas, e.g. ev,win; got only `ev`",
+        ),
+        (
+            &["--match", "ev,lucky"],
+            "policy 2 of the match: unknown policy `lucky`",
+        ),
+        (
+            &["--match", "target,ev"],
+            "policy 1 of the match: the target policy needs its target score: target:T",
+        ),
+        (
+            &["--match", "ev,target:x"],
+            "`target:x` must be a whole number",
+        ),
+        (
+            &["--match", "ev,,win"],
+            "policy 2 of the match: unknown policy",
+        ),
+        (
+            &["--match", "ev,ev,ev,ev,ev,ev,ev,ev,ev"],
+            "a match takes at most 8 policies, not 9",
+        ),
+        (
+            &["--policy", "win"],
+            "win needs opponents: use --match ev,win",
+        ),
+        (
+            &["--policy", "win-exact"],
+            "win-exact needs opponents: use --match ev,win-exact",
+        ),
+        (&["--match", "ev,win", "--policy", "greedy"], "--policy"),
+        (&["--match", "ev,win", "--pmf", "x.csv"], "--pmf"),
+        (&["--match", "ev,win", "--games", "0"], "--games 0"),
+    ] {
+        let o = run(
+            RuleSet::YACHT,
+            Order::Any,
+            &[&["simulate", "--rules", "yacht"][..], args].concat(),
+        );
+        assert_bad_input(&o, needle);
+    }
+}
