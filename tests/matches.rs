@@ -189,7 +189,9 @@ fn win_bots_play_like_ev_once_the_game_is_decided() {
         if banked > 10 {
             decided.push(vec![FinalScores::point(banked - 1)]);
             let still_playing = m.opponents(0, &[card.clone(), stuck.clone()]);
-            assert_eq!((still_playing[0].lo, still_playing[0].hi()), (6, 10));
+            // 5 banked, then 0 to 5 ones: no one in fifteen dice has chance (5/6)^15.
+            assert_eq!((still_playing[0].lo, still_playing[0].hi()), (5, 10));
+            assert!((still_playing[0].pmf[0] - (5.0f64 / 6.0).powi(15)).abs() < 1e-6);
             decided.push(still_playing);
         }
         for opponents in decided {
