@@ -197,7 +197,9 @@ pub fn parse_threads(text: &str) -> Result<u16, String> {
 pub struct PlayArgs {
     #[command(flatten)]
     pub rules: RulesArgs,
-    /// The seats in table order, comma-separated; `bot` (or `bot2`, ...) is the optimal bot.
+    /// The seats in table order, comma-separated; `bot` (or `bot2`, ...) is the optimal bot,
+    /// `bot:target=300` a bot playing for a final score of at least 300 (the best chance of
+    /// reaching it), e.g. `alice,bot,bot2:target=300`.
     #[arg(long, default_value = "you", value_name = "NAMES")]
     pub players: String,
     /// Seed of the dice, to replay a game [default: drawn from the clock, and recorded].
@@ -207,15 +209,20 @@ pub struct PlayArgs {
     /// ones for a re-roll.
     #[arg(long)]
     pub manual_dice: bool,
-    /// The coach speaks after a decision of a person that loses at least this many points;
-    /// `off` silences the coach.
-    #[arg(
-        long,
-        default_value = "0.2",
-        value_name = "POINTS|off",
-        allow_negative_numbers = true
-    )]
-    pub coach_threshold: String,
+    /// The coach speaks after a decision of a person that loses at least this many points
+    /// [default: 0.2]; with --target, this much chance of reaching the target, from 0 to 1
+    /// [default: 0.01]; `off` silences the coach.
+    #[arg(long, value_name = "POINTS|CHANCE|off", allow_negative_numbers = true)]
+    pub coach_threshold: Option<String>,
+    /// The coach and the hints price every decision of a person in chance of a final score
+    /// of at least T (against the option best for T) instead of in expected points. The
+    /// target table is built on first use (about a minute for yahtzee).
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    pub target: Option<u32>,
+    /// Target table for --target and for bots playing for a target [default: the cache
+    /// folder, or $YAHTZEE_TABLE_DIR]; built if missing.
+    #[arg(long, value_name = "PATH")]
+    pub target_table: Option<PathBuf>,
     /// Where to save the game record (JSON Lines) [default: yahtzee-game-YYYYMMDD-HHMMSS.jsonl
     /// in the current folder, UTC, with -2, -3, ... when a game of the same second has that
     /// name]; an existing file is never overwritten.

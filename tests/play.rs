@@ -773,6 +773,7 @@ fn record_write_failure_names_the_file() {
         seats: parse_seats("bot").unwrap(),
         dice: DiceSource::Seeded(1),
         coach_threshold: Some(0.2),
+        coach_target: None,
     };
     let full = std::fs::OpenOptions::new()
         .write(true)
@@ -780,7 +781,7 @@ fn record_write_failure_names_the_file() {
         .unwrap();
     let mut record = RecordWriter::new("/dev/full", full);
     let mut out = Vec::new();
-    let e = yahtzee::game::session::play(t, &options, &b""[..], &mut out, &mut record)
+    let e = yahtzee::game::session::play(t, None, &options, &b""[..], &mut out, &mut record)
         .unwrap_err()
         .to_string();
     assert!(
