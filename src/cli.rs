@@ -240,9 +240,43 @@ pub struct ReviewArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Price every decision in chance of a final score of at least T (against the option
+    /// best for T) instead of in expected points; `off`: in expected points [default: the
+    /// coach's target of the record, if it has one, else expected points].
+    #[arg(long, value_name = "T|off", value_parser = parse_review_target)]
+    pub target: Option<ReviewTarget>,
+    /// Target table for a review priced for a target [default: the cache folder, or
+    /// $YAHTZEE_TABLE_DIR]; built if missing.
+    #[arg(long, value_name = "PATH")]
+    pub target_table: Option<PathBuf>,
     /// Strategy table to use [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.
     #[arg(long, value_name = "PATH")]
     pub table: Option<PathBuf>,
+}
+
+/// `review --target`: a target score, or `off` for expected points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReviewTarget {
+    /// Priced in chance of reaching this final score.
+    Score(u32),
+    /// Priced in expected points.
+    Off,
+}
+
+/// Parses `review --target`: `off`, or a whole number from 0 to 100000.
+pub fn parse_review_target(text: &str) -> Result<ReviewTarget, String> {
+    let text = text.trim();
+    if text.eq_ignore_ascii_case("off") {
+        return Ok(ReviewTarget::Off);
+    }
+    match text.parse::<u32>() {
+        Ok(t) if t <= yahtzee::simulate::MAX_TARGET => Ok(ReviewTarget::Score(t)),
+        _ => Err(format!(
+            "the target must be `off` or a whole number from 0 to {}, not `{}`",
+            yahtzee::simulate::MAX_TARGET,
+            excerpt(text)
+        )),
+    }
 }
 
 #[derive(Args, Debug)]

@@ -130,6 +130,16 @@ pub fn load_table(rules: &Rules, table: Option<&Path>, from: RulesFrom) -> Resul
 /// and saved first when the file does not exist (about a minute), with a progress bar, as
 /// [`load_table`] does for the expected-score table.
 pub fn load_target(rules: &Rules, table: Option<&Path>) -> Result<VectorTable<f32>> {
+    load_target_for(rules, table, RulesFrom::Flags)
+}
+
+/// [`load_target`] for a command whose rules come from `from` (a game record: only the
+/// table can change).
+pub fn load_target_for(
+    rules: &Rules,
+    table: Option<&Path>,
+    from: RulesFrom,
+) -> Result<VectorTable<f32>> {
     let bar = progress_bar(
         &format!("solving the target table of {}", rules.label()),
         "cards",
@@ -147,7 +157,7 @@ pub fn load_target(rules: &Rules, table: Option<&Path>) -> Result<VectorTable<f3
         _ => {}
     });
     bar.finish_and_clear();
-    let loaded = loaded.map_err(|e| table_error_of(e, rules, table, RulesFrom::Flags, TARGET))?;
+    let loaded = loaded.map_err(|e| table_error_of(e, rules, table, from, TARGET))?;
     if let Some(e) = loaded.saved() {
         let fix = match table {
             Some(_) => "give --target-table a path in a writable folder".to_string(),
