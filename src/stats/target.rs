@@ -27,7 +27,7 @@ use std::sync::{LazyLock, Mutex};
 use rayon::prelude::*;
 
 use super::{ROLL_DICE, turn_outcomes};
-use crate::advice::{Preferred, TurnValues, box_choices};
+use crate::advice::{Preferred, TurnValues};
 use crate::dice::{DICE, FACES, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
 use crate::distribution::Tally;
 use crate::kernel::Layer;
@@ -216,31 +216,51 @@ struct TurnPlan {
 impl TurnPlan {
     fn new(ev: &StrategyTable, state: &State) -> TurnPlan {
         let rules = ev.rules();
-        // Every roll's legal boxes, then their outcomes numbered in sorted order.
-        let mut found: Vec<(Outcome, f64)> = Vec::with_capacity(ROLLS * 8);
+        // Every roll's legal boxes in card order with their points and bonus, as
+        // `box_choices` finds them; a way of filling a box is valued once, however many rolls
+        // lead to it (`box_choices`' value: its points and bonus plus the table's value after).
+        let mut found: Vec<(u8, u8, Bonuses)> = Vec::with_capacity(ROLLS * 8);
         let mut start = Vec::with_capacity(ROLLS + 1);
         start.push(0);
         for dice in ROLL_DICE.iter() {
-            found.extend(box_choices(ev, state, dice).into_iter().map(|c| {
-                (
-                    Outcome {
-                        box_index: c.index as u8,
-                        points: c.points as u8,
-                        bonus: c.bonus as u16,
-                        bonuses: c.bonuses,
-                        next: state.after(rules, c.index, c.points),
-                    },
-                    c.future,
-                )
-            }));
+            let five = dice.five_of_a_kind().is_some();
+            let legal = rules.legal_boxes(state.filled, dice);
+            for c in crate::state::set_bits(u64::from(legal)) {
+                let points = rules.score(c, dice, state.filled);
+                found.push((
+                    c as u8,
+                    points as u8,
+                    state.bonuses_for(rules, c, points, five),
+                ));
+            }
             start.push(found.len());
         }
-        let mut outcomes: Vec<Outcome> = found.iter().map(|&(o, _)| o).collect();
-        outcomes.sort_unstable_by_key(|o| (o.box_index, o.points, o.bonus));
-        outcomes.dedup_by_key(|o| (o.box_index, o.points, o.bonus));
+        let mut keys: Vec<(u8, u8, u16, Bonuses)> = found
+            .iter()
+            .map(|&(c, p, b)| (c, p, b.points(rules) as u16, b))
+            .collect();
+        keys.sort_unstable_by_key(|k| (k.0, k.1, k.2));
+        keys.dedup_by_key(|k| (k.0, k.1, k.2));
+        let outcomes: Vec<Outcome> = keys
+            .iter()
+            .map(|&(c, p, bonus, bonuses)| Outcome {
+                box_index: c,
+                points: p,
+                bonus,
+                bonuses,
+                next: state.after(rules, usize::from(c), u32::from(p)),
+            })
+            .collect();
+        let futures: Vec<f64> = outcomes
+            .iter()
+            .map(|o| f64::from(o.gain()) + ev.value(&o.next))
+            .collect();
         let choices = found
             .iter()
-            .map(|(o, future)| (find(&outcomes, o.box_index, o.points, o.bonus), *future))
+            .map(|&(c, p, b)| {
+                let o = find(&outcomes, c, p, b.points(rules) as u16);
+                (o, futures[usize::from(o)])
+            })
             .collect();
         let values = TurnValues::new(ev, state);
         let keeps = &*KEEPS;
@@ -956,6 +976,28 @@ mod tests {
             ];
             for state in states {
                 let plan = TurnPlan::new(&ev, &state);
+                // Each roll's boxes are `box_choices`', with the same values.
+                for (r, dice) in ROLL_DICE.iter().enumerate() {
+                    let mine: Vec<(usize, u32, u32, f64)> = plan
+                        .choices_of(r)
+                        .iter()
+                        .map(|&(o, future)| {
+                            let o = &plan.outcomes[usize::from(o)];
+                            (
+                                usize::from(o.box_index),
+                                u32::from(o.points),
+                                u32::from(o.bonus),
+                                future,
+                            )
+                        })
+                        .collect();
+                    let theirs: Vec<(usize, u32, u32, f64)> =
+                        crate::advice::box_choices(&ev, &state, dice)
+                            .iter()
+                            .map(|c| (c.index, c.points, c.bonus, c.future))
+                            .collect();
+                    assert_eq!(mine, theirs);
+                }
                 let most = i64::from(max_remaining(&rules, &state));
                 let needed: Vec<i64> = (0..LANES as i64)
                     .map(|i| 1 + i * most / LANES as i64)
