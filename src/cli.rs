@@ -217,7 +217,9 @@ pub fn parse_threads(text: &str) -> Result<u16, String> {
 pub struct PlayArgs {
     #[command(flatten)]
     pub rules: RulesArgs,
-    /// The seats in table order, comma-separated; `bot` (or `bot2`, ...) is the optimal bot.
+    /// The seats in table order, comma-separated; `bot` (or `bot2`, ...) is the optimal bot,
+    /// `bot:target=300` a bot playing for a final score of at least 300 (the best chance of
+    /// reaching it), e.g. `alice,bot,bot2:target=300`.
     #[arg(long, default_value = "you", value_name = "NAMES")]
     pub players: String,
     /// Seed of the dice, to replay a game [default: drawn from the clock, and recorded].
@@ -227,15 +229,20 @@ pub struct PlayArgs {
     /// ones for a re-roll.
     #[arg(long)]
     pub manual_dice: bool,
-    /// The coach speaks after a decision of a person that loses at least this many points;
-    /// `off` silences the coach.
-    #[arg(
-        long,
-        default_value = "0.2",
-        value_name = "POINTS|off",
-        allow_negative_numbers = true
-    )]
-    pub coach_threshold: String,
+    /// The coach speaks after a decision of a person that loses at least this many points
+    /// [default: 0.2]; with --target, this much chance of reaching the target, from 0 to 1
+    /// [default: 0.01]; `off` silences the coach.
+    #[arg(long, value_name = "POINTS|CHANCE|off", allow_negative_numbers = true)]
+    pub coach_threshold: Option<String>,
+    /// The coach and the hints price every decision of a person in chance of a final score
+    /// of at least T (against the option best for T) instead of in expected points. The
+    /// target table is built on first use (about a minute for yahtzee).
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    pub target: Option<u32>,
+    /// Target table for --target and for bots playing for a target [default: the cache
+    /// folder, or $YAHTZEE_TABLE_DIR]; built if missing.
+    #[arg(long, value_name = "PATH")]
+    pub target_table: Option<PathBuf>,
     /// Where to save the game record (JSON Lines) [default: yahtzee-game-YYYYMMDD-HHMMSS.jsonl
     /// in the current folder, UTC, with -2, -3, ... when a game of the same second has that
     /// name]; an existing file is never overwritten.
@@ -253,9 +260,43 @@ pub struct ReviewArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Price every decision in chance of a final score of at least T (against the option
+    /// best for T) instead of in expected points; `off`: in expected points [default: the
+    /// coach's target of the record, if it has one, else expected points].
+    #[arg(long, value_name = "T|off", value_parser = parse_review_target)]
+    pub target: Option<ReviewTarget>,
+    /// Target table for a review priced for a target [default: the cache folder, or
+    /// $YAHTZEE_TABLE_DIR]; built if missing.
+    #[arg(long, value_name = "PATH")]
+    pub target_table: Option<PathBuf>,
     /// Strategy table to use [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.
     #[arg(long, value_name = "PATH")]
     pub table: Option<PathBuf>,
+}
+
+/// `review --target`: a target score, or `off` for expected points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReviewTarget {
+    /// Priced in chance of reaching this final score.
+    Score(u32),
+    /// Priced in expected points.
+    Off,
+}
+
+/// Parses `review --target`: `off`, or a whole number from 0 to 100000.
+pub fn parse_review_target(text: &str) -> Result<ReviewTarget, String> {
+    let text = text.trim();
+    if text.eq_ignore_ascii_case("off") {
+        return Ok(ReviewTarget::Off);
+    }
+    match text.parse::<u32>() {
+        Ok(t) if t <= yahtzee::simulate::MAX_TARGET => Ok(ReviewTarget::Score(t)),
+        _ => Err(format!(
+            "the target must be `off` or a whole number from 0 to {}, not `{}`",
+            yahtzee::simulate::MAX_TARGET,
+            excerpt(text)
+        )),
+    }
 }
 
 #[derive(Args, Debug)]

@@ -1,5 +1,6 @@
 //! Game review: read a saved record, check it against the rules, and price every decision of
-//! every player against optimal play.
+//! every player against optimal play: in expected points, or in chance of reaching a target
+//! score ([`Pricing`]).
 //!
 //! [`GameRecord::parse`] replays a record through the referee ([`Game::apply`]) and refuses
 //! the first line that is malformed or breaks the rules, naming the line and the reason,
@@ -11,7 +12,10 @@
 //! review at exactly zero loss.
 //!
 //! The mean loss per decision is the usual measure of a player's proficiency: 0.2 points or
-//! less is strong play.
+//! less is strong play. Priced for a target ([`review_for`] with [`Pricing::Target`]), each
+//! decision is priced with `advise --target` ([`evaluate_target`]): the chance of reaching the
+//! target it gave away against the option best for it, so a bot playing for that target
+//! reviews at zero loss.
 
 use serde::Serialize;
 
@@ -19,12 +23,16 @@ use crate::advice::AdviceError;
 use crate::choice::Choice;
 use crate::dice::{DICE, DiceRng, join_faces};
 use crate::game::record::HeaderLine;
+use crate::game::record::RECORD_FORMATS;
 use crate::game::{
-    Decision, DiceMode, Event, FinalScore, Game, Header, Illegal, RECORD_FORMAT, SeatKind, evaluate,
+    Decision, DiceMode, Event, FinalScore, Game, Header, Illegal, SeatKind, evaluate,
+    evaluate_target,
 };
 use crate::rules::Rules;
 use crate::table::StrategyTable;
+use crate::target::TargetError;
 use crate::text::{excerpt, plural};
+use crate::vector::VectorTable;
 
 /// A record refused, with the line (from 1) and the reason. Each message says what the record
 /// should hold instead; the format is in `data/README-games.md`.
@@ -66,13 +74,26 @@ pub enum RecordError {
     /// A record format this program does not read. Fix: review it with the program that
     /// wrote it.
     #[error(
-        "line {line}: record format {got} is not supported: this program reads format {RECORD_FORMAT}"
+        "line {line}: record format {got} is not supported: this program reads formats 1 and 2"
     )]
     Format {
         /// The line.
         line: usize,
         /// The format of the record.
         got: u32,
+    },
+    /// A format-1 record with a target (a bot's or the coach's): targets came with format 2.
+    /// Fix: `"format": 2`, or remove the targets.
+    #[error("line {line}: record format 1 has no targets: targets are written by format 2")]
+    TargetInFormat1 {
+        /// The line.
+        line: usize,
+    },
+    /// A coach target above the largest target. Fix: a target from 0 to 100000, or `null`.
+    #[error("line {line}: coach_target must be a whole number from 0 to 100000, or null")]
+    CoachTarget {
+        /// The line.
+        line: usize,
     },
     /// Seeded dice without a seed. Fix: the seed, or `"dice": "manual"`.
     #[error("line {line}: seeded dice need a seed")]
@@ -86,8 +107,11 @@ pub enum RecordError {
         /// The line.
         line: usize,
     },
-    /// A negative or infinite coach threshold. Fix: 0 or more, or `null` for no coach.
-    #[error("line {line}: coach_threshold must be 0 or more, or null when the coach was off")]
+    /// A negative or infinite coach threshold, or one above 1 with a coach target (a chance).
+    /// Fix: 0 or more (a chance from 0 to 1 with a coach target), or `null` for no coach.
+    #[error(
+        "line {line}: coach_threshold must be 0 or more (a chance from 0 to 1 with a coach_target), or null when the coach was off"
+    )]
     CoachThreshold {
         /// The line.
         line: usize,
@@ -159,6 +183,8 @@ impl RecordError {
             | RecordError::NoSeed { line }
             | RecordError::ManualSeed { line }
             | RecordError::CoachThreshold { line }
+            | RecordError::TargetInFormat1 { line }
+            | RecordError::CoachTarget { line }
             | RecordError::Illegal { line, .. }
             | RecordError::NotTheSeed { line, .. }
             | RecordError::EndComplete { line, .. }
@@ -314,20 +340,36 @@ impl GameRecord {
 
 /// Checks what the header says beyond its shape.
 fn check_header(line: usize, header: &Header) -> Result<(), RecordError> {
-    if header.format != RECORD_FORMAT {
+    if !RECORD_FORMATS.contains(&header.format) {
         return Err(RecordError::Format {
             line,
             got: header.format,
         });
+    }
+    let has_target =
+        header.coach_target.is_some() || header.seats.iter().any(|s| s.target.is_some());
+    if header.format == 1 && has_target {
+        return Err(RecordError::TargetInFormat1 { line });
+    }
+    if header
+        .coach_target
+        .is_some_and(|t| t > crate::simulate::MAX_TARGET)
+    {
+        return Err(RecordError::CoachTarget { line });
     }
     match (header.dice, header.seed) {
         (DiceMode::Seeded, None) => return Err(RecordError::NoSeed { line }),
         (DiceMode::Manual, Some(_)) => return Err(RecordError::ManualSeed { line }),
         _ => {}
     }
+    let most = if header.coach_target.is_some() {
+        1.0
+    } else {
+        f64::INFINITY
+    };
     if header
         .coach_threshold
-        .is_some_and(|t| !(t.is_finite() && t >= 0.0))
+        .is_some_and(|t| !(t.is_finite() && t >= 0.0 && t <= most))
     {
         return Err(RecordError::CoachThreshold { line });
     }
@@ -386,11 +428,13 @@ pub struct DecisionReview {
     pub choice: String,
     /// The best choice, in words.
     pub best: String,
-    /// Expected final score after the choice made.
+    /// Expected final score after the choice made (priced for a target: the best chance of
+    /// reaching it after the choice).
     pub chosen_value: f64,
-    /// Expected final score after the best choice.
+    /// Expected final score after the best choice (for a target: its chance).
     pub best_value: f64,
-    /// Expected points lost: `best_value - chosen_value`, 0 for a tie.
+    /// Expected points lost (for a target: chance lost): `best_value - chosen_value`, 0 for a
+    /// tie.
     pub loss: f64,
 }
 
@@ -422,6 +466,72 @@ impl LossSizes {
     }
 }
 
+/// Decisions priced for a target, counted by the chance they gave away.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ChanceLossSizes {
+    /// Best for the target (or tied with the best): loss 0.
+    pub optimal: usize,
+    /// Loss above 0 and below 0.001 (a tenth of a percentage point).
+    pub under_0_001: usize,
+    /// Loss from 0.001 to below 0.01.
+    pub from_0_001_to_0_01: usize,
+    /// Loss from 0.01 to below 0.05.
+    pub from_0_01_to_0_05: usize,
+    /// Loss of 0.05 (five percentage points) or more.
+    pub from_0_05: usize,
+}
+
+impl ChanceLossSizes {
+    fn count(&mut self, loss: f64) {
+        match loss {
+            l if l <= 0.0 => self.optimal += 1,
+            l if l < 0.001 => self.under_0_001 += 1,
+            l if l < 0.01 => self.from_0_001_to_0_01 += 1,
+            l if l < 0.05 => self.from_0_01_to_0_05 += 1,
+            _ => self.from_0_05 += 1,
+        }
+    }
+}
+
+/// Decisions counted by the size of their loss, in the review's unit.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum BySize {
+    /// In expected points.
+    Points(LossSizes),
+    /// In chance of reaching the target.
+    Chance(ChanceLossSizes),
+}
+
+impl BySize {
+    fn count(&mut self, loss: f64) {
+        match self {
+            BySize::Points(s) => s.count(loss),
+            BySize::Chance(s) => s.count(loss),
+        }
+    }
+
+    /// The counts, best first, with their column titles.
+    pub fn columns(&self) -> [(&'static str, usize); 5] {
+        match self {
+            BySize::Points(s) => [
+                ("optimal", s.optimal),
+                ("<0.2", s.under_0_2),
+                ("0.2-1", s.from_0_2_to_1),
+                ("1-5", s.from_1_to_5),
+                (">=5", s.from_5),
+            ],
+            BySize::Chance(s) => [
+                ("best", s.optimal),
+                ("<0.001", s.under_0_001),
+                ("0.001-0.01", s.from_0_001_to_0_01),
+                ("0.01-0.05", s.from_0_01_to_0_05),
+                (">=0.05", s.from_0_05),
+            ],
+        }
+    }
+}
+
 /// The totals of one player.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PlayerReview {
@@ -429,16 +539,19 @@ pub struct PlayerReview {
     pub player: String,
     /// Person or bot.
     pub kind: SeatKind,
+    /// The target a bot played for (absent for the optimal bot and for a person).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<u32>,
     /// Points on the card at the end of the record.
     pub score: u32,
     /// Number of decisions (keeps and scorings).
     pub decisions: usize,
-    /// Sum of the losses: the expected points given away.
+    /// Sum of the losses: the expected points given away (for a target: the chance).
     pub total_loss: f64,
-    /// Mean loss per decision; 0.2 or less is strong play.
+    /// Mean loss per decision; in points, 0.2 or less is strong play.
     pub mean_loss: f64,
-    /// Decisions by size of the mistake.
-    pub by_size: LossSizes,
+    /// Decisions by size of the mistake, in the review's unit.
+    pub by_size: BySize,
     /// The three costliest decisions (loss above 0), costliest first.
     pub costliest: Vec<DecisionReview>,
 }
@@ -449,6 +562,12 @@ pub struct Review {
     /// The rules of the game: `rules` (the rule set's name) and `upper_first`.
     #[serde(flatten)]
     pub rules: Rules,
+    /// What the decisions are priced in: `expected-score` (expected points, against optimal
+    /// play) or `target` (chance of a final score of at least `target`, against the option
+    /// best for it).
+    pub objective: &'static str,
+    /// The target of a review priced in chance; `null` for expected points.
+    pub target: Option<u32>,
     /// The seed of seeded dice.
     pub seed: Option<u64>,
     /// True when the game was played to the end.
@@ -505,12 +624,51 @@ impl SeededDice {
     }
 }
 
-/// Prices every decision of `record` with `table` (the table of the record's rules).
+/// What a review prices decisions in.
+#[derive(Clone, Copy, Debug)]
+pub enum Pricing<'a> {
+    /// Expected points, against optimal play ([`evaluate`], `advise`).
+    ExpectedScore,
+    /// Chance of a final score of at least `target`, against the option best for it
+    /// ([`evaluate_target`], `advise --target`), with the target table of the record's rules.
+    Target {
+        /// The target table.
+        targets: &'a VectorTable<f32>,
+        /// The target score.
+        target: u32,
+    },
+}
+
+/// Prices every decision of `record` with `table` (the table of the record's rules) in
+/// expected points.
 pub fn review(table: &StrategyTable, record: &GameRecord) -> Result<Review, AdviceError> {
+    review_with(record, None, |d| evaluate(table, d))
+}
+
+/// Prices every decision of `record` with `table` (the table of the record's rules) as
+/// `pricing` says.
+pub fn review_for(
+    table: &StrategyTable,
+    record: &GameRecord,
+    pricing: Pricing<'_>,
+) -> Result<Review, TargetError> {
+    match pricing {
+        Pricing::ExpectedScore => Ok(review(table, record)?),
+        Pricing::Target { targets, target } => review_with(record, Some(target), |d| {
+            evaluate_target(table, targets, d, target)
+        }),
+    }
+}
+
+fn review_with<E>(
+    record: &GameRecord,
+    target: Option<u32>,
+    price: impl Fn(&Decision) -> Result<crate::game::Evaluation, E>,
+) -> Result<Review, E> {
     let seats = record.game.seats();
     let mut decisions = Vec::with_capacity(record.decisions.len());
     for (line, d) in &record.decisions {
-        let e = evaluate(table, d)?;
+        let e = price(d)?;
         let card = &d.position.card;
         decisions.push(DecisionReview {
             line: *line,
@@ -539,7 +697,10 @@ pub fn review(table: &StrategyTable, record: &GameRecord) -> Result<Review, Advi
         .map(|(seat, total)| {
             let mine: Vec<&DecisionReview> =
                 decisions.iter().filter(|d| d.player == seat.name).collect();
-            let mut by_size = LossSizes::default();
+            let mut by_size = match target {
+                None => BySize::Points(LossSizes::default()),
+                Some(_) => BySize::Chance(ChanceLossSizes::default()),
+            };
             let mut total_loss = 0.0;
             for d in &mine {
                 by_size.count(d.loss);
@@ -552,6 +713,7 @@ pub fn review(table: &StrategyTable, record: &GameRecord) -> Result<Review, Advi
             PlayerReview {
                 player: seat.name.clone(),
                 kind: seat.kind,
+                target: seat.target,
                 score: total.total,
                 decisions: mine.len(),
                 total_loss,
@@ -567,6 +729,12 @@ pub fn review(table: &StrategyTable, record: &GameRecord) -> Result<Review, Advi
         .collect();
     Ok(Review {
         rules: record.game.rules(),
+        objective: if target.is_some() {
+            "target"
+        } else {
+            "expected-score"
+        },
+        target,
         seed: record.header.seed,
         complete: record.game.is_over(),
         cut_off: record.cut_off,
@@ -579,7 +747,7 @@ pub fn review(table: &StrategyTable, record: &GameRecord) -> Result<Review, Advi
 pub fn render_review(r: &Review) -> String {
     let faces = |f: &[u8]| f.iter().map(u8::to_string).collect::<String>();
     let mut s = format!(
-        "{}{}, {}{}\n\n",
+        "{}{}, {}{}\n",
         r.rules.label(),
         r.seed.map_or(String::new(), |x| format!(", seed {x}")),
         if r.complete {
@@ -591,6 +759,12 @@ pub fn render_review(r: &Review) -> String {
             " (the record ends early, cut off at line {n})"
         ))
     );
+    s.push_str(&match r.target {
+        Some(t) => format!(
+            "decisions priced in chance of a final score of {t} or more, against the option best for it\n\n"
+        ),
+        None => "decisions priced in expected points, against optimal play\n\n".to_string(),
+    });
     s.push_str(&format!(
         "{:>5}  {:<10} {:>4} {:>6}  {:<5} {:>4}  {:<32} {:<32} {:>8}\n",
         "line", "player", "turn", "banked", "dice", "left", "choice", "best", "loss"
@@ -609,34 +783,48 @@ pub fn render_review(r: &Review) -> String {
             d.loss
         ));
     }
+    let titles = r
+        .players
+        .first()
+        .map(|p| p.by_size.columns().map(|(t, _)| t))
+        .unwrap_or_default();
     s.push_str(&format!(
-        "\n{:<10} {:>5} {:>9} {:>10} {:>9}  {:>7} {:>5} {:>7} {:>5} {:>5}\n",
+        "\n{:<10} {:>5} {:>9} {:>10} {:>9}  {}\n",
         "player",
         "score",
         "decisions",
         "total loss",
         "mean loss",
-        "optimal",
-        "<0.2",
-        "0.2-1",
-        "1-5",
-        ">=5"
+        titles
+            .iter()
+            .map(|t| format!("{t:>7}"))
+            .collect::<Vec<_>>()
+            .join(" ")
     ));
     for p in &r.players {
-        let b = &p.by_size;
         s.push_str(&format!(
-            "{:<10} {:>5} {:>9} {:>10.4} {:>9.4}  {:>7} {:>5} {:>7} {:>5} {:>5}\n",
+            "{:<10} {:>5} {:>9} {:>10.4} {:>9.4}  {}\n",
             p.player,
             p.score,
             p.decisions,
             p.total_loss,
             p.mean_loss,
-            b.optimal,
-            b.under_0_2,
-            b.from_0_2_to_1,
-            b.from_1_to_5,
-            b.from_5
+            p.by_size
+                .columns()
+                .iter()
+                .zip(titles)
+                .map(|((_, n), t)| format!("{n:>w$}", w = t.len().max(7)))
+                .collect::<Vec<_>>()
+                .join(" ")
         ));
+    }
+    for p in &r.players {
+        if let Some(t) = p.target {
+            s.push_str(&format!("\n{} played for {t}.", p.player));
+        }
+    }
+    if r.players.iter().any(|p| p.target.is_some()) {
+        s.push('\n');
     }
     for p in &r.players {
         if p.costliest.is_empty() {

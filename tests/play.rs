@@ -773,6 +773,7 @@ fn record_write_failure_names_the_file() {
         seats: parse_seats("bot").unwrap(),
         dice: DiceSource::Seeded(1),
         coach_threshold: Some(0.2),
+        coach_target: None,
     };
     let full = std::fs::OpenOptions::new()
         .write(true)
@@ -780,7 +781,7 @@ fn record_write_failure_names_the_file() {
         .unwrap();
     let mut record = RecordWriter::new("/dev/full", full);
     let mut out = Vec::new();
-    let e = yahtzee::game::session::play(t, &options, &b""[..], &mut out, &mut record)
+    let e = yahtzee::game::session::play(t, None, &options, &b""[..], &mut out, &mut record)
         .unwrap_err()
         .to_string();
     assert!(
@@ -1091,4 +1092,266 @@ fn score_with_rolls_left_is_recorded_and_reviewed_as_a_stop_then_the_box() {
     );
     let choice = decisions[1]["choice"].as_str().unwrap();
     assert!(choice.starts_with("score chance for "), "{choice}");
+}
+
+/// Bots seated with a target play the target policy for it: their games review at zero loss
+/// when priced for their own target (the optimal bot's do in points), several target bots
+/// sit at one table, and the record says who played for what (format 2).
+#[test]
+fn target_bot_games_review_at_zero_loss_for_their_target() {
+    target_table(RuleSet::YACHT, Order::Any);
+    let dir = temp_dir();
+    for seed in ["3", "21"] {
+        let record = dir.path().join(format!("targets-{seed}.jsonl"));
+        let rec = path_str(&record);
+        let o = play(
+            RuleSet::YACHT,
+            Order::Any,
+            &[
+                "--rules",
+                "yacht",
+                "--players",
+                "bot:target=190,bot2:target=150,bot3",
+                "--seed",
+                seed,
+                "--record",
+                &rec,
+            ],
+            "",
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        assert!(
+            out.contains("players bot (playing for 190), bot2 (playing for 150), bot3"),
+            "{out}"
+        );
+        let head = &lines(&record)[0];
+        assert_eq!(head["format"], 2);
+        assert_eq!(head["seats"][0]["target"], 190);
+        assert_eq!(head["seats"][1]["target"], 150);
+        assert!(head["seats"][2].get("target").is_none());
+        assert!(head["coach_target"].is_null());
+        let review = |target: &str| -> Value {
+            let o = run(
+                RuleSet::YACHT,
+                Order::Any,
+                &["review", &rec, "--json", "--target", target],
+            );
+            assert!(o.status.success(), "{}", stderr(&o));
+            serde_json::from_str(&stdout(&o)).unwrap()
+        };
+        for (seat, target) in [(0, "190"), (1, "150")] {
+            let r = review(target);
+            assert_eq!(r["objective"], "target");
+            assert_eq!(r["target"].to_string(), target);
+            let p = &r["players"][seat];
+            assert_eq!(p["target"].to_string(), target);
+            assert_eq!(p["total_loss"], 0.0, "seed {seed}: {p}");
+            assert_eq!(p["by_size"]["optimal"], p["decisions"]);
+        }
+        let points = review("off");
+        assert_eq!(points["objective"], "expected-score");
+        assert_eq!(points["players"][2]["total_loss"], 0.0);
+    }
+}
+
+/// A target bot plays other moves than the optimal bot on the same dice: the two records of
+/// one seed part somewhere, and the target bot's review in points is not at zero loss.
+#[test]
+fn a_target_bot_plays_otherwise_than_the_optimal_bot() {
+    target_table(RuleSet::YACHT, Order::Any);
+    let dir = temp_dir();
+    let game = |players: &str| {
+        let record = dir
+            .path()
+            .join(format!("{}.jsonl", players.replace([':', '='], "-")));
+        let rec = path_str(&record);
+        let o = play(
+            RuleSet::YACHT,
+            Order::Any,
+            &[
+                "--rules",
+                "yacht",
+                "--players",
+                players,
+                "--seed",
+                "9",
+                "--record",
+                &rec,
+            ],
+            "",
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        record
+    };
+    let optimal = game("bot");
+    let target = game("bot:target=230");
+    assert_ne!(lines(&optimal)[2..], lines(&target)[2..]);
+    let r = review_json(RuleSet::YACHT, Order::Any, &target);
+    assert!(r["players"][0]["total_loss"].as_f64().unwrap() > 0.0);
+}
+
+/// With `--target T` the coach prices a person's decisions in chance of reaching T, the
+/// hints rank by that chance, and the review prices the record for the coach's target by
+/// default, with the losses the coach printed.
+#[test]
+fn coach_with_a_target_prices_in_chance_and_the_review_agrees() {
+    target_table(RuleSet::YACHT, Order::Any);
+    let dir = temp_dir();
+    let record = dir.path().join("coached.jsonl");
+    let rec = path_str(&record);
+    let o = play(
+        RuleSet::YACHT,
+        Order::Any,
+        &[
+            "--rules",
+            "yacht",
+            "--players",
+            "ann",
+            "--manual-dice",
+            "--target",
+            "150",
+            "--coach-threshold",
+            "0",
+            "--record",
+            &rec,
+        ],
+        "13356\nhint\nkeep 6\n1234\nstop\ns choice\n22256\nkeep 2 2 2\n11\nkeep 2 2 2 1\n3\ns twos\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("in chance of a final score of 150 or more"),
+        "{out}"
+    );
+    assert!(out.contains("P(final>=150)"), "{out}");
+    let head = &lines(&record)[0];
+    assert_eq!(head["coach_target"], 150);
+    assert_eq!(head["coach_threshold"], 0.0);
+    let r = review_json(RuleSet::YACHT, Order::Any, &record);
+    assert_eq!(r["objective"], "target");
+    assert_eq!(r["target"], 150);
+    let decisions = r["decisions"].as_array().unwrap();
+    assert_eq!(decisions.len(), 6);
+    let costly: Vec<&Value> = decisions
+        .iter()
+        .filter(|d| d["loss"].as_f64().unwrap() > 0.0)
+        .collect();
+    assert!(!costly.is_empty(), "{r}");
+    for d in &costly {
+        let loss = d["loss"].as_f64().unwrap();
+        assert!(loss < 1.0);
+        assert!(
+            out.contains(&format!("lowers the chance of reaching 150 by {loss:.4}")),
+            "{loss} not in {out}"
+        );
+        let (c, b) = (
+            d["chosen_value"].as_f64().unwrap(),
+            d["best_value"].as_f64().unwrap(),
+        );
+        assert!((b - c - loss).abs() < 1e-12 && (0.0..=1.0).contains(&c));
+    }
+    // The first decision, priced by the library as `advise --target` prices it.
+    let first = &decisions[0];
+    assert_eq!(first["choice"], "keep 6");
+    let position = Position {
+        card: ScoreCard::new(Rules::new(RuleSet::YACHT)),
+        dice: "13356".parse::<Dice>().unwrap(),
+        rolls_left: 2,
+    };
+    let advice = yahtzee::target::advise_target(
+        table(RuleSet::YACHT, Order::Any),
+        target_table(RuleSet::YACHT, Order::Any),
+        &position,
+        150,
+    )
+    .unwrap();
+    let keep6 = advice
+        .options
+        .iter()
+        .find(|o| o.action.to_string() == "keep 6")
+        .unwrap();
+    assert!((first["loss"].as_f64().unwrap() - keep6.loss).abs() < 1e-12);
+    // `--target off` prices the same record in points.
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &["review", &rec, "--target", "off"],
+    );
+    assert!(stdout(&o).contains("decisions priced in expected points"));
+}
+
+#[test]
+fn target_seats_records_and_thresholds_are_checked() {
+    for (players, needle) in [
+        ("ann:target=200", "seat `ann:target=200`: only a bot"),
+        ("bot:target=abc", "seat `bot:target=abc`"),
+        ("bot:target=100001", "from 0 to 100000"),
+        ("bot:speed=3", "written bot:target=T"),
+    ] {
+        let o = play(
+            RuleSet::YACHT,
+            Order::Any,
+            &["--rules", "yacht", "--players", players],
+            "",
+        );
+        assert_bad_input(&o, needle);
+    }
+    let o = play(
+        RuleSet::YACHT,
+        Order::Any,
+        &[
+            "--rules",
+            "yacht",
+            "--target",
+            "150",
+            "--coach-threshold",
+            "2",
+        ],
+        "",
+    );
+    assert_bad_input(
+        &o,
+        "--coach-threshold with --target is `off` or a chance from 0 to 1",
+    );
+    let dir = temp_dir();
+    let head = r#"{"type":"game","format":1,"rules":"yacht","upper_first":false,"seats":[{"name":"bot","kind":"bot","target":200}],"dice":"manual","seed":null,"coach_threshold":0.2,"started":"2026-01-01T00:00:00Z"}"#;
+    for (i, (text, needle)) in [
+        (head.to_string(), "line 1: record format 1 has no targets"),
+        (
+            head.replace("\"format\":1", "\"format\":2")
+                .replace("\"kind\":\"bot\"", "\"kind\":\"human\""),
+            "line 1: seat `bot:target=200`: only a bot",
+        ),
+        (
+            head.replace("\"format\":1", "\"format\":2")
+                .replace(",\"target\":200", "")
+                .replace(
+                    "\"coach_threshold\":0.2",
+                    "\"coach_threshold\":0.2,\"coach_target\":100001",
+                ),
+            "line 1: coach_target must be a whole number from 0 to 100000",
+        ),
+        (
+            head.replace("\"format\":1", "\"format\":3"),
+            "record format 3 is not supported: this program reads formats 1 and 2",
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let path = dir.path().join(format!("t{i}.jsonl"));
+        std::fs::write(&path, text + "\n").unwrap();
+        let o = run(RuleSet::YACHT, Order::Any, &["review", &path_str(&path)]);
+        assert_bad_input(&o, needle);
+    }
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &["review", "x.jsonl", "--target", "lots"],
+    );
+    assert_bad_input(
+        &o,
+        "the target must be `off` or a whole number from 0 to 100000",
+    );
 }

@@ -33,7 +33,7 @@ fn distribution(set: &'static RuleSet, order: Order, target: u32, threads: usize
 fn target_distribution_reaches_the_target_with_the_table_chance() {
     for order in [Order::Any, Order::UpperFirst] {
         let targets = target_table(RuleSet::YACHT, order);
-        for t in [120u32, 170, 200, 250] {
+        for t in [150u32, 230] {
             let tally = distribution(RuleSet::YACHT, order, t, 2);
             assert!((tally.total() - 1.0).abs() < 1e-12, "{}", tally.total());
             assert!(tally.score.iter().all(|&p| p >= 0.0));
@@ -248,5 +248,89 @@ fn target_distribution_with_yahtzee_bonuses_equals_a_forward_pass_by_maps() {
         let reached: f64 = tally.score.iter().skip(t as usize).sum();
         let best = f64::from(targets.value(&start, i64::from(t - banked)).unwrap());
         assert!((reached - best).abs() < 1e-6, "T={t}: {reached} vs {best}");
+    }
+}
+
+#[test]
+fn stats_target_command_reports_both_policies() {
+    let targets = target_table(RuleSet::YACHT, Order::Any);
+    let dir = temp_dir();
+    let csv = dir.path().join("target.csv");
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &[
+            "stats",
+            "--rules",
+            "yacht",
+            "--target",
+            "200",
+            "--at-least",
+            "150",
+            "--json",
+            "--pmf",
+            &path_str(&csv),
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["policy"], "target");
+    assert_eq!(v["target"], 200);
+    let p = v["p_reach"].as_f64().unwrap();
+    let best = f64::from(targets.value(&State::START, 200).unwrap());
+    assert!((p - best).abs() < 1e-6 && (v["table_p_reach"].as_f64().unwrap() - best).abs() < 1e-12);
+    // The target is among the thresholds, after those asked for.
+    let at: Vec<u64> = v["at_least"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["score"].as_u64().unwrap())
+        .collect();
+    assert_eq!(at, [150, 200]);
+    let e = &v["expected_score"];
+    assert_eq!(e["policy"], "optimal");
+    let mean_e = e["mean"].as_f64().unwrap();
+    assert!((mean_e - table(RuleSet::YACHT, Order::Any).expected_score()).abs() < 1e-9);
+    let gain = v["p_reach_gain"].as_f64().unwrap();
+    assert!((gain - (p - e["p_reach"].as_f64().unwrap())).abs() < 1e-15 && gain > 0.0);
+    let cost = v["mean_cost"].as_f64().unwrap();
+    assert!((cost - (mean_e - v["mean"].as_f64().unwrap())).abs() < 1e-12 && cost > 0.0);
+    // The CSV is the target policy's distribution.
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let reached: f64 = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split_once(',').unwrap())
+        .filter(|(s, _)| s.parse::<u32>().unwrap() >= 200)
+        .map(|(_, q)| q.parse::<f64>().unwrap())
+        .sum();
+    assert!((reached - p).abs() < 1e-12);
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &["stats", "--rules", "yacht", "--target", "200"],
+    );
+    let out = stdout(&o);
+    assert!(out.contains("playing for 200 or more"), "{out}");
+    assert!(
+        out.contains("expected score") && out.contains("P(final >= 200)"),
+        "{out}"
+    );
+    assert!(out.contains("reaches 200 or more: "), "{out}");
+}
+
+#[test]
+fn stats_target_refuses_bad_targets() {
+    for (args, needle) in [
+        (&["--target", "100001"][..], "100001"),
+        (&["--target", "-3"][..], "-3"),
+        (&["--target-table", "x.table"][..], "--target"),
+    ] {
+        let o = run(
+            RuleSet::YACHT,
+            Order::Any,
+            &[&["stats", "--rules", "yacht"][..], args].concat(),
+        );
+        assert_bad_input(&o, needle);
     }
 }

@@ -131,7 +131,17 @@ pub fn load_table(rules: &Rules, table: Option<&Path>, from: RulesFrom) -> Resul
 /// and saved first when the file does not exist (about a minute), with a progress bar, as
 /// [`load_table`] does for the expected-score table.
 pub fn load_target(rules: &Rules, table: Option<&Path>) -> Result<VectorTable<f32>> {
-    load_vector(rules, TARGET, "--target-table", table, &|progress| {
+    load_target_for(rules, table, RulesFrom::Flags)
+}
+
+/// [`load_target`] for a command whose rules come from `from` (a game record: only the
+/// table can change).
+pub fn load_target_for(
+    rules: &Rules,
+    table: Option<&Path>,
+    from: RulesFrom,
+) -> Result<VectorTable<f32>> {
+    load_vector(rules, TARGET, table, from, &|progress| {
         cache::load_or_build_target(rules, table, progress)
     })
 }
@@ -143,8 +153,8 @@ pub fn load_distribution(ev: &StrategyTable, table: Option<&Path>) -> Result<Vec
     load_vector(
         ev.rules(),
         DISTRIBUTION,
-        "--distribution-table",
         table,
+        RulesFrom::Flags,
         &|progress| cache::load_or_build_distribution(ev, table, progress),
     )
 }
@@ -154,15 +164,17 @@ type LoadVector<'a> = &'a dyn Fn(
     &(dyn Fn(Progress<'_>) + Sync),
 ) -> Result<cache::Loaded<VectorTable<f32>>, TableError>;
 
-/// A table of a vector objective (`objective`, given by `flag`), loaded or built with a
-/// progress bar; a table built but not saved serves with a warning.
+/// A table of a vector objective (`objective`), loaded or built with a
+/// progress bar; a table built but not saved serves with a warning. `from` says where the
+/// rules came from (flags or a game record), for the error's hint.
 fn load_vector(
     rules: &Rules,
     objective: &str,
-    flag: &str,
     table: Option<&Path>,
+    from: RulesFrom,
     load: LoadVector<'_>,
 ) -> Result<VectorTable<f32>> {
+    let flag = table_flag(objective);
     let bar = progress_bar(
         &format!("solving the {objective} table of {}", rules.label()),
         "cards",
@@ -180,8 +192,7 @@ fn load_vector(
         _ => {}
     });
     bar.finish_and_clear();
-    let loaded =
-        loaded.map_err(|e| table_error_of(e, rules, table, RulesFrom::Flags, objective))?;
+    let loaded = loaded.map_err(|e| table_error_of(e, rules, table, from, objective))?;
     if let Some(e) = loaded.saved() {
         let fix = match table {
             Some(_) => format!("give {flag} a path in a writable folder"),
@@ -205,7 +216,16 @@ pub fn table_error(
     table_error_of(e, rules, table, from, EXPECTED_SCORE)
 }
 
-/// [`table_error`] for the table of `objective` (`expected-score`, `target`).
+/// The flag that names the table file of `objective`.
+fn table_flag(objective: &str) -> &'static str {
+    match objective {
+        TARGET => "--target-table",
+        DISTRIBUTION => "--distribution-table",
+        _ => "--table",
+    }
+}
+
+/// [`table_error`] for the table of `objective` (`expected-score`, `target`, `distribution`).
 pub fn table_error_of(
     e: TableError,
     rules: &Rules,
@@ -217,6 +237,7 @@ pub fn table_error_of(
         || default_table_path_of(rules, objective),
         Path::to_path_buf,
     );
+    let flag = table_flag(objective);
     let kind = if objective == EXPECTED_SCORE {
         String::new()
     } else {
@@ -236,12 +257,12 @@ pub fn table_error_of(
         TableError::WrongRules {
             found: Some(found), ..
         } if from == RulesFrom::Flags => format!(
-            "pass `{}` to use this one, or drop --table to use the default table of {}",
+            "pass `{}` to use this one, or drop {flag} to use the default table of {}",
             found.flags(),
             rules.label()
         ),
         TableError::WrongRules { .. } => format!(
-            "drop --table to use the default table of {} (built if missing), or give --table a path where no file exists yet, to build it there",
+            "drop {flag} to use the default table of {} (built if missing), or give {flag} a path where no file exists yet, to build it there",
             rules.label(),
         ),
         TableError::Write { .. } => {
@@ -254,7 +275,7 @@ pub fn table_error_of(
             None => format!("rebuild it with `{}`", solve(rules)),
         },
         TableError::Magic { .. } | TableError::Read { .. } => match table {
-            Some(_) => "give --table a strategy table file, or a path where no file exists yet, to build one there".to_string(),
+            Some(_) => format!("give {flag} a strategy table file, or a path where no file exists yet, to build one there"),
             None => format!(
                 "move {} away and the next command builds the table again",
                 quote(&path)

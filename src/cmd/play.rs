@@ -1,4 +1,5 @@
-//! `yahtzee play`: a game in the terminal for people and the optimal bot, with a coach. The
+//! `yahtzee play`: a game in the terminal for people and bots (the optimal bot, or bots
+//! playing for a target score), with a coach. The
 //! game itself is [`yahtzee::game::session::play`]; this turns the flags into its options and
 //! creates the record file.
 
@@ -12,16 +13,24 @@ use yahtzee::game::record::{RecordFileError, RecordWriter, now_utc};
 use yahtzee::game::session::{DiceSource, PlayError, PlayOptions, parse_seats, play};
 use yahtzee::text::excerpt;
 
-/// `--coach-threshold`: `off`, or a number of points, 0 or more.
-fn coach_threshold(text: &str) -> Result<Option<f64>> {
-    let text = text.trim();
+/// `--coach-threshold`: `off`, or a number of points, 0 or more (default 0.2), or with a
+/// coach target a chance from 0 to 1 (default 0.01: one percentage point).
+fn coach_threshold(text: Option<&str>, target: Option<u32>) -> Result<Option<f64>> {
+    let Some(text) = text.map(str::trim) else {
+        return Ok(Some(if target.is_some() { 0.01 } else { 0.2 }));
+    };
     if text.eq_ignore_ascii_case("off") {
         return Ok(None);
     }
-    match text.parse::<f64>() {
-        Ok(t) if t.is_finite() && t >= 0.0 => Ok(Some(t)),
-        _ => Err(anyhow!(
+    match (text.parse::<f64>(), target) {
+        (Ok(t), None) if t.is_finite() && t >= 0.0 => Ok(Some(t)),
+        (Ok(t), Some(_)) if (0.0..=1.0).contains(&t) => Ok(Some(t)),
+        (_, None) => Err(anyhow!(
             "--coach-threshold must be `off` or a number of points, 0 or more, not `{}`",
+            excerpt(text)
+        )),
+        (_, Some(_)) => Err(anyhow!(
+            "--coach-threshold with --target is `off` or a chance from 0 to 1, not `{}`",
             excerpt(text)
         )),
     }
@@ -42,7 +51,7 @@ fn shell_word(path: &Path) -> String {
 pub fn run(args: &PlayArgs) -> Result<()> {
     let rules = args.rules.rules();
     let seats = parse_seats(&args.players).map_err(|e| anyhow!("--players: {e}"))?;
-    let coach_threshold = coach_threshold(&args.coach_threshold)?;
+    let coach_threshold = coach_threshold(args.coach_threshold.as_deref(), args.target)?;
     let dice = if args.manual_dice {
         DiceSource::Manual
     } else {
@@ -54,6 +63,11 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         }))
     };
     let table = super::load_or_build(&rules, args.table.as_deref())?;
+    let targets = if args.target.is_some() || seats.iter().any(|s| s.target.is_some()) {
+        Some(super::load_target(&rules, args.target_table.as_deref())?)
+    } else {
+        None
+    };
     // Created new, never over an existing file, and appended line by line: an interrupted
     // game keeps its record.
     let created = match &args.record {
@@ -71,11 +85,19 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         seats,
         dice,
         coach_threshold,
+        coach_target: args.target,
     };
     let path = record.path().to_path_buf();
     let stdin = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
-    match play(&table, &options, stdin, &mut out, &mut record) {
+    match play(
+        &table,
+        targets.as_ref(),
+        &options,
+        stdin,
+        &mut out,
+        &mut record,
+    ) {
         Ok(_) => {}
         Err(e @ PlayError::Record(_)) => {
             return Err(anyhow!(

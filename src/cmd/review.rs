@@ -1,12 +1,14 @@
-//! `yahtzee review GAME`: price every decision of a saved game. The work is
+//! `yahtzee review GAME`: price every decision of a saved game, in expected points or in
+//! chance of reaching a target (`--target T`, by default the record's coach target). The
+//! work is
 //! [`yahtzee::review`]; this reads the file, loads the table of its rules and prints.
 
 use std::io::Write;
 
 use anyhow::{Context, Result};
 
-use crate::cli::ReviewArgs;
-use yahtzee::review::{GameRecord, render_review, review};
+use crate::cli::{ReviewArgs, ReviewTarget};
+use yahtzee::review::{GameRecord, Pricing, render_review, review_for};
 
 pub fn run(args: &ReviewArgs) -> Result<()> {
     let path = &args.game;
@@ -23,7 +25,25 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
     let rules = record.game.rules();
     // The rules come from the record: a table of other rules is fixed by the table alone.
     let table = super::load_table(&rules, args.table.as_deref(), super::RulesFrom::Input)?;
-    let report = review(&table, &record)?;
+    // The coach's target of the record unless --target says otherwise.
+    let target = match args.target {
+        Some(ReviewTarget::Score(t)) => Some(t),
+        Some(ReviewTarget::Off) => None,
+        None => record.header.coach_target,
+    };
+    let targets = match target {
+        Some(_) => Some(super::load_target_for(
+            &rules,
+            args.target_table.as_deref(),
+            super::RulesFrom::Input,
+        )?),
+        None => None,
+    };
+    let pricing = match (target, &targets) {
+        (Some(target), Some(targets)) => Pricing::Target { targets, target },
+        _ => Pricing::ExpectedScore,
+    };
+    let report = review_for(&table, &record, pricing)?;
     super::print_result(args.json, &report, |out| {
         out.write_all(render_review(&report).as_bytes())?;
         Ok(())

@@ -94,7 +94,8 @@ commands:
   roll        (or r)       re-roll all five dice
   stop                     keep all five dice and score now
   score fh    (or s fh)    fill a box, by name or short alias
-  hint        (or ?)       the ten best options here, by expected final score
+  hint        (or ?)       the ten best options here, by expected final score (by
+                           chance, when the coach plays for a target)
   hint all    (or ? all)   every option here
   card                     show the score cards
   quit                     end the game (the record keeps what was played)";

@@ -23,9 +23,12 @@ use crate::advice::{Action, AdviceError, AdviceOption, Position, TIE, advise};
 use crate::choice::Choice;
 use crate::dice::{DICE, Dice, DiceError, Keep};
 use crate::rules::{Order, Rules};
+use crate::simulate::MAX_TARGET;
 use crate::state::ScoreCard;
 use crate::table::StrategyTable;
+use crate::target::{TargetError, advise_target};
 use crate::text::{excerpt, plural};
+use crate::vector::VectorTable;
 
 pub use record::{DiceMode, Event, FinalScore, Header, RECORD_FORMAT, Seat, SeatKind};
 
@@ -59,6 +62,16 @@ pub enum Illegal {
     NamedTwice {
         /// The name, quoted through [`excerpt`].
         name: String,
+    },
+    /// A seat with a policy that is not one: a person given one, or a bot given anything but
+    /// a target score. Fix: `bot:target=T` (or `bot2:target=T`, ...) with `T` from 0 to
+    /// [`MAX_TARGET`]; people play for themselves.
+    #[error(
+        "seat `{seat}`: only a bot (bot, bot2, ...) plays for a target, written bot:target=T with T a whole number from 0 to {MAX_TARGET}, e.g. bot:target=300"
+    )]
+    BadPolicy {
+        /// The seat as given, quoted through [`excerpt`].
+        seat: String,
     },
     /// An event names someone who has no seat. Fix: name one of the players.
     #[error("`{name}` is not a player of this game: the players are {players}")]
@@ -247,7 +260,8 @@ pub fn possessive(name: &str) -> String {
 }
 
 /// Checks the names of a table: each non-empty, at most [`MAX_NAME_CHARS`] printable
-/// characters without `"`, and no two alike in any case.
+/// characters without `"`, and no two alike in any case; a target only for a bot, from 0 to
+/// [`MAX_TARGET`].
 pub fn check_names(seats: &[Seat]) -> Result<(), Illegal> {
     if seats.is_empty() {
         return Err(Illegal::NoPlayers);
@@ -263,6 +277,13 @@ pub fn check_names(seats: &[Seat]) -> Result<(), Illegal> {
         {
             return Err(Illegal::BadName {
                 name: excerpt(name),
+            });
+        }
+        if let Some(t) = s.target
+            && (s.kind != SeatKind::Bot || t > MAX_TARGET)
+        {
+            return Err(Illegal::BadPolicy {
+                seat: excerpt(&format!("{name}:target={t}")),
             });
         }
         if seats[..i].iter().any(|o| o.name.eq_ignore_ascii_case(name)) {
@@ -711,16 +732,18 @@ pub fn parse_keep(faces: &[u8], dice: &Dice) -> Result<Keep, Illegal> {
     Ok(keep)
 }
 
-/// The price of one decision against optimal play.
+/// The price of one decision against optimal play: in expected points ([`evaluate`]), or in
+/// chance of reaching a target ([`evaluate_target`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Evaluation {
     /// The choice made, in words (`keep 3 3`, `stop and score full-house`, `score full-house for 25`).
     pub chosen: String,
     /// The best choice, in the same words.
     pub best: String,
-    /// Expected final score after the choice made, under optimal play from then on.
+    /// Expected final score after the choice made, under optimal play from then on (for a
+    /// target: the best chance of reaching it after the choice).
     pub chosen_value: f64,
-    /// Expected final score after the best choice.
+    /// Expected final score after the best choice (for a target: its chance).
     pub best_value: f64,
     /// `best_value - chosen_value`; 0 for a choice tied with the best (within [`TIE`]).
     pub loss: f64,
@@ -766,6 +789,49 @@ pub fn evaluate(table: &StrategyTable, decision: &Decision) -> Result<Evaluation
     })
 }
 
+/// Prices `decision` in chance of a final score of at least `target`, with
+/// [`advise_target`] on the same position: the chance after the option chosen against the
+/// best option's (`chosen_value`, `best_value`, `loss` are chances). A choice within
+/// [`TIE`] of the best chance is a tie and costs 0, so a target bot's decisions for the same
+/// target cost 0.
+pub fn evaluate_target(
+    table: &StrategyTable,
+    targets: &VectorTable<f32>,
+    decision: &Decision,
+    target: u32,
+) -> Result<Evaluation, TargetError> {
+    let advice = advise_target(table, targets, &decision.position, target)?;
+    let rules = table.rules();
+    let chosen = advice
+        .options
+        .iter()
+        .find(|o| match (&o.action, decision.choice) {
+            (Action::Keep { keep, .. }, Choice::Keep(k)) => *keep == k.faces(),
+            (Action::Score { category, .. }, Choice::Score(i)) => {
+                category == rules.boxes()[i].name()
+            }
+            _ => false,
+        })
+        .expect("a legal decision is one of the options of its position");
+    let best = &advice.options[0];
+    // The chosen stop is priced with the box best for the target; which box was filled is
+    // the next decision.
+    let chosen_words = match &chosen.action {
+        Action::Keep {
+            stop_and_score: Some(_),
+            ..
+        } => "stop rolling".to_string(),
+        a => a.to_string(),
+    };
+    Ok(Evaluation {
+        chosen: chosen_words,
+        best: best.action.to_string(),
+        chosen_value: chosen.p_reach,
+        best_value: best.p_reach,
+        loss: if chosen.loss <= TIE { 0.0 } else { chosen.loss },
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -777,6 +843,7 @@ mod tests {
             .map(|n| Seat {
                 name: n.to_string(),
                 kind: SeatKind::Human,
+                target: None,
             })
             .collect()
     }

@@ -18,8 +18,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::rules::RuleSet;
 
-/// Version of the record format, written in every header and checked when reading.
-pub const RECORD_FORMAT: u32 = 1;
+/// Version of the record format, written in every header and checked when reading. Format 2
+/// added the target of a bot playing for a target score (`target` of a seat) and the
+/// coach's target (`coach_target` of the header).
+pub const RECORD_FORMAT: u32 = 2;
+
+/// The record formats this program reads: a format-1 record is a format-2 record without
+/// targets.
+pub const RECORD_FORMATS: [u32; 2] = [1, 2];
 
 /// Who plays a seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -27,8 +33,9 @@ pub const RECORD_FORMAT: u32 = 1;
 pub enum SeatKind {
     /// A person typing commands.
     Human,
-    /// The optimal bot: `TurnValues::best_keep` and `best_box`, ties to the fewest dice kept
-    /// and to the first box on the card.
+    /// A bot: the optimal bot (`TurnValues::best_keep` and `best_box`, ties to the fewest
+    /// dice kept and to the first box on the card), or, when its seat has a target, the
+    /// target policy for that target (`TargetTurn`).
     Bot,
 }
 
@@ -40,6 +47,10 @@ pub struct Seat {
     pub name: String,
     /// Person or bot.
     pub kind: SeatKind,
+    /// For a bot playing for a final score of at least this target (format 2); absent for
+    /// the optimal bot and for a person.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<u32>,
 }
 
 /// Where the dice came from.
@@ -68,8 +79,13 @@ pub struct Header {
     pub dice: DiceMode,
     /// The seed of seeded dice; `null` for manual dice.
     pub seed: Option<u64>,
-    /// The coach's threshold in points during the game; `null` when the coach was off.
+    /// The coach's threshold during the game: in points, or in chance with a coach target;
+    /// `null` when the coach was off.
     pub coach_threshold: Option<f64>,
+    /// The final score the coach priced the people's decisions for, in chance of reaching it
+    /// (format 2); `null` when it priced them in expected points.
+    #[serde(default)]
+    pub coach_target: Option<u32>,
     /// When the game started, UTC, `YYYY-MM-DDTHH:MM:SSZ`.
     pub started: String,
 }

@@ -93,6 +93,7 @@ mod tests {
         let seats = ["ann", "bot"].map(|n| Seat {
             name: n.into(),
             kind: SeatKind::Human,
+            target: None,
         });
         let text = render_cards(&seats, &[a, b]);
         let line = |label: &str| {

@@ -6,28 +6,34 @@
 //! at a time, before the game goes on. The end of the input or `quit` ends the game cleanly
 //! with an `end` line saying it is not complete.
 //!
-//! The bot plays the documented optimal policy: [`TurnValues::best_keep`] (ties to the keep
-//! with the fewest dice) and [`best_box`] (ties to the box first on the card). The coach prices
-//! every decision of a person with [`evaluate`], the same computation as `yahtzee review`.
+//! A bot plays the documented optimal policy: [`TurnValues::best_keep`] (ties to the keep
+//! with the fewest dice) and [`best_box`] (ties to the box first on the card); a bot seated
+//! with a target (`bot:target=300`) plays the target policy for it, the turns of
+//! [`crate::simulate::Player`] that `yahtzee simulate --policy target:T` plays. The coach
+//! prices every decision of a person with [`evaluate`], the same computation as `yahtzee
+//! review`, or, with a coach target, in chance of reaching it with [`evaluate_target`].
 //!
 //! With `--manual-dice` the players type the dice of a real table: all five for a first roll
 //! or an opening roll, and only the re-rolled dice for a re-roll (the kept dice stay).
 
 use std::io::{self, BufRead, Write};
 
-use crate::advice::{AdviceError, Position, TurnValues, advise, best_box, box_choices};
+use crate::advice::{AdviceError, Position, advise, box_choices};
 use crate::choice::Choice;
 use crate::dice::{DICE, Dice, DiceRng, FaceCount, Keep, join_faces, parse_faces};
 use crate::rules::Rules;
+use crate::simulate::{MAX_TARGET, Player, TargetPlayer};
 use crate::table::StrategyTable;
-use crate::text::{excerpt, plural};
+use crate::target::{TargetError, advise_target};
+use crate::text::{excerpt, plural, probability};
+use crate::vector::VectorTable;
 
 use super::command::{HELP, HINT_ROWS, HintRows, PlayerCommand, parse_command, resolve_keep};
 use super::record::{RecordFileError, RecordWriter, now_utc};
 use super::render::render_cards;
 use super::{
     DiceMode, Event, FinalScore, Game, Header, Illegal, Phase, RECORD_FORMAT, Seat, SeatKind,
-    agree, box_names, check_legal, check_names, describe_option, evaluate,
+    agree, box_names, check_legal, check_names, describe_option, evaluate, evaluate_target,
 };
 
 /// Where the dice come from.
@@ -48,9 +54,12 @@ pub struct PlayOptions {
     pub seats: Vec<Seat>,
     /// The dice.
     pub dice: DiceSource,
-    /// The coach speaks after a person's decision that loses at least this many points (and
-    /// more than nothing); `None`: the coach is off.
+    /// The coach speaks after a person's decision that loses at least this much (and more
+    /// than nothing): points, or chance with a `coach_target`; `None`: the coach is off.
     pub coach_threshold: Option<f64>,
+    /// The coach (and the hints) price the people's decisions in chance of a final score of
+    /// at least this target; `None`: in expected points.
+    pub coach_target: Option<u32>,
 }
 
 /// Why a game could not be played to its end. The record keeps what was played before.
@@ -82,6 +91,17 @@ pub enum PlayError {
     /// the table of the game's rules.
     #[error(transparent)]
     Advice(#[from] AdviceError),
+    /// A bot plays for a target, or the coach prices for one, but no target table was given.
+    /// Fix: load the target table of the game's rules.
+    #[error("a target needs the target table of {rules}: load it")]
+    NoTargetTable {
+        /// The rules of the game.
+        rules: String,
+    },
+    /// The target table does not fit the game, or one of its cards could not be read (see
+    /// [`TargetError`]). Fix: load, or rebuild, the target table of the game's rules.
+    #[error(transparent)]
+    Target(#[from] TargetError),
     /// The session made an event the referee refused: a bug of this program. Fix: report it
     /// with the record.
     #[error("internal error, the referee refused the game's own event: {0}")]
@@ -98,15 +118,38 @@ pub struct Summary {
 }
 
 /// Parses `alice,bob,bot`: a seat named `bot`, or `bot` followed by digits (`bot2`), is the
-/// optimal bot; any other name is a person. The names are checked as the referee checks
-/// them ([`check_names`]).
+/// optimal bot, and `bot:target=300` a bot playing for a final score of at least 300 (the
+/// seat is named `bot`); any other name is a person. The names are checked as the referee
+/// checks them ([`check_names`]).
 pub fn parse_seats(text: &str) -> Result<Vec<Seat>, Illegal> {
     let mut seats: Vec<Seat> = Vec::new();
-    for name in text.split(',').map(str::trim) {
+    for item in text.split(',').map(str::trim) {
+        let (name, policy) = match item.split_once(':') {
+            Some((name, policy)) => (name.trim(), Some(policy.trim())),
+            None => (item, None),
+        };
         let lower = name.to_ascii_lowercase();
         let is_bot = lower
             .strip_prefix("bot")
             .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit()));
+        let target = match policy {
+            None => None,
+            Some(policy) => {
+                let t = policy
+                    .split_once('=')
+                    .filter(|(key, _)| key.trim().eq_ignore_ascii_case("target"))
+                    .and_then(|(_, t)| t.trim().parse::<u32>().ok())
+                    .filter(|&t| t <= MAX_TARGET && is_bot);
+                match t {
+                    Some(t) => Some(t),
+                    None => {
+                        return Err(Illegal::BadPolicy {
+                            seat: excerpt(item),
+                        });
+                    }
+                }
+            }
+        };
         seats.push(Seat {
             name: name.to_string(),
             kind: if is_bot {
@@ -114,10 +157,19 @@ pub fn parse_seats(text: &str) -> Result<Vec<Seat>, Illegal> {
             } else {
                 SeatKind::Human
             },
+            target,
         });
     }
     check_names(&seats)?;
     Ok(seats)
+}
+
+/// A seat as the game announces it: its name, and a bot's target.
+fn seat_label(seat: &Seat) -> String {
+    match seat.target {
+        Some(t) => format!("{} (playing for {t})", seat.name),
+        None => seat.name.clone(),
+    }
 }
 
 /// The start of a record for `options`, stamped now.
@@ -136,12 +188,18 @@ pub fn header(options: &PlayOptions) -> Header {
             DiceSource::Manual => None,
         },
         coach_threshold: options.coach_threshold,
+        coach_target: options.coach_target,
         started: now_utc().0,
     }
 }
 
 struct Session<'a, R, W, F> {
     table: &'a StrategyTable,
+    /// The target table, when a bot or the coach plays for a target.
+    targets: Option<&'a VectorTable<f32>>,
+    /// Per seat, the target policy of a bot seated with a target.
+    bots: &'a [Option<TargetPlayer<'a>>],
+    coach_target: Option<u32>,
     game: Game,
     input: R,
     out: W,
@@ -151,10 +209,13 @@ struct Session<'a, R, W, F> {
 }
 
 /// Plays a game: reads the players' commands from `input`, writes the game to `out` and the
-/// record to `record`, one flushed line per event. `table` must be the table of the rules.
-/// A failed write of the record stops the game with [`PlayError::Record`], naming the file.
+/// record to `record`, one flushed line per event. `table` must be the table of the rules,
+/// and `targets` their target table when a bot plays for a target or the coach prices for
+/// one. A failed write of the record stops the game with [`PlayError::Record`], naming the
+/// file.
 pub fn play<R: BufRead, W: Write, F: Write>(
     table: &StrategyTable,
+    targets: Option<&VectorTable<f32>>,
     options: &PlayOptions,
     input: R,
     out: W,
@@ -167,8 +228,34 @@ pub fn play<R: BufRead, W: Write, F: Write>(
             game: options.rules.label(),
         });
     }
+    let wants_targets =
+        options.coach_target.is_some() || options.seats.iter().any(|s| s.target.is_some());
+    let targets = match (wants_targets, targets) {
+        (false, _) => None,
+        (true, Some(t)) => Some(t),
+        (true, None) => {
+            return Err(PlayError::NoTargetTable {
+                rules: options.rules.label(),
+            });
+        }
+    };
+    let bots = options
+        .seats
+        .iter()
+        .map(|s| match (s.target, targets) {
+            (Some(t), Some(targets)) => TargetPlayer::new(table, targets, t).map(Some),
+            _ => Ok(None),
+        })
+        .collect::<Result<Vec<_>, TargetError>>()?;
+    if let (Some(targets), None) = (targets, bots.iter().flatten().next()) {
+        // The coach's target alone: check the tables as a bot's would be.
+        TargetPlayer::new(table, targets, 0)?;
+    }
     let mut s = Session {
         table,
+        targets,
+        bots: &bots,
+        coach_target: options.coach_target,
         game,
         input,
         out,
@@ -192,9 +279,20 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
             "yahtzee play: {}, {} boxes, players {}{}",
             rules.label(),
             rules.box_count(),
-            self.names().join(", "),
+            self.game
+                .seats()
+                .iter()
+                .map(seat_label)
+                .collect::<Vec<_>>()
+                .join(", "),
             head.seed.map_or(String::new(), |s| format!(", seed {s}"))
         )?;
+        if let Some(t) = self.coach_target {
+            writeln!(
+                self.out,
+                "The coach and the hints price every decision in chance of a final score of {t} or more."
+            )?;
+        }
         if self.game.seats().iter().any(|s| s.kind == SeatKind::Human) {
             writeln!(self.out, "{HELP}")?;
         }
@@ -252,10 +350,6 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
         self.record.write_line(&end.to_line())?;
         self.out.flush()?;
         Ok(Summary { complete, totals })
-    }
-
-    fn names(&self) -> Vec<String> {
-        self.game.seats().iter().map(|s| s.name.clone()).collect()
     }
 
     /// Applies an event and appends it to the record.
@@ -372,6 +466,21 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
         let Some(threshold) = self.threshold else {
             return Ok(());
         };
+        if let (Some(t), Some(targets)) = (self.coach_target, self.targets) {
+            let e = evaluate_target(self.table, targets, decision, t)?;
+            if e.loss >= threshold && e.loss > 0.0 {
+                writeln!(
+                    self.out,
+                    "  coach: {} lowers the chance of reaching {t} by {:.4} ({} instead of {}); best: {}",
+                    e.chosen,
+                    e.loss,
+                    probability(e.chosen_value),
+                    probability(e.best_value),
+                    e.best
+                )?;
+            }
+            return Ok(());
+        }
         let e = evaluate(self.table, decision)?;
         if e.loss >= threshold && e.loss > 0.0 {
             writeln!(
@@ -384,6 +493,41 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
     }
 
     fn hint(&mut self, position: &Position, rows: HintRows) -> Result<(), PlayError> {
+        if let (Some(t), Some(targets)) = (self.coach_target, self.targets) {
+            let advice = advise_target(self.table, targets, position, t)?;
+            let shown = match rows {
+                HintRows::Top => HINT_ROWS,
+                HintRows::All => advice.options.len(),
+            };
+            writeln!(
+                self.out,
+                "  {:>4}  {:<36} {:>14} {:>9} {:>14}",
+                "rank",
+                "option",
+                format!("P(final>={t})"),
+                "loss",
+                "expected final"
+            )?;
+            for (i, o) in advice.options.iter().take(shown).enumerate() {
+                writeln!(
+                    self.out,
+                    "  {:>4}  {:<36} {:>14} {:>9.4} {:>14.4}",
+                    i + 1,
+                    o.action.to_string(),
+                    probability(o.p_reach),
+                    o.loss,
+                    o.expected_final
+                )?;
+            }
+            if advice.options.len() > shown {
+                writeln!(
+                    self.out,
+                    "  ... {} more (`hint all` shows every option)",
+                    advice.options.len() - shown
+                )?;
+            }
+            return Ok(());
+        }
         let advice = advise(self.table, position)?;
         let shown = match rows {
             HintRows::Top => HINT_ROWS,
@@ -545,7 +689,16 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
             rules.box_count()
         )?;
         let state = self.game.cards()[seat].state();
-        let values = (!human).then(|| TurnValues::new(self.table, &state));
+        let banked = self.game.cards()[seat].banked();
+        // A bot's turn: the optimal policy's, or the target policy's for a bot with a target.
+        let bots = self.bots;
+        let bot = (!human).then(|| {
+            let player = match &bots[seat] {
+                Some(p) => Player::Target(p),
+                None => Player::Optimal(self.table),
+            };
+            player.turn(&state, banked, None)
+        });
         let Some(mut first) = self.dice(seat, DICE, "the first roll")? else {
             return Ok(false);
         };
@@ -564,8 +717,8 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
                         "{name} rolled {dice}   ({} left)",
                         plural(u64::from(rolls_left), "roll", "rolls")
                     )?;
-                    let choice = match &values {
-                        Some(v) => Choice::Keep(v.best_keep(rolls_left, &dice).0),
+                    let choice = match &bot {
+                        Some(b) => Choice::Keep(b.keep(rolls_left, &dice)),
                         None => match self.ask(seat, dice, rolls_left)? {
                             Some(c) => c,
                             None => return Ok(false),
@@ -649,8 +802,8 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
                             None => return Ok(false),
                         }
                     } else {
-                        let choices = box_choices(self.table, &state, &dice);
-                        best_box(&choices).expect("an open box").index
+                        let bot = bot.as_ref().expect("a bot's turn");
+                        bot.choose_box(&rules, &state, &dice).0
                     };
                     self.score(seat, dice, index)?;
                     return Ok(true);

@@ -27,7 +27,7 @@ use std::sync::{LazyLock, Mutex};
 use rayon::prelude::*;
 
 use super::{ROLL_DICE, turn_outcomes};
-use crate::advice::{Preferred, TurnValues, box_choices};
+use crate::advice::{Preferred, TurnValues};
 use crate::dice::{DICE, FACES, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
 use crate::distribution::Tally;
 use crate::kernel::Layer;
@@ -64,9 +64,13 @@ impl Row {
             return;
         }
         if a < self.lo {
-            let extra = (self.lo - a) as usize;
+            // Room for more below as well: the mass of a successor comes from many
+            // predecessors, each reaching a little lower (the zeros are trimmed at the end
+            // of the depth).
+            let new_lo = a.saturating_sub(self.mass.len() as u32 / 2);
+            let extra = (self.lo - new_lo) as usize;
             self.mass.splice(0..0, std::iter::repeat_n(0.0, extra));
-            self.lo = a;
+            self.lo = new_lo;
         }
         if z > self.hi() {
             let len = (z - self.lo) as usize;
@@ -200,8 +204,10 @@ static KEEPS: LazyLock<KeepTable> = LazyLock::new(|| {
 /// the expected-score value of every keep of every roll (the tie rule's second value).
 struct TurnPlan {
     outcomes: Vec<Outcome>,
-    /// Per roll, its legal boxes in card order: (outcome, expected final points).
-    choices: Vec<Vec<(u16, f64)>>,
+    /// Every roll's legal boxes in card order, roll after roll: (outcome, expected final
+    /// points); those of roll `r` from `choices_start[r]` ([`TurnPlan::choices_of`]).
+    choices: Vec<(u16, f64)>,
+    choices_start: Vec<usize>,
     /// `keep_values[rolls_left - 1][pos]`: [`TurnValues::keep_value`] of the keep at `pos`
     /// of [`KEEPS`].
     keep_values: [Vec<f64>; 2],
@@ -209,34 +215,51 @@ struct TurnPlan {
 
 impl TurnPlan {
     fn new(ev: &StrategyTable, state: &State) -> TurnPlan {
-        let mut outcomes: Vec<Outcome> = Vec::new();
-        let per_roll: Vec<Vec<(Outcome, f64)>> = ROLL_DICE
+        let rules = ev.rules();
+        // Every roll's legal boxes in card order with their points and bonus, as
+        // `box_choices` finds them; a way of filling a box is valued once, however many rolls
+        // lead to it (`box_choices`' value: its points and bonus plus the table's value after).
+        let mut found: Vec<(u8, u8, Bonuses)> = Vec::with_capacity(ROLLS * 8);
+        let mut start = Vec::with_capacity(ROLLS + 1);
+        start.push(0);
+        for dice in ROLL_DICE.iter() {
+            let five = dice.five_of_a_kind().is_some();
+            let legal = rules.legal_boxes(state.filled, dice);
+            for c in crate::state::set_bits(u64::from(legal)) {
+                let points = rules.score(c, dice, state.filled);
+                found.push((
+                    c as u8,
+                    points as u8,
+                    state.bonuses_for(rules, c, points, five),
+                ));
+            }
+            start.push(found.len());
+        }
+        let mut keys: Vec<(u8, u8, u16, Bonuses)> = found
             .iter()
-            .map(|dice| {
-                box_choices(ev, state, dice)
-                    .into_iter()
-                    .map(|c| {
-                        let o = Outcome {
-                            box_index: c.index as u8,
-                            points: c.points as u8,
-                            bonus: c.bonus as u16,
-                            bonuses: c.bonuses,
-                            next: state.after(ev.rules(), c.index, c.points),
-                        };
-                        outcomes.push(o);
-                        (o, c.future)
-                    })
-                    .collect()
+            .map(|&(c, p, b)| (c, p, b.points(rules) as u16, b))
+            .collect();
+        keys.sort_unstable_by_key(|k| (k.0, k.1, k.2));
+        keys.dedup_by_key(|k| (k.0, k.1, k.2));
+        let outcomes: Vec<Outcome> = keys
+            .iter()
+            .map(|&(c, p, bonus, bonuses)| Outcome {
+                box_index: c,
+                points: p,
+                bonus,
+                bonuses,
+                next: state.after(rules, usize::from(c), u32::from(p)),
             })
             .collect();
-        outcomes.sort_by_key(|o| (o.box_index, o.points, o.bonus));
-        outcomes.dedup_by_key(|o| (o.box_index, o.points, o.bonus));
-        let choices = per_roll
-            .into_iter()
-            .map(|cs| {
-                cs.into_iter()
-                    .map(|(o, future)| (find(&outcomes, o.box_index, o.points, o.bonus), future))
-                    .collect()
+        let futures: Vec<f64> = outcomes
+            .iter()
+            .map(|o| f64::from(o.gain()) + ev.value(&o.next))
+            .collect();
+        let choices = found
+            .iter()
+            .map(|&(c, p, b)| {
+                let o = find(&outcomes, c, p, b.points(rules) as u16);
+                (o, futures[usize::from(o)])
             })
             .collect();
         let values = TurnValues::new(ev, state);
@@ -261,8 +284,14 @@ impl TurnPlan {
         TurnPlan {
             outcomes,
             choices,
+            choices_start: start,
             keep_values,
         }
+    }
+
+    /// The legal boxes of roll `r` in card order: (outcome, expected final points).
+    fn choices_of(&self, r: usize) -> &[(u16, f64)] {
+        &self.choices[self.choices_start[r]..self.choices_start[r + 1]]
     }
 }
 
@@ -282,24 +311,19 @@ const CANDIDATE: f64 = 2.0 * crate::advice::TIE;
 
 /// The choice of the tie rule among options in the order of preference, for every lane at
 /// once: `chance(j)` is option `j`'s chance in each lane, `second(j)` its second value (the
-/// expected score, the same in every lane). When a single option of a lane is within
-/// [`CANDIDATE`] of the lane's best chance it is the lane's choice (no other can beat it);
-/// otherwise the rule's scan ([`Preferred`]) decides for that lane.
+/// expected score, the same in every lane), `best` each lane's best chance (the kernel's
+/// maximum over the same options). When a single option of a lane is within [`CANDIDATE`]
+/// of the lane's best chance it is the lane's choice (no other can beat it); otherwise, or
+/// when none is (`best` above every option), the rule's scan ([`Preferred`]) decides for
+/// that lane.
 #[inline(always)]
 fn choose_lanes<'c>(
     options: usize,
     lanes: usize,
+    best: &[f64; LANES],
     chance: impl Fn(usize) -> &'c [f64; LANES],
     second: impl Fn(usize) -> f64,
 ) -> [u16; LANES] {
-    let mut best = [f64::NEG_INFINITY; LANES];
-    for j in 0..options {
-        let c = chance(j);
-        for l in 0..LANES {
-            // No chance is NaN: a plain comparison, which vectorises.
-            best[l] = if c[l] > best[l] { c[l] } else { best[l] };
-        }
-    }
     let mut floor = [0.0; LANES];
     for l in 0..LANES {
         floor[l] = best[l] - CANDIDATE;
@@ -412,11 +436,15 @@ fn target_lanes_of(
     xs[..n].copy_from_slice(needed);
     let mut one: Vec<[f64; LANES]> = Vec::with_capacity(MULTISETS);
     let mut two: Vec<[f64; LANES]> = Vec::with_capacity(MULTISETS);
+    let mut open: Vec<[f64; LANES]> = Vec::with_capacity(ROLLS);
+    // After each layer the rolls' entries hold the best over the options of the next
+    // decision: the best box (one roll left's layer), the best keep with one roll left (two
+    // rolls left's), the best keep with two rolls left (the opening's).
     targets
-        .turn_lanes::<LANES>(state, &xs, Layer::TwoRollsLeft, |layer, k| match layer {
+        .turn_lanes::<LANES>(state, &xs, Layer::Opening, |layer, k| match layer {
             Layer::OneRollLeft => one.extend_from_slice(k),
             Layer::TwoRollsLeft => two.extend_from_slice(k),
-            Layer::Opening => {}
+            Layer::Opening => open.extend_from_slice(&k[FIRST_ROLL..]),
         })
         .expect("every card of the target table was read when the player was made");
     // The chance after each outcome, per lane: `VectorTable::after_box` at each `needed`.
@@ -445,7 +473,12 @@ fn target_lanes_of(
                     &two[i]
                 }
             };
-            let chosen = choose_lanes(z - a, n, source, |j| values[a + j]);
+            let best = if rolls_left == 1 {
+                &two[FIRST_ROLL + r]
+            } else {
+                &open[r]
+            };
+            let chosen = choose_lanes(z - a, n, best, source, |j| values[a + j]);
             let out = &mut kept[usize::from(rolls_left - 1) * ROLLS + r];
             for l in 0..n {
                 let pos = a + usize::from(chosen[l]);
@@ -460,13 +493,14 @@ fn target_lanes_of(
     // `TargetTurn::best_box`: each legal box's chance, then its expected value.
     let mut boxes = vec![[u16::MAX; LANES]; ROLLS];
     for (r, out) in boxes.iter_mut().enumerate() {
-        let choices = &plan.choices[r];
+        let choices = plan.choices_of(r);
         if choices.is_empty() {
             continue;
         }
         let chosen = choose_lanes(
             choices.len(),
             n,
+            &one[FIRST_ROLL + r],
             |j| &chances[usize::from(choices[j].0)],
             |j| choices[j].1,
         );
@@ -942,6 +976,28 @@ mod tests {
             ];
             for state in states {
                 let plan = TurnPlan::new(&ev, &state);
+                // Each roll's boxes are `box_choices`', with the same values.
+                for (r, dice) in ROLL_DICE.iter().enumerate() {
+                    let mine: Vec<(usize, u32, u32, f64)> = plan
+                        .choices_of(r)
+                        .iter()
+                        .map(|&(o, future)| {
+                            let o = &plan.outcomes[usize::from(o)];
+                            (
+                                usize::from(o.box_index),
+                                u32::from(o.points),
+                                u32::from(o.bonus),
+                                future,
+                            )
+                        })
+                        .collect();
+                    let theirs: Vec<(usize, u32, u32, f64)> =
+                        crate::advice::box_choices(&ev, &state, dice)
+                            .iter()
+                            .map(|c| (c.index, c.points, c.bonus, c.future))
+                            .collect();
+                    assert_eq!(mine, theirs);
+                }
                 let most = i64::from(max_remaining(&rules, &state));
                 let needed: Vec<i64> = (0..LANES as i64)
                     .map(|i| 1 + i * most / LANES as i64)
