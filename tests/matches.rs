@@ -34,7 +34,7 @@ fn yacht_match(lineup: &str, games: u64, seed: u64, threads: usize) -> (MatchRep
         .num_threads(threads)
         .build()
         .unwrap()
-        .install(|| play_match(&m, games, seed, &|_| {}))
+        .install(|| play_match(&m, games, seed, false, &|_| {}))
         .unwrap()
 }
 
@@ -189,7 +189,7 @@ fn win_bots_play_like_ev_once_the_game_is_decided() {
         if banked > 10 {
             decided.push(vec![FinalScores::point(banked - 1)]);
             let still_playing = m.opponents(0, &[card.clone(), stuck.clone()]);
-            assert_eq!((still_playing[0].lo, still_playing[0].hi()), (6, 10));
+            assert_eq!((still_playing[0].lo, still_playing[0].hi()), (5, 10));
             decided.push(still_playing);
         }
         for opponents in decided {
@@ -371,6 +371,65 @@ fn a_match_reports_each_seat() {
         human.contains("order: every player takes turn 1"),
         "{human}"
     );
+}
+
+/// `--games-csv` writes every game: who started (the seats in turn) and the final scores,
+/// whose means are the report's; the same seed gives the `ev` seat the same games whatever
+/// the other seat plays.
+#[test]
+fn a_match_writes_its_games() {
+    let dir = temp_dir();
+    let csv = |lineup: &str| {
+        let path = dir.path().join(format!("{lineup}.csv"));
+        let o = run(
+            RuleSet::YACHT,
+            Order::Any,
+            &[
+                "simulate",
+                "--rules",
+                "yacht",
+                "--match",
+                lineup,
+                "--games",
+                "50",
+                "--json",
+                "--games-csv",
+                &path_str(&path),
+            ],
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let rows: Vec<Vec<u32>> = text
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').map(|x| x.parse().unwrap()).collect())
+            .collect();
+        assert_eq!(text.lines().next(), Some("game,first_seat,seat_1,seat_2"));
+        assert_eq!(rows.len(), 50);
+        for (g, row) in rows.iter().enumerate() {
+            assert_eq!(row[..2], [g as u32, g as u32 % 2 + 1]);
+        }
+        for seat in 0..2 {
+            let mean = rows.iter().map(|r| f64::from(r[2 + seat])).sum::<f64>() / 50.0;
+            let reported = v["seats"][seat]["mean"].as_f64().unwrap();
+            assert!((mean - reported).abs() < 1e-9, "{mean} {reported}");
+        }
+        rows
+    };
+    distribution_table(RuleSet::YACHT, Order::Any);
+    target_table(RuleSet::YACHT, Order::Any);
+    let control = csv("ev,ev");
+    let bot = csv("most-common,ev");
+    let ev_seat = |rows: &[Vec<u32>]| rows.iter().map(|r| r[3]).collect::<Vec<_>>();
+    assert_eq!(ev_seat(&control), ev_seat(&bot));
+    assert_ne!(control, bot);
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &["simulate", "--rules", "yacht", "--games-csv", "x.csv"],
+    );
+    assert_bad_input(&o, "--match");
 }
 
 #[test]
