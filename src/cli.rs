@@ -442,6 +442,11 @@ pub struct SimulateArgs {
         conflicts_with_all = ["policy", "pmf", "plot", "at_least"]
     )]
     pub lineup: Option<Lineup>,
+    /// With --match: also write every game to this CSV file (`game,first_seat,seat_1,...`:
+    /// who started and each seat's final score), overwriting it if it exists; for comparing
+    /// two matches of the same seed game by game.
+    #[arg(long, value_name = "FILE.csv", requires = "lineup")]
+    pub games_csv: Option<PathBuf>,
     /// Distribution table for the opponents of `win` and `win-exact` in --match [default:
     /// the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.
     #[arg(long, value_name = "PATH")]

@@ -395,8 +395,8 @@ impl<'a> Match<'a> {
         }
     }
 
-    /// Plays game `game` of `seed` and adds it to `tally`, and the time each seat spent on
-    /// its turns to `clock`.
+    /// Plays game `game` of `seed` and adds it to `tally` (recording it when the tally
+    /// records games), and the time each seat spent on its turns to `clock`.
     pub fn play_game(
         &self,
         game: u64,
@@ -436,8 +436,49 @@ impl<'a> Match<'a> {
                 s.decisions += u64::from(decisions);
             }
         }
-        tally.add_game(&cards.iter().map(ScoreCard::banked).collect::<Vec<_>>());
+        let scores: Vec<u32> = cards.iter().map(ScoreCard::banked).collect();
+        tally.add_game(&scores);
+        if let Some(records) = &mut tally.records {
+            records.push(GameRecord {
+                game,
+                first: start,
+                scores,
+            });
+        }
     }
+}
+
+/// One game of a match: which seat started and the final scores.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// The game, from 0 (its dice: see the module's documentation).
+    pub game: u64,
+    /// The seat that took the first turn, from 0.
+    pub first: usize,
+    /// The final scores, in seat order.
+    pub scores: Vec<u32>,
+}
+
+/// Writes `records` as CSV (`game,first_seat,seat_1,seat_2,...`, seats from 1), through a
+/// temporary file renamed into place: for comparing two matches game by game.
+pub fn write_records_csv(
+    path: &std::path::Path,
+    seats: usize,
+    records: &[GameRecord],
+) -> std::io::Result<()> {
+    let mut text = String::from("game,first_seat");
+    for s in 1..=seats {
+        text.push_str(&format!(",seat_{s}"));
+    }
+    text.push('\n');
+    for r in records {
+        text.push_str(&format!("{},{}", r.game, r.first + 1));
+        for score in &r.scores {
+            text.push_str(&format!(",{score}"));
+        }
+        text.push('\n');
+    }
+    crate::files::write_atomically(path, text.as_bytes())
 }
 
 /// What one seat did over the games of a match.
@@ -479,6 +520,8 @@ pub struct MatchTally {
     pub tied_games: u64,
     /// Each seat's.
     pub seats: Vec<SeatTally>,
+    /// Every game, in order, when the games are recorded ([`MatchTally::recording`]).
+    pub records: Option<Vec<GameRecord>>,
 }
 
 impl MatchTally {
@@ -495,6 +538,15 @@ impl MatchTally {
                     decisions: 0,
                 })
                 .collect(),
+            records: None,
+        }
+    }
+
+    /// An empty tally that also records every game ([`MatchTally::records`]).
+    pub fn recording(rules: &Rules, seats: usize) -> MatchTally {
+        MatchTally {
+            records: Some(Vec::new()),
+            ..MatchTally::new(rules, seats)
         }
     }
 
@@ -524,19 +576,30 @@ impl MatchTally {
             mine.turns += theirs.turns;
             mine.decisions += theirs.decisions;
         }
+        if let (Some(mine), Some(theirs)) = (&mut self.records, &other.records) {
+            mine.extend_from_slice(theirs);
+        }
     }
 }
 
-/// Plays `games` games of the match with `seed`: the tally, the same at any thread count,
-/// and the time each seat spent on its turns (summed over the threads). `progress(done)` is
-/// called with the number of games finished after each game. Runs on the current rayon
-/// thread pool.
+/// Plays `games` games of the match with `seed`: the tally, the same at any thread count
+/// (with every game recorded when `record` is set), and the time each seat spent on its
+/// turns (summed over the threads). `progress(done)` is called with the number of games
+/// finished after each game. Runs on the current rayon thread pool.
 pub fn play(
     m: &Match<'_>,
     games: u64,
     seed: u64,
+    record: bool,
     progress: &(dyn Fn(u64) + Sync),
 ) -> (MatchTally, Vec<Duration>) {
+    let empty = || {
+        if record {
+            MatchTally::recording(&m.rules, m.seats.len())
+        } else {
+            MatchTally::new(&m.rules, m.seats.len())
+        }
+    };
     let n = m.seats.len();
     let cache = m.seats.iter().find_map(|s| match s {
         Seat::Alone(Player::Optimal(t)) => Some(TurnCache::new(t)),
@@ -547,7 +610,7 @@ pub fn play(
     let chunks: Vec<(MatchTally, Vec<Duration>)> = (0..games.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
-            let mut tally = MatchTally::new(&m.rules, n);
+            let mut tally = empty();
             let mut clock = vec![Duration::ZERO; n];
             for game in c * CHUNK..games.min((c + 1) * CHUNK) {
                 m.play_game(game, seed, cache.as_ref(), &mut tally, &mut clock);
@@ -556,7 +619,7 @@ pub fn play(
             (tally, clock)
         })
         .collect();
-    let mut total = MatchTally::new(&m.rules, n);
+    let mut total = empty();
     let mut clock = vec![Duration::ZERO; n];
     for (t, c) in &chunks {
         total.merge(t);

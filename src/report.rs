@@ -549,17 +549,18 @@ pub struct SeatReport {
     pub ms_per_decision: f64,
 }
 
-/// Plays `games` games of the match `m` with `seed` and reports; the tally is returned too.
-/// `progress(done)` counts games.
+/// Plays `games` games of the match `m` with `seed` and reports; the tally is returned too
+/// (with every game when `record` is set). `progress(done)` counts games.
 pub fn play_match(
     m: &crate::matches::Match<'_>,
     games: u64,
     seed: u64,
+    record: bool,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(MatchReport, crate::matches::MatchTally), SimulateError> {
     check_games(games)?;
     let start = Instant::now();
-    let (tally, clock) = crate::matches::play(m, games, seed, progress);
+    let (tally, clock) = crate::matches::play(m, games, seed, record, progress);
     let seconds = start.elapsed().as_secs_f64();
     let n = games as f64;
     let seats = m

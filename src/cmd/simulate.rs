@@ -3,15 +3,18 @@
 
 use std::io::Write;
 
-use anyhow::{Result, anyhow};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow};
 
 use super::report as summary;
 use crate::cli::{Lineup, SimulateArgs};
 use yahtzee::matches::{self, Match, Needs, Tables};
 use yahtzee::report::{self, MatchReport};
 use yahtzee::simulate::{Player, Policy, TargetPlayer};
-use yahtzee::table::default_table_path;
+use yahtzee::table::{default_table_path, default_table_path_of};
 use yahtzee::text::probability;
+use yahtzee::vector::{DISTRIBUTION, TARGET};
 
 pub fn run(args: &SimulateArgs) -> Result<()> {
     let rules = args.rules.rules();
@@ -120,6 +123,19 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
 fn run_match(args: &SimulateArgs, lineup: &Lineup) -> Result<()> {
     let rules = args.rules.rules();
     let policies = &lineup.0;
+    if let Some(path) = &args.games_csv {
+        let tables = [
+            args.table
+                .clone()
+                .unwrap_or_else(|| default_table_path(&rules)),
+            default_table_path_of(&rules, TARGET),
+            default_table_path_of(&rules, DISTRIBUTION),
+        ];
+        let given = [&args.target_table, &args.distribution_table];
+        let mut read: Vec<&Path> = tables.iter().map(PathBuf::as_path).collect();
+        read.extend(given.iter().filter_map(|p| p.as_deref()));
+        super::check_output("--games-csv", path, &read)?;
+    }
     let needs = Needs::of(policies);
     let ev = if needs.ev {
         Some(super::load_or_build(&rules, args.table.as_deref())?)
@@ -152,9 +168,16 @@ fn run_match(args: &SimulateArgs, lineup: &Lineup) -> Result<()> {
         "games",
     );
     bar.set_length(args.games);
-    let played = report::play_match(&game, args.games, args.seed, &|done| bar.set_position(done));
+    let record = args.games_csv.is_some();
+    let played = report::play_match(&game, args.games, args.seed, record, &|done| {
+        bar.set_position(done)
+    });
     bar.finish_and_clear();
-    let (report, _) = played.map_err(|e| anyhow!("--games {}: {e}", args.games))?;
+    let (report, tally) = played.map_err(|e| anyhow!("--games {}: {e}", args.games))?;
+    if let (Some(path), Some(records)) = (&args.games_csv, &tally.records) {
+        matches::write_records_csv(path, policies.len(), records)
+            .with_context(|| format!("cannot write --games-csv {}", path.display()))?;
+    }
     super::print_result(args.report.json, &report, |out| {
         out.write_all(render_match(&report).as_bytes())
     })
