@@ -626,6 +626,11 @@ fn a_game_of_typed_dice_takes_only_the_dice_due_and_the_referee_refuses_illegal_
         (r#"{"players": "ann,ANN"}"#, "named twice"),
         (r#"{"players": ""}"#, "empty player name"),
         (r#"{"players": ["ann"]}"#, "players must be a string"),
+        // page_seated_a_target_bot_that_played_for_the_average: the page's bots are optimal.
+        (
+            r#"{"players": "ann,bot:target=150"}"#,
+            "the page's bots play for the highest average",
+        ),
         (r#"{"dice": "loaded"}"#, "dice must be \"seeded\""),
         (
             r#"{"dice": "manual", "seed": 3}"#,

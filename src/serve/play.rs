@@ -900,6 +900,12 @@ pub fn parse_new_game(rules: Rules, bytes: &[u8]) -> Result<PlayOptions, ApiErro
         }
     };
     let seats: Vec<Seat> = parse_seats(players).map_err(refused)?;
+    if let Some(bot) = seats.iter().find(|s| s.target.is_some()) {
+        return Err(ApiError::bad(format!(
+            "the page's bots play for the highest average: seat {} as a bot without a target (bot:target=T is for `yahtzee play`)",
+            excerpt(&bot.name)
+        )));
+    }
     let seed = match &body.seed {
         None | Some(Value::Null) => None,
         Some(v) => Some(integer(
@@ -946,6 +952,7 @@ pub fn parse_new_game(rules: Rules, bytes: &[u8]) -> Result<PlayOptions, ApiErro
         seats,
         dice,
         coach_threshold,
+        coach_target: None,
     })
 }
 
