@@ -1,7 +1,7 @@
 //! `yahtzee export`: strategy tables of one card's turn, of every state, of the full policy
-//! or of the opening, as CSV, JSON lines or Markdown, to stdout or to a file.
+//! or of the opening, as CSV, JSON lines, Markdown or Parquet, to stdout or to a file.
 
-use std::io::{BufWriter, Write};
+use std::io::{BufWriter, IsTerminal, Write};
 
 use anyhow::{Context, Result, bail};
 
@@ -65,6 +65,11 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         },
         Format::from,
     );
+    if format == Format::Parquet && args.out.is_none() && std::io::stdout().is_terminal() {
+        bail!(
+            "Parquet is a binary file, not for a terminal: give --out FILE.parquet, or redirect stdout to a file"
+        );
+    }
     if let Some(path) = &args.out {
         let table = args
             .table
@@ -75,7 +80,7 @@ pub fn run(args: &ExportArgs) -> Result<()> {
     let table = super::load_or_build(&rules, args.table.as_deref())?;
     match &args.out {
         None => {
-            let mut out = BufWriter::new(std::io::stdout().lock());
+            let mut out = BufWriter::new(std::io::stdout());
             write(&table, &scope, &filter, format, &mut out)?;
             out.flush()?;
         }
@@ -94,6 +99,21 @@ pub fn run(args: &ExportArgs) -> Result<()> {
 }
 
 fn write(
+    table: &StrategyTable,
+    scope: &Scope,
+    filter: &Filter,
+    format: Format,
+    out: &mut (dyn Write + Send),
+) -> Result<u64> {
+    if format == Format::Parquet {
+        let (rows, _) =
+            export::parquet::write(out, |rows| write_scope(table, scope, filter, format, rows))?;
+        return Ok(rows);
+    }
+    write_scope(table, scope, filter, format, out)
+}
+
+fn write_scope(
     table: &StrategyTable,
     scope: &Scope,
     filter: &Filter,
