@@ -9,6 +9,7 @@ mod distribution;
 mod errors;
 mod export;
 mod fuzz_regressions;
+mod parquet;
 mod play;
 mod readme;
 mod rules;

@@ -778,20 +778,31 @@ impl Write for Sink {
     }
 }
 
+/// A Parquet error as an I/O error: the error of the output itself (a full disk) as it was.
+fn io_error(e: parquet::errors::ParquetError) -> io::Error {
+    match e {
+        parquet::errors::ParquetError::External(inner) => match inner.downcast::<io::Error>() {
+            Ok(io) => *io,
+            Err(other) => io::Error::other(other),
+        },
+        other => io::Error::other(other),
+    }
+}
+
 /// The encoding thread: writes each batch into the Parquet file on `out`, then the footer.
 fn encode<W: Write + Send>(out: W, rx: Receiver<Message>) -> io::Result<W> {
     let Ok(Message::Start(schema, props)) = rx.recv() else {
         // The scope failed before its first batch: nothing to write.
         return Err(io::Error::other("no rows were exported"));
     };
-    let mut writer = ArrowWriter::try_new(out, schema, Some(*props)).map_err(io::Error::other)?;
+    let mut writer = ArrowWriter::try_new(out, schema, Some(*props)).map_err(io_error)?;
     for message in rx {
         match message {
-            Message::Batch(batch) => writer.write(&batch).map_err(io::Error::other)?,
+            Message::Batch(batch) => writer.write(&batch).map_err(io_error)?,
             Message::Start(..) => return Err(io::Error::other("a second schema")),
         }
     }
-    writer.into_inner().map_err(io::Error::other)
+    writer.into_inner().map_err(io_error)
 }
 
 /// Writes a Parquet file on `out` from the rows that `scope` exports in
@@ -841,4 +852,162 @@ where
             (Ok(_), Err(e), _) | (Ok(_), Ok(()), Err(e)) => Err(E::from(e)),
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_array::Array;
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::{Float64Type, UInt32Type};
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+
+    /// A row whose `late` field has no value in the first `nulls` rows.
+    #[derive(Serialize)]
+    struct Late {
+        n: u32,
+        late: Option<f64>,
+    }
+
+    impl Row for Late {
+        const COLUMNS: &'static [&'static str] = &["n", "late"];
+        const TITLES: &'static [&'static str] = &["n", "late"];
+    }
+
+    fn export_late(rows: usize, nulls: usize) -> Result<Vec<u8>, io::Error> {
+        let exporter: Box<dyn Exporter<Late>> = Box::new(ParquetExporter);
+        let (_, out) = write(Vec::new(), |out| -> io::Result<()> {
+            let mut buf = Vec::new();
+            exporter.begin(&Meta::default(), &mut buf);
+            out.write_all(&buf)?;
+            // Chunks of an odd size, written in pieces that cut frames in two.
+            let all: Vec<Late> = (0..rows)
+                .map(|n| Late {
+                    n: n as u32,
+                    late: (n >= nulls).then_some(n as f64 / 2.0),
+                })
+                .collect();
+            for chunk in all.chunks(10_007) {
+                buf.clear();
+                exporter.rows(chunk, &mut buf)?;
+                let (a, b) = buf.split_at(buf.len() / 3);
+                out.write_all(a)?;
+                out.write_all(b)?;
+            }
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    #[test]
+    fn a_column_typed_after_some_batches_keeps_its_first_nulls() {
+        let rows = 3 * BATCH_ROWS + 5;
+        let nulls = 2 * BATCH_ROWS + 3;
+        let bytes = export_late(rows, nulls).unwrap();
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(&bytes).unwrap();
+        let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+            .unwrap()
+            .build()
+            .unwrap();
+        let mut seen = 0;
+        for batch in reader {
+            let batch = batch.unwrap();
+            assert_eq!(batch.schema().field(1).data_type(), &DataType::Float64);
+            let n = batch.column(0).as_primitive::<UInt32Type>();
+            let late = batch.column(1).as_primitive::<Float64Type>();
+            for i in 0..batch.num_rows() {
+                assert_eq!(n.value(i) as usize, seen);
+                if seen < nulls {
+                    assert!(late.is_null(i), "row {seen}");
+                } else {
+                    assert_eq!(late.value(i), seen as f64 / 2.0);
+                }
+                seen += 1;
+            }
+        }
+        assert_eq!(seen, rows);
+    }
+
+    #[test]
+    fn a_value_after_the_schema_fixed_a_column_as_null_is_an_error() {
+        let e = export_late(SCHEMA_ROWS + BATCH_ROWS + 1, SCHEMA_ROWS + BATCH_ROWS).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "column `late` has no value in its first {SCHEMA_ROWS} rows, so it was given the null type, and then a value of type f64"
+            )
+        );
+    }
+
+    /// A writer that fails once it has taken `room` bytes, like a full disk.
+    #[derive(Debug)]
+    struct Full {
+        room: usize,
+    }
+
+    impl Write for Full {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if buf.len() > self.room {
+                return Err(io::Error::other("no space left on device"));
+            }
+            self.room -= buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_full_disk_stops_the_export_with_its_own_error() {
+        let exporter: Box<dyn Exporter<Late>> = Box::new(ParquetExporter);
+        let mut batches = 0;
+        let got = write(Full { room: 100_000 }, |out| -> io::Result<()> {
+            let mut buf = Vec::new();
+            exporter.begin(&Meta::default(), &mut buf);
+            out.write_all(&buf)?;
+            // Far more rows than the room: the export must stop, not run on.
+            for _ in 0..10_000 {
+                let rows: Vec<Late> = (0..BATCH_ROWS)
+                    .map(|n| Late {
+                        n: n as u32 * 7919,
+                        late: Some(n as f64 * 1.37),
+                    })
+                    .collect();
+                buf.clear();
+                exporter.rows(&rows, &mut buf)?;
+                out.write_all(&buf)?;
+                batches += 1;
+            }
+            Ok(())
+        });
+        assert_eq!(got.unwrap_err().to_string(), "no space left on device");
+        assert!(batches < 10_000, "{batches}");
+    }
+
+    #[test]
+    fn a_failed_scope_returns_its_error() {
+        let got = write(Vec::new(), |_out| -> io::Result<()> {
+            Err(io::Error::other("the table is damaged"))
+        });
+        assert_eq!(got.unwrap_err().to_string(), "the table is damaged");
+    }
+
+    #[test]
+    fn rows_of_nested_values_are_refused() {
+        #[derive(Serialize)]
+        struct Nested {
+            faces: Vec<u8>,
+        }
+        impl Row for Nested {
+            const COLUMNS: &'static [&'static str] = &["faces"];
+            const TITLES: &'static [&'static str] = &["faces"];
+        }
+        let mut buf = Vec::new();
+        let e = ParquetExporter
+            .rows(&[Nested { faces: vec![1] }], &mut buf)
+            .unwrap_err();
+        assert!(e.to_string().contains("not a list"), "{e}");
+    }
 }
