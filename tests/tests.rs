@@ -11,6 +11,7 @@ mod export;
 mod fuzz_regressions;
 mod parquet;
 mod play;
+mod python;
 mod readme;
 mod rules;
 mod simulate;
