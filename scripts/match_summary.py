@@ -37,6 +37,20 @@ def games(work, name, limit=None):
     return [[int(x) for x in r[2:]] for r in rows]
 
 
+def starts(work, name):
+    """Per game: the seat that started it (1 for the first seat)."""
+    with open(work / f"{name}.csv") as f:
+        return [int(r[1]) for r in list(csv.reader(f))[1:]]
+
+
+def share_by_start(work, name):
+    """Seat 1's share of the win in the games it started and in those it did not."""
+    first, later = [], []
+    for start, row in zip(starts(work, name), games(work, name)):
+        (first if start == 1 else later).append(shares(row, 0))
+    return mean_interval(first), mean_interval(later)
+
+
 def mean_interval(values):
     n = len(values)
     m = sum(values) / n
@@ -78,7 +92,9 @@ def main():
         f"- commit: {', '.join(commits)}",
         "- how a match is played: " + next(iter(reports.values()))["order"] if reports else "",
         "- win rate: the share of the games won, a tie of k players for first counting 1/k, "
-        "with its 95% interval (Wilson's, from the report). Gain: the bot's win rate less 1/n "
+        "with its 95% interval (Wilson's, from the report); starting and not starting: the "
+        "bot's share in the games where it played first and in the others (for two players, "
+        "not starting is playing second), mean +- 1.96 standard errors. Gain: the bot's win rate less 1/n "
         "(n players), in percentage points (pp). Paired gain: game by game against the "
         "control run (`ev` in every seat, same seed: the other seats play the same games), "
         "mean +- 1.96 standard errors.",
@@ -98,9 +114,11 @@ def main():
         w = s["win_rate"]
         g, lo, hi = mean_interval(paired(work, name, control))
         others = r["seats"][1:]
+        (f, f_lo, f_hi), (l, l_lo, l_hi) = share_by_start(work, name)
         return (
             f"| {rules} | {players} | {r['games']} | {w['share']:.4f} [{w['low']:.4f}, "
-            f"{w['high']:.4f}] | {pp(w['share'] - 1 / players)} | {pp(g)} [{pp(lo)}, {pp(hi)}] "
+            f"{w['high']:.4f}] | {f:.4f} [{f_lo:.4f}, {f_hi:.4f}] | {l:.4f} [{l_lo:.4f}, "
+            f"{l_hi:.4f}] | {pp(w['share'] - 1 / players)} | {pp(g)} [{pp(lo)}, {pp(hi)}] "
             f"| {s['mean']:.2f} / {sum(o['mean'] for o in others) / len(others):.2f} "
             f"| {s['ms_per_turn']:.3f} / {others[0]['ms_per_turn']:.3f} "
             f"| {meta(raw, name)['wall user system seconds'].split()[0]} |"
@@ -115,9 +133,10 @@ def main():
         lines += [
             "## The gain of `win` over `ev`",
             "",
-            "| rules | players | games | win rate of `win` [95%] | gain (pp) | paired gain (pp) [95%] "
+            "| rules | players | games | win rate of `win` [95%] | starting [95%] "
+            "| not starting [95%] | gain (pp) | paired gain (pp) [95%] "
             "| mean score win / ev | ms per turn win / ev | seconds |",
-            "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
             *rows,
             "",
         ]

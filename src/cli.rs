@@ -489,6 +489,8 @@ pub enum FormatArg {
     Jsonl,
     /// Markdown tables, for reading and printing.
     Markdown,
+    /// Parquet: typed columns, zstd-compressed (a binary file: give --out, or redirect stdout).
+    Parquet,
 }
 
 impl From<FormatArg> for Format {
@@ -497,6 +499,7 @@ impl From<FormatArg> for Format {
             FormatArg::Csv => Format::Csv,
             FormatArg::Jsonl => Format::Jsonl,
             FormatArg::Markdown => Format::Markdown,
+            FormatArg::Parquet => Format::Parquet,
         }
     }
 }

@@ -505,14 +505,14 @@ pub fn play_turn(rules: &Rules, turn: &PolicyTurn<'_>, state: &State, rng: &mut 
     }
 }
 
-/// Plays one game and adds it to `tally` (one count per game).
+/// Plays one game, adds it to `tally` (one count per game) and returns its final score.
 pub fn play<'a>(
     rules: &Rules,
     player: &Player<'a>,
     cache: Option<&TurnCache<'a>>,
     rng: &mut DiceRng,
     tally: &mut Tally,
-) {
+) -> u32 {
     let mut state = State::START;
     let mut score = 0u32;
     let mut yahtzee_bonuses = 0usize;
@@ -536,6 +536,7 @@ pub fn play<'a>(
         tally.upper_bonus += 1.0;
     }
     tally.add_yahtzee_bonuses(yahtzee_bonuses, 1.0);
+    score
 }
 
 /// Plays `games` games with `seed` and tallies them (counts of games). `progress(done)` is
@@ -548,27 +549,56 @@ pub fn simulate<'a>(
     seed: u64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Tally {
+    simulate_games(rules, player, games, seed, false, progress).0
+}
+
+/// Plays like [`simulate`] and also returns the final score of every game, in the order the
+/// games are dealt (chunk by chunk): 4 bytes a game.
+pub fn simulate_scores(
+    rules: &Rules,
+    player: &Player<'_>,
+    games: u64,
+    seed: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> (Tally, Vec<u32>) {
+    simulate_games(rules, player, games, seed, true, progress)
+}
+
+fn simulate_games(
+    rules: &Rules,
+    player: &Player<'_>,
+    games: u64,
+    seed: u64,
+    keep_scores: bool,
+    progress: &(dyn Fn(u64) + Sync),
+) -> (Tally, Vec<u32>) {
     let chunks = games.div_ceil(CHUNK);
     let done = AtomicU64::new(0);
     let cache = player.table().map(TurnCache::new);
-    let tallies: Vec<Tally> = (0..chunks)
+    let tallies: Vec<(Tally, Vec<u32>)> = (0..chunks)
         .into_par_iter()
         .map(|c| {
             let mut rng = DiceRng::with_stream(seed, c);
             let n = CHUNK.min(games - c * CHUNK);
             let mut tally = Tally::new(rules);
+            let mut scores = Vec::new();
             for _ in 0..n {
-                play(rules, player, cache.as_ref(), &mut rng, &mut tally);
+                let score = play(rules, player, cache.as_ref(), &mut rng, &mut tally);
+                if keep_scores {
+                    scores.push(score);
+                }
             }
             progress(done.fetch_add(n, Ordering::Relaxed) + n);
-            tally
+            (tally, scores)
         })
         .collect();
     let mut total = Tally::new(rules);
-    for t in &tallies {
+    let mut scores = Vec::new();
+    for (t, s) in &tallies {
         total.merge(t);
+        scores.extend_from_slice(s);
     }
-    total
+    (total, scores)
 }
 
 /// The sampling error of the mean of a simulation.
@@ -702,6 +732,30 @@ mod tests {
         assert_eq!(one, run(3, 42));
         assert_ne!(one, run(1, 43));
         assert_eq!(one.total(), 5_000.0);
+    }
+
+    /// The scores of `simulate_scores` are the games of `simulate`, in the order dealt: the
+    /// first game and the first of chunk 1 are the pinned games of seed 42 above, the counts
+    /// are the tally's, and a thread count changes nothing.
+    #[test]
+    fn simulate_scores_lists_every_game_in_order() {
+        let rules = Rules::new(RuleSet::YAHTZEE);
+        let run = |threads: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| simulate_scores(&rules, &Player::Greedy, 3_000, 42, &|_| {}))
+        };
+        let (tally, scores) = run(1);
+        assert_eq!(scores.len(), 3_000);
+        assert_eq!((scores[0], scores[1024]), (89, 93));
+        for (s, &count) in tally.score.iter().enumerate() {
+            let n = scores.iter().filter(|&&x| x as usize == s).count();
+            assert_eq!(n as f64, count, "score {s}");
+        }
+        assert_eq!(tally, simulate(&rules, &Player::Greedy, 3_000, 42, &|_| {}));
+        assert_eq!(run(3).1, scores);
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! `yahtzee export`: strategy tables of one card's turn, of every state, of the full policy
-//! or of the opening, as CSV, JSON lines or Markdown, to stdout or to a file; a card's turn
-//! for a target score with `--target T`.
+//! or of the opening, as CSV, JSON lines, Markdown or Parquet, to stdout or to a file; a
+//! card's turn for a target score with `--target T`.
 
-use std::io::{BufWriter, Write};
+use std::io::{BufWriter, IsTerminal, Write};
 
 use anyhow::{Context, Result, bail};
 
@@ -70,6 +70,11 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         },
         Format::from,
     );
+    if format == Format::Parquet && args.out.is_none() && std::io::stdout().is_terminal() {
+        bail!(
+            "Parquet is a binary file, not for a terminal: give --out FILE.parquet, or redirect stdout to a file"
+        );
+    }
     if let Some(path) = &args.out {
         let table = args
             .table
@@ -84,21 +89,35 @@ pub fn run(args: &ExportArgs) -> Result<()> {
     let table = super::load_or_build(&rules, args.table.as_deref())?;
     if let (Some(target), Scope::Card(card)) = (args.target, &scope) {
         let targets = super::load_target(&rules, args.target_table.as_deref())?;
-        let write = |out: &mut dyn Write| -> Result<u64> {
+        let scope = |out: &mut dyn Write| -> Result<u64> {
             Ok(export::write_target_card(
                 &table, &targets, card, target, &filter, format, out,
             )?)
         };
-        return write_out(args, write);
+        return write_out(args, format, scope);
     }
-    write_out(args, |out| write(&table, &scope, &filter, format, out))
+    write_out(args, format, |out| {
+        write_scope(&table, &scope, &filter, format, out)
+    })
 }
 
-/// Writes what `write` writes to stdout or to `--out`.
-fn write_out(args: &ExportArgs, write: impl FnOnce(&mut dyn Write) -> Result<u64>) -> Result<()> {
+/// Writes what `scope` exports in `format` to stdout or to `--out`: Parquet through the
+/// Parquet writer, which encodes the rows it is given on a second thread.
+fn write_out(
+    args: &ExportArgs,
+    format: Format,
+    scope: impl FnOnce(&mut dyn Write) -> Result<u64>,
+) -> Result<()> {
+    let write = |out: &mut (dyn Write + Send)| -> Result<u64> {
+        if format == Format::Parquet {
+            return Ok(export::parquet::write(out, scope)?.0);
+        }
+        scope(out)
+    };
     match &args.out {
         None => {
-            let mut out = BufWriter::new(std::io::stdout().lock());
+            // Not the locked handle: the Parquet encoder writes from its own thread.
+            let mut out = BufWriter::new(std::io::stdout());
             write(&mut out)?;
             out.flush()?;
         }
@@ -116,7 +135,7 @@ fn write_out(args: &ExportArgs, write: impl FnOnce(&mut dyn Write) -> Result<u64
     Ok(())
 }
 
-fn write(
+fn write_scope(
     table: &StrategyTable,
     scope: &Scope,
     filter: &Filter,

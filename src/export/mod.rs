@@ -1,5 +1,5 @@
 //! Strategy tables for people and for programs: what optimal play does, written as CSV, JSON
-//! lines or Markdown.
+//! lines, Markdown or Parquet.
 //!
 //! Four scopes, each a stream of one row type and each in its own file:
 //!
@@ -26,7 +26,7 @@
 //! the second-best legal box. A full card has no decision.
 //!
 //! This file holds what every scope shares: the [`Format`]s, the [`Row`] contract and the
-//! [`Exporter`] of each format (files `csv.rs`, `jsonl.rs`, `markdown.rs`), the [`Filter`] of
+//! [`Exporter`] of each format (files `csv.rs`, `jsonl.rs`, `markdown.rs`, `parquet.rs`), the [`Filter`] of
 //! decisions, the document [`Meta`] and its notes, the text of dice and keeps, and rounding.
 //! The schema of each row type is documented in `data/README.md`.
 
@@ -36,6 +36,7 @@ mod decision;
 mod jsonl;
 mod markdown;
 mod opening;
+pub mod parquet;
 mod policy;
 mod states;
 mod target;
@@ -77,6 +78,9 @@ pub enum Format {
     Jsonl,
     /// Markdown tables, for reading and printing.
     Markdown,
+    /// Parquet: typed columns, zstd. A scope writes it through [`parquet::write`], which makes
+    /// the file of the rows (see `parquet.rs`).
+    Parquet,
 }
 
 /// A row type: a flat `Serialize` struct of numbers, booleans and strings free of commas,
@@ -114,6 +118,7 @@ pub fn exporter<R: Row>(format: Format) -> Box<dyn Exporter<R>> {
         Format::Csv => Box::new(csv::CsvExporter),
         Format::Jsonl => Box::new(jsonl::JsonlExporter),
         Format::Markdown => Box::new(markdown::MarkdownExporter),
+        Format::Parquet => Box::new(parquet::ParquetExporter),
     }
 }
 

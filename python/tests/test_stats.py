@@ -1,0 +1,93 @@
+"""stats() and simulate(): the exact distribution sums to 1 and is the CLI's; simulations are
+the CLI's games, seeded."""
+
+import json
+
+import numpy as np
+import pytest
+
+import yahtzee
+
+
+# Yahtzee's own distribution takes some 20 s of CPU: its upper-first variant has the same
+# bonuses and Jokers on 15,018 states.
+@pytest.mark.parametrize("rules,upper_first", [("yacht", False), ("yahtzee", True), ("yatzy", True)])
+def test_the_exact_distribution_sums_to_one_and_has_the_solver_mean(rules, upper_first):
+    s = yahtzee.stats(rules, upper_first)
+    table = yahtzee.solve(rules, upper_first)
+    assert s.pmf.dtype == np.float64
+    assert abs(s.pmf.sum() - 1) < 1e-12
+    assert (s.pmf >= 0).all()
+    mean = float((s.scores * s.pmf).sum())
+    assert abs(mean - table.expected_score) < 1e-9
+    assert abs(s.mean - table.expected_score) < 1e-9
+    assert s.pmf[s.summary["min"]] > 0 and len(s.pmf) == s.summary["max"] + 1
+
+
+def test_the_distribution_is_the_cli_pmf_and_summary(cli, tmp_path):
+    pmf = tmp_path / "yacht.csv"
+    want = cli.json("stats", "--rules", "yacht", "--json", "--pmf", str(pmf), "--at-least", "150,200")
+    s = yahtzee.stats("yacht", at_least=[150, 200])
+    for key in ("seconds", "threads"):
+        del want[key], s.summary[key]
+    assert s.summary == want
+    rows = [line.split(",") for line in pmf.read_text().splitlines()[1:]]
+    for score, p in rows:
+        assert float(p) == s.pmf[int(score)]
+    # Yacht's published figures of the README: standard deviation, median, P(score >= 200).
+    assert round(s.std_dev, 4) == 35.2965 and s.summary["median"] == 169
+    assert round(s.pmf[200:].sum(), 4) == 0.1847
+
+
+def test_stats_takes_a_table_too():
+    table = yahtzee.solve("yacht", upper_first=True)
+    s = yahtzee.stats(table)
+    assert abs(s.mean - 137.7122414788) < 1e-9
+    assert s.summary["upper_first"] is True
+
+
+@pytest.mark.parametrize("policy", ["optimal", "greedy", "most-common"])
+def test_simulated_games_are_the_cli_games(cli, policy):
+    sim = yahtzee.simulate("yacht", games=3000, seed=7, policy=policy)
+    assert sim.scores.dtype == np.uint32 and len(sim.scores) == 3000
+    want = cli.json("simulate", "--rules", "yacht", "--games", "3000", "--seed", "7",
+                    "--policy", policy, "--json")
+    assert sim.summary["mean_interval"] == want["mean_interval"]
+    for key in ("mean", "std_dev", "median", "percentiles", "min", "max", "at_least", "boxes"):
+        assert sim.summary["summary"][key] == want[key], key
+    assert abs(sim.scores.mean() - want["mean"]) < 1e-9
+    again = yahtzee.simulate("yacht", games=3000, seed=7, policy=policy)
+    assert (again.scores == sim.scores).all()
+    other = yahtzee.simulate("yacht", games=3000, seed=8, policy=policy)
+    assert not (other.scores == sim.scores).all()
+
+
+def test_optimal_games_agree_with_the_exact_distribution():
+    sim = yahtzee.simulate("yacht", games=20_000, seed=1)
+    exact = yahtzee.stats("yacht")
+    se = sim.scores.std() / np.sqrt(len(sim.scores))
+    assert abs(sim.scores.mean() - exact.mean) < 4 * se
+
+
+@pytest.mark.parametrize(
+    "kwargs,cli_args",
+    [
+        (dict(games=0), ["--games", "0"]),
+        (dict(games=(1 << 40) + 1), ["--games", str((1 << 40) + 1)]),
+    ],
+)
+def test_bad_simulations_raise_value_error_with_the_cli_message(cli, kwargs, cli_args):
+    message = cli.error("simulate", "--rules", "yacht", *cli_args)
+    with pytest.raises(ValueError) as e:
+        yahtzee.simulate("yacht", **kwargs)
+    # The command line names its flag first: `--games 0: ...`.
+    assert message == f"{cli_args[0]} {cli_args[1]}: {e.value}"
+
+
+def test_unknown_policies_and_negative_games_are_value_errors():
+    with pytest.raises(ValueError, match="unknown policy `best`: the policies are optimal, greedy, most-common"):
+        yahtzee.simulate("yacht", games=10, policy="best")
+    with pytest.raises(ValueError, match="the number of games must be from 1 to 1099511627776, not -3"):
+        yahtzee.simulate("yacht", games=-3)
+    with pytest.raises(ValueError, match="unknown rules"):
+        yahtzee.simulate("yahtzee-deluxe", games=10, policy="greedy")
