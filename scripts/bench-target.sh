@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Times the target tables (`yahtzee solve --objective target`) of every rule set as whole
-# processes, with their peak memory and file size, and `yahtzee advise --target` as a process
-# with the tables on disk, and writes a dated Markdown record to
+# Times the target tables (`yahtzee solve --objective target`) of every rule set and the
+# distribution table of yahtzee (`--objective distribution`) as whole processes, with their
+# peak memory and file size, and `yahtzee advise --target` and `advise --opponent` as
+# processes with the tables on disk, and writes a dated Markdown record to
 # results/bench-target-YYYY-MM-DD.md.
 #
 #   scripts/bench-target.sh           # from the repository root or anywhere inside it
@@ -59,15 +60,23 @@ run() {
 for rules in yacht yahtzee-plain yatzy yahtzee-free-joker; do
     run "target $rules" "$WORK/$rules.target" solve --rules "$rules" --objective target --out "$WORK/$rules.target"
 done
+mkdir -p "$YAHTZEE_TABLE_DIR"
 for i in $(seq 1 "$RUNS"); do
     run "expected-score yahtzee" "$WORK/yahtzee.table" solve --rules yahtzee --out "$WORK/yahtzee.table"
+    cp "$WORK/yahtzee.table" "$YAHTZEE_TABLE_DIR/yahtzee.v3.table"
     run "target yahtzee" "$WORK/yahtzee.target" solve --rules yahtzee --objective target --out "$WORK/yahtzee.target"
+    run "distribution yahtzee" "$WORK/yahtzee.distribution" solve --rules yahtzee --objective distribution --out "$WORK/yahtzee.distribution"
 done
-mkdir -p "$YAHTZEE_TABLE_DIR"
-cp "$WORK/yahtzee.table" "$YAHTZEE_TABLE_DIR/yahtzee.v3.table"
 cp "$WORK/yahtzee.target" "$YAHTZEE_TABLE_DIR/yahtzee.target.v3.table"
+cp "$WORK/yahtzee.distribution" "$YAHTZEE_TABLE_DIR/yahtzee.distribution.v3.table"
+# Win advice: an opponent with 7 boxes open against a player with 7 open (the budget: 1 s a
+# query as a process), and both cards empty (the slowest case: the best response solved for
+# every card that can follow).
+SEVEN=ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18
 for i in $(seq 1 "$RUNS"); do
     run "advise --target 300 (process)" - advise --dice 13356 --target 300
+    run "advise --opponent, 7 boxes open each (process)" - advise --card "$SEVEN" --dice 13356 --opponent "$SEVEN"
+    run "advise --opponent, empty cards (process)" - advise --dice 13356 --opponent ''
 done
 ADVICE=$(cat "$WORK/out")
 
@@ -86,7 +95,7 @@ for label, wall, user, sys_, peak, size in rows:
     by.setdefault(label, []).append((float(wall), float(user) + float(sys_), int(peak), int(size)))
 def med(xs): return statistics.median(xs)
 lines = []
-lines.append("# Target tables: time, memory and size ($DATE)")
+lines.append("# Target and distribution tables: time, memory and size; target and win advice ($DATE)")
 lines.append("")
 lines.append("Written by \`scripts/bench-target.sh\` (RUNS=$RUNS) at commit $COMMIT$DIRTY.")
 lines.append("")
@@ -103,7 +112,7 @@ if "target yahtzee" in by and "expected-score yahtzee" in by:
     lines.append("")
     lines.append(f"Target solve / expected-score solve of yahtzee, same rounds: median {med(ratios):.0f}x (min-max {min(ratios):.0f}-{max(ratios):.0f}).")
 lines.append("")
-lines.append("The last \`advise --target 300\` answered:")
+lines.append("The last \`advise --opponent\` (empty cards) answered:")
 lines.append("")
 lines.append("\`\`\`text")
 lines.extend(open("$WORK/out").read().splitlines()[:6])

@@ -118,6 +118,15 @@ pub enum BatchError {
     /// The card (or its Yahtzee bonuses) is impossible under the rules of the table.
     #[error(transparent)]
     Card(#[from] CardError),
+    /// An opponent's card (or Yahtzee bonuses) is impossible under the rules of the table.
+    /// Fix: as for the player's card; `which` counts from 0, as the array does.
+    #[error("opponents[{which}].card: {source}")]
+    OpponentCard {
+        /// The opponent's index in `opponents`.
+        which: usize,
+        /// What is wrong with the card.
+        source: CardError,
+    },
     /// The position cannot be advised on with this table.
     #[error(transparent)]
     Advice(#[from] AdviceError),
@@ -296,12 +305,18 @@ impl Query {
         };
         opponents
             .iter()
-            .map(|o| match o {
+            .enumerate()
+            .map(|(which, o)| match o {
                 OpponentQuery::Finished(score) => Ok(Opponent::Finished(*score)),
                 OpponentQuery::Playing {
                     card,
                     yahtzee_bonus,
-                } => Ok(Opponent::Playing(card_of(rules, card, *yahtzee_bonus)?)),
+                } => card_of(rules, card, *yahtzee_bonus)
+                    .map(Opponent::Playing)
+                    .map_err(|e| match e {
+                        BatchError::Card(source) => BatchError::OpponentCard { which, source },
+                        e => e,
+                    }),
             })
             .collect::<Result<Vec<_>, BatchError>>()
             .map(Some)

@@ -943,6 +943,30 @@ fn the_page_and_its_assets_are_embedded_and_fetch_nothing_from_elsewhere() {
         head.contains("content-security-policy: default-src 'self';"),
         "{head}"
     );
+    // dns_rebinding_reached_the_local_api: a page of another name resolved to 127.0.0.1
+    // sends its own Host, and is refused; this machine's loopback names pass.
+    for (host, status) in [
+        ("evil.example", "403"),
+        ("evil.example:8080", "403"),
+        ("localhost.evil.example", "403"),
+        ("127.0.0.1", "200"),
+        ("[::1]:9", "200"),
+        ("app.localhost", "200"),
+    ] {
+        for path in ["/", "/api/status"] {
+            let answer = raw_request(
+                server.port(),
+                &format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"),
+            );
+            assert!(
+                answer.starts_with(&format!("HTTP/1.1 {status}")),
+                "{host} {path}: {answer}"
+            );
+            if status == "403" {
+                assert!(answer.contains("is not this machine"), "{answer}");
+            }
+        }
+    }
     let (status, yaml) = server.get("/openapi.yaml");
     assert_eq!(status, 200);
     assert_eq!(

@@ -320,8 +320,9 @@ fn bad_opponents_are_refused_in_one_line() {
             "opponents[0] must be an object",
         ),
         (
-            r#"{"dice": [1,1,1,1,1], "opponents": [{"card": {"ones": 9}}]}"#,
-            "cannot hold 9",
+            // batch_opponent_card_error_did_not_say_whose_card: the opponent's, by index.
+            r#"{"dice": [1,1,1,1,1], "opponents": [{"final": 100}, {"card": {"ones": 9}}]}"#,
+            "opponents[1].card: `ones` cannot hold 9",
         ),
         (
             r#"{"dice": [1,1,1,1,1], "opponents": [{"final": 3}], "target": 100}"#,

@@ -25,7 +25,7 @@ use yahtzee::dice::Dice;
 use yahtzee::distribution::Summary;
 use yahtzee::report;
 use yahtzee::rules::{Order, RuleSet, Rules};
-use yahtzee::simulate::{MeanInterval, Player, Policy};
+use yahtzee::simulate::{MeanInterval, Player, Policy, ShareInterval, TargetPlayer};
 use yahtzee::state::{ScoreCard, reachable_states};
 use yahtzee::table::{StrategyTable, TableError};
 use yahtzee::vector::VectorTable;
@@ -66,13 +66,28 @@ fn report_progress(what: &str, rules: &Rules, p: Progress<'_>) {
 }
 
 /// The strategy table of some rules, with its target table read (or built) when a query first
-/// names a target.
+/// names a target, and its distribution table when a query first names opponents.
 #[pyclass(frozen, module = "yahtzee._native")]
 struct Table {
     ev: StrategyTable,
     path: PathBuf,
     target_path: Option<PathBuf>,
     target: OnceLock<Result<VectorTable<f32>, String>>,
+    distribution_path: Option<PathBuf>,
+    distribution: OnceLock<Result<VectorTable<f32>, String>>,
+}
+
+/// A vector table loaded (or built) by `load`, or its error as text; a table built but not
+/// saved serves with a warning, as on the command line.
+fn load_vector(
+    what: &str,
+    load: impl FnOnce() -> Result<cache::Loaded<VectorTable<f32>>, TableError>,
+) -> Result<VectorTable<f32>, String> {
+    let loaded = load().map_err(|e| e.to_string())?;
+    if let Some(e) = loaded.saved() {
+        eprintln!("warning: the {what} was built but not saved, so it is built again next time ({e})");
+    }
+    Ok(loaded.table)
 }
 
 impl batch::Tables for Table {
@@ -84,21 +99,30 @@ impl batch::Tables for Table {
         let rules = *self.ev.rules();
         self.target
             .get_or_init(|| {
-                let loaded = cache::load_or_build_target(
-                    &rules,
-                    self.target_path.as_deref(),
-                    &|p| report_progress("target table", &rules, p),
-                )
-                .map_err(|e| e.to_string())?;
-                if let Some(e) = loaded.saved() {
-                    eprintln!(
-                        "warning: the target table was built but not saved, so it is built again next time ({e})"
-                    );
-                }
-                Ok(loaded.table)
+                load_vector("target table", || {
+                    cache::load_or_build_target(&rules, self.target_path.as_deref(), &|p| {
+                        report_progress("target table", &rules, p)
+                    })
+                })
             })
             .as_ref()
             .map_err(|e| BatchError::NoTargetTable(e.clone()))
+    }
+
+    fn distribution(&self) -> Result<&VectorTable<f32>, BatchError> {
+        let rules = *self.ev.rules();
+        self.distribution
+            .get_or_init(|| {
+                load_vector("distribution table", || {
+                    cache::load_or_build_distribution(
+                        &self.ev,
+                        self.distribution_path.as_deref(),
+                        &|p| report_progress("distribution table", &rules, p),
+                    )
+                })
+            })
+            .as_ref()
+            .map_err(|e| BatchError::NoDistributionTable(e.clone()))
     }
 }
 
@@ -157,13 +181,14 @@ impl Table {
 /// Loads the table of `rules` from its file (`path`, default the cache folder), or solves and
 /// saves it there first.
 #[pyfunction]
-#[pyo3(signature = (rules, upper_first, path=None, target_path=None))]
+#[pyo3(signature = (rules, upper_first, path=None, target_path=None, distribution_path=None))]
 fn solve(
     py: Python<'_>,
     rules: &str,
     upper_first: bool,
     path: Option<PathBuf>,
     target_path: Option<PathBuf>,
+    distribution_path: Option<PathBuf>,
 ) -> PyResult<Table> {
     let rules = rules_of(rules, upper_first)?;
     let loaded = py
@@ -183,6 +208,8 @@ fn solve(
         path: loaded.path,
         target_path,
         target: OnceLock::new(),
+        distribution_path,
+        distribution: OnceLock::new(),
     })
 }
 
@@ -243,9 +270,6 @@ fn stats<'py>(
     Ok((pmf.into_pyarray(py), json))
 }
 
-/// The policies of `simulate`, by name.
-const POLICIES: [Policy; 3] = [Policy::Optimal, Policy::Greedy, Policy::MostCommon];
-
 /// Plays `games` games with `seed` under `policy` (`table` for the optimal one): every game's
 /// final score in the order dealt, and the figures of the games as JSON.
 #[pyfunction]
@@ -274,26 +298,22 @@ fn simulate<'py>(
             u64::MAX
         ))
     })?;
-    let policy = POLICIES
-        .into_iter()
-        .find(|p| p.name() == policy)
-        .ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "unknown policy `{}`: the policies are {}",
-                yahtzee::text::excerpt(policy),
-                POLICIES.map(Policy::name).join(", ")
-            ))
-        })?;
+    let policy: Policy = policy.parse().map_err(value_error)?;
+    if matches!(policy, Policy::Win | Policy::WinExact) {
+        return Err(PyValueError::new_err(format!(
+            "the {} policy plays against other players, in a match of the command line (`yahtzee simulate --match`): the policies here are optimal (or ev), greedy, most-common and target:T",
+            policy.name()
+        )));
+    }
     report::check_games(games).map_err(value_error)?;
-    let player = match (policy, table) {
-        (Policy::Optimal, Some(t)) => Player::Optimal(&t.ev),
-        (Policy::Optimal, None) => {
-            return Err(PyValueError::new_err(
-                "the optimal policy plays with a table: give the table of the rules",
-            ));
+    let table = match (policy, table) {
+        (Policy::Optimal | Policy::Target(_), None) => {
+            return Err(PyValueError::new_err(format!(
+                "the {} policy plays with a table: give the table of the rules",
+                policy.name()
+            )));
         }
-        (Policy::MostCommon, _) => Player::MostCommon,
-        _ => Player::Greedy,
+        (_, table) => table,
     };
     if let Some(t) = table
         && *t.ev.rules() != rules
@@ -304,9 +324,25 @@ fn simulate<'py>(
             rules.label()
         )));
     }
+    let targets = match (policy, table) {
+        (Policy::Target(_), Some(t)) => Some(batch::Tables::target(t).map_err(value_error)?),
+        _ => None,
+    };
+    let target_player = match (policy, table, targets) {
+        (Policy::Target(target), Some(t), Some(targets)) => {
+            Some(TargetPlayer::new(&t.ev, targets, target).map_err(value_error)?)
+        }
+        _ => None,
+    };
+    let player = match (policy, table, &target_player) {
+        (_, _, Some(p)) => Player::Target(p),
+        (Policy::Optimal, Some(t), _) => Player::Optimal(&t.ev),
+        (Policy::MostCommon, _, _) => Player::MostCommon,
+        _ => Player::Greedy,
+    };
     let (tally, scores) =
         py.detach(|| yahtzee::simulate::simulate_scores(&rules, &player, games, seed, &|_| {}));
-    let figures = serde_json::json!({
+    let mut figures = serde_json::json!({
         "rules": rules.set.name(),
         "upper_first": rules.order == Order::UpperFirst,
         "method": "simulation",
@@ -316,6 +352,10 @@ fn simulate<'py>(
         "mean_interval": MeanInterval::of(&tally),
         "summary": Summary::of(&rules, &tally, &at_least),
     });
+    if let Some(t) = policy.target() {
+        figures["target"] = t.into();
+        figures["reached"] = serde_json::to_value(ShareInterval::of(&tally, t)).map_err(value_error)?;
+    }
     Ok((scores.into_pyarray(py), figures.to_string()))
 }
 

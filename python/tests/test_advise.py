@@ -135,7 +135,39 @@ def test_bad_queries_raise_value_error_with_the_batch_message(cli, query):
     assert str(e.value) == "query 1: " + message
 
 
-def test_opponents_are_not_in_this_version():
+def test_advice_against_opponents_equals_the_cli_json(cli):
     table = yahtzee.solve("yacht")
-    with pytest.raises(NotImplementedError, match="against opponents"):
-        yahtzee.advise(table, dice=[1, 2, 3, 4, 5], opponents=[180])
+    card = {"ones": 3, "twos": 6, "full-house": 26}
+    other = {"threes": 9, "choice": 22}
+    got = yahtzee.advise(
+        table, card, [2, 2, 3, 3, 6], 1, opponents=[{"card": other, "yahtzee_bonus": 0}, 40]
+    )
+    want = cli.json(
+        *cli_args("yacht", card, 0, [2, 2, 3, 3, 6], 1),
+        "--opponent", card_text(other), "--opponent-final", "40", "--json",
+    )
+    assert got.json == want
+    assert got.p_win == want["p_win"] == got.best.p_win
+    assert [o.p_win for o in got.options] == [o["p_win"] for o in want["options"]]
+    assert got.opponents[1]["finished"] == 40 and got.model == want["model"]
+    # The card as command-line text, and the final score as a dict, give the same answer.
+    same = yahtzee.advise(
+        table, card, [2, 2, 3, 3, 6], 1,
+        opponents=[{"card": card_text(other)}, {"final": 40}],
+    )
+    assert same.json == want
+    batch = yahtzee.advise_batch(
+        table, [dict(card=card, dice=[2, 2, 3, 3, 6], rolls_left=1, opponents=[40])]
+    )
+    assert batch[0].p_win == yahtzee.advise(table, card, [2, 2, 3, 3, 6], 1, opponents=[40]).p_win
+
+
+def test_bad_opponents_raise_value_error_with_the_batch_message(cli):
+    table = yahtzee.solve("yacht")
+    for opponents in [[], [{"final": -1}], [{"card": {"ones": 7}}], "alice"]:
+        query = {"dice": [1, 2, 3, 4, 5], "opponents": opponents}
+        line = cli.run("advise", "--rules", "yacht", "--batch", input=json.dumps(query) + "\n").stdout
+        message = json.loads(line)["error"]
+        with pytest.raises(ValueError) as e:
+            yahtzee.advise(table, dice=[1, 2, 3, 4, 5], opponents=opponents)
+        assert str(e.value) == message

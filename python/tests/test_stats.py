@@ -62,6 +62,15 @@ def test_simulated_games_are_the_cli_games(cli, policy):
     assert not (other.scores == sim.scores).all()
 
 
+def test_target_games_are_the_cli_games(cli):
+    sim = yahtzee.simulate("yacht", games=2000, seed=3, policy="target:180")
+    want = cli.json("simulate", "--rules", "yacht", "--games", "2000", "--seed", "3",
+                    "--policy", "target:180", "--json")
+    assert sim.summary["reached"] == want["reached"] and sim.summary["target"] == 180
+    assert sim.summary["mean_interval"] == want["mean_interval"]
+    assert abs((sim.scores >= 180).mean() - want["reached"]["share"]) < 1e-12
+
+
 def test_optimal_games_agree_with_the_exact_distribution():
     sim = yahtzee.simulate("yacht", games=20_000, seed=1)
     exact = yahtzee.stats("yacht")
@@ -85,8 +94,10 @@ def test_bad_simulations_raise_value_error_with_the_cli_message(cli, kwargs, cli
 
 
 def test_unknown_policies_and_negative_games_are_value_errors():
-    with pytest.raises(ValueError, match="unknown policy `best`: the policies are optimal, greedy, most-common"):
+    with pytest.raises(ValueError, match="unknown policy `best`: the policies are optimal \\(or ev\\), greedy, most-common, target:T"):
         yahtzee.simulate("yacht", games=10, policy="best")
+    with pytest.raises(ValueError, match="plays against other players"):
+        yahtzee.simulate("yacht", games=10, policy="win")
     with pytest.raises(ValueError, match="the number of games must be from 1 to 1099511627776, not -3"):
         yahtzee.simulate("yacht", games=-3)
     with pytest.raises(ValueError, match="unknown rules"):

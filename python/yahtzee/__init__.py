@@ -53,7 +53,7 @@ __all__ = [
 #: The rule sets, by the names the command line gives them.
 RULE_SETS: Tuple[str, ...] = tuple(_native.rule_sets())
 
-#: The policies of :func:`simulate`.
+#: The policies of :func:`simulate` (and ``target:T`` for a target score ``T``).
 POLICIES: Tuple[str, ...] = ("optimal", "greedy", "most-common")
 
 #: The thresholds t of P(score >= t) that ``stats`` and ``simulate`` report by default.
@@ -68,13 +68,16 @@ def solve(
     upper_first: bool = False,
     path: Union[None, str, PathLike] = None,
     target_path: Union[None, str, PathLike] = None,
+    distribution_path: Union[None, str, PathLike] = None,
 ) -> Table:
     """The strategy table of ``rules``: loaded from its file when there is one, else solved
     (about a second for the Yahtzee rule sets) and saved there for next time.
 
     ``path`` is the table file (default: the cache folder, as for the command line);
     ``target_path`` the target table's, used by ``advise(..., target=T)`` and built on first
-    use (about a minute for the Yahtzee rule sets). The table has ``rules``, ``upper_first``,
+    use (about a minute for the Yahtzee rule sets); ``distribution_path`` the distribution
+    table's (the remaining score of every state under expected-score play), used by
+    ``advise(..., opponents=[...])`` and built on first use too. The table has ``rules``, ``upper_first``,
     ``expected_score`` (of a new game), ``states`` (reachable turn-start states), ``path``,
     and ``values()``: a dict of numpy arrays, one entry per reachable state in layout order,
     ``filled`` (uint16 mask of filled boxes, bit i for box i in card order), ``upper``
@@ -88,6 +91,7 @@ def solve(
         bool(upper_first),
         None if path is None else str(path),
         None if target_path is None else str(target_path),
+        None if distribution_path is None else str(distribution_path),
     )
 
 
@@ -101,6 +105,8 @@ class AdviceOption:
     expected final score after it and ``loss`` how much less than the best option it is worth.
     With a target, ``p_reach`` is its chance of reaching the target, ``loss`` the loss in
     chance, ``reachable`` whether any dice still make the target, and ``expected_final`` and
+    ``expected_loss`` are under expected-score play. Against opponents, ``p_win`` is its chance
+    of winning, ``loss`` the loss in that chance, and ``expected_final`` and
     ``expected_loss`` are under expected-score play.
     """
 
@@ -115,6 +121,7 @@ class AdviceOption:
     p_reach: Optional[float] = None
     reachable: Optional[bool] = None
     expected_loss: Optional[float] = None
+    p_win: Optional[float] = None
 
     @classmethod
     def _of(cls, o: Mapping[str, Any]) -> "AdviceOption":
@@ -140,8 +147,11 @@ class Advice:
     answers: the rules, the points ``banked`` on the card (bonuses included), the ``dice``
     (ascending) and the ``rolls_left``. Advice for a target also has ``target``, ``needed``
     (points still needed), ``p_reach`` (the best chance of reaching it), ``reachable`` and
-    ``tail`` (chances below it are left out of the table and shown as 0). ``json`` is the
-    answer as the command line prints it.
+    ``tail`` (chances below it are left out of the table and shown as 0). Advice against
+    opponents has ``p_win`` (the best chance of winning), ``opponents`` (each one's
+    ``finished`` score or None, and the ``mean``, ``min``, ``max`` and ``percentiles`` of their
+    final score) and ``model`` (what the win probability assumes). ``json`` is the answer as
+    the command line prints it.
     """
 
     rules: str
@@ -155,6 +165,9 @@ class Advice:
     p_reach: Optional[float] = None
     reachable: Optional[bool] = None
     tail: Optional[float] = None
+    p_win: Optional[float] = None
+    opponents: Optional[List[Dict[str, Any]]] = None
+    model: Optional[str] = None
     json: Dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -207,6 +220,30 @@ def _dice(dice: DiceLike) -> List[Any]:
     return [_integer(f) for f in dice]
 
 
+def _opponents(table: Table, opponents: Any) -> Any:
+    # An int is a finished opponent's score; a dict with "card" (a dict or the command line's
+    # text) and "yahtzee_bonus" one still playing; anything else goes as it is, for the batch
+    # protocol to refuse with its message.
+    if isinstance(opponents, (str, bytes, Mapping)) or not isinstance(opponents, Iterable):
+        return opponents
+    out: List[Any] = []
+    for o in opponents:
+        if isinstance(o, Mapping):
+            o = dict(o)
+            if "card" in o and (o["card"] is None or isinstance(o["card"], (str, Mapping))):
+                o["card"] = _card(table.rules, table.upper_first, o["card"])
+            if "yahtzee_bonus" in o:
+                o["yahtzee_bonus"] = _integer(o["yahtzee_bonus"])
+            if "final" in o:
+                o["final"] = _integer(o["final"])
+            out.append(o)
+        elif not isinstance(o, bool) and isinstance(_integer(o), int):
+            out.append({"final": _integer(o)})
+        else:
+            out.append(o)
+    return out
+
+
 def _query(
     table: Table,
     card: Card,
@@ -216,11 +253,6 @@ def _query(
     target: Optional[int],
     opponents: Optional[Sequence[Any]],
 ) -> str:
-    if opponents is not None:
-        raise NotImplementedError(
-            "playing to win against opponents is not in this version of yahtzee: leave "
-            "opponents out (or give target=T to play for a final score of at least T)"
-        )
     query: Dict[str, Any] = {}
     entries = _card(table.rules, table.upper_first, card)
     if entries:
@@ -230,6 +262,8 @@ def _query(
     query["rolls_left"] = _integer(rolls_left)
     if target is not None:
         query["target"] = _integer(target)
+    if opponents is not None:
+        query["opponents"] = _opponents(table, opponents)
     try:
         return json.dumps(query)
     except TypeError as e:
@@ -252,8 +286,11 @@ def advise(
     ``dice`` is five faces (``[1, 3, 3, 5, 6]`` or ``"13356"``), ``rolls_left`` 2 just after
     the first roll, 1, or 0 after the last, ``yahtzee_bonus`` the 100-point bonuses already
     earned. With ``target=T`` the options are ranked by their best chance of a final score of
-    at least ``T`` (the target table is read, or built on first use). ``opponents`` (playing
-    to win) is not in this version: it raises ``NotImplementedError``.
+    at least ``T`` (the target table is read, or built on first use). With ``opponents`` the
+    options are ranked by the chance of winning against them, as ``advise --opponent``
+    ranks them: each opponent is ``{"card": CARD, "yahtzee_bonus": N}`` (``CARD`` as
+    ``card``) while still playing, or their final score (an int, or ``{"final": N}``) once
+    finished; the distribution table is read, or built on first use.
 
     Raises ``ValueError`` with the command line's message for an impossible position.
     """
@@ -264,7 +301,7 @@ def advise(
 def advise_batch(table: Table, queries: Iterable[Mapping[str, Any]]) -> List[Advice]:
     """Answers many positions at once, in parallel, without the GIL: each query is a dict of
     the keyword arguments of :func:`advise` (``card``, ``dice``, ``rolls_left``,
-    ``yahtzee_bonus``, ``target``). Returns the advice of each, in order; if any query is
+    ``yahtzee_bonus``, ``target``, ``opponents``). Returns the advice of each, in order; if any query is
     bad, raises ``ValueError`` naming the first bad one (counting from 0) and why.
     """
     allowed = {"card", "dice", "rolls_left", "yahtzee_bonus", "target", "opponents"}
@@ -274,7 +311,7 @@ def advise_batch(table: Table, queries: Iterable[Mapping[str, Any]]) -> List[Adv
         if unknown:
             raise ValueError(
                 f"query {i}: unknown key `{sorted(unknown)[0]}`: the keys are card, dice, "
-                "rolls_left, yahtzee_bonus and target"
+                "rolls_left, yahtzee_bonus, target and opponents"
             )
         lines.append(
             _query(
@@ -364,8 +401,10 @@ def simulate(
     upper_first: bool = False,
     at_least: Sequence[int] = DEFAULT_THRESHOLDS,
 ) -> Simulation:
-    """Plays ``games`` games with random dice under ``policy`` (``optimal``, ``greedy`` or
-    ``most-common``, as ``yahtzee simulate --policy``), reproducibly: a seed gives the same
+    """Plays ``games`` games with random dice under ``policy`` (``optimal``, ``greedy``,
+    ``most-common`` or ``target:T``, as ``yahtzee simulate --policy``; ``target:T`` plays for
+    the best chance of a final score of at least ``T``, with the target table, and its summary
+    has ``reached``, the share of games reaching ``T`` with its 95% interval), reproducibly: a seed gives the same
     games as ``yahtzee simulate --seed`` at any thread count. Give the rules or a table (the
     optimal policy plays with the table; the baselines need none). Memory: 4 bytes a game.
     """
@@ -374,7 +413,8 @@ def simulate(
         name, upper = rules.rules, rules.upper_first
     else:
         name, upper = rules, bool(upper_first)
-        table = solve(name, upper) if policy == "optimal" and name in RULE_SETS else None
+        needs_table = policy in ("optimal", "ev") or str(policy).startswith("target")
+        table = solve(name, upper) if needs_table and name in RULE_SETS else None
     scores, report = _native.simulate(
         name,
         upper,

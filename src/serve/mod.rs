@@ -109,6 +109,9 @@ pub struct Server {
     pub rules: Rules,
     /// The exact statistics computed so far, by rules.
     pub stats: api::StatsCache,
+    /// Answer only requests whose `Host` names this machine by a loopback name (the server
+    /// listens on a loopback address): see [`host_is_local`].
+    pub loopback_only: bool,
 }
 
 /// Runs the server until the process ends: binds `options.addr`, calls `ready` with the
@@ -136,6 +139,7 @@ pub fn run(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), 
             games: play::Games::default(),
             rules: options.rules,
             stats: api::StatsCache::default(),
+            loopback_only: is_local(addr.ip()),
         });
         server.tables.start(options.rules, Objective::ExpectedScore);
         // The distribution table (the page's chart) is loaded at start only when it is in
@@ -175,7 +179,60 @@ pub fn router(server: Arc<Server>) -> Router {
         .merge(play::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&server),
+            check_host,
+        ))
         .with_state(server)
+}
+
+/// True when `host` (a `Host` header: a name or address, with or without a port) names this
+/// machine by loopback: `localhost` or a name under it, `127.x.y.z`, `[::1]`.
+pub fn host_is_local(host: &str) -> bool {
+    let name = if let Some(rest) = host.strip_prefix('[') {
+        // [::1] or [::1]:8080
+        match rest.split_once(']') {
+            Some((ip, port)) if port.is_empty() || port.starts_with(':') => {
+                return ip
+                    .parse::<std::net::Ipv6Addr>()
+                    .is_ok_and(|ip| ip.is_loopback());
+            }
+            _ => return false,
+        }
+    } else {
+        host.rsplit_once(':').map_or(host, |(name, _)| name)
+    };
+    let name = name.trim_end_matches('.').to_ascii_lowercase();
+    name == "localhost"
+        || name.ends_with(".localhost")
+        || name
+            .parse::<std::net::Ipv4Addr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+/// Refuses a request to a server on a loopback address whose `Host` is not a loopback name:
+/// a page elsewhere whose name was made to resolve to 127.0.0.1 (DNS rebinding) sends its
+/// own name, and must not read or drive the local API. A request without `Host` (HTTP/1.0,
+/// not a browser) passes.
+async fn check_host(
+    axum::extract::State(server): axum::extract::State<Arc<Server>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    if server.loopback_only
+        && let Some(host) = request.headers().get(header::HOST)
+        && !host.to_str().is_ok_and(host_is_local)
+    {
+        return ApiError::new(
+            StatusCode::FORBIDDEN,
+            format!(
+                "the Host {} is not this machine: the server listens on a loopback address and answers only localhost, 127.0.0.1 or [::1] (give --host to listen elsewhere)",
+                excerpt(&String::from_utf8_lossy(host.as_bytes()))
+            ),
+        )
+        .into_response();
+    }
+    next.run(request).await
 }
 
 /// An embedded asset, with a policy that lets the page load nothing from elsewhere.
@@ -223,7 +280,8 @@ async fn method_not_allowed(method: Method, uri: axum::http::Uri) -> Response {
 /// An answer other than success: the status and `{"error": message}`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
-    /// 400 for a bad request, 404, 405, 413 for a body too large, 500 for the server's own
+    /// 400 for a bad request, 403 for a request to another host name (see
+    /// [`host_is_local`]), 404, 405, 413 for a body too large, 500 for the server's own
     /// trouble (a table that cannot be loaded).
     pub status: StatusCode,
     /// One line saying what was wrong and what is allowed.
@@ -449,5 +507,34 @@ mod tests {
             e.message
                 .starts_with("unknown rule set `chess`: the rule sets are yahtzee,")
         );
+    }
+
+    #[test]
+    fn loopback_host_names_are_local_and_others_are_not() {
+        for host in [
+            "localhost",
+            "localhost:8080",
+            "LOCALHOST.",
+            "app.localhost:3000",
+            "127.0.0.1",
+            "127.0.0.1:8080",
+            "127.1.2.3:80",
+            "[::1]",
+            "[::1]:8080",
+        ] {
+            assert!(host_is_local(host), "{host}");
+        }
+        for host in [
+            "evil.example",
+            "evil.example:8080",
+            "localhost.evil.example",
+            "192.168.1.2:8080",
+            "[::2]:8080",
+            "[::1]x",
+            "",
+            "127.0.0.1.evil.example",
+        ] {
+            assert!(!host_is_local(host), "{host}");
+        }
     }
 }
