@@ -900,9 +900,12 @@ pub fn parse_new_game(rules: Rules, bytes: &[u8]) -> Result<PlayOptions, ApiErro
         }
     };
     let seats: Vec<Seat> = parse_seats(players).map_err(refused)?;
-    if let Some(bot) = seats.iter().find(|s| s.target.is_some()) {
+    if let Some(bot) = seats
+        .iter()
+        .find(|s| s.target.is_some() || s.policy.is_some())
+    {
         return Err(ApiError::bad(format!(
-            "the page's bots play for the highest average: seat {} as a bot without a target (bot:target=T is for `yahtzee play`)",
+            "the page's bots play for the highest average: seat {} as a bot without a policy (bot:target=T, bot:win and bot:win-exact are for `yahtzee play`)",
             excerpt(&bot.name)
         )));
     }
@@ -953,6 +956,7 @@ pub fn parse_new_game(rules: Rules, bytes: &[u8]) -> Result<PlayOptions, ApiErro
         dice,
         coach_threshold,
         coach_target: None,
+        coach_win: false,
     })
 }
 
