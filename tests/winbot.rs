@@ -477,3 +477,45 @@ fn records_of_formats_1_and_2_are_still_read() {
         assert_eq!(win["decisions"], reviews[0].1["decisions"]);
     }
 }
+
+/// The web page seats `bot:win` (not `bot:win-exact`, too slow for a request): its win bot
+/// plays the game the terminal's plays on the same seed, to the last line of the record.
+#[test]
+fn the_page_seats_a_win_bot_that_plays_as_the_terminal_s() {
+    use crate::serve::{Served, assert_error};
+    tables();
+    let server = Served::start(&[]);
+    let view = server.post_ok(
+        "/api/game?rules=yacht",
+        &serde_json::json!({"players": "bot:win,bot2", "seed": 5}),
+    );
+    assert_eq!(view["state"], "over", "{view}");
+    let (status, page) = server.get(&format!(
+        "/api/game/{}/record",
+        view["id"].as_str().unwrap()
+    ));
+    assert_eq!(status, 200, "{page}");
+    let dir = temp_dir();
+    let (record, _) = bot_game(dir.path(), "bot:win,bot2", "5");
+    let terminal = std::fs::read_to_string(&record).unwrap();
+    let events = |text: &str| -> Vec<Value> {
+        text.lines()
+            .map(|l| {
+                let mut v: Value = serde_json::from_str(l).unwrap();
+                // The start time is the only difference allowed.
+                v.as_object_mut().unwrap().remove("started");
+                v
+            })
+            .collect()
+    };
+    assert_eq!(events(&page), events(&terminal));
+    assert_eq!(events(&page)[0]["seats"][0]["policy"], "win");
+    assert_error(
+        &server.post(
+            "/api/game?rules=yacht",
+            r#"{"players": "ann,bot:win-exact"}"#,
+        ),
+        400,
+        "bot:target=T and bot:win-exact are for `yahtzee play`",
+    );
+}
