@@ -7,7 +7,10 @@
 //! and `yahtzee review` (which reads them from a record) go through it, so a record the game
 //! writes is exactly what the review accepts. [`evaluate`] prices a decision with
 //! [`advise`] on the same position, so the coach, the review and
-//! `yahtzee advise` agree to the last bit.
+//! `yahtzee advise` agree to the last bit; [`evaluate_target`] prices it for a target
+//! (`advise --target`), and [`WinPricing`] in chance of winning against the other players'
+//! cards at the moment of the decision (`advise --opponent`), each for the coach and the
+//! review alike.
 //!
 //! - [`record`]: the JSON Lines record format.
 //! - [`command`]: what a player types.

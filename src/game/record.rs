@@ -90,11 +90,6 @@ impl Seat {
             policy: None,
         }
     }
-
-    /// True for a bot that plays for the highest average: neither for a target nor to win.
-    pub fn is_optimal_bot(&self) -> bool {
-        self.kind == SeatKind::Bot && self.target.is_none() && self.policy.is_none()
-    }
 }
 
 /// Where the dice came from.
