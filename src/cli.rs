@@ -219,7 +219,9 @@ pub struct PlayArgs {
     pub rules: RulesArgs,
     /// The seats in table order, comma-separated; `bot` (or `bot2`, ...) is the optimal bot,
     /// `bot:target=300` a bot playing for a final score of at least 300 (the best chance of
-    /// reaching it), e.g. `alice,bot,bot2:target=300`.
+    /// reaching it), `bot:win` a bot playing to win against the others (the `win` policy of
+    /// `simulate --match`; `bot:win-exact`: the exact best response, slow), e.g.
+    /// `alice,bot,bot2:target=300,bot3:win`.
     #[arg(long, default_value = "you", value_name = "NAMES")]
     pub players: String,
     /// Seed of the dice, to replay a game [default: drawn from the clock, and recorded].
@@ -230,8 +232,8 @@ pub struct PlayArgs {
     #[arg(long)]
     pub manual_dice: bool,
     /// The coach speaks after a decision of a person that loses at least this many points
-    /// [default: 0.2]; with --target, this much chance of reaching the target, from 0 to 1
-    /// [default: 0.01]; `off` silences the coach.
+    /// [default: 0.2]; with --target or --coach win, this much chance of reaching the target
+    /// or of winning, from 0 to 1 [default: 0.01]; `off` silences the coach.
     #[arg(long, value_name = "POINTS|CHANCE|off", allow_negative_numbers = true)]
     pub coach_threshold: Option<String>,
     /// The coach and the hints price every decision of a person in chance of a final score
@@ -239,10 +241,26 @@ pub struct PlayArgs {
     /// target table is built on first use (about a minute for yahtzee).
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(0..=100_000))]
     pub target: Option<u32>,
-    /// Target table for --target and for bots playing for a target [default: the cache
-    /// folder, or $YAHTZEE_TABLE_DIR]; built if missing.
+    /// What the coach and the hints price a person's decisions in: `points` (expected
+    /// points) or `win` (the chance of winning against the other players at the table, as
+    /// `advise --opponent` prices it; opponents modelled as playing for the highest average).
+    #[arg(
+        long,
+        value_name = "points|win",
+        value_enum,
+        default_value = "points",
+        conflicts_with = "target"
+    )]
+    pub coach: CoachObjective,
+    /// Target table for --target and for bots playing for a target or to win [default: the
+    /// cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.
     #[arg(long, value_name = "PATH")]
     pub target_table: Option<PathBuf>,
+    /// Distribution table for bots playing to win and --coach win (the other players' final
+    /// scores under expected-score play) [default: the cache folder, or $YAHTZEE_TABLE_DIR];
+    /// built if missing (about a minute for yahtzee).
+    #[arg(long, value_name = "PATH")]
+    pub distribution_table: Option<PathBuf>,
     /// Where to save the game record (JSON Lines) [default: yahtzee-game-YYYYMMDD-HHMMSS.jsonl
     /// in the current folder, UTC, with -2, -3, ... when a game of the same second has that
     /// name]; an existing file is never overwritten.
@@ -265,13 +283,31 @@ pub struct ReviewArgs {
     /// coach's target of the record, if it has one, else expected points].
     #[arg(long, value_name = "T|off", value_parser = parse_review_target)]
     pub target: Option<ReviewTarget>,
+    /// Price every decision in chance of winning against the other players at the table (as
+    /// `advise --opponent`, each other player from their card at that moment) [default: when
+    /// the record's coach coached to win; `--target off` prices such a record in points].
+    #[arg(long, conflicts_with = "target")]
+    pub win: bool,
     /// Target table for a review priced for a target [default: the cache folder, or
     /// $YAHTZEE_TABLE_DIR]; built if missing.
     #[arg(long, value_name = "PATH")]
     pub target_table: Option<PathBuf>,
+    /// Distribution table for a review priced in chance of winning [default: the cache
+    /// folder, or $YAHTZEE_TABLE_DIR]; built if missing.
+    #[arg(long, value_name = "PATH")]
+    pub distribution_table: Option<PathBuf>,
     /// Strategy table to use [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.
     #[arg(long, value_name = "PATH")]
     pub table: Option<PathBuf>,
+}
+
+/// `play --coach`: what the coach and the hints price in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum CoachObjective {
+    /// Expected points (or, with --target, the chance of reaching the target).
+    Points,
+    /// The chance of winning against the other players at the table.
+    Win,
 }
 
 /// `review --target`: a target score, or `off` for expected points.

@@ -44,7 +44,7 @@ use crate::table::{EXPECTED_SCORE, StrategyTable, TableError};
 use crate::target::{TargetError, TargetTurn};
 use crate::text::excerpt;
 use crate::vector::{DISTRIBUTION, TARGET, VectorTable};
-use crate::win::{FinalScores, WinTurn, best_response};
+use crate::win::{FinalScores, WinTurn, best_response, opponent_scores, opponents_at_table};
 
 /// The most players a match takes: more than any table game seats, and few enough that a
 /// list repeated by mistake is refused at once.
@@ -153,7 +153,7 @@ pub enum Seat<'a> {
     },
 }
 
-impl Seat<'_> {
+impl<'a> Seat<'a> {
     /// The policy played.
     pub fn policy(&self) -> Policy {
         match self {
@@ -166,6 +166,37 @@ impl Seat<'_> {
     /// True when the seat looks at the others' cards.
     pub fn plays_to_win(&self) -> bool {
         !matches!(self, Seat::Alone(_))
+    }
+
+    /// How the seat plays its turn from `card` against `opponents` (their final scores'
+    /// distributions, [`Match::opponents`]; unused by the policies of one player), with the
+    /// turns of `cache`. `exact` holds the best response a `win-exact` seat solves for the
+    /// turn (with `simd`), which the turn reads. The turn of a match's seat and of a bot of
+    /// `yahtzee play` alike.
+    pub fn turn<'t>(
+        &'t self,
+        card: &ScoreCard,
+        opponents: &[FinalScores],
+        cache: Option<&'t TurnCache<'a>>,
+        exact: &'t mut Option<VectorTable<f32>>,
+        simd: Simd,
+    ) -> PolicyTurn<'t> {
+        let state = card.state();
+        let banked = card.banked();
+        match self {
+            Seat::Alone(player) => player.turn(&state, banked, cache),
+            Seat::Win { ev, targets } => PolicyTurn::Win(
+                WinTurn::new(ev, targets, &state, banked, opponents)
+                    .expect("every card of the target table was read when the match was made"),
+            ),
+            Seat::WinExact { ev } => {
+                let table = exact.insert(best_response(card, opponents, simd));
+                PolicyTurn::Target(Arc::new(
+                    TargetTurn::new(ev, table, &state, i64::from(banked))
+                        .expect("the best response holds every card after the player's"),
+                ))
+            }
+        }
     }
 }
 
@@ -263,6 +294,55 @@ fn need<'a, T>(
     })
 }
 
+/// Checks that every table `seats` play with, and `distribution` when a seat plays to win,
+/// is of `rules`, and reads every card the games can ask for, so that no turn of a game can
+/// fail: what [`Match::new`] checks, and what a game of `yahtzee play` with such bots checks.
+pub fn check_tables(
+    rules: &Rules,
+    seats: &[Seat<'_>],
+    distribution: Option<&VectorTable<f32>>,
+) -> Result<(), MatchError> {
+    let rules = *rules;
+    let check = |objective: &'static str, table: &Rules| {
+        if *table == rules {
+            Ok(())
+        } else {
+            Err(MatchError::RulesMismatch {
+                objective,
+                table: table.label(),
+                rules: rules.label(),
+            })
+        }
+    };
+    for seat in seats {
+        match seat {
+            Seat::Alone(Player::Optimal(ev)) | Seat::WinExact { ev } => {
+                check(EXPECTED_SCORE, ev.rules())?
+            }
+            Seat::Alone(Player::Target(p)) => check(EXPECTED_SCORE, p.ev().rules())?,
+            Seat::Alone(_) => {}
+            Seat::Win { ev, targets } => {
+                check(EXPECTED_SCORE, ev.rules())?;
+                // Checks the target table's rules and reads its every card.
+                TargetPlayer::new(ev, targets, 0)?;
+            }
+        }
+    }
+    if let Some(seat) = seats.iter().find(|s| s.plays_to_win()) {
+        let Some(table) = distribution else {
+            return Err(MatchError::NoTable {
+                policy: seat.policy().label(),
+                objective: DISTRIBUTION,
+            });
+        };
+        check(DISTRIBUTION, table.rules())?;
+        for card in cards_by_depth(&rules).into_iter().flatten() {
+            table.card(card)?;
+        }
+    }
+    Ok(())
+}
+
 /// A match: the seats, in the order they play, and the distribution table the seats that
 /// play to win see their opponents with.
 pub struct Match<'a> {
@@ -288,43 +368,7 @@ impl<'a> Match<'a> {
         if seats.len() > MAX_SEATS {
             return Err(LineupError::TooMany(seats.len()).into());
         }
-        let check = |objective: &'static str, table: &Rules| {
-            if *table == rules {
-                Ok(())
-            } else {
-                Err(MatchError::RulesMismatch {
-                    objective,
-                    table: table.label(),
-                    rules: rules.label(),
-                })
-            }
-        };
-        for seat in &seats {
-            match seat {
-                Seat::Alone(Player::Optimal(ev)) | Seat::WinExact { ev } => {
-                    check(EXPECTED_SCORE, ev.rules())?
-                }
-                Seat::Alone(Player::Target(p)) => check(EXPECTED_SCORE, p.ev().rules())?,
-                Seat::Alone(_) => {}
-                Seat::Win { ev, targets } => {
-                    check(EXPECTED_SCORE, ev.rules())?;
-                    // Checks the target table's rules and reads its every card.
-                    TargetPlayer::new(ev, targets, 0)?;
-                }
-            }
-        }
-        if let Some(seat) = seats.iter().find(|s| s.plays_to_win()) {
-            let Some(table) = distribution else {
-                return Err(MatchError::NoTable {
-                    policy: seat.policy().label(),
-                    objective: DISTRIBUTION,
-                });
-            };
-            check(DISTRIBUTION, table.rules())?;
-            for card in cards_by_depth(&rules).into_iter().flatten() {
-                table.card(card)?;
-            }
-        }
+        check_tables(&rules, &seats, distribution)?;
         Ok(Match {
             rules,
             seats,
@@ -350,20 +394,8 @@ impl<'a> Match<'a> {
         let table = self
             .distribution
             .expect("a match with a seat that plays to win has the distribution table");
-        cards
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| i != seat)
-            .map(|(_, card)| {
-                if card.is_full() {
-                    FinalScores::point(card.banked())
-                } else {
-                    FinalScores::of_card(table, card).expect(
-                        "every card of the distribution table was read when the match was made",
-                    )
-                }
-            })
-            .collect()
+        opponent_scores(&self.rules, Some(table), &opponents_at_table(seat, cards))
+            .expect("every card of the distribution table was read when the match was made")
     }
 
     /// How `seat` plays its turn from `card` against `opponents` (see [`Match::opponents`];
@@ -377,22 +409,7 @@ impl<'a> Match<'a> {
         cache: Option<&'t TurnCache<'a>>,
         exact: &'t mut Option<VectorTable<f32>>,
     ) -> PolicyTurn<'t> {
-        let state = card.state();
-        let banked = card.banked();
-        match &self.seats[seat] {
-            Seat::Alone(player) => player.turn(&state, banked, cache),
-            Seat::Win { ev, targets } => PolicyTurn::Win(
-                WinTurn::new(ev, targets, &state, banked, opponents)
-                    .expect("every card of the target table was read when the match was made"),
-            ),
-            Seat::WinExact { ev } => {
-                let table = exact.insert(best_response(card, opponents, self.simd));
-                PolicyTurn::Target(Arc::new(
-                    TargetTurn::new(ev, table, &state, i64::from(banked))
-                        .expect("the best response holds every card after the player's"),
-                ))
-            }
-        }
+        self.seats[seat].turn(card, opponents, cache, exact, self.simd)
     }
 
     /// Plays game `game` of `seed` and adds it to `tally` (recording it when the tally

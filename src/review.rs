@@ -15,7 +15,10 @@
 //! less is strong play. Priced for a target ([`review_for`] with [`Pricing::Target`]), each
 //! decision is priced with `advise --target` ([`evaluate_target`]): the chance of reaching the
 //! target it gave away against the option best for it, so a bot playing for that target
-//! reviews at zero loss.
+//! reviews at zero loss. Priced to win ([`Pricing::Win`]), each decision is priced with
+//! `advise --opponent` against the other players' cards at that moment ([`WinPricing`], as
+//! the coach prices it): the chance of winning it gave away, under the model of
+//! [`crate::win::MODEL`], so a `win-exact` bot reviews at zero loss.
 
 use serde::Serialize;
 
@@ -25,14 +28,15 @@ use crate::dice::{DICE, DiceRng, join_faces};
 use crate::game::record::HeaderLine;
 use crate::game::record::RECORD_FORMATS;
 use crate::game::{
-    Decision, DiceMode, Event, FinalScore, Game, Header, Illegal, SeatKind, evaluate,
-    evaluate_target,
+    Decision, DiceMode, Event, FinalScore, Game, Header, Illegal, SeatKind, WinPolicy, WinPricing,
+    evaluate, evaluate_target,
 };
 use crate::rules::Rules;
 use crate::table::StrategyTable;
 use crate::target::TargetError;
 use crate::text::{excerpt, plural};
 use crate::vector::VectorTable;
+use crate::win::WinError;
 
 /// A record refused, with the line (from 1) and the reason. Each message says what the record
 /// should hold instead; the format is in `data/README-games.md`.
@@ -74,7 +78,7 @@ pub enum RecordError {
     /// A record format this program does not read. Fix: review it with the program that
     /// wrote it.
     #[error(
-        "line {line}: record format {got} is not supported: this program reads formats 1 and 2"
+        "line {line}: record format {got} is not supported: this program reads formats 1, 2 and 3"
     )]
     Format {
         /// The line.
@@ -86,6 +90,26 @@ pub enum RecordError {
     /// Fix: `"format": 2`, or remove the targets.
     #[error("line {line}: record format 1 has no targets: targets are written by format 2")]
     TargetInFormat1 {
+        /// The line.
+        line: usize,
+    },
+    /// A format-1 or format-2 record with a bot playing to win or a coach for winning: they
+    /// came with format 3. Fix: `"format": 3`, or remove them.
+    #[error(
+        "line {line}: record format {format} has no win bots and no coach for winning: they are written by format 3"
+    )]
+    WinBeforeFormat3 {
+        /// The line.
+        line: usize,
+        /// The format of the record.
+        format: u32,
+    },
+    /// A coach for winning and for a target at once, or at a table of one. Fix: one of them,
+    /// the coach for winning at a table of two or more.
+    #[error(
+        "line {line}: the coach coached to win or for a target, not both (coach_win and coach_target), and to win only at a table of two or more"
+    )]
+    CoachWin {
         /// The line.
         line: usize,
     },
@@ -108,9 +132,10 @@ pub enum RecordError {
         line: usize,
     },
     /// A negative or infinite coach threshold, or one above 1 with a coach target (a chance).
-    /// Fix: 0 or more (a chance from 0 to 1 with a coach target), or `null` for no coach.
+    /// Fix: 0 or more (a chance from 0 to 1 with a coach target or the coach for winning), or
+    /// `null` for no coach.
     #[error(
-        "line {line}: coach_threshold must be 0 or more (a chance from 0 to 1 with a coach_target), or null when the coach was off"
+        "line {line}: coach_threshold must be 0 or more (a chance from 0 to 1 with a coach_target or coach_win), or null when the coach was off"
     )]
     CoachThreshold {
         /// The line.
@@ -184,6 +209,8 @@ impl RecordError {
             | RecordError::ManualSeed { line }
             | RecordError::CoachThreshold { line }
             | RecordError::TargetInFormat1 { line }
+            | RecordError::WinBeforeFormat3 { line, .. }
+            | RecordError::CoachWin { line }
             | RecordError::CoachTarget { line }
             | RecordError::Illegal { line, .. }
             | RecordError::NotTheSeed { line, .. }
@@ -351,6 +378,16 @@ fn check_header(line: usize, header: &Header) -> Result<(), RecordError> {
     if header.format == 1 && has_target {
         return Err(RecordError::TargetInFormat1 { line });
     }
+    let has_win = header.coach_win || header.seats.iter().any(|s| s.policy.is_some());
+    if header.format < 3 && has_win {
+        return Err(RecordError::WinBeforeFormat3 {
+            line,
+            format: header.format,
+        });
+    }
+    if header.coach_win && (header.coach_target.is_some() || header.seats.len() < 2) {
+        return Err(RecordError::CoachWin { line });
+    }
     if header
         .coach_target
         .is_some_and(|t| t > crate::simulate::MAX_TARGET)
@@ -362,7 +399,7 @@ fn check_header(line: usize, header: &Header) -> Result<(), RecordError> {
         (DiceMode::Manual, Some(_)) => return Err(RecordError::ManualSeed { line }),
         _ => {}
     }
-    let most = if header.coach_target.is_some() {
+    let most = if header.coach_target.is_some() || header.coach_win {
         1.0
     } else {
         f64::INFINITY
@@ -542,6 +579,10 @@ pub struct PlayerReview {
     /// The target a bot played for (absent for the optimal bot and for a person).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub target: Option<u32>,
+    /// How a bot played to win (`win`, `win-exact`; absent for the other bots and for a
+    /// person).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy: Option<WinPolicy>,
     /// Points on the card at the end of the record.
     pub score: u32,
     /// Number of decisions (keeps and scorings).
@@ -563,11 +604,15 @@ pub struct Review {
     #[serde(flatten)]
     pub rules: Rules,
     /// What the decisions are priced in: `expected-score` (expected points, against optimal
-    /// play) or `target` (chance of a final score of at least `target`, against the option
-    /// best for it).
+    /// play), `target` (chance of a final score of at least `target`, against the option
+    /// best for it) or `win` (chance of winning against the other players at the table,
+    /// against the option best for it, under `model`).
     pub objective: &'static str,
-    /// The target of a review priced in chance; `null` for expected points.
+    /// The target of a review priced for a target; `null` otherwise.
     pub target: Option<u32>,
+    /// What a review priced in chance of winning assumes of the opponents
+    /// ([`crate::win::MODEL`]); `null` otherwise.
+    pub model: Option<&'static str>,
     /// The seed of seeded dice.
     pub seed: Option<u64>,
     /// True when the game was played to the end.
@@ -625,7 +670,7 @@ impl SeededDice {
 }
 
 /// What a review prices decisions in.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub enum Pricing<'a> {
     /// Expected points, against optimal play ([`evaluate`], `advise`).
     ExpectedScore,
@@ -637,12 +682,47 @@ pub enum Pricing<'a> {
         /// The target score.
         target: u32,
     },
+    /// Chance of winning against the other players at the table, each from their card at
+    /// the moment of the decision, against the option best for it ([`WinPricing`], `advise
+    /// --opponent`), with the distribution table of the record's rules. For records of two
+    /// players or more.
+    Win {
+        /// The distribution table.
+        distribution: &'a VectorTable<f32>,
+    },
+}
+
+/// Why a review could not price a record.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReviewError {
+    /// The pricing in expected points or for a target failed: a table does not fit the
+    /// record (see [`TargetError`]). Fix: the tables of the record's rules.
+    #[error(transparent)]
+    Priced(#[from] TargetError),
+    /// The pricing in chance of winning failed: a table does not fit the record (see
+    /// [`WinError`]). Fix: the tables of the record's rules.
+    #[error(transparent)]
+    Win(#[from] WinError),
+    /// A review in chance of winning of a record of one player. Fix: price it in points or
+    /// for a target.
+    #[error("a review in chance of winning needs two players or more: this record has one player")]
+    WinAlone,
+}
+
+/// The objective of a review priced with `pricing`, as [`Review::objective`] names it.
+fn objective_of(pricing: &Pricing<'_>) -> &'static str {
+    match pricing {
+        Pricing::ExpectedScore => crate::table::EXPECTED_SCORE,
+        Pricing::Target { .. } => crate::vector::TARGET,
+        Pricing::Win { .. } => crate::win::WIN,
+    }
 }
 
 /// Prices every decision of `record` with `table` (the table of the record's rules) in
 /// expected points.
 pub fn review(table: &StrategyTable, record: &GameRecord) -> Result<Review, AdviceError> {
-    review_with(record, None, |d| evaluate(table, d))
+    review_with(record, Pricing::ExpectedScore, |d| evaluate(table, d))
 }
 
 /// Prices every decision of `record` with `table` (the table of the record's rules) as
@@ -651,20 +731,31 @@ pub fn review_for(
     table: &StrategyTable,
     record: &GameRecord,
     pricing: Pricing<'_>,
-) -> Result<Review, TargetError> {
+) -> Result<Review, ReviewError> {
     match pricing {
-        Pricing::ExpectedScore => Ok(review(table, record)?),
-        Pricing::Target { targets, target } => review_with(record, Some(target), |d| {
+        Pricing::ExpectedScore => Ok(review(table, record).map_err(TargetError::from)?),
+        Pricing::Target { targets, target } => Ok(review_with(record, pricing, |d| {
             evaluate_target(table, targets, d, target)
-        }),
+        })?),
+        Pricing::Win { distribution } => {
+            if record.game.seats().len() < 2 {
+                return Err(ReviewError::WinAlone);
+            }
+            let mut win = WinPricing::new(table, distribution);
+            Ok(review_with(record, pricing, |d| win.evaluate(d))?)
+        }
     }
 }
 
 fn review_with<E>(
     record: &GameRecord,
-    target: Option<u32>,
-    price: impl Fn(&Decision) -> Result<crate::game::Evaluation, E>,
+    pricing: Pricing<'_>,
+    mut price: impl FnMut(&Decision) -> Result<crate::game::Evaluation, E>,
 ) -> Result<Review, E> {
+    let target = match pricing {
+        Pricing::Target { target, .. } => Some(target),
+        _ => None,
+    };
     let seats = record.game.seats();
     let mut decisions = Vec::with_capacity(record.decisions.len());
     for (line, d) in &record.decisions {
@@ -697,9 +788,9 @@ fn review_with<E>(
         .map(|(seat, total)| {
             let mine: Vec<&DecisionReview> =
                 decisions.iter().filter(|d| d.player == seat.name).collect();
-            let mut by_size = match target {
-                None => BySize::Points(LossSizes::default()),
-                Some(_) => BySize::Chance(ChanceLossSizes::default()),
+            let mut by_size = match pricing {
+                Pricing::ExpectedScore => BySize::Points(LossSizes::default()),
+                _ => BySize::Chance(ChanceLossSizes::default()),
             };
             let mut total_loss = 0.0;
             for d in &mine {
@@ -714,6 +805,7 @@ fn review_with<E>(
                 player: seat.name.clone(),
                 kind: seat.kind,
                 target: seat.target,
+                policy: seat.policy,
                 score: total.total,
                 decisions: mine.len(),
                 total_loss,
@@ -729,12 +821,9 @@ fn review_with<E>(
         .collect();
     Ok(Review {
         rules: record.game.rules(),
-        objective: if target.is_some() {
-            "target"
-        } else {
-            "expected-score"
-        },
+        objective: objective_of(&pricing),
         target,
+        model: matches!(pricing, Pricing::Win { .. }).then_some(crate::win::MODEL),
         seed: record.header.seed,
         complete: record.game.is_over(),
         cut_off: record.cut_off,
@@ -759,11 +848,14 @@ pub fn render_review(r: &Review) -> String {
             " (the record ends early, cut off at line {n})"
         ))
     );
-    s.push_str(&match r.target {
-        Some(t) => format!(
+    s.push_str(&match (r.target, r.model) {
+        (Some(t), _) => format!(
             "decisions priced in chance of a final score of {t} or more, against the option best for it\n\n"
         ),
-        None => "decisions priced in expected points, against optimal play\n\n".to_string(),
+        (None, Some(model)) => format!(
+            "decisions priced in chance of winning against the other players at the table, against the option best for it\nmodel: {model}\n\n"
+        ),
+        (None, None) => "decisions priced in expected points, against optimal play\n\n".to_string(),
     });
     s.push_str(&format!(
         "{:>5}  {:<10} {:>4} {:>6}  {:<5} {:>4}  {:<32} {:<32} {:>8}\n",
@@ -822,8 +914,22 @@ pub fn render_review(r: &Review) -> String {
         if let Some(t) = p.target {
             s.push_str(&format!("\n{} played for {t}.", p.player));
         }
+        match p.policy {
+            Some(WinPolicy::Win) => s.push_str(&format!(
+                "\n{} played to win (the fast win policy).",
+                p.player
+            )),
+            Some(WinPolicy::WinExact) => s.push_str(&format!(
+                "\n{} played to win (the exact best response).",
+                p.player
+            )),
+            None => {}
+        }
     }
-    if r.players.iter().any(|p| p.target.is_some()) {
+    if r.players
+        .iter()
+        .any(|p| p.target.is_some() || p.policy.is_some())
+    {
         s.push('\n');
     }
     for p in &r.players {

@@ -77,6 +77,24 @@ pub enum Opponent {
     Finished(u32),
 }
 
+/// The other players of a table as the opponents of `seat`, from every seat's card (in seat
+/// order): finished with their total once their card is full, else still playing from it.
+/// What a win seat of a match, a win bot of `yahtzee play`, its coach and the review see.
+pub fn opponents_at_table(seat: usize, cards: &[ScoreCard]) -> Vec<Opponent> {
+    cards
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != seat)
+        .map(|(_, card)| {
+            if card.is_full() {
+                Opponent::Finished(card.banked())
+            } else {
+                Opponent::Playing(card.clone())
+            }
+        })
+        .collect()
+}
+
 /// The name of the entry of an opponent's card that gives their Yahtzee bonuses
 /// ([`parse_opponent_card`]).
 pub const BONUS_ENTRY: &str = "yahtzee-bonus";
@@ -486,12 +504,25 @@ pub fn advise_win(
     position: &Position,
     opponents: &[Opponent],
 ) -> Result<WinAdvice, WinError> {
-    let rules = *ev.rules();
-    let scores = opponent_scores(&rules, distribution, opponents)?;
+    let (scores, table) = solve_against(ev, distribution, position, opponents, Simd::detect())?;
+    advise_against(ev, &table, position, opponents, &scores)
+}
+
+/// The opponents' final-score distributions and the best response to them of the player of
+/// `position` (checked first): what [`advise_win`] solves before pricing the options with
+/// [`advise_against`], for callers that price several positions of one turn with one solve.
+pub fn solve_against(
+    ev: &StrategyTable,
+    distribution: Option<&VectorTable<f32>>,
+    position: &Position,
+    opponents: &[Opponent],
+    simd: Simd,
+) -> Result<(Vec<FinalScores>, VectorTable<f32>), WinError> {
+    let scores = opponent_scores(ev.rules(), distribution, opponents)?;
     // Checks the position before the solve.
     crate::advice::advise(ev, position)?;
-    let table = best_response(&position.card, &scores, Simd::detect());
-    advise_against(ev, &table, position, opponents, &scores)
+    let table = best_response(&position.card, &scores, simd);
+    Ok((scores, table))
 }
 
 /// [`advise_win`] with the best response `table` already solved against `scores`.

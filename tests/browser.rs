@@ -763,3 +763,118 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     });
     assert!(m.contains("line 1: not a game header"), "{m}");
 }
+
+/// A person against a bot that plays to win, seated on the page as `bot:win`: the game the
+/// page records is the terminal's game with the same seed and the same choices (the person
+/// filling the first open box each turn), so the page's win bot plays as `yahtzee play`'s.
+#[test]
+fn the_page_seats_a_win_bot_that_plays_as_the_terminal_s() {
+    let (chromium, driver) = match browser() {
+        Ok(b) => b,
+        Err(why) if std::env::var("CI").as_deref() == Ok("true") => {
+            panic!("the browser test cannot run under CI=true: {why}")
+        }
+        Err(why) => {
+            eprintln!("browser test not run: {why}");
+            return;
+        }
+    };
+    table(RuleSet::YAHTZEE, Order::Any);
+    table(RuleSet::YACHT, Order::Any);
+    crate::util::target_table(RuleSet::YACHT, Order::Any);
+    crate::util::distribution_table(RuleSet::YACHT, Order::Any);
+    let server = Served::start(&[]);
+    let profile = temp_dir();
+    let work = temp_dir();
+    let b = Browser::start(
+        &chromium,
+        &driver,
+        profile.path(),
+        work.path().to_path_buf(),
+    );
+    b.go(&format!("{}/", server.base));
+    b.wait("the page", || {
+        (b.js("return document.body.dataset.ready || null").as_str() == Some("true")).then_some(())
+    });
+    let rules = b.find("#rules option[value=\"yacht\"]");
+    b.cmd("POST", &format!("/element/{rules}/click"), None);
+    b.wait("the yacht card", || {
+        b.find_all("#card button.box[data-box=\"choice\"]")
+            .first()
+            .cloned()
+    });
+    b.click("#tab-play");
+    b.clear("#players");
+    b.keys("#players", "you,bot:win");
+    b.keys("#seed", "8");
+    b.click("#new-game button[type=\"submit\"]");
+    b.wait("the board", || {
+        (b.js("return document.querySelector('#board').dataset.state || null")
+            .as_str()
+            == Some("playing"))
+        .then_some(())
+    });
+    let lines = || {
+        b.js("return Number(document.querySelector('#board').dataset.lines)")
+            .as_u64()
+            .unwrap()
+    };
+    for step in 0.. {
+        assert!(step < 40, "the game does not end");
+        if b.js("return document.querySelector('#board').dataset.state")
+            .as_str()
+            != Some("playing")
+        {
+            break;
+        }
+        let before = lines();
+        // The first open box, whatever the dice: a stop and that box.
+        b.wait("a box to fill", || {
+            b.find_all("#game-cards button.playable").first().cloned()
+        });
+        b.click("#game-cards button.playable");
+        b.wait("the next position", || (lines() != before).then_some(()));
+    }
+    assert!(b.text("#game-state").contains(" with "));
+    assert!(b.text("#game-cards").contains("bot (bot)"));
+    let href = b.attr_of(&b.find("#download-record"), "href").unwrap();
+    let (status, page) = server.get(href.strip_prefix(&server.base).unwrap_or(&href));
+    assert_eq!(status, 200);
+    // The same game in the terminal: the same seed, `you` filling the boxes in card order.
+    let record = work.path().join("terminal.jsonl");
+    let boxes = yahtzee::rules::Rules::new(RuleSet::YACHT)
+        .boxes()
+        .iter()
+        .map(|x| format!("s {}\n", x.name()))
+        .collect::<String>();
+    let o = crate::util::run_with_input(
+        crate::util::table_dir(),
+        &[
+            "play",
+            "--rules",
+            "yacht",
+            "--players",
+            "you,bot:win",
+            "--seed",
+            "8",
+            "--coach-threshold",
+            "0.2",
+            "--record",
+            &record.display().to_string(),
+        ],
+        &boxes,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let events = |text: &str| -> Vec<Value> {
+        text.lines()
+            .map(|l| {
+                let mut v: Value = serde_json::from_str(l).unwrap();
+                v.as_object_mut().unwrap().remove("started");
+                v
+            })
+            .collect()
+    };
+    let terminal = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(events(&page), events(&terminal));
+    assert_eq!(events(&page)[0]["seats"][1]["policy"], "win");
+}

@@ -774,6 +774,7 @@ fn record_write_failure_names_the_file() {
         dice: DiceSource::Seeded(1),
         coach_threshold: Some(0.2),
         coach_target: None,
+        coach_win: false,
     };
     let full = std::fs::OpenOptions::new()
         .write(true)
@@ -781,7 +782,7 @@ fn record_write_failure_names_the_file() {
         .unwrap();
     let mut record = RecordWriter::new("/dev/full", full);
     let mut out = Vec::new();
-    let e = yahtzee::game::session::play(t, None, &options, &b""[..], &mut out, &mut record)
+    let e = yahtzee::game::session::play(t, None, None, &options, &b""[..], &mut out, &mut record)
         .unwrap_err()
         .to_string();
     assert!(
@@ -1126,7 +1127,7 @@ fn target_bot_games_review_at_zero_loss_for_their_target() {
             "{out}"
         );
         let head = &lines(&record)[0];
-        assert_eq!(head["format"], 2);
+        assert_eq!(head["format"], 3);
         assert_eq!(head["seats"][0]["target"], 190);
         assert_eq!(head["seats"][1]["target"], 150);
         assert!(head["seats"][2].get("target").is_none());
@@ -1333,8 +1334,8 @@ fn target_seats_records_and_thresholds_are_checked() {
             "line 1: coach_target must be a whole number from 0 to 100000",
         ),
         (
-            head.replace("\"format\":1", "\"format\":3"),
-            "record format 3 is not supported: this program reads formats 1 and 2",
+            head.replace("\"format\":1", "\"format\":4"),
+            "record format 4 is not supported: this program reads formats 1, 2 and 3",
         ),
     ]
     .into_iter()

@@ -25,3 +25,4 @@ mod target;
 mod target_policy;
 mod target_stats;
 mod win;
+mod winbot;

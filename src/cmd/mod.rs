@@ -150,13 +150,19 @@ pub fn load_target_for(
 /// under expected-score play, for the opponents of win advice) at `--distribution-table
 /// PATH` (absent: the cache folder), built first when missing, like [`load_target`].
 pub fn load_distribution(ev: &StrategyTable, table: Option<&Path>) -> Result<VectorTable<f32>> {
-    load_vector(
-        ev.rules(),
-        DISTRIBUTION,
-        table,
-        RulesFrom::Flags,
-        &|progress| cache::load_or_build_distribution(ev, table, progress),
-    )
+    load_distribution_for(ev, table, RulesFrom::Flags)
+}
+
+/// [`load_distribution`] for a command whose rules come from `from` (a game record: only
+/// the table can change).
+pub fn load_distribution_for(
+    ev: &StrategyTable,
+    table: Option<&Path>,
+    from: RulesFrom,
+) -> Result<VectorTable<f32>> {
+    load_vector(ev.rules(), DISTRIBUTION, table, from, &|progress| {
+        cache::load_or_build_distribution(ev, table, progress)
+    })
 }
 
 /// How [`load_vector`] loads or builds a table, reporting progress.

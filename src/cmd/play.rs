@@ -1,5 +1,5 @@
-//! `yahtzee play`: a game in the terminal for people and bots (the optimal bot, or bots
-//! playing for a target score), with a coach. The
+//! `yahtzee play`: a game in the terminal for people and bots (the optimal bot, bots
+//! playing for a target score, bots playing to win), with a coach. The
 //! game itself is [`yahtzee::game::session::play`]; this turns the flags into its options and
 //! creates the record file.
 
@@ -8,29 +8,32 @@ use std::path::Path;
 
 use anyhow::{Result, anyhow};
 
-use crate::cli::PlayArgs;
+use crate::cli::{CoachObjective, PlayArgs};
 use yahtzee::game::record::{RecordFileError, RecordWriter, now_utc};
 use yahtzee::game::session::{DiceSource, PlayError, PlayOptions, parse_seats, play};
 use yahtzee::text::excerpt;
 
 /// `--coach-threshold`: `off`, or a number of points, 0 or more (default 0.2), or with a
-/// coach target a chance from 0 to 1 (default 0.01: one percentage point).
-fn coach_threshold(text: Option<&str>, target: Option<u32>) -> Result<Option<f64>> {
+/// coach target or the coach for winning a chance from 0 to 1 (default 0.01: one percentage
+/// point).
+fn coach_threshold(text: Option<&str>, target: Option<u32>, win: bool) -> Result<Option<f64>> {
+    let chance = target.is_some() || win;
     let Some(text) = text.map(str::trim) else {
-        return Ok(Some(if target.is_some() { 0.01 } else { 0.2 }));
+        return Ok(Some(if chance { 0.01 } else { 0.2 }));
     };
     if text.eq_ignore_ascii_case("off") {
         return Ok(None);
     }
-    match (text.parse::<f64>(), target) {
-        (Ok(t), None) if t.is_finite() && t >= 0.0 => Ok(Some(t)),
-        (Ok(t), Some(_)) if (0.0..=1.0).contains(&t) => Ok(Some(t)),
-        (_, None) => Err(anyhow!(
+    let flag = if win { "--coach win" } else { "--target" };
+    match (text.parse::<f64>(), chance) {
+        (Ok(t), false) if t.is_finite() && t >= 0.0 => Ok(Some(t)),
+        (Ok(t), true) if (0.0..=1.0).contains(&t) => Ok(Some(t)),
+        (_, false) => Err(anyhow!(
             "--coach-threshold must be `off` or a number of points, 0 or more, not `{}`",
             excerpt(text)
         )),
-        (_, Some(_)) => Err(anyhow!(
-            "--coach-threshold with --target is `off` or a chance from 0 to 1, not `{}`",
+        (_, true) => Err(anyhow!(
+            "--coach-threshold with {flag} is `off` or a chance from 0 to 1, not `{}`",
             excerpt(text)
         )),
     }
@@ -51,7 +54,13 @@ fn shell_word(path: &Path) -> String {
 pub fn run(args: &PlayArgs) -> Result<()> {
     let rules = args.rules.rules();
     let seats = parse_seats(&args.players).map_err(|e| anyhow!("--players: {e}"))?;
-    let coach_threshold = coach_threshold(args.coach_threshold.as_deref(), args.target)?;
+    let coach_win = args.coach == CoachObjective::Win;
+    if coach_win && seats.len() < 2 {
+        return Err(anyhow!(
+            "--coach win prices in chance of winning against the other players, but --players has only one seat: seat two or more, e.g. --players you,bot"
+        ));
+    }
+    let coach_threshold = coach_threshold(args.coach_threshold.as_deref(), args.target, coach_win)?;
     let dice = if args.manual_dice {
         DiceSource::Manual
     } else {
@@ -62,9 +71,25 @@ pub fn run(args: &PlayArgs) -> Result<()> {
                 .map_or(0, |d| d.as_nanos() as u64)
         }))
     };
+    let options = PlayOptions {
+        rules,
+        seats,
+        dice,
+        coach_threshold,
+        coach_target: args.target,
+        coach_win,
+    };
     let table = super::load_or_build(&rules, args.table.as_deref())?;
-    let targets = if args.target.is_some() || seats.iter().any(|s| s.target.is_some()) {
+    let targets = if options.needs_targets() {
         Some(super::load_target(&rules, args.target_table.as_deref())?)
+    } else {
+        None
+    };
+    let distribution = if options.needs_distribution() {
+        Some(super::load_distribution(
+            &table,
+            args.distribution_table.as_deref(),
+        )?)
     } else {
         None
     };
@@ -80,19 +105,13 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         }
         other => anyhow!("{other}: choose a writable place with --record FILE"),
     })?;
-    let options = PlayOptions {
-        rules,
-        seats,
-        dice,
-        coach_threshold,
-        coach_target: args.target,
-    };
     let path = record.path().to_path_buf();
     let stdin = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
     match play(
         &table,
         targets.as_ref(),
+        distribution.as_ref(),
         &options,
         stdin,
         &mut out,

@@ -1,11 +1,12 @@
-//! `yahtzee review GAME`: price every decision of a saved game, in expected points or in
-//! chance of reaching a target (`--target T`, by default the record's coach target). The
-//! work is
+//! `yahtzee review GAME`: price every decision of a saved game, in expected points, in
+//! chance of reaching a target (`--target T`, by default the record's coach target) or in
+//! chance of winning (`--win`, by default when the record's coach coached to win). The work
+//! is
 //! [`yahtzee::review`]; this reads the file, loads the table of its rules and prints.
 
 use std::io::Write;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, anyhow};
 
 use crate::cli::{ReviewArgs, ReviewTarget};
 use yahtzee::review::{GameRecord, Pricing, render_review, review_for};
@@ -25,12 +26,21 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
     let rules = record.game.rules();
     // The rules come from the record: a table of other rules is fixed by the table alone.
     let table = super::load_table(&rules, args.table.as_deref(), super::RulesFrom::Input)?;
-    // The coach's target of the record unless --target says otherwise.
+    // The coach's objective of the record (its target, or winning) unless --target or
+    // --win says otherwise.
     let target = match args.target {
         Some(ReviewTarget::Score(t)) => Some(t),
         Some(ReviewTarget::Off) => None,
+        None if args.win => None,
         None => record.header.coach_target,
     };
+    let win = args.win || (args.target.is_none() && record.header.coach_win);
+    if win && record.game.seats().len() < 2 {
+        return Err(anyhow!(
+            "{}: --win prices in chance of winning against the other players, but the record has one player: review it without --win",
+            path.display()
+        ));
+    }
     let targets = match target {
         Some(_) => Some(super::load_target_for(
             &rules,
@@ -39,8 +49,18 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
         )?),
         None => None,
     };
-    let pricing = match (target, &targets) {
-        (Some(target), Some(targets)) => Pricing::Target { targets, target },
+    let distribution = if win {
+        Some(super::load_distribution_for(
+            &table,
+            args.distribution_table.as_deref(),
+            super::RulesFrom::Input,
+        )?)
+    } else {
+        None
+    };
+    let pricing = match (target, &targets, &distribution) {
+        (Some(target), Some(targets), _) => Pricing::Target { targets, target },
+        (None, _, Some(distribution)) => Pricing::Win { distribution },
         _ => Pricing::ExpectedScore,
     };
     let report = review_for(&table, &record, pricing)?;

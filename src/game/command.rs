@@ -95,7 +95,7 @@ commands:
   stop                     keep all five dice and score now
   score fh    (or s fh)    fill a box, by name or short alias
   hint        (or ?)       the ten best options here, by expected final score (by
-                           chance, when the coach plays for a target)
+                           chance, when the coach plays for a target or to win)
   hint all    (or ? all)   every option here
   card                     show the score cards
   quit                     end the game (the record keeps what was played)";

@@ -7,7 +7,10 @@
 //! and `yahtzee review` (which reads them from a record) go through it, so a record the game
 //! writes is exactly what the review accepts. [`evaluate`] prices a decision with
 //! [`advise`] on the same position, so the coach, the review and
-//! `yahtzee advise` agree to the last bit.
+//! `yahtzee advise` agree to the last bit; [`evaluate_target`] prices it for a target
+//! (`advise --target`), and [`WinPricing`] in chance of winning against the other players'
+//! cards at the moment of the decision (`advise --opponent`), each for the coach and the
+//! review alike.
 //!
 //! - [`record`]: the JSON Lines record format.
 //! - [`command`]: what a player types.
@@ -24,13 +27,17 @@ use crate::choice::Choice;
 use crate::dice::{DICE, Dice, DiceError, Keep};
 use crate::rules::{Order, Rules};
 use crate::simulate::MAX_TARGET;
+use crate::solver::Simd;
 use crate::state::ScoreCard;
 use crate::table::StrategyTable;
 use crate::target::{TargetError, advise_target};
 use crate::text::{excerpt, plural};
 use crate::vector::VectorTable;
+use crate::win::{
+    FinalScores, Opponent, WinAdvice, WinError, advise_against, opponents_at_table, solve_against,
+};
 
-pub use record::{DiceMode, Event, FinalScore, Header, RECORD_FORMAT, Seat, SeatKind};
+pub use record::{DiceMode, Event, FinalScore, Header, RECORD_FORMAT, Seat, SeatKind, WinPolicy};
 
 /// Characters a player's name may have at most: it fits a column of the score card.
 pub const MAX_NAME_CHARS: usize = 20;
@@ -64,12 +71,22 @@ pub enum Illegal {
         name: String,
     },
     /// A seat with a policy that is not one: a person given one, or a bot given anything but
-    /// a target score. Fix: `bot:target=T` (or `bot2:target=T`, ...) with `T` from 0 to
-    /// [`MAX_TARGET`]; people play for themselves.
+    /// a target score or a win policy, or both. Fix: `bot:target=T` (or `bot2:target=T`, ...)
+    /// with `T` from 0 to [`MAX_TARGET`], `bot:win` or `bot:win-exact`; people play for
+    /// themselves.
     #[error(
-        "seat `{seat}`: only a bot (bot, bot2, ...) plays for a target, written bot:target=T with T a whole number from 0 to {MAX_TARGET}, e.g. bot:target=300"
+        "seat `{seat}`: only a bot (bot, bot2, ...) has a policy, written bot:target=T with T a whole number from 0 to {MAX_TARGET} (e.g. bot:target=300), bot:win or bot:win-exact"
     )]
     BadPolicy {
+        /// The seat as given, quoted through [`excerpt`].
+        seat: String,
+    },
+    /// A bot that plays to win at a table of one. Fix: seat other players, or seat the bot
+    /// without `:win`.
+    #[error(
+        "seat `{seat}` plays to win against the other players, but it is alone at the table: seat others, or the bot alone as `bot`"
+    )]
+    WinAlone {
         /// The seat as given, quoted through [`excerpt`].
         seat: String,
     },
@@ -261,7 +278,7 @@ pub fn possessive(name: &str) -> String {
 
 /// Checks the names of a table: each non-empty, at most [`MAX_NAME_CHARS`] printable
 /// characters without `"`, and no two alike in any case; a target only for a bot, from 0 to
-/// [`MAX_TARGET`].
+/// [`MAX_TARGET`]; a win policy only for a bot without a target, at a table of two or more.
 pub fn check_names(seats: &[Seat]) -> Result<(), Illegal> {
     if seats.is_empty() {
         return Err(Illegal::NoPlayers);
@@ -280,11 +297,20 @@ pub fn check_names(seats: &[Seat]) -> Result<(), Illegal> {
             });
         }
         if let Some(t) = s.target
-            && (s.kind != SeatKind::Bot || t > MAX_TARGET)
+            && (s.kind != SeatKind::Bot || t > MAX_TARGET || s.policy.is_some())
         {
             return Err(Illegal::BadPolicy {
                 seat: excerpt(&format!("{name}:target={t}")),
             });
+        }
+        if let Some(p) = s.policy {
+            let seat = excerpt(&format!("{name}:{}", p.name()));
+            if s.kind != SeatKind::Bot {
+                return Err(Illegal::BadPolicy { seat });
+            }
+            if seats.len() < 2 {
+                return Err(Illegal::WinAlone { seat });
+            }
         }
         if seats[..i].iter().any(|o| o.name.eq_ignore_ascii_case(name)) {
             return Err(Illegal::NamedTwice {
@@ -304,6 +330,9 @@ pub struct Decision {
     pub turn: u32,
     /// Card, dice and rolls left before the choice (0 rolls left when scoring).
     pub position: Position,
+    /// Every seat's card at the moment of the choice, in seat order (the player's is
+    /// `position.card`): what a player sees of the others, for pricing in win probability.
+    pub cards: Vec<ScoreCard>,
     /// The choice: a stop is two decisions, the keep of all five dice (with rolls left),
     /// then the box (with 0 rolls left), as the record has them.
     pub choice: Choice,
@@ -615,6 +644,7 @@ impl Game {
                         dice,
                         rolls_left: left,
                     },
+                    cards: self.cards.clone(),
                     choice: Choice::Keep(keep),
                 }))
             }
@@ -668,6 +698,7 @@ impl Game {
                         dice,
                         rolls_left: 0,
                     },
+                    cards: self.cards.clone(),
                     choice: Choice::Score(index),
                 };
                 let yahtzee_bonus = state.yahtzee_50 && five;
@@ -732,8 +763,9 @@ pub fn parse_keep(faces: &[u8], dice: &Dice) -> Result<Keep, Illegal> {
     Ok(keep)
 }
 
-/// The price of one decision against optimal play: in expected points ([`evaluate`]), or in
-/// chance of reaching a target ([`evaluate_target`]).
+/// The price of one decision against optimal play: in expected points ([`evaluate`]), in
+/// chance of reaching a target ([`evaluate_target`]), or in chance of winning
+/// ([`WinPricing::evaluate`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Evaluation {
     /// The choice made, in words (`keep 3 3`, `stop and score full-house`, `score full-house for 25`).
@@ -741,9 +773,10 @@ pub struct Evaluation {
     /// The best choice, in the same words.
     pub best: String,
     /// Expected final score after the choice made, under optimal play from then on (for a
-    /// target: the best chance of reaching it after the choice).
+    /// target: the best chance of reaching it after the choice; to win: the best chance of
+    /// winning after it).
     pub chosen_value: f64,
-    /// Expected final score after the best choice (for a target: its chance).
+    /// Expected final score after the best choice (for a target or to win: its chance).
     pub best_value: f64,
     /// `best_value - chosen_value`; 0 for a choice tied with the best (within [`TIE`]).
     pub loss: f64,
@@ -754,39 +787,59 @@ pub fn describe_option(option: &AdviceOption) -> String {
     option.to_string()
 }
 
-/// Prices `decision` with [`advise`] on the same position: the loss of the option chosen.
-pub fn evaluate(table: &StrategyTable, decision: &Decision) -> Result<Evaluation, AdviceError> {
-    let advice = advise(table, &decision.position)?;
-    let rules = table.rules();
-    let chosen = advice
-        .options
-        .iter()
-        .find(|o| match (&o.action, decision.choice) {
-            (Action::Keep { keep, .. }, Choice::Keep(k)) => *keep == k.faces(),
-            (Action::Score { category, .. }, Choice::Score(i)) => {
-                category == rules.boxes()[i].name()
-            }
-            _ => false,
-        })
-        .expect("a legal decision is one of the options of its position");
-    let best = &advice.options[0];
-    let loss = chosen.loss();
-    // The chosen stop is priced with the best box; which box was filled is the next decision.
-    let chosen_words = match &chosen.action {
+/// True when `action`, an option of a position, is the choice `choice`.
+fn is_choice(rules: &Rules, action: &Action, choice: Choice) -> bool {
+    match (action, choice) {
+        (Action::Keep { keep, .. }, Choice::Keep(k)) => *keep == k.faces(),
+        (Action::Score { category, .. }, Choice::Score(i)) => category == rules.boxes()[i].name(),
+        _ => false,
+    }
+}
+
+/// The evaluation of the option `chosen` against `best`, as `(action, value, loss)`: a
+/// stop is priced with the best box for its dice (which box was then filled is the next
+/// decision), so it is named `stop rolling`; a loss within [`TIE`] of the best is a tie and
+/// costs 0.
+fn evaluation(chosen: (&Action, f64, f64), best: (&Action, f64)) -> Evaluation {
+    let (action, chosen_value, loss) = chosen;
+    let chosen_words = match action {
         Action::Keep {
             stop_and_score: Some(_),
             ..
         } => "stop rolling".to_string(),
-        _ => describe_option(chosen),
+        a => a.to_string(),
     };
-    Ok(Evaluation {
+    Evaluation {
         chosen: chosen_words,
-        best: describe_option(best),
-        chosen_value: chosen.expected_final(),
-        best_value: best.expected_final(),
-        // Options within TIE of the best are ties: choosing one costs nothing.
+        best: best.0.to_string(),
+        chosen_value,
+        best_value: best.1,
         loss: if loss <= TIE { 0.0 } else { loss },
-    })
+    }
+}
+
+/// The option of `options` that is the choice of `decision`.
+fn chosen<'o, T>(
+    rules: &Rules,
+    options: &'o [T],
+    action: impl Fn(&T) -> &Action,
+    decision: &Decision,
+) -> &'o T {
+    options
+        .iter()
+        .find(|o| is_choice(rules, action(o), decision.choice))
+        .expect("a legal decision is one of the options of its position")
+}
+
+/// Prices `decision` with [`advise`] on the same position: the loss of the option chosen.
+pub fn evaluate(table: &StrategyTable, decision: &Decision) -> Result<Evaluation, AdviceError> {
+    let advice = advise(table, &decision.position)?;
+    let chosen = chosen(table.rules(), &advice.options, |o| &o.action, decision);
+    let best = &advice.options[0];
+    Ok(evaluation(
+        (&chosen.action, chosen.expected_final(), chosen.loss()),
+        (&best.action, best.expected_final()),
+    ))
 }
 
 /// Prices `decision` in chance of a final score of at least `target`, with
@@ -801,35 +854,94 @@ pub fn evaluate_target(
     target: u32,
 ) -> Result<Evaluation, TargetError> {
     let advice = advise_target(table, targets, &decision.position, target)?;
-    let rules = table.rules();
-    let chosen = advice
-        .options
-        .iter()
-        .find(|o| match (&o.action, decision.choice) {
-            (Action::Keep { keep, .. }, Choice::Keep(k)) => *keep == k.faces(),
-            (Action::Score { category, .. }, Choice::Score(i)) => {
-                category == rules.boxes()[i].name()
-            }
-            _ => false,
-        })
-        .expect("a legal decision is one of the options of its position");
+    let chosen = chosen(table.rules(), &advice.options, |o| &o.action, decision);
     let best = &advice.options[0];
-    // The chosen stop is priced with the box best for the target; which box was filled is
-    // the next decision.
-    let chosen_words = match &chosen.action {
-        Action::Keep {
-            stop_and_score: Some(_),
-            ..
-        } => "stop rolling".to_string(),
-        a => a.to_string(),
-    };
-    Ok(Evaluation {
-        chosen: chosen_words,
-        best: best.action.to_string(),
-        chosen_value: chosen.p_reach,
-        best_value: best.p_reach,
-        loss: if chosen.loss <= TIE { 0.0 } else { chosen.loss },
-    })
+    Ok(evaluation(
+        (&chosen.action, chosen.p_reach, chosen.loss),
+        (&best.action, best.p_reach),
+    ))
+}
+
+/// Prices positions and decisions in chance of winning against the other players at the
+/// table, as `yahtzee advise --opponent` does ([`crate::win::advise_win`]): each other player is an
+/// opponent from their card at the moment of the decision (finished with their total once
+/// their card is full), playing for the highest average ([`crate::win::MODEL`]). The best
+/// response of the last position priced is kept, so that the decisions of one turn (the same
+/// card against the same opponents) are priced with one solve. What the coach, the hints and
+/// the review price with, so that they agree to the last bit.
+pub struct WinPricing<'a> {
+    ev: &'a StrategyTable,
+    distribution: &'a VectorTable<f32>,
+    simd: Simd,
+    /// The last solve.
+    solved: Option<Solved>,
+}
+
+/// A best response solved by [`WinPricing`]: the player's card and opponents, the opponents'
+/// final scores and the best response to them.
+struct Solved {
+    card: ScoreCard,
+    opponents: Vec<Opponent>,
+    scores: Vec<FinalScores>,
+    table: VectorTable<f32>,
+}
+
+impl<'a> WinPricing<'a> {
+    /// Prices with the expected-score table `ev` and the distribution table `distribution`
+    /// of the game's rules.
+    pub fn new(ev: &'a StrategyTable, distribution: &'a VectorTable<f32>) -> WinPricing<'a> {
+        WinPricing {
+            ev,
+            distribution,
+            simd: Simd::detect(),
+            solved: None,
+        }
+    }
+
+    /// The advice of `advise --opponent` for the player of `seat` at `position`, every seat's
+    /// card being `cards` (in seat order).
+    pub fn advise(
+        &mut self,
+        seat: usize,
+        position: &Position,
+        cards: &[ScoreCard],
+    ) -> Result<WinAdvice, WinError> {
+        let opponents = opponents_at_table(seat, cards);
+        let fresh = self
+            .solved
+            .as_ref()
+            .is_none_or(|s| s.card != position.card || s.opponents != opponents);
+        if fresh {
+            let (scores, table) = solve_against(
+                self.ev,
+                Some(self.distribution),
+                position,
+                &opponents,
+                self.simd,
+            )?;
+            self.solved = Some(Solved {
+                card: position.card.clone(),
+                opponents,
+                scores,
+                table,
+            });
+        }
+        let s = self.solved.as_ref().expect("solved above");
+        advise_against(self.ev, &s.table, position, &s.opponents, &s.scores)
+    }
+
+    /// Prices `decision` in chance of winning: the chance after the option chosen against the
+    /// best option's (`chosen_value`, `best_value`, `loss` are chances). A choice within
+    /// [`TIE`] of the best is a tie and costs 0, so a `win-exact` bot's decisions cost 0.
+    pub fn evaluate(&mut self, decision: &Decision) -> Result<Evaluation, WinError> {
+        let advice = self.advise(decision.seat, &decision.position, &decision.cards)?;
+        let chosen = chosen(self.ev.rules(), &advice.options, |o| &o.action, decision);
+        let best = &advice.options[0];
+        Ok(evaluation(
+            (&chosen.action, chosen.p_win, chosen.loss),
+            (&best.action, best.p_win),
+        ))
+    }
 }
 
 #[cfg(test)]
@@ -838,14 +950,7 @@ mod tests {
     use crate::rules::RuleSet;
 
     fn seats(names: &[&str]) -> Vec<Seat> {
-        names
-            .iter()
-            .map(|n| Seat {
-                name: n.to_string(),
-                kind: SeatKind::Human,
-                target: None,
-            })
-            .collect()
+        names.iter().map(|n| Seat::human(n)).collect()
     }
 
     fn opening(p: &str, d: [u8; 5]) -> Event {

@@ -20,12 +20,34 @@ use crate::rules::RuleSet;
 
 /// Version of the record format, written in every header and checked when reading. Format 2
 /// added the target of a bot playing for a target score (`target` of a seat) and the
-/// coach's target (`coach_target` of the header).
-pub const RECORD_FORMAT: u32 = 2;
+/// coach's target (`coach_target` of the header); format 3 the bots that play to win
+/// (`policy` of a seat) and the coach for winning (`coach_win` of the header).
+pub const RECORD_FORMAT: u32 = 3;
 
-/// The record formats this program reads: a format-1 record is a format-2 record without
-/// targets.
-pub const RECORD_FORMATS: [u32; 2] = [1, 2];
+/// The record formats this program reads: a format-2 record is a format-3 record without
+/// win bots or a coach for winning, a format-1 record one without targets either.
+pub const RECORD_FORMATS: [u32; 3] = [1, 2, 3];
+
+/// How a bot plays to win against the other players at the table (format 3): the policies
+/// `win` and `win-exact` of `yahtzee simulate --match`, against the others' current cards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WinPolicy {
+    /// The fast win policy (`WinTurn`): `bot:win`.
+    Win,
+    /// The exact best response, solved at each of its turns (slow): `bot:win-exact`.
+    WinExact,
+}
+
+impl WinPolicy {
+    /// The policy's name, as a seat and a match write it (`win`, `win-exact`).
+    pub fn name(self) -> &'static str {
+        match self {
+            WinPolicy::Win => "win",
+            WinPolicy::WinExact => "win-exact",
+        }
+    }
+}
 
 /// Who plays a seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -35,7 +57,8 @@ pub enum SeatKind {
     Human,
     /// A bot: the optimal bot (`TurnValues::best_keep` and `best_box`, ties to the fewest
     /// dice kept and to the first box on the card), or, when its seat has a target, the
-    /// target policy for that target (`TargetTurn`).
+    /// target policy for that target (`TargetTurn`), or, when its seat has a win policy, that
+    /// policy against the other players.
     Bot,
 }
 
@@ -51,6 +74,22 @@ pub struct Seat {
     /// the optimal bot and for a person.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<u32>,
+    /// For a bot playing to win against the other players (format 3); absent for the
+    /// optimal bot, a target bot and a person.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<WinPolicy>,
+}
+
+impl Seat {
+    /// A person's seat.
+    pub fn human(name: &str) -> Seat {
+        Seat {
+            name: name.to_string(),
+            kind: SeatKind::Human,
+            target: None,
+            policy: None,
+        }
+    }
 }
 
 /// Where the dice came from.
@@ -86,6 +125,10 @@ pub struct Header {
     /// (format 2); `null` when it priced them in expected points.
     #[serde(default)]
     pub coach_target: Option<u32>,
+    /// True when the coach priced the people's decisions in chance of winning against the
+    /// other players at the table (format 3); absent (false) in formats 1 and 2.
+    #[serde(default)]
+    pub coach_win: bool,
     /// When the game started, UTC, `YYYY-MM-DDTHH:MM:SSZ`.
     pub started: String,
 }

@@ -82,7 +82,6 @@ pub fn render_cards(seats: &[Seat], cards: &[ScoreCard]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::SeatKind;
     use crate::rules::{RuleSet, Rules};
 
     #[test]
@@ -90,11 +89,7 @@ mod tests {
         let rules = Rules::new(RuleSet::YAHTZEE);
         let a = ScoreCard::parse(rules, "fours=16,fives=20,sixes=30,yahtzee=50", 1).unwrap();
         let b = ScoreCard::parse(rules, "ones=2", 0).unwrap();
-        let seats = ["ann", "bot"].map(|n| Seat {
-            name: n.into(),
-            kind: SeatKind::Human,
-            target: None,
-        });
+        let seats = ["ann", "bot"].map(Seat::human);
         let text = render_cards(&seats, &[a, b]);
         let line = |label: &str| {
             text.lines()

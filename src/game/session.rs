@@ -9,9 +9,14 @@
 //! A bot plays the documented optimal policy: [`TurnValues::best_keep`] (ties to the keep
 //! with the fewest dice) and [`best_box`] (ties to the box first on the card); a bot seated
 //! with a target (`bot:target=300`) plays the target policy for it, the turns of
-//! [`crate::simulate::Player`] that `yahtzee simulate --policy target:T` plays. The coach
+//! [`crate::simulate::Player`] that `yahtzee simulate --policy target:T` plays; a bot seated
+//! to win (`bot:win`, `bot:win-exact`) plays the policy of that name of `yahtzee simulate
+//! --match` against the other players' cards at the start of its turn (finished players at
+//! their totals): the very turn of a match's seat ([`MatchSeat::turn`], with the opponents
+//! of [`opponents_at_table`]). Every bot's turn goes through [`MatchSeat::turn`]. The coach
 //! prices every decision of a person with [`evaluate`], the same computation as `yahtzee
-//! review`, or, with a coach target, in chance of reaching it with [`evaluate_target`].
+//! review`, or, with a coach target, in chance of reaching it with [`evaluate_target`], or,
+//! coaching to win, in chance of winning against the other players with [`WinPricing`].
 //!
 //! With `--manual-dice` the players type the dice of a real table: all five for a first roll
 //! or an opening roll, and only the re-rolled dice for a re-roll (the kept dice stay).
@@ -21,19 +26,23 @@ use std::io::{self, BufRead, Write};
 use crate::advice::{AdviceError, Position, advise, box_choices};
 use crate::choice::Choice;
 use crate::dice::{DICE, Dice, DiceRng, FaceCount, Keep, join_faces, parse_faces};
+use crate::matches::{MatchError, Seat as MatchSeat, check_tables};
 use crate::rules::Rules;
 use crate::simulate::{MAX_TARGET, Player, TargetPlayer};
+use crate::solver::Simd;
 use crate::table::StrategyTable;
 use crate::target::{TargetError, advise_target};
 use crate::text::{excerpt, plural, probability};
 use crate::vector::VectorTable;
+use crate::win::{MODEL, WinError, opponent_scores, opponents_at_table};
 
 use super::command::{HELP, HINT_ROWS, HintRows, PlayerCommand, parse_command, resolve_keep};
 use super::record::{RecordFileError, RecordWriter, now_utc};
 use super::render::render_cards;
 use super::{
     DiceMode, Event, FinalScore, Game, Header, Illegal, Phase, RECORD_FORMAT, Seat, SeatKind,
-    agree, box_names, check_legal, check_names, describe_option, evaluate, evaluate_target,
+    WinPolicy, WinPricing, agree, box_names, check_legal, check_names, describe_option, evaluate,
+    evaluate_target,
 };
 
 /// Where the dice come from.
@@ -55,11 +64,15 @@ pub struct PlayOptions {
     /// The dice.
     pub dice: DiceSource,
     /// The coach speaks after a person's decision that loses at least this much (and more
-    /// than nothing): points, or chance with a `coach_target`; `None`: the coach is off.
+    /// than nothing): points, or chance with a `coach_target` or `coach_win`; `None`: the
+    /// coach is off.
     pub coach_threshold: Option<f64>,
     /// The coach (and the hints) price the people's decisions in chance of a final score of
     /// at least this target; `None`: in expected points.
     pub coach_target: Option<u32>,
+    /// The coach (and the hints) price the people's decisions in chance of winning against
+    /// the other players at the table (not with a `coach_target`).
+    pub coach_win: bool,
 }
 
 /// Why a game could not be played to its end. The record keeps what was played before.
@@ -91,13 +104,36 @@ pub enum PlayError {
     /// the table of the game's rules.
     #[error(transparent)]
     Advice(#[from] AdviceError),
-    /// A bot plays for a target, or the coach prices for one, but no target table was given.
-    /// Fix: load the target table of the game's rules.
-    #[error("a target needs the target table of {rules}: load it")]
+    /// A bot plays for a target or with the fast win policy, or the coach prices for a
+    /// target, but no target table was given. Fix: load the target table of the game's
+    /// rules.
+    #[error("a target or a win bot needs the target table of {rules}: load it")]
     NoTargetTable {
         /// The rules of the game.
         rules: String,
     },
+    /// A bot plays to win, or the coach prices in chance of winning, but no distribution
+    /// table was given (the other players' final scores need it). Fix: load the distribution
+    /// table of the game's rules.
+    #[error("playing or coaching to win needs the distribution table of {rules}: load it")]
+    NoDistributionTable {
+        /// The rules of the game.
+        rules: String,
+    },
+    /// The coach prices in chance of winning, and for a target too, or at a table of one.
+    /// Fix: coach for one of them, at a table of two or more for winning.
+    #[error(
+        "the coach prices to win against the other players or for a target, not both, and to win only at a table of two or more"
+    )]
+    CoachWin,
+    /// A table of a win bot does not fit the game, or one of its cards could not be read
+    /// (see [`MatchError`]). Fix: load, or rebuild, the tables of the game's rules.
+    #[error(transparent)]
+    Bots(#[from] MatchError),
+    /// The pricing in chance of winning failed: a table does not fit the game (see
+    /// [`WinError`]). Fix: load the tables of the game's rules.
+    #[error(transparent)]
+    Win(#[from] WinError),
     /// The target table does not fit the game, or one of its cards could not be read (see
     /// [`TargetError`]). Fix: load, or rebuild, the target table of the game's rules.
     #[error(transparent)]
@@ -118,9 +154,10 @@ pub struct Summary {
 }
 
 /// Parses `alice,bob,bot`: a seat named `bot`, or `bot` followed by digits (`bot2`), is the
-/// optimal bot, and `bot:target=300` a bot playing for a final score of at least 300 (the
-/// seat is named `bot`); any other name is a person. The names are checked as the referee
-/// checks them ([`check_names`]).
+/// optimal bot, `bot:target=300` a bot playing for a final score of at least 300 (the
+/// seat is named `bot`), and `bot:win` (`bot:win-exact`) a bot playing to win against the
+/// other players with the `win` (`win-exact`) policy of a match; any other name is a person.
+/// The names are checked as the referee checks them ([`check_names`]).
 pub fn parse_seats(text: &str) -> Result<Vec<Seat>, Illegal> {
     let mut seats: Vec<Seat> = Vec::new();
     for item in text.split(',').map(str::trim) {
@@ -132,8 +169,19 @@ pub fn parse_seats(text: &str) -> Result<Vec<Seat>, Illegal> {
         let is_bot = lower
             .strip_prefix("bot")
             .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit()));
+        let win = match policy.map(str::to_ascii_lowercase).as_deref() {
+            Some("win") if is_bot => Some(WinPolicy::Win),
+            Some("win-exact") if is_bot => Some(WinPolicy::WinExact),
+            Some("win" | "win-exact") => {
+                return Err(Illegal::BadPolicy {
+                    seat: excerpt(item),
+                });
+            }
+            _ => None,
+        };
         let target = match policy {
             None => None,
+            Some(_) if win.is_some() => None,
             Some(policy) => {
                 let t = policy
                     .split_once('=')
@@ -158,17 +206,22 @@ pub fn parse_seats(text: &str) -> Result<Vec<Seat>, Illegal> {
                 SeatKind::Human
             },
             target,
+            policy: win,
         });
     }
     check_names(&seats)?;
     Ok(seats)
 }
 
-/// A seat as the game announces it: its name, and a bot's target.
+/// A seat as the game announces it: its name, and a bot's target or win policy.
 fn seat_label(seat: &Seat) -> String {
-    match seat.target {
-        Some(t) => format!("{} (playing for {t})", seat.name),
-        None => seat.name.clone(),
+    match (seat.target, seat.policy) {
+        (Some(t), _) => format!("{} (playing for {t})", seat.name),
+        (None, Some(WinPolicy::Win)) => format!("{} (playing to win)", seat.name),
+        (None, Some(WinPolicy::WinExact)) => {
+            format!("{} (playing to win, exact best response)", seat.name)
+        }
+        (None, None) => seat.name.clone(),
     }
 }
 
@@ -189,7 +242,26 @@ pub fn header(options: &PlayOptions) -> Header {
         },
         coach_threshold: options.coach_threshold,
         coach_target: options.coach_target,
+        coach_win: options.coach_win,
         started: now_utc().0,
+    }
+}
+
+impl PlayOptions {
+    /// True when the game needs the target table of its rules: a bot playing for a target
+    /// or with the fast win policy, or the coach pricing for a target.
+    pub fn needs_targets(&self) -> bool {
+        self.coach_target.is_some()
+            || self
+                .seats
+                .iter()
+                .any(|s| s.target.is_some() || s.policy == Some(WinPolicy::Win))
+    }
+
+    /// True when the game needs the distribution table of its rules (the other players'
+    /// final scores): a bot playing to win, or the coach pricing in chance of winning.
+    pub fn needs_distribution(&self) -> bool {
+        self.coach_win || self.seats.iter().any(|s| s.policy.is_some())
     }
 }
 
@@ -197,9 +269,13 @@ struct Session<'a, R, W, F> {
     table: &'a StrategyTable,
     /// The target table, when a bot or the coach plays for a target.
     targets: Option<&'a VectorTable<f32>>,
-    /// Per seat, the target policy of a bot seated with a target.
-    bots: &'a [Option<TargetPlayer<'a>>],
+    /// The distribution table, when a bot or the coach plays to win.
+    distribution: Option<&'a VectorTable<f32>>,
+    /// Per seat, how a bot plays (as a seat of a match); `None` for a person.
+    bots: &'a [Option<MatchSeat<'a>>],
     coach_target: Option<u32>,
+    /// The coach's pricing in chance of winning, when it coaches to win.
+    win: Option<WinPricing<'a>>,
     game: Game,
     input: R,
     out: W,
@@ -210,12 +286,13 @@ struct Session<'a, R, W, F> {
 
 /// Plays a game: reads the players' commands from `input`, writes the game to `out` and the
 /// record to `record`, one flushed line per event. `table` must be the table of the rules,
-/// and `targets` their target table when a bot plays for a target or the coach prices for
-/// one. A failed write of the record stops the game with [`PlayError::Record`], naming the
-/// file.
+/// `targets` their target table when [`PlayOptions::needs_targets`], and `distribution`
+/// their distribution table when [`PlayOptions::needs_distribution`]. A failed write of the
+/// record stops the game with [`PlayError::Record`], naming the file.
 pub fn play<R: BufRead, W: Write, F: Write>(
     table: &StrategyTable,
     targets: Option<&VectorTable<f32>>,
+    distribution: Option<&VectorTable<f32>>,
     options: &PlayOptions,
     input: R,
     out: W,
@@ -228,9 +305,10 @@ pub fn play<R: BufRead, W: Write, F: Write>(
             game: options.rules.label(),
         });
     }
-    let wants_targets =
-        options.coach_target.is_some() || options.seats.iter().any(|s| s.target.is_some());
-    let targets = match (wants_targets, targets) {
+    if options.coach_win && (options.coach_target.is_some() || options.seats.len() < 2) {
+        return Err(PlayError::CoachWin);
+    }
+    let targets = match (options.needs_targets(), targets) {
         (false, _) => None,
         (true, Some(t)) => Some(t),
         (true, None) => {
@@ -239,7 +317,16 @@ pub fn play<R: BufRead, W: Write, F: Write>(
             });
         }
     };
-    let bots = options
+    let distribution = match (options.needs_distribution(), distribution) {
+        (false, _) => None,
+        (true, Some(t)) => Some(t),
+        (true, None) => {
+            return Err(PlayError::NoDistributionTable {
+                rules: options.rules.label(),
+            });
+        }
+    };
+    let players = options
         .seats
         .iter()
         .map(|s| match (s.target, targets) {
@@ -247,15 +334,50 @@ pub fn play<R: BufRead, W: Write, F: Write>(
             _ => Ok(None),
         })
         .collect::<Result<Vec<_>, TargetError>>()?;
-    if let (Some(targets), None) = (targets, bots.iter().flatten().next()) {
+    if let (Some(targets), None) = (targets, players.iter().flatten().next()) {
         // The coach's target alone: check the tables as a bot's would be.
         TargetPlayer::new(table, targets, 0)?;
     }
+    let bots: Vec<Option<MatchSeat>> = options
+        .seats
+        .iter()
+        .zip(&players)
+        .map(|(s, player)| {
+            if s.kind == SeatKind::Human {
+                return None;
+            }
+            Some(match (player, s.policy) {
+                (Some(p), _) => MatchSeat::Alone(Player::Target(p)),
+                (None, Some(WinPolicy::Win)) => MatchSeat::Win {
+                    ev: table,
+                    targets: targets.expect("a win bot has the target table"),
+                },
+                (None, Some(WinPolicy::WinExact)) => MatchSeat::WinExact { ev: table },
+                (None, None) => MatchSeat::Alone(Player::Optimal(table)),
+            })
+        })
+        .collect();
+    // Reads every card the bots and the coach can ask for, so that no turn can fail.
+    let checked: Vec<MatchSeat> = bots.iter().flatten().copied().collect();
+    check_tables(&options.rules, &checked, distribution)?;
+    let win = match (options.coach_win, distribution) {
+        (true, Some(d)) => {
+            check_tables(
+                &options.rules,
+                &[MatchSeat::WinExact { ev: table }],
+                Some(d),
+            )?;
+            Some(WinPricing::new(table, d))
+        }
+        _ => None,
+    };
     let mut s = Session {
         table,
         targets,
+        distribution,
         bots: &bots,
         coach_target: options.coach_target,
+        win,
         game,
         input,
         out,
@@ -291,6 +413,12 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
             writeln!(
                 self.out,
                 "The coach and the hints price every decision in chance of a final score of {t} or more."
+            )?;
+        }
+        if self.win.is_some() {
+            writeln!(
+                self.out,
+                "The coach and the hints price every decision in chance of winning against the other players at the table (model: {MODEL})."
             )?;
         }
         if self.game.seats().iter().any(|s| s.kind == SeatKind::Human) {
@@ -466,6 +594,21 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
         let Some(threshold) = self.threshold else {
             return Ok(());
         };
+        if let Some(win) = &mut self.win {
+            let e = win.evaluate(decision)?;
+            if e.loss >= threshold && e.loss > 0.0 {
+                writeln!(
+                    self.out,
+                    "  coach: {} lowers the chance of winning by {:.4} ({} instead of {}); best: {}",
+                    e.chosen,
+                    e.loss,
+                    probability(e.chosen_value),
+                    probability(e.best_value),
+                    e.best
+                )?;
+            }
+            return Ok(());
+        }
         if let (Some(t), Some(targets)) = (self.coach_target, self.targets) {
             let e = evaluate_target(self.table, targets, decision, t)?;
             if e.loss >= threshold && e.loss > 0.0 {
@@ -492,7 +635,39 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
         Ok(())
     }
 
-    fn hint(&mut self, position: &Position, rows: HintRows) -> Result<(), PlayError> {
+    fn hint(&mut self, seat: usize, position: &Position, rows: HintRows) -> Result<(), PlayError> {
+        if let Some(win) = &mut self.win {
+            let advice = win.advise(seat, position, self.game.cards())?;
+            let shown = match rows {
+                HintRows::Top => HINT_ROWS,
+                HintRows::All => advice.options.len(),
+            };
+            writeln!(
+                self.out,
+                "  {:>4}  {:<36} {:>8} {:>9} {:>14}",
+                "rank", "option", "P(win)", "loss", "expected final"
+            )?;
+            for (i, o) in advice.options.iter().take(shown).enumerate() {
+                writeln!(
+                    self.out,
+                    "  {:>4}  {:<36} {:>8} {:>9.4} {:>14.4}",
+                    i + 1,
+                    o.action.to_string(),
+                    probability(o.p_win),
+                    o.loss,
+                    o.expected_final
+                )?;
+            }
+            if advice.options.len() > shown {
+                writeln!(
+                    self.out,
+                    "  ... {} more (`hint all` shows every option)",
+                    advice.options.len() - shown
+                )?;
+            }
+            writeln!(self.out, "  model: {}", advice.model)?;
+            return Ok(());
+        }
         if let (Some(t), Some(targets)) = (self.coach_target, self.targets) {
             let advice = advise_target(self.table, targets, position, t)?;
             let shown = match rows {
@@ -589,6 +764,7 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
                     render_cards(self.game.seats(), self.game.cards())
                 )?,
                 PlayerCommand::Hint(rows) => self.hint(
+                    seat,
                     &Position {
                         card,
                         dice,
@@ -689,16 +865,23 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
             rules.box_count()
         )?;
         let state = self.game.cards()[seat].state();
-        let banked = self.game.cards()[seat].banked();
-        // A bot's turn: the optimal policy's, or the target policy's for a bot with a target.
+        // A bot's turn, as a seat of a match plays it: a bot that plays to win against the
+        // others' cards now (finished players at their totals), as `Match::opponents` has them.
         let bots = self.bots;
-        let bot = (!human).then(|| {
-            let player = match &bots[seat] {
-                Some(p) => Player::Target(p),
-                None => Player::Optimal(self.table),
-            };
-            player.turn(&state, banked, None)
-        });
+        let mut exact = None;
+        let bot = match &bots[seat] {
+            Some(b) => {
+                let cards = self.game.cards();
+                let opponents = match self.distribution {
+                    Some(d) if b.plays_to_win() => {
+                        opponent_scores(&rules, Some(d), &opponents_at_table(seat, cards))?
+                    }
+                    _ => Vec::new(),
+                };
+                Some(b.turn(&cards[seat], &opponents, None, &mut exact, Simd::detect()))
+            }
+            None => None,
+        };
         let Some(mut first) = self.dice(seat, DICE, "the first roll")? else {
             return Ok(false);
         };

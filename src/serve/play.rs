@@ -6,7 +6,9 @@
 //! there and appended to the record, line by line, in the format of `data/README-games.md`,
 //! so a record downloaded from the page is one `yahtzee review` reads, and one `/api/review`
 //! prices. The bot plays the policy of `yahtzee play` ([`TurnValues::best_keep`],
-//! [`best_box`]); seeded dice are drawn as `yahtzee play` draws them (five for an opening
+//! [`best_box`]); a bot seated as `bot:win` plays the `win` policy of `yahtzee play` and of
+//! `yahtzee simulate --match` against the other players' cards ([`MatchSeat::turn`]); seeded
+//! dice are drawn as `yahtzee play` draws them (five for an opening
 //! roll or a first roll, one per re-rolled die), so the same seed and the same choices give
 //! the same game as in the terminal. The coach prices each decision of a person with
 //! [`evaluate`], as `yahtzee review` does.
@@ -33,12 +35,15 @@ use crate::advice::{TurnValues, best_box, box_choices};
 use crate::dice::{DICE, DiceRng, join_faces};
 use crate::game::session::{DiceSource, PlayOptions, header, parse_seats};
 use crate::game::{
-    Decision, DiceMode, Event, Game, Header, Illegal, Phase, Seat, SeatKind, agree, box_names,
-    check_legal, evaluate,
+    Decision, DiceMode, Event, Game, Header, Illegal, Phase, Seat, SeatKind, WinPolicy, agree,
+    box_names, check_legal, evaluate,
 };
+use crate::matches::{Seat as MatchSeat, check_tables};
 use crate::rules::Rules;
 use crate::table::StrategyTable;
 use crate::text::{excerpt, plural};
+use crate::vector::VectorTable;
+use crate::win::{opponent_scores, opponents_at_table};
 
 /// The most games the server keeps at once.
 pub const MAX_GAMES: usize = 64;
@@ -225,6 +230,18 @@ pub struct WebGame {
     ended: bool,
     /// The bot's turn being played: seat, turn, and the values of its keeps.
     bot_turn: Option<(usize, u32, TurnValues)>,
+    /// The target and distribution tables of the win bots, when one sits at the table.
+    win_tables: Option<WinTables>,
+}
+
+/// The tables a win bot of the page plays with: the target table (its fast policy) and the
+/// distribution table (the other players' final scores).
+#[derive(Clone)]
+pub struct WinTables {
+    /// The target table of the game's rules.
+    pub targets: Arc<VectorTable<f32>>,
+    /// The distribution table of the game's rules.
+    pub distribution: Arc<VectorTable<f32>>,
 }
 
 /// An illegal event as a bad request.
@@ -233,14 +250,29 @@ fn refused(e: Illegal) -> ApiError {
 }
 
 impl WebGame {
-    /// A new game of `options` with `table` (of the same rules), played until it waits for
-    /// a person or for dice.
+    /// A new game of `options` with `table` (of the same rules), and `win_tables` when a bot
+    /// plays to win, played until it waits for a person or for dice.
     pub fn new(
         id: String,
         table: Arc<StrategyTable>,
+        win_tables: Option<WinTables>,
         options: &PlayOptions,
     ) -> Result<WebGame, ApiError> {
         let game = Game::new(options.rules, options.seats.clone()).map_err(refused)?;
+        if options.seats.iter().any(|s| s.policy.is_some()) {
+            let Some(w) = &win_tables else {
+                return Err(ApiError::internal(
+                    "internal error: a win bot without the target and distribution tables",
+                ));
+            };
+            // Reads every card the win bots can ask for, so that no move can fail.
+            let seat = MatchSeat::Win {
+                ev: &table,
+                targets: &w.targets,
+            };
+            check_tables(&options.rules, &[seat], Some(&w.distribution))
+                .map_err(|e| ApiError::internal(e.to_string()))?;
+        }
         let header = header(options);
         let mut g = WebGame {
             id,
@@ -258,6 +290,7 @@ impl WebGame {
             left: false,
             ended: false,
             bot_turn: None,
+            win_tables,
         };
         g.advance()?;
         Ok(g)
@@ -514,8 +547,52 @@ impl WebGame {
         Ok(())
     }
 
+    /// The move of a bot that plays to win: the turn of the match's seat against the other
+    /// players' cards (which do not change during the turn, so the turn is made again at each
+    /// of its moves, the same each time).
+    fn win_bot_move(&mut self, seat: usize, w: &WinTables) -> Result<(), ApiError> {
+        let rules = self.game.rules();
+        let cards = self.game.cards();
+        let bot = MatchSeat::Win {
+            ev: &self.table,
+            targets: &w.targets,
+        };
+        let opponents = opponent_scores(
+            &rules,
+            Some(&w.distribution),
+            &opponents_at_table(seat, cards),
+        )
+        .map_err(|e| ApiError::internal(e.to_string()))?;
+        let mut exact = None;
+        let turn = bot.turn(
+            &cards[seat],
+            &opponents,
+            None,
+            &mut exact,
+            crate::solver::Simd::detect(),
+        );
+        match self.game.phase() {
+            Phase::Rolled { dice, rolls_left } => {
+                let keep = turn.keep(rolls_left, &dice);
+                self.keep(seat, keep.faces())
+            }
+            Phase::MustScore { dice } => {
+                let (index, _, _) = turn.choose_box(&rules, &cards[seat].state(), &dice);
+                self.score(seat, index)
+            }
+            other => Err(ApiError::internal(format!(
+                "internal error: the bot cannot move in {other:?}"
+            ))),
+        }
+    }
+
     /// The bot's keep or box.
     fn bot_move(&mut self, seat: usize) -> Result<(), ApiError> {
+        if self.game.seats()[seat].policy == Some(WinPolicy::Win)
+            && let Some(w) = self.win_tables.clone()
+        {
+            return self.win_bot_move(seat, &w);
+        }
         let turn = self.game.turn();
         let state = self.game.cards()[seat].state();
         if !matches!(&self.bot_turn, Some((s, t, _)) if *s == seat && *t == turn) {
@@ -900,9 +977,12 @@ pub fn parse_new_game(rules: Rules, bytes: &[u8]) -> Result<PlayOptions, ApiErro
         }
     };
     let seats: Vec<Seat> = parse_seats(players).map_err(refused)?;
-    if let Some(bot) = seats.iter().find(|s| s.target.is_some()) {
+    if let Some(bot) = seats
+        .iter()
+        .find(|s| s.target.is_some() || s.policy == Some(WinPolicy::WinExact))
+    {
         return Err(ApiError::bad(format!(
-            "the page's bots play for the highest average: seat {} as a bot without a target (bot:target=T is for `yahtzee play`)",
+            "the page's bots play for the highest average, or to win as bot:win: seat {} as bot or bot:win (bot:target=T and bot:win-exact are for `yahtzee play`)",
             excerpt(&bot.name)
         )));
     }
@@ -953,6 +1033,7 @@ pub fn parse_new_game(rules: Rules, bytes: &[u8]) -> Result<PlayOptions, ApiErro
         dice,
         coach_threshold,
         coach_target: None,
+        coach_win: false,
     })
 }
 
@@ -986,8 +1067,19 @@ async fn new_game(
         let options = parse_new_game(rules, &bytes)?;
         blocking(move || {
             let table = server.tables.ev(rules).map_err(ApiError::internal)?;
+            let win_tables = if options.seats.iter().any(|s| s.policy.is_some()) {
+                Some(WinTables {
+                    targets: server.tables.target(rules).map_err(ApiError::internal)?,
+                    distribution: server
+                        .tables
+                        .distribution(rules)
+                        .map_err(ApiError::internal)?,
+                })
+            } else {
+                None
+            };
             // Kept only once its first moves are played.
-            let game = WebGame::new(server.games.new_id(), table, &options)?;
+            let game = WebGame::new(server.games.new_id(), table, win_tables, &options)?;
             let view = game.view();
             server.games.insert(game);
             Ok(view)
