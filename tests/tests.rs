@@ -22,4 +22,5 @@ mod table;
 mod target;
 mod target_policy;
 mod target_stats;
+mod twoplayer;
 mod win;

@@ -275,7 +275,9 @@ pub fn table_error_of(
             None => format!("rebuild it with `{}`", solve(rules)),
         },
         TableError::Magic { .. } | TableError::Read { .. } => match table {
-            Some(_) => format!("give {flag} a strategy table file, or a path where no file exists yet, to build one there"),
+            Some(_) => format!(
+                "give {flag} a strategy table file, or a path where no file exists yet, to build one there"
+            ),
             None => format!(
                 "move {} away and the next command builds the table again",
                 quote(&path)
