@@ -652,10 +652,289 @@ pub fn solve<T: Real>(
     Ok(solution)
 }
 
-/// The three chances of a game from a position: the first player's win, the second's, and
-/// a tie, with the value they make.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Outcome {
-    /// The first player's value: their chance of winning plus half the chance of a tie.
+/// What a two-player solve reports.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TwoPlayerReport {
+    /// The rules (serialized as `rules` and `upper_first`).
+    #[serde(flatten)]
+    pub rules: Rules,
+    /// How the first player plays: `optimal` (to win) or `ev` (the expected-score policy).
+    pub first: &'static str,
+    /// How the second player plays.
+    pub second: &'static str,
+    /// The first player's chance of winning plus half the chance of a tie, from a new game.
+    pub first_value: f64,
+    /// The second player's: one less the first's.
+    pub second_value: f64,
+    /// Chances within this of 0 or 1 at the ends of the vectors were left out (an error of
+    /// at most this per turn).
+    pub tail: f64,
+    /// Pairs of cards solved, over every ply.
+    pub pairs: u64,
+    /// Values stored, over every ply.
+    pub values: u64,
+    /// The most bytes of values held at once.
+    pub peak_bytes: u64,
+    /// Lanes the kernel computed (whole blocks).
+    pub lanes: u64,
+    /// Seconds the solve took.
+    pub seconds: f64,
+    /// Worker threads.
+    pub threads: usize,
+}
+
+/// Solves `game` from a new game and reports the first player's value, in `f32` (the
+/// values' precision, about 6e-8 per turn, and the tail).
+pub fn solve_report(
+    game: &Game,
+    simd: Simd,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<TwoPlayerReport, TwoPlayerError> {
+    let start = std::time::Instant::now();
+    let solution = solve::<f32>(game, Start::NEW, &|_| false, simd, progress)?;
+    let seconds = start.elapsed().as_secs_f64();
+    let first_value = solution.value(0, 0, 0).expect("the start's ply is kept");
+    let pairs = (0..2 * game.rules.box_count())
+        .map(|p| {
+            let (m, o) = ply_cards(&game.rules, Start::NEW, p);
+            (m.len() * o.len()) as u64
+        })
+        .sum();
+    Ok(TwoPlayerReport {
+        rules: game.rules,
+        first: game.first.name(),
+        second: game.second.name(),
+        first_value,
+        second_value: 1.0 - first_value,
+        tail: game.tail,
+        pairs,
+        values: solution.values_stored,
+        peak_bytes: solution.peak_values * size_of::<f32>() as u64,
+        lanes: solution.lanes_computed,
+        seconds,
+        threads: rayon::current_num_threads(),
+    })
+}
+
+/// A position of a two-player game: your card and dice mid-turn, the opponent's card, and
+/// your lead. Who is to move follows from the cards: with as many boxes filled as the
+/// opponent you are the first player, with one fewer the second.
+#[derive(Clone, Debug)]
+pub struct TwoPlayerPosition {
+    /// Your card, the dice and the rolls left.
+    pub position: crate::advice::Position,
+    /// The opponent's card.
+    pub opponent: crate::state::ScoreCard,
+    /// Your points less the opponent's.
+    pub lead: i64,
+}
+
+impl TwoPlayerPosition {
+    /// The cards between turns (before this turn's box).
+    pub fn start(&self) -> Result<Start, TwoPlayerError> {
+        let own = self.position.card.state().filled;
+        let other = self.opponent.state().filled;
+        let start = if own.count_ones() == other.count_ones() {
+            Start {
+                first: own,
+                second: other,
+            }
+        } else {
+            Start {
+                first: other,
+                second: own,
+            }
+        };
+        start.ply(&self.position.card.rules())?;
+        Ok(start)
+    }
+
+    /// True when you are the first player.
+    pub fn is_first(&self) -> bool {
+        self.position.card.state().filled.count_ones() == self.opponent.state().filled.count_ones()
+    }
+}
+
+/// Errors of two-player advice.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TwoPlayerAdviceError {
+    /// The two cards cannot be in a game of two (see [`TwoPlayerError`]).
+    #[error(transparent)]
+    Game(#[from] TwoPlayerError),
+    /// The position is not valid, or a table is of other rules (see [`TargetError`]).
+    #[error(transparent)]
+    Priced(#[from] crate::target::TargetError),
+    /// The position's own card is full: the game is over, there is nothing to advise.
+    #[error("your card is full: the game is over")]
+    Over,
+    /// The opponent's card is of other rules than yours: give cards of the same rules.
+    #[error(
+        "the opponent's card is for {opponent} but yours is for {own}: give cards of the same rules"
+    )]
+    RulesMismatch {
+        /// Your rules.
+        own: String,
+        /// The opponent's.
+        opponent: String,
+    },
+}
+
+/// One option of a two-player position.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TwoPlayerOption {
+    /// What the option does (`kind` and its fields in JSON).
+    #[serde(flatten)]
+    pub action: crate::advice::Action,
+    /// Your chance of winning plus half the chance of a tie after this option, both
+    /// players playing to win from there.
     pub value: f64,
+    /// How much smaller that is than the best option's.
+    pub loss: f64,
+    /// Your expected final score after this option under expected-score play.
+    pub expected_final: f64,
+    /// How much smaller that is than the best expected final score of the position.
+    pub expected_loss: f64,
+}
+
+/// The answer for one two-player position.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TwoPlayerAdvice {
+    /// The rules (serialized as `rules` and `upper_first`).
+    #[serde(flatten)]
+    pub rules: Rules,
+    /// `first` or `second`: which player you are.
+    pub you_are: &'static str,
+    /// Your points less the opponent's.
+    pub lead: i64,
+    /// The dice, ascending.
+    pub dice: Vec<u8>,
+    /// Rolls left.
+    pub rolls_left: u8,
+    /// Your chance of winning plus half the chance of a tie, with the best option.
+    pub value: f64,
+    /// Every legal option, best first.
+    pub options: Vec<TwoPlayerOption>,
+}
+
+/// The prices of a two-player position: the next ply's vectors after your turn.
+struct NextPly<'a> {
+    rules: Rules,
+    scores: ScoreTable,
+    ply: &'a Ply<f32>,
+    opponent: BoxMask,
+}
+
+impl crate::target::OptionPrices for NextPly<'_> {
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    fn after_box(
+        &self,
+        state: &State,
+        index: usize,
+        points: u32,
+        five_of_a_kind: bool,
+        x: i64,
+    ) -> Result<f64, crate::table::TableError> {
+        let gain = points + state.bonus_for(&self.rules, index, points, five_of_a_kind);
+        let next = state.after(&self.rules, index, points);
+        Ok(self
+            .ply
+            .after(self.opponent, next.filled, x + i64::from(gain))
+            .expect("the next ply holds every successor"))
+    }
+
+    fn turn_at(
+        &self,
+        state: &State,
+        x: i64,
+        last: Layer,
+        visit: &mut dyn FnMut(Layer, &mut dyn Iterator<Item = f64>),
+    ) -> Result<(), crate::table::TableError> {
+        let mut plan = Plan::<f64>::new();
+        let mut keeps = KeepArray::<f64>::new(1);
+        let specs = lay_out(&mut plan, &self.rules, &self.scores, state);
+        plan.restart_rows(1, specs.len());
+        for s in &specs {
+            let v = self
+                .ply
+                .after(self.opponent, s.next.filled, x + s.gain())
+                .expect("the next ply holds every successor");
+            plan.push_row(std::iter::once(v));
+        }
+        let k = keeps.block::<1>();
+        run_turn(k, &plan, &self.scores, 0, last, |layer, k| {
+            visit(layer, &mut k.iter().map(|v| v[0]));
+        });
+        Ok(())
+    }
+}
+
+/// Ranks every option of `at` by the exact chance of winning (plus half a tie) when both
+/// players play to win, from the next ply's vectors `next` (of the game from `at`'s cards:
+/// [`next_ply`]); `ev` prices each option on average too and breaks ties (within 1e-9: the
+/// higher expected final score, then the fewest dice kept, the box first on the card).
+pub fn advise_two_player(
+    ev: &StrategyTable,
+    next: &Ply<f32>,
+    at: &TwoPlayerPosition,
+) -> Result<TwoPlayerAdvice, TwoPlayerAdviceError> {
+    let rules = *ev.rules();
+    if at.opponent.rules() != at.position.card.rules() {
+        return Err(TwoPlayerAdviceError::RulesMismatch {
+            own: at.position.card.rules().label(),
+            opponent: at.opponent.rules().label(),
+        });
+    }
+    at.start()?;
+    let prices = NextPly {
+        rules,
+        scores: ScoreTable::new(&rules),
+        ply: next,
+        opponent: at.opponent.state().filled,
+    };
+    let (advice, priced) = crate::target::price_options(ev, &prices, &at.position, at.lead)?;
+    let best = priced.first().map_or(0.0, |o| o.value);
+    let best_ev = advice.options.first().map_or(0.0, |o| o.expected_final());
+    Ok(TwoPlayerAdvice {
+        rules,
+        you_are: if at.is_first() { "first" } else { "second" },
+        lead: at.lead,
+        dice: at.position.dice.faces(),
+        rolls_left: at.position.rolls_left,
+        value: best,
+        options: priced
+            .into_iter()
+            .map(|o| TwoPlayerOption {
+                action: o.action,
+                value: o.value,
+                loss: best - o.value,
+                expected_final: o.expected_final,
+                expected_loss: best_ev - o.expected_final,
+            })
+            .collect(),
+    })
+}
+
+/// The ply after `at`'s turn, solved for the game from `at`'s cards (both players
+/// optimal): every pair the turn's boxes lead to, and all that follow them.
+pub fn next_ply(
+    rules: Rules,
+    at: &TwoPlayerPosition,
+    simd: Simd,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<Ply<f32>, TwoPlayerAdviceError> {
+    let start = at.start()?;
+    let ply = start.ply(&rules)?;
+    if ply >= 2 * rules.box_count() || at.position.card.state().filled == rules.full_mask() {
+        return Err(TwoPlayerAdviceError::Over);
+    }
+    let game = Game::optimal(rules)?;
+    let solution = solve::<f32>(&game, start, &|p| p == ply + 1, simd, progress)?;
+    Ok(solution
+        .into_plies()
+        .swap_remove(ply + 1)
+        .expect("the next ply is kept"))
 }

@@ -41,6 +41,9 @@ pub fn run(args: &AdviseArgs) -> Result<()> {
     }
     opponents.extend(args.opponent_final.iter().map(|&n| Opponent::Finished(n)));
     let table = super::load_or_build(&rules, args.table.as_deref())?;
+    if args.two_player {
+        return run_two_player(args, &table, position, &opponents);
+    }
     if !opponents.is_empty() {
         // The position is checked before the distribution table is loaded or built.
         advise(&table, &position)?;
@@ -244,6 +247,87 @@ fn render(advice: &Advice, table: &StrategyTable) -> String {
             label,
             o.expected_final(),
             o.loss()
+        ));
+    }
+    s
+}
+
+/// `advise --two-player`: the options ranked by the exact chance of winning a game of two.
+fn run_two_player(
+    args: &AdviseArgs,
+    table: &StrategyTable,
+    position: Position,
+    opponents: &[Opponent],
+) -> Result<()> {
+    use yahtzee::twoplayer::{TwoPlayerPosition, advise_two_player, check_rules, next_ply};
+    let rules = *table.rules();
+    check_rules(&rules).map_err(|e| anyhow::anyhow!("--two-player: {e}"))?;
+    let [Opponent::Playing(opponent)] = opponents else {
+        anyhow::bail!(
+            "--two-player takes exactly one --opponent, not {}",
+            opponents.len()
+        );
+    };
+    let lead = args
+        .lead
+        .unwrap_or_else(|| i64::from(position.card.banked()) - i64::from(opponent.banked()));
+    let at = TwoPlayerPosition {
+        position,
+        opponent: opponent.clone(),
+        lead,
+    };
+    // The position is checked before anything is solved.
+    advise(table, &at.position)?;
+    at.start()?;
+    let bar = super::progress_bar("solving the rest of the game", "pairs");
+    let next = next_ply(
+        rules,
+        &at,
+        yahtzee::solver::SolveOptions::default().simd,
+        &|d, t| {
+            bar.set_length(t);
+            bar.set_position(d);
+        },
+    );
+    bar.finish_and_clear();
+    let advice = advise_two_player(table, &next?, &at)?;
+    super::print_result(args.json, &advice, |out| {
+        out.write_all(render_two_player(&advice).as_bytes())?;
+        Ok(())
+    })
+}
+
+/// The human table of two-player advice: one line per option, best first.
+fn render_two_player(advice: &yahtzee::twoplayer::TwoPlayerAdvice) -> String {
+    let mut s = format!(
+        "{} for two | you are the {} player, lead {} | dice {} | {} roll{} left | best chance of winning (ties half) {}\n",
+        advice.rules.label(),
+        advice.you_are,
+        advice.lead,
+        join_faces(&advice.dice),
+        advice.rolls_left,
+        if advice.rolls_left == 1 { "" } else { "s" },
+        probability(advice.value)
+    );
+    let labels: Vec<String> = advice
+        .options
+        .iter()
+        .map(|o| o.action.to_string())
+        .collect();
+    let width = labels.iter().map(String::len).max().unwrap_or(0).max(6);
+    s.push_str(&format!(
+        "{:>4}  {:<width$}  {:>10} {:>10}  {:>14} {:>9}\n",
+        "rank", "option", "P(win)", "loss", "expected final", "loss"
+    ));
+    for (i, (o, label)) in advice.options.iter().zip(&labels).enumerate() {
+        s.push_str(&format!(
+            "{:>4}  {:<width$}  {:>10} {:>10}  {:>14.4} {:>9.4}\n",
+            i + 1,
+            label,
+            probability(o.value),
+            probability(o.loss),
+            o.expected_final,
+            o.expected_loss
         ));
     }
     s
