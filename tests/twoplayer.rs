@@ -77,7 +77,7 @@ fn two_player_agrees_with_brute_force_on_reduced_games() {
         ),
         (yacht, &["twos", "choice"], &["threes", "yacht", "choice"]),
         (yacht, &["yacht"], &["ones", "yacht"]),
-        (upper_first, &["fives", "sixes"], &["fours", "sixes"]),
+        (upper_first, &["choice", "yacht"], &["full-house", "choice"]),
         (
             yacht,
             &["ones", "twos", "yacht"],
@@ -235,4 +235,293 @@ fn two_player_both_on_the_expected_score_policy_split_evenly() {
     let game = Game::new(rules, Player::Expected(ev), Player::Optimal).unwrap();
     let v = exact(&game, start).value(open, open, 0).unwrap();
     assert!(v < 0.5 - 1e-4, "{v}");
+}
+
+/// A card of `rules` with the boxes `filled` holding `points` each (a legal score of every
+/// Yacht box but the straights and the Yacht, which hold 0).
+fn card_text(rules: &Rules, filled: BoxMask, points: &[(&str, u32)]) -> String {
+    rules
+        .boxes()
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| filled & (1 << i) != 0)
+        .map(|(_, c)| {
+            // Every box can hold 0 but Choice, at least 5.
+            let least = if c.name == "choice" { 5 } else { 0 };
+            let p = points
+                .iter()
+                .find(|(n, _)| *n == c.name)
+                .map_or(least, |&(_, p)| p);
+            format!("{}={p}", c.name)
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+#[test]
+fn two_player_advice_averages_to_the_solved_value() {
+    use yahtzee::advice::Position;
+    use yahtzee::dice::Dice;
+    use yahtzee::state::ScoreCard;
+    use yahtzee::twoplayer::{TwoPlayerPosition, advise_two_player, next_ply};
+    let rules = Rules::with_order(&RuleSet::YACHT, Order::Any);
+    let ev = crate::util::table(&RuleSet::YACHT, Order::Any);
+    // You, the second player, with three boxes open; the opponent with two; you trail by 9.
+    let own = all_but(&rules, &["twos", "full-house", "choice"]);
+    let other = all_but(&rules, &["sixes", "yacht"]);
+    let card = ScoreCard::parse(rules, &card_text(&rules, own, &[]), 0).unwrap();
+    let lead = -9;
+    let at = |dice: Dice| TwoPlayerPosition {
+        position: Position {
+            card: card.clone(),
+            dice,
+            rolls_left: 2,
+        },
+        opponent: other,
+        lead,
+    };
+    let next = next_ply(
+        rules,
+        &at(Dice::from_faces(&[1, 2, 3, 4, 5]).unwrap()),
+        None,
+        Simd::detect(),
+        &|_, _| {},
+    )
+    .unwrap();
+    // The mean over the opening rolls of the best option's value is the value of the
+    // position before the roll, which the solve gives (for the first player, here the
+    // opponent).
+    let lattice = yahtzee::dice::Lattice::get();
+    let mut mean = 0.0;
+    for dice in Dice::all() {
+        let advice = advise_two_player(ev, &next, &at(dice)).unwrap();
+        assert_eq!(advice.you_are, "second");
+        // Ranked best first, the losses from the best.
+        assert!(
+            advice
+                .options
+                .windows(2)
+                .all(|w| w[0].value >= w[1].value - 1e-9)
+        );
+        assert_eq!(advice.options[0].loss, 0.0);
+        mean += lattice.roll_probability[dice.index() - yahtzee::dice::FIRST_ROLL] * advice.value;
+    }
+    let game = Game::optimal(rules).unwrap();
+    let start = Start {
+        first: other,
+        second: own,
+    };
+    let solved = solve::<f32>(&game, start, &|_| false, Simd::detect(), &|_, _| {}).unwrap();
+    let first = solved.value(other, own, -lead).unwrap();
+    assert!(
+        ((1.0 - first) - mean).abs() < 1e-6,
+        "advice {mean}, solve {}",
+        1.0 - first
+    );
+}
+
+#[test]
+fn two_player_advice_with_the_last_box_knows_the_outcome() {
+    use crate::util::{run, stdout};
+    let rules = Rules::with_order(&RuleSet::YACHT, Order::Any);
+    // You are second with only Choice open, the opponent has finished with 50: 20 behind.
+    let own = card_text(&rules, all_but(&rules, &["choice"]), &[("sixes", 30)]);
+    for (dice, value) in [("55555", 1.0), ("44444", 0.5), ("12345", 0.0)] {
+        let o = run(
+            &RuleSet::YACHT,
+            Order::Any,
+            &[
+                "advise",
+                "--rules",
+                "yacht",
+                "--two-player",
+                "--card",
+                &own,
+                "--opponent-final",
+                "50",
+                "--dice",
+                dice,
+                "--rolls-left",
+                "0",
+                "--json",
+            ],
+        );
+        assert!(o.status.success(), "{}", crate::util::stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(v["you_are"], "second");
+        assert_eq!(v["lead"], -20);
+        assert_eq!(v["value"], value, "{dice}: {v}");
+        assert_eq!(v["options"][0]["category"], "choice");
+    }
+    // With --lead the cards' points are not the score: 30 behind, 25 points lose.
+    let o = run(
+        &RuleSet::YACHT,
+        Order::Any,
+        &[
+            "advise",
+            "--rules",
+            "yacht",
+            "--two-player",
+            "--card",
+            &own,
+            "--opponent-final",
+            "50",
+            "--lead",
+            "-30",
+            "--dice",
+            "55555",
+            "--rolls-left",
+            "0",
+            "--json",
+        ],
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["value"], 0.0, "{v}");
+}
+
+#[test]
+fn two_player_bad_input_is_refused() {
+    use crate::util::{assert_bad_input, run};
+    let rules = Rules::with_order(&RuleSet::YACHT, Order::Any);
+    let two = card_text(&rules, mask(&rules, &["ones", "twos"]), &[]);
+    let one = card_text(&rules, mask(&rules, &["ones"]), &[]);
+    let advise = |extra: &[&str]| {
+        let mut args = vec!["advise", "--rules", "yacht", "--dice", "12345"];
+        args.extend_from_slice(extra);
+        run(&RuleSet::YACHT, Order::Any, &args)
+    };
+    // Cards that cannot meet between turns: two boxes against none.
+    assert_bad_input(
+        &advise(&["--two-player", "--card", &two, "--opponent", ""]),
+        "you have filled 2 boxes and the opponent 0",
+    );
+    assert_bad_input(
+        &advise(&[
+            "--two-player",
+            "--card",
+            &one,
+            "--opponent",
+            &one,
+            "--opponent",
+            &one,
+        ]),
+        "exactly one --opponent",
+    );
+    assert_bad_input(&advise(&["--two-player"]), "exactly one --opponent");
+    assert_bad_input(&advise(&["--lead", "3"]), "--two-player");
+    // Rule sets with bonuses are not solved for two.
+    let o = run(
+        &RuleSet::YACHT,
+        Order::Any,
+        &["solve", "--rules", "yatzy", "--two-player"],
+    );
+    assert_bad_input(&o, "only for rule sets without bonuses (yacht)");
+    let o = run(
+        &RuleSet::YACHT,
+        Order::Any,
+        &[
+            "advise",
+            "--rules",
+            "yahtzee",
+            "--two-player",
+            "--opponent",
+            "",
+            "--dice",
+            "12345",
+        ],
+    );
+    assert_bad_input(&o, "only for rule sets without bonuses (yacht)");
+    let o = run(&RuleSet::YACHT, Order::Any, &["solve", "--first", "ev"]);
+    assert_bad_input(&o, "--two-player");
+}
+
+#[test]
+fn two_player_table_of_early_plies_reads_back_and_refuses_damage() {
+    use yahtzee::table::TableError;
+    use yahtzee::twoplayer::{EarlyTable, solve_plies};
+    let rules = Rules::with_order(&RuleSet::YACHT, Order::Any);
+    let game = Game::optimal(rules).unwrap();
+    // The last plies of the whole game (the first turns' table holds plies 1 to 8 the same
+    // way; these solve in a second).
+    let solution = solve_plies::<f32>(
+        &game,
+        Start::NEW,
+        19,
+        &|p| (19..=21).contains(&p),
+        Simd::detect(),
+        &|_, _| {},
+    )
+    .unwrap();
+    let dir = crate::util::temp_dir();
+    let path = dir.path().join("two.table");
+    solution.save_plies(19, 21, game.tail, &path).unwrap();
+    let early = EarlyTable::load(&path, &rules).unwrap();
+    assert_eq!(early.plies(), 19..=21);
+    let mut compared = 0;
+    for p in 19..=21 {
+        let ply = solution.ply(p).unwrap();
+        let (movers, others) = ply.cards();
+        for &m in movers.iter().step_by(5) {
+            let read = early.mover_ply(p, m).unwrap().unwrap();
+            for &o in others {
+                for y in (-70..70).step_by(3) {
+                    assert_eq!(read.after(m, o, y), ply.after(m, o, y));
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared > 10_000, "{compared}");
+    assert!(early.mover_ply(18, 0).unwrap().is_none());
+    // The table of other rules.
+    let other = Rules::with_order(&RuleSet::YACHT, Order::UpperFirst);
+    assert!(matches!(
+        EarlyTable::load(&path, &other),
+        Err(TableError::WrongRules { .. })
+    ));
+    // A damaged value: the index loads, the mover card holding it is refused.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x40;
+    std::fs::write(&path, &bytes).unwrap();
+    let early = EarlyTable::load(&path, &rules).unwrap();
+    let (movers, _) = solution.ply(21).unwrap().cards();
+    let last_mover = *movers.last().unwrap();
+    assert!(matches!(
+        early.mover_ply(21, last_mover),
+        Err(TableError::Checksum { .. })
+    ));
+    // Cut short: refused at load.
+    std::fs::write(&path, &bytes[..bytes.len() - 10]).unwrap();
+    assert!(matches!(
+        EarlyTable::load(&path, &rules),
+        Err(TableError::Truncated { .. })
+    ));
+}
+
+#[test]
+fn two_player_advice_refuses_a_file_that_is_not_a_table() {
+    use crate::util::{assert_bad_input, run};
+    let dir = crate::util::temp_dir();
+    let path = dir.path().join("notes.txt");
+    std::fs::write(&path, "not a table").unwrap();
+    // A new game reads the first turns' table.
+    let o = run(
+        &RuleSet::YACHT,
+        Order::Any,
+        &[
+            "advise",
+            "--rules",
+            "yacht",
+            "--two-player",
+            "--opponent",
+            "",
+            "--dice",
+            "12345",
+            "--two-player-table",
+            path.to_str().unwrap(),
+        ],
+    );
+    assert_bad_input(&o, "not a yahtzee table");
+    assert_eq!(std::fs::read(&path).unwrap(), b"not a table");
 }

@@ -40,6 +40,10 @@ pub fn run(args: &AdviseArgs) -> Result<()> {
         opponents.push(Opponent::Playing(card));
     }
     opponents.extend(args.opponent_final.iter().map(|&n| Opponent::Finished(n)));
+    if args.two_player {
+        yahtzee::twoplayer::check_rules(&rules)
+            .map_err(|e| anyhow::anyhow!("--two-player: {e}"))?;
+    }
     let table = super::load_or_build(&rules, args.table.as_deref())?;
     if args.two_player {
         return run_two_player(args, &table, position, &opponents);
@@ -259,36 +263,38 @@ fn run_two_player(
     position: Position,
     opponents: &[Opponent],
 ) -> Result<()> {
-    use yahtzee::twoplayer::{TwoPlayerPosition, advise_two_player, check_rules, next_ply};
+    use yahtzee::twoplayer::{TwoPlayerPosition, advise_two_player, next_ply, reads_early_table};
     let rules = *table.rules();
-    check_rules(&rules).map_err(|e| anyhow::anyhow!("--two-player: {e}"))?;
-    let [Opponent::Playing(opponent)] = opponents else {
-        anyhow::bail!(
-            "--two-player takes exactly one --opponent, not {}",
+    let (opponent, opponent_points) = match opponents {
+        [Opponent::Playing(card)] => (card.state().filled, card.banked()),
+        [Opponent::Finished(points)] => (rules.full_mask(), *points),
+        _ => anyhow::bail!(
+            "--two-player takes exactly one --opponent (or --opponent-final), not {}",
             opponents.len()
-        );
+        ),
     };
     let lead = args
         .lead
-        .unwrap_or_else(|| i64::from(position.card.banked()) - i64::from(opponent.banked()));
+        .unwrap_or_else(|| i64::from(position.card.banked()) - i64::from(opponent_points));
     let at = TwoPlayerPosition {
         position,
-        opponent: opponent.clone(),
+        opponent,
         lead,
     };
     // The position is checked before anything is solved.
     advise(table, &at.position)?;
     at.start()?;
+    let simd = yahtzee::solver::SolveOptions::default().simd;
+    let early = if reads_early_table(&at) {
+        Some(load_early(args, rules)?)
+    } else {
+        None
+    };
     let bar = super::progress_bar("solving the rest of the game", "pairs");
-    let next = next_ply(
-        rules,
-        &at,
-        yahtzee::solver::SolveOptions::default().simd,
-        &|d, t| {
-            bar.set_length(t);
-            bar.set_position(d);
-        },
-    );
+    let next = next_ply(rules, &at, early.as_ref(), simd, &|d, t| {
+        bar.set_length(t);
+        bar.set_position(d);
+    });
     bar.finish_and_clear();
     let advice = advise_two_player(table, &next?, &at)?;
     super::print_result(args.json, &advice, |out| {
@@ -331,4 +337,51 @@ fn render_two_player(advice: &yahtzee::twoplayer::TwoPlayerAdvice) -> String {
         ));
     }
     s
+}
+
+/// The table of the first turns of two-player play at `--two-player-table` (absent: the
+/// cache folder), solved and saved first when the file does not exist.
+fn load_early(args: &AdviseArgs, rules: Rules) -> Result<yahtzee::twoplayer::EarlyTable> {
+    use yahtzee::table::TableError;
+    use yahtzee::twoplayer::{EarlyTable, Game, TWO_PLAYER, solve_report};
+    let path = args
+        .two_player_table
+        .clone()
+        .unwrap_or_else(|| yahtzee::table::default_table_path_of(&rules, TWO_PLAYER));
+    let fix = |e: TableError| {
+        anyhow::anyhow!(
+            "--two-player-table: {e}; rebuild it with `yahtzee solve --rules {}{} --two-player --out {}`",
+            rules.set.name(),
+            if rules.order == yahtzee::rules::Order::UpperFirst {
+                " --upper-first"
+            } else {
+                ""
+            },
+            path.display()
+        )
+    };
+    match EarlyTable::load(&path, &rules) {
+        Ok(t) => return Ok(t),
+        Err(TableError::Read { cause, .. }) if cause.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(fix(e)),
+    }
+    eprintln!(
+        "no two-player table for {} at {}: building it once (the whole game, a few minutes)",
+        rules.label(),
+        path.display()
+    );
+    let game = Game::optimal(rules)?;
+    let bar = super::progress_bar(&format!("solving two-player {}", rules.label()), "pairs");
+    let solved = solve_report(
+        &game,
+        Some(&path),
+        yahtzee::solver::SolveOptions::default().simd,
+        &|d, t| {
+            bar.set_length(t);
+            bar.set_position(d);
+        },
+    );
+    bar.finish_and_clear();
+    solved.map_err(|e| anyhow::anyhow!("{e}"))?;
+    EarlyTable::load(&path, &rules).map_err(fix)
 }

@@ -146,10 +146,23 @@ fn run_two_player(args: &SolveArgs, rules: yahtzee::Rules, pool: &rayon::ThreadP
         })
     };
     let game = Game::new(rules, player(args.first)?, player(args.second)?)?;
+    // The table of the first turns is of optimal play only.
+    let both_optimal = args.first == PlayerArg::Optimal && args.second == PlayerArg::Optimal;
+    if args.out.is_some() && !both_optimal {
+        anyhow::bail!(
+            "--out saves the table of optimal play: drop --out, or play both --first and --second optimal"
+        );
+    }
+    let path = both_optimal.then(|| {
+        args.out
+            .clone()
+            .unwrap_or_else(|| default_table_path_of(&rules, yahtzee::twoplayer::TWO_PLAYER))
+    });
     let bar = super::progress_bar(&format!("solving two-player {}", rules.label()), "pairs");
     let report = pool.install(|| {
         solve_report(
             &game,
+            path.as_deref(),
             yahtzee::solver::SolveOptions::default().simd,
             &|done, total| {
                 bar.set_length(total);
@@ -158,7 +171,7 @@ fn run_two_player(args: &SolveArgs, rules: yahtzee::Rules, pool: &rayon::ThreadP
         )
     });
     bar.finish_and_clear();
-    let report = report?;
+    let report = report.map_err(|e| anyhow::anyhow!("{e}"))?;
     super::print_result(args.json, &report, |out| {
         writeln!(
             out,
@@ -177,6 +190,15 @@ fn run_two_player(args: &SolveArgs, rules: yahtzee::Rules, pool: &rayon::ThreadP
             report.peak_bytes as f64 / f64::from(1u32 << 30),
             report.seconds,
             report.threads
-        )
+        )?;
+        if let (Some(table), Some(bytes)) = (&report.table, report.table_bytes) {
+            writeln!(
+                out,
+                "the first {} turns saved to {table} ({:.0} MiB)",
+                yahtzee::twoplayer::EARLY_PLIES,
+                bytes as f64 / f64::from(1u32 << 20)
+            )?;
+        }
+        Ok(())
     })
 }

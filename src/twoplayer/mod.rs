@@ -47,6 +47,9 @@ use crate::vector::{BLOCK, RowSpec, TAIL_BLOCK, fill_shifted, follow_policy, lay
 
 pub use crate::vector::Range;
 
+mod file;
+pub use file::{EARLY_PLIES, EarlyTable, TWO_PLAYER};
+
 /// The tail left out of the stored vectors of the full solve: chances within this of 0 or
 /// 1 at the ends of a vector, an error of at most this per turn (24 turns: 2.4e-8, below
 /// the precision of the `f32` values).
@@ -205,19 +208,19 @@ fn cards_over(rules: &Rules, depth: usize, base: BoxMask) -> Vec<BoxMask> {
 pub struct Ply<T> {
     /// The ply: turns played.
     pub ply: usize,
-    movers: Vec<BoxMask>,
-    others: Vec<BoxMask>,
+    pub(crate) movers: Vec<BoxMask>,
+    pub(crate) others: Vec<BoxMask>,
     /// Each card's position in `movers` / `others`, by mask (`u32::MAX`: not in the list).
-    mover_rank: Vec<u32>,
-    other_rank: Vec<u32>,
+    pub(crate) mover_rank: Vec<u32>,
+    pub(crate) other_rank: Vec<u32>,
     /// The range of each pair, by `mover rank * others + other rank`; offsets are into the
     /// mover's values.
-    ranges: Vec<Range>,
+    pub(crate) ranges: Vec<Range>,
     /// The values of each mover card's pairs, by mover rank.
-    values: Vec<Box<[T]>>,
+    pub(crate) values: Vec<Box<[T]>>,
 }
 
-fn ranks(masks: usize, cards: &[BoxMask]) -> Vec<u32> {
+pub(crate) fn ranks(masks: usize, cards: &[BoxMask]) -> Vec<u32> {
     let mut rank = vec![u32::MAX; masks];
     for (i, &c) in cards.iter().enumerate() {
         rank[usize::from(c)] = i as u32;
@@ -558,7 +561,7 @@ fn solve_mover_dispatch<T: Real>(
 
 /// The cards of the mover and of the other player at ply `ply` of the (sub)game from
 /// `start`.
-fn ply_cards(rules: &Rules, start: Start, ply: usize) -> (Vec<BoxMask>, Vec<BoxMask>) {
+pub(crate) fn ply_cards(rules: &Rules, start: Start, ply: usize) -> (Vec<BoxMask>, Vec<BoxMask>) {
     let first = cards_over(rules, ply.div_ceil(2), start.first);
     let second = cards_over(rules, ply / 2, start.second);
     if ply % 2 == 0 {
@@ -579,9 +582,23 @@ pub fn solve<T: Real>(
     simd: Simd,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<Solution<T>, TwoPlayerError> {
+    let first_ply = start.ply(&game.rules)?;
+    solve_plies(game, start, first_ply, keep, simd, progress)
+}
+
+/// [`solve`] from the last ply down to ply `down_to` only (at least the start's): the last
+/// turns of the (sub)game, whose lowest ply is then the one always kept.
+pub fn solve_plies<T: Real>(
+    game: &Game,
+    start: Start,
+    down_to: usize,
+    keep: &(dyn Fn(usize) -> bool + Sync),
+    simd: Simd,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<Solution<T>, TwoPlayerError> {
     check_rules(&game.rules)?;
     let rules = game.rules;
-    let first_ply = start.ply(&rules)?;
+    let first_ply = start.ply(&rules)?.max(down_to).min(2 * rules.box_count());
     let last_ply = 2 * rules.box_count();
     let scores = ScoreTable::new(&rules);
     let masks = 1usize << rules.box_count();
@@ -641,7 +658,7 @@ pub fn solve<T: Real>(
             .peak_values
             .max(kept_values + stored + next.stored_values());
         let done_with = std::mem::replace(&mut next, current);
-        if keep(done_with.ply) && done_with.ply != last_ply {
+        if keep(done_with.ply) {
             kept_values += done_with.stored_values();
             let p = done_with.ply;
             solution.plies[p] = Some(done_with);
@@ -681,18 +698,32 @@ pub struct TwoPlayerReport {
     pub seconds: f64,
     /// Worker threads.
     pub threads: usize,
+    /// The table file of the early plies written, if any.
+    pub table: Option<String>,
+    /// Its size in bytes.
+    pub table_bytes: Option<u64>,
 }
 
 /// Solves `game` from a new game and reports the first player's value, in `f32` (the
 /// values' precision, about 6e-8 per turn, and the tail).
+///
+/// With `save`, the plies 1 to [`EARLY_PLIES`] are kept and written to that file, the
+/// table advice in the first turns reads ([`EarlyTable`]).
 pub fn solve_report(
     game: &Game,
+    save: Option<&std::path::Path>,
     simd: Simd,
     progress: &(dyn Fn(u64, u64) + Sync),
-) -> Result<TwoPlayerReport, TwoPlayerError> {
+) -> Result<TwoPlayerReport, TwoPlayerAdviceError> {
     let start = std::time::Instant::now();
-    let solution = solve::<f32>(game, Start::NEW, &|_| false, simd, progress)?;
+    let keep = |p: usize| save.is_some() && (1..=EARLY_PLIES).contains(&p);
+    let solution = solve::<f32>(game, Start::NEW, &keep, simd, progress)?;
     let seconds = start.elapsed().as_secs_f64();
+    let mut table_bytes = None;
+    if let Some(path) = save {
+        solution.save_plies(1, EARLY_PLIES, game.tail, path)?;
+        table_bytes = std::fs::metadata(path).ok().map(|m| m.len());
+    }
     let first_value = solution.value(0, 0, 0).expect("the start's ply is kept");
     let pairs = (0..2 * game.rules.box_count())
         .map(|p| {
@@ -713,28 +744,37 @@ pub fn solve_report(
         lanes: solution.lanes_computed,
         seconds,
         threads: rayon::current_num_threads(),
+        table: save.map(|p| p.display().to_string()),
+        table_bytes,
     })
 }
 
-/// A position of a two-player game: your card and dice mid-turn, the opponent's card, and
-/// your lead. Who is to move follows from the cards: with as many boxes filled as the
-/// opponent you are the first player, with one fewer the second.
+/// A position of a two-player game: your card and dice mid-turn, the opponent's filled
+/// boxes, and your lead. Who is to move follows from the cards: with as many boxes filled as
+/// the opponent you are the first player, with one fewer the second.
 #[derive(Clone, Debug)]
 pub struct TwoPlayerPosition {
     /// Your card, the dice and the rolls left.
     pub position: crate::advice::Position,
-    /// The opponent's card.
-    pub opponent: crate::state::ScoreCard,
+    /// The opponent's filled boxes (every box once they have finished).
+    pub opponent: BoxMask,
     /// Your points less the opponent's.
     pub lead: i64,
 }
 
 impl TwoPlayerPosition {
     /// The cards between turns (before this turn's box).
-    pub fn start(&self) -> Result<Start, TwoPlayerError> {
+    pub fn start(&self) -> Result<Start, TwoPlayerAdviceError> {
         let own = self.position.card.state().filled;
-        let other = self.opponent.state().filled;
-        let start = if own.count_ones() == other.count_ones() {
+        let other = self.opponent;
+        let (o, t) = (own.count_ones(), other.count_ones());
+        if o != t && o + 1 != t {
+            return Err(TwoPlayerAdviceError::Cards {
+                own: o,
+                opponent: t,
+            });
+        }
+        let start = if o == t {
             Start {
                 first: own,
                 second: other,
@@ -751,7 +791,7 @@ impl TwoPlayerPosition {
 
     /// True when you are the first player.
     pub fn is_first(&self) -> bool {
-        self.position.card.state().filled.count_ones() == self.opponent.state().filled.count_ones()
+        self.position.card.state().filled.count_ones() == self.opponent.count_ones()
     }
 }
 
@@ -768,15 +808,19 @@ pub enum TwoPlayerAdviceError {
     /// The position's own card is full: the game is over, there is nothing to advise.
     #[error("your card is full: the game is over")]
     Over,
-    /// The opponent's card is of other rules than yours: give cards of the same rules.
+    /// The table of the early plies cannot be read or written (see [`TableError`]).
+    #[error(transparent)]
+    Table(#[from] crate::table::TableError),
+    /// Your card and the opponent's cannot meet at your turn: between turns you have
+    /// filled as many boxes as the opponent (you play first) or one fewer (you play second).
     #[error(
-        "the opponent's card is for {opponent} but yours is for {own}: give cards of the same rules"
+        "you have filled {own} boxes and the opponent {opponent}: at your turn you have filled as many boxes as the opponent (you play first) or one fewer (you play second)"
     )]
-    RulesMismatch {
-        /// Your rules.
-        own: String,
-        /// The opponent's.
-        opponent: String,
+    Cards {
+        /// Boxes you have filled.
+        own: u32,
+        /// Boxes the opponent has filled.
+        opponent: u32,
     },
 }
 
@@ -872,6 +916,13 @@ impl crate::target::OptionPrices for NextPly<'_> {
     }
 }
 
+/// True when advice at `at` reads the table of the early plies (the ply after its turn is
+/// stored there), false when it solves the rest of its game.
+pub fn reads_early_table(at: &TwoPlayerPosition) -> bool {
+    let turns = at.position.card.state().filled.count_ones() + at.opponent.count_ones();
+    (turns as usize) < EARLY_PLIES
+}
+
 /// Ranks every option of `at` by the exact chance of winning (plus half a tie) when both
 /// players play to win, from the next ply's vectors `next` (of the game from `at`'s cards:
 /// [`next_ply`]); `ev` prices each option on average too and breaks ties (within 1e-9: the
@@ -882,18 +933,12 @@ pub fn advise_two_player(
     at: &TwoPlayerPosition,
 ) -> Result<TwoPlayerAdvice, TwoPlayerAdviceError> {
     let rules = *ev.rules();
-    if at.opponent.rules() != at.position.card.rules() {
-        return Err(TwoPlayerAdviceError::RulesMismatch {
-            own: at.position.card.rules().label(),
-            opponent: at.opponent.rules().label(),
-        });
-    }
     at.start()?;
     let prices = NextPly {
         rules,
         scores: ScoreTable::new(&rules),
         ply: next,
-        opponent: at.opponent.state().filled,
+        opponent: at.opponent,
     };
     let (advice, priced) = crate::target::price_options(ev, &prices, &at.position, at.lead)?;
     let best = priced.first().map_or(0.0, |o| o.value);
@@ -920,9 +965,13 @@ pub fn advise_two_player(
 
 /// The ply after `at`'s turn, solved for the game from `at`'s cards (both players
 /// optimal): every pair the turn's boxes lead to, and all that follow them.
+///
+/// From the table of the early plies `early` when it holds that ply (one mover card read:
+/// the opponent's), else solved.
 pub fn next_ply(
     rules: Rules,
     at: &TwoPlayerPosition,
+    early: Option<&EarlyTable>,
     simd: Simd,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<Ply<f32>, TwoPlayerAdviceError> {
@@ -930,6 +979,11 @@ pub fn next_ply(
     let ply = start.ply(&rules)?;
     if ply >= 2 * rules.box_count() || at.position.card.state().filled == rules.full_mask() {
         return Err(TwoPlayerAdviceError::Over);
+    }
+    if let Some(early) = early {
+        if let Some(next) = early.mover_ply(ply + 1, at.opponent)? {
+            return Ok(next);
+        }
     }
     let game = Game::optimal(rules)?;
     let solution = solve::<f32>(&game, start, &|p| p == ply + 1, simd, progress)?;
