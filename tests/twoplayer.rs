@@ -64,8 +64,8 @@ fn brute_value(
 
 #[test]
 fn two_player_agrees_with_brute_force_on_reduced_games() {
-    let yacht = Rules::with_order(&RuleSet::YACHT, Order::Any);
-    let upper_first = Rules::with_order(&RuleSet::YACHT, Order::UpperFirst);
+    let yacht = Rules::with_order(RuleSet::YACHT, Order::Any);
+    let upper_first = Rules::with_order(RuleSet::YACHT, Order::UpperFirst);
     // (rules, the first player's open boxes, the second's): the first to move with as many
     // open as the second, or the second to move with one box more open.
     let cases: [(Rules, &[&str], &[&str]); 6] = [
@@ -108,7 +108,7 @@ fn two_player_agrees_with_brute_force_on_reduced_games() {
 
 #[test]
 fn two_player_decided_positions_are_won_or_lost() {
-    let rules = Rules::with_order(&RuleSet::YACHT, Order::Any);
+    let rules = Rules::with_order(RuleSet::YACHT, Order::Any);
     // The first player to move with ones and twos open (at most 15 more), the second with
     // fours and yacht (at most 70): a lead above 70 wins for sure, one below -15 loses.
     let start = Start {
@@ -175,7 +175,7 @@ fn yacht_chance() -> f64 {
 
 #[test]
 fn two_player_one_box_left_each_is_a_direct_enumeration() {
-    let rules = Rules::with_order(&RuleSet::YACHT, Order::Any);
+    let rules = Rules::with_order(RuleSet::YACHT, Order::Any);
     // Only the Yacht box left for each: each scores 50 with chance q, else 0, and the best
     // play of both is to go for five of a kind, whatever the lead.
     let q = yacht_chance();
@@ -213,8 +213,8 @@ fn two_player_one_box_left_each_is_a_direct_enumeration() {
 
 #[test]
 fn two_player_both_on_the_expected_score_policy_split_evenly() {
-    let rules = Rules::with_order(&RuleSet::YACHT, Order::Any);
-    let ev = Arc::new(crate::util::table(&RuleSet::YACHT, Order::Any).clone());
+    let rules = Rules::with_order(RuleSet::YACHT, Order::Any);
+    let ev = Arc::new(crate::util::table(RuleSet::YACHT, Order::Any).clone());
     let game = Game::new(
         rules,
         Player::Expected(ev.clone()),
@@ -264,8 +264,8 @@ fn two_player_advice_averages_to_the_solved_value() {
     use yahtzee::dice::Dice;
     use yahtzee::state::ScoreCard;
     use yahtzee::twoplayer::{TwoPlayerPosition, advise_two_player, next_ply};
-    let rules = Rules::with_order(&RuleSet::YACHT, Order::Any);
-    let ev = crate::util::table(&RuleSet::YACHT, Order::Any);
+    let rules = Rules::with_order(RuleSet::YACHT, Order::Any);
+    let ev = crate::util::table(RuleSet::YACHT, Order::Any);
     // You, the second player, with three boxes open; the opponent with two; you trail by 9.
     let own = all_but(&rules, &["twos", "full-house", "choice"]);
     let other = all_but(&rules, &["sixes", "yacht"]);
@@ -323,12 +323,12 @@ fn two_player_advice_averages_to_the_solved_value() {
 #[test]
 fn two_player_advice_with_the_last_box_knows_the_outcome() {
     use crate::util::{run, stdout};
-    let rules = Rules::with_order(&RuleSet::YACHT, Order::Any);
+    let rules = Rules::with_order(RuleSet::YACHT, Order::Any);
     // You are second with only Choice open, the opponent has finished with 50: 20 behind.
     let own = card_text(&rules, all_but(&rules, &["choice"]), &[("sixes", 30)]);
     for (dice, value) in [("55555", 1.0), ("44444", 0.5), ("12345", 0.0)] {
         let o = run(
-            &RuleSet::YACHT,
+            RuleSet::YACHT,
             Order::Any,
             &[
                 "advise",
@@ -355,7 +355,7 @@ fn two_player_advice_with_the_last_box_knows_the_outcome() {
     }
     // With --lead the cards' points are not the score: 30 behind, 25 points lose.
     let o = run(
-        &RuleSet::YACHT,
+        RuleSet::YACHT,
         Order::Any,
         &[
             "advise",
@@ -382,13 +382,13 @@ fn two_player_advice_with_the_last_box_knows_the_outcome() {
 #[test]
 fn two_player_bad_input_is_refused() {
     use crate::util::{assert_bad_input, run};
-    let rules = Rules::with_order(&RuleSet::YACHT, Order::Any);
+    let rules = Rules::with_order(RuleSet::YACHT, Order::Any);
     let two = card_text(&rules, mask(&rules, &["ones", "twos"]), &[]);
     let one = card_text(&rules, mask(&rules, &["ones"]), &[]);
     let advise = |extra: &[&str]| {
         let mut args = vec!["advise", "--rules", "yacht", "--dice", "12345"];
         args.extend_from_slice(extra);
-        run(&RuleSet::YACHT, Order::Any, &args)
+        run(RuleSet::YACHT, Order::Any, &args)
     };
     // Cards that cannot meet between turns: two boxes against none.
     assert_bad_input(
@@ -411,13 +411,13 @@ fn two_player_bad_input_is_refused() {
     assert_bad_input(&advise(&["--lead", "3"]), "--two-player");
     // Rule sets with bonuses are not solved for two.
     let o = run(
-        &RuleSet::YACHT,
+        RuleSet::YACHT,
         Order::Any,
         &["solve", "--rules", "yatzy", "--two-player"],
     );
     assert_bad_input(&o, "only for rule sets without bonuses (yacht)");
     let o = run(
-        &RuleSet::YACHT,
+        RuleSet::YACHT,
         Order::Any,
         &[
             "advise",
@@ -431,7 +431,7 @@ fn two_player_bad_input_is_refused() {
         ],
     );
     assert_bad_input(&o, "only for rule sets without bonuses (yacht)");
-    let o = run(&RuleSet::YACHT, Order::Any, &["solve", "--first", "ev"]);
+    let o = run(RuleSet::YACHT, Order::Any, &["solve", "--first", "ev"]);
     assert_bad_input(&o, "--two-player");
 }
 
@@ -439,7 +439,7 @@ fn two_player_bad_input_is_refused() {
 fn two_player_table_of_early_plies_reads_back_and_refuses_damage() {
     use yahtzee::table::TableError;
     use yahtzee::twoplayer::{EarlyTable, solve_plies};
-    let rules = Rules::with_order(&RuleSet::YACHT, Order::Any);
+    let rules = Rules::with_order(RuleSet::YACHT, Order::Any);
     let game = Game::optimal(rules).unwrap();
     // The last plies of the whole game (the first turns' table holds plies 1 to 8 the same
     // way; these solve in a second).
@@ -474,7 +474,7 @@ fn two_player_table_of_early_plies_reads_back_and_refuses_damage() {
     assert!(compared > 10_000, "{compared}");
     assert!(early.mover_ply(18, 0).unwrap().is_none());
     // The table of other rules.
-    let other = Rules::with_order(&RuleSet::YACHT, Order::UpperFirst);
+    let other = Rules::with_order(RuleSet::YACHT, Order::UpperFirst);
     assert!(matches!(
         EarlyTable::load(&path, &other),
         Err(TableError::WrongRules { .. })
@@ -507,7 +507,7 @@ fn two_player_advice_refuses_a_file_that_is_not_a_table() {
     std::fs::write(&path, "not a table").unwrap();
     // A new game reads the first turns' table.
     let o = run(
-        &RuleSet::YACHT,
+        RuleSet::YACHT,
         Order::Any,
         &[
             "advise",

@@ -143,7 +143,7 @@ impl Game {
 
     /// The player who moves at ply `ply`: the first at even plies.
     fn mover(&self, ply: usize) -> &Player {
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             &self.first
         } else {
             &self.second
@@ -350,7 +350,7 @@ pub fn first_value<T: Real>(
     second: BoxMask,
     lead: i64,
 ) -> Option<f64> {
-    if ply.ply % 2 == 0 {
+    if ply.ply.is_multiple_of(2) {
         Some(1.0 - ply.after(first, second, -lead)?)
     } else {
         ply.after(second, first, lead)
@@ -564,7 +564,7 @@ fn solve_mover_dispatch<T: Real>(
 pub(crate) fn ply_cards(rules: &Rules, start: Start, ply: usize) -> (Vec<BoxMask>, Vec<BoxMask>) {
     let first = cards_over(rules, ply.div_ceil(2), start.first);
     let second = cards_over(rules, ply / 2, start.second);
-    if ply % 2 == 0 {
+    if ply.is_multiple_of(2) {
         (first, second)
     } else {
         (second, first)
@@ -980,10 +980,10 @@ pub fn next_ply(
     if ply >= 2 * rules.box_count() || at.position.card.state().filled == rules.full_mask() {
         return Err(TwoPlayerAdviceError::Over);
     }
-    if let Some(early) = early {
-        if let Some(next) = early.mover_ply(ply + 1, at.opponent)? {
-            return Ok(next);
-        }
+    if let Some(early) = early
+        && let Some(next) = early.mover_ply(ply + 1, at.opponent)?
+    {
+        return Ok(next);
     }
     let game = Game::optimal(rules)?;
     let solution = solve::<f32>(&game, start, &|p| p == ply + 1, simd, progress)?;
