@@ -525,3 +525,29 @@ fn two_player_advice_refuses_a_file_that_is_not_a_table() {
     assert_bad_input(&o, "not a yahtzee table");
     assert_eq!(std::fs::read(&path).unwrap(), b"not a table");
 }
+
+#[test]
+fn two_player_is_the_same_at_any_thread_count() {
+    let rules = Rules::with_order(RuleSet::YACHT, Order::Any);
+    let game = Game::optimal(rules).unwrap();
+    let start = Start {
+        first: all_but(&rules, &["ones", "sixes", "choice", "yacht"]),
+        second: all_but(&rules, &["twos", "threes", "fives", "choice", "yacht"]),
+    };
+    let on = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            solve::<f32>(&game, start, &|_| false, Simd::detect(), &|_, _| {}).unwrap()
+        })
+    };
+    let (one, two) = (on(1), on(2));
+    assert!(one.lanes_computed > 10_000);
+    for lead in -150..150 {
+        let a = one.value(start.first, start.second, lead).unwrap();
+        let b = two.value(start.first, start.second, lead).unwrap();
+        assert_eq!(a.to_bits(), b.to_bits(), "lead {lead}");
+    }
+}
