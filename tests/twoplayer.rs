@@ -539,9 +539,7 @@ fn two_player_is_the_same_at_any_thread_count() {
             .num_threads(threads)
             .build()
             .unwrap();
-        pool.install(|| {
-            solve::<f32>(&game, start, &|_| false, Simd::detect(), &|_, _| {}).unwrap()
-        })
+        pool.install(|| solve::<f32>(&game, start, &|_| false, Simd::detect(), &|_, _| {}).unwrap())
     };
     let (one, two) = (on(1), on(2));
     assert!(one.lanes_computed > 10_000);

@@ -992,3 +992,93 @@ pub fn next_ply(
         .swap_remove(ply + 1)
         .expect("the next ply is kept"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Order, RuleSet};
+
+    fn yacht() -> Rules {
+        Rules::with_order(RuleSet::YACHT, Order::Any)
+    }
+
+    #[test]
+    fn start_ply_takes_equal_depths_or_the_first_one_ahead() {
+        let rules = yacht();
+        let ply = |first: BoxMask, second: BoxMask| Start { first, second }.ply(&rules);
+        assert_eq!(ply(0, 0).unwrap(), 0);
+        assert_eq!(ply(0b1, 0).unwrap(), 1);
+        assert_eq!(ply(0b11, 0b101).unwrap(), 4);
+        assert!(matches!(
+            ply(0, 0b1),
+            Err(TwoPlayerError::Depths {
+                first: 0,
+                second: 1
+            })
+        ));
+        assert!(matches!(
+            ply(0b111, 0b1),
+            Err(TwoPlayerError::Depths { .. })
+        ));
+        // Under the upper-first order a lower box cannot be filled before the upper ones.
+        let upper_first = Rules::with_order(RuleSet::YACHT, Order::UpperFirst);
+        let choice = 1 << 10;
+        assert!(matches!(
+            Start {
+                first: choice,
+                second: 0b1
+            }
+            .ply(&upper_first),
+            Err(TwoPlayerError::Order)
+        ));
+    }
+
+    #[test]
+    fn rule_sets_with_bonuses_are_refused() {
+        assert!(check_rules(&yacht()).is_ok());
+        for set in [RuleSet::YAHTZEE, RuleSet::YAHTZEE_PLAIN, RuleSet::YATZY] {
+            let rules = Rules::with_order(set, Order::Any);
+            assert!(matches!(
+                check_rules(&rules),
+                Err(TwoPlayerError::Rules { .. })
+            ));
+        }
+    }
+
+    #[test]
+    fn the_terminal_ply_is_the_outcome_of_the_final_lead() {
+        let rules = yacht();
+        let ply: Ply<f64> = terminal(&rules, 24);
+        let full = rules.full_mask();
+        // The second player has just moved: their lead decides.
+        assert_eq!(ply.after(full, full, 1), Some(1.0));
+        assert_eq!(ply.after(full, full, 0), Some(0.5));
+        assert_eq!(ply.after(full, full, -1), Some(0.0));
+        // To the first player, at an even ply, the value is one less it at the other lead.
+        assert_eq!(first_value(&ply, full, full, 3), Some(1.0));
+        assert_eq!(first_value(&ply, full, full, 0), Some(0.5));
+        assert_eq!(ply.pair(0, full), None);
+    }
+
+    #[test]
+    fn a_vector_reads_its_constants_outside_its_range() {
+        let values = [0.25f32, 0.5, 0.75];
+        let range = Range {
+            offset: 0,
+            lo: -1,
+            len: 3,
+        };
+        assert_eq!(read(&values, range, -2), 0.0);
+        assert_eq!(read(&values, range, -1), 0.25);
+        assert_eq!(read(&values, range, 1), 0.75);
+        assert_eq!(read(&values, range, 2), 1.0);
+        // An empty range is a step: lost below it, won from it on.
+        let step = Range {
+            offset: 0,
+            lo: 5,
+            len: 0,
+        };
+        assert_eq!(read(&values, step, 4), 0.0);
+        assert_eq!(read(&values, step, 5), 1.0);
+    }
+}
