@@ -119,6 +119,26 @@ pub struct SolveArgs {
     /// Worker threads, 1 to 256 [default: one per core, or $RAYON_NUM_THREADS].
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<u16>,
+    /// Solve the game of two players exactly (Yacht; a few minutes): the first player's
+    /// chance of winning, plus half the chance of a tie, from a new game. With both players
+    /// optimal, the first turns' values are saved (--out) for `advise --two-player`.
+    #[arg(long, conflicts_with_all = ["objective", "curve"])]
+    pub two_player: bool,
+    /// With --two-player: how the first player plays.
+    #[arg(long, value_enum, default_value_t = PlayerArg::Optimal, requires = "two_player")]
+    pub first: PlayerArg,
+    /// With --two-player: how the second player plays.
+    #[arg(long, value_enum, default_value_t = PlayerArg::Optimal, requires = "two_player")]
+    pub second: PlayerArg,
+}
+
+/// How a player of `solve --two-player` plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PlayerArg {
+    /// To win, knowing both cards and the score.
+    Optimal,
+    /// The expected-score policy, whatever the other does.
+    Ev,
 }
 
 #[derive(Args, Debug)]
@@ -177,6 +197,21 @@ pub struct AdviseArgs {
     /// missing (about a minute).
     #[arg(long, value_name = "PATH")]
     pub distribution_table: Option<PathBuf>,
+    /// Rank the options by the exact chance of winning a game of two against the one
+    /// --opponent (or --opponent-final, who has finished) (Yacht), both playing to win; you
+    /// are the first player if you have filled as many boxes as the opponent, the second if
+    /// one fewer.
+    #[arg(long, conflicts_with_all = ["target", "batch"])]
+    pub two_player: bool,
+    /// With --two-player: your points less the opponent's [default: the difference of the
+    /// two cards' points].
+    #[arg(long, value_name = "D", requires = "two_player", allow_negative_numbers = true, value_parser = clap::value_parser!(i64).range(-10_000..=10_000))]
+    pub lead: Option<i64>,
+    /// With --two-player: the table of the first turns of two-player play [default: the
+    /// cache folder, or $YAHTZEE_TABLE_DIR]; built if missing (the whole game solved, a few
+    /// minutes), read only for positions in the first turns.
+    #[arg(long, value_name = "PATH", requires = "two_player")]
+    pub two_player_table: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

@@ -27,6 +27,7 @@
 //! - [`report`]: the result of each command (solve, verify, stats, simulate).
 //! - [`plot`]: the SVG histogram of a distribution.
 //! - [`serve`]: `yahtzee serve`, the web page and the JSON API over these modules.
+//! - [`twoplayer`]: two players, solved exactly (Yacht): the chance of winning from every position.
 //! - [`text`]: input quoted in errors, number agreement, probabilities as people read them.
 
 pub mod advice;
@@ -45,6 +46,7 @@ pub mod state;
 pub mod table;
 pub mod target;
 pub mod text;
+pub mod twoplayer;
 pub mod vector;
 pub mod win;
 

@@ -113,6 +113,59 @@ pub(crate) struct Priced {
     pub(crate) source: Source,
 }
 
+/// What prices the options of a position at a coordinate `x`: a vector table (the target,
+/// the win objective), or the two-player solution (`x` the lead).
+pub(crate) trait OptionPrices {
+    /// The rules of the values.
+    fn rules(&self) -> &Rules;
+    /// The value after filling box `index` with `points` from `state` (the dice five of a
+    /// kind or not), at coordinate `x` before it.
+    fn after_box(
+        &self,
+        state: &crate::state::State,
+        index: usize,
+        points: u32,
+        five_of_a_kind: bool,
+        x: i64,
+    ) -> Result<f64, TableError>;
+    /// One turn of `state` at `x`, up to `last`: `visit(layer, values)` receives each
+    /// layer's value of every multiset (see [`Layer`]).
+    fn turn_at(
+        &self,
+        state: &crate::state::State,
+        x: i64,
+        last: Layer,
+        visit: &mut dyn FnMut(Layer, &mut dyn Iterator<Item = f64>),
+    ) -> Result<(), TableError>;
+}
+
+impl OptionPrices for VectorTable<f32> {
+    fn rules(&self) -> &Rules {
+        VectorTable::rules(self)
+    }
+
+    fn after_box(
+        &self,
+        state: &crate::state::State,
+        index: usize,
+        points: u32,
+        five_of_a_kind: bool,
+        x: i64,
+    ) -> Result<f64, TableError> {
+        VectorTable::after_box(self, state, index, points, five_of_a_kind, x)
+    }
+
+    fn turn_at(
+        &self,
+        state: &crate::state::State,
+        x: i64,
+        last: Layer,
+        visit: &mut dyn FnMut(Layer, &mut dyn Iterator<Item = f64>),
+    ) -> Result<(), TableError> {
+        VectorTable::turn_at(self, state, x, last, visit)
+    }
+}
+
 /// Every option of `position` priced by the vector table `table` at coordinate `x` (the
 /// points still needed for the target, the points banked for the win objective), best
 /// first: ranked by that value, within 1e-9 by the expected final score, then by the usual
@@ -121,7 +174,7 @@ pub(crate) struct Priced {
 /// which checks it.
 pub(crate) fn price_options(
     ev: &StrategyTable,
-    table: &VectorTable<f32>,
+    table: &impl OptionPrices,
     position: &Position,
     x: i64,
 ) -> Result<(crate::advice::Advice, Vec<Priced>), TargetError> {
@@ -161,7 +214,7 @@ pub(crate) fn price_options(
         let layer = Layer::with_rolls_left(position.rolls_left)
             .ok_or(AdviceError::RollsLeft(u32::from(position.rolls_left)))?;
         let mut values = Vec::new();
-        table.turn_at(&state, x, layer, |l, v| {
+        table.turn_at(&state, x, layer, &mut |l, v| {
             if l == layer {
                 values.extend(v);
             }

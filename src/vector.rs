@@ -28,8 +28,8 @@ use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 
-use crate::dice::{Dice, FIRST_ROLL, MULTISETS, ROLLS};
-use crate::kernel::{KeepArray, Layer, Plan, Real, ScoreTable, run_turn};
+use crate::dice::{Dice, FIRST_ROLL, ROLLS};
+use crate::kernel::{KeepArray, Layer, Plan, Real, ScoreTable, opening_mean, run_turn};
 use crate::rules::{BoxMask, Joker, Rules};
 use crate::solver::{Simd, shared_upper_totals};
 use crate::state::{
@@ -57,7 +57,7 @@ pub const DISTRIBUTION: &str = "distribution";
 pub(crate) const BLOCK: usize = 32;
 /// The narrowest block: a vector's last lanes go in blocks of `BLOCK / 2`, ..., `TAIL_BLOCK`
 /// lanes rather than being padded to a whole block.
-const TAIL_BLOCK: usize = 8;
+pub(crate) const TAIL_BLOCK: usize = 8;
 
 /// Where a state's vector is stored: the values of coordinates `lo..lo + len`, from
 /// `offset` in its card's values.
@@ -310,7 +310,14 @@ fn read<T: Real>(values: &[T], range: Range, below: T, above: T, x: i64) -> T {
 /// Fills `row[l]` with the stored vector's value at `x0 + l`: three runs, below, stored,
 /// above.
 #[inline]
-fn fill_shifted<T: Real>(row: &mut [T], x0: i64, values: &[T], range: Range, below: T, above: T) {
+pub(crate) fn fill_shifted<T: Real>(
+    row: &mut [T],
+    x0: i64,
+    values: &[T],
+    range: Range,
+    below: T,
+    above: T,
+) {
     let n = row.len() as i64;
     let lo = i64::from(range.lo);
     let end = range.end();
@@ -415,7 +422,7 @@ pub enum Direction {
 }
 
 impl Direction {
-    fn sign(self) -> i64 {
+    pub(crate) fn sign(self) -> i64 {
         match self {
             Direction::Need => -1,
             Direction::Banked => 1,
@@ -488,7 +495,7 @@ impl<T: Real> VectorObjective<T> {
 /// policy of `ev` instead of the best choice: each roll's one row is the box that policy
 /// fills (as a choice of one row, by the Joker's mechanism), and its keeps with one and two
 /// rolls left are the policy's ([`crate::kernel::policy_keeps`]).
-fn follow_policy<T: Real>(
+pub(crate) fn follow_policy<T: Real>(
     plan: &mut Plan<T>,
     specs: &[RowSpec],
     ev: &StrategyTable,
@@ -593,10 +600,6 @@ struct CardVectors<T> {
     lanes: u64,
 }
 
-/// Rolls summed together in the value type before the opening mean adds their sum in `f64`
-/// (252 = 21 runs of 12).
-const OPENING_RUN: usize = 12;
-
 /// The value of a state's turn at the coordinates of one block: the plan's rows filled from
 /// the successors for coordinates `x0..x0 + N`, the kernel run, the opening mean taken (in
 /// `f64`). Appends `N` values to `out`.
@@ -624,29 +627,7 @@ fn solve_block<T: Real, const N: usize>(
     }
     let k = scratch.keeps.block::<N>();
     run_turn(k, &scratch.plan, scores, 0, Layer::Opening, |_, _| {});
-    // The opening roll: the mean over the 252 rolls, by their probabilities, the number of
-    // ways (of 7,776) of throwing each, exact in any type. Each run of `OPENING_RUN` rolls is
-    // summed in `T`, the runs in `f64`, and the total is divided by 7,776 once: a 252-term
-    // sum in `f32` would lose up to 1e-6, and rounded probabilities add up to 1 + 1.4e-8.
-    let ways = T::roll_ways();
-    let mut total = [0.0f64; N];
-    for (run, w) in k[FIRST_ROLL..MULTISETS]
-        .chunks(OPENING_RUN)
-        .zip(ways.chunks(OPENING_RUN))
-    {
-        let mut part = [T::ZERO; N];
-        for (v, &w) in run.iter().zip(w) {
-            for l in 0..N {
-                part[l] = part[l] + w * v[l];
-            }
-        }
-        for l in 0..N {
-            total[l] += part[l].to_f64();
-        }
-    }
-    for t in total.iter_mut() {
-        *t /= 7776.0;
-    }
+    let total = opening_mean(k);
     out.extend(total.iter().map(|&v| T::from_f64(v)));
 }
 

@@ -24,5 +24,6 @@ mod table;
 mod target;
 mod target_policy;
 mod target_stats;
+mod twoplayer;
 mod win;
 mod winbot;

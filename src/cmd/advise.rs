@@ -40,7 +40,14 @@ pub fn run(args: &AdviseArgs) -> Result<()> {
         opponents.push(Opponent::Playing(card));
     }
     opponents.extend(args.opponent_final.iter().map(|&n| Opponent::Finished(n)));
+    if args.two_player {
+        yahtzee::twoplayer::check_rules(&rules)
+            .map_err(|e| anyhow::anyhow!("--two-player: {e}"))?;
+    }
     let table = super::load_or_build(&rules, args.table.as_deref())?;
+    if args.two_player {
+        return run_two_player(args, &table, position, &opponents);
+    }
     if !opponents.is_empty() {
         // The position is checked before the distribution table is loaded or built.
         advise(&table, &position)?;
@@ -247,4 +254,134 @@ fn render(advice: &Advice, table: &StrategyTable) -> String {
         ));
     }
     s
+}
+
+/// `advise --two-player`: the options ranked by the exact chance of winning a game of two.
+fn run_two_player(
+    args: &AdviseArgs,
+    table: &StrategyTable,
+    position: Position,
+    opponents: &[Opponent],
+) -> Result<()> {
+    use yahtzee::twoplayer::{TwoPlayerPosition, advise_two_player, next_ply, reads_early_table};
+    let rules = *table.rules();
+    let (opponent, opponent_points) = match opponents {
+        [Opponent::Playing(card)] => (card.state().filled, card.banked()),
+        [Opponent::Finished(points)] => (rules.full_mask(), *points),
+        _ => anyhow::bail!(
+            "--two-player takes exactly one --opponent (or --opponent-final), not {}",
+            opponents.len()
+        ),
+    };
+    let lead = args
+        .lead
+        .unwrap_or_else(|| i64::from(position.card.banked()) - i64::from(opponent_points));
+    let at = TwoPlayerPosition {
+        position,
+        opponent,
+        lead,
+    };
+    // The position is checked before anything is solved.
+    advise(table, &at.position)?;
+    at.start()?;
+    let simd = yahtzee::solver::SolveOptions::default().simd;
+    let early = if reads_early_table(&at) {
+        Some(load_early(args, rules)?)
+    } else {
+        None
+    };
+    let bar = super::progress_bar("solving the rest of the game", "pairs");
+    let next = next_ply(rules, &at, early.as_ref(), simd, &|d, t| {
+        bar.set_length(t);
+        bar.set_position(d);
+    });
+    bar.finish_and_clear();
+    let advice = advise_two_player(table, &next?, &at)?;
+    super::print_result(args.json, &advice, |out| {
+        out.write_all(render_two_player(&advice).as_bytes())?;
+        Ok(())
+    })
+}
+
+/// The human table of two-player advice: one line per option, best first.
+fn render_two_player(advice: &yahtzee::twoplayer::TwoPlayerAdvice) -> String {
+    let mut s = format!(
+        "{} for two | you are the {} player, lead {} | dice {} | {} roll{} left | best chance of winning (ties half) {}\n",
+        advice.rules.label(),
+        advice.you_are,
+        advice.lead,
+        join_faces(&advice.dice),
+        advice.rolls_left,
+        if advice.rolls_left == 1 { "" } else { "s" },
+        probability(advice.value)
+    );
+    let labels: Vec<String> = advice
+        .options
+        .iter()
+        .map(|o| o.action.to_string())
+        .collect();
+    let width = labels.iter().map(String::len).max().unwrap_or(0).max(6);
+    s.push_str(&format!(
+        "{:>4}  {:<width$}  {:>10} {:>10}  {:>14} {:>9}\n",
+        "rank", "option", "P(win)", "loss", "expected final", "loss"
+    ));
+    for (i, (o, label)) in advice.options.iter().zip(&labels).enumerate() {
+        s.push_str(&format!(
+            "{:>4}  {:<width$}  {:>10} {:>10}  {:>14.4} {:>9.4}\n",
+            i + 1,
+            label,
+            probability(o.value),
+            probability(o.loss),
+            o.expected_final,
+            o.expected_loss
+        ));
+    }
+    s
+}
+
+/// The table of the first turns of two-player play at `--two-player-table` (absent: the
+/// cache folder), solved and saved first when the file does not exist.
+fn load_early(args: &AdviseArgs, rules: Rules) -> Result<yahtzee::twoplayer::EarlyTable> {
+    use yahtzee::table::TableError;
+    use yahtzee::twoplayer::{EarlyTable, Game, TWO_PLAYER, solve_report};
+    let path = args
+        .two_player_table
+        .clone()
+        .unwrap_or_else(|| yahtzee::table::default_table_path_of(&rules, TWO_PLAYER));
+    let fix = |e: TableError| {
+        anyhow::anyhow!(
+            "--two-player-table: {e}; rebuild it with `yahtzee solve --rules {}{} --two-player --out {}`",
+            rules.set.name(),
+            if rules.order == yahtzee::rules::Order::UpperFirst {
+                " --upper-first"
+            } else {
+                ""
+            },
+            path.display()
+        )
+    };
+    match EarlyTable::load(&path, &rules) {
+        Ok(t) => return Ok(t),
+        Err(TableError::Read { cause, .. }) if cause.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(fix(e)),
+    }
+    eprintln!(
+        "no two-player table for {} at {}: building it once (the whole game, a few minutes)",
+        rules.label(),
+        path.display()
+    );
+    let game = Game::optimal(rules)?;
+    let bar = super::progress_bar(&format!("solving two-player {}", rules.label()), "pairs");
+    let solved = solve_report(
+        &game,
+        Some(&path),
+        yahtzee::solver::SolveOptions::default().simd,
+        &|d, t| {
+            bar.set_length(t);
+            bar.set_position(d);
+        },
+    );
+    bar.finish_and_clear();
+    solved.map_err(|e| anyhow::anyhow!("{e}"))?;
+    EarlyTable::load(&path, &rules).map_err(fix)
 }

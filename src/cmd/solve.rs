@@ -5,7 +5,7 @@ use std::io::Write;
 use anyhow::Result;
 
 use super::RulesFrom;
-use crate::cli::{ObjectiveArg, SolveArgs};
+use crate::cli::{ObjectiveArg, PlayerArg, SolveArgs};
 use yahtzee::report::{self, TargetReport};
 use yahtzee::table::{default_table_path, default_table_path_of};
 use yahtzee::text::chance;
@@ -14,6 +14,9 @@ use yahtzee::vector::{TARGET, VectorObjective};
 pub fn run(args: &SolveArgs) -> Result<()> {
     let rules = args.rules.rules();
     let pool = super::thread_pool(args.threads)?;
+    if args.two_player {
+        return run_two_player(args, rules, &pool);
+    }
     if args.curve.is_some() && args.objective == ObjectiveArg::ExpectedScore {
         anyhow::bail!(
             "--curve is the target or distribution table's: add --objective target or --objective distribution"
@@ -128,4 +131,74 @@ pub fn write_target(out: &mut dyn Write, report: &TargetReport) -> std::io::Resu
         "chance under expected-score play from an empty card"
     };
     writeln!(out, "{what}  {}", reach.join("  "))
+}
+
+/// `solve --two-player`: the exact game of two, reported from a new game.
+fn run_two_player(args: &SolveArgs, rules: yahtzee::Rules, pool: &rayon::ThreadPool) -> Result<()> {
+    use yahtzee::twoplayer::{Game, Player, check_rules, solve_report};
+    check_rules(&rules)?;
+    let player = |arg: PlayerArg| -> Result<Player> {
+        Ok(match arg {
+            PlayerArg::Optimal => Player::Optimal,
+            PlayerArg::Ev => {
+                Player::Expected(std::sync::Arc::new(super::load_or_build(&rules, None)?))
+            }
+        })
+    };
+    let game = Game::new(rules, player(args.first)?, player(args.second)?)?;
+    // The table of the first turns is of optimal play only.
+    let both_optimal = args.first == PlayerArg::Optimal && args.second == PlayerArg::Optimal;
+    if args.out.is_some() && !both_optimal {
+        anyhow::bail!(
+            "--out saves the table of optimal play: drop --out, or play both --first and --second optimal"
+        );
+    }
+    let path = both_optimal.then(|| {
+        args.out
+            .clone()
+            .unwrap_or_else(|| default_table_path_of(&rules, yahtzee::twoplayer::TWO_PLAYER))
+    });
+    let bar = super::progress_bar(&format!("solving two-player {}", rules.label()), "pairs");
+    let report = pool.install(|| {
+        solve_report(
+            &game,
+            path.as_deref(),
+            yahtzee::solver::SolveOptions::default().simd,
+            &|done, total| {
+                bar.set_length(total);
+                bar.set_position(done);
+            },
+        )
+    });
+    bar.finish_and_clear();
+    let report = report.map_err(|e| anyhow::anyhow!("{e}"))?;
+    super::print_result(args.json, &report, |out| {
+        writeln!(
+            out,
+            "{} for two, first player {} against second player {}: first player wins (plus half the ties) {:.7}, second {:.7}",
+            report.rules.label(),
+            report.first,
+            report.second,
+            report.first_value,
+            report.second_value
+        )?;
+        writeln!(
+            out,
+            "{} pairs of cards, {} values, peak {:.2} GiB, solved in {:.1} s on {} threads",
+            report.pairs,
+            report.values,
+            report.peak_bytes as f64 / f64::from(1u32 << 30),
+            report.seconds,
+            report.threads
+        )?;
+        if let (Some(table), Some(bytes)) = (&report.table, report.table_bytes) {
+            writeln!(
+                out,
+                "the first {} turns saved to {table} ({:.0} MiB)",
+                yahtzee::twoplayer::EARLY_PLIES,
+                bytes as f64 / f64::from(1u32 << 20)
+            )?;
+        }
+        Ok(())
+    })
 }

@@ -1,0 +1,1084 @@
+//! Two players, solved exactly: the chance that the first player wins a game of two, when
+//! both play to win (or either plays a fixed policy), from every position.
+//!
+//! A position between turns is both cards and the score difference. The value of a position
+//! to the player to move, `W(own card, other card, d)` with `d` the mover's lead, is their
+//! chance of winning plus half their chance of a tie, under the best play of both (the game
+//! is zero-sum: what one gains the other loses, so maximising one's own value is minimising
+//! the other's). Filling a box with `p` points hands the move over: the value after it is
+//! `1 - W(other card, own card + box, -(d + p))`, and with both cards full it is
+//! `u(d) = 1, 1/2, 0` for `d > 0, = 0, < 0`. Each turn is therefore the vector kernel
+//! ([`crate::kernel`]) over the lanes `d`, a box's row being the successor's vector read at
+//! `d + p`, exactly like the target objective ([`crate::vector`]).
+//!
+//! Plies: after `p` turns (plies) the first player has filled `ceil(p / 2)` boxes and the
+//! second `floor(p / 2)`, so only pairs of cards of equal depth (the first player to move)
+//! or of depths `k + 1` and `k` (the second to move) occur. Each ply is solved from the next
+//! alone and only two plies are kept in memory (more if asked, for the advice's file).
+//!
+//! Storage, per ply and pair (mover's card, other card): the vector `S(y) = 1 - W(-y)`, the
+//! value to the player who has just moved (the "other" of the pair) at their own lead `y`.
+//! The turn before reads it forward: the row of a box with `p` points at lane `d` is
+//! `S(d + p)`. `S` is stored over the leads where it is not constant (a [`Range`]): below
+//! the range the game is lost for that player (0), above it won (1), beyond what either can
+//! still score. Leading values within `tail` of 0 and trailing values within `tail` of 1
+//! are left out as well (an error of at most `tail` per turn; 0 keeps every value).
+//!
+//! Fixed policies: a player can play the expected-score policy instead of the best one for
+//! the win; their turns then follow that policy's keeps and boxes (the kernel's policy
+//! plans, as for the distribution table), so the same machinery computes every comparison.
+//!
+//! Only rule sets whose turn-start state is the card alone (no upper bonus, no
+//! five-of-a-kind bonus: Yacht) are solved: a state is then a card and the pairs of cards
+//! are all there is.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::kernel::{KeepArray, Layer, Plan, Real, ScoreTable, opening_mean, run_turn};
+use crate::rules::{BoxMask, Rules};
+use crate::solver::Simd;
+use crate::state::{Layout, State};
+use crate::table::StrategyTable;
+use crate::vector::{BLOCK, RowSpec, TAIL_BLOCK, fill_shifted, follow_policy, lay_out};
+
+pub use crate::vector::Range;
+
+mod file;
+pub use file::{EARLY_PLIES, EarlyTable, TWO_PLAYER};
+
+/// The tail left out of the stored vectors of the full solve: chances within this of 0 or
+/// 1 at the ends of a vector, an error of at most this per turn (24 turns: 2.4e-8, below
+/// the precision of the `f32` values).
+pub const TAIL: f64 = 1e-9;
+
+/// Errors of the two-player solution.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TwoPlayerError {
+    /// The rule set's states hold more than the card (an upper bonus or a five-of-a-kind
+    /// bonus), which the two-player solution does not track: use a rule set without
+    /// bonuses (Yacht).
+    #[error(
+        "two-player play is solved only for rule sets without bonuses (yacht), not for {rules}: use yacht"
+    )]
+    Rules {
+        /// The rules asked for.
+        rules: String,
+    },
+    /// The two cards cannot be on the table together with a turn to play: the first player
+    /// has played as many turns as the second (the first to move) or one more (the second
+    /// to move). Give cards of such depths.
+    #[error(
+        "the first player has filled {first} boxes and the second {second}: between turns the first has filled as many as the second (first to move) or one more (second to move)"
+    )]
+    Depths {
+        /// Boxes filled by the first player.
+        first: u32,
+        /// Boxes filled by the second player.
+        second: u32,
+    },
+    /// A card is not one the fill order allows (the upper-first rule): fill the upper
+    /// section first.
+    #[error(
+        "a card fills a lower box before the upper section is full, which the fill order forbids"
+    )]
+    Order,
+}
+
+/// How one player plays.
+#[derive(Clone, Debug)]
+pub enum Player {
+    /// Every choice the best for the win (win plus half a tie), knowing both cards and the
+    /// score difference.
+    Optimal,
+    /// The expected-score policy of this table (ties as documented: the fewest dice kept,
+    /// the box first on the card), whatever the other player does.
+    Expected(Arc<StrategyTable>),
+}
+
+impl Player {
+    /// The name of the player's policy in reports: `optimal` or `ev`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Player::Optimal => "optimal",
+            Player::Expected(_) => "ev",
+        }
+    }
+}
+
+/// A two-player game to solve: the rules, how each player plays, and the tail left out.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// The rules.
+    pub rules: Rules,
+    /// The first player (who moves first).
+    pub first: Player,
+    /// The second player.
+    pub second: Player,
+    /// Chances within this of 0 or 1 at the ends of a vector are left out ([`TAIL`]; 0
+    /// keeps every value).
+    pub tail: f64,
+}
+
+impl Game {
+    /// Both players optimal, with the full solve's tail.
+    pub fn optimal(rules: Rules) -> Result<Game, TwoPlayerError> {
+        Game::new(rules, Player::Optimal, Player::Optimal)
+    }
+
+    /// The game of `first` against `second`, with the full solve's tail.
+    pub fn new(rules: Rules, first: Player, second: Player) -> Result<Game, TwoPlayerError> {
+        check_rules(&rules)?;
+        Ok(Game {
+            rules,
+            first,
+            second,
+            tail: TAIL,
+        })
+    }
+
+    /// The player who moves at ply `ply`: the first at even plies.
+    fn mover(&self, ply: usize) -> &Player {
+        if ply.is_multiple_of(2) {
+            &self.first
+        } else {
+            &self.second
+        }
+    }
+}
+
+/// Checks that a turn-start state of `rules` is its card alone.
+pub fn check_rules(rules: &Rules) -> Result<(), TwoPlayerError> {
+    let layout = Layout::of(rules);
+    if layout.lanes != 1 || layout.flags != 1 {
+        return Err(TwoPlayerError::Rules {
+            rules: rules.label(),
+        });
+    }
+    Ok(())
+}
+
+/// Where a (sub)game starts: both cards, between turns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Start {
+    /// The first player's filled boxes.
+    pub first: BoxMask,
+    /// The second player's filled boxes.
+    pub second: BoxMask,
+}
+
+impl Start {
+    /// A new game: both cards empty.
+    pub const NEW: Start = Start {
+        first: 0,
+        second: 0,
+    };
+
+    /// The ply of this position (turns played), checking that the cards can be on the
+    /// table together between turns under `rules`.
+    pub fn ply(&self, rules: &Rules) -> Result<usize, TwoPlayerError> {
+        let (f, s) = (self.first.count_ones(), self.second.count_ones());
+        if f != s && f != s + 1 {
+            return Err(TwoPlayerError::Depths {
+                first: f,
+                second: s,
+            });
+        }
+        let full = rules.full_mask();
+        if !rules.order_allows(self.first & full) || !rules.order_allows(self.second & full) {
+            return Err(TwoPlayerError::Order);
+        }
+        Ok((f + s) as usize)
+    }
+}
+
+/// The cards of depth `depth` that contain `base` and the fill order allows.
+fn cards_over(rules: &Rules, depth: usize, base: BoxMask) -> Vec<BoxMask> {
+    (0..=rules.full_mask())
+        .filter(|&m| m.count_ones() as usize == depth && m & base == base && rules.order_allows(m))
+        .collect()
+}
+
+/// The solved vectors of one ply: every pair (mover's card, other card) of the (sub)game.
+#[derive(Debug)]
+pub struct Ply<T> {
+    /// The ply: turns played.
+    pub ply: usize,
+    pub(crate) movers: Vec<BoxMask>,
+    pub(crate) others: Vec<BoxMask>,
+    /// Each card's position in `movers` / `others`, by mask (`u32::MAX`: not in the list).
+    pub(crate) mover_rank: Vec<u32>,
+    pub(crate) other_rank: Vec<u32>,
+    /// The range of each pair, by `mover rank * others + other rank`; offsets are into the
+    /// mover's values.
+    pub(crate) ranges: Vec<Range>,
+    /// The values of each mover card's pairs, by mover rank.
+    pub(crate) values: Vec<Box<[T]>>,
+}
+
+pub(crate) fn ranks(masks: usize, cards: &[BoxMask]) -> Vec<u32> {
+    let mut rank = vec![u32::MAX; masks];
+    for (i, &c) in cards.iter().enumerate() {
+        rank[usize::from(c)] = i as u32;
+    }
+    rank
+}
+
+impl<T: Real> Ply<T> {
+    /// The stored vector `S` of the pair (mover's card, other card) and its range, if the
+    /// pair is in this ply.
+    pub fn pair(&self, mover: BoxMask, other: BoxMask) -> Option<(&[T], Range)> {
+        let m = *self.mover_rank.get(usize::from(mover))?;
+        let o = *self.other_rank.get(usize::from(other))?;
+        if m == u32::MAX || o == u32::MAX {
+            return None;
+        }
+        let range = self.ranges[m as usize * self.others.len() + o as usize];
+        Some((&self.values[m as usize], range))
+    }
+
+    /// `S(y)` of the pair: the value to the player who has just moved (the other card's) at
+    /// their lead `y`.
+    pub fn after(&self, mover: BoxMask, other: BoxMask, y: i64) -> Option<f64> {
+        let (values, range) = self.pair(mover, other)?;
+        Some(read(values, range, y))
+    }
+
+    /// Number of pairs.
+    pub fn pairs(&self) -> usize {
+        self.ranges.len()
+    }
+
+    /// Number of values stored.
+    pub fn stored_values(&self) -> u64 {
+        self.values.iter().map(|v| v.len() as u64).sum()
+    }
+
+    /// The cards of the player to move and of the other, in rank order.
+    pub fn cards(&self) -> (&[BoxMask], &[BoxMask]) {
+        (&self.movers, &self.others)
+    }
+}
+
+/// The value of a stored vector `S` at `y`: 0 below its range, 1 above it.
+#[inline]
+fn read<T: Real>(values: &[T], range: Range, y: i64) -> f64 {
+    if y < i64::from(range.lo) {
+        0.0
+    } else if y >= range.end() {
+        1.0
+    } else {
+        values[range.offset as usize + (y - i64::from(range.lo)) as usize].to_f64()
+    }
+}
+
+/// The terminal ply: both cards full, the second player has just moved, `S(y) = u(y)`.
+fn terminal<T: Real>(rules: &Rules, ply: usize) -> Ply<T> {
+    let full = rules.full_mask();
+    let masks = 1usize << rules.box_count();
+    Ply {
+        ply,
+        movers: vec![full],
+        others: vec![full],
+        mover_rank: ranks(masks, &[full]),
+        other_rank: ranks(masks, &[full]),
+        ranges: vec![Range {
+            offset: 0,
+            lo: 0,
+            len: 1,
+        }],
+        values: vec![vec![T::from_f64(0.5)].into_boxed_slice()],
+    }
+}
+
+/// The solution of a (sub)game: the plies asked to be kept.
+#[derive(Debug)]
+pub struct Solution<T> {
+    rules: Rules,
+    start: Start,
+    /// The plies kept, by ply.
+    plies: Vec<Option<Ply<T>>>,
+    /// Lanes the kernel computed (whole blocks), for the benchmarks.
+    pub lanes_computed: u64,
+    /// Values stored, summed over every ply solved.
+    pub values_stored: u64,
+    /// The most values held at once (two plies, plus those kept).
+    pub peak_values: u64,
+}
+
+impl<T: Real> Solution<T> {
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Where the (sub)game starts.
+    pub fn start(&self) -> Start {
+        self.start
+    }
+
+    /// The ply `ply`, if kept.
+    pub fn ply(&self, ply: usize) -> Option<&Ply<T>> {
+        self.plies.get(ply)?.as_ref()
+    }
+
+    /// Takes the plies kept out of the solution.
+    pub fn into_plies(self) -> Vec<Option<Ply<T>>> {
+        self.plies
+    }
+
+    /// The first player's value (chance of winning plus half the chance of a tie) between
+    /// turns with cards `first` and `second` and the first player's lead `lead`, from the
+    /// kept plies.
+    pub fn value(&self, first: BoxMask, second: BoxMask, lead: i64) -> Option<f64> {
+        let p = (first.count_ones() + second.count_ones()) as usize;
+        first_value(self.ply(p)?, first, second, lead)
+    }
+}
+
+/// The first player's value at ply `ply.ply` with cards `first` and `second` and lead
+/// `lead` of the first player: at an even ply the first player moves,
+/// `W = 1 - S(first, second)(-lead)`; at an odd ply the second moves and
+/// `S(second, first)(lead)` is the value to the first player, who has just moved.
+pub fn first_value<T: Real>(
+    ply: &Ply<T>,
+    first: BoxMask,
+    second: BoxMask,
+    lead: i64,
+) -> Option<f64> {
+    if ply.ply.is_multiple_of(2) {
+        Some(1.0 - ply.after(first, second, -lead)?)
+    } else {
+        ply.after(second, first, lead)
+    }
+}
+
+/// One successor row of a pair: the stored vector of the pair the box leads to and the
+/// points it scores.
+struct Successor<'a, T> {
+    values: &'a [T],
+    range: Range,
+    gain: i64,
+}
+
+/// Per-thread working memory of a ply.
+struct Scratch<T> {
+    keeps: KeepArray<T>,
+    plan: Plan<T>,
+    w: Vec<f64>,
+}
+
+impl<T: Real> Scratch<T> {
+    fn new() -> Scratch<T> {
+        Scratch {
+            keeps: KeepArray::new(BLOCK),
+            plan: Plan::new(),
+            w: Vec::new(),
+        }
+    }
+}
+
+/// The value `W(d)` of one pair at the leads `x0..x0 + N`: the plan's rows read from the
+/// successors at `d + p`, the kernel run, the opening mean taken. Appends `N` values.
+#[inline(always)]
+fn solve_block<T: Real, const N: usize>(
+    successors: &[Successor<'_, T>],
+    scores: &ScoreTable,
+    x0: i64,
+    scratch: &mut Scratch<T>,
+) {
+    scratch.plan.restart_rows(N, successors.len());
+    for s in successors {
+        scratch.plan.push_row_with(|row| {
+            fill_shifted(row, x0 + s.gain, s.values, s.range, T::ZERO, T::ONE);
+        });
+    }
+    let k = scratch.keeps.block::<N>();
+    run_turn(k, &scratch.plan, scores, 0, Layer::Opening, |_, _| {});
+    scratch.w.extend(opening_mean(k));
+}
+
+/// The vectors of one mover card's pairs: its values and each pair's range (in the order of
+/// the other cards).
+struct MoverVectors<T> {
+    values: Vec<T>,
+    ranges: Vec<Range>,
+    lanes: u64,
+}
+
+/// Solves every pair of the mover card `mover` against the other cards `others` at ply
+/// `ply` from the next ply, in blocks of at most `W` lanes.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn solve_mover<T: Real, const W: usize>(
+    game: &Game,
+    scores: &ScoreTable,
+    ply: usize,
+    mover: BoxMask,
+    others: &[BoxMask],
+    next: &Ply<T>,
+    scratch: &mut Scratch<T>,
+) -> MoverVectors<T> {
+    let rules = &game.rules;
+    let state = State {
+        filled: mover,
+        upper: 0,
+        yahtzee_50: false,
+    };
+    let specs: Vec<RowSpec> = lay_out(&mut scratch.plan, rules, scores, &state);
+    if let Player::Expected(ev) = game.mover(ply) {
+        follow_policy(&mut scratch.plan, &specs, ev, &state);
+    }
+    let mut out = MoverVectors {
+        values: Vec::new(),
+        ranges: Vec::with_capacity(others.len()),
+        lanes: 0,
+    };
+    for &other in others {
+        // The successor of each row: the pair (other, mover + box) of the next ply.
+        let successors: Vec<Successor<'_, T>> = specs
+            .iter()
+            .map(|s| {
+                let (values, range) = next
+                    .pair(other, s.next.filled)
+                    .expect("the next ply holds every successor");
+                Successor {
+                    values,
+                    range,
+                    gain: s.gain(),
+                }
+            })
+            .collect();
+        // The leads where some row is not constant, or rows step differently.
+        let (mut from, mut to) = (i64::MAX, i64::MIN);
+        for s in &successors {
+            from = from.min(i64::from(s.range.lo) - s.gain);
+            to = to.max(s.range.end() - s.gain);
+        }
+        scratch.w.clear();
+        let mut x0 = from;
+        while x0 < to {
+            let left = (to - x0) as usize;
+            let width = if left > W / 2 {
+                W
+            } else {
+                left.next_power_of_two().max(TAIL_BLOCK)
+            };
+            match width {
+                32 => solve_block::<T, 32>(&successors, scores, x0, scratch),
+                16 => solve_block::<T, 16>(&successors, scores, x0, scratch),
+                _ => solve_block::<T, TAIL_BLOCK>(&successors, scores, x0, scratch),
+            }
+            out.lanes += width as u64;
+            x0 += width as i64;
+        }
+        let w = &scratch.w[..(to - from).max(0) as usize];
+        // Leave out the leading chances within the tail of 0 and the trailing ones within
+        // the tail of 1: they read as the constants.
+        let mut first = 0;
+        while first < w.len() && w[first] <= game.tail {
+            first += 1;
+        }
+        let mut last = w.len();
+        while last > first && w[last - 1] >= 1.0 - game.tail {
+            last -= 1;
+        }
+        // W is stored over leads `from + first .. from + last`; S(y) = 1 - W(-y) over
+        // `1 - (from + last) .. 1 - (from + first)`, in reverse.
+        let offset = out.values.len() as u32;
+        out.values
+            .extend(w[first..last].iter().rev().map(|&v| T::from_f64(1.0 - v)));
+        let lo = if from <= to {
+            1 - (from + last as i64)
+        } else {
+            0
+        };
+        out.ranges.push(Range {
+            offset,
+            lo: lo as i32,
+            len: (last - first) as u32,
+        });
+    }
+    out
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn solve_mover_avx512<T: Real>(
+    game: &Game,
+    scores: &ScoreTable,
+    ply: usize,
+    mover: BoxMask,
+    others: &[BoxMask],
+    next: &Ply<T>,
+    scratch: &mut Scratch<T>,
+) -> MoverVectors<T> {
+    solve_mover::<T, BLOCK>(game, scores, ply, mover, others, next, scratch)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn solve_mover_avx2<T: Real>(
+    game: &Game,
+    scores: &ScoreTable,
+    ply: usize,
+    mover: BoxMask,
+    others: &[BoxMask],
+    next: &Ply<T>,
+    scratch: &mut Scratch<T>,
+) -> MoverVectors<T> {
+    solve_mover::<T, BLOCK>(game, scores, ply, mover, others, next, scratch)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn solve_mover_dispatch<T: Real>(
+    simd: Simd,
+    game: &Game,
+    scores: &ScoreTable,
+    ply: usize,
+    mover: BoxMask,
+    others: &[BoxMask],
+    next: &Ply<T>,
+    scratch: &mut Scratch<T>,
+) -> MoverVectors<T> {
+    use crate::solver::Isa;
+    match simd.isa() {
+        // SAFETY: a `Simd` is only made for an instruction set this processor has. No
+        // operation is fused, so every instruction set gives the same bits.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => unsafe {
+            solve_mover_avx512(game, scores, ply, mover, others, next, scratch)
+        },
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => unsafe { solve_mover_avx2(game, scores, ply, mover, others, next, scratch) },
+        _ => solve_mover::<T, BLOCK>(game, scores, ply, mover, others, next, scratch),
+    }
+}
+
+/// The cards of the mover and of the other player at ply `ply` of the (sub)game from
+/// `start`.
+pub(crate) fn ply_cards(rules: &Rules, start: Start, ply: usize) -> (Vec<BoxMask>, Vec<BoxMask>) {
+    let first = cards_over(rules, ply.div_ceil(2), start.first);
+    let second = cards_over(rules, ply / 2, start.second);
+    if ply.is_multiple_of(2) {
+        (first, second)
+    } else {
+        (second, first)
+    }
+}
+
+/// Solves `game` from `start` backward from the full cards, ply by ply, the mover cards of
+/// a ply in parallel (each by the same sequential code, so the values are the same at any
+/// thread count), keeping the plies for which `keep` is true (the start's is always kept).
+/// `progress(done, total)` counts pairs.
+pub fn solve<T: Real>(
+    game: &Game,
+    start: Start,
+    keep: &(dyn Fn(usize) -> bool + Sync),
+    simd: Simd,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<Solution<T>, TwoPlayerError> {
+    let first_ply = start.ply(&game.rules)?;
+    solve_plies(game, start, first_ply, keep, simd, progress)
+}
+
+/// [`solve`] from the last ply down to ply `down_to` only (at least the start's): the last
+/// turns of the (sub)game, whose lowest ply is then the one always kept.
+pub fn solve_plies<T: Real>(
+    game: &Game,
+    start: Start,
+    down_to: usize,
+    keep: &(dyn Fn(usize) -> bool + Sync),
+    simd: Simd,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<Solution<T>, TwoPlayerError> {
+    check_rules(&game.rules)?;
+    let rules = game.rules;
+    let first_ply = start.ply(&rules)?.max(down_to).min(2 * rules.box_count());
+    let last_ply = 2 * rules.box_count();
+    let scores = ScoreTable::new(&rules);
+    let masks = 1usize << rules.box_count();
+    let cards: Vec<(Vec<BoxMask>, Vec<BoxMask>)> = (0..=last_ply)
+        .map(|p| {
+            if p < first_ply {
+                (Vec::new(), Vec::new())
+            } else {
+                ply_cards(&rules, start, p)
+            }
+        })
+        .collect();
+    let total: u64 = cards.iter().map(|(m, o)| (m.len() * o.len()) as u64).sum();
+    let done = AtomicU64::new(1);
+    progress(1, total);
+    let mut solution = Solution {
+        rules,
+        start,
+        plies: (0..=last_ply).map(|_| None).collect(),
+        lanes_computed: 0,
+        values_stored: 1,
+        peak_values: 1,
+    };
+    let mut next: Ply<T> = terminal(&rules, last_ply);
+    let mut kept_values = 0u64;
+    for ply in (first_ply..last_ply).rev() {
+        let (movers, others) = &cards[ply];
+        let solved: Vec<MoverVectors<T>> = movers
+            .par_iter()
+            .map_init(Scratch::new, |scratch, &mover| {
+                let v =
+                    solve_mover_dispatch(simd, game, &scores, ply, mover, others, &next, scratch);
+                let d = done.fetch_add(others.len() as u64, Ordering::Relaxed);
+                progress(d + others.len() as u64, total);
+                v
+            })
+            .collect();
+        let mut ranges = Vec::with_capacity(movers.len() * others.len());
+        let mut values = Vec::with_capacity(movers.len());
+        for m in solved {
+            solution.lanes_computed += m.lanes;
+            ranges.extend(m.ranges);
+            values.push(m.values.into_boxed_slice());
+        }
+        let current = Ply {
+            ply,
+            mover_rank: ranks(masks, movers),
+            other_rank: ranks(masks, others),
+            movers: movers.clone(),
+            others: others.clone(),
+            ranges,
+            values,
+        };
+        let stored = current.stored_values();
+        solution.values_stored += stored;
+        solution.peak_values = solution
+            .peak_values
+            .max(kept_values + stored + next.stored_values());
+        let done_with = std::mem::replace(&mut next, current);
+        if keep(done_with.ply) {
+            kept_values += done_with.stored_values();
+            let p = done_with.ply;
+            solution.plies[p] = Some(done_with);
+        }
+    }
+    let p = next.ply;
+    solution.plies[p] = Some(next);
+    Ok(solution)
+}
+
+/// What a two-player solve reports.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TwoPlayerReport {
+    /// The rules (serialized as `rules` and `upper_first`).
+    #[serde(flatten)]
+    pub rules: Rules,
+    /// How the first player plays: `optimal` (to win) or `ev` (the expected-score policy).
+    pub first: &'static str,
+    /// How the second player plays.
+    pub second: &'static str,
+    /// The first player's chance of winning plus half the chance of a tie, from a new game.
+    pub first_value: f64,
+    /// The second player's: one less the first's.
+    pub second_value: f64,
+    /// Chances within this of 0 or 1 at the ends of the vectors were left out (an error of
+    /// at most this per turn).
+    pub tail: f64,
+    /// Pairs of cards solved, over every ply.
+    pub pairs: u64,
+    /// Values stored, over every ply.
+    pub values: u64,
+    /// The most bytes of values held at once.
+    pub peak_bytes: u64,
+    /// Lanes the kernel computed (whole blocks).
+    pub lanes: u64,
+    /// Seconds the solve took.
+    pub seconds: f64,
+    /// Worker threads.
+    pub threads: usize,
+    /// The table file of the early plies written, if any.
+    pub table: Option<String>,
+    /// Its size in bytes.
+    pub table_bytes: Option<u64>,
+}
+
+/// Solves `game` from a new game and reports the first player's value, in `f32` (the
+/// values' precision, about 6e-8 per turn, and the tail).
+///
+/// With `save`, the plies 1 to [`EARLY_PLIES`] are kept and written to that file, the
+/// table advice in the first turns reads ([`EarlyTable`]).
+pub fn solve_report(
+    game: &Game,
+    save: Option<&std::path::Path>,
+    simd: Simd,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<TwoPlayerReport, TwoPlayerAdviceError> {
+    let start = std::time::Instant::now();
+    let keep = |p: usize| save.is_some() && (1..=EARLY_PLIES).contains(&p);
+    let solution = solve::<f32>(game, Start::NEW, &keep, simd, progress)?;
+    let seconds = start.elapsed().as_secs_f64();
+    let mut table_bytes = None;
+    if let Some(path) = save {
+        solution.save_plies(1, EARLY_PLIES, game.tail, path)?;
+        table_bytes = std::fs::metadata(path).ok().map(|m| m.len());
+    }
+    let first_value = solution.value(0, 0, 0).expect("the start's ply is kept");
+    let pairs = (0..2 * game.rules.box_count())
+        .map(|p| {
+            let (m, o) = ply_cards(&game.rules, Start::NEW, p);
+            (m.len() * o.len()) as u64
+        })
+        .sum();
+    Ok(TwoPlayerReport {
+        rules: game.rules,
+        first: game.first.name(),
+        second: game.second.name(),
+        first_value,
+        second_value: 1.0 - first_value,
+        tail: game.tail,
+        pairs,
+        values: solution.values_stored,
+        peak_bytes: solution.peak_values * size_of::<f32>() as u64,
+        lanes: solution.lanes_computed,
+        seconds,
+        threads: rayon::current_num_threads(),
+        table: save.map(|p| p.display().to_string()),
+        table_bytes,
+    })
+}
+
+/// A position of a two-player game: your card and dice mid-turn, the opponent's filled
+/// boxes, and your lead. Who is to move follows from the cards: with as many boxes filled as
+/// the opponent you are the first player, with one fewer the second.
+#[derive(Clone, Debug)]
+pub struct TwoPlayerPosition {
+    /// Your card, the dice and the rolls left.
+    pub position: crate::advice::Position,
+    /// The opponent's filled boxes (every box once they have finished).
+    pub opponent: BoxMask,
+    /// Your points less the opponent's.
+    pub lead: i64,
+}
+
+impl TwoPlayerPosition {
+    /// The cards between turns (before this turn's box).
+    pub fn start(&self) -> Result<Start, TwoPlayerAdviceError> {
+        let own = self.position.card.state().filled;
+        let other = self.opponent;
+        let (o, t) = (own.count_ones(), other.count_ones());
+        if o != t && o + 1 != t {
+            return Err(TwoPlayerAdviceError::Cards {
+                own: o,
+                opponent: t,
+            });
+        }
+        let start = if o == t {
+            Start {
+                first: own,
+                second: other,
+            }
+        } else {
+            Start {
+                first: other,
+                second: own,
+            }
+        };
+        start.ply(&self.position.card.rules())?;
+        Ok(start)
+    }
+
+    /// True when you are the first player.
+    pub fn is_first(&self) -> bool {
+        self.position.card.state().filled.count_ones() == self.opponent.count_ones()
+    }
+}
+
+/// Errors of two-player advice.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TwoPlayerAdviceError {
+    /// The two cards cannot be in a game of two (see [`TwoPlayerError`]).
+    #[error(transparent)]
+    Game(#[from] TwoPlayerError),
+    /// The position is not valid, or a table is of other rules (see [`TargetError`]).
+    #[error(transparent)]
+    Priced(#[from] crate::target::TargetError),
+    /// The position's own card is full: the game is over, there is nothing to advise.
+    #[error("your card is full: the game is over")]
+    Over,
+    /// The table of the early plies cannot be read or written (see [`TableError`]).
+    #[error(transparent)]
+    Table(#[from] crate::table::TableError),
+    /// Your card and the opponent's cannot meet at your turn: between turns you have
+    /// filled as many boxes as the opponent (you play first) or one fewer (you play second).
+    #[error(
+        "you have filled {own} boxes and the opponent {opponent}: at your turn you have filled as many boxes as the opponent (you play first) or one fewer (you play second)"
+    )]
+    Cards {
+        /// Boxes you have filled.
+        own: u32,
+        /// Boxes the opponent has filled.
+        opponent: u32,
+    },
+}
+
+/// One option of a two-player position.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TwoPlayerOption {
+    /// What the option does (`kind` and its fields in JSON).
+    #[serde(flatten)]
+    pub action: crate::advice::Action,
+    /// Your chance of winning plus half the chance of a tie after this option, both
+    /// players playing to win from there.
+    pub value: f64,
+    /// How much smaller that is than the best option's.
+    pub loss: f64,
+    /// Your expected final score after this option under expected-score play.
+    pub expected_final: f64,
+    /// How much smaller that is than the best expected final score of the position.
+    pub expected_loss: f64,
+}
+
+/// The answer for one two-player position.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TwoPlayerAdvice {
+    /// The rules (serialized as `rules` and `upper_first`).
+    #[serde(flatten)]
+    pub rules: Rules,
+    /// `first` or `second`: which player you are.
+    pub you_are: &'static str,
+    /// Your points less the opponent's.
+    pub lead: i64,
+    /// The dice, ascending.
+    pub dice: Vec<u8>,
+    /// Rolls left.
+    pub rolls_left: u8,
+    /// Your chance of winning plus half the chance of a tie, with the best option.
+    pub value: f64,
+    /// Every legal option, best first.
+    pub options: Vec<TwoPlayerOption>,
+}
+
+/// The prices of a two-player position: the next ply's vectors after your turn.
+struct NextPly<'a> {
+    rules: Rules,
+    scores: ScoreTable,
+    ply: &'a Ply<f32>,
+    opponent: BoxMask,
+}
+
+impl crate::target::OptionPrices for NextPly<'_> {
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    fn after_box(
+        &self,
+        state: &State,
+        index: usize,
+        points: u32,
+        five_of_a_kind: bool,
+        x: i64,
+    ) -> Result<f64, crate::table::TableError> {
+        let gain = points + state.bonus_for(&self.rules, index, points, five_of_a_kind);
+        let next = state.after(&self.rules, index, points);
+        Ok(self
+            .ply
+            .after(self.opponent, next.filled, x + i64::from(gain))
+            .expect("the next ply holds every successor"))
+    }
+
+    fn turn_at(
+        &self,
+        state: &State,
+        x: i64,
+        last: Layer,
+        visit: &mut dyn FnMut(Layer, &mut dyn Iterator<Item = f64>),
+    ) -> Result<(), crate::table::TableError> {
+        let mut plan = Plan::<f64>::new();
+        let mut keeps = KeepArray::<f64>::new(1);
+        let specs = lay_out(&mut plan, &self.rules, &self.scores, state);
+        plan.restart_rows(1, specs.len());
+        for s in &specs {
+            let v = self
+                .ply
+                .after(self.opponent, s.next.filled, x + s.gain())
+                .expect("the next ply holds every successor");
+            plan.push_row(std::iter::once(v));
+        }
+        let k = keeps.block::<1>();
+        run_turn(k, &plan, &self.scores, 0, last, |layer, k| {
+            visit(layer, &mut k.iter().map(|v| v[0]));
+        });
+        Ok(())
+    }
+}
+
+/// True when advice at `at` reads the table of the early plies (the ply after its turn is
+/// stored there), false when it solves the rest of its game.
+pub fn reads_early_table(at: &TwoPlayerPosition) -> bool {
+    let turns = at.position.card.state().filled.count_ones() + at.opponent.count_ones();
+    (turns as usize) < EARLY_PLIES
+}
+
+/// Ranks every option of `at` by the exact chance of winning (plus half a tie) when both
+/// players play to win, from the next ply's vectors `next` (of the game from `at`'s cards:
+/// [`next_ply`]); `ev` prices each option on average too and breaks ties (within 1e-9: the
+/// higher expected final score, then the fewest dice kept, the box first on the card).
+pub fn advise_two_player(
+    ev: &StrategyTable,
+    next: &Ply<f32>,
+    at: &TwoPlayerPosition,
+) -> Result<TwoPlayerAdvice, TwoPlayerAdviceError> {
+    let rules = *ev.rules();
+    at.start()?;
+    let prices = NextPly {
+        rules,
+        scores: ScoreTable::new(&rules),
+        ply: next,
+        opponent: at.opponent,
+    };
+    let (advice, priced) = crate::target::price_options(ev, &prices, &at.position, at.lead)?;
+    let best = priced.first().map_or(0.0, |o| o.value);
+    let best_ev = advice.options.first().map_or(0.0, |o| o.expected_final());
+    Ok(TwoPlayerAdvice {
+        rules,
+        you_are: if at.is_first() { "first" } else { "second" },
+        lead: at.lead,
+        dice: at.position.dice.faces(),
+        rolls_left: at.position.rolls_left,
+        value: best,
+        options: priced
+            .into_iter()
+            .map(|o| TwoPlayerOption {
+                action: o.action,
+                value: o.value,
+                loss: best - o.value,
+                expected_final: o.expected_final,
+                expected_loss: best_ev - o.expected_final,
+            })
+            .collect(),
+    })
+}
+
+/// The ply after `at`'s turn, solved for the game from `at`'s cards (both players
+/// optimal): every pair the turn's boxes lead to, and all that follow them.
+///
+/// From the table of the early plies `early` when it holds that ply (one mover card read:
+/// the opponent's), else solved.
+pub fn next_ply(
+    rules: Rules,
+    at: &TwoPlayerPosition,
+    early: Option<&EarlyTable>,
+    simd: Simd,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<Ply<f32>, TwoPlayerAdviceError> {
+    let start = at.start()?;
+    let ply = start.ply(&rules)?;
+    if ply >= 2 * rules.box_count() || at.position.card.state().filled == rules.full_mask() {
+        return Err(TwoPlayerAdviceError::Over);
+    }
+    if let Some(early) = early
+        && let Some(next) = early.mover_ply(ply + 1, at.opponent)?
+    {
+        return Ok(next);
+    }
+    let game = Game::optimal(rules)?;
+    let solution = solve::<f32>(&game, start, &|p| p == ply + 1, simd, progress)?;
+    Ok(solution
+        .into_plies()
+        .swap_remove(ply + 1)
+        .expect("the next ply is kept"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Order, RuleSet};
+
+    fn yacht() -> Rules {
+        Rules::with_order(RuleSet::YACHT, Order::Any)
+    }
+
+    #[test]
+    fn start_ply_takes_equal_depths_or_the_first_one_ahead() {
+        let rules = yacht();
+        let ply = |first: BoxMask, second: BoxMask| Start { first, second }.ply(&rules);
+        assert_eq!(ply(0, 0).unwrap(), 0);
+        assert_eq!(ply(0b1, 0).unwrap(), 1);
+        assert_eq!(ply(0b11, 0b101).unwrap(), 4);
+        assert!(matches!(
+            ply(0, 0b1),
+            Err(TwoPlayerError::Depths {
+                first: 0,
+                second: 1
+            })
+        ));
+        assert!(matches!(
+            ply(0b111, 0b1),
+            Err(TwoPlayerError::Depths { .. })
+        ));
+        // Under the upper-first order a lower box cannot be filled before the upper ones.
+        let upper_first = Rules::with_order(RuleSet::YACHT, Order::UpperFirst);
+        let choice = 1 << 10;
+        assert!(matches!(
+            Start {
+                first: choice,
+                second: 0b1
+            }
+            .ply(&upper_first),
+            Err(TwoPlayerError::Order)
+        ));
+    }
+
+    #[test]
+    fn rule_sets_with_bonuses_are_refused() {
+        assert!(check_rules(&yacht()).is_ok());
+        for set in [RuleSet::YAHTZEE, RuleSet::YAHTZEE_PLAIN, RuleSet::YATZY] {
+            let rules = Rules::with_order(set, Order::Any);
+            assert!(matches!(
+                check_rules(&rules),
+                Err(TwoPlayerError::Rules { .. })
+            ));
+        }
+    }
+
+    #[test]
+    fn the_terminal_ply_is_the_outcome_of_the_final_lead() {
+        let rules = yacht();
+        let ply: Ply<f64> = terminal(&rules, 24);
+        let full = rules.full_mask();
+        // The second player has just moved: their lead decides.
+        assert_eq!(ply.after(full, full, 1), Some(1.0));
+        assert_eq!(ply.after(full, full, 0), Some(0.5));
+        assert_eq!(ply.after(full, full, -1), Some(0.0));
+        // To the first player, at an even ply, the value is one less it at the other lead.
+        assert_eq!(first_value(&ply, full, full, 3), Some(1.0));
+        assert_eq!(first_value(&ply, full, full, 0), Some(0.5));
+        assert_eq!(ply.pair(0, full), None);
+    }
+
+    #[test]
+    fn a_vector_reads_its_constants_outside_its_range() {
+        let values = [0.25f32, 0.5, 0.75];
+        let range = Range {
+            offset: 0,
+            lo: -1,
+            len: 3,
+        };
+        assert_eq!(read(&values, range, -2), 0.0);
+        assert_eq!(read(&values, range, -1), 0.25);
+        assert_eq!(read(&values, range, 1), 0.75);
+        assert_eq!(read(&values, range, 2), 1.0);
+        // An empty range is a step: lost below it, won from it on.
+        let step = Range {
+            offset: 0,
+            lo: 5,
+            len: 0,
+        };
+        assert_eq!(read(&values, step, 4), 0.0);
+        assert_eq!(read(&values, step, 5), 1.0);
+    }
+}

@@ -1,0 +1,551 @@
+//! Two-player Yacht solved exactly: checked against the brute-force recursion on reduced
+//! games (in `f64`, to 1e-9), for its invariants (decided positions, one box left each,
+//! both players on the expected-score policy), and the command line.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use yahtzee::rules::{BoxMask, Order, RuleSet, Rules};
+use yahtzee::solver::Simd;
+use yahtzee::state::State;
+use yahtzee::twoplayer::{Game, Player, Solution, Start, solve};
+
+use crate::brute::BruteForce;
+
+/// The mask of the boxes named `names`.
+fn mask(rules: &Rules, names: &[&str]) -> BoxMask {
+    names
+        .iter()
+        .map(|n| {
+            let i = rules
+                .boxes()
+                .iter()
+                .position(|c| c.name == *n)
+                .unwrap_or_else(|| panic!("no box {n}"));
+            1 << i
+        })
+        .fold(0, |a, b| a | b)
+}
+
+/// The card with every box but `open` filled.
+fn all_but(rules: &Rules, open: &[&str]) -> BoxMask {
+    rules.full_mask() & !mask(rules, open)
+}
+
+fn state(filled: BoxMask) -> State {
+    State {
+        filled,
+        upper: 0,
+        yahtzee_50: false,
+    }
+}
+
+/// The exact (no tail) `f64` solution of the subgame from `start`, every ply kept.
+fn exact(game: &Game, start: Start) -> Solution<f64> {
+    let mut game = game.clone();
+    game.tail = 0.0;
+    solve(&game, start, &|_| true, Simd::detect(), &|_, _| {}).expect("the subgame solves")
+}
+
+/// The brute force's value for the first player of the position `start` with the first
+/// player's lead `lead`.
+fn brute_value(
+    brute: &BruteForce,
+    memo: &mut HashMap<(State, State, i64), f64>,
+    start: Start,
+    lead: i64,
+) -> f64 {
+    if start.first.count_ones() == start.second.count_ones() {
+        brute.two_player(memo, state(start.first), state(start.second), lead)
+    } else {
+        1.0 - brute.two_player(memo, state(start.second), state(start.first), -lead)
+    }
+}
+
+#[test]
+fn two_player_agrees_with_brute_force_on_reduced_games() {
+    let yacht = Rules::with_order(RuleSet::YACHT, Order::Any);
+    let upper_first = Rules::with_order(RuleSet::YACHT, Order::UpperFirst);
+    // (rules, the first player's open boxes, the second's): the first to move with as many
+    // open as the second, or the second to move with one box more open.
+    let cases: [(Rules, &[&str], &[&str]); 6] = [
+        (yacht, &["ones", "yacht"], &["sixes", "choice"]),
+        (
+            yacht,
+            &["full-house", "little-straight"],
+            &["four-of-a-kind", "big-straight"],
+        ),
+        (yacht, &["twos", "choice"], &["threes", "yacht", "choice"]),
+        (yacht, &["yacht"], &["ones", "yacht"]),
+        (upper_first, &["choice", "yacht"], &["full-house", "choice"]),
+        (
+            yacht,
+            &["ones", "twos", "yacht"],
+            &["ones", "threes", "choice"],
+        ),
+    ];
+    for (rules, first_open, second_open) in cases {
+        let start = Start {
+            first: all_but(&rules, first_open),
+            second: all_but(&rules, second_open),
+        };
+        let solution = exact(&Game::optimal(rules).unwrap(), start);
+        let brute = BruteForce::new(rules);
+        let mut memo = HashMap::new();
+        for lead in [-80, -31, -10, -1, 0, 1, 4, 12, 30, 55, 81] {
+            let expected = brute_value(&brute, &mut memo, start, lead);
+            let got = solution
+                .value(start.first, start.second, lead)
+                .expect("the start's ply is kept");
+            assert!(
+                (got - expected).abs() < 1e-9,
+                "{} {first_open:?} against {second_open:?} at lead {lead}: solved {got}, brute force {expected}",
+                rules.label()
+            );
+        }
+    }
+}
+
+#[test]
+fn two_player_decided_positions_are_won_or_lost() {
+    let rules = Rules::with_order(RuleSet::YACHT, Order::Any);
+    // The first player to move with ones and twos open (at most 15 more), the second with
+    // fours and yacht (at most 70): a lead above 70 wins for sure, one below -15 loses.
+    let start = Start {
+        first: all_but(&rules, &["ones", "twos"]),
+        second: all_but(&rules, &["fours", "yacht"]),
+    };
+    let game = Game::optimal(rules).unwrap();
+    let solution = solve::<f32>(&game, start, &|_| false, Simd::detect(), &|_, _| {}).unwrap();
+    for lead in [71, 72, 100, 1000] {
+        assert_eq!(solution.value(start.first, start.second, lead), Some(1.0));
+    }
+    for lead in [-16, -17, -50, -1000] {
+        assert_eq!(solution.value(start.first, start.second, lead), Some(0.0));
+    }
+    // In between, neither: at lead 70 the second can still tie with 20 + 50.
+    let v = solution.value(start.first, start.second, 70).unwrap();
+    assert!(v > 0.99 && v < 1.0, "{v}");
+    let v = solution.value(start.first, start.second, -15).unwrap();
+    assert!(v > 0.0 && v < 0.01, "{v}");
+}
+
+/// The chance of a Yacht (five of a kind) in one turn of three rolls, keeping the most
+/// common face: a direct chain over how many dice show it, each throw enumerated.
+fn yacht_chance() -> f64 {
+    // p[m][n]: from m matching dice, the chance of n after one throw of the 5 - m others
+    // (keeping the most common face; from 0 the first throw sets it).
+    let mut chance = [[0.0f64; 6]; 6];
+    for (m, row) in chance.iter_mut().enumerate() {
+        let thrown = 5 - m as u32;
+        let total = 6f64.powi(thrown as i32);
+        for code in 0..6u32.pow(thrown) {
+            let mut c = code;
+            let mut counts = [0usize; 6];
+            for _ in 0..thrown {
+                counts[(c % 6) as usize] += 1;
+                c /= 6;
+            }
+            let n = if m == 0 {
+                *counts.iter().max().unwrap()
+            } else {
+                // The kept face is face 0 here; the others may overtake it.
+                (m + counts[0]).max(*counts[1..].iter().max().unwrap())
+            };
+            row[n] += 1.0 / total;
+        }
+    }
+    let mut dist = [0.0f64; 6];
+    dist[0] = 1.0;
+    for _ in 0..3 {
+        let mut next = [0.0f64; 6];
+        for m in 0..6 {
+            if m == 5 {
+                next[5] += dist[5];
+                continue;
+            }
+            for n in 0..6 {
+                next[n] += dist[m] * chance[m][n];
+            }
+        }
+        dist = next;
+    }
+    dist[5]
+}
+
+#[test]
+fn two_player_one_box_left_each_is_a_direct_enumeration() {
+    let rules = Rules::with_order(RuleSet::YACHT, Order::Any);
+    // Only the Yacht box left for each: each scores 50 with chance q, else 0, and the best
+    // play of both is to go for five of a kind, whatever the lead.
+    let q = yacht_chance();
+    assert!((q - 0.046_028_642_5).abs() < 1e-9, "{q}");
+    let start = Start {
+        first: all_but(&rules, &["yacht"]),
+        second: all_but(&rules, &["yacht"]),
+    };
+    let solution = exact(&Game::optimal(rules).unwrap(), start);
+    let direct = |lead: i64| -> f64 {
+        // The first player's final lead: lead + 50 (x - y) for x, y the two Yachts.
+        let mut v = 0.0;
+        for (x, px) in [(0, 1.0 - q), (1, q)] {
+            for (y, py) in [(0, 1.0 - q), (1, q)] {
+                let d = lead + 50 * (x - y);
+                let u = match d.cmp(&0) {
+                    std::cmp::Ordering::Greater => 1.0,
+                    std::cmp::Ordering::Equal => 0.5,
+                    std::cmp::Ordering::Less => 0.0,
+                };
+                v += px * py * u;
+            }
+        }
+        v
+    };
+    for lead in [-60, -50, -49, -10, -1, 0, 1, 10, 49, 50, 51] {
+        let got = solution.value(start.first, start.second, lead).unwrap();
+        assert!(
+            (got - direct(lead)).abs() < 1e-12,
+            "lead {lead}: solved {got}, direct {}",
+            direct(lead)
+        );
+    }
+}
+
+#[test]
+fn two_player_both_on_the_expected_score_policy_split_evenly() {
+    let rules = Rules::with_order(RuleSet::YACHT, Order::Any);
+    let ev = Arc::new(crate::util::table(RuleSet::YACHT, Order::Any).clone());
+    let game = Game::new(
+        rules,
+        Player::Expected(ev.clone()),
+        Player::Expected(ev.clone()),
+    )
+    .unwrap();
+    // Both with the same four boxes open and no lead: their final scores are independent
+    // and identically distributed, so each wins as often as the other.
+    let open = all_but(&rules, &["ones", "fours", "full-house", "yacht"]);
+    let start = Start {
+        first: open,
+        second: open,
+    };
+    let solution = exact(&game, start);
+    let v = solution.value(open, open, 0).unwrap();
+    assert!((v - 0.5).abs() < 1e-12, "{v}");
+    // Against the optimal second player the first player does worse than half.
+    let game = Game::new(rules, Player::Expected(ev), Player::Optimal).unwrap();
+    let v = exact(&game, start).value(open, open, 0).unwrap();
+    assert!(v < 0.5 - 1e-4, "{v}");
+}
+
+/// A card of `rules` with the boxes `filled` holding `points` each (a legal score of every
+/// Yacht box but the straights and the Yacht, which hold 0).
+fn card_text(rules: &Rules, filled: BoxMask, points: &[(&str, u32)]) -> String {
+    rules
+        .boxes()
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| filled & (1 << i) != 0)
+        .map(|(_, c)| {
+            // Every box can hold 0 but Choice, at least 5.
+            let least = if c.name == "choice" { 5 } else { 0 };
+            let p = points
+                .iter()
+                .find(|(n, _)| *n == c.name)
+                .map_or(least, |&(_, p)| p);
+            format!("{}={p}", c.name)
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+#[test]
+fn two_player_advice_averages_to_the_solved_value() {
+    use yahtzee::advice::Position;
+    use yahtzee::dice::Dice;
+    use yahtzee::state::ScoreCard;
+    use yahtzee::twoplayer::{TwoPlayerPosition, advise_two_player, next_ply};
+    let rules = Rules::with_order(RuleSet::YACHT, Order::Any);
+    let ev = crate::util::table(RuleSet::YACHT, Order::Any);
+    // You, the second player, with three boxes open; the opponent with two; you trail by 9.
+    let own = all_but(&rules, &["twos", "full-house", "choice"]);
+    let other = all_but(&rules, &["sixes", "yacht"]);
+    let card = ScoreCard::parse(rules, &card_text(&rules, own, &[]), 0).unwrap();
+    let lead = -9;
+    let at = |dice: Dice| TwoPlayerPosition {
+        position: Position {
+            card: card.clone(),
+            dice,
+            rolls_left: 2,
+        },
+        opponent: other,
+        lead,
+    };
+    let next = next_ply(
+        rules,
+        &at(Dice::from_faces(&[1, 2, 3, 4, 5]).unwrap()),
+        None,
+        Simd::detect(),
+        &|_, _| {},
+    )
+    .unwrap();
+    // The mean over the opening rolls of the best option's value is the value of the
+    // position before the roll, which the solve gives (for the first player, here the
+    // opponent).
+    let lattice = yahtzee::dice::Lattice::get();
+    let mut mean = 0.0;
+    for dice in Dice::all() {
+        let advice = advise_two_player(ev, &next, &at(dice)).unwrap();
+        assert_eq!(advice.you_are, "second");
+        // Ranked best first, the losses from the best.
+        assert!(
+            advice
+                .options
+                .windows(2)
+                .all(|w| w[0].value >= w[1].value - 1e-9)
+        );
+        assert_eq!(advice.options[0].loss, 0.0);
+        mean += lattice.roll_probability[dice.index() - yahtzee::dice::FIRST_ROLL] * advice.value;
+    }
+    let game = Game::optimal(rules).unwrap();
+    let start = Start {
+        first: other,
+        second: own,
+    };
+    let solved = solve::<f32>(&game, start, &|_| false, Simd::detect(), &|_, _| {}).unwrap();
+    let first = solved.value(other, own, -lead).unwrap();
+    assert!(
+        ((1.0 - first) - mean).abs() < 1e-6,
+        "advice {mean}, solve {}",
+        1.0 - first
+    );
+}
+
+#[test]
+fn two_player_advice_with_the_last_box_knows_the_outcome() {
+    use crate::util::{run, stdout};
+    let rules = Rules::with_order(RuleSet::YACHT, Order::Any);
+    // You are second with only Choice open, the opponent has finished with 50: 20 behind.
+    let own = card_text(&rules, all_but(&rules, &["choice"]), &[("sixes", 30)]);
+    for (dice, value) in [("55555", 1.0), ("44444", 0.5), ("12345", 0.0)] {
+        let o = run(
+            RuleSet::YACHT,
+            Order::Any,
+            &[
+                "advise",
+                "--rules",
+                "yacht",
+                "--two-player",
+                "--card",
+                &own,
+                "--opponent-final",
+                "50",
+                "--dice",
+                dice,
+                "--rolls-left",
+                "0",
+                "--json",
+            ],
+        );
+        assert!(o.status.success(), "{}", crate::util::stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(v["you_are"], "second");
+        assert_eq!(v["lead"], -20);
+        assert_eq!(v["value"], value, "{dice}: {v}");
+        assert_eq!(v["options"][0]["category"], "choice");
+    }
+    // With --lead the cards' points are not the score: 30 behind, 25 points lose.
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &[
+            "advise",
+            "--rules",
+            "yacht",
+            "--two-player",
+            "--card",
+            &own,
+            "--opponent-final",
+            "50",
+            "--lead",
+            "-30",
+            "--dice",
+            "55555",
+            "--rolls-left",
+            "0",
+            "--json",
+        ],
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["value"], 0.0, "{v}");
+}
+
+#[test]
+fn two_player_bad_input_is_refused() {
+    use crate::util::{assert_bad_input, run};
+    let rules = Rules::with_order(RuleSet::YACHT, Order::Any);
+    let two = card_text(&rules, mask(&rules, &["ones", "twos"]), &[]);
+    let one = card_text(&rules, mask(&rules, &["ones"]), &[]);
+    let advise = |extra: &[&str]| {
+        let mut args = vec!["advise", "--rules", "yacht", "--dice", "12345"];
+        args.extend_from_slice(extra);
+        run(RuleSet::YACHT, Order::Any, &args)
+    };
+    // Cards that cannot meet between turns: two boxes against none.
+    assert_bad_input(
+        &advise(&["--two-player", "--card", &two, "--opponent", ""]),
+        "you have filled 2 boxes and the opponent 0",
+    );
+    assert_bad_input(
+        &advise(&[
+            "--two-player",
+            "--card",
+            &one,
+            "--opponent",
+            &one,
+            "--opponent",
+            &one,
+        ]),
+        "exactly one --opponent",
+    );
+    assert_bad_input(&advise(&["--two-player"]), "exactly one --opponent");
+    assert_bad_input(&advise(&["--lead", "3"]), "--two-player");
+    // Rule sets with bonuses are not solved for two.
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &["solve", "--rules", "yatzy", "--two-player"],
+    );
+    assert_bad_input(&o, "only for rule sets without bonuses (yacht)");
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &[
+            "advise",
+            "--rules",
+            "yahtzee",
+            "--two-player",
+            "--opponent",
+            "",
+            "--dice",
+            "12345",
+        ],
+    );
+    assert_bad_input(&o, "only for rule sets without bonuses (yacht)");
+    let o = run(RuleSet::YACHT, Order::Any, &["solve", "--first", "ev"]);
+    assert_bad_input(&o, "--two-player");
+}
+
+#[test]
+fn two_player_table_of_early_plies_reads_back_and_refuses_damage() {
+    use yahtzee::table::TableError;
+    use yahtzee::twoplayer::{EarlyTable, solve_plies};
+    let rules = Rules::with_order(RuleSet::YACHT, Order::Any);
+    let game = Game::optimal(rules).unwrap();
+    // The last plies of the whole game (the first turns' table holds plies 1 to 8 the same
+    // way; these solve in a second).
+    let solution = solve_plies::<f32>(
+        &game,
+        Start::NEW,
+        19,
+        &|p| (19..=21).contains(&p),
+        Simd::detect(),
+        &|_, _| {},
+    )
+    .unwrap();
+    let dir = crate::util::temp_dir();
+    let path = dir.path().join("two.table");
+    solution.save_plies(19, 21, game.tail, &path).unwrap();
+    let early = EarlyTable::load(&path, &rules).unwrap();
+    assert_eq!(early.plies(), 19..=21);
+    let mut compared = 0;
+    for p in 19..=21 {
+        let ply = solution.ply(p).unwrap();
+        let (movers, others) = ply.cards();
+        for &m in movers.iter().step_by(5) {
+            let read = early.mover_ply(p, m).unwrap().unwrap();
+            for &o in others {
+                for y in (-70..70).step_by(3) {
+                    assert_eq!(read.after(m, o, y), ply.after(m, o, y));
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared > 10_000, "{compared}");
+    assert!(early.mover_ply(18, 0).unwrap().is_none());
+    // The table of other rules.
+    let other = Rules::with_order(RuleSet::YACHT, Order::UpperFirst);
+    assert!(matches!(
+        EarlyTable::load(&path, &other),
+        Err(TableError::WrongRules { .. })
+    ));
+    // A damaged value: the index loads, the mover card holding it is refused.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x40;
+    std::fs::write(&path, &bytes).unwrap();
+    let early = EarlyTable::load(&path, &rules).unwrap();
+    let (movers, _) = solution.ply(21).unwrap().cards();
+    let last_mover = *movers.last().unwrap();
+    assert!(matches!(
+        early.mover_ply(21, last_mover),
+        Err(TableError::Checksum { .. })
+    ));
+    // Cut short: refused at load.
+    std::fs::write(&path, &bytes[..bytes.len() - 10]).unwrap();
+    assert!(matches!(
+        EarlyTable::load(&path, &rules),
+        Err(TableError::Truncated { .. })
+    ));
+}
+
+#[test]
+fn two_player_advice_refuses_a_file_that_is_not_a_table() {
+    use crate::util::{assert_bad_input, run};
+    let dir = crate::util::temp_dir();
+    let path = dir.path().join("notes.txt");
+    std::fs::write(&path, "not a table").unwrap();
+    // A new game reads the first turns' table.
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &[
+            "advise",
+            "--rules",
+            "yacht",
+            "--two-player",
+            "--opponent",
+            "",
+            "--dice",
+            "12345",
+            "--two-player-table",
+            path.to_str().unwrap(),
+        ],
+    );
+    assert_bad_input(&o, "not a yahtzee table");
+    assert_eq!(std::fs::read(&path).unwrap(), b"not a table");
+}
+
+#[test]
+fn two_player_is_the_same_at_any_thread_count() {
+    let rules = Rules::with_order(RuleSet::YACHT, Order::Any);
+    let game = Game::optimal(rules).unwrap();
+    let start = Start {
+        first: all_but(&rules, &["ones", "sixes", "choice", "yacht"]),
+        second: all_but(&rules, &["twos", "threes", "fives", "choice", "yacht"]),
+    };
+    let on = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| solve::<f32>(&game, start, &|_| false, Simd::detect(), &|_, _| {}).unwrap())
+    };
+    let (one, two) = (on(1), on(2));
+    assert!(one.lanes_computed > 10_000);
+    for lead in -150..150 {
+        let a = one.value(start.first, start.second, lead).unwrap();
+        let b = two.value(start.first, start.second, lead).unwrap();
+        assert_eq!(a.to_bits(), b.to_bits(), "lead {lead}");
+    }
+}
