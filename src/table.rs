@@ -603,6 +603,14 @@ fn check_bytes(bytes: &[u8], origin: &Origin) -> Result<(TableHeader, usize), Ta
         origin: origin.clone(),
         what,
     };
+    // The fields of a vector table are 0 here (found by fuzzing: a table with another tail
+    // loaded, and wrote back other bytes than it was read from).
+    if header.index_checksum != 0 || header.tail.to_bits() != 0 {
+        return Err(corrupt(
+            "header with an index checksum or a tail, which an expected-score table has not"
+                .to_string(),
+        ));
+    }
     // Saturating: a header may state any body size, up to u64::MAX (found by fuzzing).
     let expected_len = (body_at as u64).saturating_add(header.body_bytes);
     if (bytes.len() as u64) < expected_len {

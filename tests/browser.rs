@@ -172,6 +172,29 @@ impl Browser {
         v["value"].clone()
     }
 
+    /// A command on the element of `css`, found again if the page replaced it between the
+    /// find and the command (a "stale element reference": the page re-renders as answers
+    /// arrive, which on a busy machine can fall between the two).
+    /// browser_test_failed_on_a_stale_element_under_load.
+    fn on_element(&self, css: &str, method: &str, action: &str, body: Option<Value>) -> Value {
+        for _ in 0..50 {
+            let e = self.find(css);
+            let path = format!("/session/{}/element/{e}/{action}", self.session);
+            let v = self
+                .driver
+                .raw(method, &path, body.as_ref())
+                .unwrap_or_else(|err| panic!("{method} {path}: {err}"));
+            match v["value"].get("error").and_then(Value::as_str) {
+                None => return v["value"].clone(),
+                Some("stale element reference") => {
+                    std::thread::sleep(std::time::Duration::from_millis(50))
+                }
+                Some(_) => self.fail(&format!("{method} {path}: {}", v["value"])),
+            }
+        }
+        self.fail(&format!("{css}: the element went stale 50 times"))
+    }
+
     fn fail(&self, why: &str) -> ! {
         let shot = self.shots.join("browser-failure.png");
         if let Some(png) = self.try_screenshot() {
@@ -225,27 +248,19 @@ impl Browser {
     }
 
     fn click(&self, css: &str) {
-        let e = self.find(css);
-        self.cmd("POST", &format!("/element/{e}/click"), Some(json!({})));
+        self.on_element(css, "POST", "click", Some(json!({})));
     }
 
     fn keys(&self, css: &str, text: &str) {
-        let e = self.find(css);
-        self.cmd(
-            "POST",
-            &format!("/element/{e}/value"),
-            Some(json!({"text": text})),
-        );
+        self.on_element(css, "POST", "value", Some(json!({"text": text})));
     }
 
     fn clear(&self, css: &str) {
-        let e = self.find(css);
-        self.cmd("POST", &format!("/element/{e}/clear"), Some(json!({})));
+        self.on_element(css, "POST", "clear", Some(json!({})));
     }
 
     fn text(&self, css: &str) -> String {
-        let e = self.find(css);
-        self.cmd("GET", &format!("/element/{e}/text"), None)
+        self.on_element(css, "GET", "text", None)
             .as_str()
             .unwrap_or_default()
             .to_string()

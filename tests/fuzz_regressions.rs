@@ -94,3 +94,31 @@ fn table_with_values_that_are_not_numbers_is_corrupt() {
         .unwrap();
     assert_bad_input(&o, "not a number");
 }
+
+/// Found by the fuzzer `table_bytes` on format 3 (2026-12-01, after 6,184 runs): a Yacht
+/// table whose header held a tail (a field of vector tables, 0 in an expected-score table)
+/// loaded, and wrote back other bytes than it was read from. A tail or an index checksum in
+/// an expected-score table's header now makes it corrupt.
+#[test]
+fn expected_score_table_with_a_tail_in_its_header_is_corrupt() {
+    for (from_end, field) in [(8, "tail"), (12, "index checksum")] {
+        let mut bytes = table(RuleSet::YACHT, Order::Any).to_bytes();
+        let at = body_at(&bytes) - from_end;
+        bytes[at + 3] = 0xf9;
+        assert!(
+            matches!(
+                StrategyTable::from_bytes(&bytes, &Rules::new(RuleSet::YACHT)),
+                Err(TableError::Corrupt { .. })
+            ),
+            "{field}"
+        );
+        let dir = temp_dir();
+        let path = join(dir.path(), "tail.table");
+        std::fs::write(&path, &bytes).unwrap();
+        let o = yahtzee_in(dir.path())
+            .args(["verify", &path_str(&path)])
+            .output()
+            .unwrap();
+        assert_bad_input(&o, "index checksum or a tail");
+    }
+}
