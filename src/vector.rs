@@ -1271,29 +1271,42 @@ impl VectorTable<f32> {
     }
 }
 
+/// The bytes of `count` `f32` values from the `first`-th value of the values that start at
+/// `values_at` in the table file at `path` (one card's, or one mover card's, values): a file
+/// cut short is truncated, as when it is loaded whole.
+pub(crate) fn read_span(
+    path: &Path,
+    values_at: u64,
+    first: u64,
+    count: u32,
+) -> Result<Vec<u8>, TableError> {
+    let read_err = |cause| TableError::Read {
+        path: path.to_path_buf(),
+        cause,
+    };
+    let mut bytes = vec![0u8; 4 * count as usize];
+    let mut file = std::fs::File::open(path).map_err(read_err)?;
+    file.seek(SeekFrom::Start(values_at + 4 * first))
+        .and_then(|_| file.read_exact(&mut bytes))
+        .map_err(|cause| {
+            if cause.kind() == std::io::ErrorKind::UnexpectedEof {
+                TableError::Truncated {
+                    origin: Origin::File(path.to_path_buf()),
+                    expected: values_at + 4 * (first + u64::from(count)),
+                    got: std::fs::metadata(path).map_or(0, |m| m.len()),
+                }
+            } else {
+                read_err(cause)
+            }
+        })?;
+    Ok(bytes)
+}
+
 impl CardFile {
     /// Reads the values of the card `filled` and checks their CRC-32.
     fn read_card(&self, filled: BoxMask) -> Result<Box<[f32]>, TableError> {
         let entry = self.cards[usize::from(filled)];
-        let read_err = |cause| TableError::Read {
-            path: self.path.clone(),
-            cause,
-        };
-        let mut bytes = vec![0u8; 4 * entry.count as usize];
-        let mut file = std::fs::File::open(&self.path).map_err(read_err)?;
-        file.seek(SeekFrom::Start(self.values_at + 4 * entry.first))
-            .and_then(|_| file.read_exact(&mut bytes))
-            .map_err(|cause| {
-                if cause.kind() == std::io::ErrorKind::UnexpectedEof {
-                    TableError::Truncated {
-                        origin: Origin::File(self.path.clone()),
-                        expected: self.values_at + 4 * (entry.first + u64::from(entry.count)),
-                        got: std::fs::metadata(&self.path).map_or(0, |m| m.len()),
-                    }
-                } else {
-                    read_err(cause)
-                }
-            })?;
+        let bytes = read_span(&self.path, self.values_at, entry.first, entry.count)?;
         decode_card(&bytes, &entry, &Origin::File(self.path.clone()))
     }
 }

@@ -26,6 +26,7 @@ use std::path::{Path, PathBuf};
 use super::{Ply, Range, Solution, Start, ply_cards, ranks};
 use crate::rules::{BoxMask, Rules};
 use crate::table::{FORMAT_VERSION, MAGIC, Origin, TableError, TableHeader};
+use crate::vector::read_span;
 
 /// The objective's name in the table file's header.
 pub const TWO_PLAYER: &str = "two-player";
@@ -110,25 +111,7 @@ impl EarlyTable {
     }
 
     fn read_values(&self, entry: &MoverEntry) -> Result<Box<[f32]>, TableError> {
-        let read_err = |cause| TableError::Read {
-            path: self.path.clone(),
-            cause,
-        };
-        let mut bytes = vec![0u8; 4 * entry.count as usize];
-        let mut file = std::fs::File::open(&self.path).map_err(read_err)?;
-        file.seek(SeekFrom::Start(self.values_at + 4 * entry.first))
-            .and_then(|_| file.read_exact(&mut bytes))
-            .map_err(|cause| {
-                if cause.kind() == std::io::ErrorKind::UnexpectedEof {
-                    TableError::Truncated {
-                        origin: Origin::File(self.path.clone()),
-                        expected: self.values_at + 4 * (entry.first + u64::from(entry.count)),
-                        got: std::fs::metadata(&self.path).map_or(0, |m| m.len()),
-                    }
-                } else {
-                    read_err(cause)
-                }
-            })?;
+        let bytes = read_span(&self.path, self.values_at, entry.first, entry.count)?;
         let checksum = crc32fast::hash(&bytes);
         if checksum != entry.crc {
             return Err(TableError::Checksum {
