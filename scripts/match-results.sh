@@ -19,11 +19,18 @@
 # Runs one match at a time (the machine is shared); a run whose report is already there
 # (same games and seed) is not played again, so an interrupted script picks up where it
 # stopped. Environment: GAMES (110000), GAMES_YAHTZEE and GAMES_YATZY ($GAMES), GAMES_EXACT
-# (1000), SEED (1), THREADS (default: every core). Tables come from $YAHTZEE_TABLE_DIR or the
-# cache folder, built first if missing (outside the timed runs).
+# (1000), SEED (1), THREADS (default: every core), BIN (a copy of the binary to play with,
+# so that the checkout can be rebuilt during a long run; BIN_COMMIT then names its commit;
+# default: build target/release/yahtzee from the checkout). Tables come from
+# $YAHTZEE_TABLE_DIR or the cache folder, built first if missing (outside the timed runs).
 set -euo pipefail
-cargo build --release --quiet
-bin=target/release/yahtzee
+if [[ -n ${BIN:-} ]]; then
+    bin=$BIN
+    : "${BIN_COMMIT:?BIN_COMMIT must name the commit BIN was built from}"
+else
+    cargo build --release --quiet
+    bin=target/release/yahtzee
+fi
 GAMES=${GAMES:-110000}
 GAMES_YAHTZEE=${GAMES_YAHTZEE:-$GAMES}
 GAMES_YATZY=${GAMES_YATZY:-$GAMES}
@@ -65,7 +72,11 @@ run() {
     mv "$work/$name.json" "$raw/$name.json"
     {
         echo "command: ${cmd[*]}"
-        echo "commit: $(git rev-parse HEAD)$(git diff --quiet HEAD -- src Cargo.toml Cargo.lock || echo ' (with uncommitted changes)')"
+        if [[ -n ${BIN:-} ]]; then
+            echo "commit: $BIN_COMMIT (binary $bin)"
+        else
+            echo "commit: $(git rev-parse HEAD)$(git diff --quiet HEAD -- src Cargo.toml Cargo.lock || echo ' (with uncommitted changes)')"
+        fi
         echo "finished: $(date -Iseconds)"
         echo "load before: $load_before"
         echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
