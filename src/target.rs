@@ -290,29 +290,36 @@ pub fn advise_target(
         let gain = points + state.bonus_for(&rules, c, points, dice.five_of_a_kind().is_some());
         i64::from(gain) + i64::from(max_remaining(&rules, &state.after(&rules, c, points)))
     };
-    let most_with = |dice: &crate::dice::Dice| -> i64 {
-        set_bits(u64::from(rules.legal_boxes(state.filled, dice)))
-            .map(|c| most_after(dice, c))
-            .max()
-            .unwrap_or(0)
+    // The most a roll leads to, each roll's worked out once (by its index among the rolls).
+    let mut most_of_roll: Vec<Option<i64>> = vec![None; crate::dice::ROLLS];
+    let mut most_with = |dice: &crate::dice::Dice| -> i64 {
+        *most_of_roll[dice.index() - crate::dice::FIRST_ROLL].get_or_insert_with(|| {
+            set_bits(u64::from(rules.legal_boxes(state.filled, dice)))
+                .map(|c| most_after(dice, c))
+                .max()
+                .unwrap_or(0)
+        })
     };
-    // The most any roll that keeps `keep` leads to (with rolls left, any such roll can come).
-    let most_keeping = |keep: &crate::dice::Keep| -> i64 {
-        crate::dice::Dice::all()
-            .filter(|d| keep.is_within(d))
-            .map(|d| most_with(&d))
-            .max()
-            .unwrap_or(0)
+    // Whether some roll that keeps `keep` leads to `needed` (with rolls left, any such roll
+    // can come). An option with a chance of reaching it reaches it, so only the options
+    // with none need the bound: with rolls left that is a search over the rolls.
+    let mut reachable = |source: &Source, p: f64| -> bool {
+        if p > 0.0 {
+            return true;
+        }
+        match source {
+            Source::Box(c) => most_after(dice, c.index) >= needed,
+            Source::Keep(keep) => crate::dice::Dice::all()
+                .filter(|d| keep.is_within(d))
+                .any(|d| most_with(&d) >= needed),
+        }
     };
     let best_p = priced.first().map_or(0.0, |o| o.value);
     let best_ev = advice.options.first().map_or(0.0, |o| o.expected_final);
     let options: Vec<TargetOption> = priced
         .into_iter()
         .map(|o| TargetOption {
-            reachable: match o.source {
-                Source::Box(c) => most_after(dice, c.index) >= needed,
-                Source::Keep(keep) => most_keeping(&keep) >= needed,
-            },
+            reachable: reachable(&o.source, o.value),
             action: o.action,
             p_reach: o.value,
             loss: best_p - o.value,
