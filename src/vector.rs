@@ -678,6 +678,25 @@ fn solve_card<T: Real, const W: usize>(
         if sign < 0 {
             // Points still needed: nothing is needed below 1.
             from = from.max(1);
+        } else {
+            // Points banked: a reachable position has banked from 0 to `max_banked`, and
+            // every turn from there reads its successors within theirs (a box's points and
+            // bonus add at most what the successor's bound adds), so the other coordinates
+            // are never read and are not solved. The vector serves every upper total of
+            // `same`: the bound is the largest of theirs (an upper total past the threshold
+            // has banked the bonus).
+            let most = set_bits(same)
+                .map(|u| {
+                    let s = State {
+                        upper: u as u8,
+                        ..state
+                    };
+                    max_banked(rules, &s)
+                })
+                .max()
+                .unwrap_or(0);
+            from = from.max(0);
+            to = to.min(i64::from(most) + 1);
         }
         let start = card.values.len();
         let mut x0 = from;
@@ -919,6 +938,31 @@ pub fn max_remaining(rules: &Rules, state: &State) -> u32 {
         turns
     } else if five.is_some_and(|b| open & (1 << b) != 0) {
         turns.saturating_sub(1)
+    } else {
+        0
+    };
+    boxes + upper_bonus + bonus_turns * rules.yahtzee_bonus_points()
+}
+
+/// The most points a card in `state` can have banked: the best of every filled box, the upper
+/// bonus once the upper total has reached its threshold, and a five-of-a-kind bonus on every
+/// turn after the first when the five-of-a-kind box holds its points (a card holds at most
+/// one bonus per turn after that box). The points banked on a reachable card lie in
+/// `0..=max_banked`, and a turn adds to them at most what it adds to the bound: the win
+/// objective's vectors are solved only there.
+pub fn max_banked(rules: &Rules, state: &State) -> u32 {
+    let filled = state.filled & rules.full_mask();
+    let boxes: u32 = set_bits(u64::from(filled))
+        .map(|c| rules.max_score(c))
+        .sum();
+    let upper_bonus =
+        if rules.has_upper_bonus() && u32::from(state.upper) >= rules.upper_threshold() {
+            rules.upper_bonus_points()
+        } else {
+            0
+        };
+    let bonus_turns = if rules.has_yahtzee_bonus() && state.yahtzee_50 {
+        filled.count_ones().saturating_sub(1)
     } else {
         0
     };
@@ -1397,5 +1441,76 @@ impl Sizes {
             )));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::{ScoreCard, reachable_states};
+
+    /// `max_banked` bounds what the win objective solves: every turn of every state must
+    /// land within its successor's bound (the box's points and bonus added), or a value read
+    /// by a reachable position would be a constant instead of the solved one.
+    #[test]
+    fn max_banked_grows_by_at_least_what_every_turn_scores() {
+        for rules in Rules::all() {
+            let scores = ScoreTable::new(&rules);
+            let mut plan = Plan::<f64>::new();
+            let mut checked = 0;
+            for (i, state) in reachable_states(&rules).enumerate() {
+                if state.filled == rules.full_mask() || i % 7 != 0 {
+                    continue;
+                }
+                let here = max_banked(&rules, &state);
+                for s in lay_out(&mut plan, &rules, &scores, &state) {
+                    let there = max_banked(&rules, &s.next);
+                    assert!(
+                        i64::from(there) >= i64::from(here) + s.gain(),
+                        "{}: {state:?} (bound {here}) scores {} in box {} to {:?} (bound {there})",
+                        rules.label(),
+                        s.gain(),
+                        s.box_index,
+                        s.next
+                    );
+                    checked += 1;
+                }
+            }
+            assert!(checked > 100, "{}: {checked} turns", rules.label());
+        }
+    }
+
+    /// Cards filled at random, with a bonus whenever one can be earned: the points banked
+    /// never exceed the bound of the card's state.
+    #[test]
+    fn banked_points_of_a_card_are_within_max_banked() {
+        for rules in Rules::all() {
+            let mut rng = crate::dice::DiceRng::new(7);
+            for _ in 0..300 {
+                let mut card = ScoreCard::new(rules);
+                let mut open: Vec<usize> = (0..rules.box_count()).collect();
+                while !open.is_empty() {
+                    let pick = open.remove(usize::from(rng.die()) * 7 % open.len());
+                    let possible = rules.possible_scores(pick);
+                    let points =
+                        *possible.last().expect("every box can score") * u32::from(rng.die() > 2);
+                    let points = if possible.contains(&points) {
+                        points
+                    } else {
+                        0
+                    };
+                    let bonus = card.state().yahtzee_50 && rng.die() > 3;
+                    card.fill(pick, points, bonus && rules.has_yahtzee_bonus());
+                    let state = card.state();
+                    assert!(
+                        card.banked() <= max_banked(&rules, &state),
+                        "{}: {} banked, bound {} for {state:?}",
+                        rules.label(),
+                        card.banked(),
+                        max_banked(&rules, &state)
+                    );
+                }
+            }
+        }
     }
 }

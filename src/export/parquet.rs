@@ -39,6 +39,7 @@ use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::schema::types::ColumnPath;
 use serde::Serialize;
 use serde::ser::{self, Impossible};
 
@@ -559,8 +560,11 @@ impl Column {
 }
 
 /// The writer properties of every file: zstd, row groups of [`ROW_GROUP_ROWS`], the
-/// document's title and notes as key-value metadata.
-fn properties(header: &Header) -> io::Result<WriterProperties> {
+/// document's title and notes as key-value metadata. Floating-point columns (values,
+/// chances) are written plain, without a dictionary: their values are nearly all distinct,
+/// so a dictionary would be built for every page only to be given up (the default tries
+/// one for every column), which cost more time than the rest of their encoding.
+fn properties(header: &Header, schema: &Schema) -> io::Result<WriterProperties> {
     let level = ZstdLevel::try_new(ZSTD_LEVEL).map_err(io::Error::other)?;
     let mut metadata = vec![KeyValue::new("title".to_string(), header.title.clone())];
     if !header.notes.is_empty() {
@@ -570,12 +574,18 @@ fn properties(header: &Header) -> io::Result<WriterProperties> {
         "generator".to_string(),
         format!("yahtzee {}", env!("CARGO_PKG_VERSION")),
     ));
-    Ok(WriterProperties::builder()
+    let mut builder = WriterProperties::builder()
         .set_compression(Compression::ZSTD(level))
         .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
         .set_statistics_enabled(EnabledStatistics::Chunk)
-        .set_key_value_metadata(Some(metadata))
-        .build())
+        .set_key_value_metadata(Some(metadata));
+    for field in schema.fields() {
+        if field.data_type().is_floating() {
+            builder = builder
+                .set_column_dictionary_enabled(ColumnPath::from(field.name().as_str()), false);
+        }
+    }
+    Ok(builder.build())
 }
 
 /// What the scope's writer sends to the encoding thread.
@@ -698,7 +708,7 @@ impl Sink {
         let schema: SchemaRef = Arc::new(Schema::new(fields));
         self.send(Message::Start(
             Arc::clone(&schema),
-            Box::new(properties(header)?),
+            Box::new(properties(header, &schema)?),
         ))?;
         self.schema = Some(schema);
         Ok(())
