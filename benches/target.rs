@@ -5,7 +5,8 @@
 //!   boxes open (the last five turns): a part of the full solve small enough to repeat. The
 //!   full table takes most of a minute; `scripts/bench-target.sh` times it as a process.
 //! - `target/advise/yahtzee/rolls_left_2`, `.../rolls_left_0`: one `advise_target` query for a
-//!   position with five boxes open, the tables in memory (its successors' cards read).
+//!   position with five boxes open, the tables in memory (its successors' cards read), and
+//!   `target/advise_ev/...` the expected-score advice of the same position in the same run.
 //!
 //! Run with `cargo bench --bench target`; the figures of a run are kept under `results/`.
 
@@ -14,7 +15,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
-use yahtzee::advice::Position;
+use yahtzee::advice::{Position, advise};
 use yahtzee::dice::Dice;
 use yahtzee::rules::{Order, RuleSet, Rules};
 use yahtzee::solver::{Simd, SolveOptions};
@@ -83,6 +84,11 @@ fn bench_advise(c: &mut Criterion) {
             b.iter(|| {
                 advise_target(&ev, &targets, black_box(&position), 250).expect("a valid position")
             })
+        });
+        // The peer in the same run: the expected-score advice of the same position (which
+        // the target advice also computes, for the expected final score of each option).
+        group.bench_function(format!("advise_ev/yahtzee/rolls_left_{rolls_left}"), |b| {
+            b.iter(|| advise(&ev, black_box(&position)).expect("a valid position"))
         });
     }
     group.finish();

@@ -15,6 +15,10 @@
 #   3. `advise --target 300` as a process, RUNS times, the tables on disk (the first query of
 #      a process reads the target table's index and the cards it needs).
 #   4. Wall time, CPU time and peak RSS from /usr/bin/time; file sizes from stat.
+#   5. The target query from a loaded table (criterion, `cargo bench --bench target --
+#      advise`), RUNS times, each run measuring the target query and the expected-score
+#      query of the same position one after the other: medians of the runs' medians, and the
+#      ratio of the two in each run.
 #
 # Environment:
 #   RUNS=3        runs of the yahtzee target solve and of the advice process
@@ -79,6 +83,21 @@ for i in $(seq 1 "$RUNS"); do
     run "advise --opponent, empty cards (process)" - advise --dice 13356 --opponent ''
 done
 ADVICE=$(cat "$WORK/out")
+cp "$WORK/out" "$WORK/advice.out"
+# The query from a loaded table: criterion, RUNS runs; each run's median of each benchmark.
+QUERIES=$WORK/queries.tsv # run<TAB>benchmark<TAB>median ns
+: >"$QUERIES"
+for i in $(seq 1 "$RUNS"); do
+    log "criterion run $i of the target query"
+    cargo bench --quiet --bench target -- advise >"$WORK/bench.out" 2>&1 || {
+        cat "$WORK/bench.out" >&2
+        exit 1
+    }
+    for d in target/criterion/target/advise*_yahtzee_rolls_left_*; do
+        python3 -c 'import json,sys; print(sys.argv[2], sys.argv[3], json.load(open(sys.argv[1]))["median"]["point_estimate"], sep="\t")' \
+            "$d/new/estimates.json" "$i" "$(basename "$d")" >>"$QUERIES"
+    done
+done
 
 COMMIT=$(git rev-parse --short HEAD)
 DIRTY=$(git status --porcelain --untracked-files=no | grep -q . && echo " (with uncommitted changes)" || true)
@@ -87,7 +106,7 @@ CORES=$(nproc)
 FLAGS=$(grep -o -w 'avx512f\|avx2' /proc/cpuinfo | sort -u | paste -sd' ')
 LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
 mkdir -p "$(dirname "$OUT")"
-python3 - "$TIMES" "$OUT" <<EOF
+python3 - "$TIMES" "$OUT" "$QUERIES" <<EOF
 import statistics, sys
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
 by = {}
@@ -112,10 +131,30 @@ if "target yahtzee" in by and "expected-score yahtzee" in by:
     lines.append("")
     lines.append(f"Target solve / expected-score solve of yahtzee, same rounds: median {med(ratios):.0f}x (min-max {min(ratios):.0f}-{max(ratios):.0f}).")
 lines.append("")
+queries = {}
+for line in open(sys.argv[3]):
+    run, name, ns = line.rstrip("\n").split("\t")
+    queries.setdefault(name, {})[run] = float(ns)
+if queries:
+    lines.append("")
+    lines.append("The query from a loaded table (criterion, \`cargo bench --bench target -- advise\`; a yahtzee card with five boxes open, target 250; median of the runs' medians, and each run's):")
+    lines.append("")
+    lines.append("| benchmark | median | runs |")
+    lines.append("| --- | ---: | --- |")
+    for name in sorted(queries):
+        xs = list(queries[name].values())
+        lines.append(f"| \`{name}\` | {med(xs) / 1000:.2f} µs | " + ", ".join(f"{x / 1000:.2f}" for x in xs) + " |")
+    for rl in ("2", "0"):
+        t, e = queries.get(f"advise_yahtzee_rolls_left_{rl}"), queries.get(f"advise_ev_yahtzee_rolls_left_{rl}")
+        if t and e:
+            ratios = [t[r] / e[r] for r in t if r in e]
+            lines.append("")
+            lines.append(f"Target query / expected-score query, {rl} rolls left, same runs: median {med(ratios):.2f}x (min-max {min(ratios):.2f}-{max(ratios):.2f}).")
+lines.append("")
 lines.append("The last \`advise --opponent\` (empty cards) answered:")
 lines.append("")
 lines.append("\`\`\`text")
-lines.extend(open("$WORK/out").read().splitlines()[:6])
+lines.extend(open("$WORK/advice.out").read().splitlines()[:6])
 lines.append("\`\`\`")
 open(sys.argv[2], "w").write("\n".join(lines) + "\n")
 EOF
