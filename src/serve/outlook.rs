@@ -510,12 +510,7 @@ fn prepare(server: &Arc<Server>, rules: Rules, line: &[u8]) -> Result<Joined, Ap
         .map_err(|e| ApiError::bad(e.to_string()))?;
     let ev = server.tables.ev(rules).map_err(ApiError::internal)?;
     let start = if turn_start {
-        if position.card.is_full() {
-            return Err(ApiError::bad(format!(
-                "the card is full (final score {}): there is no turn left to play",
-                position.card.banked()
-            )));
-        }
+        // A full card is refused by the card's own check.
         Start::Card(position.card)
     } else {
         // The position is checked before any table is loaded (or built).
