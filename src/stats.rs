@@ -40,7 +40,10 @@ use crate::rules::BoxMask;
 use crate::state::{Bonuses, Layout, State, cards_by_depth};
 use crate::table::StrategyTable;
 
-pub use target::{BATCH, target_distribution, target_distribution_from};
+pub use target::{
+    BATCH, Play, VectorPolicy, distribution_from_card, distribution_from_position,
+    target_distribution, target_distribution_from,
+};
 
 /// One way a turn can end: the box filled, its points, the bonus earned with it, and the
 /// probability under the optimal policy.

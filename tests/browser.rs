@@ -305,6 +305,29 @@ impl Browser {
         }
     }
 
+    /// Waits until the chart of the final score answers `query` (its `data-query`), and reads
+    /// what it shows: the caption, the line of figures, the policy, the chance, the mean and
+    /// the number of bars. `progress` is set when the page showed the progress of the
+    /// computation meanwhile.
+    fn outlook_for(&self, query: &Value, progress: &mut bool) -> Value {
+        let want = query.to_string();
+        self.wait(&format!("the chart of {want}"), || {
+            let v = self.js(
+                "const o = document.querySelector('#outlook'); const p = document.querySelector('#outlook-progress'); \
+                 return [o.dataset.query || null, !p.hidden && / of \\d+ cards/.test(p.textContent)]",
+            );
+            *progress |= v[1] == true;
+            let got: Value = serde_json::from_str(v[0].as_str()?).ok()?;
+            (got == *query).then_some(())
+        });
+        self.js("const o = document.querySelector('#outlook'); return {\
+             caption: document.querySelector('#outlook-caption').textContent, \
+             text: document.querySelector('#outlook-text').textContent, \
+             policy: o.dataset.policy, p: o.dataset.p === undefined ? null : Number(o.dataset.p), \
+             mean: Number(o.dataset.mean), bars: o.querySelectorAll('rect.bar').length, \
+             label: o.querySelector('svg').getAttribute('aria-label')}")
+    }
+
     /// Waits until the options answer `query` (the list's `data-query`), and reads them.
     fn options_for(&self, query: &Value) -> Vec<Value> {
         let want = query.to_string();
@@ -398,6 +421,52 @@ fn expected_options(advice: &Value, value: &str) -> Vec<Value> {
             })
         })
         .collect()
+}
+
+/// Compares the chart shown with the server's answer for its position: the caption, the
+/// chance beside the mean (`chance`: its words), the mean, one bar per score of a chance
+/// above 1e-7.
+fn assert_chart_is(shown: &Value, answer: &Value, chance: &str) {
+    assert_eq!(shown["caption"], answer["caption"], "{shown}");
+    assert_eq!(shown["policy"], answer["policy"], "{shown}");
+    let key = match answer["policy"].as_str() {
+        Some("target") => "p_at_least_target",
+        _ => "p_win",
+    };
+    // Within 1e-15: the page writes the server's shortest round-trip digits, which
+    // serde_json's default float reader may read one unit in the last place away.
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-15 * a.abs().max(1e-300);
+    let p = answer[key].as_f64().unwrap();
+    assert!(close(shown["p"].as_f64().unwrap(), p), "{shown}: {p}");
+    let mean = answer["mean"].as_f64().unwrap();
+    assert!(
+        close(shown["mean"].as_f64().unwrap(), mean),
+        "{shown}: {mean}"
+    );
+    let text = shown["text"].as_str().unwrap();
+    let want = format!(
+        "{chance}: {p:.4}; mean {mean:.2}; from {} to {}; ",
+        answer["min"], answer["max"]
+    );
+    assert!(text.starts_with(&want), "{text} does not start with {want}");
+    let p = answer["percentiles"].as_array().unwrap();
+    assert!(
+        text.ends_with(&format!("90%: {}.", p[4])),
+        "{text}: percentiles {p:?}"
+    );
+    let bars = answer["pmf"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e[1].as_f64().unwrap() > 1e-7)
+        .count();
+    assert_eq!(shown["bars"].as_u64(), Some(bars as u64));
+    assert!(
+        shown["label"]
+            .as_str()
+            .unwrap()
+            .starts_with(answer["caption"].as_str().unwrap())
+    );
 }
 
 /// Compares the options shown with the CLI's: same order, same options, same numbers.
@@ -578,6 +647,62 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
             .first()
             .cloned()
     });
+    // The start of a game, before its first roll, playing for 120: the chart, with the
+    // progress of its computation shown meanwhile, is the server's answer, which is the
+    // distribution of `stats --target 120`.
+    b.click("#clear-dice");
+    b.wait("no dice", || {
+        (b.find_all("#dice button.unknown").len() == 5).then_some(())
+    });
+    b.clear("#target");
+    b.keys("#target", &format!("120{TAB}"));
+    b.click("input[name=\"objective\"][value=\"target\"]");
+    let opening = json!({"card": {}, "yahtzee_bonus": 0, "target": 120});
+    let mut progress = false;
+    let shown = b.outlook_for(&opening, &mut progress);
+    assert!(progress, "the page showed the progress of the computation");
+    let answer = server.post_ok("/api/outlook?rules=yacht", &opening);
+    assert_chart_is(&shown, &answer, "P(final ≥ 120)");
+    let csv = work.path().join("opening.csv");
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &[
+            "stats",
+            "--rules",
+            "yacht",
+            "--target",
+            "120",
+            "--json",
+            "--pmf",
+            &csv.display().to_string(),
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let stats: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let cli: Vec<Value> = std::fs::read_to_string(&csv)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let (s, p) = l.split_once(',').unwrap();
+            json!([s.parse::<u64>().unwrap(), p.parse::<f64>().unwrap()])
+        })
+        .collect();
+    // Within 1e-15: serde_json's default float reader may read the server's shortest
+    // round-trip digits one unit in the last place away (the CSV is read exactly).
+    let served = answer["pmf"].as_array().unwrap();
+    assert_eq!(served.len(), cli.len());
+    for (s, c) in served.iter().zip(&cli) {
+        assert_eq!(s[0], c[0]);
+        let (p, q) = (s[1].as_f64().unwrap(), c[1].as_f64().unwrap());
+        assert!((p - q).abs() <= 1e-15 * q, "score {}: {p} vs {q}", s[0]);
+    }
+    let p = shown["p"].as_f64().unwrap();
+    let cli_p = stats["p_reach"].as_f64().unwrap();
+    assert!((p - cli_p).abs() < 1e-9, "{p} vs the CLI's {cli_p}");
+    b.screenshot("serve-target.png");
+    b.click("input[name=\"objective\"][value=\"ev\"]");
     b.click("#card button.box[data-box=\"ones\"]");
     b.keys("#card .box-edit input", &format!("2{ENTER}"));
     b.wait("ones = 2", || {
@@ -625,6 +750,11 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
         b.text("#summary")
             .starts_with("Best chance of a final score of at least 150: ")
     );
+    // The chart follows: the distribution when playing for 150 from this position.
+    let shown = b.outlook_for(&target, &mut progress);
+    let answer = server.post_ok("/api/outlook?rules=yacht", &target);
+    assert_eq!(answer["policy"], "target");
+    assert_chart_is(&shown, &answer, "P(final ≥ 150)");
     // To win against an opponent whose card is typed as the command line takes it.
     b.click("input[name=\"objective\"][value=\"win\"]");
     b.keys(
@@ -641,6 +771,10 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
         &expected_options(&cli_advice(RuleSet::YACHT, &args), "p_win"),
     );
     assert!(b.text("#summary").starts_with("Best chance of winning: "));
+    let shown = b.outlook_for(&win, &mut progress);
+    let answer = server.post_ok("/api/outlook?rules=yacht", &win);
+    assert_eq!(answer["policy"], "win");
+    assert_chart_is(&shown, &answer, "P(win)");
     b.clear("#opponent-list li input.card-text");
     b.keys("#opponent-list li input.card-text", &format!("ones=7{TAB}"));
     let m = b.wait("the refusal", || {
@@ -768,6 +902,70 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     assert_eq!(b.find_all("#review-chart rect.bar").len(), decisions);
     assert_eq!(b.find_all("#review-decisions tbody tr").len(), decisions);
     b.screenshot("serve-review.png");
+    // The same record priced in chance of a final score of 150: as `review --target 150`.
+    b.clear("#review-target");
+    b.keys("#review-target", "150");
+    b.click("input[name=\"review-objective\"][value=\"target\"]");
+    b.wait("the review for 150", || {
+        b.find_all("#review-result[data-objective=\"target\"]")
+            .first()
+            .cloned()
+    });
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &[
+            "review",
+            &path.display().to_string(),
+            "--json",
+            "--target",
+            "150",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let priced: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    for p in priced["players"].as_array().unwrap() {
+        let row = format!(
+            "#review-players tr[data-player=\"{}\"]",
+            p["player"].as_str().unwrap()
+        );
+        assert_eq!(
+            b.text(&format!("{row} td.mean-loss")),
+            format!("{:.4}", p["mean_loss"].as_f64().unwrap())
+        );
+        assert_eq!(
+            b.text(&format!("{row} td[data-size=\"under_0_001\"]")),
+            p["by_size"]["under_0_001"].to_string()
+        );
+    }
+    assert!(
+        b.text("#review-unit")
+            .starts_with("Decisions priced in chance of a final score of 150 or more"),
+        "{}",
+        b.text("#review-unit")
+    );
+    assert!(
+        b.text("#review-players thead")
+            .contains("mean loss per decision (chance of 150)")
+    );
+    let losses: Vec<String> = priced["decisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| format!("{:.4}", d["loss"].as_f64().unwrap()))
+        .collect();
+    let shown: Vec<String> = b
+        .find_all("#review-decisions td.loss")
+        .iter()
+        .map(|e| {
+            b.cmd("GET", &format!("/element/{e}/text"), None)
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(shown, losses);
+    b.screenshot("serve-review-target.png");
     // A file that is no record: the reason, with the file's name.
     let bad = work.path().join("notes.txt");
     std::fs::write(&bad, "hello\n").unwrap();

@@ -690,7 +690,7 @@ fn review_refuses_a_bad_record_with_the_line_and_the_reason() {
     assert_error(
         &server.post("/api/review?rules=yacht", &record),
         400,
-        "/api/review takes no query parameters",
+        "the parameters of /api/review are objective and target",
     );
     // A record cut off mid-line is reviewed up to that line.
     let cut = &record[..record.len() - 10];
@@ -1026,25 +1026,38 @@ fn serve_listens_on_this_machine_only_unless_told_and_says_so() {
     util::assert_bad_input(&o, "--host");
 }
 
-#[test]
-fn outlook_is_the_distribution_of_the_final_score_from_the_position() {
-    table(RuleSet::YACHT, Order::Any);
-    let server = Served::start(&["--rules", "yacht"]);
-    let line = r#"{"card": {"ones": 2, "fours": 12}, "dice": [2, 3, 5, 5, 6], "rolls_left": 1, "target": 160}"#;
-    let o = server.post_ok(
-        "/api/outlook?rules=yacht",
-        &serde_json::from_str(line).unwrap(),
-    );
+/// The chances of an outlook's `pmf`: their sum, and the sum from `t` on.
+fn pmf_sums(o: &Value, t: u64) -> (f64, f64) {
     let pmf = o["pmf"].as_array().unwrap();
-    let total: f64 = pmf.iter().map(|e| e[1].as_f64().unwrap()).sum();
+    let total = pmf.iter().map(|e| e[1].as_f64().unwrap()).sum();
+    let above = pmf
+        .iter()
+        .filter(|e| e[0].as_u64().unwrap() >= t)
+        .map(|e| e[1].as_f64().unwrap())
+        .sum();
+    (total, above)
+}
+
+#[test]
+fn outlook_is_the_distribution_of_the_final_score_under_the_line_s_objective() {
+    table(RuleSet::YACHT, Order::Any);
+    util::target_table(RuleSet::YACHT, Order::Any);
+    util::distribution_table(RuleSet::YACHT, Order::Any);
+    let server = Served::start(&["--rules", "yacht"]);
+    let position = serde_json::json!({"card": {"ones": 2, "fours": 12}, "dice": [2, 3, 5, 5, 6], "rolls_left": 1});
+    // Expected-score play: its mean is the best expected final score of the advice (the
+    // distribution table is f32).
+    let o = server.post_ok("/api/outlook?rules=yacht", &position);
+    assert_eq!(o["policy"], "expected-score");
+    let (total, _) = pmf_sums(&o, 0);
     assert!((total - 1.0).abs() < 1e-6, "{total}");
+    let pmf = o["pmf"].as_array().unwrap();
     let mean: f64 = pmf
         .iter()
         .map(|e| e[0].as_f64().unwrap() * e[1].as_f64().unwrap())
         .sum();
     assert!((mean - o["mean"].as_f64().unwrap()).abs() < 1e-9);
-    // Its mean is the best expected final score of the advice (the table is f32).
-    let advice = server.post_ok("/api/advise?rules=yacht", &serde_json::json!({"card": {"ones": 2, "fours": 12}, "dice": [2, 3, 5, 5, 6], "rolls_left": 1}));
+    let advice = server.post_ok("/api/advise?rules=yacht", &position);
     let best = advice["options"][0]["expected_final"].as_f64().unwrap();
     assert!((mean - best).abs() < 1e-3, "{mean} vs {best}");
     assert_eq!(o["min"], pmf[0][0]);
@@ -1057,38 +1070,399 @@ fn outlook_is_the_distribution_of_the_final_score_from_the_position() {
         p.windows(2).all(|w| w[0].as_u64() <= w[1].as_u64()),
         "{p:?}"
     );
-    let above: f64 = pmf
-        .iter()
-        .filter(|e| e[0].as_u64().unwrap() >= 160)
-        .map(|e| e[1].as_f64().unwrap())
-        .sum();
-    assert!((above - o["p_at_least_target"].as_f64().unwrap()).abs() < 1e-9);
-    // The target play's best chance is at least the chance of playing for the average.
-    let target = server.post_ok(
-        "/api/advise?rules=yacht",
-        &serde_json::from_str(line).unwrap(),
+    assert_eq!(o["target"], Value::Null);
+    assert!(
+        o["caption"]
+            .as_str()
+            .unwrap()
+            .contains("the best for the average")
     );
-    assert!(target["p_reach"].as_f64().unwrap() >= above - 1e-6);
-    // A bad line: the batch protocol's message.
+    // Playing for 160: the chance of reaching it is the advice's best chance, and higher
+    // than under expected-score play, for a lower mean.
+    let (_, ev_above) = pmf_sums(&o, 160);
+    let mut line = position.clone();
+    line["target"] = serde_json::json!(160);
+    let t = server.post_ok("/api/outlook?rules=yacht", &line);
+    assert_eq!(t["policy"], "target");
+    assert_eq!(t["target"], 160);
+    assert!(
+        t["caption"]
+            .as_str()
+            .unwrap()
+            .contains("playing for 160 or more")
+    );
+    let (total, above) = pmf_sums(&t, 160);
+    assert!((total - 1.0).abs() < 1e-9, "{total}");
+    let p_reach = t["p_at_least_target"].as_f64().unwrap();
+    assert!((above - p_reach).abs() < 1e-9, "{above} vs {p_reach}");
+    let advice = server.post_ok("/api/advise?rules=yacht", &line);
+    let best = advice["p_reach"].as_f64().unwrap();
+    assert!(
+        (p_reach - best).abs() < 1e-6,
+        "{p_reach} vs the advice's {best}"
+    );
+    assert!(p_reach > ev_above + 1e-3, "{p_reach} vs {ev_above}");
+    assert!(t["mean"].as_f64().unwrap() < o["mean"].as_f64().unwrap());
+    // Playing to win against an opponent's card and a final score: the chance of winning is
+    // the advice's.
+    let mut line = position.clone();
+    line["opponents"] =
+        serde_json::json!([{"card": {"ones": 3, "twos": 6, "sixes": 24}}, {"final": 150}]);
+    let w = server.post_ok("/api/outlook?rules=yacht", &line);
+    assert_eq!(w["policy"], "win");
+    assert!(
+        w["caption"]
+            .as_str()
+            .unwrap()
+            .contains("not re-solved as they play")
+    );
+    let advice = server.post_ok("/api/advise?rules=yacht", &line);
+    let (p_win, best) = (
+        w["p_win"].as_f64().unwrap(),
+        advice["p_win"].as_f64().unwrap(),
+    );
+    assert!(
+        (p_win - best).abs() < 1e-6,
+        "{p_win} vs the advice's {best}"
+    );
+    assert_eq!(w["model"], advice["model"]);
+    // Asked again: the answer kept.
+    assert_eq!(server.post_ok("/api/outlook?rules=yacht", &line), w);
+    // Bad lines: the batch protocol's messages; a line without dice (the start of a turn)
+    // has those of the same line with dice.
+    let bad = [
+        (r#"{"dice": [1, 2, 3]}"#, r#"{"dice": [1, 2, 3]}"#),
+        (
+            r#"{"dice": [1, 2, 3, 4, 5], "target": -1}"#,
+            r#"{"dice": [1, 2, 3, 4, 5], "target": -1}"#,
+        ),
+        (
+            r#"{"target": 100001}"#,
+            r#"{"target": 100001, "dice": [1, 2, 3, 4, 5]}"#,
+        ),
+        (
+            r#"{"opponents": []}"#,
+            r#"{"opponents": [], "dice": [1, 2, 3, 4, 5]}"#,
+        ),
+        (
+            r#"{"opponents": [{"card": {"ones": 9}}]}"#,
+            r#"{"opponents": [{"card": {"ones": 9}}], "dice": [1, 2, 3, 4, 5]}"#,
+        ),
+        (
+            r#"{"card": {"ones": 9}}"#,
+            r#"{"card": {"ones": 9}, "dice": [1, 2, 3, 4, 5]}"#,
+        ),
+        (
+            r#"{"target": 100, "opponents": [{"final": 100}]}"#,
+            r#"{"target": 100, "opponents": [{"final": 100}], "dice": [1, 2, 3, 4, 5]}"#,
+        ),
+        (r#"{"colour": 1}"#, r#"{"colour": 1}"#),
+    ];
+    let cli_lines: Vec<&str> = bad.iter().map(|(_, c)| *c).collect();
     let cli = cli_batch(
         RuleSet::YACHT,
         Order::Any,
         &["--rules", "yacht"],
-        &[r#"{"dice": [1, 2, 3]}"#],
+        &cli_lines,
     );
-    let want: Value = serde_json::from_str(&cli[0]).unwrap();
-    let m = assert_error(
-        &server.post("/api/outlook?rules=yacht", r#"{"dice": [1, 2, 3]}"#),
+    for ((line, _), want) in bad.iter().zip(&cli) {
+        let want: Value = serde_json::from_str(want).unwrap();
+        let want = want["error"].as_str().expect("an error line");
+        let m = assert_error(&server.post("/api/outlook?rules=yacht", line), 400, "");
+        assert_eq!(m, want, "{line}");
+    }
+    assert_error(
+        &server.post("/api/outlook?rules=yacht", r#"{"rolls_left": 1}"#),
         400,
-        "dice must be",
+        "rolls_left is for the dice showing",
     );
-    assert_eq!(m, want["error"].as_str().unwrap());
+    let full = "ones=1,twos=2,threes=3,fours=4,fives=5,sixes=6,full-house=0,four-of-a-kind=0,little-straight=0,big-straight=0,choice=5,yacht=0";
+    let card: serde_json::Map<String, Value> = full
+        .split(',')
+        .map(|e| {
+            let (k, v) = e.split_once('=').unwrap();
+            (k.to_string(), Value::from(v.parse::<u32>().unwrap()))
+        })
+        .collect();
     assert_error(
         &server.post(
             "/api/outlook?rules=yacht",
-            r#"{"card": {"ones": 9}, "dice": [1, 2, 3, 4, 5]}"#,
+            &serde_json::json!({ "card": card, "target": 30 }).to_string(),
         ),
         400,
-        "`ones` cannot hold 9",
+        "the card is full: every box is filled",
+    );
+}
+
+#[test]
+fn outlook_from_the_start_of_a_turn_is_the_distribution_of_stats() {
+    table(RuleSet::YACHT, Order::Any);
+    util::target_table(RuleSet::YACHT, Order::Any);
+    util::distribution_table(RuleSet::YACHT, Order::Any);
+    let server = Served::start(&["--rules", "yacht"]);
+    let dir = temp_dir();
+    // Playing for 120 from an empty card: the distribution of `stats --target 120`, to the
+    // bit.
+    let csv = dir.path().join("pmf.csv");
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &[
+            "stats",
+            "--rules",
+            "yacht",
+            "--target",
+            "120",
+            "--json",
+            "--pmf",
+            &csv.display().to_string(),
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let stats: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let outlook = server.post_ok(
+        "/api/outlook?rules=yacht",
+        &serde_json::json!({"target": 120}),
+    );
+    assert_eq!(outlook["dice"], Value::Null);
+    assert_eq!(outlook["rolls_left"], Value::Null);
+    assert!(
+        outlook["caption"]
+            .as_str()
+            .unwrap()
+            .starts_with("From the start of the turn, before its roll: ")
+    );
+    let cli: Vec<(u64, f64)> = std::fs::read_to_string(&csv)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let (s, p) = l.split_once(',').unwrap();
+            (s.parse().unwrap(), p.parse().unwrap())
+        })
+        .collect();
+    let served: Vec<(u64, f64)> = outlook["pmf"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e[0].as_u64().unwrap(), e[1].as_f64().unwrap()))
+        .collect();
+    // Within 1e-15: serde_json's default float reader may read the server's shortest
+    // round-trip digits one unit in the last place away (the CSV is read exactly).
+    assert_eq!(served.len(), cli.len());
+    for ((s, p), (t, q)) in served.iter().zip(&cli) {
+        assert_eq!(s, t);
+        assert!((p - q).abs() <= 1e-15 * q, "score {s}: {p} vs {q}");
+    }
+    for (key, theirs) in [("mean", "mean"), ("p_at_least_target", "p_reach")] {
+        let (a, b) = (
+            outlook[key].as_f64().unwrap(),
+            stats[theirs].as_f64().unwrap(),
+        );
+        assert!((a - b).abs() < 1e-9, "{key}: {a} vs {b}");
+    }
+    assert_eq!(outlook["min"], stats["min"]);
+    assert_eq!(outlook["max"], stats["max"]);
+    assert_eq!(outlook["percentiles"][2], stats["median"]);
+    // Under expected-score play from an empty card: the distribution of `stats` (the
+    // distribution table is f32).
+    let o = run(
+        RuleSet::YACHT,
+        Order::Any,
+        &["stats", "--rules", "yacht", "--json"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let stats: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let outlook = server.post_ok("/api/outlook?rules=yacht", &serde_json::json!({}));
+    assert_eq!(outlook["policy"], "expected-score");
+    let (a, b) = (
+        outlook["mean"].as_f64().unwrap(),
+        stats["mean"].as_f64().unwrap(),
+    );
+    assert!((a - b).abs() < 1e-3, "{a} vs {b}");
+    assert_eq!(outlook["percentiles"][2], stats["median"]);
+}
+
+#[test]
+fn an_outlook_shows_its_progress_and_stops_when_no_request_waits_for_it() {
+    table(RuleSet::YACHT, Order::Any);
+    util::target_table(RuleSet::YACHT, Order::Any);
+    let server = Served::start(&["--rules", "yacht"]);
+    let outlooks = || -> Vec<Value> {
+        let (_, body) = server.get("/api/status");
+        let v: Value = serde_json::from_str(&body).unwrap();
+        v["outlooks"].as_array().unwrap().clone()
+    };
+    // A pass through the whole game (seconds), on a connection closed once it computes.
+    let body = r#"{"target": 170}"#;
+    let mut stream = TcpStream::connect(("127.0.0.1", server.port())).unwrap();
+    write!(
+        stream,
+        "POST /api/outlook?rules=yacht HTTP/1.1\r\nHost: localhost\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let job = loop {
+        assert!(Instant::now() < deadline, "no progress shown");
+        if let Some(j) = outlooks()
+            .into_iter()
+            .find(|j| j["state"] == "computing" && j["total"].as_u64() > Some(0))
+        {
+            break j;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(job["policy"], "target");
+    assert_eq!(job["rules"], "yacht");
+    assert!(job["done"].as_u64() <= job["total"].as_u64(), "{job}");
+    drop(stream);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !outlooks().is_empty() {
+        assert!(Instant::now() < deadline, "the computation is not stopped");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Asked again and waited for, it is computed from the start and answered.
+    let o = server.post_ok(
+        "/api/outlook?rules=yacht",
+        &serde_json::from_str(body).unwrap(),
+    );
+    assert_eq!(o["policy"], "target");
+    let (total, _) = pmf_sums(&o, 0);
+    assert!((total - 1.0).abs() < 1e-9, "{total}");
+    assert!(
+        outlooks().is_empty(),
+        "an answered outlook is not under way"
+    );
+}
+
+/// A game of ann (filling the first open box each turn) against the bot, with its record.
+fn two_player_record(server: &Served, seed: u64) -> String {
+    let view = server.post_ok(
+        "/api/game?rules=yacht",
+        &serde_json::json!({"players": "ann,bot", "seed": seed, "coach_threshold": null}),
+    );
+    let over = play_to_the_end(server, view);
+    let (status, record) = server.get(&format!(
+        "/api/game/{}/record",
+        over["id"].as_str().unwrap()
+    ));
+    assert_eq!(status, 200);
+    record
+}
+
+#[test]
+fn review_prices_in_the_objective_asked_as_review_does_with_its_flags() {
+    table(RuleSet::YACHT, Order::Any);
+    util::target_table(RuleSet::YACHT, Order::Any);
+    util::distribution_table(RuleSet::YACHT, Order::Any);
+    let server = Served::start(&["--rules", "yacht"]);
+    let dir = temp_dir();
+    let record = two_player_record(&server, 5);
+    let path = dir.path().join("ann.jsonl");
+    std::fs::write(&path, &record).unwrap();
+    let file = path.display().to_string();
+    for (query, flags) in [
+        ("?target=150", &["--target", "150"][..]),
+        ("?objective=target&target=150", &["--target", "150"][..]),
+        ("?objective=win", &["--win"][..]),
+        ("?objective=expected-score", &["--target", "off"][..]),
+        ("?target=off", &["--target", "off"][..]),
+        ("", &[][..]),
+    ] {
+        let mut args = vec!["review", &file, "--json"];
+        args.extend(flags);
+        let cli = run(RuleSet::YACHT, Order::Any, &args);
+        assert!(cli.status.success(), "{}", stderr(&cli));
+        let (status, body) = server.post(&format!("/api/review{query}"), &record);
+        assert_eq!(status, 200, "{query}: {body}");
+        assert_eq!(body, stdout(&cli).trim_end(), "{query}");
+    }
+    // In chance: the losses are chances, and the bot, which plays for the average, loses
+    // some to a target.
+    let (_, body) = server.post("/api/review?target=150", &record);
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["objective"], "target");
+    assert_eq!(v["target"], 150);
+    for d in v["decisions"].as_array().unwrap() {
+        let loss = d["loss"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&loss), "{d}");
+        assert!(d["best_value"].as_f64().unwrap() <= 1.0 + 1e-9, "{d}");
+    }
+    assert!(
+        v["players"][0]["by_size"].get("under_0_001").is_some(),
+        "{body}"
+    );
+    let (_, body) = server.post("/api/review?objective=win", &record);
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["objective"], "win");
+    assert!(
+        v["model"]
+            .as_str()
+            .unwrap()
+            .starts_with("each opponent plays")
+    );
+    // The errors: the CLI's reason for a bad target, the library's for the rest.
+    for bad in ["abc", "100001", "-3"] {
+        let cli = run(
+            RuleSet::YACHT,
+            Order::Any,
+            &["review", &file, &format!("--target={bad}")],
+        );
+        util::assert_bad_input(&cli, "the target must be");
+        let reason = stderr(&cli)
+            .trim()
+            .split_once("': ")
+            .unwrap()
+            .1
+            .trim_end_matches("; see `yahtzee --help`")
+            .to_string();
+        let m = assert_error(
+            &server.post(&format!("/api/review?target={bad}"), &record),
+            400,
+            "",
+        );
+        assert_eq!(m, reason);
+    }
+    for (query, needle) in [
+        (
+            "?objective=chess",
+            "objective must be expected-score, target or win, not `chess`",
+        ),
+        ("?objective=win&target=150", "objective win takes no target"),
+        (
+            "?objective=expected-score&target=150",
+            "objective expected-score takes no target",
+        ),
+        ("?objective=target", "objective target needs its target"),
+        (
+            "?objective=target&target=off",
+            "objective target needs a target score",
+        ),
+        (
+            "?rules=yacht",
+            "unknown query parameter `rules`: the parameters of /api/review are objective and target",
+        ),
+        ("?target=1&target=2", "given twice"),
+    ] {
+        assert_error(
+            &server.post(&format!("/api/review{query}"), &record),
+            400,
+            needle,
+        );
+    }
+    // One player: no chance of winning to price.
+    let view = server.post_ok(
+        "/api/game?rules=yacht",
+        &serde_json::json!({"players": "bot", "seed": 2}),
+    );
+    let (_, alone) = server.get(&format!(
+        "/api/game/{}/record",
+        view["id"].as_str().unwrap()
+    ));
+    assert_error(
+        &server.post("/api/review?objective=win", &alone),
+        400,
+        "a review in chance of winning needs two players or more: this record has one player",
     );
 }

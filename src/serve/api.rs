@@ -7,14 +7,15 @@
 //! | `POST /api/card` | `{"card": "ones=3,...", "yahtzee_bonus": 0, "score": {...}}` | the card checked as `--card` is, with its sums |
 //! | `POST /api/advise` | a batch line (with `target` or `opponents`) | `yahtzee advise --batch` |
 //! | `POST /api/stats` | `{"at_least": [...]}` or nothing | `yahtzee stats --json` |
-//! | `POST /api/review` | a game record | `yahtzee review --json` |
-//! | `POST /api/outlook` | a batch line | the distribution of the final score from the position |
+//! | `POST /api/review` | a game record | `yahtzee review --json` (`?target=T`: `--target T`; `?objective=win`: `--win`) |
+//! | `POST /api/outlook` | a batch line (`dice` left out: the start of a turn) | the distribution of the final score from the position under the line's objective ([`super::outlook`]) |
 //! | `GET /api/status` | | where each table stands (loading, building, ready) |
 //! | `POST /api/load` | | starts loading a table, for a page that shows the progress |
 //!
 //! The rules are the query parameters `rules` (a rule set's name, default: the server's) and
 //! `upper_first` (`true` or `false`, default `false`), except for a review, whose rules come
-//! from the record.
+//! from the record (its parameters are `objective`, `expected-score`, `target` or `win`, and
+//! `target`, as `review --target` and `--win`).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -36,13 +37,12 @@ use crate::dice::Dice;
 use crate::distribution::{Summary, THRESHOLDS, Tally};
 use crate::game::{box_names, check_legal};
 use crate::report::{StatsReport, stats};
-use crate::review::{GameRecord, review};
+use crate::review::{GameRecord, Pricing, ReviewError, review, review_for};
 use crate::rules::{Rules, RulesCard, Section};
 use crate::state::ScoreCard;
 use crate::table::StrategyTable;
 use crate::text::excerpt;
 use crate::vector::VectorTable;
-use crate::win::{FinalScores, WinError};
 
 /// The exact statistics of each rules, computed once (about 20 seconds for Yahtzee).
 pub type StatsCache = Mutex<HashMap<Rules, Arc<OnceLock<(StatsReport, Tally)>>>>;
@@ -57,7 +57,7 @@ pub fn routes() -> Router<Arc<Server>> {
         .route("/api/advise", post(advise))
         .route("/api/stats", post(stats_of))
         .route("/api/review", post(review_of))
-        .route("/api/outlook", post(outlook))
+        .route("/api/outlook", post(super::outlook::outlook_of))
 }
 
 const RULES_PARAMS: [&str; 2] = ["rules", "upper_first"];
@@ -80,6 +80,8 @@ struct Status {
     outlook: bool,
     /// Every table asked for so far.
     tables: Vec<super::tables::TableStatus>,
+    /// The outlooks being computed (under the target and win policies), oldest first.
+    outlooks: Vec<super::outlook::JobStatus>,
 }
 
 async fn status(State(server): State<Arc<Server>>, RawQuery(raw): RawQuery) -> Response {
@@ -90,6 +92,7 @@ async fn status(State(server): State<Arc<Server>>, RawQuery(raw): RawQuery) -> R
         rules: server.rules,
         outlook: true,
         tables: server.tables.status(),
+        outlooks: server.outlooks.status(),
     })
 }
 
@@ -501,15 +504,123 @@ async fn stats_of(
     }
 }
 
-/// The review of the record `bytes`, as `yahtzee review --json` reports it.
+/// What a review prices decisions in, as asked by the query of `/api/review`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReviewObjective {
+    /// Expected points (`review --target off`).
+    Points,
+    /// The chance of a final score of at least this (`review --target T`).
+    Target(u32),
+    /// The chance of winning against the other players (`review --win`).
+    Win,
+}
+
+/// The objective of a review from its query (`objective` and `target`), as `yahtzee review`
+/// takes `--target` and `--win`: absent, the record's coach's (its target, or winning),
+/// else expected points.
+pub fn review_objective(
+    pairs: &[(String, String)],
+    record: &GameRecord,
+) -> Result<ReviewObjective, ApiError> {
+    let target = match param(pairs, "target") {
+        None => None,
+        Some(text) => Some(match text.trim() {
+            t if t.eq_ignore_ascii_case("off") => None,
+            t => Some(
+                t.parse::<u32>()
+                    .ok()
+                    .filter(|&n| n <= crate::simulate::MAX_TARGET)
+                    .ok_or_else(|| {
+                        ApiError::bad(format!(
+                            "the target must be `off` or a whole number from 0 to {}, not `{}`",
+                            crate::simulate::MAX_TARGET,
+                            excerpt(t)
+                        ))
+                    })?,
+            ),
+        }),
+    };
+    let coach = || match record.header.coach_target {
+        Some(t) => ReviewObjective::Target(t),
+        None if record.header.coach_win => ReviewObjective::Win,
+        None => ReviewObjective::Points,
+    };
+    match (param(pairs, "objective"), target) {
+        (None, None) => Ok(coach()),
+        (None, Some(None)) => Ok(ReviewObjective::Points),
+        (None | Some("target"), Some(Some(t))) => Ok(ReviewObjective::Target(t)),
+        (Some("target"), None) => match record.header.coach_target {
+            Some(t) => Ok(ReviewObjective::Target(t)),
+            None => Err(ApiError::bad(format!(
+                "objective target needs its target: give target=T, a whole number from 0 to {} (the record's coach had none)",
+                crate::simulate::MAX_TARGET
+            ))),
+        },
+        (Some("target"), Some(None)) => Err(ApiError::bad(
+            "objective target needs a target score: target=off prices in expected points (objective expected-score)",
+        )),
+        (Some("expected-score"), None | Some(None)) => Ok(ReviewObjective::Points),
+        (Some("win"), None) => Ok(ReviewObjective::Win),
+        (Some(o @ ("expected-score" | "win")), Some(_)) => Err(ApiError::bad(format!(
+            "objective {o} takes no target: give target=T with objective target (or alone), or leave target out"
+        ))),
+        (Some(other), _) => Err(ApiError::bad(format!(
+            "objective must be expected-score, target or win, not `{}`",
+            excerpt(other)
+        ))),
+    }
+}
+
+/// The review of the record `bytes` in the objective its query asks for (`objective`,
+/// `target`), as `yahtzee review --json` reports it with the same flags.
 pub fn review_record(
     server: &Arc<Server>,
     bytes: &[u8],
+    pairs: &[(String, String)],
 ) -> Result<crate::review::Review, ApiError> {
     let record = GameRecord::parse(bytes).map_err(|e| ApiError::bad(format!("the record: {e}")))?;
+    let objective = review_objective(pairs, &record)?;
     let rules = record.game.rules();
     let table = server.tables.ev(rules).map_err(ApiError::internal)?;
-    review(&table, &record).map_err(|e| ApiError::internal(e.to_string()))
+    let failed = |e: ReviewError| match e {
+        ReviewError::WinAlone => ApiError::bad(e.to_string()),
+        other => ApiError::internal(other.to_string()),
+    };
+    match objective {
+        ReviewObjective::Points => {
+            review(&table, &record).map_err(|e| ApiError::internal(e.to_string()))
+        }
+        ReviewObjective::Target(target) => {
+            let targets = server.tables.target(rules).map_err(ApiError::internal)?;
+            review_for(
+                &table,
+                &record,
+                Pricing::Target {
+                    targets: &targets,
+                    target,
+                },
+            )
+            .map_err(failed)
+        }
+        ReviewObjective::Win => {
+            // Checked before the distribution table is loaded (or built).
+            if record.game.seats().len() < 2 {
+                return Err(failed(ReviewError::WinAlone));
+            }
+            let distribution = server
+                .tables
+                .distribution(rules)
+                .map_err(ApiError::internal)?;
+            review_for(
+                &table,
+                &record,
+                Pricing::Win {
+                    distribution: &distribution,
+                },
+            )
+            .map_err(failed)
+        }
+    }
 }
 
 async fn review_of(
@@ -518,106 +629,12 @@ async fn review_of(
     body: Body,
 ) -> Response {
     let answer = async {
-        query_pairs(raw.as_deref(), &[], "/api/review")?;
+        let pairs = query_pairs(raw.as_deref(), &["objective", "target"], "/api/review")?;
         let bytes = read_body(body, RECORD_LIMIT, "/api/review").await?;
-        blocking(move || review_record(&server, &bytes)).await
+        blocking(move || review_record(&server, &bytes, &pairs)).await
     };
     match answer.await {
         Ok(report) => json(&report),
-        Err(e) => e.into_response(),
-    }
-}
-
-/// The distribution of the final score from a position under expected-score play
-/// ([`FinalScores::of_position`]), for the page's chart.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Outlook {
-    /// The rules (`rules` and `upper_first`).
-    #[serde(flatten)]
-    pub rules: Rules,
-    /// Points already on the card, bonuses included.
-    pub banked: u32,
-    /// The dice, ascending.
-    pub dice: Vec<u8>,
-    /// Rolls left.
-    pub rolls_left: u8,
-    /// Always `expected-score`: every choice from the position on is the expected-score
-    /// policy's (ties as documented).
-    pub policy: &'static str,
-    /// The mean final score (the best expected final score of the advice).
-    pub mean: f64,
-    /// The lowest and highest final scores with a chance.
-    pub min: u32,
-    /// See `min`.
-    pub max: u32,
-    /// The 10th, 25th, 50th, 75th and 90th percentiles.
-    pub percentiles: [u32; 5],
-    /// The query's target, if it has one.
-    pub target: Option<u32>,
-    /// The chance of a final score of at least `target` under this policy.
-    pub p_at_least_target: Option<f64>,
-    /// Every final score with its chance: `[score, probability]`, ascending.
-    pub pmf: Vec<(u32, f64)>,
-}
-
-/// The outlook of the position of the batch line `line` under `rules`.
-pub fn outlook_of(server: &Arc<Server>, rules: Rules, line: &[u8]) -> Result<Outlook, ApiError> {
-    let query = batch::Query::parse(line).map_err(|e| ApiError::bad(e.to_string()))?;
-    let position = query
-        .position(rules)
-        .map_err(|e| ApiError::bad(e.to_string()))?;
-    let ev = server.tables.ev(rules).map_err(ApiError::internal)?;
-    // The position is checked before the distribution table is loaded (or built).
-    crate::advice::advise(&ev, &position).map_err(|e| ApiError::bad(e.to_string()))?;
-    let distribution = server
-        .tables
-        .distribution(rules)
-        .map_err(ApiError::internal)?;
-    let f = FinalScores::of_position(&ev, &distribution, &position).map_err(|e| match e {
-        WinError::Advice(e) => ApiError::bad(e.to_string()),
-        other => ApiError::internal(other.to_string()),
-    })?;
-    Ok(Outlook {
-        rules,
-        banked: position.card.banked(),
-        dice: position.dice.faces(),
-        rolls_left: position.rolls_left,
-        policy: "expected-score",
-        mean: f.mean(),
-        min: f.lo,
-        max: f.hi(),
-        percentiles: [0.1, 0.25, 0.5, 0.75, 0.9].map(|q| f.percentile(q)),
-        target: query.target,
-        p_at_least_target: query
-            .target
-            .map(|t| (1.0 - f.below(i64::from(t))).clamp(0.0, 1.0)),
-        pmf: f
-            .pmf
-            .iter()
-            .enumerate()
-            .map(|(i, &p)| (f.lo + i as u32, p))
-            .collect(),
-    })
-}
-
-async fn outlook(
-    State(server): State<Arc<Server>>,
-    RawQuery(raw): RawQuery,
-    body: Body,
-) -> Response {
-    let answer = async {
-        let rules = rules_query(&server, raw.as_deref(), "/api/outlook")?;
-        let mut line = read_body(body, BODY_LIMIT, "/api/outlook").await?;
-        if line.last() == Some(&b'\n') {
-            line.pop();
-            if line.last() == Some(&b'\r') {
-                line.pop();
-            }
-        }
-        blocking(move || outlook_of(&server, rules, &line)).await
-    };
-    match answer.await {
-        Ok(o) => json(&o),
         Err(e) => e.into_response(),
     }
 }

@@ -23,6 +23,7 @@
 //! connections, so a build or a long computation does not stall the page.
 
 pub mod api;
+pub mod outlook;
 pub mod play;
 pub mod tables;
 
@@ -109,6 +110,9 @@ pub struct Server {
     pub rules: Rules,
     /// The exact statistics computed so far, by rules.
     pub stats: api::StatsCache,
+    /// The distributions of the final score under the target and win policies, being
+    /// computed or kept.
+    pub outlooks: outlook::Outlooks,
     /// Answer only requests whose `Host` names this machine by a loopback name (the server
     /// listens on a loopback address): see [`host_is_local`].
     pub loopback_only: bool,
@@ -139,6 +143,7 @@ pub fn run(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), 
             games: play::Games::default(),
             rules: options.rules,
             stats: api::StatsCache::default(),
+            outlooks: outlook::Outlooks::default(),
             loopback_only: is_local(addr.ip()),
         });
         server.tables.start(options.rules, Objective::ExpectedScore);

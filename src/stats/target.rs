@@ -1,16 +1,20 @@
 //! The exact distribution of the final score under the target policy: the best chance of a
 //! final score of at least `T` ([`crate::target::TargetTurn`], the policy `simulate
 //! --policy target:T` and the target bots play), by propagating probability forward as
-//! [`super::exact_distribution`] does for the expected-score policy.
+//! [`super::exact_distribution`] does for the expected-score policy. The same pass follows
+//! the best response to opponents' final-score distributions ([`crate::win`]: the win table
+//! read at the points banked, [`Play::Win`]), from any card or any position in a turn
+//! ([`distribution_from_card`], [`distribution_from_position`]).
 //!
 //! The target policy depends on the points banked, through the points still needed
 //! `T - banked`, so a state's mass is held by points banked (and, for the figures of the
 //! Yahtzee bonuses, by their number: a [`Joint`] histogram), and each banked value of a state
 //! has its own turn. Where the target policy cannot differ from the expected-score policy
-//! (the target reached, `needed <= 0`, or out of reach, `needed` above [`max_remaining`]) the
+//! (the target reached, `needed <= 0`, or out of reach, `needed` above [`max_remaining`];
+//! to win, a game lost or won whatever is played: [`Play::window`]) the
 //! expected-score turn's outcomes ([`super::turn_outcomes`]) serve every such banked value at
-//! once. Elsewhere the turn is computed by the target table's kernel for 16 values of
-//! `needed` at a time ([`VectorTable::turn_lanes`], each lane bit for bit the turn
+//! once. Elsewhere the turn is computed by the vector table's kernel for 16 banked values at
+//! a time ([`VectorTable::turn_lanes`], each lane bit for bit the turn
 //! `TargetTurn` computes), and each lane's decisions are taken by the rule of
 //! [`crate::target::TargetTurn`]: the chance, then within 1e-9 the expected final score, then
 //! the fewest dice kept or the box first on the card.
@@ -27,15 +31,17 @@ use std::sync::{LazyLock, Mutex};
 use rayon::prelude::*;
 
 use super::{ROLL_DICE, turn_outcomes};
-use crate::advice::{Preferred, TurnValues};
-use crate::dice::{DICE, FACES, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
+use crate::advice::{BoxChoice, Position, Preferred, TurnValues};
+use crate::dice::{DICE, Dice, FACES, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
 use crate::distribution::Tally;
 use crate::kernel::Layer;
 use crate::rules::{BoxMask, Rules};
 use crate::simulate::TargetPlayer;
-use crate::state::{Bonuses, Layout, State, cards_by_depth};
-use crate::table::StrategyTable;
+use crate::state::{Bonuses, Layout, ScoreCard, State, cards_by_depth};
+use crate::table::{StrategyTable, TableError};
+use crate::target::{TargetError, TargetTurn};
 use crate::vector::{MAX_TURN_LANES, VectorTable, max_remaining};
+use crate::win::FinalScores;
 
 /// Cards whose turns are computed together: enough work for the threads, little enough
 /// memory (a Yahtzee card's turns for every banked value take up to tens of megabytes).
@@ -361,43 +367,43 @@ enum Kept {
     Keep(u16),
 }
 
-/// The value of `state`'s vector at each of `xs` (the lanes), as `VectorTable::value` reads
-/// it: below the stored range the table's value for "nothing needed" (1), above it 0.
-fn lanes_of(targets: &VectorTable<f32>, state: &State, xs: &[i64; LANES]) -> [f64; LANES] {
-    let values = targets
-        .stored(state)
-        .expect("every card of the target table was read when the player was made");
-    let lo = i64::from(targets.range(state).lo);
+/// The value of `state`'s vector at each of `xs` (the lanes), as [`VectorTable::value`]
+/// reads it: below the stored range the table's `below` value (1 for the target table),
+/// above it its `above` value (0 for the target table).
+fn lanes_of(table: &VectorTable<f32>, state: &State, xs: &[i64; LANES]) -> [f64; LANES] {
     let mut out = [0.0; LANES];
     for (o, &x) in out.iter_mut().zip(xs) {
-        *o = if x < lo {
-            1.0
-        } else {
-            values.get((x - lo) as usize).map_or(0.0, |&v| f64::from(v))
-        };
+        *o = f64::from(
+            table
+                .value(state, x)
+                .expect("every card of the table was read when the player was made"),
+        );
     }
     out
 }
 
-/// The target policy's turn of one state for up to [`LANES`] values of `needed`: the mass of
-/// each outcome for each lane. The decisions are those of `TargetTurn` at each `needed`, and
-/// each lane's mass is computed by the same operations as [`outcome_mass`], for all lanes at
-/// once. Compiled for the widest vectors of the processor, like the kernel (no operation is
-/// fused, so every instruction set gives the same bits).
+/// The policy's turn of one state for up to [`LANES`] coordinates `coords` of the policy's
+/// table (the points still needed for a target, the points banked for the win objective;
+/// `sign` is how points scored move it, see [`Play::sign`]): the mass of each outcome for
+/// each lane. The decisions are those of `TargetTurn` at each coordinate, and each lane's
+/// mass is computed by the same operations as [`outcome_mass`], for all lanes at once.
+/// Compiled for the widest vectors of the processor, like the kernel (no operation is fused,
+/// so every instruction set gives the same bits).
 fn target_lanes(
     targets: &VectorTable<f32>,
+    sign: i64,
     plan: &TurnPlan,
     state: &State,
-    needed: &[i64],
+    coords: &[i64],
 ) -> Vec<Vec<f64>> {
     use crate::solver::{Isa, Simd};
     match Simd::detect().isa() {
         // SAFETY: `Simd::detect` names only an instruction set this processor has.
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 => unsafe { target_lanes_avx512(targets, plan, state, needed) },
+        Isa::Avx512 => unsafe { target_lanes_avx512(targets, sign, plan, state, coords) },
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 => unsafe { target_lanes_avx2(targets, plan, state, needed) },
-        _ => target_lanes_of(targets, plan, state, needed),
+        Isa::Avx2 => unsafe { target_lanes_avx2(targets, sign, plan, state, coords) },
+        _ => target_lanes_of(targets, sign, plan, state, coords),
     }
 }
 
@@ -405,35 +411,38 @@ fn target_lanes(
 #[target_feature(enable = "avx512f")]
 fn target_lanes_avx512(
     targets: &VectorTable<f32>,
+    sign: i64,
     plan: &TurnPlan,
     state: &State,
-    needed: &[i64],
+    coords: &[i64],
 ) -> Vec<Vec<f64>> {
-    target_lanes_of(targets, plan, state, needed)
+    target_lanes_of(targets, sign, plan, state, coords)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn target_lanes_avx2(
     targets: &VectorTable<f32>,
+    sign: i64,
     plan: &TurnPlan,
     state: &State,
-    needed: &[i64],
+    coords: &[i64],
 ) -> Vec<Vec<f64>> {
-    target_lanes_of(targets, plan, state, needed)
+    target_lanes_of(targets, sign, plan, state, coords)
 }
 
 #[inline(always)]
 fn target_lanes_of(
     targets: &VectorTable<f32>,
+    sign: i64,
     plan: &TurnPlan,
     state: &State,
-    needed: &[i64],
+    coords: &[i64],
 ) -> Vec<Vec<f64>> {
-    let n = needed.len();
+    let n = coords.len();
     debug_assert!((1..=LANES).contains(&n));
-    let mut xs = [needed[n - 1]; LANES];
-    xs[..n].copy_from_slice(needed);
+    let mut xs = [coords[n - 1]; LANES];
+    xs[..n].copy_from_slice(coords);
     let mut one: Vec<[f64; LANES]> = Vec::with_capacity(MULTISETS);
     let mut two: Vec<[f64; LANES]> = Vec::with_capacity(MULTISETS);
     let mut open: Vec<[f64; LANES]> = Vec::with_capacity(ROLLS);
@@ -447,13 +456,13 @@ fn target_lanes_of(
             Layer::Opening => open.extend_from_slice(&k[FIRST_ROLL..]),
         })
         .expect("every card of the target table was read when the player was made");
-    // The chance after each outcome, per lane: `VectorTable::after_box` at each `needed`.
+    // The chance after each outcome, per lane: `VectorTable::after_box` at each coordinate.
     let chances: Vec<[f64; LANES]> = plan
         .outcomes
         .iter()
         .map(|o| {
-            let gain = i64::from(o.gain());
-            lanes_of(targets, &o.next, &xs.map(|x| x - gain))
+            let gain = sign * i64::from(o.gain());
+            lanes_of(targets, &o.next, &xs.map(|x| x + gain))
         })
         .collect();
     // `TargetTurn::best_keep`: each keep's chance (stopping, or a keep with one roll left,
@@ -616,10 +625,119 @@ fn outcome_mass(
     out
 }
 
-/// The banked values whose turn is the target policy's own: `needed = target - banked` from
-/// 1 to `most` (the most the state can still score). Others play the expected-score turn.
-fn window(target: u32, most: u32) -> (u32, u32) {
-    (target.saturating_sub(most), target)
+/// Which policy of a vector table a distribution follows, and how its table's coordinate
+/// reads the points banked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Play {
+    /// The target policy for a final score of at least this, on the target table: the
+    /// coordinate is the points still needed, `target - banked`.
+    Target(u32),
+    /// The best response to opponents whose final scores all lie in `lo..=hi`, on the win
+    /// table of [`crate::win::best_response`]: the coordinate is the points banked.
+    Win {
+        /// The lowest final score of any opponent with a chance.
+        lo: u32,
+        /// The highest.
+        hi: u32,
+    },
+}
+
+impl Play {
+    /// The table's coordinate with `banked` points on the card.
+    pub fn coordinate(self, banked: u32) -> i64 {
+        match self {
+            Play::Target(t) => i64::from(t) - i64::from(banked),
+            Play::Win { .. } => i64::from(banked),
+        }
+    }
+
+    /// How points scored move the coordinate: -1 (fewer points needed) or +1 (more banked).
+    pub fn sign(self) -> i64 {
+        match self {
+            Play::Target(_) => -1,
+            Play::Win { .. } => 1,
+        }
+    }
+
+    /// The banked values `a..z` whose turn is the table's own, in a state that can still
+    /// score at most `most`. For the others every option has the same value, so the tie rule
+    /// plays the expected-score turn: for a target, `needed = target - banked` from 1 to
+    /// `most` is the window (reached: every chance is 1; out of reach: 0); to win, a banked
+    /// value from which even `most` more loses to every opponent for sure (below
+    /// `lo - most`: every chance is 0) or that beats them all for sure (above `hi`: 1) is
+    /// outside it.
+    fn window(self, most: u32) -> (u32, u32) {
+        match self {
+            Play::Target(target) => (target.saturating_sub(most), target),
+            Play::Win { lo, hi } => (lo.saturating_sub(most), hi + 1),
+        }
+    }
+
+    /// What the policy is, in words, for an answer that charts its distribution.
+    pub fn name(self) -> &'static str {
+        match self {
+            Play::Target(_) => crate::vector::TARGET,
+            Play::Win { .. } => crate::win::WIN,
+        }
+    }
+}
+
+/// The policy of a vector table with what it needs: the expected-score table (for its ties
+/// and for the turns outside the window, [`Play::window`]), the vector table, and what it
+/// plays for. Its cards are read when it is made, so that a damaged file is an error there.
+pub struct VectorPolicy<'a> {
+    ev: &'a StrategyTable,
+    table: &'a VectorTable<f32>,
+    play: Play,
+}
+
+impl<'a> VectorPolicy<'a> {
+    /// The target policy of `player`.
+    pub fn target(player: &TargetPlayer<'a>) -> VectorPolicy<'a> {
+        VectorPolicy {
+            ev: player.ev(),
+            table: player.targets(),
+            play: Play::Target(player.target()),
+        }
+    }
+
+    /// The best response to opponents whose final scores have the distributions
+    /// `opponents`, from `start` on: `table` is the win table solved against them for the
+    /// cards that follow `start` ([`crate::win::best_response`], objective `win`), `ev`
+    /// the expected-score table of the same rules.
+    pub fn win(
+        ev: &'a StrategyTable,
+        table: &'a VectorTable<f32>,
+        opponents: &[FinalScores],
+        start: &State,
+    ) -> Result<VectorPolicy<'a>, TargetError> {
+        debug_assert_eq!(table.objective(), crate::win::WIN);
+        let rules = *ev.rules();
+        if *table.rules() != rules {
+            return Err(TargetError::RulesMismatch {
+                card: rules.label(),
+                table: table.rules().label(),
+            });
+        }
+        for m in cards_by_depth(&rules).into_iter().flatten() {
+            if m & start.filled == start.filled {
+                table.card(m)?;
+            }
+        }
+        // The range of the opponents' final scores, as `crate::win::utility` takes it.
+        let lo = opponents.iter().map(|o| o.lo).min().unwrap_or(0);
+        let hi = opponents.iter().map(FinalScores::hi).max().unwrap_or(0);
+        Ok(VectorPolicy {
+            ev,
+            table,
+            play: Play::Win { lo, hi },
+        })
+    }
+
+    /// What the policy plays for.
+    pub fn play(&self) -> Play {
+        self.play
+    }
 }
 
 /// The turns of one state, for every banked value of its mass.
@@ -639,16 +757,11 @@ struct StateTurns {
 }
 
 impl StateTurns {
-    fn new(
-        ev: &StrategyTable,
-        targets: &VectorTable<f32>,
-        target: u32,
-        state: &State,
-        joint: &Joint,
-    ) -> StateTurns {
+    fn new(policy: &VectorPolicy<'_>, state: &State, joint: &Joint) -> StateTurns {
+        let ev = policy.ev;
         let rules = ev.rules();
         let plan = TurnPlan::new(ev, state);
-        let window = window(target, max_remaining(rules, state));
+        let window = policy.play.window(max_remaining(rules, state));
         let (lo, hi) = joint.support();
         let (a, z) = (lo.max(window.0), hi.min(window.1));
         let uses_ev = lo < window.0 || hi > window.1 || a >= z;
@@ -665,11 +778,8 @@ impl StateTurns {
             turns = vec![Vec::new(); (z - a) as usize];
             let banked: Vec<u32> = (a..z).filter(|&b| joint.at(b) != 0.0).collect();
             for chunk in banked.chunks(LANES) {
-                let needed: Vec<i64> = chunk
-                    .iter()
-                    .map(|&b| i64::from(target) - i64::from(b))
-                    .collect();
-                let lanes = target_lanes(targets, &plan, state, &needed);
+                let coords: Vec<i64> = chunk.iter().map(|&b| policy.play.coordinate(b)).collect();
+                let lanes = target_lanes(policy.table, policy.play.sign(), &plan, state, &coords);
                 for (&b, m) in chunk.iter().zip(lanes) {
                     turns[(b - a) as usize] = m;
                 }
@@ -762,28 +872,183 @@ pub fn target_distribution_from(
     banked: u32,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Tally {
-    let ev = player.ev();
-    let targets = player.targets();
-    let target = player.target();
+    let policy = VectorPolicy::target(player);
+    let seeds = [Seed {
+        state: *start,
+        banked,
+        bonuses: 0,
+        mass: 1.0,
+    }];
+    let tally = Tally::new(player.ev().rules());
+    propagate(&policy, tally, &seeds, &|done, total| {
+        progress(done, total);
+        true
+    })
+    .expect("the computation is never stopped")
+}
+
+/// The exact distribution of the final score under `policy` from the start of a turn of
+/// `card` (before its first roll), with the per-box figures of the boxes filled from there.
+/// `progress(done, total)` counts cards and says whether to go on: `false` stops the
+/// computation, which then gives `None`. Runs on the current rayon thread pool; the result
+/// is the same at any thread count.
+pub fn distribution_from_card(
+    policy: &VectorPolicy<'_>,
+    card: &ScoreCard,
+    progress: &(dyn Fn(u64, u64) -> bool + Sync),
+) -> Result<Option<Tally>, TargetError> {
+    check_rules(policy, card)?;
+    let seeds = [Seed {
+        state: card.state(),
+        banked: card.banked(),
+        bonuses: 0,
+        mass: 1.0,
+    }];
+    Ok(propagate(
+        policy,
+        Tally::new(&card.rules()),
+        &seeds,
+        progress,
+    ))
+}
+
+/// [`distribution_from_card`] from the middle of a turn: `position`'s dice showing with its
+/// rolls left. The rest of the turn is played by the policy's turn at the position's
+/// coordinate ([`crate::target::TargetTurn`]: the choices `advise --target` or `advise
+/// --opponent` ranks first), then the game as from a card.
+pub fn distribution_from_position(
+    policy: &VectorPolicy<'_>,
+    position: &Position,
+    progress: &(dyn Fn(u64, u64) -> bool + Sync),
+) -> Result<Option<Tally>, TargetError> {
+    let card = &position.card;
+    check_rules(policy, card)?;
+    // The position is checked: rolls left, a card with an open box.
+    crate::advice::advise(policy.ev, position)?;
+    let rules = card.rules();
+    let state = card.state();
+    let banked = card.banked();
+    let turn = TargetTurn::new(
+        policy.ev,
+        policy.table,
+        &state,
+        policy.play.coordinate(banked),
+    )?;
+    let mut ends: Vec<(BoxChoice, f64)> = Vec::new();
+    play_out(&turn, &position.dice, position.rolls_left, 1.0, &mut ends)?;
+    // Equal ends merged in a fixed order (box, points, bonus; then the order of the rolls).
+    ends.sort_by_key(|(c, _)| (c.index, c.points, c.bonus));
+    let mut tally = Tally::new(&rules);
+    let mut seeds: Vec<Seed> = Vec::new();
+    for (c, p) in ends {
+        let seed = Seed {
+            state: state.after(&rules, c.index, c.points),
+            banked: banked + c.points + c.bonus,
+            bonuses: usize::from(c.bonuses.yahtzee),
+            mass: p,
+        };
+        match seeds.last_mut() {
+            Some(last)
+                if (last.state, last.banked, last.bonuses)
+                    == (seed.state, seed.banked, seed.bonuses) =>
+            {
+                last.mass += p;
+            }
+            _ => seeds.push(seed),
+        }
+        tally.add_box(c.index, c.points, p);
+        if c.bonuses.upper {
+            tally.upper_bonus += p;
+        }
+    }
+    Ok(propagate(policy, tally, &seeds, progress))
+}
+
+fn check_rules(policy: &VectorPolicy<'_>, card: &ScoreCard) -> Result<(), TargetError> {
+    if card.rules() != *policy.ev.rules() {
+        return Err(TargetError::RulesMismatch {
+            card: card.rules().label(),
+            table: policy.ev.rules().label(),
+        });
+    }
+    Ok(())
+}
+
+/// The rest of a turn from `dice` with `rolls_left`, reached with chance `p`, played by
+/// `turn`: every box it ends in, with its chance, in the order of the rolls.
+fn play_out(
+    turn: &TargetTurn<'_>,
+    dice: &Dice,
+    rolls_left: u8,
+    p: f64,
+    ends: &mut Vec<(BoxChoice, f64)>,
+) -> Result<(), TableError> {
+    if rolls_left > 0 {
+        let keep = turn.best_keep(rolls_left, dice);
+        // Keeping all five dice stops the turn: the box is chosen as with no roll left.
+        if keep.len() < DICE {
+            let lattice = Lattice::get();
+            for d in Dice::all().filter(|d| keep.is_within(d)) {
+                let q = lattice.outcome_probability(keep.index(), d.index());
+                play_out(turn, &d, rolls_left - 1, p * q, ends)?;
+            }
+            return Ok(());
+        }
+    }
+    let (c, _) = turn.best_box(dice)?;
+    ends.push((c, p));
+    Ok(())
+}
+
+/// Mass put into the forward pass: a state reached with `banked` points and `bonuses`
+/// Yahtzee bonuses earned on the way, with chance `mass`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Seed {
+    state: State,
+    banked: u32,
+    bonuses: usize,
+    mass: f64,
+}
+
+/// The forward pass of `policy` from `seeds` (states of one depth, each reached with its
+/// points banked and its chance), adding to `tally` (which may hold the figures of the turn
+/// that led to the seeds); `None` when `progress` says to stop.
+fn propagate(
+    policy: &VectorPolicy<'_>,
+    mut tally: Tally,
+    seeds: &[Seed],
+    progress: &(dyn Fn(u64, u64) -> bool + Sync),
+) -> Option<Tally> {
+    let ev = policy.ev;
     let rules: Rules = *ev.rules();
     let layout = *ev.layout();
     let boxes = rules.box_count();
     let slots = layout.flags * layout.lanes;
-    let mut tally = Tally::new(&rules);
     let by_depth = cards_by_depth(&rules);
     let mut layer: Vec<Option<Block>> = vec![None; layout.masks];
-    let mut first: Block = vec![None; slots];
-    first[slot_of(&layout, start)] = Some(Joint {
-        rows: vec![Row {
-            lo: banked,
-            mass: vec![1.0],
-        }],
-    });
-    layer[usize::from(start.filled)] = Some(first);
+    for seed in seeds {
+        let block = layer[usize::from(seed.state.filled)].get_or_insert_with(|| vec![None; slots]);
+        block[slot_of(&layout, &seed.state)]
+            .get_or_insert_with(Joint::default)
+            .row_mut(seed.bonuses)
+            .add_shifted(seed.banked, &[seed.mass], 0, 1.0);
+    }
+    let Some(first) = seeds.first() else {
+        return Some(tally);
+    };
+    debug_assert!(
+        seeds
+            .iter()
+            .all(|s| s.state.filled.count_ones() == first.state.filled.count_ones()),
+        "the seeds are of one depth"
+    );
+    let start = first.state;
     let from = start.filled.count_ones() as usize;
     let total: u64 = (from..boxes).map(|d| by_depth[d].len() as u64).sum();
     let mut done = 0u64;
-    progress(done, total);
+    if !progress(done, total) {
+        return None;
+    }
     for depth_cards in &by_depth[from..boxes] {
         let cards: Vec<BoxMask> = depth_cards
             .iter()
@@ -810,7 +1075,7 @@ pub fn target_distribution_from(
                     let joint = layer[usize::from(m)].as_ref().expect("a card with mass")[s]
                         .as_ref()
                         .expect("a state with mass");
-                    StateTurns::new(ev, targets, target, &super::state_of(&layout, m, s), joint)
+                    StateTurns::new(policy, &super::state_of(&layout, m, s), joint)
                 })
                 .collect();
             let mut turns: Vec<Vec<Option<StateTurns>>> = batch
@@ -860,7 +1125,9 @@ pub fn target_distribution_from(
                 }
             });
             done += batch.len() as u64;
-            progress(done, total);
+            if !progress(done, total) {
+                return None;
+            }
         }
         done += (depth_cards.len() - cards.len()) as u64;
         layer = next
@@ -876,7 +1143,9 @@ pub fn target_distribution_from(
                     })
             })
             .collect();
-        progress(done, total);
+        if !progress(done, total) {
+            return None;
+        }
     }
     for block in layer.iter().flatten() {
         for joint in block.iter().flatten() {
@@ -895,7 +1164,7 @@ pub fn target_distribution_from(
             }
         }
     }
-    tally
+    Some(tally)
 }
 
 /// Moves the mass `joint` of a state, whose turns are `turns`, through its outcomes filling
@@ -948,10 +1217,8 @@ fn gather(layout: &Layout, block: &mut Block, joint: &Joint, turns: &StateTurns,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dice::Dice;
     use crate::rules::{Order, RuleSet};
     use crate::solver::SolveOptions;
-    use crate::target::TargetTurn;
     use crate::vector::{VectorObjective, solve};
 
     /// Every lane's keeps and boxes are those of `TargetTurn` at its `needed`: the policy of
@@ -1002,7 +1269,7 @@ mod tests {
                 let needed: Vec<i64> = (0..LANES as i64)
                     .map(|i| 1 + i * most / LANES as i64)
                     .collect();
-                let lanes = target_lanes(&targets, &plan, &state, &needed);
+                let lanes = target_lanes(&targets, -1, &plan, &state, &needed);
                 for (l, &x) in needed.iter().enumerate() {
                     let turn = TargetTurn::new(&ev, &targets, &state, x).unwrap();
                     let reference = outcome_mass(
@@ -1032,5 +1299,216 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The outcome masses of a turn of `state` played by `turn` (the reference of the lanes).
+    fn reference(plan: &TurnPlan, turn: &TargetTurn<'_>) -> Vec<f64> {
+        outcome_mass(
+            plan.outcomes.len(),
+            |rolls_left, r| {
+                let k = turn.best_keep(rolls_left, &ROLL_DICE[r]);
+                if k.len() == DICE {
+                    Kept::Stop
+                } else {
+                    Kept::Keep(k.index() as u16)
+                }
+            },
+            |r| {
+                let (c, _) = turn.best_box(&ROLL_DICE[r]).unwrap();
+                Some(find(
+                    &plan.outcomes,
+                    c.index as u8,
+                    c.points as u8,
+                    c.bonus as u16,
+                ))
+            },
+        )
+    }
+
+    /// Yacht's tables, and opponents of a Yacht game: one still playing from a card, one
+    /// finished.
+    fn yacht() -> (StrategyTable, VectorTable<f32>) {
+        let rules = Rules::new(RuleSet::YACHT);
+        let (ev, _) = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {});
+        let targets = solve(
+            &VectorObjective::<f32>::target(rules),
+            SolveOptions::default().simd,
+            &|_, _| {},
+        );
+        (ev, targets)
+    }
+
+    fn opponents() -> Vec<FinalScores> {
+        vec![
+            FinalScores {
+                lo: 120,
+                pmf: vec![0.1, 0.0, 0.2, 0.3, 0.25, 0.15],
+            },
+            FinalScores::point(131),
+        ]
+    }
+
+    /// With the win table read at the points banked, every lane's keeps and boxes are those
+    /// of `TargetTurn` on the win table at its banked value: the distribution of the win
+    /// policy is the policy `advise --opponent` ranks first.
+    #[test]
+    fn win_lane_decisions_are_the_turns_of_the_win_table() {
+        let (ev, _) = yacht();
+        let rules = *ev.rules();
+        let card = ScoreCard::parse(rules, "ones=2,twos=4,threes=9,fours=12,fives=15", 0).unwrap();
+        let table = crate::win::best_response(&card, &opponents(), SolveOptions::default().simd);
+        let state = card.state();
+        let plan = TurnPlan::new(&ev, &state);
+        let banked: Vec<i64> = (0..LANES as i64).map(|i| 30 + 4 * i).collect();
+        let lanes = target_lanes(&table, 1, &plan, &state, &banked);
+        let mut differ = 0;
+        for (l, &b) in banked.iter().enumerate() {
+            let turn = TargetTurn::new(&ev, &table, &state, b).unwrap();
+            let want = reference(&plan, &turn);
+            assert_eq!(lanes[l], want, "banked {b}");
+            differ += usize::from(lanes[l] != lanes[0]);
+        }
+        assert!(differ > 0, "the banked values play different turns");
+    }
+
+    /// The chance of `tally`'s final score being at least `t`.
+    fn at_least(tally: &Tally, t: u32) -> f64 {
+        tally.score.iter().skip(t as usize).sum::<f64>() / tally.total()
+    }
+
+    /// From a position, the target policy's distribution reaches the target with the best
+    /// chance its advice gives, and the win policy's wins with the chance its advice gives;
+    /// from an empty card it is `target_distribution`'s, and the positions of the opening
+    /// rolls of a card mixed by their chances give the card's.
+    #[test]
+    fn distributions_from_a_position_agree_with_the_advice_and_the_card() {
+        let (ev, targets) = yacht();
+        let rules = *ev.rules();
+        let go_on = |_: u64, _: u64| true;
+        let player = TargetPlayer::new(&ev, &targets, 150).unwrap();
+        let policy = VectorPolicy::target(&player);
+        let empty = ScoreCard::parse(rules, "", 0).unwrap();
+        let whole = distribution_from_card(&policy, &empty, &go_on)
+            .unwrap()
+            .unwrap();
+        assert_eq!(whole, target_distribution(&player, &|_, _| {}));
+        // A position in a turn: the chance of the target is the advice's best chance.
+        let card = ScoreCard::parse(rules, "ones=3,sixes=24,choice=21", 0).unwrap();
+        for (faces, rolls_left) in [
+            ([2, 3, 5, 5, 6], 1),
+            ([6, 6, 6, 1, 2], 2),
+            ([4, 4, 4, 4, 1], 0),
+        ] {
+            let position = Position {
+                card: card.clone(),
+                dice: Dice::from_faces(&faces).unwrap(),
+                rolls_left,
+            };
+            let tally = distribution_from_position(&policy, &position, &go_on)
+                .unwrap()
+                .unwrap();
+            assert!((tally.total() - 1.0).abs() < 1e-12, "{}", tally.total());
+            let advice = crate::target::advise_target(&ev, &targets, &position, 150).unwrap();
+            let p = at_least(&tally, 150);
+            assert!(
+                (p - advice.p_reach).abs() < 1e-6,
+                "{faces:?}: {p} vs {}",
+                advice.p_reach
+            );
+        }
+        // The same against opponents, in chance of winning.
+        let scores = opponents();
+        let (_, u) = crate::win::utility(&scores);
+        let win_of = |tally: &Tally| -> f64 {
+            tally
+                .score
+                .iter()
+                .enumerate()
+                .map(|(x, m)| {
+                    let i = x as i64 - 120;
+                    let value = if i < 0 {
+                        0.0
+                    } else {
+                        u.get(i as usize).copied().unwrap_or(1.0)
+                    };
+                    m * value
+                })
+                .sum::<f64>()
+                / tally.total()
+        };
+        let table = crate::win::best_response(&card, &scores, SolveOptions::default().simd);
+        let policy = VectorPolicy::win(&ev, &table, &scores, &card.state()).unwrap();
+        assert_eq!(policy.play(), Play::Win { lo: 120, hi: 131 });
+        for (faces, rolls_left) in [
+            ([2, 3, 5, 5, 6], 1),
+            ([6, 6, 6, 1, 2], 2),
+            ([1, 1, 2, 2, 2], 0),
+        ] {
+            let position = Position {
+                card: card.clone(),
+                dice: Dice::from_faces(&faces).unwrap(),
+                rolls_left,
+            };
+            let tally = distribution_from_position(&policy, &position, &go_on)
+                .unwrap()
+                .unwrap();
+            let advice = crate::win::advise_against(
+                &ev,
+                &table,
+                &position,
+                &[
+                    crate::win::Opponent::Finished(0),
+                    crate::win::Opponent::Finished(0),
+                ],
+                &scores,
+            )
+            .unwrap();
+            let p = win_of(&tally);
+            assert!(
+                (p - advice.p_win).abs() < 1e-6,
+                "{faces:?}: {p} vs {}",
+                advice.p_win
+            );
+        }
+        // The opening rolls of a turn, each with its chance, make the turn's start.
+        let late = ScoreCard::parse(
+            rules,
+            "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,full-house=0,little-straight=30,big-straight=0",
+            0,
+        )
+        .unwrap();
+        let table = crate::win::best_response(&late, &scores, SolveOptions::default().simd);
+        let win = VectorPolicy::win(&ev, &table, &scores, &late.state()).unwrap();
+        for policy in [VectorPolicy::target(&player), win] {
+            let start = distribution_from_card(&policy, &late, &go_on)
+                .unwrap()
+                .unwrap();
+            let mut mixed = vec![0.0; start.score.len()];
+            let lattice = Lattice::get();
+            for (r, dice) in ROLL_DICE.iter().enumerate() {
+                let position = Position {
+                    card: late.clone(),
+                    dice: *dice,
+                    rolls_left: 2,
+                };
+                let t = distribution_from_position(&policy, &position, &go_on)
+                    .unwrap()
+                    .unwrap();
+                for (x, m) in t.score.iter().enumerate() {
+                    mixed[x] += lattice.roll_probability[r] * m;
+                }
+            }
+            for (x, (a, b)) in mixed.iter().zip(&start.score).enumerate() {
+                assert!(
+                    (a - b).abs() < 1e-12,
+                    "{:?} score {x}: {a} vs {b}",
+                    policy.play()
+                );
+            }
+        }
+        // Stopped: no distribution.
+        let target = VectorPolicy::target(&player);
+        let stopped = distribution_from_card(&target, &empty, &|_, _| false).unwrap();
+        assert!(stopped.is_none());
     }
 }

@@ -44,9 +44,10 @@ class ApiError extends Error {
   }
 }
 
-/** Calls the API: the JSON answer, or an ApiError with the server's message. */
-async function api(path, { method = 'GET', body } = {}) {
-  const init = { method, headers: {} };
+/** Calls the API: the JSON answer, or an ApiError with the server's message (an aborted
+ * call throws its AbortError). */
+async function api(path, { method = 'GET', body, signal } = {}) {
+  const init = { method, headers: {}, signal };
   if (body !== undefined) {
     init.body = typeof body === 'string' ? body : JSON.stringify(body);
     init.headers['Content-Type'] = 'application/json';
@@ -55,6 +56,7 @@ async function api(path, { method = 'GET', body } = {}) {
   try {
     response = await fetch(path, init);
   } catch (e) {
+    if (e.name === 'AbortError') throw e;
     throw new ApiError('the server does not answer: is `yahtzee serve` still running?', 0);
   }
   const text = await response.text();
@@ -183,19 +185,19 @@ function pushHistory() {
 
 const loading = new Map();
 
-/** Waits until the server holds the `objective` table of the rules, showing its progress;
- * one wait per table, however many ask. */
-function ensureTable(objective) {
-  const key = `${rulesQuery()}&objective=${objective}`;
+/** Waits until the server holds the `objective` table of the rules (the page's, or those
+ * given), showing its progress; one wait per table, however many ask. */
+function ensureTable(objective, rules = S.rules, upperFirst = S.upperFirst) {
+  const key = `rules=${encodeURIComponent(rules)}&upper_first=${upperFirst}&objective=${objective}`;
   if (!loading.has(key)) {
-    const p = waitTable(objective).finally(() => loading.delete(key));
+    const p = waitTable(objective, rules, upperFirst).finally(() => loading.delete(key));
     loading.set(key, p);
   }
   return loading.get(key);
 }
 
-async function waitTable(objective) {
-  const q = `${rulesQuery()}&objective=${objective}`;
+async function waitTable(objective, rules, upperFirst) {
+  const q = `rules=${encodeURIComponent(rules)}&upper_first=${upperFirst}&objective=${objective}`;
   let status = await api(`/api/load?${q}`, { method: 'POST' });
   const box = $('#status');
   const what = { 'target': 'the target table', 'distribution': 'the table of the opponents\' scores' }[objective] || 'the strategy table';
@@ -208,16 +210,16 @@ async function waitTable(objective) {
     const bar = $('#status-progress');
     if (status.state === 'building' && status.total > 0) {
       $('#status-text').textContent =
-        `Building ${what} of ${S.rules} once (it is then kept): ${status.done} of ${status.total} cards`;
+        `Building ${what} of ${rules} once (it is then kept): ${status.done} of ${status.total} cards`;
       bar.max = status.total;
       bar.value = status.done;
     } else {
-      $('#status-text').textContent = `Loading ${what} of ${S.rules}…`;
+      $('#status-text').textContent = `Loading ${what} of ${rules}…`;
       bar.removeAttribute('value');
     }
     await sleep(250);
     const all = await api('/api/status');
-    status = all.tables.find((t) => t.rules === S.rules && t.upper_first === S.upperFirst
+    status = all.tables.find((t) => t.rules === rules && t.upper_first === upperFirst
       && t.objective === objective) || status;
   }
   box.hidden = true;
@@ -396,6 +398,15 @@ function rollOpen() {
   refresh();
 }
 
+/** The start of a turn: no dice yet, two rolls left (the outlook is then the turn's). */
+function clearDice() {
+  pushHistory();
+  S.dice = [null, null, null, null, null];
+  S.rollsLeft = 2;
+  renderDice();
+  refresh();
+}
+
 function typeDice(text) {
   const faces = text.replace(/[\s,]+/g, '').split('');
   if (faces.length !== 5 || faces.some((f) => !/^[1-6]$/.test(f))) {
@@ -467,8 +478,17 @@ async function query() {
   }, await objectiveFields());
 }
 
+/** The start of the turn (no dice yet) as a line for /api/outlook. */
+async function startQuery() {
+  return Object.assign({
+    card: cardObject(S.view),
+    yahtzee_bonus: S.view.yahtzee_bonus,
+  }, await objectiveFields());
+}
+
 async function refresh() {
   const seq = ++S.seq;
+  stopOutlook();
   const list = $('#options');
   const summary = $('#summary');
   if (!S.view) return;
@@ -483,7 +503,9 @@ async function refresh() {
   if (open > 0) {
     list.replaceChildren();
     summary.textContent = `Roll or enter the ${open === 1 ? 'open die' : open + ' open dice'} (rolls left: ${S.rollsLeft}).`;
-    renderOutlook(null);
+    // Before the turn's roll: the distribution from the start of the turn.
+    if (open === 5) refreshOutlook(seq, true);
+    else renderOutlook(null);
     return;
   }
   try {
@@ -498,7 +520,7 @@ async function refresh() {
     renderOptions(answer);
     // What the list answers, for a reader (or a test) that waits for it.
     $('#options').dataset.query = JSON.stringify(asked);
-    refreshOutlook(seq);
+    refreshOutlook(seq, false);
   } catch (e) {
     if (seq !== S.seq) return;
     list.replaceChildren();
@@ -628,60 +650,143 @@ function undo() {
 
 // ---------------------------------------------------------------- the outlook
 
-/** The distribution of the final score from the position: at once when its table is
- * loaded, else after the player asks for it (building it takes a while). */
-async function refreshOutlook(seq) {
+/** The chart's caption before an answer. */
+const OUTLOOK_HINT = 'The exact distribution of the final score from here, under the chosen objective: '
+  + 'every choice the best for the average, for the chance of reaching the target, or for the chance of beating the opponents.';
+
+/** The call for the outlook under way, stopped when the position or the objective changes
+ * (the server then stops its computation if no one else waits for it). */
+let outlookCall = null;
+
+function stopOutlook() {
+  if (outlookCall) outlookCall.abort();
+  outlookCall = null;
+  $('#outlook-progress').hidden = true;
+}
+
+/** The tables an outlook of the objective needs besides the strategy table. */
+function outlookTables() {
+  if (S.objective === 'target') return ['target'];
+  return ['distribution'];
+}
+
+/** The distribution of the final score from the position (or from the start of the turn)
+ * under the objective: at once when its tables are loaded; under expected-score play, after
+ * the player asks for it when its table is not built yet (building it takes a while). The
+ * target and win policies take a pass through the rest of the game, whose progress is shown. */
+async function refreshOutlook(seq, turnStart) {
   const button = $('#outlook-show');
   button.hidden = true;
+  stopOutlook();
+  const call = new AbortController();
+  outlookCall = call;
   try {
-    const all = await api('/api/status');
-    const t = all.tables.find((x) => x.rules === S.rules && x.upper_first === S.upperFirst
-      && x.objective === 'distribution');
-    if (!t || t.state === 'idle') {
-      if (seq === S.seq) {
-        renderOutlook(null);
-        button.hidden = false;
+    if (S.objective === 'ev') {
+      const all = await api('/api/status');
+      const t = all.tables.find((x) => x.rules === S.rules && x.upper_first === S.upperFirst
+        && x.objective === 'distribution');
+      if (!t || t.state === 'idle') {
+        if (seq === S.seq) {
+          renderOutlook(null);
+          button.hidden = false;
+        }
+        return;
       }
-      return;
     }
-    await ensureTable('distribution');
-    const body = await query();
-    const answer = await api(`/api/outlook?${rulesQuery()}`, { method: 'POST', body });
-    if (seq === S.seq) renderOutlook(answer);
+    await ensureTable('expected-score');
+    for (const t of outlookTables()) await ensureTable(t);
+    const body = turnStart ? await startQuery() : await query();
+    if (seq !== S.seq || call.signal.aborted) return;
+    const watching = watchOutlook(call.signal);
+    const answer = await api(`/api/outlook?${rulesQuery()}`, { method: 'POST', body, signal: call.signal });
+    call.abort();
+    await watching;
+    if (seq === S.seq) renderOutlook(answer, null, body);
   } catch (e) {
+    if (e.name === 'AbortError') return;
     if (seq === S.seq) renderOutlook(null, e.message);
+  } finally {
+    if (outlookCall === call) outlookCall = null;
   }
+}
+
+/** Shows the progress of the outlooks the server computes until `signal` aborts. */
+async function watchOutlook(signal) {
+  const box = $('#outlook-progress');
+  await sleep(200);
+  while (!signal.aborted) {
+    let all;
+    try {
+      all = await api('/api/status');
+    } catch (e) {
+      break;
+    }
+    if (signal.aborted) break;
+    const job = all.outlooks.find((j) => j.rules === S.rules && j.upper_first === S.upperFirst);
+    if (job) {
+      box.hidden = false;
+      const bar = $('#outlook-progress progress');
+      const what = job.policy === 'target' ? 'playing for the target' : 'playing to win';
+      if (job.state === 'computing' && job.total > 0) {
+        $('#outlook-progress span').textContent =
+          `Computing the distribution of the final score ${what} (every state to the end of the game): ${job.done} of ${job.total} cards`;
+        bar.max = job.total;
+        bar.value = job.done;
+      } else {
+        $('#outlook-progress span').textContent = job.state === 'waiting'
+          ? 'Waiting for the computation before this one…'
+          : `Preparing the distribution of the final score ${what}…`;
+        bar.removeAttribute('value');
+      }
+    }
+    await sleep(300);
+  }
+  box.hidden = true;
 }
 
 async function showOutlook() {
   $('#outlook-show').hidden = true;
   await guarded(async () => {
     await ensureTable('distribution');
-    refreshOutlook(S.seq);
+    const turnStart = S.dice.every((f) => f === null);
+    refreshOutlook(S.seq, turnStart);
   });
 }
 
-function renderOutlook(answer, error) {
+function renderOutlook(answer, error, asked) {
   const box = $('#outlook');
   box.replaceChildren();
   const text = $('#outlook-text');
   text.textContent = error || '';
   delete box.dataset.query;
-  if (!answer) return;
-  const [p10, p25, p50, p75, p90] = answer.percentiles;
-  let summary = `Mean ${fixed(answer.mean, 2)}; from ${answer.min} to ${answer.max}; `
-    + `percentiles 10%: ${p10}, 25%: ${p25}, median: ${p50}, 75%: ${p75}, 90%: ${p90}.`;
-  if (answer.target !== null) {
-    summary += ` P(final ≥ ${answer.target}) playing for the average: ${probability(answer.p_at_least_target)}.`;
+  delete box.dataset.policy;
+  delete box.dataset.p;
+  const caption = $('#outlook-caption');
+  if (!answer) {
+    caption.textContent = OUTLOOK_HINT;
+    return;
   }
-  text.textContent = summary;
-  answer.summary = summary;
-  box.append(distributionChart(answer));
+  caption.textContent = answer.caption;
+  const [p10, p25, p50, p75, p90] = answer.percentiles;
+  let chance = '';
+  if (answer.policy === 'target') {
+    chance = `P(final ≥ ${answer.target}): ${probability(answer.p_at_least_target)}; `;
+  } else if (answer.policy === 'win') {
+    chance = `P(win): ${probability(answer.p_win)}; `;
+  }
+  const summary = `${chance}mean ${fixed(answer.mean, 2)}; from ${answer.min} to ${answer.max}; `
+    + `percentiles 10%: ${p10}, 25%: ${p25}, median: ${p50}, 75%: ${p75}, 90%: ${p90}.`;
+  text.textContent = summary[0].toUpperCase() + summary.slice(1);
+  box.append(distributionChart(answer, `${answer.caption} ${text.textContent}`));
   box.dataset.mean = String(answer.mean);
+  box.dataset.policy = answer.policy;
+  if (answer.policy === 'target') box.dataset.p = String(answer.p_at_least_target);
+  if (answer.policy === 'win') box.dataset.p = String(answer.p_win);
+  if (asked) box.dataset.query = JSON.stringify(asked);
 }
 
 /** A histogram of `answer.pmf` ([[score, p], ...]), with the target marked. */
-function distributionChart(answer) {
+function distributionChart(answer, title) {
   const pmf = (answer.pmf || []).filter((e) => e[1] > 1e-7);
   const W = 640, H = 200, L = 44, B = 24, T = 8;
   const lo = pmf.length ? pmf[0][0] : 0;
@@ -700,7 +805,6 @@ function distributionChart(answer) {
   if (answer.target !== undefined && answer.target !== null) {
     marks.push(svg('line', { class: 'mark', x1: x(answer.target), x2: x(answer.target), y1: T, y2: H - B }));
   }
-  const title = answer.summary || 'distribution of the final score';
   return svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': title },
     svg('title', { text: title }),
     svg('line', { class: 'axis', x1: L, x2: W - 4, y1: H - B, y2: H - B }),
@@ -933,14 +1037,56 @@ async function reviewGame() {
     const response = await fetch(`/api/game/${G.view.id}/record`);
     if (!response.ok) throw new ApiError((await response.json()).error, response.status);
     const text = await response.text();
-    const review = await api('/api/review', { method: 'POST', body: text });
+    R.text = text;
+    R.name = null;
     showView('review');
-    renderReview(review);
+    await reviewRecord();
     $('#review-title').focus();
   });
 }
 
 // ---------------------------------------------------------------- review
+
+/** The record reviewed last (its text, and its file's name when uploaded), reviewed again
+ * when the objective changes. */
+const R = { text: null, name: null };
+
+/** The query of /api/review for the objective chosen (`yahtzee review`'s `--target T`,
+ * `--target off`, `--win`, or nothing: the record's coach's objective). */
+function reviewParams() {
+  const o = $('input[name="review-objective"]:checked').value;
+  if (o === 'expected-score') return '?objective=expected-score';
+  if (o === 'target') return `?target=${encodeURIComponent($('#review-target').value.trim())}`;
+  if (o === 'win') return '?objective=win';
+  return '';
+}
+
+/** Reviews `R.text` in the objective chosen, its tables loaded first with their progress. */
+async function reviewRecord() {
+  let header = null;
+  try {
+    header = JSON.parse(R.text.split('\n', 1)[0]);
+  } catch (e) {
+    header = null;
+  }
+  if (header && typeof header.rules === 'string' && typeof header.upper_first === 'boolean') {
+    const o = $('input[name="review-objective"]:checked').value;
+    const needs = { target: 'target', win: 'distribution' }[o]
+      || (o === 'record' && header.coach_target != null ? 'target' : null)
+      || (o === 'record' && header.coach_win ? 'distribution' : null);
+    try {
+      await ensureTable('expected-score', header.rules, header.upper_first);
+      if (needs) await ensureTable(needs, header.rules, header.upper_first);
+    } catch (e) {
+      // A header of unknown rules: the review says what is wrong with the record.
+    }
+  }
+  try {
+    renderReview(await api(`/api/review${reviewParams()}`, { method: 'POST', body: R.text }));
+  } catch (e) {
+    throw new ApiError(R.name ? `${R.name}: ${e.message}` : e.message, e.status);
+  }
+}
 
 async function reviewFile(ev) {
   ev.preventDefault();
@@ -951,42 +1097,72 @@ async function reviewFile(ev) {
     return;
   }
   await guarded(async () => {
-    const text = await file.text();
-    try {
-      renderReview(await api('/api/review', { method: 'POST', body: text }));
-    } catch (e) {
-      throw new ApiError(`${file.name}: ${e.message}`, e.status);
-    }
+    R.text = await file.text();
+    R.name = file.name;
+    await reviewRecord();
   });
+}
+
+/** Reviews the last record again when the objective changes. */
+async function reviewAgain() {
+  if (R.text === null || $('#review-result').hidden) return;
+  clearMessage();
+  await guarded(reviewRecord);
+}
+
+/** The unit of a review's losses: its words, how a loss is written, and the sizes counted. */
+function reviewUnit(r) {
+  if (r.objective === 'expected-score') {
+    return {
+      words: 'Decisions priced in expected points, against optimal play.',
+      short: 'points',
+      show: (x) => fixed(x, 4),
+      value: (x) => fixed(x, 2),
+      costly: 1,
+      top: 0.5,
+      sizes: [['optimal', 'optimal'], ['< 0.2', 'under_0_2'], ['0.2 to 1', 'from_0_2_to_1'], ['1 to 5', 'from_1_to_5'], ['5 or more', 'from_5']],
+    };
+  }
+  const words = r.objective === 'target'
+    ? `Decisions priced in chance of a final score of ${r.target} or more, against the option best for it: a loss is the chance given away.`
+    : `Decisions priced in chance of winning against the other players at the table, against the option best for it: a loss is the chance given away (model: ${r.model}).`;
+  return {
+    words,
+    short: r.objective === 'target' ? `chance of ${r.target}` : 'chance of winning',
+    show: (x) => fixed(x, 4),
+    value: (x) => probability(x),
+    costly: 0.01,
+    top: 0.01,
+    sizes: [['best', 'optimal'], ['< 0.001', 'under_0_001'], ['0.001 to 0.01', 'from_0_001_to_0_01'], ['0.01 to 0.05', 'from_0_01_to_0_05'], ['0.05 or more', 'from_0_05']],
+  };
 }
 
 function renderReview(r) {
   const box = $('#review-result');
   box.hidden = false;
+  box.dataset.objective = r.objective;
+  const u = reviewUnit(r);
   $('#review-title').setAttribute('tabindex', '-1');
   $('#review-title').textContent = `Review: ${r.rules}${r.upper_first ? ' (upper first)' : ''}, ${r.complete ? 'complete game' : 'unfinished game'}${r.cut_off ? `, cut off at line ${r.cut_off}` : ''}`;
+  $('#review-unit').textContent = u.words;
   const players = $('#review-players');
   players.replaceChildren(
-    el('thead', {}, el('tr', {}, ['player', 'score', 'decisions', 'total loss', 'mean loss per decision', 'optimal', '< 0.2', '0.2 to 1', '1 to 5', '5 or more']
+    el('thead', {}, el('tr', {}, ['player', 'score', 'decisions', `total loss (${u.short})`, `mean loss per decision (${u.short})`, ...u.sizes.map((x) => x[0])]
       .map((h, i) => el('th', { scope: 'col', class: i ? 'num' : '', text: h })))),
     el('tbody', {}, r.players.map((p) => el('tr', { 'data-player': p.player },
-      el('th', { scope: 'row', text: p.player + (p.kind === 'bot' ? ' (bot)' : '') }),
+      el('th', { scope: 'row', text: p.player + (p.kind === 'bot' ? ' (bot)' : '') + (p.target != null ? `, played for ${p.target}` : '') + (p.policy ? ', played to win' : '') }),
       el('td', { class: 'num', text: p.score }),
       el('td', { class: 'num', text: p.decisions }),
-      el('td', { class: 'num', text: fixed(p.total_loss, 4) }),
-      el('td', { class: 'num mean-loss', text: fixed(p.mean_loss, 4) }),
-      el('td', { class: 'num', text: p.by_size.optimal }),
-      el('td', { class: 'num', text: p.by_size.under_0_2 }),
-      el('td', { class: 'num', text: p.by_size.from_0_2_to_1 }),
-      el('td', { class: 'num', text: p.by_size.from_1_to_5 }),
-      el('td', { class: 'num', text: p.by_size.from_5 })))));
+      el('td', { class: 'num total-loss', text: u.show(p.total_loss) }),
+      el('td', { class: 'num mean-loss', text: u.show(p.mean_loss) }),
+      u.sizes.map(([, key]) => el('td', { class: 'num', 'data-size': key, text: p.by_size[key] }))))));
   const chart = $('#review-chart');
-  chart.replaceChildren(lossChart(r));
+  chart.replaceChildren(lossChart(r, u));
   const decisions = $('#review-decisions');
   decisions.replaceChildren(
-    el('thead', {}, el('tr', {}, ['line', 'player', 'turn', 'dice', 'rolls left', 'choice', 'best', 'loss']
-      .map((h) => el('th', { scope: 'col', class: h === 'loss' || h === 'turn' || h === 'line' ? 'num' : '', text: h })))),
-    el('tbody', {}, r.decisions.map((d) => el('tr', { class: d.loss >= 1 ? 'costly' : '' },
+    el('thead', {}, el('tr', {}, ['line', 'player', 'turn', 'dice', 'rolls left', 'choice', 'best', `after the choice (${u.short})`, `after the best (${u.short})`, `loss (${u.short})`]
+      .map((h, i) => el('th', { scope: 'col', class: [0, 2, 4, 7, 8, 9].includes(i) ? 'num' : '', text: h })))),
+    el('tbody', {}, r.decisions.map((d) => el('tr', { class: d.loss >= u.costly ? 'costly' : '' },
       el('td', { class: 'num', text: d.line }),
       el('td', { text: d.player }),
       el('td', { class: 'num', text: d.turn }),
@@ -994,27 +1170,29 @@ function renderReview(r) {
       el('td', { class: 'num', text: d.rolls_left }),
       el('td', { text: d.choice }),
       el('td', { text: d.best }),
-      el('td', { class: 'num', text: fixed(d.loss, 4) })))));
+      el('td', { class: 'num', text: u.value(d.chosen_value) }),
+      el('td', { class: 'num', text: u.value(d.best_value) }),
+      el('td', { class: 'num loss', text: u.show(d.loss) })))));
 }
 
-/** One bar per decision, its height the loss, coloured by player. */
-function lossChart(r) {
-  const W = 640, H = 180, L = 40, B = 20, T = 10;
+/** One bar per decision, its height the loss (in the review's unit), coloured by player. */
+function lossChart(r, u) {
+  const W = 640, H = 180, L = 48, B = 20, T = 10;
   const n = Math.max(1, r.decisions.length);
-  const top = Math.max(0.5, ...r.decisions.map((d) => d.loss));
+  const top = Math.max(u.top, ...r.decisions.map((d) => d.loss));
   const names = r.players.map((p) => p.player);
   const w = (W - L - 4) / n;
   const y = (l) => H - B - (l / top) * (H - B - T);
   const bars = r.decisions.map((d, i) => svg('rect', {
     class: `bar p${names.indexOf(d.player) % 4}`, x: L + i * w, y: y(d.loss), width: Math.max(1, w - 1), height: H - B - y(d.loss),
-  }, svg('title', { text: `${d.player}, turn ${d.turn}: ${d.choice} (best ${d.best}), loss ${fixed(d.loss, 4)}` })));
+  }, svg('title', { text: `${d.player}, turn ${d.turn}: ${d.choice} (best ${d.best}), loss ${u.show(d.loss)} (${u.short})` })));
   const legend = names.map((name, i) => svg('text', { x: L + 8 + i * 110, y: H - 4, class: `p${i}`, text: `■ ${name}` }));
-  const mean = r.players.map((p) => `${p.player} ${fixed(p.mean_loss, 4)}`).join(', ');
-  const label = `Loss of each of ${r.decisions.length} decisions; mean loss per decision: ${mean}`;
+  const mean = r.players.map((p) => `${p.player} ${u.show(p.mean_loss)}`).join(', ');
+  const label = `Loss of each of ${r.decisions.length} decisions, in ${u.short}; mean loss per decision: ${mean}`;
   return svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': label },
     svg('title', { text: label }),
     svg('line', { class: 'axis', x1: L, x2: W - 4, y1: H - B, y2: H - B }),
-    svg('text', { x: 2, y: T + 4, text: fixed(top, 2) }),
+    svg('text', { x: 2, y: T + 4, text: u.show(top) }),
     svg('text', { x: 2, y: H - B, text: '0' }),
     bars, legend);
 }
@@ -1029,6 +1207,7 @@ async function start() {
   $('#upper-first').addEventListener('change', changeRules);
   $('#yahtzee-bonus').addEventListener('change', enterBonus);
   $('#roll-open').addEventListener('click', rollOpen);
+  $('#clear-dice').addEventListener('click', clearDice);
   $('#dice-form').addEventListener('submit', (ev) => { ev.preventDefault(); typeDice($('#dice-text').value); });
   $$('input[name="rolls-left"]').forEach((r) => r.addEventListener('change', () => { S.rollsLeft = Number(r.value); refresh(); }));
   $$('input[name="objective"]').forEach((r) => r.addEventListener('change', () => {
@@ -1047,6 +1226,10 @@ async function start() {
   $('#quit-game').addEventListener('click', () => act({ quit: true }));
   $('#review-game').addEventListener('click', reviewGame);
   $('#review-form').addEventListener('submit', reviewFile);
+  $$('input[name="review-objective"]').forEach((r) => r.addEventListener('change', reviewAgain));
+  $('#review-target').addEventListener('change', () => {
+    if ($('input[name="review-objective"]:checked').value === 'target') reviewAgain();
+  });
   await guarded(async () => {
     const status = await api('/api/status');
     $('#outlook-section').hidden = !status.outlook;

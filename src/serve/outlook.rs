@@ -1,0 +1,657 @@
+//! `/api/outlook`: the exact distribution of the final score from a position, under the
+//! objective of its batch line, for the page's chart.
+//!
+//! - No `target` and no `opponents`: every choice from the position on is the expected-score
+//!   policy's, read from the distribution table ([`FinalScores::of_position`]); answered at
+//!   once.
+//! - `target`: the target policy, the best chance of reaching the target at every decision
+//!   (`stats --target T`, from a position: [`distribution_from_position`]).
+//! - `opponents`: the best response to their final-score distributions from the position
+//!   (the win table `advise --opponent` ranks by, solved once for the position,
+//!   [`crate::win::best_response`]), kept to the end of the game: the opponents' cards are
+//!   not re-read as they play.
+//!
+//! A line without `dice` asks for the start of a turn of its card, before the roll: from an
+//! empty card that is the distribution of `stats` (and of `stats --target T`).
+//!
+//! The distributions of the target and win policies take a forward pass through every state
+//! that can follow the position: milliseconds late in a game, minutes from an early Yahtzee
+//! card. So each is a [`Job`]: one computation per question, shared by every request that
+//! asks it, one at a time (memory: a Yahtzee pass from an empty card holds about a
+//! gigabyte), with its progress in `/api/status`, and stopped when no request waits for it
+//! any more (the page asks another question, or is closed). The answers of the last
+//! [`KEPT`] questions are kept.
+
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use axum::body::Body;
+use axum::extract::{RawQuery, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+use super::api::rules_query;
+use super::{ApiError, BODY_LIMIT, Server, blocking, json, read_body};
+use crate::advice::Position;
+use crate::batch::{BatchError, Query};
+use crate::distribution::Tally;
+use crate::rules::Rules;
+use crate::simulate::TargetPlayer;
+use crate::solver::Simd;
+use crate::state::ScoreCard;
+use crate::stats::{VectorPolicy, distribution_from_card, distribution_from_position};
+use crate::table::StrategyTable;
+use crate::target::TargetError;
+use crate::vector::VectorTable;
+use crate::win::{
+    FinalScores, MODEL, Opponent, WinError, best_response, needs_distribution, opponent_scores,
+    utility,
+};
+
+/// The answers kept for questions asked again (a page going back and forth).
+pub const KEPT: usize = 16;
+
+/// The distribution of the final score from a position under a policy, for the page's
+/// chart.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Outlook {
+    /// The rules (`rules` and `upper_first`).
+    #[serde(flatten)]
+    pub rules: Rules,
+    /// Points already on the card, bonuses included.
+    pub banked: u32,
+    /// The dice, ascending; `null` at the start of a turn, before its roll.
+    pub dice: Option<Vec<u8>>,
+    /// Rolls left; `null` at the start of a turn.
+    pub rolls_left: Option<u8>,
+    /// Whose choices from the position on: `expected-score` (the best for the average),
+    /// `target` (the best for the chance of reaching `target`) or `win` (the best response to
+    /// the opponents' distributions, not re-solved as they play).
+    pub policy: &'static str,
+    /// What the distribution is, in words: the chart's caption.
+    pub caption: String,
+    /// The mean final score.
+    pub mean: f64,
+    /// The lowest and highest final scores with a chance.
+    pub min: u32,
+    /// See `min`.
+    pub max: u32,
+    /// The 10th, 25th, 50th, 75th and 90th percentiles.
+    pub percentiles: [u32; 5],
+    /// The target of a query with one.
+    pub target: Option<u32>,
+    /// The chance of a final score of at least `target` under this policy (with a target).
+    pub p_at_least_target: Option<f64>,
+    /// The chance of winning under this policy (with opponents): ties for first shared.
+    pub p_win: Option<f64>,
+    /// What `p_win` assumes of the opponents ([`MODEL`]; with opponents).
+    pub model: Option<&'static str>,
+    /// Every final score from `min` to `max` with its chance: `[score, probability]`.
+    pub pmf: Vec<(u32, f64)>,
+}
+
+/// What the policy of an outlook plays for.
+#[derive(Clone, Debug)]
+enum Objective {
+    ExpectedScore,
+    Target(u32),
+    Win(Vec<FinalScores>),
+}
+
+impl Objective {
+    fn policy(&self) -> &'static str {
+        match self {
+            Objective::ExpectedScore => crate::table::EXPECTED_SCORE,
+            Objective::Target(_) => crate::vector::TARGET,
+            Objective::Win(_) => crate::win::WIN,
+        }
+    }
+
+    /// The chart's caption.
+    fn caption(&self, turn_start: bool) -> String {
+        let from = if turn_start {
+            "From the start of the turn, before its roll: your"
+        } else {
+            "Your"
+        };
+        match self {
+            Objective::ExpectedScore => format!(
+                "{from} final score if every choice from here on is the best for the average (the expected-score policy)."
+            ),
+            Objective::Target(t) => format!(
+                "{from} final score if you keep playing for {t} or more: every choice from here on the best for the chance of reaching it (the target policy; ties to the higher average)."
+            ),
+            Objective::Win(_) => format!(
+                "{from} final score if you keep playing to beat these opponents' distributions: every choice from here on the best response to them as they stand now, not re-solved as they play."
+            ),
+        }
+    }
+}
+
+/// Where an outlook starts: the start of a turn of a card, or a position in a turn.
+#[derive(Clone, Debug)]
+enum Start {
+    Card(ScoreCard),
+    Position(Position),
+}
+
+impl Start {
+    fn card(&self) -> &ScoreCard {
+        match self {
+            Start::Card(c) => c,
+            Start::Position(p) => &p.card,
+        }
+    }
+}
+
+/// The outlook of `scores` (the distribution of the final score) from `start`.
+fn outlook(rules: Rules, start: &Start, objective: &Objective, scores: &FinalScores) -> Outlook {
+    let (dice, rolls_left) = match start {
+        Start::Card(_) => (None, None),
+        Start::Position(p) => (Some(p.dice.faces()), Some(p.rolls_left)),
+    };
+    let target = match objective {
+        Objective::Target(t) => Some(*t),
+        _ => None,
+    };
+    let p_win = match objective {
+        Objective::Win(opponents) => {
+            // E[u(final)]: u is 0 below its range and 1 past it.
+            let (lo, u) = utility(opponents);
+            Some(
+                scores
+                    .pmf
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| {
+                        let x = i64::from(scores.lo) + i as i64 - i64::from(lo);
+                        let value = if x < 0 {
+                            0.0
+                        } else {
+                            u.get(x as usize).copied().unwrap_or(1.0)
+                        };
+                        p * value
+                    })
+                    .sum::<f64>(),
+            )
+        }
+        _ => None,
+    };
+    Outlook {
+        rules,
+        banked: start.card().banked(),
+        dice,
+        rolls_left,
+        policy: objective.policy(),
+        caption: objective.caption(matches!(start, Start::Card(_))),
+        mean: scores.mean(),
+        min: scores.lo,
+        max: scores.hi(),
+        percentiles: [0.1, 0.25, 0.5, 0.75, 0.9].map(|q| scores.percentile(q)),
+        target,
+        p_at_least_target: target.map(|t| (1.0 - scores.below(i64::from(t))).clamp(0.0, 1.0)),
+        p_win,
+        model: p_win.map(|_| MODEL),
+        pmf: scores
+            .pmf
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| (scores.lo + i as u32, p))
+            .collect(),
+    }
+}
+
+/// The final scores of a tally, as chances from its lowest score to its highest.
+fn scores_of(tally: &Tally) -> FinalScores {
+    let total = tally.total();
+    let first = tally.score.iter().position(|&m| m > 0.0).unwrap_or(0);
+    let last = tally.score.iter().rposition(|&m| m > 0.0).unwrap_or(0);
+    FinalScores {
+        lo: first as u32,
+        pmf: tally.score[first..=last.max(first)]
+            .iter()
+            .map(|m| m / total)
+            .collect(),
+    }
+}
+
+/// A batch line and whether it is at the start of a turn: a line without `dice` is read with
+/// stand-in dice (which are then not used), so that it is checked, key by key, as every
+/// batch line is, with the same messages.
+fn parse_line(line: &[u8]) -> Result<(Query, bool), ApiError> {
+    match Query::parse(line) {
+        Ok(q) => Ok((q, false)),
+        Err(BatchError::NoDice) => {
+            // The line is a JSON object whose every key is known and checked: the first `{`
+            // opens it.
+            let at = line
+                .iter()
+                .position(|&b| b == b'{')
+                .ok_or_else(|| ApiError::bad(BatchError::NoDice.to_string()))?;
+            let rest = &line[at + 1..];
+            let empty = rest
+                .iter()
+                .find(|b| !b.is_ascii_whitespace())
+                .is_some_and(|&b| b == b'}');
+            let mut with = line[..=at].to_vec();
+            with.extend_from_slice(br#""dice":[1,1,1,1,1]"#);
+            if !empty {
+                with.push(b',');
+            }
+            with.extend_from_slice(rest);
+            let query = Query::parse(&with).map_err(|e| ApiError::bad(e.to_string()))?;
+            let keys: serde_json::Value = serde_json::from_slice(line)
+                .map_err(|e| ApiError::bad(BatchError::Json(e.to_string()).to_string()))?;
+            if keys.get("rolls_left").is_some() {
+                return Err(ApiError::bad(
+                    "rolls_left is for the dice showing: give dice with it, or leave both out for the start of a turn, before its roll",
+                ));
+            }
+            Ok((query, true))
+        }
+        Err(e) => Err(ApiError::bad(e.to_string())),
+    }
+}
+
+/// What a job computes: the tables, the objective and the start.
+enum Work {
+    Target {
+        ev: Arc<StrategyTable>,
+        targets: Arc<VectorTable<f32>>,
+        target: u32,
+    },
+    Win {
+        ev: Arc<StrategyTable>,
+    },
+}
+
+/// Where a job stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JobState {
+    /// Waiting for the computation before it.
+    Waiting,
+    /// Reading the tables it needs, or solving the best response to the opponents.
+    Preparing,
+    /// The forward pass: `done` of `total` cards.
+    Computing,
+    /// Answered.
+    Ready,
+}
+
+const WAITING: u8 = 0;
+const PREPARING: u8 = 1;
+const COMPUTING: u8 = 2;
+
+/// One question's computation.
+pub struct Job {
+    key: String,
+    rules: Rules,
+    objective: Objective,
+    start: Start,
+    work: Mutex<Option<Work>>,
+    /// Requests waiting for it; changed under the lock of [`Outlooks::jobs`].
+    waiters: Mutex<usize>,
+    cancelled: AtomicBool,
+    phase: AtomicU8,
+    done: AtomicU64,
+    total: AtomicU64,
+    result: OnceLock<Result<Outlook, ApiError>>,
+}
+
+/// What `/api/status` says of a job.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct JobStatus {
+    /// The rules (`rules` and `upper_first`).
+    #[serde(flatten)]
+    pub rules: Rules,
+    /// `target` or `win`.
+    pub policy: &'static str,
+    /// The caption of its chart.
+    pub caption: String,
+    /// Where it stands.
+    pub state: JobState,
+    /// Cards done, while computing.
+    pub done: u64,
+    /// Cards to do, while computing (0 before).
+    pub total: u64,
+}
+
+impl Job {
+    fn status(&self) -> JobStatus {
+        let state = if self.result.get().is_some() {
+            JobState::Ready
+        } else {
+            match self.phase.load(Ordering::Relaxed) {
+                WAITING => JobState::Waiting,
+                PREPARING => JobState::Preparing,
+                _ => JobState::Computing,
+            }
+        };
+        JobStatus {
+            rules: self.rules,
+            policy: self.objective.policy(),
+            caption: self.objective.caption(matches!(self.start, Start::Card(_))),
+            state,
+            done: self.done.load(Ordering::Relaxed),
+            total: self.total.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// The outlook jobs of a server.
+#[derive(Default)]
+pub struct Outlooks {
+    /// Jobs under way and the last answered, oldest first.
+    jobs: Mutex<Vec<Arc<Job>>>,
+    /// Held by the job computing.
+    gate: Mutex<()>,
+}
+
+/// A request waiting for a job: when the last one goes (its connection closed) before the
+/// answer, the job stops.
+pub struct Waiter {
+    server: Arc<Server>,
+    job: Arc<Job>,
+}
+
+impl Drop for Waiter {
+    fn drop(&mut self) {
+        let outlooks = &self.server.outlooks;
+        let mut jobs = outlooks.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        let mut waiters = self.job.waiters.lock().unwrap_or_else(|e| e.into_inner());
+        *waiters -= 1;
+        if *waiters == 0 && self.job.result.get().is_none() {
+            self.job.cancelled.store(true, Ordering::Relaxed);
+            jobs.retain(|j| !Arc::ptr_eq(j, &self.job));
+        }
+    }
+}
+
+impl Outlooks {
+    /// Where every job under way stands, oldest first.
+    pub fn status(&self) -> Vec<JobStatus> {
+        let jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        jobs.iter()
+            .filter(|j| j.result.get().is_none())
+            .map(|j| j.status())
+            .collect()
+    }
+
+    /// The job of `key`, or a new one of `make()`, with one more request waiting for it.
+    fn join(&self, server: &Arc<Server>, key: &str, make: impl FnOnce() -> Job) -> Joined {
+        let mut jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        let job = match jobs
+            .iter()
+            .find(|j| j.key == key && !j.cancelled.load(Ordering::Relaxed))
+        {
+            Some(j) => Arc::clone(j),
+            None => {
+                let job = Arc::new(make());
+                jobs.push(Arc::clone(&job));
+                // The answers kept: the oldest go first.
+                let answered = jobs.iter().filter(|j| j.result.get().is_some()).count();
+                if answered > KEPT
+                    && let Some(i) = jobs.iter().position(|j| j.result.get().is_some())
+                {
+                    jobs.remove(i);
+                }
+                job
+            }
+        };
+        if let Some(Ok(answer)) = job.result.get() {
+            return Joined::Ready(answer.clone());
+        }
+        *job.waiters.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+        Joined::Wait(Waiter {
+            server: Arc::clone(server),
+            job,
+        })
+    }
+
+    /// The answer of `job`: computed here, or waited for.
+    fn answer(&self, job: &Job) -> Result<Outlook, ApiError> {
+        let result = job.result.get_or_init(|| self.compute(job)).clone();
+        if result.is_err() {
+            // An error is not kept: the question asked again is computed again.
+            let mut jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
+            jobs.retain(|j| !std::ptr::eq(&**j, job));
+        }
+        result
+    }
+
+    fn compute(&self, job: &Job) -> Result<Outlook, ApiError> {
+        let stopped = || {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the computation was stopped: no request waits for it any more",
+            )
+        };
+        let _gate = self.gate.lock().unwrap_or_else(|e| e.into_inner());
+        if job.cancelled.load(Ordering::Relaxed) {
+            return Err(stopped());
+        }
+        job.phase.store(PREPARING, Ordering::Relaxed);
+        let work = job
+            .work
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+            .ok_or_else(|| ApiError::internal("internal error: an outlook computed twice"))?;
+        let progress = |done: u64, total: u64| {
+            job.phase.store(COMPUTING, Ordering::Relaxed);
+            job.total.store(total, Ordering::Relaxed);
+            job.done.store(done, Ordering::Relaxed);
+            !job.cancelled.load(Ordering::Relaxed)
+        };
+        let table_error = |e: TargetError| match e {
+            TargetError::Advice(e) => ApiError::bad(e.to_string()),
+            other => ApiError::internal(other.to_string()),
+        };
+        let card = job.start.card();
+        let state = card.state();
+        let run = |policy: &VectorPolicy<'_>| match &job.start {
+            Start::Card(card) => distribution_from_card(policy, card, &progress),
+            Start::Position(position) => distribution_from_position(policy, position, &progress),
+        };
+        let tally = match (work, &job.objective) {
+            (
+                Work::Target {
+                    ev,
+                    targets,
+                    target,
+                },
+                _,
+            ) => {
+                let player =
+                    TargetPlayer::from_state(&ev, &targets, target, &state).map_err(table_error)?;
+                run(&VectorPolicy::target(&player)).map_err(table_error)?
+            }
+            (Work::Win { ev }, Objective::Win(scores)) => {
+                let table = best_response(card, scores, Simd::detect());
+                if job.cancelled.load(Ordering::Relaxed) {
+                    return Err(stopped());
+                }
+                let policy = VectorPolicy::win(&ev, &table, scores, &state).map_err(table_error)?;
+                run(&policy).map_err(table_error)?
+            }
+            _ => {
+                return Err(ApiError::internal(
+                    "internal error: an outlook's work is not of its objective",
+                ));
+            }
+        };
+        let tally = tally.ok_or_else(stopped)?;
+        Ok(outlook(
+            job.rules,
+            &job.start,
+            &job.objective,
+            &scores_of(&tally),
+        ))
+    }
+}
+
+/// A request joined to a job, or answered already.
+enum Joined {
+    Ready(Outlook),
+    Wait(Waiter),
+}
+
+/// Checks the question of the batch line `line` under `rules` and answers it, or (for the
+/// target and win policies) joins the job that answers it.
+fn prepare(server: &Arc<Server>, rules: Rules, line: &[u8]) -> Result<Joined, ApiError> {
+    let (query, turn_start) = parse_line(line)?;
+    let position = query
+        .position(rules)
+        .map_err(|e| ApiError::bad(e.to_string()))?;
+    let opponents: Option<Vec<Opponent>> = query
+        .opponents(rules)
+        .map_err(|e| ApiError::bad(e.to_string()))?;
+    let ev = server.tables.ev(rules).map_err(ApiError::internal)?;
+    let start = if turn_start {
+        // A full card is refused by the card's own check.
+        Start::Card(position.card)
+    } else {
+        // The position is checked before any table is loaded (or built).
+        crate::advice::advise(&ev, &position).map_err(|e| ApiError::bad(e.to_string()))?;
+        Start::Position(position)
+    };
+    let win_error = |e: WinError| match e {
+        WinError::Advice(_) | WinError::NoOpponents | WinError::RulesMismatch { .. } => {
+            ApiError::bad(e.to_string())
+        }
+        other => ApiError::internal(other.to_string()),
+    };
+    let (objective, work) = match (query.target, opponents) {
+        (Some(target), _) => {
+            let targets = server.tables.target(rules).map_err(ApiError::internal)?;
+            (
+                Objective::Target(target),
+                Work::Target {
+                    ev: Arc::clone(&ev),
+                    targets,
+                    target,
+                },
+            )
+        }
+        (None, Some(opponents)) => {
+            let distribution = if needs_distribution(&opponents) {
+                Some(
+                    server
+                        .tables
+                        .distribution(rules)
+                        .map_err(ApiError::internal)?,
+                )
+            } else {
+                None
+            };
+            let scores =
+                opponent_scores(&rules, distribution.as_deref(), &opponents).map_err(win_error)?;
+            (
+                Objective::Win(scores),
+                Work::Win {
+                    ev: Arc::clone(&ev),
+                },
+            )
+        }
+        (None, None) => {
+            let distribution = server
+                .tables
+                .distribution(rules)
+                .map_err(ApiError::internal)?;
+            let scores = match &start {
+                Start::Card(card) => FinalScores::of_card(&distribution, card)
+                    .map_err(|e| ApiError::internal(e.to_string()))?,
+                Start::Position(position) => {
+                    FinalScores::of_position(&ev, &distribution, position).map_err(win_error)?
+                }
+            };
+            let objective = Objective::ExpectedScore;
+            return Ok(Joined::Ready(outlook(rules, &start, &objective, &scores)));
+        }
+    };
+    let key = format!(
+        "{:?} {} {:?} {:?}",
+        rules,
+        start.card(),
+        match &start {
+            Start::Card(_) => None,
+            Start::Position(p) => Some((p.dice.faces(), p.rolls_left)),
+        },
+        objective,
+    );
+    Ok(server.outlooks.join(server, &key, || Job {
+        key: key.clone(),
+        rules,
+        objective,
+        start,
+        work: Mutex::new(Some(work)),
+        waiters: Mutex::new(0),
+        cancelled: AtomicBool::new(false),
+        phase: AtomicU8::new(WAITING),
+        done: AtomicU64::new(0),
+        total: AtomicU64::new(0),
+        result: OnceLock::new(),
+    }))
+}
+
+/// `POST /api/outlook`.
+pub async fn outlook_of(
+    State(server): State<Arc<Server>>,
+    RawQuery(raw): RawQuery,
+    body: Body,
+) -> Response {
+    let answer = async {
+        let rules = rules_query(&server, raw.as_deref(), "/api/outlook")?;
+        let mut line = read_body(body, BODY_LIMIT, "/api/outlook").await?;
+        if line.last() == Some(&b'\n') {
+            line.pop();
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+        }
+        let s = Arc::clone(&server);
+        match blocking(move || prepare(&s, rules, &line)).await? {
+            Joined::Ready(o) => Ok(o),
+            Joined::Wait(waiter) => {
+                // `waiter` lives as long as this request: a closed connection drops it.
+                let job = Arc::clone(&waiter.job);
+                let s = Arc::clone(&server);
+                let answer = blocking(move || s.outlooks.answer(&job)).await;
+                drop(waiter);
+                answer
+            }
+        }
+    };
+    match answer.await {
+        Ok(o) => json(&o),
+        Err(e) => e.into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_without_dice_is_the_start_of_a_turn() {
+        let (q, start) = parse_line(br#" {"card": {"ones": 3}, "target": 200}"#).unwrap();
+        assert!(start);
+        assert_eq!(q.target, Some(200));
+        assert_eq!(q.card, vec![("ones".to_string(), 3)]);
+        let (_, start) = parse_line(b"{}").unwrap();
+        assert!(start);
+        let (_, start) = parse_line(br#"{"dice": [1, 2, 3, 4, 5]}"#).unwrap();
+        assert!(!start);
+        // The line's own mistakes keep their messages.
+        let e = parse_line(br#"{"card": {"ones": "3"}}"#).unwrap_err();
+        assert!(e.message.starts_with("card.ones must be"), "{}", e.message);
+        let e = parse_line(br#"{"card": {}, "card": {}}"#).unwrap_err();
+        assert!(e.message.contains("given twice"), "{}", e.message);
+        let e = parse_line(br#"{"rolls_left": 1}"#).unwrap_err();
+        assert!(e.message.starts_with("rolls_left is for the dice showing"));
+        let e = parse_line(b"[]").unwrap_err();
+        assert!(e.message.contains("is not an object"), "{}", e.message);
+    }
+}
