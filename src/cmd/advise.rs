@@ -343,7 +343,7 @@ fn render_two_player(advice: &yahtzee::twoplayer::TwoPlayerAdvice) -> String {
 /// cache folder), solved and saved first when the file does not exist.
 fn load_early(args: &AdviseArgs, rules: Rules) -> Result<yahtzee::twoplayer::EarlyTable> {
     use yahtzee::table::TableError;
-    use yahtzee::twoplayer::{EarlyTable, Game, TWO_PLAYER, solve_report};
+    use yahtzee::twoplayer::{EarlyTable, Game, TWO_PLAYER, Ties, solve_report};
     let path = args
         .two_player_table
         .clone()
@@ -374,6 +374,7 @@ fn load_early(args: &AdviseArgs, rules: Rules) -> Result<yahtzee::twoplayer::Ear
     let bar = super::progress_bar(&format!("solving two-player {}", rules.label()), "pairs");
     let solved = solve_report(
         &game,
+        Ties::Values,
         Some(&path),
         yahtzee::solver::SolveOptions::default().simd,
         &|d, t| {

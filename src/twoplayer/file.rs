@@ -33,8 +33,12 @@ pub const TWO_PLAYER: &str = "two-player";
 
 /// The plies the table of `solve --two-player` stores: 1 to this. Advice before ply
 /// `EARLY_PLIES` reads the next ply from it; later positions solve the rest of their game,
-/// at most a few million lanes. (Measured sizes and times: `results/two-player-*.md`.)
-pub const EARLY_PLIES: usize = 8;
+/// at most a few million lanes. Why 9: ply 9 adds 392,040 pairs and 417 MiB (915 MiB in
+/// all, under the 1 GiB the table may take on disk), and takes the worst advice from ply 8
+/// (8 boxes open each, 2.3 s of CPU) to ply 9 (8 and 7 open, 1.2 s); ply 10 would add
+/// another 600 MiB. (Measured sizes and times: `results/two-player-*.md`.) A table of
+/// fewer plies still serves: the plies it lacks are solved.
+pub const EARLY_PLIES: usize = 9;
 
 const VALUE_TYPE: &str = "f32";
 const RANGE_BYTES: usize = 12;
