@@ -391,11 +391,17 @@ const NOTHING: Outcome = Outcome {
 /// The outcome of choosing the best of `options` by value: the tie range spans every option
 /// within [`EXACT_TIE`] of the best.
 fn best_outcome(options: &[Outcome]) -> Outcome {
-    let best = options.iter().map(|o| o.value).fold(f64::NEG_INFINITY, f64::max);
+    let best = options
+        .iter()
+        .map(|o| o.value)
+        .fold(f64::NEG_INFINITY, f64::max);
     let tied = options.iter().filter(|o| o.value >= best - EXACT_TIE);
     Outcome {
         value: best,
-        tie_low: tied.clone().map(|o| o.tie_low).fold(f64::INFINITY, f64::min),
+        tie_low: tied
+            .clone()
+            .map(|o| o.tie_low)
+            .fold(f64::INFINITY, f64::min),
         tie_high: tied.map(|o| o.tie_high).fold(f64::NEG_INFINITY, f64::max),
     }
 }
@@ -487,7 +493,12 @@ impl BruteForce {
                 })
                 .collect();
             outcome.push(choose(&options));
-            ev.push(options.iter().map(|o| o.1).fold(f64::NEG_INFINITY, f64::max));
+            ev.push(
+                options
+                    .iter()
+                    .map(|o| o.1)
+                    .fold(f64::NEG_INFINITY, f64::max),
+            );
         }
         // With one and then two rolls left: each hand's keep.
         for _ in 0..2 {
@@ -506,7 +517,12 @@ impl BruteForce {
                     })
                     .collect();
                 next_outcome.push(choose(&options));
-                next_ev.push(options.iter().map(|o| o.1).fold(f64::NEG_INFINITY, f64::max));
+                next_ev.push(
+                    options
+                        .iter()
+                        .map(|o| o.1)
+                        .fold(f64::NEG_INFINITY, f64::max),
+                );
             }
             outcome = next_outcome;
             ev = next_ev;

@@ -131,10 +131,21 @@ fn brute_outcome(
     lead: i64,
 ) -> Outcome {
     if start.first.count_ones() == start.second.count_ones() {
-        brute.two_player_outcome(memo, policies, state(start.first), state(start.second), lead)
+        brute.two_player_outcome(
+            memo,
+            policies,
+            state(start.first),
+            state(start.second),
+            lead,
+        )
     } else {
-        let o =
-            brute.two_player_outcome(memo, policies, state(start.second), state(start.first), -lead);
+        let o = brute.two_player_outcome(
+            memo,
+            policies,
+            state(start.second),
+            state(start.first),
+            -lead,
+        );
         Outcome {
             value: 1.0 - o.value,
             ..o
@@ -168,7 +179,11 @@ fn two_player_tie_chances_agree_with_brute_force_on_reduced_games() {
         // Both optimal in every game; the pairings with the expected-score policy in two.
         let mut pairings = vec![[Optimal, Optimal]];
         if i == 2 || i == 4 {
-            pairings.extend([[Expected, Optimal], [Optimal, Expected], [Expected, Expected]]);
+            pairings.extend([
+                [Expected, Optimal],
+                [Optimal, Expected],
+                [Expected, Expected],
+            ]);
         }
         let mut brute = BruteForce::new(rules);
         for policies in pairings {
@@ -200,7 +215,10 @@ fn two_player_tie_chances_agree_with_brute_force_on_reduced_games() {
                 }
                 assert!((wins + losses + tie - 1.0).abs() < 1e-12, "{what}");
                 if policies == [Expected, Expected] {
-                    assert_eq!(o.tie_low, o.tie_high, "{what}: the policy has no choice left");
+                    assert_eq!(
+                        o.tie_low, o.tie_high,
+                        "{what}: the policy has no choice left"
+                    );
                 }
                 largest_tie = largest_tie.max(o.tie_high);
                 widest = widest.max(o.tie_high - o.tie_low);
@@ -217,7 +235,10 @@ fn two_player_tie_chances_agree_with_brute_force_on_reduced_games() {
     // a win or a loss), so the tie chance is the solve's own policy's; measured: about half
     // the positions span a range, the widest 7.4e-4.
     assert!(largest_tie > 0.05, "{largest_tie}");
-    assert!(spanned > 0 && widest < 1e-3, "{spanned} spans, the widest {widest}");
+    assert!(
+        spanned > 0 && widest < 1e-3,
+        "{spanned} spans, the widest {widest}"
+    );
 }
 
 #[test]

@@ -47,9 +47,11 @@ use crate::vector::{BLOCK, RowSpec, TAIL_BLOCK, fill_shifted, follow_policy, lay
 
 pub use crate::vector::Range;
 
+mod bot;
 mod file;
 mod lane;
-pub use file::{EARLY_PLIES, EarlyTable, TWO_PLAYER};
+pub use bot::{NextPlies, NextPly, TwoPlayerBot, TwoPlayerTurn};
+pub use file::{EARLY_PLIES, EarlyTable, TWO_PLAYER, TwoPlayerTableCheck};
 pub use lane::{Duo, Lane};
 
 /// The tail left out of the stored vectors of the full solve: chances within this of 0 or
@@ -240,7 +242,11 @@ impl<T: Real> Ply<T> {
             mover_rank: self.mover_rank.clone(),
             other_rank: self.other_rank.clone(),
             ranges: self.ranges.clone(),
-            values: self.values.iter().map(|v| v.iter().map(|&x| f(x)).collect()).collect(),
+            values: self
+                .values
+                .iter()
+                .map(|v| v.iter().map(|&x| f(x)).collect())
+                .collect(),
         }
     }
 
@@ -883,6 +889,27 @@ pub struct TwoPlayerPosition {
 }
 
 impl TwoPlayerPosition {
+    /// `position` against `opponent` (still playing from a card, or finished with a total),
+    /// with your lead `lead`, by default the difference of the two scores.
+    pub fn against(
+        position: crate::advice::Position,
+        opponent: &crate::win::Opponent,
+        lead: Option<i64>,
+    ) -> TwoPlayerPosition {
+        use crate::win::Opponent;
+        let rules = position.card.rules();
+        let (filled, points) = match opponent {
+            Opponent::Playing(card) => (card.state().filled, card.banked()),
+            Opponent::Finished(points) => (rules.full_mask(), *points),
+        };
+        let lead = lead.unwrap_or_else(|| i64::from(position.card.banked()) - i64::from(points));
+        TwoPlayerPosition {
+            position,
+            opponent: filled,
+            lead,
+        }
+    }
+
     /// The cards between turns (before this turn's box).
     pub fn start(&self) -> Result<Start, TwoPlayerAdviceError> {
         let own = self.position.card.state().filled;
@@ -982,14 +1009,14 @@ pub struct TwoPlayerAdvice {
 }
 
 /// The prices of a two-player position: the next ply's vectors after your turn.
-struct NextPly<'a> {
+struct PlyPrices<'a> {
     rules: Rules,
     scores: ScoreTable,
     ply: &'a Ply<f32>,
     opponent: BoxMask,
 }
 
-impl crate::target::OptionPrices for NextPly<'_> {
+impl crate::target::OptionPrices for PlyPrices<'_> {
     fn rules(&self) -> &Rules {
         &self.rules
     }
@@ -1054,7 +1081,7 @@ pub fn advise_two_player(
 ) -> Result<TwoPlayerAdvice, TwoPlayerAdviceError> {
     let rules = *ev.rules();
     at.start()?;
-    let prices = NextPly {
+    let prices = PlyPrices {
         rules,
         scores: ScoreTable::new(&rules),
         ply: next,
@@ -1081,6 +1108,34 @@ pub fn advise_two_player(
             })
             .collect(),
     })
+}
+
+/// Checks `at` before any table is read or anything solved: the position (as `advise`
+/// checks it, with the expected-score table `ev`) and the two cards together.
+pub fn check_position(
+    ev: &StrategyTable,
+    at: &TwoPlayerPosition,
+) -> Result<(), TwoPlayerAdviceError> {
+    check_rules(ev.rules())?;
+    crate::advice::advise(ev, &at.position).map_err(crate::target::TargetError::from)?;
+    at.start()?;
+    Ok(())
+}
+
+/// The advice of `advise --two-player` at `at` (checked with [`check_position`]): the ply
+/// after the turn from the table of the early plies `early` (give it when
+/// [`reads_early_table`]), else solved for the rest of the game (`progress(done, total)`
+/// counts its pairs), then [`advise_two_player`]. What the command line and a batch line
+/// answer alike.
+pub fn advise_at(
+    ev: &StrategyTable,
+    at: &TwoPlayerPosition,
+    early: Option<&EarlyTable>,
+    simd: Simd,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<TwoPlayerAdvice, TwoPlayerAdviceError> {
+    let next = next_ply(*ev.rules(), at, early, simd, progress)?;
+    advise_two_player(ev, &next, at)
 }
 
 /// The ply after `at`'s turn, solved for the game from `at`'s cards (both players
