@@ -406,11 +406,14 @@ fn best_outcome(options: &[Outcome]) -> Outcome {
     }
 }
 
+/// A keep of a hand: its number of dice, its faces, and one subset of positions keeping it.
+type KeepInOrder = (usize, Vec<u8>, u32);
+
 impl BruteForce {
     /// The distinct keeps of a hand in the order of preference (the fewest dice, then the
     /// lowest faces), each with one subset of positions that keeps it.
-    fn keeps_in_order(hand: &[u8]) -> Vec<(usize, Vec<u8>, u32)> {
-        let mut keeps: Vec<(usize, Vec<u8>, u32)> = (0..32u32)
+    fn keeps_in_order(hand: &[u8]) -> Vec<KeepInOrder> {
+        let mut keeps: Vec<KeepInOrder> = (0..32u32)
             .map(|subset| {
                 let kept: Vec<u8> = (0..5)
                     .filter(|i| subset & (1 << i) != 0)
@@ -457,8 +460,7 @@ impl BruteForce {
         let first = mover.filled.count_ones() == other.filled.count_ones();
         let policy = policies[usize::from(!first)];
         // The hands are the same for every rule set: their keeps are listed once.
-        static KEEPS: std::sync::OnceLock<Vec<Vec<(usize, Vec<u8>, u32)>>> =
-            std::sync::OnceLock::new();
+        static KEEPS: std::sync::OnceLock<Vec<Vec<KeepInOrder>>> = std::sync::OnceLock::new();
         let keeps = KEEPS.get_or_init(|| {
             self.hands
                 .iter()
