@@ -17,6 +17,11 @@
 //!   (still playing, `yahtzee_bonus` optional) or `{"final": n}` (finished with `n`
 //!   points); the answer is then the [`WinAdvice`], every option ranked by its chance of
 //!   winning (not with `target`).
+//! - `two_player`: `true` for the exact game of two (Yacht): `opponents` then holds exactly
+//!   the one opponent, and the answer is the [`TwoPlayerAdvice`] of `advise --two-player
+//!   --json`, every option ranked by the exact chance of winning plus half a tie;
+//! - `lead`: with `two_player`, an integer, your points less the opponent's (absent: the
+//!   difference of the two cards' points, or of your card's and the opponent's final).
 //!
 //! Every value has exactly this type (no strings for numbers, no `null` for absent), a key
 //! given twice is refused (at the top level and inside `card`), and so is an unknown key. The
@@ -41,6 +46,10 @@ use crate::state::{CardError, ScoreCard};
 use crate::table::StrategyTable;
 use crate::target::{TargetAdvice, TargetError, advise_target};
 use crate::text::excerpt;
+use crate::twoplayer::{
+    EarlyTable, TwoPlayerAdvice, TwoPlayerAdviceError, TwoPlayerPosition, advise_at,
+    check_position, reads_early_table,
+};
 use crate::vector::VectorTable;
 use crate::win::{Opponent, WinAdvice, WinError, advise_win, needs_distribution};
 
@@ -48,14 +57,19 @@ use crate::win::{Opponent, WinAdvice, WinError, advise_win, needs_distribution};
 pub const EXAMPLE: &str = r#"{"card": {"ones": 3, "full-house": 25}, "yahtzee_bonus": 0, "dice": [1, 3, 3, 5, 6], "rolls_left": 2}"#;
 
 /// The keys of a query, in the order of [`EXAMPLE`], then the optional objective.
-pub const KEYS: [&str; 6] = [
+pub const KEYS: [&str; 8] = [
     "card",
     "yahtzee_bonus",
     "dice",
     "rolls_left",
     "target",
     "opponents",
+    "two_player",
+    "lead",
 ];
+
+/// The largest lead a two-player query may give: far beyond any game's scores.
+pub const MAX_LEAD: i64 = 10_000;
 
 /// The highest target a query may name: far above any final score of any rule set (the
 /// highest is Yahtzee's 1,575), low enough that no sum overflows.
@@ -88,7 +102,7 @@ pub enum BatchError {
     },
     /// A key that queries do not have. Fix: use the keys of [`KEYS`].
     #[error(
-        "unknown key `{key}`: the keys are card, yahtzee_bonus, dice, rolls_left, target and opponents, as in {EXAMPLE}"
+        "unknown key `{key}`: the keys are card, yahtzee_bonus, dice, rolls_left, target, opponents, two_player and lead, as in {EXAMPLE}"
     )]
     UnknownKey {
         /// The key (an excerpt).
@@ -147,6 +161,36 @@ pub enum BatchError {
     /// The position cannot be advised on against its opponents (see [`WinError`]).
     #[error("{0}")]
     Win(String),
+    /// A two-player query whose `opponents` is not exactly one opponent. Fix: one opponent.
+    #[error(
+        "opponents: a query with \"two_player\": true plays against exactly one opponent, not {got}, like \"opponents\": [{{\"card\": {{\"ones\": 3}}}}]"
+    )]
+    TwoPlayerOpponents {
+        /// The number of opponents given (0: no `opponents`).
+        got: usize,
+    },
+    /// A two-player query with a target. Fix: leave `target` out.
+    #[error(
+        "target: a query with \"two_player\": true ranks by the chance of winning the game of two; leave `target` out"
+    )]
+    TwoPlayerTarget,
+    /// `lead` without `"two_player": true`. Fix: add it, or leave `lead` out.
+    #[error("lead is the two-player query's: add \"two_player\": true, or leave `lead` out")]
+    LeadWithoutTwoPlayer,
+    /// A two-player query with no table of the early plies to answer it. Fix: give the front
+    /// end the two-player table (the command line builds it on first use).
+    #[error("{0}")]
+    NoTwoPlayerTable(String),
+    /// The position cannot be advised on in the game of two (see
+    /// [`TwoPlayerAdviceError`]).
+    #[error("two_player: {0}")]
+    TwoPlayer(String),
+}
+
+impl From<TwoPlayerAdviceError> for BatchError {
+    fn from(e: TwoPlayerAdviceError) -> BatchError {
+        BatchError::TwoPlayer(e.to_string())
+    }
 }
 
 impl From<WinError> for BatchError {
@@ -176,8 +220,12 @@ pub struct Query {
     pub rolls_left: u8,
     /// The final score to reach, for target advice.
     pub target: Option<u32>,
-    /// The other players, for win advice.
+    /// The other players, for win advice (the one opponent of a two-player query).
     pub opponents: Option<Vec<OpponentQuery>>,
+    /// True for the exact game of two against the one opponent.
+    pub two_player: bool,
+    /// Your points less the opponent's, for a two-player query.
+    pub lead: Option<i64>,
 }
 
 /// One opponent of a query, as read: types checked, not yet the rules.
@@ -205,6 +253,11 @@ const FINAL: &str = "an integer final score from 0 to 100000, like 230";
 
 /// What `target` must be.
 const TARGET: &str = "an integer final score from 0 to 100000, like 300 (leave it out for the expected-score advice)";
+
+/// What `two_player` must be.
+const TWO_PLAYER: &str = "true or false (true: the exact game of two against the one opponent)";
+/// What `lead` must be.
+const LEAD: &str = "an integer from -10000 to 10000, your points less the opponent's, like -12";
 
 /// What `rolls_left` must be.
 const ROLLS_LEFT: &str = "the integer 0, 1 or 2";
@@ -236,6 +289,7 @@ impl Query {
         let (mut card_entries, mut yahtzee_bonus, mut dice, mut rolls_left, mut target) =
             (Vec::new(), 0, None, 2, None);
         let mut opponents = None;
+        let (mut two_player, mut lead) = (false, None);
         // Only keys of KEYS are ever added, each at most once.
         let mut seen: Vec<&str> = Vec::new();
         for (key, value) in &entries {
@@ -271,9 +325,33 @@ impl Query {
                     )
                 }
                 "opponents" => opponents = Some(opponents_of(value)?),
+                "two_player" => match value {
+                    Json::Bool(b) => two_player = *b,
+                    _ => return Err(value.wrong(key, TWO_PLAYER)),
+                },
+                "lead" => {
+                    lead = Some(
+                        value
+                            .integer()
+                            .and_then(|n| i64::try_from(n).ok())
+                            .filter(|n| n.abs() <= MAX_LEAD)
+                            .ok_or_else(|| value.wrong(key, LEAD))?,
+                    )
+                }
                 _ => return Err(BatchError::UnknownKey { key: excerpt(key) }),
             }
             seen.push(key);
+        }
+        if two_player {
+            if target.is_some() {
+                return Err(BatchError::TwoPlayerTarget);
+            }
+            let got = opponents.as_ref().map_or(0, Vec::len);
+            if got != 1 {
+                return Err(BatchError::TwoPlayerOpponents { got });
+            }
+        } else if lead.is_some() {
+            return Err(BatchError::LeadWithoutTwoPlayer);
         }
         if target.is_some() && opponents.is_some() {
             return Err(BatchError::TwoObjectives);
@@ -285,6 +363,8 @@ impl Query {
             rolls_left,
             target,
             opponents,
+            two_player,
+            lead,
         })
     }
 
@@ -436,6 +516,13 @@ pub trait Tables {
             "this front end answers no query with opponents: leave `opponents` out".to_string(),
         ))
     }
+    /// The table of the early plies of the game of two of the same rules (for two-player
+    /// queries in the first turns), or why there is none.
+    fn two_player(&self) -> Result<&EarlyTable, BatchError> {
+        Err(BatchError::NoTwoPlayerTable(
+            "this front end answers no two-player query: leave `two_player` out".to_string(),
+        ))
+    }
 }
 
 impl Tables for StrategyTable {
@@ -478,6 +565,8 @@ pub enum Answer {
     Target(TargetAdvice),
     /// Advice to win against opponents.
     Win(WinAdvice),
+    /// Advice in the exact game of two.
+    TwoPlayer(TwoPlayerAdvice),
 }
 
 /// Answers one line: the advice of its position with `tables`, or why there is none.
@@ -485,6 +574,30 @@ pub fn answer(tables: &dyn Tables, line: &[u8]) -> Result<Answer, BatchError> {
     let query = Query::parse(line)?;
     let ev = tables.ev();
     let position = query.position(*ev.rules())?;
+    if query.two_player {
+        let opponents = query.opponents(*ev.rules())?.unwrap_or_default();
+        let [opponent] = &opponents[..] else {
+            return Err(BatchError::TwoPlayerOpponents {
+                got: opponents.len(),
+            });
+        };
+        let at = TwoPlayerPosition::against(position, opponent, query.lead);
+        // The position is checked before the table is read or anything solved.
+        check_position(ev, &at)?;
+        let early = if reads_early_table(&at) {
+            Some(tables.two_player()?)
+        } else {
+            None
+        };
+        let simd = crate::solver::Simd::detect();
+        return Ok(Answer::TwoPlayer(advise_at(
+            ev,
+            &at,
+            early,
+            simd,
+            &|_, _| {},
+        )?));
+    }
     if let Some(opponents) = query.opponents(*ev.rules())? {
         // The position is checked before the distribution table is loaded or built.
         advise(ev, &position)?;

@@ -130,6 +130,11 @@ pub struct SolveArgs {
     /// With --two-player: how the second player plays.
     #[arg(long, value_enum, default_value_t = PlayerArg::Optimal, requires = "two_player")]
     pub second: PlayerArg,
+    /// With --two-player: also carry the chance of a tie through the solve, to report the
+    /// chances of a win for each player and of a tie apart (about 2.7 times the CPU time,
+    /// twice the memory; the same values and table).
+    #[arg(long, requires = "two_player")]
+    pub ties: bool,
 }
 
 /// How a player of `solve --two-player` plays.
@@ -207,10 +212,10 @@ pub struct AdviseArgs {
     /// two cards' points].
     #[arg(long, value_name = "D", requires = "two_player", allow_negative_numbers = true, value_parser = clap::value_parser!(i64).range(-10_000..=10_000))]
     pub lead: Option<i64>,
-    /// With --two-player: the table of the first turns of two-player play [default: the
-    /// cache folder, or $YAHTZEE_TABLE_DIR]; built if missing (the whole game solved, a few
-    /// minutes), read only for positions in the first turns.
-    #[arg(long, value_name = "PATH", requires = "two_player")]
+    /// With --two-player (or --batch): the table of the first turns of two-player play
+    /// [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing (the whole game
+    /// solved, a few minutes), read only for positions in the first turns.
+    #[arg(long, value_name = "PATH")]
     pub two_player_table: Option<PathBuf>,
 }
 
@@ -255,7 +260,8 @@ pub struct PlayArgs {
     /// The seats in table order, comma-separated; `bot` (or `bot2`, ...) is the optimal bot,
     /// `bot:target=300` a bot playing for a final score of at least 300 (the best chance of
     /// reaching it), `bot:win` a bot playing to win against the others (the `win` policy of
-    /// `simulate --match`; `bot:win-exact`: the exact best response, slow), e.g.
+    /// `simulate --match`; `bot:win-exact`: the exact best response, slow), `bot:two-player`
+    /// the exact optimum of a game of two (Yacht, exactly two players), e.g.
     /// `alice,bot,bot2:target=300,bot3:win`.
     #[arg(long, default_value = "you", value_name = "NAMES")]
     pub players: String,
@@ -296,6 +302,11 @@ pub struct PlayArgs {
     /// built if missing (about a minute for yahtzee).
     #[arg(long, value_name = "PATH")]
     pub distribution_table: Option<PathBuf>,
+    /// The table of the first turns of two-player play, for `bot:two-player` [default: the
+    /// cache folder, or $YAHTZEE_TABLE_DIR]; built if missing (the whole game solved, a few
+    /// minutes).
+    #[arg(long, value_name = "PATH")]
+    pub two_player_table: Option<PathBuf>,
     /// Where to save the game record (JSON Lines) [default: yahtzee-game-YYYYMMDD-HHMMSS.jsonl
     /// in the current folder, UTC, with -2, -3, ... when a game of the same second has that
     /// name]; an existing file is never overwritten.
@@ -323,6 +334,17 @@ pub struct ReviewArgs {
     /// the record's coach coached to win; `--target off` prices such a record in points].
     #[arg(long, conflicts_with = "target")]
     pub win: bool,
+    /// Price every decision by the exact chance of winning a game of two (plus half a tie),
+    /// both players playing to win from there, as `advise --two-player` (Yacht, records of
+    /// two players) [default: when the record seats a `bot:two-player`; `--target off`
+    /// prices such a record in points].
+    #[arg(long, conflicts_with_all = ["target", "win"])]
+    pub two_player: bool,
+    /// The table of the first turns of two-player play, for --two-player [default: the cache
+    /// folder, or $YAHTZEE_TABLE_DIR]; built if missing (the whole game solved, a few
+    /// minutes).
+    #[arg(long, value_name = "PATH")]
+    pub two_player_table: Option<PathBuf>,
     /// Target table for a review priced for a target [default: the cache folder, or
     /// $YAHTZEE_TABLE_DIR]; built if missing.
     #[arg(long, value_name = "PATH")]
@@ -503,7 +525,9 @@ pub struct SimulateArgs {
     /// bot (each choice for the best chance of beating the others, whose final scores it
     /// takes as under expected-score play from their current cards), and `win-exact`, the
     /// exact best response to the same, solved at each of its turns (slow: for small
-    /// samples). Every player takes turn 1, then turn 2, ...; game g starts with seat g mod
+    /// samples), and `two-player`, the exact optimum of the game of two (Yacht, two seats:
+    /// both cards known, the rest of the game solved once a game past the first turns'
+    /// table). Every player takes turn 1, then turn 2, ...; game g starts with seat g mod
     /// n; ties for first share the win. Reports each seat's win rate with its 95% interval,
     /// ties, mean score and time per decision.
     #[arg(
@@ -522,6 +546,11 @@ pub struct SimulateArgs {
     /// the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.
     #[arg(long, value_name = "PATH")]
     pub distribution_table: Option<PathBuf>,
+    /// The table of the first turns of two-player play, for `two-player` in --match
+    /// [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing (the whole game
+    /// solved, a few minutes).
+    #[arg(long, value_name = "PATH")]
+    pub two_player_table: Option<PathBuf>,
     /// Worker threads, 1 to 256 [default: one per core, or $RAYON_NUM_THREADS].
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<u16>,
@@ -531,7 +560,7 @@ pub struct SimulateArgs {
 /// the policies that play to win need opponents, so a match.
 pub fn parse_policy(text: &str) -> Result<Policy, String> {
     match text.parse::<Policy>().map_err(|e| e.to_string())? {
-        p @ (Policy::Win | Policy::WinExact) => Err(format!(
+        p @ (Policy::Win | Policy::WinExact | Policy::TwoPlayer) => Err(format!(
             "{} needs opponents: use --match ev,{}",
             p.name(),
             p.name()

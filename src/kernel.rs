@@ -34,7 +34,8 @@ use crate::state::set_bits;
 /// solver's slot of the five-of-a-kind box filled with its points).
 pub(crate) const BOX_SLOTS: usize = MAX_BOXES + 1;
 
-/// A floating-point type the kernel computes in.
+/// A floating-point type the kernel computes in (or a value with a companion carried beside
+/// it, which the kernel's maxima choose by the value: `crate::twoplayer::Duo`).
 pub trait Real:
     Copy + PartialOrd + Add<Output = Self> + Mul<Output = Self> + Send + Sync + 'static
 {
@@ -57,6 +58,17 @@ pub trait Real:
     fn from_f64(x: f64) -> Self;
     /// The value as an `f64` (exact).
     fn to_f64(self) -> f64;
+    /// What the opening mean adds up in ([`opening_mean_of`]): `f64` for a number; a lane
+    /// that carries a companion beside its value (`crate::twoplayer::Duo`) sums both.
+    type Wide: Copy;
+    /// The sum of no values.
+    const WIDE_ZERO: Self::Wide;
+    /// `acc + x`, `x` widened exactly.
+    fn wide_add(acc: Self::Wide, x: Self) -> Self::Wide;
+    /// `acc / d`.
+    fn wide_div(acc: Self::Wide, d: f64) -> Self::Wide;
+    /// The value of a sum (for a number, the sum itself).
+    fn wide_value(acc: Self::Wide) -> f64;
 }
 
 macro_rules! real {
@@ -95,6 +107,20 @@ macro_rules! real {
             #[inline(always)]
             fn to_f64(self) -> f64 {
                 f64::from(self)
+            }
+            type Wide = f64;
+            const WIDE_ZERO: f64 = 0.0;
+            #[inline(always)]
+            fn wide_add(acc: f64, x: $t) -> f64 {
+                acc + f64::from(x)
+            }
+            #[inline(always)]
+            fn wide_div(acc: f64, d: f64) -> f64 {
+                acc / d
+            }
+            #[inline(always)]
+            fn wide_value(acc: f64) -> f64 {
+                acc
             }
         }
     };
@@ -649,8 +675,15 @@ const OPENING_RUN: usize = 12;
 /// would lose up to 1e-6, and rounded probabilities add up to 1 + 1.4e-8.
 #[inline(always)]
 pub(crate) fn opening_mean<T: Real, const N: usize>(k: &[[T; N]]) -> [f64; N] {
+    opening_mean_of(k).map(T::wide_value)
+}
+
+/// [`opening_mean`] in the lane's [`Real::Wide`]: for a lane that carries a companion, the
+/// mean of both.
+#[inline(always)]
+pub(crate) fn opening_mean_of<T: Real, const N: usize>(k: &[[T; N]]) -> [T::Wide; N] {
     let ways = T::roll_ways();
-    let mut total = [0.0f64; N];
+    let mut total = [T::WIDE_ZERO; N];
     for (run, w) in k[FIRST_ROLL..MULTISETS]
         .chunks(OPENING_RUN)
         .zip(ways.chunks(OPENING_RUN))
@@ -662,11 +695,11 @@ pub(crate) fn opening_mean<T: Real, const N: usize>(k: &[[T; N]]) -> [f64; N] {
             }
         }
         for l in 0..N {
-            total[l] += part[l].to_f64();
+            total[l] = T::wide_add(total[l], part[l]);
         }
     }
     for t in total.iter_mut() {
-        *t /= 7776.0;
+        *t = T::wide_div(*t, 7776.0);
     }
     total
 }

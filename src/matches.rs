@@ -43,6 +43,7 @@ use crate::state::{ScoreCard, cards_by_depth};
 use crate::table::{EXPECTED_SCORE, StrategyTable, TableError};
 use crate::target::{TargetError, TargetTurn};
 use crate::text::excerpt;
+use crate::twoplayer::{EarlyTable, NextPlies, TWO_PLAYER, TwoPlayerBot};
 use crate::vector::{DISTRIBUTION, TARGET, VectorTable};
 use crate::win::{FinalScores, WinTurn, best_response, opponent_scores, opponents_at_table};
 
@@ -109,6 +110,8 @@ pub struct Needs {
     pub targets: bool,
     /// The distribution table: `win` and `win-exact`, for the opponents' final scores.
     pub distribution: bool,
+    /// The table of the early plies of the game of two: `two-player`.
+    pub two_player: bool,
 }
 
 impl Needs {
@@ -119,6 +122,7 @@ impl Needs {
             ev: any(|p| !matches!(p, Policy::Greedy | Policy::MostCommon)),
             targets: any(|p| matches!(p, Policy::Target(_) | Policy::Win)),
             distribution: any(|p| matches!(p, Policy::Win | Policy::WinExact)),
+            two_player: any(|p| matches!(p, Policy::TwoPlayer)),
         }
     }
 }
@@ -132,6 +136,8 @@ pub struct Tables<'a> {
     pub targets: Option<&'a VectorTable<f32>>,
     /// The distribution table.
     pub distribution: Option<&'a VectorTable<f32>>,
+    /// The table of the early plies of the game of two.
+    pub two_player: Option<&'a EarlyTable>,
 }
 
 /// One seat of a match: the policy and what it plays with.
@@ -151,6 +157,9 @@ pub enum Seat<'a> {
         /// The expected-score table (for ties).
         ev: &'a StrategyTable,
     },
+    /// The exact optimum of the game of two ([`Policy::TwoPlayer`]): its turns need the
+    /// other player's card and the plies of the game ([`Seat::turn_in_game`]).
+    TwoPlayer(TwoPlayerBot<'a>),
 }
 
 impl<'a> Seat<'a> {
@@ -160,19 +169,45 @@ impl<'a> Seat<'a> {
             Seat::Alone(p) => p.policy(),
             Seat::Win { .. } => Policy::Win,
             Seat::WinExact { .. } => Policy::WinExact,
+            Seat::TwoPlayer(_) => Policy::TwoPlayer,
         }
     }
 
-    /// True when the seat looks at the others' cards.
+    /// True when the seat plays against the others' final scores, taken as under
+    /// expected-score play (the distribution table's): `win` and `win-exact`.
     pub fn plays_to_win(&self) -> bool {
-        !matches!(self, Seat::Alone(_))
+        matches!(self, Seat::Win { .. } | Seat::WinExact { .. })
+    }
+
+    /// How the seat `seat` plays its turn at a table whose cards are `cards` (every seat's,
+    /// in seat order): [`Seat::turn`], and for a two-player seat its turn against the other
+    /// card from `plies`, the plies of the game (one per game). What a match and `yahtzee
+    /// play` play.
+    #[allow(clippy::too_many_arguments)]
+    pub fn turn_in_game<'t>(
+        &'t self,
+        seat: usize,
+        cards: &[ScoreCard],
+        opponents: &[FinalScores],
+        cache: Option<&'t TurnCache<'a>>,
+        exact: &'t mut Option<VectorTable<f32>>,
+        plies: Option<&mut NextPlies<'a>>,
+        simd: Simd,
+    ) -> PolicyTurn<'t> {
+        match (self, plies) {
+            (Seat::TwoPlayer(bot), Some(plies)) => PolicyTurn::TwoPlayer(
+                bot.turn(plies, &cards[seat], &cards[1 - seat])
+                    .expect("the tables of a two-player seat were checked when the game was made"),
+            ),
+            _ => self.turn(&cards[seat], opponents, cache, exact, simd),
+        }
     }
 
     /// How the seat plays its turn from `card` against `opponents` (their final scores'
     /// distributions, [`Match::opponents`]; unused by the policies of one player), with the
     /// turns of `cache`. `exact` holds the best response a `win-exact` seat solves for the
     /// turn (with `simd`), which the turn reads. The turn of a match's seat and of a bot of
-    /// `yahtzee play` alike.
+    /// `yahtzee play` alike; a two-player seat plays through [`Seat::turn_in_game`].
     pub fn turn<'t>(
         &'t self,
         card: &ScoreCard,
@@ -195,6 +230,11 @@ impl<'a> Seat<'a> {
                     TargetTurn::new(ev, table, &state, i64::from(banked))
                         .expect("the best response holds every card after the player's"),
                 ))
+            }
+            Seat::TwoPlayer(_) => {
+                unreachable!(
+                    "a two-player seat plays through Seat::turn_in_game, with the other card"
+                )
             }
         }
     }
@@ -231,9 +271,21 @@ pub enum MatchError {
     /// [`TargetError`]).
     #[error(transparent)]
     Target(#[from] TargetError),
-    /// A card of the distribution table cannot be read (see [`TableError`]).
+    /// A card of the distribution table, or a value of the table of the game of two,
+    /// cannot be read (see [`TableError`]).
     #[error(transparent)]
     Table(#[from] TableError),
+    /// A two-player seat in a game of rules other than Yacht's, or of other than two
+    /// players. Fix: the game of two of Yacht (either fill order).
+    #[error(
+        "the two-player policy plays the exact game of two of Yacht (either fill order) only, with exactly two players: this game is {rules} with {players} players"
+    )]
+    TwoPlayer {
+        /// The rules of the game.
+        rules: String,
+        /// The number of players.
+        players: usize,
+    },
 }
 
 /// The target players of the `target:T` policies of `policies`, in order: what
@@ -277,6 +329,10 @@ pub fn seats<'a>(
                     targets: need(tables.targets, p, TARGET)?,
                 },
                 Policy::WinExact => Seat::WinExact { ev: ev()? },
+                Policy::TwoPlayer => Seat::TwoPlayer(TwoPlayerBot {
+                    ev: ev()?,
+                    early: need(tables.two_player, p, TWO_PLAYER)?,
+                }),
             })
         })
         .collect()
@@ -326,6 +382,19 @@ pub fn check_tables(
                 // Checks the target table's rules and reads its every card.
                 TargetPlayer::new(ev, targets, 0)?;
             }
+            Seat::TwoPlayer(bot) => {
+                // (The number of players is the game's to check: `Match::new`, `Game::new`.)
+                if crate::twoplayer::check_rules(&rules).is_err() {
+                    return Err(MatchError::TwoPlayer {
+                        rules: rules.label(),
+                        players: seats.len(),
+                    });
+                }
+                check(EXPECTED_SCORE, bot.ev.rules())?;
+                check(TWO_PLAYER, bot.early.rules())?;
+                // Reads and checks every value the games can ask for.
+                bot.early.verify()?;
+            }
         }
     }
     if let Some(seat) = seats.iter().find(|s| s.plays_to_win()) {
@@ -367,6 +436,12 @@ impl<'a> Match<'a> {
         }
         if seats.len() > MAX_SEATS {
             return Err(LineupError::TooMany(seats.len()).into());
+        }
+        if seats.len() != 2 && seats.iter().any(|s| matches!(s, Seat::TwoPlayer(_))) {
+            return Err(MatchError::TwoPlayer {
+                rules: rules.label(),
+                players: seats.len(),
+            });
         }
         check_tables(&rules, &seats, distribution)?;
         Ok(Match {
@@ -429,6 +504,14 @@ impl<'a> Match<'a> {
             .map(|s| DiceRng::with_stream(seed, game * n as u64 + s as u64))
             .collect();
         let mut cards = vec![ScoreCard::new(rules); n];
+        // The plies of the game of two, for its two-player seats (the same for both).
+        let mut plies = self.seats.iter().find_map(|s| match s {
+            Seat::TwoPlayer(bot) => Some(
+                bot.plies(self.simd)
+                    .expect("the tables of a two-player seat were checked when the match was made"),
+            ),
+            _ => None,
+        });
         for _ in 0..rules.box_count() {
             for k in 0..n {
                 let seat = (start + k) % n;
@@ -439,7 +522,15 @@ impl<'a> Match<'a> {
                     Vec::new()
                 };
                 let mut exact = None;
-                let turn = self.turn(seat, &cards[seat], &opponents, cache, &mut exact);
+                let turn = self.seats[seat].turn_in_game(
+                    seat,
+                    &cards,
+                    &opponents,
+                    cache,
+                    &mut exact,
+                    plies.as_mut(),
+                    self.simd,
+                );
                 let Played {
                     index,
                     points,

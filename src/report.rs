@@ -33,7 +33,7 @@ pub fn tie_convention(policy: Policy) -> Option<&'static str> {
     match policy {
         Policy::Optimal => Some(TIE_CONVENTION),
         Policy::Target(_) => Some(TARGET_TIE_CONVENTION),
-        Policy::Win | Policy::WinExact => Some(WIN_TIE_CONVENTION),
+        Policy::Win | Policy::WinExact | Policy::TwoPlayer => Some(WIN_TIE_CONVENTION),
         Policy::Greedy | Policy::MostCommon => None,
     }
 }

@@ -28,13 +28,14 @@ use crate::dice::{DICE, DiceRng, join_faces};
 use crate::game::record::HeaderLine;
 use crate::game::record::RECORD_FORMATS;
 use crate::game::{
-    Decision, DiceMode, Event, FinalScore, Game, Header, Illegal, SeatKind, WinPolicy, WinPricing,
-    evaluate, evaluate_target,
+    Decision, DiceMode, Event, FinalScore, Game, Header, Illegal, SeatKind, TwoPlayerPricing,
+    WinPolicy, WinPricing, evaluate, evaluate_target,
 };
 use crate::rules::Rules;
 use crate::table::StrategyTable;
 use crate::target::TargetError;
 use crate::text::{excerpt, plural};
+use crate::twoplayer::{EarlyTable, TwoPlayerAdviceError};
 use crate::vector::VectorTable;
 use crate::win::WinError;
 
@@ -78,7 +79,7 @@ pub enum RecordError {
     /// A record format this program does not read. Fix: review it with the program that
     /// wrote it.
     #[error(
-        "line {line}: record format {got} is not supported: this program reads formats 1, 2 and 3"
+        "line {line}: record format {got} is not supported: this program reads formats 1, 2, 3 and 4"
     )]
     Format {
         /// The line.
@@ -99,6 +100,15 @@ pub enum RecordError {
         "line {line}: record format {format} has no win bots and no coach for winning: they are written by format 3"
     )]
     WinBeforeFormat3 {
+        /// The line.
+        line: usize,
+        /// The format of the record.
+        format: u32,
+    },
+    /// A record of format 3 or before with a two-player bot: it came with format 4. Fix:
+    /// `"format": 4`, or remove it.
+    #[error("line {line}: record format {format} has no two-player bot: it is written by format 4")]
+    TwoPlayerBeforeFormat4 {
         /// The line.
         line: usize,
         /// The format of the record.
@@ -210,6 +220,7 @@ impl RecordError {
             | RecordError::CoachThreshold { line }
             | RecordError::TargetInFormat1 { line }
             | RecordError::WinBeforeFormat3 { line, .. }
+            | RecordError::TwoPlayerBeforeFormat4 { line, .. }
             | RecordError::CoachWin { line }
             | RecordError::CoachTarget { line }
             | RecordError::Illegal { line, .. }
@@ -381,6 +392,16 @@ fn check_header(line: usize, header: &Header) -> Result<(), RecordError> {
     let has_win = header.coach_win || header.seats.iter().any(|s| s.policy.is_some());
     if header.format < 3 && has_win {
         return Err(RecordError::WinBeforeFormat3 {
+            line,
+            format: header.format,
+        });
+    }
+    let two_player = header
+        .seats
+        .iter()
+        .any(|s| s.policy == Some(WinPolicy::TwoPlayer));
+    if header.format < 4 && two_player {
+        return Err(RecordError::TwoPlayerBeforeFormat4 {
             line,
             format: header.format,
         });
@@ -690,6 +711,14 @@ pub enum Pricing<'a> {
         /// The distribution table.
         distribution: &'a VectorTable<f32>,
     },
+    /// The exact chance of winning a game of two (plus half a tie), both players playing to
+    /// win from there, against the option best for it ([`TwoPlayerPricing`], `advise
+    /// --two-player`), with the table of the early plies of the record's rules. For records
+    /// of two players of Yacht.
+    TwoPlayer {
+        /// The table of the early plies of the game of two.
+        early: &'a EarlyTable,
+    },
 }
 
 /// Why a review could not price a record.
@@ -708,6 +737,21 @@ pub enum ReviewError {
     /// for a target.
     #[error("a review in chance of winning needs two players or more: this record has one player")]
     WinAlone,
+    /// A review by the exact game of two of a record that is not one of two players of
+    /// Yacht. Fix: price it in points, for a target or in chance of winning.
+    #[error(
+        "a review by the exact game of two needs a record of two players of Yacht (either fill order): this one is {rules} with {players} players; price it in points, for a target or to win"
+    )]
+    NotTwoPlayer {
+        /// The rules of the record.
+        rules: String,
+        /// Its number of players.
+        players: usize,
+    },
+    /// The pricing by the game of two failed: a table does not fit the record (see
+    /// [`TwoPlayerAdviceError`]). Fix: the tables of the record's rules.
+    #[error(transparent)]
+    TwoPlayer(#[from] TwoPlayerAdviceError),
 }
 
 /// The objective of a review priced with `pricing`, as [`Review::objective`] names it.
@@ -716,6 +760,7 @@ fn objective_of(pricing: &Pricing<'_>) -> &'static str {
         Pricing::ExpectedScore => crate::table::EXPECTED_SCORE,
         Pricing::Target { .. } => crate::vector::TARGET,
         Pricing::Win { .. } => crate::win::WIN,
+        Pricing::TwoPlayer { .. } => crate::twoplayer::TWO_PLAYER,
     }
 }
 
@@ -743,6 +788,18 @@ pub fn review_for(
             }
             let mut win = WinPricing::new(table, distribution);
             Ok(review_with(record, pricing, |d| win.evaluate(d))?)
+        }
+        Pricing::TwoPlayer { early } => {
+            let rules = record.game.rules();
+            let players = record.game.seats().len();
+            if players != 2 || crate::twoplayer::check_rules(&rules).is_err() {
+                return Err(ReviewError::NotTwoPlayer {
+                    rules: rules.label(),
+                    players,
+                });
+            }
+            let mut two = TwoPlayerPricing::new(table, early)?;
+            Ok(review_with(record, pricing, |d| two.evaluate(d))?)
         }
     }
 }
@@ -855,6 +912,7 @@ pub fn render_review(r: &Review) -> String {
         (None, Some(model)) => format!(
             "decisions priced in chance of winning against the other players at the table, against the option best for it\nmodel: {model}\n\n"
         ),
+        (None, None) if r.objective == crate::twoplayer::TWO_PLAYER => "decisions priced in the exact chance of winning the game of two (plus half a tie), both players playing to win from there, against the option best for it\n\n".to_string(),
         (None, None) => "decisions priced in expected points, against optimal play\n\n".to_string(),
     });
     s.push_str(&format!(
@@ -923,6 +981,9 @@ pub fn render_review(r: &Review) -> String {
                 "\n{} played to win (the exact best response).",
                 p.player
             )),
+            Some(WinPolicy::TwoPlayer) => {
+                s.push_str(&format!("\n{} played the exact game of two.", p.player))
+            }
             None => {}
         }
     }

@@ -66,6 +66,9 @@ pub enum Policy {
     /// Plays to beat the other players of a match by the exact best response
     /// ([`crate::win::best_response`]), solved again at each of its turns: slow.
     WinExact,
+    /// The exact optimum of the game of two, knowing both cards (matches of two players of
+    /// Yacht only, [`crate::twoplayer::TwoPlayerBot`]).
+    TwoPlayer,
 }
 
 /// A policy's name that is not one: what was given and what is allowed.
@@ -74,7 +77,7 @@ pub enum Policy {
 pub enum PolicyError {
     /// No policy of that name. Fix: one of the names listed.
     #[error(
-        "unknown policy `{0}`: the policies are optimal (or ev), greedy, most-common, target:T (T from 0 to {MAX_TARGET}, e.g. target:300), and in a match win and win-exact"
+        "unknown policy `{0}`: the policies are optimal (or ev), greedy, most-common, target:T (T from 0 to {MAX_TARGET}, e.g. target:300), and in a match win, win-exact and two-player"
     )]
     Unknown(String),
     /// `target` without its score. Fix: `target:T`.
@@ -100,6 +103,7 @@ impl Policy {
             Policy::Target(_) => "target",
             Policy::Win => "win",
             Policy::WinExact => "win-exact",
+            Policy::TwoPlayer => "two-player",
         }
     }
 
@@ -133,6 +137,7 @@ impl std::str::FromStr for Policy {
             "optimal" | "ev" => return Ok(Policy::Optimal),
             "win" => return Ok(Policy::Win),
             "win-exact" => return Ok(Policy::WinExact),
+            "two-player" => return Ok(Policy::TwoPlayer),
             "greedy" => return Ok(Policy::Greedy),
             "most-common" => return Ok(Policy::MostCommon),
             "target" | "target:" => return Err(PolicyError::NoTarget),
@@ -311,6 +316,8 @@ pub enum PolicyTurn<'a> {
     MostCommon,
     /// The fast win policy's turn ([`Policy::Win`]).
     Win(WinTurn<'a>),
+    /// The two-player optimum's turn ([`Policy::TwoPlayer`]).
+    TwoPlayer(crate::twoplayer::TwoPlayerTurn<'a>),
 }
 
 impl PolicyTurn<'_> {
@@ -321,6 +328,7 @@ impl PolicyTurn<'_> {
             PolicyTurn::Optimal(_, values) => values.best_keep(rolls_left, dice).0,
             PolicyTurn::Target(t) => t.best_keep(rolls_left, dice),
             PolicyTurn::Win(t) => t.best_keep(rolls_left, dice),
+            PolicyTurn::TwoPlayer(t) => t.best_keep(rolls_left, dice),
             PolicyTurn::MostCommon => most_common_keep(dice),
             PolicyTurn::Greedy => Keep::from_faces(&dice.faces()).expect("five faces"),
         }
@@ -345,6 +353,7 @@ impl PolicyTurn<'_> {
                     .expect("every card of the target table was read when the match was made");
                 (c.index, c.points, c.bonuses)
             }
+            PolicyTurn::TwoPlayer(t) => t.best_box(dice),
             PolicyTurn::Greedy | PolicyTurn::MostCommon => greedy_box(rules, state, dice),
         }
     }

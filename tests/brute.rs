@@ -344,3 +344,196 @@ impl BruteForce {
         v
     }
 }
+
+/// How a player of the brute force's game of two plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TwoPlayerPolicy {
+    /// Every choice the best for the win (win plus half a tie).
+    Optimal,
+    /// The expected-score policy, ties as documented (the fewest dice kept, then the lowest
+    /// faces; the box first on the card).
+    Expected,
+}
+
+/// Options whose values are this close are tied for the brute force of two players: equal in
+/// exact arithmetic, they may differ in the last bits of any floating-point computation, so
+/// which of them a solver takes is decided by rounding. Their tie chances may differ: the
+/// brute force spans them.
+const EXACT_TIE: f64 = 1e-12;
+
+/// The outcome of a position for the brute force of two players: the value, and the range of
+/// the chance of a tie over the choices among options tied in value (a single chance when no
+/// such choice changes it).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Outcome {
+    /// The chance of winning plus half a tie, to the player to move.
+    pub value: f64,
+    /// The least chance of a tie over the tied choices.
+    pub tie_low: f64,
+    /// The largest.
+    pub tie_high: f64,
+}
+
+impl Outcome {
+    fn scaled_add(&mut self, p: f64, o: &Outcome) {
+        self.value += p * o.value;
+        self.tie_low += p * o.tie_low;
+        self.tie_high += p * o.tie_high;
+    }
+}
+
+const NOTHING: Outcome = Outcome {
+    value: 0.0,
+    tie_low: 0.0,
+    tie_high: 0.0,
+};
+
+/// The outcome of choosing the best of `options` by value: the tie range spans every option
+/// within [`EXACT_TIE`] of the best.
+fn best_outcome(options: &[Outcome]) -> Outcome {
+    let best = options
+        .iter()
+        .map(|o| o.value)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let tied = options.iter().filter(|o| o.value >= best - EXACT_TIE);
+    Outcome {
+        value: best,
+        tie_low: tied
+            .clone()
+            .map(|o| o.tie_low)
+            .fold(f64::INFINITY, f64::min),
+        tie_high: tied.map(|o| o.tie_high).fold(f64::NEG_INFINITY, f64::max),
+    }
+}
+
+/// A keep of a hand: its number of dice, its faces, and one subset of positions keeping it.
+type KeepInOrder = (usize, Vec<u8>, u32);
+
+impl BruteForce {
+    /// The distinct keeps of a hand in the order of preference (the fewest dice, then the
+    /// lowest faces), each with one subset of positions that keeps it.
+    fn keeps_in_order(hand: &[u8]) -> Vec<KeepInOrder> {
+        let mut keeps: Vec<KeepInOrder> = (0..32u32)
+            .map(|subset| {
+                let kept: Vec<u8> = (0..5)
+                    .filter(|i| subset & (1 << i) != 0)
+                    .map(|i| hand[i])
+                    .collect();
+                (kept.len(), kept, subset)
+            })
+            .collect();
+        keeps.sort();
+        keeps.dedup_by(|a, b| a.1 == b.1);
+        keeps
+    }
+
+    /// The game of two, directly, with the chance of a tie: the [`Outcome`] to the player to
+    /// move (holding `mover`, lead `lead` over the other, who holds `other`), whose value is
+    /// their chance of winning plus half a tie; the tie chance follows the choices both
+    /// players make. `policies` says how the first and the second player play (the mover is
+    /// the first when both cards have as many boxes filled); the expected-score policy breaks
+    /// its ties as documented, so only the players playing to win span a range.
+    pub fn two_player_outcome(
+        &mut self,
+        memo: &mut HashMap<(State, State, i64), Outcome>,
+        policies: [TwoPlayerPolicy; 2],
+        mover: State,
+        other: State,
+        lead: i64,
+    ) -> Outcome {
+        let full = self.rules.full_mask();
+        if mover.filled == full && other.filled == full {
+            let (value, tie) = match lead.cmp(&0) {
+                std::cmp::Ordering::Greater => (1.0, 0.0),
+                std::cmp::Ordering::Equal => (0.5, 1.0),
+                std::cmp::Ordering::Less => (0.0, 0.0),
+            };
+            return Outcome {
+                value,
+                tie_low: tie,
+                tie_high: tie,
+            };
+        }
+        if let Some(&v) = memo.get(&(mover, other, lead)) {
+            return v;
+        }
+        let first = mover.filled.count_ones() == other.filled.count_ones();
+        let policy = policies[usize::from(!first)];
+        // The hands are the same for every rule set: their keeps are listed once.
+        static KEEPS: std::sync::OnceLock<Vec<Vec<KeepInOrder>>> = std::sync::OnceLock::new();
+        let keeps = KEEPS.get_or_init(|| {
+            self.hands
+                .iter()
+                .map(|(hand, _)| Self::keeps_in_order(hand))
+                .collect()
+        });
+        let choose = |options: &[(Outcome, f64)]| match policy {
+            TwoPlayerPolicy::Optimal => {
+                best_outcome(&options.iter().map(|o| o.0).collect::<Vec<_>>())
+            }
+            TwoPlayerPolicy::Expected => options[preferred(options.iter().map(|o| o.1))].0,
+        };
+        // With no roll left: each hand's box, its outcome and the best expected final score.
+        let mut outcome: Vec<Outcome> = Vec::new();
+        let mut ev: Vec<f64> = Vec::new();
+        for ends in self.endings(&mover) {
+            let options: Vec<(Outcome, f64)> = ends
+                .iter()
+                .map(|&(_, p, b, next)| {
+                    let o = self.two_player_outcome(
+                        memo,
+                        policies,
+                        other,
+                        next,
+                        -(lead + i64::from(p + b)),
+                    );
+                    let mine = Outcome {
+                        value: 1.0 - o.value,
+                        ..o
+                    };
+                    (mine, f64::from(p + b) + self.value(next))
+                })
+                .collect();
+            outcome.push(choose(&options));
+            ev.push(
+                options
+                    .iter()
+                    .map(|o| o.1)
+                    .fold(f64::NEG_INFINITY, f64::max),
+            );
+        }
+        // With one and then two rolls left: each hand's keep.
+        for _ in 0..2 {
+            let mut next_outcome = Vec::new();
+            let mut next_ev = Vec::new();
+            for (hand_index, subsets) in self.moves.iter().enumerate() {
+                let options: Vec<(Outcome, f64)> = keeps[hand_index]
+                    .iter()
+                    .map(|k| {
+                        let (mut o, mut e) = (NOTHING, 0.0);
+                        for &(p, h) in &subsets[k.2 as usize] {
+                            o.scaled_add(p, &outcome[h]);
+                            e += p * ev[h];
+                        }
+                        (o, e)
+                    })
+                    .collect();
+                next_outcome.push(choose(&options));
+                next_ev.push(
+                    options
+                        .iter()
+                        .map(|o| o.1)
+                        .fold(f64::NEG_INFINITY, f64::max),
+                );
+            }
+            outcome = next_outcome;
+            ev = next_ev;
+        }
+        let mut total = NOTHING;
+        for ((_, count), o) in self.hands.iter().zip(&outcome) {
+            total.scaled_add(f64::from(*count) / 7776.0, o);
+        }
+        memo.insert((mover, other, lead), total);
+        total
+    }
+}

@@ -20,6 +20,7 @@ fn yacht_tables() -> Tables<'static> {
         ev: Some(table(RuleSet::YACHT, Order::Any)),
         targets: Some(target_table(RuleSet::YACHT, Order::Any)),
         distribution: Some(distribution_table(RuleSet::YACHT, Order::Any)),
+        two_player: None,
     }
 }
 

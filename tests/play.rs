@@ -782,9 +782,18 @@ fn record_write_failure_names_the_file() {
         .unwrap();
     let mut record = RecordWriter::new("/dev/full", full);
     let mut out = Vec::new();
-    let e = yahtzee::game::session::play(t, None, None, &options, &b""[..], &mut out, &mut record)
-        .unwrap_err()
-        .to_string();
+    let e = yahtzee::game::session::play(
+        t,
+        None,
+        None,
+        None,
+        &options,
+        &b""[..],
+        &mut out,
+        &mut record,
+    )
+    .unwrap_err()
+    .to_string();
     assert!(
         e.starts_with("cannot write the game record /dev/full: No space left on device"),
         "{e}"
@@ -1334,8 +1343,8 @@ fn target_seats_records_and_thresholds_are_checked() {
             "line 1: coach_target must be a whole number from 0 to 100000",
         ),
         (
-            head.replace("\"format\":1", "\"format\":4"),
-            "record format 4 is not supported: this program reads formats 1, 2 and 3",
+            head.replace("\"format\":1", "\"format\":5"),
+            "record format 5 is not supported: this program reads formats 1, 2, 3 and 4",
         ),
     ]
     .into_iter()

@@ -25,5 +25,6 @@ mod target;
 mod target_policy;
 mod target_stats;
 mod twoplayer;
+mod twoplayer_bot;
 mod win;
 mod winbot;

@@ -8,9 +8,9 @@ use std::sync::Arc;
 use yahtzee::rules::{BoxMask, Order, RuleSet, Rules};
 use yahtzee::solver::Simd;
 use yahtzee::state::State;
-use yahtzee::twoplayer::{Game, Player, Solution, Start, solve};
+use yahtzee::twoplayer::{Duo, Game, Player, Solution, Start, solve};
 
-use crate::brute::BruteForce;
+use crate::brute::{BruteForce, Outcome, TwoPlayerPolicy};
 
 /// The mask of the boxes named `names`.
 fn mask(rules: &Rules, names: &[&str]) -> BoxMask {
@@ -62,13 +62,13 @@ fn brute_value(
     }
 }
 
-#[test]
-fn two_player_agrees_with_brute_force_on_reduced_games() {
+/// The reduced games of the brute-force checks: (rules, the first player's open boxes, the
+/// second's), the first to move with as many open as the second, or the second to move with
+/// one box more open.
+fn reduced_games() -> [(Rules, &'static [&'static str], &'static [&'static str]); 6] {
     let yacht = Rules::with_order(RuleSet::YACHT, Order::Any);
     let upper_first = Rules::with_order(RuleSet::YACHT, Order::UpperFirst);
-    // (rules, the first player's open boxes, the second's): the first to move with as many
-    // open as the second, or the second to move with one box more open.
-    let cases: [(Rules, &[&str], &[&str]); 6] = [
+    [
         (yacht, &["ones", "yacht"], &["sixes", "choice"]),
         (
             yacht,
@@ -83,8 +83,15 @@ fn two_player_agrees_with_brute_force_on_reduced_games() {
             &["ones", "twos", "yacht"],
             &["ones", "threes", "choice"],
         ),
-    ];
-    for (rules, first_open, second_open) in cases {
+    ]
+}
+
+/// Leads of the brute-force checks, from lost to won.
+const LEADS: [i64; 11] = [-80, -31, -10, -1, 0, 1, 4, 12, 30, 55, 81];
+
+#[test]
+fn two_player_agrees_with_brute_force_on_reduced_games() {
+    for (rules, first_open, second_open) in reduced_games() {
         let start = Start {
             first: all_but(&rules, first_open),
             second: all_but(&rules, second_open),
@@ -92,7 +99,7 @@ fn two_player_agrees_with_brute_force_on_reduced_games() {
         let solution = exact(&Game::optimal(rules).unwrap(), start);
         let brute = BruteForce::new(rules);
         let mut memo = HashMap::new();
-        for lead in [-80, -31, -10, -1, 0, 1, 4, 12, 30, 55, 81] {
+        for lead in LEADS {
             let expected = brute_value(&brute, &mut memo, start, lead);
             let got = solution
                 .value(start.first, start.second, lead)
@@ -104,6 +111,156 @@ fn two_player_agrees_with_brute_force_on_reduced_games() {
             );
         }
     }
+}
+
+/// The exact (no tail) `f64` solution of the subgame from `start` with the chances of a tie
+/// carried beside the values.
+fn exact_with_ties(game: &Game, start: Start) -> Solution<Duo<f64>> {
+    let mut game = game.clone();
+    game.tail = 0.0;
+    solve(&game, start, &|_| false, Simd::detect(), &|_, _| {}).expect("the subgame solves")
+}
+
+/// The brute force's outcome for the first player of the position `start` with the first
+/// player's lead `lead`, the players playing `policies`.
+fn brute_outcome(
+    brute: &mut BruteForce,
+    memo: &mut HashMap<(State, State, i64), Outcome>,
+    policies: [TwoPlayerPolicy; 2],
+    start: Start,
+    lead: i64,
+) -> Outcome {
+    if start.first.count_ones() == start.second.count_ones() {
+        brute.two_player_outcome(
+            memo,
+            policies,
+            state(start.first),
+            state(start.second),
+            lead,
+        )
+    } else {
+        let o = brute.two_player_outcome(
+            memo,
+            policies,
+            state(start.second),
+            state(start.first),
+            -lead,
+        );
+        Outcome {
+            value: 1.0 - o.value,
+            ..o
+        }
+    }
+}
+
+/// The game of `policies` on `rules` (the expected-score player on the shared table).
+fn game_of(rules: Rules, policies: [TwoPlayerPolicy; 2]) -> Game {
+    let player = |p: TwoPlayerPolicy| match p {
+        TwoPlayerPolicy::Optimal => Player::Optimal,
+        TwoPlayerPolicy::Expected => {
+            Player::Expected(Arc::new(crate::util::table(rules.set, rules.order).clone()))
+        }
+    };
+    Game::new(rules, player(policies[0]), player(policies[1])).unwrap()
+}
+
+#[test]
+fn two_player_tie_chances_agree_with_brute_force_on_reduced_games() {
+    use TwoPlayerPolicy::{Expected, Optimal};
+    // Options of equal value (in exact arithmetic) may carry different tie chances, and a
+    // solver's choice between them falls to the last bits of its arithmetic: the brute force
+    // spans the tie chances of such choices, and the solve's must lie in that span.
+    let (mut largest_tie, mut widest, mut spanned, mut compared) = (0.0f64, 0.0f64, 0, 0);
+    for (i, (rules, first_open, second_open)) in reduced_games().into_iter().enumerate() {
+        let start = Start {
+            first: all_but(&rules, first_open),
+            second: all_but(&rules, second_open),
+        };
+        // Both optimal in every game; the pairings with the expected-score policy in the two
+        // smallest (the brute force of the larger ones takes most of a minute).
+        let mut pairings = vec![[Optimal, Optimal]];
+        if i == 3 || i == 4 {
+            pairings.extend([
+                [Expected, Optimal],
+                [Optimal, Expected],
+                [Expected, Expected],
+            ]);
+        }
+        let mut brute = BruteForce::new(rules);
+        for policies in pairings {
+            let solution = exact_with_ties(&game_of(rules, policies), start);
+            let mut memo = HashMap::new();
+            for lead in LEADS {
+                let o = brute_outcome(&mut brute, &mut memo, policies, start, lead);
+                let value = solution.value(start.first, start.second, lead).unwrap();
+                let tie = solution.tie(start.first, start.second, lead).unwrap();
+                let what = format!(
+                    "{} {first_open:?} against {second_open:?}, {policies:?}, lead {lead}",
+                    rules.label()
+                );
+                assert!(
+                    (value - o.value).abs() < 1e-9,
+                    "{what}: value {value}, brute force {}",
+                    o.value
+                );
+                assert!(
+                    tie >= o.tie_low - 1e-9 && tie <= o.tie_high + 1e-9,
+                    "{what}: tie {tie}, brute force {}..{}",
+                    o.tie_low,
+                    o.tie_high
+                );
+                // The three outcomes: each a chance, together certain.
+                let (wins, losses) = (value - tie / 2.0, 1.0 - value - tie / 2.0);
+                for p in [wins, losses, tie] {
+                    assert!((-1e-12..=1.0 + 1e-12).contains(&p), "{what}: {p}");
+                }
+                assert!((wins + losses + tie - 1.0).abs() < 1e-12, "{what}");
+                if policies == [Expected, Expected] {
+                    assert_eq!(
+                        o.tie_low, o.tie_high,
+                        "{what}: the policy has no choice left"
+                    );
+                }
+                largest_tie = largest_tie.max(o.tie_high);
+                widest = widest.max(o.tie_high - o.tie_low);
+                spanned += usize::from(o.tie_high - o.tie_low > 1e-12);
+                compared += 1;
+            }
+        }
+    }
+    eprintln!(
+        "tie chances: {compared} compared, {spanned} spanning a range, the widest {widest:e}, the largest chance {largest_tie}"
+    );
+    // Ties are not rare in these endings: the check compares real chances, not zeros. Equal
+    // values with different tie chances are common (a sure tie is worth an even chance of
+    // a win or a loss), so the tie chance is the solve's own policy's; measured: about half
+    // the positions span a range, the widest 7.4e-4.
+    assert!(largest_tie > 0.05, "{largest_tie}");
+    assert!(
+        spanned > 0 && widest < 1e-3,
+        "{spanned} spans, the widest {widest}"
+    );
+}
+
+#[test]
+fn two_player_tie_lanes_leave_the_values_unchanged() {
+    let rules = Rules::with_order(RuleSet::YACHT, Order::Any);
+    let game = Game::optimal(rules).unwrap();
+    let start = Start {
+        first: all_but(&rules, &["ones", "sixes", "choice", "yacht"]),
+        second: all_but(&rules, &["twos", "threes", "fives", "choice", "yacht"]),
+    };
+    let plain = solve::<f32>(&game, start, &|_| false, Simd::detect(), &|_, _| {}).unwrap();
+    let duo = solve::<Duo<f32>>(&game, start, &|_| false, Simd::detect(), &|_, _| {}).unwrap();
+    let mut tied = 0.0;
+    for lead in -150..150 {
+        let a = plain.value(start.first, start.second, lead).unwrap();
+        let b = duo.value(start.first, start.second, lead).unwrap();
+        assert_eq!(a.to_bits(), b.to_bits(), "lead {lead}");
+        tied += duo.tie(start.first, start.second, lead).unwrap();
+    }
+    assert!(tied > 0.1, "{tied}");
+    assert_eq!(plain.lanes_computed, duo.lanes_computed);
 }
 
 #[test]

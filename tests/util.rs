@@ -217,3 +217,26 @@ pub fn distribution_table(set: &'static RuleSet, order: Order) -> &'static Vecto
     guard.push((rules, t));
     t
 }
+
+/// The table of the early plies of the game of two of Yacht under the upper-first rule, whose
+/// whole two-player solve takes about a second (the rule leaves few cards), solved once per
+/// test process and saved in [`table_dir`] under its default name (so the binary run by
+/// [`run`] finds it).
+pub fn two_player_table() -> &'static yahtzee::twoplayer::EarlyTable {
+    use yahtzee::twoplayer::{EarlyTable, Game, TWO_PLAYER, Ties, solve_report};
+    static TABLE: OnceLock<EarlyTable> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let rules = Rules::with_order(RuleSet::YACHT, Order::UpperFirst);
+        let path = table_dir().join(default_table_name_of(&rules, TWO_PLAYER));
+        let game = Game::optimal(rules).expect("yacht is solved for two");
+        solve_report(
+            &game,
+            Ties::Values,
+            Some(&path),
+            SolveOptions::default().simd,
+            &|_, _| {},
+        )
+        .expect("the two-player table saves");
+        EarlyTable::load(&path, &rules).expect("the two-player table loads")
+    })
+}

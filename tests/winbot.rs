@@ -154,6 +154,7 @@ fn a_win_bot_chooses_as_a_match_seat_does() {
         ev,
         Some(targets),
         Some(distribution),
+        None,
         &options,
         &b""[..],
         Vec::new(),

@@ -21,6 +21,11 @@ use yahtzee::win::{Opponent, WinAdvice, advise_win, needs_distribution, parse_op
 
 pub fn run(args: &AdviseArgs) -> Result<()> {
     let rules = args.rules.rules();
+    if args.two_player_table.is_some() && !args.two_player && !args.batch {
+        anyhow::bail!(
+            "--two-player-table is read by --two-player (or by --batch queries with \"two_player\": true): add --two-player, or drop --two-player-table"
+        );
+    }
     if args.batch {
         return run_batch(args, rules);
     }
@@ -92,6 +97,8 @@ struct BatchTables {
     target: OnceLock<Result<VectorTable<f32>, String>>,
     distribution_path: Option<PathBuf>,
     distribution: OnceLock<Result<VectorTable<f32>, String>>,
+    two_player_path: Option<PathBuf>,
+    two_player: OnceLock<Result<yahtzee::twoplayer::EarlyTable, String>>,
 }
 
 impl batch::Tables for BatchTables {
@@ -118,6 +125,16 @@ impl batch::Tables for BatchTables {
             .as_ref()
             .map_err(|e| BatchError::NoDistributionTable(e.clone()))
     }
+
+    fn two_player(&self) -> Result<&yahtzee::twoplayer::EarlyTable, BatchError> {
+        self.two_player
+            .get_or_init(|| {
+                super::load_two_player(&self.rules, self.two_player_path.as_deref())
+                    .map_err(|e| format!("{e:#}"))
+            })
+            .as_ref()
+            .map_err(|e| BatchError::NoTwoPlayerTable(e.clone()))
+    }
 }
 
 /// `--batch`: the library's batch protocol over stdin and stdout.
@@ -134,6 +151,8 @@ fn run_batch(args: &AdviseArgs, rules: Rules) -> Result<()> {
         target: OnceLock::new(),
         distribution_path: args.distribution_table.clone(),
         distribution: OnceLock::new(),
+        two_player_path: args.two_player_table.clone(),
+        two_player: OnceLock::new(),
     };
     batch::run(&tables, std::io::stdin().lock(), std::io::stdout().lock())?;
     Ok(())
@@ -263,40 +282,33 @@ fn run_two_player(
     position: Position,
     opponents: &[Opponent],
 ) -> Result<()> {
-    use yahtzee::twoplayer::{TwoPlayerPosition, advise_two_player, next_ply, reads_early_table};
+    use yahtzee::twoplayer::{TwoPlayerPosition, advise_at, check_position, reads_early_table};
     let rules = *table.rules();
-    let (opponent, opponent_points) = match opponents {
-        [Opponent::Playing(card)] => (card.state().filled, card.banked()),
-        [Opponent::Finished(points)] => (rules.full_mask(), *points),
-        _ => anyhow::bail!(
+    let [opponent] = opponents else {
+        anyhow::bail!(
             "--two-player takes exactly one --opponent (or --opponent-final), not {}",
             opponents.len()
-        ),
+        );
     };
-    let lead = args
-        .lead
-        .unwrap_or_else(|| i64::from(position.card.banked()) - i64::from(opponent_points));
-    let at = TwoPlayerPosition {
-        position,
-        opponent,
-        lead,
-    };
-    // The position is checked before anything is solved.
-    advise(table, &at.position)?;
-    at.start()?;
+    let at = TwoPlayerPosition::against(position, opponent, args.lead);
+    // The position is checked before anything is read or solved.
+    check_position(table, &at)?;
     let simd = yahtzee::solver::SolveOptions::default().simd;
     let early = if reads_early_table(&at) {
-        Some(load_early(args, rules)?)
+        Some(super::load_two_player(
+            &rules,
+            args.two_player_table.as_deref(),
+        )?)
     } else {
         None
     };
     let bar = super::progress_bar("solving the rest of the game", "pairs");
-    let next = next_ply(rules, &at, early.as_ref(), simd, &|d, t| {
+    let advice = advise_at(table, &at, early.as_ref(), simd, &|d, t| {
         bar.set_length(t);
         bar.set_position(d);
     });
     bar.finish_and_clear();
-    let advice = advise_two_player(table, &next?, &at)?;
+    let advice = advice?;
     super::print_result(args.json, &advice, |out| {
         out.write_all(render_two_player(&advice).as_bytes())?;
         Ok(())
@@ -337,51 +349,4 @@ fn render_two_player(advice: &yahtzee::twoplayer::TwoPlayerAdvice) -> String {
         ));
     }
     s
-}
-
-/// The table of the first turns of two-player play at `--two-player-table` (absent: the
-/// cache folder), solved and saved first when the file does not exist.
-fn load_early(args: &AdviseArgs, rules: Rules) -> Result<yahtzee::twoplayer::EarlyTable> {
-    use yahtzee::table::TableError;
-    use yahtzee::twoplayer::{EarlyTable, Game, TWO_PLAYER, solve_report};
-    let path = args
-        .two_player_table
-        .clone()
-        .unwrap_or_else(|| yahtzee::table::default_table_path_of(&rules, TWO_PLAYER));
-    let fix = |e: TableError| {
-        anyhow::anyhow!(
-            "--two-player-table: {e}; rebuild it with `yahtzee solve --rules {}{} --two-player --out {}`",
-            rules.set.name(),
-            if rules.order == yahtzee::rules::Order::UpperFirst {
-                " --upper-first"
-            } else {
-                ""
-            },
-            path.display()
-        )
-    };
-    match EarlyTable::load(&path, &rules) {
-        Ok(t) => return Ok(t),
-        Err(TableError::Read { cause, .. }) if cause.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(fix(e)),
-    }
-    eprintln!(
-        "no two-player table for {} at {}: building it once (the whole game, a few minutes)",
-        rules.label(),
-        path.display()
-    );
-    let game = Game::optimal(rules)?;
-    let bar = super::progress_bar(&format!("solving two-player {}", rules.label()), "pairs");
-    let solved = solve_report(
-        &game,
-        Some(&path),
-        yahtzee::solver::SolveOptions::default().simd,
-        &|d, t| {
-            bar.set_length(t);
-            bar.set_position(d);
-        },
-    );
-    bar.finish_and_clear();
-    solved.map_err(|e| anyhow::anyhow!("{e}"))?;
-    EarlyTable::load(&path, &rules).map_err(fix)
 }

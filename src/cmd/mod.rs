@@ -165,6 +165,51 @@ pub fn load_distribution_for(
     })
 }
 
+/// The table of the first turns of two-player play (`solve --two-player`) at
+/// `--two-player-table PATH` (absent: the cache folder), solved and saved first when the
+/// file does not exist (the whole game, a few minutes).
+pub fn load_two_player(
+    rules: &Rules,
+    path: Option<&Path>,
+) -> Result<yahtzee::twoplayer::EarlyTable> {
+    use yahtzee::twoplayer::{EarlyTable, Game, TWO_PLAYER, Ties, solve_report};
+    let path = path
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| yahtzee::table::default_table_path_of(rules, TWO_PLAYER));
+    let fix = |e: TableError| {
+        anyhow::anyhow!(
+            "--two-player-table: {e}; rebuild it with `yahtzee solve {} --two-player --out {}`",
+            rules.flags(),
+            quote(&path)
+        )
+    };
+    match EarlyTable::load(&path, rules) {
+        Ok(t) => return Ok(t),
+        Err(TableError::Read { cause, .. }) if cause.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(fix(e)),
+    }
+    eprintln!(
+        "no two-player table for {} at {}: building it once (the whole game, a few minutes)",
+        rules.label(),
+        path.display()
+    );
+    let game = Game::optimal(*rules)?;
+    let bar = progress_bar(&format!("solving two-player {}", rules.label()), "pairs");
+    let solved = solve_report(
+        &game,
+        Ties::Values,
+        Some(&path),
+        yahtzee::solver::SolveOptions::default().simd,
+        &|d, t| {
+            bar.set_length(t);
+            bar.set_position(d);
+        },
+    );
+    bar.finish_and_clear();
+    solved.map_err(|e| anyhow::anyhow!("{e}"))?;
+    EarlyTable::load(&path, rules).map_err(fix)
+}
+
 /// How [`load_vector`] loads or builds a table, reporting progress.
 type LoadVector<'a> = &'a dyn Fn(
     &(dyn Fn(Progress<'_>) + Sync),

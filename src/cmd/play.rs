@@ -54,6 +54,9 @@ fn shell_word(path: &Path) -> String {
 pub fn run(args: &PlayArgs) -> Result<()> {
     let rules = args.rules.rules();
     let seats = parse_seats(&args.players).map_err(|e| anyhow!("--players: {e}"))?;
+    // The seats against the rules (a two-player bot plays only a game of two of Yacht),
+    // before any table is loaded or built.
+    yahtzee::game::Game::new(rules, seats.clone()).map_err(|e| anyhow!("--players: {e}"))?;
     let coach_win = args.coach == CoachObjective::Win;
     if coach_win && seats.len() < 2 {
         return Err(anyhow!(
@@ -93,6 +96,14 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     } else {
         None
     };
+    let two_player = if options.needs_two_player() {
+        Some(super::load_two_player(
+            &rules,
+            args.two_player_table.as_deref(),
+        )?)
+    } else {
+        None
+    };
     // Created new, never over an existing file, and appended line by line: an interrupted
     // game keeps its record.
     let created = match &args.record {
@@ -112,6 +123,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         &table,
         targets.as_ref(),
         distribution.as_ref(),
+        two_player.as_ref(),
         &options,
         stdin,
         &mut out,

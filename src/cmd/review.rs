@@ -1,7 +1,8 @@
 //! `yahtzee review GAME`: price every decision of a saved game, in expected points, in
 //! chance of reaching a target (`--target T`, by default the record's coach target) or in
-//! chance of winning (`--win`, by default when the record's coach coached to win). The work
-//! is
+//! chance of winning (`--win`, by default when the record's coach coached to win), or by
+//! the exact game of two (`--two-player`, by default for a record with a two-player bot).
+//! The work is
 //! [`yahtzee::review`]; this reads the file, loads the table of its rules and prints.
 
 use std::io::Write;
@@ -28,13 +29,21 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
     let table = super::load_table(&rules, args.table.as_deref(), super::RulesFrom::Input)?;
     // The coach's objective of the record (its target, or winning) unless --target or
     // --win says otherwise.
+    // A record with a two-player bot is priced by the game of two unless --target or --win
+    // says otherwise.
+    let seats_two_player = record
+        .header
+        .seats
+        .iter()
+        .any(|s| s.policy == Some(yahtzee::game::WinPolicy::TwoPlayer));
+    let two_player = args.two_player || (args.target.is_none() && !args.win && seats_two_player);
     let target = match args.target {
         Some(ReviewTarget::Score(t)) => Some(t),
         Some(ReviewTarget::Off) => None,
-        None if args.win => None,
+        None if args.win || two_player => None,
         None => record.header.coach_target,
     };
-    let win = args.win || (args.target.is_none() && record.header.coach_win);
+    let win = args.win || (args.target.is_none() && !two_player && record.header.coach_win);
     if win && record.game.seats().len() < 2 {
         return Err(anyhow!(
             "{}: --win prices in chance of winning against the other players, but the record has one player: review it without --win",
@@ -58,9 +67,27 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
     } else {
         None
     };
-    let pricing = match (target, &targets, &distribution) {
-        (Some(target), Some(targets), _) => Pricing::Target { targets, target },
-        (None, _, Some(distribution)) => Pricing::Win { distribution },
+    let early = if two_player {
+        let players = record.game.seats().len();
+        if players != 2 || yahtzee::twoplayer::check_rules(&rules).is_err() {
+            return Err(anyhow!(
+                "{}: --two-player prices by the exact game of two, for records of two players of Yacht (either fill order); this one is {} with {}: review it without --two-player",
+                path.display(),
+                rules.label(),
+                yahtzee::text::plural(players as u64, "player", "players")
+            ));
+        }
+        Some(super::load_two_player(
+            &rules,
+            args.two_player_table.as_deref(),
+        )?)
+    } else {
+        None
+    };
+    let pricing = match (target, &targets, &distribution, &early) {
+        (Some(target), Some(targets), _, _) => Pricing::Target { targets, target },
+        (None, _, Some(distribution), _) => Pricing::Win { distribution },
+        (None, _, _, Some(early)) => Pricing::TwoPlayer { early },
         _ => Pricing::ExpectedScore,
     };
     let report = review_for(&table, &record, pricing)?;

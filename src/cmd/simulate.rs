@@ -36,7 +36,11 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
             Some(pool.install(|| super::load_or_build(&rules, args.table.as_deref()))?)
         }
         // Refused by the parser of --policy: they need opponents.
-        Policy::Greedy | Policy::MostCommon | Policy::Win | Policy::WinExact => None,
+        Policy::Greedy
+        | Policy::MostCommon
+        | Policy::Win
+        | Policy::WinExact
+        | Policy::TwoPlayer => None,
     };
     let targets = match policy {
         Policy::Target(_) => {
@@ -137,6 +141,17 @@ fn run_match(args: &SimulateArgs, lineup: &Lineup) -> Result<()> {
         super::check_output("--games-csv", path, &read)?;
     }
     let needs = Needs::of(policies);
+    if needs.two_player && (yahtzee::twoplayer::check_rules(&rules).is_err() || policies.len() != 2)
+    {
+        // Before any table is loaded or built.
+        return Err(anyhow!(
+            "--match: {}",
+            matches::MatchError::TwoPlayer {
+                rules: rules.label(),
+                players: policies.len(),
+            }
+        ));
+    }
     let ev = if needs.ev {
         Some(super::load_or_build(&rules, args.table.as_deref())?)
     } else {
@@ -154,10 +169,19 @@ fn run_match(args: &SimulateArgs, lineup: &Lineup) -> Result<()> {
         )?),
         _ => None,
     };
+    let two_player = if needs.two_player {
+        Some(super::load_two_player(
+            &rules,
+            args.two_player_table.as_deref(),
+        )?)
+    } else {
+        None
+    };
     let tables = Tables {
         ev: ev.as_ref(),
         targets: targets.as_ref(),
         distribution: distribution.as_ref(),
+        two_player: two_player.as_ref(),
     };
     let target_players = matches::target_players(policies, &tables)?;
     let seats = matches::seats(policies, &tables, &target_players)?;

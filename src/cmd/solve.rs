@@ -135,7 +135,7 @@ pub fn write_target(out: &mut dyn Write, report: &TargetReport) -> std::io::Resu
 
 /// `solve --two-player`: the exact game of two, reported from a new game.
 fn run_two_player(args: &SolveArgs, rules: yahtzee::Rules, pool: &rayon::ThreadPool) -> Result<()> {
-    use yahtzee::twoplayer::{Game, Player, check_rules, solve_report};
+    use yahtzee::twoplayer::{Game, Player, Ties, check_rules, solve_report};
     check_rules(&rules)?;
     let player = |arg: PlayerArg| -> Result<Player> {
         Ok(match arg {
@@ -162,6 +162,11 @@ fn run_two_player(args: &SolveArgs, rules: yahtzee::Rules, pool: &rayon::ThreadP
     let report = pool.install(|| {
         solve_report(
             &game,
+            if args.ties {
+                Ties::Carried
+            } else {
+                Ties::Values
+            },
             path.as_deref(),
             yahtzee::solver::SolveOptions::default().simd,
             &|done, total| {
@@ -182,6 +187,14 @@ fn run_two_player(args: &SolveArgs, rules: yahtzee::Rules, pool: &rayon::ThreadP
             report.first_value,
             report.second_value
         )?;
+        if let (Some(first), Some(second), Some(tie)) =
+            (report.first_wins, report.second_wins, report.tie)
+        {
+            writeln!(
+                out,
+                "first player wins {first:.7}, second player wins {second:.7}, tie {tie:.7}"
+            )?;
+        }
         writeln!(
             out,
             "{} pairs of cards, {} values, peak {:.2} GiB, solved in {:.1} s on {} threads",

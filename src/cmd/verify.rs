@@ -7,9 +7,13 @@ use anyhow::{Result, anyhow};
 use crate::cli::VerifyArgs;
 use yahtzee::report::{self, Verified};
 use yahtzee::table::{TableError, read_header};
+use yahtzee::twoplayer::{EarlyTable, TWO_PLAYER};
 use yahtzee::vector::TARGET;
 
 pub fn run(args: &VerifyArgs) -> Result<()> {
+    if let Some(rules) = two_player_rules(&args.path) {
+        return verify_two_player(args, &rules);
+    }
     let report = match report::verify_any(&args.path).map_err(|e| verify_error(e, args))? {
         Verified::ExpectedScore(r) => r,
         Verified::Target(r) => {
@@ -36,6 +40,49 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
     Ok(())
 }
 
+/// The rules of the file at `path` when its header (read alone: the two-player table is
+/// large) says it is the two-player table of known rules.
+fn two_player_rules(path: &std::path::Path) -> Option<yahtzee::Rules> {
+    let header = header_of_file(path)?;
+    (header.objective == TWO_PLAYER).then(|| header.rules())?
+}
+
+/// The header of the table file at `path`, read from its first bytes alone (a header takes
+/// at most 4 KiB after the magic and its length), if it has one.
+fn header_of_file(path: &std::path::Path) -> Option<yahtzee::table::TableHeader> {
+    use std::io::Read;
+    let mut head = Vec::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(16 + 4096)
+        .read_to_end(&mut head)
+        .ok()?;
+    read_header(&head).ok()
+}
+
+/// `verify` of the two-player table: its header and index at load, then every value read
+/// and checked (each mover card's CRC-32 and the body's).
+fn verify_two_player(args: &VerifyArgs, rules: &yahtzee::Rules) -> Result<()> {
+    let checked = EarlyTable::load(&args.path, rules)
+        .and_then(|t| t.verify())
+        .map_err(|e| verify_error(e, args))?;
+    super::print_result(args.json, &checked, |out| {
+        writeln!(
+            out,
+            "ok: {} holds the two-player table of {} (format v{}, plies {} to {}, {} pairs, {} {} values, crc32 {})",
+            checked.path,
+            checked.rules.label(),
+            checked.format_version,
+            checked.first_ply,
+            checked.last_ply,
+            checked.pairs,
+            checked.entries,
+            checked.value_type,
+            checked.checksum
+        )
+    })
+}
+
 /// The error with its fix: the command that builds the table again at the same path, for the
 /// rules its header names when it can still be read.
 fn verify_error(e: TableError, args: &VerifyArgs) -> anyhow::Error {
@@ -43,12 +90,11 @@ fn verify_error(e: TableError, args: &VerifyArgs) -> anyhow::Error {
         // Not a table at all, or a folder: the message says so, and there is nothing to build.
         return e.into();
     }
-    let header = std::fs::read(&args.path)
-        .ok()
-        .and_then(|bytes| read_header(&bytes).ok());
+    let header = header_of_file(&args.path);
     let known = header.as_ref().and_then(|h| h.rules());
     let objective = match header {
         Some(h) if h.objective == TARGET => " --objective target",
+        Some(h) if h.objective == TWO_PLAYER => " --two-player",
         _ => "",
     };
     let out = super::quote(&args.path);

@@ -32,6 +32,9 @@ use crate::state::ScoreCard;
 use crate::table::StrategyTable;
 use crate::target::{TargetError, advise_target};
 use crate::text::{excerpt, plural};
+use crate::twoplayer::{
+    EarlyTable, NextPlies, TwoPlayerAdvice, TwoPlayerAdviceError, TwoPlayerTurn,
+};
 use crate::vector::VectorTable;
 use crate::win::{
     FinalScores, Opponent, WinAdvice, WinError, advise_against, opponents_at_table, solve_against,
@@ -72,10 +75,10 @@ pub enum Illegal {
     },
     /// A seat with a policy that is not one: a person given one, or a bot given anything but
     /// a target score or a win policy, or both. Fix: `bot:target=T` (or `bot2:target=T`, ...)
-    /// with `T` from 0 to [`MAX_TARGET`], `bot:win` or `bot:win-exact`; people play for
-    /// themselves.
+    /// with `T` from 0 to [`MAX_TARGET`], `bot:win`, `bot:win-exact` or `bot:two-player`;
+    /// people play for themselves.
     #[error(
-        "seat `{seat}`: only a bot (bot, bot2, ...) has a policy, written bot:target=T with T a whole number from 0 to {MAX_TARGET} (e.g. bot:target=300), bot:win or bot:win-exact"
+        "seat `{seat}`: only a bot (bot, bot2, ...) has a policy, written bot:target=T with T a whole number from 0 to {MAX_TARGET} (e.g. bot:target=300), bot:win, bot:win-exact or bot:two-player"
     )]
     BadPolicy {
         /// The seat as given, quoted through [`excerpt`].
@@ -89,6 +92,19 @@ pub enum Illegal {
     WinAlone {
         /// The seat as given, quoted through [`excerpt`].
         seat: String,
+    },
+    /// A two-player bot in a game of rules other than Yacht's, or of other than two players.
+    /// Fix: seat it in a game of two of Yacht (either fill order), or seat another bot.
+    #[error(
+        "seat `{seat}` plays the exact game of two of Yacht (either fill order) with exactly two players, not {rules} with {players} players: seat it against one player in Yacht, or seat a bot of another policy (e.g. bot:win)"
+    )]
+    TwoPlayerSeat {
+        /// The seat as given, quoted through [`excerpt`].
+        seat: String,
+        /// The rules of the game.
+        rules: String,
+        /// The number of players.
+        players: usize,
     },
     /// An event names someone who has no seat. Fix: name one of the players.
     #[error("`{name}` is not a player of this game: the players are {players}")]
@@ -377,6 +393,17 @@ impl Game {
     /// A new game. The seats must be non-empty with distinct names.
     pub fn new(rules: Rules, seats: Vec<Seat>) -> Result<Game, Illegal> {
         check_names(&seats)?;
+        if let Some(s) = seats
+            .iter()
+            .find(|s| s.policy == Some(WinPolicy::TwoPlayer))
+            && (crate::twoplayer::check_rules(&rules).is_err() || seats.len() != 2)
+        {
+            return Err(Illegal::TwoPlayerSeat {
+                seat: excerpt(&format!("{}:two-player", s.name)),
+                rules: rules.label(),
+                players: seats.len(),
+            });
+        }
         let n = seats.len();
         let (order, phase) = if n == 1 {
             // Nobody to roll against: the only player starts.
@@ -940,6 +967,77 @@ impl<'a> WinPricing<'a> {
         Ok(evaluation(
             (&chosen.action, chosen.p_win, chosen.loss),
             (&best.action, best.p_win),
+        ))
+    }
+}
+
+/// Prices positions and decisions by the exact chance of winning a game of two (plus half a
+/// tie), both players playing to win from there, as `yahtzee advise --two-player` does
+/// ([`crate::twoplayer::advise_two_player`]): the player's card against the other player's
+/// at the moment of the decision, the lead the difference of their points. The plies come
+/// from the table of the early plies, then from the rest of the game solved once
+/// ([`NextPlies`]), and the last turn's ply is kept, so that the decisions of one turn are
+/// priced from one read. One per game: what the review of a record of two prices with.
+pub struct TwoPlayerPricing<'a> {
+    ev: &'a StrategyTable,
+    plies: NextPlies<'a>,
+    /// The last turn priced: the player's card, the other card, and the turn.
+    last: Option<(ScoreCard, ScoreCard, TwoPlayerTurn<'a>)>,
+}
+
+impl<'a> TwoPlayerPricing<'a> {
+    /// Prices with the expected-score table `ev` and the table of the early plies `early` of
+    /// the game's rules.
+    pub fn new(
+        ev: &'a StrategyTable,
+        early: &'a EarlyTable,
+    ) -> Result<TwoPlayerPricing<'a>, TwoPlayerAdviceError> {
+        Ok(TwoPlayerPricing {
+            ev,
+            plies: NextPlies::new(*ev.rules(), Some(early), Simd::detect())?,
+            last: None,
+        })
+    }
+
+    /// The advice of `advise --two-player` for the player of `seat` at `position`, the two
+    /// seats' cards being `cards` (in seat order).
+    pub fn advise(
+        &mut self,
+        seat: usize,
+        position: &Position,
+        cards: &[ScoreCard],
+    ) -> Result<TwoPlayerAdvice, TwoPlayerAdviceError> {
+        let other = &cards[1 - seat];
+        let fresh = self
+            .last
+            .as_ref()
+            .is_none_or(|(own, o, _)| *own != position.card || o != other);
+        if fresh {
+            let lead = i64::from(position.card.banked()) - i64::from(other.banked());
+            let turn = TwoPlayerTurn::new(
+                self.ev,
+                &mut self.plies,
+                &position.card,
+                other.state().filled,
+                lead,
+            )?;
+            self.last = Some((position.card.clone(), other.clone(), turn));
+        }
+        let (_, _, turn) = self.last.as_ref().expect("priced above");
+        turn.advice(&position.dice, position.rolls_left)
+    }
+
+    /// Prices `decision` by the chance of winning a game of two: the value after the option
+    /// chosen against the best option's (`chosen_value`, `best_value`, `loss` are chances).
+    /// A choice within [`TIE`] of the best is a tie and costs 0, so a two-player bot's
+    /// decisions cost 0.
+    pub fn evaluate(&mut self, decision: &Decision) -> Result<Evaluation, TwoPlayerAdviceError> {
+        let advice = self.advise(decision.seat, &decision.position, &decision.cards)?;
+        let chosen = chosen(self.ev.rules(), &advice.options, |o| &o.action, decision);
+        let best = &advice.options[0];
+        Ok(evaluation(
+            (&chosen.action, chosen.value, chosen.loss),
+            (&best.action, best.value),
         ))
     }
 }

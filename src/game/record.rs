@@ -21,12 +21,14 @@ use crate::rules::RuleSet;
 /// Version of the record format, written in every header and checked when reading. Format 2
 /// added the target of a bot playing for a target score (`target` of a seat) and the
 /// coach's target (`coach_target` of the header); format 3 the bots that play to win
-/// (`policy` of a seat) and the coach for winning (`coach_win` of the header).
-pub const RECORD_FORMAT: u32 = 3;
+/// (`policy` of a seat) and the coach for winning (`coach_win` of the header); format 4 the
+/// bot that plays the exact game of two (`"policy": "two-player"`).
+pub const RECORD_FORMAT: u32 = 4;
 
-/// The record formats this program reads: a format-2 record is a format-3 record without
-/// win bots or a coach for winning, a format-1 record one without targets either.
-pub const RECORD_FORMATS: [u32; 3] = [1, 2, 3];
+/// The record formats this program reads: a format-3 record is a format-4 record without a
+/// two-player bot, a format-2 record one without win bots or a coach for winning either, a
+/// format-1 record one without targets either.
+pub const RECORD_FORMATS: [u32; 4] = [1, 2, 3, 4];
 
 /// How a bot plays to win against the other players at the table (format 3): the policies
 /// `win` and `win-exact` of `yahtzee simulate --match`, against the others' current cards.
@@ -37,6 +39,9 @@ pub enum WinPolicy {
     Win,
     /// The exact best response, solved at each of its turns (slow): `bot:win-exact`.
     WinExact,
+    /// The exact optimum of the game of two (Yacht, two players; format 4):
+    /// `bot:two-player`, the `two-player` policy of a match.
+    TwoPlayer,
 }
 
 impl WinPolicy {
@@ -45,6 +50,7 @@ impl WinPolicy {
         match self {
             WinPolicy::Win => "win",
             WinPolicy::WinExact => "win-exact",
+            WinPolicy::TwoPlayer => "two-player",
         }
     }
 }

@@ -33,6 +33,7 @@ use crate::solver::Simd;
 use crate::table::StrategyTable;
 use crate::target::{TargetError, advise_target};
 use crate::text::{excerpt, plural, probability};
+use crate::twoplayer::{EarlyTable, NextPlies, TwoPlayerAdviceError, TwoPlayerBot};
 use crate::vector::VectorTable;
 use crate::win::{MODEL, WinError, opponent_scores, opponents_at_table};
 
@@ -120,6 +121,17 @@ pub enum PlayError {
         /// The rules of the game.
         rules: String,
     },
+    /// A bot plays the exact game of two, but no table of its first turns was given. Fix:
+    /// load the two-player table of the game's rules.
+    #[error("a two-player bot needs the two-player table of {rules}: load it")]
+    NoTwoPlayerTable {
+        /// The rules of the game.
+        rules: String,
+    },
+    /// The game of two cannot be played with these tables (see [`TwoPlayerAdviceError`]).
+    /// Fix: the tables of the game's rules.
+    #[error(transparent)]
+    TwoPlayer(TwoPlayerAdviceError),
     /// The coach prices in chance of winning, and for a target too, or at a table of one.
     /// Fix: coach for one of them, at a table of two or more for winning.
     #[error(
@@ -172,7 +184,8 @@ pub fn parse_seats(text: &str) -> Result<Vec<Seat>, Illegal> {
         let win = match policy.map(str::to_ascii_lowercase).as_deref() {
             Some("win") if is_bot => Some(WinPolicy::Win),
             Some("win-exact") if is_bot => Some(WinPolicy::WinExact),
-            Some("win" | "win-exact") => {
+            Some("two-player") if is_bot => Some(WinPolicy::TwoPlayer),
+            Some("win" | "win-exact" | "two-player") => {
                 return Err(Illegal::BadPolicy {
                     seat: excerpt(item),
                 });
@@ -221,6 +234,9 @@ fn seat_label(seat: &Seat) -> String {
         (None, Some(WinPolicy::WinExact)) => {
             format!("{} (playing to win, exact best response)", seat.name)
         }
+        (None, Some(WinPolicy::TwoPlayer)) => {
+            format!("{} (playing the exact game of two)", seat.name)
+        }
         (None, None) => seat.name.clone(),
     }
 }
@@ -261,7 +277,19 @@ impl PlayOptions {
     /// True when the game needs the distribution table of its rules (the other players'
     /// final scores): a bot playing to win, or the coach pricing in chance of winning.
     pub fn needs_distribution(&self) -> bool {
-        self.coach_win || self.seats.iter().any(|s| s.policy.is_some())
+        self.coach_win
+            || self.seats.iter().any(|s| {
+                s.policy
+                    .is_some_and(|p| matches!(p, WinPolicy::Win | WinPolicy::WinExact))
+            })
+    }
+
+    /// True when the game needs the table of the first turns of the game of two: a bot
+    /// playing the exact game of two.
+    pub fn needs_two_player(&self) -> bool {
+        self.seats
+            .iter()
+            .any(|s| s.policy == Some(WinPolicy::TwoPlayer))
     }
 }
 
@@ -276,6 +304,8 @@ struct Session<'a, R, W, F> {
     coach_target: Option<u32>,
     /// The coach's pricing in chance of winning, when it coaches to win.
     win: Option<WinPricing<'a>>,
+    /// The plies of the game of two, when a bot plays it.
+    plies: Option<NextPlies<'a>>,
     game: Game,
     input: R,
     out: W,
@@ -287,12 +317,15 @@ struct Session<'a, R, W, F> {
 /// Plays a game: reads the players' commands from `input`, writes the game to `out` and the
 /// record to `record`, one flushed line per event. `table` must be the table of the rules,
 /// `targets` their target table when [`PlayOptions::needs_targets`], and `distribution`
-/// their distribution table when [`PlayOptions::needs_distribution`]. A failed write of the
-/// record stops the game with [`PlayError::Record`], naming the file.
+/// their distribution table when [`PlayOptions::needs_distribution`], and `two_player` the
+/// table of the first turns of the game of two when [`PlayOptions::needs_two_player`]. A
+/// failed write of the record stops the game with [`PlayError::Record`], naming the file.
+#[allow(clippy::too_many_arguments)]
 pub fn play<R: BufRead, W: Write, F: Write>(
     table: &StrategyTable,
     targets: Option<&VectorTable<f32>>,
     distribution: Option<&VectorTable<f32>>,
+    two_player: Option<&EarlyTable>,
     options: &PlayOptions,
     input: R,
     out: W,
@@ -326,6 +359,15 @@ pub fn play<R: BufRead, W: Write, F: Write>(
             });
         }
     };
+    let two_player = match (options.needs_two_player(), two_player) {
+        (false, _) => None,
+        (true, Some(t)) => Some(t),
+        (true, None) => {
+            return Err(PlayError::NoTwoPlayerTable {
+                rules: options.rules.label(),
+            });
+        }
+    };
     let players = options
         .seats
         .iter()
@@ -353,6 +395,10 @@ pub fn play<R: BufRead, W: Write, F: Write>(
                     targets: targets.expect("a win bot has the target table"),
                 },
                 (None, Some(WinPolicy::WinExact)) => MatchSeat::WinExact { ev: table },
+                (None, Some(WinPolicy::TwoPlayer)) => MatchSeat::TwoPlayer(TwoPlayerBot {
+                    ev: table,
+                    early: two_player.expect("a two-player bot has the two-player table"),
+                }),
                 (None, None) => MatchSeat::Alone(Player::Optimal(table)),
             })
         })
@@ -371,6 +417,13 @@ pub fn play<R: BufRead, W: Write, F: Write>(
         }
         _ => None,
     };
+    let plies = match bots.iter().flatten().find_map(|b| match b {
+        MatchSeat::TwoPlayer(bot) => Some(bot),
+        _ => None,
+    }) {
+        Some(bot) => Some(bot.plies(Simd::detect()).map_err(PlayError::TwoPlayer)?),
+        None => None,
+    };
     let mut s = Session {
         table,
         targets,
@@ -378,6 +431,7 @@ pub fn play<R: BufRead, W: Write, F: Write>(
         bots: &bots,
         coach_target: options.coach_target,
         win,
+        plies,
         game,
         input,
         out,
@@ -878,7 +932,15 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
                     }
                     _ => Vec::new(),
                 };
-                Some(b.turn(&cards[seat], &opponents, None, &mut exact, Simd::detect()))
+                Some(b.turn_in_game(
+                    seat,
+                    cards,
+                    &opponents,
+                    None,
+                    &mut exact,
+                    self.plies.as_mut(),
+                    Simd::detect(),
+                ))
             }
             None => None,
         };

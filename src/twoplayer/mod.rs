@@ -38,7 +38,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::kernel::{KeepArray, Layer, Plan, Real, ScoreTable, opening_mean, run_turn};
+use crate::kernel::{KeepArray, Layer, Plan, Real, ScoreTable, opening_mean_of, run_turn};
 use crate::rules::{BoxMask, Rules};
 use crate::solver::Simd;
 use crate::state::{Layout, State};
@@ -47,8 +47,12 @@ use crate::vector::{BLOCK, RowSpec, TAIL_BLOCK, fill_shifted, follow_policy, lay
 
 pub use crate::vector::Range;
 
+mod bot;
 mod file;
-pub use file::{EARLY_PLIES, EarlyTable, TWO_PLAYER};
+mod lane;
+pub use bot::{NextPlies, NextPly, TwoPlayerBot, TwoPlayerTurn};
+pub use file::{EARLY_PLIES, EarlyTable, TWO_PLAYER, TwoPlayerTableCheck};
+pub use lane::{Duo, Lane};
 
 /// The tail left out of the stored vectors of the full solve: chances within this of 0 or
 /// 1 at the ends of a vector, an error of at most this per turn (24 turns: 2.4e-8, below
@@ -229,6 +233,23 @@ pub(crate) fn ranks(masks: usize, cards: &[BoxMask]) -> Vec<u32> {
 }
 
 impl<T: Real> Ply<T> {
+    /// The same ply with each value mapped by `f` (the same ranges).
+    pub(crate) fn map<U>(&self, f: impl Fn(T) -> U) -> Ply<U> {
+        Ply {
+            ply: self.ply,
+            movers: self.movers.clone(),
+            others: self.others.clone(),
+            mover_rank: self.mover_rank.clone(),
+            other_rank: self.other_rank.clone(),
+            ranges: self.ranges.clone(),
+            values: self
+                .values
+                .iter()
+                .map(|v| v.iter().map(|&x| f(x)).collect())
+                .collect(),
+        }
+    }
+
     /// The stored vector `S` of the pair (mover's card, other card) and its range, if the
     /// pair is in this ply.
     pub fn pair(&self, mover: BoxMask, other: BoxMask) -> Option<(&[T], Range)> {
@@ -276,8 +297,32 @@ fn read<T: Real>(values: &[T], range: Range, y: i64) -> f64 {
     }
 }
 
+/// The lane of a stored vector `S` at `y`: lost below its range, won above it.
+#[inline]
+fn read_lane<T: Lane>(values: &[T], range: Range, y: i64) -> T {
+    if y < i64::from(range.lo) {
+        T::LOST
+    } else if y >= range.end() {
+        T::WON
+    } else {
+        values[range.offset as usize + (y - i64::from(range.lo)) as usize]
+    }
+}
+
+impl<T: Real> Ply<Duo<T>> {
+    /// The chance of a tie at the pair (mover's card, other card) with the lead `y` of the
+    /// player who has just moved, both playing as the solve had them.
+    pub fn tie_after(&self, mover: BoxMask, other: BoxMask, y: i64) -> Option<f64>
+    where
+        Duo<T>: Lane,
+    {
+        let (values, range) = self.pair(mover, other)?;
+        Some(read_lane(values, range, y).tie.to_f64())
+    }
+}
+
 /// The terminal ply: both cards full, the second player has just moved, `S(y) = u(y)`.
-fn terminal<T: Real>(rules: &Rules, ply: usize) -> Ply<T> {
+fn terminal<T: Lane>(rules: &Rules, ply: usize) -> Ply<T> {
     let full = rules.full_mask();
     let masks = 1usize << rules.box_count();
     Ply {
@@ -291,26 +336,29 @@ fn terminal<T: Real>(rules: &Rules, ply: usize) -> Ply<T> {
             lo: 0,
             len: 1,
         }],
-        values: vec![vec![T::from_f64(0.5)].into_boxed_slice()],
+        values: vec![vec![T::TIED].into_boxed_slice()],
     }
 }
 
-/// The solution of a (sub)game: the plies asked to be kept.
+/// The solution of a (sub)game: the plies asked to be kept (their values), and the lowest
+/// ply solved with everything its lanes carry.
 #[derive(Debug)]
-pub struct Solution<T> {
+pub struct Solution<T: Lane> {
     rules: Rules,
     start: Start,
-    /// The plies kept, by ply.
-    plies: Vec<Option<Ply<T>>>,
+    /// The plies kept, by ply: their values alone (the lowest ply solved always).
+    plies: Vec<Option<Ply<T::Value>>>,
+    /// The lowest ply solved, its lanes whole (with a [`Duo`], the tie chances too).
+    lowest: Ply<T>,
     /// Lanes the kernel computed (whole blocks), for the benchmarks.
     pub lanes_computed: u64,
     /// Values stored, summed over every ply solved.
     pub values_stored: u64,
-    /// The most values held at once (two plies, plus those kept).
-    pub peak_values: u64,
+    /// The most bytes of values held at once (two plies, plus those kept).
+    pub peak_bytes: u64,
 }
 
-impl<T: Real> Solution<T> {
+impl<T: Lane> Solution<T> {
     /// The rules.
     pub fn rules(&self) -> &Rules {
         &self.rules
@@ -321,14 +369,33 @@ impl<T: Real> Solution<T> {
         self.start
     }
 
-    /// The ply `ply`, if kept.
-    pub fn ply(&self, ply: usize) -> Option<&Ply<T>> {
+    /// The ply `ply`, if kept: its values.
+    pub fn ply(&self, ply: usize) -> Option<&Ply<T::Value>> {
         self.plies.get(ply)?.as_ref()
     }
 
+    /// The lowest ply solved, with everything its lanes carry.
+    pub fn lowest(&self) -> &Ply<T> {
+        &self.lowest
+    }
+
     /// Takes the plies kept out of the solution.
-    pub fn into_plies(self) -> Vec<Option<Ply<T>>> {
+    pub fn into_plies(self) -> Vec<Option<Ply<T::Value>>> {
         self.plies
+    }
+
+    /// The solution of the values alone: the plies kept, the lowest one's values.
+    pub fn into_values(self) -> Solution<T::Value> {
+        let lowest = self.lowest.map(|v| v.value_part());
+        Solution {
+            rules: self.rules,
+            start: self.start,
+            plies: self.plies,
+            lowest,
+            lanes_computed: self.lanes_computed,
+            values_stored: self.values_stored,
+            peak_bytes: self.peak_bytes,
+        }
     }
 
     /// The first player's value (chance of winning plus half the chance of a tie) between
@@ -337,6 +404,26 @@ impl<T: Real> Solution<T> {
     pub fn value(&self, first: BoxMask, second: BoxMask, lead: i64) -> Option<f64> {
         let p = (first.count_ones() + second.count_ones()) as usize;
         first_value(self.ply(p)?, first, second, lead)
+    }
+}
+
+impl<T: Real> Solution<Duo<T>>
+where
+    Duo<T>: Lane,
+{
+    /// The chance of a tie between turns at the lowest ply solved, with cards `first` and
+    /// `second` and the first player's lead `lead`, both players playing as the game has
+    /// them (a tie is a tie for both: no sign to turn).
+    pub fn tie(&self, first: BoxMask, second: BoxMask, lead: i64) -> Option<f64> {
+        let ply = &self.lowest;
+        if (first.count_ones() + second.count_ones()) as usize != ply.ply {
+            return None;
+        }
+        if ply.ply.is_multiple_of(2) {
+            ply.tie_after(first, second, -lead)
+        } else {
+            ply.tie_after(second, first, lead)
+        }
     }
 }
 
@@ -366,13 +453,13 @@ struct Successor<'a, T> {
 }
 
 /// Per-thread working memory of a ply.
-struct Scratch<T> {
+struct Scratch<T: Real> {
     keeps: KeepArray<T>,
     plan: Plan<T>,
-    w: Vec<f64>,
+    w: Vec<T::Wide>,
 }
 
-impl<T: Real> Scratch<T> {
+impl<T: Lane> Scratch<T> {
     fn new() -> Scratch<T> {
         Scratch {
             keeps: KeepArray::new(BLOCK),
@@ -385,7 +472,7 @@ impl<T: Real> Scratch<T> {
 /// The value `W(d)` of one pair at the leads `x0..x0 + N`: the plan's rows read from the
 /// successors at `d + p`, the kernel run, the opening mean taken. Appends `N` values.
 #[inline(always)]
-fn solve_block<T: Real, const N: usize>(
+fn solve_block<T: Lane, const N: usize>(
     successors: &[Successor<'_, T>],
     scores: &ScoreTable,
     x0: i64,
@@ -394,12 +481,12 @@ fn solve_block<T: Real, const N: usize>(
     scratch.plan.restart_rows(N, successors.len());
     for s in successors {
         scratch.plan.push_row_with(|row| {
-            fill_shifted(row, x0 + s.gain, s.values, s.range, T::ZERO, T::ONE);
+            fill_shifted(row, x0 + s.gain, s.values, s.range, T::LOST, T::WON);
         });
     }
     let k = scratch.keeps.block::<N>();
     run_turn(k, &scratch.plan, scores, 0, Layer::Opening, |_, _| {});
-    scratch.w.extend(opening_mean(k));
+    scratch.w.extend(opening_mean_of(k));
 }
 
 /// The vectors of one mover card's pairs: its values and each pair's range (in the order of
@@ -414,7 +501,7 @@ struct MoverVectors<T> {
 /// `ply` from the next ply, in blocks of at most `W` lanes.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn solve_mover<T: Real, const W: usize>(
+fn solve_mover<T: Lane, const W: usize>(
     game: &Game,
     scores: &ScoreTable,
     ply: usize,
@@ -430,6 +517,10 @@ fn solve_mover<T: Real, const W: usize>(
         yahtzee_50: false,
     };
     let specs: Vec<RowSpec> = lay_out(&mut scratch.plan, rules, scores, &state);
+    // The boxes last to first: of boxes of exactly the same value a maximum keeps the later
+    // row, so the box first on the card is chosen (which changes no value, but a tie
+    // chance carried beside it follows the choice: see [`Duo`]).
+    scratch.plan.ranked.reverse();
     if let Player::Expected(ev) = game.mover(ply) {
         follow_policy(&mut scratch.plan, &specs, ev, &state);
     }
@@ -479,19 +570,21 @@ fn solve_mover<T: Real, const W: usize>(
         let w = &scratch.w[..(to - from).max(0) as usize];
         // Leave out the leading chances within the tail of 0 and the trailing ones within
         // the tail of 1: they read as the constants.
+        // (A tie chance there is at most twice the tail: it is left out with them.)
+        let value = |i: usize| T::wide_value(w[i]);
         let mut first = 0;
-        while first < w.len() && w[first] <= game.tail {
+        while first < w.len() && value(first) <= game.tail {
             first += 1;
         }
         let mut last = w.len();
-        while last > first && w[last - 1] >= 1.0 - game.tail {
+        while last > first && value(last - 1) >= 1.0 - game.tail {
             last -= 1;
         }
         // W is stored over leads `from + first .. from + last`; S(y) = 1 - W(-y) over
         // `1 - (from + last) .. 1 - (from + first)`, in reverse.
         let offset = out.values.len() as u32;
         out.values
-            .extend(w[first..last].iter().rev().map(|&v| T::from_f64(1.0 - v)));
+            .extend(w[first..last].iter().rev().map(|&v| T::flip(v)));
         let lo = if from <= to {
             1 - (from + last as i64)
         } else {
@@ -508,7 +601,7 @@ fn solve_mover<T: Real, const W: usize>(
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-fn solve_mover_avx512<T: Real>(
+fn solve_mover_avx512<T: Lane>(
     game: &Game,
     scores: &ScoreTable,
     ply: usize,
@@ -522,7 +615,7 @@ fn solve_mover_avx512<T: Real>(
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn solve_mover_avx2<T: Real>(
+fn solve_mover_avx2<T: Lane>(
     game: &Game,
     scores: &ScoreTable,
     ply: usize,
@@ -535,7 +628,7 @@ fn solve_mover_avx2<T: Real>(
 }
 
 #[allow(clippy::too_many_arguments)]
-fn solve_mover_dispatch<T: Real>(
+fn solve_mover_dispatch<T: Lane>(
     simd: Simd,
     game: &Game,
     scores: &ScoreTable,
@@ -575,7 +668,7 @@ pub(crate) fn ply_cards(rules: &Rules, start: Start, ply: usize) -> (Vec<BoxMask
 /// a ply in parallel (each by the same sequential code, so the values are the same at any
 /// thread count), keeping the plies for which `keep` is true (the start's is always kept).
 /// `progress(done, total)` counts pairs.
-pub fn solve<T: Real>(
+pub fn solve<T: Lane>(
     game: &Game,
     start: Start,
     keep: &(dyn Fn(usize) -> bool + Sync),
@@ -588,7 +681,7 @@ pub fn solve<T: Real>(
 
 /// [`solve`] from the last ply down to ply `down_to` only (at least the start's): the last
 /// turns of the (sub)game, whose lowest ply is then the one always kept.
-pub fn solve_plies<T: Real>(
+pub fn solve_plies<T: Lane>(
     game: &Game,
     start: Start,
     down_to: usize,
@@ -614,16 +707,11 @@ pub fn solve_plies<T: Real>(
     let total: u64 = cards.iter().map(|(m, o)| (m.len() * o.len()) as u64).sum();
     let done = AtomicU64::new(1);
     progress(1, total);
-    let mut solution = Solution {
-        rules,
-        start,
-        plies: (0..=last_ply).map(|_| None).collect(),
-        lanes_computed: 0,
-        values_stored: 1,
-        peak_values: 1,
-    };
+    let mut plies: Vec<Option<Ply<T::Value>>> = (0..=last_ply).map(|_| None).collect();
+    let (mut lanes_computed, mut values_stored, mut peak_bytes) = (0u64, 1u64, 0u64);
     let mut next: Ply<T> = terminal(&rules, last_ply);
-    let mut kept_values = 0u64;
+    let mut kept_bytes = 0u64;
+    let lane_bytes = size_of::<T>() as u64;
     for ply in (first_ply..last_ply).rev() {
         let (movers, others) = &cards[ply];
         let solved: Vec<MoverVectors<T>> = movers
@@ -639,7 +727,7 @@ pub fn solve_plies<T: Real>(
         let mut ranges = Vec::with_capacity(movers.len() * others.len());
         let mut values = Vec::with_capacity(movers.len());
         for m in solved {
-            solution.lanes_computed += m.lanes;
+            lanes_computed += m.lanes;
             ranges.extend(m.ranges);
             values.push(m.values.into_boxed_slice());
         }
@@ -653,20 +741,27 @@ pub fn solve_plies<T: Real>(
             values,
         };
         let stored = current.stored_values();
-        solution.values_stored += stored;
-        solution.peak_values = solution
-            .peak_values
-            .max(kept_values + stored + next.stored_values());
+        values_stored += stored;
+        peak_bytes = peak_bytes.max(kept_bytes + (stored + next.stored_values()) * lane_bytes);
         let done_with = std::mem::replace(&mut next, current);
         if keep(done_with.ply) {
-            kept_values += done_with.stored_values();
             let p = done_with.ply;
-            solution.plies[p] = Some(done_with);
+            let values = T::values_of(done_with);
+            kept_bytes += values.stored_values() * size_of::<T::Value>() as u64;
+            plies[p] = Some(values);
         }
     }
     let p = next.ply;
-    solution.plies[p] = Some(next);
-    Ok(solution)
+    plies[p] = Some(next.map(|v| T::value_part(v)));
+    Ok(Solution {
+        rules,
+        start,
+        plies,
+        lowest: next,
+        lanes_computed,
+        values_stored,
+        peak_bytes: peak_bytes.max(lane_bytes),
+    })
 }
 
 /// What a two-player solve reports.
@@ -683,6 +778,15 @@ pub struct TwoPlayerReport {
     pub first_value: f64,
     /// The second player's: one less the first's.
     pub second_value: f64,
+    /// The first player's chance of winning outright: `first_value` less half the chance of
+    /// a tie. Only when the tie chance was carried through the solve (`null` otherwise).
+    pub first_wins: Option<f64>,
+    /// The second player's chance of winning outright: `second_value` less half the chance
+    /// of a tie (`null` as `first_wins`).
+    pub second_wins: Option<f64>,
+    /// The chance of a tie, under the very choices the values make (`null` as
+    /// `first_wins`); the three chances add up to 1.
+    pub tie: Option<f64>,
     /// Chances within this of 0 or 1 at the ends of the vectors were left out (an error of
     /// at most this per turn).
     pub tail: f64,
@@ -704,20 +808,39 @@ pub struct TwoPlayerReport {
     pub table_bytes: Option<u64>,
 }
 
+/// Whether a solve carries the chance of a tie beside the values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ties {
+    /// The values alone: the solve of the table, within its time budget.
+    Values,
+    /// The values and the tie chance ([`Duo`] lanes): about 2.7 times the CPU time and
+    /// twice the memory of the values alone, the same values to the last bit.
+    Carried,
+}
+
 /// Solves `game` from a new game and reports the first player's value, in `f32` (the
-/// values' precision, about 6e-8 per turn, and the tail).
+/// values' precision, about 6e-8 per turn, and the tail); with [`Ties::Carried`], the
+/// chances of a win for each player and of a tie apart too.
 ///
 /// With `save`, the plies 1 to [`EARLY_PLIES`] are kept and written to that file, the
 /// table advice in the first turns reads ([`EarlyTable`]).
 pub fn solve_report(
     game: &Game,
+    ties: Ties,
     save: Option<&std::path::Path>,
     simd: Simd,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<TwoPlayerReport, TwoPlayerAdviceError> {
     let start = std::time::Instant::now();
     let keep = |p: usize| save.is_some() && (1..=EARLY_PLIES).contains(&p);
-    let solution = solve::<f32>(game, Start::NEW, &keep, simd, progress)?;
+    let (solution, tie) = match ties {
+        Ties::Values => (solve::<f32>(game, Start::NEW, &keep, simd, progress)?, None),
+        Ties::Carried => {
+            let s = solve::<Duo<f32>>(game, Start::NEW, &keep, simd, progress)?;
+            let tie = s.tie(0, 0, 0).expect("the start's ply is the lowest");
+            (s.into_values(), Some(tie))
+        }
+    };
     let seconds = start.elapsed().as_secs_f64();
     let mut table_bytes = None;
     if let Some(path) = save {
@@ -737,10 +860,13 @@ pub fn solve_report(
         second: game.second.name(),
         first_value,
         second_value: 1.0 - first_value,
+        first_wins: tie.map(|t| first_value - t / 2.0),
+        second_wins: tie.map(|t| 1.0 - first_value - t / 2.0),
+        tie,
         tail: game.tail,
         pairs,
         values: solution.values_stored,
-        peak_bytes: solution.peak_values * size_of::<f32>() as u64,
+        peak_bytes: solution.peak_bytes,
         lanes: solution.lanes_computed,
         seconds,
         threads: rayon::current_num_threads(),
@@ -763,6 +889,27 @@ pub struct TwoPlayerPosition {
 }
 
 impl TwoPlayerPosition {
+    /// `position` against `opponent` (still playing from a card, or finished with a total),
+    /// with your lead `lead`, by default the difference of the two scores.
+    pub fn against(
+        position: crate::advice::Position,
+        opponent: &crate::win::Opponent,
+        lead: Option<i64>,
+    ) -> TwoPlayerPosition {
+        use crate::win::Opponent;
+        let rules = position.card.rules();
+        let (filled, points) = match opponent {
+            Opponent::Playing(card) => (card.state().filled, card.banked()),
+            Opponent::Finished(points) => (rules.full_mask(), *points),
+        };
+        let lead = lead.unwrap_or_else(|| i64::from(position.card.banked()) - i64::from(points));
+        TwoPlayerPosition {
+            position,
+            opponent: filled,
+            lead,
+        }
+    }
+
     /// The cards between turns (before this turn's box).
     pub fn start(&self) -> Result<Start, TwoPlayerAdviceError> {
         let own = self.position.card.state().filled;
@@ -862,14 +1009,14 @@ pub struct TwoPlayerAdvice {
 }
 
 /// The prices of a two-player position: the next ply's vectors after your turn.
-struct NextPly<'a> {
+struct PlyPrices<'a> {
     rules: Rules,
     scores: ScoreTable,
     ply: &'a Ply<f32>,
     opponent: BoxMask,
 }
 
-impl crate::target::OptionPrices for NextPly<'_> {
+impl crate::target::OptionPrices for PlyPrices<'_> {
     fn rules(&self) -> &Rules {
         &self.rules
     }
@@ -934,7 +1081,7 @@ pub fn advise_two_player(
 ) -> Result<TwoPlayerAdvice, TwoPlayerAdviceError> {
     let rules = *ev.rules();
     at.start()?;
-    let prices = NextPly {
+    let prices = PlyPrices {
         rules,
         scores: ScoreTable::new(&rules),
         ply: next,
@@ -961,6 +1108,34 @@ pub fn advise_two_player(
             })
             .collect(),
     })
+}
+
+/// Checks `at` before any table is read or anything solved: the position (as `advise`
+/// checks it, with the expected-score table `ev`) and the two cards together.
+pub fn check_position(
+    ev: &StrategyTable,
+    at: &TwoPlayerPosition,
+) -> Result<(), TwoPlayerAdviceError> {
+    check_rules(ev.rules())?;
+    crate::advice::advise(ev, &at.position).map_err(crate::target::TargetError::from)?;
+    at.start()?;
+    Ok(())
+}
+
+/// The advice of `advise --two-player` at `at` (checked with [`check_position`]): the ply
+/// after the turn from the table of the early plies `early` (give it when
+/// [`reads_early_table`]), else solved for the rest of the game (`progress(done, total)`
+/// counts its pairs), then [`advise_two_player`]. What the command line and a batch line
+/// answer alike.
+pub fn advise_at(
+    ev: &StrategyTable,
+    at: &TwoPlayerPosition,
+    early: Option<&EarlyTable>,
+    simd: Simd,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<TwoPlayerAdvice, TwoPlayerAdviceError> {
+    let next = next_ply(*ev.rules(), at, early, simd, progress)?;
+    advise_two_player(ev, &next, at)
 }
 
 /// The ply after `at`'s turn, solved for the game from `at`'s cards (both players

@@ -1,0 +1,263 @@
+//! What a lane of the two-player solve carries: the value alone (`f32`, `f64`), or the value
+//! and, beside it, the chance of a tie under the very choices the value makes ([`Duo`]).
+//!
+//! The value `P(win) + 1/2 P(tie)` decides every choice; the chance of a tie is not a
+//! maximum of anything, it follows the choices. A [`Duo`] lane runs through the same turn
+//! kernel as a number: sums and means act on both parts, and every maximum compares the
+//! values only and takes the whole lane of the option it picks, so the tie chance is that of
+//! the option the value chose. The value's bits are those of a value-only solve (the same
+//! operations on the same numbers).
+//!
+//! Which option the kernel picks among options of exactly the same value: the keep with
+//! the fewest dice (the lattice's maximum keeps a smaller keep on equality), and the box
+//! first on the card (the two-player plan lists the boxes last to first, and a maximum
+//! keeps the later row on equality). But the chance of a tie is not fixed by optimal play:
+//! policies of the same value can tie more or less often (a sure tie is worth as much as an
+//! even chance of a win or a loss), and options equal in exact arithmetic differ in the
+//! last bits of any floating-point sum, which then decide. So the tie chance reported is
+//! that of the solve's own optimal policy (the same bits at any thread count); on reduced
+//! games a brute force finds such choices at about half the positions, spanning tie chances
+//! up to 7.4e-4 apart (`tests/twoplayer.rs`).
+
+use std::ops::{Add, Mul};
+use std::sync::LazyLock;
+
+use crate::kernel::Real;
+
+use super::Ply;
+
+/// A value with the chance of a tie carried beside it. Compared (and so chosen by the
+/// kernel's maxima) by the value alone; added and scaled part by part.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
+pub struct Duo<T> {
+    /// The chance of winning plus half the chance of a tie (as the lane's objective has it).
+    pub value: T,
+    /// The chance of a tie, under the choices the value makes.
+    pub tie: T,
+}
+
+impl<T: PartialEq> PartialEq for Duo<T> {
+    /// Equal values: lanes compare by their value alone (the tie chance is not a criterion).
+    fn eq(&self, other: &Self) -> bool {
+        self.value == other.value
+    }
+}
+
+impl<T: PartialOrd> PartialOrd for Duo<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        self.value.partial_cmp(&other.value)
+    }
+
+    #[inline(always)]
+    fn gt(&self, other: &Self) -> bool {
+        self.value > other.value
+    }
+}
+
+impl<T: Add<Output = T>> Add for Duo<T> {
+    type Output = Duo<T>;
+    #[inline(always)]
+    fn add(self, o: Duo<T>) -> Duo<T> {
+        Duo {
+            value: self.value + o.value,
+            tie: self.tie + o.tie,
+        }
+    }
+}
+
+impl<T: Mul<Output = T>> Mul for Duo<T> {
+    type Output = Duo<T>;
+    #[inline(always)]
+    fn mul(self, o: Duo<T>) -> Duo<T> {
+        Duo {
+            value: self.value * o.value,
+            tie: self.tie * o.tie,
+        }
+    }
+}
+
+macro_rules! duo {
+    ($t:ty) => {
+        impl Real for Duo<$t> {
+            const ZERO: Self = Duo {
+                value: 0.0,
+                tie: 0.0,
+            };
+            const ONE: Self = Duo {
+                value: 1.0,
+                tie: 1.0,
+            };
+            const NEG_INFINITY: Self = Duo {
+                value: <$t>::NEG_INFINITY,
+                tie: 0.0,
+            };
+            // Points add to the value only (the kernel adds them for the boxes that "add
+            // their points", which a vector objective's plan never has).
+            const POINTS: [Self; 51] = {
+                let mut table = [Duo {
+                    value: 0.0,
+                    tie: 0.0,
+                }; 51];
+                let mut p = 0;
+                while p < 51 {
+                    table[p].value = p as $t;
+                    p += 1;
+                }
+                table
+            };
+            #[inline(always)]
+            fn sixth(self) -> Self {
+                Duo {
+                    value: self.value.sixth(),
+                    tie: self.tie.sixth(),
+                }
+            }
+            fn roll_ways() -> &'static [Self] {
+                static WAYS: LazyLock<Vec<Duo<$t>>> = LazyLock::new(|| {
+                    <$t>::roll_ways()
+                        .iter()
+                        .map(|&w| Duo { value: w, tie: w })
+                        .collect()
+                });
+                &WAYS
+            }
+            /// A value with no chance of a tie.
+            #[inline(always)]
+            fn from_f64(x: f64) -> Self {
+                Duo {
+                    value: x as $t,
+                    tie: 0.0,
+                }
+            }
+            /// The value.
+            #[inline(always)]
+            fn to_f64(self) -> f64 {
+                f64::from(self.value)
+            }
+            type Wide = (f64, f64);
+            const WIDE_ZERO: (f64, f64) = (0.0, 0.0);
+            #[inline(always)]
+            fn wide_add(acc: (f64, f64), x: Self) -> (f64, f64) {
+                (acc.0 + f64::from(x.value), acc.1 + f64::from(x.tie))
+            }
+            #[inline(always)]
+            fn wide_div(acc: (f64, f64), d: f64) -> (f64, f64) {
+                (acc.0 / d, acc.1 / d)
+            }
+            #[inline(always)]
+            fn wide_value(acc: (f64, f64)) -> f64 {
+                acc.0
+            }
+        }
+    };
+}
+
+duo!(f32);
+duo!(f64);
+
+/// What a lane of the two-player solve carries, and how a turn's result `W` (to the player
+/// who moves) becomes the stored vector `S` (to the player who has just moved).
+pub trait Lane: Real {
+    /// The value alone: what the plies kept for the advice and the table hold.
+    type Value: Lane<Value = Self::Value>;
+    /// `S` where the player who has just moved has lost: below a vector's range.
+    const LOST: Self;
+    /// `S` where they have won: above a vector's range.
+    const WON: Self;
+    /// `S` of the final position at lead 0: a tie.
+    const TIED: Self;
+    /// `S(y)` from `W(-y)`: one less the value; a tie is a tie for both.
+    fn flip(w: Self::Wide) -> Self;
+    /// The ply with the values alone (no copy when the lane is the value alone).
+    fn values_of(ply: Ply<Self>) -> Ply<Self::Value>;
+    /// The value alone of one lane.
+    fn value_part(self) -> Self::Value;
+}
+
+macro_rules! value_lane {
+    ($t:ty) => {
+        impl Lane for $t {
+            type Value = $t;
+            const LOST: $t = 0.0;
+            const WON: $t = 1.0;
+            const TIED: $t = 0.5;
+            #[inline(always)]
+            fn flip(w: f64) -> $t {
+                (1.0 - w) as $t
+            }
+            fn values_of(ply: Ply<$t>) -> Ply<$t> {
+                ply
+            }
+            fn value_part(self) -> $t {
+                self
+            }
+        }
+
+        impl Lane for Duo<$t> {
+            type Value = $t;
+            const LOST: Self = Duo {
+                value: 0.0,
+                tie: 0.0,
+            };
+            const WON: Self = Duo {
+                value: 1.0,
+                tie: 0.0,
+            };
+            const TIED: Self = Duo {
+                value: 0.5,
+                tie: 1.0,
+            };
+            #[inline(always)]
+            fn flip(w: (f64, f64)) -> Self {
+                Duo {
+                    value: (1.0 - w.0) as $t,
+                    tie: w.1 as $t,
+                }
+            }
+            fn values_of(ply: Ply<Self>) -> Ply<$t> {
+                ply.map(|d| d.value)
+            }
+            fn value_part(self) -> $t {
+                self.value
+            }
+        }
+    };
+}
+
+value_lane!(f32);
+value_lane!(f64);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_duo_is_chosen_by_its_value_and_summed_part_by_part() {
+        let a = Duo {
+            value: 0.5f32,
+            tie: 0.25,
+        };
+        let b = Duo {
+            value: 0.5f32,
+            tie: 0.75,
+        };
+        let c = Duo {
+            value: 0.625f32,
+            tie: 0.0,
+        };
+        // Equal values are equal lanes, whatever their tie chances.
+        assert_eq!(a.partial_cmp(&b), Some(std::cmp::Ordering::Equal));
+        assert!(a == b);
+        assert!(c > a);
+        let s = (a + b).sixth();
+        assert_eq!((s.value, s.tie), (1.0 / 6.0, 1.0 / 6.0));
+        let w = Duo::<f32>::wide_div(Duo::<f32>::wide_add((1.0, 2.0), c), 2.0);
+        assert_eq!(w, (0.8125, 1.0));
+        assert_eq!(Duo::<f32>::wide_value(w), 0.8125);
+        // S from W: one less the value, the same tie chance.
+        let s = <Duo<f32> as Lane>::flip((0.25, 0.125));
+        assert_eq!((s.value, s.tie), (0.75, 0.125));
+        assert_eq!(<f64 as Lane>::flip(0.25), 0.75);
+    }
+}
