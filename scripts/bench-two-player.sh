@@ -12,6 +12,8 @@
 # Environment:
 #   RUNS=3          runs of each advice process
 #   COMPARE=1       also solve the three other pairings of optimal and ev players
+#   TIES=1          also solve with the tie chance carried (--ties: P(win), P(tie) apart)
+#   MATCH_GAMES=N   also play a match of N games of two-player against ev (default 0: none)
 #   OUT=...         where to write the record (default results/two-player-<date>.md)
 #
 # Needs: cargo, /usr/bin/time, lscpu.
@@ -20,6 +22,8 @@ set -euo pipefail
 
 RUNS=${RUNS:-3}
 COMPARE=${COMPARE:-0}
+TIES=${TIES:-0}
+MATCH_GAMES=${MATCH_GAMES:-0}
 REPO=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 cd "$REPO"
 DATE=$(date -u +%Y-%m-%d)
@@ -65,6 +69,12 @@ if [[ "$COMPARE" == 1 ]]; then
     done
 fi
 
+TIES_JSON=""
+if [[ "$TIES" == 1 ]]; then
+    run "solve --two-player --ties (optimal, optimal)" solve --rules yacht --two-player --ties --json --out "$WORK/ties.table"
+    TIES_JSON=$(cat "$WORK/out")
+fi
+
 # Positions of every stage: (label, your card, the opponent's card); the first player to
 # move has as many boxes filled as the opponent.
 advise() {
@@ -75,8 +85,16 @@ advise() {
 }
 advise "new game (ply 0, the table)" "" ""
 advise "ply 6 (the table)" "ones=2,twos=4,threes=9" "sixes=18,choice=22,yacht=0"
-advise "ply 8 (solved on demand)" "ones=2,twos=4,threes=9,fours=12" "sixes=18,choice=22,yacht=0,fives=15"
+advise "ply 8 (the table)" "ones=2,twos=4,threes=9,fours=12" "sixes=18,choice=22,yacht=0,fives=15"
+advise "ply 9 (solved on demand, the worst case)" "ones=2,twos=4,threes=9,fours=12" "sixes=18,choice=22,yacht=0,fives=15,ones=3"
+advise "ply 10 (solved on demand)" "ones=2,twos=4,threes=9,fours=12,fives=10" "sixes=18,choice=22,yacht=0,fives=15,ones=3"
 advise "ply 12 (solved on demand)" "ones=2,twos=4,threes=9,fours=12,fives=15,sixes=24" "sixes=18,choice=22,yacht=0,fives=15,ones=3,twos=6"
+
+MATCH_JSON=""
+if [[ "$MATCH_GAMES" != 0 ]]; then
+    run "simulate --match two-player,ev, $MATCH_GAMES games" simulate --rules yacht --match two-player,ev --games "$MATCH_GAMES" --seed 1 --json
+    MATCH_JSON=$(cat "$WORK/out")
+fi
 
 LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
 {
@@ -98,8 +116,19 @@ LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
     if [[ -n "$COMPARISONS" ]]; then
         echo "$COMPARISONS"
     fi
+    if [[ -n "$TIES_JSON" ]]; then
+        echo "$TIES_JSON"
+    fi
     echo '```'
+    if [[ -n "$MATCH_JSON" ]]; then
+        echo
+        echo "The match:"
+        echo
+        echo '```json'
+        echo "$MATCH_JSON"
+        echo '```'
+    fi
     echo
-    echo "Made by \`scripts/bench-two-player.sh\` (RUNS=$RUNS, COMPARE=$COMPARE)."
+    echo "Made by \`scripts/bench-two-player.sh\` (RUNS=$RUNS, COMPARE=$COMPARE, TIES=$TIES, MATCH_GAMES=$MATCH_GAMES)."
 } >"$OUT"
 log "wrote $OUT"

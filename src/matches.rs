@@ -16,7 +16,11 @@
 //! the fast win policy ([`WinTurn`]); `win-exact` solves the exact best response to those
 //! distributions at each of its turns ([`best_response`]) and plays it ([`TargetTurn`] on
 //! the win table, at the points banked): slow (up to a second per turn for Yacht, most of a
-//! minute from an empty Yahtzee card), for small samples.
+//! minute from an empty Yahtzee card), for small samples. `two-player` plays the exact
+//! optimum of the game of two ([`TwoPlayerBot`]: Yacht, either fill order, two seats only),
+//! knowing both cards and the lead; it reads the table of the first turns, and each game
+//! solves the rest of its game once, at its first turn past the table ([`NextPlies`]: about
+//! a second of CPU for Yacht), for both two-player seats of the game.
 //!
 //! Reproducibility: each seat of each game rolls its own dice, ChaCha8 seeded with the
 //! user's seed on stream `g * n + seat` (game `g`, `n` seats). Games run in parallel; each is
@@ -475,7 +479,8 @@ impl<'a> Match<'a> {
 
     /// How `seat` plays its turn from `card` against `opponents` (see [`Match::opponents`];
     /// unused by the policies of one player), with the turns of `cache`. `exact` holds the
-    /// best response a `win-exact` seat solves for the turn, which the turn reads.
+    /// best response a `win-exact` seat solves for the turn, which the turn reads. (A
+    /// two-player seat needs the other card: [`Seat::turn_in_game`].)
     pub fn turn<'t>(
         &'t self,
         seat: usize,

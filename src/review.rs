@@ -18,7 +18,11 @@
 //! reviews at zero loss. Priced to win ([`Pricing::Win`]), each decision is priced with
 //! `advise --opponent` against the other players' cards at that moment ([`WinPricing`], as
 //! the coach prices it): the chance of winning it gave away, under the model of
-//! [`crate::win::MODEL`], so a `win-exact` bot reviews at zero loss.
+//! [`crate::win::MODEL`], so a `win-exact` bot reviews at zero loss. Priced by the game of
+//! two ([`Pricing::TwoPlayer`], records of two players of Yacht), each decision is priced
+//! with `advise --two-player` ([`TwoPlayerPricing`]): the exact chance of winning plus half a
+//! tie it gave away, both playing to win from there, so a two-player bot reviews at zero
+//! loss.
 
 use serde::Serialize;
 

@@ -13,7 +13,9 @@
 //! to win (`bot:win`, `bot:win-exact`) plays the policy of that name of `yahtzee simulate
 //! --match` against the other players' cards at the start of its turn (finished players at
 //! their totals): the very turn of a match's seat ([`MatchSeat::turn`], with the opponents
-//! of [`opponents_at_table`]). Every bot's turn goes through [`MatchSeat::turn`]. The coach
+//! of [`opponents_at_table`]); `bot:two-player` plays the exact optimum of the game of two
+//! against the other card (Yacht, two players), the `two-player` seat of a match. Every
+//! bot's turn goes through [`MatchSeat::turn_in_game`]. The coach
 //! prices every decision of a person with [`evaluate`], the same computation as `yahtzee
 //! review`, or, with a coach target, in chance of reaching it with [`evaluate_target`], or,
 //! coaching to win, in chance of winning against the other players with [`WinPricing`].
