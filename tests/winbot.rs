@@ -90,7 +90,7 @@ fn win_bots_review_at_zero_loss_in_win_probability() {
             "{out}"
         );
         let head = &lines(&record)[0];
-        assert_eq!(head["format"], 3);
+        assert_eq!(head["format"], yahtzee::game::record::RECORD_FORMAT);
         assert_eq!(head["coach_win"], false);
         let exact = players.split(',').position(|p| p.contains(':')).unwrap();
         assert_eq!(head["seats"][exact]["policy"], "win-exact");
