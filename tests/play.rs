@@ -1136,7 +1136,7 @@ fn target_bot_games_review_at_zero_loss_for_their_target() {
             "{out}"
         );
         let head = &lines(&record)[0];
-        assert_eq!(head["format"], 3);
+        assert_eq!(head["format"], 4);
         assert_eq!(head["seats"][0]["target"], 190);
         assert_eq!(head["seats"][1]["target"], 150);
         assert!(head["seats"][2].get("target").is_none());
