@@ -424,7 +424,7 @@ fn bad_win_seats_flags_and_records_exit_2_with_one_line() {
         (
             head.replace("\"policy\":\"win\"", "\"policy\":\"lucky\""),
             vec![],
-            "line 1: not a game header (unknown variant `lucky`, expected `win` or `win-exact`)",
+            "line 1: not a game header (unknown variant `lucky`, expected one of `win`, `win-exact`, `two-player`)",
         ),
         (
             alone.to_string(),
