@@ -357,7 +357,7 @@ fn bad_win_seats_flags_and_records_exit_2_with_one_line() {
         ),
         (
             vec!["--players", "ann,bot:win-exact=3"],
-            "bot:win or bot:win-exact",
+            "bot:win, bot:win-exact or bot:two-player",
         ),
         (
             vec!["--coach", "win"],
@@ -424,7 +424,7 @@ fn bad_win_seats_flags_and_records_exit_2_with_one_line() {
         (
             head.replace("\"policy\":\"win\"", "\"policy\":\"lucky\""),
             vec![],
-            "line 1: not a game header (unknown variant `lucky`, expected `win` or `win-exact`)",
+            "line 1: not a game header (unknown variant `lucky`, expected one of `win`, `win-exact`, `two-player`)",
         ),
         (
             alone.to_string(),
@@ -447,21 +447,22 @@ fn bad_win_seats_flags_and_records_exit_2_with_one_line() {
 }
 
 /// Records of formats 1 and 2 (written before win bots) are still read: the same game as a
-/// record of format 1, 2 and 3 reviews alike, in points and in chance of winning.
+/// record of format 1, 2, 3 and 4 reviews alike, in points and in chance of winning.
 #[test]
 fn records_of_formats_1_and_2_are_still_read() {
     let dir = temp_dir();
     let (record, _) = bot_game(dir.path(), "bot,bot2", "7");
     let text = std::fs::read_to_string(&record).unwrap();
     let (head, rest) = text.split_once('\n').unwrap();
-    assert!(head.contains("\"format\":3,") && head.contains(",\"coach_win\":false"));
-    let format2 = head
+    assert!(head.contains("\"format\":4,") && head.contains(",\"coach_win\":false"));
+    let format3 = head.replace("\"format\":4,", "\"format\":3,");
+    let format2 = format3
         .replace("\"format\":3,", "\"format\":2,")
         .replace(",\"coach_win\":false", "");
     let format1 = format2
         .replace("\"format\":2,", "\"format\":1,")
         .replace(",\"coach_target\":null", "");
-    let reviews: Vec<(Value, Value)> = [head.to_string(), format2, format1]
+    let reviews: Vec<(Value, Value)> = [head.to_string(), format3, format2, format1]
         .into_iter()
         .enumerate()
         .map(|(i, h)| {
