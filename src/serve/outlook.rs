@@ -341,12 +341,22 @@ impl Job {
 }
 
 /// The outlook jobs of a server.
-#[derive(Default)]
 pub struct Outlooks {
     /// Jobs under way and the last answered, oldest first.
     jobs: Mutex<Vec<Arc<Job>>>,
-    /// Held by the job computing.
-    gate: Mutex<()>,
+    /// One permit, held by the request whose job computes (or whose job's answer it reads):
+    /// the others wait for it without holding a thread, so that a queue of computations
+    /// never takes the threads that answer the advice.
+    gate: Arc<tokio::sync::Semaphore>,
+}
+
+impl Default for Outlooks {
+    fn default() -> Outlooks {
+        Outlooks {
+            jobs: Mutex::default(),
+            gate: Arc::new(tokio::sync::Semaphore::new(1)),
+        }
+    }
 }
 
 /// A request waiting for a job: when the last one goes (its connection closed) before the
@@ -410,7 +420,8 @@ impl Outlooks {
         })
     }
 
-    /// The answer of `job`: computed here, or waited for.
+    /// The answer of `job`: computed here, or waited for. The caller holds the permit of
+    /// [`Outlooks::gate`].
     fn answer(&self, job: &Job) -> Result<Outlook, ApiError> {
         let result = job.result.get_or_init(|| self.compute(job)).clone();
         if result.is_err() {
@@ -428,7 +439,6 @@ impl Outlooks {
                 "the computation was stopped: no request waits for it any more",
             )
         };
-        let _gate = self.gate.lock().unwrap_or_else(|e| e.into_inner());
         if job.cancelled.load(Ordering::Relaxed) {
             return Err(stopped());
         }
@@ -617,8 +627,19 @@ pub async fn outlook_of(
             Joined::Wait(waiter) => {
                 // `waiter` lives as long as this request: a closed connection drops it.
                 let job = Arc::clone(&waiter.job);
+                let gate = Arc::clone(&server.outlooks.gate);
+                let permit = gate.acquire_owned().await.map_err(|_| {
+                    ApiError::internal("internal error: the outlooks' gate is closed")
+                })?;
                 let s = Arc::clone(&server);
-                let answer = blocking(move || s.outlooks.answer(&job)).await;
+                // The permit goes with the computation: it is released when that ends, even
+                // if this request is gone by then.
+                let answer = blocking(move || {
+                    let answer = s.outlooks.answer(&job);
+                    drop(permit);
+                    answer
+                })
+                .await;
                 drop(waiter);
                 answer
             }

@@ -697,6 +697,10 @@ async function refreshOutlook(seq, turnStart) {
     for (const t of outlookTables()) await ensureTable(t);
     const body = turnStart ? await startQuery() : await query();
     if (seq !== S.seq || call.signal.aborted) return;
+    // The chart shown is of the position before: faded until the answer comes.
+    $('#outlook').classList.add('stale');
+    $('#outlook-text').classList.add('stale');
+    delete $('#outlook').dataset.query;
     const watching = watchOutlook(call.signal);
     const answer = await api(`/api/outlook?${rulesQuery()}`, { method: 'POST', body, signal: call.signal });
     call.abort();
@@ -756,6 +760,8 @@ async function showOutlook() {
 function renderOutlook(answer, error, asked) {
   const box = $('#outlook');
   box.replaceChildren();
+  box.classList.remove('stale');
+  $('#outlook-text').classList.remove('stale');
   const text = $('#outlook-text');
   text.textContent = error || '';
   delete box.dataset.query;
