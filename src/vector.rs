@@ -196,6 +196,14 @@ impl VectorTable<f32> {
         Ok(read(values, self.range(state), self.below, self.above, x))
     }
 
+    /// The value of `state`'s vector at any coordinate, as [`VectorTable::value`] reads it,
+    /// with the state's card looked up once: for reading many coordinates of one state.
+    pub fn reader(&self, state: &State) -> Result<impl Fn(i64) -> f32 + '_, TableError> {
+        let values = self.card(state.filled)?;
+        let range = self.range(state);
+        Ok(move |x| read(values, range, self.below, self.above, x))
+    }
+
     /// The stored values of `state`, for coordinates `range.lo..range.end()`.
     pub fn stored(&self, state: &State) -> Result<&[f32], TableError> {
         let r = self.range(state);

@@ -370,25 +370,12 @@ enum Kept {
 /// The value of `state`'s vector at each of `xs` (the lanes), as [`VectorTable::value`]
 /// reads it: below the stored range the table's `below` value (1 for the target table, 0
 /// for the win table), above it its `above` value (0 for the target table, 1 for the win
-/// table). The state's card and range are looked up once for all lanes.
+/// table). The state's card is looked up once for all lanes.
 fn lanes_of(table: &VectorTable<f32>, state: &State, xs: &[i64; LANES]) -> [f64; LANES] {
-    const READ: &str = "every card of the table was read when the player was made";
-    let values = table.stored(state).expect(READ);
-    let lo = i64::from(table.range(state).lo);
-    // The values outside every stored range: far below it, and far above it.
-    let below = f64::from(table.value(state, i64::MIN / 2).expect(READ));
-    let above = f64::from(table.value(state, i64::MAX / 2).expect(READ));
-    let mut out = [0.0; LANES];
-    for (o, &x) in out.iter_mut().zip(xs) {
-        *o = if x < lo {
-            below
-        } else {
-            values
-                .get((x - lo) as usize)
-                .map_or(above, |&v| f64::from(v))
-        };
-    }
-    out
+    let value = table
+        .reader(state)
+        .expect("every card of the table was read when the player was made");
+    xs.map(|x| f64::from(value(x)))
 }
 
 /// The policy's turn of one state for up to [`LANES`] coordinates `coords` of the policy's
