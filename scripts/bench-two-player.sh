@@ -13,7 +13,9 @@
 #   RUNS=3          runs of each advice process
 #   COMPARE=1       also solve the three other pairings of optimal and ev players
 #   TIES=1          also solve with the tie chance carried (--ties: P(win), P(tie) apart)
-#   MATCH_GAMES=N   also play a match of N games of two-player against ev (default 0: none)
+#   MATCH_GAMES=N   also play matches of N games each (default 0: none)
+#   MATCHES="two-player,ev two-player,win"   the matches played when MATCH_GAMES is set
+#   TABLE_DIR=...   keep the tables there (default: a temporary folder, removed at the end)
 #   OUT=...         where to write the record (default results/two-player-<date>.md)
 #
 # Needs: cargo, /usr/bin/time, lscpu.
@@ -24,6 +26,7 @@ RUNS=${RUNS:-3}
 COMPARE=${COMPARE:-0}
 TIES=${TIES:-0}
 MATCH_GAMES=${MATCH_GAMES:-0}
+MATCHES=${MATCHES:-two-player,ev two-player,win}
 REPO=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 cd "$REPO"
 DATE=$(date -u +%Y-%m-%d)
@@ -39,9 +42,13 @@ log() { echo "[bench-two-player] $*" >&2; }
 log "building our binary (cargo build --release)"
 cargo build --release --quiet
 BIN=$REPO/target/release/yahtzee
-export YAHTZEE_TABLE_DIR=$WORK/tables
+export YAHTZEE_TABLE_DIR=${TABLE_DIR:-$WORK/tables}
 mkdir -p "$YAHTZEE_TABLE_DIR"
 "$BIN" solve --rules yacht >/dev/null
+if [[ "$MATCH_GAMES" != 0 ]]; then
+    # The win seat's target table, built before the timed runs.
+    "$BIN" solve --rules yacht --objective target >/dev/null
+fi
 
 # run LABEL ARGS...: one timed process, a row of the record; its stdout stays in $WORK/out.
 run() {
@@ -92,11 +99,15 @@ advise "ply 12 (solved on demand)" "ones=2,twos=4,threes=9,fours=12,fives=15,six
 
 MATCH_JSON=""
 if [[ "$MATCH_GAMES" != 0 ]]; then
-    run "simulate --match two-player,ev, $MATCH_GAMES games" simulate --rules yacht --match two-player,ev --games "$MATCH_GAMES" --seed 1 --json
-    MATCH_JSON=$(cat "$WORK/out")
+    for match in $MATCHES; do
+        run "simulate --match $match, $MATCH_GAMES games" simulate --rules yacht --match "$match" --games "$MATCH_GAMES" --seed 1 --json
+        MATCH_JSON+=$(cat "$WORK/out")$'\n'
+    done
 fi
 
 LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
+MATCHES_NOTE=""
+if [[ "$MATCH_GAMES" != 0 ]]; then MATCHES_NOTE=", MATCHES=\"$MATCHES\""; fi
 {
     echo "# Two-player Yacht, solved exactly ($DATE)"
     echo
@@ -122,13 +133,13 @@ LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
     echo '```'
     if [[ -n "$MATCH_JSON" ]]; then
         echo
-        echo "The match:"
+        echo "The matches ($MATCHES):"
         echo
         echo '```json'
-        echo "$MATCH_JSON"
+        printf '%s' "$MATCH_JSON"
         echo '```'
     fi
     echo
-    echo "Made by \`scripts/bench-two-player.sh\` (RUNS=$RUNS, COMPARE=$COMPARE, TIES=$TIES, MATCH_GAMES=$MATCH_GAMES)."
+    echo "Made by \`scripts/bench-two-player.sh\` (RUNS=$RUNS, COMPARE=$COMPARE, TIES=$TIES, MATCH_GAMES=$MATCH_GAMES$MATCHES_NOTE)."
 } >"$OUT"
 log "wrote $OUT"

@@ -11,6 +11,12 @@
 #   yacht3   win,ev,ev and ev,ev,ev at three-player Yacht ($GAMES games)
 #   exact    win-exact,ev at Yacht ($GAMES_EXACT games), against the first games of the
 #            yacht part (same seed, so the same dice for the `ev` seat, game for game)
+#   review   how much of the exact best response the fast `win` policy keeps, priced
+#            decision by decision: $REVIEW_GAMES seeded Yacht games of `bot:win,bot2`
+#            (`yahtzee play`), each reviewed with `review --win` (every decision of both
+#            seats priced by the exact best response in chance of winning); the mean chance
+#            of a win given away per game by the fast win bot and by the optimal bot.
+#            Written to results/match-YYYY-MM-DD/review-win.tsv and review-win.md.
 #
 # Every match of a part is played on the same seed as its control (ev in every seat): the
 # `ev` seats then play the very same games in both (each seat rolls its own dice stream), so
@@ -19,7 +25,7 @@
 # Runs one match at a time (the machine is shared); a run whose report is already there
 # (same games and seed) is not played again, so an interrupted script picks up where it
 # stopped. Environment: GAMES (110000), GAMES_YAHTZEE and GAMES_YATZY ($GAMES), GAMES_EXACT
-# (1000), SEED (1), THREADS (default: every core), BIN (a copy of the binary to play with,
+# (1000), REVIEW_GAMES (32), SEED (1), THREADS (default: every core), BIN (a copy of the binary to play with,
 # so that the checkout can be rebuilt during a long run; BIN_COMMIT then names its commit;
 # default: build target/release/yahtzee from the checkout). Tables come from
 # $YAHTZEE_TABLE_DIR or the cache folder, built first if missing (outside the timed runs).
@@ -35,6 +41,7 @@ GAMES=${GAMES:-110000}
 GAMES_YAHTZEE=${GAMES_YAHTZEE:-$GAMES}
 GAMES_YATZY=${GAMES_YATZY:-$GAMES}
 GAMES_EXACT=${GAMES_EXACT:-1000}
+REVIEW_GAMES=${REVIEW_GAMES:-32}
 SEED=${SEED:-1}
 threads=()
 if [[ -n ${THREADS:-} ]]; then threads=(--threads "$THREADS"); fi
@@ -84,6 +91,56 @@ run() {
     } > "$raw/$name.meta"
 }
 
+# review_win: $REVIEW_GAMES games of bot:win against bot2 at Yacht, each reviewed with the
+# exact best response; a row per game (seed, each seat's total loss in chance of winning).
+review_win() {
+    local tsv=$raw/review-win.tsv started load_before
+    started=$(date +%s)
+    load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+    printf 'seed\twin_bot_loss\toptimal_bot_loss\twin_bot_score\toptimal_bot_score\n' > "$tsv.tmp"
+    for s in $(seq "$SEED" $((SEED + REVIEW_GAMES - 1))); do
+        local record=$work/review-win-$s.jsonl
+        rm -f "$record"
+        $bin play --rules yacht --players bot:win,bot2 --seed "$s" --record "$record" < /dev/null > /dev/null
+        $bin review "$record" --win --json | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+p = {q["player"]: q for q in r["players"]}
+print(sys.argv[1], p["bot"]["total_loss"], p["bot2"]["total_loss"], p["bot"]["score"], p["bot2"]["score"], sep="\t")
+' "$s" >> "$tsv.tmp"
+        echo "[match-results] review of game $s: $(tail -1 "$tsv.tmp")" >&2
+    done
+    mv "$tsv.tmp" "$tsv"
+    python3 - "$tsv" "$REVIEW_GAMES" "$SEED" "$load_before" "$(cut -d' ' -f1-3 /proc/loadavg)" \
+        "$(( $(date +%s) - started ))" "${BIN_COMMIT:-$(git rev-parse --short HEAD)}" > "$raw/review-win.md" <<'PY'
+import math, statistics, sys
+path, games, seed, before, after, seconds, commit = sys.argv[1:8]
+rows = [l.rstrip("\n").split("\t") for l in open(path)][1:]
+win = [float(r[1]) for r in rows]
+opt = [float(r[2]) for r in rows]
+def ci(xs):
+    m = statistics.mean(xs)
+    h = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else float("nan")
+    return m, h
+(mw, hw), (mo, ho) = ci(win), ci(opt)
+print(f"# The fast win policy against the exact best response, decision by decision (Yacht)\n")
+print(f"{games} seeded games (seeds {seed} to {int(seed) + int(games) - 1}) of "
+      f"`yahtzee play --rules yacht --players bot:win,bot2 --seed S`, each priced by "
+      f"`yahtzee review GAME --win --json`: every decision of both seats against the exact "
+      f"best response to the other's card as it stands (the model of `advise --opponent`). "
+      f"Commit {commit}; {seconds} s; load average {before} before, {after} after.\n")
+print("| seat | chance of a win given away per game, mean [95%] | games at zero loss |")
+print("| --- | --- | ---: |")
+print(f"| `bot:win` (the fast win policy) | {mw:.4f} [{mw - hw:.4f}, {mw + hw:.4f}] | {sum(1 for x in win if x == 0)} |")
+print(f"| `bot2` (the optimal, expected-score bot) | {mo:.4f} [{mo - ho:.4f}, {mo + ho:.4f}] | {sum(1 for x in opt if x == 0)} |")
+if mo > 0:
+    print(f"\nAgainst the expected-score bot's loss, the fast win policy keeps "
+          f"{100 * (1 - mw / mo):.0f}% of what the exact best response gains over it "
+          f"(1 - {mw:.4f} / {mo:.4f}), in the model's own terms.")
+PY
+    echo "[match-results] wrote $raw/review-win.md" >&2
+}
+
 summarise() {
     python3 scripts/match_summary.py "$raw" "$work" "$GAMES_EXACT" > "$raw/summary.tmp"
     mv "$raw/summary.tmp" "results/match-$day.md"
@@ -106,8 +163,12 @@ for part in "${parts[@]}"; do
         exact)
             run yacht-win-exact-ev yacht win-exact,ev "$GAMES_EXACT"
             ;;
+        review)
+            review_win
+            continue
+            ;;
         *)
-            echo "unknown part $part: the parts are yacht, yahtzee, yatzy, yacht3 and exact" >&2
+            echo "unknown part $part: the parts are yacht, yahtzee, yatzy, yacht3, exact and review" >&2
             exit 2
             ;;
     esac
