@@ -59,7 +59,7 @@ until grep -q 'listening on' "$WORK/out" 2>/dev/null; do sleep 0.01; done
 PORT=$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$WORK/out")
 URL=http://127.0.0.1:$PORT/api/advise
 until curl -sf "http://127.0.0.1:$PORT/api/status" | grep -q '"ready"'; do sleep 0.05; done
-rss() { sed -n 's/^VmRSS: *\([0-9]*\) kB/\1/p' "/proc/$SERVER/status"; }
+rss() { awk '/^VmRSS:/ { print $2 }' "/proc/$SERVER/status"; }
 
 # The bodies, one per request in turn; each answered 200 (checked once here with curl).
 cat >"$WORK/bodies.jsonl" <<'EOF'
