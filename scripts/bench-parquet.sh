@@ -119,7 +119,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
         echo "| without Parquet ($(git rev-parse --short "$BASE")) | $(field 'clean build base' 2) | $(field 'clean build base' 3) | $(cat "$WORK/size-base") |"
         echo "| with Parquet ($(git rev-parse --short HEAD)) | $(field 'clean build head' 2) | $(field 'clean build head' 3) | $(cat "$WORK/size-head") |"
         echo
-        echo "The Parquet export adds $(ratio "$(field 'clean build head' 2)" "$(field 'clean build base' 2)") times the build's wall time and $(( ($(cat "$WORK/size-head") - $(cat "$WORK/size-base")) / 1024 )) KiB of binary."
+        echo "The head takes $(ratio "$(field 'clean build head' 2)" "$(field 'clean build base' 2)") times the base's build wall time and $(( ($(cat "$WORK/size-head") - $(cat "$WORK/size-base")) / 1024 )) KiB more of binary: everything added"
+        echo "between the two commits (other crates, such as the server's, included), not the Parquet crates alone."
     fi
     echo
     echo "## Every run"
