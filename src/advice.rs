@@ -327,9 +327,28 @@ impl TurnValues {
     /// within [`TIE`] go to the keep with the fewest dice, then to the lowest faces; a keep of
     /// all five dice means stopping to score.
     pub fn best_keep(&self, rolls_left: u8, dice: &Dice) -> (Keep, f64) {
+        let (index, value) = self.best_keep_of_roll(rolls_left, dice.index() - FIRST_ROLL);
+        (Keep::from_index(index), value)
+    }
+
+    /// [`TurnValues::best_keep`] of the roll at offset `roll` (`index - FIRST_ROLL`): the
+    /// keep's multiset index (the roll's own index to stop) and its value.
+    pub fn best_keep_of_roll(&self, rolls_left: u8, roll: usize) -> (usize, f64) {
+        let stop = FIRST_ROLL + roll;
+        let layer = if rolls_left <= 1 {
+            &self.one_roll_left
+        } else {
+            &self.two_rolls_left
+        };
         let mut best = Preferred::new();
-        for &keep in dice.keeps_by_preference() {
-            best.offer(keep, self.keep_value(rolls_left, &keep));
+        for &keep in Dice::keep_indices_by_preference(roll) {
+            let keep = usize::from(keep);
+            let value = if keep == stop {
+                self.one_roll_left[keep]
+            } else {
+                layer[keep]
+            };
+            best.offer(keep, value);
         }
         best.best().expect("every roll has a keep")
     }

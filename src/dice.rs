@@ -286,6 +286,23 @@ impl Dice {
         &KEEPS[self.index() - FIRST_ROLL]
     }
 
+    /// [`Dice::keeps_by_preference`] of the roll at offset `roll` (`index - FIRST_ROLL`), as
+    /// multiset indices: what a scan over one turn's keep values reads, without building a
+    /// [`Keep`] or looking up its index per keep.
+    pub fn keep_indices_by_preference(roll: usize) -> &'static [u16] {
+        static INDICES: LazyLock<Vec<Vec<u16>>> = LazyLock::new(|| {
+            Dice::all()
+                .map(|d| {
+                    d.keeps_by_preference()
+                        .iter()
+                        .map(|k| k.index() as u16)
+                        .collect()
+                })
+                .collect()
+        });
+        &INDICES[roll]
+    }
+
     /// Every distinct roll of five dice, in index order.
     pub fn all() -> impl Iterator<Item = Dice> {
         (FIRST_ROLL..MULTISETS).map(Dice::from_index)

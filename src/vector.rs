@@ -502,49 +502,82 @@ impl<T: Real> VectorObjective<T> {
 /// Makes `plan` (laid out for `state` by [`lay_out`], rows `specs`) follow the optimal
 /// policy of `ev` instead of the best choice: each roll's one row is the box that policy
 /// fills (as a choice of one row, by the Joker's mechanism), and its keeps with one and two
-/// rolls left are the policy's ([`crate::kernel::policy_keeps`]).
+/// rolls left are the policy's ([`crate::kernel::policy_keeps`]). Returns the rows left to
+/// fill: those of the boxes some roll fills, in the order of `specs`.
+///
+/// The box of a roll is chosen among the rows the plan offers it (the open boxes in card
+/// order, or the Joker's rows), each worth its points and bonus plus the expected score
+/// after it, by the tie rule: the choice of [`crate::advice::best_box_for`], from one value
+/// per row instead of one per roll and box.
 pub(crate) fn follow_policy<T: Real>(
     plan: &mut Plan<T>,
     specs: &[RowSpec],
     ev: &StrategyTable,
+    scores: &ScoreTable,
     state: &State,
-) {
-    let rules = ev.rules();
-    let turn = crate::advice::TurnValues::new(ev, state);
-    let boxes = crate::advice::best_boxes(ev, state);
+) -> Vec<RowSpec> {
+    let worth: Vec<f64> = specs
+        .iter()
+        .map(|s| f64::from(s.points + s.bonus) + ev.value(&s.next))
+        .collect();
+    let mut joker_of_roll = [None; ROLLS];
+    for &(r, from, to) in &plan.jokers {
+        joker_of_roll[usize::from(r)] = Some((usize::from(from), usize::from(to)));
+    }
+    let mut chosen = [u16::MAX; ROLLS];
+    for (r, row) in chosen.iter_mut().enumerate() {
+        let mut best = crate::advice::Preferred::new();
+        match joker_of_roll[r] {
+            Some((from, to)) => {
+                for &row in &plan.joker_rows[from..to] {
+                    best.offer(row, worth[usize::from(row)]);
+                }
+            }
+            None => {
+                for &(c, first) in &plan.ranked {
+                    let row = first + u16::from(scores.rank[r][usize::from(c)]);
+                    best.offer(row, worth[usize::from(row)]);
+                }
+            }
+        }
+        if let Some((best, _)) = best.best() {
+            *row = best;
+        }
+    }
+    // Only the rows some roll chooses are read: they alone are kept, in their order.
+    let mut kept = vec![u16::MAX; specs.len()];
+    let mut used = Vec::new();
+    for &row in &chosen {
+        if row != u16::MAX {
+            kept[usize::from(row)] = 0;
+        }
+    }
+    for (row, k) in kept.iter_mut().enumerate() {
+        if *k == 0 {
+            *k = used.len() as u16;
+            used.push(specs[row]);
+        }
+    }
     plan.ranked.clear();
     plan.jokers.clear();
     plan.joker_rows.clear();
     plan.keep_policy.clear();
-    for (r, choice) in boxes.iter().enumerate() {
+    for (r, &row) in chosen.iter().enumerate() {
         let from = plan.joker_rows.len() as u16;
-        if let Some(c) = choice {
-            let next = state.after(rules, c.index, c.points);
-            let row = specs
-                .iter()
-                .position(|s| {
-                    usize::from(s.box_index) == c.index
-                        && s.points == c.points
-                        && s.bonus == c.bonus
-                        && s.next == next
-                })
-                .expect("the policy's box is one of the plan's rows");
-            plan.joker_rows.push(row as u16);
+        if row != u16::MAX {
+            plan.joker_rows.push(kept[usize::from(row)]);
         }
         plan.jokers
             .push((r as u8, from, plan.joker_rows.len() as u16));
     }
+    let turn = crate::advice::TurnValues::new(ev, state);
     for rolls_left in [1u8, 2] {
-        for (r, dice) in Dice::all().enumerate() {
-            let (keep, _) = turn.best_keep(rolls_left, &dice);
-            let index = if keep.len() == crate::dice::DICE {
-                FIRST_ROLL + r
-            } else {
-                keep.index()
-            };
-            plan.keep_policy.push(index as u16);
+        for r in 0..ROLLS {
+            let (keep, _) = turn.best_keep_of_roll(rolls_left, r);
+            plan.keep_policy.push(keep as u16);
         }
     }
+    used
 }
 
 /// The states of one card a vector pass computes: each reachable (upper total, flag), the
@@ -670,9 +703,9 @@ fn solve_card<T: Real, const W: usize>(
     let above = objective.above.to_f64();
     let mut block = Vec::with_capacity(BLOCK);
     for (state, same) in card_states(rules, layout, filled) {
-        let specs = lay_out(&mut scratch.plan, rules, scores, &state);
+        let mut specs = lay_out(&mut scratch.plan, rules, scores, &state);
         if let Some(ev) = &objective.policy {
-            follow_policy(&mut scratch.plan, &specs, ev, &state);
+            specs = follow_policy(&mut scratch.plan, &specs, ev, scores, &state);
         }
         // The coordinates where the state's vector can differ from its constants: those at
         // which some successor's stored range is read.

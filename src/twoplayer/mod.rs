@@ -516,14 +516,16 @@ fn solve_mover<T: Lane, const W: usize>(
         upper: 0,
         yahtzee_50: false,
     };
-    let specs: Vec<RowSpec> = lay_out(&mut scratch.plan, rules, scores, &state);
+    let mut specs: Vec<RowSpec> = lay_out(&mut scratch.plan, rules, scores, &state);
+    if let Player::Expected(ev) = game.mover(ply) {
+        // Reads the boxes in card order: before the reversal below (a policy's plan has
+        // no ranked boxes left to reverse).
+        specs = follow_policy(&mut scratch.plan, &specs, ev, scores, &state);
+    }
     // The boxes last to first: of boxes of exactly the same value a maximum keeps the later
     // row, so the box first on the card is chosen (which changes no value, but a tie
     // chance carried beside it follows the choice: see [`Duo`]).
     scratch.plan.ranked.reverse();
-    if let Player::Expected(ev) = game.mover(ply) {
-        follow_policy(&mut scratch.plan, &specs, ev, &state);
-    }
     let mut out = MoverVectors {
         values: Vec::new(),
         ranges: Vec::with_capacity(others.len()),
