@@ -23,6 +23,7 @@ use std::ops::{Add, Mul};
 use std::sync::LazyLock;
 
 use crate::kernel::Real;
+use crate::vector::{Range, fill_shifted};
 
 use super::Ply;
 
@@ -78,7 +79,7 @@ impl<T: Mul<Output = T>> Mul for Duo<T> {
 }
 
 macro_rules! duo {
-    ($t:ty) => {
+    ($t:ty, $greater:ident) => {
         impl Real for Duo<$t> {
             const ZERO: Self = Duo {
                 value: 0.0,
@@ -149,12 +150,22 @@ macro_rules! duo {
             fn wide_value(acc: (f64, f64)) -> f64 {
                 acc.0
             }
+            #[inline(always)]
+            fn greater(a: Self, b: Self) -> Self {
+                $greater(a, b)
+            }
         }
     };
 }
 
-duo!(f32);
-duo!(f64);
+/// [`Real::greater`] of two duos field by field.
+#[inline(always)]
+fn greater_by_fields<T: PartialOrd + Copy>(a: Duo<T>, b: Duo<T>) -> Duo<T> {
+    if a.value > b.value { a } else { b }
+}
+
+duo!(f32, greater_by_fields);
+duo!(f64, greater_by_fields);
 
 /// What a lane of the two-player solve carries, and how a turn's result `W` (to the player
 /// who moves) becomes the stored vector `S` (to the player who has just moved).
@@ -173,10 +184,143 @@ pub trait Lane: Real {
     fn values_of(ply: Ply<Self>) -> Ply<Self::Value>;
     /// The value alone of one lane.
     fn value_part(self) -> Self::Value;
+    /// What the kernel computes a block of lanes in: the lane itself (one per element), or,
+    /// for an `f32` duo, [`DuoPack`]s of [`PACK`] lanes with their parts apart.
+    type Block: Real;
+    /// Lanes per element of [`Lane::Block`].
+    const PER_BLOCK: usize;
+    /// Fills a kernel row of `row.len()` blocks with the lanes of `values` (stored from
+    /// coordinate `range.lo`) at the coordinates from `x`, the constants `LOST` below the
+    /// range and `WON` above it.
+    fn fill_row(row: &mut [Self::Block], x: i64, values: &[Self], range: Range);
+    /// Appends the first `n` lanes of the blocks' sums `wide` to `out`.
+    fn extend_wide(out: &mut Vec<Self::Wide>, wide: &[<Self::Block as Real>::Wide], n: usize);
+}
+
+/// Lanes of a [`DuoPack`]: 16 `f32`, one AVX-512 register per part.
+pub const PACK: usize = 16;
+
+/// [`PACK`] lanes of `Duo<f32>` with the values apart from the tie chances: the kernel's
+/// element for a solve with ties. Each operation is that of a `Duo<f32>` lane by lane (the
+/// same bits), but a maximum compares one register of values and blends two registers,
+/// where `Duo` lanes side by side had to be pulled apart first (measured: the solve with
+/// ties took 2.5 times as long as the values alone).
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
+pub struct DuoPack {
+    /// The lanes' values.
+    pub value: [f32; PACK],
+    /// The lanes' tie chances.
+    pub tie: [f32; PACK],
+}
+
+impl DuoPack {
+    /// Every lane `d`.
+    const fn splat(d: Duo<f32>) -> DuoPack {
+        DuoPack {
+            value: [d.value; PACK],
+            tie: [d.tie; PACK],
+        }
+    }
+
+    #[inline(always)]
+    fn zip(self, o: DuoPack, f: impl Fn(f32, f32) -> f32) -> DuoPack {
+        DuoPack {
+            value: std::array::from_fn(|i| f(self.value[i], o.value[i])),
+            tie: std::array::from_fn(|i| f(self.tie[i], o.tie[i])),
+        }
+    }
+}
+
+impl PartialEq for DuoPack {
+    /// Equal values in every lane (as `Duo`, the tie chances are not a criterion).
+    fn eq(&self, other: &Self) -> bool {
+        self.value == other.value
+    }
+}
+
+impl Add for DuoPack {
+    type Output = DuoPack;
+    #[inline(always)]
+    fn add(self, o: DuoPack) -> DuoPack {
+        self.zip(o, |a, b| a + b)
+    }
+}
+
+impl Mul for DuoPack {
+    type Output = DuoPack;
+    #[inline(always)]
+    fn mul(self, o: DuoPack) -> DuoPack {
+        self.zip(o, |a, b| a * b)
+    }
+}
+
+impl Real for DuoPack {
+    const ZERO: Self = DuoPack::splat(Duo::<f32>::ZERO);
+    const ONE: Self = DuoPack::splat(Duo::<f32>::ONE);
+    const NEG_INFINITY: Self = DuoPack::splat(Duo::<f32>::NEG_INFINITY);
+    const POINTS: [Self; 51] = {
+        let mut table = [DuoPack::ZERO; 51];
+        let mut p = 0;
+        while p < 51 {
+            table[p] = DuoPack::splat(Duo::<f32>::POINTS[p]);
+            p += 1;
+        }
+        table
+    };
+    #[inline(always)]
+    fn sixth(self) -> Self {
+        DuoPack {
+            value: self.value.map(f32::sixth),
+            tie: self.tie.map(f32::sixth),
+        }
+    }
+    fn roll_ways() -> &'static [Self] {
+        static WAYS: LazyLock<Vec<DuoPack>> = LazyLock::new(|| {
+            Duo::<f32>::roll_ways()
+                .iter()
+                .map(|&w| DuoPack::splat(w))
+                .collect()
+        });
+        &WAYS
+    }
+    /// Every lane `x`, with no chance of a tie.
+    fn from_f64(x: f64) -> Self {
+        DuoPack::splat(Duo::<f32>::from_f64(x))
+    }
+    /// The first lane's value (a pack is read lane by lane: [`Lane::extend_wide`]).
+    fn to_f64(self) -> f64 {
+        f64::from(self.value[0])
+    }
+    type Wide = ([f64; PACK], [f64; PACK]);
+    const WIDE_ZERO: Self::Wide = ([0.0; PACK], [0.0; PACK]);
+    #[inline(always)]
+    fn wide_add(acc: Self::Wide, x: Self) -> Self::Wide {
+        (
+            std::array::from_fn(|i| acc.0[i] + f64::from(x.value[i])),
+            std::array::from_fn(|i| acc.1[i] + f64::from(x.tie[i])),
+        )
+    }
+    #[inline(always)]
+    fn wide_div(acc: Self::Wide, d: f64) -> Self::Wide {
+        (acc.0.map(|v| v / d), acc.1.map(|v| v / d))
+    }
+    /// The first lane's value, as [`Real::to_f64`].
+    fn wide_value(acc: Self::Wide) -> f64 {
+        acc.0[0]
+    }
+    #[inline(always)]
+    fn greater(a: Self, b: Self) -> Self {
+        let take: [bool; PACK] = std::array::from_fn(|i| a.value[i] > b.value[i]);
+        DuoPack {
+            value: std::array::from_fn(|i| if take[i] { a.value[i] } else { b.value[i] }),
+            tie: std::array::from_fn(|i| if take[i] { a.tie[i] } else { b.tie[i] }),
+        }
+    }
 }
 
 macro_rules! value_lane {
-    ($t:ty) => {
+    ($t:ty, $block:ty, $per:expr, $fill:ident, $extend:ident) => {
         impl Lane for $t {
             type Value = $t;
             const LOST: $t = 0.0;
@@ -191,6 +335,16 @@ macro_rules! value_lane {
             }
             fn value_part(self) -> $t {
                 self
+            }
+            type Block = $t;
+            const PER_BLOCK: usize = 1;
+            #[inline(always)]
+            fn fill_row(row: &mut [$t], x: i64, values: &[$t], range: Range) {
+                fill_shifted(row, x, values, range, Self::LOST, Self::WON);
+            }
+            #[inline(always)]
+            fn extend_wide(out: &mut Vec<f64>, wide: &[f64], n: usize) {
+                out.extend_from_slice(&wide[..n]);
             }
         }
 
@@ -221,12 +375,84 @@ macro_rules! value_lane {
             fn value_part(self) -> $t {
                 self.value
             }
+            type Block = $block;
+            const PER_BLOCK: usize = $per;
+            #[inline(always)]
+            fn fill_row(row: &mut [$block], x: i64, values: &[Self], range: Range) {
+                $fill(row, x, values, range)
+            }
+            #[inline(always)]
+            fn extend_wide(
+                out: &mut Vec<(f64, f64)>,
+                wide: &[<$block as Real>::Wide],
+                n: usize,
+            ) {
+                $extend(out, wide, n)
+            }
         }
     };
 }
 
-value_lane!(f32);
-value_lane!(f64);
+value_lane!(f32, DuoPack, PACK, fill_packs, extend_packs);
+value_lane!(f64, Duo<f64>, 1, fill_duos, extend_duos);
+
+/// [`Lane::fill_row`] of `f32` duos: each pack's lanes read side by side and split into
+/// their parts (a pack wholly inside the stored range straight from it).
+#[inline(always)]
+fn fill_packs(row: &mut [DuoPack], x: i64, values: &[Duo<f32>], range: Range) {
+    let (lo, end) = (i64::from(range.lo), range.end());
+    for (p, pack) in row.iter_mut().enumerate() {
+        let x0 = x + (p * PACK) as i64;
+        let mut edge = [Duo::<f32>::ZERO; PACK];
+        let lanes: &[Duo<f32>; PACK] = if x0 >= lo && x0 + PACK as i64 <= end {
+            let from = range.offset as usize + (x0 - lo) as usize;
+            values[from..from + PACK]
+                .try_into()
+                .expect("a pack's lanes are inside the range")
+        } else {
+            fill_shifted(
+                &mut edge,
+                x0,
+                values,
+                range,
+                <Duo<f32> as Lane>::LOST,
+                <Duo<f32> as Lane>::WON,
+            );
+            &edge
+        };
+        pack.value = std::array::from_fn(|i| lanes[i].value);
+        pack.tie = std::array::from_fn(|i| lanes[i].tie);
+    }
+}
+
+/// [`Lane::extend_wide`] of packs: lane by lane.
+#[inline(always)]
+fn extend_packs(out: &mut Vec<(f64, f64)>, wide: &[([f64; PACK], [f64; PACK])], n: usize) {
+    out.extend(
+        wide.iter()
+            .flat_map(|(v, t)| v.iter().zip(t).map(|(&v, &t)| (v, t)))
+            .take(n),
+    );
+}
+
+/// [`Lane::fill_row`] of `f64` duos: in place.
+#[inline(always)]
+fn fill_duos(row: &mut [Duo<f64>], x: i64, values: &[Duo<f64>], range: Range) {
+    fill_shifted(
+        row,
+        x,
+        values,
+        range,
+        <Duo<f64> as Lane>::LOST,
+        <Duo<f64> as Lane>::WON,
+    );
+}
+
+/// [`Lane::extend_wide`] of `f64` duos: as they are.
+#[inline(always)]
+fn extend_duos(out: &mut Vec<(f64, f64)>, wide: &[(f64, f64)], n: usize) {
+    out.extend_from_slice(&wide[..n]);
+}
 
 #[cfg(test)]
 mod tests {

@@ -43,7 +43,7 @@ use crate::rules::{BoxMask, Rules};
 use crate::solver::Simd;
 use crate::state::{Layout, State};
 use crate::table::StrategyTable;
-use crate::vector::{BLOCK, RowSpec, TAIL_BLOCK, fill_shifted, follow_policy, lay_out};
+use crate::vector::{BLOCK, RowSpec, TAIL_BLOCK, follow_policy, lay_out};
 
 pub use crate::vector::Range;
 
@@ -52,7 +52,7 @@ mod file;
 mod lane;
 pub use bot::{NextPlies, NextPly, TwoPlayerBot, TwoPlayerTurn};
 pub use file::{EARLY_PLIES, EarlyTable, TWO_PLAYER, TwoPlayerTableCheck};
-pub use lane::{Duo, Lane};
+pub use lane::{Duo, DuoPack, Lane, PACK};
 
 /// The tail left out of the stored vectors of the full solve: chances within this of 0 or
 /// 1 at the ends of a vector, an error of at most this per turn (24 turns: 2.4e-8, below
@@ -453,16 +453,16 @@ struct Successor<'a, T> {
 }
 
 /// Per-thread working memory of a ply.
-struct Scratch<T: Real> {
-    keeps: KeepArray<T>,
-    plan: Plan<T>,
+struct Scratch<T: Lane> {
+    keeps: KeepArray<T::Block>,
+    plan: Plan<T::Block>,
     w: Vec<T::Wide>,
 }
 
 impl<T: Lane> Scratch<T> {
     fn new() -> Scratch<T> {
         Scratch {
-            keeps: KeepArray::new(BLOCK),
+            keeps: KeepArray::new(BLOCK.div_ceil(T::PER_BLOCK)),
             plan: Plan::new(),
             w: Vec::new(),
         }
@@ -478,15 +478,35 @@ fn solve_block<T: Lane, const N: usize>(
     x0: i64,
     scratch: &mut Scratch<T>,
 ) {
-    scratch.plan.restart_rows(N, successors.len());
+    // The kernel's elements for the `N` lanes: one per lane, or packs (two of 16 lanes for
+    // 32, one for fewer: the lanes past `N` are computed and left out).
+    if T::PER_BLOCK == 1 {
+        solve_elements::<T, N, N>(successors, scores, x0, scratch);
+    } else if N > T::PER_BLOCK {
+        solve_elements::<T, N, { BLOCK / PACK }>(successors, scores, x0, scratch);
+    } else {
+        solve_elements::<T, N, 1>(successors, scores, x0, scratch);
+    }
+}
+
+/// [`solve_block`] in `M` kernel elements of [`Lane::Block`].
+#[inline(always)]
+fn solve_elements<T: Lane, const N: usize, const M: usize>(
+    successors: &[Successor<'_, T>],
+    scores: &ScoreTable,
+    x0: i64,
+    scratch: &mut Scratch<T>,
+) {
+    debug_assert!(M * T::PER_BLOCK >= N, "the elements hold the lanes");
+    scratch.plan.restart_rows(M, successors.len());
     for s in successors {
         scratch.plan.push_row_with(|row| {
-            fill_shifted(row, x0 + s.gain, s.values, s.range, T::LOST, T::WON);
+            T::fill_row(row, x0 + s.gain, s.values, s.range);
         });
     }
-    let k = scratch.keeps.block::<N>();
+    let k = scratch.keeps.block::<M>();
     run_turn(k, &scratch.plan, scores, 0, Layer::Opening, |_, _| {});
-    scratch.w.extend(opening_mean_of(k));
+    T::extend_wide(&mut scratch.w, &opening_mean_of(k), N);
 }
 
 /// The vectors of one mover card's pairs: its values and each pair's range (in the order of
