@@ -18,6 +18,12 @@
 //! that of the solve's own optimal policy (the same bits at any thread count); on reduced
 //! games a brute force finds such choices at about half the positions, spanning tie chances
 //! up to 7.4e-4 apart (`tests/twoplayer.rs`).
+//!
+//! In the kernel, `f32` duos do not run side by side: a block of lanes becomes
+//! [`DuoPack`]s of 16 lanes, the values in one array and the tie chances in another
+//! ([`Lane::Block`]), so that a maximum is one comparison of values and two blends, and a
+//! sum one addition per part, over whole registers. Each operation is the duo's, lane by
+//! lane: the same bits as `Duo<f32>` lanes.
 
 use std::ops::{Add, Mul};
 use std::sync::LazyLock;
@@ -457,6 +463,87 @@ fn extend_duos(out: &mut Vec<(f64, f64)>, wide: &[(f64, f64)], n: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Duos of varied values and tie chances, some values equal (the maxima's ties).
+    fn duos(seed: u32, n: usize) -> Vec<Duo<f32>> {
+        (0..n as u32)
+            .map(|i| {
+                let h = (i + 1).wrapping_mul(2_654_435_761).wrapping_add(seed) >> 8;
+                Duo {
+                    value: (h % 7) as f32 / 7.0 + (h % 3) as f32 * 1e-3,
+                    tie: (h % 101) as f32 / 1013.0,
+                }
+            })
+            .collect()
+    }
+
+    fn unpack(packs: &[DuoPack]) -> Vec<(u32, u32)> {
+        packs
+            .iter()
+            .flat_map(|p| (0..PACK).map(|i| (p.value[i].to_bits(), p.tie[i].to_bits())))
+            .collect()
+    }
+
+    fn bits(duos: &[Duo<f32>]) -> Vec<(u32, u32)> {
+        duos.iter()
+            .map(|d| (d.value.to_bits(), d.tie.to_bits()))
+            .collect()
+    }
+
+    fn pack(duos: &[Duo<f32>]) -> DuoPack {
+        DuoPack {
+            value: std::array::from_fn(|i| duos[i].value),
+            tie: std::array::from_fn(|i| duos[i].tie),
+        }
+    }
+
+    #[test]
+    fn a_pack_computes_what_its_duos_compute_lane_by_lane() {
+        let (a, b) = (duos(1, PACK), duos(2, PACK));
+        let (pa, pb) = (pack(&a), pack(&b));
+        let each = |f: fn(Duo<f32>, Duo<f32>) -> Duo<f32>| -> Vec<(u32, u32)> {
+            bits(&a.iter().zip(&b).map(|(&x, &y)| f(x, y)).collect::<Vec<_>>())
+        };
+        assert_eq!(unpack(&[pa + pb]), each(|x, y| x + y));
+        assert_eq!(unpack(&[pa * pb]), each(|x, y| x * y));
+        assert_eq!(unpack(&[DuoPack::greater(pa, pb)]), each(Duo::greater));
+        assert_eq!(unpack(&[DuoPack::greater(pb, pa)]), each(|x, y| Duo::greater(y, x)));
+        assert_eq!(unpack(&[pa.sixth()]), bits(&a.iter().map(|x| x.sixth()).collect::<Vec<_>>()));
+        let wide = DuoPack::wide_div(DuoPack::wide_add(DuoPack::WIDE_ZERO, pa), 3.0);
+        let mut out = Vec::new();
+        <Duo<f32> as Lane>::extend_wide(&mut out, &[wide], PACK);
+        let one_by_one: Vec<(f64, f64)> = a
+            .iter()
+            .map(|&x| Duo::<f32>::wide_div(Duo::<f32>::wide_add((0.0, 0.0), x), 3.0))
+            .collect();
+        assert_eq!(out, one_by_one);
+    }
+
+    #[test]
+    fn packs_are_filled_with_the_lanes_of_the_stored_range_and_its_constants() {
+        let values = duos(3, 40);
+        let range = Range {
+            offset: 3,
+            lo: -10,
+            len: 30,
+        };
+        // Rows of two packs from before the range to past it: wholly inside, across either
+        // end, wholly outside.
+        for x in [-60, -45, -26, -16, -10, -3, 0, 3, 4, 19, 30, 80] {
+            let mut packs = [DuoPack::ZERO; 2];
+            <Duo<f32> as Lane>::fill_row(&mut packs, x, &values, range);
+            let mut lanes = [Duo::<f32>::ZERO; 2 * PACK];
+            fill_shifted(
+                &mut lanes,
+                x,
+                &values,
+                range,
+                <Duo<f32> as Lane>::LOST,
+                <Duo<f32> as Lane>::WON,
+            );
+            assert_eq!(unpack(&packs), bits(&lanes), "from {x}");
+        }
+    }
 
     #[test]
     fn a_duo_is_chosen_by_its_value_and_summed_part_by_part() {
