@@ -25,7 +25,10 @@ fn subgame() -> (Game, Start) {
         first: filled,
         second: filled,
     };
-    (Game::optimal(rules).expect("Yacht has a two-player solve"), start)
+    (
+        Game::optimal(rules).expect("Yacht has a two-player solve"),
+        start,
+    )
 }
 
 fn bench_subgame(c: &mut Criterion) {

@@ -131,7 +131,7 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t = PlayerArg::Optimal, requires = "two_player")]
     pub second: PlayerArg,
     /// With --two-player: also carry the chance of a tie through the solve, to report the
-    /// chances of a win for each player and of a tie apart (about 2.7 times the CPU time,
+    /// chances of a win for each player and of a tie apart (about 2.2 times the CPU time,
     /// twice the memory; the same values and table).
     #[arg(long, requires = "two_player")]
     pub ties: bool,

@@ -388,11 +388,7 @@ macro_rules! value_lane {
                 $fill(row, x, values, range)
             }
             #[inline(always)]
-            fn extend_wide(
-                out: &mut Vec<(f64, f64)>,
-                wide: &[<$block as Real>::Wide],
-                n: usize,
-            ) {
+            fn extend_wide(out: &mut Vec<(f64, f64)>, wide: &[<$block as Real>::Wide], n: usize) {
                 $extend(out, wide, n)
             }
         }
@@ -507,8 +503,14 @@ mod tests {
         assert_eq!(unpack(&[pa + pb]), each(|x, y| x + y));
         assert_eq!(unpack(&[pa * pb]), each(|x, y| x * y));
         assert_eq!(unpack(&[DuoPack::greater(pa, pb)]), each(Duo::greater));
-        assert_eq!(unpack(&[DuoPack::greater(pb, pa)]), each(|x, y| Duo::greater(y, x)));
-        assert_eq!(unpack(&[pa.sixth()]), bits(&a.iter().map(|x| x.sixth()).collect::<Vec<_>>()));
+        assert_eq!(
+            unpack(&[DuoPack::greater(pb, pa)]),
+            each(|x, y| Duo::greater(y, x))
+        );
+        assert_eq!(
+            unpack(&[pa.sixth()]),
+            bits(&a.iter().map(|x| x.sixth()).collect::<Vec<_>>())
+        );
         let wide = DuoPack::wide_div(DuoPack::wide_add(DuoPack::WIDE_ZERO, pa), 3.0);
         let mut out = Vec::new();
         <Duo<f32> as Lane>::extend_wide(&mut out, &[wide], PACK);

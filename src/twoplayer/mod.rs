@@ -835,7 +835,7 @@ pub struct TwoPlayerReport {
 pub enum Ties {
     /// The values alone: the solve of the table, within its time budget.
     Values,
-    /// The values and the tie chance ([`Duo`] lanes): about 2.7 times the CPU time and
+    /// The values and the tie chance ([`Duo`] lanes): about 2.2 times the CPU time and
     /// twice the memory of the values alone, the same values to the last bit.
     Carried,
 }
