@@ -315,8 +315,13 @@ impl TurnValues {
     /// Value (points of this turn and after) of keeping `keep` with `rolls_left` (1 or 2)
     /// rolls left. Keeping all five dice means stopping to score the best box now.
     pub fn keep_value(&self, rolls_left: u8, keep: &Keep) -> f64 {
-        let i = keep.index();
-        if keep.len() == DICE || rolls_left <= 1 {
+        self.value_of_index(rolls_left, keep.index())
+    }
+
+    /// [`TurnValues::keep_value`] of the keep of multiset index `i` (a roll's own index,
+    /// `FIRST_ROLL` and up, keeps all five dice).
+    fn value_of_index(&self, rolls_left: u8, i: usize) -> f64 {
+        if i >= FIRST_ROLL || rolls_left <= 1 {
             self.one_roll_left[i]
         } else {
             self.two_rolls_left[i]
@@ -334,21 +339,10 @@ impl TurnValues {
     /// [`TurnValues::best_keep`] of the roll at offset `roll` (`index - FIRST_ROLL`): the
     /// keep's multiset index (the roll's own index to stop) and its value.
     pub fn best_keep_of_roll(&self, rolls_left: u8, roll: usize) -> (usize, f64) {
-        let stop = FIRST_ROLL + roll;
-        let layer = if rolls_left <= 1 {
-            &self.one_roll_left
-        } else {
-            &self.two_rolls_left
-        };
         let mut best = Preferred::new();
         for &keep in Dice::keep_indices_by_preference(roll) {
             let keep = usize::from(keep);
-            let value = if keep == stop {
-                self.one_roll_left[keep]
-            } else {
-                layer[keep]
-            };
-            best.offer(keep, value);
+            best.offer(keep, self.value_of_index(rolls_left, keep));
         }
         best.best().expect("every roll has a keep")
     }

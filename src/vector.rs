@@ -544,19 +544,17 @@ pub(crate) fn follow_policy<T: Real>(
             *row = best;
         }
     }
-    // Only the rows some roll chooses are read: they alone are kept, in their order.
+    // Only the rows some roll chooses are read: they alone are kept, in their order, and
+    // `kept[row]` is a chosen row's index among them.
+    let mut read = vec![false; specs.len()];
+    for &row in chosen.iter().filter(|&&row| row != u16::MAX) {
+        read[usize::from(row)] = true;
+    }
     let mut kept = vec![u16::MAX; specs.len()];
     let mut used = Vec::new();
-    for &row in &chosen {
-        if row != u16::MAX {
-            kept[usize::from(row)] = 0;
-        }
-    }
-    for (row, k) in kept.iter_mut().enumerate() {
-        if *k == 0 {
-            *k = used.len() as u16;
-            used.push(specs[row]);
-        }
+    for (row, _) in read.iter().enumerate().filter(|&(_, &r)| r) {
+        kept[row] = used.len() as u16;
+        used.push(specs[row]);
     }
     plan.ranked.clear();
     plan.jokers.clear();

@@ -85,7 +85,7 @@ impl<T: Mul<Output = T>> Mul for Duo<T> {
 }
 
 macro_rules! duo {
-    ($t:ty, $greater:ident) => {
+    ($t:ty) => {
         impl Real for Duo<$t> {
             const ZERO: Self = Duo {
                 value: 0.0,
@@ -156,22 +156,17 @@ macro_rules! duo {
             fn wide_value(acc: (f64, f64)) -> f64 {
                 acc.0
             }
+            /// By the values alone.
             #[inline(always)]
             fn greater(a: Self, b: Self) -> Self {
-                $greater(a, b)
+                if a.value > b.value { a } else { b }
             }
         }
     };
 }
 
-/// [`Real::greater`] of two duos field by field.
-#[inline(always)]
-fn greater_by_fields<T: PartialOrd + Copy>(a: Duo<T>, b: Duo<T>) -> Duo<T> {
-    if a.value > b.value { a } else { b }
-}
-
-duo!(f32, greater_by_fields);
-duo!(f64, greater_by_fields);
+duo!(f32);
+duo!(f64);
 
 /// What a lane of the two-player solve carries, and how a turn's result `W` (to the player
 /// who moves) becomes the stored vector `S` (to the player who has just moved).
@@ -346,11 +341,11 @@ macro_rules! value_lane {
             const PER_BLOCK: usize = 1;
             #[inline(always)]
             fn fill_row(row: &mut [$t], x: i64, values: &[$t], range: Range) {
-                fill_shifted(row, x, values, range, Self::LOST, Self::WON);
+                fill_in_place(row, x, values, range)
             }
             #[inline(always)]
             fn extend_wide(out: &mut Vec<f64>, wide: &[f64], n: usize) {
-                out.extend_from_slice(&wide[..n]);
+                extend_as_is(out, wide, n)
             }
         }
 
@@ -396,7 +391,7 @@ macro_rules! value_lane {
 }
 
 value_lane!(f32, DuoPack, PACK, fill_packs, extend_packs);
-value_lane!(f64, Duo<f64>, 1, fill_duos, extend_duos);
+value_lane!(f64, Duo<f64>, 1, fill_in_place, extend_as_is);
 
 /// [`Lane::fill_row`] of `f32` duos: each pack's lanes read side by side and split into
 /// their parts (a pack wholly inside the stored range straight from it).
@@ -437,22 +432,15 @@ fn extend_packs(out: &mut Vec<(f64, f64)>, wide: &[([f64; PACK], [f64; PACK])], 
     );
 }
 
-/// [`Lane::fill_row`] of `f64` duos: in place.
+/// [`Lane::fill_row`] of a lane that is its own block: the row's lanes in place.
 #[inline(always)]
-fn fill_duos(row: &mut [Duo<f64>], x: i64, values: &[Duo<f64>], range: Range) {
-    fill_shifted(
-        row,
-        x,
-        values,
-        range,
-        <Duo<f64> as Lane>::LOST,
-        <Duo<f64> as Lane>::WON,
-    );
+fn fill_in_place<T: Lane>(row: &mut [T], x: i64, values: &[T], range: Range) {
+    fill_shifted(row, x, values, range, T::LOST, T::WON);
 }
 
-/// [`Lane::extend_wide`] of `f64` duos: as they are.
+/// [`Lane::extend_wide`] of a lane that is its own block: the sums as they are.
 #[inline(always)]
-fn extend_duos(out: &mut Vec<(f64, f64)>, wide: &[(f64, f64)], n: usize) {
+fn extend_as_is<W: Copy>(out: &mut Vec<W>, wide: &[W], n: usize) {
     out.extend_from_slice(&wide[..n]);
 }
 
