@@ -18,12 +18,12 @@ use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 
-use yahtzee::advice::{Position, advise};
-use yahtzee::dice::Dice;
-use yahtzee::rules::{Order, RuleSet, Rules};
-use yahtzee::solver::{self, SolveOptions, Solver};
-use yahtzee::state::ScoreCard;
-use yahtzee::table::StrategyTable;
+use yahtzee_core::advice::{Position, advise};
+use yahtzee_core::dice::Dice;
+use yahtzee_core::rules::{Order, RuleSet, Rules};
+use yahtzee_core::solver::{self, SolveOptions, Solver};
+use yahtzee_core::state::ScoreCard;
+use yahtzee_core::table::StrategyTable;
 
 /// The depth benchmarked alone: 6 filled boxes is one of the two widest layers of Yahtzee
 /// (C(13, 6) = 1716 of the 8192 box masks), so it weighs most in a full solve.

@@ -15,14 +15,14 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
-use yahtzee::advice::{Position, advise};
-use yahtzee::dice::Dice;
-use yahtzee::rules::{Order, RuleSet, Rules};
-use yahtzee::solver::{Simd, SolveOptions};
-use yahtzee::state::ScoreCard;
-use yahtzee::table::StrategyTable;
-use yahtzee::target::advise_target;
-use yahtzee::vector::{VectorObjective, solve, solve_reduced};
+use yahtzee_core::advice::{Position, advise};
+use yahtzee_core::dice::Dice;
+use yahtzee_core::rules::{Order, RuleSet, Rules};
+use yahtzee_core::solver::{Simd, SolveOptions};
+use yahtzee_core::state::ScoreCard;
+use yahtzee_core::table::StrategyTable;
+use yahtzee_core::target::advise_target;
+use yahtzee_core::vector::{VectorObjective, solve, solve_reduced};
 
 /// Boxes open in the reduced game and in the advised position.
 const OPEN: usize = 5;

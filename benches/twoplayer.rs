@@ -14,9 +14,9 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
-use yahtzee::rules::{Order, RuleSet, Rules};
-use yahtzee::solver::Simd;
-use yahtzee::twoplayer::{Duo, Game, Start, solve};
+use yahtzee_core::rules::{Order, RuleSet, Rules};
+use yahtzee_core::solver::Simd;
+use yahtzee_core::twoplayer::{Duo, Game, Start, solve};
 
 fn subgame() -> (Game, Start) {
     let rules = Rules::with_order(RuleSet::YACHT, Order::Any);

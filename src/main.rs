@@ -3,6 +3,7 @@
 
 mod cli;
 mod cmd;
+mod plot;
 
 use std::process::ExitCode;
 
@@ -56,7 +57,7 @@ fn clap_error_line(e: &clap::Error) -> String {
     let mut text = e.render().to_string();
     for kind in [ContextKind::InvalidValue, ContextKind::InvalidArg] {
         if let Some(ContextValue::String(raw)) = e.get(kind) {
-            text = text.replace(raw.as_str(), &yahtzee::text::excerpt(raw));
+            text = text.replace(raw.as_str(), &yahtzee_core::text::excerpt(raw));
         }
     }
     let line = text
@@ -74,7 +75,7 @@ fn main() -> ExitCode {
     // An interrupted write leaves no temporary file behind (a `kill -9` cannot be caught:
     // the next write into the folder removes those).
     let _ = ctrlc::set_handler(|| {
-        yahtzee::files::remove_temporaries();
+        yahtzee_core::files::remove_temporaries();
         std::process::exit(130);
     });
     let cli = match Cli::try_parse() {

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use crate::files::write_atomically;
+use yahtzee_core::files::write_atomically;
 
 /// Errors while drawing or writing a plot.
 #[derive(Debug, thiserror::Error)]

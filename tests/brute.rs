@@ -5,9 +5,9 @@
 
 use std::collections::HashMap;
 
-use yahtzee::dice::Dice;
-use yahtzee::rules::Rules;
-use yahtzee::state::State;
+use yahtzee_core::dice::Dice;
+use yahtzee_core::rules::Rules;
+use yahtzee_core::state::State;
 
 pub struct BruteForce {
     pub rules: Rules,

@@ -6,12 +6,12 @@
 
 use std::sync::Arc;
 
-use yahtzee::rules::{Order, RuleSet, Rules};
-use yahtzee::solver::Simd;
-use yahtzee::solver::SolveOptions;
-use yahtzee::state::{State, reachable_states};
-use yahtzee::table::StrategyTable;
-use yahtzee::vector::{VectorObjective, max_remaining, solve, solve_reduced};
+use yahtzee_core::rules::{Order, RuleSet, Rules};
+use yahtzee_core::solver::Simd;
+use yahtzee_core::solver::SolveOptions;
+use yahtzee_core::state::{State, reachable_states};
+use yahtzee_core::table::StrategyTable;
+use yahtzee_core::vector::{VectorObjective, max_remaining, solve, solve_reduced};
 
 use crate::brute::BruteForce;
 use crate::solver::reduced_states;
@@ -102,7 +102,7 @@ fn distribution_means_are_the_expected_scores_and_its_start_is_stats() {
             rules.label()
         );
         assert!(worst < 2e-6, "{}: {worst:e}", rules.label());
-        let tally = yahtzee::stats::exact_distribution(&ev, &|_, _| {});
+        let tally = yahtzee_core::stats::exact_distribution(&ev, &|_, _| {});
         let mut above = 1.0;
         for (score, mass) in tally.score.iter().enumerate() {
             let got = f64::from(table.value(&State::START, score as i64).unwrap());

@@ -9,7 +9,7 @@ use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use yahtzee::rules::{Order, RuleSet, Rules};
+use yahtzee_core::rules::{Order, RuleSet, Rules};
 
 use crate::util::{self, run, run_bytes, stderr, stdout, table, table_dir, temp_dir};
 
@@ -751,7 +751,7 @@ fn every_error_class_is_json_and_no_request_kills_the_server() {
         "/api/status takes no query parameters",
     );
     // A body over the limit: 413, announced or not.
-    let big = vec![b' '; yahtzee::serve::BODY_LIMIT + 1];
+    let big = vec![b' '; yahtzee_serve::BODY_LIMIT + 1];
     assert_error(
         &server.call("POST", "/api/advise", Some(&big)),
         413,
@@ -762,7 +762,7 @@ fn every_error_class_is_json_and_no_request_kills_the_server() {
         413,
         "of /api/card",
     );
-    let record = vec![b'x'; yahtzee::serve::RECORD_LIMIT + 1];
+    let record = vec![b'x'; yahtzee_serve::RECORD_LIMIT + 1];
     assert_error(
         &server.call("POST", "/api/review", Some(&record)),
         413,
@@ -900,7 +900,7 @@ fn a_damaged_table_is_a_500_with_the_solve_that_rebuilds_it() {
     let dir = temp_dir();
     let rules = Rules::new(RuleSet::YACHT);
     std::fs::write(
-        dir.path().join(yahtzee::table::default_table_name(&rules)),
+        dir.path().join(yahtzee_core::table::default_table_name(&rules)),
         b"not a table",
     )
     .unwrap();

@@ -1,11 +1,11 @@
 //! `yahtzee simulate`: agreement with the exact distribution, reproducibility, baselines and
 //! the command's outputs.
 
-use yahtzee::distribution::{Summary, THRESHOLDS};
-use yahtzee::rules::{Order, RuleSet};
-use yahtzee::simulate::{MeanInterval, Player, ShareInterval, TargetPlayer, simulate};
-use yahtzee::state::State;
-use yahtzee::stats::exact_distribution;
+use yahtzee_core::distribution::{Summary, THRESHOLDS};
+use yahtzee_core::rules::{Order, RuleSet};
+use yahtzee_core::simulate::{MeanInterval, Player, ShareInterval, TargetPlayer, simulate};
+use yahtzee_core::state::State;
+use yahtzee_core::stats::exact_distribution;
 
 use crate::util::*;
 
@@ -217,7 +217,7 @@ fn simulate_never_prints_a_nonzero_probability_as_zero() {
     let out = stdout(&run(RuleSet::YACHT, Order::Any, &with_max));
     let line = out.lines().find(|l| l.starts_with("P(score)")).unwrap();
     assert!(
-        line.ends_with(&format!(">={max}: {}", yahtzee::text::probability(p))),
+        line.ends_with(&format!(">={max}: {}", yahtzee_core::text::probability(p))),
         "{line}"
     );
     assert!(!out.contains("0.0000"), "{out}");

@@ -6,9 +6,9 @@ use std::io::{self, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-use yahtzee::files;
-use yahtzee::rules::{Order, RuleSet, Rules};
-use yahtzee::table::{FORMAT_VERSION, Origin, StrategyTable, TableError};
+use yahtzee_core::files;
+use yahtzee_core::rules::{Order, RuleSet, Rules};
+use yahtzee_core::table::{FORMAT_VERSION, Origin, StrategyTable, TableError};
 
 use crate::util::*;
 

@@ -4,13 +4,13 @@
 //! Yacht solves in about a second (`crate::util::two_player_table`), so these tests play
 //! whole games against a real table of the first turns.
 
-use yahtzee::advice::{Action, Position};
-use yahtzee::dice::{DICE, Dice, DiceRng};
-use yahtzee::rules::{Order, RuleSet, Rules};
-use yahtzee::solver::Simd;
-use yahtzee::state::ScoreCard;
-use yahtzee::table::StrategyTable;
-use yahtzee::twoplayer::{
+use yahtzee_core::advice::{Action, Position};
+use yahtzee_core::dice::{DICE, Dice, DiceRng};
+use yahtzee_core::rules::{Order, RuleSet, Rules};
+use yahtzee_core::solver::Simd;
+use yahtzee_core::state::ScoreCard;
+use yahtzee_core::table::StrategyTable;
+use yahtzee_core::twoplayer::{
     EarlyTable, Game, NextPlies, Player, Start, TwoPlayerPosition, TwoPlayerTurn, advise_at,
     reads_early_table, solve,
 };
@@ -495,9 +495,9 @@ fn two_player_batch_lines_answer_as_the_command_line() {
 fn two_player_table_verifies_and_refuses_damage() {
     two_player_table();
     let rules = upper_first();
-    let path = crate::util::table_dir().join(yahtzee::table::default_table_name_of(
+    let path = crate::util::table_dir().join(yahtzee_core::table::default_table_name_of(
         &rules,
-        yahtzee::twoplayer::TWO_PLAYER,
+        yahtzee_core::twoplayer::TWO_PLAYER,
     ));
     let path_text = path.to_str().unwrap().to_string();
     let o = run(RuleSet::YACHT, Order::UpperFirst, &["verify", &path_text]);

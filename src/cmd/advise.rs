@@ -8,16 +8,16 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use crate::cli::AdviseArgs;
-use yahtzee::advice::{Advice, Position, advise};
-use yahtzee::batch::{self, BatchError};
-use yahtzee::dice::{Dice, join_faces};
-use yahtzee::rules::Rules;
-use yahtzee::state::ScoreCard;
-use yahtzee::table::StrategyTable;
-use yahtzee::target::{TargetAdvice, advise_target};
-use yahtzee::text::{chance, probability};
-use yahtzee::vector::VectorTable;
-use yahtzee::win::{Opponent, WinAdvice, advise_win, needs_distribution, parse_opponent_card};
+use yahtzee_core::advice::{Advice, Position, advise};
+use yahtzee_core::batch::{self, BatchError};
+use yahtzee_core::dice::{Dice, join_faces};
+use yahtzee_core::rules::Rules;
+use yahtzee_core::state::ScoreCard;
+use yahtzee_core::table::StrategyTable;
+use yahtzee_core::target::{TargetAdvice, advise_target};
+use yahtzee_core::text::{chance, probability};
+use yahtzee_core::vector::VectorTable;
+use yahtzee_core::win::{Opponent, WinAdvice, advise_win, needs_distribution, parse_opponent_card};
 
 pub fn run(args: &AdviseArgs) -> Result<()> {
     let rules = args.rules.rules();
@@ -46,7 +46,7 @@ pub fn run(args: &AdviseArgs) -> Result<()> {
     }
     opponents.extend(args.opponent_final.iter().map(|&n| Opponent::Finished(n)));
     if args.two_player {
-        yahtzee::twoplayer::check_rules(&rules)
+        yahtzee_core::twoplayer::check_rules(&rules)
             .map_err(|e| anyhow::anyhow!("--two-player: {e}"))?;
     }
     let table = super::load_or_build(&rules, args.table.as_deref())?;
@@ -98,7 +98,7 @@ struct BatchTables {
     distribution_path: Option<PathBuf>,
     distribution: OnceLock<Result<VectorTable<f32>, String>>,
     two_player_path: Option<PathBuf>,
-    two_player: OnceLock<Result<yahtzee::twoplayer::EarlyTable, String>>,
+    two_player: OnceLock<Result<yahtzee_core::twoplayer::EarlyTable, String>>,
 }
 
 impl batch::Tables for BatchTables {
@@ -126,7 +126,7 @@ impl batch::Tables for BatchTables {
             .map_err(|e| BatchError::NoDistributionTable(e.clone()))
     }
 
-    fn two_player(&self) -> Result<&yahtzee::twoplayer::EarlyTable, BatchError> {
+    fn two_player(&self) -> Result<&yahtzee_core::twoplayer::EarlyTable, BatchError> {
         self.two_player
             .get_or_init(|| {
                 super::load_two_player(&self.rules, self.two_player_path.as_deref())
@@ -202,7 +202,7 @@ fn render_win(advice: &WinAdvice) -> String {
     let mut s = format!(
         "{} | {} | dice {} | {} roll{} left | banked {} | best chance of winning {}\n",
         advice.rules.label(),
-        yahtzee::text::plural(advice.opponents.len() as u64, "opponent", "opponents"),
+        yahtzee_core::text::plural(advice.opponents.len() as u64, "opponent", "opponents"),
         join_faces(&advice.dice),
         advice.rolls_left,
         if advice.rolls_left == 1 { "" } else { "s" },
@@ -282,7 +282,7 @@ fn run_two_player(
     position: Position,
     opponents: &[Opponent],
 ) -> Result<()> {
-    use yahtzee::twoplayer::{TwoPlayerPosition, advise_at, check_position, reads_early_table};
+    use yahtzee_core::twoplayer::{TwoPlayerPosition, advise_at, check_position, reads_early_table};
     let rules = *table.rules();
     let [opponent] = opponents else {
         anyhow::bail!(
@@ -293,7 +293,7 @@ fn run_two_player(
     let at = TwoPlayerPosition::against(position, opponent, args.lead);
     // The position is checked before anything is read or solved.
     check_position(table, &at)?;
-    let simd = yahtzee::solver::SolveOptions::default().simd;
+    let simd = yahtzee_core::solver::SolveOptions::default().simd;
     let early = if reads_early_table(&at) {
         Some(super::load_two_player(
             &rules,
@@ -316,7 +316,7 @@ fn run_two_player(
 }
 
 /// The human table of two-player advice: one line per option, best first.
-fn render_two_player(advice: &yahtzee::twoplayer::TwoPlayerAdvice) -> String {
+fn render_two_player(advice: &yahtzee_core::twoplayer::TwoPlayerAdvice) -> String {
     let mut s = format!(
         "{} for two | you are the {} player, lead {} | dice {} | {} roll{} left | best chance of winning (ties half) {}\n",
         advice.rules.label(),

@@ -7,11 +7,11 @@ use std::io::{BufWriter, IsTerminal, Write};
 use anyhow::{Context, Result, bail};
 
 use crate::cli::ExportArgs;
-use yahtzee::export::{self, Filter, Format};
-use yahtzee::files;
-use yahtzee::state::ScoreCard;
-use yahtzee::table::{StrategyTable, default_table_path, default_table_path_of};
-use yahtzee::vector::TARGET;
+use yahtzee_core::export::{self, Filter, Format};
+use yahtzee_core::files;
+use yahtzee_core::state::ScoreCard;
+use yahtzee_core::table::{StrategyTable, default_table_path, default_table_path_of};
+use yahtzee_core::vector::TARGET;
 
 /// The validated request.
 enum Scope {
@@ -70,7 +70,7 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         },
         Format::from,
     );
-    if format == Format::Parquet && args.out.is_none() && std::io::stdout().is_terminal() {
+    if format == Format::Columns && args.out.is_none() && std::io::stdout().is_terminal() {
         bail!(
             "Parquet is a binary file, not for a terminal: give --out FILE.parquet, or redirect stdout to a file"
         );
@@ -109,8 +109,8 @@ fn write_out(
     scope: impl FnOnce(&mut dyn Write) -> Result<u64>,
 ) -> Result<()> {
     let write = |out: &mut (dyn Write + Send)| -> Result<u64> {
-        if format == Format::Parquet {
-            return Ok(export::parquet::write(out, scope)?.0);
+        if format == Format::Columns {
+            return Ok(yahtzee_parquet::write(out, scope)?.0);
         }
         scope(out)
     };

@@ -5,7 +5,7 @@ use anyhow::{Result, bail};
 use clap::CommandFactory;
 
 use crate::cli::{Cli, ManArgs};
-use yahtzee::text::excerpt;
+use yahtzee_core::text::excerpt;
 
 pub fn run(args: &ManArgs) -> Result<()> {
     let mut cli = Cli::command();

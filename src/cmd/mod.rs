@@ -22,13 +22,13 @@ use std::path::Path;
 use anyhow::{Context, Result, anyhow};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use yahtzee::cache::{self, Progress};
-use yahtzee::files;
-use yahtzee::rules::Rules;
-use yahtzee::table::{
+use yahtzee_core::cache::{self, Progress};
+use yahtzee_core::files;
+use yahtzee_core::rules::Rules;
+use yahtzee_core::table::{
     EXPECTED_SCORE, StrategyTable, TABLE_DIR_ENV, TableError, default_table_path_of,
 };
-use yahtzee::vector::{DISTRIBUTION, TARGET, VectorTable};
+use yahtzee_core::vector::{DISTRIBUTION, TARGET, VectorTable};
 
 /// A progress bar on stderr counting `unit`s, hidden when stderr is not a terminal.
 pub fn progress_bar(message: &str, unit: &str) -> ProgressBar {
@@ -171,11 +171,11 @@ pub fn load_distribution_for(
 pub fn load_two_player(
     rules: &Rules,
     path: Option<&Path>,
-) -> Result<yahtzee::twoplayer::EarlyTable> {
-    use yahtzee::twoplayer::{EarlyTable, Game, TWO_PLAYER, Ties, solve_report};
+) -> Result<yahtzee_core::twoplayer::EarlyTable> {
+    use yahtzee_core::twoplayer::{EarlyTable, Game, TWO_PLAYER, Ties, solve_report};
     let path = path
         .map(Path::to_path_buf)
-        .unwrap_or_else(|| yahtzee::table::default_table_path_of(rules, TWO_PLAYER));
+        .unwrap_or_else(|| yahtzee_core::table::default_table_path_of(rules, TWO_PLAYER));
     let fix = |e: TableError| {
         anyhow::anyhow!(
             "--two-player-table: {e}; rebuild it with `yahtzee solve {} --two-player --out {}`",
@@ -199,7 +199,7 @@ pub fn load_two_player(
         &game,
         Ties::Values,
         Some(&path),
-        yahtzee::solver::SolveOptions::default().simd,
+        yahtzee_core::solver::SolveOptions::default().simd,
         &|d, t| {
             bar.set_length(t);
             bar.set_position(d);

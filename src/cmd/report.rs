@@ -7,10 +7,10 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 
 use crate::cli::ReportArgs;
-use yahtzee::distribution::{Summary, Tally};
-use yahtzee::files::same_file;
-use yahtzee::plot::plot_histogram;
-use yahtzee::text::probability;
+use yahtzee_core::distribution::{Summary, Tally};
+use yahtzee_core::files::same_file;
+use crate::plot::plot_histogram;
+use yahtzee_core::text::probability;
 
 /// Checks the report options before any long computation; `table` is the table the command
 /// reads or builds, which no output overwrites.

@@ -1,4 +1,4 @@
-//! `yahtzee serve`: the web advisor. The server is [`yahtzee::serve`]; this turns the flags
+//! `yahtzee serve`: the web advisor. The server is [`yahtzee_serve`]; this turns the flags
 //! into its options, says where it listens and opens the page when asked.
 
 use std::io::Write;
@@ -8,7 +8,7 @@ use std::sync::Arc;
 use anyhow::{Result, anyhow};
 
 use crate::cli::ServeArgs;
-use yahtzee::serve::{self, ServeError, ServeOptions};
+use yahtzee_serve::{self as serve, ServeError, ServeOptions};
 
 pub fn run(args: &ServeArgs) -> Result<()> {
     let ip = args.host.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));

@@ -6,10 +6,10 @@ use anyhow::Result;
 
 use super::RulesFrom;
 use crate::cli::{ObjectiveArg, PlayerArg, SolveArgs};
-use yahtzee::report::{self, TargetReport};
-use yahtzee::table::{default_table_path, default_table_path_of};
-use yahtzee::text::chance;
-use yahtzee::vector::{TARGET, VectorObjective};
+use yahtzee_core::report::{self, TargetReport};
+use yahtzee_core::table::{default_table_path, default_table_path_of};
+use yahtzee_core::text::chance;
+use yahtzee_core::vector::{TARGET, VectorObjective};
 
 pub fn run(args: &SolveArgs) -> Result<()> {
     let rules = args.rules.rules();
@@ -54,17 +54,17 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             super::table_error_of(e, &rules, args.out.as_deref(), RulesFrom::Flags, name)
         })?;
         if let Some(curve) = &args.curve {
-            let most = yahtzee::vector::max_remaining(&rules, &yahtzee::State::START);
+            let most = yahtzee_core::vector::max_remaining(&rules, &yahtzee_core::State::START);
             let mut text = String::from(if name == TARGET {
                 "target,p_reach\n"
             } else {
                 "target,p_at_least\n"
             });
             for t in 0..=i64::from(most) + 1 {
-                let p = table.value(&yahtzee::State::START, t)?;
+                let p = table.value(&yahtzee_core::State::START, t)?;
                 text.push_str(&format!("{t},{p}\n"));
             }
-            yahtzee::files::write_atomically(curve, text.as_bytes())
+            yahtzee_core::files::write_atomically(curve, text.as_bytes())
                 .map_err(|e| anyhow::anyhow!("cannot write --curve {}: {e}", curve.display()))?;
         }
         return super::print_result(args.json, &report, |out| write_target(out, &report));
@@ -134,8 +134,8 @@ pub fn write_target(out: &mut dyn Write, report: &TargetReport) -> std::io::Resu
 }
 
 /// `solve --two-player`: the exact game of two, reported from a new game.
-fn run_two_player(args: &SolveArgs, rules: yahtzee::Rules, pool: &rayon::ThreadPool) -> Result<()> {
-    use yahtzee::twoplayer::{Game, Player, Ties, check_rules, solve_report};
+fn run_two_player(args: &SolveArgs, rules: yahtzee_core::Rules, pool: &rayon::ThreadPool) -> Result<()> {
+    use yahtzee_core::twoplayer::{Game, Player, Ties, check_rules, solve_report};
     check_rules(&rules)?;
     let player = |arg: PlayerArg| -> Result<Player> {
         Ok(match arg {
@@ -156,7 +156,7 @@ fn run_two_player(args: &SolveArgs, rules: yahtzee::Rules, pool: &rayon::ThreadP
     let path = both_optimal.then(|| {
         args.out
             .clone()
-            .unwrap_or_else(|| default_table_path_of(&rules, yahtzee::twoplayer::TWO_PLAYER))
+            .unwrap_or_else(|| default_table_path_of(&rules, yahtzee_core::twoplayer::TWO_PLAYER))
     });
     let bar = super::progress_bar(&format!("solving two-player {}", rules.label()), "pairs");
     let report = pool.install(|| {
@@ -168,7 +168,7 @@ fn run_two_player(args: &SolveArgs, rules: yahtzee::Rules, pool: &rayon::ThreadP
                 Ties::Values
             },
             path.as_deref(),
-            yahtzee::solver::SolveOptions::default().simd,
+            yahtzee_core::solver::SolveOptions::default().simd,
             &|done, total| {
                 bar.set_length(total);
                 bar.set_position(done);
@@ -208,7 +208,7 @@ fn run_two_player(args: &SolveArgs, rules: yahtzee::Rules, pool: &rayon::ThreadP
             writeln!(
                 out,
                 "the first {} turns saved to {table} ({:.0} MiB)",
-                yahtzee::twoplayer::EARLY_PLIES,
+                yahtzee_core::twoplayer::EARLY_PLIES,
                 bytes as f64 / f64::from(1u32 << 20)
             )?;
         }

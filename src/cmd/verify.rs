@@ -5,10 +5,10 @@ use std::io::Write;
 use anyhow::{Result, anyhow};
 
 use crate::cli::VerifyArgs;
-use yahtzee::report::{self, Verified};
-use yahtzee::table::{TableError, read_header};
-use yahtzee::twoplayer::{EarlyTable, TWO_PLAYER};
-use yahtzee::vector::TARGET;
+use yahtzee_core::report::{self, Verified};
+use yahtzee_core::table::{TableError, read_header};
+use yahtzee_core::twoplayer::{EarlyTable, TWO_PLAYER};
+use yahtzee_core::vector::TARGET;
 
 pub fn run(args: &VerifyArgs) -> Result<()> {
     if let Some(rules) = two_player_rules(&args.path) {
@@ -42,14 +42,14 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
 
 /// The rules of the file at `path` when its header (read alone: the two-player table is
 /// large) says it is the two-player table of known rules.
-fn two_player_rules(path: &std::path::Path) -> Option<yahtzee::Rules> {
+fn two_player_rules(path: &std::path::Path) -> Option<yahtzee_core::Rules> {
     let header = header_of_file(path)?;
     (header.objective == TWO_PLAYER).then(|| header.rules())?
 }
 
 /// The header of the table file at `path`, read from its first bytes alone (a header takes
 /// at most 4 KiB after the magic and its length), if it has one.
-fn header_of_file(path: &std::path::Path) -> Option<yahtzee::table::TableHeader> {
+fn header_of_file(path: &std::path::Path) -> Option<yahtzee_core::table::TableHeader> {
     use std::io::Read;
     let mut head = Vec::new();
     std::fs::File::open(path)
@@ -62,7 +62,7 @@ fn header_of_file(path: &std::path::Path) -> Option<yahtzee::table::TableHeader>
 
 /// `verify` of the two-player table: its header and index at load, then every value read
 /// and checked (each mover card's CRC-32 and the body's).
-fn verify_two_player(args: &VerifyArgs, rules: &yahtzee::Rules) -> Result<()> {
+fn verify_two_player(args: &VerifyArgs, rules: &yahtzee_core::Rules) -> Result<()> {
     let checked = EarlyTable::load(&args.path, rules)
         .and_then(|t| t.verify())
         .map_err(|e| verify_error(e, args))?;

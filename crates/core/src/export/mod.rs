@@ -1,5 +1,6 @@
 //! Strategy tables for people and for programs: what optimal play does, written as CSV, JSON
-//! lines, Markdown or Parquet.
+//! lines, Markdown, or the typed column stream that the `yahtzee-parquet` crate turns into
+//! Parquet.
 //!
 //! Four scopes, each a stream of one row type and each in its own file:
 //!
@@ -26,17 +27,17 @@
 //! the second-best legal box. A full card has no decision.
 //!
 //! This file holds what every scope shares: the [`Format`]s, the [`Row`] contract and the
-//! [`Exporter`] of each format (files `csv.rs`, `jsonl.rs`, `markdown.rs`, `parquet.rs`), the [`Filter`] of
+//! [`Exporter`] of each format (files `csv.rs`, `jsonl.rs`, `markdown.rs`, `columns.rs`), the [`Filter`] of
 //! decisions, the document [`Meta`] and its notes, the text of dice and keeps, and rounding.
 //! The schema of each row type is documented in `data/README.md`.
 
 mod card;
+pub mod columns;
 mod csv;
 mod decision;
 mod jsonl;
 mod markdown;
 mod opening;
-pub mod parquet;
 mod policy;
 mod states;
 mod target;
@@ -78,9 +79,9 @@ pub enum Format {
     Jsonl,
     /// Markdown tables, for reading and printing.
     Markdown,
-    /// Parquet: typed columns, zstd. A scope writes it through [`parquet::write`], which makes
-    /// the file of the rows (see `parquet.rs`).
-    Parquet,
+    /// The typed column stream ([`columns`]): not a file by itself, but what a columnar
+    /// writer reads (the `yahtzee-parquet` crate's `write` makes a Parquet file of it).
+    Columns,
 }
 
 /// A row type: a flat `Serialize` struct of numbers, booleans and strings free of commas,
@@ -118,7 +119,7 @@ pub fn exporter<R: Row>(format: Format) -> Box<dyn Exporter<R>> {
         Format::Csv => Box::new(csv::CsvExporter),
         Format::Jsonl => Box::new(jsonl::JsonlExporter),
         Format::Markdown => Box::new(markdown::MarkdownExporter),
-        Format::Parquet => Box::new(parquet::ParquetExporter),
+        Format::Columns => Box::new(columns::ColumnsExporter),
     }
 }
 

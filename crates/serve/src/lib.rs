@@ -10,10 +10,10 @@
 //! - `/api/...`: one endpoint per task, each answering with the JSON the command line prints
 //!   for the same task ([`api`]), and the games played on the page ([`play`]).
 //!
-//! Every answer comes from the library: advice from [`crate::batch`] (an `/api/advise`
-//! request body is a batch line), the card from [`crate::rules::RulesCard`] and
-//! [`crate::state::ScoreCard`], games from the referee [`crate::game::Game`], reviews from
-//! [`crate::review`]. A bad request gets status 400 and `{"error": "..."}` with the message
+//! Every answer comes from the library: advice from [`yahtzee_core::batch`] (an `/api/advise`
+//! request body is a batch line), the card from [`yahtzee_core::rules::RulesCard`] and
+//! [`yahtzee_core::state::ScoreCard`], games from the referee [`yahtzee_core::game::Game`], reviews from
+//! [`yahtzee_core::review`]. A bad request gets status 400 and `{"error": "..."}` with the message
 //! the command line prints for the same mistake; a body over the endpoint's limit gets 413;
 //! an unknown path 404 and a wrong method 405, also as `{"error": "..."}`. No request names a
 //! file: the only files the server writes are the tables of its cache, as every command does.
@@ -38,8 +38,8 @@ use axum::routing::get;
 use http_body_util::BodyExt;
 use serde::Serialize;
 
-use crate::rules::{RuleSet, Rules};
-use crate::text::excerpt;
+use yahtzee_core::rules::{RuleSet, Rules};
+use yahtzee_core::text::excerpt;
 
 pub use tables::{Objective, TableHint, TableStore};
 
@@ -50,7 +50,7 @@ const APP_JS: &str = include_str!("assets/app.js");
 /// The page's style.
 const STYLE_CSS: &str = include_str!("assets/style.css");
 /// The description of the API.
-pub const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
+pub const OPENAPI_YAML: &str = include_str!("../openapi.yaml");
 
 /// The most bytes of a request body, for every endpoint but `/api/review`: far more than
 /// any query (a batch line is about 200 bytes), little enough to read at once.
@@ -150,7 +150,7 @@ pub fn run(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), 
         // The distribution table (the page's chart) is loaded at start only when it is in
         // the cache: building it takes about a minute, which the page asks for first.
         let distribution =
-            crate::table::default_table_path_of(&options.rules, crate::vector::DISTRIBUTION);
+            yahtzee_core::table::default_table_path_of(&options.rules, yahtzee_core::vector::DISTRIBUTION);
         if distribution.symlink_metadata().is_ok() {
             server.tables.start(options.rules, Objective::Distribution);
         }
@@ -449,7 +449,7 @@ pub fn rules_param(pairs: &[(String, String)], default: Rules) -> Result<Rules, 
     };
     Ok(Rules::with_order(
         set,
-        crate::rules::Order::upper_first(upper_first),
+        yahtzee_core::rules::Order::upper_first(upper_first),
     ))
 }
 

@@ -89,14 +89,14 @@ async function guarded(work) {
 }
 
 const fixed = (x, d) => Number(x).toFixed(d);
-/** A probability as the command line shows it (`yahtzee::text::probability`). */
+/** A probability as the command line shows it (`yahtzee_core::text::probability`). */
 function probability(p) {
   if (p === 0 || p === 1) return String(p);
   if (p > 0 && p < 0.00005) return p.toExponential(1).replace('e-', 'e-');
   if (p > 0.99995 && p < 1) return '> 0.9999';
   return fixed(p, 4);
 }
-/** A chance from a table that leaves out a tail (`yahtzee::text::chance`). */
+/** A chance from a table that leaves out a tail (`yahtzee_core::text::chance`). */
 function chance(p, reachable, tail) {
   if (p === 0 && reachable && tail > 0) return '< ' + tail.toExponential(0);
   return probability(p);

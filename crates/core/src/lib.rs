@@ -25,8 +25,6 @@
 //! - [`simulate`]: games with random dice under a policy.
 //! - [`matches`]: matches between policies, the win bots among them.
 //! - [`report`]: the result of each command (solve, verify, stats, simulate).
-//! - [`plot`]: the SVG histogram of a distribution.
-//! - [`serve`]: `yahtzee serve`, the web page and the JSON API over these modules.
 //! - [`twoplayer`]: two players, solved exactly (Yacht): the chance of winning from every position.
 //! - [`text`]: input quoted in errors, number agreement, probabilities as people read them.
 
@@ -40,7 +38,6 @@ pub mod game;
 pub mod kernel;
 pub mod review;
 pub mod rules;
-pub mod serve;
 pub mod solver;
 pub mod state;
 pub mod table;
@@ -59,7 +56,6 @@ pub use table::StrategyTable;
 pub mod distribution;
 pub mod export;
 pub mod matches;
-pub mod plot;
 pub mod report;
 pub mod simulate;
 pub mod stats;
