@@ -18,12 +18,12 @@ use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 
-use yahtzee_core::advice::{Position, advise};
-use yahtzee_core::dice::Dice;
-use yahtzee_core::rules::{Order, RuleSet, Rules};
-use yahtzee_core::solver::{self, SolveOptions, Solver};
-use yahtzee_core::state::ScoreCard;
-use yahtzee_core::table::StrategyTable;
+use yahtzee_core::game::dice::Dice;
+use yahtzee_core::game::rules::{Order, RuleSet, Rules};
+use yahtzee_core::game::state::ScoreCard;
+use yahtzee_core::policy::expected::{Position, advise};
+use yahtzee_core::solve::expected::{SolveOptions, Solver};
+use yahtzee_core::tables::expected::StrategyTable;
 
 /// The depth benchmarked alone: 6 filled boxes is one of the two widest layers of Yahtzee
 /// (C(13, 6) = 1716 of the 8192 box masks), so it weighs most in a full solve.
@@ -42,7 +42,13 @@ fn bench_full_solve(c: &mut Criterion) {
     for set in [RuleSet::YAHTZEE, RuleSet::YACHT] {
         let rules = rules(set);
         group.bench_function(set.name(), |b| {
-            b.iter(|| solver::solve(black_box(&rules), SolveOptions::default(), &|_, _| {}))
+            b.iter(|| {
+                yahtzee_core::solve::expected::solve(
+                    black_box(&rules),
+                    SolveOptions::default(),
+                    &|_, _| {},
+                )
+            })
         });
     }
     group.finish();

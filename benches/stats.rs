@@ -7,11 +7,11 @@ use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
-use yahtzee_core::rules::{RuleSet, Rules};
-use yahtzee_core::simulate::{Player, simulate};
-use yahtzee_core::solver::SolveOptions;
+use yahtzee_core::game::rules::{RuleSet, Rules};
+use yahtzee_core::solve::expected::SolveOptions;
 use yahtzee_core::stats::exact_distribution;
-use yahtzee_core::table::StrategyTable;
+use yahtzee_core::stats::simulate::{Player, simulate};
+use yahtzee_core::tables::expected::StrategyTable;
 
 fn solved(set: &'static RuleSet) -> StrategyTable {
     StrategyTable::solve(&Rules::new(set), SolveOptions::default(), &|_, _| {}).0

@@ -15,14 +15,14 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
-use yahtzee_core::advice::{Position, advise};
-use yahtzee_core::dice::Dice;
-use yahtzee_core::rules::{Order, RuleSet, Rules};
-use yahtzee_core::solver::{Simd, SolveOptions};
-use yahtzee_core::state::ScoreCard;
-use yahtzee_core::table::StrategyTable;
-use yahtzee_core::target::advise_target;
-use yahtzee_core::vector::{VectorObjective, solve, solve_reduced};
+use yahtzee_core::game::dice::Dice;
+use yahtzee_core::game::rules::{Order, RuleSet, Rules};
+use yahtzee_core::game::state::ScoreCard;
+use yahtzee_core::policy::expected::{Position, advise};
+use yahtzee_core::policy::target::advise_target;
+use yahtzee_core::solve::expected::{Simd, SolveOptions};
+use yahtzee_core::solve::vector::{VectorObjective, solve, solve_reduced};
+use yahtzee_core::tables::expected::StrategyTable;
 
 /// Boxes open in the reduced game and in the advised position.
 const OPEN: usize = 5;

@@ -14,9 +14,10 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
-use yahtzee_core::rules::{Order, RuleSet, Rules};
-use yahtzee_core::solver::Simd;
-use yahtzee_core::twoplayer::{Duo, Game, Start, solve};
+use yahtzee_core::game::rules::{Order, RuleSet, Rules};
+use yahtzee_core::solve::expected::Simd;
+use yahtzee_core::solve::lane::Duo;
+use yahtzee_core::solve::two_player::{Game, Start, solve};
 
 fn subgame() -> (Game, Start) {
     let rules = Rules::with_order(RuleSet::YACHT, Order::Any);

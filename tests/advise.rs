@@ -1,6 +1,6 @@
 //! `yahtzee advise`: the options, their order, JSON and batch.
 
-use yahtzee_core::rules::{Order, RuleSet};
+use yahtzee_core::game::rules::{Order, RuleSet};
 
 use crate::util::*;
 

@@ -16,7 +16,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use yahtzee_core::rules::{Order, RuleSet};
+use yahtzee_core::game::rules::{Order, RuleSet};
 
 use crate::serve::Served;
 use crate::util::{run, stderr, stdout, table, temp_dir};
@@ -1055,7 +1055,7 @@ fn the_page_seats_a_win_bot_that_plays_as_the_terminal_s() {
     assert_eq!(status, 200);
     // The same game in the terminal: the same seed, `you` filling the boxes in card order.
     let record = work.path().join("terminal.jsonl");
-    let boxes = yahtzee_core::rules::Rules::new(RuleSet::YACHT)
+    let boxes = yahtzee_core::game::rules::Rules::new(RuleSet::YACHT)
         .boxes()
         .iter()
         .map(|x| format!("s {}\n", x.name()))

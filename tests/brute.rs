@@ -5,9 +5,9 @@
 
 use std::collections::HashMap;
 
-use yahtzee_core::dice::Dice;
-use yahtzee_core::rules::Rules;
-use yahtzee_core::state::State;
+use yahtzee_core::game::dice::Dice;
+use yahtzee_core::game::rules::Rules;
+use yahtzee_core::game::state::State;
 
 pub struct BruteForce {
     pub rules: Rules,

@@ -6,12 +6,12 @@
 
 use std::sync::Arc;
 
-use yahtzee_core::rules::{Order, RuleSet, Rules};
-use yahtzee_core::solver::Simd;
-use yahtzee_core::solver::SolveOptions;
-use yahtzee_core::state::{State, reachable_states};
-use yahtzee_core::table::StrategyTable;
-use yahtzee_core::vector::{VectorObjective, max_remaining, solve, solve_reduced};
+use yahtzee_core::game::rules::{Order, RuleSet, Rules};
+use yahtzee_core::game::state::{State, reachable_states};
+use yahtzee_core::solve::expected::Simd;
+use yahtzee_core::solve::expected::SolveOptions;
+use yahtzee_core::solve::vector::{VectorObjective, max_remaining, solve, solve_reduced};
+use yahtzee_core::tables::expected::StrategyTable;
 
 use crate::brute::BruteForce;
 use crate::solver::reduced_states;

@@ -1,7 +1,7 @@
 //! Every bad input: one line on stderr naming what was wrong and what is allowed, exit
 //! status 2, nothing on stdout, no panic.
 
-use yahtzee_core::rules::{Order, RuleSet};
+use yahtzee_core::game::rules::{Order, RuleSet};
 
 use crate::util::*;
 

@@ -2,11 +2,11 @@
 
 use std::io::{BufRead, BufReader};
 
-use yahtzee_core::advice::{Action, AdviceOption, Position, advise};
-use yahtzee_core::dice::{Dice, FIRST_ROLL};
 use yahtzee_core::export::{self, DecisionRow, Filter, Row};
-use yahtzee_core::rules::{Order, RuleSet, Rules};
-use yahtzee_core::state::{ScoreCard, reachable_state_count};
+use yahtzee_core::game::dice::{Dice, FIRST_ROLL};
+use yahtzee_core::game::rules::{Order, RuleSet, Rules};
+use yahtzee_core::game::state::{ScoreCard, reachable_state_count};
+use yahtzee_core::policy::expected::{Action, AdviceOption, Position, advise};
 
 use crate::util::*;
 
@@ -442,7 +442,7 @@ fn python_example_loads_exports() {
 /// `TargetTurn::best_box`).
 #[test]
 fn target_card_rows_match_target_advice_and_the_target_policy() {
-    use yahtzee_core::target::{TargetTurn, advise_target};
+    use yahtzee_core::policy::target::{TargetTurn, advise_target};
     let mut rng = Lcg(17);
     for order in [Order::Any, Order::UpperFirst] {
         let rules = Rules::with_order(RuleSet::YACHT, order);

@@ -2,13 +2,13 @@
 //! `results/fuzz-2026-12-01.md`): each test holds the input the fuzzer saved, written out, and
 //! is named after the bug it pins.
 
-use yahtzee_core::rules::{Order, RuleSet, Rules};
-use yahtzee_core::table::{StrategyTable, TableError};
+use yahtzee_core::game::rules::{Order, RuleSet, Rules};
+use yahtzee_core::tables::expected::{StrategyTable, TableError};
 
 use crate::util::*;
 
 /// Bytes before a table's header: the magic, the format version and the header's size.
-const PREFIX: usize = yahtzee_core::table::MAGIC.len() + 8;
+const PREFIX: usize = yahtzee_core::tables::expected::MAGIC.len() + 8;
 
 /// Where the body of a table file starts (after the header).
 fn body_at(bytes: &[u8]) -> usize {

@@ -3,14 +3,14 @@
 //! more than its interval, plays like it once the game is decided, the exact bot plays the
 //! best response of the win advice, and bad lineups are refused in one line.
 
-use yahtzee_core::advice::{Action, Position};
-use yahtzee_core::dice::{Dice, DiceRng};
-use yahtzee_core::matches::{self, Match, MatchTally, Seat, Tables};
+use yahtzee_core::game::dice::{Dice, DiceRng};
+use yahtzee_core::game::rules::{Order, RuleSet, Rules};
+use yahtzee_core::game::state::ScoreCard;
+use yahtzee_core::policy::expected::{Action, Position};
+use yahtzee_core::policy::win::{FinalScores, Opponent, advise_against, best_response};
 use yahtzee_core::report::{MatchReport, play_match};
-use yahtzee_core::rules::{Order, RuleSet, Rules};
-use yahtzee_core::simulate::{Player, Policy, TurnCache, play_turn};
-use yahtzee_core::state::ScoreCard;
-use yahtzee_core::win::{FinalScores, Opponent, advise_against, best_response};
+use yahtzee_core::stats::matches::{self, Match, MatchTally, Seat, Tables};
+use yahtzee_core::stats::simulate::{Player, Policy, TurnCache, play_turn};
 
 use crate::util::*;
 
@@ -251,7 +251,9 @@ fn win_bots_play_like_ev_once_the_game_is_decided() {
                 let mut none = None;
                 let optimal = m.turn(2, &card, &[], Some(&cache), &mut none);
                 let state = card.state();
-                for dice in Dice::all().filter(|d| d.index() >= yahtzee_core::dice::FIRST_ROLL) {
+                for dice in
+                    Dice::all().filter(|d| d.index() >= yahtzee_core::game::dice::FIRST_ROLL)
+                {
                     for rolls_left in [2, 1] {
                         assert_eq!(
                             turn.keep(rolls_left, &dice),
@@ -303,13 +305,17 @@ fn win_exact_plays_the_first_option_of_the_win_advice() {
         let card = ScoreCard::parse(rules, mine, 0).unwrap();
         let other = ScoreCard::parse(rules, theirs, 0).unwrap();
         let opponents = m.opponents(0, &[card.clone(), other.clone()]);
-        let response = best_response(&card, &opponents, yahtzee_core::solver::Simd::detect());
+        let response = best_response(
+            &card,
+            &opponents,
+            yahtzee_core::solve::expected::Simd::detect(),
+        );
         let mut exact = None;
         let turn = m.turn(0, &card, &opponents, None, &mut exact);
         let mut unused = None;
         let fast = m.turn(1, &card, &opponents, None, &mut unused);
         let state = card.state();
-        for dice in Dice::all().filter(|d| d.index() >= yahtzee_core::dice::FIRST_ROLL) {
+        for dice in Dice::all().filter(|d| d.index() >= yahtzee_core::game::dice::FIRST_ROLL) {
             for rolls_left in [2u8, 1, 0] {
                 let position = Position {
                     card: card.clone(),
@@ -331,7 +337,7 @@ fn win_exact_plays_the_first_option_of_the_win_advice() {
                         name(fast.choose_box(&rules, &state, &dice)),
                     )
                 } else {
-                    let faces = |k: yahtzee_core::dice::Keep| format!("{:?}", k.faces());
+                    let faces = |k: yahtzee_core::game::dice::Keep| format!("{:?}", k.faces());
                     (
                         faces(turn.keep(rolls_left, &dice)),
                         faces(fast.keep(rolls_left, &dice)),

@@ -10,8 +10,8 @@ use arrow_array::types::{Float64Type, Int32Type, Int64Type, UInt8Type, UInt16Typ
 use arrow_array::{Array, RecordBatch};
 use arrow_schema::DataType;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use yahtzee_core::game::rules::{Order, RuleSet};
 use yahtzee_parquet::ROW_GROUP_ROWS;
-use yahtzee_core::rules::{Order, RuleSet};
 
 use crate::util::*;
 

@@ -5,10 +5,10 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
-use yahtzee_core::advice::{Position, advise};
-use yahtzee_core::dice::Dice;
-use yahtzee_core::rules::{Order, RuleSet, Rules};
-use yahtzee_core::state::ScoreCard;
+use yahtzee_core::game::dice::Dice;
+use yahtzee_core::game::rules::{Order, RuleSet, Rules};
+use yahtzee_core::game::state::ScoreCard;
+use yahtzee_core::policy::expected::{Position, advise};
 
 use crate::util::*;
 
@@ -565,7 +565,7 @@ fn second_game_in_the_same_second_gets_its_own_default_record() {
     let dir = temp_dir();
     let mut checked = false;
     for _attempt in 0..5 {
-        let stamp = yahtzee_core::game::record::now_utc().1;
+        let stamp = yahtzee_core::play::record::now_utc().1;
         let first = dir.path().join(format!("yahtzee-game-{stamp}.jsonl"));
         if first.exists() {
             continue;
@@ -687,9 +687,9 @@ fn review_of_a_record_of_other_rules_than_the_table_gives_a_fix_that_works() {
     let record = dir.path().join("yacht.jsonl");
     bot_game(RuleSet::YACHT, "6", &record);
     table(RuleSet::YAHTZEE, Order::Any);
-    let wrong = table_dir().join(yahtzee_core::table::default_table_name(&Rules::new(
-        RuleSet::YAHTZEE,
-    )));
+    let wrong = table_dir().join(yahtzee_core::tables::expected::default_table_name(
+        &Rules::new(RuleSet::YAHTZEE),
+    ));
     let o = run(
         RuleSet::YACHT,
         Order::Any,
@@ -764,8 +764,8 @@ fn review_of_a_record_cut_mid_line_warns_and_reviews_the_lines_before() {
 #[test]
 fn record_write_failure_names_the_file() {
     // A failed write of the record said only "No space left on device", not which file.
-    use yahtzee_core::game::record::RecordWriter;
-    use yahtzee_core::game::session::{DiceSource, PlayOptions, parse_seats};
+    use yahtzee_core::play::record::RecordWriter;
+    use yahtzee_core::play::session::{DiceSource, PlayOptions, parse_seats};
     let rules = Rules::new(RuleSet::YACHT);
     let t = table(RuleSet::YACHT, Order::Any);
     let options = PlayOptions {
@@ -782,7 +782,7 @@ fn record_write_failure_names_the_file() {
         .unwrap();
     let mut record = RecordWriter::new("/dev/full", full);
     let mut out = Vec::new();
-    let e = yahtzee_core::game::session::play(
+    let e = yahtzee_core::play::session::play(
         t,
         None,
         None,
@@ -1136,7 +1136,7 @@ fn target_bot_games_review_at_zero_loss_for_their_target() {
             "{out}"
         );
         let head = &lines(&record)[0];
-        assert_eq!(head["format"], yahtzee_core::game::record::RECORD_FORMAT);
+        assert_eq!(head["format"], yahtzee_core::play::record::RECORD_FORMAT);
         assert_eq!(head["seats"][0]["target"], 190);
         assert_eq!(head["seats"][1]["target"], 150);
         assert!(head["seats"][2].get("target").is_none());
@@ -1269,7 +1269,7 @@ fn coach_with_a_target_prices_in_chance_and_the_review_agrees() {
         dice: "13356".parse::<Dice>().unwrap(),
         rolls_left: 2,
     };
-    let advice = yahtzee_core::target::advise_target(
+    let advice = yahtzee_core::policy::target::advise_target(
         table(RuleSet::YACHT, Order::Any),
         target_table(RuleSet::YACHT, Order::Any),
         &position,

@@ -2,7 +2,7 @@
 //! and aliases accepted the same way wherever a box is named.
 
 use serde_json::Value;
-use yahtzee_core::rules::{Order, RuleSet};
+use yahtzee_core::game::rules::{Order, RuleSet};
 
 use crate::util::{run, stdout};
 
@@ -97,8 +97,8 @@ fn aliases_in_any_case_name_the_same_boxes() {
 #[test]
 fn yatzy_works_in_every_command() {
     use crate::util::{path_str, table, table_dir, temp_dir};
-    use yahtzee_core::table::default_table_name;
-    let rules = yahtzee_core::rules::Rules::new(RuleSet::YATZY);
+    use yahtzee_core::tables::expected::default_table_name;
+    let rules = yahtzee_core::game::rules::Rules::new(RuleSet::YATZY);
     let t = table(RuleSet::YATZY, Order::Any);
     assert_eq!(t.states(), 1_430_528);
     let yatzy = |args: &[&str]| {

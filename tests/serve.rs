@@ -9,7 +9,7 @@ use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use yahtzee_core::rules::{Order, RuleSet, Rules};
+use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 
 use crate::util::{self, run, run_bytes, stderr, stdout, table, table_dir, temp_dir};
 
@@ -900,7 +900,8 @@ fn a_damaged_table_is_a_500_with_the_solve_that_rebuilds_it() {
     let dir = temp_dir();
     let rules = Rules::new(RuleSet::YACHT);
     std::fs::write(
-        dir.path().join(yahtzee_core::table::default_table_name(&rules)),
+        dir.path()
+            .join(yahtzee_core::tables::expected::default_table_name(&rules)),
         b"not a table",
     )
     .unwrap();

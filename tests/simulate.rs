@@ -1,11 +1,11 @@
 //! `yahtzee simulate`: agreement with the exact distribution, reproducibility, baselines and
 //! the command's outputs.
 
-use yahtzee_core::distribution::{Summary, THRESHOLDS};
-use yahtzee_core::rules::{Order, RuleSet};
-use yahtzee_core::simulate::{MeanInterval, Player, ShareInterval, TargetPlayer, simulate};
-use yahtzee_core::state::State;
+use yahtzee_core::game::rules::{Order, RuleSet};
+use yahtzee_core::game::state::State;
+use yahtzee_core::stats::distribution::{Summary, THRESHOLDS};
 use yahtzee_core::stats::exact_distribution;
+use yahtzee_core::stats::simulate::{MeanInterval, Player, ShareInterval, TargetPlayer, simulate};
 
 use crate::util::*;
 

@@ -1,12 +1,12 @@
 //! The solver: golden values from the literature, bit-identical results at any thread count
 //! and instruction set, and agreement with an independent brute-force solver on reduced games.
 
-use yahtzee_core::advice::{Position, advise, box_choices};
-use yahtzee_core::dice::Dice;
-use yahtzee_core::rules::{Order, RuleSet, Rules};
-use yahtzee_core::solver::{Simd, SolveOptions, solve};
-use yahtzee_core::state::{ScoreCard, State, is_reachable};
-use yahtzee_core::table::StrategyTable;
+use yahtzee_core::game::dice::Dice;
+use yahtzee_core::game::rules::{Order, RuleSet, Rules};
+use yahtzee_core::game::state::{ScoreCard, State, is_reachable};
+use yahtzee_core::policy::expected::{Position, advise, box_choices};
+use yahtzee_core::solve::expected::{Simd, SolveOptions, solve};
+use yahtzee_core::tables::expected::StrategyTable;
 
 use crate::brute::BruteForce;
 use crate::util::table;
@@ -203,7 +203,7 @@ fn advice_averaged_over_rolls_equals_the_state_value() {
         let t = table(set, Order::Any);
         let rules = *t.rules();
         let card = ScoreCard::parse(rules, card, 0).unwrap();
-        let lattice = yahtzee_core::dice::Lattice::get();
+        let lattice = yahtzee_core::game::dice::Lattice::get();
         let mut mean = 0.0;
         for (r, dice) in Dice::all().enumerate() {
             let a = advise(

@@ -1,8 +1,8 @@
 //! `yahtzee stats`: the exact distribution against the published statistics of optimal play,
 //! its invariants, its determinism, and the command's outputs.
 
-use yahtzee_core::distribution::{Summary, THRESHOLDS, Tally};
-use yahtzee_core::rules::{Order, RuleSet};
+use yahtzee_core::game::rules::{Order, RuleSet};
+use yahtzee_core::stats::distribution::{Summary, THRESHOLDS, Tally};
 use yahtzee_core::stats::exact_distribution;
 
 use crate::util::*;
@@ -188,7 +188,7 @@ fn stats_rejects_bad_options() {
 fn stats_pmf_and_plot_never_overwrite_a_strategy_table() {
     let dir = temp_dir();
     let other = dir.path().join("other.table");
-    std::fs::write(&other, yahtzee_core::table::MAGIC).unwrap();
+    std::fs::write(&other, yahtzee_core::tables::expected::MAGIC).unwrap();
     for flag in ["--pmf", "--plot"] {
         let o = run(
             RuleSet::YACHT,
@@ -197,7 +197,10 @@ fn stats_pmf_and_plot_never_overwrite_a_strategy_table() {
         );
         assert_bad_input(&o, "holds a strategy table, which is never overwritten");
     }
-    assert_eq!(std::fs::read(&other).unwrap(), yahtzee_core::table::MAGIC);
+    assert_eq!(
+        std::fs::read(&other).unwrap(),
+        yahtzee_core::tables::expected::MAGIC
+    );
 }
 
 #[test]

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
 use yahtzee_core::files;
-use yahtzee_core::rules::{Order, RuleSet, Rules};
-use yahtzee_core::table::{FORMAT_VERSION, Origin, StrategyTable, TableError};
+use yahtzee_core::game::rules::{Order, RuleSet, Rules};
+use yahtzee_core::tables::expected::{FORMAT_VERSION, Origin, StrategyTable, TableError};
 
 use crate::util::*;
 

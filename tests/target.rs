@@ -2,17 +2,17 @@
 //! state. Checked against the brute-force solver on reduced games of every rule set (in
 //! `f64`, to 1e-9), for its invariants, and the `f32` table against an exact `f64` one.
 
-use yahtzee_core::rules::{Order, RuleSet, Rules};
-use yahtzee_core::solver::Simd;
-use yahtzee_core::state::reachable_states;
-use yahtzee_core::vector::{VectorObjective, max_remaining, solve, solve_reduced};
+use yahtzee_core::game::rules::{Order, RuleSet, Rules};
+use yahtzee_core::game::state::reachable_states;
+use yahtzee_core::solve::expected::Simd;
+use yahtzee_core::solve::vector::{VectorObjective, max_remaining, solve, solve_reduced};
 
 use crate::brute::BruteForce;
 use crate::solver::reduced_states;
 use crate::util::table;
 
 /// The exact (no tail left out) `f64` target table of the reduced game of `open` boxes.
-fn exact_reduced(rules: Rules, open: usize) -> yahtzee_core::vector::VectorTable<f64> {
+fn exact_reduced(rules: Rules, open: usize) -> yahtzee_core::solve::vector::VectorTable<f64> {
     let mut objective = VectorObjective::<f64>::target(rules);
     objective.tail = 0.0;
     solve_reduced(&objective, open, Simd::detect(), &|_, _| {})
@@ -155,10 +155,10 @@ fn advise_json(args: &[&str]) -> serde_json::Value {
 /// table's chance after it.
 #[test]
 fn target_advice_averaged_over_rolls_equals_the_table() {
-    use yahtzee_core::advice::Position;
-    use yahtzee_core::dice::{Dice, Lattice};
-    use yahtzee_core::state::ScoreCard;
-    use yahtzee_core::target::advise_target;
+    use yahtzee_core::game::dice::{Dice, Lattice};
+    use yahtzee_core::game::state::ScoreCard;
+    use yahtzee_core::policy::expected::Position;
+    use yahtzee_core::policy::target::advise_target;
     let rules = Rules::new(RuleSet::YACHT);
     let ev = table(RuleSet::YACHT, Order::Any);
     let targets = solve(
@@ -199,7 +199,7 @@ fn target_advice_averaged_over_rolls_equals_the_table() {
         };
         let a = advise_target(ev, &targets, &position, target).unwrap();
         for o in &a.options {
-            let yahtzee_core::advice::Action::Score {
+            let yahtzee_core::policy::expected::Action::Score {
                 category, points, ..
             } = &o.action
             else {
@@ -334,9 +334,9 @@ fn target_tables_are_verified_and_damage_gets_a_rebuild_command() {
     let again = advise_json(&["verify", &p, "--json"]);
     assert_eq!(again["reach"], solved["reach"]);
     // An expected-score table given as the target table is refused with the fix.
-    let ev = crate::util::table_dir().join(yahtzee_core::table::default_table_name(&Rules::new(
-        RuleSet::YACHT,
-    )));
+    let ev = crate::util::table_dir().join(yahtzee_core::tables::expected::default_table_name(
+        &Rules::new(RuleSet::YACHT),
+    ));
     let o = crate::util::run(
         RuleSet::YACHT,
         Order::Any,
@@ -368,9 +368,10 @@ fn yatzy_reproduces_the_published_target_figures() {
         Simd::detect(),
         &|_, _| {},
     );
-    let start = yahtzee_core::state::State::START;
+    let start = yahtzee_core::game::state::State::START;
     let best_above = |t: i64| f64::from(best.value(&start, t + 1).unwrap());
-    let tally = yahtzee_core::stats::exact_distribution(table(RuleSet::YATZY, Order::Any), &|_, _| {});
+    let tally =
+        yahtzee_core::stats::exact_distribution(table(RuleSet::YATZY, Order::Any), &|_, _| {});
     let ev_above = |t: u32| -> f64 {
         tally
             .pmf()

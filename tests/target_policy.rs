@@ -1,7 +1,7 @@
 //! The target policy (`TargetTurn`) where the commands play it: regressions of the target
 //! table's turns under the upper-first rule, and the policy against the advice.
 
-use yahtzee_core::rules::{Order, RuleSet};
+use yahtzee_core::game::rules::{Order, RuleSet};
 
 use crate::util::*;
 

@@ -6,14 +6,14 @@
 
 use std::collections::HashMap;
 
-use yahtzee_core::dice::{DICE, Dice, Keep};
-use yahtzee_core::distribution::{Summary, Tally};
-use yahtzee_core::rules::{Order, RuleSet, Rules};
-use yahtzee_core::simulate::{MeanInterval, Player, TargetPlayer, simulate};
-use yahtzee_core::solver::Simd;
-use yahtzee_core::state::State;
+use yahtzee_core::game::dice::{DICE, Dice, Keep};
+use yahtzee_core::game::rules::{Order, RuleSet, Rules};
+use yahtzee_core::game::state::State;
+use yahtzee_core::solve::expected::Simd;
+use yahtzee_core::solve::vector::{VectorObjective, solve_reduced};
+use yahtzee_core::stats::distribution::{Summary, Tally};
+use yahtzee_core::stats::simulate::{MeanInterval, Player, TargetPlayer, simulate};
 use yahtzee_core::stats::{exact_distribution, target_distribution, target_distribution_from};
-use yahtzee_core::vector::{VectorObjective, solve_reduced};
 
 use crate::util::*;
 

@@ -5,10 +5,11 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use yahtzee_core::rules::{BoxMask, Order, RuleSet, Rules};
-use yahtzee_core::solver::Simd;
-use yahtzee_core::state::State;
-use yahtzee_core::twoplayer::{Duo, Game, Player, Solution, Start, solve};
+use yahtzee_core::game::rules::{BoxMask, Order, RuleSet, Rules};
+use yahtzee_core::game::state::State;
+use yahtzee_core::solve::expected::Simd;
+use yahtzee_core::solve::lane::Duo;
+use yahtzee_core::solve::two_player::{Game, Player, Solution, Start, solve};
 
 use crate::brute::{BruteForce, Outcome, TwoPlayerPolicy};
 
@@ -417,10 +418,10 @@ fn card_text(rules: &Rules, filled: BoxMask, points: &[(&str, u32)]) -> String {
 
 #[test]
 fn two_player_advice_averages_to_the_solved_value() {
-    use yahtzee_core::advice::Position;
-    use yahtzee_core::dice::Dice;
-    use yahtzee_core::state::ScoreCard;
-    use yahtzee_core::twoplayer::{TwoPlayerPosition, advise_two_player, next_ply};
+    use yahtzee_core::game::dice::Dice;
+    use yahtzee_core::game::state::ScoreCard;
+    use yahtzee_core::policy::expected::Position;
+    use yahtzee_core::solve::two_player::{TwoPlayerPosition, advise_two_player, next_ply};
     let rules = Rules::with_order(RuleSet::YACHT, Order::Any);
     let ev = crate::util::table(RuleSet::YACHT, Order::Any);
     // You, the second player, with three boxes open; the opponent with two; you trail by 9.
@@ -448,7 +449,7 @@ fn two_player_advice_averages_to_the_solved_value() {
     // The mean over the opening rolls of the best option's value is the value of the
     // position before the roll, which the solve gives (for the first player, here the
     // opponent).
-    let lattice = yahtzee_core::dice::Lattice::get();
+    let lattice = yahtzee_core::game::dice::Lattice::get();
     let mut mean = 0.0;
     for dice in Dice::all() {
         let advice = advise_two_player(ev, &next, &at(dice)).unwrap();
@@ -461,7 +462,8 @@ fn two_player_advice_averages_to_the_solved_value() {
                 .all(|w| w[0].value >= w[1].value - 1e-9)
         );
         assert_eq!(advice.options[0].loss, 0.0);
-        mean += lattice.roll_probability[dice.index() - yahtzee_core::dice::FIRST_ROLL] * advice.value;
+        mean += lattice.roll_probability[dice.index() - yahtzee_core::game::dice::FIRST_ROLL]
+            * advice.value;
     }
     let game = Game::optimal(rules).unwrap();
     let start = Start {
@@ -594,8 +596,9 @@ fn two_player_bad_input_is_refused() {
 
 #[test]
 fn two_player_table_of_early_plies_reads_back_and_refuses_damage() {
-    use yahtzee_core::table::TableError;
-    use yahtzee_core::twoplayer::{EarlyTable, solve_plies};
+    use yahtzee_core::solve::two_player::solve_plies;
+    use yahtzee_core::tables::expected::TableError;
+    use yahtzee_core::tables::two_player::EarlyTable;
     let rules = Rules::with_order(RuleSet::YACHT, Order::Any);
     let game = Game::optimal(rules).unwrap();
     // The last plies of the whole game (the first turns' table holds plies 1 to 8 the same

@@ -4,16 +4,17 @@
 //! Yacht solves in about a second (`crate::util::two_player_table`), so these tests play
 //! whole games against a real table of the first turns.
 
-use yahtzee_core::advice::{Action, Position};
-use yahtzee_core::dice::{DICE, Dice, DiceRng};
-use yahtzee_core::rules::{Order, RuleSet, Rules};
-use yahtzee_core::solver::Simd;
-use yahtzee_core::state::ScoreCard;
-use yahtzee_core::table::StrategyTable;
-use yahtzee_core::twoplayer::{
-    EarlyTable, Game, NextPlies, Player, Start, TwoPlayerPosition, TwoPlayerTurn, advise_at,
-    reads_early_table, solve,
+use yahtzee_core::game::dice::{DICE, Dice, DiceRng};
+use yahtzee_core::game::rules::{Order, RuleSet, Rules};
+use yahtzee_core::game::state::ScoreCard;
+use yahtzee_core::policy::expected::{Action, Position};
+use yahtzee_core::policy::two_player::{NextPlies, TwoPlayerTurn};
+use yahtzee_core::solve::expected::Simd;
+use yahtzee_core::solve::two_player::{
+    Game, Player, Start, TwoPlayerPosition, advise_at, reads_early_table, solve,
 };
+use yahtzee_core::tables::expected::StrategyTable;
+use yahtzee_core::tables::two_player::EarlyTable;
 
 use crate::util::{assert_bad_input, run, stderr, stdout, temp_dir, two_player_table};
 
@@ -495,10 +496,11 @@ fn two_player_batch_lines_answer_as_the_command_line() {
 fn two_player_table_verifies_and_refuses_damage() {
     two_player_table();
     let rules = upper_first();
-    let path = crate::util::table_dir().join(yahtzee_core::table::default_table_name_of(
-        &rules,
-        yahtzee_core::twoplayer::TWO_PLAYER,
-    ));
+    let path =
+        crate::util::table_dir().join(yahtzee_core::tables::expected::default_table_name_of(
+            &rules,
+            yahtzee_core::tables::two_player::TWO_PLAYER,
+        ));
     let path_text = path.to_str().unwrap().to_string();
     let o = run(RuleSet::YACHT, Order::UpperFirst, &["verify", &path_text]);
     assert!(o.status.success(), "{}", stderr(&o));

@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
-use yahtzee_core::rules::{Order, RuleSet, Rules};
-use yahtzee_core::solver::SolveOptions;
-use yahtzee_core::table::{StrategyTable, default_table_name, default_table_name_of};
-use yahtzee_core::vector::{TARGET, VectorObjective, VectorTable};
+use yahtzee_core::game::rules::{Order, RuleSet, Rules};
+use yahtzee_core::solve::expected::SolveOptions;
+use yahtzee_core::solve::vector::{TARGET, VectorObjective, VectorTable};
+use yahtzee_core::tables::expected::{StrategyTable, default_table_name, default_table_name_of};
 
 /// A folder holding the default tables of every rule set, solved once per test process and
 /// shared by the tests (pass it as `YAHTZEE_TABLE_DIR`).
@@ -50,7 +50,7 @@ pub fn target_table(set: &'static RuleSet, order: Order) -> &'static VectorTable
     if let Some((_, t)) = guard.iter().find(|(r, _)| *r == rules) {
         return t;
     }
-    let t = yahtzee_core::vector::solve(
+    let t = yahtzee_core::solve::vector::solve(
         &VectorObjective::<f32>::target(rules),
         SolveOptions::default().simd,
         &|_, _| {},
@@ -206,13 +206,16 @@ pub fn distribution_table(set: &'static RuleSet, order: Order) -> &'static Vecto
     if let Some((_, t)) = guard.iter().find(|(r, _)| *r == rules) {
         return t;
     }
-    let t = yahtzee_core::vector::solve(
+    let t = yahtzee_core::solve::vector::solve(
         &VectorObjective::<f32>::distribution(std::sync::Arc::new(ev.clone())),
         SolveOptions::default().simd,
         &|_, _| {},
     );
-    t.save(&table_dir().join(default_table_name_of(&rules, yahtzee_core::vector::DISTRIBUTION)))
-        .expect("the distribution table saves");
+    t.save(&table_dir().join(default_table_name_of(
+        &rules,
+        yahtzee_core::solve::vector::DISTRIBUTION,
+    )))
+    .expect("the distribution table saves");
     let t: &'static VectorTable<f32> = Box::leak(Box::new(t));
     guard.push((rules, t));
     t
@@ -222,8 +225,9 @@ pub fn distribution_table(set: &'static RuleSet, order: Order) -> &'static Vecto
 /// whole two-player solve takes about a second (the rule leaves few cards), solved once per
 /// test process and saved in [`table_dir`] under its default name (so the binary run by
 /// [`run`] finds it).
-pub fn two_player_table() -> &'static yahtzee_core::twoplayer::EarlyTable {
-    use yahtzee_core::twoplayer::{EarlyTable, Game, TWO_PLAYER, Ties, solve_report};
+pub fn two_player_table() -> &'static yahtzee_core::tables::two_player::EarlyTable {
+    use yahtzee_core::solve::two_player::{Game, Ties, solve_report};
+    use yahtzee_core::tables::two_player::{EarlyTable, TWO_PLAYER};
     static TABLE: OnceLock<EarlyTable> = OnceLock::new();
     TABLE.get_or_init(|| {
         let rules = Rules::with_order(RuleSet::YACHT, Order::UpperFirst);

@@ -4,14 +4,14 @@
 
 use std::sync::Arc;
 
-use yahtzee_core::advice::Position;
-use yahtzee_core::dice::Dice;
-use yahtzee_core::rules::{Order, RuleSet, Rules};
-use yahtzee_core::solver::{Simd, SolveOptions};
-use yahtzee_core::state::{ScoreCard, State};
-use yahtzee_core::table::StrategyTable;
-use yahtzee_core::vector::{VectorObjective, max_banked, solve, solve_reduced};
-use yahtzee_core::win::{FinalScores, Opponent, advise_win, utility};
+use yahtzee_core::game::dice::Dice;
+use yahtzee_core::game::rules::{Order, RuleSet, Rules};
+use yahtzee_core::game::state::{ScoreCard, State};
+use yahtzee_core::policy::expected::Position;
+use yahtzee_core::policy::win::{FinalScores, Opponent, advise_win, utility};
+use yahtzee_core::solve::expected::{Simd, SolveOptions};
+use yahtzee_core::solve::vector::{VectorObjective, max_banked, solve, solve_reduced};
+use yahtzee_core::tables::expected::StrategyTable;
 
 use crate::brute::BruteForce;
 use crate::solver::reduced_states;
@@ -129,8 +129,8 @@ fn check_win_against_brute_force(opponents: &[FinalScores], banked: impl Fn(i64)
 
 fn yacht_tables() -> (
     StrategyTable,
-    yahtzee_core::vector::VectorTable<f32>,
-    yahtzee_core::vector::VectorTable<f32>,
+    yahtzee_core::solve::vector::VectorTable<f32>,
+    yahtzee_core::solve::vector::VectorTable<f32>,
 ) {
     let rules = Rules::new(RuleSet::YACHT);
     let ev = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {}).0;
@@ -173,7 +173,7 @@ fn win_against_a_finished_opponent_lies_between_target_chances() {
         for y in [100u32, 150, 180, 200, 250] {
             let a = advise_win(&ev, Some(&dist), &position, &[Opponent::Finished(y)]).unwrap();
             let reach = |t: u32| {
-                yahtzee_core::target::advise_target(&ev, &target, &position, t)
+                yahtzee_core::policy::target::advise_target(&ev, &target, &position, t)
                     .unwrap()
                     .p_reach
             };
@@ -378,7 +378,7 @@ fn bad_opponents_are_refused_in_one_line() {
 /// is the distribution of the card.
 #[test]
 fn final_score_distribution_from_a_position_is_the_cards_over_its_rolls() {
-    use yahtzee_core::dice::Lattice;
+    use yahtzee_core::game::dice::Lattice;
     let (ev, dist, _) = yacht_tables();
     let rules = Rules::new(RuleSet::YACHT);
     let card = ScoreCard::parse(rules, "ones=2,fours=12,sixes=24,choice=20,yacht=0", 0).unwrap();
@@ -391,7 +391,10 @@ fn final_score_distribution_from_a_position_is_the_cards_over_its_rolls() {
             rolls_left: 2,
         };
         let f = FinalScores::of_position(&ev, &dist, &position).unwrap();
-        let best = yahtzee_core::advice::advise(&ev, &position).unwrap().options[0].expected_final();
+        let best = yahtzee_core::policy::expected::advise(&ev, &position)
+            .unwrap()
+            .options[0]
+            .expected_final();
         assert!(
             (f.mean() - best).abs() < 1e-3,
             "{dice:?}: {} vs {best}",
@@ -418,7 +421,10 @@ fn final_score_distribution_from_a_position_is_the_cards_over_its_rolls() {
         let f = FinalScores::of_position(&ev, &dist, &position).unwrap();
         let total: f64 = f.pmf.iter().sum();
         assert!((total - 1.0).abs() < 1e-6);
-        let best = yahtzee_core::advice::advise(&ev, &position).unwrap().options[0].expected_final();
+        let best = yahtzee_core::policy::expected::advise(&ev, &position)
+            .unwrap()
+            .options[0]
+            .expected_final();
         assert!(
             (f.mean() - best).abs() < 1e-3,
             "{rolls_left}: {} vs {best}",

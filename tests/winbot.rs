@@ -6,14 +6,14 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use serde_json::Value;
-use yahtzee_core::choice::Choice;
-use yahtzee_core::game::record::RecordWriter;
-use yahtzee_core::game::session::{DiceSource, PlayOptions, parse_seats, play};
-use yahtzee_core::matches::{Match, Seat};
-use yahtzee_core::review::GameRecord;
-use yahtzee_core::rules::{Order, RuleSet, Rules};
-use yahtzee_core::simulate::Player;
-use yahtzee_core::win::{Opponent, advise_win};
+use yahtzee_core::game::choice::Choice;
+use yahtzee_core::game::rules::{Order, RuleSet, Rules};
+use yahtzee_core::play::record::RecordWriter;
+use yahtzee_core::play::review::GameRecord;
+use yahtzee_core::play::session::{DiceSource, PlayOptions, parse_seats, play};
+use yahtzee_core::policy::win::{Opponent, advise_win};
+use yahtzee_core::stats::matches::{Match, Seat};
+use yahtzee_core::stats::simulate::Player;
 
 use crate::util::*;
 
@@ -90,7 +90,7 @@ fn win_bots_review_at_zero_loss_in_win_probability() {
             "{out}"
         );
         let head = &lines(&record)[0];
-        assert_eq!(head["format"], yahtzee_core::game::record::RECORD_FORMAT);
+        assert_eq!(head["format"], yahtzee_core::play::record::RECORD_FORMAT);
         assert_eq!(head["coach_win"], false);
         let exact = players.split(',').position(|p| p.contains(':')).unwrap();
         assert_eq!(head["seats"][exact]["policy"], "win-exact");

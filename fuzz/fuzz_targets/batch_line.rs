@@ -9,7 +9,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use yahtzee_core::batch;
-use yahtzee_core::rules::{Order, RuleSet, Rules};
+use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_fuzz::{check_message, table};
 
 fuzz_target!(|data: &[u8]| {

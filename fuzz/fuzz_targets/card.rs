@@ -9,10 +9,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use yahtzee_core::advice::{Position, advise};
-use yahtzee_core::dice::Dice;
-use yahtzee_core::rules::highest_score;
-use yahtzee_core::state::{ScoreCard, is_reachable};
+use yahtzee_core::game::dice::Dice;
+use yahtzee_core::game::rules::highest_score;
+use yahtzee_core::game::state::{ScoreCard, is_reachable};
+use yahtzee_core::policy::expected::{Position, advise};
 use yahtzee_fuzz::{check_message, rules_from_byte, table};
 
 fuzz_target!(|data: &[u8]| {

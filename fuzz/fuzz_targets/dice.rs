@@ -10,8 +10,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use yahtzee_core::dice::{DICE, Dice, FaceCount, Keep, parse_faces};
-use yahtzee_core::game::command::{PlayerCommand, parse_command, resolve_keep};
+use yahtzee_core::game::dice::{DICE, Dice, FaceCount, Keep, parse_faces};
+use yahtzee_core::play::command::{PlayerCommand, parse_command, resolve_keep};
 use yahtzee_fuzz::check_message;
 
 fuzz_target!(|data: &[u8]| {

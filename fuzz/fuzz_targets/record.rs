@@ -7,7 +7,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use yahtzee_core::review::{GameRecord, RecordError, render_review, review};
+use yahtzee_core::play::review::{GameRecord, RecordError, render_review, review};
 use yahtzee_fuzz::table;
 
 fuzz_target!(|data: &[u8]| {

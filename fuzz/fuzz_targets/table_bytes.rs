@@ -13,12 +13,12 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use yahtzee_core::advice::{Position, advise};
 use yahtzee_core::batch;
-use yahtzee_core::dice::Dice;
-use yahtzee_core::rules::{Order, RuleSet, Rules};
-use yahtzee_core::state::ScoreCard;
-use yahtzee_core::table::{MAGIC, StrategyTable, read_header};
+use yahtzee_core::game::dice::Dice;
+use yahtzee_core::game::rules::{Order, RuleSet, Rules};
+use yahtzee_core::game::state::ScoreCard;
+use yahtzee_core::policy::expected::{Position, advise};
+use yahtzee_core::tables::expected::{MAGIC, StrategyTable, read_header};
 use yahtzee_fuzz::check_message;
 
 /// Bytes before the header: the magic, the version and the header's size.

@@ -6,9 +6,9 @@
 
 use std::sync::{Mutex, OnceLock};
 
-use yahtzee_core::rules::Rules;
-use yahtzee_core::solver::SolveOptions;
-use yahtzee_core::table::StrategyTable;
+use yahtzee_core::game::rules::Rules;
+use yahtzee_core::solve::expected::SolveOptions;
+use yahtzee_core::tables::expected::StrategyTable;
 
 /// The rules a byte selects: every rule set in both orders, as [`Rules::all`] lists them.
 pub fn rules_from_byte(byte: u8) -> Rules {

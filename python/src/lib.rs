@@ -20,15 +20,15 @@ use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use yahtzee_core::batch::{self, BatchError};
-use yahtzee_core::cache::{self, Progress};
-use yahtzee_core::dice::Dice;
-use yahtzee_core::distribution::Summary;
+use yahtzee_core::game::dice::Dice;
+use yahtzee_core::game::rules::{Order, RuleSet, Rules};
+use yahtzee_core::game::state::{ScoreCard, reachable_states};
 use yahtzee_core::report;
-use yahtzee_core::rules::{Order, RuleSet, Rules};
-use yahtzee_core::simulate::{MeanInterval, Player, Policy, ShareInterval, TargetPlayer};
-use yahtzee_core::state::{ScoreCard, reachable_states};
-use yahtzee_core::table::{StrategyTable, TableError};
-use yahtzee_core::vector::VectorTable;
+use yahtzee_core::solve::vector::VectorTable;
+use yahtzee_core::stats::distribution::Summary;
+use yahtzee_core::stats::simulate::{MeanInterval, Player, Policy, ShareInterval, TargetPlayer};
+use yahtzee_core::tables::cache::{self, Progress};
+use yahtzee_core::tables::expected::{StrategyTable, TableError};
 
 /// The rules named `rules`, with the upper-section-first modifier if asked.
 fn rules_of(rules: &str, upper_first: bool) -> PyResult<Rules> {
@@ -85,7 +85,9 @@ fn load_vector(
 ) -> Result<VectorTable<f32>, String> {
     let loaded = load().map_err(|e| e.to_string())?;
     if let Some(e) = loaded.saved() {
-        eprintln!("warning: the {what} was built but not saved, so it is built again next time ({e})");
+        eprintln!(
+            "warning: the {what} was built but not saved, so it is built again next time ({e})"
+        );
     }
     Ok(loaded.table)
 }
@@ -340,8 +342,9 @@ fn simulate<'py>(
         (Policy::MostCommon, _, _) => Player::MostCommon,
         _ => Player::Greedy,
     };
-    let (tally, scores) =
-        py.detach(|| yahtzee_core::simulate::simulate_scores(&rules, &player, games, seed, &|_| {}));
+    let (tally, scores) = py.detach(|| {
+        yahtzee_core::stats::simulate::simulate_scores(&rules, &player, games, seed, &|_| {})
+    });
     let mut figures = serde_json::json!({
         "rules": rules.set.name(),
         "upper_first": rules.order == Order::UpperFirst,
@@ -354,7 +357,8 @@ fn simulate<'py>(
     });
     if let Some(t) = policy.target() {
         figures["target"] = t.into();
-        figures["reached"] = serde_json::to_value(ShareInterval::of(&tally, t)).map_err(value_error)?;
+        figures["reached"] =
+            serde_json::to_value(ShareInterval::of(&tally, t)).map_err(value_error)?;
     }
     Ok((scores.into_pyarray(py), figures.to_string()))
 }

@@ -8,16 +8,18 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use crate::cli::AdviseArgs;
-use yahtzee_core::advice::{Advice, Position, advise};
 use yahtzee_core::batch::{self, BatchError};
-use yahtzee_core::dice::{Dice, join_faces};
-use yahtzee_core::rules::Rules;
-use yahtzee_core::state::ScoreCard;
-use yahtzee_core::table::StrategyTable;
-use yahtzee_core::target::{TargetAdvice, advise_target};
+use yahtzee_core::game::dice::{Dice, join_faces};
+use yahtzee_core::game::rules::Rules;
+use yahtzee_core::game::state::ScoreCard;
+use yahtzee_core::policy::expected::{Advice, Position, advise};
+use yahtzee_core::policy::target::{TargetAdvice, advise_target};
+use yahtzee_core::policy::win::{
+    Opponent, WinAdvice, advise_win, needs_distribution, parse_opponent_card,
+};
+use yahtzee_core::solve::vector::VectorTable;
+use yahtzee_core::tables::expected::StrategyTable;
 use yahtzee_core::text::{chance, probability};
-use yahtzee_core::vector::VectorTable;
-use yahtzee_core::win::{Opponent, WinAdvice, advise_win, needs_distribution, parse_opponent_card};
 
 pub fn run(args: &AdviseArgs) -> Result<()> {
     let rules = args.rules.rules();
@@ -46,7 +48,7 @@ pub fn run(args: &AdviseArgs) -> Result<()> {
     }
     opponents.extend(args.opponent_final.iter().map(|&n| Opponent::Finished(n)));
     if args.two_player {
-        yahtzee_core::twoplayer::check_rules(&rules)
+        yahtzee_core::solve::two_player::check_rules(&rules)
             .map_err(|e| anyhow::anyhow!("--two-player: {e}"))?;
     }
     let table = super::load_or_build(&rules, args.table.as_deref())?;
@@ -98,7 +100,7 @@ struct BatchTables {
     distribution_path: Option<PathBuf>,
     distribution: OnceLock<Result<VectorTable<f32>, String>>,
     two_player_path: Option<PathBuf>,
-    two_player: OnceLock<Result<yahtzee_core::twoplayer::EarlyTable, String>>,
+    two_player: OnceLock<Result<yahtzee_core::tables::two_player::EarlyTable, String>>,
 }
 
 impl batch::Tables for BatchTables {
@@ -126,7 +128,7 @@ impl batch::Tables for BatchTables {
             .map_err(|e| BatchError::NoDistributionTable(e.clone()))
     }
 
-    fn two_player(&self) -> Result<&yahtzee_core::twoplayer::EarlyTable, BatchError> {
+    fn two_player(&self) -> Result<&yahtzee_core::tables::two_player::EarlyTable, BatchError> {
         self.two_player
             .get_or_init(|| {
                 super::load_two_player(&self.rules, self.two_player_path.as_deref())
@@ -282,7 +284,9 @@ fn run_two_player(
     position: Position,
     opponents: &[Opponent],
 ) -> Result<()> {
-    use yahtzee_core::twoplayer::{TwoPlayerPosition, advise_at, check_position, reads_early_table};
+    use yahtzee_core::solve::two_player::{
+        TwoPlayerPosition, advise_at, check_position, reads_early_table,
+    };
     let rules = *table.rules();
     let [opponent] = opponents else {
         anyhow::bail!(
@@ -293,7 +297,7 @@ fn run_two_player(
     let at = TwoPlayerPosition::against(position, opponent, args.lead);
     // The position is checked before anything is read or solved.
     check_position(table, &at)?;
-    let simd = yahtzee_core::solver::SolveOptions::default().simd;
+    let simd = yahtzee_core::solve::expected::SolveOptions::default().simd;
     let early = if reads_early_table(&at) {
         Some(super::load_two_player(
             &rules,
@@ -316,7 +320,7 @@ fn run_two_player(
 }
 
 /// The human table of two-player advice: one line per option, best first.
-fn render_two_player(advice: &yahtzee_core::twoplayer::TwoPlayerAdvice) -> String {
+fn render_two_player(advice: &yahtzee_core::solve::two_player::TwoPlayerAdvice) -> String {
     let mut s = format!(
         "{} for two | you are the {} player, lead {} | dice {} | {} roll{} left | best chance of winning (ties half) {}\n",
         advice.rules.label(),

@@ -9,9 +9,9 @@ use anyhow::{Context, Result, bail};
 use crate::cli::ExportArgs;
 use yahtzee_core::export::{self, Filter, Format};
 use yahtzee_core::files;
-use yahtzee_core::state::ScoreCard;
-use yahtzee_core::table::{StrategyTable, default_table_path, default_table_path_of};
-use yahtzee_core::vector::TARGET;
+use yahtzee_core::game::state::ScoreCard;
+use yahtzee_core::solve::vector::TARGET;
+use yahtzee_core::tables::expected::{StrategyTable, default_table_path, default_table_path_of};
 
 /// The validated request.
 enum Scope {

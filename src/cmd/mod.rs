@@ -22,13 +22,13 @@ use std::path::Path;
 use anyhow::{Context, Result, anyhow};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use yahtzee_core::cache::{self, Progress};
 use yahtzee_core::files;
-use yahtzee_core::rules::Rules;
-use yahtzee_core::table::{
+use yahtzee_core::game::rules::Rules;
+use yahtzee_core::solve::vector::{DISTRIBUTION, TARGET, VectorTable};
+use yahtzee_core::tables::cache::{self, Progress};
+use yahtzee_core::tables::expected::{
     EXPECTED_SCORE, StrategyTable, TABLE_DIR_ENV, TableError, default_table_path_of,
 };
-use yahtzee_core::vector::{DISTRIBUTION, TARGET, VectorTable};
 
 /// A progress bar on stderr counting `unit`s, hidden when stderr is not a terminal.
 pub fn progress_bar(message: &str, unit: &str) -> ProgressBar {
@@ -171,11 +171,12 @@ pub fn load_distribution_for(
 pub fn load_two_player(
     rules: &Rules,
     path: Option<&Path>,
-) -> Result<yahtzee_core::twoplayer::EarlyTable> {
-    use yahtzee_core::twoplayer::{EarlyTable, Game, TWO_PLAYER, Ties, solve_report};
-    let path = path
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| yahtzee_core::table::default_table_path_of(rules, TWO_PLAYER));
+) -> Result<yahtzee_core::tables::two_player::EarlyTable> {
+    use yahtzee_core::solve::two_player::{Game, Ties, solve_report};
+    use yahtzee_core::tables::two_player::{EarlyTable, TWO_PLAYER};
+    let path = path.map(Path::to_path_buf).unwrap_or_else(|| {
+        yahtzee_core::tables::expected::default_table_path_of(rules, TWO_PLAYER)
+    });
     let fix = |e: TableError| {
         anyhow::anyhow!(
             "--two-player-table: {e}; rebuild it with `yahtzee solve {} --two-player --out {}`",
@@ -199,7 +200,7 @@ pub fn load_two_player(
         &game,
         Ties::Values,
         Some(&path),
-        yahtzee_core::solver::SolveOptions::default().simd,
+        yahtzee_core::solve::expected::SolveOptions::default().simd,
         &|d, t| {
             bar.set_length(t);
             bar.set_position(d);

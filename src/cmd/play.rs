@@ -1,6 +1,6 @@
 //! `yahtzee play`: a game in the terminal for people and bots (the optimal bot, bots
 //! playing for a target score, bots playing to win), with a coach. The
-//! game itself is [`yahtzee_core::game::session::play`]; this turns the flags into its options and
+//! game itself is [`yahtzee_core::play::session::play`]; this turns the flags into its options and
 //! creates the record file.
 
 use std::io::Write;
@@ -9,8 +9,8 @@ use std::path::Path;
 use anyhow::{Result, anyhow};
 
 use crate::cli::{CoachObjective, PlayArgs};
-use yahtzee_core::game::record::{RecordFileError, RecordWriter, now_utc};
-use yahtzee_core::game::session::{DiceSource, PlayError, PlayOptions, parse_seats, play};
+use yahtzee_core::play::record::{RecordFileError, RecordWriter, now_utc};
+use yahtzee_core::play::session::{DiceSource, PlayError, PlayOptions, parse_seats, play};
 use yahtzee_core::text::excerpt;
 
 /// `--coach-threshold`: `off`, or a number of points, 0 or more (default 0.2), or with a
@@ -56,7 +56,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     let seats = parse_seats(&args.players).map_err(|e| anyhow!("--players: {e}"))?;
     // The seats against the rules (a two-player bot plays only a game of two of Yacht),
     // before any table is loaded or built.
-    yahtzee_core::game::Game::new(rules, seats.clone()).map_err(|e| anyhow!("--players: {e}"))?;
+    yahtzee_core::play::Game::new(rules, seats.clone()).map_err(|e| anyhow!("--players: {e}"))?;
     let coach_win = args.coach == CoachObjective::Win;
     if coach_win && seats.len() < 2 {
         return Err(anyhow!(

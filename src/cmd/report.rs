@@ -7,9 +7,9 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 
 use crate::cli::ReportArgs;
-use yahtzee_core::distribution::{Summary, Tally};
-use yahtzee_core::files::same_file;
 use crate::plot::plot_histogram;
+use yahtzee_core::files::same_file;
+use yahtzee_core::stats::distribution::{Summary, Tally};
 use yahtzee_core::text::probability;
 
 /// Checks the report options before any long computation; `table` is the table the command

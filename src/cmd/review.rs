@@ -3,14 +3,14 @@
 //! chance of winning (`--win`, by default when the record's coach coached to win), or by
 //! the exact game of two (`--two-player`, by default for a record with a two-player bot).
 //! The work is
-//! [`yahtzee_core::review`]; this reads the file, loads the table of its rules and prints.
+//! [`yahtzee_core::play::review`]; this reads the file, loads the table of its rules and prints.
 
 use std::io::Write;
 
 use anyhow::{Context, Result, anyhow};
 
 use crate::cli::{ReviewArgs, ReviewTarget};
-use yahtzee_core::review::{GameRecord, Pricing, render_review, review_for};
+use yahtzee_core::play::review::{GameRecord, Pricing, render_review, review_for};
 
 pub fn run(args: &ReviewArgs) -> Result<()> {
     let path = &args.game;
@@ -35,7 +35,7 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
         .header
         .seats
         .iter()
-        .any(|s| s.policy == Some(yahtzee_core::game::WinPolicy::TwoPlayer));
+        .any(|s| s.policy == Some(yahtzee_core::play::WinPolicy::TwoPlayer));
     let two_player = args.two_player || (args.target.is_none() && !args.win && seats_two_player);
     let target = match args.target {
         Some(ReviewTarget::Score(t)) => Some(t),
@@ -69,7 +69,7 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
     };
     let early = if two_player {
         let players = record.game.seats().len();
-        if players != 2 || yahtzee_core::twoplayer::check_rules(&rules).is_err() {
+        if players != 2 || yahtzee_core::solve::two_player::check_rules(&rules).is_err() {
             return Err(anyhow!(
                 "{}: --two-player prices by the exact game of two, for records of two players of Yacht (either fill order); this one is {} with {}: review it without --two-player",
                 path.display(),

@@ -5,7 +5,7 @@ use std::io::Write;
 use anyhow::Result;
 
 use crate::cli::RulesCardArgs;
-use yahtzee_core::rules::RulesCard;
+use yahtzee_core::game::rules::RulesCard;
 
 pub fn run(args: &RulesCardArgs) -> Result<()> {
     let card = RulesCard::of(args.rules.rules());

@@ -9,12 +9,12 @@ use anyhow::{Context, Result, anyhow};
 
 use super::report as summary;
 use crate::cli::{Lineup, SimulateArgs};
-use yahtzee_core::matches::{self, Match, Needs, Tables};
 use yahtzee_core::report::{self, MatchReport};
-use yahtzee_core::simulate::{Player, Policy, TargetPlayer};
-use yahtzee_core::table::{default_table_path, default_table_path_of};
+use yahtzee_core::solve::vector::{DISTRIBUTION, TARGET};
+use yahtzee_core::stats::matches::{self, Match, Needs, Tables};
+use yahtzee_core::stats::simulate::{Player, Policy, TargetPlayer};
+use yahtzee_core::tables::expected::{default_table_path, default_table_path_of};
 use yahtzee_core::text::probability;
-use yahtzee_core::vector::{DISTRIBUTION, TARGET};
 
 pub fn run(args: &SimulateArgs) -> Result<()> {
     let rules = args.rules.rules();
@@ -141,7 +141,8 @@ fn run_match(args: &SimulateArgs, lineup: &Lineup) -> Result<()> {
         super::check_output("--games-csv", path, &read)?;
     }
     let needs = Needs::of(policies);
-    if needs.two_player && (yahtzee_core::twoplayer::check_rules(&rules).is_err() || policies.len() != 2)
+    if needs.two_player
+        && (yahtzee_core::solve::two_player::check_rules(&rules).is_err() || policies.len() != 2)
     {
         // Before any table is loaded or built.
         return Err(anyhow!(

@@ -7,9 +7,9 @@ use anyhow::Result;
 use super::RulesFrom;
 use crate::cli::{ObjectiveArg, PlayerArg, SolveArgs};
 use yahtzee_core::report::{self, TargetReport};
-use yahtzee_core::table::{default_table_path, default_table_path_of};
+use yahtzee_core::solve::vector::{TARGET, VectorObjective};
+use yahtzee_core::tables::expected::{default_table_path, default_table_path_of};
 use yahtzee_core::text::chance;
-use yahtzee_core::vector::{TARGET, VectorObjective};
 
 pub fn run(args: &SolveArgs) -> Result<()> {
     let rules = args.rules.rules();
@@ -54,7 +54,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             super::table_error_of(e, &rules, args.out.as_deref(), RulesFrom::Flags, name)
         })?;
         if let Some(curve) = &args.curve {
-            let most = yahtzee_core::vector::max_remaining(&rules, &yahtzee_core::State::START);
+            let most =
+                yahtzee_core::solve::vector::max_remaining(&rules, &yahtzee_core::State::START);
             let mut text = String::from(if name == TARGET {
                 "target,p_reach\n"
             } else {
@@ -134,8 +135,12 @@ pub fn write_target(out: &mut dyn Write, report: &TargetReport) -> std::io::Resu
 }
 
 /// `solve --two-player`: the exact game of two, reported from a new game.
-fn run_two_player(args: &SolveArgs, rules: yahtzee_core::Rules, pool: &rayon::ThreadPool) -> Result<()> {
-    use yahtzee_core::twoplayer::{Game, Player, Ties, check_rules, solve_report};
+fn run_two_player(
+    args: &SolveArgs,
+    rules: yahtzee_core::Rules,
+    pool: &rayon::ThreadPool,
+) -> Result<()> {
+    use yahtzee_core::solve::two_player::{Game, Player, Ties, check_rules, solve_report};
     check_rules(&rules)?;
     let player = |arg: PlayerArg| -> Result<Player> {
         Ok(match arg {
@@ -154,9 +159,9 @@ fn run_two_player(args: &SolveArgs, rules: yahtzee_core::Rules, pool: &rayon::Th
         );
     }
     let path = both_optimal.then(|| {
-        args.out
-            .clone()
-            .unwrap_or_else(|| default_table_path_of(&rules, yahtzee_core::twoplayer::TWO_PLAYER))
+        args.out.clone().unwrap_or_else(|| {
+            default_table_path_of(&rules, yahtzee_core::tables::two_player::TWO_PLAYER)
+        })
     });
     let bar = super::progress_bar(&format!("solving two-player {}", rules.label()), "pairs");
     let report = pool.install(|| {
@@ -168,7 +173,7 @@ fn run_two_player(args: &SolveArgs, rules: yahtzee_core::Rules, pool: &rayon::Th
                 Ties::Values
             },
             path.as_deref(),
-            yahtzee_core::solver::SolveOptions::default().simd,
+            yahtzee_core::solve::expected::SolveOptions::default().simd,
             &|done, total| {
                 bar.set_length(total);
                 bar.set_position(done);
@@ -208,7 +213,7 @@ fn run_two_player(args: &SolveArgs, rules: yahtzee_core::Rules, pool: &rayon::Th
             writeln!(
                 out,
                 "the first {} turns saved to {table} ({:.0} MiB)",
-                yahtzee_core::twoplayer::EARLY_PLIES,
+                yahtzee_core::tables::two_player::EARLY_PLIES,
                 bytes as f64 / f64::from(1u32 << 20)
             )?;
         }

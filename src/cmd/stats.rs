@@ -7,12 +7,12 @@ use anyhow::Result;
 
 use super::report as summary;
 use crate::cli::StatsArgs;
-use yahtzee_core::distribution::Summary;
 use yahtzee_core::report::{self, TargetStatsReport};
-use yahtzee_core::simulate::TargetPlayer;
-use yahtzee_core::table::{default_table_path, default_table_path_of};
+use yahtzee_core::solve::vector::TARGET;
+use yahtzee_core::stats::distribution::Summary;
+use yahtzee_core::stats::simulate::TargetPlayer;
+use yahtzee_core::tables::expected::{default_table_path, default_table_path_of};
 use yahtzee_core::text::probability;
-use yahtzee_core::vector::TARGET;
 
 pub fn run(args: &StatsArgs) -> Result<()> {
     let rules = args.rules.rules();

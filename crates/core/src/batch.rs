@@ -39,19 +39,20 @@ use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use serde::Serialize;
 
-use crate::advice::{Advice, AdviceError, Position, advise};
-use crate::dice::{Dice, join_faces};
-use crate::rules::Rules;
-use crate::state::{CardError, ScoreCard};
-use crate::table::StrategyTable;
-use crate::target::{TargetAdvice, TargetError, advise_target};
-use crate::text::excerpt;
-use crate::twoplayer::{
-    EarlyTable, TwoPlayerAdvice, TwoPlayerAdviceError, TwoPlayerPosition, advise_at,
-    check_position, reads_early_table,
+use crate::game::dice::{Dice, join_faces};
+use crate::game::rules::Rules;
+use crate::game::state::{CardError, ScoreCard};
+use crate::policy::expected::{Advice, AdviceError, Position, advise};
+use crate::policy::target::{TargetAdvice, TargetError, advise_target};
+use crate::policy::win::{Opponent, WinAdvice, WinError, advise_win, needs_distribution};
+use crate::solve::two_player::{
+    TwoPlayerAdvice, TwoPlayerAdviceError, TwoPlayerPosition, advise_at, check_position,
+    reads_early_table,
 };
-use crate::vector::VectorTable;
-use crate::win::{Opponent, WinAdvice, WinError, advise_win, needs_distribution};
+use crate::solve::vector::VectorTable;
+use crate::tables::expected::StrategyTable;
+use crate::tables::two_player::EarlyTable;
+use crate::text::excerpt;
 
 /// The shape of a query, shown in error lines.
 pub const EXAMPLE: &str = r#"{"card": {"ones": 3, "full-house": 25}, "yahtzee_bonus": 0, "dice": [1, 3, 3, 5, 6], "rolls_left": 2}"#;
@@ -589,7 +590,7 @@ pub fn answer(tables: &dyn Tables, line: &[u8]) -> Result<Answer, BatchError> {
         } else {
             None
         };
-        let simd = crate::solver::Simd::detect();
+        let simd = crate::solve::expected::Simd::detect();
         return Ok(Answer::TwoPlayer(advise_at(
             ev,
             &at,
@@ -811,7 +812,7 @@ mod tests {
         let q = Query::parse(br#"{"card": {"ones": 1, "ones": 3}, "dice": [1,2,3,4,5]}"#).unwrap();
         assert_eq!(q.card.len(), 2);
         let e = q
-            .position(Rules::new(crate::rules::RuleSet::YAHTZEE))
+            .position(Rules::new(crate::game::rules::RuleSet::YAHTZEE))
             .unwrap_err();
         assert!(e.to_string().contains("given twice"), "{e}");
     }

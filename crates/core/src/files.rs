@@ -259,7 +259,7 @@ pub fn check_output(path: &Path, tables: &[&Path]) -> Result<(), OutputError> {
             path: path.to_path_buf(),
         });
     }
-    if crate::table::holds_table(path) {
+    if crate::tables::expected::holds_table(path) {
         return Err(OutputError::IsTable {
             path: path.to_path_buf(),
         });

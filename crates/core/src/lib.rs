@@ -1,61 +1,43 @@
-//! Optimal strategy for Yahtzee and Yacht: the rules, an exact dynamic-programming solver, a
-//! saved strategy table, and the advice, statistics and exports built on it.
+//! The core library of the solver and analysis tool for Yahtzee, Yacht, Scandinavian Yatzy and
+//! the rest of the family: the rules, the exact solvers, the table files, the policies of
+//! every objective, statistics, simulation, the game host and the exports. Every front end
+//! (the `yahtzee` binary, the web server, the Parquet writer, the Python module, the fuzz
+//! targets) is a thin layer over it; it depends on none of them. `ARCHITECTURE.md` at the
+//! root of the repository is the map.
 //!
-//! The binary `yahtzee` is a thin layer over this library: everything a command does, a test
-//! or a benchmark can do through these modules.
+//! The folders are layers: each uses only those above it in this list.
 //!
-//! - [`rules`]: rule sets, boxes, scoring, bonuses and the Joker rule.
-//! - [`dice`]: dice, keeps and the multiset lattice of five dice.
-//! - [`choice`]: a keep of dice or a box, the choice of a player or of the policy.
-//! - [`state`]: turn-start states, score cards and the table layout.
-//! - [`kernel`]: the turn machinery every objective runs: final roll, keeps, keep lattice.
-//! - [`solver`]: backward induction over all states, in parallel and SIMD.
-//! - [`table`]: the strategy table and its versioned, checksummed file (or bytes).
-//! - [`files`]: every file written through a temporary renamed into place.
-//! - [`cache`]: the table of some rules, loaded from its file or built and saved.
-//! - [`vector`]: objectives with a vector per state (target score, ...), by the same kernel.
-//! - [`target`]: advice for a target score.
-//! - [`advice`]: the ranked options for a position.
-//! - [`batch`]: the batch protocol, one JSON query per line and one JSON answer.
-//! - [`game`]: a game of one or more players: referee, record, commands, session, coach.
-//! - [`review`]: prices every decision of a saved game.
-//! - [`export`]: strategy tables (one card, every state, the full policy, the opening sheet).
-//! - [`distribution`]: the figures of a final-score distribution.
-//! - [`stats`]: the exact distribution under optimal play.
-//! - [`simulate`]: games with random dice under a policy.
-//! - [`matches`]: matches between policies, the win bots among them.
-//! - [`report`]: the result of each command (solve, verify, stats, simulate).
-//! - [`twoplayer`]: two players, solved exactly (Yacht): the chance of winning from every position.
-//! - [`text`]: input quoted in errors, number agreement, probabilities as people read them.
+//! - [`text`], [`files`]: input quoted in errors and numbers in words; every file written
+//!   through a temporary renamed into place.
+//! - [`game`]: the game itself: rule sets as data, dice and keeps, states and score cards,
+//!   choices, and the tie conventions.
+//! - [`solve`]: the turn kernel and the backward solves of every objective (expected score,
+//!   vector objectives, the exact game of two), in parallel and SIMD.
+//! - [`tables`]: the solved tables and their versioned, checksummed files; the cache that
+//!   loads or builds them.
+//! - [`policy`]: what "best" means: the expected score, a target, winning, the game of two,
+//!   the baselines; advice (the ranked options of a position) and the bots.
+//! - [`stats`], [`export`], [`batch`]: exact distributions, simulation and matches; strategy
+//!   tables for people and programs; the batch protocol (one JSON query per line).
+//! - [`play`]: a game in progress: the referee, the record, the commands, the session and
+//!   the review of a game.
+//! - [`report`]: the result of each command.
 
-pub mod advice;
 pub mod batch;
-pub mod cache;
-pub mod choice;
-pub mod dice;
+pub mod export;
 pub mod files;
 pub mod game;
-pub mod kernel;
-pub mod review;
-pub mod rules;
-pub mod solver;
-pub mod state;
-pub mod table;
-pub mod target;
-pub mod text;
-pub mod twoplayer;
-pub mod vector;
-pub mod win;
-
-pub use advice::{Advice, AdviceOption, Position, advise};
-pub use choice::Choice;
-pub use dice::{Dice, Keep};
-pub use rules::{Category, Order, RuleSet, Rules};
-pub use state::{ScoreCard, State};
-pub use table::StrategyTable;
-pub mod distribution;
-pub mod export;
-pub mod matches;
+pub mod play;
+pub mod policy;
 pub mod report;
-pub mod simulate;
+pub mod solve;
 pub mod stats;
+pub mod tables;
+pub mod text;
+
+pub use game::choice::Choice;
+pub use game::dice::{Dice, Keep};
+pub use game::rules::{Category, Order, RuleSet, Rules};
+pub use game::state::{ScoreCard, State};
+pub use policy::expected::{Advice, AdviceOption, Position, advise};
+pub use tables::expected::StrategyTable;

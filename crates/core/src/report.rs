@@ -10,13 +10,15 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::distribution::{Summary, Tally};
-use crate::rules::Rules;
-use crate::simulate::{MeanInterval, Player, Policy, ShareInterval, TargetPlayer};
-use crate::solver::SolveOptions;
-use crate::state::{State, reachable_state_count};
-use crate::table::{EXPECTED_SCORE, FORMAT_VERSION, StrategyTable, TableError, TableHeader};
-use crate::vector::{self, VectorObjective, VectorTable, max_remaining};
+use crate::game::rules::Rules;
+use crate::game::state::{State, reachable_state_count};
+use crate::solve::expected::SolveOptions;
+use crate::solve::vector::{self, VectorObjective, VectorTable, max_remaining};
+use crate::stats::distribution::{Summary, Tally};
+use crate::stats::simulate::{MeanInterval, Player, Policy, ShareInterval, TargetPlayer};
+use crate::tables::expected::{
+    EXPECTED_SCORE, FORMAT_VERSION, StrategyTable, TableError, TableHeader,
+};
 
 /// The tie convention of the optimal policy, as every report that applies it states it.
 pub const TIE_CONVENTION: &str = "options within 1e-9 of the best are ties: among keeps, the fewest dice (then the lowest faces); among boxes, the first on the card";
@@ -237,8 +239,8 @@ pub enum Verified {
 /// Checks the table file at `path`, of whatever objective its header names, and says what
 /// it holds.
 pub fn verify_any(path: &Path) -> Result<Verified, TableError> {
-    let bytes = crate::table::read(path)?;
-    let header = crate::table::read_header(&bytes).map_err(|e| e.at(path))?;
+    let bytes = crate::tables::expected::read(path)?;
+    let header = crate::tables::expected::read_header(&bytes).map_err(|e| e.at(path))?;
     if header.objective == EXPECTED_SCORE {
         return verify(path).map(Verified::ExpectedScore);
     }
@@ -459,7 +461,7 @@ pub fn simulate(
 ) -> Result<(SimulateReport, Tally), SimulateError> {
     check_games(games)?;
     let start = Instant::now();
-    let tally = crate::simulate::simulate(rules, player, games, seed, progress);
+    let tally = crate::stats::simulate::simulate(rules, player, games, seed, progress);
     let seconds = start.elapsed().as_secs_f64();
     let policy = player.policy();
     let report = SimulateReport {
@@ -480,7 +482,7 @@ pub fn simulate(
     Ok((report, tally))
 }
 
-/// What a match between policies reports ([`crate::matches`]).
+/// What a match between policies reports ([`crate::stats::matches`]).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MatchReport {
     /// The rules played.
@@ -493,9 +495,9 @@ pub struct MatchReport {
     /// Seed of the dice.
     pub seed: u64,
     /// How the games are played: the turn order, the rotation of the first seat, ties
-    /// ([`crate::matches::MATCH_ORDER`]).
+    /// ([`crate::stats::matches::MATCH_ORDER`]).
     pub order: &'static str,
-    /// What the policies that play to win assume of their opponents ([`crate::win::MODEL`];
+    /// What the policies that play to win assume of their opponents ([`crate::policy::win::MODEL`];
     /// absent when no seat plays to win).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<&'static str>,
@@ -552,15 +554,15 @@ pub struct SeatReport {
 /// Plays `games` games of the match `m` with `seed` and reports; the tally is returned too
 /// (with every game when `record` is set). `progress(done)` counts games.
 pub fn play_match(
-    m: &crate::matches::Match<'_>,
+    m: &crate::stats::matches::Match<'_>,
     games: u64,
     seed: u64,
     record: bool,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<(MatchReport, crate::matches::MatchTally), SimulateError> {
+) -> Result<(MatchReport, crate::stats::matches::MatchTally), SimulateError> {
     check_games(games)?;
     let start = Instant::now();
-    let (tally, clock) = crate::matches::play(m, games, seed, record, progress);
+    let (tally, clock) = crate::stats::matches::play(m, games, seed, record, progress);
     let seconds = start.elapsed().as_secs_f64();
     let n = games as f64;
     let seats = m
@@ -596,12 +598,12 @@ pub fn play_match(
         method: "simulation",
         games,
         seed,
-        order: crate::matches::MATCH_ORDER,
+        order: crate::stats::matches::MATCH_ORDER,
         model: m
             .seats()
             .iter()
             .any(|s| s.plays_to_win())
-            .then_some(crate::win::MODEL),
+            .then_some(crate::policy::win::MODEL),
         seats,
         tied_games: tally.tied_games,
         seconds,
@@ -614,7 +616,7 @@ pub fn play_match(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Order, RuleSet};
+    use crate::game::rules::{Order, RuleSet};
 
     #[test]
     fn reports_serialize_their_rules_as_two_fields_first() {

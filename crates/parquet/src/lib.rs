@@ -37,9 +37,11 @@ use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::schema::types::ColumnPath;
-use yahtzee_core::export::columns::{Frame, Header, Value, broken, read_frame, read_value, tag, type_name};
 #[cfg(doc)]
 use yahtzee_core::export::Format;
+use yahtzee_core::export::columns::{
+    Frame, Header, Value, broken, read_frame, read_value, tag, type_name,
+};
 
 /// Rows per row group: large enough for good compression and few footers entries (the full
 /// `yahtzee` policy has about 390 groups), small enough that a group's encoded columns take a
@@ -542,12 +544,12 @@ where
 mod tests {
     use super::*;
     use arrow_array::Array;
-    use serde::Serialize;
-    use yahtzee_core::export::columns::ColumnsExporter;
-    use yahtzee_core::export::{Exporter, Meta, Row};
     use arrow_array::cast::AsArray;
     use arrow_array::types::{Float64Type, UInt32Type};
     use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    use serde::Serialize;
+    use yahtzee_core::export::columns::ColumnsExporter;
+    use yahtzee_core::export::{Exporter, Meta, Row};
 
     /// A row whose `late` field has no value in the first `nulls` rows.
     #[derive(Serialize)]

@@ -33,16 +33,16 @@ use super::{
     query_pairs, read_body, rules_param,
 };
 use yahtzee_core::batch::{self, Answer, BatchError};
-use yahtzee_core::dice::Dice;
-use yahtzee_core::distribution::{Summary, THRESHOLDS, Tally};
-use yahtzee_core::game::{box_names, check_legal};
+use yahtzee_core::game::dice::Dice;
+use yahtzee_core::game::rules::{Rules, RulesCard, Section};
+use yahtzee_core::game::state::ScoreCard;
+use yahtzee_core::play::review::{GameRecord, Pricing, ReviewError, review, review_for};
+use yahtzee_core::play::{box_names, check_legal};
 use yahtzee_core::report::{StatsReport, stats};
-use yahtzee_core::review::{GameRecord, Pricing, ReviewError, review, review_for};
-use yahtzee_core::rules::{Rules, RulesCard, Section};
-use yahtzee_core::state::ScoreCard;
-use yahtzee_core::table::StrategyTable;
+use yahtzee_core::solve::vector::VectorTable;
+use yahtzee_core::stats::distribution::{Summary, THRESHOLDS, Tally};
+use yahtzee_core::tables::expected::StrategyTable;
 use yahtzee_core::text::excerpt;
-use yahtzee_core::vector::VectorTable;
 
 /// The exact statistics of each rules, computed once (about 20 seconds for Yahtzee).
 pub type StatsCache = Mutex<HashMap<Rules, Arc<OnceLock<(StatsReport, Tally)>>>>;
@@ -529,11 +529,11 @@ pub fn review_objective(
             t => Some(
                 t.parse::<u32>()
                     .ok()
-                    .filter(|&n| n <= yahtzee_core::simulate::MAX_TARGET)
+                    .filter(|&n| n <= yahtzee_core::stats::simulate::MAX_TARGET)
                     .ok_or_else(|| {
                         ApiError::bad(format!(
                             "the target must be `off` or a whole number from 0 to {}, not `{}`",
-                            yahtzee_core::simulate::MAX_TARGET,
+                            yahtzee_core::stats::simulate::MAX_TARGET,
                             excerpt(t)
                         ))
                     })?,
@@ -553,7 +553,7 @@ pub fn review_objective(
             Some(t) => Ok(ReviewObjective::Target(t)),
             None => Err(ApiError::bad(format!(
                 "objective target needs its target: give target=T, a whole number from 0 to {} (the record's coach had none)",
-                yahtzee_core::simulate::MAX_TARGET
+                yahtzee_core::stats::simulate::MAX_TARGET
             ))),
         },
         (Some("target"), Some(None)) => Err(ApiError::bad(
@@ -577,7 +577,7 @@ pub fn review_record(
     server: &Arc<Server>,
     bytes: &[u8],
     pairs: &[(String, String)],
-) -> Result<yahtzee_core::review::Review, ApiError> {
+) -> Result<yahtzee_core::play::review::Review, ApiError> {
     let record = GameRecord::parse(bytes).map_err(|e| ApiError::bad(format!("the record: {e}")))?;
     let objective = review_objective(pairs, &record)?;
     let rules = record.game.rules();

@@ -11,9 +11,9 @@
 //!   for the same task ([`api`]), and the games played on the page ([`play`]).
 //!
 //! Every answer comes from the library: advice from [`yahtzee_core::batch`] (an `/api/advise`
-//! request body is a batch line), the card from [`yahtzee_core::rules::RulesCard`] and
-//! [`yahtzee_core::state::ScoreCard`], games from the referee [`yahtzee_core::game::Game`], reviews from
-//! [`yahtzee_core::review`]. A bad request gets status 400 and `{"error": "..."}` with the message
+//! request body is a batch line), the card from [`yahtzee_core::game::rules::RulesCard`] and
+//! [`yahtzee_core::game::state::ScoreCard`], games from the referee [`yahtzee_core::play::Game`], reviews from
+//! [`yahtzee_core::play::review`]. A bad request gets status 400 and `{"error": "..."}` with the message
 //! the command line prints for the same mistake; a body over the endpoint's limit gets 413;
 //! an unknown path 404 and a wrong method 405, also as `{"error": "..."}`. No request names a
 //! file: the only files the server writes are the tables of its cache, as every command does.
@@ -38,7 +38,7 @@ use axum::routing::get;
 use http_body_util::BodyExt;
 use serde::Serialize;
 
-use yahtzee_core::rules::{RuleSet, Rules};
+use yahtzee_core::game::rules::{RuleSet, Rules};
 use yahtzee_core::text::excerpt;
 
 pub use tables::{Objective, TableHint, TableStore};
@@ -149,8 +149,10 @@ pub fn run(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), 
         server.tables.start(options.rules, Objective::ExpectedScore);
         // The distribution table (the page's chart) is loaded at start only when it is in
         // the cache: building it takes about a minute, which the page asks for first.
-        let distribution =
-            yahtzee_core::table::default_table_path_of(&options.rules, yahtzee_core::vector::DISTRIBUTION);
+        let distribution = yahtzee_core::tables::expected::default_table_path_of(
+            &options.rules,
+            yahtzee_core::solve::vector::DISTRIBUTION,
+        );
         if distribution.symlink_metadata().is_ok() {
             server.tables.start(options.rules, Objective::Distribution);
         }
@@ -449,7 +451,7 @@ pub fn rules_param(pairs: &[(String, String)], default: Rules) -> Result<Rules, 
     };
     Ok(Rules::with_order(
         set,
-        yahtzee_core::rules::Order::upper_first(upper_first),
+        yahtzee_core::game::rules::Order::upper_first(upper_first),
     ))
 }
 

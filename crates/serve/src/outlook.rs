@@ -8,7 +8,7 @@
 //!   (`stats --target T`, from a position: [`distribution_from_position`]).
 //! - `opponents`: the best response to their final-score distributions from the position
 //!   (the win table `advise --opponent` ranks by, solved once for the position,
-//!   [`yahtzee_core::win::best_response`]), kept to the end of the game: the opponents' cards are
+//!   [`yahtzee_core::policy::win::best_response`]), kept to the end of the game: the opponents' cards are
 //!   not re-read as they play.
 //!
 //! A line without `dice` asks for the start of a turn of its card, before the roll: from an
@@ -33,21 +33,21 @@ use serde::Serialize;
 
 use super::api::rules_query;
 use super::{ApiError, BODY_LIMIT, Server, blocking, json, read_body};
-use yahtzee_core::advice::Position;
 use yahtzee_core::batch::{BatchError, Query};
-use yahtzee_core::distribution::Tally;
-use yahtzee_core::rules::Rules;
-use yahtzee_core::simulate::TargetPlayer;
-use yahtzee_core::solver::Simd;
-use yahtzee_core::state::ScoreCard;
-use yahtzee_core::stats::{VectorPolicy, distribution_from_card, distribution_from_position};
-use yahtzee_core::table::StrategyTable;
-use yahtzee_core::target::TargetError;
-use yahtzee_core::vector::VectorTable;
-use yahtzee_core::win::{
+use yahtzee_core::game::rules::Rules;
+use yahtzee_core::game::state::ScoreCard;
+use yahtzee_core::policy::expected::Position;
+use yahtzee_core::policy::target::TargetError;
+use yahtzee_core::policy::win::{
     FinalScores, MODEL, Opponent, WinError, best_response, needs_distribution, opponent_scores,
     utility,
 };
+use yahtzee_core::solve::expected::Simd;
+use yahtzee_core::solve::vector::VectorTable;
+use yahtzee_core::stats::distribution::Tally;
+use yahtzee_core::stats::simulate::TargetPlayer;
+use yahtzee_core::stats::{VectorPolicy, distribution_from_card, distribution_from_position};
+use yahtzee_core::tables::expected::StrategyTable;
 
 /// The answers kept for questions asked again (a page going back and forth).
 pub const KEPT: usize = 16;
@@ -102,9 +102,9 @@ enum Objective {
 impl Objective {
     fn policy(&self) -> &'static str {
         match self {
-            Objective::ExpectedScore => yahtzee_core::table::EXPECTED_SCORE,
-            Objective::Target(_) => yahtzee_core::vector::TARGET,
-            Objective::Win(_) => yahtzee_core::win::WIN,
+            Objective::ExpectedScore => yahtzee_core::tables::expected::EXPECTED_SCORE,
+            Objective::Target(_) => yahtzee_core::solve::vector::TARGET,
+            Objective::Win(_) => yahtzee_core::policy::win::WIN,
         }
     }
 
@@ -524,7 +524,8 @@ fn prepare(server: &Arc<Server>, rules: Rules, line: &[u8]) -> Result<Joined, Ap
         Start::Card(position.card)
     } else {
         // The position is checked before any table is loaded (or built).
-        yahtzee_core::advice::advise(&ev, &position).map_err(|e| ApiError::bad(e.to_string()))?;
+        yahtzee_core::policy::expected::advise(&ev, &position)
+            .map_err(|e| ApiError::bad(e.to_string()))?;
         Start::Position(position)
     };
     let win_error = |e: WinError| match e {

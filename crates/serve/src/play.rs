@@ -31,19 +31,19 @@ use serde_json::Value;
 
 use super::api::{CardView, describe, integer, parse_body, rules_query};
 use super::{ApiError, BODY_LIMIT, Server, blocking, json, query_pairs, read_body};
-use yahtzee_core::advice::{TurnValues, best_box, box_choices};
-use yahtzee_core::dice::{DICE, DiceRng, join_faces};
-use yahtzee_core::game::session::{DiceSource, PlayOptions, header, parse_seats};
-use yahtzee_core::game::{
+use yahtzee_core::game::dice::{DICE, DiceRng, join_faces};
+use yahtzee_core::game::rules::Rules;
+use yahtzee_core::play::session::{DiceSource, PlayOptions, header, parse_seats};
+use yahtzee_core::play::{
     Decision, DiceMode, Event, Game, Header, Illegal, Phase, Seat, SeatKind, WinPolicy, agree,
     box_names, check_legal, evaluate,
 };
-use yahtzee_core::matches::{Seat as MatchSeat, check_tables};
-use yahtzee_core::rules::Rules;
-use yahtzee_core::table::StrategyTable;
+use yahtzee_core::policy::expected::{TurnValues, best_box, box_choices};
+use yahtzee_core::policy::win::{opponent_scores, opponents_at_table};
+use yahtzee_core::solve::vector::VectorTable;
+use yahtzee_core::stats::matches::{Seat as MatchSeat, check_tables};
+use yahtzee_core::tables::expected::StrategyTable;
 use yahtzee_core::text::{excerpt, plural};
-use yahtzee_core::vector::VectorTable;
-use yahtzee_core::win::{opponent_scores, opponents_at_table};
 
 /// The most games the server keeps at once.
 pub const MAX_GAMES: usize = 64;
@@ -569,7 +569,7 @@ impl WebGame {
             &opponents,
             None,
             &mut exact,
-            yahtzee_core::solver::Simd::detect(),
+            yahtzee_core::solve::expected::Simd::detect(),
         );
         match self.game.phase() {
             Phase::Rolled { dice, rolls_left } => {

@@ -1,6 +1,6 @@
 //! The tables a server shares between its requests: for each rules, the expected-score table
 //! and the target table, each loaded from the cache (or built and saved there) once, by
-//! [`yahtzee_core::cache`], and kept for the life of the server.
+//! [`yahtzee_core::tables::cache`], and kept for the life of the server.
 //!
 //! A table is a [`Slot`]: loading starts either in the background ([`TableStore::start`],
 //! so that a page can show the progress of a build while it waits) or on the first request
@@ -15,10 +15,10 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use serde::Serialize;
 
-use yahtzee_core::cache::{self, Progress};
-use yahtzee_core::rules::Rules;
-use yahtzee_core::table::{EXPECTED_SCORE, StrategyTable, TableError};
-use yahtzee_core::vector::{DISTRIBUTION, TARGET, VectorTable};
+use yahtzee_core::game::rules::Rules;
+use yahtzee_core::solve::vector::{DISTRIBUTION, TARGET, VectorTable};
+use yahtzee_core::tables::cache::{self, Progress};
+use yahtzee_core::tables::expected::{EXPECTED_SCORE, StrategyTable, TableError};
 
 /// Says how to fix a table that cannot be loaded: `(error, rules, objective)` to a message.
 /// The command line gives the fixes it gives everywhere else (a `yahtzee solve` command).

@@ -8,8 +8,8 @@ use super::{
     ACTION_NOTE, DecisionRow, Filter, Format, Meta, TIE_NOTE, exporter, gap_note, rules_title,
     state_rows,
 };
-use crate::state::ScoreCard;
-use crate::table::StrategyTable;
+use crate::game::state::ScoreCard;
+use crate::tables::expected::StrategyTable;
 
 /// The decisions of one card's turn (scope `--card`), expected scores counting its banked
 /// points.

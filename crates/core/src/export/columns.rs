@@ -473,8 +473,20 @@ mod tests {
         };
         Exporter::<Mixed>::begin(&ColumnsExporter, &meta, &mut out);
         let rows = [
-            Mixed { a: 7, b: None, c: "keep 3 3", d: -5, e: true },
-            Mixed { a: 255, b: Some(2.5), c: "", d: i64::MAX, e: false },
+            Mixed {
+                a: 7,
+                b: None,
+                c: "keep 3 3",
+                d: -5,
+                e: true,
+            },
+            Mixed {
+                a: 255,
+                b: Some(2.5),
+                c: "",
+                d: i64::MAX,
+                e: false,
+            },
         ];
         ColumnsExporter.rows(&rows, &mut out).unwrap();
         // Cut anywhere before its end, a frame is not whole yet.
@@ -482,19 +494,32 @@ mod tests {
         let (Frame::Header(h), used) = read_frame(&out).unwrap().unwrap() else {
             panic!("the header first")
         };
-        assert_eq!((h.columns.len(), h.title.as_str(), h.notes.len()), (5, "t", 1));
+        assert_eq!(
+            (h.columns.len(), h.title.as_str(), h.notes.len()),
+            (5, "t", 1)
+        );
         let (Frame::Rows(payload), rest) = read_frame(&out[used..]).unwrap().unwrap() else {
             panic!("then rows")
         };
         assert_eq!(used + rest, out.len());
         let mut at = 0;
-        let values: Vec<Value<'_>> = (0..10).map(|_| read_value(payload, &mut at).unwrap()).collect();
+        let values: Vec<Value<'_>> = (0..10)
+            .map(|_| read_value(payload, &mut at).unwrap())
+            .collect();
         assert_eq!(at, payload.len());
         assert_eq!(
             values,
             [
-                Value::U8(7), Value::Null, Value::Str("keep 3 3"), Value::I64(-5), Value::Bool(true),
-                Value::U8(255), Value::F64(2.5), Value::Str(""), Value::I64(i64::MAX), Value::Bool(false),
+                Value::U8(7),
+                Value::Null,
+                Value::Str("keep 3 3"),
+                Value::I64(-5),
+                Value::Bool(true),
+                Value::U8(255),
+                Value::F64(2.5),
+                Value::Str(""),
+                Value::I64(i64::MAX),
+                Value::Bool(false),
             ]
         );
     }

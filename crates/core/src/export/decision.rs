@@ -6,12 +6,12 @@
 use serde::Serialize;
 
 use super::{Filter, Row, choice_text, dice_text, round};
-use crate::advice::{TurnValues, best_two, box_choices};
-use crate::choice::Choice;
-use crate::dice::{DICE, Dice, FIRST_ROLL, Keep, ROLLS};
-use crate::rules::BoxMask;
-use crate::state::State;
-use crate::table::StrategyTable;
+use crate::game::choice::Choice;
+use crate::game::dice::{DICE, Dice, FIRST_ROLL, Keep, ROLLS};
+use crate::game::rules::BoxMask;
+use crate::game::state::State;
+use crate::policy::expected::{TurnValues, best_two, box_choices};
+use crate::tables::expected::StrategyTable;
 
 /// One decision of optimal play: a roll, in a state, with some rolls left.
 ///
@@ -231,8 +231,8 @@ mod tests {
     /// public `state_rows` and `decide`); a full card has no decision, so no row.
     #[test]
     fn full_card_in_box_decision_does_not_panic() {
-        use crate::rules::{RuleSet, Rules};
-        use crate::solver::SolveOptions;
+        use crate::game::rules::{RuleSet, Rules};
+        use crate::solve::expected::SolveOptions;
         let rules = Rules::new(RuleSet::YACHT);
         let (table, _) = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {});
         let full = State {
@@ -255,9 +255,9 @@ mod tests {
     /// re-rolls a die.
     #[test]
     fn a_stop_with_rolls_left_is_the_box_the_policy_fills() {
-        use crate::advice::best_box_for;
-        use crate::rules::{RuleSet, Rules};
-        use crate::solver::SolveOptions;
+        use crate::game::rules::{RuleSet, Rules};
+        use crate::policy::expected::best_box_for;
+        use crate::solve::expected::SolveOptions;
         let rules = Rules::new(RuleSet::YACHT);
         let (table, _) = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {});
         let state = State::START;

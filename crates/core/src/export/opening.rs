@@ -11,10 +11,10 @@ use super::{
     ACTION_NOTE, Filter, Format, Meta, Row, TIE_NOTE, choice_text, decide, dice_text, exporter,
     round, rules_title,
 };
-use crate::advice::TurnValues;
-use crate::dice::{Dice, FIRST_ROLL, ROLLS};
-use crate::state::State;
-use crate::table::StrategyTable;
+use crate::game::dice::{Dice, FIRST_ROLL, ROLLS};
+use crate::game::state::State;
+use crate::policy::expected::TurnValues;
+use crate::tables::expected::StrategyTable;
 
 /// One opening roll of the cheat sheet: what to do with it with two rolls left, and with one.
 #[derive(Clone, Debug, PartialEq, Serialize)]

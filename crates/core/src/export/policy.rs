@@ -11,9 +11,9 @@ use super::{
     ACTION_NOTE, DecisionRow, Filter, Format, Meta, TIE_NOTE, exporter, gap_note, rules_title,
     state_rows,
 };
-use crate::rules::Rules;
-use crate::state::{State, reachable_states};
-use crate::table::StrategyTable;
+use crate::game::rules::Rules;
+use crate::game::state::{State, reachable_states};
+use crate::tables::expected::StrategyTable;
 
 /// States rendered per parallel task of [`write_policy`]: about 750 rows each, a few tens of
 /// kilobytes, large enough to amortise the task and small enough to balance two cores.

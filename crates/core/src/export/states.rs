@@ -6,9 +6,9 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::{Format, Meta, Row, exporter, round, rules_title};
-use crate::rules::BoxMask;
-use crate::state::{State, reachable_states};
-use crate::table::StrategyTable;
+use crate::game::rules::BoxMask;
+use crate::game::state::{State, reachable_states};
+use crate::tables::expected::StrategyTable;
 
 /// The value of one reachable turn-start state.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -13,14 +13,14 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::{Filter, Format, Meta, Row, choice_text, dice_text, exporter, round, rules_title};
-use crate::advice::{TurnValues, best_two, box_choices};
-use crate::choice::Choice;
-use crate::dice::{DICE, Dice, FIRST_ROLL, ROLLS};
-use crate::rules::BoxMask;
-use crate::state::{ScoreCard, State};
-use crate::table::{StrategyTable, TableError};
-use crate::target::TargetTurn;
-use crate::vector::VectorTable;
+use crate::game::choice::Choice;
+use crate::game::dice::{DICE, Dice, FIRST_ROLL, ROLLS};
+use crate::game::rules::BoxMask;
+use crate::game::state::{ScoreCard, State};
+use crate::policy::expected::{TurnValues, best_two, box_choices};
+use crate::policy::target::TargetTurn;
+use crate::solve::vector::VectorTable;
+use crate::tables::expected::{StrategyTable, TableError};
 
 /// One decision of the target policy: a roll, in a state, with some rolls left, when playing
 /// for a final score of at least the target. Choices are written as in [`super::DecisionRow`].

@@ -1,8 +1,8 @@
 //! The exact distribution of the final score under the target policy: the best chance of a
-//! final score of at least `T` ([`crate::target::TargetTurn`], the policy `simulate
+//! final score of at least `T` ([`crate::policy::target::TargetTurn`], the policy `simulate
 //! --policy target:T` and the target bots play), by propagating probability forward as
 //! [`super::exact_distribution`] does for the expected-score policy. The same pass follows
-//! the best response to opponents' final-score distributions ([`crate::win`]: the win table
+//! the best response to opponents' final-score distributions ([`crate::policy::win`]: the win table
 //! read at the points banked, [`Play::Win`]), from any card or any position in a turn
 //! ([`distribution_from_card`], [`distribution_from_position`]).
 //!
@@ -16,7 +16,7 @@
 //! once. Elsewhere the turn is computed by the vector table's kernel for 16 banked values at
 //! a time ([`VectorTable::turn_lanes`], each lane bit for bit the turn
 //! `TargetTurn` computes), and each lane's decisions are taken by the rule of
-//! [`crate::target::TargetTurn`]: the chance, then within 1e-9 the expected final score, then
+//! [`crate::policy::target::TargetTurn`]: the chance, then within 1e-9 the expected final score, then
 //! the fewest dice kept or the box first on the card.
 //!
 //! Memory: the turns of a depth do not fit in memory for Yahtzee (a state has up to a few
@@ -31,17 +31,17 @@ use std::sync::{LazyLock, Mutex};
 use rayon::prelude::*;
 
 use super::{ROLL_DICE, turn_outcomes};
-use crate::advice::{BoxChoice, Position, Preferred, TurnValues};
-use crate::dice::{DICE, Dice, FACES, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
-use crate::distribution::Tally;
-use crate::kernel::Layer;
-use crate::rules::{BoxMask, Rules};
-use crate::simulate::TargetPlayer;
-use crate::state::{Bonuses, Layout, ScoreCard, State, cards_by_depth};
-use crate::table::{StrategyTable, TableError};
-use crate::target::{TargetError, TargetTurn};
-use crate::vector::{MAX_TURN_LANES, VectorTable, max_remaining};
-use crate::win::FinalScores;
+use crate::game::dice::{DICE, Dice, FACES, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
+use crate::game::rules::{BoxMask, Rules};
+use crate::game::state::{Bonuses, Layout, ScoreCard, State, cards_by_depth};
+use crate::policy::expected::{BoxChoice, Position, Preferred, TurnValues};
+use crate::policy::target::{TargetError, TargetTurn};
+use crate::policy::win::FinalScores;
+use crate::solve::kernel::Layer;
+use crate::solve::vector::{MAX_TURN_LANES, VectorTable, max_remaining};
+use crate::stats::distribution::Tally;
+use crate::stats::simulate::TargetPlayer;
+use crate::tables::expected::{StrategyTable, TableError};
 
 /// Cards whose turns are computed together: enough work for the threads, little enough
 /// memory (a Yahtzee card's turns for every banked value take up to tens of megabytes).
@@ -180,7 +180,7 @@ impl Outcome {
     }
 }
 
-/// The keeps of every roll in the order of preference ([`crate::dice::Dice::keeps_by_preference`]),
+/// The keeps of every roll in the order of preference ([`crate::game::dice::Dice::keeps_by_preference`]),
 /// flat: the keeps of roll `r` are `start[r]..start[r + 1]`, each with its multiset index and
 /// whether it keeps all five dice (a stop).
 struct KeepTable {
@@ -231,7 +231,7 @@ impl TurnPlan {
         for dice in ROLL_DICE.iter() {
             let five = dice.five_of_a_kind().is_some();
             let legal = rules.legal_boxes(state.filled, dice);
-            for c in crate::state::set_bits(u64::from(legal)) {
+            for c in crate::game::state::set_bits(u64::from(legal)) {
                 let points = rules.score(c, dice, state.filled);
                 found.push((
                     c as u8,
@@ -311,9 +311,9 @@ fn find(outcomes: &[Outcome], box_index: u8, points: u8, bonus: u16) -> u16 {
 }
 
 /// Options whose chance is below the best by more than this cannot be chosen by the tie
-/// rule ([`crate::advice::TieValue`] for pairs: within [`crate::advice::TIE`] of the best, the
+/// rule ([`crate::policy::expected::TieValue`] for pairs: within [`crate::policy::expected::TIE`] of the best, the
 /// second value decides). Twice the tie, so that no rounding of `best - TIE` can matter.
-const CANDIDATE: f64 = 2.0 * crate::advice::TIE;
+const CANDIDATE: f64 = 2.0 * crate::policy::expected::TIE;
 
 /// The choice of the tie rule among options in the order of preference, for every lane at
 /// once: `chance(j)` is option `j`'s chance in each lane, `second(j)` its second value (the
@@ -392,7 +392,7 @@ fn target_lanes(
     state: &State,
     coords: &[i64],
 ) -> Vec<Vec<f64>> {
-    use crate::solver::{Isa, Simd};
+    use crate::solve::expected::{Isa, Simd};
     match Simd::detect().isa() {
         // SAFETY: `Simd::detect` names only an instruction set this processor has.
         #[cfg(target_arch = "x86_64")]
@@ -629,7 +629,7 @@ pub enum Play {
     /// coordinate is the points still needed, `target - banked`.
     Target(u32),
     /// The best response to opponents whose final scores all lie in `lo..=hi`, on the win
-    /// table of [`crate::win::best_response`]: the coordinate is the points banked.
+    /// table of [`crate::policy::win::best_response`]: the coordinate is the points banked.
     Win {
         /// The lowest final score of any opponent with a chance.
         lo: u32,
@@ -672,8 +672,8 @@ impl Play {
     /// What the policy is, in words, for an answer that charts its distribution.
     pub fn name(self) -> &'static str {
         match self {
-            Play::Target(_) => crate::vector::TARGET,
-            Play::Win { .. } => crate::win::WIN,
+            Play::Target(_) => crate::solve::vector::TARGET,
+            Play::Win { .. } => crate::policy::win::WIN,
         }
     }
 }
@@ -699,7 +699,7 @@ impl<'a> VectorPolicy<'a> {
 
     /// The best response to opponents whose final scores have the distributions
     /// `opponents`, from `start` on: `table` is the win table solved against them for the
-    /// cards that follow `start` ([`crate::win::best_response`], objective `win`), `ev`
+    /// cards that follow `start` ([`crate::policy::win::best_response`], objective `win`), `ev`
     /// the expected-score table of the same rules.
     pub fn win(
         ev: &'a StrategyTable,
@@ -707,7 +707,7 @@ impl<'a> VectorPolicy<'a> {
         opponents: &[FinalScores],
         start: &State,
     ) -> Result<VectorPolicy<'a>, TargetError> {
-        debug_assert_eq!(table.objective(), crate::win::WIN);
+        debug_assert_eq!(table.objective(), crate::policy::win::WIN);
         let rules = *ev.rules();
         if *table.rules() != rules {
             return Err(TargetError::RulesMismatch {
@@ -720,7 +720,7 @@ impl<'a> VectorPolicy<'a> {
                 table.card(m)?;
             }
         }
-        // The range of the opponents' final scores, as `crate::win::utility` takes it.
+        // The range of the opponents' final scores, as `crate::policy::win::utility` takes it.
         let lo = opponents.iter().map(|o| o.lo).min().unwrap_or(0);
         let hi = opponents.iter().map(FinalScores::hi).max().unwrap_or(0);
         Ok(VectorPolicy {
@@ -861,7 +861,7 @@ pub fn target_distribution(
 /// [`target_distribution`] from `start` with `banked` points on the card (final scores
 /// include them; the figures count the boxes filled from `start` on and the Yahtzee bonuses
 /// earned from there). The target table may be a reduced one that holds the states after
-/// `start` ([`crate::vector::solve_reduced`]).
+/// `start` ([`crate::solve::vector::solve_reduced`]).
 pub fn target_distribution_from(
     player: &TargetPlayer<'_>,
     start: &State,
@@ -910,7 +910,7 @@ pub fn distribution_from_card(
 
 /// [`distribution_from_card`] from the middle of a turn: `position`'s dice showing with its
 /// rolls left. The rest of the turn is played by the policy's turn at the position's
-/// coordinate ([`crate::target::TargetTurn`]: the choices `advise --target` or `advise
+/// coordinate ([`crate::policy::target::TargetTurn`]: the choices `advise --target` or `advise
 /// --opponent` ranks first), then the game as from a card.
 pub fn distribution_from_position(
     policy: &VectorPolicy<'_>,
@@ -920,7 +920,7 @@ pub fn distribution_from_position(
     let card = &position.card;
     check_rules(policy, card)?;
     // The position is checked: rolls left, a card with an open box.
-    crate::advice::advise(policy.ev, position)?;
+    crate::policy::expected::advise(policy.ev, position)?;
     let rules = card.rules();
     let state = card.state();
     let banked = card.banked();
@@ -1094,7 +1094,7 @@ fn propagate(
             let mut successors: Vec<BoxMask> = batch
                 .iter()
                 .flat_map(|&m| {
-                    crate::state::set_bits(u64::from(rules.open_by_order(m)))
+                    crate::game::state::set_bits(u64::from(rules.open_by_order(m)))
                         .map(move |c| m | (1 << c))
                 })
                 .collect();
@@ -1213,9 +1213,9 @@ fn gather(layout: &Layout, block: &mut Block, joint: &Joint, turns: &StateTurns,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Order, RuleSet};
-    use crate::solver::SolveOptions;
-    use crate::vector::{VectorObjective, solve};
+    use crate::game::rules::{Order, RuleSet};
+    use crate::solve::expected::SolveOptions;
+    use crate::solve::vector::{VectorObjective, solve};
 
     /// Every lane's keeps and boxes are those of `TargetTurn` at its `needed`: the policy of
     /// the statistics is the policy the bots and the simulation play.
@@ -1255,7 +1255,7 @@ mod tests {
                         })
                         .collect();
                     let theirs: Vec<(usize, u32, u32, f64)> =
-                        crate::advice::box_choices(&ev, &state, dice)
+                        crate::policy::expected::box_choices(&ev, &state, dice)
                             .iter()
                             .map(|c| (c.index, c.points, c.bonus, c.future))
                             .collect();
@@ -1352,7 +1352,8 @@ mod tests {
         let (ev, _) = yacht();
         let rules = *ev.rules();
         let card = ScoreCard::parse(rules, "ones=2,twos=4,threes=9,fours=12,fives=15", 0).unwrap();
-        let table = crate::win::best_response(&card, &opponents(), SolveOptions::default().simd);
+        let table =
+            crate::policy::win::best_response(&card, &opponents(), SolveOptions::default().simd);
         let state = card.state();
         let plan = TurnPlan::new(&ev, &state);
         let banked: Vec<i64> = (0..LANES as i64).map(|i| 30 + 4 * i).collect();
@@ -1400,7 +1401,8 @@ mod tests {
                 .unwrap()
                 .unwrap();
             assert!((tally.total() - 1.0).abs() < 1e-12, "{}", tally.total());
-            let advice = crate::target::advise_target(&ev, &targets, &position, 150).unwrap();
+            let advice =
+                crate::policy::target::advise_target(&ev, &targets, &position, 150).unwrap();
             let p = at_least(&tally, 150);
             assert!(
                 (p - advice.p_reach).abs() < 1e-6,
@@ -1410,7 +1412,7 @@ mod tests {
         }
         // The same against opponents, in chance of winning.
         let scores = opponents();
-        let (_, u) = crate::win::utility(&scores);
+        let (_, u) = crate::policy::win::utility(&scores);
         let win_of = |tally: &Tally| -> f64 {
             tally
                 .score
@@ -1428,7 +1430,7 @@ mod tests {
                 .sum::<f64>()
                 / tally.total()
         };
-        let table = crate::win::best_response(&card, &scores, SolveOptions::default().simd);
+        let table = crate::policy::win::best_response(&card, &scores, SolveOptions::default().simd);
         let policy = VectorPolicy::win(&ev, &table, &scores, &card.state()).unwrap();
         assert_eq!(policy.play(), Play::Win { lo: 120, hi: 131 });
         for (faces, rolls_left) in [
@@ -1444,13 +1446,13 @@ mod tests {
             let tally = distribution_from_position(&policy, &position, &go_on)
                 .unwrap()
                 .unwrap();
-            let advice = crate::win::advise_against(
+            let advice = crate::policy::win::advise_against(
                 &ev,
                 &table,
                 &position,
                 &[
-                    crate::win::Opponent::Finished(0),
-                    crate::win::Opponent::Finished(0),
+                    crate::policy::win::Opponent::Finished(0),
+                    crate::policy::win::Opponent::Finished(0),
                 ],
                 &scores,
             )
@@ -1469,7 +1471,7 @@ mod tests {
             0,
         )
         .unwrap();
-        let table = crate::win::best_response(&late, &scores, SolveOptions::default().simd);
+        let table = crate::policy::win::best_response(&late, &scores, SolveOptions::default().simd);
         let win = VectorPolicy::win(&ev, &table, &scores, &late.state()).unwrap();
         for policy in [VectorPolicy::target(&player), win] {
             let start = distribution_from_card(&policy, &late, &go_on)

@@ -19,7 +19,7 @@ use std::sync::LazyLock;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::dice::{DICE, Dice, FACES};
+use crate::game::dice::{DICE, Dice, FACES};
 
 /// A set of boxes of one card, bit `i` for the box at position `i` of [`Rules::boxes`].
 pub type BoxMask = u16;

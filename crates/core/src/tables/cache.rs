@@ -10,10 +10,12 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::rules::Rules;
-use crate::solver::SolveOptions;
-use crate::table::{StrategyTable, TableError, default_table_path, default_table_path_of};
-use crate::vector::{self, VectorObjective, VectorTable};
+use crate::game::rules::Rules;
+use crate::solve::expected::SolveOptions;
+use crate::solve::vector::{self, VectorObjective, VectorTable};
+use crate::tables::expected::{
+    StrategyTable, TableError, default_table_path, default_table_path_of,
+};
 
 /// What [`load_or_build`] reports while it works.
 #[derive(Clone, Copy, Debug)]
@@ -82,7 +84,7 @@ pub fn load_or_build(
     )
 }
 
-/// The target table of `rules` ([`crate::vector`], objective `target`) at `path` (default:
+/// The target table of `rules` ([`crate::solve::vector`], objective `target`) at `path` (default:
 /// beside the expected-score table), loaded when the file exists (its cards are then read
 /// when first asked for), else solved and saved there, like [`load_or_build`]. The solve
 /// takes most of a minute for the Yahtzee rule sets.
@@ -94,7 +96,7 @@ pub fn load_or_build_target(
     load_or_build_vector(&VectorObjective::target(*rules), path, progress)
 }
 
-/// The distribution table of the rules of `ev` ([`crate::vector`], objective
+/// The distribution table of the rules of `ev` ([`crate::solve::vector`], objective
 /// `distribution`: the chance of scoring at least `t` more under the expected-score policy
 /// of `ev`) at `path` (default: beside the expected-score table), like
 /// [`load_or_build_target`].
@@ -174,7 +176,7 @@ fn load_or_build_with<T>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Order, RuleSet};
+    use crate::game::rules::{Order, RuleSet};
 
     #[test]
     fn builds_saves_then_loads() {

@@ -8,8 +8,8 @@
 //! the other's). Filling a box with `p` points hands the move over: the value after it is
 //! `1 - W(other card, own card + box, -(d + p))`, and with both cards full it is
 //! `u(d) = 1, 1/2, 0` for `d > 0, = 0, < 0`. Each turn is therefore the vector kernel
-//! ([`crate::kernel`]) over the lanes `d`, a box's row being the successor's vector read at
-//! `d + p`, exactly like the target objective ([`crate::vector`]).
+//! ([`crate::solve::kernel`]) over the lanes `d`, a box's row being the successor's vector read at
+//! `d + p`, exactly like the target objective ([`crate::solve::vector`]).
 //!
 //! Plies: after `p` turns (plies) the first player has filled `ceil(p / 2)` boxes and the
 //! second `floor(p / 2)`, so only pairs of cards of equal depth (the first player to move)
@@ -38,21 +38,18 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::kernel::{KeepArray, Layer, Plan, Real, ScoreTable, opening_mean_of, run_turn};
-use crate::rules::{BoxMask, Rules};
-use crate::solver::Simd;
-use crate::state::{Layout, State};
-use crate::table::StrategyTable;
-use crate::vector::{BLOCK, RowSpec, TAIL_BLOCK, follow_policy, lay_out};
+use crate::game::rules::{BoxMask, Rules};
+use crate::game::state::{Layout, State};
+use crate::solve::expected::Simd;
+use crate::solve::kernel::{KeepArray, Layer, Plan, Real, ScoreTable, opening_mean_of, run_turn};
+use crate::solve::vector::{BLOCK, RowSpec, TAIL_BLOCK, follow_policy, lay_out};
+use crate::tables::expected::StrategyTable;
 
-pub use crate::vector::Range;
+pub use crate::solve::vector::Range;
 
-mod bot;
-mod file;
-mod lane;
-pub use bot::{NextPlies, NextPly, TwoPlayerBot, TwoPlayerTurn};
-pub use file::{EARLY_PLIES, EarlyTable, TWO_PLAYER, TwoPlayerTableCheck};
-pub use lane::{Duo, DuoPack, Lane, PACK};
+use crate::solve::lane::{Duo, Lane, PACK};
+use crate::tables::two_player::EARLY_PLIES;
+use crate::tables::two_player::EarlyTable;
 
 /// The tail left out of the stored vectors of the full solve: chances within this of 0 or
 /// 1 at the ends of a vector, an error of at most this per turn (24 turns: 2.4e-8, below
@@ -660,7 +657,7 @@ fn solve_mover_dispatch<T: Lane>(
     next: &Ply<T>,
     scratch: &mut Scratch<T>,
 ) -> MoverVectors<T> {
-    use crate::solver::Isa;
+    use crate::solve::expected::Isa;
     match simd.isa() {
         // SAFETY: a `Simd` is only made for an instruction set this processor has. No
         // operation is fused, so every instruction set gives the same bits.
@@ -903,7 +900,7 @@ pub fn solve_report(
 #[derive(Clone, Debug)]
 pub struct TwoPlayerPosition {
     /// Your card, the dice and the rolls left.
-    pub position: crate::advice::Position,
+    pub position: crate::policy::expected::Position,
     /// The opponent's filled boxes (every box once they have finished).
     pub opponent: BoxMask,
     /// Your points less the opponent's.
@@ -914,11 +911,11 @@ impl TwoPlayerPosition {
     /// `position` against `opponent` (still playing from a card, or finished with a total),
     /// with your lead `lead`, by default the difference of the two scores.
     pub fn against(
-        position: crate::advice::Position,
-        opponent: &crate::win::Opponent,
+        position: crate::policy::expected::Position,
+        opponent: &crate::policy::win::Opponent,
         lead: Option<i64>,
     ) -> TwoPlayerPosition {
-        use crate::win::Opponent;
+        use crate::policy::win::Opponent;
         let rules = position.card.rules();
         let (filled, points) = match opponent {
             Opponent::Playing(card) => (card.state().filled, card.banked()),
@@ -973,13 +970,13 @@ pub enum TwoPlayerAdviceError {
     Game(#[from] TwoPlayerError),
     /// The position is not valid, or a table is of other rules (see [`TargetError`]).
     #[error(transparent)]
-    Priced(#[from] crate::target::TargetError),
+    Priced(#[from] crate::policy::target::TargetError),
     /// The position's own card is full: the game is over, there is nothing to advise.
     #[error("your card is full: the game is over")]
     Over,
     /// The table of the early plies cannot be read or written (see [`TableError`]).
     #[error(transparent)]
-    Table(#[from] crate::table::TableError),
+    Table(#[from] crate::tables::expected::TableError),
     /// Your card and the opponent's cannot meet at your turn: between turns you have
     /// filled as many boxes as the opponent (you play first) or one fewer (you play second).
     #[error(
@@ -998,7 +995,7 @@ pub enum TwoPlayerAdviceError {
 pub struct TwoPlayerOption {
     /// What the option does (`kind` and its fields in JSON).
     #[serde(flatten)]
-    pub action: crate::advice::Action,
+    pub action: crate::policy::expected::Action,
     /// Your chance of winning plus half the chance of a tie after this option, both
     /// players playing to win from there.
     pub value: f64,
@@ -1038,7 +1035,7 @@ struct PlyPrices<'a> {
     opponent: BoxMask,
 }
 
-impl crate::target::OptionPrices for PlyPrices<'_> {
+impl crate::policy::target::OptionPrices for PlyPrices<'_> {
     fn rules(&self) -> &Rules {
         &self.rules
     }
@@ -1050,7 +1047,7 @@ impl crate::target::OptionPrices for PlyPrices<'_> {
         points: u32,
         five_of_a_kind: bool,
         x: i64,
-    ) -> Result<f64, crate::table::TableError> {
+    ) -> Result<f64, crate::tables::expected::TableError> {
         let gain = points + state.bonus_for(&self.rules, index, points, five_of_a_kind);
         let next = state.after(&self.rules, index, points);
         Ok(self
@@ -1065,7 +1062,7 @@ impl crate::target::OptionPrices for PlyPrices<'_> {
         x: i64,
         last: Layer,
         visit: &mut dyn FnMut(Layer, &mut dyn Iterator<Item = f64>),
-    ) -> Result<(), crate::table::TableError> {
+    ) -> Result<(), crate::tables::expected::TableError> {
         let mut plan = Plan::<f64>::new();
         let mut keeps = KeepArray::<f64>::new(1);
         let specs = lay_out(&mut plan, &self.rules, &self.scores, state);
@@ -1109,7 +1106,8 @@ pub fn advise_two_player(
         ply: next,
         opponent: at.opponent,
     };
-    let (advice, priced) = crate::target::price_options(ev, &prices, &at.position, at.lead)?;
+    let (advice, priced) =
+        crate::policy::target::price_options(ev, &prices, &at.position, at.lead)?;
     let best = priced.first().map_or(0.0, |o| o.value);
     let best_ev = advice.options.first().map_or(0.0, |o| o.expected_final());
     Ok(TwoPlayerAdvice {
@@ -1139,7 +1137,8 @@ pub fn check_position(
     at: &TwoPlayerPosition,
 ) -> Result<(), TwoPlayerAdviceError> {
     check_rules(ev.rules())?;
-    crate::advice::advise(ev, &at.position).map_err(crate::target::TargetError::from)?;
+    crate::policy::expected::advise(ev, &at.position)
+        .map_err(crate::policy::target::TargetError::from)?;
     at.start()?;
     Ok(())
 }
@@ -1193,7 +1192,7 @@ pub fn next_ply(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Order, RuleSet};
+    use crate::game::rules::{Order, RuleSet};
 
     fn yacht() -> Rules {
         Rules::with_order(RuleSet::YACHT, Order::Any)

@@ -9,10 +9,10 @@
 //! others (to within one) and no policy gains from the order by luck.
 //!
 //! A policy of one player ([`Player`]: `optimal`, `greedy`, `most-common`, `target:T`) plays
-//! as in [`crate::simulate`], whatever the others score. The policies that play to win look at
+//! as in [`crate::stats::simulate`], whatever the others score. The policies that play to win look at
 //! the others' cards at each of their turns: each opponent's final score is taken as under
 //! expected-score play from their current card (its distribution read from the distribution
-//! table; a point for a player who has finished), as [`crate::win`] models them. `win` plays
+//! table; a point for a player who has finished), as [`crate::policy::win`] models them. `win` plays
 //! the fast win policy ([`WinTurn`]); `win-exact` solves the exact best response to those
 //! distributions at each of its turns ([`best_response`]) and plays it ([`TargetTurn`] on
 //! the win table, at the points banked): slow (up to a second per turn for Yacht, most of a
@@ -36,20 +36,23 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::dice::DiceRng;
-use crate::distribution::Tally;
-use crate::rules::Rules;
-use crate::simulate::{
+use crate::game::dice::DiceRng;
+use crate::game::rules::Rules;
+use crate::game::state::{ScoreCard, cards_by_depth};
+use crate::policy::target::{TargetError, TargetTurn};
+use crate::policy::two_player::{NextPlies, TwoPlayerBot};
+use crate::policy::win::{
+    FinalScores, WinTurn, best_response, opponent_scores, opponents_at_table,
+};
+use crate::solve::expected::Simd;
+use crate::solve::vector::{DISTRIBUTION, TARGET, VectorTable};
+use crate::stats::distribution::Tally;
+use crate::stats::simulate::{
     Played, Player, Policy, PolicyError, PolicyTurn, TargetPlayer, TurnCache, play_turn,
 };
-use crate::solver::Simd;
-use crate::state::{ScoreCard, cards_by_depth};
-use crate::table::{EXPECTED_SCORE, StrategyTable, TableError};
-use crate::target::{TargetError, TargetTurn};
+use crate::tables::expected::{EXPECTED_SCORE, StrategyTable, TableError};
+use crate::tables::two_player::{EarlyTable, TWO_PLAYER};
 use crate::text::excerpt;
-use crate::twoplayer::{EarlyTable, NextPlies, TWO_PLAYER, TwoPlayerBot};
-use crate::vector::{DISTRIBUTION, TARGET, VectorTable};
-use crate::win::{FinalScores, WinTurn, best_response, opponent_scores, opponents_at_table};
 
 /// The most players a match takes: more than any table game seats, and few enough that a
 /// list repeated by mistake is refused at once.
@@ -388,7 +391,7 @@ pub fn check_tables(
             }
             Seat::TwoPlayer(bot) => {
                 // (The number of players is the game's to check: `Match::new`, `Game::new`.)
-                if crate::twoplayer::check_rules(&rules).is_err() {
+                if crate::solve::two_player::check_rules(&rules).is_err() {
                     return Err(MatchError::TwoPlayer {
                         rules: rules.label(),
                         players: seats.len(),

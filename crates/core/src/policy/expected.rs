@@ -14,11 +14,11 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::dice::{DICE, Dice, FIRST_ROLL, Keep, MULTISETS};
-use crate::rules::{Category, Rules};
-use crate::solver::{self, Layer};
-use crate::state::{Bonuses, ScoreCard, State, set_bits};
-use crate::table::StrategyTable;
+use crate::game::dice::{DICE, Dice, FIRST_ROLL, Keep, MULTISETS};
+use crate::game::rules::{Category, Rules};
+use crate::game::state::{Bonuses, ScoreCard, State, set_bits};
+use crate::solve::expected::Layer;
+use crate::tables::expected::StrategyTable;
 
 /// Two values closer than this are a tie, broken by the convention of `shared/RULES.md`.
 pub const TIE: f64 = 1e-9;
@@ -261,14 +261,14 @@ fn best_box_of_roll(
 }
 
 /// One turn of `state` against the solved values of `table`, up to `last`: `visit` sees each
-/// layer's entries (see [`Layer`]) as future points (see [`solver::state_turn`]).
+/// layer's entries (see [`Layer`]) as future points (see [`crate::solve::expected::state_turn`]).
 pub fn turn_layers(
     table: &StrategyTable,
     state: &State,
     last: Layer,
     visit: impl FnMut(Layer, &mut dyn Iterator<Item = f64>),
 ) {
-    solver::state_turn(
+    crate::solve::expected::state_turn(
         table.rules(),
         table.scores(),
         table.layout(),
@@ -297,7 +297,7 @@ impl TurnValues {
         let mut values = TurnValues {
             one_roll_left: Vec::with_capacity(MULTISETS),
             two_rolls_left: Vec::with_capacity(MULTISETS),
-            opening_rolls: Vec::with_capacity(crate::dice::ROLLS),
+            opening_rolls: Vec::with_capacity(crate::game::dice::ROLLS),
         };
         turn_layers(
             table,
@@ -551,15 +551,18 @@ mod tests {
 
     #[test]
     fn best_boxes_match_the_ranked_choices_joker_included() {
-        use crate::rules::{RuleSet, Rules};
+        use crate::game::rules::{RuleSet, Rules};
         for set in [
             RuleSet::YAHTZEE,
             RuleSet::YAHTZEE_FREE_JOKER,
             RuleSet::YACHT,
         ] {
             let rules = Rules::new(set);
-            let (table, _) =
-                StrategyTable::solve(&rules, crate::solver::SolveOptions::default(), &|_, _| {});
+            let (table, _) = StrategyTable::solve(
+                &rules,
+                crate::solve::expected::SolveOptions::default(),
+                &|_, _| {},
+            );
             let flag = rules.has_yahtzee_bonus();
             // An empty card, a Yahtzee box holding 50 with some upper boxes filled (Joker),
             // and one with only upper boxes open.
@@ -599,10 +602,13 @@ mod tests {
 
     #[test]
     fn best_keep_matches_the_reference_on_every_roll() {
-        use crate::rules::{RuleSet, Rules};
+        use crate::game::rules::{RuleSet, Rules};
         let rules = Rules::new(RuleSet::YAHTZEE_PLAIN);
-        let (table, _) =
-            StrategyTable::solve(&rules, crate::solver::SolveOptions::default(), &|_, _| {});
+        let (table, _) = StrategyTable::solve(
+            &rules,
+            crate::solve::expected::SolveOptions::default(),
+            &|_, _| {},
+        );
         for (filled, upper) in [(0, 0), (0b1_0000_0110_0111, 20), (0b0_1111_0000_0000, 0)] {
             let state = State {
                 filled,

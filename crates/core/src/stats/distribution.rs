@@ -3,14 +3,14 @@
 //! A [`Tally`] holds the mass of every outcome that matters for the statistics: each final
 //! score, each (box, points) pair, the upper bonus and the number of Yahtzee bonuses. The exact
 //! computation ([`crate::stats`]) fills it with probabilities, the simulation
-//! ([`crate::simulate`]) with counts of games; [`Summary::of`] reads the same figures from
+//! ([`crate::stats::simulate`]) with counts of games; [`Summary::of`] reads the same figures from
 //! either, so both commands report exactly the same things in the same formats.
 
 use std::path::Path;
 
 use serde::Serialize;
 
-use crate::rules::Rules;
+use crate::game::rules::Rules;
 
 /// The percentiles reported besides the median.
 pub const PERCENTILES: [f64; 8] = [1.0, 5.0, 10.0, 25.0, 75.0, 90.0, 95.0, 99.0];
@@ -294,7 +294,7 @@ impl Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::RuleSet;
+    use crate::game::rules::RuleSet;
 
     #[test]
     fn summary_of_a_small_distribution() {

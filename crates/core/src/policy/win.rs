@@ -2,7 +2,7 @@
 //!
 //! The model: each opponent plays the expected-score-optimal policy from their position to
 //! the end of the game, so their final score has an exact distribution, read from the
-//! distribution table ([`crate::vector`], objective `distribution`: the chance of scoring at
+//! distribution table ([`crate::solve::vector`], objective `distribution`: the chance of scoring at
 //! least `t` more from each state under that policy) shifted by their banked points. The
 //! opponents do not react to the player: their play does not depend on the player's score.
 //! The player's win probability under a strategy is then `E[u(final)]`, with `u(x)` the
@@ -10,21 +10,23 @@
 //! first counts `1/k`), and the best response maximises it: the target kernel with another
 //! terminal vector, `W(full card, b) = u(b)` and `W(s, b) = max E[W(s', b + p)]` over the
 //! points banked `b`. It is solved for the cards that follow the player's card
-//! ([`crate::vector::solve_from`]) at each query, since it depends on the opponents.
+//! ([`crate::solve::vector::solve_from`]) at each query, since it depends on the opponents.
 //!
 //! Ties in win probability (within 1e-9) go to the higher expected final score, then to the
 //! usual preference (the fewest dice kept, the box first on the card), as for a target.
 
 use serde::Serialize;
 
-use crate::advice::{Action, AdviceError, Position};
-use crate::rules::Rules;
-use crate::solver::Simd;
-use crate::state::{CardError, ScoreCard};
-use crate::table::{StrategyTable, TableError};
-use crate::target::{TargetError, price_options};
+use crate::game::rules::Rules;
+use crate::game::state::{CardError, ScoreCard};
+use crate::policy::expected::{Action, AdviceError, Position};
+use crate::policy::target::{TargetError, price_options};
+use crate::solve::expected::Simd;
+use crate::solve::vector::{
+    Direction, TAIL, VectorObjective, VectorTable, max_remaining, solve_from,
+};
+use crate::tables::expected::{StrategyTable, TableError};
 use crate::text::excerpt;
-use crate::vector::{Direction, TAIL, VectorObjective, VectorTable, max_remaining, solve_from};
 
 /// The name of the win objective.
 pub const WIN: &str = "win";
@@ -155,7 +157,7 @@ impl FinalScores {
     pub fn of_state(
         distribution: &VectorTable<f32>,
         rules: &Rules,
-        state: &crate::state::State,
+        state: &crate::game::state::State,
     ) -> Result<FinalScores, TableError> {
         let most = i64::from(max_remaining(rules, state));
         let at_least =
@@ -183,14 +185,14 @@ impl FinalScores {
         distribution: &VectorTable<f32>,
         position: &Position,
     ) -> Result<FinalScores, WinError> {
-        use crate::dice::{DICE, Dice, Keep, Lattice, MULTISETS};
-        crate::advice::advise(ev, position)?;
+        use crate::game::dice::{DICE, Dice, Keep, Lattice, MULTISETS};
+        crate::policy::expected::advise(ev, position)?;
         let card = &position.card;
         let rules = card.rules();
         let state = card.state();
         let banked = card.banked();
         let lattice = Lattice::get();
-        let turn = crate::advice::TurnValues::new(ev, &state);
+        let turn = crate::policy::expected::TurnValues::new(ev, &state);
         // With no roll left: the expected-score box, then the distribution after it; once
         // per roll.
         let mut last: Vec<Option<Histogram>> = vec![None; MULTISETS];
@@ -198,7 +200,7 @@ impl FinalScores {
             if let Some(h) = &last[dice.index()] {
                 return Ok(h.clone());
             }
-            let c = crate::advice::best_box_for(ev, &state, dice)
+            let c = crate::policy::expected::best_box_for(ev, &state, dice)
                 .expect("an open card has a legal box");
             let next = state.after(&rules, c.index, c.points);
             let mut after = FinalScores::of_state(distribution, &rules, &next)?;
@@ -364,7 +366,7 @@ pub fn utility(opponents: &[FinalScores]) -> (i32, Vec<f64>) {
     (lo as i32, values)
 }
 
-impl<T: crate::kernel::Real> VectorObjective<T> {
+impl<T: crate::solve::kernel::Real> VectorObjective<T> {
     /// The win objective against opponents whose final scores have the distributions
     /// `opponents`: for every state and every number of points banked `b`, the best chance
     /// of winning from there ([`utility`] at the end of the game).
@@ -520,7 +522,7 @@ pub fn solve_against(
 ) -> Result<(Vec<FinalScores>, VectorTable<f32>), WinError> {
     let scores = opponent_scores(ev.rules(), distribution, opponents)?;
     // Checks the position before the solve.
-    crate::advice::advise(ev, position)?;
+    crate::policy::expected::advise(ev, position)?;
     let table = best_response(&position.card, &scores, simd);
     Ok((scores, table))
 }
@@ -570,7 +572,7 @@ pub fn advise_against(
 /// the rest of the game could be played knowing the opponents' final scores, so this is an
 /// approximation of the best response, measured against it in the README. Ties as for a
 /// target.
-pub struct WinTurn<'a>(crate::target::TargetTurn<'a>);
+pub struct WinTurn<'a>(crate::policy::target::TargetTurn<'a>);
 
 /// Weights below this are left out of the fast policy's sum (its value moves by less).
 pub const WEIGHT_FLOOR: f64 = 1e-7;
@@ -581,7 +583,7 @@ impl<'a> WinTurn<'a> {
     pub fn new(
         ev: &'a StrategyTable,
         targets: &'a VectorTable<f32>,
-        state: &crate::state::State,
+        state: &crate::game::state::State,
         banked: u32,
         opponents: &[FinalScores],
     ) -> Result<WinTurn<'a>, TableError> {
@@ -603,21 +605,25 @@ impl<'a> WinTurn<'a> {
             // The outcome is decided whatever the player does: play for the average.
             weights.push((0, 1.0));
         }
-        Ok(WinTurn(crate::target::TargetTurn::mixture(
+        Ok(WinTurn(crate::policy::target::TargetTurn::mixture(
             ev, targets, state, &weights,
         )?))
     }
 
     /// The keep for `dice` with `rolls_left` (1 or 2) rolls left.
-    pub fn best_keep(&self, rolls_left: u8, dice: &crate::dice::Dice) -> crate::dice::Keep {
+    pub fn best_keep(
+        &self,
+        rolls_left: u8,
+        dice: &crate::game::dice::Dice,
+    ) -> crate::game::dice::Keep {
         self.0.best_keep(rolls_left, dice)
     }
 
     /// The box for `dice` with no roll left.
     pub fn best_box(
         &self,
-        dice: &crate::dice::Dice,
-    ) -> Result<crate::advice::BoxChoice, TableError> {
+        dice: &crate::game::dice::Dice,
+    ) -> Result<crate::policy::expected::BoxChoice, TableError> {
         Ok(self.0.best_box(dice)?.0)
     }
 }

@@ -13,7 +13,7 @@
 //! quit                    end the game now; the record keeps what was played
 //! ```
 
-use crate::dice::{DICE, Dice, DiceError, FaceCount, Keep, parse_faces, split_numbers};
+use crate::game::dice::{DICE, Dice, DiceError, FaceCount, Keep, parse_faces, split_numbers};
 use crate::text::excerpt;
 
 use super::{Illegal, parse_keep};

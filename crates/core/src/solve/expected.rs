@@ -35,12 +35,12 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::dice::{DICE, Dice, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
-pub use crate::kernel::Layer;
-pub(crate) use crate::kernel::ScoreTable;
-use crate::kernel::{Plan, aligned_start, per_line, run_turn};
-use crate::rules::{BoxMask, Joker, MAX_BOXES, Rules};
-use crate::state::{Layout, UPPER_TOTALS, cards_by_depth, reachable_upper_totals, set_bits};
+use crate::game::dice::{DICE, Dice, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
+use crate::game::rules::{BoxMask, Joker, MAX_BOXES, Rules};
+use crate::game::state::{Layout, UPPER_TOTALS, cards_by_depth, reachable_upper_totals, set_bits};
+pub use crate::solve::kernel::Layer;
+pub(crate) use crate::solve::kernel::ScoreTable;
+use crate::solve::kernel::{Plan, aligned_start, per_line, run_turn};
 
 /// Length of a successor row: 64 upper totals plus room for the largest upper score (30), so a
 /// lane `u` reading `u + points` never leaves the row. Lanes past 63 repeat lane 63.
@@ -342,7 +342,7 @@ pub(crate) fn state_turn(
     scores: &ScoreTable,
     layout: &Layout,
     values: &[f64],
-    state: &crate::state::State,
+    state: &crate::game::state::State,
     last: Layer,
     mut visit: impl FnMut(Layer, &mut dyn Iterator<Item = f64>),
 ) {
@@ -753,7 +753,7 @@ pub fn solve(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Order, RuleSet, UPPER_MASK};
+    use crate::game::rules::{Order, RuleSet, UPPER_MASK};
 
     /// The blocks of the AVX-512 path (32 lanes, tails of 8), run here with the baseline
     /// instructions, give the same bits as the blocks of 16 of the tested paths: the block

@@ -26,19 +26,26 @@
 //! Determinism: each depth runs in parallel with rayon, but every sum is taken in a fixed
 //! order (a successor gathers its contributions by box, then by predecessor slot, then by
 //! event), so the distribution is bit-identical at any thread count.
+//!
+//! Beside it: the figures of a distribution ([`distribution`]), the exact distributions of
+//! the other policies ([`target`]), games with random dice ([`simulate`]) and matches
+//! between policies ([`matches`]).
 
+pub mod distribution;
+pub mod matches;
+pub mod simulate;
 mod target;
 
 use std::sync::LazyLock;
 
 use rayon::prelude::*;
 
-use crate::advice::{TurnValues, best_boxes};
-use crate::dice::{Dice, FACES, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
-use crate::distribution::Tally;
-use crate::rules::BoxMask;
-use crate::state::{Bonuses, Layout, State, cards_by_depth};
-use crate::table::StrategyTable;
+use crate::game::dice::{Dice, FACES, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
+use crate::game::rules::BoxMask;
+use crate::game::state::{Bonuses, Layout, State, cards_by_depth};
+use crate::policy::expected::{TurnValues, best_boxes};
+use crate::stats::distribution::Tally;
+use crate::tables::expected::StrategyTable;
 
 pub use target::{
     BATCH, Play, VectorPolicy, distribution_from_card, distribution_from_position,
@@ -100,7 +107,7 @@ pub fn turn_outcomes(table: &StrategyTable, state: &State) -> Vec<TurnEvent> {
                 continue;
             }
             let (keep, _) = turn.best_keep(rolls_left, &dice[r]);
-            if keep.len() == crate::dice::DICE {
+            if keep.len() == crate::game::dice::DICE {
                 last[r] += p[r];
             } else {
                 keep_mass[keep.index()] += p[r];
@@ -376,8 +383,8 @@ fn gather(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{RuleSet, Rules};
-    use crate::solver::SolveOptions;
+    use crate::game::rules::{RuleSet, Rules};
+    use crate::solve::expected::SolveOptions;
 
     fn yacht() -> StrategyTable {
         StrategyTable::solve(

@@ -9,7 +9,7 @@
 //! A bot plays the documented optimal policy: [`TurnValues::best_keep`] (ties to the keep
 //! with the fewest dice) and [`best_box`] (ties to the box first on the card); a bot seated
 //! with a target (`bot:target=300`) plays the target policy for it, the turns of
-//! [`crate::simulate::Player`] that `yahtzee simulate --policy target:T` plays; a bot seated
+//! [`crate::stats::simulate::Player`] that `yahtzee simulate --policy target:T` plays; a bot seated
 //! to win (`bot:win`, `bot:win-exact`) plays the policy of that name of `yahtzee simulate
 //! --match` against the other players' cards at the start of its turn (finished players at
 //! their totals): the very turn of a match's seat ([`MatchSeat::turn`], with the opponents
@@ -25,19 +25,21 @@
 
 use std::io::{self, BufRead, Write};
 
-use crate::advice::{AdviceError, Position, advise, box_choices};
-use crate::choice::Choice;
-use crate::dice::{DICE, Dice, DiceRng, FaceCount, Keep, join_faces, parse_faces};
-use crate::matches::{MatchError, Seat as MatchSeat, check_tables};
-use crate::rules::Rules;
-use crate::simulate::{MAX_TARGET, Player, TargetPlayer};
-use crate::solver::Simd;
-use crate::table::StrategyTable;
-use crate::target::{TargetError, advise_target};
+use crate::game::choice::Choice;
+use crate::game::dice::{DICE, Dice, DiceRng, FaceCount, Keep, join_faces, parse_faces};
+use crate::game::rules::Rules;
+use crate::policy::expected::{AdviceError, Position, advise, box_choices};
+use crate::policy::target::{TargetError, advise_target};
+use crate::policy::two_player::{NextPlies, TwoPlayerBot};
+use crate::policy::win::{MODEL, WinError, opponent_scores, opponents_at_table};
+use crate::solve::expected::Simd;
+use crate::solve::two_player::TwoPlayerAdviceError;
+use crate::solve::vector::VectorTable;
+use crate::stats::matches::{MatchError, Seat as MatchSeat, check_tables};
+use crate::stats::simulate::{MAX_TARGET, Player, TargetPlayer};
+use crate::tables::expected::StrategyTable;
+use crate::tables::two_player::EarlyTable;
 use crate::text::{excerpt, plural, probability};
-use crate::twoplayer::{EarlyTable, NextPlies, TwoPlayerAdviceError, TwoPlayerBot};
-use crate::vector::VectorTable;
-use crate::win::{MODEL, WinError, opponent_scores, opponents_at_table};
 
 use super::command::{HELP, HINT_ROWS, HintRows, PlayerCommand, parse_command, resolve_keep};
 use super::record::{RecordFileError, RecordWriter, now_utc};
@@ -248,7 +250,7 @@ pub fn header(options: &PlayOptions) -> Header {
     Header {
         format: RECORD_FORMAT,
         rules: options.rules.set,
-        upper_first: options.rules.order == crate::rules::Order::UpperFirst,
+        upper_first: options.rules.order == crate::game::rules::Order::UpperFirst,
         seats: options.seats.clone(),
         dice: match options.dice {
             DiceSource::Seeded(_) => DiceMode::Seeded,

@@ -1,8 +1,8 @@
 //! The score cards as text: one column per player, the boxes in card order, the upper
 //! subtotal with the progress towards the bonus, the bonuses and the totals.
 
-use crate::rules::UPPER_MASK;
-use crate::state::ScoreCard;
+use crate::game::rules::UPPER_MASK;
+use crate::game::state::ScoreCard;
 
 use super::Seat;
 
@@ -82,7 +82,7 @@ pub fn render_cards(seats: &[Seat], cards: &[ScoreCard]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{RuleSet, Rules};
+    use crate::game::rules::{RuleSet, Rules};
 
     #[test]
     fn shows_subtotal_bonus_progress_and_total() {

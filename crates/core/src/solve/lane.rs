@@ -28,10 +28,10 @@
 use std::ops::{Add, Mul};
 use std::sync::LazyLock;
 
-use crate::kernel::Real;
-use crate::vector::{Range, fill_shifted};
+use crate::solve::kernel::Real;
+use crate::solve::vector::{Range, fill_shifted};
 
-use super::Ply;
+use crate::solve::two_player::Ply;
 
 /// A value with the chance of a tie carried beside it. Compared (and so chosen by the
 /// kernel's maxima) by the value alone; added and scaled part by part.

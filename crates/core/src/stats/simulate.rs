@@ -1,5 +1,5 @@
 //! Games played with random dice through the rules engine, under the optimal policy or a
-//! simple baseline, tallied like the exact distribution ([`crate::distribution::Tally`]).
+//! simple baseline, tallied like the exact distribution ([`crate::stats::distribution::Tally`]).
 //!
 //! Reproducibility: games are dealt in chunks of [`CHUNK`]; chunk `c` draws its dice from
 //! ChaCha8 seeded with the user's seed on stream `c` (a portable generator, the same on every
@@ -16,7 +16,7 @@
 //! every chance 0 it is the optimal policy).
 //!
 //! The policies that play to beat other players ([`Policy::Win`], [`Policy::WinExact`]) need
-//! the other players' cards: they play in matches ([`crate::matches`]), through the same
+//! the other players' cards: they play in matches ([`crate::stats::matches`]), through the same
 //! [`PolicyTurn`].
 
 use std::collections::HashMap;
@@ -26,16 +26,16 @@ use std::sync::{Arc, Mutex, OnceLock};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::advice::{TurnValues, best_box_for};
-use crate::dice::{DICE, Dice, DiceRng, FACES, Keep};
-use crate::distribution::Tally;
-use crate::rules::Rules;
-use crate::state::{Bonuses, Layout, State, cards_by_depth};
-use crate::table::StrategyTable;
-use crate::target::{TargetError, TargetTurn};
+use crate::game::dice::{DICE, Dice, DiceRng, FACES, Keep};
+use crate::game::rules::Rules;
+use crate::game::state::{Bonuses, Layout, State, cards_by_depth};
+use crate::policy::expected::{TurnValues, best_box_for};
+use crate::policy::target::{TargetError, TargetTurn};
+use crate::policy::win::WinTurn;
+use crate::solve::vector::{VectorTable, max_remaining};
+use crate::stats::distribution::Tally;
+use crate::tables::expected::StrategyTable;
 use crate::text::excerpt;
-use crate::vector::{VectorTable, max_remaining};
-use crate::win::WinTurn;
 
 /// Games per chunk: one random stream each. Small enough to spread over the threads and to
 /// move the progress bar, large enough that a chunk's bookkeeping is negligible.
@@ -60,14 +60,14 @@ pub enum Policy {
     /// The best chance of a final score of at least this target ([`TargetTurn`]; ties in
     /// chance: the higher expected score, then as `optimal`).
     Target(u32),
-    /// Plays to beat the other players of a match (matches only, [`crate::matches`]): the fast
+    /// Plays to beat the other players of a match (matches only, [`crate::stats::matches`]): the fast
     /// win policy ([`WinTurn`]) against the others' current cards.
     Win,
     /// Plays to beat the other players of a match by the exact best response
-    /// ([`crate::win::best_response`]), solved again at each of its turns: slow.
+    /// ([`crate::policy::win::best_response`]), solved again at each of its turns: slow.
     WinExact,
     /// The exact optimum of the game of two, knowing both cards (matches of two players of
-    /// Yacht only, [`crate::twoplayer::TwoPlayerBot`]).
+    /// Yacht only, [`crate::policy::two_player::TwoPlayerBot`]).
     TwoPlayer,
 }
 
@@ -181,7 +181,7 @@ impl<'a> TargetPlayer<'a> {
     }
 
     /// [`TargetPlayer::new`] for games from `start` on: reads only the cards that follow
-    /// it, so a reduced target table ([`crate::vector::solve_reduced`]) serves.
+    /// it, so a reduced target table ([`crate::solve::vector::solve_reduced`]) serves.
     pub fn from_state(
         ev: &'a StrategyTable,
         targets: &'a VectorTable<f32>,
@@ -317,7 +317,7 @@ pub enum PolicyTurn<'a> {
     /// The fast win policy's turn ([`Policy::Win`]).
     Win(WinTurn<'a>),
     /// The two-player optimum's turn ([`Policy::TwoPlayer`]).
-    TwoPlayer(crate::twoplayer::TwoPlayerTurn<'a>),
+    TwoPlayer(crate::policy::two_player::TwoPlayerTurn<'a>),
 }
 
 impl PolicyTurn<'_> {
@@ -698,7 +698,7 @@ impl ShareInterval {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::RuleSet;
+    use crate::game::rules::RuleSet;
 
     #[test]
     fn seed_42_plays_these_games() {

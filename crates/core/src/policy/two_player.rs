@@ -18,17 +18,18 @@
 
 use std::sync::Arc;
 
-use crate::advice::{Action, Position};
-use crate::dice::{Dice, Keep};
-use crate::rules::{BoxMask, Rules};
-use crate::solver::Simd;
-use crate::state::{Bonuses, ScoreCard};
-use crate::table::StrategyTable;
+use crate::game::dice::{Dice, Keep};
+use crate::game::rules::{BoxMask, Rules};
+use crate::game::state::{Bonuses, ScoreCard};
+use crate::policy::expected::{Action, Position};
+use crate::solve::expected::Simd;
+use crate::tables::expected::StrategyTable;
 
-use super::{
-    EarlyTable, Game, Ply, Solution, TwoPlayerAdvice, TwoPlayerAdviceError, TwoPlayerPosition,
+use crate::solve::two_player::{
+    Game, Ply, Solution, TwoPlayerAdvice, TwoPlayerAdviceError, TwoPlayerPosition,
     advise_two_player, check_rules, solve,
 };
+use crate::tables::two_player::EarlyTable;
 
 /// The ply after a turn: one mover card read from the table of the early plies, or a ply of
 /// the rest of the game solved and kept.
@@ -76,7 +77,7 @@ impl<'a> NextPlies<'a> {
         if let Some(table) = early
             && *table.rules() != rules
         {
-            return Err(crate::table::TableError::WrongRules {
+            return Err(crate::tables::expected::TableError::WrongRules {
                 origin: table.origin(),
                 expected: rules,
                 got: table.rules().label(),

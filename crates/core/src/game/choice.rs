@@ -11,7 +11,7 @@
 //! rolling and fill box `i`": a player's `score fh` with rolls left is that shorthand, and
 //! the export writes a stop as the box the policy then fills.
 
-use crate::dice::Keep;
+use crate::game::dice::Keep;
 
 /// What a player or the policy does with the dice showing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,7 +19,7 @@ pub enum Choice {
     /// Keep these dice and re-roll the others. All five dice (with rolls left) means stop
     /// rolling: the box follows as a [`Choice::Score`].
     Keep(Keep),
-    /// Fill the box at this position of the card ([`Rules::boxes`](crate::rules::Rules::boxes) order). With rolls left:
+    /// Fill the box at this position of the card ([`Rules::boxes`](crate::game::rules::Rules::boxes) order). With rolls left:
     /// stop rolling and fill it, the two choices of a stop in one.
     Score(usize),
 }

@@ -2,7 +2,7 @@
 //! in the first turns reads the vectors after a turn instead of solving most of the game.
 //!
 //! The magic, the format version and the header are those of every table file
-//! (`crate::table`): the header names the rules, the objective (`two-player`), the value
+//! (`crate::tables::expected`): the header names the rules, the objective (`two-player`), the value
 //! type (`f32`), the number of values, the body's size, its CRC-32, the CRC-32 of its index
 //! and the tail left out. The body, all little-endian:
 //!
@@ -23,10 +23,10 @@
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use super::{Ply, Range, Solution, Start, ply_cards, ranks};
-use crate::rules::{BoxMask, Rules};
-use crate::table::{FORMAT_VERSION, MAGIC, Origin, TableError, TableHeader};
-use crate::vector::read_span;
+use crate::game::rules::{BoxMask, Rules};
+use crate::solve::two_player::{Ply, Range, Solution, Start, ply_cards, ranks};
+use crate::solve::vector::read_span;
+use crate::tables::expected::{FORMAT_VERSION, MAGIC, Origin, TableError, TableHeader};
 
 /// The objective's name in the table file's header.
 pub const TWO_PLAYER: &str = "two-player";
@@ -233,8 +233,8 @@ impl EarlyTable {
         let len = file.metadata().map_err(read_err)?.len();
         let mut head = vec![0u8; len.min(MAGIC.len() as u64 + 8 + 4096) as usize];
         file.read_exact(&mut head).map_err(read_err)?;
-        let (header, body_at) = crate::table::header_of(&head, &origin)?;
-        crate::table::check_kind(&header, &origin, TWO_PLAYER, VALUE_TYPE)?;
+        let (header, body_at) = crate::tables::expected::header_of(&head, &origin)?;
+        crate::tables::expected::check_kind(&header, &origin, TWO_PLAYER, VALUE_TYPE)?;
         if header.rules() != Some(*rules) {
             let found = header.rules();
             return Err(TableError::WrongRules {
@@ -408,7 +408,7 @@ impl Solution<f32> {
         let rules = self.rules();
         let mut header = TableHeader {
             rules: rules.set.name().to_string(),
-            upper_first: rules.order == crate::rules::Order::UpperFirst,
+            upper_first: rules.order == crate::game::rules::Order::UpperFirst,
             objective: TWO_PLAYER.to_string(),
             value_type: VALUE_TYPE.to_string(),
             entries,

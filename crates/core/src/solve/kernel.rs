@@ -26,16 +26,16 @@
 use std::ops::{Add, Mul};
 use std::sync::LazyLock;
 
-use crate::dice::{DICE, Dice, FACES, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
-use crate::rules::{BoxMask, MAX_BOXES, Rules};
-use crate::state::set_bits;
+use crate::game::dice::{DICE, Dice, FACES, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
+use crate::game::rules::{BoxMask, MAX_BOXES, Rules};
+use crate::game::state::set_bits;
 
 /// Slots of the per-box arrays of a roll: one per box, plus one spare (the expected-score
 /// solver's slot of the five-of-a-kind box filled with its points).
 pub(crate) const BOX_SLOTS: usize = MAX_BOXES + 1;
 
 /// A floating-point type the kernel computes in (or a value with a companion carried beside
-/// it, which the kernel's maxima choose by the value: `crate::twoplayer::Duo`).
+/// it, which the kernel's maxima choose by the value: `crate::solve::lane::Duo`).
 pub trait Real:
     Copy + PartialEq + Add<Output = Self> + Mul<Output = Self> + Send + Sync + 'static
 {
@@ -59,7 +59,7 @@ pub trait Real:
     /// The value as an `f64` (exact).
     fn to_f64(self) -> f64;
     /// What the opening mean adds up in ([`opening_mean_of`]): `f64` for a number; a lane
-    /// that carries a companion beside its value (`crate::twoplayer::Duo`) sums both.
+    /// that carries a companion beside its value (`crate::solve::lane::Duo`) sums both.
     type Wide: Copy;
     /// The sum of no values.
     const WIDE_ZERO: Self::Wide;

@@ -18,7 +18,7 @@
 //! reviews at zero loss. Priced to win ([`Pricing::Win`]), each decision is priced with
 //! `advise --opponent` against the other players' cards at that moment ([`WinPricing`], as
 //! the coach prices it): the chance of winning it gave away, under the model of
-//! [`crate::win::MODEL`], so a `win-exact` bot reviews at zero loss. Priced by the game of
+//! [`crate::policy::win::MODEL`], so a `win-exact` bot reviews at zero loss. Priced by the game of
 //! two ([`Pricing::TwoPlayer`], records of two players of Yacht), each decision is priced
 //! with `advise --two-player` ([`TwoPlayerPricing`]): the exact chance of winning plus half a
 //! tie it gave away, both playing to win from there, so a two-player bot reviews at zero
@@ -26,22 +26,23 @@
 
 use serde::Serialize;
 
-use crate::advice::AdviceError;
-use crate::choice::Choice;
-use crate::dice::{DICE, DiceRng, join_faces};
-use crate::game::record::HeaderLine;
-use crate::game::record::RECORD_FORMATS;
-use crate::game::{
+use crate::game::choice::Choice;
+use crate::game::dice::{DICE, DiceRng, join_faces};
+use crate::game::rules::Rules;
+use crate::play::record::HeaderLine;
+use crate::play::record::RECORD_FORMATS;
+use crate::play::{
     Decision, DiceMode, Event, FinalScore, Game, Header, Illegal, SeatKind, TwoPlayerPricing,
     WinPolicy, WinPricing, evaluate, evaluate_target,
 };
-use crate::rules::Rules;
-use crate::table::StrategyTable;
-use crate::target::TargetError;
+use crate::policy::expected::AdviceError;
+use crate::policy::target::TargetError;
+use crate::policy::win::WinError;
+use crate::solve::two_player::TwoPlayerAdviceError;
+use crate::solve::vector::VectorTable;
+use crate::tables::expected::StrategyTable;
+use crate::tables::two_player::EarlyTable;
 use crate::text::{excerpt, plural};
-use crate::twoplayer::{EarlyTable, TwoPlayerAdviceError};
-use crate::vector::VectorTable;
-use crate::win::WinError;
 
 /// A record refused, with the line (from 1) and the reason. Each message says what the record
 /// should hold instead; the format is in `data/README-games.md`.
@@ -415,7 +416,7 @@ fn check_header(line: usize, header: &Header) -> Result<(), RecordError> {
     }
     if header
         .coach_target
-        .is_some_and(|t| t > crate::simulate::MAX_TARGET)
+        .is_some_and(|t| t > crate::stats::simulate::MAX_TARGET)
     {
         return Err(RecordError::CoachTarget { line });
     }
@@ -636,7 +637,7 @@ pub struct Review {
     /// The target of a review priced for a target; `null` otherwise.
     pub target: Option<u32>,
     /// What a review priced in chance of winning assumes of the opponents
-    /// ([`crate::win::MODEL`]); `null` otherwise.
+    /// ([`crate::policy::win::MODEL`]); `null` otherwise.
     pub model: Option<&'static str>,
     /// The seed of seeded dice.
     pub seed: Option<u64>,
@@ -761,10 +762,10 @@ pub enum ReviewError {
 /// The objective of a review priced with `pricing`, as [`Review::objective`] names it.
 fn objective_of(pricing: &Pricing<'_>) -> &'static str {
     match pricing {
-        Pricing::ExpectedScore => crate::table::EXPECTED_SCORE,
-        Pricing::Target { .. } => crate::vector::TARGET,
-        Pricing::Win { .. } => crate::win::WIN,
-        Pricing::TwoPlayer { .. } => crate::twoplayer::TWO_PLAYER,
+        Pricing::ExpectedScore => crate::tables::expected::EXPECTED_SCORE,
+        Pricing::Target { .. } => crate::solve::vector::TARGET,
+        Pricing::Win { .. } => crate::policy::win::WIN,
+        Pricing::TwoPlayer { .. } => crate::tables::two_player::TWO_PLAYER,
     }
 }
 
@@ -796,7 +797,7 @@ pub fn review_for(
         Pricing::TwoPlayer { early } => {
             let rules = record.game.rules();
             let players = record.game.seats().len();
-            if players != 2 || crate::twoplayer::check_rules(&rules).is_err() {
+            if players != 2 || crate::solve::two_player::check_rules(&rules).is_err() {
                 return Err(ReviewError::NotTwoPlayer {
                     rules: rules.label(),
                     players,
@@ -811,7 +812,7 @@ pub fn review_for(
 fn review_with<E>(
     record: &GameRecord,
     pricing: Pricing<'_>,
-    mut price: impl FnMut(&Decision) -> Result<crate::game::Evaluation, E>,
+    mut price: impl FnMut(&Decision) -> Result<crate::play::Evaluation, E>,
 ) -> Result<Review, E> {
     let target = match pricing {
         Pricing::Target { target, .. } => Some(target),
@@ -884,7 +885,7 @@ fn review_with<E>(
         rules: record.game.rules(),
         objective: objective_of(&pricing),
         target,
-        model: matches!(pricing, Pricing::Win { .. }).then_some(crate::win::MODEL),
+        model: matches!(pricing, Pricing::Win { .. }).then_some(crate::policy::win::MODEL),
         seed: record.header.seed,
         complete: record.game.is_over(),
         cut_off: record.cut_off,
@@ -916,7 +917,7 @@ pub fn render_review(r: &Review) -> String {
         (None, Some(model)) => format!(
             "decisions priced in chance of winning against the other players at the table, against the option best for it\nmodel: {model}\n\n"
         ),
-        (None, None) if r.objective == crate::twoplayer::TWO_PLAYER => "decisions priced in the exact chance of winning the game of two (plus half a tie), both players playing to win from there, against the option best for it\n\n".to_string(),
+        (None, None) if r.objective == crate::tables::two_player::TWO_PLAYER => "decisions priced in the exact chance of winning the game of two (plus half a tie), both players playing to win from there, against the option best for it\n\n".to_string(),
         (None, None) => "decisions priced in expected points, against optimal play\n\n".to_string(),
     });
     s.push_str(&format!(

@@ -1,6 +1,6 @@
 //! Play for a target score: the best chance of reaching a final score, from any position.
 //!
-//! The target table ([`crate::vector`], objective `target`) holds for every state `s` and
+//! The target table ([`crate::solve::vector`], objective `target`) holds for every state `s` and
 //! every number of points still needed `t` the best chance `P*(s, t)`, over all strategies,
 //! of scoring at least `t` more points. With `B` points banked, the chance of a final score
 //! of at least `T` is `P*(s, T - B)`. Advice for a target ranks every option of a position by
@@ -15,15 +15,15 @@
 
 use serde::Serialize;
 
-use crate::advice::{
+use crate::game::dice::DICE;
+use crate::game::rules::Rules;
+use crate::game::state::set_bits;
+use crate::policy::expected::{
     Action, AdviceError, Position, Preferred, advise, box_choices, rank_by_preference,
 };
-use crate::dice::DICE;
-use crate::kernel::Layer;
-use crate::rules::Rules;
-use crate::state::set_bits;
-use crate::table::{StrategyTable, TableError};
-use crate::vector::{VectorTable, max_remaining};
+use crate::solve::kernel::Layer;
+use crate::solve::vector::{VectorTable, max_remaining};
+use crate::tables::expected::{StrategyTable, TableError};
 
 /// Errors of target advice: the position, or the target table's file.
 #[derive(Debug, thiserror::Error)]
@@ -98,9 +98,9 @@ pub struct TargetAdvice {
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Source {
     /// Fill this box (of [`box_choices`]).
-    Box(crate::advice::BoxChoice),
+    Box(crate::policy::expected::BoxChoice),
     /// Keep these dice and roll the others.
-    Keep(crate::dice::Keep),
+    Keep(crate::game::dice::Keep),
 }
 
 /// One option of a position priced by a vector table: its value at the coordinate, and its
@@ -122,7 +122,7 @@ pub(crate) trait OptionPrices {
     /// kind or not), at coordinate `x` before it.
     fn after_box(
         &self,
-        state: &crate::state::State,
+        state: &crate::game::state::State,
         index: usize,
         points: u32,
         five_of_a_kind: bool,
@@ -132,7 +132,7 @@ pub(crate) trait OptionPrices {
     /// layer's value of every multiset (see [`Layer`]).
     fn turn_at(
         &self,
-        state: &crate::state::State,
+        state: &crate::game::state::State,
         x: i64,
         last: Layer,
         visit: &mut dyn FnMut(Layer, &mut dyn Iterator<Item = f64>),
@@ -146,7 +146,7 @@ impl OptionPrices for VectorTable<f32> {
 
     fn after_box(
         &self,
-        state: &crate::state::State,
+        state: &crate::game::state::State,
         index: usize,
         points: u32,
         five_of_a_kind: bool,
@@ -157,7 +157,7 @@ impl OptionPrices for VectorTable<f32> {
 
     fn turn_at(
         &self,
-        state: &crate::state::State,
+        state: &crate::game::state::State,
         x: i64,
         last: Layer,
         visit: &mut dyn FnMut(Layer, &mut dyn Iterator<Item = f64>),
@@ -177,7 +177,7 @@ pub(crate) fn price_options(
     table: &impl OptionPrices,
     position: &Position,
     x: i64,
-) -> Result<(crate::advice::Advice, Vec<Priced>), TargetError> {
+) -> Result<(crate::policy::expected::Advice, Vec<Priced>), TargetError> {
     if *table.rules() != *ev.rules() {
         return Err(TargetError::RulesMismatch {
             card: position.card.rules().label(),
@@ -191,10 +191,10 @@ pub(crate) fn price_options(
     let dice = &position.dice;
     let five = dice.five_of_a_kind().is_some();
     let choices = box_choices(ev, &state, dice);
-    let after_box = |c: &crate::advice::BoxChoice| -> Result<f64, TableError> {
+    let after_box = |c: &crate::policy::expected::BoxChoice| -> Result<f64, TableError> {
         table.after_box(&state, c.index, c.points, five, x)
     };
-    let score = |c: &crate::advice::BoxChoice| Action::Score {
+    let score = |c: &crate::policy::expected::BoxChoice| Action::Score {
         category: c.category.name.to_string(),
         points: c.points,
         bonus: c.bonus,
@@ -285,15 +285,15 @@ pub fn advise_target(
     let (advice, priced) = price_options(ev, targets, position, needed)?;
     let dice = &position.dice;
     // The most a box choice leads to: its points and bonus, then the most after it.
-    let most_after = |dice: &crate::dice::Dice, c: usize| -> i64 {
+    let most_after = |dice: &crate::game::dice::Dice, c: usize| -> i64 {
         let points = rules.score(c, dice, state.filled);
         let gain = points + state.bonus_for(&rules, c, points, dice.five_of_a_kind().is_some());
         i64::from(gain) + i64::from(max_remaining(&rules, &state.after(&rules, c, points)))
     };
     // The most a roll leads to, each roll's worked out once (by its index among the rolls).
-    let mut most_of_roll: Vec<Option<i64>> = vec![None; crate::dice::ROLLS];
-    let mut most_with = |dice: &crate::dice::Dice| -> i64 {
-        *most_of_roll[dice.index() - crate::dice::FIRST_ROLL].get_or_insert_with(|| {
+    let mut most_of_roll: Vec<Option<i64>> = vec![None; crate::game::dice::ROLLS];
+    let mut most_with = |dice: &crate::game::dice::Dice| -> i64 {
+        *most_of_roll[dice.index() - crate::game::dice::FIRST_ROLL].get_or_insert_with(|| {
             set_bits(u64::from(rules.legal_boxes(state.filled, dice)))
                 .map(|c| most_after(dice, c))
                 .max()
@@ -309,7 +309,7 @@ pub fn advise_target(
         }
         match source {
             Source::Box(c) => most_after(dice, c.index) >= needed,
-            Source::Keep(keep) => crate::dice::Dice::all()
+            Source::Keep(keep) => crate::game::dice::Dice::all()
                 .filter(|d| keep.is_within(d))
                 .any(|d| most_with(&d) >= needed),
         }
@@ -350,11 +350,11 @@ pub fn advise_target(
 ///
 /// More generally ([`TargetTurn::mixture`]) it maximises a weighted sum of chances of
 /// several targets, `sum of w * P*(t)`, each chance the best for its own target after the
-/// choice: the fast policy of the win bot ([`crate::win::WinTurn`]).
+/// choice: the fast policy of the win bot ([`crate::policy::win::WinTurn`]).
 pub struct TargetTurn<'a> {
     ev: &'a StrategyTable,
     targets: &'a VectorTable<f32>,
-    state: crate::state::State,
+    state: crate::game::state::State,
     /// Points still needed and their weights.
     weights: Vec<(i64, f64)>,
     /// The value of each keep with one roll left (and of stopping, at the rolls' entries).
@@ -362,7 +362,7 @@ pub struct TargetTurn<'a> {
     /// The value of each keep with two rolls left.
     two_rolls_left: Vec<f64>,
     /// The expected-score values of the turn, for ties.
-    values: crate::advice::TurnValues,
+    values: crate::policy::expected::TurnValues,
 }
 
 impl<'a> TargetTurn<'a> {
@@ -371,7 +371,7 @@ impl<'a> TargetTurn<'a> {
     pub fn new(
         ev: &'a StrategyTable,
         targets: &'a VectorTable<f32>,
-        state: &crate::state::State,
+        state: &crate::game::state::State,
         needed: i64,
     ) -> Result<TargetTurn<'a>, TableError> {
         TargetTurn::mixture(ev, targets, state, &[(needed, 1.0)])
@@ -382,11 +382,11 @@ impl<'a> TargetTurn<'a> {
     pub fn mixture(
         ev: &'a StrategyTable,
         targets: &'a VectorTable<f32>,
-        state: &crate::state::State,
+        state: &crate::game::state::State,
         weights: &[(i64, f64)],
     ) -> Result<TargetTurn<'a>, TableError> {
-        use crate::dice::MULTISETS;
-        use crate::vector::MAX_TURN_LANES as N;
+        use crate::game::dice::MULTISETS;
+        use crate::solve::vector::MAX_TURN_LANES as N;
         let mut one = vec![0.0; MULTISETS];
         let mut two = vec![0.0; MULTISETS];
         let add = |into: &mut Vec<f64>, k: &[f64]| {
@@ -432,13 +432,13 @@ impl<'a> TargetTurn<'a> {
             weights: weights.to_vec(),
             one_roll_left: one,
             two_rolls_left: two,
-            values: crate::advice::TurnValues::new(ev, state),
+            values: crate::policy::expected::TurnValues::new(ev, state),
         })
     }
 
     /// The chance of keeping `keep` with `rolls_left` (1 or 2) rolls left (all five dice:
     /// stopping to fill the best box for the target); for a mixture, the weighted sum.
-    pub fn keep_chance(&self, rolls_left: u8, keep: &crate::dice::Keep) -> f64 {
+    pub fn keep_chance(&self, rolls_left: u8, keep: &crate::game::dice::Keep) -> f64 {
         let i = keep.index();
         if keep.len() == DICE || rolls_left <= 1 {
             self.one_roll_left[i]
@@ -448,7 +448,11 @@ impl<'a> TargetTurn<'a> {
     }
 
     /// The keep of the target policy for `dice` with `rolls_left` (1 or 2) rolls left.
-    pub fn best_keep(&self, rolls_left: u8, dice: &crate::dice::Dice) -> crate::dice::Keep {
+    pub fn best_keep(
+        &self,
+        rolls_left: u8,
+        dice: &crate::game::dice::Dice,
+    ) -> crate::game::dice::Keep {
         let mut best = Preferred::new();
         for &keep in dice.keeps_by_preference() {
             let value = (
@@ -464,8 +468,8 @@ impl<'a> TargetTurn<'a> {
     /// mixture, the weighted sum).
     pub fn best_box(
         &self,
-        dice: &crate::dice::Dice,
-    ) -> Result<(crate::advice::BoxChoice, f64), TableError> {
+        dice: &crate::game::dice::Dice,
+    ) -> Result<(crate::policy::expected::BoxChoice, f64), TableError> {
         let five = dice.five_of_a_kind().is_some();
         let mut best = Preferred::new();
         for c in box_choices(self.ev, &self.state, dice) {

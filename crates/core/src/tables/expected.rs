@@ -14,7 +14,7 @@
 //! ```
 //!
 //! The header names the objective the table solves: `expected-score` here; the tables of
-//! the vector objectives ([`crate::vector`], e.g. `target`) share the magic, the version and
+//! the vector objectives ([`crate::solve::vector`], e.g. `target`) share the magic, the version and
 //! the header, with a body of their own.
 //!
 //! Only reachable states are stored (536,448 of the 1,048,576 entries of the official rules'
@@ -35,9 +35,9 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::files;
-use crate::rules::{Order, RuleSet, Rules};
-use crate::solver::{self, ScoreTable, SolveOptions};
-use crate::state::{Layout, State, reachable_rows, reachable_state_count, set_bits};
+use crate::game::rules::{Order, RuleSet, Rules};
+use crate::game::state::{Layout, State, reachable_rows, reachable_state_count, set_bits};
+use crate::solve::expected::{ScoreTable, SolveOptions};
 
 /// First bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"YHTZTBL\0";
@@ -253,7 +253,7 @@ pub struct TableHeader {
     /// CRC-32 of the index of a vector table's body (what is read before any value); 0 for
     /// the expected-score table.
     pub index_checksum: u32,
-    /// The tail left out of a vector table's vectors (see [`crate::vector::TAIL`]); 0 for
+    /// The tail left out of a vector table's vectors (see [`crate::solve::vector::TAIL`]); 0 for
     /// the expected-score table.
     pub tail: f64,
 }
@@ -283,13 +283,13 @@ pub struct StrategyTable {
 }
 
 impl StrategyTable {
-    /// Solves `rules` (see [`solver::solve`]) and returns the table and the seconds taken.
+    /// Solves `rules` (see [`crate::solve::expected::solve`]) and returns the table and the seconds taken.
     pub fn solve(
         rules: &Rules,
         options: SolveOptions,
         progress: &(dyn Fn(u64, u64) + Sync),
     ) -> (StrategyTable, f64) {
-        let solution = solver::solve(rules, options, progress);
+        let solution = crate::solve::expected::solve(rules, options, progress);
         (
             StrategyTable {
                 rules: *rules,

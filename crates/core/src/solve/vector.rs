@@ -8,7 +8,7 @@
 //! over an integer coordinate `x` (points still needed, points banked, ...), and scoring `p`
 //! points turns `x` into `x - p` or `x + p`: a successor's vector is read at an offset.
 //!
-//! So the lanes of the kernel ([`crate::kernel`]) are consecutive coordinates of one state,
+//! So the lanes of the kernel ([`crate::solve::kernel`]) are consecutive coordinates of one state,
 //! in blocks of `N`, and a row of the plan is a successor's vector shifted by the points of
 //! that way of filling a box. Every box's rows are made for each of its points (no box "adds
 //! its points" here: points move the coordinate), and the Joker's rolls have their own rows,
@@ -28,14 +28,16 @@ use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 
-use crate::dice::{Dice, FIRST_ROLL, ROLLS};
-use crate::kernel::{KeepArray, Layer, Plan, Real, ScoreTable, opening_mean, run_turn};
-use crate::rules::{BoxMask, Joker, Rules};
-use crate::solver::{Simd, shared_upper_totals};
-use crate::state::{
+use crate::game::dice::{Dice, FIRST_ROLL, ROLLS};
+use crate::game::rules::{BoxMask, Joker, Rules};
+use crate::game::state::{
     Layout, State, cards_by_depth, reachable_states, reachable_upper_totals, set_bits,
 };
-use crate::table::{FORMAT_VERSION, MAGIC, Origin, StrategyTable, TableError, TableHeader};
+use crate::solve::expected::{Simd, shared_upper_totals};
+use crate::solve::kernel::{KeepArray, Layer, Plan, Real, ScoreTable, opening_mean, run_turn};
+use crate::tables::expected::{
+    FORMAT_VERSION, MAGIC, Origin, StrategyTable, TableError, TableHeader,
+};
 
 /// Values below this at the end of a vector are left out (read as the `above` value, 0 for
 /// the target objective). The error this makes is at most `TAIL` per turn of the game, far
@@ -502,12 +504,12 @@ impl<T: Real> VectorObjective<T> {
 /// Makes `plan` (laid out for `state` by [`lay_out`], rows `specs`) follow the optimal
 /// policy of `ev` instead of the best choice: each roll's one row is the box that policy
 /// fills (as a choice of one row, by the Joker's mechanism), and its keeps with one and two
-/// rolls left are the policy's ([`crate::kernel::policy_keeps`]). Returns the rows left to
+/// rolls left are the policy's ([`crate::solve::kernel::policy_keeps`]). Returns the rows left to
 /// fill: those of the boxes some roll fills, in the order of `specs`.
 ///
 /// The box of a roll is chosen among the rows the plan offers it (the open boxes in card
 /// order, or the Joker's rows), each worth its points and bonus plus the expected score
-/// after it, by the tie rule: the choice of [`crate::advice::best_box_for`], from one value
+/// after it, by the tie rule: the choice of [`crate::policy::expected::best_box_for`], from one value
 /// per row instead of one per roll and box.
 pub(crate) fn follow_policy<T: Real>(
     plan: &mut Plan<T>,
@@ -526,7 +528,7 @@ pub(crate) fn follow_policy<T: Real>(
     }
     let mut chosen = [u16::MAX; ROLLS];
     for (r, row) in chosen.iter_mut().enumerate() {
-        let mut best = crate::advice::Preferred::new();
+        let mut best = crate::policy::expected::Preferred::new();
         match joker_of_roll[r] {
             Some((from, to)) => {
                 for &row in &plan.joker_rows[from..to] {
@@ -568,7 +570,7 @@ pub(crate) fn follow_policy<T: Real>(
         plan.jokers
             .push((r as u8, from, plan.joker_rows.len() as u16));
     }
-    let turn = crate::advice::TurnValues::new(ev, state);
+    let turn = crate::policy::expected::TurnValues::new(ev, state);
     for rolls_left in [1u8, 2] {
         for r in 0..ROLLS {
             let (keep, _) = turn.best_keep_of_roll(rolls_left, r);
@@ -821,7 +823,7 @@ fn solve_card_dispatch<T: Real>(
     filled: BoxMask,
     scratch: &mut VectorScratch<T>,
 ) -> CardVectors<T> {
-    use crate::solver::Isa;
+    use crate::solve::expected::Isa;
     match simd.isa() {
         // SAFETY: a `Simd` is only made for an instruction set this processor has. No
         // operation is fused, so every instruction set gives the same bits.
@@ -1011,7 +1013,7 @@ pub fn max_banked(rules: &Rules, state: &State) -> u32 {
 // The table file of a vector objective.
 //
 // The magic, the format version and the header are those of every table file
-// (`crate::table`): the header names the rules, the objective, the value type (`f32`), the
+// (`crate::tables::expected`): the header names the rules, the objective, the value type (`f32`), the
 // number of values, the body's size, its CRC-32, the CRC-32 of its index and the tail left
 // out. The body, all little-endian:
 //
@@ -1061,7 +1063,7 @@ impl VectorTable<f32> {
     fn header(&self) -> TableHeader {
         TableHeader {
             rules: self.rules.set.name().to_string(),
-            upper_first: self.rules.order == crate::rules::Order::UpperFirst,
+            upper_first: self.rules.order == crate::game::rules::Order::UpperFirst,
             objective: self.objective.to_string(),
             value_type: FILE_VALUE_TYPE.to_string(),
             entries: 0,
@@ -1163,7 +1165,7 @@ impl VectorTable<f32> {
         // The header is at most 4 KiB (see `table`): read that much and check it.
         let mut head = vec![0u8; len.min(MAGIC.len() as u64 + 8 + 4096) as usize];
         file.read_exact(&mut head).map_err(read_err)?;
-        let (header, body_at) = crate::table::header_of(&head, &origin)?;
+        let (header, body_at) = crate::tables::expected::header_of(&head, &origin)?;
         check_file(&header, &origin, rules, objective)?;
         let sizes = Sizes::of(rules, &header);
         sizes.check_len(&origin, body_at as u64, len, &header)?;
@@ -1194,9 +1196,9 @@ impl VectorTable<f32> {
     /// The vector table in the file at `path`, whatever its rules and objective (as its
     /// header names them), every part checked: what `yahtzee verify` does.
     pub fn verify(path: &Path) -> Result<(TableHeader, VectorTable<f32>), TableError> {
-        let bytes = crate::table::read(path)?;
+        let bytes = crate::tables::expected::read(path)?;
         let origin = Origin::File(path.to_path_buf());
-        let (header, _) = crate::table::header_of(&bytes, &origin)?;
+        let (header, _) = crate::tables::expected::header_of(&bytes, &origin)?;
         let corrupt = |what: String| TableError::Corrupt {
             origin: origin.clone(),
             what,
@@ -1223,7 +1225,7 @@ impl VectorTable<f32> {
         rules: &Rules,
         objective: &'static str,
     ) -> Result<VectorTable<f32>, TableError> {
-        let (header, body_at) = crate::table::header_of(bytes, &origin)?;
+        let (header, body_at) = crate::tables::expected::header_of(bytes, &origin)?;
         check_file(&header, &origin, rules, objective)?;
         let sizes = Sizes::of(rules, &header);
         sizes.check_len(&origin, body_at as u64, bytes.len() as u64, &header)?;
@@ -1417,7 +1419,7 @@ fn check_file(
     rules: &Rules,
     objective: &'static str,
 ) -> Result<(), TableError> {
-    crate::table::check_kind(header, origin, objective, FILE_VALUE_TYPE)?;
+    crate::tables::expected::check_kind(header, origin, objective, FILE_VALUE_TYPE)?;
     if header.rules() != Some(*rules) {
         let found = header.rules();
         return Err(TableError::WrongRules {
@@ -1486,7 +1488,7 @@ impl Sizes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::{ScoreCard, reachable_states};
+    use crate::game::state::{ScoreCard, reachable_states};
 
     /// `max_banked` bounds what the win objective solves: every turn of every state must
     /// land within its successor's bound (the box's points and bonus added), or a value read
@@ -1524,7 +1526,7 @@ mod tests {
     #[test]
     fn banked_points_of_a_card_are_within_max_banked() {
         for rules in Rules::all() {
-            let mut rng = crate::dice::DiceRng::new(7);
+            let mut rng = crate::game::dice::DiceRng::new(7);
             for _ in 0..300 {
                 let mut card = ScoreCard::new(rules);
                 let mut open: Vec<usize> = (0..rules.box_count()).collect();

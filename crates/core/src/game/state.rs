@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use crate::rules::{BoxMask, MAX_UPPER_THRESHOLD, Rules, UPPER_MASK, describe_scores};
+use crate::game::rules::{BoxMask, MAX_UPPER_THRESHOLD, Rules, UPPER_MASK, describe_scores};
 use crate::text::{excerpt, plural};
 
 /// The most upper totals a state tracks: 0 to 62 exactly, and 63 standing for "63 or more"
@@ -617,7 +617,7 @@ impl fmt::Display for ScoreCard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Order, RuleSet};
+    use crate::game::rules::{Order, RuleSet};
 
     #[test]
     fn reachable_rows_hold_the_reachable_states_in_order() {

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::RuleSet;
+use crate::game::rules::RuleSet;
 
 /// Version of the record format, written in every header and checked when reading. Format 2
 /// added the target of a bot playing for a target score (`target` of a seat) and the

@@ -1,0 +1,1162 @@
+//! A game of one or more players: the rules of play, the record of a game, the player's
+//! commands, the interactive session and the coach.
+//!
+//! [`Game`] is the referee. It takes the events of a game one at a time ([`Game::apply`]),
+//! refuses any event the rules do not allow, and hands back every decision a player made
+//! ([`Decision`]: the position and the choice). Both `yahtzee play` (which makes the events)
+//! and `yahtzee review` (which reads them from a record) go through it, so a record the game
+//! writes is exactly what the review accepts. [`evaluate`] prices a decision with
+//! [`advise`] on the same position, so the coach, the review and
+//! `yahtzee advise` agree to the last bit; [`evaluate_target`] prices it for a target
+//! (`advise --target`), and [`WinPricing`] in chance of winning against the other players'
+//! cards at the moment of the decision (`advise --opponent`), each for the coach and the
+//! review alike.
+//!
+//! - [`record`]: the JSON Lines record format.
+//! - [`command`]: what a player types.
+//! - [`session`]: the interactive game loop, the bot and the coach.
+//! - [`render`]: the score card as text.
+
+pub mod command;
+pub mod record;
+pub mod render;
+pub mod review;
+pub mod session;
+
+use crate::game::choice::Choice;
+use crate::game::dice::{DICE, Dice, DiceError, Keep};
+use crate::game::rules::{Order, Rules};
+use crate::game::state::ScoreCard;
+use crate::policy::expected::{Action, AdviceError, AdviceOption, Position, TIE, advise};
+use crate::policy::target::{TargetError, advise_target};
+use crate::policy::two_player::{NextPlies, TwoPlayerTurn};
+use crate::policy::win::{
+    FinalScores, Opponent, WinAdvice, WinError, advise_against, opponents_at_table, solve_against,
+};
+use crate::solve::expected::Simd;
+use crate::solve::two_player::{TwoPlayerAdvice, TwoPlayerAdviceError};
+use crate::solve::vector::VectorTable;
+use crate::stats::simulate::MAX_TARGET;
+use crate::tables::expected::StrategyTable;
+use crate::tables::two_player::EarlyTable;
+use crate::text::{excerpt, plural};
+
+pub use record::{DiceMode, Event, FinalScore, Header, RECORD_FORMAT, Seat, SeatKind, WinPolicy};
+
+/// Characters a player's name may have at most: it fits a column of the score card.
+pub const MAX_NAME_CHARS: usize = 20;
+
+/// An event the rules do not allow, or a table of players that cannot play. Each message says
+/// what was wrong and what the rules expect instead; text from a record (names, boxes) is
+/// quoted through [`excerpt`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Illegal {
+    /// The table has no seat. Fix: give at least one player.
+    #[error("a game needs at least one player")]
+    NoPlayers,
+    /// A player's name is empty. Fix: give every player a name.
+    #[error("empty player name: every player needs a name, e.g. alice, bob or bot")]
+    EmptyName,
+    /// A player's name is too long or holds control characters or quotes. Fix: a name of at
+    /// most [`MAX_NAME_CHARS`] printable characters, without `"`.
+    #[error(
+        "player name `{name}` is not allowed: use at most 20 printable characters, without `\"`"
+    )]
+    BadName {
+        /// The name, quoted through [`excerpt`].
+        name: String,
+    },
+    /// Two seats have the same name (in any case). Fix: give every seat its own name; bots
+    /// are `bot`, `bot2`, ...
+    #[error("player `{name}` is named twice: give every seat its own name (bots: bot, bot2, ...)")]
+    NamedTwice {
+        /// The name, quoted through [`excerpt`].
+        name: String,
+    },
+    /// A seat with a policy that is not one: a person given one, or a bot given anything but
+    /// a target score or a win policy, or both. Fix: `bot:target=T` (or `bot2:target=T`, ...)
+    /// with `T` from 0 to [`MAX_TARGET`], `bot:win`, `bot:win-exact` or `bot:two-player`;
+    /// people play for themselves.
+    #[error(
+        "seat `{seat}`: only a bot (bot, bot2, ...) has a policy, written bot:target=T with T a whole number from 0 to {MAX_TARGET} (e.g. bot:target=300), bot:win, bot:win-exact or bot:two-player"
+    )]
+    BadPolicy {
+        /// The seat as given, quoted through [`excerpt`].
+        seat: String,
+    },
+    /// A bot that plays to win at a table of one. Fix: seat other players, or seat the bot
+    /// without `:win`.
+    #[error(
+        "seat `{seat}` plays to win against the other players, but it is alone at the table: seat others, or the bot alone as `bot`"
+    )]
+    WinAlone {
+        /// The seat as given, quoted through [`excerpt`].
+        seat: String,
+    },
+    /// A two-player bot in a game of rules other than Yacht's, or of other than two players.
+    /// Fix: seat it in a game of two of Yacht (either fill order), or seat another bot.
+    #[error(
+        "seat `{seat}` plays the exact game of two of Yacht (either fill order) with exactly two players, not {rules} with {players} players: seat it against one player in Yacht, or seat a bot of another policy (e.g. bot:win)"
+    )]
+    TwoPlayerSeat {
+        /// The seat as given, quoted through [`excerpt`].
+        seat: String,
+        /// The rules of the game.
+        rules: String,
+        /// The number of players.
+        players: usize,
+    },
+    /// An event names someone who has no seat. Fix: name one of the players.
+    #[error("`{name}` is not a player of this game: the players are {players}")]
+    NotAPlayer {
+        /// The name given, quoted through [`excerpt`].
+        name: String,
+        /// The players, comma-separated.
+        players: String,
+    },
+    /// Another player is to move. Fix: the events of the player to move come first.
+    #[error("it is {} turn, not {}", possessive(.expected), possessive(.got))]
+    NotTheirTurn {
+        /// The player to move.
+        expected: String,
+        /// The player of the event.
+        got: String,
+    },
+    /// The event has the wrong turn number. Fix: the player's turn number, from 1.
+    #[error("{player} {} playing turn {expected}, not turn {got}", agree(.player, "is", "are"))]
+    WrongTurn {
+        /// The player.
+        player: String,
+        /// The turn being played.
+        expected: u32,
+        /// The turn of the event.
+        got: u32,
+    },
+    /// An `end` line given to the referee. Fix: the end is read by the record, not played.
+    #[error("the end of the game is not an event of play")]
+    EndIsNotPlay,
+    /// An event after every card is full. Fix: nothing follows the last box but the end.
+    #[error("the game is over: every card is full")]
+    GameOver,
+    /// An opening roll out of seat order. Fix: the players roll in seat order.
+    #[error("the next opening roll is {}, not {}", possessive(.expected), possessive(.got))]
+    NotTheirOpening {
+        /// The player due to roll.
+        expected: String,
+        /// The player of the event.
+        got: String,
+    },
+    /// An opening roll once the order is decided. Fix: remove it.
+    #[error("no opening roll is due now")]
+    NoOpeningDue,
+    /// A turn before the opening rolls. Fix: the opening rolls choose the first player first.
+    #[error("the opening rolls that choose the first player come first")]
+    OpeningFirst,
+    /// An order other than the opening rolls give. Fix: the order they give.
+    #[error("the opening rolls give the order {expected}, not {got}")]
+    WrongOrder {
+        /// The order the opening rolls give.
+        expected: String,
+        /// The order of the event, quoted through [`excerpt`].
+        got: String,
+    },
+    /// A second order. Fix: remove it.
+    #[error("the play order is already decided")]
+    OrderDecided,
+    /// A turn before the order. Fix: the `order` line comes first.
+    #[error("the play order (an `order` line) comes first")]
+    OrderFirst,
+    /// Dice or a keep that are not dice. Fix: faces from 1 to 6, five for a roll.
+    #[error(transparent)]
+    Dice(#[from] DiceError),
+    /// A re-roll without the dice kept before it. Fix: the kept dice stay.
+    #[error("the roll {dice} does not hold the kept dice {keep}")]
+    RollLostKeep {
+        /// The dice of the roll.
+        dice: Dice,
+        /// The dice kept.
+        keep: Keep,
+    },
+    /// Two rolls without a keep between them. Fix: a keep before each re-roll.
+    #[error("a re-roll must follow a keep")]
+    RerollWithoutKeep,
+    /// A roll with no roll left. Fix: fill a box.
+    #[error("no roll is due now: a box must be filled")]
+    NoRollDue,
+    /// A roll with the wrong count of rolls left. Fix: 2 after the first roll, then 1, then 0.
+    #[error("this roll leaves {}, not {got}", plural(u64::from(*.expected), "roll", "rolls"))]
+    RollsLeft {
+        /// Rolls left after this roll.
+        expected: u8,
+        /// Rolls left the event says.
+        got: u8,
+    },
+    /// A keep when no dice are showing with rolls left. Fix: keeps follow a roll with rolls
+    /// left.
+    #[error("no keep is due now: keeps follow a roll with rolls left")]
+    NoKeepDue,
+    /// A keep with the wrong count of rolls left. Fix: the rolls left of the roll before.
+    #[error("the keep is made with {} left, not {got}", plural(u64::from(*.expected), "roll", "rolls"))]
+    KeepRollsLeft {
+        /// Rolls left at the keep.
+        expected: u8,
+        /// Rolls left the event says.
+        got: u8,
+    },
+    /// A keep of dice that are not showing. Fix: keep some of the dice shown.
+    #[error("cannot keep {keep}: the dice are {dice}")]
+    KeepNotInDice {
+        /// The keep.
+        keep: Keep,
+        /// The dice showing.
+        dice: Dice,
+    },
+    /// A box filled with rolls left. Fix: stop first (keep all five dice).
+    #[error("rolls are left: keep all five dice (a `keep` line) to stop first")]
+    ScoreWithRollsLeft,
+    /// A box filled before rolling. Fix: roll first.
+    #[error("no box can be filled now: roll first")]
+    NoScoreDue,
+    /// A box these rules do not have. Fix: one of the boxes listed.
+    #[error("unknown box `{name}`: the boxes are {boxes}")]
+    UnknownBox {
+        /// The name given, quoted through [`excerpt`].
+        name: String,
+        /// The boxes of the rules.
+        boxes: String,
+    },
+    /// A box already filled. Fix: an open box.
+    #[error("{name} is already filled (with {points})")]
+    Filled {
+        /// The box.
+        name: String,
+        /// Its points.
+        points: u32,
+    },
+    /// A lower box while an upper box is open, under the upper-first rule. Fix: an upper box.
+    #[error(
+        "under the upper-first rule the upper boxes come first: {name} waits until {open} are filled"
+    )]
+    UpperFirst {
+        /// The box.
+        name: String,
+        /// The upper boxes still open.
+        open: String,
+    },
+    /// A box the Joker rule forbids for a further Yahtzee. Fix: one of the boxes listed.
+    #[error(
+        "the Joker rule forbids {name}: a Yahtzee with the Yahtzee box filled must go in {allowed}"
+    )]
+    Joker {
+        /// The box.
+        name: String,
+        /// The boxes allowed.
+        allowed: String,
+    },
+    /// Points or bonus other than the rules give. Fix: the points and bonus of the message.
+    #[error(
+        "{name} with {dice} scores {points} with bonus {bonus}, not {got_points} with bonus {got_bonus}"
+    )]
+    WrongPoints {
+        /// The box.
+        name: String,
+        /// The dice.
+        dice: Dice,
+        /// The points the rules give.
+        points: u32,
+        /// The bonus the rules give.
+        bonus: u32,
+        /// The points of the event.
+        got_points: u32,
+        /// The bonus of the event.
+        got_bonus: u32,
+    },
+}
+
+/// `one` or `many`, agreeing with a player's name: a player called `you` (any case) takes the
+/// plural verb, as in `you score`; everyone else the singular, as in `ann scores`.
+pub fn agree<'a>(name: &str, one: &'a str, many: &'a str) -> &'a str {
+    if name.eq_ignore_ascii_case("you") {
+        many
+    } else {
+        one
+    }
+}
+
+/// A player's name as a possessive: `ann's`, and `your` for a player called `you`.
+pub fn possessive(name: &str) -> String {
+    if name.eq_ignore_ascii_case("you") {
+        "your".to_string()
+    } else {
+        format!("{name}'s")
+    }
+}
+
+/// Checks the names of a table: each non-empty, at most [`MAX_NAME_CHARS`] printable
+/// characters without `"`, and no two alike in any case; a target only for a bot, from 0 to
+/// [`MAX_TARGET`]; a win policy only for a bot without a target, at a table of two or more.
+pub fn check_names(seats: &[Seat]) -> Result<(), Illegal> {
+    if seats.is_empty() {
+        return Err(Illegal::NoPlayers);
+    }
+    for (i, s) in seats.iter().enumerate() {
+        let name = s.name.as_str();
+        if name.is_empty() {
+            return Err(Illegal::EmptyName);
+        }
+        if name.chars().count() > MAX_NAME_CHARS
+            || name.chars().any(|c| c.is_control() || c == '"')
+            || name.trim() != name
+        {
+            return Err(Illegal::BadName {
+                name: excerpt(name),
+            });
+        }
+        if let Some(t) = s.target
+            && (s.kind != SeatKind::Bot || t > MAX_TARGET || s.policy.is_some())
+        {
+            return Err(Illegal::BadPolicy {
+                seat: excerpt(&format!("{name}:target={t}")),
+            });
+        }
+        if let Some(p) = s.policy {
+            let seat = excerpt(&format!("{name}:{}", p.name()));
+            if s.kind != SeatKind::Bot {
+                return Err(Illegal::BadPolicy { seat });
+            }
+            if seats.len() < 2 {
+                return Err(Illegal::WinAlone { seat });
+            }
+        }
+        if seats[..i].iter().any(|o| o.name.eq_ignore_ascii_case(name)) {
+            return Err(Illegal::NamedTwice {
+                name: excerpt(name),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// One decision of a player: the position before it and the choice made.
+#[derive(Clone, Debug)]
+pub struct Decision {
+    /// The seat that decided.
+    pub seat: usize,
+    /// That player's turn number, from 1.
+    pub turn: u32,
+    /// Card, dice and rolls left before the choice (0 rolls left when scoring).
+    pub position: Position,
+    /// Every seat's card at the moment of the choice, in seat order (the player's is
+    /// `position.card`): what a player sees of the others, for pricing in win probability.
+    pub cards: Vec<ScoreCard>,
+    /// The choice: a stop is two decisions, the keep of all five dice (with rolls left),
+    /// then the box (with 0 rolls left), as the record has them.
+    pub choice: Choice,
+}
+
+/// Where the current turn stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// The play order is not decided yet: opening rolls are expected.
+    Opening,
+    /// The order is decided but not yet recorded: an `order` event is expected.
+    OrderDue,
+    /// The player to move has not rolled yet.
+    TurnStart,
+    /// The dice are showing with this many rolls left.
+    Rolled { dice: Dice, rolls_left: u8 },
+    /// These dice were kept and the rest must be re-rolled, with this many rolls left.
+    Kept { keep: Keep, rolls_left: u8 },
+    /// The player stopped rolling (or has no roll left): a box must be filled.
+    MustScore { dice: Dice },
+    /// Every card is full.
+    Over,
+}
+
+/// The referee of one game: the cards, whose turn it is and what may happen next.
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: Rules,
+    seats: Vec<Seat>,
+    cards: Vec<ScoreCard>,
+    /// Seats in play order, once decided.
+    order: Vec<usize>,
+    /// Seats rolling in the current round of opening rolls, and the totals rolled so far.
+    contenders: Vec<usize>,
+    opening_totals: Vec<u32>,
+    /// Number of boxes filled so far by all players: the next to move is `order[scored % n]`.
+    scored: usize,
+    phase: Phase,
+}
+
+impl Game {
+    /// A new game. The seats must be non-empty with distinct names.
+    pub fn new(rules: Rules, seats: Vec<Seat>) -> Result<Game, Illegal> {
+        check_names(&seats)?;
+        if let Some(s) = seats
+            .iter()
+            .find(|s| s.policy == Some(WinPolicy::TwoPlayer))
+            && (crate::solve::two_player::check_rules(&rules).is_err() || seats.len() != 2)
+        {
+            return Err(Illegal::TwoPlayerSeat {
+                seat: excerpt(&format!("{}:two-player", s.name)),
+                rules: rules.label(),
+                players: seats.len(),
+            });
+        }
+        let n = seats.len();
+        let (order, phase) = if n == 1 {
+            // Nobody to roll against: the only player starts.
+            (vec![0], Phase::OrderDue)
+        } else {
+            (Vec::new(), Phase::Opening)
+        };
+        Ok(Game {
+            rules,
+            cards: vec![ScoreCard::new(rules); n],
+            seats,
+            order,
+            contenders: (0..n).collect(),
+            opening_totals: Vec::new(),
+            scored: 0,
+            phase,
+        })
+    }
+
+    /// The game of a record header.
+    pub fn from_header(header: &Header) -> Result<Game, Illegal> {
+        let order = if header.upper_first {
+            Order::UpperFirst
+        } else {
+            Order::Any
+        };
+        Game::new(Rules::with_order(header.rules, order), header.seats.clone())
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The seats in table order.
+    pub fn seats(&self) -> &[Seat] {
+        &self.seats
+    }
+
+    /// Each seat's card, in seat order.
+    pub fn cards(&self) -> &[ScoreCard] {
+        &self.cards
+    }
+
+    /// The play order (seat indices), empty until decided.
+    pub fn order(&self) -> &[usize] {
+        &self.order
+    }
+
+    /// Where the game stands.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// True when every card is full.
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    /// The seat expected to act next: the next opening roller, or the player to move.
+    pub fn to_move(&self) -> Option<usize> {
+        match self.phase {
+            Phase::Opening => self.contenders.get(self.opening_totals.len()).copied(),
+            Phase::OrderDue | Phase::Over => None,
+            _ => Some(self.order[self.scored % self.order.len()]),
+        }
+    }
+
+    /// The turn number of the player to move, from 1.
+    pub fn turn(&self) -> u32 {
+        self.to_move()
+            .map_or(0, |s| self.cards[s].filled().count_ones() + 1)
+    }
+
+    /// Each seat's total so far, bonuses included, in seat order.
+    pub fn totals(&self) -> Vec<FinalScore> {
+        self.seats
+            .iter()
+            .zip(&self.cards)
+            .map(|(s, c)| FinalScore {
+                player: s.name.clone(),
+                total: c.banked(),
+            })
+            .collect()
+    }
+
+    /// Opening rolls made in the current round (0 right after a tie starts a new round).
+    pub fn opening_rolled(&self) -> usize {
+        self.opening_totals.len()
+    }
+
+    /// The play order the opening rolls decided, before the `order` event is applied.
+    pub fn decided_order(&self) -> Option<Vec<usize>> {
+        (self.phase == Phase::OrderDue).then(|| self.order.clone())
+    }
+
+    fn seat_named(&self, name: &str) -> Result<usize, Illegal> {
+        match self.seats.iter().position(|s| s.name == name) {
+            Some(i) => Ok(i),
+            None => Err(Illegal::NotAPlayer {
+                name: excerpt(name),
+                players: self
+                    .seats
+                    .iter()
+                    .map(|s| s.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            }),
+        }
+    }
+
+    /// Checks that `player` at `turn` is the one to move.
+    fn check_mover(&self, player: &str, turn: u32) -> Result<usize, Illegal> {
+        let seat = self.seat_named(player)?;
+        let expected = self.to_move().expect("a turn phase has a player to move");
+        if seat != expected {
+            return Err(Illegal::NotTheirTurn {
+                expected: self.seats[expected].name.clone(),
+                got: self.seats[seat].name.clone(),
+            });
+        }
+        if turn != self.turn() {
+            return Err(Illegal::WrongTurn {
+                player: self.seats[seat].name.clone(),
+                expected: self.turn(),
+                got: turn,
+            });
+        }
+        Ok(seat)
+    }
+
+    /// Applies one event, refusing it with the reason if the rules do not allow it. A keep or
+    /// a score is a decision, returned for coaching and review.
+    pub fn apply(&mut self, event: &Event) -> Result<Option<Decision>, Illegal> {
+        match (event, self.phase) {
+            (Event::End { .. }, _) => Err(Illegal::EndIsNotPlay),
+            (_, Phase::Over) => Err(Illegal::GameOver),
+            (Event::Opening { player, dice }, Phase::Opening) => {
+                let seat = self.seat_named(player)?;
+                let expected = self.contenders[self.opening_totals.len()];
+                if seat != expected {
+                    return Err(Illegal::NotTheirOpening {
+                        expected: self.seats[expected].name.clone(),
+                        got: self.seats[seat].name.clone(),
+                    });
+                }
+                let dice = parse_dice(dice)?;
+                self.opening_totals.push(dice.sum());
+                if self.opening_totals.len() == self.contenders.len() {
+                    let high = self.opening_totals.iter().copied().max().unwrap_or(0);
+                    let tied: Vec<usize> = self
+                        .contenders
+                        .iter()
+                        .zip(&self.opening_totals)
+                        .filter(|(_, t)| **t == high)
+                        .map(|(s, _)| *s)
+                        .collect();
+                    self.opening_totals.clear();
+                    if tied.len() == 1 {
+                        // The highest total starts; play passes to the left (the next seat).
+                        let n = self.seats.len();
+                        self.order = (0..n).map(|k| (tied[0] + k) % n).collect();
+                        self.phase = Phase::OrderDue;
+                    } else {
+                        // A tie for the highest total: the tied players roll again.
+                        self.contenders = tied;
+                    }
+                }
+                Ok(None)
+            }
+            (Event::Opening { .. }, _) => Err(Illegal::NoOpeningDue),
+            (_, Phase::Opening) => Err(Illegal::OpeningFirst),
+            (Event::Order { players }, Phase::OrderDue) => {
+                let expected: Vec<&str> = self
+                    .order
+                    .iter()
+                    .map(|&s| self.seats[s].name.as_str())
+                    .collect();
+                if *players != expected {
+                    return Err(Illegal::WrongOrder {
+                        expected: expected.join(", "),
+                        got: excerpt(&players.join(", ")),
+                    });
+                }
+                self.phase = Phase::TurnStart;
+                Ok(None)
+            }
+            (Event::Order { .. }, _) => Err(Illegal::OrderDecided),
+            (_, Phase::OrderDue) => Err(Illegal::OrderFirst),
+            (
+                Event::Roll {
+                    player,
+                    turn,
+                    dice,
+                    rolls_left,
+                },
+                phase,
+            ) => {
+                self.check_mover(player, *turn)?;
+                let dice = parse_dice(dice)?;
+                let expected_left = match phase {
+                    Phase::TurnStart => 2,
+                    Phase::Kept { keep, rolls_left } => {
+                        if !keep.is_within(&dice) {
+                            return Err(Illegal::RollLostKeep { dice, keep });
+                        }
+                        rolls_left - 1
+                    }
+                    Phase::Rolled { .. } => return Err(Illegal::RerollWithoutKeep),
+                    _ => return Err(Illegal::NoRollDue),
+                };
+                if *rolls_left != expected_left {
+                    return Err(Illegal::RollsLeft {
+                        expected: expected_left,
+                        got: *rolls_left,
+                    });
+                }
+                self.phase = if expected_left == 0 {
+                    Phase::MustScore { dice }
+                } else {
+                    Phase::Rolled {
+                        dice,
+                        rolls_left: expected_left,
+                    }
+                };
+                Ok(None)
+            }
+            (
+                Event::Keep {
+                    player,
+                    turn,
+                    keep,
+                    rolls_left,
+                },
+                phase,
+            ) => {
+                let seat = self.check_mover(player, *turn)?;
+                let Phase::Rolled {
+                    dice,
+                    rolls_left: left,
+                } = phase
+                else {
+                    return Err(Illegal::NoKeepDue);
+                };
+                if *rolls_left != left {
+                    return Err(Illegal::KeepRollsLeft {
+                        expected: left,
+                        got: *rolls_left,
+                    });
+                }
+                let keep = parse_keep(keep, &dice)?;
+                self.phase = if keep.len() == DICE {
+                    Phase::MustScore { dice }
+                } else {
+                    Phase::Kept {
+                        keep,
+                        rolls_left: left,
+                    }
+                };
+                Ok(Some(Decision {
+                    seat,
+                    turn: *turn,
+                    position: Position {
+                        card: self.cards[seat].clone(),
+                        dice,
+                        rolls_left: left,
+                    },
+                    cards: self.cards.clone(),
+                    choice: Choice::Keep(keep),
+                }))
+            }
+            (
+                Event::Score {
+                    player,
+                    turn,
+                    category,
+                    points,
+                    bonus,
+                },
+                phase,
+            ) => {
+                let seat = self.check_mover(player, *turn)?;
+                let dice = match phase {
+                    Phase::MustScore { dice } => dice,
+                    Phase::Rolled { .. } => return Err(Illegal::ScoreWithRollsLeft),
+                    _ => return Err(Illegal::NoScoreDue),
+                };
+                let card = &self.cards[seat];
+                let index = match self.rules.box_by_name(category) {
+                    Some(i) => i,
+                    None => {
+                        return Err(Illegal::UnknownBox {
+                            name: excerpt(category),
+                            boxes: box_names(&self.rules),
+                        });
+                    }
+                };
+                check_legal(&self.rules, card, &dice, index)?;
+                let state = card.state();
+                let want = self.rules.score(index, &dice, state.filled);
+                let five = dice.five_of_a_kind().is_some();
+                let bonuses = state.bonuses_for(&self.rules, index, want, five);
+                let want_bonus = bonuses.points(&self.rules);
+                if *points != want || *bonus != want_bonus {
+                    return Err(Illegal::WrongPoints {
+                        name: self.rules.boxes()[index].name().to_string(),
+                        dice,
+                        points: want,
+                        bonus: want_bonus,
+                        got_points: *points,
+                        got_bonus: *bonus,
+                    });
+                }
+                let decision = Decision {
+                    seat,
+                    turn: *turn,
+                    position: Position {
+                        card: card.clone(),
+                        dice,
+                        rolls_left: 0,
+                    },
+                    cards: self.cards.clone(),
+                    choice: Choice::Score(index),
+                };
+                let yahtzee_bonus = state.yahtzee_50 && five;
+                debug_assert_eq!(yahtzee_bonus, bonuses.yahtzee);
+                self.cards[seat].fill(index, want, yahtzee_bonus);
+                self.scored += 1;
+                self.phase = if self.scored == self.seats.len() * self.rules.box_count() {
+                    Phase::Over
+                } else {
+                    Phase::TurnStart
+                };
+                Ok(Some(decision))
+            }
+        }
+    }
+}
+
+/// The box names of `rules`, comma-separated.
+pub fn box_names(rules: &Rules) -> String {
+    rules.names_of(rules.full_mask())
+}
+
+/// Refuses a box that cannot be filled with `dice` on `card`, saying why.
+pub fn check_legal(
+    rules: &Rules,
+    card: &ScoreCard,
+    dice: &Dice,
+    index: usize,
+) -> Result<(), Illegal> {
+    let name = rules.boxes()[index].name().to_string();
+    if let Some(points) = card.points(index) {
+        return Err(Illegal::Filled { name, points });
+    }
+    let filled = card.filled();
+    let legal = rules.legal_boxes(filled, dice);
+    if legal & (1 << index) != 0 {
+        return Ok(());
+    }
+    let allowed = |mask| rules.names_of(mask);
+    if rules.open_by_order(filled) & (1 << index) == 0 {
+        return Err(Illegal::UpperFirst {
+            name,
+            open: allowed(rules.open_by_order(filled)),
+        });
+    }
+    Err(Illegal::Joker {
+        name,
+        allowed: allowed(legal),
+    })
+}
+
+fn parse_dice(faces: &[u8]) -> Result<Dice, Illegal> {
+    Ok(Dice::from_faces(faces)?)
+}
+
+/// The keep of `faces` from `dice`, refused when the dice do not hold it.
+pub fn parse_keep(faces: &[u8], dice: &Dice) -> Result<Keep, Illegal> {
+    let keep = Keep::from_faces(faces)?;
+    if !keep.is_within(dice) {
+        return Err(Illegal::KeepNotInDice { keep, dice: *dice });
+    }
+    Ok(keep)
+}
+
+/// The price of one decision against optimal play: in expected points ([`evaluate`]), in
+/// chance of reaching a target ([`evaluate_target`]), or in chance of winning
+/// ([`WinPricing::evaluate`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    /// The choice made, in words (`keep 3 3`, `stop and score full-house`, `score full-house for 25`).
+    pub chosen: String,
+    /// The best choice, in the same words.
+    pub best: String,
+    /// Expected final score after the choice made, under optimal play from then on (for a
+    /// target: the best chance of reaching it after the choice; to win: the best chance of
+    /// winning after it).
+    pub chosen_value: f64,
+    /// Expected final score after the best choice (for a target or to win: its chance).
+    pub best_value: f64,
+    /// `best_value - chosen_value`; 0 for a choice tied with the best (within [`TIE`]).
+    pub loss: f64,
+}
+
+/// Describes an option of [`advise`] in words: its [`Display`](std::fmt::Display) form.
+pub fn describe_option(option: &AdviceOption) -> String {
+    option.to_string()
+}
+
+/// True when `action`, an option of a position, is the choice `choice`.
+fn is_choice(rules: &Rules, action: &Action, choice: Choice) -> bool {
+    match (action, choice) {
+        (Action::Keep { keep, .. }, Choice::Keep(k)) => *keep == k.faces(),
+        (Action::Score { category, .. }, Choice::Score(i)) => category == rules.boxes()[i].name(),
+        _ => false,
+    }
+}
+
+/// The evaluation of the option `chosen` against `best`, as `(action, value, loss)`: a
+/// stop is priced with the best box for its dice (which box was then filled is the next
+/// decision), so it is named `stop rolling`; a loss within [`TIE`] of the best is a tie and
+/// costs 0.
+fn evaluation(chosen: (&Action, f64, f64), best: (&Action, f64)) -> Evaluation {
+    let (action, chosen_value, loss) = chosen;
+    let chosen_words = match action {
+        Action::Keep {
+            stop_and_score: Some(_),
+            ..
+        } => "stop rolling".to_string(),
+        a => a.to_string(),
+    };
+    Evaluation {
+        chosen: chosen_words,
+        best: best.0.to_string(),
+        chosen_value,
+        best_value: best.1,
+        loss: if loss <= TIE { 0.0 } else { loss },
+    }
+}
+
+/// The option of `options` that is the choice of `decision`.
+fn chosen<'o, T>(
+    rules: &Rules,
+    options: &'o [T],
+    action: impl Fn(&T) -> &Action,
+    decision: &Decision,
+) -> &'o T {
+    options
+        .iter()
+        .find(|o| is_choice(rules, action(o), decision.choice))
+        .expect("a legal decision is one of the options of its position")
+}
+
+/// Prices `decision` with [`advise`] on the same position: the loss of the option chosen.
+pub fn evaluate(table: &StrategyTable, decision: &Decision) -> Result<Evaluation, AdviceError> {
+    let advice = advise(table, &decision.position)?;
+    let chosen = chosen(table.rules(), &advice.options, |o| &o.action, decision);
+    let best = &advice.options[0];
+    Ok(evaluation(
+        (&chosen.action, chosen.expected_final(), chosen.loss()),
+        (&best.action, best.expected_final()),
+    ))
+}
+
+/// Prices `decision` in chance of a final score of at least `target`, with
+/// [`advise_target`] on the same position: the chance after the option chosen against the
+/// best option's (`chosen_value`, `best_value`, `loss` are chances). A choice within
+/// [`TIE`] of the best chance is a tie and costs 0, so a target bot's decisions for the same
+/// target cost 0.
+pub fn evaluate_target(
+    table: &StrategyTable,
+    targets: &VectorTable<f32>,
+    decision: &Decision,
+    target: u32,
+) -> Result<Evaluation, TargetError> {
+    let advice = advise_target(table, targets, &decision.position, target)?;
+    let chosen = chosen(table.rules(), &advice.options, |o| &o.action, decision);
+    let best = &advice.options[0];
+    Ok(evaluation(
+        (&chosen.action, chosen.p_reach, chosen.loss),
+        (&best.action, best.p_reach),
+    ))
+}
+
+/// Prices positions and decisions in chance of winning against the other players at the
+/// table, as `yahtzee advise --opponent` does ([`crate::policy::win::advise_win`]): each other player is an
+/// opponent from their card at the moment of the decision (finished with their total once
+/// their card is full), playing for the highest average ([`crate::policy::win::MODEL`]). The best
+/// response of the last position priced is kept, so that the decisions of one turn (the same
+/// card against the same opponents) are priced with one solve. What the coach, the hints and
+/// the review price with, so that they agree to the last bit.
+pub struct WinPricing<'a> {
+    ev: &'a StrategyTable,
+    distribution: &'a VectorTable<f32>,
+    simd: Simd,
+    /// The last solve.
+    solved: Option<Solved>,
+}
+
+/// A best response solved by [`WinPricing`]: the player's card and opponents, the opponents'
+/// final scores and the best response to them.
+struct Solved {
+    card: ScoreCard,
+    opponents: Vec<Opponent>,
+    scores: Vec<FinalScores>,
+    table: VectorTable<f32>,
+}
+
+impl<'a> WinPricing<'a> {
+    /// Prices with the expected-score table `ev` and the distribution table `distribution`
+    /// of the game's rules.
+    pub fn new(ev: &'a StrategyTable, distribution: &'a VectorTable<f32>) -> WinPricing<'a> {
+        WinPricing {
+            ev,
+            distribution,
+            simd: Simd::detect(),
+            solved: None,
+        }
+    }
+
+    /// The advice of `advise --opponent` for the player of `seat` at `position`, every seat's
+    /// card being `cards` (in seat order).
+    pub fn advise(
+        &mut self,
+        seat: usize,
+        position: &Position,
+        cards: &[ScoreCard],
+    ) -> Result<WinAdvice, WinError> {
+        let opponents = opponents_at_table(seat, cards);
+        let fresh = self
+            .solved
+            .as_ref()
+            .is_none_or(|s| s.card != position.card || s.opponents != opponents);
+        if fresh {
+            let (scores, table) = solve_against(
+                self.ev,
+                Some(self.distribution),
+                position,
+                &opponents,
+                self.simd,
+            )?;
+            self.solved = Some(Solved {
+                card: position.card.clone(),
+                opponents,
+                scores,
+                table,
+            });
+        }
+        let s = self.solved.as_ref().expect("solved above");
+        advise_against(self.ev, &s.table, position, &s.opponents, &s.scores)
+    }
+
+    /// Prices `decision` in chance of winning: the chance after the option chosen against the
+    /// best option's (`chosen_value`, `best_value`, `loss` are chances). A choice within
+    /// [`TIE`] of the best is a tie and costs 0, so a `win-exact` bot's decisions cost 0.
+    pub fn evaluate(&mut self, decision: &Decision) -> Result<Evaluation, WinError> {
+        let advice = self.advise(decision.seat, &decision.position, &decision.cards)?;
+        let chosen = chosen(self.ev.rules(), &advice.options, |o| &o.action, decision);
+        let best = &advice.options[0];
+        Ok(evaluation(
+            (&chosen.action, chosen.p_win, chosen.loss),
+            (&best.action, best.p_win),
+        ))
+    }
+}
+
+/// Prices positions and decisions by the exact chance of winning a game of two (plus half a
+/// tie), both players playing to win from there, as `yahtzee advise --two-player` does
+/// ([`crate::solve::two_player::advise_two_player`]): the player's card against the other player's
+/// at the moment of the decision, the lead the difference of their points. The plies come
+/// from the table of the early plies, then from the rest of the game solved once
+/// ([`NextPlies`]), and the last turn's ply is kept, so that the decisions of one turn are
+/// priced from one read. One per game: what the review of a record of two prices with.
+pub struct TwoPlayerPricing<'a> {
+    ev: &'a StrategyTable,
+    plies: NextPlies<'a>,
+    /// The last turn priced: the player's card, the other card, and the turn.
+    last: Option<(ScoreCard, ScoreCard, TwoPlayerTurn<'a>)>,
+}
+
+impl<'a> TwoPlayerPricing<'a> {
+    /// Prices with the expected-score table `ev` and the table of the early plies `early` of
+    /// the game's rules.
+    pub fn new(
+        ev: &'a StrategyTable,
+        early: &'a EarlyTable,
+    ) -> Result<TwoPlayerPricing<'a>, TwoPlayerAdviceError> {
+        Ok(TwoPlayerPricing {
+            ev,
+            plies: NextPlies::new(*ev.rules(), Some(early), Simd::detect())?,
+            last: None,
+        })
+    }
+
+    /// The advice of `advise --two-player` for the player of `seat` at `position`, the two
+    /// seats' cards being `cards` (in seat order).
+    pub fn advise(
+        &mut self,
+        seat: usize,
+        position: &Position,
+        cards: &[ScoreCard],
+    ) -> Result<TwoPlayerAdvice, TwoPlayerAdviceError> {
+        let other = &cards[1 - seat];
+        let fresh = self
+            .last
+            .as_ref()
+            .is_none_or(|(own, o, _)| *own != position.card || o != other);
+        if fresh {
+            let lead = i64::from(position.card.banked()) - i64::from(other.banked());
+            let turn = TwoPlayerTurn::new(
+                self.ev,
+                &mut self.plies,
+                &position.card,
+                other.state().filled,
+                lead,
+            )?;
+            self.last = Some((position.card.clone(), other.clone(), turn));
+        }
+        let (_, _, turn) = self.last.as_ref().expect("priced above");
+        turn.advice(&position.dice, position.rolls_left)
+    }
+
+    /// Prices `decision` by the chance of winning a game of two: the value after the option
+    /// chosen against the best option's (`chosen_value`, `best_value`, `loss` are chances).
+    /// A choice within [`TIE`] of the best is a tie and costs 0, so a two-player bot's
+    /// decisions cost 0.
+    pub fn evaluate(&mut self, decision: &Decision) -> Result<Evaluation, TwoPlayerAdviceError> {
+        let advice = self.advise(decision.seat, &decision.position, &decision.cards)?;
+        let chosen = chosen(self.ev.rules(), &advice.options, |o| &o.action, decision);
+        let best = &advice.options[0];
+        Ok(evaluation(
+            (&chosen.action, chosen.value, chosen.loss),
+            (&best.action, best.value),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::rules::RuleSet;
+
+    fn seats(names: &[&str]) -> Vec<Seat> {
+        names.iter().map(|n| Seat::human(n)).collect()
+    }
+
+    fn opening(p: &str, d: [u8; 5]) -> Event {
+        Event::Opening {
+            player: p.into(),
+            dice: d.to_vec(),
+        }
+    }
+
+    #[test]
+    fn highest_opening_total_starts_and_ties_roll_again() {
+        let mut g = Game::new(Rules::new(RuleSet::YAHTZEE), seats(&["a", "b", "c"])).unwrap();
+        g.apply(&opening("a", [6, 6, 6, 1, 1])).unwrap(); // 20
+        assert!(g.apply(&opening("c", [1, 1, 1, 1, 1])).is_err());
+        g.apply(&opening("b", [1, 1, 1, 1, 1])).unwrap(); // 5
+        g.apply(&opening("c", [5, 5, 5, 4, 1])).unwrap(); // 20: tie with a
+        assert_eq!(g.phase(), Phase::Opening);
+        assert_eq!(g.to_move(), Some(0));
+        g.apply(&opening("a", [1, 2, 3, 4, 5])).unwrap();
+        g.apply(&opening("c", [2, 2, 3, 4, 5])).unwrap();
+        // c starts, then play passes to the left: a, then b.
+        assert_eq!(g.decided_order(), Some(vec![2, 0, 1]));
+        let bad = Event::Order {
+            players: vec!["a".into(), "b".into(), "c".into()],
+        };
+        assert!(g.apply(&bad).unwrap_err().to_string().contains("c, a, b"));
+    }
+
+    #[test]
+    fn refuses_illegal_turns() {
+        let rules = Rules::new(RuleSet::YAHTZEE);
+        let mut g = Game::new(rules, seats(&["a"])).unwrap();
+        g.apply(&Event::Order {
+            players: vec!["a".into()],
+        })
+        .unwrap();
+        let roll = |d: [u8; 5], left| Event::Roll {
+            player: "a".into(),
+            turn: 1,
+            dice: d.to_vec(),
+            rolls_left: left,
+        };
+        let keep = |k: &[u8], left| Event::Keep {
+            player: "a".into(),
+            turn: 1,
+            keep: k.to_vec(),
+            rolls_left: left,
+        };
+        assert!(g.apply(&roll([1, 2, 3, 4, 7], 2)).is_err());
+        assert!(g.apply(&roll([1, 2, 3, 4, 5], 1)).is_err());
+        g.apply(&roll([1, 3, 3, 5, 6], 2)).unwrap();
+        assert!(
+            g.apply(&keep(&[6, 6], 2))
+                .unwrap_err()
+                .to_string()
+                .contains("cannot keep")
+        );
+        let d = g.apply(&keep(&[3, 3], 2)).unwrap().unwrap();
+        assert_eq!(d.position.rolls_left, 2);
+        assert!(
+            g.apply(&roll([1, 2, 4, 5, 6], 1))
+                .unwrap_err()
+                .to_string()
+                .contains("kept")
+        );
+        g.apply(&roll([3, 3, 3, 5, 6], 1)).unwrap();
+        let score = |b: &str, p, bonus| Event::Score {
+            player: "a".into(),
+            turn: 1,
+            category: b.into(),
+            points: p,
+            bonus,
+        };
+        assert!(
+            g.apply(&score("threes", 9, 0))
+                .unwrap_err()
+                .to_string()
+                .contains("stop")
+        );
+        g.apply(&keep(&[3, 3, 3, 5, 6], 1)).unwrap();
+        assert!(
+            g.apply(&score("threes", 6, 0))
+                .unwrap_err()
+                .to_string()
+                .contains("scores 9")
+        );
+        assert!(g.apply(&score("sevens", 6, 0)).is_err());
+        g.apply(&score("threes", 9, 0)).unwrap();
+        assert_eq!(g.turn(), 2);
+        assert_eq!(g.totals()[0].total, 9);
+    }
+
+    #[test]
+    fn explains_joker_and_order_refusals() {
+        let rules = Rules::new(RuleSet::YAHTZEE);
+        let card = ScoreCard::parse(rules, "yahtzee=50", 0).unwrap();
+        let fours = Dice::from_faces(&[4; 5]).unwrap();
+        let e = check_legal(&rules, &card, &fours, 12).unwrap_err();
+        assert!(
+            e.to_string().contains("Joker") && e.to_string().contains("fours"),
+            "{e}"
+        );
+        let e = check_legal(&rules, &card, &fours, 11).unwrap_err();
+        assert!(e.to_string().contains("already filled"), "{e}");
+        let uf = Rules::with_order(RuleSet::YACHT, Order::UpperFirst);
+        let e = check_legal(&uf, &ScoreCard::new(uf), &fours, 7).unwrap_err();
+        assert!(e.to_string().contains("upper-first rule"), "{e}");
+        assert!(!e.to_string().contains("--"), "{e}");
+    }
+}

@@ -1,0 +1,10 @@
+//! The solvers: the turn kernel that every objective runs ([`kernel`]), the backward solve of
+//! the expected score ([`expected`]), of the vector objectives (a vector per state: target
+//! score, distributions; [`vector`]) and of the exact game of two ([`two_player`], with the
+//! lanes of its pairs in [`lane`]).
+
+pub mod expected;
+pub mod kernel;
+pub mod lane;
+pub mod two_player;
+pub mod vector;
