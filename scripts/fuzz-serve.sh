@@ -70,7 +70,7 @@ LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 T0=$(date +%s)
 log "schemathesis against port $PORT, up to $EXAMPLES examples per operation, seed $SEED"
 set +e
-PYTHONPATH=$WORK SCHEMATHESIS_HOOKS=yahtzee_hooks "$ST" run openapi.yaml --url "http://127.0.0.1:$PORT" \
+PYTHONPATH=$WORK SCHEMATHESIS_HOOKS=yahtzee_hooks "$ST" run crates/serve/openapi.yaml --url "http://127.0.0.1:$PORT" \
   --checks not_a_server_error,status_code_conformance \
   --mode all --max-examples "$EXAMPLES" --seed "$SEED" \
   --request-timeout 600 --workers 1 --no-color --generation-database none \
@@ -92,7 +92,7 @@ kill "$SERVER"; wait "$SERVER" 2>/dev/null || true; SERVER=
   echo "Made by \`scripts/fuzz-serve.sh\` (EXAMPLES=$EXAMPLES, SEED=$SEED${MAX_TIME:+, MAX_TIME=$MAX_TIME}) at commit"
   echo "\`$(git rev-parse --short HEAD)\`$(git diff --quiet || echo ' (with uncommitted changes)'), on $(lscpu | sed -n 's/^Model name: *//p' | head -1),"
   echo "$(nproc) cores; load average $LOAD_START at the start and $LOAD_END at the end; $("$ST" --version)."
-  echo "The server: \`yahtzee serve --port 0 --rules yacht\`; the description: \`openapi.yaml\`."
+  echo "The server: \`yahtzee serve --port 0 --rules yacht\`; the description: \`crates/serve/openapi.yaml\`."
   echo "Checks: \`not_a_server_error\` (no 5xx) and \`status_code_conformance\` (every status one the"
   echo "description lists), every request generated in \`--mode all\` (valid and invalid)."
   echo
