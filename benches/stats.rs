@@ -8,9 +8,10 @@ use std::time::Duration;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 use yahtzee_core::game::rules::{RuleSet, Rules};
+use yahtzee_core::policy::player::Player;
 use yahtzee_core::solve::expected::SolveOptions;
 use yahtzee_core::stats::exact_distribution;
-use yahtzee_core::stats::simulate::{Player, simulate};
+use yahtzee_core::stats::simulate::simulate;
 use yahtzee_core::tables::expected::StrategyTable;
 
 fn solved(set: &'static RuleSet) -> StrategyTable {

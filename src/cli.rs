@@ -7,8 +7,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use yahtzee_core::export::Format;
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
+use yahtzee_core::policy::Policy;
 use yahtzee_core::stats::distribution::THRESHOLDS;
-use yahtzee_core::stats::simulate::Policy;
 use yahtzee_core::text::excerpt;
 
 /// Optimal strategy for Yahtzee and Yacht: exact solver, advice, statistics.
@@ -383,10 +383,10 @@ pub fn parse_review_target(text: &str) -> Result<ReviewTarget, String> {
         return Ok(ReviewTarget::Off);
     }
     match text.parse::<u32>() {
-        Ok(t) if t <= yahtzee_core::stats::simulate::MAX_TARGET => Ok(ReviewTarget::Score(t)),
+        Ok(t) if t <= yahtzee_core::policy::MAX_TARGET => Ok(ReviewTarget::Score(t)),
         _ => Err(format!(
             "the target must be `off` or a whole number from 0 to {}, not `{}`",
-            yahtzee_core::stats::simulate::MAX_TARGET,
+            yahtzee_core::policy::MAX_TARGET,
             excerpt(text)
         )),
     }
@@ -556,7 +556,7 @@ pub struct SimulateArgs {
     pub threads: Option<u16>,
 }
 
-/// `--policy`: a policy of [`yahtzee_core::stats::simulate::Policy`] by its name, `target:T` for a target;
+/// `--policy`: a policy of [`yahtzee_core::policy::Policy`] by its name, `target:T` for a target;
 /// the policies that play to win need opponents, so a match.
 pub fn parse_policy(text: &str) -> Result<Policy, String> {
     match text.parse::<Policy>().map_err(|e| e.to_string())? {

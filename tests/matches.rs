@@ -6,21 +6,32 @@
 use yahtzee_core::game::dice::{Dice, DiceRng};
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::game::state::ScoreCard;
+use yahtzee_core::policy::Policy;
+use yahtzee_core::policy::cache::TurnCache;
 use yahtzee_core::policy::expected::{Action, Position};
+use yahtzee_core::policy::player::{Player, players};
 use yahtzee_core::policy::win::{FinalScores, Opponent, advise_against, best_response};
 use yahtzee_core::report::{MatchReport, play_match};
-use yahtzee_core::stats::matches::{self, Match, MatchTally, Seat, Tables};
-use yahtzee_core::stats::simulate::{Player, Policy, TurnCache, play_turn};
+use yahtzee_core::stats::matches::{self, Match, MatchTally};
+use yahtzee_core::stats::simulate::play_turn;
+
+use yahtzee_core::solve::vector::VectorTable;
+use yahtzee_core::tables::expected::StrategyTable;
 
 use crate::util::*;
 
 /// The Yacht tables a match of every policy plays with.
-fn yacht_tables() -> Tables<'static> {
-    Tables {
-        ev: Some(table(RuleSet::YACHT, Order::Any)),
-        targets: Some(target_table(RuleSet::YACHT, Order::Any)),
-        distribution: Some(distribution_table(RuleSet::YACHT, Order::Any)),
-        two_player: None,
+struct YachtTables {
+    ev: &'static StrategyTable,
+    targets: &'static VectorTable<f32>,
+    distribution: &'static VectorTable<f32>,
+}
+
+fn yacht_tables() -> YachtTables {
+    YachtTables {
+        ev: table(RuleSet::YACHT, Order::Any),
+        targets: target_table(RuleSet::YACHT, Order::Any),
+        distribution: distribution_table(RuleSet::YACHT, Order::Any),
     }
 }
 
@@ -43,10 +54,14 @@ fn yacht_match_with(
     record: bool,
 ) -> (MatchReport, MatchTally) {
     let policies = matches::parse_lineup(lineup).unwrap();
-    let tables = yacht_tables();
-    let targets = matches::target_players(&policies, &tables).unwrap();
-    let seats = matches::seats(&policies, &tables, &targets).unwrap();
-    let m = Match::new(Rules::new(RuleSet::YACHT), seats, tables.distribution).unwrap();
+    let set = table_set(RuleSet::YACHT, Order::Any);
+    let seats = players(&policies, set).unwrap();
+    let m = Match::new(
+        Rules::new(RuleSet::YACHT),
+        seats,
+        Some(yacht_tables().distribution),
+    )
+    .unwrap();
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -210,17 +225,17 @@ fn cards_of_ev_games(games: u64) -> Vec<ScoreCard> {
 #[test]
 fn win_bots_play_like_ev_once_the_game_is_decided() {
     let tables = yacht_tables();
-    let ev = tables.ev.unwrap();
+    let ev = tables.ev;
     let rules = *ev.rules();
     let seats = vec![
-        Seat::Win {
+        Player::Win {
             ev,
-            targets: tables.targets.unwrap(),
+            targets: tables.targets,
         },
-        Seat::WinExact { ev },
-        Seat::Alone(Player::Optimal(ev)),
+        Player::WinExact { ev },
+        Player::Optimal(ev),
     ];
-    let m = Match::new(rules, seats, tables.distribution).unwrap();
+    let m = Match::new(rules, seats, Some(tables.distribution)).unwrap();
     // An opponent with one box open (ones) and 5 points: at most 10 in the end.
     let names: Vec<&str> = rules.boxes().iter().map(|b| b.name).collect();
     let low: Vec<(&str, u32)> = names[1..]
@@ -280,16 +295,16 @@ fn win_bots_play_like_ev_once_the_game_is_decided() {
 #[test]
 fn win_exact_plays_the_first_option_of_the_win_advice() {
     let tables = yacht_tables();
-    let ev = tables.ev.unwrap();
+    let ev = tables.ev;
     let rules = *ev.rules();
     let seats = vec![
-        Seat::WinExact { ev },
-        Seat::Win {
+        Player::WinExact { ev },
+        Player::Win {
             ev,
-            targets: tables.targets.unwrap(),
+            targets: tables.targets,
         },
     ];
-    let m = Match::new(rules, seats, tables.distribution).unwrap();
+    let m = Match::new(rules, seats, Some(tables.distribution)).unwrap();
     let cards = [
         (
             "ones=3,twos=6,fours=12,choice=22",

@@ -3,9 +3,11 @@
 
 use yahtzee_core::game::rules::{Order, RuleSet};
 use yahtzee_core::game::state::State;
+use yahtzee_core::policy::player::Player;
+use yahtzee_core::policy::target::TargetPlayer;
 use yahtzee_core::stats::distribution::{Summary, THRESHOLDS};
 use yahtzee_core::stats::exact_distribution;
-use yahtzee_core::stats::simulate::{MeanInterval, Player, ShareInterval, TargetPlayer, simulate};
+use yahtzee_core::stats::simulate::{MeanInterval, ShareInterval, simulate};
 
 use crate::util::*;
 
@@ -234,7 +236,7 @@ fn target_simulation_reaches_the_target_as_often_as_the_table_says() {
     let (t, games) = (200u32, 10_000u64);
     let best = f64::from(targets.value(&State::START, i64::from(t)).unwrap());
     let player = TargetPlayer::new(table, targets, t).unwrap();
-    let tally = simulate(&rules, &Player::Target(&player), games, 7, &|_| {});
+    let tally = simulate(&rules, &Player::Target(player), games, 7, &|_| {});
     let reached = ShareInterval::of(&tally, t);
     let se = (best * (1.0 - best) / games as f64).sqrt();
     assert!(
@@ -263,7 +265,7 @@ fn target_simulation_is_the_same_at_any_thread_count() {
             .num_threads(threads)
             .build()
             .unwrap()
-            .install(|| simulate(table.rules(), &Player::Target(&player), 2_500, 3, &|_| {}))
+            .install(|| simulate(table.rules(), &Player::Target(player), 2_500, 3, &|_| {}))
     };
     let one = run(1);
     assert_eq!(one, run(3));

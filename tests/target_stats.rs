@@ -9,10 +9,12 @@ use std::collections::HashMap;
 use yahtzee_core::game::dice::{DICE, Dice, Keep};
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::game::state::State;
+use yahtzee_core::policy::player::Player;
+use yahtzee_core::policy::target::TargetPlayer;
 use yahtzee_core::solve::expected::Simd;
 use yahtzee_core::solve::vector::{VectorObjective, solve_reduced};
 use yahtzee_core::stats::distribution::{Summary, Tally};
-use yahtzee_core::stats::simulate::{MeanInterval, Player, TargetPlayer, simulate};
+use yahtzee_core::stats::simulate::{MeanInterval, simulate};
 use yahtzee_core::stats::{exact_distribution, target_distribution, target_distribution_from};
 
 use crate::util::*;
@@ -64,7 +66,7 @@ fn target_distribution_mean_agrees_with_a_simulation_of_the_policy() {
     let player = TargetPlayer::new(ev, targets, t).unwrap();
     let exact = Summary::of(&rules, &target_distribution(&player, &|_, _| {}), &[t]);
     let games = 10_000u64;
-    let sim_tally = simulate(&rules, &Player::Target(&player), games, 99, &|_| {});
+    let sim_tally = simulate(&rules, &Player::Target(player), games, 99, &|_| {});
     let sim = Summary::of(&rules, &sim_tally, &[t]);
     let se = MeanInterval::of(&sim_tally).standard_error;
     assert!(
@@ -149,7 +151,7 @@ fn forward_by_map(
     banked: u32,
 ) -> HashMap<(u32, usize), f64> {
     let rules = *player.ev().rules();
-    let bot = Player::Target(player);
+    let bot = Player::Target(*player);
     let mut cache = HashMap::new();
     let mut frontier: HashMap<(State, u32, usize), f64> =
         HashMap::from([((start, banked, 0), 1.0)]);

@@ -11,6 +11,7 @@ use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::solve::expected::SolveOptions;
 use yahtzee_core::solve::vector::{TARGET, VectorObjective, VectorTable};
 use yahtzee_core::tables::expected::{StrategyTable, default_table_name, default_table_name_of};
+use yahtzee_core::tables::set::{Silent, TableKind, TablePaths, TableSet};
 
 /// A folder holding the default tables of every rule set, solved once per test process and
 /// shared by the tests (pass it as `YAHTZEE_TABLE_DIR`).
@@ -243,4 +244,36 @@ pub fn two_player_table() -> &'static yahtzee_core::tables::two_player::EarlyTab
         .expect("the two-player table saves");
         EarlyTable::load(&path, &rules).expect("the two-player table loads")
     })
+}
+
+/// The tables of `rules` in [`table_dir`] as one set, each loaded from its file the first time
+/// it is asked for (the fixtures above solve and save them first: the expected-score table,
+/// and for Yacht the target and distribution tables), made once per test process.
+pub fn table_set(set: &'static RuleSet, order: Order) -> &'static TableSet {
+    static SETS: OnceLock<std::sync::Mutex<Vec<(Rules, &'static TableSet)>>> = OnceLock::new();
+    let rules = Rules::with_order(set, order);
+    table(set, order);
+    if set == RuleSet::YACHT {
+        target_table(set, order);
+        distribution_table(set, order);
+    }
+    let sets = SETS.get_or_init(Default::default);
+    let mut guard = sets.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, s)) = guard.iter().find(|(r, _)| *r == rules) {
+        return s;
+    }
+    let at = |kind: TableKind| Some(table_dir().join(default_table_name_of(&rules, kind.name())));
+    let paths = TablePaths {
+        expected_score: at(TableKind::ExpectedScore),
+        target: at(TableKind::Target),
+        distribution: at(TableKind::Distribution),
+        two_player: at(TableKind::TwoPlayer),
+    };
+    let s: &'static TableSet = Box::leak(Box::new(TableSet::new(
+        rules,
+        paths,
+        std::sync::Arc::new(Silent),
+    )));
+    guard.push((rules, s));
+    s
 }

@@ -11,9 +11,9 @@ use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::play::record::RecordWriter;
 use yahtzee_core::play::review::GameRecord;
 use yahtzee_core::play::session::{DiceSource, PlayOptions, parse_seats, play};
+use yahtzee_core::policy::player::Player;
 use yahtzee_core::policy::win::{Opponent, advise_win};
-use yahtzee_core::stats::matches::{Match, Seat};
-use yahtzee_core::stats::simulate::Player;
+use yahtzee_core::stats::matches::Match;
 
 use crate::util::*;
 
@@ -166,9 +166,9 @@ fn a_win_bot_chooses_as_a_match_seat_does() {
     let m = Match::new(
         rules,
         vec![
-            Seat::Win { ev, targets },
-            Seat::WinExact { ev },
-            Seat::Alone(Player::Optimal(ev)),
+            Player::Win { ev, targets },
+            Player::WinExact { ev },
+            Player::Optimal(ev),
         ],
         Some(distribution),
     )

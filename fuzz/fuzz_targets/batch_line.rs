@@ -10,14 +10,14 @@
 use libfuzzer_sys::fuzz_target;
 use yahtzee_core::batch;
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
-use yahtzee_fuzz::{check_message, table};
+use yahtzee_fuzz::{check_message, tables};
 
 fuzz_target!(|data: &[u8]| {
     for rules in [
         Rules::with_order(RuleSet::YACHT, Order::UpperFirst),
         Rules::new(RuleSet::YAHTZEE),
     ] {
-        let table = table(rules);
+        let table = tables(rules);
         let mut out = Vec::new();
         let count = batch::run(table, data, &mut out).expect("writing to memory cannot fail");
         let out = String::from_utf8(out).expect("the answers are UTF-8");

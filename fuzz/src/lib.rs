@@ -4,11 +4,12 @@
 //! The targets call the library exactly as the binary does (`src/cmd/*.rs`), so a crash here
 //! is a crash of a command on some input.
 
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use yahtzee_core::game::rules::Rules;
 use yahtzee_core::solve::expected::SolveOptions;
 use yahtzee_core::tables::expected::StrategyTable;
+use yahtzee_core::tables::set::TableSet;
 
 /// The rules a byte selects: every rule set in both orders, as [`Rules::all`] lists them.
 pub fn rules_from_byte(byte: u8) -> Rules {
@@ -31,6 +32,23 @@ pub fn table(rules: Rules) -> &'static StrategyTable {
     let t: &'static StrategyTable = Box::leak(Box::new(t));
     tables.push((rules, t));
     t
+}
+
+/// The tables of `rules` for the batch protocol: the solved table of [`table`] alone (the
+/// batch of the fuzz target answers questions of expected score only), made once.
+pub fn tables(rules: Rules) -> &'static TableSet {
+    static SETS: OnceLock<Mutex<Vec<(Rules, &'static TableSet)>>> = OnceLock::new();
+    let mut sets = SETS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(&(_, s)) = sets.iter().find(|(r, _)| *r == rules) {
+        return s;
+    }
+    let set = TableSet::of_expected_score(Arc::new(table(rules).clone()));
+    let set: &'static TableSet = Box::leak(Box::new(set));
+    sets.push((rules, set));
+    set
 }
 
 /// Longest error message the checks accept, in bytes: input is quoted only through

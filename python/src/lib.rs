@@ -13,22 +13,25 @@
 //!   rayon threads), so other Python threads go on meanwhile.
 
 use std::path::PathBuf;
-use std::sync::OnceLock;
+use std::sync::Arc;
 
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use yahtzee_core::batch::{self, BatchError};
+use yahtzee_core::batch;
 use yahtzee_core::game::dice::Dice;
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::game::state::{ScoreCard, reachable_states};
+use yahtzee_core::policy::Policy;
+use yahtzee_core::policy::player::Player;
 use yahtzee_core::report;
-use yahtzee_core::solve::vector::VectorTable;
 use yahtzee_core::stats::distribution::Summary;
-use yahtzee_core::stats::simulate::{MeanInterval, Player, Policy, ShareInterval, TargetPlayer};
-use yahtzee_core::tables::cache::{self, Progress};
-use yahtzee_core::tables::expected::{StrategyTable, TableError};
+use yahtzee_core::stats::simulate::{MeanInterval, ShareInterval};
+use yahtzee_core::tables::expected::StrategyTable;
+use yahtzee_core::tables::set::{
+    Event, LoadCause, LoadError, Observer, TableKind, TablePaths, TableSet,
+};
 
 /// The rules named `rules`, with the upper-section-first modifier if asked.
 fn rules_of(rules: &str, upper_first: bool) -> PyResult<Rules> {
@@ -42,11 +45,12 @@ fn rules_of(rules: &str, upper_first: bool) -> PyResult<Rules> {
     Ok(Rules::with_order(set, Order::upper_first(upper_first)))
 }
 
-/// A table error: `OSError` when the file cannot be read or written, else `ValueError`.
-fn table_error(e: TableError) -> PyErr {
-    match e {
-        TableError::Read { .. } | TableError::Write { .. } => PyOSError::new_err(e.to_string()),
-        other => PyValueError::new_err(other.to_string()),
+/// A table that cannot be had: `OSError` when its file cannot be read or written, else
+/// `ValueError`.
+fn load_error(e: LoadError) -> PyErr {
+    match e.cause {
+        LoadCause::Io => PyOSError::new_err(e.message),
+        _ => PyValueError::new_err(e.message),
     }
 }
 
@@ -55,76 +59,42 @@ fn value_error(e: impl std::fmt::Display) -> PyErr {
 }
 
 /// What loading or building a table says on stderr, as the command line does.
-fn report_progress(what: &str, rules: &Rules, p: Progress<'_>) {
-    if let Progress::Building { path } = p {
-        eprintln!(
-            "no {what} for {} at {}: building it once",
-            rules.label(),
-            path.display()
-        );
+struct Stderr;
+
+impl Observer for Stderr {
+    fn report(&self, rules: &Rules, kind: TableKind, event: Event<'_>) {
+        let what = match kind {
+            TableKind::ExpectedScore => "table".to_string(),
+            other => format!("{} table", other.name()),
+        };
+        match event {
+            Event::Building { path } => eprintln!(
+                "no {what} for {} at {}: building it once",
+                rules.label(),
+                path.display()
+            ),
+            Event::NotSaved { error, .. } => eprintln!(
+                "warning: the {what} was built but not saved, so it is built again next time ({error})"
+            ),
+            _ => {}
+        }
     }
 }
 
-/// The strategy table of some rules, with its target table read (or built) when a query first
-/// names a target, and its distribution table when a query first names opponents.
+/// The tables of some rules: the strategy table, with its target table read (or built) when
+/// a query first names a target, and its distribution table when a query first names
+/// opponents.
 #[pyclass(frozen, module = "yahtzee._native")]
 struct Table {
-    ev: StrategyTable,
-    path: PathBuf,
-    target_path: Option<PathBuf>,
-    target: OnceLock<Result<VectorTable<f32>, String>>,
-    distribution_path: Option<PathBuf>,
-    distribution: OnceLock<Result<VectorTable<f32>, String>>,
+    set: TableSet,
 }
 
-/// A vector table loaded (or built) by `load`, or its error as text; a table built but not
-/// saved serves with a warning, as on the command line.
-fn load_vector(
-    what: &str,
-    load: impl FnOnce() -> Result<cache::Loaded<VectorTable<f32>>, TableError>,
-) -> Result<VectorTable<f32>, String> {
-    let loaded = load().map_err(|e| e.to_string())?;
-    if let Some(e) = loaded.saved() {
-        eprintln!(
-            "warning: the {what} was built but not saved, so it is built again next time ({e})"
-        );
-    }
-    Ok(loaded.table)
-}
-
-impl batch::Tables for Table {
+impl Table {
+    /// The expected-score table (loaded when the `Table` was made).
     fn ev(&self) -> &StrategyTable {
-        &self.ev
-    }
-
-    fn target(&self) -> Result<&VectorTable<f32>, BatchError> {
-        let rules = *self.ev.rules();
-        self.target
-            .get_or_init(|| {
-                load_vector("target table", || {
-                    cache::load_or_build_target(&rules, self.target_path.as_deref(), &|p| {
-                        report_progress("target table", &rules, p)
-                    })
-                })
-            })
-            .as_ref()
-            .map_err(|e| BatchError::NoTargetTable(e.clone()))
-    }
-
-    fn distribution(&self) -> Result<&VectorTable<f32>, BatchError> {
-        let rules = *self.ev.rules();
-        self.distribution
-            .get_or_init(|| {
-                load_vector("distribution table", || {
-                    cache::load_or_build_distribution(
-                        &self.ev,
-                        self.distribution_path.as_deref(),
-                        &|p| report_progress("distribution table", &rules, p),
-                    )
-                })
-            })
-            .as_ref()
-            .map_err(|e| BatchError::NoDistributionTable(e.clone()))
+        self.set
+            .ev()
+            .expect("the expected-score table is loaded when a Table is made")
     }
 }
 
@@ -133,43 +103,43 @@ impl Table {
     /// The rule set's name.
     #[getter]
     fn rules(&self) -> &'static str {
-        self.ev.rules().set.name()
+        self.ev().rules().set.name()
     }
 
     /// True under the upper-section-first modifier.
     #[getter]
     fn upper_first(&self) -> bool {
-        self.ev.rules().order == Order::UpperFirst
+        self.ev().rules().order == Order::UpperFirst
     }
 
     /// The expected final score of a new game under optimal play.
     #[getter]
     fn expected_score(&self) -> f64 {
-        self.ev.expected_score()
+        self.ev().expected_score()
     }
 
     /// The number of reachable turn-start states.
     #[getter]
     fn states(&self) -> u64 {
-        self.ev.states()
+        self.ev().states()
     }
 
     /// The table's file (read, written, or where it could not be written).
     #[getter]
     fn path(&self) -> PathBuf {
-        self.path.clone()
+        self.set.path(TableKind::ExpectedScore)
     }
 
     /// Every reachable state in layout order: the columns of `export --all-states`, the value
     /// unrounded.
     fn values<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let rules = *self.ev.rules();
+        let rules = *self.ev().rules();
         let states: Vec<_> = reachable_states(&rules).collect();
         let filled: Vec<u16> = states.iter().map(|s| s.filled).collect();
         let upper: Vec<u8> = states.iter().map(|s| s.upper).collect();
         let flag: Vec<bool> = states.iter().map(|s| s.yahtzee_50).collect();
         let turns: Vec<u32> = states.iter().map(|s| s.turns_played()).collect();
-        let value: Vec<f64> = states.iter().map(|s| self.ev.value(s)).collect();
+        let value: Vec<f64> = states.iter().map(|s| self.ev().value(s)).collect();
         let out = PyDict::new(py);
         out.set_item("filled", filled.into_pyarray(py))?;
         out.set_item("upper", upper.into_pyarray(py))?;
@@ -193,32 +163,21 @@ fn solve(
     distribution_path: Option<PathBuf>,
 ) -> PyResult<Table> {
     let rules = rules_of(rules, upper_first)?;
-    let loaded = py
-        .detach(|| {
-            cache::load_or_build(&rules, path.as_deref(), &|p| {
-                report_progress("table", &rules, p)
-            })
-        })
-        .map_err(table_error)?;
-    if let Some(e) = loaded.saved() {
-        eprintln!(
-            "warning: the table was built but not saved, so it is built again next time ({e})"
-        );
-    }
-    Ok(Table {
-        ev: loaded.table,
-        path: loaded.path,
-        target_path,
-        target: OnceLock::new(),
-        distribution_path,
-        distribution: OnceLock::new(),
-    })
+    let paths = TablePaths {
+        expected_score: path,
+        target: target_path,
+        distribution: distribution_path,
+        two_player: None,
+    };
+    let set = TableSet::new(rules, paths, Arc::new(Stderr)).without(TableKind::TwoPlayer);
+    py.detach(|| set.ev().map(|_| ())).map_err(load_error)?;
+    Ok(Table { set })
 }
 
 /// Answers one batch query: the advice as JSON, or `ValueError` with the batch's message.
 #[pyfunction]
 fn advise_line(py: Python<'_>, table: &Table, line: &str) -> PyResult<String> {
-    let answer = py.detach(|| batch::answer(table, line.as_bytes()));
+    let answer = py.detach(|| batch::answer(&table.set, line.as_bytes()));
     let answer = answer.map_err(value_error)?;
     serde_json::to_string(&answer).map_err(value_error)
 }
@@ -231,7 +190,7 @@ fn advise_lines(py: Python<'_>, table: &Table, lines: Vec<String>) -> Vec<String
     py.detach(|| {
         lines
             .par_iter()
-            .map(|line| batch::answer_line(table, line.as_bytes()))
+            .map(|line| batch::answer_line(&table.set, line.as_bytes()))
             .collect()
     })
 }
@@ -265,29 +224,28 @@ fn stats<'py>(
     table: &Table,
     at_least: Vec<u32>,
 ) -> PyResult<(Bound<'py, PyArray1<f64>>, String)> {
-    let (report, tally) = py.detach(|| report::stats(&table.ev, &at_least, &|_, _| {}));
+    let (report, tally) = py.detach(|| report::stats(table.ev(), &at_least, &|_, _| {}));
     let total = tally.total();
     let pmf: Vec<f64> = tally.score.iter().map(|m| m / total).collect();
     let json = serde_json::to_string(&report).map_err(value_error)?;
     Ok((pmf.into_pyarray(py), json))
 }
 
-/// Plays `games` games with `seed` under `policy` (`table` for the optimal one): every game's
+/// Plays `games` games with `seed` under `policy` (`table` for the policies that play with
+/// tables) on `rules` (the rule set's name and the upper-section-first modifier): every game's
 /// final score in the order dealt, and the figures of the games as JSON.
 #[pyfunction]
-#[pyo3(signature = (rules, upper_first, games, seed, policy, at_least, table=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (rules, games, seed, policy, at_least, table=None))]
 fn simulate<'py>(
     py: Python<'py>,
-    rules: &str,
-    upper_first: bool,
+    rules: (String, bool),
     games: i128,
     seed: i128,
     policy: &str,
     at_least: Vec<u32>,
     table: Option<&Table>,
 ) -> PyResult<(Bound<'py, PyArray1<u32>>, String)> {
-    let rules = rules_of(rules, upper_first)?;
+    let rules = rules_of(&rules.0, rules.1)?;
     let games = u64::try_from(games).map_err(|_| {
         value_error(format!(
             "the number of games must be from 1 to {}, not {games}",
@@ -301,46 +259,34 @@ fn simulate<'py>(
         ))
     })?;
     let policy: Policy = policy.parse().map_err(value_error)?;
-    if matches!(policy, Policy::Win | Policy::WinExact) {
+    if matches!(policy, Policy::Win | Policy::WinExact | Policy::TwoPlayer) {
         return Err(PyValueError::new_err(format!(
             "the {} policy plays against other players, in a match of the command line (`yahtzee simulate --match`): the policies here are optimal (or ev), greedy, most-common and target:T",
             policy.name()
         )));
     }
     report::check_games(games).map_err(value_error)?;
-    let table = match (policy, table) {
-        (Policy::Optimal | Policy::Target(_), None) => {
+    if let Some(t) = table
+        && *t.ev().rules() != rules
+    {
+        return Err(PyValueError::new_err(format!(
+            "the table is of {}, not of {}: give the table of the rules played",
+            t.ev().rules().label(),
+            rules.label()
+        )));
+    }
+    let player = match (policy, table) {
+        (Policy::Greedy, _) => Player::Greedy,
+        (Policy::MostCommon, _) => Player::MostCommon,
+        (_, Some(t)) => py
+            .detach(|| Player::new(policy, &t.set))
+            .map_err(value_error)?,
+        (_, None) => {
             return Err(PyValueError::new_err(format!(
                 "the {} policy plays with a table: give the table of the rules",
                 policy.name()
             )));
         }
-        (_, table) => table,
-    };
-    if let Some(t) = table
-        && *t.ev.rules() != rules
-    {
-        return Err(PyValueError::new_err(format!(
-            "the table is of {}, not of {}: give the table of the rules played",
-            t.ev.rules().label(),
-            rules.label()
-        )));
-    }
-    let targets = match (policy, table) {
-        (Policy::Target(_), Some(t)) => Some(batch::Tables::target(t).map_err(value_error)?),
-        _ => None,
-    };
-    let target_player = match (policy, table, targets) {
-        (Policy::Target(target), Some(t), Some(targets)) => {
-            Some(TargetPlayer::new(&t.ev, targets, target).map_err(value_error)?)
-        }
-        _ => None,
-    };
-    let player = match (policy, table, &target_player) {
-        (_, _, Some(p)) => Player::Target(p),
-        (Policy::Optimal, Some(t), _) => Player::Optimal(&t.ev),
-        (Policy::MostCommon, _, _) => Player::MostCommon,
-        _ => Player::Greedy,
     };
     let (tally, scores) = py.detach(|| {
         yahtzee_core::stats::simulate::simulate_scores(&rules, &player, games, seed, &|_| {})

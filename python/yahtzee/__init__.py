@@ -416,8 +416,7 @@ def simulate(
         needs_table = policy in ("optimal", "ev") or str(policy).startswith("target")
         table = solve(name, upper) if needs_table and name in RULE_SETS else None
     scores, report = _native.simulate(
-        name,
-        upper,
+        (name, upper),
         _integer(games),
         _integer(seed),
         policy,

@@ -33,8 +33,7 @@ def card_entries(rules: str, upper_first: bool, text: str) -> List[Tuple[str, in
 def parse_dice(text: str) -> List[int]: ...
 def stats(table: Table, at_least: List[int]) -> Tuple[np.ndarray, str]: ...
 def simulate(
-    rules: str,
-    upper_first: bool,
+    rules: Tuple[str, bool],
     games: int,
     seed: int,
     policy: str,

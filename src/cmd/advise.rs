@@ -4,21 +4,17 @@ use std::io::Write;
 
 use anyhow::Result;
 
-use std::path::PathBuf;
-use std::sync::OnceLock;
-
 use crate::cli::AdviseArgs;
-use yahtzee_core::batch::{self, BatchError};
+use yahtzee_core::batch;
 use yahtzee_core::game::dice::{Dice, join_faces};
 use yahtzee_core::game::rules::Rules;
 use yahtzee_core::game::state::ScoreCard;
-use yahtzee_core::policy::expected::{Advice, Position, advise};
-use yahtzee_core::policy::target::{TargetAdvice, advise_target};
-use yahtzee_core::policy::win::{
-    Opponent, WinAdvice, advise_win, needs_distribution, parse_opponent_card,
-};
-use yahtzee_core::solve::vector::VectorTable;
+use yahtzee_core::policy::expected::{Advice, Position};
+use yahtzee_core::policy::target::TargetAdvice;
+use yahtzee_core::policy::win::{Opponent, WinAdvice, parse_opponent_card};
+use yahtzee_core::policy::{self, Answer, Objective};
 use yahtzee_core::tables::expected::StrategyTable;
+use yahtzee_core::tables::set::{TablePaths, TableSet};
 use yahtzee_core::text::{chance, probability};
 
 pub fn run(args: &AdviseArgs) -> Result<()> {
@@ -28,8 +24,18 @@ pub fn run(args: &AdviseArgs) -> Result<()> {
             "--two-player-table is read by --two-player (or by --batch queries with \"two_player\": true): add --two-player, or drop --two-player-table"
         );
     }
+    let tables = super::tables(
+        rules,
+        TablePaths {
+            expected_score: args.table.clone(),
+            target: args.target_table.clone(),
+            distribution: args.distribution_table.clone(),
+            two_player: args.two_player_table.clone(),
+        },
+        super::RulesFrom::Flags,
+    );
     if args.batch {
-        return run_batch(args, rules);
+        return run_batch(args, &tables);
     }
     // Check the whole position before any table is loaded or built.
     let card = ScoreCard::parse(rules, &args.card, args.yahtzee_bonus)?;
@@ -39,7 +45,35 @@ pub fn run(args: &AdviseArgs) -> Result<()> {
         dice,
         rolls_left: args.rolls_left,
     };
-    // The opponents, checked before any table is loaded or built.
+    let objective = objective(args, rules)?;
+    // The table of the rules first, whatever the objective: a missing one is built with its
+    // own bar before any other.
+    tables.ev()?;
+    let bar = matches!(objective, Objective::TwoPlayer { .. })
+        .then(|| super::progress_bar("solving the rest of the game", "pairs"));
+    let answer = policy::advise(&tables, &position, &objective, &|done, total| {
+        if let Some(bar) = &bar {
+            bar.set_length(total);
+            bar.set_position(done);
+        }
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let answer = answer?;
+    let text = match &answer {
+        Answer::Advice(advice) => render(advice, tables.ev()?),
+        Answer::Target(advice) => render_target(advice),
+        Answer::Win(advice) => render_win(advice),
+        Answer::TwoPlayer(advice) => render_two_player(advice),
+    };
+    super::print_result(args.json, &answer, |out| out.write_all(text.as_bytes()))
+}
+
+/// The objective of the flags: `--two-player` against the one opponent, else to win against
+/// the `--opponent`s, else `--target`, else the expected score. The opponents' cards are
+/// checked here, before any table is loaded or built.
+fn objective(args: &AdviseArgs, rules: Rules) -> Result<Objective> {
     let mut opponents = Vec::new();
     for (i, text) in args.opponent.iter().enumerate() {
         let card = parse_opponent_card(rules, text)
@@ -50,113 +84,35 @@ pub fn run(args: &AdviseArgs) -> Result<()> {
     if args.two_player {
         yahtzee_core::solve::two_player::check_rules(&rules)
             .map_err(|e| anyhow::anyhow!("--two-player: {e}"))?;
-    }
-    let table = super::load_or_build(&rules, args.table.as_deref())?;
-    if args.two_player {
-        return run_two_player(args, &table, position, &opponents);
+        let [opponent] = &opponents[..] else {
+            anyhow::bail!(
+                "--two-player takes exactly one --opponent (or --opponent-final), not {}",
+                opponents.len()
+            );
+        };
+        return Ok(Objective::TwoPlayer {
+            opponent: opponent.clone(),
+            lead: args.lead,
+        });
     }
     if !opponents.is_empty() {
-        // The position is checked before the distribution table is loaded or built.
-        advise(&table, &position)?;
-        let distribution = if needs_distribution(&opponents) {
-            Some(super::load_distribution(
-                &table,
-                args.distribution_table.as_deref(),
-            )?)
-        } else {
-            None
-        };
-        let advice = advise_win(&table, distribution.as_ref(), &position, &opponents)?;
-        super::print_result(args.json, &advice, |out| {
-            out.write_all(render_win(&advice).as_bytes())?;
-            Ok(())
-        })?;
-        return Ok(());
+        return Ok(Objective::Win(opponents));
     }
-    if let Some(target) = args.target {
-        let targets = super::load_target(&rules, args.target_table.as_deref())?;
-        let advice = advise_target(&table, &targets, &position, target)?;
-        super::print_result(args.json, &advice, |out| {
-            out.write_all(render_target(&advice).as_bytes())?;
-            Ok(())
-        })?;
-        return Ok(());
-    }
-    let advice = advise(&table, &position)?;
-    super::print_result(args.json, &advice, |out| {
-        out.write_all(render(&advice, &table).as_bytes())?;
-        Ok(())
-    })?;
-    Ok(())
-}
-
-/// The tables of `advise --batch`: the expected-score table, and the target table loaded
-/// (or built) when a query first names a target.
-struct BatchTables {
-    ev: StrategyTable,
-    rules: Rules,
-    target_path: Option<PathBuf>,
-    target: OnceLock<Result<VectorTable<f32>, String>>,
-    distribution_path: Option<PathBuf>,
-    distribution: OnceLock<Result<VectorTable<f32>, String>>,
-    two_player_path: Option<PathBuf>,
-    two_player: OnceLock<Result<yahtzee_core::tables::two_player::EarlyTable, String>>,
-}
-
-impl batch::Tables for BatchTables {
-    fn ev(&self) -> &StrategyTable {
-        &self.ev
-    }
-
-    fn target(&self) -> Result<&VectorTable<f32>, BatchError> {
-        self.target
-            .get_or_init(|| {
-                super::load_target(&self.rules, self.target_path.as_deref())
-                    .map_err(|e| format!("{e:#}"))
-            })
-            .as_ref()
-            .map_err(|e| BatchError::NoTargetTable(e.clone()))
-    }
-
-    fn distribution(&self) -> Result<&VectorTable<f32>, BatchError> {
-        self.distribution
-            .get_or_init(|| {
-                super::load_distribution(&self.ev, self.distribution_path.as_deref())
-                    .map_err(|e| format!("{e:#}"))
-            })
-            .as_ref()
-            .map_err(|e| BatchError::NoDistributionTable(e.clone()))
-    }
-
-    fn two_player(&self) -> Result<&yahtzee_core::tables::two_player::EarlyTable, BatchError> {
-        self.two_player
-            .get_or_init(|| {
-                super::load_two_player(&self.rules, self.two_player_path.as_deref())
-                    .map_err(|e| format!("{e:#}"))
-            })
-            .as_ref()
-            .map_err(|e| BatchError::NoTwoPlayerTable(e.clone()))
-    }
+    Ok(args
+        .target
+        .map_or(Objective::ExpectedScore, Objective::Target))
 }
 
 /// `--batch`: the library's batch protocol over stdin and stdout.
-fn run_batch(args: &AdviseArgs, rules: Rules) -> Result<()> {
+fn run_batch(args: &AdviseArgs, tables: &TableSet) -> Result<()> {
     if args.target.is_some() {
         anyhow::bail!(
             "--target is refused with --batch: give each query its own target, e.g. {{\"dice\": [1, 3, 3, 5, 6], \"target\": 300}}"
         );
     }
-    let tables = BatchTables {
-        ev: super::load_or_build(&rules, args.table.as_deref())?,
-        rules,
-        target_path: args.target_table.clone(),
-        target: OnceLock::new(),
-        distribution_path: args.distribution_table.clone(),
-        distribution: OnceLock::new(),
-        two_player_path: args.two_player_table.clone(),
-        two_player: OnceLock::new(),
-    };
-    batch::run(&tables, std::io::stdin().lock(), std::io::stdout().lock())?;
+    // The expected-score table before the first line: every query reads it.
+    tables.ev()?;
+    batch::run(tables, std::io::stdin().lock(), std::io::stdout().lock())?;
     Ok(())
 }
 
@@ -275,48 +231,6 @@ fn render(advice: &Advice, table: &StrategyTable) -> String {
         ));
     }
     s
-}
-
-/// `advise --two-player`: the options ranked by the exact chance of winning a game of two.
-fn run_two_player(
-    args: &AdviseArgs,
-    table: &StrategyTable,
-    position: Position,
-    opponents: &[Opponent],
-) -> Result<()> {
-    use yahtzee_core::solve::two_player::{
-        TwoPlayerPosition, advise_at, check_position, reads_early_table,
-    };
-    let rules = *table.rules();
-    let [opponent] = opponents else {
-        anyhow::bail!(
-            "--two-player takes exactly one --opponent (or --opponent-final), not {}",
-            opponents.len()
-        );
-    };
-    let at = TwoPlayerPosition::against(position, opponent, args.lead);
-    // The position is checked before anything is read or solved.
-    check_position(table, &at)?;
-    let simd = yahtzee_core::solve::expected::SolveOptions::default().simd;
-    let early = if reads_early_table(&at) {
-        Some(super::load_two_player(
-            &rules,
-            args.two_player_table.as_deref(),
-        )?)
-    } else {
-        None
-    };
-    let bar = super::progress_bar("solving the rest of the game", "pairs");
-    let advice = advise_at(table, &at, early.as_ref(), simd, &|d, t| {
-        bar.set_length(t);
-        bar.set_position(d);
-    });
-    bar.finish_and_clear();
-    let advice = advice?;
-    super::print_result(args.json, &advice, |out| {
-        out.write_all(render_two_player(&advice).as_bytes())?;
-        Ok(())
-    })
 }
 
 /// The human table of two-player advice: one line per option, best first.

@@ -12,6 +12,7 @@ use yahtzee_core::files;
 use yahtzee_core::game::state::ScoreCard;
 use yahtzee_core::solve::vector::TARGET;
 use yahtzee_core::tables::expected::{StrategyTable, default_table_path, default_table_path_of};
+use yahtzee_core::tables::set::TablePaths;
 
 /// The validated request.
 enum Scope {
@@ -86,18 +87,27 @@ pub fn run(args: &ExportArgs) -> Result<()> {
             .unwrap_or_else(|| default_table_path_of(&rules, TARGET));
         super::check_output("--out", path, &[&table, &target_table])?;
     }
-    let table = super::load_or_build(&rules, args.table.as_deref())?;
+    let tables = super::tables(
+        rules,
+        TablePaths {
+            expected_score: args.table.clone(),
+            target: args.target_table.clone(),
+            ..TablePaths::default()
+        },
+        super::RulesFrom::Flags,
+    );
+    let table = tables.ev()?;
     if let (Some(target), Scope::Card(card)) = (args.target, &scope) {
-        let targets = super::load_target(&rules, args.target_table.as_deref())?;
+        let targets = tables.target()?;
         let scope = |out: &mut dyn Write| -> Result<u64> {
             Ok(export::write_target_card(
-                &table, &targets, card, target, &filter, format, out,
+                table, targets, card, target, &filter, format, out,
             )?)
         };
         return write_out(args, format, scope);
     }
     write_out(args, format, |out| {
-        write_scope(&table, &scope, &filter, format, out)
+        write_scope(table, &scope, &filter, format, out)
     })
 }
 

@@ -22,13 +22,16 @@ use std::path::Path;
 use anyhow::{Context, Result, anyhow};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use std::sync::{Arc, Mutex};
 use yahtzee_core::files;
 use yahtzee_core::game::rules::Rules;
-use yahtzee_core::solve::vector::{DISTRIBUTION, TARGET, VectorTable};
-use yahtzee_core::tables::cache::{self, Progress};
+use yahtzee_core::solve::vector::{DISTRIBUTION, TARGET};
+use yahtzee_core::tables::two_player::TWO_PLAYER;
+
 use yahtzee_core::tables::expected::{
-    EXPECTED_SCORE, StrategyTable, TABLE_DIR_ENV, TableError, default_table_path_of,
+    EXPECTED_SCORE, TABLE_DIR_ENV, TableError, default_table_path_of,
 };
+use yahtzee_core::tables::set::{Event, Observer, TableKind, TablePaths, TableSet};
 
 /// A progress bar on stderr counting `unit`s, hidden when stderr is not a terminal.
 pub fn progress_bar(message: &str, unit: &str) -> ProgressBar {
@@ -90,171 +93,123 @@ pub enum RulesFrom {
     Input,
 }
 
-/// The table of `rules` for a command with `--rules` and `--table` (see [`load_table`]).
-pub fn load_or_build(rules: &Rules, table: Option<&Path>) -> Result<StrategyTable> {
-    load_table(rules, table, RulesFrom::Flags)
+/// The tables of a command on `rules` at the `--table` paths of its flags, each loaded or
+/// built the first time the command asks for it: a table being built shows a progress bar
+/// (when stderr is a terminal), a table built but not saved serves with a one-line warning,
+/// and a table that cannot be loaded is an error whose fix is a command that works (`from`:
+/// where the rules came from, which decides that fix).
+pub fn tables(rules: Rules, paths: TablePaths, from: RulesFrom) -> TableSet {
+    TableSet::new(
+        rules,
+        paths,
+        Arc::new(Terminal {
+            from,
+            bar: Mutex::new(None),
+        }),
+    )
 }
 
-/// The table of `rules` at `--table PATH` (absent: the cache folder), built and saved first
-/// when the file does not exist, with a progress bar. A table that cannot be saved still
-/// serves, with a one-line warning; a table that cannot be loaded is an error whose fix is a
-/// command that works.
-pub fn load_table(rules: &Rules, table: Option<&Path>, from: RulesFrom) -> Result<StrategyTable> {
-    let bar = progress_bar(&format!("solving {}", rules.label()), "cards");
-    let loaded = cache::load_or_build(rules, table, &|p| match p {
-        Progress::Building { path } => eprintln!(
-            "no table for {} at {}: building it once (a second or so)",
-            rules.label(),
-            path.display()
-        ),
-        Progress::Solving { done, total } => {
-            bar.set_length(total);
-            bar.set_position(done);
-        }
-        _ => {}
-    });
-    bar.finish_and_clear();
-    let loaded = loaded.map_err(|e| table_error(e, rules, table, from))?;
-    if let Some(e) = loaded.saved() {
-        let fix = match table {
-            Some(_) => "give --table a path in a writable folder".to_string(),
-            None => format!("set ${TABLE_DIR_ENV} to a writable folder, or pass --table PATH"),
-        };
-        eprintln!(
-            "warning: the table was built but not saved, so it is built again next time ({e}); {fix}"
-        );
-    }
-    Ok(loaded.table)
-}
-
-/// The target table of `rules` at `--target-table PATH` (absent: the cache folder), built
-/// and saved first when the file does not exist (about a minute), with a progress bar, as
-/// [`load_table`] does for the expected-score table.
-pub fn load_target(rules: &Rules, table: Option<&Path>) -> Result<VectorTable<f32>> {
-    load_target_for(rules, table, RulesFrom::Flags)
-}
-
-/// [`load_target`] for a command whose rules come from `from` (a game record: only the
-/// table can change).
-pub fn load_target_for(
-    rules: &Rules,
-    table: Option<&Path>,
-    from: RulesFrom,
-) -> Result<VectorTable<f32>> {
-    load_vector(rules, TARGET, table, from, &|progress| {
-        cache::load_or_build_target(rules, table, progress)
-    })
-}
-
-/// The distribution table of the rules of `ev` (the chance of scoring at least `t` more
-/// under expected-score play, for the opponents of win advice) at `--distribution-table
-/// PATH` (absent: the cache folder), built first when missing, like [`load_target`].
-pub fn load_distribution(ev: &StrategyTable, table: Option<&Path>) -> Result<VectorTable<f32>> {
-    load_distribution_for(ev, table, RulesFrom::Flags)
-}
-
-/// [`load_distribution`] for a command whose rules come from `from` (a game record: only
-/// the table can change).
-pub fn load_distribution_for(
-    ev: &StrategyTable,
-    table: Option<&Path>,
-    from: RulesFrom,
-) -> Result<VectorTable<f32>> {
-    load_vector(ev.rules(), DISTRIBUTION, table, from, &|progress| {
-        cache::load_or_build_distribution(ev, table, progress)
-    })
-}
-
-/// The table of the first turns of two-player play (`solve --two-player`) at
-/// `--two-player-table PATH` (absent: the cache folder), solved and saved first when the
-/// file does not exist (the whole game, a few minutes).
-pub fn load_two_player(
-    rules: &Rules,
-    path: Option<&Path>,
-) -> Result<yahtzee_core::tables::two_player::EarlyTable> {
-    use yahtzee_core::solve::two_player::{Game, Ties, solve_report};
-    use yahtzee_core::tables::two_player::{EarlyTable, TWO_PLAYER};
-    let path = path.map(Path::to_path_buf).unwrap_or_else(|| {
-        yahtzee_core::tables::expected::default_table_path_of(rules, TWO_PLAYER)
-    });
-    let fix = |e: TableError| {
-        anyhow::anyhow!(
-            "--two-player-table: {e}; rebuild it with `yahtzee solve {} --two-player --out {}`",
-            rules.flags(),
-            quote(&path)
-        )
+/// [`tables`] for a command whose only table flag is `--table`, with the rules of its flags.
+pub fn tables_at(rules: Rules, table: Option<&Path>) -> TableSet {
+    let paths = TablePaths {
+        expected_score: table.map(Path::to_path_buf),
+        ..TablePaths::default()
     };
-    match EarlyTable::load(&path, rules) {
-        Ok(t) => return Ok(t),
-        Err(TableError::Read { cause, .. }) if cause.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(fix(e)),
-    }
-    eprintln!(
-        "no two-player table for {} at {}: building it once (the whole game, a few minutes)",
-        rules.label(),
-        path.display()
-    );
-    let game = Game::optimal(*rules)?;
-    let bar = progress_bar(&format!("solving two-player {}", rules.label()), "pairs");
-    let solved = solve_report(
-        &game,
-        Ties::Values,
-        Some(&path),
-        yahtzee_core::solve::expected::SolveOptions::default().simd,
-        &|d, t| {
-            bar.set_length(t);
-            bar.set_position(d);
-        },
-    );
-    bar.finish_and_clear();
-    solved.map_err(|e| anyhow::anyhow!("{e}"))?;
-    EarlyTable::load(&path, rules).map_err(fix)
+    tables(rules, paths, RulesFrom::Flags)
 }
 
-/// How [`load_vector`] loads or builds a table, reporting progress.
-type LoadVector<'a> = &'a dyn Fn(
-    &(dyn Fn(Progress<'_>) + Sync),
-) -> Result<cache::Loaded<VectorTable<f32>>, TableError>;
-
-/// A table of a vector objective (`objective`), loaded or built with a
-/// progress bar; a table built but not saved serves with a warning. `from` says where the
-/// rules came from (flags or a game record), for the error's hint.
-fn load_vector(
-    rules: &Rules,
-    objective: &str,
-    table: Option<&Path>,
+/// How a command's tables are reported on the terminal.
+struct Terminal {
     from: RulesFrom,
-    load: LoadVector<'_>,
-) -> Result<VectorTable<f32>> {
-    let flag = table_flag(objective);
-    let bar = progress_bar(
-        &format!("solving the {objective} table of {}", rules.label()),
-        "cards",
-    );
-    let loaded = load(&|p| match p {
-        Progress::Building { path } => eprintln!(
-            "no {objective} table for {} at {}: building it once (about a minute)",
-            rules.label(),
-            path.display()
-        ),
-        Progress::Solving { done, total } => {
-            bar.set_length(total);
-            bar.set_position(done);
-        }
-        _ => {}
-    });
-    bar.finish_and_clear();
-    let loaded = loaded.map_err(|e| table_error_of(e, rules, table, from, objective))?;
-    if let Some(e) = loaded.saved() {
-        let fix = match table {
-            Some(_) => format!("give {flag} a path in a writable folder"),
-            None => format!("set ${TABLE_DIR_ENV} to a writable folder, or pass {flag} PATH"),
-        };
-        eprintln!(
-            "warning: the {objective} table was built but not saved, so it is built again next time ({e}); {fix}"
-        );
+    /// The bar of the table being built.
+    bar: Mutex<Option<ProgressBar>>,
+}
+
+impl Terminal {
+    fn bar(&self) -> std::sync::MutexGuard<'_, Option<ProgressBar>> {
+        self.bar.lock().unwrap_or_else(|e| e.into_inner())
     }
-    Ok(loaded.table)
+}
+
+/// The words of a table in messages: `table` for the expected-score one, else `target
+/// table`, ...
+fn table_words(kind: TableKind) -> String {
+    match kind {
+        TableKind::ExpectedScore => "table".to_string(),
+        other => format!("{} table", other.name()),
+    }
+}
+
+impl Observer for Terminal {
+    fn report(&self, rules: &Rules, kind: TableKind, event: Event<'_>) {
+        match event {
+            Event::Building { path } => {
+                eprintln!(
+                    "no {} for {} at {}: building it once ({})",
+                    table_words(kind),
+                    rules.label(),
+                    path.display(),
+                    kind.build_time()
+                );
+                let (message, unit) = match kind {
+                    TableKind::ExpectedScore => (format!("solving {}", rules.label()), "cards"),
+                    TableKind::TwoPlayer => {
+                        (format!("solving two-player {}", rules.label()), "pairs")
+                    }
+                    other => (
+                        format!("solving the {} table of {}", other.name(), rules.label()),
+                        "cards",
+                    ),
+                };
+                *self.bar() = Some(progress_bar(&message, unit));
+            }
+            Event::Solving { done, total } => {
+                if let Some(bar) = &*self.bar() {
+                    bar.set_length(total);
+                    bar.set_position(done);
+                }
+            }
+            Event::Built => {
+                if let Some(bar) = self.bar().take() {
+                    bar.finish_and_clear();
+                }
+            }
+            Event::NotSaved { error, given } => {
+                let flag = table_flag(kind.name());
+                let fix = if given {
+                    format!("give {flag} a path in a writable folder")
+                } else {
+                    format!("set ${TABLE_DIR_ENV} to a writable folder, or pass {flag} PATH")
+                };
+                eprintln!(
+                    "warning: the {} was built but not saved, so it is built again next time ({error}); {fix}",
+                    table_words(kind)
+                );
+            }
+            _ => {}
+        }
+    }
+
+    fn explain(
+        &self,
+        error: TableError,
+        rules: &Rules,
+        kind: TableKind,
+        path: Option<&Path>,
+    ) -> String {
+        if kind == TableKind::TwoPlayer {
+            let path = path.map_or_else(
+                || default_table_path_of(rules, kind.name()),
+                Path::to_path_buf,
+            );
+            return format!(
+                "--two-player-table: {error}; rebuild it with `yahtzee solve {} --two-player --out {}`",
+                rules.flags(),
+                quote(&path)
+            );
+        }
+        table_error_of(error, rules, path, self.from, kind.name()).to_string()
+    }
 }
 
 /// A table error of a command that uses the table of `rules` at `table` (absent: the
@@ -273,6 +228,7 @@ fn table_flag(objective: &str) -> &'static str {
     match objective {
         TARGET => "--target-table",
         DISTRIBUTION => "--distribution-table",
+        TWO_PLAYER => "--two-player-table",
         _ => "--table",
     }
 }

@@ -11,6 +11,7 @@ use anyhow::{Result, anyhow};
 use crate::cli::{CoachObjective, PlayArgs};
 use yahtzee_core::play::record::{RecordFileError, RecordWriter, now_utc};
 use yahtzee_core::play::session::{DiceSource, PlayError, PlayOptions, parse_seats, play};
+use yahtzee_core::tables::set::TablePaths;
 use yahtzee_core::text::excerpt;
 
 /// `--coach-threshold`: `off`, or a number of points, 0 or more (default 0.2), or with a
@@ -82,25 +83,29 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         coach_target: args.target,
         coach_win,
     };
-    let table = super::load_or_build(&rules, args.table.as_deref())?;
+    let tables = super::tables(
+        rules,
+        TablePaths {
+            expected_score: args.table.clone(),
+            target: args.target_table.clone(),
+            distribution: args.distribution_table.clone(),
+            two_player: args.two_player_table.clone(),
+        },
+        super::RulesFrom::Flags,
+    );
+    let table = tables.ev()?;
     let targets = if options.needs_targets() {
-        Some(super::load_target(&rules, args.target_table.as_deref())?)
+        Some(tables.target()?)
     } else {
         None
     };
     let distribution = if options.needs_distribution() {
-        Some(super::load_distribution(
-            &table,
-            args.distribution_table.as_deref(),
-        )?)
+        Some(tables.distribution()?)
     } else {
         None
     };
     let two_player = if options.needs_two_player() {
-        Some(super::load_two_player(
-            &rules,
-            args.two_player_table.as_deref(),
-        )?)
+        Some(tables.two_player()?)
     } else {
         None
     };
@@ -120,10 +125,10 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     let stdin = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
     match play(
-        &table,
-        targets.as_ref(),
-        distribution.as_ref(),
-        two_player.as_ref(),
+        table,
+        targets.map(|t| &**t),
+        distribution.map(|t| &**t),
+        two_player.map(|t| &**t),
         &options,
         stdin,
         &mut out,

@@ -10,7 +10,9 @@ use std::io::Write;
 use anyhow::{Context, Result, anyhow};
 
 use crate::cli::{ReviewArgs, ReviewTarget};
-use yahtzee_core::play::review::{GameRecord, Pricing, render_review, review_for};
+use yahtzee_core::play::review::{GameRecord, render_review, review_for};
+use yahtzee_core::policy::pricing::Pricing;
+use yahtzee_core::tables::set::TablePaths;
 
 pub fn run(args: &ReviewArgs) -> Result<()> {
     let path = &args.game;
@@ -26,7 +28,17 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
     }
     let rules = record.game.rules();
     // The rules come from the record: a table of other rules is fixed by the table alone.
-    let table = super::load_table(&rules, args.table.as_deref(), super::RulesFrom::Input)?;
+    let tables = super::tables(
+        rules,
+        TablePaths {
+            expected_score: args.table.clone(),
+            target: args.target_table.clone(),
+            distribution: args.distribution_table.clone(),
+            two_player: args.two_player_table.clone(),
+        },
+        super::RulesFrom::Input,
+    );
+    let table = tables.ev()?;
     // The coach's objective of the record (its target, or winning) unless --target or
     // --win says otherwise.
     // A record with a two-player bot is priced by the game of two unless --target or --win
@@ -51,19 +63,11 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
         ));
     }
     let targets = match target {
-        Some(_) => Some(super::load_target_for(
-            &rules,
-            args.target_table.as_deref(),
-            super::RulesFrom::Input,
-        )?),
+        Some(_) => Some(tables.target()?),
         None => None,
     };
     let distribution = if win {
-        Some(super::load_distribution_for(
-            &table,
-            args.distribution_table.as_deref(),
-            super::RulesFrom::Input,
-        )?)
+        Some(tables.distribution()?)
     } else {
         None
     };
@@ -77,10 +81,7 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
                 yahtzee_core::text::plural(players as u64, "player", "players")
             ));
         }
-        Some(super::load_two_player(
-            &rules,
-            args.two_player_table.as_deref(),
-        )?)
+        Some(tables.two_player()?)
     } else {
         None
     };
@@ -90,7 +91,7 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
         (None, _, _, Some(early)) => Pricing::TwoPlayer { early },
         _ => Pricing::ExpectedScore,
     };
-    let report = review_for(&table, &record, pricing)?;
+    let report = review_for(table, &record, pricing)?;
     super::print_result(args.json, &report, |out| {
         out.write_all(render_review(&report).as_bytes())?;
         Ok(())

@@ -9,11 +9,13 @@ use anyhow::{Context, Result, anyhow};
 
 use super::report as summary;
 use crate::cli::{Lineup, SimulateArgs};
+use yahtzee_core::policy::Needs;
+use yahtzee_core::policy::player::{Player, PlayerError, players};
 use yahtzee_core::report::{self, MatchReport};
 use yahtzee_core::solve::vector::{DISTRIBUTION, TARGET};
-use yahtzee_core::stats::matches::{self, Match, Needs, Tables};
-use yahtzee_core::stats::simulate::{Player, Policy, TargetPlayer};
+use yahtzee_core::stats::matches::Match;
 use yahtzee_core::tables::expected::{default_table_path, default_table_path_of};
+use yahtzee_core::tables::set::{TablePaths, TableSet};
 use yahtzee_core::text::probability;
 
 pub fn run(args: &SimulateArgs) -> Result<()> {
@@ -28,36 +30,21 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
     let games_error = |e| anyhow!("--games {}: {e}", args.games);
     report::check_games(args.games).map_err(games_error)?;
     let pool = super::thread_pool(args.threads)?;
+    let tables = super::tables(
+        rules,
+        TablePaths {
+            expected_score: args.table.clone(),
+            target: args.target_table.clone(),
+            distribution: args.distribution_table.clone(),
+            two_player: args.two_player_table.clone(),
+        },
+        super::RulesFrom::Flags,
+    );
     if let Some(lineup) = &args.lineup {
-        return pool.install(|| run_match(args, lineup));
+        return pool.install(|| run_match(args, lineup, &tables));
     }
-    let table = match policy {
-        Policy::Optimal | Policy::Target(_) => {
-            Some(pool.install(|| super::load_or_build(&rules, args.table.as_deref()))?)
-        }
-        // Refused by the parser of --policy: they need opponents.
-        Policy::Greedy
-        | Policy::MostCommon
-        | Policy::Win
-        | Policy::WinExact
-        | Policy::TwoPlayer => None,
-    };
-    let targets = match policy {
-        Policy::Target(_) => {
-            Some(pool.install(|| super::load_target(&rules, args.target_table.as_deref()))?)
-        }
-        _ => None,
-    };
-    let target_player = match (&table, &targets, policy) {
-        (Some(ev), Some(targets), Policy::Target(t)) => Some(TargetPlayer::new(ev, targets, t)?),
-        _ => None,
-    };
-    let player = match (&table, &target_player, policy) {
-        (_, Some(p), _) => Player::Target(p),
-        (Some(t), None, _) => Player::Optimal(t),
-        (None, _, Policy::MostCommon) => Player::MostCommon,
-        (None, _, _) => Player::Greedy,
-    };
+    // (The parser of --policy refuses the policies that need opponents.)
+    let player = pool.install(|| Player::new(policy, &tables))?;
     let bar = super::progress_bar(
         &format!("{} games of {}", policy.label(), rules.label()),
         "games",
@@ -124,7 +111,7 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
 }
 
 /// `--match`: the tables the lineup needs (built if missing), the games, the report.
-fn run_match(args: &SimulateArgs, lineup: &Lineup) -> Result<()> {
+fn run_match(args: &SimulateArgs, lineup: &Lineup, set: &TableSet) -> Result<()> {
     let rules = args.rules.rules();
     let policies = &lineup.0;
     if let Some(path) = &args.games_csv {
@@ -147,46 +134,20 @@ fn run_match(args: &SimulateArgs, lineup: &Lineup) -> Result<()> {
         // Before any table is loaded or built.
         return Err(anyhow!(
             "--match: {}",
-            matches::MatchError::TwoPlayer {
+            PlayerError::TwoPlayer {
                 rules: rules.label(),
                 players: policies.len(),
             }
         ));
     }
-    let ev = if needs.ev {
-        Some(super::load_or_build(&rules, args.table.as_deref())?)
+    needs.load(set)?;
+    let seats = players(policies, set)?;
+    let distribution = if needs.distribution {
+        Some(&**set.distribution()?)
     } else {
         None
     };
-    let targets = if needs.targets {
-        Some(super::load_target(&rules, args.target_table.as_deref())?)
-    } else {
-        None
-    };
-    let distribution = match (needs.distribution, &ev) {
-        (true, Some(ev)) => Some(super::load_distribution(
-            ev,
-            args.distribution_table.as_deref(),
-        )?),
-        _ => None,
-    };
-    let two_player = if needs.two_player {
-        Some(super::load_two_player(
-            &rules,
-            args.two_player_table.as_deref(),
-        )?)
-    } else {
-        None
-    };
-    let tables = Tables {
-        ev: ev.as_ref(),
-        targets: targets.as_ref(),
-        distribution: distribution.as_ref(),
-        two_player: two_player.as_ref(),
-    };
-    let target_players = matches::target_players(policies, &tables)?;
-    let seats = matches::seats(policies, &tables, &target_players)?;
-    let game = Match::new(rules, seats, tables.distribution)?;
+    let game = Match::new(rules, seats, distribution)?;
     let labels: Vec<String> = policies.iter().map(|p| p.label()).collect();
     let bar = super::progress_bar(
         &format!("{} games of {}", labels.join(" vs "), rules.label()),
@@ -200,7 +161,7 @@ fn run_match(args: &SimulateArgs, lineup: &Lineup) -> Result<()> {
     bar.finish_and_clear();
     let (report, tally) = played.map_err(|e| anyhow!("--games {}: {e}", args.games))?;
     if let (Some(path), Some(records)) = (&args.games_csv, &tally.records) {
-        matches::write_records_csv(path, policies.len(), records)
+        yahtzee_core::stats::matches::write_records_csv(path, policies.len(), records)
             .with_context(|| format!("cannot write --games-csv {}", path.display()))?;
     }
     super::print_result(args.report.json, &report, |out| {

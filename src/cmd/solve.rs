@@ -26,8 +26,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         let objective = match args.objective {
             ObjectiveArg::Distribution => {
                 // The policy followed is the expected-score table's (built if missing).
-                let ev = super::load_or_build(&rules, None)?;
-                VectorObjective::distribution(std::sync::Arc::new(ev))
+                let ev = super::tables_at(rules, None).ev()?.clone();
+                VectorObjective::distribution(ev)
             }
             _ => VectorObjective::target(rules),
         };
@@ -145,9 +145,7 @@ fn run_two_player(
     let player = |arg: PlayerArg| -> Result<Player> {
         Ok(match arg {
             PlayerArg::Optimal => Player::Optimal,
-            PlayerArg::Ev => {
-                Player::Expected(std::sync::Arc::new(super::load_or_build(&rules, None)?))
-            }
+            PlayerArg::Ev => Player::Expected(super::tables_at(rules, None).ev()?.clone()),
         })
     };
     let game = Game::new(rules, player(args.first)?, player(args.second)?)?;

@@ -7,11 +7,12 @@ use anyhow::Result;
 
 use super::report as summary;
 use crate::cli::StatsArgs;
+use yahtzee_core::policy::target::TargetPlayer;
 use yahtzee_core::report::{self, TargetStatsReport};
 use yahtzee_core::solve::vector::TARGET;
 use yahtzee_core::stats::distribution::Summary;
-use yahtzee_core::stats::simulate::TargetPlayer;
 use yahtzee_core::tables::expected::{default_table_path, default_table_path_of};
+use yahtzee_core::tables::set::TablePaths;
 use yahtzee_core::text::probability;
 
 pub fn run(args: &StatsArgs) -> Result<()> {
@@ -30,10 +31,11 @@ pub fn run(args: &StatsArgs) -> Result<()> {
         return run_target(args, t);
     }
     let pool = super::thread_pool(args.threads)?;
-    let table = pool.install(|| super::load_or_build(&rules, args.table.as_deref()))?;
+    let tables = super::tables_at(rules, args.table.as_deref());
+    let table = pool.install(|| tables.ev())?;
     let bar = super::progress_bar(&format!("distribution of {}", rules.label()), "turns");
     let (report, tally) = pool.install(|| {
-        report::stats(&table, &args.report.at_least, &|done, total| {
+        report::stats(table, &args.report.at_least, &|done, total| {
             bar.set_length(total);
             bar.set_position(done);
         })
@@ -64,9 +66,18 @@ pub fn run(args: &StatsArgs) -> Result<()> {
 fn run_target(args: &StatsArgs, target: u32) -> Result<()> {
     let rules = args.rules.rules();
     let pool = super::thread_pool(args.threads)?;
-    let table = pool.install(|| super::load_or_build(&rules, args.table.as_deref()))?;
-    let targets = pool.install(|| super::load_target(&rules, args.target_table.as_deref()))?;
-    let player = TargetPlayer::new(&table, &targets, target)?;
+    let tables = super::tables(
+        rules,
+        TablePaths {
+            expected_score: args.table.clone(),
+            target: args.target_table.clone(),
+            ..TablePaths::default()
+        },
+        super::RulesFrom::Flags,
+    );
+    let table = pool.install(|| tables.ev())?;
+    let targets = pool.install(|| tables.target())?;
+    let player = TargetPlayer::new(table, targets, target)?;
     let bar = super::progress_bar(
         &format!("distribution of {} playing for {target}", rules.label()),
         "cards",

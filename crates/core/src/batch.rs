@@ -37,21 +37,15 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 
-use serde::Serialize;
-
 use crate::game::dice::{Dice, join_faces};
 use crate::game::rules::Rules;
 use crate::game::state::{CardError, ScoreCard};
-use crate::policy::expected::{Advice, AdviceError, Position, advise};
-use crate::policy::target::{TargetAdvice, TargetError, advise_target};
-use crate::policy::win::{Opponent, WinAdvice, WinError, advise_win, needs_distribution};
-use crate::solve::two_player::{
-    TwoPlayerAdvice, TwoPlayerAdviceError, TwoPlayerPosition, advise_at, check_position,
-    reads_early_table,
-};
-use crate::solve::vector::VectorTable;
-use crate::tables::expected::StrategyTable;
-use crate::tables::two_player::EarlyTable;
+use crate::policy::expected::{AdviceError, Position};
+use crate::policy::target::TargetError;
+use crate::policy::win::{Opponent, WinError};
+use crate::policy::{self, AdviseError, Answer, Objective};
+use crate::solve::two_player::TwoPlayerAdviceError;
+use crate::tables::set::{LoadError, TableSet};
 use crate::text::excerpt;
 
 /// The shape of a query, shown in error lines.
@@ -148,14 +142,10 @@ pub enum BatchError {
     /// The position cannot be advised on for its target (see [`TargetError`]).
     #[error("{0}")]
     Target(String),
-    /// A query with a target, and no target table to answer it. Fix: give the front end a
-    /// target table (the command line builds it on first use).
-    #[error("{0}")]
-    NoTargetTable(String),
-    /// A query with opponents, and no distribution table to answer it. Fix: give the front
-    /// end a distribution table (the command line builds it on first use).
-    #[error("{0}")]
-    NoDistributionTable(String),
+    /// A table the query needs cannot be had (see [`LoadError`]: a damaged file, or a front
+    /// end without that table). Fix: as its message says.
+    #[error(transparent)]
+    Table(#[from] LoadError),
     /// A query with both a target and opponents. Fix: give one objective.
     #[error("a query has one objective: give `target` or `opponents`, not both")]
     TwoObjectives,
@@ -178,10 +168,6 @@ pub enum BatchError {
     /// `lead` without `"two_player": true`. Fix: add it, or leave `lead` out.
     #[error("lead is the two-player query's: add \"two_player\": true, or leave `lead` out")]
     LeadWithoutTwoPlayer,
-    /// A two-player query with no table of the early plies to answer it. Fix: give the front
-    /// end the two-player table (the command line builds it on first use).
-    #[error("{0}")]
-    NoTwoPlayerTable(String),
     /// The position cannot be advised on in the game of two (see
     /// [`TwoPlayerAdviceError`]).
     #[error("two_player: {0}")]
@@ -503,129 +489,46 @@ fn dice_of(value: &Json) -> Result<Dice, BatchError> {
         .ok_or_else(|| value.wrong("dice", DICE))
 }
 
-/// The tables a front end answers queries with: the expected-score table, and the target
-/// table, which may be loaded (or built) only when a query first asks for a target.
-pub trait Tables {
-    /// The expected-score table.
-    fn ev(&self) -> &StrategyTable;
-    /// The target table of the same rules, or why there is none.
-    fn target(&self) -> Result<&VectorTable<f32>, BatchError>;
-    /// The distribution table of the same rules (for queries with opponents), or why there
-    /// is none.
-    fn distribution(&self) -> Result<&VectorTable<f32>, BatchError> {
-        Err(BatchError::NoDistributionTable(
-            "this front end answers no query with opponents: leave `opponents` out".to_string(),
-        ))
-    }
-    /// The table of the early plies of the game of two of the same rules (for two-player
-    /// queries in the first turns), or why there is none.
-    fn two_player(&self) -> Result<&EarlyTable, BatchError> {
-        Err(BatchError::NoTwoPlayerTable(
-            "this front end answers no two-player query: leave `two_player` out".to_string(),
-        ))
-    }
-}
-
-impl Tables for StrategyTable {
-    fn ev(&self) -> &StrategyTable {
-        self
-    }
-
-    fn target(&self) -> Result<&VectorTable<f32>, BatchError> {
-        Err(BatchError::NoTargetTable(
-            "this front end answers no query with a target: leave `target` out".to_string(),
-        ))
-    }
-}
-
-/// The expected-score table and a target table, for front ends that hold both.
-pub struct WithTarget<'a> {
-    /// The expected-score table.
-    pub ev: &'a StrategyTable,
-    /// The target table of the same rules.
-    pub target: &'a VectorTable<f32>,
-}
-
-impl Tables for WithTarget<'_> {
-    fn ev(&self) -> &StrategyTable {
-        self.ev
-    }
-
-    fn target(&self) -> Result<&VectorTable<f32>, BatchError> {
-        Ok(self.target)
-    }
-}
-
-/// The answer to one query.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(untagged)]
-pub enum Answer {
-    /// Expected-score advice.
-    Advice(Advice),
-    /// Advice for a target.
-    Target(TargetAdvice),
-    /// Advice to win against opponents.
-    Win(WinAdvice),
-    /// Advice in the exact game of two.
-    TwoPlayer(TwoPlayerAdvice),
-}
-
 /// Answers one line: the advice of its position with `tables`, or why there is none.
-pub fn answer(tables: &dyn Tables, line: &[u8]) -> Result<Answer, BatchError> {
+pub fn answer(tables: &TableSet, line: &[u8]) -> Result<Answer, BatchError> {
     let query = Query::parse(line)?;
-    let ev = tables.ev();
-    let position = query.position(*ev.rules())?;
-    if query.two_player {
-        let opponents = query.opponents(*ev.rules())?.unwrap_or_default();
-        let [opponent] = &opponents[..] else {
-            return Err(BatchError::TwoPlayerOpponents {
-                got: opponents.len(),
-            });
-        };
-        let at = TwoPlayerPosition::against(position, opponent, query.lead);
-        // The position is checked before the table is read or anything solved.
-        check_position(ev, &at)?;
-        let early = if reads_early_table(&at) {
-            Some(tables.two_player()?)
-        } else {
-            None
-        };
-        let simd = crate::solve::expected::Simd::detect();
-        return Ok(Answer::TwoPlayer(advise_at(
-            ev,
-            &at,
-            early,
-            simd,
-            &|_, _| {},
-        )?));
-    }
-    if let Some(opponents) = query.opponents(*ev.rules())? {
-        // The position is checked before the distribution table is loaded or built.
-        advise(ev, &position)?;
-        let distribution = if needs_distribution(&opponents) {
-            Some(tables.distribution()?)
-        } else {
-            None
-        };
-        return Ok(Answer::Win(advise_win(
-            ev,
-            distribution,
-            &position,
-            &opponents,
-        )?));
-    }
-    match query.target {
-        None => Ok(Answer::Advice(advise(ev, &position)?)),
-        Some(t) => {
-            let targets = tables.target()?;
-            Ok(Answer::Target(advise_target(ev, targets, &position, t)?))
+    let rules = *tables.rules();
+    let position = query.position(rules)?;
+    let objective = match (query.two_player, query.opponents(rules)?, query.target) {
+        (true, opponents, _) => {
+            let opponents = opponents.unwrap_or_default();
+            let [opponent] = &opponents[..] else {
+                return Err(BatchError::TwoPlayerOpponents {
+                    got: opponents.len(),
+                });
+            };
+            Objective::TwoPlayer {
+                opponent: opponent.clone(),
+                lead: query.lead,
+            }
+        }
+        (false, Some(opponents), _) => Objective::Win(opponents),
+        (false, None, Some(target)) => Objective::Target(target),
+        (false, None, None) => Objective::ExpectedScore,
+    };
+    Ok(policy::advise(tables, &position, &objective, &|_, _| {})?)
+}
+
+impl From<AdviseError> for BatchError {
+    fn from(e: AdviseError) -> BatchError {
+        match e {
+            AdviseError::Advice(e) => BatchError::Advice(e),
+            AdviseError::Target(e) => e.into(),
+            AdviseError::Win(e) => e.into(),
+            AdviseError::TwoPlayer(e) => e.into(),
+            AdviseError::Table(e) => BatchError::Table(e),
         }
     }
 }
 
 /// The output line of one input line (without its line end): the advice as JSON, or
 /// `{"error": "..."}`.
-pub fn answer_line(table: &dyn Tables, line: &[u8]) -> String {
+pub fn answer_line(table: &TableSet, line: &[u8]) -> String {
     let answer = answer(table, line).map(|a| serde_json::to_string(&a));
     match answer {
         Ok(Ok(json)) => json,
@@ -642,7 +545,7 @@ fn error_line(message: &str) -> String {
 /// of lines. A line ends at `\n` (a `\r` before it is dropped); the last may have no line end.
 /// The output is flushed whenever the input has no more lines waiting, so a caller that sends
 /// one query at a time gets each answer at once.
-pub fn run(table: &dyn Tables, input: impl Read, output: impl Write) -> io::Result<u64> {
+pub fn run(table: &TableSet, input: impl Read, output: impl Write) -> io::Result<u64> {
     let mut input = BufReader::with_capacity(1 << 16, input);
     let mut output = io::BufWriter::with_capacity(1 << 16, output);
     let mut line = Vec::new();

@@ -12,10 +12,13 @@ use serde::Serialize;
 
 use crate::game::rules::Rules;
 use crate::game::state::{State, reachable_state_count};
+use crate::policy::Policy;
+use crate::policy::player::Player;
+use crate::policy::target::TargetPlayer;
 use crate::solve::expected::SolveOptions;
 use crate::solve::vector::{self, VectorObjective, VectorTable, max_remaining};
 use crate::stats::distribution::{Summary, Tally};
-use crate::stats::simulate::{MeanInterval, Player, Policy, ShareInterval, TargetPlayer};
+use crate::stats::simulate::{MeanInterval, ShareInterval};
 use crate::tables::expected::{
     EXPECTED_SCORE, FORMAT_VERSION, StrategyTable, TableError, TableHeader,
 };

@@ -29,19 +29,20 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{
-    ApiError, BODY_LIMIT, Objective, RECORD_LIMIT, Server, blocking, json, json_text, param,
+    ApiError, BODY_LIMIT, RECORD_LIMIT, Server, TableKind, blocking, json, json_text, param,
     query_pairs, read_body, rules_param,
 };
-use yahtzee_core::batch::{self, Answer, BatchError};
+use yahtzee_core::batch::{self, BatchError};
 use yahtzee_core::game::dice::Dice;
 use yahtzee_core::game::rules::{Rules, RulesCard, Section};
 use yahtzee_core::game::state::ScoreCard;
-use yahtzee_core::play::review::{GameRecord, Pricing, ReviewError, review, review_for};
+use yahtzee_core::play::review::{GameRecord, ReviewError, review, review_for};
 use yahtzee_core::play::{box_names, check_legal};
+use yahtzee_core::policy::Answer;
+use yahtzee_core::policy::pricing::Pricing;
 use yahtzee_core::report::{StatsReport, stats};
-use yahtzee_core::solve::vector::VectorTable;
 use yahtzee_core::stats::distribution::{Summary, THRESHOLDS, Tally};
-use yahtzee_core::tables::expected::StrategyTable;
+use yahtzee_core::tables::set::LoadCause;
 use yahtzee_core::text::excerpt;
 
 /// The exact statistics of each rules, computed once (about 20 seconds for Yahtzee).
@@ -79,7 +80,7 @@ struct Status {
     /// position).
     outlook: bool,
     /// Every table asked for so far.
-    tables: Vec<super::tables::TableStatus>,
+    tables: Vec<yahtzee_core::tables::set::TableStatus>,
     /// The outlooks being computed (under the target and win policies), oldest first.
     outlooks: Vec<super::outlook::JobStatus>,
 }
@@ -105,9 +106,9 @@ async fn load(State(server): State<Arc<Server>>, RawQuery(raw): RawQuery) -> Res
         )?;
         let rules = rules_param(&pairs, server.rules)?;
         let objective = match param(&pairs, "objective") {
-            None | Some("expected-score") => Objective::ExpectedScore,
-            Some("target") => Objective::Target,
-            Some("distribution") => Objective::Distribution,
+            None | Some("expected-score") => TableKind::ExpectedScore,
+            Some("target") => TableKind::Target,
+            Some("distribution") => TableKind::Distribution,
             Some(other) => {
                 return Err(ApiError::bad(format!(
                     "objective must be expected-score, target or distribution, not `{}`",
@@ -351,56 +352,15 @@ async fn card(State(server): State<Arc<Server>>, RawQuery(raw): RawQuery, body: 
     }
 }
 
-/// The tables of one rules for the batch protocol: the expected-score table, and the target
-/// table loaded from the store when a query first names a target.
-pub struct ServerTables {
-    /// The expected-score table.
-    pub ev: Arc<StrategyTable>,
-    server: Arc<Server>,
-    target: OnceLock<Result<Arc<VectorTable<f32>>, String>>,
-    distribution: OnceLock<Result<Arc<VectorTable<f32>>, String>>,
-}
-
-impl ServerTables {
-    /// The tables of `rules` (this waits for the expected-score table).
-    pub fn of(server: &Arc<Server>, rules: Rules) -> Result<ServerTables, ApiError> {
-        Ok(ServerTables {
-            ev: server.tables.ev(rules).map_err(ApiError::internal)?,
-            server: Arc::clone(server),
-            target: OnceLock::new(),
-            distribution: OnceLock::new(),
-        })
-    }
-}
-
-impl batch::Tables for ServerTables {
-    fn ev(&self) -> &StrategyTable {
-        &self.ev
-    }
-
-    fn target(&self) -> Result<&VectorTable<f32>, BatchError> {
-        self.target
-            .get_or_init(|| self.server.tables.target(*self.ev.rules()))
-            .as_ref()
-            .map(|t| &**t)
-            .map_err(|e| BatchError::NoTargetTable(e.clone()))
-    }
-
-    fn distribution(&self) -> Result<&VectorTable<f32>, BatchError> {
-        self.distribution
-            .get_or_init(|| self.server.tables.distribution(*self.ev.rules()))
-            .as_ref()
-            .map(|t| &**t)
-            .map_err(|e| BatchError::NoDistributionTable(e.clone()))
-    }
-}
-
 /// The answer of one batch line under `rules`, as `advise --batch` writes it; an error of
 /// the query is a 400, a table that cannot be loaded a 500.
 pub fn advise_line(server: &Arc<Server>, rules: Rules, line: &[u8]) -> Result<String, ApiError> {
-    let tables = ServerTables::of(server, rules)?;
+    let tables = server.tables.set(rules);
+    // Every query reads the expected-score table: one that cannot be loaded is the server's
+    // error, not the query's.
+    tables.ev().map_err(|e| ApiError::internal(e.message))?;
     let answer: Answer = batch::answer(&tables, line).map_err(|e| match e {
-        BatchError::NoTargetTable(m) | BatchError::NoDistributionTable(m) => ApiError::internal(m),
+        BatchError::Table(e) if e.cause != LoadCause::NotOffered => ApiError::internal(e.message),
         other => ApiError::bad(other.to_string()),
     })?;
     serde_json::to_string(&answer).map_err(|e| ApiError::internal(e.to_string()))
@@ -529,11 +489,11 @@ pub fn review_objective(
             t => Some(
                 t.parse::<u32>()
                     .ok()
-                    .filter(|&n| n <= yahtzee_core::stats::simulate::MAX_TARGET)
+                    .filter(|&n| n <= yahtzee_core::policy::MAX_TARGET)
                     .ok_or_else(|| {
                         ApiError::bad(format!(
                             "the target must be `off` or a whole number from 0 to {}, not `{}`",
-                            yahtzee_core::stats::simulate::MAX_TARGET,
+                            yahtzee_core::policy::MAX_TARGET,
                             excerpt(t)
                         ))
                     })?,
@@ -553,7 +513,7 @@ pub fn review_objective(
             Some(t) => Ok(ReviewObjective::Target(t)),
             None => Err(ApiError::bad(format!(
                 "objective target needs its target: give target=T, a whole number from 0 to {} (the record's coach had none)",
-                yahtzee_core::stats::simulate::MAX_TARGET
+                yahtzee_core::policy::MAX_TARGET
             ))),
         },
         (Some("target"), Some(None)) => Err(ApiError::bad(

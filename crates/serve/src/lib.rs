@@ -41,7 +41,8 @@ use serde::Serialize;
 use yahtzee_core::game::rules::{RuleSet, Rules};
 use yahtzee_core::text::excerpt;
 
-pub use tables::{Objective, TableHint, TableStore};
+pub use tables::{TableHint, TableStore};
+pub use yahtzee_core::tables::set::TableKind;
 
 /// The page.
 const INDEX_HTML: &str = include_str!("assets/index.html");
@@ -146,7 +147,7 @@ pub fn run(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), 
             outlooks: outlook::Outlooks::default(),
             loopback_only: is_local(addr.ip()),
         });
-        server.tables.start(options.rules, Objective::ExpectedScore);
+        server.tables.start(options.rules, TableKind::ExpectedScore);
         // The distribution table (the page's chart) is loaded at start only when it is in
         // the cache: building it takes about a minute, which the page asks for first.
         let distribution = yahtzee_core::tables::expected::default_table_path_of(
@@ -154,7 +155,7 @@ pub fn run(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), 
             yahtzee_core::solve::vector::DISTRIBUTION,
         );
         if distribution.symlink_metadata().is_ok() {
-            server.tables.start(options.rules, Objective::Distribution);
+            server.tables.start(options.rules, TableKind::Distribution);
         }
         ready(addr);
         axum::serve(listener, router(server))

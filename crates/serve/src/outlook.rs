@@ -38,6 +38,7 @@ use yahtzee_core::game::rules::Rules;
 use yahtzee_core::game::state::ScoreCard;
 use yahtzee_core::policy::expected::Position;
 use yahtzee_core::policy::target::TargetError;
+use yahtzee_core::policy::target::TargetPlayer;
 use yahtzee_core::policy::win::{
     FinalScores, MODEL, Opponent, WinError, best_response, needs_distribution, opponent_scores,
     utility,
@@ -45,7 +46,6 @@ use yahtzee_core::policy::win::{
 use yahtzee_core::solve::expected::Simd;
 use yahtzee_core::solve::vector::VectorTable;
 use yahtzee_core::stats::distribution::Tally;
-use yahtzee_core::stats::simulate::TargetPlayer;
 use yahtzee_core::stats::{VectorPolicy, distribution_from_card, distribution_from_position};
 use yahtzee_core::tables::expected::StrategyTable;
 

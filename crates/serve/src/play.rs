@@ -7,7 +7,7 @@
 //! so a record downloaded from the page is one `yahtzee review` reads, and one `/api/review`
 //! prices. The bot plays the policy of `yahtzee play` ([`TurnValues::best_keep`],
 //! [`best_box`]); a bot seated as `bot:win` plays the `win` policy of `yahtzee play` and of
-//! `yahtzee simulate --match` against the other players' cards ([`MatchSeat::turn`]); seeded
+//! `yahtzee simulate --match` against the other players' cards ([`Player::turn_in_game`]); seeded
 //! dice are drawn as `yahtzee play` draws them (five for an opening
 //! roll or a first roll, one per re-rolled die), so the same seed and the same choices give
 //! the same game as in the terminal. The coach prices each decision of a person with
@@ -35,13 +35,14 @@ use yahtzee_core::game::dice::{DICE, DiceRng, join_faces};
 use yahtzee_core::game::rules::Rules;
 use yahtzee_core::play::session::{DiceSource, PlayOptions, header, parse_seats};
 use yahtzee_core::play::{
-    Decision, DiceMode, Event, Game, Header, Illegal, Phase, Seat, SeatKind, WinPolicy, agree,
-    box_names, check_legal, evaluate,
+    DiceMode, Event, Game, Header, Illegal, Phase, Seat, SeatKind, WinPolicy, agree, box_names,
+    check_legal,
 };
 use yahtzee_core::policy::expected::{TurnValues, best_box, box_choices};
+use yahtzee_core::policy::player::{AtTable, Player, check_players};
+use yahtzee_core::policy::pricing::{Decision, evaluate};
 use yahtzee_core::policy::win::{opponent_scores, opponents_at_table};
 use yahtzee_core::solve::vector::VectorTable;
-use yahtzee_core::stats::matches::{Seat as MatchSeat, check_tables};
 use yahtzee_core::tables::expected::StrategyTable;
 use yahtzee_core::text::{excerpt, plural};
 
@@ -266,11 +267,11 @@ impl WebGame {
                 ));
             };
             // Reads every card the win bots can ask for, so that no move can fail.
-            let seat = MatchSeat::Win {
+            let seat = Player::Win {
                 ev: &table,
                 targets: &w.targets,
             };
-            check_tables(&options.rules, &[seat], Some(&w.distribution))
+            check_players(&options.rules, &[seat], Some(&w.distribution))
                 .map_err(|e| ApiError::internal(e.to_string()))?;
         }
         let header = header(options);
@@ -553,7 +554,7 @@ impl WebGame {
     fn win_bot_move(&mut self, seat: usize, w: &WinTables) -> Result<(), ApiError> {
         let rules = self.game.rules();
         let cards = self.game.cards();
-        let bot = MatchSeat::Win {
+        let bot = Player::Win {
             ev: &self.table,
             targets: &w.targets,
         };
@@ -564,13 +565,15 @@ impl WebGame {
         )
         .map_err(|e| ApiError::internal(e.to_string()))?;
         let mut exact = None;
-        let turn = bot.turn(
-            &cards[seat],
-            &opponents,
-            None,
-            &mut exact,
-            yahtzee_core::solve::expected::Simd::detect(),
-        );
+        let at = AtTable {
+            seat,
+            cards,
+            opponents: &opponents,
+            cache: None,
+            plies: None,
+            simd: yahtzee_core::solve::expected::Simd::detect(),
+        };
+        let turn = bot.turn_in_game(at, &mut exact);
         match self.game.phase() {
             Phase::Rolled { dice, rolls_left } => {
                 let keep = turn.keep(rolls_left, &dice);

@@ -29,10 +29,9 @@ const FRAME_ROWS: u8 = b'R';
 /// Bytes of a frame's head: its kind and its length.
 const FRAME_HEAD: usize = 9;
 
-/// Value tags inside a rows frame, one per serialized value.
+/// Value tags inside a rows frame, one per serialized value: one tag per value type, and
+/// [`tag::NULL`] for a missing value.
 pub mod tag {
-    //! One tag per value type; [`NULL`] for a missing value.
-    #![allow(missing_docs)]
     pub const NULL: u8 = 0;
     pub const BOOL: u8 = 1;
     pub const U8: u8 = 2;

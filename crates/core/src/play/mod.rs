@@ -5,12 +5,8 @@
 //! refuses any event the rules do not allow, and hands back every decision a player made
 //! ([`Decision`]: the position and the choice). Both `yahtzee play` (which makes the events)
 //! and `yahtzee review` (which reads them from a record) go through it, so a record the game
-//! writes is exactly what the review accepts. [`evaluate`] prices a decision with
-//! [`advise`] on the same position, so the coach, the review and
-//! `yahtzee advise` agree to the last bit; [`evaluate_target`] prices it for a target
-//! (`advise --target`), and [`WinPricing`] in chance of winning against the other players'
-//! cards at the moment of the decision (`advise --opponent`), each for the coach and the
-//! review alike.
+//! writes is exactly what the review accepts. The coach and the review price decisions
+//! alike, through [`crate::policy::pricing`].
 //!
 //! - [`record`]: the JSON Lines record format.
 //! - [`command`]: what a player types.
@@ -27,18 +23,9 @@ use crate::game::choice::Choice;
 use crate::game::dice::{DICE, Dice, DiceError, Keep};
 use crate::game::rules::{Order, Rules};
 use crate::game::state::ScoreCard;
-use crate::policy::expected::{Action, AdviceError, AdviceOption, Position, TIE, advise};
-use crate::policy::target::{TargetError, advise_target};
-use crate::policy::two_player::{NextPlies, TwoPlayerTurn};
-use crate::policy::win::{
-    FinalScores, Opponent, WinAdvice, WinError, advise_against, opponents_at_table, solve_against,
-};
-use crate::solve::expected::Simd;
-use crate::solve::two_player::{TwoPlayerAdvice, TwoPlayerAdviceError};
-use crate::solve::vector::VectorTable;
-use crate::stats::simulate::MAX_TARGET;
-use crate::tables::expected::StrategyTable;
-use crate::tables::two_player::EarlyTable;
+use crate::policy::MAX_TARGET;
+use crate::policy::expected::Position;
+use crate::policy::pricing::Decision;
 use crate::text::{excerpt, plural};
 
 pub use record::{DiceMode, Event, FinalScore, Header, RECORD_FORMAT, Seat, SeatKind, WinPolicy};
@@ -336,23 +323,6 @@ pub fn check_names(seats: &[Seat]) -> Result<(), Illegal> {
         }
     }
     Ok(())
-}
-
-/// One decision of a player: the position before it and the choice made.
-#[derive(Clone, Debug)]
-pub struct Decision {
-    /// The seat that decided.
-    pub seat: usize,
-    /// That player's turn number, from 1.
-    pub turn: u32,
-    /// Card, dice and rolls left before the choice (0 rolls left when scoring).
-    pub position: Position,
-    /// Every seat's card at the moment of the choice, in seat order (the player's is
-    /// `position.card`): what a player sees of the others, for pricing in win probability.
-    pub cards: Vec<ScoreCard>,
-    /// The choice: a stop is two decisions, the keep of all five dice (with rolls left),
-    /// then the box (with 0 rolls left), as the record has them.
-    pub choice: Choice,
 }
 
 /// Where the current turn stands.
@@ -789,258 +759,6 @@ pub fn parse_keep(faces: &[u8], dice: &Dice) -> Result<Keep, Illegal> {
         return Err(Illegal::KeepNotInDice { keep, dice: *dice });
     }
     Ok(keep)
-}
-
-/// The price of one decision against optimal play: in expected points ([`evaluate`]), in
-/// chance of reaching a target ([`evaluate_target`]), or in chance of winning
-/// ([`WinPricing::evaluate`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Evaluation {
-    /// The choice made, in words (`keep 3 3`, `stop and score full-house`, `score full-house for 25`).
-    pub chosen: String,
-    /// The best choice, in the same words.
-    pub best: String,
-    /// Expected final score after the choice made, under optimal play from then on (for a
-    /// target: the best chance of reaching it after the choice; to win: the best chance of
-    /// winning after it).
-    pub chosen_value: f64,
-    /// Expected final score after the best choice (for a target or to win: its chance).
-    pub best_value: f64,
-    /// `best_value - chosen_value`; 0 for a choice tied with the best (within [`TIE`]).
-    pub loss: f64,
-}
-
-/// Describes an option of [`advise`] in words: its [`Display`](std::fmt::Display) form.
-pub fn describe_option(option: &AdviceOption) -> String {
-    option.to_string()
-}
-
-/// True when `action`, an option of a position, is the choice `choice`.
-fn is_choice(rules: &Rules, action: &Action, choice: Choice) -> bool {
-    match (action, choice) {
-        (Action::Keep { keep, .. }, Choice::Keep(k)) => *keep == k.faces(),
-        (Action::Score { category, .. }, Choice::Score(i)) => category == rules.boxes()[i].name(),
-        _ => false,
-    }
-}
-
-/// The evaluation of the option `chosen` against `best`, as `(action, value, loss)`: a
-/// stop is priced with the best box for its dice (which box was then filled is the next
-/// decision), so it is named `stop rolling`; a loss within [`TIE`] of the best is a tie and
-/// costs 0.
-fn evaluation(chosen: (&Action, f64, f64), best: (&Action, f64)) -> Evaluation {
-    let (action, chosen_value, loss) = chosen;
-    let chosen_words = match action {
-        Action::Keep {
-            stop_and_score: Some(_),
-            ..
-        } => "stop rolling".to_string(),
-        a => a.to_string(),
-    };
-    Evaluation {
-        chosen: chosen_words,
-        best: best.0.to_string(),
-        chosen_value,
-        best_value: best.1,
-        loss: if loss <= TIE { 0.0 } else { loss },
-    }
-}
-
-/// The option of `options` that is the choice of `decision`.
-fn chosen<'o, T>(
-    rules: &Rules,
-    options: &'o [T],
-    action: impl Fn(&T) -> &Action,
-    decision: &Decision,
-) -> &'o T {
-    options
-        .iter()
-        .find(|o| is_choice(rules, action(o), decision.choice))
-        .expect("a legal decision is one of the options of its position")
-}
-
-/// Prices `decision` with [`advise`] on the same position: the loss of the option chosen.
-pub fn evaluate(table: &StrategyTable, decision: &Decision) -> Result<Evaluation, AdviceError> {
-    let advice = advise(table, &decision.position)?;
-    let chosen = chosen(table.rules(), &advice.options, |o| &o.action, decision);
-    let best = &advice.options[0];
-    Ok(evaluation(
-        (&chosen.action, chosen.expected_final(), chosen.loss()),
-        (&best.action, best.expected_final()),
-    ))
-}
-
-/// Prices `decision` in chance of a final score of at least `target`, with
-/// [`advise_target`] on the same position: the chance after the option chosen against the
-/// best option's (`chosen_value`, `best_value`, `loss` are chances). A choice within
-/// [`TIE`] of the best chance is a tie and costs 0, so a target bot's decisions for the same
-/// target cost 0.
-pub fn evaluate_target(
-    table: &StrategyTable,
-    targets: &VectorTable<f32>,
-    decision: &Decision,
-    target: u32,
-) -> Result<Evaluation, TargetError> {
-    let advice = advise_target(table, targets, &decision.position, target)?;
-    let chosen = chosen(table.rules(), &advice.options, |o| &o.action, decision);
-    let best = &advice.options[0];
-    Ok(evaluation(
-        (&chosen.action, chosen.p_reach, chosen.loss),
-        (&best.action, best.p_reach),
-    ))
-}
-
-/// Prices positions and decisions in chance of winning against the other players at the
-/// table, as `yahtzee advise --opponent` does ([`crate::policy::win::advise_win`]): each other player is an
-/// opponent from their card at the moment of the decision (finished with their total once
-/// their card is full), playing for the highest average ([`crate::policy::win::MODEL`]). The best
-/// response of the last position priced is kept, so that the decisions of one turn (the same
-/// card against the same opponents) are priced with one solve. What the coach, the hints and
-/// the review price with, so that they agree to the last bit.
-pub struct WinPricing<'a> {
-    ev: &'a StrategyTable,
-    distribution: &'a VectorTable<f32>,
-    simd: Simd,
-    /// The last solve.
-    solved: Option<Solved>,
-}
-
-/// A best response solved by [`WinPricing`]: the player's card and opponents, the opponents'
-/// final scores and the best response to them.
-struct Solved {
-    card: ScoreCard,
-    opponents: Vec<Opponent>,
-    scores: Vec<FinalScores>,
-    table: VectorTable<f32>,
-}
-
-impl<'a> WinPricing<'a> {
-    /// Prices with the expected-score table `ev` and the distribution table `distribution`
-    /// of the game's rules.
-    pub fn new(ev: &'a StrategyTable, distribution: &'a VectorTable<f32>) -> WinPricing<'a> {
-        WinPricing {
-            ev,
-            distribution,
-            simd: Simd::detect(),
-            solved: None,
-        }
-    }
-
-    /// The advice of `advise --opponent` for the player of `seat` at `position`, every seat's
-    /// card being `cards` (in seat order).
-    pub fn advise(
-        &mut self,
-        seat: usize,
-        position: &Position,
-        cards: &[ScoreCard],
-    ) -> Result<WinAdvice, WinError> {
-        let opponents = opponents_at_table(seat, cards);
-        let fresh = self
-            .solved
-            .as_ref()
-            .is_none_or(|s| s.card != position.card || s.opponents != opponents);
-        if fresh {
-            let (scores, table) = solve_against(
-                self.ev,
-                Some(self.distribution),
-                position,
-                &opponents,
-                self.simd,
-            )?;
-            self.solved = Some(Solved {
-                card: position.card.clone(),
-                opponents,
-                scores,
-                table,
-            });
-        }
-        let s = self.solved.as_ref().expect("solved above");
-        advise_against(self.ev, &s.table, position, &s.opponents, &s.scores)
-    }
-
-    /// Prices `decision` in chance of winning: the chance after the option chosen against the
-    /// best option's (`chosen_value`, `best_value`, `loss` are chances). A choice within
-    /// [`TIE`] of the best is a tie and costs 0, so a `win-exact` bot's decisions cost 0.
-    pub fn evaluate(&mut self, decision: &Decision) -> Result<Evaluation, WinError> {
-        let advice = self.advise(decision.seat, &decision.position, &decision.cards)?;
-        let chosen = chosen(self.ev.rules(), &advice.options, |o| &o.action, decision);
-        let best = &advice.options[0];
-        Ok(evaluation(
-            (&chosen.action, chosen.p_win, chosen.loss),
-            (&best.action, best.p_win),
-        ))
-    }
-}
-
-/// Prices positions and decisions by the exact chance of winning a game of two (plus half a
-/// tie), both players playing to win from there, as `yahtzee advise --two-player` does
-/// ([`crate::solve::two_player::advise_two_player`]): the player's card against the other player's
-/// at the moment of the decision, the lead the difference of their points. The plies come
-/// from the table of the early plies, then from the rest of the game solved once
-/// ([`NextPlies`]), and the last turn's ply is kept, so that the decisions of one turn are
-/// priced from one read. One per game: what the review of a record of two prices with.
-pub struct TwoPlayerPricing<'a> {
-    ev: &'a StrategyTable,
-    plies: NextPlies<'a>,
-    /// The last turn priced: the player's card, the other card, and the turn.
-    last: Option<(ScoreCard, ScoreCard, TwoPlayerTurn<'a>)>,
-}
-
-impl<'a> TwoPlayerPricing<'a> {
-    /// Prices with the expected-score table `ev` and the table of the early plies `early` of
-    /// the game's rules.
-    pub fn new(
-        ev: &'a StrategyTable,
-        early: &'a EarlyTable,
-    ) -> Result<TwoPlayerPricing<'a>, TwoPlayerAdviceError> {
-        Ok(TwoPlayerPricing {
-            ev,
-            plies: NextPlies::new(*ev.rules(), Some(early), Simd::detect())?,
-            last: None,
-        })
-    }
-
-    /// The advice of `advise --two-player` for the player of `seat` at `position`, the two
-    /// seats' cards being `cards` (in seat order).
-    pub fn advise(
-        &mut self,
-        seat: usize,
-        position: &Position,
-        cards: &[ScoreCard],
-    ) -> Result<TwoPlayerAdvice, TwoPlayerAdviceError> {
-        let other = &cards[1 - seat];
-        let fresh = self
-            .last
-            .as_ref()
-            .is_none_or(|(own, o, _)| *own != position.card || o != other);
-        if fresh {
-            let lead = i64::from(position.card.banked()) - i64::from(other.banked());
-            let turn = TwoPlayerTurn::new(
-                self.ev,
-                &mut self.plies,
-                &position.card,
-                other.state().filled,
-                lead,
-            )?;
-            self.last = Some((position.card.clone(), other.clone(), turn));
-        }
-        let (_, _, turn) = self.last.as_ref().expect("priced above");
-        turn.advice(&position.dice, position.rolls_left)
-    }
-
-    /// Prices `decision` by the chance of winning a game of two: the value after the option
-    /// chosen against the best option's (`chosen_value`, `best_value`, `loss` are chances).
-    /// A choice within [`TIE`] of the best is a tie and costs 0, so a two-player bot's
-    /// decisions cost 0.
-    pub fn evaluate(&mut self, decision: &Decision) -> Result<Evaluation, TwoPlayerAdviceError> {
-        let advice = self.advise(decision.seat, &decision.position, &decision.cards)?;
-        let chosen = chosen(self.ev.rules(), &advice.options, |o| &o.action, decision);
-        let best = &advice.options[0];
-        Ok(evaluation(
-            (&chosen.action, chosen.value, chosen.loss),
-            (&best.action, best.value),
-        ))
-    }
 }
 
 #[cfg(test)]

@@ -31,17 +31,10 @@ use crate::game::dice::{DICE, DiceRng, join_faces};
 use crate::game::rules::Rules;
 use crate::play::record::HeaderLine;
 use crate::play::record::RECORD_FORMATS;
-use crate::play::{
-    Decision, DiceMode, Event, FinalScore, Game, Header, Illegal, SeatKind, TwoPlayerPricing,
-    WinPolicy, WinPricing, evaluate, evaluate_target,
-};
+use crate::play::{DiceMode, Event, FinalScore, Game, Header, Illegal, SeatKind, WinPolicy};
 use crate::policy::expected::AdviceError;
-use crate::policy::target::TargetError;
-use crate::policy::win::WinError;
-use crate::solve::two_player::TwoPlayerAdviceError;
-use crate::solve::vector::VectorTable;
+use crate::policy::pricing::{Decision, Evaluation, Pricer, Pricing, PricingError, evaluate};
 use crate::tables::expected::StrategyTable;
-use crate::tables::two_player::EarlyTable;
 use crate::text::{excerpt, plural};
 
 /// A record refused, with the line (from 1) and the reason. Each message says what the record
@@ -416,7 +409,7 @@ fn check_header(line: usize, header: &Header) -> Result<(), RecordError> {
     }
     if header
         .coach_target
-        .is_some_and(|t| t > crate::stats::simulate::MAX_TARGET)
+        .is_some_and(|t| t > crate::policy::MAX_TARGET)
     {
         return Err(RecordError::CoachTarget { line });
     }
@@ -695,49 +688,14 @@ impl SeededDice {
     }
 }
 
-/// What a review prices decisions in.
-#[derive(Clone, Copy)]
-pub enum Pricing<'a> {
-    /// Expected points, against optimal play ([`evaluate`], `advise`).
-    ExpectedScore,
-    /// Chance of a final score of at least `target`, against the option best for it
-    /// ([`evaluate_target`], `advise --target`), with the target table of the record's rules.
-    Target {
-        /// The target table.
-        targets: &'a VectorTable<f32>,
-        /// The target score.
-        target: u32,
-    },
-    /// Chance of winning against the other players at the table, each from their card at
-    /// the moment of the decision, against the option best for it ([`WinPricing`], `advise
-    /// --opponent`), with the distribution table of the record's rules. For records of two
-    /// players or more.
-    Win {
-        /// The distribution table.
-        distribution: &'a VectorTable<f32>,
-    },
-    /// The exact chance of winning a game of two (plus half a tie), both players playing to
-    /// win from there, against the option best for it ([`TwoPlayerPricing`], `advise
-    /// --two-player`), with the table of the early plies of the record's rules. For records
-    /// of two players of Yacht.
-    TwoPlayer {
-        /// The table of the early plies of the game of two.
-        early: &'a EarlyTable,
-    },
-}
-
 /// Why a review could not price a record.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ReviewError {
-    /// The pricing in expected points or for a target failed: a table does not fit the
-    /// record (see [`TargetError`]). Fix: the tables of the record's rules.
+    /// The pricing failed: a table does not fit the record (see [`PricingError`]). Fix: the
+    /// tables of the record's rules.
     #[error(transparent)]
-    Priced(#[from] TargetError),
-    /// The pricing in chance of winning failed: a table does not fit the record (see
-    /// [`WinError`]). Fix: the tables of the record's rules.
-    #[error(transparent)]
-    Win(#[from] WinError),
+    Priced(#[from] PricingError),
     /// A review in chance of winning of a record of one player. Fix: price it in points or
     /// for a target.
     #[error("a review in chance of winning needs two players or more: this record has one player")]
@@ -753,20 +711,6 @@ pub enum ReviewError {
         /// Its number of players.
         players: usize,
     },
-    /// The pricing by the game of two failed: a table does not fit the record (see
-    /// [`TwoPlayerAdviceError`]). Fix: the tables of the record's rules.
-    #[error(transparent)]
-    TwoPlayer(#[from] TwoPlayerAdviceError),
-}
-
-/// The objective of a review priced with `pricing`, as [`Review::objective`] names it.
-fn objective_of(pricing: &Pricing<'_>) -> &'static str {
-    match pricing {
-        Pricing::ExpectedScore => crate::tables::expected::EXPECTED_SCORE,
-        Pricing::Target { .. } => crate::solve::vector::TARGET,
-        Pricing::Win { .. } => crate::policy::win::WIN,
-        Pricing::TwoPlayer { .. } => crate::tables::two_player::TWO_PLAYER,
-    }
 }
 
 /// Prices every decision of `record` with `table` (the table of the record's rules) in
@@ -782,42 +726,30 @@ pub fn review_for(
     record: &GameRecord,
     pricing: Pricing<'_>,
 ) -> Result<Review, ReviewError> {
+    let rules = record.game.rules();
+    let players = record.game.seats().len();
     match pricing {
-        Pricing::ExpectedScore => Ok(review(table, record).map_err(TargetError::from)?),
-        Pricing::Target { targets, target } => Ok(review_with(record, pricing, |d| {
-            evaluate_target(table, targets, d, target)
-        })?),
-        Pricing::Win { distribution } => {
-            if record.game.seats().len() < 2 {
-                return Err(ReviewError::WinAlone);
-            }
-            let mut win = WinPricing::new(table, distribution);
-            Ok(review_with(record, pricing, |d| win.evaluate(d))?)
+        Pricing::Win { .. } if players < 2 => return Err(ReviewError::WinAlone),
+        Pricing::TwoPlayer { .. }
+            if players != 2 || crate::solve::two_player::check_rules(&rules).is_err() =>
+        {
+            return Err(ReviewError::NotTwoPlayer {
+                rules: rules.label(),
+                players,
+            });
         }
-        Pricing::TwoPlayer { early } => {
-            let rules = record.game.rules();
-            let players = record.game.seats().len();
-            if players != 2 || crate::solve::two_player::check_rules(&rules).is_err() {
-                return Err(ReviewError::NotTwoPlayer {
-                    rules: rules.label(),
-                    players,
-                });
-            }
-            let mut two = TwoPlayerPricing::new(table, early)?;
-            Ok(review_with(record, pricing, |d| two.evaluate(d))?)
-        }
+        _ => {}
     }
+    let mut pricer = Pricer::new(table, pricing)?;
+    Ok(review_with(record, pricing, |d| pricer.evaluate(d))?)
 }
 
 fn review_with<E>(
     record: &GameRecord,
     pricing: Pricing<'_>,
-    mut price: impl FnMut(&Decision) -> Result<crate::play::Evaluation, E>,
+    mut price: impl FnMut(&Decision) -> Result<Evaluation, E>,
 ) -> Result<Review, E> {
-    let target = match pricing {
-        Pricing::Target { target, .. } => Some(target),
-        _ => None,
-    };
+    let target = pricing.target();
     let seats = record.game.seats();
     let mut decisions = Vec::with_capacity(record.decisions.len());
     for (line, d) in &record.decisions {
@@ -883,7 +815,7 @@ fn review_with<E>(
         .collect();
     Ok(Review {
         rules: record.game.rules(),
-        objective: objective_of(&pricing),
+        objective: pricing.objective(),
         target,
         model: matches!(pricing, Pricing::Win { .. }).then_some(crate::policy::win::MODEL),
         seed: record.header.seed,

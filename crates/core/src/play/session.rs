@@ -9,13 +9,13 @@
 //! A bot plays the documented optimal policy: [`TurnValues::best_keep`] (ties to the keep
 //! with the fewest dice) and [`best_box`] (ties to the box first on the card); a bot seated
 //! with a target (`bot:target=300`) plays the target policy for it, the turns of
-//! [`crate::stats::simulate::Player`] that `yahtzee simulate --policy target:T` plays; a bot seated
+//! [`crate::policy::player::Player`] that `yahtzee simulate --policy target:T` plays; a bot seated
 //! to win (`bot:win`, `bot:win-exact`) plays the policy of that name of `yahtzee simulate
 //! --match` against the other players' cards at the start of its turn (finished players at
-//! their totals): the very turn of a match's seat ([`MatchSeat::turn`], with the opponents
+//! their totals): the very turn of a match's seat ([`Player::turn_in_game`], with the opponents
 //! of [`opponents_at_table`]); `bot:two-player` plays the exact optimum of the game of two
 //! against the other card (Yacht, two players), the `two-player` seat of a match. Every
-//! bot's turn goes through [`MatchSeat::turn_in_game`]. The coach
+//! bot's turn goes through [`Player::turn_in_game`]. The coach
 //! prices every decision of a person with [`evaluate`], the same computation as `yahtzee
 //! review`, or, with a coach target, in chance of reaching it with [`evaluate_target`], or,
 //! coaching to win, in chance of winning against the other players with [`WinPricing`].
@@ -28,15 +28,17 @@ use std::io::{self, BufRead, Write};
 use crate::game::choice::Choice;
 use crate::game::dice::{DICE, Dice, DiceRng, FaceCount, Keep, join_faces, parse_faces};
 use crate::game::rules::Rules;
+use crate::policy::MAX_TARGET;
 use crate::policy::expected::{AdviceError, Position, advise, box_choices};
+use crate::policy::player::Player;
+use crate::policy::player::{AtTable, PlayerError, check_players};
+use crate::policy::target::TargetPlayer;
 use crate::policy::target::{TargetError, advise_target};
 use crate::policy::two_player::{NextPlies, TwoPlayerBot};
 use crate::policy::win::{MODEL, WinError, opponent_scores, opponents_at_table};
 use crate::solve::expected::Simd;
 use crate::solve::two_player::TwoPlayerAdviceError;
 use crate::solve::vector::VectorTable;
-use crate::stats::matches::{MatchError, Seat as MatchSeat, check_tables};
-use crate::stats::simulate::{MAX_TARGET, Player, TargetPlayer};
 use crate::tables::expected::StrategyTable;
 use crate::tables::two_player::EarlyTable;
 use crate::text::{excerpt, plural, probability};
@@ -46,9 +48,9 @@ use super::record::{RecordFileError, RecordWriter, now_utc};
 use super::render::render_cards;
 use super::{
     DiceMode, Event, FinalScore, Game, Header, Illegal, Phase, RECORD_FORMAT, Seat, SeatKind,
-    WinPolicy, WinPricing, agree, box_names, check_legal, check_names, describe_option, evaluate,
-    evaluate_target,
+    WinPolicy, agree, box_names, check_legal, check_names,
 };
+use crate::policy::pricing::{Decision, WinPricing, describe_option, evaluate, evaluate_target};
 
 /// Where the dice come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,9 +145,9 @@ pub enum PlayError {
     )]
     CoachWin,
     /// A table of a win bot does not fit the game, or one of its cards could not be read
-    /// (see [`MatchError`]). Fix: load, or rebuild, the tables of the game's rules.
+    /// (see [`PlayerError`]). Fix: load, or rebuild, the tables of the game's rules.
     #[error(transparent)]
-    Bots(#[from] MatchError),
+    Bots(#[from] PlayerError),
     /// The pricing in chance of winning failed: a table does not fit the game (see
     /// [`WinError`]). Fix: load the tables of the game's rules.
     #[error(transparent)]
@@ -304,7 +306,7 @@ struct Session<'a, R, W, F> {
     /// The distribution table, when a bot or the coach plays to win.
     distribution: Option<&'a VectorTable<f32>>,
     /// Per seat, how a bot plays (as a seat of a match); `None` for a person.
-    bots: &'a [Option<MatchSeat<'a>>],
+    bots: &'a [Option<Player<'a>>],
     coach_target: Option<u32>,
     /// The coach's pricing in chance of winning, when it coaches to win.
     win: Option<WinPricing<'a>>,
@@ -384,7 +386,7 @@ pub fn play<R: BufRead, W: Write, F: Write>(
         // The coach's target alone: check the tables as a bot's would be.
         TargetPlayer::new(table, targets, 0)?;
     }
-    let bots: Vec<Option<MatchSeat>> = options
+    let bots: Vec<Option<Player>> = options
         .seats
         .iter()
         .zip(&players)
@@ -393,36 +395,32 @@ pub fn play<R: BufRead, W: Write, F: Write>(
                 return None;
             }
             Some(match (player, s.policy) {
-                (Some(p), _) => MatchSeat::Alone(Player::Target(p)),
-                (None, Some(WinPolicy::Win)) => MatchSeat::Win {
+                (Some(p), _) => Player::Target(*p),
+                (None, Some(WinPolicy::Win)) => Player::Win {
                     ev: table,
                     targets: targets.expect("a win bot has the target table"),
                 },
-                (None, Some(WinPolicy::WinExact)) => MatchSeat::WinExact { ev: table },
-                (None, Some(WinPolicy::TwoPlayer)) => MatchSeat::TwoPlayer(TwoPlayerBot {
+                (None, Some(WinPolicy::WinExact)) => Player::WinExact { ev: table },
+                (None, Some(WinPolicy::TwoPlayer)) => Player::TwoPlayer(TwoPlayerBot {
                     ev: table,
                     early: two_player.expect("a two-player bot has the two-player table"),
                 }),
-                (None, None) => MatchSeat::Alone(Player::Optimal(table)),
+                (None, None) => Player::Optimal(table),
             })
         })
         .collect();
     // Reads every card the bots and the coach can ask for, so that no turn can fail.
-    let checked: Vec<MatchSeat> = bots.iter().flatten().copied().collect();
-    check_tables(&options.rules, &checked, distribution)?;
+    let checked: Vec<Player> = bots.iter().flatten().copied().collect();
+    check_players(&options.rules, &checked, distribution)?;
     let win = match (options.coach_win, distribution) {
         (true, Some(d)) => {
-            check_tables(
-                &options.rules,
-                &[MatchSeat::WinExact { ev: table }],
-                Some(d),
-            )?;
+            check_players(&options.rules, &[Player::WinExact { ev: table }], Some(d))?;
             Some(WinPricing::new(table, d))
         }
         _ => None,
     };
     let plies = match bots.iter().flatten().find_map(|b| match b {
-        MatchSeat::TwoPlayer(bot) => Some(bot),
+        Player::TwoPlayer(bot) => Some(bot),
         _ => None,
     }) {
         Some(bot) => Some(bot.plies(Simd::detect()).map_err(PlayError::TwoPlayer)?),
@@ -539,7 +537,7 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
     }
 
     /// Applies an event and appends it to the record.
-    fn emit(&mut self, event: Event) -> Result<Option<super::Decision>, PlayError> {
+    fn emit(&mut self, event: Event) -> Result<Option<Decision>, PlayError> {
         let decision = self.game.apply(&event).map_err(PlayError::Refused)?;
         self.record.write_line(&event.to_line())?;
         Ok(decision)
@@ -648,7 +646,7 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
     }
 
     /// Prices a person's decision and speaks when it loses at least the threshold.
-    fn coach(&mut self, decision: &super::Decision) -> Result<(), PlayError> {
+    fn coach(&mut self, decision: &Decision) -> Result<(), PlayError> {
         let Some(threshold) = self.threshold else {
             return Ok(());
         };
@@ -936,15 +934,15 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
                     }
                     _ => Vec::new(),
                 };
-                Some(b.turn_in_game(
+                let at = AtTable {
                     seat,
                     cards,
-                    &opponents,
-                    None,
-                    &mut exact,
-                    self.plies.as_mut(),
-                    Simd::detect(),
-                ))
+                    opponents: &opponents,
+                    cache: None,
+                    plies: self.plies.as_mut(),
+                    simd: Simd::detect(),
+                };
+                Some(b.turn_in_game(at, &mut exact))
             }
             None => None,
         };

@@ -1,8 +1,301 @@
-//! What "best" means, and playing it: the expected score ([`expected`]: the ranked options of
-//! a position), a target score ([`target`]), winning against opponents ([`win`]) and the exact
-//! game of two ([`two_player`]).
+//! What "best" means, and playing it: the one home of every objective and policy.
+//!
+//! - One file per objective: the expected score ([`expected`]: the ranked options of a
+//!   position, the optimal policy), a target score ([`target`]), winning against opponents
+//!   ([`win`]), the exact game of two ([`two_player`]), and the baselines ([`baseline`]).
+//! - Here, the registry: the [`Policy`] names (`optimal`, `greedy`, `most-common`,
+//!   `target:T`, `win`, `win-exact`, `two-player`) and the tables each needs ([`Needs`]);
+//!   the [`Objective`]s a position is advised under, and [`advise`], the one dispatch that
+//!   `yahtzee advise`, the batch protocol, the server and Python share.
+//! - [`player`]: a policy bound to its tables, playing turns (simulations, matches, bots);
+//!   [`cache`]: the turns met so far, shared by the threads.
+//! - [`pricing`]: the price of a decision under an objective (the coach, the hints, the
+//!   review).
+//!
+//! Adding an objective: its file here (its advice, its turn), its variant in [`Policy`] (name,
+//! parsing, [`Needs`]), in [`Objective`] and [`Answer`] if positions are advised under it, in
+//! [`player::Player`] and [`player::PolicyTurn`] if it plays, and in [`pricing`] if decisions
+//! are priced in it; the tables it needs come from [`TableSet`].
 
+pub mod baseline;
+pub mod cache;
 pub mod expected;
+pub mod player;
+pub mod pricing;
 pub mod target;
 pub mod two_player;
 pub mod win;
+
+use serde::Serialize;
+
+use crate::text::excerpt;
+
+use crate::policy::expected::{Advice, AdviceError, Position};
+use crate::policy::target::{TargetAdvice, TargetError, advise_target};
+use crate::policy::win::{Opponent, WinAdvice, WinError, advise_win, needs_distribution};
+use crate::solve::expected::Simd;
+use crate::solve::two_player::{
+    TwoPlayerAdvice, TwoPlayerAdviceError, TwoPlayerPosition, advise_at, check_position,
+    reads_early_table,
+};
+use crate::tables::set::{LoadError, TableSet};
+
+/// What the options of a position are ranked by, with what it plays for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Objective {
+    /// The highest expected final score.
+    ExpectedScore,
+    /// The best chance of a final score of at least this.
+    Target(u32),
+    /// The best chance of beating these opponents (each playing for the highest average).
+    Win(Vec<Opponent>),
+    /// The exact game of two against this opponent (both playing to win), the player's points
+    /// less the opponent's being `lead` (default: the difference of the two cards).
+    TwoPlayer {
+        /// The other player.
+        opponent: Opponent,
+        /// Points ahead of the opponent.
+        lead: Option<i64>,
+    },
+}
+
+/// The ranked options of a position under an objective.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Answer {
+    /// Expected-score advice.
+    Advice(Advice),
+    /// Advice for a target.
+    Target(TargetAdvice),
+    /// Advice to win against opponents.
+    Win(WinAdvice),
+    /// Advice in the exact game of two.
+    TwoPlayer(TwoPlayerAdvice),
+}
+
+/// Why a position cannot be advised on under an objective: the objective's own error, or a
+/// table it needs that cannot be had.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum AdviseError {
+    /// The position (see [`AdviceError`]).
+    #[error(transparent)]
+    Advice(#[from] AdviceError),
+    /// Target advice (see [`TargetError`]).
+    #[error(transparent)]
+    Target(#[from] TargetError),
+    /// Win advice (see [`WinError`]).
+    #[error(transparent)]
+    Win(#[from] WinError),
+    /// Two-player advice (see [`TwoPlayerAdviceError`]).
+    #[error(transparent)]
+    TwoPlayer(#[from] TwoPlayerAdviceError),
+    /// A table the objective needs (see [`LoadError`]).
+    #[error(transparent)]
+    Table(#[from] LoadError),
+}
+
+/// The options of `position` ranked under `objective`, with the tables of `tables` (each
+/// loaded or built when first needed, after the position is checked). `progress(done,
+/// total)` follows the solve of the rest of a game of two, the one answer that may take
+/// seconds.
+pub fn advise(
+    tables: &TableSet,
+    position: &Position,
+    objective: &Objective,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<Answer, AdviseError> {
+    let ev = tables.ev()?;
+    Ok(match objective {
+        Objective::ExpectedScore => Answer::Advice(expected::advise(ev, position)?),
+        Objective::Target(target) => {
+            let targets = tables.target()?;
+            Answer::Target(advise_target(ev, targets, position, *target)?)
+        }
+        Objective::Win(opponents) => {
+            // The position is checked before the distribution table is loaded or built.
+            expected::advise(ev, position)?;
+            let distribution = if needs_distribution(opponents) {
+                Some(&**tables.distribution()?)
+            } else {
+                None
+            };
+            Answer::Win(advise_win(ev, distribution, position, opponents)?)
+        }
+        Objective::TwoPlayer { opponent, lead } => {
+            let at = TwoPlayerPosition::against(position.clone(), opponent, *lead);
+            // The position is checked before the table is read or anything solved.
+            check_position(ev, &at)?;
+            let early = if reads_early_table(&at) {
+                Some(&**tables.two_player()?)
+            } else {
+                None
+            };
+            Answer::TwoPlayer(advise_at(ev, &at, early, Simd::detect(), progress)?)
+        }
+    })
+}
+
+/// The largest target score a target policy takes: far above any score a game can reach
+/// (1,575 for `yahtzee`), low enough to be typed by mistake only.
+pub const MAX_TARGET: u32 = 100_000;
+
+/// How the simulated player plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// The optimal policy of the strategy table (ties: fewest dice kept, first box on the
+    /// card).
+    Optimal,
+    /// Never re-rolls: scores the opening roll in the box worth the most points now (bonus
+    /// included; ties: first box on the card).
+    Greedy,
+    /// Keeps every die showing the most common face (ties: the higher face) and re-rolls the
+    /// others twice, then scores like `greedy`.
+    MostCommon,
+    /// The best chance of a final score of at least this target ([`TargetTurn`]; ties in
+    /// chance: the higher expected score, then as `optimal`).
+    Target(u32),
+    /// Plays to beat the other players of a match (matches only, [`crate::stats::matches`]): the fast
+    /// win policy ([`WinTurn`]) against the others' current cards.
+    Win,
+    /// Plays to beat the other players of a match by the exact best response
+    /// ([`crate::policy::win::best_response`]), solved again at each of its turns: slow.
+    WinExact,
+    /// The exact optimum of the game of two, knowing both cards (matches of two players of
+    /// Yacht only, [`crate::policy::two_player::TwoPlayerBot`]).
+    TwoPlayer,
+}
+
+/// A policy's name that is not one: what was given and what is allowed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PolicyError {
+    /// No policy of that name. Fix: one of the names listed.
+    #[error(
+        "unknown policy `{0}`: the policies are optimal (or ev), greedy, most-common, target:T (T from 0 to {MAX_TARGET}, e.g. target:300), and in a match win, win-exact and two-player"
+    )]
+    Unknown(String),
+    /// `target` without its score. Fix: `target:T`.
+    #[error(
+        "the target policy needs its target score: target:T with T from 0 to {MAX_TARGET}, e.g. target:300"
+    )]
+    NoTarget,
+    /// A target that is not a whole number from 0 to [`MAX_TARGET`]. Fix: such a number.
+    #[error(
+        "the target of `target:{0}` must be a whole number from 0 to {MAX_TARGET}, e.g. target:300"
+    )]
+    BadTarget(String),
+}
+
+impl Policy {
+    /// The name used on the command line and in reports (`target` for every target; see
+    /// [`Policy::label`]).
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Optimal => "optimal",
+            Policy::Greedy => "greedy",
+            Policy::MostCommon => "most-common",
+            Policy::Target(_) => "target",
+            Policy::Win => "win",
+            Policy::WinExact => "win-exact",
+            Policy::TwoPlayer => "two-player",
+        }
+    }
+
+    /// The policy as it is given on the command line: its name, with the target for
+    /// `target:T`.
+    pub fn label(self) -> String {
+        match self {
+            Policy::Target(t) => format!("target:{t}"),
+            other => other.name().to_string(),
+        }
+    }
+
+    /// The target score of a target policy.
+    pub fn target(self) -> Option<u32> {
+        match self {
+            Policy::Target(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+impl std::str::FromStr for Policy {
+    type Err = PolicyError;
+
+    /// Parses `optimal` (or `ev`), `greedy`, `most-common`, `target:T`, `win` or `win-exact`
+    /// (any case, spaces around ignored).
+    fn from_str(text: &str) -> Result<Policy, PolicyError> {
+        let text = text.trim();
+        let lower = text.to_ascii_lowercase();
+        match lower.as_str() {
+            "optimal" | "ev" => return Ok(Policy::Optimal),
+            "win" => return Ok(Policy::Win),
+            "win-exact" => return Ok(Policy::WinExact),
+            "two-player" => return Ok(Policy::TwoPlayer),
+            "greedy" => return Ok(Policy::Greedy),
+            "most-common" => return Ok(Policy::MostCommon),
+            "target" | "target:" => return Err(PolicyError::NoTarget),
+            _ => {}
+        }
+        let Some(target) = lower.strip_prefix("target:") else {
+            return Err(PolicyError::Unknown(excerpt(text)));
+        };
+        match target.trim().parse::<u32>() {
+            Ok(t) if t <= MAX_TARGET => Ok(Policy::Target(t)),
+            _ => Err(PolicyError::BadTarget(excerpt(target.trim()))),
+        }
+    }
+}
+
+impl Serialize for Policy {
+    /// The policy's [`Policy::name`]; a report gives a target policy's score beside it.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+/// The tables the policies of a lineup play with (see [`Needs`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Needs {
+    /// The expected-score table: every policy but `greedy` and `most-common`.
+    pub ev: bool,
+    /// The target table: `target:T` and `win`.
+    pub targets: bool,
+    /// The distribution table: `win` and `win-exact`, for the opponents' final scores.
+    pub distribution: bool,
+    /// The table of the early plies of the game of two: `two-player`.
+    pub two_player: bool,
+}
+
+impl Needs {
+    /// The tables `policies` need.
+    pub fn of(policies: &[Policy]) -> Needs {
+        let any = |f: fn(&Policy) -> bool| policies.iter().any(f);
+        Needs {
+            ev: any(|p| !matches!(p, Policy::Greedy | Policy::MostCommon)),
+            targets: any(|p| matches!(p, Policy::Target(_) | Policy::Win)),
+            distribution: any(|p| matches!(p, Policy::Win | Policy::WinExact)),
+            two_player: any(|p| matches!(p, Policy::TwoPlayer)),
+        }
+    }
+}
+
+impl Needs {
+    /// Loads (or builds) the tables needed from `tables`, in the order of the fields.
+    pub fn load(&self, tables: &TableSet) -> Result<(), LoadError> {
+        if self.ev {
+            tables.ev()?;
+        }
+        if self.targets {
+            tables.target()?;
+        }
+        if self.distribution {
+            tables.distribution()?;
+        }
+        if self.two_player {
+            tables.two_player()?;
+        }
+        Ok(())
+    }
+}

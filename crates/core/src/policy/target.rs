@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use crate::game::dice::DICE;
 use crate::game::rules::Rules;
-use crate::game::state::set_bits;
+use crate::game::state::{State, cards_by_depth, set_bits};
 use crate::policy::expected::{
     Action, AdviceError, Position, Preferred, advise, box_choices, rank_by_preference,
 };
@@ -482,5 +482,83 @@ impl<'a> TargetTurn<'a> {
             best.offer((c, p), (p, c.future));
         }
         Ok(best.best().expect("an open card has a legal box").0)
+    }
+}
+/// What the target policy plays with: the two tables of the rules, every card of the target
+/// table read and checked (so that no turn of a game can fail), and the target.
+#[derive(Clone, Copy)]
+pub struct TargetPlayer<'a> {
+    ev: &'a StrategyTable,
+    targets: &'a VectorTable<f32>,
+    target: u32,
+}
+
+impl<'a> TargetPlayer<'a> {
+    /// A player for `target` with the expected-score table `ev` and the target table
+    /// `targets` of the same rules. Reads every card of `targets` first (a table loaded from
+    /// a file reads them on first use), so that a damaged file is an error here.
+    pub fn new(
+        ev: &'a StrategyTable,
+        targets: &'a VectorTable<f32>,
+        target: u32,
+    ) -> Result<TargetPlayer<'a>, TargetError> {
+        TargetPlayer::from_state(ev, targets, target, &State::START)
+    }
+
+    /// [`TargetPlayer::new`] for games from `start` on: reads only the cards that follow
+    /// it, so a reduced target table ([`crate::solve::vector::solve_reduced`]) serves.
+    pub fn from_state(
+        ev: &'a StrategyTable,
+        targets: &'a VectorTable<f32>,
+        target: u32,
+        start: &State,
+    ) -> Result<TargetPlayer<'a>, TargetError> {
+        let rules = *ev.rules();
+        if *targets.rules() != rules {
+            return Err(TargetError::RulesMismatch {
+                card: rules.label(),
+                table: targets.rules().label(),
+            });
+        }
+        for m in cards_by_depth(&rules).into_iter().flatten() {
+            if m & start.filled == start.filled {
+                targets.card(m)?;
+            }
+        }
+        Ok(TargetPlayer {
+            ev,
+            targets,
+            target,
+        })
+    }
+
+    /// The target score.
+    pub fn target(&self) -> u32 {
+        self.target
+    }
+
+    /// The points still needed in `state` with `banked` points on the card, where the target
+    /// policy can differ from the optimal policy: `None` when the target is reached
+    /// (`needed <= 0`) or out of reach (`needed` above [`max_remaining`]), where both
+    /// policies are the same.
+    pub fn needed(&self, state: &State, banked: u32) -> Option<i64> {
+        let needed = i64::from(self.target) - i64::from(banked);
+        (needed > 0 && needed <= i64::from(max_remaining(self.ev.rules(), state))).then_some(needed)
+    }
+
+    /// The target policy's turn of `state` with `needed` points still needed.
+    pub fn turn_for(&self, state: &State, needed: i64) -> TargetTurn<'a> {
+        TargetTurn::new(self.ev, self.targets, state, needed)
+            .expect("every card of the target table was read when the player was made")
+    }
+
+    /// The expected-score table.
+    pub fn ev(&self) -> &'a StrategyTable {
+        self.ev
+    }
+
+    /// The target table.
+    pub fn targets(&self) -> &'a VectorTable<f32> {
+        self.targets
     }
 }

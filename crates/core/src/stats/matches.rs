@@ -30,7 +30,6 @@
 //! give every other seat that plays alone (such as `optimal`) the very same games, which
 //! makes comparisons of the two matches sharper (common random numbers).
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -38,20 +37,15 @@ use rayon::prelude::*;
 
 use crate::game::dice::DiceRng;
 use crate::game::rules::Rules;
-use crate::game::state::{ScoreCard, cards_by_depth};
-use crate::policy::target::{TargetError, TargetTurn};
-use crate::policy::two_player::{NextPlies, TwoPlayerBot};
-use crate::policy::win::{
-    FinalScores, WinTurn, best_response, opponent_scores, opponents_at_table,
-};
+use crate::game::state::ScoreCard;
+use crate::policy::cache::TurnCache;
+use crate::policy::player::{AtTable, Player, PlayerError, PolicyTurn, check_players};
+use crate::policy::win::{FinalScores, opponent_scores, opponents_at_table};
+use crate::policy::{Policy, PolicyError};
 use crate::solve::expected::Simd;
-use crate::solve::vector::{DISTRIBUTION, TARGET, VectorTable};
+use crate::solve::vector::VectorTable;
 use crate::stats::distribution::Tally;
-use crate::stats::simulate::{
-    Played, Player, Policy, PolicyError, PolicyTurn, TargetPlayer, TurnCache, play_turn,
-};
-use crate::tables::expected::{EXPECTED_SCORE, StrategyTable, TableError};
-use crate::tables::two_player::{EarlyTable, TWO_PLAYER};
+use crate::stats::simulate::{Played, play_turn};
 use crate::text::excerpt;
 
 /// The most players a match takes: more than any table game seats, and few enough that a
@@ -108,145 +102,6 @@ pub fn parse_lineup(text: &str) -> Result<Vec<Policy>, LineupError> {
     Ok(policies)
 }
 
-/// The tables the policies of a lineup play with (see [`Needs`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Needs {
-    /// The expected-score table: every policy but `greedy` and `most-common`.
-    pub ev: bool,
-    /// The target table: `target:T` and `win`.
-    pub targets: bool,
-    /// The distribution table: `win` and `win-exact`, for the opponents' final scores.
-    pub distribution: bool,
-    /// The table of the early plies of the game of two: `two-player`.
-    pub two_player: bool,
-}
-
-impl Needs {
-    /// The tables `policies` need.
-    pub fn of(policies: &[Policy]) -> Needs {
-        let any = |f: fn(&Policy) -> bool| policies.iter().any(f);
-        Needs {
-            ev: any(|p| !matches!(p, Policy::Greedy | Policy::MostCommon)),
-            targets: any(|p| matches!(p, Policy::Target(_) | Policy::Win)),
-            distribution: any(|p| matches!(p, Policy::Win | Policy::WinExact)),
-            two_player: any(|p| matches!(p, Policy::TwoPlayer)),
-        }
-    }
-}
-
-/// The tables of a match, those its policies need ([`Needs`]) given.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Tables<'a> {
-    /// The expected-score table.
-    pub ev: Option<&'a StrategyTable>,
-    /// The target table.
-    pub targets: Option<&'a VectorTable<f32>>,
-    /// The distribution table.
-    pub distribution: Option<&'a VectorTable<f32>>,
-    /// The table of the early plies of the game of two.
-    pub two_player: Option<&'a EarlyTable>,
-}
-
-/// One seat of a match: the policy and what it plays with.
-#[derive(Clone, Copy)]
-pub enum Seat<'a> {
-    /// A policy of one player: it plays the same whatever the others score.
-    Alone(Player<'a>),
-    /// The fast win policy ([`Policy::Win`]).
-    Win {
-        /// The expected-score table (for ties).
-        ev: &'a StrategyTable,
-        /// The target table.
-        targets: &'a VectorTable<f32>,
-    },
-    /// The exact best response, solved at each turn ([`Policy::WinExact`]).
-    WinExact {
-        /// The expected-score table (for ties).
-        ev: &'a StrategyTable,
-    },
-    /// The exact optimum of the game of two ([`Policy::TwoPlayer`]): its turns need the
-    /// other player's card and the plies of the game ([`Seat::turn_in_game`]).
-    TwoPlayer(TwoPlayerBot<'a>),
-}
-
-impl<'a> Seat<'a> {
-    /// The policy played.
-    pub fn policy(&self) -> Policy {
-        match self {
-            Seat::Alone(p) => p.policy(),
-            Seat::Win { .. } => Policy::Win,
-            Seat::WinExact { .. } => Policy::WinExact,
-            Seat::TwoPlayer(_) => Policy::TwoPlayer,
-        }
-    }
-
-    /// True when the seat plays against the others' final scores, taken as under
-    /// expected-score play (the distribution table's): `win` and `win-exact`.
-    pub fn plays_to_win(&self) -> bool {
-        matches!(self, Seat::Win { .. } | Seat::WinExact { .. })
-    }
-
-    /// How the seat `seat` plays its turn at a table whose cards are `cards` (every seat's,
-    /// in seat order): [`Seat::turn`], and for a two-player seat its turn against the other
-    /// card from `plies`, the plies of the game (one per game). What a match and `yahtzee
-    /// play` play.
-    #[allow(clippy::too_many_arguments)]
-    pub fn turn_in_game<'t>(
-        &'t self,
-        seat: usize,
-        cards: &[ScoreCard],
-        opponents: &[FinalScores],
-        cache: Option<&'t TurnCache<'a>>,
-        exact: &'t mut Option<VectorTable<f32>>,
-        plies: Option<&mut NextPlies<'a>>,
-        simd: Simd,
-    ) -> PolicyTurn<'t> {
-        match (self, plies) {
-            (Seat::TwoPlayer(bot), Some(plies)) => PolicyTurn::TwoPlayer(
-                bot.turn(plies, &cards[seat], &cards[1 - seat])
-                    .expect("the tables of a two-player seat were checked when the game was made"),
-            ),
-            _ => self.turn(&cards[seat], opponents, cache, exact, simd),
-        }
-    }
-
-    /// How the seat plays its turn from `card` against `opponents` (their final scores'
-    /// distributions, [`Match::opponents`]; unused by the policies of one player), with the
-    /// turns of `cache`. `exact` holds the best response a `win-exact` seat solves for the
-    /// turn (with `simd`), which the turn reads. The turn of a match's seat and of a bot of
-    /// `yahtzee play` alike; a two-player seat plays through [`Seat::turn_in_game`].
-    pub fn turn<'t>(
-        &'t self,
-        card: &ScoreCard,
-        opponents: &[FinalScores],
-        cache: Option<&'t TurnCache<'a>>,
-        exact: &'t mut Option<VectorTable<f32>>,
-        simd: Simd,
-    ) -> PolicyTurn<'t> {
-        let state = card.state();
-        let banked = card.banked();
-        match self {
-            Seat::Alone(player) => player.turn(&state, banked, cache),
-            Seat::Win { ev, targets } => PolicyTurn::Win(
-                WinTurn::new(ev, targets, &state, banked, opponents)
-                    .expect("every card of the target table was read when the match was made"),
-            ),
-            Seat::WinExact { ev } => {
-                let table = exact.insert(best_response(card, opponents, simd));
-                PolicyTurn::Target(Arc::new(
-                    TargetTurn::new(ev, table, &state, i64::from(banked))
-                        .expect("the best response holds every card after the player's"),
-                ))
-            }
-            Seat::TwoPlayer(_) => {
-                unreachable!(
-                    "a two-player seat plays through Seat::turn_in_game, with the other card"
-                )
-            }
-        }
-    }
-}
-
 /// Why a match cannot be played.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -254,176 +109,17 @@ pub enum MatchError {
     /// The lineup is not one (see [`LineupError`]).
     #[error(transparent)]
     Lineup(#[from] LineupError),
-    /// A policy needs a table that was not given. Fix: give the table of that objective.
-    #[error("{policy} plays with the {objective} table of the rules, which was not given")]
-    NoTable {
-        /// The policy, as given.
-        policy: String,
-        /// The table's objective (`expected-score`, `target`, `distribution`).
-        objective: &'static str,
-    },
-    /// A table is of other rules than the match. Fix: give the tables of the match's rules.
-    #[error(
-        "the {objective} table is for {table} but the match is {rules}: give the {objective} table of {rules}"
-    )]
-    RulesMismatch {
-        /// The table's objective.
-        objective: &'static str,
-        /// The table's rules.
-        table: String,
-        /// The match's rules.
-        rules: String,
-    },
-    /// The target table is of other rules, or a card of it cannot be read (see
-    /// [`TargetError`]).
+    /// A player cannot play (see [`PlayerError`]): a table it needs, or a game it does not
+    /// play.
     #[error(transparent)]
-    Target(#[from] TargetError),
-    /// A card of the distribution table, or a value of the table of the game of two,
-    /// cannot be read (see [`TableError`]).
-    #[error(transparent)]
-    Table(#[from] TableError),
-    /// A two-player seat in a game of rules other than Yacht's, or of other than two
-    /// players. Fix: the game of two of Yacht (either fill order).
-    #[error(
-        "the two-player policy plays the exact game of two of Yacht (either fill order) only, with exactly two players: this game is {rules} with {players} players"
-    )]
-    TwoPlayer {
-        /// The rules of the game.
-        rules: String,
-        /// The number of players.
-        players: usize,
-    },
-}
-
-/// The target players of the `target:T` policies of `policies`, in order: what
-/// [`seats`] borrows for them.
-pub fn target_players<'a>(
-    policies: &[Policy],
-    tables: &Tables<'a>,
-) -> Result<Vec<TargetPlayer<'a>>, MatchError> {
-    policies
-        .iter()
-        .filter_map(|p| p.target().map(|t| (p, t)))
-        .map(|(p, t)| {
-            let ev = need(tables.ev, p, EXPECTED_SCORE)?;
-            let targets = need(tables.targets, p, TARGET)?;
-            Ok(TargetPlayer::new(ev, targets, t)?)
-        })
-        .collect()
-}
-
-/// The seats of `policies` with `tables`; `targets` are the [`target_players`] of the same
-/// policies and tables.
-pub fn seats<'a>(
-    policies: &[Policy],
-    tables: &Tables<'a>,
-    targets: &'a [TargetPlayer<'a>],
-) -> Result<Vec<Seat<'a>>, MatchError> {
-    let mut targets = targets.iter();
-    policies
-        .iter()
-        .map(|p| {
-            let ev = || need(tables.ev, p, EXPECTED_SCORE);
-            Ok(match p {
-                Policy::Optimal => Seat::Alone(Player::Optimal(ev()?)),
-                Policy::Greedy => Seat::Alone(Player::Greedy),
-                Policy::MostCommon => Seat::Alone(Player::MostCommon),
-                Policy::Target(_) => Seat::Alone(Player::Target(
-                    targets.next().expect("one target player per target policy"),
-                )),
-                Policy::Win => Seat::Win {
-                    ev: ev()?,
-                    targets: need(tables.targets, p, TARGET)?,
-                },
-                Policy::WinExact => Seat::WinExact { ev: ev()? },
-                Policy::TwoPlayer => Seat::TwoPlayer(TwoPlayerBot {
-                    ev: ev()?,
-                    early: need(tables.two_player, p, TWO_PLAYER)?,
-                }),
-            })
-        })
-        .collect()
-}
-
-/// The table `table` a policy needs, or the error naming it.
-fn need<'a, T>(
-    table: Option<&'a T>,
-    policy: &Policy,
-    objective: &'static str,
-) -> Result<&'a T, MatchError> {
-    table.ok_or_else(|| MatchError::NoTable {
-        policy: policy.label(),
-        objective,
-    })
-}
-
-/// Checks that every table `seats` play with, and `distribution` when a seat plays to win,
-/// is of `rules`, and reads every card the games can ask for, so that no turn of a game can
-/// fail: what [`Match::new`] checks, and what a game of `yahtzee play` with such bots checks.
-pub fn check_tables(
-    rules: &Rules,
-    seats: &[Seat<'_>],
-    distribution: Option<&VectorTable<f32>>,
-) -> Result<(), MatchError> {
-    let rules = *rules;
-    let check = |objective: &'static str, table: &Rules| {
-        if *table == rules {
-            Ok(())
-        } else {
-            Err(MatchError::RulesMismatch {
-                objective,
-                table: table.label(),
-                rules: rules.label(),
-            })
-        }
-    };
-    for seat in seats {
-        match seat {
-            Seat::Alone(Player::Optimal(ev)) | Seat::WinExact { ev } => {
-                check(EXPECTED_SCORE, ev.rules())?
-            }
-            Seat::Alone(Player::Target(p)) => check(EXPECTED_SCORE, p.ev().rules())?,
-            Seat::Alone(_) => {}
-            Seat::Win { ev, targets } => {
-                check(EXPECTED_SCORE, ev.rules())?;
-                // Checks the target table's rules and reads its every card.
-                TargetPlayer::new(ev, targets, 0)?;
-            }
-            Seat::TwoPlayer(bot) => {
-                // (The number of players is the game's to check: `Match::new`, `Game::new`.)
-                if crate::solve::two_player::check_rules(&rules).is_err() {
-                    return Err(MatchError::TwoPlayer {
-                        rules: rules.label(),
-                        players: seats.len(),
-                    });
-                }
-                check(EXPECTED_SCORE, bot.ev.rules())?;
-                check(TWO_PLAYER, bot.early.rules())?;
-                // Reads and checks every value the games can ask for.
-                bot.early.verify()?;
-            }
-        }
-    }
-    if let Some(seat) = seats.iter().find(|s| s.plays_to_win()) {
-        let Some(table) = distribution else {
-            return Err(MatchError::NoTable {
-                policy: seat.policy().label(),
-                objective: DISTRIBUTION,
-            });
-        };
-        check(DISTRIBUTION, table.rules())?;
-        for card in cards_by_depth(&rules).into_iter().flatten() {
-            table.card(card)?;
-        }
-    }
-    Ok(())
+    Player(#[from] PlayerError),
 }
 
 /// A match: the seats, in the order they play, and the distribution table the seats that
 /// play to win see their opponents with.
 pub struct Match<'a> {
     rules: Rules,
-    seats: Vec<Seat<'a>>,
+    seats: Vec<Player<'a>>,
     distribution: Option<&'a VectorTable<f32>>,
     simd: Simd,
 }
@@ -434,7 +130,7 @@ impl<'a> Match<'a> {
     /// that no turn of a game can fail.
     pub fn new(
         rules: Rules,
-        seats: Vec<Seat<'a>>,
+        seats: Vec<Player<'a>>,
         distribution: Option<&'a VectorTable<f32>>,
     ) -> Result<Match<'a>, MatchError> {
         if seats.len() < 2 {
@@ -444,13 +140,14 @@ impl<'a> Match<'a> {
         if seats.len() > MAX_SEATS {
             return Err(LineupError::TooMany(seats.len()).into());
         }
-        if seats.len() != 2 && seats.iter().any(|s| matches!(s, Seat::TwoPlayer(_))) {
-            return Err(MatchError::TwoPlayer {
+        if seats.len() != 2 && seats.iter().any(|s| matches!(s, Player::TwoPlayer(_))) {
+            return Err(PlayerError::TwoPlayer {
                 rules: rules.label(),
                 players: seats.len(),
-            });
+            }
+            .into());
         }
-        check_tables(&rules, &seats, distribution)?;
+        check_players(&rules, &seats, distribution)?;
         Ok(Match {
             rules,
             seats,
@@ -465,7 +162,7 @@ impl<'a> Match<'a> {
     }
 
     /// The seats, in the order they play.
-    pub fn seats(&self) -> &[Seat<'a>] {
+    pub fn seats(&self) -> &[Player<'a>] {
         &self.seats
     }
 
@@ -483,7 +180,7 @@ impl<'a> Match<'a> {
     /// How `seat` plays its turn from `card` against `opponents` (see [`Match::opponents`];
     /// unused by the policies of one player), with the turns of `cache`. `exact` holds the
     /// best response a `win-exact` seat solves for the turn, which the turn reads. (A
-    /// two-player seat needs the other card: [`Seat::turn_in_game`].)
+    /// two-player seat needs the other card: [`Player::turn_in_game`].)
     pub fn turn<'t>(
         &'t self,
         seat: usize,
@@ -492,7 +189,15 @@ impl<'a> Match<'a> {
         cache: Option<&'t TurnCache<'a>>,
         exact: &'t mut Option<VectorTable<f32>>,
     ) -> PolicyTurn<'t> {
-        self.seats[seat].turn(card, opponents, cache, exact, self.simd)
+        let at = AtTable {
+            seat: 0,
+            cards: std::slice::from_ref(card),
+            opponents,
+            cache,
+            plies: None,
+            simd: self.simd,
+        };
+        self.seats[seat].turn_in_game(at, exact)
     }
 
     /// Plays game `game` of `seed` and adds it to `tally` (recording it when the tally
@@ -514,7 +219,7 @@ impl<'a> Match<'a> {
         let mut cards = vec![ScoreCard::new(rules); n];
         // The plies of the game of two, for its two-player seats (the same for both).
         let mut plies = self.seats.iter().find_map(|s| match s {
-            Seat::TwoPlayer(bot) => Some(
+            Player::TwoPlayer(bot) => Some(
                 bot.plies(self.simd)
                     .expect("the tables of a two-player seat were checked when the match was made"),
             ),
@@ -530,15 +235,15 @@ impl<'a> Match<'a> {
                     Vec::new()
                 };
                 let mut exact = None;
-                let turn = self.seats[seat].turn_in_game(
+                let at = AtTable {
                     seat,
-                    &cards,
-                    &opponents,
+                    cards: &cards,
+                    opponents: &opponents,
                     cache,
-                    &mut exact,
-                    plies.as_mut(),
-                    self.simd,
-                );
+                    plies: plies.as_mut(),
+                    simd: self.simd,
+                };
+                let turn = self.seats[seat].turn_in_game(at, &mut exact);
                 let Played {
                     index,
                     points,
@@ -717,11 +422,7 @@ pub fn play(
         }
     };
     let n = m.seats.len();
-    let cache = m.seats.iter().find_map(|s| match s {
-        Seat::Alone(Player::Optimal(t)) => Some(TurnCache::new(t)),
-        Seat::Alone(Player::Target(p)) => Some(TurnCache::new(p.ev())),
-        _ => None,
-    });
+    let cache = m.seats.iter().find_map(Player::table).map(TurnCache::new);
     let done = AtomicU64::new(0);
     let chunks: Vec<(MatchTally, Vec<Duration>)> = (0..games.div_ceil(CHUNK))
         .into_par_iter()

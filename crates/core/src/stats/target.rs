@@ -35,12 +35,12 @@ use crate::game::dice::{DICE, Dice, FACES, FIRST_ROLL, Lattice, MULTISETS, ROLLS
 use crate::game::rules::{BoxMask, Rules};
 use crate::game::state::{Bonuses, Layout, ScoreCard, State, cards_by_depth};
 use crate::policy::expected::{BoxChoice, Position, Preferred, TurnValues};
+use crate::policy::target::TargetPlayer;
 use crate::policy::target::{TargetError, TargetTurn};
 use crate::policy::win::FinalScores;
 use crate::solve::kernel::Layer;
 use crate::solve::vector::{MAX_TURN_LANES, VectorTable, max_remaining};
 use crate::stats::distribution::Tally;
-use crate::stats::simulate::TargetPlayer;
 use crate::tables::expected::{StrategyTable, TableError};
 
 /// Cards whose turns are computed together: enough work for the threads, little enough

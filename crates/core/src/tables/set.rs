@@ -1,0 +1,580 @@
+//! The tables of one rule set, each loaded (or built and saved) the first time it is asked for:
+//! the one home of "the set of tables" that every front end uses. The command line builds one
+//! per command (with its `--table` paths and a progress bar), the server one per rules for its
+//! whole life, the Python module one per `Table`, a match or a game of bots one for its
+//! players.
+//!
+//! Each table is a slot. Loading starts on the first request that needs the table, which then
+//! waits, or in the background ([`TableSet::start`], so that a page can show the progress of a
+//! build while it waits); concurrent requests for the same table wait for the one load (a
+//! `OnceLock`). The outcome stays: a table that cannot be loaded (a damaged file) is an error
+//! with its fix for the life of the set, so nothing rebuilds it behind the user's back.
+//!
+//! What the front ends differ in is how they report and explain, given as an [`Observer`]:
+//! the progress of a build (a bar on a terminal, a status on the page), the warning of a table
+//! built but not saved, and the fix of a table that cannot be loaded (a `yahtzee solve`
+//! command on the command line).
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+
+use serde::Serialize;
+
+use crate::game::rules::Rules;
+use crate::solve::expected::SolveOptions;
+use crate::solve::two_player::{Game, Ties, TwoPlayerAdviceError, solve_report};
+use crate::solve::vector::{DISTRIBUTION, TARGET, VectorTable};
+use crate::tables::cache::{self, Loaded, Progress};
+use crate::tables::expected::{EXPECTED_SCORE, StrategyTable, TableError, default_table_path_of};
+use crate::tables::two_player::{EarlyTable, TWO_PLAYER};
+
+/// Which table of a rule set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TableKind {
+    /// The expected final score of every state ([`StrategyTable`]).
+    ExpectedScore,
+    /// The best chance of reaching every final score ([`VectorTable`], objective `target`).
+    Target,
+    /// The chance of scoring at least `t` more under expected-score play ([`VectorTable`],
+    /// objective `distribution`): the opponents of win advice.
+    Distribution,
+    /// The chance of winning the early plies of the game of two ([`EarlyTable`]).
+    TwoPlayer,
+}
+
+impl TableKind {
+    /// Every kind, in the order statuses list them.
+    pub const ALL: [TableKind; 4] = [
+        TableKind::ExpectedScore,
+        TableKind::Target,
+        TableKind::Distribution,
+        TableKind::TwoPlayer,
+    ];
+
+    /// The objective's name, as in table files and `yahtzee solve --objective`.
+    pub fn name(self) -> &'static str {
+        match self {
+            TableKind::ExpectedScore => EXPECTED_SCORE,
+            TableKind::Target => TARGET,
+            TableKind::Distribution => DISTRIBUTION,
+            TableKind::TwoPlayer => TWO_PLAYER,
+        }
+    }
+
+    /// How long a build takes, in words, for the message that announces one.
+    pub fn build_time(self) -> &'static str {
+        match self {
+            TableKind::ExpectedScore => "a second or so",
+            TableKind::Target | TableKind::Distribution => "about a minute",
+            TableKind::TwoPlayer => "the whole game, a few minutes",
+        }
+    }
+}
+
+/// Where a set's tables are: a path per table, or `None` for its default place in the cache
+/// folder ([`default_table_path_of`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TablePaths {
+    /// The expected-score table (`--table`).
+    pub expected_score: Option<PathBuf>,
+    /// The target table (`--target-table`).
+    pub target: Option<PathBuf>,
+    /// The distribution table (`--distribution-table`).
+    pub distribution: Option<PathBuf>,
+    /// The table of the early plies of the game of two (`--two-player-table`).
+    pub two_player: Option<PathBuf>,
+}
+
+impl TablePaths {
+    /// The path given for `kind`, if any.
+    pub fn given(&self, kind: TableKind) -> Option<&Path> {
+        match kind {
+            TableKind::ExpectedScore => self.expected_score.as_deref(),
+            TableKind::Target => self.target.as_deref(),
+            TableKind::Distribution => self.distribution.as_deref(),
+            TableKind::TwoPlayer => self.two_player.as_deref(),
+        }
+    }
+
+    /// Where the `kind` table of `rules` is: the path given, else its default place.
+    pub fn path(&self, rules: &Rules, kind: TableKind) -> PathBuf {
+        self.given(kind).map_or_else(
+            || default_table_path_of(rules, kind.name()),
+            Path::to_path_buf,
+        )
+    }
+}
+
+/// What a set reports while it loads a table.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Event<'a> {
+    /// No file at `path`: the table is being built (see [`TableKind::build_time`]), then
+    /// saved there.
+    Building {
+        /// Where it will be saved.
+        path: &'a Path,
+    },
+    /// The build has done `done` of `total` steps (cards, or pairs of cards for the game of
+    /// two).
+    Solving {
+        /// Steps done.
+        done: u64,
+        /// Steps in all.
+        total: u64,
+    },
+    /// The build is over (the bar can go).
+    Built,
+    /// The table was built but could not be saved: it serves, and is built again next time.
+    NotSaved {
+        /// Why it could not be saved.
+        error: &'a TableError,
+        /// The path was given (not the table's default place).
+        given: bool,
+    },
+}
+
+/// How a front end hears of a set's loads and explains a table that cannot be loaded. The
+/// default reports nothing and explains an error by its own message.
+pub trait Observer: Send + Sync {
+    /// `event` of the load of the `kind` table of `rules`.
+    fn report(&self, rules: &Rules, kind: TableKind, event: Event<'_>) {
+        let _ = (rules, kind, event);
+    }
+
+    /// The message of `error`, met loading the `kind` table of `rules` from `path` (`None`:
+    /// its default place), with the fix this front end offers.
+    fn explain(
+        &self,
+        error: TableError,
+        rules: &Rules,
+        kind: TableKind,
+        path: Option<&Path>,
+    ) -> String {
+        let _ = (rules, kind, path);
+        error.to_string()
+    }
+}
+
+/// The observer that reports nothing.
+pub struct Silent;
+
+impl Observer for Silent {}
+
+/// Why a table of a set cannot be had: its message says what and how to fix it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct LoadError {
+    /// Which table.
+    pub kind: TableKind,
+    /// What went wrong and the fix ([`Observer::explain`]).
+    pub message: String,
+    /// What kind of failure it is.
+    pub cause: LoadCause,
+}
+
+/// What kind of failure a [`LoadError`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoadCause {
+    /// The file is not a sound table of these rules, or the solve that builds it failed.
+    Table,
+    /// The file could not be read or written (an operating-system error, not its content).
+    Io,
+    /// This set does not offer the table (see [`TableSet::without`]): the question asked for
+    /// something this front end does not answer.
+    NotOffered,
+}
+
+/// The message of a table a set does not offer: what the question should leave out.
+fn not_offered(kind: TableKind) -> LoadError {
+    let message = match kind {
+        TableKind::Target => "this front end answers no query with a target: leave `target` out",
+        TableKind::Distribution => {
+            "this front end answers no query with opponents: leave `opponents` out"
+        }
+        TableKind::TwoPlayer => {
+            "this front end answers no two-player query: leave `two_player` out"
+        }
+        TableKind::ExpectedScore => "this front end has no expected-score table",
+    };
+    LoadError {
+        kind,
+        message: message.to_string(),
+        cause: LoadCause::NotOffered,
+    }
+}
+
+/// One table being loaded or loaded.
+struct Slot<T> {
+    started: AtomicBool,
+    building: AtomicBool,
+    done: AtomicU64,
+    total: AtomicU64,
+    value: OnceLock<Result<Arc<T>, LoadError>>,
+}
+
+impl<T> Default for Slot<T> {
+    fn default() -> Slot<T> {
+        Slot {
+            started: AtomicBool::new(false),
+            building: AtomicBool::new(false),
+            done: AtomicU64::new(0),
+            total: AtomicU64::new(0),
+            value: OnceLock::new(),
+        }
+    }
+}
+
+impl<T> Slot<T> {
+    /// A slot whose outcome is `value` already: asked for when it holds a table, not yet
+    /// when it refuses one.
+    fn settled(value: Result<Arc<T>, LoadError>) -> Slot<T> {
+        let slot = Slot::default();
+        slot.started.store(value.is_ok(), Ordering::Relaxed);
+        let _ = slot.value.set(value);
+        slot
+    }
+
+    fn get(&self, load: impl FnOnce() -> Result<Arc<T>, LoadError>) -> Result<&Arc<T>, LoadError> {
+        self.started.store(true, Ordering::Relaxed);
+        match self.value.get_or_init(load) {
+            Ok(table) => Ok(table),
+            Err(e) => Err(e.clone()),
+        }
+    }
+
+    fn status(&self, rules: Rules, kind: TableKind) -> TableStatus {
+        let (state, error) = match self.value.get() {
+            Some(Ok(_)) => (LoadState::Ready, None),
+            Some(Err(e)) => (LoadState::Failed, Some(e.message.clone())),
+            None if !self.started.load(Ordering::Relaxed) => (LoadState::Idle, None),
+            None if self.building.load(Ordering::Relaxed) => (LoadState::Building, None),
+            None => (LoadState::Loading, None),
+        };
+        TableStatus {
+            rules,
+            objective: kind,
+            state,
+            done: self.done.load(Ordering::Relaxed),
+            total: self.total.load(Ordering::Relaxed),
+            error,
+        }
+    }
+}
+
+/// Where a table stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LoadState {
+    /// Not asked for yet.
+    Idle,
+    /// Being read from its file.
+    Loading,
+    /// Being solved (no file yet): `done` of `total` steps.
+    Building,
+    /// Loaded: requests are answered at once.
+    Ready,
+    /// It cannot be loaded: `error` says why and how to fix it.
+    Failed,
+}
+
+/// Where one table of a set stands (what the server's `/api/status` lists).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TableStatus {
+    /// The rules of the table (`rules` and `upper_first`).
+    #[serde(flatten)]
+    pub rules: Rules,
+    /// Which table.
+    pub objective: TableKind,
+    /// Where it stands.
+    pub state: LoadState,
+    /// Steps solved so far, while building.
+    pub done: u64,
+    /// Steps to solve, while building (0 before the solve reports).
+    pub total: u64,
+    /// Why it cannot be loaded, with the fix.
+    pub error: Option<String>,
+}
+
+/// The tables of one rule set, each loaded or built on first use.
+pub struct TableSet {
+    rules: Rules,
+    /// Where the tables are.
+    paths: TablePaths,
+    observer: Arc<dyn Observer>,
+    ev: Slot<StrategyTable>,
+    target: Slot<VectorTable<f32>>,
+    distribution: Slot<VectorTable<f32>>,
+    two_player: Slot<EarlyTable>,
+}
+
+impl TableSet {
+    /// The tables of `rules` at `paths` (the default places where none is given), reported
+    /// to and explained by `observer`.
+    pub fn new(rules: Rules, paths: TablePaths, observer: Arc<dyn Observer>) -> TableSet {
+        TableSet {
+            rules,
+            paths,
+            observer,
+            ev: Slot::default(),
+            target: Slot::default(),
+            distribution: Slot::default(),
+            two_player: Slot::default(),
+        }
+    }
+
+    /// The tables of `rules` in their default places, silently.
+    pub fn in_cache(rules: Rules) -> TableSet {
+        TableSet::new(rules, TablePaths::default(), Arc::new(Silent))
+    }
+
+    /// A set of the expected-score table `ev` alone: asking it for another table is an error
+    /// that says what to leave out of the question (for front ends that answer
+    /// expected-score questions only). [`TableSet::with_target`] and the others add tables.
+    pub fn of_expected_score(ev: Arc<StrategyTable>) -> TableSet {
+        TableSet {
+            rules: *ev.rules(),
+            paths: TablePaths::default(),
+            observer: Arc::new(Silent),
+            ev: Slot::settled(Ok(ev)),
+            target: Slot::settled(Err(not_offered(TableKind::Target))),
+            distribution: Slot::settled(Err(not_offered(TableKind::Distribution))),
+            two_player: Slot::settled(Err(not_offered(TableKind::TwoPlayer))),
+        }
+    }
+
+    /// This set with the target table `target` loaded already (of the same rules).
+    pub fn with_target(mut self, target: Arc<VectorTable<f32>>) -> TableSet {
+        self.target = Slot::settled(Ok(target));
+        self
+    }
+
+    /// This set with the distribution table `distribution` loaded already.
+    pub fn with_distribution(mut self, distribution: Arc<VectorTable<f32>>) -> TableSet {
+        self.distribution = Slot::settled(Ok(distribution));
+        self
+    }
+
+    /// This set with the table of the early plies `early` loaded already.
+    pub fn with_two_player(mut self, early: Arc<EarlyTable>) -> TableSet {
+        self.two_player = Slot::settled(Ok(early));
+        self
+    }
+
+    /// This set without the `kind` table: asking for it is an error ([`LoadCause::NotOffered`])
+    /// that says what to leave out of the question.
+    pub fn without(mut self, kind: TableKind) -> TableSet {
+        let refused = not_offered(kind);
+        match kind {
+            TableKind::ExpectedScore => self.ev = Slot::settled(Err(refused)),
+            TableKind::Target => self.target = Slot::settled(Err(refused)),
+            TableKind::Distribution => self.distribution = Slot::settled(Err(refused)),
+            TableKind::TwoPlayer => self.two_player = Slot::settled(Err(refused)),
+        }
+        self
+    }
+
+    /// The rules of the set.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Where the `kind` table is, or would be built.
+    pub fn path(&self, kind: TableKind) -> PathBuf {
+        self.paths.path(&self.rules, kind)
+    }
+
+    /// The expected-score table, loaded or built first if need be (this waits).
+    pub fn ev(&self) -> Result<&Arc<StrategyTable>, LoadError> {
+        let rules = self.rules;
+        self.ev.get(|| {
+            self.load(TableKind::ExpectedScore, &self.ev, |path, progress| {
+                Ok(cache::load_or_build(&rules, Some(path), progress)?)
+            })
+        })
+    }
+
+    /// The target table, loaded or built first if need be (this waits; a build takes about a
+    /// minute for the Yahtzee rule sets).
+    pub fn target(&self) -> Result<&Arc<VectorTable<f32>>, LoadError> {
+        let rules = self.rules;
+        self.target.get(|| {
+            self.load(TableKind::Target, &self.target, |path, progress| {
+                Ok(cache::load_or_build_target(&rules, Some(path), progress)?)
+            })
+        })
+    }
+
+    /// The distribution table, loaded or built first if need be (this waits; a build follows
+    /// the expected-score policy, so that table is loaded first).
+    pub fn distribution(&self) -> Result<&Arc<VectorTable<f32>>, LoadError> {
+        self.distribution.get(|| {
+            let ev = self.ev()?;
+            self.load(
+                TableKind::Distribution,
+                &self.distribution,
+                |path, progress| Ok(cache::load_or_build_distribution(ev, Some(path), progress)?),
+            )
+        })
+    }
+
+    /// The table of the early plies of the game of two, loaded or solved first if need be
+    /// (this waits; a solve is the whole game, a few minutes for Yacht).
+    pub fn two_player(&self) -> Result<&Arc<EarlyTable>, LoadError> {
+        let rules = self.rules;
+        self.two_player.get(|| {
+            self.load(TableKind::TwoPlayer, &self.two_player, |path, progress| {
+                load_or_solve_two_player(&rules, path, progress)
+            })
+        })
+    }
+
+    /// The table of `kind` from `load` (given its path and the progress to report), with
+    /// what the observer hears of it.
+    fn load<T>(
+        &self,
+        kind: TableKind,
+        slot: &Slot<T>,
+        load: impl FnOnce(&Path, &(dyn Fn(Progress<'_>) + Sync)) -> Result<Loaded<T>, Failure>,
+    ) -> Result<Arc<T>, LoadError> {
+        let paths = &self.paths;
+        let rules = &self.rules;
+        let path = paths.path(rules, kind);
+        let observer = &*self.observer;
+        // The slot's counters alone: the closure is shared with the solve's threads.
+        let (building, done_so_far, steps) = (&slot.building, &slot.done, &slot.total);
+        let loaded = load(&path, &|p| match p {
+            Progress::Building { path } => {
+                building.store(true, Ordering::Relaxed);
+                observer.report(rules, kind, Event::Building { path });
+            }
+            Progress::Solving { done, total } => {
+                steps.store(total, Ordering::Relaxed);
+                done_so_far.store(done, Ordering::Relaxed);
+                observer.report(rules, kind, Event::Solving { done, total });
+            }
+        });
+        if slot.building.load(Ordering::Relaxed) {
+            observer.report(rules, kind, Event::Built);
+        }
+        let loaded = loaded.map_err(|failure| match failure {
+            Failure::Table(e) => LoadError {
+                kind,
+                cause: match e {
+                    TableError::Read { .. } | TableError::Write { .. } => LoadCause::Io,
+                    _ => LoadCause::Table,
+                },
+                message: observer.explain(e, rules, kind, paths.given(kind)),
+            },
+            Failure::Solve(message) => LoadError {
+                kind,
+                message,
+                cause: LoadCause::Table,
+            },
+        })?;
+        if let Some(error) = loaded.saved() {
+            let given = paths.given(kind).is_some();
+            observer.report(rules, kind, Event::NotSaved { error, given });
+        }
+        Ok(Arc::new(loaded.table))
+    }
+
+    /// Starts loading the `kind` table in the background, unless it is loaded or loading
+    /// already, and says where it stands.
+    pub fn start(self: &Arc<Self>, kind: TableKind) -> TableStatus {
+        if !self.started(kind).swap(true, Ordering::Relaxed) {
+            let set = Arc::clone(self);
+            std::thread::spawn(move || {
+                // The outcome stays in the slot, for the requests and the status.
+                let _ = set.get(kind);
+            });
+        }
+        self.status(kind)
+    }
+
+    /// Loads the `kind` table (see [`TableSet::ev`] and the others), for its outcome only.
+    pub fn get(&self, kind: TableKind) -> Result<(), LoadError> {
+        match kind {
+            TableKind::ExpectedScore => self.ev().map(|_| ()),
+            TableKind::Target => self.target().map(|_| ()),
+            TableKind::Distribution => self.distribution().map(|_| ()),
+            TableKind::TwoPlayer => self.two_player().map(|_| ()),
+        }
+    }
+
+    /// Where the `kind` table stands.
+    pub fn status(&self, kind: TableKind) -> TableStatus {
+        match kind {
+            TableKind::ExpectedScore => self.ev.status(self.rules, kind),
+            TableKind::Target => self.target.status(self.rules, kind),
+            TableKind::Distribution => self.distribution.status(self.rules, kind),
+            TableKind::TwoPlayer => self.two_player.status(self.rules, kind),
+        }
+    }
+
+    /// True once the `kind` table has been asked for (or was given).
+    pub fn asked_for(&self, kind: TableKind) -> bool {
+        self.started(kind).load(Ordering::Relaxed)
+    }
+
+    /// Whether the `kind` table was asked for.
+    fn started(&self, kind: TableKind) -> &AtomicBool {
+        match kind {
+            TableKind::ExpectedScore => &self.ev.started,
+            TableKind::Target => &self.target.started,
+            TableKind::Distribution => &self.distribution.started,
+            TableKind::TwoPlayer => &self.two_player.started,
+        }
+    }
+}
+
+/// Why a table could not be loaded or built.
+enum Failure {
+    /// Its file (see [`TableError`]).
+    Table(TableError),
+    /// The solve that builds it, in words.
+    Solve(String),
+}
+
+impl From<TableError> for Failure {
+    fn from(e: TableError) -> Failure {
+        Failure::Table(e)
+    }
+}
+
+/// The table of the early plies of the game of two of `rules` at `path`: loaded when the file
+/// exists, else the whole game solved and its early plies saved there, then loaded.
+fn load_or_solve_two_player(
+    rules: &Rules,
+    path: &Path,
+    progress: &(dyn Fn(Progress<'_>) + Sync),
+) -> Result<Loaded<EarlyTable>, Failure> {
+    // `symlink_metadata` rather than `exists`: a dangling link is a file that is there.
+    if path.symlink_metadata().is_ok() {
+        return Ok(Loaded {
+            table: EarlyTable::load(path, rules)?,
+            path: path.to_path_buf(),
+            source: cache::Source::Loaded,
+        });
+    }
+    progress(Progress::Building { path });
+    let game = Game::optimal(*rules).map_err(|e| Failure::Solve(e.to_string()))?;
+    solve_report(
+        &game,
+        Ties::Values,
+        Some(path),
+        SolveOptions::default().simd,
+        &|done, total| progress(Progress::Solving { done, total }),
+    )
+    .map_err(|e| match e {
+        TwoPlayerAdviceError::Table(e) => Failure::Table(e),
+        other => Failure::Solve(other.to_string()),
+    })?;
+    Ok(Loaded {
+        table: EarlyTable::load(path, rules)?,
+        path: path.to_path_buf(),
+        source: cache::Source::Built(Ok(())),
+    })
+}
