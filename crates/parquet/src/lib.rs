@@ -840,18 +840,19 @@ impl<W: Write + Send> Encoder<W> {
 
     /// Writes the row group under way to the file: each column's pages, copied from memory.
     fn end_row_group(&mut self) -> parquet::errors::Result<()> {
-        let fresh = self
-            .columns
-            .iter()
-            .map(|c| Chunk::new(c, &self.properties))
-            .collect();
-        let chunks = std::mem::replace(&mut self.chunks, fresh);
         let mut group = self.file.next_row_group()?;
-        for chunk in chunks {
+        for chunk in std::mem::take(&mut self.chunks) {
             let closed = chunk.writer.close()?;
             group.append_column(&Bytes::from(chunk.pages.take()), closed)?;
         }
         group.close()?;
+        // The next group's writers, made once the last ones are gone (each has its own zstd
+        // context).
+        self.chunks = self
+            .columns
+            .iter()
+            .map(|c| Chunk::new(c, &self.properties))
+            .collect();
         self.rows = 0;
         Ok(())
     }
