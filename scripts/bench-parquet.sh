@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Parquet export against CSV: the full `yahtzee` policy (405,457,920 rows) written as CSV
 # and as Parquet, each timed as a whole process (wall, CPU, peak memory) with its file size;
-# and what the parquet and arrow crates add to a clean release build (time and binary size,
+# and what the parquet crate (and zstd) add to a clean release build (time and binary size,
 # against the commit before them). Writes a dated Markdown record to
 # results/parquet-YYYY-MM-DD.md.
 #

@@ -5,11 +5,10 @@
 use std::fs::File;
 use std::path::Path;
 
-use arrow_array::cast::AsArray;
-use arrow_array::types::{Float64Type, Int32Type, Int64Type, UInt8Type, UInt16Type, UInt32Type};
-use arrow_array::{Array, RecordBatch};
-use arrow_schema::DataType;
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use base64::Engine;
+use parquet::basic::{LogicalType, Type as PhysicalType};
+use parquet::file::reader::{FileReader, SerializedFileReader};
+use parquet::record::Field;
 use yahtzee_core::game::rules::{Order, RuleSet};
 use yahtzee_parquet::ROW_GROUP_ROWS;
 
@@ -26,50 +25,245 @@ enum Cell {
     Text(String),
 }
 
-fn cell(array: &dyn Array, i: usize) -> Cell {
-    if array.is_null(i) || array.data_type() == &DataType::Null {
-        return Cell::Null;
-    }
-    match array.data_type() {
-        DataType::UInt8 => Cell::Int(u64::from(array.as_primitive::<UInt8Type>().value(i))),
-        DataType::UInt16 => Cell::Int(u64::from(array.as_primitive::<UInt16Type>().value(i))),
-        DataType::UInt32 => Cell::Int(u64::from(array.as_primitive::<UInt32Type>().value(i))),
-        DataType::Int64 => Cell::Signed(array.as_primitive::<Int64Type>().value(i)),
-        DataType::Boolean => Cell::Bool(array.as_boolean().value(i)),
-        DataType::Float64 => Cell::Float(array.as_primitive::<Float64Type>().value(i)),
-        DataType::Dictionary(..) => {
-            let dict = array.as_dictionary::<Int32Type>();
-            let key = dict.keys().value(i) as usize;
-            Cell::Text(dict.values().as_string::<i32>().value(key).to_string())
-        }
-        other => panic!("a column of type {other}, which exports do not have"),
+/// A value as parquet's record reader gives it (unsigned columns as unsigned values, from
+/// their logical type).
+fn cell(field: &Field) -> Cell {
+    match field {
+        Field::Null => Cell::Null,
+        Field::UByte(v) => Cell::Int(u64::from(*v)),
+        Field::UShort(v) => Cell::Int(u64::from(*v)),
+        Field::UInt(v) => Cell::Int(u64::from(*v)),
+        Field::Long(v) => Cell::Signed(*v),
+        Field::Bool(v) => Cell::Bool(*v),
+        Field::Double(v) => Cell::Float(*v),
+        Field::Str(v) => Cell::Text(v.clone()),
+        other => panic!("a value {other:?}, of a type that exports do not have"),
     }
 }
 
+/// A column's Parquet type: its physical type and its logical type.
+type ColumnType = (PhysicalType, Option<LogicalType>);
+
+fn unsigned(bits: i8) -> ColumnType {
+    let physical = if bits == 64 {
+        PhysicalType::INT64
+    } else {
+        PhysicalType::INT32
+    };
+    (physical, Some(LogicalType::integer(bits, false)))
+}
+
+fn int64() -> ColumnType {
+    (PhysicalType::INT64, None)
+}
+
+fn boolean() -> ColumnType {
+    (PhysicalType::BOOLEAN, None)
+}
+
+fn double() -> ColumnType {
+    (PhysicalType::DOUBLE, None)
+}
+
+/// Text: UTF-8 byte arrays (dictionary-encoded; their Arrow type says so).
+fn text() -> ColumnType {
+    (PhysicalType::BYTE_ARRAY, Some(LogicalType::String))
+}
+
+/// The null type, as Arrow's Parquet writer writes it.
+fn null() -> ColumnType {
+    (PhysicalType::INT32, Some(LogicalType::Unknown))
+}
+
 /// The CSV text of a cell read as the type of its Parquet column.
-fn csv_cell(text: &str, data_type: &DataType) -> Cell {
+fn csv_cell(text: &str, column: &ColumnType) -> Cell {
     if text.is_empty() {
         return Cell::Null;
     }
-    match data_type {
-        DataType::UInt8 | DataType::UInt16 | DataType::UInt32 => Cell::Int(text.parse().unwrap()),
-        DataType::Int64 => Cell::Signed(text.parse().unwrap()),
-        DataType::Boolean => Cell::Bool(text.parse().unwrap()),
-        DataType::Float64 => Cell::Float(text.parse().unwrap()),
+    match column {
+        (_, Some(LogicalType::Integer(int))) if !int.is_signed => Cell::Int(text.parse().unwrap()),
+        (PhysicalType::INT64, None) => Cell::Signed(text.parse().unwrap()),
+        (PhysicalType::BOOLEAN, None) => Cell::Bool(text.parse().unwrap()),
+        (PhysicalType::DOUBLE, None) => Cell::Float(text.parse().unwrap()),
         _ => Cell::Text(text.to_string()),
     }
 }
 
-/// Everything in a Parquet file: its batches (one per row group) and key-value metadata.
+/// The Arrow type that Arrow readers must see for a column of Parquet type `column`, as
+/// Arrow's Parquet writer pairs them.
+fn arrow_type_of(column: &ColumnType) -> String {
+    match column {
+        (_, Some(LogicalType::Integer(int))) => format!(
+            "{}int{}",
+            if int.is_signed { "" } else { "u" },
+            int.bit_width
+        ),
+        (PhysicalType::INT64, None) => "int64".into(),
+        (PhysicalType::BOOLEAN, None) => "bool".into(),
+        (PhysicalType::DOUBLE, None) => "float64".into(),
+        (PhysicalType::BYTE_ARRAY, Some(LogicalType::String)) => "dictionary<int32, utf8>".into(),
+        (PhysicalType::INT32, Some(LogicalType::Unknown)) => "null".into(),
+        other => panic!("a column of type {other:?}, which exports do not have"),
+    }
+}
+
+/// A reader of the flatbuffers in the `ARROW:schema` metadata (Arrow's `format/Message.fbs`
+/// and `format/Schema.fbs`), written from the flatbuffers format, independent of the
+/// writer's code: every read is a bounds-checked slice, so a damaged buffer fails the test.
+struct Flat<'a>(&'a [u8]);
+
+impl Flat<'_> {
+    /// The little-endian integer of `width` bytes at `at`, sign-extended.
+    fn int(&self, at: usize, width: usize) -> i64 {
+        let mut bytes = [0; 8];
+        bytes[..width].copy_from_slice(&self.0[at..at + width]);
+        let shift = 64 - 8 * width as u32;
+        (i64::from_le_bytes(bytes) << shift) >> shift
+    }
+
+    /// The object that the offset at `at` points to (offsets point forward).
+    fn follow(&self, at: usize) -> usize {
+        at + self.int(at, 4) as u32 as usize
+    }
+
+    /// Where field `n` of the table at `table` is, if it is present.
+    fn field(&self, table: usize, n: usize) -> Option<usize> {
+        let vtable = (table as i64 - self.int(table, 4)) as usize;
+        let vtable_len = self.int(vtable, 2) as usize;
+        let slot = 4 + 2 * n;
+        let offset = if slot < vtable_len {
+            self.int(vtable + slot, 2) as usize
+        } else {
+            0
+        };
+        (offset != 0).then_some(table + offset)
+    }
+
+    /// Scalar field `n` of `width` bytes, or the schema's default 0 when absent.
+    fn scalar(&self, table: usize, n: usize, width: usize) -> i64 {
+        self.field(table, n).map_or(0, |at| self.int(at, width))
+    }
+
+    /// Table field `n`.
+    fn table(&self, table: usize, n: usize) -> usize {
+        self.follow(self.field(table, n).expect("the table field is present"))
+    }
+
+    fn string(&self, table: usize, n: usize) -> &str {
+        let at = self.table(table, n);
+        let len = self.int(at, 4) as usize;
+        std::str::from_utf8(&self.0[at + 4..at + 4 + len]).unwrap()
+    }
+
+    /// Vector-of-tables field `n`.
+    fn tables(&self, table: usize, n: usize) -> Vec<usize> {
+        let at = self.table(table, n);
+        let len = self.int(at, 4) as usize;
+        (0..len).map(|i| self.follow(at + 4 + 4 * i)).collect()
+    }
+}
+
+/// The columns of an `ARROW:schema` value, each its name and its Arrow type
+/// (`uint16`, `dictionary<int32, utf8>`, ...); asserts the message's framing and that every
+/// field is nullable and the dictionaries are numbered 0, 1, 2... in field order.
+fn arrow_schema(value: &str) -> Vec<(String, String)> {
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(value)
+        .unwrap();
+    assert_eq!(bytes[..4], [0xFF; 4], "the continuation marker");
+    let len = i32::from_le_bytes(bytes[4..8].try_into().unwrap()) as usize;
+    assert_eq!(len % 8, 0, "the metadata is padded to 8 bytes");
+    assert_eq!(bytes.len(), 8 + len);
+    let fb = Flat(&bytes[8..]);
+    let message = fb.follow(0);
+    assert_eq!(fb.scalar(message, 0, 2), 4, "MetadataVersion V5");
+    assert_eq!(fb.scalar(message, 1, 1), 1, "a Schema message");
+    assert_eq!(fb.scalar(message, 3, 8), 0, "no body");
+    let schema = fb.table(message, 2);
+    assert_eq!(fb.scalar(schema, 0, 2), 0, "little-endian");
+    let mut dictionaries = 0;
+    fb.tables(schema, 1)
+        .into_iter()
+        .map(|field| {
+            let name = fb.string(field, 0).to_string();
+            assert_eq!(fb.scalar(field, 1, 1), 1, "{name} is nullable");
+            let type_table = fb.table(field, 3);
+            let int = |table| {
+                let bits = fb.scalar(table, 0, 4);
+                let signed = fb.scalar(table, 1, 1) == 1;
+                format!("{}int{bits}", if signed { "" } else { "u" })
+            };
+            let arrow_type = match fb.scalar(field, 2, 1) {
+                1 => "null".to_string(),
+                2 => int(type_table),
+                3 => match fb.scalar(type_table, 0, 2) {
+                    1 => "float32".to_string(),
+                    2 => "float64".to_string(),
+                    p => panic!("{name}: precision {p}"),
+                },
+                5 => "utf8".to_string(),
+                6 => "bool".to_string(),
+                t => panic!("{name}: Arrow type {t}"),
+            };
+            let arrow_type = match fb.field(field, 4) {
+                None => arrow_type,
+                Some(_) => {
+                    let dictionary = fb.table(field, 4);
+                    assert_eq!(fb.scalar(dictionary, 0, 8), dictionaries, "{name}'s id");
+                    dictionaries += 1;
+                    assert_eq!(fb.scalar(dictionary, 2, 1), 0, "{name} is unordered");
+                    format!("dictionary<{}, {arrow_type}>", int(fb.table(dictionary, 1)))
+                }
+            };
+            assert!(fb.tables(field, 5).is_empty(), "{name} has no children");
+            (name, arrow_type)
+        })
+        .collect()
+}
+
+/// What a Parquet file says of itself: its columns, row groups and key-value metadata.
 struct Read {
-    batches: Vec<RecordBatch>,
+    columns: Vec<(String, ColumnType)>,
     group_rows: Vec<i64>,
     metadata: Vec<(String, String)>,
 }
 
+impl Read {
+    fn types(&self) -> Vec<(&str, ColumnType)> {
+        self.columns
+            .iter()
+            .map(|(n, t)| (n.as_str(), t.clone()))
+            .collect()
+    }
+
+    fn metadata(&self, key: &str) -> Option<&str> {
+        self.metadata
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+fn reader(path: &Path) -> SerializedFileReader<File> {
+    SerializedFileReader::new(File::open(path).unwrap()).unwrap()
+}
+
 fn read(path: &Path) -> Read {
-    let builder = ParquetRecordBatchReaderBuilder::try_new(File::open(path).unwrap()).unwrap();
-    let meta = builder.metadata().clone();
+    let reader = reader(path);
+    let meta = reader.metadata();
+    let columns = meta
+        .file_metadata()
+        .schema_descr()
+        .columns()
+        .iter()
+        .map(|c| {
+            assert!(c.self_type().is_optional(), "{} is nullable", c.name());
+            (
+                c.name().to_string(),
+                (c.physical_type(), c.logical_type_ref().cloned()),
+            )
+        })
+        .collect();
     let group_rows = meta.row_groups().iter().map(|g| g.num_rows()).collect();
     let metadata = meta
         .file_metadata()
@@ -78,14 +272,8 @@ fn read(path: &Path) -> Read {
         .flatten()
         .map(|kv| (kv.key.clone(), kv.value.clone().unwrap_or_default()))
         .collect();
-    let batches = builder
-        .with_batch_size(1 << 16)
-        .build()
-        .unwrap()
-        .map(Result::unwrap)
-        .collect();
     Read {
-        batches,
+        columns,
         group_rows,
         metadata,
     }
@@ -112,25 +300,33 @@ fn assert_parquet_is_the_csv(set: &'static RuleSet, order: Order, scope: &[&str]
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
     let file = read(&pq_path);
-    let schema = file.batches[0].schema();
-    let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+    let names: Vec<&str> = file.columns.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, header, "{scope:?}");
+    // Arrow readers see the types of the ARROW:schema metadata: the same columns, their
+    // Arrow types.
+    let arrow = arrow_schema(file.metadata("ARROW:schema").expect("an ARROW:schema"));
+    let want: Vec<(String, String)> = file
+        .columns
+        .iter()
+        .map(|(n, t)| (n.clone(), arrow_type_of(t)))
+        .collect();
+    assert_eq!(arrow, want, "{scope:?}");
     let mut rows = 0;
     let mut csv_rows = lines.map(|l| l.split(',').collect::<Vec<&str>>());
-    for batch in &file.batches {
-        for i in 0..batch.num_rows() {
-            let fields = csv_rows.next().expect("as many CSV rows");
-            for (c, column) in batch.columns().iter().enumerate() {
-                let want = csv_cell(fields[c], column.data_type());
-                assert_eq!(
-                    cell(column.as_ref(), i),
-                    want,
-                    "{scope:?} row {rows} column {}",
-                    header[c]
-                );
-            }
-            rows += 1;
+    for row in reader(&pq_path).get_row_iter(None).unwrap() {
+        let row = row.unwrap();
+        let fields = csv_rows.next().expect("as many CSV rows");
+        assert_eq!(row.len(), header.len());
+        for (c, (_, field)) in row.get_column_iter().enumerate() {
+            let want = csv_cell(fields[c], &file.columns[c].1);
+            assert_eq!(
+                cell(field),
+                want,
+                "{scope:?} row {rows} column {}",
+                header[c]
+            );
         }
+        rows += 1;
     }
     assert!(
         csv_rows.next().is_none(),
@@ -140,45 +336,50 @@ fn assert_parquet_is_the_csv(set: &'static RuleSet, order: Order, scope: &[&str]
     file
 }
 
-fn types(file: &Read) -> Vec<(String, DataType)> {
-    file.batches[0]
-        .schema()
-        .fields()
-        .iter()
-        .map(|f| (f.name().clone(), f.data_type().clone()))
-        .collect()
-}
-
-fn dictionary() -> DataType {
-    DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8))
-}
-
 #[test]
 fn card_parquet_is_the_card_csv_with_typed_columns() {
     let file = assert_parquet_is_the_csv(RuleSet::YAHTZEE, Order::Any, &[]);
     assert_eq!(
-        types(&file),
+        file.types(),
         [
-            ("filled", DataType::UInt16),
-            ("upper", DataType::UInt8),
-            ("yahtzee_50", DataType::Boolean),
-            ("dice", dictionary()),
-            ("rolls_left", DataType::UInt8),
-            ("best", dictionary()),
-            ("expected", DataType::Float64),
-            ("runner_up", dictionary()),
-            ("gap", DataType::Float64),
+            ("filled", unsigned(16)),
+            ("upper", unsigned(8)),
+            ("yahtzee_50", boolean()),
+            ("dice", text()),
+            ("rolls_left", unsigned(8)),
+            ("best", text()),
+            ("expected", double()),
+            ("runner_up", text()),
+            ("gap", double()),
         ]
-        .map(|(n, t)| (n.to_string(), t))
     );
     assert_eq!(file.group_rows, [756]);
-    let title = file.metadata.iter().find(|(k, _)| k == "title").unwrap();
-    assert_eq!(title.1, "Strategy for one turn: yahtzee");
-    let notes = file.metadata.iter().find(|(k, _)| k == "notes").unwrap();
-    assert!(
-        notes.1.contains("expected final score 254.5877"),
-        "{}",
-        notes.1
+    assert_eq!(
+        file.metadata("title"),
+        Some("Strategy for one turn: yahtzee")
+    );
+    let notes = file.metadata("notes").unwrap();
+    assert!(notes.contains("expected final score 254.5877"), "{notes}");
+    assert_eq!(
+        file.metadata("generator"),
+        Some(format!("yahtzee {}", env!("CARGO_PKG_VERSION")).as_str())
+    );
+    // What pyarrow, pandas and polars read: unsigned integers, and the strings as
+    // dictionaries (categoricals).
+    assert_eq!(
+        arrow_schema(file.metadata("ARROW:schema").unwrap()),
+        [
+            ("filled", "uint16"),
+            ("upper", "uint8"),
+            ("yahtzee_50", "bool"),
+            ("dice", "dictionary<int32, utf8>"),
+            ("rolls_left", "uint8"),
+            ("best", "dictionary<int32, utf8>"),
+            ("expected", "float64"),
+            ("runner_up", "dictionary<int32, utf8>"),
+            ("gap", "float64"),
+        ]
+        .map(|(n, t)| (n.to_string(), t.to_string()))
     );
     // A card with banked points, and the filters, go through the same rows.
     assert_parquet_is_the_csv(
@@ -201,20 +402,19 @@ fn card_parquet_is_the_card_csv_with_typed_columns() {
 fn every_state_and_the_opening_in_parquet_are_their_csv() {
     let states = assert_parquet_is_the_csv(RuleSet::YACHT, Order::Any, &["--all-states"]);
     assert_eq!(
-        types(&states),
+        states.types(),
         [
-            ("filled", DataType::UInt16),
-            ("upper", DataType::UInt8),
-            ("yahtzee_50", DataType::Boolean),
-            ("turns_played", DataType::UInt32),
-            ("expected_remaining", DataType::Float64),
+            ("filled", unsigned(16)),
+            ("upper", unsigned(8)),
+            ("yahtzee_50", boolean()),
+            ("turns_played", unsigned(32)),
+            ("expected_remaining", double()),
         ]
-        .map(|(n, t)| (n.to_string(), t))
     );
     assert_eq!(states.group_rows, [4096]);
     let opening = assert_parquet_is_the_csv(RuleSet::YATZY, Order::Any, &["--opening"]);
     assert_eq!(opening.group_rows, [252]);
-    assert_eq!(types(&opening)[0], ("pattern".to_string(), dictionary()));
+    assert_eq!(opening.types()[0], ("pattern", text()));
 }
 
 /// The full policy of Yacht, 3,095,820 rows, in row groups of at most [`ROW_GROUP_ROWS`]:
@@ -246,9 +446,12 @@ fn columns_without_any_value_have_the_null_type() {
         Order::Any,
         &["--card", card, "--rolls-left", "0"],
     );
-    let t = types(&file);
-    assert_eq!(t[7], ("runner_up".to_string(), DataType::Null));
-    assert_eq!(t[8], ("gap".to_string(), DataType::Null));
+    let t = file.types();
+    assert_eq!(t[7], ("runner_up", null()));
+    assert_eq!(t[8], ("gap", null()));
+    let arrow = arrow_schema(file.metadata("ARROW:schema").unwrap());
+    assert_eq!(arrow[7], ("runner_up".to_string(), "null".to_string()));
+    assert_eq!(arrow[8], ("gap".to_string(), "null".to_string()));
     assert_eq!(file.group_rows, [252]);
 }
 
@@ -299,4 +502,5 @@ fn a_target_card_in_parquet_is_its_csv() {
         &["--card", "ones=3,yacht=50", "--target", "150"],
     );
     assert!(file.group_rows.iter().sum::<i64>() > 0);
+    assert_eq!(file.types()[3], ("needed", int64()));
 }
