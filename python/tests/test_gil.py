@@ -51,6 +51,6 @@ def test_batches_stats_simulations_and_solves_release_the_gil(tmp_path):
     assert runs_meanwhile(lambda: _native.advise_lines(table, lines))
     upper_first = yahtzee.solve("yahtzee", upper_first=True)
     assert runs_meanwhile(lambda: _native.stats(upper_first, [200]))
-    assert runs_meanwhile(lambda: _native.simulate("yacht", False, 100_000, 1, "optimal", [200], table))
+    assert runs_meanwhile(lambda: _native.simulate(("yacht", False), 100_000, 1, "optimal", [200], table))
     fresh = str(tmp_path / "free-joker.table")  # no file yet: solved now
     assert runs_meanwhile(lambda: _native.solve("yahtzee-free-joker", False, fresh, None))
