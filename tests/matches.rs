@@ -308,7 +308,7 @@ fn win_exact_plays_the_first_option_of_the_win_advice() {
         let response = best_response(
             &card,
             &opponents,
-            yahtzee_core::solve::expected::Simd::detect(),
+            yahtzee_core::solve::simd::Simd::detect(),
         );
         let mut exact = None;
         let turn = m.turn(0, &card, &opponents, None, &mut exact);

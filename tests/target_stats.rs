@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use yahtzee_core::game::dice::{DICE, Dice, Keep};
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::game::state::State;
-use yahtzee_core::solve::expected::Simd;
+use yahtzee_core::solve::simd::Simd;
 use yahtzee_core::solve::vector::{VectorObjective, solve_reduced};
 use yahtzee_core::stats::distribution::{Summary, Tally};
 use yahtzee_core::stats::simulate::{MeanInterval, Player, TargetPlayer, simulate};

@@ -590,7 +590,7 @@ pub fn answer(tables: &dyn Tables, line: &[u8]) -> Result<Answer, BatchError> {
         } else {
             None
         };
-        let simd = crate::solve::expected::Simd::detect();
+        let simd = crate::solve::simd::Simd::detect();
         return Ok(Answer::TwoPlayer(advise_at(
             ev,
             &at,

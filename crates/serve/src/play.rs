@@ -569,7 +569,7 @@ impl WebGame {
             &opponents,
             None,
             &mut exact,
-            yahtzee_core::solve::expected::Simd::detect(),
+            yahtzee_core::solve::simd::Simd::detect(),
         );
         match self.game.phase() {
             Phase::Rolled { dice, rolls_left } => {

@@ -33,7 +33,7 @@ use crate::policy::two_player::{NextPlies, TwoPlayerTurn};
 use crate::policy::win::{
     FinalScores, Opponent, WinAdvice, WinError, advise_against, opponents_at_table, solve_against,
 };
-use crate::solve::expected::Simd;
+use crate::solve::simd::Simd;
 use crate::solve::two_player::{TwoPlayerAdvice, TwoPlayerAdviceError};
 use crate::solve::vector::VectorTable;
 use crate::stats::simulate::MAX_TARGET;

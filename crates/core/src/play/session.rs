@@ -32,7 +32,7 @@ use crate::policy::expected::{AdviceError, Position, advise, box_choices};
 use crate::policy::target::{TargetError, advise_target};
 use crate::policy::two_player::{NextPlies, TwoPlayerBot};
 use crate::policy::win::{MODEL, WinError, opponent_scores, opponents_at_table};
-use crate::solve::expected::Simd;
+use crate::solve::simd::Simd;
 use crate::solve::two_player::TwoPlayerAdviceError;
 use crate::solve::vector::VectorTable;
 use crate::stats::matches::{MatchError, Seat as MatchSeat, check_tables};

@@ -44,7 +44,7 @@ use crate::policy::two_player::{NextPlies, TwoPlayerBot};
 use crate::policy::win::{
     FinalScores, WinTurn, best_response, opponent_scores, opponents_at_table,
 };
-use crate::solve::expected::Simd;
+use crate::solve::simd::Simd;
 use crate::solve::vector::{DISTRIBUTION, TARGET, VectorTable};
 use crate::stats::distribution::Tally;
 use crate::stats::simulate::{
