@@ -421,38 +421,19 @@ pub(crate) fn shared_upper_totals(rules: &Rules, filled: BoxMask) -> u64 {
     }
 }
 
-/// The solve of one card ([`solve_card`]) as a task, compiled for each instruction set.
-struct SolveCard<'a, 't, const N: usize> {
-    turn: &'a Turn<'t>,
-    layout: &'a Layout,
-    values: &'a [f64],
-    scratch: &'a mut Scratch<N>,
-    out: &'a mut [f64],
-}
-
-impl<const N: usize> SimdTask for SolveCard<'_, '_, N> {
-    type Output = ();
-
-    #[inline(always)]
-    fn run(self) {
-        solve_card(self)
-    }
-}
-
 /// Solves one card, both Yahtzee-box flags at once, and writes its rows of state values
 /// (without the held bonus) to `out`: `layout.flags` rows of `layout.lanes` values. Only the
 /// reachable states are solved, packed into blocks of `N` lanes, and one lane per flag stands
 /// for all the totals whose value does not depend on the total ([`shared_upper_totals`]).
 /// Unreachable states are left at 0.
 #[inline(always)]
-fn solve_card<const N: usize>(task: SolveCard<'_, '_, N>) {
-    let SolveCard {
-        turn,
-        layout,
-        values,
-        scratch,
-        out,
-    } = task;
+fn solve_card<const N: usize>(
+    turn: &Turn<'_>,
+    layout: &Layout,
+    values: &[f64],
+    scratch: &mut Scratch<N>,
+    out: &mut [f64],
+) {
     let rules = turn.rules;
     let five_box_filled = rules
         .five_of_a_kind_box()
@@ -508,6 +489,24 @@ fn solve_card<const N: usize>(task: SolveCard<'_, '_, N>) {
         } else {
             row[u] = w;
         }
+    }
+}
+
+/// The solve of one card ([`solve_card`]) as a task, compiled for each instruction set.
+struct SolveCard<'a, 't, const N: usize> {
+    turn: &'a Turn<'t>,
+    layout: &'a Layout,
+    values: &'a [f64],
+    scratch: &'a mut Scratch<N>,
+    out: &'a mut [f64],
+}
+
+impl<const N: usize> SimdTask for SolveCard<'_, '_, N> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run(self) {
+        solve_card(self.turn, self.layout, self.values, self.scratch, self.out)
     }
 }
 

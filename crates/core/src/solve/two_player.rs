@@ -40,8 +40,8 @@ use serde::Serialize;
 
 use crate::game::rules::{BoxMask, Rules};
 use crate::game::state::{Layout, State};
-use crate::solve::kernel::{KeepArray, Layer, Plan, Real, ScoreTable, opening_mean_of, run_turn};
 use crate::solve::simd::{Simd, SimdTask};
+use crate::solve::kernel::{KeepArray, Layer, Plan, Real, ScoreTable, opening_mean_of, run_turn};
 use crate::solve::vector::{BLOCK, RowSpec, TAIL_BLOCK, follow_policy, lay_out};
 use crate::tables::expected::StrategyTable;
 
@@ -514,40 +514,18 @@ struct MoverVectors<T> {
     lanes: u64,
 }
 
-/// The solve of one mover card ([`solve_mover`], in blocks of [`BLOCK`]) as a task, compiled
-/// for each instruction set.
-struct SolveMover<'a, T: Lane> {
-    game: &'a Game,
-    scores: &'a ScoreTable,
-    ply: usize,
-    mover: BoxMask,
-    others: &'a [BoxMask],
-    next: &'a Ply<T>,
-    scratch: &'a mut Scratch<T>,
-}
-
-impl<T: Lane> SimdTask for SolveMover<'_, T> {
-    type Output = MoverVectors<T>;
-
-    #[inline(always)]
-    fn run(self) -> MoverVectors<T> {
-        solve_mover::<T, BLOCK>(self)
-    }
-}
-
 /// Solves every pair of the mover card `mover` against the other cards `others` at ply
 /// `ply` from the next ply, in blocks of at most `W` lanes.
 #[inline(always)]
-fn solve_mover<T: Lane, const W: usize>(task: SolveMover<'_, T>) -> MoverVectors<T> {
-    let SolveMover {
-        game,
-        scores,
-        ply,
-        mover,
-        others,
-        next,
-        scratch,
-    } = task;
+fn solve_mover<T: Lane, const W: usize>(
+    game: &Game,
+    scores: &ScoreTable,
+    ply: usize,
+    mover: BoxMask,
+    others: &[BoxMask],
+    next: &Ply<T>,
+    scratch: &mut Scratch<T>,
+) -> MoverVectors<T> {
     let rules = &game.rules;
     let state = State {
         filled: mover,
@@ -637,6 +615,35 @@ fn solve_mover<T: Lane, const W: usize>(task: SolveMover<'_, T>) -> MoverVectors
         });
     }
     out
+}
+
+/// The solve of one mover card ([`solve_mover`], in blocks of [`BLOCK`]) as a task, compiled
+/// for each instruction set.
+struct SolveMover<'a, T: Lane> {
+    game: &'a Game,
+    scores: &'a ScoreTable,
+    ply: usize,
+    mover: BoxMask,
+    others: &'a [BoxMask],
+    next: &'a Ply<T>,
+    scratch: &'a mut Scratch<T>,
+}
+
+impl<T: Lane> SimdTask for SolveMover<'_, T> {
+    type Output = MoverVectors<T>;
+
+    #[inline(always)]
+    fn run(self) -> MoverVectors<T> {
+        solve_mover::<T, BLOCK>(
+            self.game,
+            self.scores,
+            self.ply,
+            self.mover,
+            self.others,
+            self.next,
+            self.scratch,
+        )
+    }
 }
 
 /// The cards of the mover and of the other player at ply `ply` of the (sub)game from

@@ -683,36 +683,16 @@ type BlockArgs<'a, T> = (
     i64,
 );
 
-/// The solve of one card ([`solve_card`], in blocks of [`BLOCK`]) as a task, compiled for
-/// each instruction set.
-struct SolveCard<'a, T: Real> {
-    table: &'a VectorTable<T>,
-    objective: &'a VectorObjective<T>,
-    scores: &'a ScoreTable,
-    filled: BoxMask,
-    scratch: &'a mut VectorScratch<T>,
-}
-
-impl<T: Real> SimdTask for SolveCard<'_, T> {
-    type Output = CardVectors<T>;
-
-    #[inline(always)]
-    fn run(self) -> CardVectors<T> {
-        solve_card::<T, BLOCK>(self)
-    }
-}
-
 /// Solves the vectors of the states of one card from the solved successors in `table`, in
 /// blocks of at most `W` lanes (32; the narrower blocks finish a vector).
 #[inline(always)]
-fn solve_card<T: Real, const W: usize>(task: SolveCard<'_, T>) -> CardVectors<T> {
-    let SolveCard {
-        table,
-        objective,
-        scores,
-        filled,
-        scratch,
-    } = task;
+fn solve_card<T: Real, const W: usize>(
+    table: &VectorTable<T>,
+    objective: &VectorObjective<T>,
+    scores: &ScoreTable,
+    filled: BoxMask,
+    scratch: &mut VectorScratch<T>,
+) -> CardVectors<T> {
     let rules = &objective.rules;
     let layout = &table.layout;
     let sign = objective.direction.sign();
@@ -810,6 +790,31 @@ fn solve_card<T: Real, const W: usize>(task: SolveCard<'_, T>) -> CardVectors<T>
         }
     }
     card
+}
+
+/// The solve of one card ([`solve_card`], in blocks of [`BLOCK`]) as a task, compiled for
+/// each instruction set.
+struct SolveCard<'a, T: Real> {
+    table: &'a VectorTable<T>,
+    objective: &'a VectorObjective<T>,
+    scores: &'a ScoreTable,
+    filled: BoxMask,
+    scratch: &'a mut VectorScratch<T>,
+}
+
+impl<T: Real> SimdTask for SolveCard<'_, T> {
+    type Output = CardVectors<T>;
+
+    #[inline(always)]
+    fn run(self) -> CardVectors<T> {
+        solve_card::<T, BLOCK>(
+            self.table,
+            self.objective,
+            self.scores,
+            self.filled,
+            self.scratch,
+        )
+    }
 }
 
 /// Solves a vector objective for every reachable state, backward from the full cards, one

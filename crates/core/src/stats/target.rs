@@ -410,19 +410,18 @@ impl SimdTask for TargetLanes<'_> {
 
     #[inline(always)]
     fn run(self) -> Vec<Vec<f64>> {
-        target_lanes_of(self)
+        target_lanes_of(self.targets, self.sign, self.plan, self.state, self.coords)
     }
 }
 
 #[inline(always)]
-fn target_lanes_of(task: TargetLanes<'_>) -> Vec<Vec<f64>> {
-    let TargetLanes {
-        targets,
-        sign,
-        plan,
-        state,
-        coords,
-    } = task;
+fn target_lanes_of(
+    targets: &VectorTable<f32>,
+    sign: i64,
+    plan: &TurnPlan,
+    state: &State,
+    coords: &[i64],
+) -> Vec<Vec<f64>> {
     let n = coords.len();
     debug_assert!((1..=LANES).contains(&n));
     let mut xs = [coords[n - 1]; LANES];
