@@ -41,7 +41,7 @@ use crate::game::state::{Layout, UPPER_TOTALS, cards_by_depth, reachable_upper_t
 pub use crate::solve::kernel::Layer;
 pub(crate) use crate::solve::kernel::ScoreTable;
 use crate::solve::kernel::{Plan, aligned_start, per_line, run_turn};
-use crate::solve::simd::{Isa, Simd, SimdTask};
+use crate::solve::simd::{Isa, Simd, simd_dispatch};
 
 /// Length of a successor row: 64 upper totals plus room for the largest upper score (30), so a
 /// lane `u` reading `u + points` never leaves the row. Lanes past 63 repeat lane 63.
@@ -492,21 +492,16 @@ fn solve_card<const N: usize>(
     }
 }
 
-/// The solve of one card ([`solve_card`]) as a task, compiled for each instruction set.
-struct SolveCard<'a, 't, const N: usize> {
-    turn: &'a Turn<'t>,
-    layout: &'a Layout,
-    values: &'a [f64],
-    scratch: &'a mut Scratch<N>,
-    out: &'a mut [f64],
-}
-
-impl<const N: usize> SimdTask for SolveCard<'_, '_, N> {
-    type Output = ();
-
-    #[inline(always)]
-    fn run(self) {
-        solve_card(self.turn, self.layout, self.values, self.scratch, self.out)
+simd_dispatch! {
+    /// [`solve_card`] compiled for an instruction set.
+    fn solve_card_dispatch[const N: usize](
+        turn: &Turn<'_>,
+        layout: &Layout,
+        values: &[f64],
+        scratch: &mut Scratch<N>,
+        out: &mut [f64],
+    ) -> () {
+        solve_card
     }
 }
 
@@ -631,13 +626,10 @@ impl Solver {
                     scores: &self.scores,
                     filled,
                 };
-                self.options.simd.run(SolveCard {
-                    turn: &turn,
-                    layout: &self.layout,
-                    values,
-                    scratch,
-                    out,
-                });
+                solve_card_dispatch(
+                    self.options.simd,
+                    (&turn, &self.layout, values, scratch, out),
+                );
             });
     }
 }

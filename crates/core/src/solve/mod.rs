@@ -5,8 +5,8 @@
 //! the forward pass of a turn under a policy, the kernel's counterpart for statistics
 //! ([`forward`]).
 
-pub(crate) mod forward;
 pub mod expected;
+pub(crate) mod forward;
 pub mod kernel;
 pub mod lane;
 pub mod simd;

@@ -40,8 +40,8 @@ use serde::Serialize;
 
 use crate::game::rules::{BoxMask, Rules};
 use crate::game::state::{Layout, State};
-use crate::solve::simd::{Simd, SimdTask};
 use crate::solve::kernel::{KeepArray, Layer, Plan, Real, ScoreTable, opening_mean_of, run_turn};
+use crate::solve::simd::{Simd, simd_dispatch};
 use crate::solve::vector::{BLOCK, RowSpec, TAIL_BLOCK, follow_policy, lay_out};
 use crate::tables::expected::StrategyTable;
 
@@ -617,32 +617,18 @@ fn solve_mover<T: Lane, const W: usize>(
     out
 }
 
-/// The solve of one mover card ([`solve_mover`], in blocks of [`BLOCK`]) as a task, compiled
-/// for each instruction set.
-struct SolveMover<'a, T: Lane> {
-    game: &'a Game,
-    scores: &'a ScoreTable,
-    ply: usize,
-    mover: BoxMask,
-    others: &'a [BoxMask],
-    next: &'a Ply<T>,
-    scratch: &'a mut Scratch<T>,
-}
-
-impl<T: Lane> SimdTask for SolveMover<'_, T> {
-    type Output = MoverVectors<T>;
-
-    #[inline(always)]
-    fn run(self) -> MoverVectors<T> {
-        solve_mover::<T, BLOCK>(
-            self.game,
-            self.scores,
-            self.ply,
-            self.mover,
-            self.others,
-            self.next,
-            self.scratch,
-        )
+simd_dispatch! {
+    /// [`solve_mover`] in blocks of [`BLOCK`], compiled for an instruction set.
+    fn solve_mover_dispatch[T: Lane](
+        game: &Game,
+        scores: &ScoreTable,
+        ply: usize,
+        mover: BoxMask,
+        others: &[BoxMask],
+        next: &Ply<T>,
+        scratch: &mut Scratch<T>,
+    ) -> MoverVectors<T> {
+        solve_mover::<T, BLOCK>
     }
 }
 
@@ -711,15 +697,8 @@ pub fn solve_plies<T: Lane>(
         let solved: Vec<MoverVectors<T>> = movers
             .par_iter()
             .map_init(Scratch::new, |scratch, &mover| {
-                let v = simd.run(SolveMover {
-                    game,
-                    scores: &scores,
-                    ply,
-                    mover,
-                    others,
-                    next: &next,
-                    scratch,
-                });
+                let v =
+                    solve_mover_dispatch(simd, (game, &scores, ply, mover, others, &next, scratch));
                 let d = done.fetch_add(others.len() as u64, Ordering::Relaxed);
                 progress(d + others.len() as u64, total);
                 v

@@ -35,7 +35,7 @@ use crate::game::state::{
 };
 use crate::solve::expected::shared_upper_totals;
 use crate::solve::kernel::{KeepArray, Layer, Plan, Real, ScoreTable, opening_mean, run_turn};
-use crate::solve::simd::{Simd, SimdTask};
+use crate::solve::simd::{Simd, simd_dispatch};
 use crate::tables::expected::{
     FORMAT_VERSION, MAGIC, Origin, StrategyTable, TableError, TableHeader,
 };
@@ -792,28 +792,16 @@ fn solve_card<T: Real, const W: usize>(
     card
 }
 
-/// The solve of one card ([`solve_card`], in blocks of [`BLOCK`]) as a task, compiled for
-/// each instruction set.
-struct SolveCard<'a, T: Real> {
-    table: &'a VectorTable<T>,
-    objective: &'a VectorObjective<T>,
-    scores: &'a ScoreTable,
-    filled: BoxMask,
-    scratch: &'a mut VectorScratch<T>,
-}
-
-impl<T: Real> SimdTask for SolveCard<'_, T> {
-    type Output = CardVectors<T>;
-
-    #[inline(always)]
-    fn run(self) -> CardVectors<T> {
-        solve_card::<T, BLOCK>(
-            self.table,
-            self.objective,
-            self.scores,
-            self.filled,
-            self.scratch,
-        )
+simd_dispatch! {
+    /// [`solve_card`] in blocks of [`BLOCK`], compiled for an instruction set.
+    fn solve_card_dispatch[T: Real](
+        table: &VectorTable<T>,
+        objective: &VectorObjective<T>,
+        scores: &ScoreTable,
+        filled: BoxMask,
+        scratch: &mut VectorScratch<T>,
+    ) -> CardVectors<T> {
+        solve_card::<T, BLOCK>
     }
 }
 
@@ -918,13 +906,7 @@ fn solve_cards<T: Real>(
             .map_init(VectorScratch::new, |scratch, &filled| {
                 (
                     filled,
-                    simd.run(SolveCard {
-                        table: &table,
-                        objective,
-                        scores: &scores,
-                        filled,
-                        scratch,
-                    }),
+                    solve_card_dispatch(simd, (&table, objective, &scores, filled, scratch)),
                 )
             })
             .collect();

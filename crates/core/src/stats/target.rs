@@ -39,7 +39,7 @@ use crate::policy::target::{TargetError, TargetTurn};
 use crate::policy::win::FinalScores;
 use crate::solve::forward::{Kept, outcome_chances};
 use crate::solve::kernel::Layer;
-use crate::solve::simd::{Simd, SimdTask};
+use crate::solve::simd::{Simd, simd_dispatch};
 use crate::solve::vector::{MAX_TURN_LANES, VectorTable, max_remaining};
 use crate::stats::distribution::Tally;
 use crate::stats::simulate::TargetPlayer;
@@ -387,30 +387,19 @@ fn target_lanes(
     state: &State,
     coords: &[i64],
 ) -> Vec<Vec<f64>> {
-    Simd::detect().run(TargetLanes {
-        targets,
-        sign,
-        plan,
-        state,
-        coords,
-    })
+    target_lanes_dispatch(Simd::detect(), (targets, sign, plan, state, coords))
 }
 
-/// The arguments of [`target_lanes_of`], as a task compiled for each instruction set.
-struct TargetLanes<'a> {
-    targets: &'a VectorTable<f32>,
-    sign: i64,
-    plan: &'a TurnPlan,
-    state: &'a State,
-    coords: &'a [i64],
-}
-
-impl SimdTask for TargetLanes<'_> {
-    type Output = Vec<Vec<f64>>;
-
-    #[inline(always)]
-    fn run(self) -> Vec<Vec<f64>> {
-        target_lanes_of(self.targets, self.sign, self.plan, self.state, self.coords)
+simd_dispatch! {
+    /// [`target_lanes_of`] compiled for an instruction set.
+    fn target_lanes_dispatch[](
+        targets: &VectorTable<f32>,
+        sign: i64,
+        plan: &TurnPlan,
+        state: &State,
+        coords: &[i64],
+    ) -> Vec<Vec<f64>> {
+        target_lanes_of
     }
 }
 
