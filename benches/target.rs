@@ -20,7 +20,8 @@ use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::game::state::ScoreCard;
 use yahtzee_core::policy::expected::{Position, advise};
 use yahtzee_core::policy::target::advise_target;
-use yahtzee_core::solve::expected::{Simd, SolveOptions};
+use yahtzee_core::solve::expected::SolveOptions;
+use yahtzee_core::solve::simd::Simd;
 use yahtzee_core::solve::vector::{VectorObjective, solve, solve_reduced};
 use yahtzee_core::tables::expected::StrategyTable;
 

@@ -15,8 +15,8 @@ use std::time::Duration;
 use criterion::{Criterion, criterion_group, criterion_main};
 
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
-use yahtzee_core::solve::expected::Simd;
 use yahtzee_core::solve::lane::Duo;
+use yahtzee_core::solve::simd::Simd;
 use yahtzee_core::solve::two_player::{Game, Start, solve};
 
 fn subgame() -> (Game, Start) {

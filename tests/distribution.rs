@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::game::state::{State, reachable_states};
-use yahtzee_core::solve::expected::Simd;
 use yahtzee_core::solve::expected::SolveOptions;
+use yahtzee_core::solve::simd::Simd;
 use yahtzee_core::solve::vector::{VectorObjective, max_remaining, solve, solve_reduced};
 use yahtzee_core::tables::expected::StrategyTable;
 

@@ -320,11 +320,7 @@ fn win_exact_plays_the_first_option_of_the_win_advice() {
         let card = ScoreCard::parse(rules, mine, 0).unwrap();
         let other = ScoreCard::parse(rules, theirs, 0).unwrap();
         let opponents = m.opponents(0, &[card.clone(), other.clone()]);
-        let response = best_response(
-            &card,
-            &opponents,
-            yahtzee_core::solve::expected::Simd::detect(),
-        );
+        let response = best_response(&card, &opponents, yahtzee_core::solve::simd::Simd::detect());
         let mut exact = None;
         let turn = m.turn(0, &card, &opponents, None, &mut exact);
         let mut unused = None;

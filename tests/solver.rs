@@ -5,7 +5,8 @@ use yahtzee_core::game::dice::Dice;
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::game::state::{ScoreCard, State, is_reachable};
 use yahtzee_core::policy::expected::{Position, advise, box_choices};
-use yahtzee_core::solve::expected::{Simd, SolveOptions, solve};
+use yahtzee_core::solve::expected::{SolveOptions, solve};
+use yahtzee_core::solve::simd::Simd;
 use yahtzee_core::tables::expected::StrategyTable;
 
 use crate::brute::BruteForce;

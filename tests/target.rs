@@ -4,7 +4,7 @@
 
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::game::state::reachable_states;
-use yahtzee_core::solve::expected::Simd;
+use yahtzee_core::solve::simd::Simd;
 use yahtzee_core::solve::vector::{VectorObjective, max_remaining, solve, solve_reduced};
 
 use crate::brute::BruteForce;

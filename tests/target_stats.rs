@@ -11,7 +11,7 @@ use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::game::state::State;
 use yahtzee_core::policy::player::Player;
 use yahtzee_core::policy::target::TargetPlayer;
-use yahtzee_core::solve::expected::Simd;
+use yahtzee_core::solve::simd::Simd;
 use yahtzee_core::solve::vector::{VectorObjective, solve_reduced};
 use yahtzee_core::stats::distribution::{Summary, Tally};
 use yahtzee_core::stats::simulate::{MeanInterval, simulate};

@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use yahtzee_core::game::rules::{BoxMask, Order, RuleSet, Rules};
 use yahtzee_core::game::state::State;
-use yahtzee_core::solve::expected::Simd;
 use yahtzee_core::solve::lane::Duo;
+use yahtzee_core::solve::simd::Simd;
 use yahtzee_core::solve::two_player::{Game, Player, Solution, Start, solve};
 
 use crate::brute::{BruteForce, Outcome, TwoPlayerPolicy};

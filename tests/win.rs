@@ -9,7 +9,8 @@ use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::game::state::{ScoreCard, State};
 use yahtzee_core::policy::expected::Position;
 use yahtzee_core::policy::win::{FinalScores, Opponent, advise_win, utility};
-use yahtzee_core::solve::expected::{Simd, SolveOptions};
+use yahtzee_core::solve::expected::SolveOptions;
+use yahtzee_core::solve::simd::Simd;
 use yahtzee_core::solve::vector::{VectorObjective, max_banked, solve, solve_reduced};
 use yahtzee_core::tables::expected::StrategyTable;
 

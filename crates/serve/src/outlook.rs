@@ -43,7 +43,7 @@ use yahtzee_core::policy::win::{
     FinalScores, MODEL, Opponent, WinError, best_response, needs_distribution, opponent_scores,
     utility,
 };
-use yahtzee_core::solve::expected::Simd;
+use yahtzee_core::solve::simd::Simd;
 use yahtzee_core::solve::vector::VectorTable;
 use yahtzee_core::stats::distribution::Tally;
 use yahtzee_core::stats::{VectorPolicy, distribution_from_card, distribution_from_position};

@@ -571,7 +571,7 @@ impl WebGame {
             opponents: &opponents,
             cache: None,
             plies: None,
-            simd: yahtzee_core::solve::expected::Simd::detect(),
+            simd: yahtzee_core::solve::simd::Simd::detect(),
         };
         let turn = bot.turn_in_game(at, &mut exact);
         match self.game.phase() {

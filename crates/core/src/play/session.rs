@@ -36,7 +36,7 @@ use crate::policy::target::TargetPlayer;
 use crate::policy::target::{TargetError, advise_target};
 use crate::policy::two_player::{NextPlies, TwoPlayerBot};
 use crate::policy::win::{MODEL, WinError, opponent_scores, opponents_at_table};
-use crate::solve::expected::Simd;
+use crate::solve::simd::Simd;
 use crate::solve::two_player::TwoPlayerAdviceError;
 use crate::solve::vector::VectorTable;
 use crate::tables::expected::StrategyTable;

@@ -33,7 +33,7 @@ use crate::text::excerpt;
 use crate::policy::expected::{Advice, AdviceError, Position};
 use crate::policy::target::{TargetAdvice, TargetError, advise_target};
 use crate::policy::win::{Opponent, WinAdvice, WinError, advise_win, needs_distribution};
-use crate::solve::expected::Simd;
+use crate::solve::simd::Simd;
 use crate::solve::two_player::{
     TwoPlayerAdvice, TwoPlayerAdviceError, TwoPlayerPosition, advise_at, check_position,
     reads_early_table,

@@ -23,7 +23,7 @@ use crate::policy::expected::{TurnValues, best_box_for};
 use crate::policy::target::{TargetError, TargetPlayer, TargetTurn};
 use crate::policy::two_player::{NextPlies, TwoPlayerBot, TwoPlayerTurn};
 use crate::policy::win::{FinalScores, WinTurn, best_response};
-use crate::solve::expected::Simd;
+use crate::solve::simd::Simd;
 use crate::solve::vector::{DISTRIBUTION, VectorTable};
 use crate::tables::expected::{EXPECTED_SCORE, StrategyTable, TableError};
 use crate::tables::set::{LoadError, TableSet};

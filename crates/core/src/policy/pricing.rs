@@ -16,7 +16,7 @@ use crate::policy::two_player::TwoPlayerTurn;
 use crate::policy::win::{
     FinalScores, Opponent, WinAdvice, WinError, advise_against, opponents_at_table, solve_against,
 };
-use crate::solve::expected::Simd;
+use crate::solve::simd::Simd;
 use crate::solve::two_player::{TwoPlayerAdvice, TwoPlayerAdviceError};
 use crate::solve::vector::VectorTable;
 use crate::tables::expected::StrategyTable;

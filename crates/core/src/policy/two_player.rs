@@ -22,7 +22,7 @@ use crate::game::dice::{Dice, Keep};
 use crate::game::rules::{BoxMask, Rules};
 use crate::game::state::{Bonuses, ScoreCard};
 use crate::policy::expected::{Action, Position};
-use crate::solve::expected::Simd;
+use crate::solve::simd::Simd;
 use crate::tables::expected::StrategyTable;
 
 use crate::solve::two_player::{

@@ -21,7 +21,7 @@ use crate::game::rules::Rules;
 use crate::game::state::{CardError, ScoreCard};
 use crate::policy::expected::{Action, AdviceError, Position};
 use crate::policy::target::{TargetError, price_options};
-use crate::solve::expected::Simd;
+use crate::solve::simd::Simd;
 use crate::solve::vector::{
     Direction, TAIL, VectorObjective, VectorTable, max_remaining, solve_from,
 };

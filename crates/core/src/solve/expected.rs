@@ -41,6 +41,7 @@ use crate::game::state::{Layout, UPPER_TOTALS, cards_by_depth, reachable_upper_t
 pub use crate::solve::kernel::Layer;
 pub(crate) use crate::solve::kernel::ScoreTable;
 use crate::solve::kernel::{Plan, aligned_start, per_line, run_turn};
+use crate::solve::simd::{Isa, Simd, simd_dispatch};
 
 /// Length of a successor row: 64 upper totals plus room for the largest upper score (30), so a
 /// lane `u` reading `u + points` never leaves the row. Lanes past 63 repeat lane 63.
@@ -491,110 +492,16 @@ fn solve_card<const N: usize>(
     }
 }
 
-/// An instruction set of x86-64 the solver's kernel is compiled for.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Isa {
-    /// AVX-512 (512-bit vectors).
-    Avx512,
-    /// AVX2 (256-bit vectors).
-    Avx2,
-    /// Whatever the build target guarantees (SSE2 on x86-64).
-    Baseline,
-}
-
-impl Isa {
-    /// True when this processor has the instruction set.
-    pub fn is_present(self) -> bool {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Isa::Avx512 => std::arch::is_x86_feature_detected!("avx512f"),
-            #[cfg(target_arch = "x86_64")]
-            Isa::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
-            Isa::Baseline => true,
-            #[allow(unreachable_patterns)]
-            _ => false,
-        }
-    }
-}
-
-/// An instruction set the solver may use on this processor. It can only be made for an
-/// instruction set the processor has ([`Simd::detect`], [`Simd::new`]), so running the kernel
-/// compiled for it is sound: safe code cannot select AVX-512 on a processor without it.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Simd(Isa);
-
-impl Simd {
-    /// The baseline instructions, present everywhere.
-    pub const BASELINE: Simd = Simd(Isa::Baseline);
-
-    /// The widest instruction set of this processor.
-    pub fn detect() -> Simd {
-        [Isa::Avx512, Isa::Avx2]
-            .into_iter()
-            .find(|isa| isa.is_present())
-            .map_or(Simd::BASELINE, Simd)
-    }
-
-    /// `isa`, if this processor has it.
-    pub fn new(isa: Isa) -> Option<Simd> {
-        isa.is_present().then_some(Simd(isa))
-    }
-
-    /// Every instruction set of this processor the kernel is compiled for, widest first.
-    pub fn available() -> Vec<Simd> {
-        [Isa::Avx512, Isa::Avx2, Isa::Baseline]
-            .into_iter()
-            .filter_map(Simd::new)
-            .collect()
-    }
-
-    /// The instruction set.
-    pub fn isa(self) -> Isa {
-        self.0
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-fn solve_card_avx512<const N: usize>(
-    turn: &Turn<'_>,
-    layout: &Layout,
-    values: &[f64],
-    scratch: &mut Scratch<N>,
-    out: &mut [f64],
-) {
-    solve_card(turn, layout, values, scratch, out)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn solve_card_avx2<const N: usize>(
-    turn: &Turn<'_>,
-    layout: &Layout,
-    values: &[f64],
-    scratch: &mut Scratch<N>,
-    out: &mut [f64],
-) {
-    solve_card(turn, layout, values, scratch, out)
-}
-
-fn solve_card_dispatch<const N: usize>(
-    simd: Simd,
-    turn: &Turn<'_>,
-    layout: &Layout,
-    values: &[f64],
-    scratch: &mut Scratch<N>,
-    out: &mut [f64],
-) {
-    match simd.isa() {
-        // SAFETY: a `Simd` is only made for an instruction set this processor has
-        // (`Simd::new` checks). Neither variant uses fused multiply-add, so all three
-        // produce the same bits.
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 => unsafe { solve_card_avx512(turn, layout, values, scratch, out) },
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 => unsafe { solve_card_avx2(turn, layout, values, scratch, out) },
-        _ => solve_card(turn, layout, values, scratch, out),
+simd_dispatch! {
+    /// [`solve_card`] compiled for an instruction set.
+    fn solve_card_dispatch[const N: usize](
+        turn: &Turn<'_>,
+        layout: &Layout,
+        values: &[f64],
+        scratch: &mut Scratch<N>,
+        out: &mut [f64],
+    ) -> () {
+        solve_card
     }
 }
 
@@ -674,8 +581,8 @@ impl Solver {
     /// Solves every card with `depth` boxes filled, reading the solved cards of `depth + 1`
     /// from `values` and writing the new rows into it. Runs on the current rayon pool.
     pub fn solve_depth(&self, depth: usize, values: &mut [f64]) {
-        match (self.layout.lanes > 1, self.options.simd) {
-            (true, Simd(Isa::Avx512)) => self.solve_depth_in::<WIDE_BLOCK>(depth, values),
+        match (self.layout.lanes > 1, self.options.simd.isa()) {
+            (true, Isa::Avx512) => self.solve_depth_in::<WIDE_BLOCK>(depth, values),
             (true, _) => self.solve_depth_in::<BLOCK>(depth, values),
             (false, _) => self.solve_depth_in::<1>(depth, values),
         }
@@ -719,7 +626,10 @@ impl Solver {
                     scores: &self.scores,
                     filled,
                 };
-                solve_card_dispatch(self.options.simd, &turn, &self.layout, values, scratch, out);
+                solve_card_dispatch(
+                    self.options.simd,
+                    (&turn, &self.layout, values, scratch, out),
+                );
             });
     }
 }
@@ -777,23 +687,6 @@ mod tests {
             let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             assert!(bits(&narrow) == bits(&wide), "{}", rules.label());
         }
-    }
-
-    /// Regression: `Simd` and `SolveOptions` were public with public variants, so safe code
-    /// could select AVX-512 on a processor without it (undefined behaviour). Now a `Simd` is
-    /// made only for an instruction set the processor has.
-    #[test]
-    fn unsupported_simd_level_cannot_be_constructed() {
-        for isa in [Isa::Avx512, Isa::Avx2, Isa::Baseline] {
-            assert_eq!(Simd::new(isa).is_some(), isa.is_present(), "{isa:?}");
-        }
-        #[cfg(target_arch = "x86_64")]
-        assert_eq!(
-            Simd::new(Isa::Avx512).is_some(),
-            std::arch::is_x86_feature_detected!("avx512f")
-        );
-        assert!(Simd::available().contains(&Simd::detect()));
-        assert_eq!(Simd::new(Isa::Baseline), Some(Simd::BASELINE));
     }
 
     #[test]

@@ -1,10 +1,14 @@
 //! The solvers: the turn kernel that every objective runs ([`kernel`]), the backward solve of
 //! the expected score ([`expected`]), of the vector objectives (a vector per state: target
 //! score, distributions; [`vector`]) and of the exact game of two ([`two_player`], with the
-//! lanes of its pairs in [`lane`]).
+//! lanes of its pairs in [`lane`]); the instruction sets they are compiled for ([`simd`]); and
+//! the forward pass of a turn under a policy, the kernel's counterpart for statistics
+//! ([`forward`]).
 
 pub mod expected;
+pub(crate) mod forward;
 pub mod kernel;
 pub mod lane;
+pub mod simd;
 pub mod two_player;
 pub mod vector;

@@ -40,8 +40,8 @@ use serde::Serialize;
 
 use crate::game::rules::{BoxMask, Rules};
 use crate::game::state::{Layout, State};
-use crate::solve::expected::Simd;
 use crate::solve::kernel::{KeepArray, Layer, Plan, Real, ScoreTable, opening_mean_of, run_turn};
+use crate::solve::simd::{Simd, simd_dispatch};
 use crate::solve::vector::{BLOCK, RowSpec, TAIL_BLOCK, follow_policy, lay_out};
 use crate::tables::expected::StrategyTable;
 
@@ -517,7 +517,6 @@ struct MoverVectors<T> {
 /// Solves every pair of the mover card `mover` against the other cards `others` at ply
 /// `ply` from the next ply, in blocks of at most `W` lanes.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 fn solve_mover<T: Lane, const W: usize>(
     game: &Game,
     scores: &ScoreTable,
@@ -618,56 +617,18 @@ fn solve_mover<T: Lane, const W: usize>(
     out
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-fn solve_mover_avx512<T: Lane>(
-    game: &Game,
-    scores: &ScoreTable,
-    ply: usize,
-    mover: BoxMask,
-    others: &[BoxMask],
-    next: &Ply<T>,
-    scratch: &mut Scratch<T>,
-) -> MoverVectors<T> {
-    solve_mover::<T, BLOCK>(game, scores, ply, mover, others, next, scratch)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn solve_mover_avx2<T: Lane>(
-    game: &Game,
-    scores: &ScoreTable,
-    ply: usize,
-    mover: BoxMask,
-    others: &[BoxMask],
-    next: &Ply<T>,
-    scratch: &mut Scratch<T>,
-) -> MoverVectors<T> {
-    solve_mover::<T, BLOCK>(game, scores, ply, mover, others, next, scratch)
-}
-
-#[allow(clippy::too_many_arguments)]
-fn solve_mover_dispatch<T: Lane>(
-    simd: Simd,
-    game: &Game,
-    scores: &ScoreTable,
-    ply: usize,
-    mover: BoxMask,
-    others: &[BoxMask],
-    next: &Ply<T>,
-    scratch: &mut Scratch<T>,
-) -> MoverVectors<T> {
-    use crate::solve::expected::Isa;
-    match simd.isa() {
-        // SAFETY: a `Simd` is only made for an instruction set this processor has. No
-        // operation is fused, so every instruction set gives the same bits.
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 => unsafe {
-            solve_mover_avx512(game, scores, ply, mover, others, next, scratch)
-        },
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 => unsafe { solve_mover_avx2(game, scores, ply, mover, others, next, scratch) },
-        _ => solve_mover::<T, BLOCK>(game, scores, ply, mover, others, next, scratch),
+simd_dispatch! {
+    /// [`solve_mover`] in blocks of [`BLOCK`], compiled for an instruction set.
+    fn solve_mover_dispatch[T: Lane](
+        game: &Game,
+        scores: &ScoreTable,
+        ply: usize,
+        mover: BoxMask,
+        others: &[BoxMask],
+        next: &Ply<T>,
+        scratch: &mut Scratch<T>,
+    ) -> MoverVectors<T> {
+        solve_mover::<T, BLOCK>
     }
 }
 
@@ -737,7 +698,7 @@ pub fn solve_plies<T: Lane>(
             .par_iter()
             .map_init(Scratch::new, |scratch, &mover| {
                 let v =
-                    solve_mover_dispatch(simd, game, &scores, ply, mover, others, &next, scratch);
+                    solve_mover_dispatch(simd, (game, &scores, ply, mover, others, &next, scratch));
                 let d = done.fetch_add(others.len() as u64, Ordering::Relaxed);
                 progress(d + others.len() as u64, total);
                 v

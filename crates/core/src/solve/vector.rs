@@ -33,8 +33,9 @@ use crate::game::rules::{BoxMask, Joker, Rules};
 use crate::game::state::{
     Layout, State, cards_by_depth, reachable_states, reachable_upper_totals, set_bits,
 };
-use crate::solve::expected::{Simd, shared_upper_totals};
+use crate::solve::expected::shared_upper_totals;
 use crate::solve::kernel::{KeepArray, Layer, Plan, Real, ScoreTable, opening_mean, run_turn};
+use crate::solve::simd::{Simd, simd_dispatch};
 use crate::tables::expected::{
     FORMAT_VERSION, MAGIC, Origin, StrategyTable, TableError, TableHeader,
 };
@@ -791,47 +792,16 @@ fn solve_card<T: Real, const W: usize>(
     card
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-fn solve_card_avx512<T: Real>(
-    table: &VectorTable<T>,
-    objective: &VectorObjective<T>,
-    scores: &ScoreTable,
-    filled: BoxMask,
-    scratch: &mut VectorScratch<T>,
-) -> CardVectors<T> {
-    solve_card::<T, BLOCK>(table, objective, scores, filled, scratch)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn solve_card_avx2<T: Real>(
-    table: &VectorTable<T>,
-    objective: &VectorObjective<T>,
-    scores: &ScoreTable,
-    filled: BoxMask,
-    scratch: &mut VectorScratch<T>,
-) -> CardVectors<T> {
-    solve_card::<T, BLOCK>(table, objective, scores, filled, scratch)
-}
-
-fn solve_card_dispatch<T: Real>(
-    simd: Simd,
-    table: &VectorTable<T>,
-    objective: &VectorObjective<T>,
-    scores: &ScoreTable,
-    filled: BoxMask,
-    scratch: &mut VectorScratch<T>,
-) -> CardVectors<T> {
-    use crate::solve::expected::Isa;
-    match simd.isa() {
-        // SAFETY: a `Simd` is only made for an instruction set this processor has. No
-        // operation is fused, so every instruction set gives the same bits.
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 => unsafe { solve_card_avx512(table, objective, scores, filled, scratch) },
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 => unsafe { solve_card_avx2(table, objective, scores, filled, scratch) },
-        _ => solve_card::<T, BLOCK>(table, objective, scores, filled, scratch),
+simd_dispatch! {
+    /// [`solve_card`] in blocks of [`BLOCK`], compiled for an instruction set.
+    fn solve_card_dispatch[T: Real](
+        table: &VectorTable<T>,
+        objective: &VectorObjective<T>,
+        scores: &ScoreTable,
+        filled: BoxMask,
+        scratch: &mut VectorScratch<T>,
+    ) -> CardVectors<T> {
+        solve_card::<T, BLOCK>
     }
 }
 
@@ -936,7 +906,7 @@ fn solve_cards<T: Real>(
             .map_init(VectorScratch::new, |scratch, &filled| {
                 (
                     filled,
-                    solve_card_dispatch(simd, &table, objective, &scores, filled, scratch),
+                    solve_card_dispatch(simd, (&table, objective, &scores, filled, scratch)),
                 )
             })
             .collect();

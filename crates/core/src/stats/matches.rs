@@ -42,7 +42,7 @@ use crate::policy::cache::TurnCache;
 use crate::policy::player::{AtTable, Player, PlayerError, PolicyTurn, check_players};
 use crate::policy::win::{FinalScores, opponent_scores, opponents_at_table};
 use crate::policy::{Policy, PolicyError};
-use crate::solve::expected::Simd;
+use crate::solve::simd::Simd;
 use crate::solve::vector::VectorTable;
 use crate::stats::distribution::Tally;
 use crate::stats::simulate::{Played, play_turn};

@@ -11,11 +11,11 @@
 //! Two steps:
 //!
 //! 1. One turn of one state ([`turn_outcomes`]): the probability of each way the turn can end,
-//!    as (box, points, bonus) events. The opening roll has the probabilities of five thrown
-//!    dice; each roll moves its probability to the policy's keep, and each keep spreads it over
-//!    the rolls it can become; after the last roll (or a stop) each roll's probability goes to
-//!    the policy's box. The policy does not depend on the points banked so far, so this is done
-//!    once per state.
+//!    as (box, points, bonus) events, by the forward pass of [`crate::solve::forward`]. The
+//!    opening roll has the probabilities of five thrown dice; each roll moves its probability
+//!    to the policy's keep, and each keep spreads it over the rolls it can become; after the
+//!    last roll (or a stop) each roll's probability goes to the policy's box. The policy does
+//!    not depend on the points banked so far, so this is done once per state.
 //! 2. The game ([`exact_distribution`]): states are visited by depth (number of filled boxes),
 //!    each holding a histogram of the points banked so far (bonuses included, up to ~1,600
 //!    with Yahtzee bonuses) and one of the Yahtzee bonuses earned so far. Every event of a
@@ -40,10 +40,11 @@ use std::sync::LazyLock;
 
 use rayon::prelude::*;
 
-use crate::game::dice::{Dice, FACES, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
+use crate::game::dice::Dice;
 use crate::game::rules::BoxMask;
 use crate::game::state::{Bonuses, Layout, State, cards_by_depth};
 use crate::policy::expected::{TurnValues, best_boxes};
+use crate::solve::forward::{Kept, outcome_chances};
 use crate::stats::distribution::Tally;
 use crate::tables::expected::StrategyTable;
 
@@ -83,6 +84,11 @@ impl TurnEvent {
     pub fn upper_bonus(&self) -> bool {
         self.bonuses.upper
     }
+
+    /// What tells events apart: the box, its points and the bonus.
+    fn key(&self) -> (u8, u8, u16) {
+        (self.box_index, self.points, self.bonus)
+    }
 }
 
 /// The 252 rolls, by roll offset.
@@ -93,74 +99,42 @@ static ROLL_DICE: LazyLock<Vec<Dice>> = LazyLock::new(|| Dice::all().collect());
 /// to 1 (to rounding) and the events' expected value is the state's value in `table`.
 pub fn turn_outcomes(table: &StrategyTable, state: &State) -> Vec<TurnEvent> {
     let turn = TurnValues::new(table, state);
-    let lattice = Lattice::get();
-    let dice = &*ROLL_DICE;
-    let mut p = [0.0f64; ROLLS];
-    p.copy_from_slice(&lattice.roll_probability);
-    // Probability of ending the turn on each roll (after the last roll or a stop).
-    let mut last = [0.0f64; ROLLS];
-    let mut keep_mass = [0.0f64; FIRST_ROLL];
-    for rolls_left in [2u8, 1] {
-        keep_mass.fill(0.0);
-        for r in 0..ROLLS {
-            if p[r] == 0.0 {
-                continue;
-            }
-            let (keep, _) = turn.best_keep(rolls_left, &dice[r]);
-            if keep.len() == crate::game::dice::DICE {
-                last[r] += p[r];
-            } else {
-                keep_mass[keep.index()] += p[r];
-            }
-        }
-        // Throw the dice not kept one at a time: the mass of each multiset of fewer than
-        // five dice goes, a sixth to each face, to the multiset one die larger. Multisets are
-        // ordered by size, so one forward sweep finishes every keep: 1,260 multiply-adds
-        // whatever the keeps, against up to 252 per keep with the outcome probabilities.
-        let mut mass = [0.0f64; MULTISETS];
-        mass[..FIRST_ROLL].copy_from_slice(&keep_mass);
-        for i in 0..FIRST_ROLL {
-            let m = mass[i];
-            if m == 0.0 {
-                continue;
-            }
-            let sixth = m / FACES as f64;
-            for &child in &lattice.add[i] {
-                mass[usize::from(child)] += sixth;
-            }
-        }
-        p.copy_from_slice(&mass[FIRST_ROLL..]);
+    // The way each final roll ends the turn, and every way, sorted by box, then points, then
+    // bonus.
+    let ends: Vec<Option<TurnEvent>> = best_boxes(table, state)
+        .iter()
+        .map(|best| {
+            best.map(|best| TurnEvent {
+                box_index: best.index as u8,
+                points: best.points as u8,
+                bonus: best.bonus as u16,
+                bonuses: best.bonuses,
+                probability: 0.0,
+            })
+        })
+        .collect();
+    let mut events: Vec<TurnEvent> = ends.iter().flatten().copied().collect();
+    events.sort_by_key(TurnEvent::key);
+    events.dedup_by_key(|e| e.key());
+    let event_of: Vec<Option<u16>> = ends
+        .iter()
+        .map(|end| {
+            let at = events.binary_search_by_key(&end.as_ref()?.key(), TurnEvent::key);
+            at.ok().map(|i| i as u16)
+        })
+        .collect();
+    let chances = outcome_chances::<1>(
+        1,
+        events.len(),
+        |rolls_left, r, _| Kept::of_index(turn.best_keep_of_roll(rolls_left, r).0),
+        |r, _| event_of[r],
+    );
+    for (e, [chance]) in events.iter_mut().zip(chances) {
+        e.probability = chance;
     }
-    let mut events: Vec<TurnEvent> = Vec::new();
-    let boxes = best_boxes(table, state);
-    for r in 0..ROLLS {
-        let mass = last[r] + p[r];
-        if mass == 0.0 {
-            continue;
-        }
-        let Some(best) = boxes[r] else {
-            continue;
-        };
-        events.push(TurnEvent {
-            box_index: best.index as u8,
-            points: best.points as u8,
-            bonus: best.bonus as u16,
-            bonuses: best.bonuses,
-            probability: mass,
-        });
-    }
-    // Stable sort: equal events keep roll order, so their merged sum is in a fixed order.
-    events.sort_by_key(|e| (e.box_index, e.points, e.bonus));
-    let mut merged: Vec<TurnEvent> = Vec::with_capacity(events.len());
-    for e in events {
-        match merged.last_mut() {
-            Some(m) if (m.box_index, m.points, m.bonus) == (e.box_index, e.points, e.bonus) => {
-                m.probability += e.probability;
-            }
-            _ => merged.push(e),
-        }
-    }
-    merged
+    // An event no roll reaches is no way the turn ends.
+    events.retain(|e| e.probability != 0.0);
+    events
 }
 
 /// The mass of one state: points banked so far and Yahtzee bonuses earned so far.

@@ -31,14 +31,16 @@ use std::sync::{LazyLock, Mutex};
 use rayon::prelude::*;
 
 use super::{ROLL_DICE, turn_outcomes};
-use crate::game::dice::{DICE, Dice, FACES, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
+use crate::game::dice::{DICE, Dice, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
 use crate::game::rules::{BoxMask, Rules};
 use crate::game::state::{Bonuses, Layout, ScoreCard, State, cards_by_depth};
 use crate::policy::expected::{BoxChoice, Position, Preferred, TurnValues};
 use crate::policy::target::TargetPlayer;
 use crate::policy::target::{TargetError, TargetTurn};
 use crate::policy::win::FinalScores;
+use crate::solve::forward::{Kept, outcome_chances};
 use crate::solve::kernel::Layer;
+use crate::solve::simd::{Simd, simd_dispatch};
 use crate::solve::vector::{MAX_TURN_LANES, VectorTable, max_remaining};
 use crate::stats::distribution::Tally;
 use crate::tables::expected::{StrategyTable, TableError};
@@ -360,13 +362,6 @@ fn choose_lanes<'c>(
     chosen
 }
 
-/// A lane's keep for a roll: stop rolling, or re-roll keeping the multiset of this index.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Kept {
-    Stop,
-    Keep(u16),
-}
-
 /// The value of `state`'s vector at each of `xs` (the lanes), as [`VectorTable::value`]
 /// reads it: below the stored range the table's `below` value (1 for the target table, 0
 /// for the win table), above it its `above` value (0 for the target table, 1 for the win
@@ -382,9 +377,9 @@ fn lanes_of(table: &VectorTable<f32>, state: &State, xs: &[i64; LANES]) -> [f64;
 /// table (the points still needed for a target, the points banked for the win objective;
 /// `sign` is how points scored move it, see [`Play::sign`]): the mass of each outcome for
 /// each lane. The decisions are those of `TargetTurn` at each coordinate, and each lane's
-/// mass is computed by the same operations as [`outcome_mass`], for all lanes at once.
-/// Compiled for the widest vectors of the processor, like the kernel (no operation is fused,
-/// so every instruction set gives the same bits).
+/// mass by the forward pass of [`crate::solve::forward`], for all lanes at once. Compiled for
+/// the widest vectors of the processor, like the kernel (no operation is fused, so every
+/// instruction set gives the same bits).
 fn target_lanes(
     targets: &VectorTable<f32>,
     sign: i64,
@@ -392,39 +387,20 @@ fn target_lanes(
     state: &State,
     coords: &[i64],
 ) -> Vec<Vec<f64>> {
-    use crate::solve::expected::{Isa, Simd};
-    match Simd::detect().isa() {
-        // SAFETY: `Simd::detect` names only an instruction set this processor has.
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 => unsafe { target_lanes_avx512(targets, sign, plan, state, coords) },
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 => unsafe { target_lanes_avx2(targets, sign, plan, state, coords) },
-        _ => target_lanes_of(targets, sign, plan, state, coords),
+    target_lanes_dispatch(Simd::detect(), (targets, sign, plan, state, coords))
+}
+
+simd_dispatch! {
+    /// [`target_lanes_of`] compiled for an instruction set.
+    fn target_lanes_dispatch[](
+        targets: &VectorTable<f32>,
+        sign: i64,
+        plan: &TurnPlan,
+        state: &State,
+        coords: &[i64],
+    ) -> Vec<Vec<f64>> {
+        target_lanes_of
     }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-fn target_lanes_avx512(
-    targets: &VectorTable<f32>,
-    sign: i64,
-    plan: &TurnPlan,
-    state: &State,
-    coords: &[i64],
-) -> Vec<Vec<f64>> {
-    target_lanes_of(targets, sign, plan, state, coords)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn target_lanes_avx2(
-    targets: &VectorTable<f32>,
-    sign: i64,
-    plan: &TurnPlan,
-    state: &State,
-    coords: &[i64],
-) -> Vec<Vec<f64>> {
-    target_lanes_of(targets, sign, plan, state, coords)
 }
 
 #[inline(always)]
@@ -513,112 +489,16 @@ fn target_lanes_of(
             out[l] = choices[usize::from(chosen[l])].0;
         }
     }
-    // The probability from the opening rolls to the boxes, lane by lane by the operations
-    // of `outcome_mass`.
-    let lattice = Lattice::get();
-    let mut p: Vec<[f64; LANES]> = lattice
-        .roll_probability
-        .iter()
-        .map(|&q| [q; LANES])
-        .collect();
-    let mut last = vec![[0.0f64; LANES]; ROLLS];
-    let mut mass = vec![[0.0f64; LANES]; MULTISETS];
-    for rolls_left in [2u8, 1] {
-        for m in mass.iter_mut() {
-            *m = [0.0; LANES];
-        }
-        let decided = &kept[usize::from(rolls_left - 1) * ROLLS..][..ROLLS];
-        for r in 0..ROLLS {
-            for l in 0..n {
-                let q = p[r][l];
-                if q == 0.0 {
-                    continue;
-                }
-                match decided[r][l] {
-                    Kept::Stop => last[r][l] += q,
-                    Kept::Keep(i) => mass[usize::from(i)][l] += q,
-                }
-            }
-        }
-        for i in 0..FIRST_ROLL {
-            let m = mass[i];
-            let mut sixth = [0.0; LANES];
-            for l in 0..LANES {
-                sixth[l] = m[l] / FACES as f64;
-            }
-            for &child in &lattice.add[i] {
-                let c = &mut mass[usize::from(child)];
-                for l in 0..LANES {
-                    c[l] += sixth[l];
-                }
-            }
-        }
-        p.copy_from_slice(&mass[FIRST_ROLL..]);
-    }
-    let mut out = vec![vec![0.0; plan.outcomes.len()]; n];
-    for r in 0..ROLLS {
-        for l in 0..n {
-            let m = last[r][l] + p[r][l];
-            if m == 0.0 || boxes[r][l] == u16::MAX {
-                continue;
-            }
-            out[l][usize::from(boxes[r][l])] += m;
-        }
-    }
-    out
-}
-
-/// The mass of each outcome of a turn played by `keep(rolls_left, roll)` (a keep of all
-/// five dice stops) and `best_box(roll)`: the probability moves from the opening rolls to
-/// the keeps, through the re-rolls, to the box of the last roll, as in
-/// [`super::turn_outcomes`].
-#[cfg(test)]
-fn outcome_mass(
-    outcomes: usize,
-    keep: impl Fn(u8, usize) -> Kept,
-    best_box: impl Fn(usize) -> Option<u16>,
-) -> Vec<f64> {
-    let lattice = Lattice::get();
-    let mut p = [0.0f64; ROLLS];
-    p.copy_from_slice(&lattice.roll_probability);
-    let mut last = [0.0f64; ROLLS];
-    let mut keep_mass = [0.0f64; FIRST_ROLL];
-    for rolls_left in [2u8, 1] {
-        keep_mass.fill(0.0);
-        for r in 0..ROLLS {
-            if p[r] == 0.0 {
-                continue;
-            }
-            match keep(rolls_left, r) {
-                Kept::Stop => last[r] += p[r],
-                Kept::Keep(i) => keep_mass[usize::from(i)] += p[r],
-            }
-        }
-        let mut mass = [0.0f64; MULTISETS];
-        mass[..FIRST_ROLL].copy_from_slice(&keep_mass);
-        for i in 0..FIRST_ROLL {
-            let m = mass[i];
-            if m == 0.0 {
-                continue;
-            }
-            let sixth = m / FACES as f64;
-            for &child in &lattice.add[i] {
-                mass[usize::from(child)] += sixth;
-            }
-        }
-        p.copy_from_slice(&mass[FIRST_ROLL..]);
-    }
-    let mut out = vec![0.0; outcomes];
-    for r in 0..ROLLS {
-        let m = last[r] + p[r];
-        if m == 0.0 {
-            continue;
-        }
-        if let Some(o) = best_box(r) {
-            out[usize::from(o)] += m;
-        }
-    }
-    out
+    // The probability from the opening rolls to the boxes, every lane at once.
+    let chances = outcome_chances::<LANES>(
+        n,
+        plan.outcomes.len(),
+        |rolls_left, r, l| kept[usize::from(rolls_left - 1) * ROLLS + r][l],
+        |r, l| Some(boxes[r][l]).filter(|&o| o != u16::MAX),
+    );
+    (0..n)
+        .map(|l| chances.iter().map(|c| c[l]).collect())
+        .collect()
 }
 
 /// Which policy of a vector table a distribution follows, and how its table's coordinate
@@ -1268,27 +1148,7 @@ mod tests {
                 let lanes = target_lanes(&targets, -1, &plan, &state, &needed);
                 for (l, &x) in needed.iter().enumerate() {
                     let turn = TargetTurn::new(&ev, &targets, &state, x).unwrap();
-                    let reference = outcome_mass(
-                        plan.outcomes.len(),
-                        |rolls_left, r| {
-                            let k = turn.best_keep(rolls_left, &ROLL_DICE[r]);
-                            if k.len() == DICE {
-                                Kept::Stop
-                            } else {
-                                Kept::Keep(k.index() as u16)
-                            }
-                        },
-                        |r| {
-                            let dice: &Dice = &ROLL_DICE[r];
-                            let (c, _) = turn.best_box(dice).unwrap();
-                            Some(find(
-                                &plan.outcomes,
-                                c.index as u8,
-                                c.points as u8,
-                                c.bonus as u16,
-                            ))
-                        },
-                    );
+                    let reference = reference(&plan, &turn);
                     assert_eq!(lanes[l], reference, "{state:?} needed {x}");
                     let total: f64 = lanes[l].iter().sum();
                     assert!((total - 1.0).abs() < 1e-12, "{total}");
@@ -1299,17 +1159,11 @@ mod tests {
 
     /// The outcome masses of a turn of `state` played by `turn` (the reference of the lanes).
     fn reference(plan: &TurnPlan, turn: &TargetTurn<'_>) -> Vec<f64> {
-        outcome_mass(
+        let chances = outcome_chances::<1>(
+            1,
             plan.outcomes.len(),
-            |rolls_left, r| {
-                let k = turn.best_keep(rolls_left, &ROLL_DICE[r]);
-                if k.len() == DICE {
-                    Kept::Stop
-                } else {
-                    Kept::Keep(k.index() as u16)
-                }
-            },
-            |r| {
+            |rolls_left, r, _| Kept::of_index(turn.best_keep(rolls_left, &ROLL_DICE[r]).index()),
+            |r, _| {
                 let (c, _) = turn.best_box(&ROLL_DICE[r]).unwrap();
                 Some(find(
                     &plan.outcomes,
@@ -1318,7 +1172,8 @@ mod tests {
                     c.bonus as u16,
                 ))
             },
-        )
+        );
+        chances.into_iter().map(|[m]| m).collect()
     }
 
     /// Yacht's tables, and opponents of a Yacht game: one still playing from a card, one
