@@ -8,17 +8,12 @@ use std::sync::Arc;
 
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::game::state::{State, reachable_states};
-use yahtzee_core::solve::expected::SolveOptions;
 use yahtzee_core::solve::simd::Simd;
-use yahtzee_core::solve::vector::{VectorObjective, max_remaining, solve, solve_reduced};
-use yahtzee_core::tables::expected::StrategyTable;
+use yahtzee_core::solve::vector::{VectorObjective, max_remaining, solve_reduced};
 
 use crate::brute::BruteForce;
 use crate::solver::reduced_states;
-
-fn ev_table(rules: Rules) -> Arc<StrategyTable> {
-    Arc::new(StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {}).0)
-}
+use crate::util::{distribution_table, table};
 
 #[test]
 fn distribution_agrees_with_brute_force_on_reduced_games() {
@@ -33,7 +28,8 @@ fn distribution_agrees_with_brute_force_on_reduced_games() {
     ];
     for (set, order, open, step) in cases {
         let rules = Rules::with_order(set, order);
-        let mut objective = VectorObjective::<f64>::distribution(ev_table(rules));
+        let ev = Arc::new(table(set, order).clone());
+        let mut objective = VectorObjective::<f64>::distribution(ev);
         objective.tail = 0.0;
         let table = solve_reduced(&objective, open as usize, Simd::detect(), &|_, _| {});
         let mut brute = BruteForce::new(rules);
@@ -78,12 +74,8 @@ fn distribution_means_are_the_expected_scores_and_its_start_is_stats() {
         (RuleSet::YATZY, Order::UpperFirst),
     ] {
         let rules = Rules::with_order(set, order);
-        let ev = ev_table(rules);
-        let table = solve(
-            &VectorObjective::<f32>::distribution(ev.clone()),
-            Simd::detect(),
-            &|_, _| {},
-        );
+        let ev = table(set, order);
+        let table = distribution_table(set, order);
         let mut worst = 0.0f64;
         for s in reachable_states(&rules) {
             let most = i64::from(max_remaining(&rules, &s));
@@ -102,7 +94,7 @@ fn distribution_means_are_the_expected_scores_and_its_start_is_stats() {
             rules.label()
         );
         assert!(worst < 2e-6, "{}: {worst:e}", rules.label());
-        let tally = yahtzee_core::stats::exact_distribution(&ev, &|_, _| {});
+        let tally = yahtzee_core::stats::exact_distribution(ev, &|_, _| {});
         let mut above = 1.0;
         for (score, mass) in tally.score.iter().enumerate() {
             let got = f64::from(table.value(&State::START, score as i64).unwrap());

@@ -7,7 +7,6 @@ use yahtzee_core::game::state::{ScoreCard, State, is_reachable};
 use yahtzee_core::policy::expected::{Position, advise, box_choices};
 use yahtzee_core::solve::expected::{SolveOptions, solve};
 use yahtzee_core::solve::simd::Simd;
-use yahtzee_core::tables::expected::StrategyTable;
 
 use crate::brute::BruteForce;
 use crate::util::table;
@@ -76,9 +75,8 @@ fn published_values_of_yacht_and_upper_first() {
         (RuleSet::YATZY, Order::UpperFirst, 204.8723428219),
     ];
     for (set, order, value) in cases {
-        let rules = Rules::with_order(set, order);
-        let (t, _) = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {});
-        assert_close(t.expected_score(), value, &rules.label());
+        let t = table(set, order);
+        assert_close(t.expected_score(), value, &t.rules().label());
     }
 }
 

@@ -9,7 +9,7 @@ use yahtzee_core::solve::vector::{VectorObjective, max_remaining, solve, solve_r
 
 use crate::brute::BruteForce;
 use crate::solver::reduced_states;
-use crate::util::table;
+use crate::util::{table, target_table};
 
 /// The exact (no tail left out) `f64` target table of the reduced game of `open` boxes.
 fn exact_reduced(rules: Rules, open: usize) -> yahtzee_core::solve::vector::VectorTable<f64> {
@@ -80,11 +80,7 @@ fn target_table_invariants() {
         (RuleSet::YATZY, Order::UpperFirst),
     ] {
         let rules = Rules::with_order(set, order);
-        let target = solve(
-            &VectorObjective::<f32>::target(rules),
-            Simd::detect(),
-            &|_, _| {},
-        );
+        let target = target_table(set, order);
         let ev = table(set, order);
         for s in reachable_states(&rules) {
             let value = |t: i64| f64::from(target.value(&s, t).unwrap());
@@ -118,16 +114,13 @@ fn target_table_invariants() {
 /// every target.
 #[test]
 fn f32_target_table_is_within_1e6_of_exact() {
-    for rules in [
-        Rules::new(RuleSet::YACHT),
-        Rules::with_order(RuleSet::YATZY, Order::UpperFirst),
-        Rules::with_order(RuleSet::YAHTZEE, Order::UpperFirst),
+    for (set, order) in [
+        (RuleSet::YACHT, Order::Any),
+        (RuleSet::YATZY, Order::UpperFirst),
+        (RuleSet::YAHTZEE, Order::UpperFirst),
     ] {
-        let stored = solve(
-            &VectorObjective::<f32>::target(rules),
-            Simd::detect(),
-            &|_, _| {},
-        );
+        let rules = Rules::with_order(set, order);
+        let stored = target_table(set, order);
         let exact = exact_reduced(rules, rules.box_count());
         let mut worst = 0.0f64;
         for s in reachable_states(&rules) {
@@ -161,11 +154,7 @@ fn target_advice_averaged_over_rolls_equals_the_table() {
     use yahtzee_core::policy::target::advise_target;
     let rules = Rules::new(RuleSet::YACHT);
     let ev = table(RuleSet::YACHT, Order::Any);
-    let targets = solve(
-        &VectorObjective::<f32>::target(rules),
-        Simd::detect(),
-        &|_, _| {},
-    );
+    let targets = target_table(RuleSet::YACHT, Order::Any);
     for (card, target) in [("", 180), ("ones=2,yacht=50,choice=22", 190)] {
         let card = ScoreCard::parse(rules, card, 0).unwrap();
         let needed = i64::from(target) - i64::from(card.banked());
@@ -176,7 +165,7 @@ fn target_advice_averaged_over_rolls_equals_the_table() {
                 dice,
                 rolls_left: 2,
             };
-            let a = advise_target(ev, &targets, &position, target).unwrap();
+            let a = advise_target(ev, targets, &position, target).unwrap();
             assert_eq!(a.options[0].loss, 0.0);
             assert!(
                 a.options
@@ -197,7 +186,7 @@ fn target_advice_averaged_over_rolls_equals_the_table() {
             dice,
             rolls_left: 0,
         };
-        let a = advise_target(ev, &targets, &position, target).unwrap();
+        let a = advise_target(ev, targets, &position, target).unwrap();
         for o in &a.options {
             let yahtzee_core::policy::expected::Action::Score {
                 category, points, ..

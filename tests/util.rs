@@ -40,8 +40,8 @@ pub fn table(set: &'static RuleSet, order: Order) -> &'static StrategyTable {
 }
 
 /// The target table of `rules`, solved once per test process and saved in [`table_dir`] (so
-/// the binary run by [`run`] finds it there). Use it with `yacht`, whose target table solves
-/// in well under a second.
+/// the binary run by [`run`] finds it there). Use it with the small games: `yacht`, whose
+/// target table solves in well under a second, or a rule set under the upper-first rule.
 pub fn target_table(set: &'static RuleSet, order: Order) -> &'static VectorTable<f32> {
     type Solved = std::sync::Mutex<Vec<(Rules, &'static VectorTable<f32>)>>;
     static TABLES: OnceLock<Solved> = OnceLock::new();
@@ -195,8 +195,8 @@ pub fn run_in(cwd: &Path, args: &[&str], input: &[u8]) -> Output {
 }
 
 /// The distribution table of `rules` (the opponents of the win bots), solved once per test
-/// process from [`table`] and saved in [`table_dir`], like [`target_table`]. Use it with
-/// `yacht`.
+/// process from [`table`] and saved in [`table_dir`], like [`target_table`]. Use it with the
+/// small games, as [`target_table`].
 pub fn distribution_table(set: &'static RuleSet, order: Order) -> &'static VectorTable<f32> {
     type Solved = std::sync::Mutex<Vec<(Rules, &'static VectorTable<f32>)>>;
     static TABLES: OnceLock<Solved> = OnceLock::new();

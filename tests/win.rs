@@ -2,20 +2,18 @@
 //! distributions. Checked against the brute-force solver on reduced games (in `f64`, to
 //! 1e-9), against the target table for a finished opponent, and at the extremes.
 
-use std::sync::Arc;
-
 use yahtzee_core::game::dice::Dice;
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::game::state::{ScoreCard, State};
 use yahtzee_core::policy::expected::Position;
 use yahtzee_core::policy::win::{FinalScores, Opponent, advise_win, utility};
-use yahtzee_core::solve::expected::SolveOptions;
 use yahtzee_core::solve::simd::Simd;
-use yahtzee_core::solve::vector::{VectorObjective, max_banked, solve, solve_reduced};
+use yahtzee_core::solve::vector::{VectorObjective, VectorTable, max_banked, solve_reduced};
 use yahtzee_core::tables::expected::StrategyTable;
 
 use crate::brute::BruteForce;
 use crate::solver::reduced_states;
+use crate::util::{distribution_table, table, target_table};
 
 /// `u` of [`utility`] as a function, 0 below its values and 1 above.
 fn utility_fn(opponents: &[FinalScores]) -> impl Fn(i64) -> f64 + use<> {
@@ -128,24 +126,17 @@ fn check_win_against_brute_force(opponents: &[FinalScores], banked: impl Fn(i64)
     }
 }
 
+/// The expected-score, distribution and target tables of Yacht, shared by the tests.
 fn yacht_tables() -> (
-    StrategyTable,
-    yahtzee_core::solve::vector::VectorTable<f32>,
-    yahtzee_core::solve::vector::VectorTable<f32>,
+    &'static StrategyTable,
+    &'static VectorTable<f32>,
+    &'static VectorTable<f32>,
 ) {
-    let rules = Rules::new(RuleSet::YACHT);
-    let ev = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {}).0;
-    let dist = solve(
-        &VectorObjective::<f32>::distribution(Arc::new(ev.clone())),
-        Simd::detect(),
-        &|_, _| {},
-    );
-    let target = solve(
-        &VectorObjective::<f32>::target(rules),
-        Simd::detect(),
-        &|_, _| {},
-    );
-    (ev, dist, target)
+    (
+        table(RuleSet::YACHT, Order::Any),
+        distribution_table(RuleSet::YACHT, Order::Any),
+        target_table(RuleSet::YACHT, Order::Any),
+    )
 }
 
 /// Against one finished opponent with `y` points, the best chance of winning lies between
@@ -172,9 +163,9 @@ fn win_against_a_finished_opponent_lies_between_target_chances() {
         };
         let banked = i64::from(card.banked());
         for y in [100u32, 150, 180, 200, 250] {
-            let a = advise_win(&ev, Some(&dist), &position, &[Opponent::Finished(y)]).unwrap();
+            let a = advise_win(ev, Some(dist), &position, &[Opponent::Finished(y)]).unwrap();
             let reach = |t: u32| {
-                yahtzee_core::policy::target::advise_target(&ev, &target, &position, t)
+                yahtzee_core::policy::target::advise_target(ev, target, &position, t)
                     .unwrap()
                     .p_reach
             };
@@ -192,17 +183,17 @@ fn win_against_a_finished_opponent_lies_between_target_chances() {
             );
             let _ = banked;
         }
-        let sure = advise_win(&ev, Some(&dist), &position, &[Opponent::Finished(0)]).unwrap();
+        let sure = advise_win(ev, Some(dist), &position, &[Opponent::Finished(0)]).unwrap();
         assert!(
             (sure.p_win - 1.0).abs() < 1e-6 || card.banked() == 0,
             "{}",
             sure.p_win
         );
-        let lost = advise_win(&ev, Some(&dist), &position, &[Opponent::Finished(10_000)]).unwrap();
+        let lost = advise_win(ev, Some(dist), &position, &[Opponent::Finished(10_000)]).unwrap();
         assert_eq!(lost.p_win, 0.0);
         let far_below = advise_win(
-            &ev,
-            Some(&dist),
+            ev,
+            Some(dist),
             &position,
             &[Opponent::Finished(card.banked().saturating_sub(1))],
         )
@@ -225,7 +216,7 @@ fn an_opponents_final_score_distribution_has_the_expected_score_mean() {
         "sixes=24,choice=25,big-straight=30",
     ] {
         let card = ScoreCard::parse(rules, card, 0).unwrap();
-        let scores = FinalScores::of_card(&dist, &card).unwrap();
+        let scores = FinalScores::of_card(dist, &card).unwrap();
         let total: f64 = scores.pmf.iter().sum();
         assert!((total - 1.0).abs() < 1e-6, "{card}: {total}");
         let mean = f64::from(card.banked()) + ev.value(&card.state());
@@ -383,7 +374,7 @@ fn final_score_distribution_from_a_position_is_the_cards_over_its_rolls() {
     let (ev, dist, _) = yacht_tables();
     let rules = Rules::new(RuleSet::YACHT);
     let card = ScoreCard::parse(rules, "ones=2,fours=12,sixes=24,choice=20,yacht=0", 0).unwrap();
-    let whole = FinalScores::of_card(&dist, &card).unwrap();
+    let whole = FinalScores::of_card(dist, &card).unwrap();
     let mut mixed = vec![0.0; whole.pmf.len() + 40];
     for (r, dice) in Dice::all().enumerate() {
         let position = Position {
@@ -391,8 +382,8 @@ fn final_score_distribution_from_a_position_is_the_cards_over_its_rolls() {
             dice,
             rolls_left: 2,
         };
-        let f = FinalScores::of_position(&ev, &dist, &position).unwrap();
-        let best = yahtzee_core::policy::expected::advise(&ev, &position)
+        let f = FinalScores::of_position(ev, dist, &position).unwrap();
+        let best = yahtzee_core::policy::expected::advise(ev, &position)
             .unwrap()
             .options[0]
             .expected_final();
@@ -419,10 +410,10 @@ fn final_score_distribution_from_a_position_is_the_cards_over_its_rolls() {
             dice: "23556".parse().unwrap(),
             rolls_left,
         };
-        let f = FinalScores::of_position(&ev, &dist, &position).unwrap();
+        let f = FinalScores::of_position(ev, dist, &position).unwrap();
         let total: f64 = f.pmf.iter().sum();
         assert!((total - 1.0).abs() < 1e-6);
-        let best = yahtzee_core::policy::expected::advise(&ev, &position)
+        let best = yahtzee_core::policy::expected::advise(ev, &position)
             .unwrap()
             .options[0]
             .expected_final();
