@@ -972,7 +972,11 @@ fn the_page_and_its_assets_are_embedded_and_fetch_nothing_from_elsewhere() {
     assert_eq!(status, 200);
     assert_eq!(
         yaml,
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/crates/serve/openapi.yaml")).unwrap()
+        std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/crates/serve/openapi.yaml"
+        ))
+        .unwrap()
     );
     // Every path of the description is served.
     let paths: Vec<&str> = yaml

@@ -6,13 +6,14 @@ use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::game::state::reachable_states;
 use yahtzee_core::solve::expected::Simd;
 use yahtzee_core::solve::vector::{VectorObjective, max_remaining, solve, solve_reduced};
+use yahtzee_core::tables::vector::VectorTable;
 
 use crate::brute::BruteForce;
 use crate::solver::reduced_states;
 use crate::util::table;
 
 /// The exact (no tail left out) `f64` target table of the reduced game of `open` boxes.
-fn exact_reduced(rules: Rules, open: usize) -> yahtzee_core::solve::vector::VectorTable<f64> {
+fn exact_reduced(rules: Rules, open: usize) -> yahtzee_core::solve::vector::Solution<f64> {
     let mut objective = VectorObjective::<f64>::target(rules);
     objective.tail = 0.0;
     solve_reduced(&objective, open, Simd::detect(), &|_, _| {})
@@ -161,7 +162,7 @@ fn target_advice_averaged_over_rolls_equals_the_table() {
     use yahtzee_core::policy::target::advise_target;
     let rules = Rules::new(RuleSet::YACHT);
     let ev = table(RuleSet::YACHT, Order::Any);
-    let targets = solve(
+    let targets = VectorTable::solve(
         &VectorObjective::<f32>::target(rules),
         Simd::detect(),
         &|_, _| {},

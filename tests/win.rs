@@ -10,8 +10,9 @@ use yahtzee_core::game::state::{ScoreCard, State};
 use yahtzee_core::policy::expected::Position;
 use yahtzee_core::policy::win::{FinalScores, Opponent, advise_win, utility};
 use yahtzee_core::solve::expected::{Simd, SolveOptions};
-use yahtzee_core::solve::vector::{VectorObjective, max_banked, solve, solve_reduced};
+use yahtzee_core::solve::vector::{VectorObjective, max_banked, solve_reduced};
 use yahtzee_core::tables::expected::StrategyTable;
+use yahtzee_core::tables::vector::VectorTable;
 
 use crate::brute::BruteForce;
 use crate::solver::reduced_states;
@@ -127,19 +128,15 @@ fn check_win_against_brute_force(opponents: &[FinalScores], banked: impl Fn(i64)
     }
 }
 
-fn yacht_tables() -> (
-    StrategyTable,
-    yahtzee_core::solve::vector::VectorTable<f32>,
-    yahtzee_core::solve::vector::VectorTable<f32>,
-) {
+fn yacht_tables() -> (StrategyTable, VectorTable<f32>, VectorTable<f32>) {
     let rules = Rules::new(RuleSet::YACHT);
     let ev = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {}).0;
-    let dist = solve(
+    let dist = VectorTable::solve(
         &VectorObjective::<f32>::distribution(Arc::new(ev.clone())),
         Simd::detect(),
         &|_, _| {},
     );
-    let target = solve(
+    let target = VectorTable::solve(
         &VectorObjective::<f32>::target(rules),
         Simd::detect(),
         &|_, _| {},

@@ -24,11 +24,12 @@ use yahtzee_core::game::dice::Dice;
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::game::state::{ScoreCard, reachable_states};
 use yahtzee_core::report;
-use yahtzee_core::solve::vector::VectorTable;
+use yahtzee_core::tables::vector::VectorTable;
 use yahtzee_core::stats::distribution::Summary;
 use yahtzee_core::stats::simulate::{MeanInterval, Player, Policy, ShareInterval, TargetPlayer};
 use yahtzee_core::tables::cache::{self, Progress};
-use yahtzee_core::tables::expected::{StrategyTable, TableError};
+use yahtzee_core::tables::expected::StrategyTable;
+use yahtzee_core::tables::TableError;
 
 /// The rules named `rules`, with the upper-section-first modifier if asked.
 fn rules_of(rules: &str, upper_first: bool) -> PyResult<Rules> {

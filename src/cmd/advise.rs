@@ -17,8 +17,8 @@ use yahtzee_core::policy::target::{TargetAdvice, advise_target};
 use yahtzee_core::policy::win::{
     Opponent, WinAdvice, advise_win, needs_distribution, parse_opponent_card,
 };
-use yahtzee_core::solve::vector::VectorTable;
 use yahtzee_core::tables::expected::StrategyTable;
+use yahtzee_core::tables::vector::VectorTable;
 use yahtzee_core::text::{chance, probability};
 
 pub fn run(args: &AdviseArgs) -> Result<()> {
@@ -284,7 +284,7 @@ fn run_two_player(
     position: Position,
     opponents: &[Opponent],
 ) -> Result<()> {
-    use yahtzee_core::solve::two_player::{
+    use yahtzee_core::policy::two_player::{
         TwoPlayerPosition, advise_at, check_position, reads_early_table,
     };
     let rules = *table.rules();
@@ -320,7 +320,7 @@ fn run_two_player(
 }
 
 /// The human table of two-player advice: one line per option, best first.
-fn render_two_player(advice: &yahtzee_core::solve::two_player::TwoPlayerAdvice) -> String {
+fn render_two_player(advice: &yahtzee_core::policy::two_player::TwoPlayerAdvice) -> String {
     let mut s = format!(
         "{} for two | you are the {} player, lead {} | dice {} | {} roll{} left | best chance of winning (ties half) {}\n",
         advice.rules.label(),

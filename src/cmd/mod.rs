@@ -22,13 +22,15 @@ use std::path::Path;
 use anyhow::{Context, Result, anyhow};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use yahtzee_core::files;
 use yahtzee_core::game::rules::Rules;
-use yahtzee_core::solve::vector::{DISTRIBUTION, TARGET, VectorTable};
+use yahtzee_core::solve::vector::{DISTRIBUTION, TARGET};
+use yahtzee_core::tables::TableError;
 use yahtzee_core::tables::cache::{self, Progress};
+use yahtzee_core::tables::container;
 use yahtzee_core::tables::expected::{
-    EXPECTED_SCORE, StrategyTable, TABLE_DIR_ENV, TableError, default_table_path_of,
+    EXPECTED_SCORE, StrategyTable, TABLE_DIR_ENV, default_table_path_of,
 };
+use yahtzee_core::tables::vector::VectorTable;
 
 /// A progress bar on stderr counting `unit`s, hidden when stderr is not a terminal.
 pub fn progress_bar(message: &str, unit: &str) -> ProgressBar {
@@ -172,7 +174,8 @@ pub fn load_two_player(
     rules: &Rules,
     path: Option<&Path>,
 ) -> Result<yahtzee_core::tables::two_player::EarlyTable> {
-    use yahtzee_core::solve::two_player::{Game, Ties, solve_report};
+    use yahtzee_core::solve::two_player::{Game, Ties};
+    use yahtzee_core::tables::two_player::solve_report;
     use yahtzee_core::tables::two_player::{EarlyTable, TWO_PLAYER};
     let path = path.map(Path::to_path_buf).unwrap_or_else(|| {
         yahtzee_core::tables::expected::default_table_path_of(rules, TWO_PLAYER)
@@ -352,7 +355,7 @@ pub fn quote(path: &Path) -> String {
 }
 
 /// Checks an output path given with `flag` before any long computation (see
-/// [`files::check_output`]); `tables` are the tables the command reads or builds.
+/// [`container::check_output`]); `tables` are the tables the command reads or builds.
 pub fn check_output(flag: &str, path: &Path, tables: &[&Path]) -> Result<()> {
-    files::check_output(path, tables).map_err(|e| anyhow!("{flag}: {e}"))
+    container::check_output(path, tables).map_err(|e| anyhow!("{flag}: {e}"))
 }

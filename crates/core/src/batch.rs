@@ -44,14 +44,14 @@ use crate::game::rules::Rules;
 use crate::game::state::{CardError, ScoreCard};
 use crate::policy::expected::{Advice, AdviceError, Position, advise};
 use crate::policy::target::{TargetAdvice, TargetError, advise_target};
-use crate::policy::win::{Opponent, WinAdvice, WinError, advise_win, needs_distribution};
-use crate::solve::two_player::{
+use crate::policy::two_player::{
     TwoPlayerAdvice, TwoPlayerAdviceError, TwoPlayerPosition, advise_at, check_position,
     reads_early_table,
 };
-use crate::solve::vector::VectorTable;
+use crate::policy::win::{Opponent, WinAdvice, WinError, advise_win, needs_distribution};
 use crate::tables::expected::StrategyTable;
 use crate::tables::two_player::EarlyTable;
+use crate::tables::vector::VectorTable;
 use crate::text::excerpt;
 
 /// The shape of a query, shown in error lines.

@@ -39,9 +39,9 @@ use yahtzee_core::game::state::ScoreCard;
 use yahtzee_core::play::review::{GameRecord, Pricing, ReviewError, review, review_for};
 use yahtzee_core::play::{box_names, check_legal};
 use yahtzee_core::report::{StatsReport, stats};
-use yahtzee_core::solve::vector::VectorTable;
 use yahtzee_core::stats::distribution::{Summary, THRESHOLDS, Tally};
 use yahtzee_core::tables::expected::StrategyTable;
+use yahtzee_core::tables::vector::VectorTable;
 use yahtzee_core::text::excerpt;
 
 /// The exact statistics of each rules, computed once (about 20 seconds for Yahtzee).

@@ -16,9 +16,11 @@ use std::sync::{Arc, Mutex, OnceLock};
 use serde::Serialize;
 
 use yahtzee_core::game::rules::Rules;
-use yahtzee_core::solve::vector::{DISTRIBUTION, TARGET, VectorTable};
+use yahtzee_core::solve::vector::{DISTRIBUTION, TARGET};
+use yahtzee_core::tables::TableError;
 use yahtzee_core::tables::cache::{self, Progress};
-use yahtzee_core::tables::expected::{EXPECTED_SCORE, StrategyTable, TableError};
+use yahtzee_core::tables::expected::{EXPECTED_SCORE, StrategyTable};
+use yahtzee_core::tables::vector::VectorTable;
 
 /// Says how to fix a table that cannot be loaded: `(error, rules, objective)` to a message.
 /// The command line gives the fixes it gives everywhere else (a `yahtzee solve` command).

@@ -27,18 +27,19 @@ use crate::game::choice::Choice;
 use crate::game::dice::{DICE, Dice, DiceError, Keep};
 use crate::game::rules::{Order, Rules};
 use crate::game::state::ScoreCard;
-use crate::policy::expected::{Action, AdviceError, AdviceOption, Position, TIE, advise};
+use crate::game::ties::TIE;
+use crate::policy::expected::{Action, AdviceError, AdviceOption, Position, advise};
 use crate::policy::target::{TargetError, advise_target};
 use crate::policy::two_player::{NextPlies, TwoPlayerTurn};
+use crate::policy::two_player::{TwoPlayerAdvice, TwoPlayerAdviceError};
 use crate::policy::win::{
     FinalScores, Opponent, WinAdvice, WinError, advise_against, opponents_at_table, solve_against,
 };
 use crate::solve::expected::Simd;
-use crate::solve::two_player::{TwoPlayerAdvice, TwoPlayerAdviceError};
-use crate::solve::vector::VectorTable;
 use crate::stats::simulate::MAX_TARGET;
 use crate::tables::expected::StrategyTable;
 use crate::tables::two_player::EarlyTable;
+use crate::tables::vector::VectorTable;
 use crate::text::{excerpt, plural};
 
 pub use record::{DiceMode, Event, FinalScore, Header, RECORD_FORMAT, Seat, SeatKind, WinPolicy};
@@ -974,7 +975,7 @@ impl<'a> WinPricing<'a> {
 
 /// Prices positions and decisions by the exact chance of winning a game of two (plus half a
 /// tie), both players playing to win from there, as `yahtzee advise --two-player` does
-/// ([`crate::solve::two_player::advise_two_player`]): the player's card against the other player's
+/// ([`crate::policy::two_player::advise_two_player`]): the player's card against the other player's
 /// at the moment of the decision, the lead the difference of their points. The plies come
 /// from the table of the early plies, then from the rest of the game solved once
 /// ([`NextPlies`]), and the last turn's ply is kept, so that the decisions of one turn are

@@ -37,11 +37,11 @@ use crate::play::{
 };
 use crate::policy::expected::AdviceError;
 use crate::policy::target::TargetError;
+use crate::policy::two_player::TwoPlayerAdviceError;
 use crate::policy::win::WinError;
-use crate::solve::two_player::TwoPlayerAdviceError;
-use crate::solve::vector::VectorTable;
 use crate::tables::expected::StrategyTable;
 use crate::tables::two_player::EarlyTable;
+use crate::tables::vector::VectorTable;
 use crate::text::{excerpt, plural};
 
 /// A record refused, with the line (from 1) and the reason. Each message says what the record

@@ -30,15 +30,15 @@ use crate::game::dice::{DICE, Dice, DiceRng, FaceCount, Keep, join_faces, parse_
 use crate::game::rules::Rules;
 use crate::policy::expected::{AdviceError, Position, advise, box_choices};
 use crate::policy::target::{TargetError, advise_target};
+use crate::policy::two_player::TwoPlayerAdviceError;
 use crate::policy::two_player::{NextPlies, TwoPlayerBot};
 use crate::policy::win::{MODEL, WinError, opponent_scores, opponents_at_table};
 use crate::solve::expected::Simd;
-use crate::solve::two_player::TwoPlayerAdviceError;
-use crate::solve::vector::VectorTable;
 use crate::stats::matches::{MatchError, Seat as MatchSeat, check_tables};
 use crate::stats::simulate::{MAX_TARGET, Player, TargetPlayer};
 use crate::tables::expected::StrategyTable;
 use crate::tables::two_player::EarlyTable;
+use crate::tables::vector::VectorTable;
 use crate::text::{excerpt, plural, probability};
 
 use super::command::{HELP, HINT_ROWS, HintRows, PlayerCommand, parse_command, resolve_keep};

@@ -22,10 +22,10 @@ use crate::game::state::{CardError, ScoreCard};
 use crate::policy::expected::{Action, AdviceError, Position};
 use crate::policy::target::{TargetError, price_options};
 use crate::solve::expected::Simd;
-use crate::solve::vector::{
-    Direction, TAIL, VectorObjective, VectorTable, max_remaining, solve_from,
-};
-use crate::tables::expected::{StrategyTable, TableError};
+use crate::solve::vector::{Direction, TAIL, VectorObjective, max_remaining, solve_from};
+use crate::tables::TableError;
+use crate::tables::expected::StrategyTable;
+use crate::tables::vector::VectorTable;
 use crate::text::excerpt;
 
 /// The name of the win objective.
@@ -192,7 +192,7 @@ impl FinalScores {
         let state = card.state();
         let banked = card.banked();
         let lattice = Lattice::get();
-        let turn = crate::policy::expected::TurnValues::new(ev, &state);
+        let turn = crate::solve::expected::TurnValues::new(ev, &state);
         // With no roll left: the expected-score box, then the distribution after it; once
         // per roll.
         let mut last: Vec<Option<Histogram>> = vec![None; MULTISETS];
@@ -389,7 +389,12 @@ impl<T: crate::solve::kernel::Real> VectorObjective<T> {
 /// that follows the player's card.
 pub fn best_response(card: &ScoreCard, opponents: &[FinalScores], simd: Simd) -> VectorTable<f32> {
     let objective = VectorObjective::<f32>::win(card.rules(), opponents);
-    solve_from(&objective, card.state().filled, simd, &|_, _| {})
+    VectorTable::from(solve_from(
+        &objective,
+        card.state().filled,
+        simd,
+        &|_, _| {},
+    ))
 }
 
 /// True when some opponent is still playing: their final score needs the distribution

@@ -45,13 +45,15 @@ use crate::policy::win::{
     FinalScores, WinTurn, best_response, opponent_scores, opponents_at_table,
 };
 use crate::solve::expected::Simd;
-use crate::solve::vector::{DISTRIBUTION, TARGET, VectorTable};
+use crate::solve::vector::{DISTRIBUTION, TARGET};
 use crate::stats::distribution::Tally;
 use crate::stats::simulate::{
     Played, Player, Policy, PolicyError, PolicyTurn, TargetPlayer, TurnCache, play_turn,
 };
-use crate::tables::expected::{EXPECTED_SCORE, StrategyTable, TableError};
+use crate::tables::TableError;
+use crate::tables::expected::{EXPECTED_SCORE, StrategyTable};
 use crate::tables::two_player::{EarlyTable, TWO_PLAYER};
+use crate::tables::vector::VectorTable;
 use crate::text::excerpt;
 
 /// The most players a match takes: more than any table game seats, and few enough that a

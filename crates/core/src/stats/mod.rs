@@ -43,7 +43,8 @@ use rayon::prelude::*;
 use crate::game::dice::{Dice, FACES, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
 use crate::game::rules::BoxMask;
 use crate::game::state::{Bonuses, Layout, State, cards_by_depth};
-use crate::policy::expected::{TurnValues, best_boxes};
+use crate::policy::expected::best_boxes;
+use crate::solve::expected::TurnValues;
 use crate::stats::distribution::Tally;
 use crate::tables::expected::StrategyTable;
 

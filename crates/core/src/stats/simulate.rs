@@ -29,12 +29,14 @@ use serde::Serialize;
 use crate::game::dice::{DICE, Dice, DiceRng, FACES, Keep};
 use crate::game::rules::Rules;
 use crate::game::state::{Bonuses, Layout, State, cards_by_depth};
-use crate::policy::expected::{TurnValues, best_box_for};
+use crate::policy::expected::best_box_for;
 use crate::policy::target::{TargetError, TargetTurn};
 use crate::policy::win::WinTurn;
-use crate::solve::vector::{VectorTable, max_remaining};
+use crate::solve::expected::TurnValues;
+use crate::solve::vector::max_remaining;
 use crate::stats::distribution::Tally;
 use crate::tables::expected::StrategyTable;
+use crate::tables::vector::VectorTable;
 use crate::text::excerpt;
 
 /// Games per chunk: one random stream each. Small enough to spread over the threads and to
