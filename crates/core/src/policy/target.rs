@@ -1,7 +1,7 @@
 //! Play for a target score: the best chance of reaching a final score, from any position.
 //!
-//! The target table ([`crate::solve::vector`], objective `target`) holds for every state `s` and
-//! every number of points still needed `t` the best chance `P*(s, t)`, over all strategies,
+//! The target table ([`crate::tables::vector`], objective `target`) holds for every state `s`
+//! and every number of points still needed `t` the best chance `P*(s, t)`, over all strategies,
 //! of scoring at least `t` more points. With `B` points banked, the chance of a final score
 //! of at least `T` is `P*(s, T - B)`. Advice for a target ranks every option of a position by
 //! that chance (the target's own turn, run by the kernel at `t`), and shows beside it what

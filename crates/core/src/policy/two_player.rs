@@ -32,7 +32,7 @@ use crate::policy::win::Opponent;
 use crate::solve::expected::Simd;
 use crate::solve::kernel::{KeepArray, Layer, Plan, ScoreTable, run_turn};
 use crate::solve::two_player::{Game, Ply, Solution, Start, TwoPlayerError, check_rules, solve};
-use crate::solve::vector::lay_out;
+use crate::solve::vector::{RowSpec, lay_out};
 use crate::tables::TableError;
 use crate::tables::expected::StrategyTable;
 use crate::tables::two_player::{EARLY_PLIES, EarlyTable};
@@ -116,7 +116,7 @@ pub enum TwoPlayerAdviceError {
     /// The position's own card is full: the game is over, there is nothing to advise.
     #[error("your card is full: the game is over")]
     Over,
-    /// The table of the early plies cannot be read or written (see [`TableError`]).
+    /// The table of the early plies cannot be read (see [`TableError`]).
     #[error(transparent)]
     Table(#[from] TableError),
     /// Your card and the opponent's cannot meet at your turn: between turns you have
@@ -190,11 +190,10 @@ impl OptionPrices for PlyPrices<'_> {
         five_of_a_kind: bool,
         x: i64,
     ) -> Result<f64, TableError> {
-        let gain = points + state.bonus_for(&self.rules, index, points, five_of_a_kind);
-        let next = state.after(&self.rules, index, points);
+        let s = RowSpec::new(&self.rules, state, index, points, five_of_a_kind);
         Ok(self
             .ply
-            .after(self.opponent, next.filled, x + i64::from(gain))
+            .after(self.opponent, s.next.filled, x + s.gain())
             .expect("the next ply holds every successor"))
     }
 

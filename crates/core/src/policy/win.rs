@@ -2,14 +2,14 @@
 //!
 //! The model: each opponent plays the expected-score-optimal policy from their position to
 //! the end of the game, so their final score has an exact distribution, read from the
-//! distribution table ([`crate::solve::vector`], objective `distribution`: the chance of scoring at
-//! least `t` more from each state under that policy) shifted by their banked points. The
-//! opponents do not react to the player: their play does not depend on the player's score.
-//! The player's win probability under a strategy is then `E[u(final)]`, with `u(x)` the
-//! chance that `x` beats every opponent plus the shares of ties (a tie of `k` players for
-//! first counts `1/k`), and the best response maximises it: the target kernel with another
-//! terminal vector, `W(full card, b) = u(b)` and `W(s, b) = max E[W(s', b + p)]` over the
-//! points banked `b`. It is solved for the cards that follow the player's card
+//! distribution table ([`crate::tables::vector`], objective `distribution`: the chance of
+//! scoring at least `t` more from each state under that policy) shifted by their banked
+//! points. The opponents do not react to the player: their play does not depend on the
+//! player's score. The player's win probability under a strategy is then `E[u(final)]`, with
+//! `u(x)` the chance that `x` beats every opponent plus the shares of ties (a tie of `k`
+//! players for first counts `1/k`), and the best response maximises it: the target kernel
+//! with another terminal vector, `W(full card, b) = u(b)` and `W(s, b) = max E[W(s', b +
+//! p)]` over the points banked `b`. It is solved for the cards that follow the player's card
 //! ([`crate::solve::vector::solve_from`]) at each query, since it depends on the opponents.
 //!
 //! Ties in win probability (within 1e-9) go to the higher expected final score, then to the

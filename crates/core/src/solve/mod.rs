@@ -2,6 +2,12 @@
 //! the expected score ([`expected`]), of the vector objectives (a vector per state: target
 //! score, distributions; [`vector`]) and of the exact game of two ([`two_player`], with the
 //! lanes of its pairs in [`lane`]).
+//!
+//! The solves use the game alone: they read no file and know no table or policy. A solve
+//! that follows the expected-score policy (the distribution objective, a player of the game
+//! of two who plays for the average) reads the solved values through
+//! [`expected::ExpectedValues`]; the tables (`tables/`) wrap what a solve gives, with its
+//! file; the advice and the bots (`policy/`) read them.
 
 pub mod expected;
 pub mod kernel;

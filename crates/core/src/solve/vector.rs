@@ -208,6 +208,23 @@ pub(crate) struct RowSpec {
 }
 
 impl RowSpec {
+    /// Filling box `index` with `points` from `state` (`five`: with five of a kind, which
+    /// may earn the five-of-a-kind bonus).
+    pub(crate) fn new(
+        rules: &Rules,
+        state: &State,
+        index: usize,
+        points: u32,
+        five: bool,
+    ) -> RowSpec {
+        RowSpec {
+            box_index: index as u8,
+            points,
+            bonus: state.bonus_for(rules, index, points, five),
+            next: state.after(rules, index, points),
+        }
+    }
+
     /// Points the row scores: the box and its bonus.
     pub fn gain(&self) -> i64 {
         i64::from(self.points) + i64::from(self.bonus)
@@ -228,15 +245,7 @@ pub(crate) fn lay_out<T: Real>(
     plan.begin(1, 1);
     plan.ranked.clear();
     let open = rules.open_by_order(state.filled);
-    let spec = |c: usize, points: u32, five: bool| {
-        let bonus = state.bonus_for(rules, c, points, five);
-        RowSpec {
-            box_index: c as u8,
-            points,
-            bonus,
-            next: state.after(rules, c, points),
-        }
-    };
+    let spec = |c: usize, points: u32, five: bool| RowSpec::new(rules, state, c, points, five);
     for c in set_bits(u64::from(open)) {
         plan.ranked.push((c as u8, specs.len() as u16));
         for &p in &scores.distinct[c] {

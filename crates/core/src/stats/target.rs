@@ -315,8 +315,8 @@ fn find(outcomes: &[Outcome], box_index: u8, points: u8, bonus: u16) -> u16 {
 }
 
 /// Options whose chance is below the best by more than this cannot be chosen by the tie
-/// rule ([`crate::game::ties::TieValue`] for pairs: within [`crate::game::ties::TIE`] of the best, the
-/// second value decides). Twice the tie, so that no rounding of `best - TIE` can matter.
+/// rule ([`crate::game::ties::TieValue`] for pairs: within [`crate::game::ties::TIE`] of the
+/// best, the second value decides). Twice the tie, so that no rounding of `best - TIE` can matter.
 const CANDIDATE: f64 = 2.0 * crate::game::ties::TIE;
 
 /// The choice of the tie rule among options in the order of preference, for every lane at

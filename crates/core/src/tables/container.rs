@@ -70,8 +70,8 @@ pub struct TableHeader {
     /// CRC-32 of the index of a vector table's body (what is read before any value); 0 for
     /// the expected-score table.
     pub index_checksum: u32,
-    /// The tail left out of a vector table's vectors (see [`crate::solve::vector::TAIL`]); 0 for
-    /// the expected-score table.
+    /// The tail left out of a vector table's vectors (see [`crate::solve::vector::TAIL`]); 0
+    /// for the expected-score table.
     pub tail: f64,
 }
 

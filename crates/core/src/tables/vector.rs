@@ -29,7 +29,7 @@ use std::sync::{Arc, OnceLock};
 use crate::game::rules::{BoxMask, Rules};
 use crate::game::state::{Layout, State, reachable_states, set_bits};
 use crate::solve::kernel::{KeepArray, Layer, Plan, Real, ScoreTable, run_turn};
-use crate::solve::vector::{Range, Solution, VectorObjective, lay_out, read};
+use crate::solve::vector::{Range, RowSpec, Solution, VectorObjective, lay_out, read};
 use crate::tables::container::{
     self, Head, PIECE_BYTES, Piece, RANGE_BYTES, TableFile, TableHeader,
 };
@@ -225,12 +225,10 @@ impl VectorTable<f32> {
         five_of_a_kind: bool,
         x: i64,
     ) -> Result<f64, TableError> {
-        let rules = self.rules();
-        let gain = points + state.bonus_for(rules, index, points, five_of_a_kind);
-        let next = state.after(rules, index, points);
+        let s = RowSpec::new(self.rules(), state, index, points, five_of_a_kind);
         Ok(f64::from(self.value(
-            &next,
-            x + self.solution.direction.sign() * i64::from(gain),
+            &s.next,
+            x + self.solution.direction.sign() * s.gain(),
         )?))
     }
 }
