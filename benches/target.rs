@@ -24,6 +24,7 @@ use yahtzee_core::solve::expected::SolveOptions;
 use yahtzee_core::solve::simd::Simd;
 use yahtzee_core::solve::vector::{VectorObjective, solve, solve_reduced};
 use yahtzee_core::tables::expected::StrategyTable;
+use yahtzee_core::tables::vector::VectorTable;
 
 /// Boxes open in the reduced game and in the advised position.
 const OPEN: usize = 5;
@@ -60,12 +61,12 @@ fn bench_advise(c: &mut Criterion) {
     let rules = Rules::new(RuleSet::YAHTZEE);
     let (ev, _) = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {});
     // The position's successors have OPEN - 1 boxes open: the reduced game holds them.
-    let targets = solve_reduced(
+    let targets = VectorTable::from(solve_reduced(
         &VectorObjective::<f32>::target(rules),
         OPEN,
         Simd::detect(),
         &|_, _| {},
-    );
+    ));
     // Eight boxes filled, 120 banked, upper total 48 of 63: five open.
     let card = ScoreCard::parse(
         rules,

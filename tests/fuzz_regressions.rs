@@ -3,12 +3,13 @@
 //! is named after the bug it pins.
 
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
-use yahtzee_core::tables::expected::{StrategyTable, TableError};
+use yahtzee_core::tables::TableError;
+use yahtzee_core::tables::expected::StrategyTable;
 
 use crate::util::*;
 
 /// Bytes before a table's header: the magic, the format version and the header's size.
-const PREFIX: usize = yahtzee_core::tables::expected::MAGIC.len() + 8;
+const PREFIX: usize = yahtzee_core::tables::container::MAGIC.len() + 8;
 
 /// Where the body of a table file starts (after the header).
 fn body_at(bytes: &[u8]) -> usize {

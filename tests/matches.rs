@@ -15,8 +15,8 @@ use yahtzee_core::report::{MatchReport, play_match};
 use yahtzee_core::stats::matches::{self, Match, MatchTally};
 use yahtzee_core::stats::simulate::play_turn;
 
-use yahtzee_core::solve::vector::VectorTable;
 use yahtzee_core::tables::expected::StrategyTable;
+use yahtzee_core::tables::vector::VectorTable;
 
 use crate::util::*;
 

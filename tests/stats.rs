@@ -188,7 +188,7 @@ fn stats_rejects_bad_options() {
 fn stats_pmf_and_plot_never_overwrite_a_strategy_table() {
     let dir = temp_dir();
     let other = dir.path().join("other.table");
-    std::fs::write(&other, yahtzee_core::tables::expected::MAGIC).unwrap();
+    std::fs::write(&other, yahtzee_core::tables::container::MAGIC).unwrap();
     for flag in ["--pmf", "--plot"] {
         let o = run(
             RuleSet::YACHT,
@@ -199,7 +199,7 @@ fn stats_pmf_and_plot_never_overwrite_a_strategy_table() {
     }
     assert_eq!(
         std::fs::read(&other).unwrap(),
-        yahtzee_core::tables::expected::MAGIC
+        yahtzee_core::tables::container::MAGIC
     );
 }
 

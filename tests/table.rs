@@ -8,7 +8,9 @@ use std::process::Stdio;
 
 use yahtzee_core::files;
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
-use yahtzee_core::tables::expected::{FORMAT_VERSION, Origin, StrategyTable, TableError};
+use yahtzee_core::tables::container::FORMAT_VERSION;
+use yahtzee_core::tables::expected::StrategyTable;
+use yahtzee_core::tables::{Origin, TableError};
 
 use crate::util::*;
 

@@ -12,7 +12,7 @@ use crate::solver::reduced_states;
 use crate::util::{table, target_table};
 
 /// The exact (no tail left out) `f64` target table of the reduced game of `open` boxes.
-fn exact_reduced(rules: Rules, open: usize) -> yahtzee_core::solve::vector::VectorTable<f64> {
+fn exact_reduced(rules: Rules, open: usize) -> yahtzee_core::solve::vector::Solution<f64> {
     let mut objective = VectorObjective::<f64>::target(rules);
     objective.tail = 0.0;
     solve_reduced(&objective, open, Simd::detect(), &|_, _| {})

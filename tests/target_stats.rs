@@ -16,6 +16,7 @@ use yahtzee_core::solve::vector::{VectorObjective, solve_reduced};
 use yahtzee_core::stats::distribution::{Summary, Tally};
 use yahtzee_core::stats::simulate::{MeanInterval, simulate};
 use yahtzee_core::stats::{exact_distribution, target_distribution, target_distribution_from};
+use yahtzee_core::tables::vector::VectorTable;
 
 use crate::util::*;
 
@@ -209,12 +210,12 @@ fn forward_by_map(
 fn target_distribution_with_yahtzee_bonuses_equals_a_forward_pass_by_maps() {
     let rules = Rules::new(RuleSet::YAHTZEE);
     let ev = table(RuleSet::YAHTZEE, Order::Any);
-    let targets = solve_reduced(
+    let targets = VectorTable::from(solve_reduced(
         &VectorObjective::<f32>::target(rules),
         3,
         Simd::detect(),
         &|_, _| {},
-    );
+    ));
     let open = ["fours", "full-house", "chance"];
     let filled = rules.full_mask()
         & !open

@@ -421,7 +421,7 @@ fn two_player_advice_averages_to_the_solved_value() {
     use yahtzee_core::game::dice::Dice;
     use yahtzee_core::game::state::ScoreCard;
     use yahtzee_core::policy::expected::Position;
-    use yahtzee_core::solve::two_player::{TwoPlayerPosition, advise_two_player, next_ply};
+    use yahtzee_core::policy::two_player::{TwoPlayerPosition, advise_two_player, next_ply};
     let rules = Rules::with_order(RuleSet::YACHT, Order::Any);
     let ev = crate::util::table(RuleSet::YACHT, Order::Any);
     // You, the second player, with three boxes open; the opponent with two; you trail by 9.
@@ -597,7 +597,7 @@ fn two_player_bad_input_is_refused() {
 #[test]
 fn two_player_table_of_early_plies_reads_back_and_refuses_damage() {
     use yahtzee_core::solve::two_player::solve_plies;
-    use yahtzee_core::tables::expected::TableError;
+    use yahtzee_core::tables::TableError;
     use yahtzee_core::tables::two_player::EarlyTable;
     let rules = Rules::with_order(RuleSet::YACHT, Order::Any);
     let game = Game::optimal(rules).unwrap();

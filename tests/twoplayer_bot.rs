@@ -8,11 +8,12 @@ use yahtzee_core::game::dice::{DICE, Dice, DiceRng};
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::game::state::ScoreCard;
 use yahtzee_core::policy::expected::{Action, Position};
+use yahtzee_core::policy::two_player::TwoPlayerPosition;
+use yahtzee_core::policy::two_player::advise_at;
+use yahtzee_core::policy::two_player::reads_early_table;
 use yahtzee_core::policy::two_player::{NextPlies, TwoPlayerTurn};
 use yahtzee_core::solve::simd::Simd;
-use yahtzee_core::solve::two_player::{
-    Game, Player, Start, TwoPlayerPosition, advise_at, reads_early_table, solve,
-};
+use yahtzee_core::solve::two_player::{Game, Player, Start, solve};
 use yahtzee_core::tables::expected::StrategyTable;
 use yahtzee_core::tables::two_player::EarlyTable;
 

@@ -9,9 +9,10 @@ use std::sync::OnceLock;
 
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::solve::expected::SolveOptions;
-use yahtzee_core::solve::vector::{TARGET, VectorObjective, VectorTable};
+use yahtzee_core::solve::vector::{TARGET, VectorObjective};
 use yahtzee_core::tables::expected::{StrategyTable, default_table_name, default_table_name_of};
 use yahtzee_core::tables::set::{Silent, TableKind, TablePaths, TableSet};
+use yahtzee_core::tables::vector::VectorTable;
 
 /// A folder holding the default tables of every rule set, solved once per test process and
 /// shared by the tests (pass it as `YAHTZEE_TABLE_DIR`).
@@ -51,7 +52,7 @@ pub fn target_table(set: &'static RuleSet, order: Order) -> &'static VectorTable
     if let Some((_, t)) = guard.iter().find(|(r, _)| *r == rules) {
         return t;
     }
-    let t = yahtzee_core::solve::vector::solve(
+    let t = VectorTable::solve(
         &VectorObjective::<f32>::target(rules),
         SolveOptions::default().simd,
         &|_, _| {},
@@ -207,7 +208,7 @@ pub fn distribution_table(set: &'static RuleSet, order: Order) -> &'static Vecto
     if let Some((_, t)) = guard.iter().find(|(r, _)| *r == rules) {
         return t;
     }
-    let t = yahtzee_core::solve::vector::solve(
+    let t = VectorTable::solve(
         &VectorObjective::<f32>::distribution(std::sync::Arc::new(ev.clone())),
         SolveOptions::default().simd,
         &|_, _| {},
@@ -227,7 +228,8 @@ pub fn distribution_table(set: &'static RuleSet, order: Order) -> &'static Vecto
 /// test process and saved in [`table_dir`] under its default name (so the binary run by
 /// [`run`] finds it).
 pub fn two_player_table() -> &'static yahtzee_core::tables::two_player::EarlyTable {
-    use yahtzee_core::solve::two_player::{Game, Ties, solve_report};
+    use yahtzee_core::solve::two_player::{Game, Ties};
+    use yahtzee_core::tables::two_player::solve_report;
     use yahtzee_core::tables::two_player::{EarlyTable, TWO_PLAYER};
     static TABLE: OnceLock<EarlyTable> = OnceLock::new();
     TABLE.get_or_init(|| {

@@ -8,8 +8,9 @@ use yahtzee_core::game::state::{ScoreCard, State};
 use yahtzee_core::policy::expected::Position;
 use yahtzee_core::policy::win::{FinalScores, Opponent, advise_win, utility};
 use yahtzee_core::solve::simd::Simd;
-use yahtzee_core::solve::vector::{VectorObjective, VectorTable, max_banked, solve_reduced};
+use yahtzee_core::solve::vector::{VectorObjective, max_banked, solve_reduced};
 use yahtzee_core::tables::expected::StrategyTable;
+use yahtzee_core::tables::vector::VectorTable;
 
 use crate::brute::BruteForce;
 use crate::solver::reduced_states;

@@ -18,7 +18,9 @@ use yahtzee_core::game::dice::Dice;
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::game::state::ScoreCard;
 use yahtzee_core::policy::expected::{Position, advise};
-use yahtzee_core::tables::expected::{MAGIC, StrategyTable, read_header};
+use yahtzee_core::tables::expected::StrategyTable;
+use yahtzee_core::tables::container::MAGIC;
+use yahtzee_core::tables::container::read_header;
 use yahtzee_core::tables::set::TableSet;
 use yahtzee_fuzz::check_message;
 

@@ -234,7 +234,7 @@ fn render(advice: &Advice, table: &StrategyTable) -> String {
 }
 
 /// The human table of two-player advice: one line per option, best first.
-fn render_two_player(advice: &yahtzee_core::solve::two_player::TwoPlayerAdvice) -> String {
+fn render_two_player(advice: &yahtzee_core::policy::two_player::TwoPlayerAdvice) -> String {
     let mut s = format!(
         "{} for two | you are the {} player, lead {} | dice {} | {} roll{} left | best chance of winning (ties half) {}\n",
         advice.rules.label(),

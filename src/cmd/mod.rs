@@ -23,14 +23,14 @@ use anyhow::{Context, Result, anyhow};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use std::sync::{Arc, Mutex};
-use yahtzee_core::files;
 use yahtzee_core::game::rules::Rules;
 use yahtzee_core::solve::vector::{DISTRIBUTION, TARGET};
+use yahtzee_core::tables::container;
 use yahtzee_core::tables::two_player::TWO_PLAYER;
 
-use yahtzee_core::tables::expected::{
-    EXPECTED_SCORE, TABLE_DIR_ENV, TableError, default_table_path_of,
-};
+use yahtzee_core::tables::expected::{EXPECTED_SCORE, TABLE_DIR_ENV, default_table_path_of};
+
+use yahtzee_core::tables::TableError;
 use yahtzee_core::tables::set::{Event, Observer, TableKind, TablePaths, TableSet};
 
 /// A progress bar on stderr counting `unit`s, hidden when stderr is not a terminal.
@@ -308,7 +308,7 @@ pub fn quote(path: &Path) -> String {
 }
 
 /// Checks an output path given with `flag` before any long computation (see
-/// [`files::check_output`]); `tables` are the tables the command reads or builds.
+/// [`container::check_output`]); `tables` are the tables the command reads or builds.
 pub fn check_output(flag: &str, path: &Path, tables: &[&Path]) -> Result<()> {
-    files::check_output(path, tables).map_err(|e| anyhow!("{flag}: {e}"))
+    container::check_output(path, tables).map_err(|e| anyhow!("{flag}: {e}"))
 }

@@ -7,7 +7,8 @@ use anyhow::{Result, anyhow};
 use crate::cli::VerifyArgs;
 use yahtzee_core::report::{self, Verified};
 use yahtzee_core::solve::vector::TARGET;
-use yahtzee_core::tables::expected::{TableError, read_header};
+use yahtzee_core::tables::TableError;
+use yahtzee_core::tables::container::read_header;
 use yahtzee_core::tables::two_player::{EarlyTable, TWO_PLAYER};
 
 pub fn run(args: &VerifyArgs) -> Result<()> {
@@ -49,7 +50,7 @@ fn two_player_rules(path: &std::path::Path) -> Option<yahtzee_core::Rules> {
 
 /// The header of the table file at `path`, read from its first bytes alone (a header takes
 /// at most 4 KiB after the magic and its length), if it has one.
-fn header_of_file(path: &std::path::Path) -> Option<yahtzee_core::tables::expected::TableHeader> {
+fn header_of_file(path: &std::path::Path) -> Option<yahtzee_core::tables::container::TableHeader> {
     use std::io::Read;
     let mut head = Vec::new();
     std::fs::File::open(path)

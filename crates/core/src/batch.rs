@@ -42,9 +42,9 @@ use crate::game::rules::Rules;
 use crate::game::state::{CardError, ScoreCard};
 use crate::policy::expected::{AdviceError, Position};
 use crate::policy::target::TargetError;
+use crate::policy::two_player::TwoPlayerAdviceError;
 use crate::policy::win::{Opponent, WinError};
 use crate::policy::{self, AdviseError, Answer, Objective};
-use crate::solve::two_player::TwoPlayerAdviceError;
 use crate::tables::set::{LoadError, TableSet};
 use crate::text::excerpt;
 

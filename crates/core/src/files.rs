@@ -13,8 +13,8 @@
 //!   ([`remove_stale_temporaries`]). Whether a process exists is asked of `/proc` on Linux;
 //!   elsewhere it cannot be known cheaply, and the temporaries are left alone.
 //!
-//! [`check_output`] is the check an output path passes before a long computation: its folder
-//! exists, it is not a folder, it is not a strategy table and not the table being read.
+//! [`same_file`] says whether two paths name one file, for the check an output path passes
+//! before a long computation (`tables::container::check_output`: never over a table).
 
 use std::collections::BTreeSet;
 use std::fs::{self, File};
@@ -200,71 +200,6 @@ fn process_is_gone(pid: u32) -> bool {
     } else {
         false
     }
-}
-
-/// Why a path cannot take an output file. Each message says what to do instead.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum OutputError {
-    /// The path names a folder: give a file name in it.
-    #[error("cannot write {path}: it is a folder; give a file name")]
-    IsFolder {
-        /// The path given.
-        path: PathBuf,
-    },
-    /// The folder of the path does not exist (or is a file): create it or give another path.
-    #[error(
-        "cannot write {path}: the folder {folder} does not exist; create it or give another path"
-    )]
-    NoFolder {
-        /// The path given.
-        path: PathBuf,
-        /// Its folder.
-        folder: PathBuf,
-    },
-    /// The path holds a strategy table, which an output never overwrites: give another path.
-    #[error(
-        "cannot write {path}: it holds a strategy table, which is never overwritten; give another file"
-    )]
-    IsTable {
-        /// The path given.
-        path: PathBuf,
-    },
-    /// The path is the strategy table this command reads (or builds): give another path.
-    #[error("cannot write {path}: it is the strategy table this command reads; give another file")]
-    IsInput {
-        /// The path given.
-        path: PathBuf,
-    },
-}
-
-/// Checks, before any long computation, that `path` can take an output file: its folder
-/// exists, it is not a folder, it does not hold a strategy table (recognised by its magic
-/// bytes) and it is not one of `tables`, the tables the command reads or builds.
-pub fn check_output(path: &Path, tables: &[&Path]) -> Result<(), OutputError> {
-    let folder = folder_of(path);
-    if !folder.is_dir() {
-        return Err(OutputError::NoFolder {
-            path: path.to_path_buf(),
-            folder: folder.to_path_buf(),
-        });
-    }
-    if path.is_dir() {
-        return Err(OutputError::IsFolder {
-            path: path.to_path_buf(),
-        });
-    }
-    if tables.iter().any(|t| same_file(path, t)) {
-        return Err(OutputError::IsInput {
-            path: path.to_path_buf(),
-        });
-    }
-    if crate::tables::expected::holds_table(path) {
-        return Err(OutputError::IsTable {
-            path: path.to_path_buf(),
-        });
-    }
-    Ok(())
 }
 
 /// True when `a` and `b` name the same file, whether or not it exists yet (`./x` and `x`, a

@@ -16,12 +16,14 @@ use crate::policy::Policy;
 use crate::policy::player::Player;
 use crate::policy::target::TargetPlayer;
 use crate::solve::expected::SolveOptions;
-use crate::solve::vector::{self, VectorObjective, VectorTable, max_remaining};
+use crate::solve::vector::{VectorObjective, max_remaining};
 use crate::stats::distribution::{Summary, Tally};
 use crate::stats::simulate::{MeanInterval, ShareInterval};
-use crate::tables::expected::{
-    EXPECTED_SCORE, FORMAT_VERSION, StrategyTable, TableError, TableHeader,
-};
+use crate::tables::TableError;
+use crate::tables::container::FORMAT_VERSION;
+use crate::tables::container::TableHeader;
+use crate::tables::expected::{EXPECTED_SCORE, StrategyTable};
+use crate::tables::vector::VectorTable;
 
 /// The tie convention of the optimal policy, as every report that applies it states it.
 pub const TIE_CONVENTION: &str = "options within 1e-9 of the best are ties: among keeps, the fewest dice (then the lowest faces); among boxes, the first on the card";
@@ -220,7 +222,7 @@ pub fn solve_vector(
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<(TargetReport, VectorTable<f32>), TableError> {
     let start = Instant::now();
-    let table = vector::solve(objective, SolveOptions::default().simd, progress);
+    let table = VectorTable::solve(objective, SolveOptions::default().simd, progress);
     let seconds = start.elapsed().as_secs_f64();
     table.save(path)?;
     let mut report = TargetReport::of(&table, path)?;
@@ -242,8 +244,8 @@ pub enum Verified {
 /// Checks the table file at `path`, of whatever objective its header names, and says what
 /// it holds.
 pub fn verify_any(path: &Path) -> Result<Verified, TableError> {
-    let bytes = crate::tables::expected::read(path)?;
-    let header = crate::tables::expected::read_header(&bytes).map_err(|e| e.at(path))?;
+    let bytes = crate::tables::container::read(path)?;
+    let header = crate::tables::container::read_header(&bytes).map_err(|e| e.at(path))?;
     if header.objective == EXPECTED_SCORE {
         return verify(path).map(Verified::ExpectedScore);
     }

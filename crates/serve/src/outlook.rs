@@ -44,10 +44,10 @@ use yahtzee_core::policy::win::{
     utility,
 };
 use yahtzee_core::solve::simd::Simd;
-use yahtzee_core::solve::vector::VectorTable;
 use yahtzee_core::stats::distribution::Tally;
 use yahtzee_core::stats::{VectorPolicy, distribution_from_card, distribution_from_position};
 use yahtzee_core::tables::expected::StrategyTable;
+use yahtzee_core::tables::vector::VectorTable;
 
 /// The answers kept for questions asked again (a page going back and forth).
 pub const KEPT: usize = 16;

@@ -38,12 +38,13 @@ use yahtzee_core::play::{
     DiceMode, Event, Game, Header, Illegal, Phase, Seat, SeatKind, WinPolicy, agree, box_names,
     check_legal,
 };
-use yahtzee_core::policy::expected::{TurnValues, best_box, box_choices};
+use yahtzee_core::policy::expected::{best_box, box_choices};
 use yahtzee_core::policy::player::{AtTable, Player, check_players};
 use yahtzee_core::policy::pricing::{Decision, evaluate};
 use yahtzee_core::policy::win::{opponent_scores, opponents_at_table};
-use yahtzee_core::solve::vector::VectorTable;
+use yahtzee_core::solve::expected::TurnValues;
 use yahtzee_core::tables::expected::StrategyTable;
+use yahtzee_core::tables::vector::VectorTable;
 use yahtzee_core::text::{excerpt, plural};
 
 /// The most games the server keeps at once.

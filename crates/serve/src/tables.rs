@@ -9,9 +9,10 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use yahtzee_core::game::rules::Rules;
-use yahtzee_core::solve::vector::VectorTable;
-use yahtzee_core::tables::expected::{StrategyTable, TableError};
+use yahtzee_core::tables::TableError;
+use yahtzee_core::tables::expected::StrategyTable;
 use yahtzee_core::tables::set::{Event, Observer, TableKind, TablePaths, TableSet, TableStatus};
+use yahtzee_core::tables::vector::VectorTable;
 
 /// Says how to fix a table that cannot be loaded: `(error, rules, objective)` to a message.
 /// The command line gives the fixes it gives everywhere else (a `yahtzee solve` command).

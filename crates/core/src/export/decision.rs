@@ -10,7 +10,9 @@ use crate::game::choice::Choice;
 use crate::game::dice::{DICE, Dice, FIRST_ROLL, Keep, ROLLS};
 use crate::game::rules::BoxMask;
 use crate::game::state::State;
-use crate::policy::expected::{TurnValues, best_two, box_choices};
+use crate::game::ties::best_two;
+use crate::policy::expected::box_choices;
+use crate::solve::expected::TurnValues;
 use crate::tables::expected::StrategyTable;
 
 /// One decision of optimal play: a roll, in a state, with some rolls left.

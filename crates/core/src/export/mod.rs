@@ -18,9 +18,9 @@
 //!
 //! The decision of one roll, shared by the card, the policy and the opening, is in
 //! `decision.rs` ([`decide`]). Every decision comes from the library's policy, not a second
-//! one: the values of the turn's keeps ([`TurnValues`](crate::policy::expected::TurnValues)) and of
+//! one: the values of the turn's keeps ([`TurnValues`](crate::solve::expected::TurnValues)) and of
 //! the legal boxes ([`box_choices`](crate::policy::expected::box_choices)), ranked by
-//! [`best_two`](crate::policy::expected::best_two), the one tie rule that `advise`, the bots and the
+//! [`best_two`](crate::game::ties::best_two), the one tie rule that `advise`, the bots and the
 //! statistics follow. So ties follow the convention of `shared/RULES.md` (among equal keeps
 //! the fewest dice, then the lowest faces; among equal boxes the first on the card), and the
 //! runner-up is the next option under the same ordering: the second-best distinct keep, or
@@ -50,7 +50,7 @@ use serde::Serialize;
 use crate::game::choice::Choice;
 use crate::game::dice::{Dice, FIRST_ROLL, Keep, MULTISETS};
 use crate::game::rules::{Order, Rules};
-use crate::policy::expected::TIE;
+use crate::game::ties::TIE;
 
 pub use card::{card_rows, write_card};
 pub use decision::{Decision, DecisionRow, decide, state_rows};

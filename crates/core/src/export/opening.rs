@@ -13,7 +13,7 @@ use super::{
 };
 use crate::game::dice::{Dice, FIRST_ROLL, ROLLS};
 use crate::game::state::State;
-use crate::policy::expected::TurnValues;
+use crate::solve::expected::TurnValues;
 use crate::tables::expected::StrategyTable;
 
 /// One opening roll of the cheat sheet: what to do with it with two rolls left, and with one.

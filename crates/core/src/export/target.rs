@@ -17,10 +17,13 @@ use crate::game::choice::Choice;
 use crate::game::dice::{DICE, Dice, FIRST_ROLL, ROLLS};
 use crate::game::rules::BoxMask;
 use crate::game::state::{ScoreCard, State};
-use crate::policy::expected::{TurnValues, best_two, box_choices};
+use crate::game::ties::best_two;
+use crate::policy::expected::box_choices;
 use crate::policy::target::TargetTurn;
-use crate::solve::vector::VectorTable;
-use crate::tables::expected::{StrategyTable, TableError};
+use crate::solve::expected::TurnValues;
+use crate::tables::TableError;
+use crate::tables::expected::StrategyTable;
+use crate::tables::vector::VectorTable;
 
 /// One decision of the target policy: a roll, in a state, with some rolls left, when playing
 /// for a final score of at least the target. Choices are written as in [`super::DecisionRow`].

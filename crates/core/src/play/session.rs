@@ -34,13 +34,13 @@ use crate::policy::player::Player;
 use crate::policy::player::{AtTable, PlayerError, check_players};
 use crate::policy::target::TargetPlayer;
 use crate::policy::target::{TargetError, advise_target};
+use crate::policy::two_player::TwoPlayerAdviceError;
 use crate::policy::two_player::{NextPlies, TwoPlayerBot};
 use crate::policy::win::{MODEL, WinError, opponent_scores, opponents_at_table};
 use crate::solve::simd::Simd;
-use crate::solve::two_player::TwoPlayerAdviceError;
-use crate::solve::vector::VectorTable;
 use crate::tables::expected::StrategyTable;
 use crate::tables::two_player::EarlyTable;
+use crate::tables::vector::VectorTable;
 use crate::text::{excerpt, plural, probability};
 
 use super::command::{HELP, HINT_ROWS, HintRows, PlayerCommand, parse_command, resolve_keep};

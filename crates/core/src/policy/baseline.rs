@@ -1,6 +1,6 @@
 //! The baseline policies, for comparison: `greedy` (never re-rolls, scores the box worth the
 //! most points now) and `most-common` (keeps the most common face), as the simulations and the
-//! matches play them ([`crate::policy::player::Player`]).
+//! matches play them (`policy::player::Player`).
 
 use crate::game::dice::{Dice, FACES, Keep};
 use crate::game::rules::Rules;

@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::game::state::{Layout, State};
-use crate::policy::expected::TurnValues;
 use crate::policy::target::{TargetPlayer, TargetTurn};
+use crate::solve::expected::TurnValues;
 use crate::tables::expected::StrategyTable;
 
 /// The turns of the states met so far, shared by the threads: a state's turn (and, for the

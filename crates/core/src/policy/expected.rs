@@ -3,25 +3,24 @@
 //! A position is a score card, five dice and the number of rolls left. With rolls left the
 //! options are the distinct keeps (keeping all five means stopping to score now); with no
 //! rolls left they are the boxes the rules allow. The values come from one turn of the solver
-//! run for this single state against the loaded table ([`TurnValues`]), so the advice is
-//! exactly what the solver computed and costs a few microseconds.
+//! run for this single state against the loaded table ([`turn_layers`]; every layer:
+//! [`TurnValues`](crate::solve::expected::TurnValues)), so the advice is exactly what the
+//! solver computed and costs a few microseconds.
 //!
-//! Ties: options within 1e-9 of each other are ordered by the convention of `shared/RULES.md`,
-//! the keep with the fewest dice first (re-roll the most), and among boxes the one that comes
-//! first on the card.
+//! Ties: options within 1e-9 of each other are ordered by the convention of `shared/RULES.md`
+//! ([`crate::game::ties`]), the keep with the fewest dice first (re-roll the most), and among
+//! boxes the one that comes first on the card.
 
 use std::fmt;
 
 use serde::Serialize;
 
-use crate::game::dice::{DICE, Dice, FIRST_ROLL, Keep, MULTISETS};
+use crate::game::dice::{DICE, Dice, FIRST_ROLL, MULTISETS};
 use crate::game::rules::{Category, Rules};
 use crate::game::state::{Bonuses, ScoreCard, State, set_bits};
-use crate::solve::expected::Layer;
+use crate::game::ties::{Preferred, best_by_preference, rank_by_preference};
+use crate::solve::expected::{ExpectedValues, Layer};
 use crate::tables::expected::StrategyTable;
-
-/// Two values closer than this are a tie, broken by the convention of `shared/RULES.md`.
-pub const TIE: f64 = 1e-9;
 
 /// Errors in a position given by a user.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -261,186 +260,15 @@ fn best_box_of_roll(
 }
 
 /// One turn of `state` against the solved values of `table`, up to `last`: `visit` sees each
-/// layer's entries (see [`Layer`]) as future points (see [`crate::solve::expected::state_turn`]).
+/// layer's entries (see [`Layer`]) as future points (the solver's own kernel, as
+/// [`ExpectedValues::turn`] runs it).
 pub fn turn_layers(
     table: &StrategyTable,
     state: &State,
     last: Layer,
-    visit: impl FnMut(Layer, &mut dyn Iterator<Item = f64>),
+    mut visit: impl FnMut(Layer, &mut dyn Iterator<Item = f64>),
 ) {
-    crate::solve::expected::state_turn(
-        table.rules(),
-        table.scores(),
-        table.layout(),
-        table.values(),
-        state,
-        last,
-        visit,
-    );
-}
-
-/// The values of every keep of one turn of one state: one solver turn for this state alone
-/// ([`turn_layers`]), every layer.
-pub struct TurnValues {
-    /// Keep values with one roll left (index by multiset), future points of this turn and
-    /// after; entries of the rolls (size five) are the values of stopping to score.
-    pub one_roll_left: Vec<f64>,
-    /// Keep values with two rolls left; the rolls' entries are their values with one roll left.
-    pub two_rolls_left: Vec<f64>,
-    /// Value of each roll with two rolls left (the value after the opening roll).
-    pub opening_rolls: Vec<f64>,
-}
-
-impl TurnValues {
-    /// Computes the turn of `state` from the solved successors in `table`: every layer.
-    pub fn new(table: &StrategyTable, state: &State) -> TurnValues {
-        let mut values = TurnValues {
-            one_roll_left: Vec::with_capacity(MULTISETS),
-            two_rolls_left: Vec::with_capacity(MULTISETS),
-            opening_rolls: Vec::with_capacity(crate::game::dice::ROLLS),
-        };
-        turn_layers(
-            table,
-            state,
-            Layer::Opening,
-            |layer, layer_values| match layer {
-                Layer::OneRollLeft => values.one_roll_left.extend(layer_values),
-                Layer::TwoRollsLeft => values.two_rolls_left.extend(layer_values),
-                Layer::Opening => values.opening_rolls.extend(layer_values.skip(FIRST_ROLL)),
-            },
-        );
-        values
-    }
-
-    /// Value (points of this turn and after) of keeping `keep` with `rolls_left` (1 or 2)
-    /// rolls left. Keeping all five dice means stopping to score the best box now.
-    pub fn keep_value(&self, rolls_left: u8, keep: &Keep) -> f64 {
-        self.value_of_index(rolls_left, keep.index())
-    }
-
-    /// [`TurnValues::keep_value`] of the keep of multiset index `i` (a roll's own index,
-    /// `FIRST_ROLL` and up, keeps all five dice).
-    fn value_of_index(&self, rolls_left: u8, i: usize) -> f64 {
-        if i >= FIRST_ROLL || rolls_left <= 1 {
-            self.one_roll_left[i]
-        } else {
-            self.two_rolls_left[i]
-        }
-    }
-
-    /// The optimal keep for `dice` with `rolls_left` (1 or 2) rolls left, and its value. Ties
-    /// within [`TIE`] go to the keep with the fewest dice, then to the lowest faces; a keep of
-    /// all five dice means stopping to score.
-    pub fn best_keep(&self, rolls_left: u8, dice: &Dice) -> (Keep, f64) {
-        let (index, value) = self.best_keep_of_roll(rolls_left, dice.index() - FIRST_ROLL);
-        (Keep::from_index(index), value)
-    }
-
-    /// [`TurnValues::best_keep`] of the roll at offset `roll` (`index - FIRST_ROLL`): the
-    /// keep's multiset index (the roll's own index to stop) and its value.
-    pub fn best_keep_of_roll(&self, rolls_left: u8, roll: usize) -> (usize, f64) {
-        let mut best = Preferred::new();
-        for &keep in Dice::keep_indices_by_preference(roll) {
-            let keep = usize::from(keep);
-            best.offer(keep, self.value_of_index(rolls_left, keep));
-        }
-        best.best().expect("every roll has a keep")
-    }
-}
-
-/// The value of an option for the tie rule: a number (an expected score, a probability), or
-/// a pair compared on its first number and, within [`TIE`], on its second (the target
-/// objective: the chance of reaching the target, then the expected score).
-pub trait TieValue: Copy {
-    /// True when `self` is better than `best` by more than [`TIE`].
-    fn beats(&self, best: &Self) -> bool;
-}
-
-impl TieValue for f64 {
-    #[inline]
-    fn beats(&self, best: &f64) -> bool {
-        *self > best + TIE
-    }
-}
-
-impl TieValue for (f64, f64) {
-    #[inline]
-    fn beats(&self, best: &(f64, f64)) -> bool {
-        self.0 > best.0 + TIE || (self.0 >= best.0 - TIE && self.1 > best.1 + TIE)
-    }
-}
-
-/// The tie rule of the whole project, for options listed in the order of preference of
-/// `shared/RULES.md` (keeps: fewest dice first, then the lowest faces; boxes: card order):
-/// scanning in that order, a later option replaces the best so far only when it is better by
-/// more than [`TIE`]. Returns the position of the best option of `values`, leaving out the
-/// positions for which `skip` is true; `None` when none is left.
-pub fn best_by_preference<V: TieValue>(
-    values: impl IntoIterator<Item = V>,
-    skip: impl Fn(usize) -> bool,
-) -> Option<usize> {
-    let mut best = Preferred::new();
-    for (i, v) in values.into_iter().enumerate() {
-        if !skip(i) {
-            best.offer(i, v);
-        }
-    }
-    best.best().map(|(i, _)| i)
-}
-
-/// The scan of the tie rule ([`best_by_preference`]): options are offered in the order of
-/// preference, and a later one replaces the best so far only when better by more than
-/// [`TIE`]. Every choice of the optimal policy goes through it.
-#[derive(Clone, Copy, Debug)]
-pub struct Preferred<T, V = f64> {
-    best: Option<(T, V)>,
-}
-
-impl<T, V: TieValue> Preferred<T, V> {
-    /// No option yet.
-    pub fn new() -> Preferred<T, V> {
-        Preferred { best: None }
-    }
-
-    /// Offers the next option in the order of preference.
-    #[inline]
-    pub fn offer(&mut self, option: T, value: V) {
-        if self.best.as_ref().is_none_or(|(_, b)| value.beats(b)) {
-            self.best = Some((option, value));
-        }
-    }
-
-    /// The best option offered and its value.
-    pub fn best(self) -> Option<(T, V)> {
-        self.best
-    }
-}
-
-impl<T, V: TieValue> Default for Preferred<T, V> {
-    fn default() -> Preferred<T, V> {
-        Preferred::new()
-    }
-}
-
-/// The best option and the runner-up (the best of the others) of `values`, listed in the
-/// order of preference, under [`best_by_preference`].
-pub fn best_two<V: TieValue>(values: &[V]) -> (Option<usize>, Option<usize>) {
-    let best = best_by_preference(values.iter().copied(), |_| false);
-    let second = best.and_then(|b| best_by_preference(values.iter().copied(), |i| i == b));
-    (best, second)
-}
-
-/// Every option ranked, best first: the best by [`best_by_preference`], then the best of the
-/// rest, and so on. The first two are those of [`best_two`], so the advice, the exports'
-/// runner-up, the bots and the statistics follow one tie rule.
-pub fn rank_by_preference<V: TieValue>(values: &[V]) -> Vec<usize> {
-    let mut taken = vec![false; values.len()];
-    let mut order = Vec::with_capacity(values.len());
-    while let Some(i) = best_by_preference(values.iter().copied(), |i| taken[i]) {
-        taken[i] = true;
-        order.push(i);
-    }
-    order
+    table.turn(state, last, &mut visit);
 }
 
 /// Advises on a position with the table of its rules.
@@ -527,6 +355,9 @@ pub fn advise(table: &StrategyTable, position: &Position) -> Result<Advice, Advi
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::dice::Keep;
+    use crate::game::ties::TIE;
+    use crate::solve::expected::TurnValues;
 
     /// `best_keep` as first written: every keep of `Dice::keeps`, ties by (size, faces).
     fn best_keep_reference(turn: &TurnValues, rolls_left: u8, dice: &Dice) -> (Keep, f64) {
@@ -624,18 +455,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn ranking_follows_the_one_tie_rule() {
-        // In order of preference: a near tie (within 1e-9) keeps the preferred option first;
-        // a real difference does not.
-        let values = [1.0, 2.0 - 1e-12, 2.0, 0.5, 2.0 + 1e-6];
-        assert_eq!(rank_by_preference(&values), vec![4, 1, 2, 0, 3]);
-        assert_eq!(best_two(&values), (Some(4), Some(1)));
-        assert_eq!(best_two(&[3.0]), (Some(0), None));
-        assert_eq!(best_two::<f64>(&[]), (None, None));
-        assert_eq!(best_by_preference([1.0, 1.0], |_| false), Some(0));
-        assert_eq!(best_by_preference([1.0, 1.0], |i| i == 0), Some(1));
     }
 }

@@ -32,12 +32,14 @@ use crate::text::excerpt;
 
 use crate::policy::expected::{Advice, AdviceError, Position};
 use crate::policy::target::{TargetAdvice, TargetError, advise_target};
+use crate::policy::two_player::TwoPlayerAdvice;
+use crate::policy::two_player::TwoPlayerAdviceError;
+use crate::policy::two_player::TwoPlayerPosition;
+use crate::policy::two_player::advise_at;
+use crate::policy::two_player::check_position;
+use crate::policy::two_player::reads_early_table;
 use crate::policy::win::{Opponent, WinAdvice, WinError, advise_win, needs_distribution};
 use crate::solve::simd::Simd;
-use crate::solve::two_player::{
-    TwoPlayerAdvice, TwoPlayerAdviceError, TwoPlayerPosition, advise_at, check_position,
-    reads_early_table,
-};
 use crate::tables::set::{LoadError, TableSet};
 
 /// What the options of a position are ranked by, with what it plays for.
@@ -155,7 +157,7 @@ pub enum Policy {
     /// The best chance of a final score of at least this target ([`TargetTurn`]; ties in
     /// chance: the higher expected score, then as `optimal`).
     Target(u32),
-    /// Plays to beat the other players of a match (matches only, [`crate::stats::matches`]): the fast
+    /// Plays to beat the other players of a match (matches only, `stats::matches`): the fast
     /// win policy ([`WinTurn`]) against the others' current cards.
     Win,
     /// Plays to beat the other players of a match by the exact best response

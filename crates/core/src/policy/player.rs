@@ -1,7 +1,7 @@
 //! A player: a [`Policy`] bound to the tables it plays with, making every choice of a turn.
 //! The one home of "how a policy plays", used by every front end that plays: the simulations
-//! ([`crate::stats::simulate`]), the matches ([`crate::stats::matches`]), the bots of a game on
-//! the terminal or the page ([`crate::play`]).
+//! (`stats::simulate`), the matches (`stats::matches`), the bots of a game on the terminal or
+//! the page (`play`).
 //!
 //! [`Player::new`] binds a policy to the tables of a [`TableSet`] (loading what it needs);
 //! [`check_players`] reads every card the players' games can ask for, so that no turn of a
@@ -19,15 +19,18 @@ use crate::game::state::{Bonuses, ScoreCard, State, cards_by_depth};
 use crate::policy::Policy;
 use crate::policy::baseline::{greedy_box, most_common_keep};
 use crate::policy::cache::TurnCache;
-use crate::policy::expected::{TurnValues, best_box_for};
+use crate::policy::expected::best_box_for;
 use crate::policy::target::{TargetError, TargetPlayer, TargetTurn};
 use crate::policy::two_player::{NextPlies, TwoPlayerBot, TwoPlayerTurn};
 use crate::policy::win::{FinalScores, WinTurn, best_response};
+use crate::solve::expected::TurnValues;
 use crate::solve::simd::Simd;
-use crate::solve::vector::{DISTRIBUTION, VectorTable};
-use crate::tables::expected::{EXPECTED_SCORE, StrategyTable, TableError};
+use crate::solve::vector::DISTRIBUTION;
+use crate::tables::TableError;
+use crate::tables::expected::{EXPECTED_SCORE, StrategyTable};
 use crate::tables::set::{LoadError, TableSet};
 use crate::tables::two_player::TWO_PLAYER;
+use crate::tables::vector::VectorTable;
 
 /// A policy and the tables it plays with.
 #[derive(Clone, Copy)]

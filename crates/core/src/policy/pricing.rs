@@ -9,18 +9,20 @@
 use crate::game::choice::Choice;
 use crate::game::rules::Rules;
 use crate::game::state::ScoreCard;
-use crate::policy::expected::{Action, AdviceError, AdviceOption, Position, TIE, advise};
+use crate::game::ties::TIE;
+use crate::policy::expected::{Action, AdviceError, AdviceOption, Position, advise};
 use crate::policy::target::{TargetError, advise_target};
 use crate::policy::two_player::NextPlies;
+use crate::policy::two_player::TwoPlayerAdvice;
+use crate::policy::two_player::TwoPlayerAdviceError;
 use crate::policy::two_player::TwoPlayerTurn;
 use crate::policy::win::{
     FinalScores, Opponent, WinAdvice, WinError, advise_against, opponents_at_table, solve_against,
 };
 use crate::solve::simd::Simd;
-use crate::solve::two_player::{TwoPlayerAdvice, TwoPlayerAdviceError};
-use crate::solve::vector::VectorTable;
 use crate::tables::expected::StrategyTable;
 use crate::tables::two_player::EarlyTable;
+use crate::tables::vector::VectorTable;
 
 /// One decision of a player: the position before it and the choice made.
 #[derive(Clone, Debug)]

@@ -1,7 +1,7 @@
 //! Play for a target score: the best chance of reaching a final score, from any position.
 //!
-//! The target table ([`crate::solve::vector`], objective `target`) holds for every state `s` and
-//! every number of points still needed `t` the best chance `P*(s, t)`, over all strategies,
+//! The target table ([`crate::tables::vector`], objective `target`) holds for every state `s`
+//! and every number of points still needed `t` the best chance `P*(s, t)`, over all strategies,
 //! of scoring at least `t` more points. With `B` points banked, the chance of a final score
 //! of at least `T` is `P*(s, T - B)`. Advice for a target ranks every option of a position by
 //! that chance (the target's own turn, run by the kernel at `t`), and shows beside it what
@@ -18,12 +18,14 @@ use serde::Serialize;
 use crate::game::dice::DICE;
 use crate::game::rules::Rules;
 use crate::game::state::{State, cards_by_depth, set_bits};
-use crate::policy::expected::{
-    Action, AdviceError, Position, Preferred, advise, box_choices, rank_by_preference,
-};
+use crate::game::ties::Preferred;
+use crate::game::ties::rank_by_preference;
+use crate::policy::expected::{Action, AdviceError, Position, advise, box_choices};
 use crate::solve::kernel::Layer;
-use crate::solve::vector::{VectorTable, max_remaining};
-use crate::tables::expected::{StrategyTable, TableError};
+use crate::solve::vector::max_remaining;
+use crate::tables::TableError;
+use crate::tables::expected::StrategyTable;
+use crate::tables::vector::VectorTable;
 
 /// Errors of target advice: the position, or the target table's file.
 #[derive(Debug, thiserror::Error)]
@@ -350,7 +352,7 @@ pub fn advise_target(
 ///
 /// More generally ([`TargetTurn::mixture`]) it maximises a weighted sum of chances of
 /// several targets, `sum of w * P*(t)`, each chance the best for its own target after the
-/// choice: the fast policy of the win bot ([`crate::policy::win::WinTurn`]).
+/// choice: the fast policy of the win bot (`WinTurn` in `policy/win.rs`).
 pub struct TargetTurn<'a> {
     ev: &'a StrategyTable,
     targets: &'a VectorTable<f32>,
@@ -362,7 +364,7 @@ pub struct TargetTurn<'a> {
     /// The value of each keep with two rolls left.
     two_rolls_left: Vec<f64>,
     /// The expected-score values of the turn, for ties.
-    values: crate::policy::expected::TurnValues,
+    values: crate::solve::expected::TurnValues,
 }
 
 impl<'a> TargetTurn<'a> {
@@ -386,7 +388,7 @@ impl<'a> TargetTurn<'a> {
         weights: &[(i64, f64)],
     ) -> Result<TargetTurn<'a>, TableError> {
         use crate::game::dice::MULTISETS;
-        use crate::solve::vector::MAX_TURN_LANES as N;
+        use crate::tables::vector::MAX_TURN_LANES as N;
         let mut one = vec![0.0; MULTISETS];
         let mut two = vec![0.0; MULTISETS];
         let add = |into: &mut Vec<f64>, k: &[f64]| {
@@ -432,7 +434,7 @@ impl<'a> TargetTurn<'a> {
             weights: weights.to_vec(),
             one_roll_left: one,
             two_rolls_left: two,
-            values: crate::policy::expected::TurnValues::new(ev, state),
+            values: crate::solve::expected::TurnValues::new(ev, state),
         })
     }
 

@@ -1,6 +1,9 @@
-//! Playing the exact two-player optimum in a game: the bot's turns (`bot:two-player` of
-//! `yahtzee play`, the `two-player` policy of `yahtzee simulate --match`), and the plies its
-//! choices, the coach's prices and the review's read.
+//! The exact two-player optimum in a position and in a game: the advice of a position
+//! ([`advise_two_player`], [`advise_at`]: every option ranked by the exact chance of winning
+//! plus half a tie, what `yahtzee advise --two-player` and a batch line answer), the bot's
+//! turns (`bot:two-player` of `yahtzee play`, the `two-player` policy of `yahtzee simulate
+//! --match`), and the plies its choices, the coach's prices and the review's read. The solve
+//! itself is [`crate::solve::two_player`].
 //!
 //! A choice of a turn is priced by the ply after the turn (the vectors of every pair the
 //! turn's boxes lead to): [`NextPlies`] gives it, from the table of the early plies while
@@ -18,18 +21,312 @@
 
 use std::sync::Arc;
 
+use serde::Serialize;
+
 use crate::game::dice::{Dice, Keep};
 use crate::game::rules::{BoxMask, Rules};
-use crate::game::state::{Bonuses, ScoreCard};
-use crate::policy::expected::{Action, Position};
+use crate::game::state::{Bonuses, ScoreCard, State};
+use crate::policy::expected::{Action, Position, advise};
+use crate::policy::target::{OptionPrices, TargetError, price_options};
+use crate::policy::win::Opponent;
+use crate::solve::kernel::{KeepArray, Layer, Plan, ScoreTable, run_turn};
 use crate::solve::simd::Simd;
+use crate::solve::two_player::{Game, Ply, Solution, Start, TwoPlayerError, check_rules, solve};
+use crate::solve::vector::{RowSpec, lay_out};
+use crate::tables::TableError;
 use crate::tables::expected::StrategyTable;
+use crate::tables::two_player::{EARLY_PLIES, EarlyTable};
 
-use crate::solve::two_player::{
-    Game, Ply, Solution, TwoPlayerAdvice, TwoPlayerAdviceError, TwoPlayerPosition,
-    advise_two_player, check_rules, solve,
-};
-use crate::tables::two_player::EarlyTable;
+/// A position of a two-player game: your card and dice mid-turn, the opponent's filled
+/// boxes, and your lead. Who is to move follows from the cards: with as many boxes filled as
+/// the opponent you are the first player, with one fewer the second.
+#[derive(Clone, Debug)]
+pub struct TwoPlayerPosition {
+    /// Your card, the dice and the rolls left.
+    pub position: Position,
+    /// The opponent's filled boxes (every box once they have finished).
+    pub opponent: BoxMask,
+    /// Your points less the opponent's.
+    pub lead: i64,
+}
+
+impl TwoPlayerPosition {
+    /// `position` against `opponent` (still playing from a card, or finished with a total),
+    /// with your lead `lead`, by default the difference of the two scores.
+    pub fn against(
+        position: Position,
+        opponent: &Opponent,
+        lead: Option<i64>,
+    ) -> TwoPlayerPosition {
+        let rules = position.card.rules();
+        let (filled, points) = match opponent {
+            Opponent::Playing(card) => (card.state().filled, card.banked()),
+            Opponent::Finished(points) => (rules.full_mask(), *points),
+        };
+        let lead = lead.unwrap_or_else(|| i64::from(position.card.banked()) - i64::from(points));
+        TwoPlayerPosition {
+            position,
+            opponent: filled,
+            lead,
+        }
+    }
+
+    /// The cards between turns (before this turn's box).
+    pub fn start(&self) -> Result<Start, TwoPlayerAdviceError> {
+        let own = self.position.card.state().filled;
+        let other = self.opponent;
+        let (o, t) = (own.count_ones(), other.count_ones());
+        if o != t && o + 1 != t {
+            return Err(TwoPlayerAdviceError::Cards {
+                own: o,
+                opponent: t,
+            });
+        }
+        let start = if o == t {
+            Start {
+                first: own,
+                second: other,
+            }
+        } else {
+            Start {
+                first: other,
+                second: own,
+            }
+        };
+        start.ply(&self.position.card.rules())?;
+        Ok(start)
+    }
+
+    /// True when you are the first player.
+    pub fn is_first(&self) -> bool {
+        self.position.card.state().filled.count_ones() == self.opponent.count_ones()
+    }
+}
+
+/// Errors of two-player advice.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TwoPlayerAdviceError {
+    /// The two cards cannot be in a game of two (see [`TwoPlayerError`]).
+    #[error(transparent)]
+    Game(#[from] TwoPlayerError),
+    /// The position is not valid, or a table is of other rules (see [`TargetError`]).
+    #[error(transparent)]
+    Priced(#[from] TargetError),
+    /// The position's own card is full: the game is over, there is nothing to advise.
+    #[error("your card is full: the game is over")]
+    Over,
+    /// The table of the early plies cannot be read (see [`TableError`]).
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// Your card and the opponent's cannot meet at your turn: between turns you have
+    /// filled as many boxes as the opponent (you play first) or one fewer (you play second).
+    #[error(
+        "you have filled {own} boxes and the opponent {opponent}: at your turn you have filled as many boxes as the opponent (you play first) or one fewer (you play second)"
+    )]
+    Cards {
+        /// Boxes you have filled.
+        own: u32,
+        /// Boxes the opponent has filled.
+        opponent: u32,
+    },
+}
+
+/// One option of a two-player position.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TwoPlayerOption {
+    /// What the option does (`kind` and its fields in JSON).
+    #[serde(flatten)]
+    pub action: Action,
+    /// Your chance of winning plus half the chance of a tie after this option, both
+    /// players playing to win from there.
+    pub value: f64,
+    /// How much smaller that is than the best option's.
+    pub loss: f64,
+    /// Your expected final score after this option under expected-score play.
+    pub expected_final: f64,
+    /// How much smaller that is than the best expected final score of the position.
+    pub expected_loss: f64,
+}
+
+/// The answer for one two-player position.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TwoPlayerAdvice {
+    /// The rules (serialized as `rules` and `upper_first`).
+    #[serde(flatten)]
+    pub rules: Rules,
+    /// `first` or `second`: which player you are.
+    pub you_are: &'static str,
+    /// Your points less the opponent's.
+    pub lead: i64,
+    /// The dice, ascending.
+    pub dice: Vec<u8>,
+    /// Rolls left.
+    pub rolls_left: u8,
+    /// Your chance of winning plus half the chance of a tie, with the best option.
+    pub value: f64,
+    /// Every legal option, best first.
+    pub options: Vec<TwoPlayerOption>,
+}
+
+/// The prices of a two-player position: the next ply's vectors after your turn.
+struct PlyPrices<'a> {
+    rules: Rules,
+    scores: ScoreTable,
+    ply: &'a Ply<f32>,
+    opponent: BoxMask,
+}
+
+impl OptionPrices for PlyPrices<'_> {
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    fn after_box(
+        &self,
+        state: &State,
+        index: usize,
+        points: u32,
+        five_of_a_kind: bool,
+        x: i64,
+    ) -> Result<f64, TableError> {
+        let s = RowSpec::new(&self.rules, state, index, points, five_of_a_kind);
+        Ok(self
+            .ply
+            .after(self.opponent, s.next.filled, x + s.gain())
+            .expect("the next ply holds every successor"))
+    }
+
+    fn turn_at(
+        &self,
+        state: &State,
+        x: i64,
+        last: Layer,
+        visit: &mut dyn FnMut(Layer, &mut dyn Iterator<Item = f64>),
+    ) -> Result<(), TableError> {
+        let mut plan = Plan::<f64>::new();
+        let mut keeps = KeepArray::<f64>::new(1);
+        let specs = lay_out(&mut plan, &self.rules, &self.scores, state);
+        plan.restart_rows(1, specs.len());
+        for s in &specs {
+            let v = self
+                .ply
+                .after(self.opponent, s.next.filled, x + s.gain())
+                .expect("the next ply holds every successor");
+            plan.push_row(std::iter::once(v));
+        }
+        let k = keeps.block::<1>();
+        run_turn(k, &plan, &self.scores, 0, last, |layer, k| {
+            visit(layer, &mut k.iter().map(|v| v[0]));
+        });
+        Ok(())
+    }
+}
+
+/// True when advice at `at` reads the table of the early plies (the ply after its turn is
+/// stored there), false when it solves the rest of its game.
+pub fn reads_early_table(at: &TwoPlayerPosition) -> bool {
+    let turns = at.position.card.state().filled.count_ones() + at.opponent.count_ones();
+    (turns as usize) < EARLY_PLIES
+}
+
+/// Ranks every option of `at` by the exact chance of winning (plus half a tie) when both
+/// players play to win, from the next ply's vectors `next` (of the game from `at`'s cards:
+/// [`next_ply`]); `ev` prices each option on average too and breaks ties (within 1e-9: the
+/// higher expected final score, then the fewest dice kept, the box first on the card).
+pub fn advise_two_player(
+    ev: &StrategyTable,
+    next: &Ply<f32>,
+    at: &TwoPlayerPosition,
+) -> Result<TwoPlayerAdvice, TwoPlayerAdviceError> {
+    let rules = *ev.rules();
+    at.start()?;
+    let prices = PlyPrices {
+        rules,
+        scores: ScoreTable::new(&rules),
+        ply: next,
+        opponent: at.opponent,
+    };
+    let (advice, priced) = price_options(ev, &prices, &at.position, at.lead)?;
+    let best = priced.first().map_or(0.0, |o| o.value);
+    let best_ev = advice.options.first().map_or(0.0, |o| o.expected_final());
+    Ok(TwoPlayerAdvice {
+        rules,
+        you_are: if at.is_first() { "first" } else { "second" },
+        lead: at.lead,
+        dice: at.position.dice.faces(),
+        rolls_left: at.position.rolls_left,
+        value: best,
+        options: priced
+            .into_iter()
+            .map(|o| TwoPlayerOption {
+                action: o.action,
+                value: o.value,
+                loss: best - o.value,
+                expected_final: o.expected_final,
+                expected_loss: best_ev - o.expected_final,
+            })
+            .collect(),
+    })
+}
+
+/// Checks `at` before any table is read or anything solved: the position (as `advise`
+/// checks it, with the expected-score table `ev`) and the two cards together.
+pub fn check_position(
+    ev: &StrategyTable,
+    at: &TwoPlayerPosition,
+) -> Result<(), TwoPlayerAdviceError> {
+    check_rules(ev.rules())?;
+    advise(ev, &at.position).map_err(TargetError::from)?;
+    at.start()?;
+    Ok(())
+}
+
+/// The advice of `advise --two-player` at `at` (checked with [`check_position`]): the ply
+/// after the turn from the table of the early plies `early` (give it when
+/// [`reads_early_table`]), else solved for the rest of the game (`progress(done, total)`
+/// counts its pairs), then [`advise_two_player`]. What the command line and a batch line
+/// answer alike.
+pub fn advise_at(
+    ev: &StrategyTable,
+    at: &TwoPlayerPosition,
+    early: Option<&EarlyTable>,
+    simd: Simd,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<TwoPlayerAdvice, TwoPlayerAdviceError> {
+    let next = next_ply(*ev.rules(), at, early, simd, progress)?;
+    advise_two_player(ev, &next, at)
+}
+
+/// The ply after `at`'s turn, solved for the game from `at`'s cards (both players
+/// optimal): every pair the turn's boxes lead to, and all that follow them.
+///
+/// From the table of the early plies `early` when it holds that ply (one mover card read:
+/// the opponent's), else solved.
+pub fn next_ply(
+    rules: Rules,
+    at: &TwoPlayerPosition,
+    early: Option<&EarlyTable>,
+    simd: Simd,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<Ply<f32>, TwoPlayerAdviceError> {
+    let start = at.start()?;
+    let ply = start.ply(&rules)?;
+    if ply >= 2 * rules.box_count() || at.position.card.state().filled == rules.full_mask() {
+        return Err(TwoPlayerAdviceError::Over);
+    }
+    if let Some(early) = early
+        && let Some(next) = early.mover_ply(ply + 1, at.opponent)?
+    {
+        return Ok(next);
+    }
+    let game = Game::optimal(rules)?;
+    let solution = solve::<f32>(&game, start, &|p| p == ply + 1, simd, progress)?;
+    Ok(solution
+        .into_plies()
+        .swap_remove(ply + 1)
+        .expect("the next ply is kept"))
+}
 
 /// The ply after a turn: one mover card read from the table of the early plies, or a ply of
 /// the rest of the game solved and kept.
@@ -77,7 +374,7 @@ impl<'a> NextPlies<'a> {
         if let Some(table) = early
             && *table.rules() != rules
         {
-            return Err(crate::tables::expected::TableError::WrongRules {
+            return Err(TableError::WrongRules {
                 origin: table.origin(),
                 expected: rules,
                 got: table.rules().label(),

@@ -2,14 +2,14 @@
 //!
 //! The model: each opponent plays the expected-score-optimal policy from their position to
 //! the end of the game, so their final score has an exact distribution, read from the
-//! distribution table ([`crate::solve::vector`], objective `distribution`: the chance of scoring at
-//! least `t` more from each state under that policy) shifted by their banked points. The
-//! opponents do not react to the player: their play does not depend on the player's score.
-//! The player's win probability under a strategy is then `E[u(final)]`, with `u(x)` the
-//! chance that `x` beats every opponent plus the shares of ties (a tie of `k` players for
-//! first counts `1/k`), and the best response maximises it: the target kernel with another
-//! terminal vector, `W(full card, b) = u(b)` and `W(s, b) = max E[W(s', b + p)]` over the
-//! points banked `b`. It is solved for the cards that follow the player's card
+//! distribution table ([`crate::tables::vector`], objective `distribution`: the chance of
+//! scoring at least `t` more from each state under that policy) shifted by their banked
+//! points. The opponents do not react to the player: their play does not depend on the
+//! player's score. The player's win probability under a strategy is then `E[u(final)]`, with
+//! `u(x)` the chance that `x` beats every opponent plus the shares of ties (a tie of `k`
+//! players for first counts `1/k`), and the best response maximises it: the target kernel
+//! with another terminal vector, `W(full card, b) = u(b)` and `W(s, b) = max E[W(s', b +
+//! p)]` over the points banked `b`. It is solved for the cards that follow the player's card
 //! ([`crate::solve::vector::solve_from`]) at each query, since it depends on the opponents.
 //!
 //! Ties in win probability (within 1e-9) go to the higher expected final score, then to the
@@ -22,10 +22,10 @@ use crate::game::state::{CardError, ScoreCard};
 use crate::policy::expected::{Action, AdviceError, Position};
 use crate::policy::target::{TargetError, price_options};
 use crate::solve::simd::Simd;
-use crate::solve::vector::{
-    Direction, TAIL, VectorObjective, VectorTable, max_remaining, solve_from,
-};
-use crate::tables::expected::{StrategyTable, TableError};
+use crate::solve::vector::{Direction, TAIL, VectorObjective, max_remaining, solve_from};
+use crate::tables::TableError;
+use crate::tables::expected::StrategyTable;
+use crate::tables::vector::VectorTable;
 use crate::text::excerpt;
 
 /// The name of the win objective.
@@ -192,7 +192,7 @@ impl FinalScores {
         let state = card.state();
         let banked = card.banked();
         let lattice = Lattice::get();
-        let turn = crate::policy::expected::TurnValues::new(ev, &state);
+        let turn = crate::solve::expected::TurnValues::new(ev, &state);
         // With no roll left: the expected-score box, then the distribution after it; once
         // per roll.
         let mut last: Vec<Option<Histogram>> = vec![None; MULTISETS];
@@ -389,7 +389,12 @@ impl<T: crate::solve::kernel::Real> VectorObjective<T> {
 /// that follows the player's card.
 pub fn best_response(card: &ScoreCard, opponents: &[FinalScores], simd: Simd) -> VectorTable<f32> {
     let objective = VectorObjective::<f32>::win(card.rules(), opponents);
-    solve_from(&objective, card.state().filled, simd, &|_, _| {})
+    VectorTable::from(solve_from(
+        &objective,
+        card.state().filled,
+        simd,
+        &|_, _| {},
+    ))
 }
 
 /// True when some opponent is still playing: their final score needs the distribution

@@ -29,15 +29,24 @@
 //! successor row, with no special case for a state already at 63 (see `Successors`). The
 //! successor reads of each lane are gathered once per card into rows of lanes (`Plan`), so
 //! the hot loops read contiguous lanes.
+//!
+//! What reads the solved values one state at a time is here too: one turn of one state
+//! ([`ExpectedValues::turn`], the trait of the solved values that the expected-score table
+//! implements) and the values of every keep of that turn ([`TurnValues`]), which the
+//! advice, the bots, the statistics and the solves that follow the expected-score policy
+//! read.
 
 use std::sync::Mutex;
 use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::game::dice::{DICE, Dice, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
+use crate::game::dice::{DICE, Dice, FIRST_ROLL, Keep, Lattice, MULTISETS, ROLLS};
 use crate::game::rules::{BoxMask, Joker, MAX_BOXES, Rules};
-use crate::game::state::{Layout, UPPER_TOTALS, cards_by_depth, reachable_upper_totals, set_bits};
+use crate::game::state::{
+    Layout, State, UPPER_TOTALS, cards_by_depth, reachable_upper_totals, set_bits,
+};
+use crate::game::ties::Preferred;
 pub use crate::solve::kernel::Layer;
 pub(crate) use crate::solve::kernel::ScoreTable;
 use crate::solve::kernel::{Plan, aligned_start, per_line, run_turn};
@@ -343,7 +352,7 @@ pub(crate) fn state_turn(
     scores: &ScoreTable,
     layout: &Layout,
     values: &[f64],
-    state: &crate::game::state::State,
+    state: &State,
     last: Layer,
     mut visit: impl FnMut(Layer, &mut dyn Iterator<Item = f64>),
 ) {
@@ -371,6 +380,117 @@ pub(crate) fn state_turn(
             visit(layer, &mut k.iter().map(|v| v[0] - held));
         });
     });
+}
+
+/// The solved expected-score values of a rule set, as a turn of one state reads them: what
+/// the expected-score table holds (`StrategyTable` in `tables/expected.rs` implements it).
+/// The vector and two-player solves follow the expected-score policy through it (the
+/// distribution objective, a player of the game of two who plays for the average) without
+/// knowing where the values are kept.
+pub trait ExpectedValues: std::fmt::Debug + Send + Sync {
+    /// The rules solved.
+    fn rules(&self) -> &Rules;
+    /// The expected future score of `state` under optimal play: the points still to come,
+    /// bonuses included.
+    fn value(&self, state: &State) -> f64;
+    /// One turn of `state` against the solved values of the states after it, up to `last`:
+    /// `visit(layer, values)` receives each layer's entries (one per multiset, see
+    /// [`Layer`]) as future points of this turn and after (the solver's own kernel, one
+    /// lane).
+    fn turn(
+        &self,
+        state: &State,
+        last: Layer,
+        visit: &mut dyn FnMut(Layer, &mut dyn Iterator<Item = f64>),
+    );
+}
+
+/// Shared solved values are the values they share.
+impl<T: ExpectedValues + ?Sized> ExpectedValues for std::sync::Arc<T> {
+    fn rules(&self) -> &Rules {
+        (**self).rules()
+    }
+
+    fn value(&self, state: &State) -> f64 {
+        (**self).value(state)
+    }
+
+    fn turn(
+        &self,
+        state: &State,
+        last: Layer,
+        visit: &mut dyn FnMut(Layer, &mut dyn Iterator<Item = f64>),
+    ) {
+        (**self).turn(state, last, visit);
+    }
+}
+
+/// The values of every keep of one expected-score turn of one state: one solver turn for this
+/// state alone ([`ExpectedValues::turn`]), every layer.
+pub struct TurnValues {
+    /// Keep values with one roll left (index by multiset), future points of this turn and
+    /// after; entries of the rolls (size five) are the values of stopping to score.
+    pub one_roll_left: Vec<f64>,
+    /// Keep values with two rolls left; the rolls' entries are their values with one roll left.
+    pub two_rolls_left: Vec<f64>,
+    /// Value of each roll with two rolls left (the value after the opening roll).
+    pub opening_rolls: Vec<f64>,
+}
+
+impl TurnValues {
+    /// Computes the turn of `state` from the solved successors in `table`: every layer.
+    pub fn new(table: &(impl ExpectedValues + ?Sized), state: &State) -> TurnValues {
+        let mut values = TurnValues {
+            one_roll_left: Vec::with_capacity(MULTISETS),
+            two_rolls_left: Vec::with_capacity(MULTISETS),
+            opening_rolls: Vec::with_capacity(ROLLS),
+        };
+        table.turn(
+            state,
+            Layer::Opening,
+            &mut |layer, layer_values| match layer {
+                Layer::OneRollLeft => values.one_roll_left.extend(layer_values),
+                Layer::TwoRollsLeft => values.two_rolls_left.extend(layer_values),
+                Layer::Opening => values.opening_rolls.extend(layer_values.skip(FIRST_ROLL)),
+            },
+        );
+        values
+    }
+
+    /// Value (points of this turn and after) of keeping `keep` with `rolls_left` (1 or 2)
+    /// rolls left. Keeping all five dice means stopping to score the best box now.
+    pub fn keep_value(&self, rolls_left: u8, keep: &Keep) -> f64 {
+        self.value_of_index(rolls_left, keep.index())
+    }
+
+    /// [`TurnValues::keep_value`] of the keep of multiset index `i` (a roll's own index,
+    /// `FIRST_ROLL` and up, keeps all five dice).
+    fn value_of_index(&self, rolls_left: u8, i: usize) -> f64 {
+        if i >= FIRST_ROLL || rolls_left <= 1 {
+            self.one_roll_left[i]
+        } else {
+            self.two_rolls_left[i]
+        }
+    }
+
+    /// The optimal keep for `dice` with `rolls_left` (1 or 2) rolls left, and its value. Ties
+    /// within [`TIE`](crate::game::ties::TIE) go to the keep with the fewest dice, then to
+    /// the lowest faces; a keep of all five dice means stopping to score.
+    pub fn best_keep(&self, rolls_left: u8, dice: &Dice) -> (Keep, f64) {
+        let (index, value) = self.best_keep_of_roll(rolls_left, dice.index() - FIRST_ROLL);
+        (Keep::from_index(index), value)
+    }
+
+    /// [`TurnValues::best_keep`] of the roll at offset `roll` (`index - FIRST_ROLL`): the
+    /// keep's multiset index (the roll's own index to stop) and its value.
+    pub fn best_keep_of_roll(&self, rolls_left: u8, roll: usize) -> (usize, f64) {
+        let mut best = Preferred::new();
+        for &keep in Dice::keep_indices_by_preference(roll) {
+            let keep = usize::from(keep);
+            best.offer(keep, self.value_of_index(rolls_left, keep));
+        }
+        best.best().expect("every roll has a keep")
+    }
 }
 
 /// The narrower block that finishes a card whose lanes are not a whole number of blocks, so

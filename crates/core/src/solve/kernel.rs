@@ -35,7 +35,8 @@ use crate::game::state::set_bits;
 pub(crate) const BOX_SLOTS: usize = MAX_BOXES + 1;
 
 /// A floating-point type the kernel computes in (or a value with a companion carried beside
-/// it, which the kernel's maxima choose by the value: `crate::solve::lane::Duo`).
+/// it, which the kernel's maxima choose by the value: the two-player solve's `Duo`, in
+/// `lane.rs`).
 pub trait Real:
     Copy + PartialEq + Add<Output = Self> + Mul<Output = Self> + Send + Sync + 'static
 {
@@ -59,7 +60,7 @@ pub trait Real:
     /// The value as an `f64` (exact).
     fn to_f64(self) -> f64;
     /// What the opening mean adds up in ([`opening_mean_of`]): `f64` for a number; a lane
-    /// that carries a companion beside its value (`crate::solve::lane::Duo`) sums both.
+    /// that carries a companion beside its value (a `Duo`, in `lane.rs`) sums both.
     type Wide: Copy;
     /// The sum of no values.
     const WIDE_ZERO: Self::Wide;

@@ -31,8 +31,6 @@ use std::sync::LazyLock;
 use crate::solve::kernel::Real;
 use crate::solve::vector::{Range, fill_shifted};
 
-use crate::solve::two_player::Ply;
-
 /// A value with the chance of a tie carried beside it. Compared (and so chosen by the
 /// kernel's maxima) by the value alone; added and scaled part by part.
 #[derive(Clone, Copy, Debug, Default)]
@@ -181,8 +179,8 @@ pub trait Lane: Real {
     const TIED: Self;
     /// `S(y)` from `W(-y)`: one less the value; a tie is a tie for both.
     fn flip(w: Self::Wide) -> Self;
-    /// The ply with the values alone (no copy when the lane is the value alone).
-    fn values_of(ply: Ply<Self>) -> Ply<Self::Value>;
+    /// The values alone of a vector of lanes (no copy when the lane is the value alone).
+    fn values_of(lanes: Box<[Self]>) -> Box<[Self::Value]>;
     /// The value alone of one lane.
     fn value_part(self) -> Self::Value;
     /// What the kernel computes a block of lanes in: the lane itself (one per element), or,
@@ -331,8 +329,8 @@ macro_rules! value_lane {
             fn flip(w: f64) -> $t {
                 (1.0 - w) as $t
             }
-            fn values_of(ply: Ply<$t>) -> Ply<$t> {
-                ply
+            fn values_of(lanes: Box<[$t]>) -> Box<[$t]> {
+                lanes
             }
             fn value_part(self) -> $t {
                 self
@@ -370,8 +368,8 @@ macro_rules! value_lane {
                     tie: w.1 as $t,
                 }
             }
-            fn values_of(ply: Ply<Self>) -> Ply<$t> {
-                ply.map(|d| d.value)
+            fn values_of(lanes: Box<[Self]>) -> Box<[$t]> {
+                lanes.iter().map(|d| d.value).collect()
             }
             fn value_part(self) -> $t {
                 self.value

@@ -4,6 +4,12 @@
 //! lanes of its pairs in [`lane`]); the instruction sets they are compiled for ([`simd`]); and
 //! the forward pass of a turn under a policy, the kernel's counterpart for statistics
 //! ([`forward`]).
+//!
+//! The solves use the game alone: they read no file and know no table or policy. A solve
+//! that follows the expected-score policy (the distribution objective, a player of the game
+//! of two who plays for the average) reads the solved values through
+//! [`expected::ExpectedValues`]; the tables (`tables/`) wrap what a solve gives, with its
+//! file; the advice and the bots (`policy/`) read them.
 
 pub mod expected;
 pub(crate) mod forward;

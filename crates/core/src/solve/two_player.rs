@@ -31,6 +31,10 @@
 //! Only rule sets whose turn-start state is the card alone (no upper bonus, no
 //! five-of-a-kind bonus: Yacht) are solved: a state is then a card and the pairs of cards
 //! are all there is.
+//!
+//! The solve is all this module does: the table of the early plies is saved and read in
+//! `tables/two_player.rs`, and the advice of a position (the ply after its turn, its options
+//! ranked) is in `policy/two_player.rs`.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -40,16 +44,13 @@ use serde::Serialize;
 
 use crate::game::rules::{BoxMask, Rules};
 use crate::game::state::{Layout, State};
+use crate::solve::expected::ExpectedValues;
 use crate::solve::kernel::{KeepArray, Layer, Plan, Real, ScoreTable, opening_mean_of, run_turn};
+use crate::solve::lane::{Duo, Lane, PACK};
 use crate::solve::simd::{Simd, simd_dispatch};
 use crate::solve::vector::{BLOCK, RowSpec, TAIL_BLOCK, follow_policy, lay_out};
-use crate::tables::expected::StrategyTable;
 
 pub use crate::solve::vector::Range;
-
-use crate::solve::lane::{Duo, Lane, PACK};
-use crate::tables::two_player::EARLY_PLIES;
-use crate::tables::two_player::EarlyTable;
 
 /// The tail left out of the stored vectors of the full solve: chances within this of 0 or
 /// 1 at the ends of a vector, an error of at most this per turn (24 turns: 2.4e-8, below
@@ -96,9 +97,10 @@ pub enum Player {
     /// Every choice the best for the win (win plus half a tie), knowing both cards and the
     /// score difference.
     Optimal,
-    /// The expected-score policy of this table (ties as documented: the fewest dice kept,
-    /// the box first on the card), whatever the other player does.
-    Expected(Arc<StrategyTable>),
+    /// The expected-score policy of these solved values (the expected-score table; ties as
+    /// documented: the fewest dice kept, the box first on the card), whatever the other
+    /// player does.
+    Expected(Arc<dyn ExpectedValues>),
 }
 
 impl Player {
@@ -227,6 +229,21 @@ pub(crate) fn ranks(masks: usize, cards: &[BoxMask]) -> Vec<u32> {
         rank[usize::from(c)] = i as u32;
     }
     rank
+}
+
+impl<T: Lane> Ply<T> {
+    /// The ply with the values alone (no copy when the lane is the value alone).
+    fn into_values(self) -> Ply<T::Value> {
+        Ply {
+            ply: self.ply,
+            movers: self.movers,
+            others: self.others,
+            mover_rank: self.mover_rank,
+            other_rank: self.other_rank,
+            ranges: self.ranges,
+            values: self.values.into_iter().map(T::values_of).collect(),
+        }
+    }
 }
 
 impl<T: Real> Ply<T> {
@@ -536,7 +553,7 @@ fn solve_mover<T: Lane, const W: usize>(
     if let Player::Expected(ev) = game.mover(ply) {
         // Reads the boxes in card order: before the reversal below (a policy's plan has
         // no ranked boxes left to reverse).
-        specs = follow_policy(&mut scratch.plan, &specs, ev, scores, &state);
+        specs = follow_policy(&mut scratch.plan, &specs, ev.as_ref(), scores, &state);
     }
     // The boxes last to first: of boxes of exactly the same value a maximum keeps the later
     // row, so the box first on the card is chosen (which changes no value, but a tie
@@ -726,7 +743,7 @@ pub fn solve_plies<T: Lane>(
         let done_with = std::mem::replace(&mut next, current);
         if keep(done_with.ply) {
             let p = done_with.ply;
-            let values = T::values_of(done_with);
+            let values = done_with.into_values();
             kept_bytes += values.stored_values() * size_of::<T::Value>() as u64;
             plies[p] = Some(values);
         }
@@ -800,33 +817,26 @@ pub enum Ties {
 
 /// Solves `game` from a new game and reports the first player's value, in `f32` (the
 /// values' precision, about 6e-8 per turn, and the tail); with [`Ties::Carried`], the
-/// chances of a win for each player and of a tie apart too.
-///
-/// With `save`, the plies 1 to [`EARLY_PLIES`] are kept and written to that file, the
-/// table advice in the first turns reads ([`EarlyTable`]).
-pub fn solve_report(
+/// chances of a win for each player and of a tie apart too. Keeps the plies for which `keep`
+/// is true (to be saved: the table of the early plies, `solve_report` in
+/// `tables/two_player.rs`); the report names no table.
+pub fn solve_new_game(
     game: &Game,
     ties: Ties,
-    save: Option<&std::path::Path>,
+    keep: &(dyn Fn(usize) -> bool + Sync),
     simd: Simd,
     progress: &(dyn Fn(u64, u64) + Sync),
-) -> Result<TwoPlayerReport, TwoPlayerAdviceError> {
+) -> Result<(TwoPlayerReport, Solution<f32>), TwoPlayerError> {
     let start = std::time::Instant::now();
-    let keep = |p: usize| save.is_some() && (1..=EARLY_PLIES).contains(&p);
     let (solution, tie) = match ties {
-        Ties::Values => (solve::<f32>(game, Start::NEW, &keep, simd, progress)?, None),
+        Ties::Values => (solve::<f32>(game, Start::NEW, keep, simd, progress)?, None),
         Ties::Carried => {
-            let s = solve::<Duo<f32>>(game, Start::NEW, &keep, simd, progress)?;
+            let s = solve::<Duo<f32>>(game, Start::NEW, keep, simd, progress)?;
             let tie = s.tie(0, 0, 0).expect("the start's ply is the lowest");
             (s.into_values(), Some(tie))
         }
     };
     let seconds = start.elapsed().as_secs_f64();
-    let mut table_bytes = None;
-    if let Some(path) = save {
-        solution.save_plies(1, EARLY_PLIES, game.tail, path)?;
-        table_bytes = std::fs::metadata(path).ok().map(|m| m.len());
-    }
     let first_value = solution.value(0, 0, 0).expect("the start's ply is kept");
     let pairs = (0..2 * game.rules.box_count())
         .map(|p| {
@@ -834,7 +844,7 @@ pub fn solve_report(
             (m.len() * o.len()) as u64
         })
         .sum();
-    Ok(TwoPlayerReport {
+    let report = TwoPlayerReport {
         rules: game.rules,
         first: game.first.name(),
         second: game.second.name(),
@@ -850,304 +860,10 @@ pub fn solve_report(
         lanes: solution.lanes_computed,
         seconds,
         threads: rayon::current_num_threads(),
-        table: save.map(|p| p.display().to_string()),
-        table_bytes,
-    })
-}
-
-/// A position of a two-player game: your card and dice mid-turn, the opponent's filled
-/// boxes, and your lead. Who is to move follows from the cards: with as many boxes filled as
-/// the opponent you are the first player, with one fewer the second.
-#[derive(Clone, Debug)]
-pub struct TwoPlayerPosition {
-    /// Your card, the dice and the rolls left.
-    pub position: crate::policy::expected::Position,
-    /// The opponent's filled boxes (every box once they have finished).
-    pub opponent: BoxMask,
-    /// Your points less the opponent's.
-    pub lead: i64,
-}
-
-impl TwoPlayerPosition {
-    /// `position` against `opponent` (still playing from a card, or finished with a total),
-    /// with your lead `lead`, by default the difference of the two scores.
-    pub fn against(
-        position: crate::policy::expected::Position,
-        opponent: &crate::policy::win::Opponent,
-        lead: Option<i64>,
-    ) -> TwoPlayerPosition {
-        use crate::policy::win::Opponent;
-        let rules = position.card.rules();
-        let (filled, points) = match opponent {
-            Opponent::Playing(card) => (card.state().filled, card.banked()),
-            Opponent::Finished(points) => (rules.full_mask(), *points),
-        };
-        let lead = lead.unwrap_or_else(|| i64::from(position.card.banked()) - i64::from(points));
-        TwoPlayerPosition {
-            position,
-            opponent: filled,
-            lead,
-        }
-    }
-
-    /// The cards between turns (before this turn's box).
-    pub fn start(&self) -> Result<Start, TwoPlayerAdviceError> {
-        let own = self.position.card.state().filled;
-        let other = self.opponent;
-        let (o, t) = (own.count_ones(), other.count_ones());
-        if o != t && o + 1 != t {
-            return Err(TwoPlayerAdviceError::Cards {
-                own: o,
-                opponent: t,
-            });
-        }
-        let start = if o == t {
-            Start {
-                first: own,
-                second: other,
-            }
-        } else {
-            Start {
-                first: other,
-                second: own,
-            }
-        };
-        start.ply(&self.position.card.rules())?;
-        Ok(start)
-    }
-
-    /// True when you are the first player.
-    pub fn is_first(&self) -> bool {
-        self.position.card.state().filled.count_ones() == self.opponent.count_ones()
-    }
-}
-
-/// Errors of two-player advice.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum TwoPlayerAdviceError {
-    /// The two cards cannot be in a game of two (see [`TwoPlayerError`]).
-    #[error(transparent)]
-    Game(#[from] TwoPlayerError),
-    /// The position is not valid, or a table is of other rules (see [`TargetError`]).
-    #[error(transparent)]
-    Priced(#[from] crate::policy::target::TargetError),
-    /// The position's own card is full: the game is over, there is nothing to advise.
-    #[error("your card is full: the game is over")]
-    Over,
-    /// The table of the early plies cannot be read or written (see [`TableError`]).
-    #[error(transparent)]
-    Table(#[from] crate::tables::expected::TableError),
-    /// Your card and the opponent's cannot meet at your turn: between turns you have
-    /// filled as many boxes as the opponent (you play first) or one fewer (you play second).
-    #[error(
-        "you have filled {own} boxes and the opponent {opponent}: at your turn you have filled as many boxes as the opponent (you play first) or one fewer (you play second)"
-    )]
-    Cards {
-        /// Boxes you have filled.
-        own: u32,
-        /// Boxes the opponent has filled.
-        opponent: u32,
-    },
-}
-
-/// One option of a two-player position.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct TwoPlayerOption {
-    /// What the option does (`kind` and its fields in JSON).
-    #[serde(flatten)]
-    pub action: crate::policy::expected::Action,
-    /// Your chance of winning plus half the chance of a tie after this option, both
-    /// players playing to win from there.
-    pub value: f64,
-    /// How much smaller that is than the best option's.
-    pub loss: f64,
-    /// Your expected final score after this option under expected-score play.
-    pub expected_final: f64,
-    /// How much smaller that is than the best expected final score of the position.
-    pub expected_loss: f64,
-}
-
-/// The answer for one two-player position.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct TwoPlayerAdvice {
-    /// The rules (serialized as `rules` and `upper_first`).
-    #[serde(flatten)]
-    pub rules: Rules,
-    /// `first` or `second`: which player you are.
-    pub you_are: &'static str,
-    /// Your points less the opponent's.
-    pub lead: i64,
-    /// The dice, ascending.
-    pub dice: Vec<u8>,
-    /// Rolls left.
-    pub rolls_left: u8,
-    /// Your chance of winning plus half the chance of a tie, with the best option.
-    pub value: f64,
-    /// Every legal option, best first.
-    pub options: Vec<TwoPlayerOption>,
-}
-
-/// The prices of a two-player position: the next ply's vectors after your turn.
-struct PlyPrices<'a> {
-    rules: Rules,
-    scores: ScoreTable,
-    ply: &'a Ply<f32>,
-    opponent: BoxMask,
-}
-
-impl crate::policy::target::OptionPrices for PlyPrices<'_> {
-    fn rules(&self) -> &Rules {
-        &self.rules
-    }
-
-    fn after_box(
-        &self,
-        state: &State,
-        index: usize,
-        points: u32,
-        five_of_a_kind: bool,
-        x: i64,
-    ) -> Result<f64, crate::tables::expected::TableError> {
-        let gain = points + state.bonus_for(&self.rules, index, points, five_of_a_kind);
-        let next = state.after(&self.rules, index, points);
-        Ok(self
-            .ply
-            .after(self.opponent, next.filled, x + i64::from(gain))
-            .expect("the next ply holds every successor"))
-    }
-
-    fn turn_at(
-        &self,
-        state: &State,
-        x: i64,
-        last: Layer,
-        visit: &mut dyn FnMut(Layer, &mut dyn Iterator<Item = f64>),
-    ) -> Result<(), crate::tables::expected::TableError> {
-        let mut plan = Plan::<f64>::new();
-        let mut keeps = KeepArray::<f64>::new(1);
-        let specs = lay_out(&mut plan, &self.rules, &self.scores, state);
-        plan.restart_rows(1, specs.len());
-        for s in &specs {
-            let v = self
-                .ply
-                .after(self.opponent, s.next.filled, x + s.gain())
-                .expect("the next ply holds every successor");
-            plan.push_row(std::iter::once(v));
-        }
-        let k = keeps.block::<1>();
-        run_turn(k, &plan, &self.scores, 0, last, |layer, k| {
-            visit(layer, &mut k.iter().map(|v| v[0]));
-        });
-        Ok(())
-    }
-}
-
-/// True when advice at `at` reads the table of the early plies (the ply after its turn is
-/// stored there), false when it solves the rest of its game.
-pub fn reads_early_table(at: &TwoPlayerPosition) -> bool {
-    let turns = at.position.card.state().filled.count_ones() + at.opponent.count_ones();
-    (turns as usize) < EARLY_PLIES
-}
-
-/// Ranks every option of `at` by the exact chance of winning (plus half a tie) when both
-/// players play to win, from the next ply's vectors `next` (of the game from `at`'s cards:
-/// [`next_ply`]); `ev` prices each option on average too and breaks ties (within 1e-9: the
-/// higher expected final score, then the fewest dice kept, the box first on the card).
-pub fn advise_two_player(
-    ev: &StrategyTable,
-    next: &Ply<f32>,
-    at: &TwoPlayerPosition,
-) -> Result<TwoPlayerAdvice, TwoPlayerAdviceError> {
-    let rules = *ev.rules();
-    at.start()?;
-    let prices = PlyPrices {
-        rules,
-        scores: ScoreTable::new(&rules),
-        ply: next,
-        opponent: at.opponent,
+        table: None,
+        table_bytes: None,
     };
-    let (advice, priced) =
-        crate::policy::target::price_options(ev, &prices, &at.position, at.lead)?;
-    let best = priced.first().map_or(0.0, |o| o.value);
-    let best_ev = advice.options.first().map_or(0.0, |o| o.expected_final());
-    Ok(TwoPlayerAdvice {
-        rules,
-        you_are: if at.is_first() { "first" } else { "second" },
-        lead: at.lead,
-        dice: at.position.dice.faces(),
-        rolls_left: at.position.rolls_left,
-        value: best,
-        options: priced
-            .into_iter()
-            .map(|o| TwoPlayerOption {
-                action: o.action,
-                value: o.value,
-                loss: best - o.value,
-                expected_final: o.expected_final,
-                expected_loss: best_ev - o.expected_final,
-            })
-            .collect(),
-    })
-}
-
-/// Checks `at` before any table is read or anything solved: the position (as `advise`
-/// checks it, with the expected-score table `ev`) and the two cards together.
-pub fn check_position(
-    ev: &StrategyTable,
-    at: &TwoPlayerPosition,
-) -> Result<(), TwoPlayerAdviceError> {
-    check_rules(ev.rules())?;
-    crate::policy::expected::advise(ev, &at.position)
-        .map_err(crate::policy::target::TargetError::from)?;
-    at.start()?;
-    Ok(())
-}
-
-/// The advice of `advise --two-player` at `at` (checked with [`check_position`]): the ply
-/// after the turn from the table of the early plies `early` (give it when
-/// [`reads_early_table`]), else solved for the rest of the game (`progress(done, total)`
-/// counts its pairs), then [`advise_two_player`]. What the command line and a batch line
-/// answer alike.
-pub fn advise_at(
-    ev: &StrategyTable,
-    at: &TwoPlayerPosition,
-    early: Option<&EarlyTable>,
-    simd: Simd,
-    progress: &(dyn Fn(u64, u64) + Sync),
-) -> Result<TwoPlayerAdvice, TwoPlayerAdviceError> {
-    let next = next_ply(*ev.rules(), at, early, simd, progress)?;
-    advise_two_player(ev, &next, at)
-}
-
-/// The ply after `at`'s turn, solved for the game from `at`'s cards (both players
-/// optimal): every pair the turn's boxes lead to, and all that follow them.
-///
-/// From the table of the early plies `early` when it holds that ply (one mover card read:
-/// the opponent's), else solved.
-pub fn next_ply(
-    rules: Rules,
-    at: &TwoPlayerPosition,
-    early: Option<&EarlyTable>,
-    simd: Simd,
-    progress: &(dyn Fn(u64, u64) + Sync),
-) -> Result<Ply<f32>, TwoPlayerAdviceError> {
-    let start = at.start()?;
-    let ply = start.ply(&rules)?;
-    if ply >= 2 * rules.box_count() || at.position.card.state().filled == rules.full_mask() {
-        return Err(TwoPlayerAdviceError::Over);
-    }
-    if let Some(early) = early
-        && let Some(next) = early.mover_ply(ply + 1, at.opponent)?
-    {
-        return Ok(next);
-    }
-    let game = Game::optimal(rules)?;
-    let solution = solve::<f32>(&game, start, &|p| p == ply + 1, simd, progress)?;
-    Ok(solution
-        .into_plies()
-        .swap_remove(ply + 1)
-        .expect("the next ply is kept"))
+    Ok((report, solution))
 }
 
 #[cfg(test)]

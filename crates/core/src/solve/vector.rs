@@ -21,32 +21,27 @@
 //! vectors are equal (the upper totals from which the upper bonus is out of reach) share
 //! them. Vectors are cut where their tail falls below [`TAIL`]: the values left out are
 //! read as the `above` value, an error of at most `TAIL` per turn.
+//!
+//! A solve gives a [`Solution`]: the objective's constants, each state's range and each
+//! card's values. The table of a vector objective (`VectorTable` in `tables/vector.rs`)
+//! wraps it, with its file and the turns run at query time.
 
-use std::io::{Read, Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 
 use crate::game::dice::{Dice, FIRST_ROLL, ROLLS};
 use crate::game::rules::{BoxMask, Joker, Rules};
-use crate::game::state::{
-    Layout, State, cards_by_depth, reachable_states, reachable_upper_totals, set_bits,
-};
-use crate::solve::expected::shared_upper_totals;
+use crate::game::state::{Layout, State, cards_by_depth, reachable_upper_totals, set_bits};
+use crate::game::ties::Preferred;
+use crate::solve::expected::{ExpectedValues, TurnValues, shared_upper_totals};
 use crate::solve::kernel::{KeepArray, Layer, Plan, Real, ScoreTable, opening_mean, run_turn};
 use crate::solve::simd::{Simd, simd_dispatch};
-use crate::tables::expected::{
-    FORMAT_VERSION, MAGIC, Origin, StrategyTable, TableError, TableHeader,
-};
 
 /// Values below this at the end of a vector are left out (read as the `above` value, 0 for
 /// the target objective). The error this makes is at most `TAIL` per turn of the game, far
 /// below the precision of the stored values (`f32`: 6e-8 near 1).
 pub const TAIL: f64 = 1e-9;
-
-/// The most lanes [`VectorTable::turn_lanes`] computes at once.
-pub const MAX_TURN_LANES: usize = 16;
 
 /// The name of the target objective in table files.
 pub const TARGET: &str = "target";
@@ -81,57 +76,34 @@ impl Range {
     }
 }
 
-/// The vector of every reachable state of one rule set for one objective.
-///
-/// A table solved here holds every card's values; a table loaded from a file reads a card's
-/// values the first time they are asked for (checking its CRC-32), so a query that needs a
-/// few states reads a few cards of a table of hundreds of megabytes.
+/// The solved vectors of every reachable state of one rule set for one objective (or of the
+/// cards a reduced solve covers): the objective's constants, each state's range and each
+/// card's values.
 #[derive(Debug)]
-pub struct VectorTable<T> {
-    rules: Rules,
-    layout: Layout,
+pub struct Solution<T> {
+    pub(crate) rules: Rules,
+    pub(crate) layout: Layout,
     /// The objective's name, as the file header states it (`target`, ...).
-    objective: &'static str,
+    pub(crate) objective: &'static str,
     /// The value below each state's range.
-    below: T,
+    pub(crate) below: T,
     /// The value above each state's range.
-    above: T,
+    pub(crate) above: T,
     /// The tail left out of the vectors ([`TAIL`]).
-    tail: f64,
+    pub(crate) tail: f64,
     /// How points move the coordinate.
-    direction: Direction,
-    /// Points of every box for every roll (the kernel's).
-    scores: Arc<ScoreTable>,
+    pub(crate) direction: Direction,
     /// Each state's range, by layout index (unreachable states: an empty range).
-    ranges: Vec<Range>,
-    /// The values of each card, by mask of filled boxes, once solved or read.
-    cards: Vec<OnceLock<Box<[T]>>>,
-    /// Where the cards not read yet are, for a table loaded from a file.
-    file: Option<CardFile>,
+    pub(crate) ranges: Vec<Range>,
+    /// The values of each card, by mask of filled boxes, once solved (or, in a table loaded
+    /// from a file, once read).
+    pub(crate) cards: Vec<OnceLock<Box<[T]>>>,
     /// Lanes the kernel computed (blocks included whole), for the benchmarks.
-    lanes_computed: u64,
+    pub(crate) lanes_computed: u64,
 }
 
-/// Where the values of each card are in a table file.
-#[derive(Debug)]
-struct CardFile {
-    path: PathBuf,
-    /// The file offset of the values section.
-    values_at: u64,
-    /// Per card (by mask): its first value, its number of values, and their CRC-32.
-    cards: Vec<CardEntry>,
-}
-
-/// One card of a vector table's card section.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct CardEntry {
-    first: u64,
-    count: u32,
-    crc: u32,
-}
-
-impl<T: Real> VectorTable<T> {
-    /// The rules of the table.
+impl<T: Real> Solution<T> {
+    /// The rules solved.
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
@@ -156,7 +128,14 @@ impl<T: Real> VectorTable<T> {
         self.ranges[self.layout.index(state)]
     }
 
-    /// A card solved by this table's own solve (every successor is, when a card is solved).
+    /// The value of `state` at coordinate `x`; `None` for a state the solve left out
+    /// ([`solve_reduced`], [`solve_from`]).
+    pub fn value(&self, state: &State, x: i64) -> Option<T> {
+        let values = self.cards[usize::from(state.filled)].get()?;
+        Some(read(values, self.range(state), self.below, self.above, x))
+    }
+
+    /// A card solved by this solve (every successor is, when a card is solved).
     fn solved(&self, filled: BoxMask) -> &[T] {
         self.cards[usize::from(filled)]
             .get()
@@ -168,8 +147,7 @@ impl<T: Real> VectorTable<T> {
         self.lanes_computed
     }
 
-    /// Number of values held (states that share a vector count it once; for a table read
-    /// from a file, the cards read so far).
+    /// Number of values held (states that share a vector count it once).
     pub fn stored_values(&self) -> u64 {
         self.cards
             .iter()
@@ -179,136 +157,9 @@ impl<T: Real> VectorTable<T> {
     }
 }
 
-impl VectorTable<f32> {
-    /// The values of the card `filled`, read from the file (and checked) on first use.
-    pub fn card(&self, filled: BoxMask) -> Result<&[f32], TableError> {
-        let slot = &self.cards[usize::from(filled)];
-        if let Some(values) = slot.get() {
-            return Ok(values);
-        }
-        let Some(file) = self.file.as_ref() else {
-            return Err(TableError::Unsolved { filled });
-        };
-        let values = file.read_card(filled)?;
-        Ok(slot.get_or_init(|| values))
-    }
-
-    /// The value of `state` at coordinate `x`.
-    pub fn value(&self, state: &State, x: i64) -> Result<f32, TableError> {
-        let values = self.card(state.filled)?;
-        Ok(read(values, self.range(state), self.below, self.above, x))
-    }
-
-    /// The value of `state`'s vector at any coordinate, as [`VectorTable::value`] reads it,
-    /// with the state's card looked up once: for reading many coordinates of one state.
-    pub fn reader(&self, state: &State) -> Result<impl Fn(i64) -> f32 + '_, TableError> {
-        let values = self.card(state.filled)?;
-        let range = self.range(state);
-        Ok(move |x| read(values, range, self.below, self.above, x))
-    }
-
-    /// The stored values of `state`, for coordinates `range.lo..range.end()`.
-    pub fn stored(&self, state: &State) -> Result<&[f32], TableError> {
-        let r = self.range(state);
-        Ok(&self.card(state.filled)?[r.offset as usize..][..r.len as usize])
-    }
-
-    /// Reads every card the turns of `state` read (its successors'), checking them, so that
-    /// a damaged file is an error here rather than in the middle of a turn.
-    pub fn load_successors(&self, state: &State) -> Result<(), TableError> {
-        // The boxes the fill order allows: under the upper-first rule the cards with a lower
-        // box filled before the upper section is full are not in the table.
-        let open = self.rules.open_by_order(state.filled);
-        for c in set_bits(u64::from(open)) {
-            self.card(state.filled | (1 << c))?;
-        }
-        Ok(())
-    }
-
-    /// One turn of `state` at coordinate `x` (for the target: points still needed), in
-    /// `f64` from the stored successors, up to `last`: `visit(layer, values)` receives each
-    /// layer's entries, one per multiset (see [`Layer`]), each the objective's value (the
-    /// best chance of reaching the target) of keeping those dice, or of that roll. The same
-    /// kernel as the solve, one lane ([`VectorTable::turn_lanes`]).
-    pub fn turn_at(
-        &self,
-        state: &State,
-        x: i64,
-        last: Layer,
-        mut visit: impl FnMut(Layer, &mut dyn Iterator<Item = f64>),
-    ) -> Result<(), TableError> {
-        self.turn_lanes::<1>(state, &[x], last, |layer, k| {
-            visit(layer, &mut k.iter().map(|v| v[0]));
-        })
-    }
-
-    /// [`VectorTable::turn_at`] for `N` coordinates at once, one lane each (any coordinates,
-    /// not only consecutive ones): `visit(layer, entries)` receives each layer's entries, one
-    /// array of `N` lanes per multiset. Lane `l` holds exactly, bit for bit, what `turn_at`
-    /// gives at `xs[l]`: the kernel computes every lane by the same operations.
-    pub fn turn_lanes<const N: usize>(
-        &self,
-        state: &State,
-        xs: &[i64; N],
-        last: Layer,
-        mut visit: impl FnMut(Layer, &[[f64; N]]),
-    ) -> Result<(), TableError> {
-        thread_local! {
-            // One plan and keep array per thread, reused by every query.
-            static SCRATCH: std::cell::RefCell<(Plan<f64>, KeepArray<f64>)> =
-                std::cell::RefCell::new((Plan::new(), KeepArray::new(MAX_TURN_LANES)));
-        }
-        const { assert!(N >= 1 && N <= MAX_TURN_LANES) };
-        self.load_successors(state)?;
-        let sign = self.direction.sign();
-        SCRATCH.with_borrow_mut(|(plan, keeps)| {
-            let specs = lay_out(plan, &self.rules, &self.scores, state);
-            plan.restart_rows(N, specs.len());
-            for s in &specs {
-                plan.push_row(xs.iter().map(|&x| {
-                    let v = self
-                        .value(&s.next, x + sign * s.gain())
-                        .expect("the successors' cards are read");
-                    f64::from(v)
-                }));
-            }
-            let k = keeps.block::<N>();
-            run_turn(k, plan, &self.scores, 0, last, |layer, k| visit(layer, k));
-        });
-        Ok(())
-    }
-
-    /// The objective's value after filling box `index` with `points` from `state` with
-    /// `dice` (the bonuses they earn included), at coordinate `x` before it.
-    pub fn after_box(
-        &self,
-        state: &State,
-        index: usize,
-        points: u32,
-        five_of_a_kind: bool,
-        x: i64,
-    ) -> Result<f64, TableError> {
-        let gain = points + state.bonus_for(&self.rules, index, points, five_of_a_kind);
-        let next = state.after(&self.rules, index, points);
-        Ok(f64::from(self.value(
-            &next,
-            x + self.direction.sign() * i64::from(gain),
-        )?))
-    }
-}
-
-impl VectorTable<f64> {
-    /// The value of `state` at coordinate `x` in a table solved in `f64` (for the checks);
-    /// `None` for a state the solve left out ([`solve_reduced`]).
-    pub fn value(&self, state: &State, x: i64) -> Option<f64> {
-        let values = self.cards[usize::from(state.filled)].get()?;
-        Some(read(values, self.range(state), self.below, self.above, x))
-    }
-}
-
 /// The value of a stored vector at coordinate `x`.
 #[inline]
-fn read<T: Real>(values: &[T], range: Range, below: T, above: T, x: i64) -> T {
+pub(crate) fn read<T: Real>(values: &[T], range: Range, below: T, above: T, x: i64) -> T {
     if x < i64::from(range.lo) {
         below
     } else if x >= range.end() {
@@ -358,6 +209,23 @@ pub(crate) struct RowSpec {
 }
 
 impl RowSpec {
+    /// Filling box `index` with `points` from `state` (`five`: with five of a kind, which
+    /// may earn the five-of-a-kind bonus).
+    pub(crate) fn new(
+        rules: &Rules,
+        state: &State,
+        index: usize,
+        points: u32,
+        five: bool,
+    ) -> RowSpec {
+        RowSpec {
+            box_index: index as u8,
+            points,
+            bonus: state.bonus_for(rules, index, points, five),
+            next: state.after(rules, index, points),
+        }
+    }
+
     /// Points the row scores: the box and its bonus.
     pub fn gain(&self) -> i64 {
         i64::from(self.points) + i64::from(self.bonus)
@@ -378,15 +246,7 @@ pub(crate) fn lay_out<T: Real>(
     plan.begin(1, 1);
     plan.ranked.clear();
     let open = rules.open_by_order(state.filled);
-    let spec = |c: usize, points: u32, five: bool| {
-        let bonus = state.bonus_for(rules, c, points, five);
-        RowSpec {
-            box_index: c as u8,
-            points,
-            bonus,
-            next: state.after(rules, c, points),
-        }
-    };
+    let spec = |c: usize, points: u32, five: bool| RowSpec::new(rules, state, c, points, five);
     for c in set_bits(u64::from(open)) {
         plan.ranked.push((c as u8, specs.len() as u16));
         for &p in &scores.distinct[c] {
@@ -460,9 +320,10 @@ pub struct VectorObjective<T> {
     /// The objective's name, written into table files.
     pub name: &'static str,
     /// The policy followed instead of the best choice, for the distributions of a fixed
-    /// policy: the expected-score table whose optimal policy (with its tie rule) is played.
-    /// `None`: every choice is the best for the objective.
-    pub policy: Option<Arc<StrategyTable>>,
+    /// policy: the solved expected-score values (the expected-score table) whose optimal
+    /// policy (with its tie rule) is played. `None`: every choice is the best for the
+    /// objective.
+    pub policy: Option<Arc<dyn ExpectedValues>>,
 }
 
 impl<T: Real> VectorObjective<T> {
@@ -482,7 +343,7 @@ impl<T: Real> VectorObjective<T> {
     }
 
     /// This objective with every choice made by the optimal policy of `ev` instead.
-    fn following(self, ev: Arc<StrategyTable>) -> VectorObjective<T> {
+    fn following(self, ev: Arc<dyn ExpectedValues>) -> VectorObjective<T> {
         VectorObjective {
             policy: Some(ev),
             ..self
@@ -493,7 +354,7 @@ impl<T: Real> VectorObjective<T> {
     /// and every `t`, the chance of scoring at least `t` more points when every choice is
     /// that of the optimal policy of `ev` (ties as documented: the fewest dice kept, the box
     /// first on the card). 1 for `t <= 0`; 0 for a full card and every `t >= 1`.
-    pub fn distribution(ev: Arc<StrategyTable>) -> VectorObjective<T> {
+    pub fn distribution(ev: Arc<dyn ExpectedValues>) -> VectorObjective<T> {
         VectorObjective {
             name: DISTRIBUTION,
             ..VectorObjective::target(*ev.rules())
@@ -510,12 +371,13 @@ impl<T: Real> VectorObjective<T> {
 ///
 /// The box of a roll is chosen among the rows the plan offers it (the open boxes in card
 /// order, or the Joker's rows), each worth its points and bonus plus the expected score
-/// after it, by the tie rule: the choice of [`crate::policy::expected::best_box_for`], from one value
-/// per row instead of one per roll and box.
+/// after it, by the tie rule: the choice of the expected-score advice's best box
+/// (`best_box_for` in `policy/expected.rs`), from one value per row instead of one per roll
+/// and box.
 pub(crate) fn follow_policy<T: Real>(
     plan: &mut Plan<T>,
     specs: &[RowSpec],
-    ev: &StrategyTable,
+    ev: &dyn ExpectedValues,
     scores: &ScoreTable,
     state: &State,
 ) -> Vec<RowSpec> {
@@ -529,7 +391,7 @@ pub(crate) fn follow_policy<T: Real>(
     }
     let mut chosen = [u16::MAX; ROLLS];
     for (r, row) in chosen.iter_mut().enumerate() {
-        let mut best = crate::policy::expected::Preferred::new();
+        let mut best = Preferred::new();
         match joker_of_roll[r] {
             Some((from, to)) => {
                 for &row in &plan.joker_rows[from..to] {
@@ -571,7 +433,7 @@ pub(crate) fn follow_policy<T: Real>(
         plan.jokers
             .push((r as u8, from, plan.joker_rows.len() as u16));
     }
-    let turn = crate::policy::expected::TurnValues::new(ev, state);
+    let turn = TurnValues::new(ev, state);
     for rolls_left in [1u8, 2] {
         for r in 0..ROLLS {
             let (keep, _) = turn.best_keep_of_roll(rolls_left, r);
@@ -676,7 +538,7 @@ fn solve_block<T: Real, const N: usize>(
 /// What a block of one state's vector needs: the table so far, the objective, the scores,
 /// the state's rows and the block's first coordinate.
 type BlockArgs<'a, T> = (
-    &'a VectorTable<T>,
+    &'a Solution<T>,
     &'a VectorObjective<T>,
     &'a ScoreTable,
     &'a [RowSpec],
@@ -687,7 +549,7 @@ type BlockArgs<'a, T> = (
 /// blocks of at most `W` lanes (32; the narrower blocks finish a vector).
 #[inline(always)]
 fn solve_card<T: Real, const W: usize>(
-    table: &VectorTable<T>,
+    table: &Solution<T>,
     objective: &VectorObjective<T>,
     scores: &ScoreTable,
     filled: BoxMask,
@@ -706,7 +568,7 @@ fn solve_card<T: Real, const W: usize>(
     for (state, same) in card_states(rules, layout, filled) {
         let mut specs = lay_out(&mut scratch.plan, rules, scores, &state);
         if let Some(ev) = &objective.policy {
-            specs = follow_policy(&mut scratch.plan, &specs, ev, scores, &state);
+            specs = follow_policy(&mut scratch.plan, &specs, ev.as_ref(), scores, &state);
         }
         // The coordinates where the state's vector can differ from its constants: those at
         // which some successor's stored range is read.
@@ -795,7 +657,7 @@ fn solve_card<T: Real, const W: usize>(
 simd_dispatch! {
     /// [`solve_card`] in blocks of [`BLOCK`], compiled for an instruction set.
     fn solve_card_dispatch[T: Real](
-        table: &VectorTable<T>,
+        table: &Solution<T>,
         objective: &VectorObjective<T>,
         scores: &ScoreTable,
         filled: BoxMask,
@@ -812,7 +674,7 @@ pub fn solve<T: Real>(
     objective: &VectorObjective<T>,
     simd: Simd,
     progress: &(dyn Fn(u64, u64) + Sync),
-) -> VectorTable<T> {
+) -> Solution<T> {
     solve_reduced(objective, objective.rules.box_count(), simd, progress)
 }
 
@@ -823,7 +685,7 @@ pub fn solve_reduced<T: Real>(
     open: usize,
     simd: Simd,
     progress: &(dyn Fn(u64, u64) + Sync),
-) -> VectorTable<T> {
+) -> Solution<T> {
     let last = objective.rules.box_count().saturating_sub(open);
     solve_cards(objective, &|_| true, last, simd, progress)
 }
@@ -836,7 +698,7 @@ pub fn solve_from<T: Real>(
     filled: BoxMask,
     simd: Simd,
     progress: &(dyn Fn(u64, u64) + Sync),
-) -> VectorTable<T> {
+) -> Solution<T> {
     let depth = filled.count_ones() as usize;
     solve_cards(objective, &|c| c & filled == filled, depth, simd, progress)
 }
@@ -849,7 +711,7 @@ fn solve_cards<T: Real>(
     last: usize,
     simd: Simd,
     progress: &(dyn Fn(u64, u64) + Sync),
-) -> VectorTable<T> {
+) -> Solution<T> {
     let rules = objective.rules;
     let layout = Layout::of(&rules);
     let scores = ScoreTable::new(&rules);
@@ -864,7 +726,7 @@ fn solve_cards<T: Real>(
             }
         })
         .collect();
-    let mut table = VectorTable {
+    let mut table = Solution {
         rules,
         layout,
         below: objective.below,
@@ -874,8 +736,6 @@ fn solve_cards<T: Real>(
         objective: objective.name,
         tail: objective.tail,
         direction: objective.direction,
-        scores: Arc::new(ScoreTable::new(&rules)),
-        file: None,
         lanes_computed: 0,
     };
     // The full cards: every state holds the terminal vector.
@@ -980,40 +840,6 @@ pub fn max_banked(rules: &Rules, state: &State) -> u32 {
     boxes + upper_bonus + bonus_turns * rules.yahtzee_bonus_points()
 }
 
-// The table file of a vector objective.
-//
-// The magic, the format version and the header are those of every table file
-// (`crate::tables::expected`): the header names the rules, the objective, the value type (`f32`), the
-// number of values, the body's size, its CRC-32, the CRC-32 of its index and the tail left
-// out. The body, all little-endian:
-//
-//   ranges   12 bytes per reachable state, in layout order (`state::reachable_states`):
-//            the coordinate of the first stored value (i32), the number stored (u32), and
-//            where they start among the card's values (u32)
-//   cards    16 bytes per card the fill order allows, by ascending mask: its first value
-//            among all values (u64), its number of values (u32), their CRC-32 (u32)
-//   values   f32, card after card
-//
-// The ranges and cards are the index, read and checked (by its own CRC-32, and for
-// consistency) before any value; each card's values are checked by theirs when read.
-
-/// The value type of a vector table's file.
-pub const FILE_VALUE_TYPE: &str = "f32";
-/// Bytes of one state's range in the file.
-const RANGE_BYTES: usize = 12;
-/// Bytes of one card's entry in the file.
-const CARD_BYTES: usize = 16;
-
-/// The cards a table file lists, in file order.
-fn file_cards(rules: &Rules) -> impl Iterator<Item = BoxMask> + '_ {
-    (0..=rules.full_mask()).filter(|&m| rules.order_allows(m))
-}
-
-/// The bytes of `values` as stored.
-fn value_bytes(values: &[f32]) -> Vec<u8> {
-    values.iter().flat_map(|v| v.to_le_bytes()).collect()
-}
-
 impl VectorObjective<f32> {
     /// The objective of a table file's header, by its name.
     pub fn by_name(name: &str, rules: Rules) -> Option<VectorObjective<f32>> {
@@ -1025,433 +851,6 @@ impl VectorObjective<f32> {
             }),
             _ => None,
         }
-    }
-}
-
-impl VectorTable<f32> {
-    /// The header of this table's file, with blank sizes and checksums.
-    fn header(&self) -> TableHeader {
-        TableHeader {
-            rules: self.rules.set.name().to_string(),
-            upper_first: self.rules.order == crate::game::rules::Order::UpperFirst,
-            objective: self.objective.to_string(),
-            value_type: FILE_VALUE_TYPE.to_string(),
-            entries: 0,
-            body_bytes: 0,
-            checksum: 0,
-            index_checksum: 0,
-            tail: self.tail,
-        }
-    }
-
-    /// The index of the file: the ranges section and the cards section.
-    fn index_bytes(&self) -> Result<(Vec<u8>, u64), TableError> {
-        let mut index = Vec::new();
-        for s in reachable_states(&self.rules) {
-            let r = self.range(&s);
-            index.extend_from_slice(&r.lo.to_le_bytes());
-            index.extend_from_slice(&r.len.to_le_bytes());
-            index.extend_from_slice(&r.offset.to_le_bytes());
-        }
-        let mut first = 0u64;
-        for m in file_cards(&self.rules) {
-            let values = self.card(m)?;
-            index.extend_from_slice(&first.to_le_bytes());
-            index.extend_from_slice(&(values.len() as u32).to_le_bytes());
-            index.extend_from_slice(&crc32fast::hash(&value_bytes(values)).to_le_bytes());
-            first += values.len() as u64;
-        }
-        Ok((index, first))
-    }
-
-    /// Writes the table file's bytes to `out`: the header with blank checksums first, the
-    /// body checksummed as it is written card by card, the header again in place.
-    pub fn write_to<W: Write + Seek>(&self, out: &mut W) -> std::io::Result<()> {
-        let (index, entries) = self
-            .index_bytes()
-            .map_err(|e| std::io::Error::other(e.to_string()))?;
-        let mut header = TableHeader {
-            entries,
-            body_bytes: index.len() as u64 + 4 * entries,
-            index_checksum: crc32fast::hash(&index),
-            ..self.header()
-        };
-        let start = out.stream_position()?;
-        let header_bytes = bincode::serialize(&header).expect("a header always serializes");
-        out.write_all(&MAGIC)?;
-        out.write_all(&FORMAT_VERSION.to_le_bytes())?;
-        out.write_all(&(header_bytes.len() as u32).to_le_bytes())?;
-        out.write_all(&header_bytes)?;
-        let mut checksum = crc32fast::Hasher::new();
-        checksum.update(&index);
-        out.write_all(&index)?;
-        for m in file_cards(&self.rules) {
-            let bytes = value_bytes(
-                self.card(m)
-                    .map_err(|e| std::io::Error::other(e.to_string()))?,
-            );
-            checksum.update(&bytes);
-            out.write_all(&bytes)?;
-        }
-        header.checksum = checksum.finalize();
-        let again = bincode::serialize(&header).expect("a header always serializes");
-        let end = out.stream_position()?;
-        out.seek(SeekFrom::Start(start + (MAGIC.len() + 8) as u64))?;
-        out.write_all(&again)?;
-        out.seek(SeekFrom::Start(end))?;
-        out.flush()
-    }
-
-    /// Writes the table to `path` through a temporary file renamed into place.
-    pub fn save(&self, path: &Path) -> Result<(), TableError> {
-        let write_err = |cause| TableError::Write {
-            path: path.to_path_buf(),
-            cause,
-        };
-        crate::files::create_folder(crate::files::folder_of(path)).map_err(write_err)?;
-        crate::files::write_file(path, |f| {
-            let mut out = std::io::BufWriter::with_capacity(1 << 20, f);
-            self.write_to(&mut out)?;
-            out.into_inner().map_err(|e| e.into_error())?;
-            Ok(())
-        })
-        .map_err(write_err)
-    }
-
-    /// The table of `rules` and `objective` in the file at `path`, checked as far as its
-    /// index; each card's values are read and checked when first asked for.
-    pub fn load(
-        path: &Path,
-        rules: &Rules,
-        objective: &'static str,
-    ) -> Result<VectorTable<f32>, TableError> {
-        let origin = Origin::File(path.to_path_buf());
-        let read_err = |cause| TableError::Read {
-            path: path.to_path_buf(),
-            cause,
-        };
-        let mut file = std::fs::File::open(path).map_err(read_err)?;
-        let len = file.metadata().map_err(read_err)?.len();
-        // The header is at most 4 KiB (see `table`): read that much and check it.
-        let mut head = vec![0u8; len.min(MAGIC.len() as u64 + 8 + 4096) as usize];
-        file.read_exact(&mut head).map_err(read_err)?;
-        let (header, body_at) = crate::tables::expected::header_of(&head, &origin)?;
-        check_file(&header, &origin, rules, objective)?;
-        let sizes = Sizes::of(rules, &header);
-        sizes.check_len(&origin, body_at as u64, len, &header)?;
-        let mut index = vec![0u8; sizes.index];
-        file.seek(SeekFrom::Start(body_at as u64))
-            .and_then(|_| file.read_exact(&mut index))
-            .map_err(read_err)?;
-        let mut table = VectorTable::from_index(&origin, rules, objective, &header, &index)?;
-        let cards = table.card_entries(&index, &origin, &header)?;
-        table.file = Some(CardFile {
-            path: path.to_path_buf(),
-            values_at: body_at as u64 + sizes.index as u64,
-            cards,
-        });
-        Ok(table)
-    }
-
-    /// The table of `rules` and `objective` from the bytes of a table file: every part
-    /// checked, every card read.
-    pub fn from_bytes(
-        bytes: &[u8],
-        rules: &Rules,
-        objective: &'static str,
-    ) -> Result<VectorTable<f32>, TableError> {
-        VectorTable::checked(bytes, Origin::Bytes, rules, objective)
-    }
-
-    /// The vector table in the file at `path`, whatever its rules and objective (as its
-    /// header names them), every part checked: what `yahtzee verify` does.
-    pub fn verify(path: &Path) -> Result<(TableHeader, VectorTable<f32>), TableError> {
-        let bytes = crate::tables::expected::read(path)?;
-        let origin = Origin::File(path.to_path_buf());
-        let (header, _) = crate::tables::expected::header_of(&bytes, &origin)?;
-        let corrupt = |what: String| TableError::Corrupt {
-            origin: origin.clone(),
-            what,
-        };
-        let rules = header.rules().ok_or_else(|| {
-            corrupt(format!(
-                "unknown rule set `{}`",
-                crate::text::excerpt(&header.rules)
-            ))
-        })?;
-        let objective = VectorObjective::by_name(&header.objective, rules).ok_or_else(|| {
-            corrupt(format!(
-                "unknown objective `{}`",
-                crate::text::excerpt(&header.objective)
-            ))
-        })?;
-        let table = VectorTable::checked(&bytes, origin, &rules, objective.name)?;
-        Ok((header, table))
-    }
-
-    fn checked(
-        bytes: &[u8],
-        origin: Origin,
-        rules: &Rules,
-        objective: &'static str,
-    ) -> Result<VectorTable<f32>, TableError> {
-        let (header, body_at) = crate::tables::expected::header_of(bytes, &origin)?;
-        check_file(&header, &origin, rules, objective)?;
-        let sizes = Sizes::of(rules, &header);
-        sizes.check_len(&origin, body_at as u64, bytes.len() as u64, &header)?;
-        let body = &bytes[body_at..];
-        let checksum = crc32fast::hash(body);
-        if checksum != header.checksum {
-            return Err(TableError::Checksum {
-                origin,
-                expected: header.checksum,
-                got: checksum,
-            });
-        }
-        let index = &body[..sizes.index];
-        let table = VectorTable::from_index(&origin, rules, objective, &header, index)?;
-        let cards = table.card_entries(index, &origin, &header)?;
-        let values = &body[sizes.index..];
-        for (m, entry) in cards.iter().enumerate() {
-            if entry.count == 0 && table.cards[m].get().is_some() {
-                continue;
-            }
-            let from = 4 * entry.first as usize;
-            let card = decode_card(
-                &values[from..from + 4 * entry.count as usize],
-                entry,
-                &origin,
-            )?;
-            let _ = table.cards[m].set(card);
-        }
-        Ok(table)
-    }
-
-    /// The ranges of the index (checked against its CRC-32), without the cards' values.
-    fn from_index(
-        origin: &Origin,
-        rules: &Rules,
-        objective: &'static str,
-        header: &TableHeader,
-        index: &[u8],
-    ) -> Result<VectorTable<f32>, TableError> {
-        let checksum = crc32fast::hash(index);
-        if checksum != header.index_checksum {
-            return Err(TableError::Checksum {
-                origin: origin.clone(),
-                expected: header.index_checksum,
-                got: checksum,
-            });
-        }
-        let o = VectorObjective::by_name(objective, *rules).expect("a known objective");
-        let layout = Layout::of(rules);
-        let mut ranges = vec![Range::default(); layout.len()];
-        let word = |at: usize| u32::from_le_bytes(index[at..at + 4].try_into().expect("4 bytes"));
-        for (i, s) in reachable_states(rules).enumerate() {
-            let at = i * RANGE_BYTES;
-            ranges[layout.index(&s)] = Range {
-                lo: word(at) as i32,
-                len: word(at + 4),
-                offset: word(at + 8),
-            };
-        }
-        Ok(VectorTable {
-            rules: *rules,
-            layout,
-            objective: o.name,
-            below: o.below,
-            above: o.above,
-            tail: header.tail,
-            direction: o.direction,
-            scores: Arc::new(ScoreTable::new(rules)),
-            ranges,
-            cards: (0..layout.masks).map(|_| OnceLock::new()).collect(),
-            file: None,
-            lanes_computed: 0,
-        })
-    }
-
-    /// The cards section of the index, checked against the ranges (every state's values lie
-    /// inside its card's) and against the number of values.
-    fn card_entries(
-        &self,
-        index: &[u8],
-        origin: &Origin,
-        header: &TableHeader,
-    ) -> Result<Vec<CardEntry>, TableError> {
-        let corrupt = |what: String| TableError::Corrupt {
-            origin: origin.clone(),
-            what,
-        };
-        let states = reachable_states(&self.rules).count();
-        let section = &index[states * RANGE_BYTES..];
-        let mut cards = vec![CardEntry::default(); self.layout.masks];
-        let mut next = 0u64;
-        for (i, m) in file_cards(&self.rules).enumerate() {
-            let at = i * CARD_BYTES;
-            let entry = CardEntry {
-                first: u64::from_le_bytes(section[at..at + 8].try_into().expect("8 bytes")),
-                count: u32::from_le_bytes(section[at + 8..at + 12].try_into().expect("4 bytes")),
-                crc: u32::from_le_bytes(section[at + 12..at + 16].try_into().expect("4 bytes")),
-            };
-            if entry.first != next {
-                return Err(corrupt(format!(
-                    "card {m} starts at value {}, not {next}",
-                    entry.first
-                )));
-            }
-            next += u64::from(entry.count);
-            cards[usize::from(m)] = entry;
-        }
-        if next != header.entries {
-            return Err(corrupt(format!(
-                "the cards hold {next} values, the header says {}",
-                header.entries
-            )));
-        }
-        for s in reachable_states(&self.rules) {
-            let r = self.range(&s);
-            let count = u64::from(cards[usize::from(s.filled)].count);
-            if u64::from(r.offset) + u64::from(r.len) > count {
-                return Err(corrupt(format!(
-                    "a range of card {} ends past its {count} values",
-                    s.filled
-                )));
-            }
-            if r.len > 0 && (r.lo < -(1 << 20) || r.lo > 1 << 20) {
-                return Err(corrupt(format!("a range starts at coordinate {}", r.lo)));
-            }
-        }
-        Ok(cards)
-    }
-}
-
-/// The bytes of `count` `f32` values from the `first`-th value of the values that start at
-/// `values_at` in the table file at `path` (one card's, or one mover card's, values): a file
-/// cut short is truncated, as when it is loaded whole.
-pub(crate) fn read_span(
-    path: &Path,
-    values_at: u64,
-    first: u64,
-    count: u32,
-) -> Result<Vec<u8>, TableError> {
-    let read_err = |cause| TableError::Read {
-        path: path.to_path_buf(),
-        cause,
-    };
-    let mut bytes = vec![0u8; 4 * count as usize];
-    let mut file = std::fs::File::open(path).map_err(read_err)?;
-    file.seek(SeekFrom::Start(values_at + 4 * first))
-        .and_then(|_| file.read_exact(&mut bytes))
-        .map_err(|cause| {
-            if cause.kind() == std::io::ErrorKind::UnexpectedEof {
-                TableError::Truncated {
-                    origin: Origin::File(path.to_path_buf()),
-                    expected: values_at + 4 * (first + u64::from(count)),
-                    got: std::fs::metadata(path).map_or(0, |m| m.len()),
-                }
-            } else {
-                read_err(cause)
-            }
-        })?;
-    Ok(bytes)
-}
-
-impl CardFile {
-    /// Reads the values of the card `filled` and checks their CRC-32.
-    fn read_card(&self, filled: BoxMask) -> Result<Box<[f32]>, TableError> {
-        let entry = self.cards[usize::from(filled)];
-        let bytes = read_span(&self.path, self.values_at, entry.first, entry.count)?;
-        decode_card(&bytes, &entry, &Origin::File(self.path.clone()))
-    }
-}
-
-/// A card's values from their bytes, checked against the card's CRC-32.
-fn decode_card(bytes: &[u8], entry: &CardEntry, origin: &Origin) -> Result<Box<[f32]>, TableError> {
-    let checksum = crc32fast::hash(bytes);
-    if checksum != entry.crc {
-        return Err(TableError::Checksum {
-            origin: origin.clone(),
-            expected: entry.crc,
-            got: checksum,
-        });
-    }
-    Ok(bytes
-        .chunks_exact(4)
-        .map(|b| f32::from_le_bytes(b.try_into().expect("4 bytes")))
-        .collect())
-}
-
-/// Checks that a header is of a vector table of `rules` and `objective`.
-fn check_file(
-    header: &TableHeader,
-    origin: &Origin,
-    rules: &Rules,
-    objective: &'static str,
-) -> Result<(), TableError> {
-    crate::tables::expected::check_kind(header, origin, objective, FILE_VALUE_TYPE)?;
-    if header.rules() != Some(*rules) {
-        let found = header.rules();
-        return Err(TableError::WrongRules {
-            origin: origin.clone(),
-            expected: *rules,
-            got: found.map_or_else(|| crate::text::excerpt(&header.rules), |r| r.label()),
-            found,
-        });
-    }
-    Ok(())
-}
-
-/// The sizes of a vector table file's sections, from its rules and header.
-struct Sizes {
-    /// Bytes of the index (ranges and cards).
-    index: usize,
-}
-
-impl Sizes {
-    fn of(rules: &Rules, _header: &TableHeader) -> Sizes {
-        let states = reachable_states(rules).count();
-        let cards = file_cards(rules).count();
-        Sizes {
-            index: states * RANGE_BYTES + cards * CARD_BYTES,
-        }
-    }
-
-    /// Checks the file's length against the header and the body's size against the index
-    /// and the number of values.
-    fn check_len(
-        &self,
-        origin: &Origin,
-        body_at: u64,
-        len: u64,
-        header: &TableHeader,
-    ) -> Result<(), TableError> {
-        let corrupt = |what: String| TableError::Corrupt {
-            origin: origin.clone(),
-            what,
-        };
-        let expected_body = self.index as u64 + header.entries.saturating_mul(4);
-        if header.body_bytes != expected_body {
-            return Err(corrupt(format!(
-                "a body of {} bytes, where {} values and the index take {expected_body}",
-                header.body_bytes, header.entries
-            )));
-        }
-        let expected = body_at + header.body_bytes;
-        if len < expected {
-            return Err(TableError::Truncated {
-                origin: origin.clone(),
-                expected,
-                got: len,
-            });
-        }
-        if len > expected {
-            return Err(corrupt(format!(
-                "{} after the end of the table",
-                crate::text::plural(len - expected, "byte", "bytes")
-            )));
-        }
-        Ok(())
     }
 }
 

@@ -43,9 +43,9 @@ use crate::policy::player::{AtTable, Player, PlayerError, PolicyTurn, check_play
 use crate::policy::win::{FinalScores, opponent_scores, opponents_at_table};
 use crate::policy::{Policy, PolicyError};
 use crate::solve::simd::Simd;
-use crate::solve::vector::VectorTable;
 use crate::stats::distribution::Tally;
 use crate::stats::simulate::{Played, play_turn};
+use crate::tables::vector::VectorTable;
 use crate::text::excerpt;
 
 /// The most players a match takes: more than any table game seats, and few enough that a

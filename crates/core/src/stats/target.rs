@@ -34,16 +34,21 @@ use super::{ROLL_DICE, turn_outcomes};
 use crate::game::dice::{DICE, Dice, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
 use crate::game::rules::{BoxMask, Rules};
 use crate::game::state::{Bonuses, Layout, ScoreCard, State, cards_by_depth};
-use crate::policy::expected::{BoxChoice, Position, Preferred, TurnValues};
+use crate::game::ties::Preferred;
+use crate::policy::expected::{BoxChoice, Position};
 use crate::policy::target::TargetPlayer;
 use crate::policy::target::{TargetError, TargetTurn};
 use crate::policy::win::FinalScores;
+use crate::solve::expected::TurnValues;
 use crate::solve::forward::{Kept, outcome_chances};
 use crate::solve::kernel::Layer;
 use crate::solve::simd::{Simd, simd_dispatch};
-use crate::solve::vector::{MAX_TURN_LANES, VectorTable, max_remaining};
+use crate::solve::vector::max_remaining;
 use crate::stats::distribution::Tally;
-use crate::tables::expected::{StrategyTable, TableError};
+use crate::tables::TableError;
+use crate::tables::expected::StrategyTable;
+use crate::tables::vector::MAX_TURN_LANES;
+use crate::tables::vector::VectorTable;
 
 /// Cards whose turns are computed together: enough work for the threads, little enough
 /// memory (a Yahtzee card's turns for every banked value take up to tens of megabytes).
@@ -313,9 +318,9 @@ fn find(outcomes: &[Outcome], box_index: u8, points: u8, bonus: u16) -> u16 {
 }
 
 /// Options whose chance is below the best by more than this cannot be chosen by the tie
-/// rule ([`crate::policy::expected::TieValue`] for pairs: within [`crate::policy::expected::TIE`] of the best, the
-/// second value decides). Twice the tie, so that no rounding of `best - TIE` can matter.
-const CANDIDATE: f64 = 2.0 * crate::policy::expected::TIE;
+/// rule ([`crate::game::ties::TieValue`] for pairs: within [`crate::game::ties::TIE`] of the
+/// best, the second value decides). Twice the tie, so that no rounding of `best - TIE` can matter.
+const CANDIDATE: f64 = 2.0 * crate::game::ties::TIE;
 
 /// The choice of the tie rule among options in the order of preference, for every lane at
 /// once: `chance(j)` is option `j`'s chance in each lane, `second(j)` its second value (the
@@ -1095,7 +1100,7 @@ mod tests {
     use super::*;
     use crate::game::rules::{Order, RuleSet};
     use crate::solve::expected::SolveOptions;
-    use crate::solve::vector::{VectorObjective, solve};
+    use crate::solve::vector::VectorObjective;
 
     /// Every lane's keeps and boxes are those of `TargetTurn` at its `needed`: the policy of
     /// the statistics is the policy the bots and the simulation play.
@@ -1104,7 +1109,7 @@ mod tests {
         for order in [Order::Any, Order::UpperFirst] {
             let rules = Rules::with_order(RuleSet::YACHT, order);
             let (ev, _) = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {});
-            let targets = solve(
+            let targets = VectorTable::solve(
                 &VectorObjective::<f32>::target(rules),
                 SolveOptions::default().simd,
                 &|_, _| {},
@@ -1181,7 +1186,7 @@ mod tests {
     fn yacht() -> (StrategyTable, VectorTable<f32>) {
         let rules = Rules::new(RuleSet::YACHT);
         let (ev, _) = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {});
-        let targets = solve(
+        let targets = VectorTable::solve(
             &VectorObjective::<f32>::target(rules),
             SolveOptions::default().simd,
             &|_, _| {},

@@ -12,10 +12,10 @@ use std::sync::Arc;
 
 use crate::game::rules::Rules;
 use crate::solve::expected::SolveOptions;
-use crate::solve::vector::{self, VectorObjective, VectorTable};
-use crate::tables::expected::{
-    StrategyTable, TableError, default_table_path, default_table_path_of,
-};
+use crate::solve::vector::{self, VectorObjective};
+use crate::tables::TableError;
+use crate::tables::expected::{StrategyTable, default_table_path, default_table_path_of};
+use crate::tables::vector::VectorTable;
 
 /// What [`load_or_build`] reports while it works.
 #[derive(Clone, Copy, Debug)]
@@ -84,7 +84,7 @@ pub fn load_or_build(
     )
 }
 
-/// The target table of `rules` ([`crate::solve::vector`], objective `target`) at `path` (default:
+/// The target table of `rules` ([`VectorTable`], objective `target`) at `path` (default:
 /// beside the expected-score table), loaded when the file exists (its cards are then read
 /// when first asked for), else solved and saved there, like [`load_or_build`]. The solve
 /// takes most of a minute for the Yahtzee rule sets.
@@ -96,7 +96,7 @@ pub fn load_or_build_target(
     load_or_build_vector(&VectorObjective::target(*rules), path, progress)
 }
 
-/// The distribution table of the rules of `ev` ([`crate::solve::vector`], objective
+/// The distribution table of the rules of `ev` ([`VectorTable`], objective
 /// `distribution`: the chance of scoring at least `t` more under the expected-score policy
 /// of `ev`) at `path` (default: beside the expected-score table), like
 /// [`load_or_build_target`].
@@ -117,7 +117,7 @@ pub fn load_or_build_distribution(
         |p| VectorTable::load(p, ev.rules(), shape.name),
         |report| {
             let objective = VectorObjective::distribution(Arc::new(ev.clone()));
-            vector::solve(&objective, SolveOptions::default().simd, report)
+            VectorTable::solve(&objective, SolveOptions::default().simd, report)
         },
         |t: &VectorTable<f32>, p| t.save(p),
         progress,
@@ -139,7 +139,7 @@ fn load_or_build_vector(
     load_or_build_with(
         path,
         |p| VectorTable::load(p, rules, objective.name),
-        |report| vector::solve(objective, SolveOptions::default().simd, report),
+        |report| VectorTable::solve(objective, SolveOptions::default().simd, report),
         |t: &VectorTable<f32>, p| t.save(p),
         progress,
     )

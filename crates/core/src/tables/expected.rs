@@ -1,21 +1,14 @@
 //! The strategy table: the solved value of every state, and the file it is saved in.
 //!
-//! A table file is built once by `yahtzee solve` and loaded by every query. Its layout is
+//! A table file is built once by `yahtzee solve` and loaded by every query. It is the
+//! container of every table file ([`crate::tables::container`]: magic, format version,
+//! header, checksummed body), whose header names the objective `expected-score` and the
+//! value type `f64`, with this body:
 //!
 //! ```text
-//! magic        8 bytes   "YHTZTBL\0"
-//! version      u32 LE    FORMAT_VERSION: read before anything else, so a file of another
-//!                        format version is named as such rather than as corrupt
-//! header size  u32 LE
-//! header       bincode   TableHeader: rule set, modifier, objective, value type, entry
-//!                        count, body size, CRC-32 of the body
 //! body         bincode   Vec<f64>, the values of the reachable states
 //!                        (`state::reachable_rows`), in the order of `state::Layout`
 //! ```
-//!
-//! The header names the objective the table solves: `expected-score` here; the tables of
-//! the vector objectives ([`crate::solve::vector`], e.g. `target`) share the magic, the version and
-//! the header, with a body of their own.
 //!
 //! Only reachable states are stored (536,448 of the 1,048,576 entries of the official rules'
 //! dense layout): the file is half the size, and loading puts each value back at its place.
@@ -27,251 +20,22 @@
 //! [`crate::files`], to a temporary name in the same folder renamed into place, so an
 //! interrupted write never leaves a half-written table where a table is expected.
 
-use std::fs;
-use std::io::{Seek, SeekFrom, Write};
+use std::io::{Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
-
-use crate::files;
-use crate::game::rules::{Order, RuleSet, Rules};
+use crate::game::rules::{Order, Rules};
 use crate::game::state::{Layout, State, reachable_rows, reachable_state_count, set_bits};
-use crate::solve::expected::{ScoreTable, SolveOptions};
+use crate::solve::expected::{ExpectedValues, Layer, ScoreTable, SolveOptions};
+use crate::tables::container::{self, FORMAT_VERSION, Head, TableHeader};
+use crate::tables::{Origin, TableError};
 
-/// First bytes of every table file.
-pub const MAGIC: [u8; 8] = *b"YHTZTBL\0";
-/// Version of the file format, bumped whenever the layout or the meaning of the values
-/// changes; a file of another version is refused.
-pub const FORMAT_VERSION: u32 = 3;
 /// The value type stored, written into the header.
 pub const VALUE_TYPE: &str = "f64";
 /// The objective of the expected-score table, written into the header.
 pub const EXPECTED_SCORE: &str = "expected-score";
 /// Environment variable naming the folder of the default tables.
 pub const TABLE_DIR_ENV: &str = "YAHTZEE_TABLE_DIR";
-
-/// Where a table came from, as error messages name it: a file, or bytes handed over by the
-/// caller (a server that keeps tables in memory).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Origin {
-    /// A table file.
-    File(PathBuf),
-    /// Bytes given to [`StrategyTable::from_bytes`] or [`StrategyTable::open_bytes`].
-    Bytes,
-}
-
-impl Origin {
-    /// The file, if the table came from one.
-    pub fn path(&self) -> Option<&Path> {
-        match self {
-            Origin::File(p) => Some(p),
-            Origin::Bytes => None,
-        }
-    }
-}
-
-impl std::fmt::Display for Origin {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Origin::File(p) => write!(f, "{}", p.display()),
-            Origin::Bytes => f.write_str("the table data"),
-        }
-    }
-}
-
-/// Errors in reading or writing a table. Each message says what is wrong and how to fix it,
-/// in words: the messages name no command or flag, since the fix depends on the front end
-/// (the binary adds the command that rebuilds the file, see [`TableError::needs_rebuild`]).
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum TableError {
-    /// The file cannot be read (missing, a folder, no permission). Fix: build the table of
-    /// the rules at that path, or give the path of an existing table.
-    #[error("cannot read table {path}: {cause}")]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// What the system said.
-        cause: std::io::Error,
-    },
-    /// The file cannot be written (read-only or full folder, a file where a folder should
-    /// be). Fix: write it to a writable folder.
-    #[error("cannot write table {path}: {cause}")]
-    Write {
-        /// The file.
-        path: PathBuf,
-        /// What the system said.
-        cause: std::io::Error,
-    },
-    /// The data does not start with [`MAGIC`]: it is not a table at all (perhaps another
-    /// file given by mistake, which must not be overwritten). Fix: give a table.
-    #[error("{origin} is not a yahtzee table (wrong magic bytes); give a strategy table file")]
-    Magic {
-        /// Where the data came from.
-        origin: Origin,
-    },
-    /// The table was written in another format version. Fix: rebuild it with this program.
-    #[error(
-        "{origin} has table format version {got}, this program reads version {expected}; solve its rules again to rebuild it"
-    )]
-    Version {
-        /// Where the data came from.
-        origin: Origin,
-        /// [`FORMAT_VERSION`].
-        expected: u32,
-        /// The version the data states.
-        got: u32,
-    },
-    /// The data ends early (an interrupted copy, a full disk). Fix: rebuild it.
-    #[error(
-        "{origin} is truncated ({got} of {expected} bytes); solve its rules again to rebuild it"
-    )]
-    Truncated {
-        /// Where the data came from.
-        origin: Origin,
-        /// Bytes the table should have (at least).
-        expected: u64,
-        /// Bytes it has.
-        got: u64,
-    },
-    /// The data is damaged or inconsistent. Fix: rebuild it.
-    #[error("{origin} is corrupted ({what}); solve its rules again to rebuild it")]
-    Corrupt {
-        /// Where the data came from.
-        origin: Origin,
-        /// What is wrong.
-        what: String,
-    },
-    /// The body's CRC-32 differs from the header's. Fix: rebuild it.
-    #[error(
-        "{origin} is corrupted (checksum {got:08x}, header says {expected:08x}); solve its rules again to rebuild it"
-    )]
-    Checksum {
-        /// Where the data came from.
-        origin: Origin,
-        /// The checksum in the header.
-        expected: u32,
-        /// The checksum of the body.
-        got: u32,
-    },
-    /// A card the table does not hold: it was solved for a reduced game only (the last
-    /// turns). Fix: solve the whole game.
-    #[error(
-        "the table holds no values for the card {filled} (it was solved for the last turns only); solve the whole game"
-    )]
-    Unsolved {
-        /// The card's mask of filled boxes.
-        filled: u16,
-    },
-    /// The table is sound but solves another objective (a target table where the
-    /// expected-score table was asked for, say). Fix: give the table of the objective asked
-    /// for.
-    #[error(
-        "{origin} holds a table of the objective `{got}`, not `{expected}`; use a table of `{expected}`"
-    )]
-    WrongObjective {
-        /// Where the data came from.
-        origin: Origin,
-        /// The objective asked for.
-        expected: &'static str,
-        /// The objective of the table, as its header names it.
-        got: String,
-    },
-    /// The table is sound but of other rules than asked for. Fix: use the table of the rules
-    /// asked for, or ask about the rules of this table.
-    #[error("{origin} holds the table of {got}, not of {expected}; use a table of {expected}", expected = expected.label())]
-    WrongRules {
-        /// Where the data came from.
-        origin: Origin,
-        /// The rules asked for.
-        expected: Rules,
-        /// The rules of the table, as its header names them.
-        got: String,
-        /// The rules of the table, if this program knows them.
-        found: Option<Rules>,
-    },
-}
-
-impl TableError {
-    /// The error with the data's origin set to the file `path` (for data read from it).
-    pub fn at(self, path: &Path) -> TableError {
-        let file = Origin::File(path.to_path_buf());
-        match self {
-            TableError::Magic { .. } => TableError::Magic { origin: file },
-            TableError::Version { expected, got, .. } => TableError::Version {
-                origin: file,
-                expected,
-                got,
-            },
-            TableError::Truncated { expected, got, .. } => TableError::Truncated {
-                origin: file,
-                expected,
-                got,
-            },
-            TableError::Corrupt { what, .. } => TableError::Corrupt { origin: file, what },
-            other => other,
-        }
-    }
-
-    /// True when the fix is to build the table again at the same place: the file is missing,
-    /// of another format version, truncated or corrupted. (A file that is not a table at all
-    /// may be something else given by mistake: it is not to be overwritten.)
-    pub fn needs_rebuild(&self) -> bool {
-        match self {
-            TableError::Read { cause, .. } => cause.kind() == std::io::ErrorKind::NotFound,
-            TableError::Version { .. }
-            | TableError::Truncated { .. }
-            | TableError::Corrupt { .. }
-            | TableError::Checksum { .. } => true,
-            TableError::Magic { .. }
-            | TableError::Write { .. }
-            | TableError::WrongRules { .. }
-            | TableError::WrongObjective { .. }
-            | TableError::Unsolved { .. } => false,
-        }
-    }
-}
-
-/// The header of a table file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TableHeader {
-    /// Rule set name, e.g. `yahtzee`.
-    pub rules: String,
-    /// True for the `--upper-first` modifier.
-    pub upper_first: bool,
-    /// The objective solved: `expected-score` ([`EXPECTED_SCORE`]), `target`, ...
-    pub objective: String,
-    /// Value type of the body, `f64` or `f32`.
-    pub value_type: String,
-    /// Number of values.
-    pub entries: u64,
-    /// Size of the body in bytes.
-    pub body_bytes: u64,
-    /// CRC-32 of the body.
-    pub checksum: u32,
-    /// CRC-32 of the index of a vector table's body (what is read before any value); 0 for
-    /// the expected-score table.
-    pub index_checksum: u32,
-    /// The tail left out of a vector table's vectors (see [`crate::solve::vector::TAIL`]); 0 for
-    /// the expected-score table.
-    pub tail: f64,
-}
-
-impl TableHeader {
-    /// The rules named by the header, if this program knows them.
-    pub fn rules(&self) -> Option<Rules> {
-        let set = RuleSet::from_name(&self.rules)?;
-        Some(Rules::with_order(
-            set,
-            if self.upper_first {
-                Order::UpperFirst
-            } else {
-                Order::Any
-            },
-        ))
-    }
-}
 
 /// The solved values of every state of one rule set.
 #[derive(Clone, Debug)]
@@ -341,45 +105,26 @@ impl StrategyTable {
     /// [`crate::files`]), renamed into place once complete and synced; missing folders are
     /// created.
     pub fn save(&self, path: &Path) -> Result<(), TableError> {
-        let write_err = |cause| TableError::Write {
-            path: path.to_path_buf(),
-            cause,
-        };
-        files::create_folder(files::folder_of(path)).map_err(write_err)?;
-        files::write_file(path, |f| self.write_to(f)).map_err(write_err)
+        container::save(path, |out| self.write_to(out))
     }
 
-    /// Writes the table file's bytes to `out` in one pass over the values: the header goes
-    /// first with a blank checksum, the body is checksummed as it is written, and the header
-    /// is written again in place (a CRC-32 has a fixed size), hence the `Seek`.
+    /// Writes the table file's bytes to `out` in one pass over the values (see
+    /// [`crate::tables::container`]: the header is written again in place once the body's
+    /// checksum is known, hence the `Seek`).
     pub fn write_to<W: Write + Seek>(&self, out: &mut W) -> std::io::Result<()> {
         let entries = reachable_state_count(&self.rules);
-        let mut header = TableHeader {
+        let header = TableHeader {
             entries,
             body_bytes: 8 * (1 + entries),
-            ..header_for(&self.rules)
+            ..TableHeader::new(&self.rules, EXPECTED_SCORE, VALUE_TYPE)
         };
-        let start = out.stream_position()?;
-        let header_bytes = bincode::serialize(&header).expect("a header always serializes");
-        out.write_all(&MAGIC)?;
-        out.write_all(&FORMAT_VERSION.to_le_bytes())?;
-        out.write_all(&(header_bytes.len() as u32).to_le_bytes())?;
-        out.write_all(&header_bytes)?;
-        let mut checksum = crc32fast::Hasher::new();
-        let rows = reachable_rows(&self.rules);
-        let size = write_body(entries, &self.values, rows, |bytes| {
-            checksum.update(bytes);
-            out.write_all(bytes)
-        })?;
-        debug_assert_eq!(size, header.body_bytes);
-        header.checksum = checksum.finalize();
-        let again = bincode::serialize(&header).expect("a header always serializes");
-        debug_assert_eq!(again.len(), header_bytes.len());
-        let end = out.stream_position()?;
-        out.seek(SeekFrom::Start(start + (MAGIC.len() + 8) as u64))?;
-        out.write_all(&again)?;
-        out.seek(SeekFrom::Start(end))?;
-        out.flush()
+        let body_bytes = header.body_bytes;
+        container::write_table(out, header, |write| {
+            let rows = reachable_rows(&self.rules);
+            let size = write_body(entries, &self.values, rows, write)?;
+            debug_assert_eq!(size, body_bytes);
+            Ok(())
+        })
     }
 
     /// The table file's bytes, as [`StrategyTable::save`] writes them.
@@ -393,7 +138,7 @@ impl StrategyTable {
     /// Loads the table of `rules` from `path`: reads the file and checks it as
     /// [`StrategyTable::from_bytes`] does, with the path in the errors.
     pub fn load(path: &Path, rules: &Rules) -> Result<StrategyTable, TableError> {
-        let bytes = read(path)?;
+        let bytes = container::read(path)?;
         StrategyTable::checked(&bytes, Origin::File(path.to_path_buf()), rules)
     }
 
@@ -404,25 +149,15 @@ impl StrategyTable {
     }
 
     fn checked(bytes: &[u8], origin: Origin, rules: &Rules) -> Result<StrategyTable, TableError> {
-        let (header, values_at) = check_bytes(bytes, &origin)?;
-        let expected = header_for(rules);
-        if header.rules != expected.rules || header.upper_first != expected.upper_first {
-            let found = header.rules();
-            let got = found.map_or_else(|| crate::text::excerpt(&header.rules), |r| r.label());
-            return Err(TableError::WrongRules {
-                origin,
-                expected: *rules,
-                got,
-                found,
-            });
-        }
-        StrategyTable::from_parts(&origin, *rules, &bytes[values_at..])
+        let (head, values_at) = check_bytes(bytes, origin)?;
+        head.check_rules(rules)?;
+        StrategyTable::from_parts(&head.origin, *rules, &bytes[values_at..])
     }
 
     /// Loads whatever table is at `path`, with the rules its header names: what `yahtzee
     /// verify` checks.
     pub fn open(path: &Path) -> Result<(TableHeader, StrategyTable), TableError> {
-        let bytes = read(path)?;
+        let bytes = container::read(path)?;
         StrategyTable::opened(&bytes, Origin::File(path.to_path_buf()))
     }
 
@@ -432,15 +167,10 @@ impl StrategyTable {
     }
 
     fn opened(bytes: &[u8], origin: Origin) -> Result<(TableHeader, StrategyTable), TableError> {
-        let (header, values_at) = check_bytes(bytes, &origin)?;
-        let Some(rules) = header.rules() else {
-            return Err(TableError::Corrupt {
-                origin,
-                what: format!("unknown rule set `{}`", crate::text::excerpt(&header.rules)),
-            });
-        };
-        let table = StrategyTable::from_parts(&origin, rules, &bytes[values_at..])?;
-        Ok((header, table))
+        let (head, values_at) = check_bytes(bytes, origin)?;
+        let rules = head.named_rules()?;
+        let table = StrategyTable::from_parts(&head.origin, rules, &bytes[values_at..])?;
+        Ok((head.header, table))
     }
 
     /// The table of `rules` from the stored values (`stored`: 8 bytes each), each put back
@@ -453,14 +183,11 @@ impl StrategyTable {
         let layout = Layout::of(&rules);
         let entries = reachable_state_count(&rules);
         if stored.len() as u64 != 8 * entries {
-            return Err(TableError::Corrupt {
-                origin: origin.clone(),
-                what: format!(
-                    "{} values where {} rules have {entries} reachable states",
-                    stored.len() / 8,
-                    rules.label(),
-                ),
-            });
+            return Err(origin.corrupt(format!(
+                "{} values where {} rules have {entries} reachable states",
+                stored.len() / 8,
+                rules.label(),
+            )));
         }
         let mut values = vec![0.0; layout.len()];
         let mut stored = stored.chunks_exact(8);
@@ -470,10 +197,7 @@ impl StrategyTable {
                 let v = f64::from_le_bytes(v.try_into().expect("eight bytes"));
                 // No solve writes a value that is not finite: only a crafted file can.
                 if !v.is_finite() {
-                    return Err(TableError::Corrupt {
-                        origin: origin.clone(),
-                        what: format!("a value that is not a number ({v})"),
-                    });
+                    return Err(origin.corrupt(format!("a value that is not a number ({v})")));
                 }
                 values[row + u] = v;
             }
@@ -487,162 +211,57 @@ impl StrategyTable {
     }
 }
 
-fn header_for(rules: &Rules) -> TableHeader {
-    TableHeader {
-        rules: rules.set.name().to_string(),
-        upper_first: rules.order == Order::UpperFirst,
-        objective: EXPECTED_SCORE.to_string(),
-        value_type: VALUE_TYPE.to_string(),
-        entries: 0,
-        body_bytes: 0,
-        checksum: 0,
-        index_checksum: 0,
-        tail: 0.0,
+impl ExpectedValues for StrategyTable {
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    fn value(&self, state: &State) -> f64 {
+        StrategyTable::value(self, state)
+    }
+
+    fn turn(
+        &self,
+        state: &State,
+        last: Layer,
+        visit: &mut dyn FnMut(Layer, &mut dyn Iterator<Item = f64>),
+    ) {
+        crate::solve::expected::state_turn(
+            &self.rules,
+            &self.scores,
+            &self.layout,
+            &self.values,
+            state,
+            last,
+            visit,
+        );
     }
 }
 
-/// True when the file at `path` starts with the table [`MAGIC`]: a strategy table (perhaps
-/// damaged), which no output of the program overwrites.
-pub fn holds_table(path: &Path) -> bool {
-    use std::io::Read;
-    let mut start = [0u8; MAGIC.len()];
-    fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut start))
-        .is_ok_and(|()| start == MAGIC)
-}
-
-pub(crate) fn read(path: &Path) -> Result<Vec<u8>, TableError> {
-    fs::read(path).map_err(|cause| TableError::Read {
-        path: path.to_path_buf(),
-        cause,
-    })
-}
-
-/// The header of a table file's bytes, checked as far as the header goes (magic, version,
-/// header size), without the body: what a front end reads to name the rules of a damaged
-/// table in its fix.
-pub fn read_header(bytes: &[u8]) -> Result<TableHeader, TableError> {
-    header_of(bytes, &Origin::Bytes).map(|(h, _)| h)
-}
-
-/// The header and where the body starts.
-pub(crate) fn header_of(bytes: &[u8], origin: &Origin) -> Result<(TableHeader, usize), TableError> {
-    let truncated = |expected: u64| TableError::Truncated {
-        origin: origin.clone(),
-        expected,
-        got: bytes.len() as u64,
-    };
-    let corrupt = |what: String| TableError::Corrupt {
-        origin: origin.clone(),
-        what,
-    };
-    let prefix = MAGIC.len() + 8;
-    if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
-        if bytes.len() < MAGIC.len() && MAGIC.starts_with(bytes) && !bytes.is_empty() {
-            return Err(truncated(prefix as u64));
-        }
-        return Err(TableError::Magic {
-            origin: origin.clone(),
-        });
-    }
-    if bytes.len() < prefix {
-        return Err(truncated(prefix as u64));
-    }
-    let word =
-        |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
-    let version = word(MAGIC.len());
-    if version != FORMAT_VERSION {
-        return Err(TableError::Version {
-            origin: origin.clone(),
-            expected: FORMAT_VERSION,
-            got: version,
-        });
-    }
-    let header_len = word(MAGIC.len() + 4) as usize;
-    if header_len > 4096 {
-        return Err(corrupt(format!("header of {header_len} bytes")));
-    }
-    let body_at = prefix + header_len;
-    if bytes.len() < body_at {
-        return Err(truncated(body_at as u64));
-    }
-    let header: TableHeader = bincode::deserialize(&bytes[prefix..body_at])
-        .map_err(|e| corrupt(format!("unreadable header: {e}")))?;
-    Ok((header, body_at))
-}
-
-/// Checks that a header is of `objective` with values of `value_type`.
-pub(crate) fn check_kind(
-    header: &TableHeader,
-    origin: &Origin,
-    objective: &'static str,
-    value_type: &str,
-) -> Result<(), TableError> {
-    if header.objective != objective {
-        return Err(TableError::WrongObjective {
-            origin: origin.clone(),
-            expected: objective,
-            got: crate::text::excerpt(&header.objective),
-        });
-    }
-    if header.value_type != value_type {
-        return Err(TableError::Corrupt {
-            origin: origin.clone(),
-            what: format!("value type `{}`", crate::text::excerpt(&header.value_type)),
-        });
-    }
-    Ok(())
-}
-
-/// Checks a table file's bytes part by part and returns its header and where the stored
+/// Checks a table file's bytes part by part and returns its head and where the stored
 /// values start.
-fn check_bytes(bytes: &[u8], origin: &Origin) -> Result<(TableHeader, usize), TableError> {
-    let (header, body_at) = header_of(bytes, origin)?;
-    check_kind(&header, origin, EXPECTED_SCORE, VALUE_TYPE)?;
-    let corrupt = |what: String| TableError::Corrupt {
-        origin: origin.clone(),
-        what,
-    };
+fn check_bytes(bytes: &[u8], origin: Origin) -> Result<(Head, usize), TableError> {
+    let head = Head::of(bytes, origin)?;
+    head.check_kind(EXPECTED_SCORE, VALUE_TYPE)?;
+    let header = &head.header;
     // The fields of a vector table are 0 here (found by fuzzing: a table with another tail
     // loaded, and wrote back other bytes than it was read from).
     if header.index_checksum != 0 || header.tail.to_bits() != 0 {
-        return Err(corrupt(
-            "header with an index checksum or a tail, which an expected-score table has not"
-                .to_string(),
+        return Err(head.origin.corrupt(
+            "header with an index checksum or a tail, which an expected-score table has not",
         ));
     }
-    // Saturating: a header may state any body size, up to u64::MAX (found by fuzzing).
-    let expected_len = (body_at as u64).saturating_add(header.body_bytes);
-    if (bytes.len() as u64) < expected_len {
-        return Err(TableError::Truncated {
-            origin: origin.clone(),
-            expected: expected_len,
-            got: bytes.len() as u64,
-        });
-    }
-    if (bytes.len() as u64) > expected_len {
-        return Err(corrupt(format!(
-            "{} after the end of the table",
-            crate::text::plural(bytes.len() as u64 - expected_len, "byte", "bytes")
-        )));
-    }
-    let body = &bytes[body_at..];
-    let checksum = crc32fast::hash(body);
-    if checksum != header.checksum {
-        return Err(TableError::Checksum {
-            origin: origin.clone(),
-            expected: header.checksum,
-            got: checksum,
-        });
-    }
-    let count = body_count(body).ok_or_else(|| corrupt("unreadable values".to_string()))?;
+    head.check_length(bytes.len() as u64, 0)?;
+    let body = &bytes[head.body_at as usize..];
+    container::check_crc(&head.origin, header.checksum, body)?;
+    let count = body_count(body).ok_or_else(|| head.origin.corrupt("unreadable values"))?;
     if count != header.entries {
-        return Err(corrupt(format!(
-            "{count} values, header says {}",
-            header.entries
-        )));
+        return Err(head
+            .origin
+            .corrupt(format!("{count} values, header says {}", header.entries)));
     }
-    Ok((header, body_at + 8))
+    let values_at = head.body_at as usize + 8;
+    Ok((head, values_at))
 }
 
 /// Values per piece of the body written at a time.
@@ -657,7 +276,7 @@ fn write_body(
     count: u64,
     values: &[f64],
     rows: impl Iterator<Item = (usize, u64)>,
-    mut write: impl FnMut(&[u8]) -> std::io::Result<()>,
+    write: &mut dyn FnMut(&[u8]) -> std::io::Result<()>,
 ) -> std::io::Result<u64> {
     write(&count.to_le_bytes())?;
     let mut piece = Vec::with_capacity(BODY_PIECE * 8);
@@ -734,6 +353,7 @@ pub fn default_table_path_of(rules: &Rules, objective: &str) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::rules::RuleSet;
 
     #[test]
     fn body_is_bincode_of_the_values() {
@@ -746,7 +366,7 @@ mod tests {
         let rows = (0..values.len())
             .step_by(64)
             .map(|row| (row, u64::MAX >> (64 - (values.len() - row).min(64))));
-        let size = write_body(values.len() as u64, &values, rows, |bytes| {
+        let size = write_body(values.len() as u64, &values, rows, &mut |bytes| {
             body.extend_from_slice(bytes);
             Ok(())
         })
@@ -769,7 +389,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.table");
         table.save(&path).unwrap();
-        let header_and_prefix = fs::metadata(&path).unwrap().len() - 8 * table.states();
+        let header_and_prefix = std::fs::metadata(&path).unwrap().len() - 8 * table.states();
         assert!(
             header_and_prefix < 200,
             "{header_and_prefix} bytes beside the values"

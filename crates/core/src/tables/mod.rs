@@ -1,9 +1,212 @@
-//! The solved tables and their files: the expected-score table ([`expected`]), the table of
-//! the early plies of the game of two ([`two_player`]), the cache that loads a table from its
-//! file or builds and saves it ([`cache`]), and the set of the tables of a rule set, each
-//! loaded on first use, that every front end uses ([`set`]).
+//! The solved tables and their files: the container every table file shares (magic, format
+//! version, header, checksummed body: [`container`]), the expected-score table
+//! ([`expected`]), the tables of the vector objectives ([`vector`]: target, distribution),
+//! the table of the early plies of the game of two ([`two_player`]), the cache that loads a
+//! table from its file or builds and saves it ([`cache`]), and the set of the tables of a
+//! rule set, each loaded on first use, that every front end uses ([`set`]).
+//!
+//! The errors of every table, read or written, are one type here ([`TableError`]), naming
+//! where the table came from ([`Origin`]).
+
+use std::path::{Path, PathBuf};
+
+use crate::game::rules::Rules;
 
 pub mod cache;
+pub mod container;
 pub mod expected;
 pub mod set;
 pub mod two_player;
+pub mod vector;
+
+/// Where a table came from, as error messages name it: a file, or bytes handed over by the
+/// caller (a server that keeps tables in memory).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// A table file.
+    File(PathBuf),
+    /// Bytes given to [`StrategyTable::from_bytes`](expected::StrategyTable::from_bytes) or
+    /// [`StrategyTable::open_bytes`](expected::StrategyTable::open_bytes).
+    Bytes,
+}
+
+impl Origin {
+    /// The file, if the table came from one.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Origin::File(p) => Some(p),
+            Origin::Bytes => None,
+        }
+    }
+
+    /// The error of a damaged or inconsistent table from here: `what` is wrong.
+    pub(crate) fn corrupt(&self, what: impl Into<String>) -> TableError {
+        TableError::Corrupt {
+            origin: self.clone(),
+            what: what.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Origin::File(p) => write!(f, "{}", p.display()),
+            Origin::Bytes => f.write_str("the table data"),
+        }
+    }
+}
+
+/// Errors in reading or writing a table. Each message says what is wrong and how to fix it,
+/// in words: the messages name no command or flag, since the fix depends on the front end
+/// (the binary adds the command that rebuilds the file, see [`TableError::needs_rebuild`]).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TableError {
+    /// The file cannot be read (missing, a folder, no permission). Fix: build the table of
+    /// the rules at that path, or give the path of an existing table.
+    #[error("cannot read table {path}: {cause}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        cause: std::io::Error,
+    },
+    /// The file cannot be written (read-only or full folder, a file where a folder should
+    /// be). Fix: write it to a writable folder.
+    #[error("cannot write table {path}: {cause}")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        cause: std::io::Error,
+    },
+    /// The data does not start with the table [`MAGIC`](container::MAGIC): it is not a table
+    /// at all (perhaps another file given by mistake, which must not be overwritten). Fix:
+    /// give a table.
+    #[error("{origin} is not a yahtzee table (wrong magic bytes); give a strategy table file")]
+    Magic {
+        /// Where the data came from.
+        origin: Origin,
+    },
+    /// The table was written in another format version. Fix: rebuild it with this program.
+    #[error(
+        "{origin} has table format version {got}, this program reads version {expected}; solve its rules again to rebuild it"
+    )]
+    Version {
+        /// Where the data came from.
+        origin: Origin,
+        /// [`FORMAT_VERSION`](container::FORMAT_VERSION).
+        expected: u32,
+        /// The version the data states.
+        got: u32,
+    },
+    /// The data ends early (an interrupted copy, a full disk). Fix: rebuild it.
+    #[error(
+        "{origin} is truncated ({got} of {expected} bytes); solve its rules again to rebuild it"
+    )]
+    Truncated {
+        /// Where the data came from.
+        origin: Origin,
+        /// Bytes the table should have (at least).
+        expected: u64,
+        /// Bytes it has.
+        got: u64,
+    },
+    /// The data is damaged or inconsistent. Fix: rebuild it.
+    #[error("{origin} is corrupted ({what}); solve its rules again to rebuild it")]
+    Corrupt {
+        /// Where the data came from.
+        origin: Origin,
+        /// What is wrong.
+        what: String,
+    },
+    /// The body's CRC-32 differs from the header's. Fix: rebuild it.
+    #[error(
+        "{origin} is corrupted (checksum {got:08x}, header says {expected:08x}); solve its rules again to rebuild it"
+    )]
+    Checksum {
+        /// Where the data came from.
+        origin: Origin,
+        /// The checksum in the header.
+        expected: u32,
+        /// The checksum of the body.
+        got: u32,
+    },
+    /// A card the table does not hold: it was solved for a reduced game only (the last
+    /// turns). Fix: solve the whole game.
+    #[error(
+        "the table holds no values for the card {filled} (it was solved for the last turns only); solve the whole game"
+    )]
+    Unsolved {
+        /// The card's mask of filled boxes.
+        filled: u16,
+    },
+    /// The table is sound but solves another objective (a target table where the
+    /// expected-score table was asked for, say). Fix: give the table of the objective asked
+    /// for.
+    #[error(
+        "{origin} holds a table of the objective `{got}`, not `{expected}`; use a table of `{expected}`"
+    )]
+    WrongObjective {
+        /// Where the data came from.
+        origin: Origin,
+        /// The objective asked for.
+        expected: &'static str,
+        /// The objective of the table, as its header names it.
+        got: String,
+    },
+    /// The table is sound but of other rules than asked for. Fix: use the table of the rules
+    /// asked for, or ask about the rules of this table.
+    #[error("{origin} holds the table of {got}, not of {expected}; use a table of {expected}", expected = expected.label())]
+    WrongRules {
+        /// Where the data came from.
+        origin: Origin,
+        /// The rules asked for.
+        expected: Rules,
+        /// The rules of the table, as its header names them.
+        got: String,
+        /// The rules of the table, if this program knows them.
+        found: Option<Rules>,
+    },
+}
+
+impl TableError {
+    /// The error with the data's origin set to the file `path` (for data read from it).
+    pub fn at(self, path: &Path) -> TableError {
+        let file = Origin::File(path.to_path_buf());
+        match self {
+            TableError::Magic { .. } => TableError::Magic { origin: file },
+            TableError::Version { expected, got, .. } => TableError::Version {
+                origin: file,
+                expected,
+                got,
+            },
+            TableError::Truncated { expected, got, .. } => TableError::Truncated {
+                origin: file,
+                expected,
+                got,
+            },
+            TableError::Corrupt { what, .. } => TableError::Corrupt { origin: file, what },
+            other => other,
+        }
+    }
+
+    /// True when the fix is to build the table again at the same place: the file is missing,
+    /// of another format version, truncated or corrupted. (A file that is not a table at all
+    /// may be something else given by mistake: it is not to be overwritten.)
+    pub fn needs_rebuild(&self) -> bool {
+        match self {
+            TableError::Read { cause, .. } => cause.kind() == std::io::ErrorKind::NotFound,
+            TableError::Version { .. }
+            | TableError::Truncated { .. }
+            | TableError::Corrupt { .. }
+            | TableError::Checksum { .. } => true,
+            TableError::Magic { .. }
+            | TableError::Write { .. }
+            | TableError::WrongRules { .. }
+            | TableError::WrongObjective { .. }
+            | TableError::Unsolved { .. } => false,
+        }
+    }
+}

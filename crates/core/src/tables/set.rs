@@ -23,11 +23,14 @@ use serde::Serialize;
 
 use crate::game::rules::Rules;
 use crate::solve::expected::SolveOptions;
-use crate::solve::two_player::{Game, Ties, TwoPlayerAdviceError, solve_report};
-use crate::solve::vector::{DISTRIBUTION, TARGET, VectorTable};
+use crate::solve::two_player::{Game, Ties};
+use crate::solve::vector::{DISTRIBUTION, TARGET};
+use crate::tables::TableError;
 use crate::tables::cache::{self, Loaded, Progress};
-use crate::tables::expected::{EXPECTED_SCORE, StrategyTable, TableError, default_table_path_of};
+use crate::tables::expected::{EXPECTED_SCORE, StrategyTable, default_table_path_of};
 use crate::tables::two_player::{EarlyTable, TWO_PLAYER};
+use crate::tables::two_player::{SolveReportError, solve_report};
+use crate::tables::vector::VectorTable;
 
 /// Which table of a rule set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -569,8 +572,8 @@ fn load_or_solve_two_player(
         &|done, total| progress(Progress::Solving { done, total }),
     )
     .map_err(|e| match e {
-        TwoPlayerAdviceError::Table(e) => Failure::Table(e),
-        other => Failure::Solve(other.to_string()),
+        SolveReportError::Table(e) => Failure::Table(e),
+        SolveReportError::Game(e) => Failure::Solve(e.to_string()),
     })?;
     Ok(Loaded {
         table: EarlyTable::load(path, rules)?,

@@ -1,32 +1,42 @@
 //! The two-player table file: the early plies of the full game's solution, so that advice
 //! in the first turns reads the vectors after a turn instead of solving most of the game.
 //!
-//! The magic, the format version and the header are those of every table file
-//! (`crate::tables::expected`): the header names the rules, the objective (`two-player`), the value
-//! type (`f32`), the number of values, the body's size, its CRC-32, the CRC-32 of its index
-//! and the tail left out. The body, all little-endian:
+//! The file is the container of every table file ([`crate::tables::container`]): the header
+//! names the rules, the objective (`two-player`), the value type (`f32`), the number of
+//! values, the body's size, its CRC-32, the CRC-32 of its index and the tail left out. The
+//! body, all little-endian:
 //!
-//!   plies    the first and the last ply stored (u32 each)
-//!   ranges   12 bytes per pair of each ply, ply by ply, in rank order (mover's card, then
-//!            the other's, each in ascending mask among the cards of its depth): the lead
-//!            of the first stored value (i32), the number stored (u32), and where they
-//!            start among the mover card's values (u32)
-//!   movers   16 bytes per mover card of each ply: its first value among all values (u64),
-//!            its number of values (u32), their CRC-32 (u32)
-//!   values   f32, ply after ply, mover card after mover card
+//! ```text
+//! plies    the first and the last ply stored (u32 each)
+//! ranges   12 bytes per pair of each ply, ply by ply, in rank order (mover's card, then
+//!          the other's, each in ascending mask among the cards of its depth): the lead
+//!          of the first stored value (i32), the number stored (u32), and where they
+//!          start among the mover card's values (u32)
+//! movers   16 bytes per mover card of each ply: its first value among all values (u64),
+//!          its number of values (u32), their CRC-32 (u32)
+//! values   f32, ply after ply, mover card after mover card
+//! ```
 //!
 //! The plies and ranges and movers are the index, read and checked (by its own CRC-32, and
 //! for consistency) before any value; a mover card's values are checked by theirs when
 //! read. Advice at ply `p` reads one mover card of ply `p + 1`: the opponent's, whose pairs
 //! are every card the player's turn can lead to.
+//!
+//! The table is written by [`solve_report`]: the solve of the game of two from a new game
+//! ([`crate::solve::two_player::solve_new_game`]) keeping the early plies, saved here.
 
-use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use crate::game::rules::{BoxMask, Rules};
-use crate::solve::two_player::{Ply, Range, Solution, Start, ply_cards, ranks};
-use crate::solve::vector::read_span;
-use crate::tables::expected::{FORMAT_VERSION, MAGIC, Origin, TableError, TableHeader};
+use crate::solve::simd::Simd;
+use crate::solve::two_player::{
+    Game, Ply, Solution, Start, Ties, TwoPlayerError, TwoPlayerReport, ply_cards, ranks,
+    solve_new_game,
+};
+use crate::tables::container::{
+    self, FORMAT_VERSION, PIECE_BYTES, Piece, RANGE_BYTES, TableFile, TableHeader,
+};
+use crate::tables::{Origin, TableError};
 
 /// The objective's name in the table file's header.
 pub const TWO_PLAYER: &str = "two-player";
@@ -41,24 +51,14 @@ pub const TWO_PLAYER: &str = "two-player";
 pub const EARLY_PLIES: usize = 9;
 
 const VALUE_TYPE: &str = "f32";
-const RANGE_BYTES: usize = 12;
-const MOVER_BYTES: usize = 16;
-
-/// Where one mover card's values are in the file.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct MoverEntry {
-    first: u64,
-    count: u32,
-    crc: u32,
-}
 
 /// One stored ply: its cards and ranges, the values left in the file.
 #[derive(Debug)]
 struct StoredPly {
     others: Vec<BoxMask>,
     mover_rank: Vec<u32>,
-    ranges: Vec<Range>,
-    entries: Vec<MoverEntry>,
+    ranges: Vec<crate::solve::two_player::Range>,
+    entries: Vec<Piece>,
 }
 
 /// The early plies of the two-player solution, from a table file: the index read and
@@ -123,13 +123,13 @@ impl EarlyTable {
     pub fn verify(&self) -> Result<TwoPlayerTableCheck, TableError> {
         let mut body = crc32fast::Hasher::new();
         let index_len = (self.values_at - self.body_at) as usize;
-        let index = read_span(&self.path, self.body_at, 0, (index_len / 4) as u32)?;
+        let index = container::read_span(&self.path, self.body_at, 0, (index_len / 4) as u32)?;
         body.update(&index);
         let mut pairs = 0u64;
         for stored in &self.plies {
             pairs += stored.ranges.len() as u64;
             for entry in &stored.entries {
-                let values = self.read_bytes(entry)?;
+                let values = entry.read(&self.path, self.values_at)?;
                 body.update(&values);
             }
         }
@@ -176,13 +176,12 @@ impl EarlyTable {
         let stored = &self.plies[ply - self.first];
         let rank = stored.mover_rank[usize::from(mover)];
         if rank == u32::MAX {
-            return Err(TableError::Corrupt {
-                origin: Origin::File(self.path.clone()),
-                what: format!("no mover card {mover} at ply {ply}"),
-            });
+            return Err(self
+                .origin()
+                .corrupt(format!("no mover card {mover} at ply {ply}")));
         }
         let entry = stored.entries[rank as usize];
-        let values = self.read_values(&entry)?;
+        let values = entry.read_values(&self.path, self.values_at)?;
         let n = stored.others.len();
         let masks = 1usize << self.rules.box_count();
         Ok(Some(Ply {
@@ -196,117 +195,47 @@ impl EarlyTable {
         }))
     }
 
-    /// The bytes of one mover card's values, checked by their CRC-32.
-    fn read_bytes(&self, entry: &MoverEntry) -> Result<Vec<u8>, TableError> {
-        let bytes = read_span(&self.path, self.values_at, entry.first, entry.count)?;
-        let checksum = crc32fast::hash(&bytes);
-        if checksum != entry.crc {
-            return Err(TableError::Checksum {
-                origin: Origin::File(self.path.clone()),
-                expected: entry.crc,
-                got: checksum,
-            });
-        }
-        Ok(bytes)
-    }
-
-    fn read_values(&self, entry: &MoverEntry) -> Result<Box<[f32]>, TableError> {
-        let bytes = self.read_bytes(entry)?;
-        Ok(bytes
-            .chunks_exact(4)
-            .map(|b| f32::from_le_bytes(b.try_into().expect("4 bytes")))
-            .collect())
-    }
-
     /// Loads the table of `rules` at `path`, checked as far as its index.
     pub fn load(path: &Path, rules: &Rules) -> Result<EarlyTable, TableError> {
-        let origin = Origin::File(path.to_path_buf());
-        let read_err = |cause| TableError::Read {
-            path: path.to_path_buf(),
-            cause,
-        };
-        let corrupt = |what: String| TableError::Corrupt {
-            origin: origin.clone(),
-            what,
-        };
-        let mut file = std::fs::File::open(path).map_err(read_err)?;
-        let len = file.metadata().map_err(read_err)?.len();
-        let mut head = vec![0u8; len.min(MAGIC.len() as u64 + 8 + 4096) as usize];
-        file.read_exact(&mut head).map_err(read_err)?;
-        let (header, body_at) = crate::tables::expected::header_of(&head, &origin)?;
-        crate::tables::expected::check_kind(&header, &origin, TWO_PLAYER, VALUE_TYPE)?;
-        if header.rules() != Some(*rules) {
-            let found = header.rules();
-            return Err(TableError::WrongRules {
-                origin: origin.clone(),
-                expected: *rules,
-                got: found.map_or_else(|| crate::text::excerpt(&header.rules), |r| r.label()),
-                found,
-            });
-        }
-        let expected = body_at as u64 + header.body_bytes;
-        if len < expected || len < body_at as u64 + 8 {
-            return Err(TableError::Truncated {
-                origin: origin.clone(),
-                expected: expected.max(body_at as u64 + 8),
-                got: len,
-            });
-        }
-        if len > expected {
-            return Err(corrupt(format!(
-                "{} after the end of the table",
-                crate::text::plural(len - expected, "byte", "bytes")
-            )));
-        }
-        let mut plies = [0u8; 8];
-        file.seek(SeekFrom::Start(body_at as u64))
-            .and_then(|_| file.read_exact(&mut plies))
-            .map_err(read_err)?;
+        let file = TableFile::open(path)?;
+        let head = &file.head;
+        let origin = &head.origin;
+        head.check_kind(TWO_PLAYER, VALUE_TYPE)?;
+        head.check_rules(rules)?;
+        // The body holds at least the plies stored (8 bytes).
+        head.check_length(file.len, 8)?;
+        let (body_at, header) = (head.body_at, &head.header);
+        let plies = file.read_at(body_at, 8)?;
         let first = u32::from_le_bytes(plies[..4].try_into().expect("4 bytes")) as usize;
         let last = u32::from_le_bytes(plies[4..].try_into().expect("4 bytes")) as usize;
         let end = 2 * rules.box_count();
         if first == 0 || first > last || last >= end {
-            return Err(corrupt(format!("plies {first} to {last} stored")));
+            return Err(origin.corrupt(format!("plies {first} to {last} stored")));
         }
         let cards: Vec<(Vec<BoxMask>, Vec<BoxMask>)> = (first..=last)
             .map(|p| ply_cards(rules, Start::NEW, p))
             .collect();
         let index_len = 8 + cards
             .iter()
-            .map(|(m, o)| m.len() * o.len() * RANGE_BYTES + m.len() * MOVER_BYTES)
+            .map(|(m, o)| m.len() * o.len() * RANGE_BYTES + m.len() * PIECE_BYTES)
             .sum::<usize>();
         if header.body_bytes != index_len as u64 + 4 * header.entries {
-            return Err(corrupt(format!(
+            return Err(origin.corrupt(format!(
                 "a body of {} bytes, where {} values and the index take {}",
                 header.body_bytes,
                 header.entries,
                 index_len as u64 + 4 * header.entries
             )));
         }
-        let mut index = vec![0u8; index_len];
-        file.seek(SeekFrom::Start(body_at as u64))
-            .and_then(|_| file.read_exact(&mut index))
-            .map_err(read_err)?;
-        let checksum = crc32fast::hash(&index);
-        if checksum != header.index_checksum {
-            return Err(TableError::Checksum {
-                origin,
-                expected: header.index_checksum,
-                got: checksum,
-            });
-        }
-        let word = |at: usize| u32::from_le_bytes(index[at..at + 4].try_into().expect("4 bytes"));
+        let index = file.read_at(body_at, index_len)?;
+        container::check_crc(origin, header.index_checksum, &index)?;
         let masks = 1usize << rules.box_count();
         let mut at = 8;
         let mut stored = Vec::new();
         for (movers, others) in &cards {
             let mut ranges = Vec::with_capacity(movers.len() * others.len());
             for _ in 0..movers.len() * others.len() {
-                ranges.push(Range {
-                    lo: word(at) as i32,
-                    len: word(at + 4),
-                    offset: word(at + 8),
-                });
+                ranges.push(container::range_at(&index, at));
                 at += RANGE_BYTES;
             }
             stored.push((movers.clone(), others.clone(), ranges));
@@ -316,26 +245,16 @@ impl EarlyTable {
         for (p, (movers, others, ranges)) in stored.into_iter().enumerate() {
             let mut entries = Vec::with_capacity(movers.len());
             for m in 0..movers.len() {
-                let entry = MoverEntry {
-                    first: u64::from_le_bytes(index[at..at + 8].try_into().expect("8 bytes")),
-                    count: word(at + 8),
-                    crc: word(at + 12),
-                };
-                at += MOVER_BYTES;
-                if entry.first != next {
-                    return Err(corrupt(format!(
-                        "mover {m} of ply {} starts at value {}, not {next}",
-                        first + p,
-                        entry.first
-                    )));
-                }
-                next += u64::from(entry.count);
+                let entry = Piece::following(&index, at, &mut next, origin, || {
+                    format!("mover {m} of ply {}", first + p)
+                })?;
+                at += PIECE_BYTES;
                 let n = others.len();
                 if ranges[m * n..][..n]
                     .iter()
                     .any(|r| u64::from(r.offset) + u64::from(r.len) > u64::from(entry.count))
                 {
-                    return Err(corrupt(format!(
+                    return Err(origin.corrupt(format!(
                         "a range of mover {m} of ply {} ends past its values",
                         first + p
                     )));
@@ -349,17 +268,12 @@ impl EarlyTable {
                 entries,
             });
         }
-        if next != header.entries {
-            return Err(corrupt(format!(
-                "the movers hold {next} values, the header says {}",
-                header.entries
-            )));
-        }
+        container::check_entries(head, next, "movers")?;
         Ok(EarlyTable {
             rules: *rules,
             path: path.to_path_buf(),
-            body_at: body_at as u64,
-            values_at: body_at as u64 + index_len as u64,
+            body_at,
+            values_at: body_at + index_len as u64,
             first,
             plies: plies_out,
             tail: header.tail,
@@ -379,10 +293,6 @@ impl Solution<f32> {
         tail: f64,
         path: &Path,
     ) -> Result<(), TableError> {
-        let write_err = |cause| TableError::Write {
-            path: path.to_path_buf(),
-            cause,
-        };
         let plies: Vec<&Ply<f32>> = (first..=last)
             .map(|p| self.ply(p).expect("the plies saved are kept"))
             .collect();
@@ -391,66 +301,65 @@ impl Solution<f32> {
         index.extend_from_slice(&(last as u32).to_le_bytes());
         for ply in &plies {
             for r in &ply.ranges {
-                index.extend_from_slice(&r.lo.to_le_bytes());
-                index.extend_from_slice(&r.len.to_le_bytes());
-                index.extend_from_slice(&r.offset.to_le_bytes());
+                container::push_range(&mut index, r);
             }
         }
         let mut entries = 0u64;
         for ply in &plies {
             for values in &ply.values {
-                index.extend_from_slice(&entries.to_le_bytes());
-                index.extend_from_slice(&(values.len() as u32).to_le_bytes());
-                index.extend_from_slice(&crc32fast::hash(&value_bytes(values)).to_le_bytes());
+                Piece::of(entries, values).push(&mut index);
                 entries += values.len() as u64;
             }
         }
-        let rules = self.rules();
-        let mut header = TableHeader {
-            rules: rules.set.name().to_string(),
-            upper_first: rules.order == crate::game::rules::Order::UpperFirst,
-            objective: TWO_PLAYER.to_string(),
-            value_type: VALUE_TYPE.to_string(),
+        let header = TableHeader {
             entries,
             body_bytes: index.len() as u64 + 4 * entries,
-            checksum: 0,
             index_checksum: crc32fast::hash(&index),
             tail,
+            ..TableHeader::new(self.rules(), TWO_PLAYER, VALUE_TYPE)
         };
-        crate::files::create_folder(crate::files::folder_of(path)).map_err(write_err)?;
-        crate::files::write_file(path, |f| {
-            let mut out = std::io::BufWriter::with_capacity(1 << 20, f);
-            let start = out.stream_position()?;
-            let header_bytes = bincode::serialize(&header).expect("a header always serializes");
-            out.write_all(&MAGIC)?;
-            out.write_all(&FORMAT_VERSION.to_le_bytes())?;
-            out.write_all(&(header_bytes.len() as u32).to_le_bytes())?;
-            out.write_all(&header_bytes)?;
-            let mut checksum = crc32fast::Hasher::new();
-            checksum.update(&index);
-            out.write_all(&index)?;
-            for ply in &plies {
-                for values in &ply.values {
-                    let bytes = value_bytes(values);
-                    checksum.update(&bytes);
-                    out.write_all(&bytes)?;
+        container::save(path, |out| {
+            container::write_table(out, header, |write| {
+                write(&index)?;
+                for ply in &plies {
+                    for values in &ply.values {
+                        write(&container::value_bytes(values))?;
+                    }
                 }
-            }
-            header.checksum = checksum.finalize();
-            let again = bincode::serialize(&header).expect("a header always serializes");
-            let end = out.stream_position()?;
-            out.seek(SeekFrom::Start(start + (MAGIC.len() + 8) as u64))?;
-            out.write_all(&again)?;
-            out.seek(SeekFrom::Start(end))?;
-            out.flush()?;
-            out.into_inner().map_err(|e| e.into_error())?;
-            Ok(())
+                Ok(())
+            })
         })
-        .map_err(write_err)
     }
 }
 
-/// The bytes of `values` as stored.
-fn value_bytes(values: &[f32]) -> Vec<u8> {
-    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+/// Errors of the solve of the game of two that saves the table of its early plies.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SolveReportError {
+    /// The game cannot be solved (see [`TwoPlayerError`]).
+    #[error(transparent)]
+    Game(#[from] TwoPlayerError),
+    /// The table cannot be written (see [`TableError`]).
+    #[error(transparent)]
+    Table(#[from] TableError),
+}
+
+/// Solves `game` from a new game and reports ([`solve_new_game`]); with `save`, the plies 1
+/// to [`EARLY_PLIES`] are kept and written to that file, the table advice in the first turns
+/// reads ([`EarlyTable`]), and the report names it.
+pub fn solve_report(
+    game: &Game,
+    ties: Ties,
+    save: Option<&Path>,
+    simd: Simd,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<TwoPlayerReport, SolveReportError> {
+    let keep = |p: usize| save.is_some() && (1..=EARLY_PLIES).contains(&p);
+    let (mut report, solution) = solve_new_game(game, ties, &keep, simd, progress)?;
+    if let Some(path) = save {
+        solution.save_plies(1, EARLY_PLIES, game.tail, path)?;
+        report.table = Some(path.display().to_string());
+        report.table_bytes = std::fs::metadata(path).ok().map(|m| m.len());
+    }
+    Ok(report)
 }

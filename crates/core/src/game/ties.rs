@@ -1,0 +1,124 @@
+//! The tie conventions of `shared/RULES.md`, rules of the game as much as the scoring: two
+//! options whose values are within [`TIE`] of each other are equal, and among equal options
+//! the one first in the order of preference is chosen (keeps: the fewest dice, then the
+//! lowest faces; boxes: the first on the card).
+//!
+//! Every choice of every policy goes through the one scan here ([`Preferred`],
+//! [`best_by_preference`]): the advice, the exports' runner-up ([`best_two`]), the bots, the
+//! statistics, and the solves that follow the expected-score policy.
+
+/// Two values closer than this are a tie, broken by the convention of `shared/RULES.md`.
+pub const TIE: f64 = 1e-9;
+
+/// The value of an option for the tie rule: a number (an expected score, a probability), or
+/// a pair compared on its first number and, within [`TIE`], on its second (the target
+/// objective: the chance of reaching the target, then the expected score).
+pub trait TieValue: Copy {
+    /// True when `self` is better than `best` by more than [`TIE`].
+    fn beats(&self, best: &Self) -> bool;
+}
+
+impl TieValue for f64 {
+    #[inline]
+    fn beats(&self, best: &f64) -> bool {
+        *self > best + TIE
+    }
+}
+
+impl TieValue for (f64, f64) {
+    #[inline]
+    fn beats(&self, best: &(f64, f64)) -> bool {
+        self.0 > best.0 + TIE || (self.0 >= best.0 - TIE && self.1 > best.1 + TIE)
+    }
+}
+
+/// The tie rule of the whole project, for options listed in the order of preference of
+/// `shared/RULES.md` (keeps: fewest dice first, then the lowest faces; boxes: card order):
+/// scanning in that order, a later option replaces the best so far only when it is better by
+/// more than [`TIE`]. Returns the position of the best option of `values`, leaving out the
+/// positions for which `skip` is true; `None` when none is left.
+pub fn best_by_preference<V: TieValue>(
+    values: impl IntoIterator<Item = V>,
+    skip: impl Fn(usize) -> bool,
+) -> Option<usize> {
+    let mut best = Preferred::new();
+    for (i, v) in values.into_iter().enumerate() {
+        if !skip(i) {
+            best.offer(i, v);
+        }
+    }
+    best.best().map(|(i, _)| i)
+}
+
+/// The scan of the tie rule ([`best_by_preference`]): options are offered in the order of
+/// preference, and a later one replaces the best so far only when better by more than
+/// [`TIE`]. Every choice of the optimal policy goes through it.
+#[derive(Clone, Copy, Debug)]
+pub struct Preferred<T, V = f64> {
+    best: Option<(T, V)>,
+}
+
+impl<T, V: TieValue> Preferred<T, V> {
+    /// No option yet.
+    pub fn new() -> Preferred<T, V> {
+        Preferred { best: None }
+    }
+
+    /// Offers the next option in the order of preference.
+    #[inline]
+    pub fn offer(&mut self, option: T, value: V) {
+        if self.best.as_ref().is_none_or(|(_, b)| value.beats(b)) {
+            self.best = Some((option, value));
+        }
+    }
+
+    /// The best option offered and its value.
+    pub fn best(self) -> Option<(T, V)> {
+        self.best
+    }
+}
+
+impl<T, V: TieValue> Default for Preferred<T, V> {
+    fn default() -> Preferred<T, V> {
+        Preferred::new()
+    }
+}
+
+/// The best option and the runner-up (the best of the others) of `values`, listed in the
+/// order of preference, under [`best_by_preference`].
+pub fn best_two<V: TieValue>(values: &[V]) -> (Option<usize>, Option<usize>) {
+    let best = best_by_preference(values.iter().copied(), |_| false);
+    let second = best.and_then(|b| best_by_preference(values.iter().copied(), |i| i == b));
+    (best, second)
+}
+
+/// Every option ranked, best first: the best by [`best_by_preference`], then the best of the
+/// rest, and so on. The first two are those of [`best_two`], so the advice, the exports'
+/// runner-up, the bots and the statistics follow one tie rule.
+pub fn rank_by_preference<V: TieValue>(values: &[V]) -> Vec<usize> {
+    let mut taken = vec![false; values.len()];
+    let mut order = Vec::with_capacity(values.len());
+    while let Some(i) = best_by_preference(values.iter().copied(), |i| taken[i]) {
+        taken[i] = true;
+        order.push(i);
+    }
+    order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranking_follows_the_one_tie_rule() {
+        // In order of preference: a near tie (within 1e-9) keeps the preferred option first;
+        // a real difference does not.
+        let values = [1.0, 2.0 - 1e-12, 2.0, 0.5, 2.0 + 1e-6];
+        assert_eq!(rank_by_preference(&values), vec![4, 1, 2, 0, 3]);
+        assert_eq!(best_two(&values), (Some(4), Some(1)));
+        assert_eq!(best_two(&[3.0]), (Some(0), None));
+        assert_eq!(best_two::<f64>(&[]), (None, None));
+        assert_eq!(best_by_preference([1.0, 1.0], |_| false), Some(0));
+        assert_eq!(best_by_preference([1.0, 1.0], |i| i == 0), Some(1));
+    }
+}
