@@ -8,12 +8,15 @@
 //! writes is exactly what the review accepts. The coach and the review price decisions
 //! alike, through [`crate::policy::pricing`].
 //!
+//! - [`host`]: the game in progress, the state machine both front ends drive (the terminal's
+//!   session and the page's games): the referee, the record, the dice, the bots, the coach.
 //! - [`record`]: the JSON Lines record format.
 //! - [`command`]: what a player types.
-//! - [`session`]: the interactive game loop, the bot and the coach.
+//! - [`session`]: the terminal game: the prompts, the commands and the hints, around the host.
 //! - [`render`]: the score card as text.
 
 pub mod command;
+pub mod host;
 pub mod record;
 pub mod render;
 pub mod review;
