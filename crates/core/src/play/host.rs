@@ -30,12 +30,11 @@ use crate::game::dice::{DICE, Dice, DiceRng, join_faces};
 use crate::game::rules::{Order, Rules};
 use crate::policy::player::{AtTable, Player, PlayerError, check_players};
 use crate::policy::pricing::{Evaluation, Pricer, Pricing, PricingError, Solves};
-use crate::policy::target::{TargetError, TargetPlayer};
+use crate::policy::target::TargetPlayer;
 use crate::policy::two_player::NextPlies;
-use crate::policy::win::{WinError, opponent_scores, opponents_at_table};
+use crate::policy::win::{opponent_scores, opponents_at_table};
 use crate::policy::{Answer, MAX_TARGET, Needs, Policy};
 use crate::solve::expected::Simd;
-use crate::solve::two_player::TwoPlayerAdviceError;
 use crate::tables::set::{LoadError, TableSet};
 use crate::text::{excerpt, plural, probability};
 
@@ -225,24 +224,14 @@ pub enum HostError {
     /// A table the bots or the coach need cannot be loaded or built (see [`LoadError`]).
     #[error(transparent)]
     Table(#[from] LoadError),
-    /// A table of a bot does not fit the game, or one of its cards could not be read (see
-    /// [`PlayerError`]). Fix: load, or rebuild, the tables of the game's rules.
+    /// A table of a bot, or the coach's target table, does not fit the game, or one of its
+    /// cards could not be read (see [`PlayerError`]). Fix: load, or rebuild, the tables of
+    /// the game's rules.
     #[error(transparent)]
     Bots(#[from] PlayerError),
-    /// The target table does not fit the game, or one of its cards could not be read (see
-    /// [`TargetError`]). Fix: load, or rebuild, the target table of the game's rules.
-    #[error(transparent)]
-    Target(#[from] TargetError),
-    /// The other players' final scores, which a bot playing to win plays against, could not
-    /// be had (see [`WinError`]). Fix: load the tables of the game's rules.
-    #[error(transparent)]
-    Win(#[from] WinError),
-    /// The game of two cannot be played with these tables (see [`TwoPlayerAdviceError`]).
-    /// Fix: the tables of the game's rules.
-    #[error(transparent)]
-    TwoPlayer(#[from] TwoPlayerAdviceError),
-    /// The coach or a hint could not price the position: a table does not fit the game (see
-    /// [`PricingError`]). Fix: load the tables of the game's rules.
+    /// A table does not fit the game: the coach or a hint could not price the position, or a
+    /// bot's opponents (their final scores) or the plies of the game of two could not be had
+    /// (see [`PricingError`]). Fix: load the tables of the game's rules.
     #[error(transparent)]
     Pricing(#[from] PricingError),
     /// A person's move that the rules do not allow. Fix: what the message says.
@@ -626,7 +615,7 @@ impl Host {
         let ev = tables.ev()?;
         if let CoachObjective::Target(_) = objective {
             // Reads every card of the target table, as a target bot does.
-            TargetPlayer::new(ev, tables.target()?, 0)?;
+            TargetPlayer::new(ev, tables.target()?, 0).map_err(PlayerError::from)?;
         }
         let distribution = match needs.distribution {
             true => Some(&**tables.distribution()?),
@@ -641,7 +630,10 @@ impl Host {
             Player::TwoPlayer(bot) => Some(bot),
             _ => None,
         }) {
-            Some(bot) => Some(bot.plies(Simd::detect())?.with_early(None)),
+            Some(bot) => {
+                let plies = bot.plies(Simd::detect()).map_err(PricingError::from)?;
+                Some(plies.with_early(None))
+            }
             None => None,
         };
         let header = header(options);
@@ -935,7 +927,7 @@ impl Host {
             true => {
                 let distribution = tables.distribution().map_err(HostError::from)?;
                 opponent_scores(&rules, Some(distribution), &opponents_at_table(seat, cards))
-                    .map_err(HostError::from)?
+                    .map_err(|e| HostError::from(PricingError::from(e)))?
             }
             false => Vec::new(),
         };

@@ -265,73 +265,34 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
 
     /// Prints the options of a hint, the best [`HINT_ROWS`] or all of them.
     fn hint(&mut self, answer: &Answer, rows: HintRows) -> Result<(), PlayError> {
-        let ranked =
-            |i: usize, option: String, values: String| format!("  {i:>4}  {option:<36} {values}");
-        let (head, lines, model): (String, Vec<String>, Option<&str>) = match answer {
-            Answer::Win(advice) => (
-                format!("{:>8} {:>9} {:>14}", "P(win)", "loss", "expected final"),
-                (advice.options.iter())
-                    .enumerate()
-                    .map(|(i, o)| {
-                        let values = format!(
-                            "{:>8} {:>9.4} {:>14.4}",
-                            probability(o.p_win),
-                            o.loss,
-                            o.expected_final
-                        );
-                        ranked(i + 1, o.action.to_string(), values)
-                    })
-                    .collect(),
-                Some(advice.model),
-            ),
-            Answer::TwoPlayer(advice) => (
-                format!("{:>8} {:>9} {:>14}", "P(win)", "loss", "expected final"),
-                (advice.options.iter())
-                    .enumerate()
-                    .map(|(i, o)| {
-                        let values = format!(
-                            "{:>8} {:>9.4} {:>14.4}",
-                            probability(o.value),
-                            o.loss,
-                            o.expected_final
-                        );
-                        ranked(i + 1, o.action.to_string(), values)
-                    })
-                    .collect(),
-                None,
-            ),
-            Answer::Target(advice) => (
-                format!(
-                    "{:>14} {:>9} {:>14}",
-                    format!("P(final>={})", advice.target),
-                    "loss",
-                    "expected final"
-                ),
-                (advice.options.iter())
-                    .enumerate()
-                    .map(|(i, o)| {
-                        let values = format!(
-                            "{:>14} {:>9.4} {:>14.4}",
-                            probability(o.p_reach),
-                            o.loss,
-                            o.expected_final
-                        );
-                        ranked(i + 1, o.action.to_string(), values)
-                    })
-                    .collect(),
-                None,
-            ),
-            Answer::Advice(advice) => (
-                format!("{:>14} {:>9}", "expected final", "loss"),
-                (advice.options.iter())
-                    .enumerate()
-                    .map(|(i, o)| {
+        let option = |action: &dyn std::fmt::Display| action.to_string();
+        let ((head, lines), model) = match answer {
+            Answer::Win(advice) => {
+                let options = (advice.options.iter())
+                    .map(|o| (option(&o.action), o.p_win, o.loss, o.expected_final));
+                (in_chance("P(win)".into(), 8, options), Some(advice.model))
+            }
+            Answer::TwoPlayer(advice) => {
+                let options = (advice.options.iter())
+                    .map(|o| (option(&o.action), o.value, o.loss, o.expected_final));
+                (in_chance("P(win)".into(), 8, options), None)
+            }
+            Answer::Target(advice) => {
+                let options = (advice.options.iter())
+                    .map(|o| (option(&o.action), o.p_reach, o.loss, o.expected_final));
+                let chance = format!("P(final>={})", advice.target);
+                (in_chance(chance, 14, options), None)
+            }
+            Answer::Advice(advice) => {
+                let head = format!("{:>14} {:>9}", "expected final", "loss");
+                let lines = (advice.options.iter())
+                    .map(|o| {
                         let values = format!("{:>14.4} {:>9.4}", o.expected_final(), o.loss());
-                        ranked(i + 1, describe_option(o), values)
+                        (describe_option(o), values)
                     })
-                    .collect(),
-                None,
-            ),
+                    .collect();
+                ((head, lines), None)
+            }
         };
         let out = &mut self.front.out;
         let shown = match rows {
@@ -339,8 +300,8 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
             HintRows::All => lines.len(),
         };
         writeln!(out, "  {:>4}  {:<36} {head}", "rank", "option")?;
-        for line in lines.iter().take(shown) {
-            writeln!(out, "{line}")?;
+        for (i, (option, values)) in lines.iter().take(shown).enumerate() {
+            writeln!(out, "  {:>4}  {option:<36} {values}", i + 1)?;
         }
         if lines.len() > shown {
             writeln!(
@@ -432,4 +393,25 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
             }
         }
     }
+}
+
+/// The columns of a hint whose options are priced in a chance: the head (the chance named
+/// `chance`, in a column `width` wide, then the loss and the expected final score), and each
+/// option with its values, from `(option, chance, loss, expected final)`.
+fn in_chance(
+    chance: String,
+    width: usize,
+    options: impl Iterator<Item = (String, f64, f64, f64)>,
+) -> (String, Vec<(String, String)>) {
+    let head = format!("{chance:>width$} {:>9} {:>14}", "loss", "expected final");
+    let lines = options
+        .map(|(option, chance, loss, expected)| {
+            let values = format!(
+                "{:>width$} {loss:>9.4} {expected:>14.4}",
+                probability(chance)
+            );
+            (option, values)
+        })
+        .collect();
+    (head, lines)
 }
