@@ -1176,3 +1176,155 @@ impl Host {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::rules::RuleSet;
+    use crate::solve::expected::SolveOptions;
+    use crate::tables::expected::StrategyTable;
+
+    /// A front end that keeps what it is handed.
+    #[derive(Default)]
+    struct Kept {
+        lines: Vec<String>,
+        messages: Vec<Message>,
+    }
+
+    impl Front for Kept {
+        type Error = HostError;
+
+        fn record(&mut self, line: &str) -> Result<(), HostError> {
+            self.lines.push(line.to_string());
+            Ok(())
+        }
+
+        fn show(&mut self, _game: &Game, message: &Message) -> Result<(), HostError> {
+            self.messages.push(message.clone());
+            Ok(())
+        }
+    }
+
+    fn hosted(players: &str, dice: DiceSource, coach_threshold: Option<f64>) -> Host {
+        let rules = Rules::new(RuleSet::YACHT);
+        let (ev, _) = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {});
+        let tables = Arc::new(TableSet::of_expected_score(Arc::new(ev)));
+        let options = PlayOptions {
+            rules,
+            seats: parse_seats(players).unwrap(),
+            dice,
+            coach_threshold,
+            coach_target: None,
+            coach_win: false,
+        };
+        Host::new(tables, &options).unwrap()
+    }
+
+    #[test]
+    fn a_game_of_bots_plays_to_its_end_and_hands_every_line_as_it_is_made() {
+        let mut host = hosted("bot,bot2", DiceSource::Seeded(3), Some(0.2));
+        let mut front = Kept::default();
+        host.start(&mut front).unwrap();
+        assert_eq!(host.standing(), Standing::Over);
+        assert_eq!(host.due(), Due::Nothing);
+        assert_eq!(front.lines, host.record());
+        assert!(front.lines.last().unwrap().contains(r#""complete":true"#));
+        let turns = (front.messages.iter())
+            .filter(|m| matches!(m, Message::TurnBegins { .. }))
+            .count();
+        assert_eq!(turns, 2 * host.game().rules().box_count());
+        // Bots are not coached.
+        assert!(!(front.messages.iter()).any(|m| matches!(m, Message::Priced { .. })));
+        assert!(matches!(host.leave(&mut front), Err(HostError::Over)));
+    }
+
+    #[test]
+    fn typed_dice_and_moves_are_taken_only_when_due() {
+        let mut host = hosted("ann,bot", DiceSource::Manual, None);
+        let mut front = Kept::default();
+        host.start(&mut front).unwrap();
+        let what = "the opening roll".to_string();
+        assert_eq!(
+            host.due(),
+            Due::Dice {
+                seat: 0,
+                count: 5,
+                what
+            }
+        );
+        let e = host.roll(vec![1, 2, 3], &mut front).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "give 5 dice from 1 to 6 for the opening roll, not [1, 2, 3]"
+        );
+        let e = host.keep(vec![3], &mut front).unwrap_err();
+        assert!(
+            matches!(e, HostError::Refused(Illegal::OpeningFirst)),
+            "{e}"
+        );
+        host.roll(vec![6, 6, 6, 6, 5], &mut front).unwrap();
+        host.roll(vec![1, 1, 1, 1, 1], &mut front).unwrap();
+        // ann starts: her first roll is typed, then she decides.
+        host.roll(vec![3, 1, 3, 5, 6], &mut front).unwrap();
+        let Due::Decision { seat: 0, dice, .. } = host.due() else {
+            panic!("ann decides, not {:?}", host.due());
+        };
+        assert_eq!(dice.faces(), vec![1, 3, 3, 5, 6]);
+        assert!(matches!(
+            host.score("sevens", &mut front),
+            Err(HostError::Refused(Illegal::UnknownBox { .. }))
+        ));
+        // The coach is off: nothing is priced.
+        host.score("choice", &mut front).unwrap();
+        assert!(!(front.messages.iter()).any(|m| matches!(m, Message::Priced { .. })));
+        // The bot's first roll is typed too.
+        assert!(matches!(
+            host.due(),
+            Due::Dice {
+                seat: 1,
+                count: 5,
+                ..
+            }
+        ));
+        let e = host.keep(vec![1], &mut front).unwrap_err();
+        assert_eq!(e.to_string(), "it is bot's move, and bot is the bot");
+        host.leave(&mut front).unwrap();
+        assert_eq!(host.standing(), Standing::Left);
+        assert!(matches!(
+            host.roll(vec![1; 5], &mut front),
+            Err(HostError::Left)
+        ));
+        assert!(front.lines.last().unwrap().contains(r#""complete":false"#));
+    }
+
+    #[test]
+    fn every_decision_is_priced_when_asked_and_the_coach_speaks_over_its_threshold() {
+        let mut host = hosted("ann", DiceSource::Seeded(1), None).pricing_every_decision();
+        let mut front = Kept::default();
+        host.start(&mut front).unwrap();
+        host.keep(Vec::new(), &mut front).unwrap();
+        let Some(Message::Priced {
+            seat: 0,
+            speaks: false,
+            objective: CoachObjective::ExpectedScore,
+            ..
+        }) = front.messages.iter().rev().nth(1)
+        else {
+            panic!("the keep is priced: {:?}", front.messages);
+        };
+        let mut coached = hosted("ann", DiceSource::Seeded(1), Some(0.0));
+        coached.start(&mut front).unwrap();
+        // Re-rolling all five dice of the first roll is a mistake on most rolls.
+        coached.keep(Vec::new(), &mut front).unwrap();
+        let priced = front.messages.iter().rev().nth(1).unwrap();
+        let Message::Priced {
+            evaluation, speaks, ..
+        } = priced
+        else {
+            panic!("the keep is priced: {priced:?}");
+        };
+        assert_eq!(*speaks, evaluation.loss > 0.0);
+        let game = coached.game();
+        assert_eq!(priced.line(game).is_some(), *speaks);
+    }
+}
