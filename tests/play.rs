@@ -764,10 +764,12 @@ fn review_of_a_record_cut_mid_line_warns_and_reviews_the_lines_before() {
 #[test]
 fn record_write_failure_names_the_file() {
     // A failed write of the record said only "No space left on device", not which file.
+    use std::sync::Arc;
+    use yahtzee_core::play::host::{DiceSource, PlayOptions, parse_seats};
     use yahtzee_core::play::record::RecordWriter;
-    use yahtzee_core::play::session::{DiceSource, PlayOptions, parse_seats};
+    use yahtzee_core::tables::set::TableSet;
     let rules = Rules::new(RuleSet::YACHT);
-    let t = table(RuleSet::YACHT, Order::Any);
+    let t = table_set(RuleSet::YACHT, Order::Any).ev().unwrap();
     let options = PlayOptions {
         rules,
         seats: parse_seats("bot").unwrap(),
@@ -783,10 +785,7 @@ fn record_write_failure_names_the_file() {
     let mut record = RecordWriter::new("/dev/full", full);
     let mut out = Vec::new();
     let e = yahtzee_core::play::session::play(
-        t,
-        None,
-        None,
-        None,
+        Arc::new(TableSet::of_expected_score(Arc::clone(t))),
         &options,
         &b""[..],
         &mut out,

@@ -4,16 +4,19 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
+use std::sync::Arc;
 
 use serde_json::Value;
 use yahtzee_core::game::choice::Choice;
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
+use yahtzee_core::play::host::{DiceSource, PlayOptions, parse_seats};
 use yahtzee_core::play::record::RecordWriter;
 use yahtzee_core::play::review::GameRecord;
-use yahtzee_core::play::session::{DiceSource, PlayOptions, parse_seats, play};
+use yahtzee_core::play::session::play;
 use yahtzee_core::policy::player::Player;
 use yahtzee_core::policy::win::{Opponent, advise_win};
 use yahtzee_core::stats::matches::Match;
+use yahtzee_core::tables::set::TableSet;
 
 use crate::util::*;
 
@@ -150,11 +153,13 @@ fn a_win_bot_chooses_as_a_match_seat_does() {
         coach_win: false,
     };
     let mut record = RecordWriter::new("game.jsonl", Vec::new());
+    // The shared set's tables, in a set of the game's own.
+    let set = table_set(RuleSet::YACHT, Order::Any);
+    let tables = TableSet::of_expected_score(Arc::clone(set.ev().unwrap()))
+        .with_target(Arc::clone(set.target().unwrap()))
+        .with_distribution(Arc::clone(set.distribution().unwrap()));
     let summary = play(
-        ev,
-        Some(targets),
-        Some(distribution),
-        None,
+        Arc::new(tables),
         &options,
         &b""[..],
         Vec::new(),

@@ -1,16 +1,18 @@
 //! `yahtzee play`: a game in the terminal for people and bots (the optimal bot, bots
 //! playing for a target score, bots playing to win), with a coach. The
-//! game itself is [`yahtzee_core::play::session::play`]; this turns the flags into its options and
-//! creates the record file.
+//! game itself is [`yahtzee_core::play::session::play`]; this turns the flags into its options,
+//! loads the tables it needs and creates the record file.
 
 use std::io::Write;
 use std::path::Path;
+use std::sync::Arc;
 
 use anyhow::{Result, anyhow};
 
 use crate::cli::{CoachObjective, PlayArgs};
+use yahtzee_core::play::host::{DiceSource, PlayOptions, parse_seats};
 use yahtzee_core::play::record::{RecordFileError, RecordWriter, now_utc};
-use yahtzee_core::play::session::{DiceSource, PlayError, PlayOptions, parse_seats, play};
+use yahtzee_core::play::session::{PlayError, play};
 use yahtzee_core::tables::set::TablePaths;
 use yahtzee_core::text::excerpt;
 
@@ -93,22 +95,8 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         },
         super::RulesFrom::Flags,
     );
-    let table = tables.ev()?;
-    let targets = if options.needs_targets() {
-        Some(tables.target()?)
-    } else {
-        None
-    };
-    let distribution = if options.needs_distribution() {
-        Some(tables.distribution()?)
-    } else {
-        None
-    };
-    let two_player = if options.needs_two_player() {
-        Some(tables.two_player()?)
-    } else {
-        None
-    };
+    // Every table the game needs, loaded (or built) before the record file is created.
+    options.needs().load(&tables)?;
     // Created new, never over an existing file, and appended line by line: an interrupted
     // game keeps its record.
     let created = match &args.record {
@@ -124,16 +112,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     let path = record.path().to_path_buf();
     let stdin = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
-    match play(
-        table,
-        targets.map(|t| &**t),
-        distribution.map(|t| &**t),
-        two_player.map(|t| &**t),
-        &options,
-        stdin,
-        &mut out,
-        &mut record,
-    ) {
+    match play(Arc::new(tables), &options, stdin, &mut out, &mut record) {
         Ok(_) => {}
         Err(e @ PlayError::Record(_)) => {
             return Err(anyhow!(

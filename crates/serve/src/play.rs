@@ -1,17 +1,16 @@
 //! Games played on the page: people and the optimal bot at one table, with the coach, the
 //! dice rolled by the server from a seed or typed from a real table.
 //!
-//! A game lives in the server's memory (never in a file: its record is downloaded) and is
-//! played through the referee of `yahtzee play`, [`Game::apply`]: every event is checked
-//! there and appended to the record, line by line, in the format of `data/README-games.md`,
-//! so a record downloaded from the page is one `yahtzee review` reads, and one `/api/review`
-//! prices. The bot plays the policy of `yahtzee play` ([`TurnValues::best_keep`],
-//! [`best_box`]); a bot seated as `bot:win` plays the `win` policy of `yahtzee play` and of
-//! `yahtzee simulate --match` against the other players' cards ([`Player::turn_in_game`]); seeded
-//! dice are drawn as `yahtzee play` draws them (five for an opening
-//! roll or a first roll, one per re-rolled die), so the same seed and the same choices give
-//! the same game as in the terminal. The coach prices each decision of a person with
-//! [`evaluate`], as `yahtzee review` does.
+//! A game lives in the server's memory (never in a file: its record is downloaded). It is the
+//! game host of `yahtzee play` ([`Host`]), which this module drives: it maps each action of
+//! the page to the host's call, keeps what the host tells in the game's log ([`LogLine`]) and
+//! the price of the last decision of a person ([`Coached`]), and renders the host's game as
+//! JSON ([`GameView`]). So every event is checked by the referee of `yahtzee play` and
+//! appended to the record, line by line, in the format of `data/README-games.md`, a record
+//! downloaded from the page is one `yahtzee review` reads and one `/api/review` prices, the
+//! bots (`bot`, and `bot:win`) play as the terminal's, seeded dice are drawn as `yahtzee play`
+//! draws them, so the same seed and the same choices give the same game as in the terminal,
+//! and the coach prices each decision of a person as `yahtzee review` does.
 //!
 //! The server keeps at most [`MAX_GAMES`] games; starting one more forgets the game left
 //! alone the longest.
@@ -31,21 +30,14 @@ use serde_json::Value;
 
 use super::api::{CardView, describe, integer, parse_body, rules_query};
 use super::{ApiError, BODY_LIMIT, Server, blocking, json, query_pairs, read_body};
-use yahtzee_core::game::dice::{DICE, DiceRng, join_faces};
+use yahtzee_core::game::dice::DICE;
 use yahtzee_core::game::rules::Rules;
-use yahtzee_core::play::session::{DiceSource, PlayOptions, header, parse_seats};
-use yahtzee_core::play::{
-    DiceMode, Event, Game, Header, Illegal, Phase, Seat, SeatKind, WinPolicy, agree, box_names,
-    check_legal,
+use yahtzee_core::play::host::{
+    DiceSource, Due, Front, Host, HostError, Message, PlayOptions, Standing, outcome, parse_seats,
 };
-use yahtzee_core::policy::expected::{best_box, box_choices};
-use yahtzee_core::policy::player::{AtTable, Player, check_players};
-use yahtzee_core::policy::pricing::{Decision, evaluate};
-use yahtzee_core::policy::win::{opponent_scores, opponents_at_table};
-use yahtzee_core::solve::expected::TurnValues;
-use yahtzee_core::tables::expected::StrategyTable;
-use yahtzee_core::tables::vector::VectorTable;
-use yahtzee_core::text::{excerpt, plural};
+use yahtzee_core::play::{DiceMode, Game, Phase, Seat, SeatKind, WinPolicy};
+use yahtzee_core::tables::set::TableSet;
+use yahtzee_core::text::excerpt;
 
 /// The most games the server keeps at once.
 pub const MAX_GAMES: usize = 64;
@@ -217,203 +209,125 @@ pub struct GameView {
     pub record_lines: usize,
 }
 
-/// A game of the page.
+/// A game of the page: the host, and what the page keeps of what it tells.
 pub struct WebGame {
     id: String,
-    table: Arc<StrategyTable>,
-    game: Game,
-    header: Header,
-    record: Vec<String>,
-    rng: Option<DiceRng>,
-    threshold: Option<f64>,
+    host: Host,
+    page: Page,
+}
+
+/// The page as a front end of the host: the game's log and the price of the last decision of
+/// a person. The record's lines are the host's, downloaded from it.
+#[derive(Default)]
+struct Page {
     log: Vec<LogLine>,
     last_decision: Option<Coached>,
-    left: bool,
-    ended: bool,
-    /// The bot's turn being played: seat, turn, and the values of its keeps.
-    bot_turn: Option<(usize, u32, TurnValues)>,
-    /// The target and distribution tables of the win bots, when one sits at the table.
-    win_tables: Option<WinTables>,
 }
 
-/// The tables a win bot of the page plays with: the target table (its fast policy) and the
-/// distribution table (the other players' final scores).
-#[derive(Clone)]
-pub struct WinTables {
-    /// The target table of the game's rules.
-    pub targets: Arc<VectorTable<f32>>,
-    /// The distribution table of the game's rules.
-    pub distribution: Arc<VectorTable<f32>>,
+impl Front for Page {
+    type Error = ApiError;
+
+    fn record(&mut self, _line: &str) -> Result<(), ApiError> {
+        Ok(())
+    }
+
+    /// Logs the line of `message` (the page logs neither the start of the opening rolls nor
+    /// a turn's) and keeps the price of a person's decision.
+    fn show(&mut self, game: &Game, message: &Message) -> Result<(), ApiError> {
+        let player = |seat: usize| Some(game.seats()[seat].name.clone());
+        let (kind, player) = match message {
+            Message::OpeningRolls | Message::TurnBegins { .. } => return Ok(()),
+            Message::OpeningRoll { seat, .. } | Message::Rolled { seat, .. } => {
+                ("roll", player(*seat))
+            }
+            Message::OpeningTie | Message::Order { .. } => ("order", None),
+            Message::Kept { seat, .. } => ("keep", player(*seat)),
+            Message::Scored { seat, .. } => ("score", player(*seat)),
+            Message::Priced {
+                seat, evaluation, ..
+            } => {
+                self.last_decision = Some(Coached {
+                    player: game.seats()[*seat].name.clone(),
+                    chosen: evaluation.chosen.clone(),
+                    best: evaluation.best.clone(),
+                    chosen_value: evaluation.chosen_value,
+                    best_value: evaluation.best_value,
+                    loss: evaluation.loss,
+                });
+                ("coach", player(*seat))
+            }
+            Message::Ended { .. } => ("end", None),
+        };
+        if let Some(text) = message.line(game) {
+            self.log.push(LogLine { kind, player, text });
+        }
+        Ok(())
+    }
 }
 
-/// An illegal event as a bad request.
-fn refused(e: Illegal) -> ApiError {
-    ApiError::bad(e.to_string())
+impl From<HostError> for ApiError {
+    /// A move the game refuses is a bad request; a table that cannot be had or does not fit,
+    /// the server's own trouble.
+    fn from(e: HostError) -> ApiError {
+        match e {
+            HostError::SeededDice => ApiError::bad(
+                "this game's dice are rolled by the server from its seed: start a game of manual dice to type them",
+            ),
+            HostError::Seats(_)
+            | HostError::Refused(_)
+            | HostError::Left
+            | HostError::Over
+            | HostError::BotsMove { .. }
+            | HostError::NoDiceDue
+            | HostError::WrongDice { .. }
+            | HostError::NoDecisionDue
+            | HostError::TooLong { .. } => ApiError::bad(e.to_string()),
+            _ => ApiError::internal(e.to_string()),
+        }
+    }
 }
 
 impl WebGame {
-    /// A new game of `options` with `table` (of the same rules), and `win_tables` when a bot
-    /// plays to win, played until it waits for a person or for dice.
+    /// A new game of `options` with the tables of `tables` (of the same rules), each table
+    /// its bots need loaded (or built) first, played until it waits for a person or for dice.
     pub fn new(
         id: String,
-        table: Arc<StrategyTable>,
-        win_tables: Option<WinTables>,
+        tables: Arc<TableSet>,
         options: &PlayOptions,
     ) -> Result<WebGame, ApiError> {
-        let game = Game::new(options.rules, options.seats.clone()).map_err(refused)?;
-        if options.seats.iter().any(|s| s.policy.is_some()) {
-            let Some(w) = &win_tables else {
-                return Err(ApiError::internal(
-                    "internal error: a win bot without the target and distribution tables",
-                ));
-            };
-            // Reads every card the win bots can ask for, so that no move can fail.
-            let seat = Player::Win {
-                ev: &table,
-                targets: &w.targets,
-            };
-            check_players(&options.rules, &[seat], Some(&w.distribution))
-                .map_err(|e| ApiError::internal(e.to_string()))?;
-        }
-        let header = header(options);
-        let mut g = WebGame {
-            id,
-            table,
-            game,
-            record: vec![header.to_line()],
-            header,
-            rng: match options.dice {
-                DiceSource::Seeded(seed) => Some(DiceRng::new(seed)),
-                DiceSource::Manual => None,
-            },
-            threshold: options.coach_threshold,
-            log: Vec::new(),
-            last_decision: None,
-            left: false,
-            ended: false,
-            bot_turn: None,
-            win_tables,
-        };
-        g.advance()?;
-        Ok(g)
-    }
-
-    fn say(&mut self, kind: &'static str, player: Option<&str>, text: String) {
-        self.log.push(LogLine {
-            kind,
-            player: player.map(str::to_string),
-            text,
-        });
-    }
-
-    /// Applies `event` through the referee and appends it to the record.
-    fn emit(&mut self, event: Event) -> Result<Option<Decision>, ApiError> {
-        if self.record.len() >= MAX_RECORD_LINES {
-            return Err(ApiError::bad(format!(
-                "the game has {MAX_RECORD_LINES} record lines, the most a game may have: start a new game"
-            )));
-        }
-        let decision = self.game.apply(&event).map_err(refused)?;
-        self.record.push(event.to_line());
-        Ok(decision)
-    }
-
-    /// Ends the record with its `end` line.
-    fn end(&mut self, complete: bool) {
-        if self.ended {
-            return;
-        }
-        let end = Event::End {
-            complete,
-            scores: self.game.totals(),
-        };
-        self.record.push(end.to_line());
-        self.ended = true;
-        let text = self.result().unwrap_or_else(|| {
-            "Game left before the end; the record keeps what was played.".into()
-        });
-        self.say("end", None, text);
-    }
-
-    /// The outcome of a finished game, as the terminal game says it.
-    fn result(&self) -> Option<String> {
-        if !self.game.is_over() {
-            return None;
-        }
-        let mut ranked = self.game.totals();
-        ranked.sort_by_key(|r| std::cmp::Reverse(r.total));
-        if ranked.len() == 1 {
-            return Some(format!(
-                "Game over: {}.",
-                plural(u64::from(ranked[0].total), "point", "points")
-            ));
-        }
-        let top: Vec<&str> = ranked
-            .iter()
-            .filter(|r| r.total == ranked[0].total)
-            .map(|r| r.player.as_str())
-            .collect();
-        Some(match top.split_last() {
-            Some((only, [])) => format!(
-                "{only} {} with {}.",
-                agree(only, "wins", "win"),
-                ranked[0].total
-            ),
-            Some((last, others)) => format!(
-                "{} and {last} tie with {}.",
-                others.join(", "),
-                ranked[0].total
-            ),
-            None => String::new(),
-        })
+        let mut host = Host::new(tables, options)?
+            .with_record_limit(MAX_RECORD_LINES)
+            .pricing_every_decision();
+        let mut page = Page::default();
+        host.start(&mut page)?;
+        Ok(WebGame { id, host, page })
     }
 
     fn name(&self, seat: usize) -> String {
-        self.game.seats()[seat].name.clone()
-    }
-
-    fn is_bot(&self, seat: usize) -> bool {
-        self.game.seats()[seat].kind == SeatKind::Bot
+        self.host.game().seats()[seat].name.clone()
     }
 
     /// What the game waits for now.
     fn expect(&self) -> Expect {
-        if self.ended {
-            return Expect::Nothing;
-        }
-        let Some(seat) = self.game.to_move() else {
-            return Expect::Nothing;
-        };
-        let player = self.name(seat);
-        let dice = |count: usize, what: &str| Expect::Dice {
-            player: player.clone(),
-            count,
-            what: what.to_string(),
-        };
-        match self.game.phase() {
-            Phase::Opening if self.rng.is_none() => dice(DICE, "the opening roll"),
-            Phase::TurnStart if self.rng.is_none() => dice(DICE, "the first roll"),
-            Phase::Kept { keep, .. } if self.rng.is_none() => dice(
-                DICE - keep.len(),
-                &if keep.is_empty() {
-                    "the re-roll".to_string()
-                } else {
-                    format!("the re-roll (keeping {keep})")
-                },
-            ),
-            Phase::Rolled { dice, rolls_left } if !self.is_bot(seat) => {
-                self.decision(seat, &dice.faces(), rolls_left)
-            }
-            Phase::MustScore { dice } if !self.is_bot(seat) => {
-                self.decision(seat, &dice.faces(), 0)
-            }
-            _ => Expect::Nothing,
+        match self.host.due() {
+            Due::Dice { seat, count, what } => Expect::Dice {
+                player: self.name(seat),
+                count,
+                what,
+            },
+            Due::Decision {
+                seat,
+                dice,
+                rolls_left,
+            } => self.decision(seat, &dice.faces(), rolls_left),
+            Due::Nothing => Expect::Nothing,
         }
     }
 
     fn decision(&self, seat: usize, dice: &[u8], rolls_left: u8) -> Expect {
-        let card = &self.game.cards()[seat];
-        let rules = self.game.rules();
+        let game = self.host.game();
+        let card = &game.cards()[seat];
+        let rules = game.rules();
         let boxes: serde_json::Map<String, Value> = (0..rules.box_count())
             .filter_map(|i| {
                 card.points(i)
@@ -431,426 +345,72 @@ impl WebGame {
         }
     }
 
-    /// Plays what needs no person: seeded dice, the play order, the bots' moves, the end.
-    fn advance(&mut self) -> Result<(), ApiError> {
-        while !self.ended {
-            let phase = self.game.phase();
-            if phase == Phase::Over {
-                self.end(true);
-                break;
-            }
-            if phase == Phase::OrderDue {
-                let order = self.game.decided_order().unwrap_or_default();
-                let players: Vec<String> = order.iter().map(|&s| self.name(s)).collect();
-                if players.len() > 1 {
-                    self.say("order", None, format!("Play order: {}", players.join(", ")));
-                }
-                self.emit(Event::Order { players })?;
-                continue;
-            }
-            let Some(seat) = self.game.to_move() else {
-                break;
-            };
-            let needs_dice = matches!(
-                phase,
-                Phase::Opening | Phase::TurnStart | Phase::Kept { .. }
-            );
-            if needs_dice {
-                let Some(rng) = &mut self.rng else {
-                    break;
-                };
-                let count = match phase {
-                    Phase::Kept { keep, .. } => DICE - keep.len(),
-                    _ => DICE,
-                };
-                let faces = rng.dice(count);
-                self.roll(seat, faces)?;
-                continue;
-            }
-            if !self.is_bot(seat) {
-                break;
-            }
-            self.bot_move(seat)?;
-        }
-        Ok(())
-    }
-
-    /// The dice `faces` for `seat`: an opening roll, a first roll or a re-roll (the kept dice
-    /// are added).
-    fn roll(&mut self, seat: usize, mut faces: Vec<u8>) -> Result<(), ApiError> {
-        let name = self.name(seat);
-        let turn = self.game.turn();
-        match self.game.phase() {
-            Phase::Opening => {
-                faces.sort_unstable();
-                let total: u32 = faces.iter().map(|&d| u32::from(d)).sum();
-                let text = format!(
-                    "{name} {} {} ({total})",
-                    agree(&name, "rolls", "roll"),
-                    join_faces(&faces)
-                );
-                self.emit(Event::Opening {
-                    player: name.clone(),
-                    dice: faces,
-                })?;
-                self.say("roll", Some(&name), text);
-                if self.game.phase() == Phase::Opening && self.game.opening_rolled() == 0 {
-                    self.say(
-                        "order",
-                        None,
-                        "A tie for the highest total: the tied players roll again.".into(),
-                    );
-                }
-            }
-            Phase::TurnStart => {
-                faces.sort_unstable();
-                self.emit(Event::Roll {
-                    player: name.clone(),
-                    turn,
-                    dice: faces.clone(),
-                    rolls_left: 2,
-                })?;
-                self.say(
-                    "roll",
-                    Some(&name),
-                    format!("{name} rolled {}   (2 rolls left)", join_faces(&faces)),
-                );
-            }
-            Phase::Kept { keep, rolls_left } => {
-                let mut all = keep.faces();
-                all.extend(faces);
-                all.sort_unstable();
-                self.emit(Event::Roll {
-                    player: name.clone(),
-                    turn,
-                    dice: all.clone(),
-                    rolls_left: rolls_left - 1,
-                })?;
-                let left = if rolls_left == 1 {
-                    "no rolls left".to_string()
-                } else {
-                    format!(
-                        "{} left",
-                        plural(u64::from(rolls_left - 1), "roll", "rolls")
-                    )
-                };
-                self.say(
-                    "roll",
-                    Some(&name),
-                    format!("{name} rolled {}   ({left})", join_faces(&all)),
-                );
-            }
-            _ => {
-                return Err(ApiError::bad(
-                    "no dice are due now: the player to move decides (a keep or a box)",
-                ));
-            }
-        }
-        Ok(())
-    }
-
-    /// The move of a bot that plays to win: the turn of the match's seat against the other
-    /// players' cards (which do not change during the turn, so the turn is made again at each
-    /// of its moves, the same each time).
-    fn win_bot_move(&mut self, seat: usize, w: &WinTables) -> Result<(), ApiError> {
-        let rules = self.game.rules();
-        let cards = self.game.cards();
-        let bot = Player::Win {
-            ev: &self.table,
-            targets: &w.targets,
-        };
-        let opponents = opponent_scores(
-            &rules,
-            Some(&w.distribution),
-            &opponents_at_table(seat, cards),
-        )
-        .map_err(|e| ApiError::internal(e.to_string()))?;
-        let mut exact = None;
-        let at = AtTable {
-            seat,
-            cards,
-            opponents: &opponents,
-            cache: None,
-            plies: None,
-            simd: yahtzee_core::solve::simd::Simd::detect(),
-        };
-        let turn = bot.turn_in_game(at, &mut exact);
-        match self.game.phase() {
-            Phase::Rolled { dice, rolls_left } => {
-                let keep = turn.keep(rolls_left, &dice);
-                self.keep(seat, keep.faces())
-            }
-            Phase::MustScore { dice } => {
-                let (index, _, _) = turn.choose_box(&rules, &cards[seat].state(), &dice);
-                self.score(seat, index)
-            }
-            other => Err(ApiError::internal(format!(
-                "internal error: the bot cannot move in {other:?}"
-            ))),
-        }
-    }
-
-    /// The bot's keep or box.
-    fn bot_move(&mut self, seat: usize) -> Result<(), ApiError> {
-        if self.game.seats()[seat].policy == Some(WinPolicy::Win)
-            && let Some(w) = self.win_tables.clone()
-        {
-            return self.win_bot_move(seat, &w);
-        }
-        let turn = self.game.turn();
-        let state = self.game.cards()[seat].state();
-        if !matches!(&self.bot_turn, Some((s, t, _)) if *s == seat && *t == turn) {
-            self.bot_turn = Some((seat, turn, TurnValues::new(&self.table, &state)));
-        }
-        match self.game.phase() {
-            Phase::Rolled { dice, rolls_left } => {
-                let keep = match &self.bot_turn {
-                    Some((_, _, values)) => values.best_keep(rolls_left, &dice).0,
-                    None => unreachable!("the bot's turn values were computed above"),
-                };
-                self.keep(seat, keep.faces())
-            }
-            Phase::MustScore { dice } => {
-                let choices = box_choices(&self.table, &state, &dice);
-                let index = best_box(&choices)
-                    .ok_or_else(|| ApiError::internal("internal error: no open box for the bot"))?
-                    .index;
-                self.score(seat, index)
-            }
-            other => Err(ApiError::internal(format!(
-                "internal error: the bot cannot move in {other:?}"
-            ))),
-        }
-    }
-
-    /// Keeps `faces` for `seat` (all five: stop rolling).
-    fn keep(&mut self, seat: usize, faces: Vec<u8>) -> Result<(), ApiError> {
-        let name = self.name(seat);
-        let rolls_left = match self.game.phase() {
-            Phase::Rolled { rolls_left, .. } => rolls_left,
-            _ => 0,
-        };
-        let decision = self.emit(Event::Keep {
-            player: name.clone(),
-            turn: self.game.turn(),
-            keep: faces.clone(),
-            rolls_left,
-        })?;
-        let text = if faces.len() == DICE {
-            format!("{name} {}", agree(&name, "stops", "stop"))
-        } else if faces.is_empty() {
-            format!("{name} {} all the dice", agree(&name, "rerolls", "reroll"))
-        } else {
-            format!(
-                "{name} {} {}",
-                agree(&name, "keeps", "keep"),
-                join_faces(&faces)
-            )
-        };
-        self.say("keep", Some(&name), text);
-        self.coach(decision)
-    }
-
-    /// Fills box `index` for `seat` with the dice showing.
-    fn score(&mut self, seat: usize, index: usize) -> Result<(), ApiError> {
-        let rules = self.game.rules();
-        let dice = match self.game.phase() {
-            Phase::MustScore { dice } => dice,
-            _ => {
-                return Err(refused(Illegal::ScoreWithRollsLeft));
-            }
-        };
-        let card = &self.game.cards()[seat];
-        let state = card.state();
-        let points = rules.score(index, &dice, state.filled);
-        let bonus = state.bonus_for(&rules, index, points, dice.five_of_a_kind().is_some());
-        let name = self.name(seat);
-        let category = rules.boxes()[index].name().to_string();
-        let decision = self.emit(Event::Score {
-            player: name.clone(),
-            turn: self.game.turn(),
-            category: category.clone(),
-            points,
-            bonus,
-        })?;
-        let total = self.game.cards()[seat].banked();
-        let extra = if bonus > 0 {
-            format!(" +{bonus} bonus")
-        } else {
-            String::new()
-        };
-        self.say(
-            "score",
-            Some(&name),
-            format!(
-                "{name} {} {category} for {points}{extra} (total {total})",
-                agree(&name, "scores", "score")
-            ),
-        );
-        self.coach(decision)
-    }
-
-    /// Prices a person's decision, and has the coach speak when it loses at least the
-    /// threshold.
-    fn coach(&mut self, decision: Option<Decision>) -> Result<(), ApiError> {
-        let Some(d) = decision else {
-            return Ok(());
-        };
-        if self.is_bot(d.seat) {
-            return Ok(());
-        }
-        let e = evaluate(&self.table, &d).map_err(|e| ApiError::internal(e.to_string()))?;
-        let player = self.name(d.seat);
-        if let Some(t) = self.threshold
-            && e.loss >= t
-            && e.loss > 0.0
-        {
-            self.say(
-                "coach",
-                Some(&player),
-                format!(
-                    "coach: {} costs {:.4} points against optimal play (expected final {:.2} instead of {:.2}); best: {}",
-                    e.chosen, e.loss, e.chosen_value, e.best_value, e.best
-                ),
-            );
-        }
-        self.last_decision = Some(Coached {
-            player,
-            chosen: e.chosen,
-            best: e.best,
-            chosen_value: e.chosen_value,
-            best_value: e.best_value,
-            loss: e.loss,
-        });
-        Ok(())
-    }
-
     /// A person's action, then whatever follows without a person.
     pub fn act(&mut self, action: Action) -> Result<(), ApiError> {
-        if self.ended {
-            return Err(ApiError::bad(if self.left {
-                "the game was left: start a new game"
-            } else {
-                "the game is over: download its record, or start a new game"
-            }));
-        }
-        let Some(seat) = self.game.to_move() else {
-            return Err(ApiError::bad("the game is over: start a new game"));
-        };
+        let page = &mut self.page;
         match action {
-            Action::Quit => {
-                self.left = true;
-                self.end(false);
-                return Ok(());
-            }
-            Action::Dice(faces) => {
-                if self.rng.is_some() {
-                    return Err(ApiError::bad(
-                        "this game's dice are rolled by the server from its seed: start a game of manual dice to type them",
-                    ));
-                }
-                let Expect::Dice { count, what, .. } = self.expect() else {
-                    return Err(ApiError::bad(
-                        "no dice are due now: the player to move decides (a keep or a box)",
-                    ));
-                };
-                if faces.len() != count || faces.iter().any(|f| !(1..=6).contains(f)) {
-                    return Err(ApiError::bad(format!(
-                        "give {} from 1 to 6 for {what}, not {}",
-                        plural(count as u64, "die", "dice"),
-                        excerpt(&format!("{faces:?}"))
-                    )));
-                }
-                self.roll(seat, faces)?;
-            }
-            _ if self.is_bot(seat) => {
-                return Err(ApiError::bad(format!(
-                    "it is {}'s move, and {} is the bot",
-                    self.name(seat),
-                    self.name(seat)
-                )));
-            }
-            Action::Keep(faces) => self.keep(seat, faces)?,
-            Action::Score(name) => {
-                let rules = self.game.rules();
-                let index = rules.box_by_name(&name).ok_or_else(|| {
-                    refused(Illegal::UnknownBox {
-                        name: excerpt(&name),
-                        boxes: box_names(&rules),
-                    })
-                })?;
-                match self.game.phase() {
-                    // With rolls left a box is the shorthand of `yahtzee play`: stop, then
-                    // fill it, checked before the stop is made.
-                    Phase::Rolled { dice, .. } => {
-                        check_legal(&rules, &self.game.cards()[seat], &dice, index)
-                            .map_err(refused)?;
-                        self.keep(seat, dice.faces())?;
-                        self.score(seat, index)?;
-                    }
-                    Phase::MustScore { .. } => self.score(seat, index)?,
-                    _ => return Err(refused(Illegal::NoScoreDue)),
-                }
-            }
+            Action::Quit => self.host.leave(page),
+            Action::Dice(faces) => self.host.roll(faces, page),
+            Action::Keep(faces) => self.host.keep(faces, page),
+            Action::Score(name) => self.host.score(&name, page),
         }
-        self.advance()
     }
 
     /// The game as the page shows it.
     pub fn view(&self) -> GameView {
-        let (dice, rolls_left, kept) = match self.game.phase() {
+        let game = self.host.game();
+        let header = self.host.header();
+        let (dice, rolls_left, kept) = match game.phase() {
             Phase::Rolled { dice, rolls_left } => (Some(dice.faces()), Some(rolls_left), None),
             Phase::MustScore { dice } => (Some(dice.faces()), Some(0), None),
             Phase::Kept { keep, rolls_left } => (None, Some(rolls_left), Some(keep.faces())),
             _ => (None, None, None),
         };
-        let seats = self.game.seats();
+        let seats = game.seats();
+        let standing = self.host.standing();
         GameView {
             id: self.id.clone(),
-            rules: self.game.rules(),
-            dice_mode: self.header.dice,
-            seed: self.header.seed,
-            coach_threshold: self.header.coach_threshold,
-            order: self
-                .game
+            rules: game.rules(),
+            dice_mode: header.dice,
+            seed: header.seed,
+            coach_threshold: header.coach_threshold,
+            order: game
                 .order()
                 .iter()
                 .map(|&s| seats[s].name.clone())
                 .collect(),
             cards: seats
                 .iter()
-                .zip(self.game.cards())
+                .zip(game.cards())
                 .map(|(s, c)| SeatCard {
                     player: s.name.clone(),
                     kind: s.kind,
                     card: CardView::of(c),
                 })
                 .collect(),
-            state: if self.left {
-                "left"
-            } else if self.game.is_over() {
-                "over"
-            } else {
-                "playing"
+            state: match standing {
+                Standing::Left => "left",
+                _ if game.is_over() => "over",
+                _ => "playing",
             },
-            to_move: (!self.ended)
-                .then(|| self.game.to_move().map(|s| self.name(s)))
+            to_move: (standing == Standing::Playing)
+                .then(|| game.to_move().map(|s| self.name(s)))
                 .flatten(),
-            turn: self.game.turn(),
+            turn: game.turn(),
             dice,
             rolls_left,
             kept,
             expect: self.expect(),
-            last_decision: self.last_decision.clone(),
-            log: self.log.clone(),
-            result: self.result(),
-            record_lines: self.record.len(),
+            last_decision: self.page.last_decision.clone(),
+            log: self.page.log.clone(),
+            result: outcome(game),
+            record_lines: self.host.record().len(),
         }
     }
 
     /// The record so far, as `yahtzee play` writes it: one JSON line per event.
     pub fn record(&self) -> String {
-        let mut text = self.record.join("\n");
+        let mut text = self.host.record().join("\n");
         text.push('\n');
         text
     }
@@ -858,7 +418,8 @@ impl WebGame {
     /// The name to save the record under: `yahtzee-game-YYYYMMDD-HHMMSS.jsonl` of its start.
     pub fn file_name(&self) -> String {
         let stamp: String = self
-            .header
+            .host
+            .header()
             .started
             .chars()
             .filter(char::is_ascii_digit)
@@ -980,7 +541,16 @@ pub fn parse_new_game(rules: Rules, bytes: &[u8]) -> Result<PlayOptions, ApiErro
             )));
         }
     };
-    let seats: Vec<Seat> = parse_seats(players).map_err(refused)?;
+    let seats: Vec<Seat> = parse_seats(players).map_err(|e| ApiError::bad(e.to_string()))?;
+    if let Some(bot) = seats
+        .iter()
+        .find(|s| s.policy == Some(WinPolicy::TwoPlayer))
+    {
+        return Err(ApiError::bad(format!(
+            "the page's bots play for the highest average, or to win as bot:win: seat {} as bot or bot:win (bot:two-player, the exact game of two, is for `yahtzee play`)",
+            excerpt(&bot.name)
+        )));
+    }
     if let Some(bot) = seats
         .iter()
         .find(|s| s.target.is_some() || s.policy == Some(WinPolicy::WinExact))
@@ -1070,20 +640,7 @@ async fn new_game(
         let bytes = read_body(body, BODY_LIMIT, "/api/game").await?;
         let options = parse_new_game(rules, &bytes)?;
         blocking(move || {
-            let table = server.tables.ev(rules).map_err(ApiError::internal)?;
-            let win_tables = if options.seats.iter().any(|s| s.policy.is_some()) {
-                Some(WinTables {
-                    targets: server.tables.target(rules).map_err(ApiError::internal)?,
-                    distribution: server
-                        .tables
-                        .distribution(rules)
-                        .map_err(ApiError::internal)?,
-                })
-            } else {
-                None
-            };
-            // Kept only once its first moves are played.
-            let game = WebGame::new(server.games.new_id(), table, win_tables, &options)?;
+            let game = WebGame::new(server.games.new_id(), server.tables.set(rules), &options)?;
             let view = game.view();
             server.games.insert(game);
             Ok(view)

@@ -1,19 +1,23 @@
-//! A game of one or more players: the rules of play, the record of a game, the player's
-//! commands, the interactive session and the coach.
+//! A game of one or more players: the rules of play, the record of a game, the game in
+//! progress (its host), the player's commands and the terminal session.
 //!
 //! [`Game`] is the referee. It takes the events of a game one at a time ([`Game::apply`]),
 //! refuses any event the rules do not allow, and hands back every decision a player made
 //! ([`Decision`]: the position and the choice). Both `yahtzee play` (which makes the events)
 //! and `yahtzee review` (which reads them from a record) go through it, so a record the game
 //! writes is exactly what the review accepts. The coach and the review price decisions
-//! alike, through [`crate::policy::pricing`].
+//! alike, through [`crate::policy::pricing`]. A game in progress is a [`host::Host`], which
+//! both the terminal ([`session`]) and the web page drive.
 //!
+//! - [`host`]: the game in progress, the state machine both front ends drive (the terminal's
+//!   session and the page's games): the referee, the record, the dice, the bots, the coach.
 //! - [`record`]: the JSON Lines record format.
 //! - [`command`]: what a player types.
-//! - [`session`]: the interactive game loop, the bot and the coach.
+//! - [`session`]: the terminal game: the prompts, the commands and the hints, around the host.
 //! - [`render`]: the score card as text.
 
 pub mod command;
+pub mod host;
 pub mod record;
 pub mod render;
 pub mod review;

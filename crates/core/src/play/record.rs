@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::game::rules::RuleSet;
+use crate::policy::Policy;
 
 /// Version of the record format, written in every header and checked when reading. Format 2
 /// added the target of a bot playing for a target score (`target` of a seat) and the
@@ -87,6 +88,21 @@ pub struct Seat {
 }
 
 impl Seat {
+    /// The policy a bot's seat plays (the optimal policy unless it plays for a target or to
+    /// win); `None` for a person.
+    pub fn bot_policy(&self) -> Option<Policy> {
+        if self.kind == SeatKind::Human {
+            return None;
+        }
+        Some(match (self.target, self.policy) {
+            (Some(t), _) => Policy::Target(t),
+            (None, Some(WinPolicy::Win)) => Policy::Win,
+            (None, Some(WinPolicy::WinExact)) => Policy::WinExact,
+            (None, Some(WinPolicy::TwoPlayer)) => Policy::TwoPlayer,
+            (None, None) => Policy::Optimal,
+        })
+    }
+
     /// A person's seat.
     pub fn human(name: &str) -> Seat {
         Seat {

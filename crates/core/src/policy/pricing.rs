@@ -10,6 +10,7 @@ use crate::game::choice::Choice;
 use crate::game::rules::Rules;
 use crate::game::state::ScoreCard;
 use crate::game::ties::TIE;
+use crate::policy::Answer;
 use crate::policy::expected::{Action, AdviceError, AdviceOption, Position, advise};
 use crate::policy::target::{TargetError, advise_target};
 use crate::policy::two_player::NextPlies;
@@ -387,17 +388,81 @@ enum By<'a> {
     TwoPlayer(Box<TwoPlayerPricing<'a>>),
 }
 
+/// What a [`Pricer`] solved, apart from its tables: the last best response of the pricing to
+/// win, the plies of the game of two. A holder that owns the tables and makes a pricer for each
+/// call (a game host, `play::host`) keeps it between the calls
+/// ([`Pricer::into_solves`], [`Pricer::resume`]), so that the decisions of one turn are still
+/// priced with one solve.
+#[derive(Default)]
+pub struct Solves {
+    /// The last best response solved to win.
+    win: Option<Solved>,
+    /// The plies of the game of two, put away without their table.
+    plies: Option<NextPlies<'static>>,
+}
+
 impl<'a> Pricer<'a> {
     /// Prices with `ev`, the expected-score table of the game's rules, as `pricing` says.
     pub fn new(ev: &'a StrategyTable, pricing: Pricing<'a>) -> Result<Pricer<'a>, PricingError> {
+        Pricer::resume(ev, pricing, Solves::default())
+    }
+
+    /// [`Pricer::new`] with what a pricer of the same game, tables and pricing solved before
+    /// ([`Pricer::into_solves`]).
+    pub fn resume(
+        ev: &'a StrategyTable,
+        pricing: Pricing<'a>,
+        solves: Solves,
+    ) -> Result<Pricer<'a>, PricingError> {
         let by = match pricing {
             Pricing::ExpectedScore | Pricing::Target { .. } => By::Advice,
-            Pricing::Win { distribution } => By::Win(Box::new(WinPricing::new(ev, distribution))),
-            Pricing::TwoPlayer { early } => {
-                By::TwoPlayer(Box::new(TwoPlayerPricing::new(ev, early)?))
-            }
+            Pricing::Win { distribution } => By::Win(Box::new(WinPricing {
+                solved: solves.win,
+                ..WinPricing::new(ev, distribution)
+            })),
+            Pricing::TwoPlayer { early } => By::TwoPlayer(Box::new(match solves.plies {
+                Some(plies) => TwoPlayerPricing {
+                    ev,
+                    plies: plies.with_early(Some(early)),
+                    last: None,
+                },
+                None => TwoPlayerPricing::new(ev, early)?,
+            })),
         };
         Ok(Pricer { ev, pricing, by })
+    }
+
+    /// What the pricer solved, for a pricer of the same game made later ([`Pricer::resume`]).
+    pub fn into_solves(self) -> Solves {
+        match self.by {
+            By::Advice => Solves::default(),
+            By::Win(win) => Solves {
+                win: win.solved,
+                plies: None,
+            },
+            By::TwoPlayer(two) => Solves {
+                win: None,
+                plies: Some(two.plies.with_early(None)),
+            },
+        }
+    }
+
+    /// The options of `position`, the player of `seat`'s, ranked as the pricer prices them
+    /// (every seat's card being `cards`, in seat order): what the hints show.
+    pub fn advise(
+        &mut self,
+        seat: usize,
+        position: &Position,
+        cards: &[ScoreCard],
+    ) -> Result<Answer, PricingError> {
+        Ok(match (&mut self.by, self.pricing) {
+            (By::Win(win), _) => Answer::Win(win.advise(seat, position, cards)?),
+            (By::TwoPlayer(two), _) => Answer::TwoPlayer(two.advise(seat, position, cards)?),
+            (By::Advice, Pricing::Target { targets, target }) => {
+                Answer::Target(advise_target(self.ev, targets, position, target)?)
+            }
+            (By::Advice, _) => Answer::Advice(advise(self.ev, position)?),
+        })
     }
 
     /// What the pricer prices in.

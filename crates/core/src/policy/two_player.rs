@@ -391,6 +391,20 @@ impl<'a> NextPlies<'a> {
         })
     }
 
+    /// These plies, reading the early plies from `early`: the table they were made with, or
+    /// none while they are put away. What keeps the plies of a game between two borrows of
+    /// its tables (a game host owns its tables and lends the plies its table for each turn,
+    /// `play::host`); the rest of the game solved so far is kept.
+    pub fn with_early<'b>(self, early: Option<&'b EarlyTable>) -> NextPlies<'b> {
+        NextPlies {
+            rules: self.rules,
+            early,
+            simd: self.simd,
+            rest: self.rest,
+            solved: self.solved,
+        }
+    }
+
     /// Subgames solved so far.
     pub fn subgames_solved(&self) -> u32 {
         self.solved
