@@ -1,19 +1,26 @@
 //! The Python package (`python/`) and its pytest suite, run from the one test command: a
-//! virtual environment under `target/tmp/python-venv` (made once and reused: later runs only
-//! rebuild the package, incrementally), the test packages from PyPI, `./python` built and
-//! installed into it (maturin, its Rust build under `target/tmp/python-build`), then
-//! `pytest python/tests` against the binary of this build. Without Python (or without
-//! `venv`, or without PyPI) the test says so and passes, unless `CI=true`: then it fails.
+//! virtual environment under `target/tmp/python-venv` (made once and reused while its
+//! interpreter runs), maturin and the test packages from PyPI (each list installed once per
+//! venv; the test packages download while the package compiles), `./python` built into a
+//! wheel by maturin (its Rust build under `target/tmp/python-build`, incremental) and
+//! installed when it changed, then `pytest python/tests` against the binary of this build and
+//! the tables of [`table_dir`], solved beforehand by the shared fixtures. Without Python (or
+//! without `venv`, or without PyPI) the test says so and passes, unless `CI=true`: then it
+//! fails.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::util::{stderr, stdout, table_dir};
+use yahtzee_core::game::rules::{Order, RuleSet};
 
-/// What the suite imports, from PyPI: the build backend, pytest, the package's own numpy, and
-/// the examples' matplotlib, pandas, polars, DuckDB and pyarrow.
-const REQUIREMENTS: &[&str] = &[
-    "maturin>=1.7,<2",
+use crate::util::{stderr, stdout, table, table_dir};
+
+/// What builds the package: maturin, the build backend of `python/pyproject.toml`.
+const BUILD_REQUIREMENTS: &[&str] = &["maturin>=1.7,<2"];
+
+/// What the suite imports, from PyPI: pytest, the package's own numpy, and the examples'
+/// matplotlib, pandas, polars, DuckDB and pyarrow.
+const TEST_REQUIREMENTS: &[&str] = &[
     "pytest",
     "numpy",
     "matplotlib",
@@ -21,6 +28,15 @@ const REQUIREMENTS: &[&str] = &[
     "polars",
     "duckdb",
     "pyarrow",
+];
+
+/// The tables the suite loads from `$YAHTZEE_TABLE_DIR` (`yahtzee.solve` of these rules),
+/// solved by the shared fixtures so that the suite reads them rather than solving them again.
+const SUITE_TABLES: &[(&RuleSet, Order)] = &[
+    (RuleSet::YAHTZEE, Order::Any),
+    (RuleSet::YACHT, Order::Any),
+    (RuleSet::YAHTZEE, Order::UpperFirst),
+    (RuleSet::YACHT, Order::UpperFirst),
 ];
 
 fn ci() -> bool {
@@ -59,27 +75,94 @@ fn run(command: &mut Command) -> Result<Output, String> {
     }
 }
 
-/// The venv's interpreter, the venv made first if it is not there, with [`REQUIREMENTS`].
+/// The venv's interpreter: the venv in `dir` when its interpreter runs, else a new one there
+/// (a venv left by another Python, or half made, is made again).
 fn venv(dir: &Path) -> Result<PathBuf, String> {
     let python = dir.join("bin").join("python");
-    if !python.is_file() {
+    let runs = Command::new(&python)
+        .args(["-c", "import sys"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !runs {
+        let _ = std::fs::remove_dir_all(dir);
         run(Command::new("python3").arg("-m").arg("venv").arg(dir)).map_err(|e| {
             format!("{e}\n(on Debian, `apt-get install python3-venv` provides the venv module)")
         })?;
     }
-    // The requirements are installed once per venv: a marker lists what was installed.
-    let marker = dir.join("yahtzee-requirements.txt");
-    let wanted = REQUIREMENTS.join("\n");
-    if std::fs::read_to_string(&marker).ok().as_deref() != Some(wanted.as_str()) {
-        run(Command::new(&python)
-            .args(["-m", "pip", "install", "--quiet", "--upgrade", "pip"])
-            .env("PIP_DISABLE_PIP_VERSION_CHECK", "1"))?;
-        run(Command::new(&python)
-            .args(["-m", "pip", "install", "--quiet"])
-            .args(REQUIREMENTS))?;
-        std::fs::write(&marker, &wanted).map_err(|e| e.to_string())?;
-    }
     Ok(python)
+}
+
+/// The file `name` in the venv of `python`.
+fn in_venv(python: &Path, name: &str) -> PathBuf {
+    (python.parent().and_then(Path::parent))
+        .expect("the venv's folder")
+        .join(name)
+}
+
+/// Installs `packages` into the venv of `python` once: the marker `name` in the venv lists
+/// what was installed, and the same list is not installed again.
+fn install_once(python: &Path, name: &str, packages: &[&str]) -> Result<(), String> {
+    let marker = in_venv(python, name);
+    let wanted = packages.join("\n");
+    if std::fs::read_to_string(&marker).ok().as_deref() == Some(wanted.as_str()) {
+        return Ok(());
+    }
+    run(Command::new(python)
+        .args(["-m", "pip", "install", "--quiet"])
+        .args(packages)
+        .env("PIP_DISABLE_PIP_VERSION_CHECK", "1"))?;
+    std::fs::write(&marker, &wanted).map_err(|e| e.to_string())
+}
+
+/// Builds the wheel of `./python` into `wheels` (emptied first) with maturin, the Rust build
+/// in `target` (cargo rebuilds only what changed), and returns its path.
+fn build_wheel(
+    python: &Path,
+    root: &Path,
+    wheels: &Path,
+    target: &Path,
+) -> Result<PathBuf, String> {
+    let _ = std::fs::remove_dir_all(wheels);
+    run(Command::new(python)
+        .args(["-m", "maturin", "build", "--release", "--quiet"])
+        .arg("--interpreter")
+        .arg(python)
+        .arg("--manifest-path")
+        .arg(root.join("python").join("Cargo.toml"))
+        .arg("--out")
+        .arg(wheels)
+        .env("CARGO_TARGET_DIR", target))?;
+    let built: Vec<PathBuf> = std::fs::read_dir(wheels)
+        .map_err(|e| format!("{}: {e}", wheels.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "whl"))
+        .collect();
+    match &built[..] {
+        [wheel] => Ok(wheel.clone()),
+        _ => Err(format!("maturin built {built:?} in {}", wheels.display())),
+    }
+}
+
+/// Installs `wheel` into the venv of `python` unless the same bytes were installed last (the
+/// marker `yahtzee-wheel.bin` in the venv holds them).
+fn install_wheel(python: &Path, wheel: &Path) -> Result<(), String> {
+    let marker = in_venv(python, "yahtzee-wheel.bin");
+    let bytes = std::fs::read(wheel).map_err(|e| format!("{}: {e}", wheel.display()))?;
+    if std::fs::read(&marker).ok().as_deref() == Some(&bytes[..]) {
+        return Ok(());
+    }
+    run(Command::new(python)
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--force-reinstall",
+        ])
+        .arg(wheel)
+        .env("PIP_DISABLE_PIP_VERSION_CHECK", "1"))?;
+    std::fs::write(&marker, &bytes).map_err(|e| e.to_string())
 }
 
 #[test]
@@ -93,39 +176,39 @@ fn the_python_package_passes_its_pytest_suite() {
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
-    let python = match venv(&tmp.join("python-venv")) {
+    let start = std::time::Instant::now();
+    let python = match venv(&tmp.join("python-venv")).and_then(|p| {
+        install_once(&p, "yahtzee-build-requirements.txt", BUILD_REQUIREMENTS).map(|()| p)
+    }) {
         Ok(p) => p,
         Err(e) => return cannot_run(&e),
     };
-    // Built from the working tree each time (cargo rebuilds only what changed). No build
-    // isolation: maturin is in the venv already (on the venv's PATH), so no download is needed.
-    let bin = python
-        .parent()
-        .expect("the venv's bin folder")
-        .to_path_buf();
-    let path = std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(
-        &std::env::var_os("PATH").unwrap_or_default(),
-    )))
-    .expect("a PATH");
-    let start = std::time::Instant::now();
-    let installed = run(Command::new(&python)
-        .args([
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--no-build-isolation",
-            "--force-reinstall",
-            "--no-deps",
-        ])
-        .arg(root.join("python"))
-        .env("PATH", &path)
-        .env("CARGO_TARGET_DIR", tmp.join("python-build")));
-    if let Err(e) = installed {
-        panic!("`pip install ./python` failed: {e}");
+    // The test packages download while the package compiles and the tables solve: the one
+    // waits on the network, the others on the cores.
+    let (tests_installed, wheel) = std::thread::scope(|s| {
+        let tests =
+            s.spawn(|| install_once(&python, "yahtzee-test-requirements.txt", TEST_REQUIREMENTS));
+        let tables = s.spawn(|| {
+            for &(set, order) in SUITE_TABLES {
+                table(set, order);
+            }
+        });
+        let wheel = build_wheel(
+            &python,
+            root,
+            &tmp.join("python-wheels"),
+            &tmp.join("python-build"),
+        );
+        tables.join().expect("the tables solve");
+        (tests.join().expect("the install ends"), wheel)
+    });
+    if let Err(e) = tests_installed {
+        return cannot_run(&e);
     }
+    let wheel = wheel.unwrap_or_else(|e| panic!("the wheel of ./python does not build: {e}"));
+    install_wheel(&python, &wheel).unwrap_or_else(|e| panic!("the wheel does not install: {e}"));
     eprintln!(
-        "built and installed ./python in {:.0} s",
+        "venv, test packages, tables and ./python ready in {:.0} s",
         start.elapsed().as_secs_f64()
     );
     let tests = run(Command::new(&python)
