@@ -204,7 +204,6 @@ pub(crate) struct Turn<'a> {
 impl Plan<f64> {
     /// Appends the row of filling box `c` with `points` (plus `bonus` in the lanes whose
     /// Yahtzee box holds 50), returning its index.
-    #[allow(clippy::too_many_arguments)]
     fn make_row(
         &mut self,
         turn: &Turn<'_>,
