@@ -25,6 +25,9 @@
 # Environment:
 #   RUNS=5        rounds of the speed comparison
 #   QUERIES=300   random queries per rule set
+#   SKIP_TABLES=1 leave out step 2 (the table files: about 25 minutes of the run)
+#   OLD_TREE=DIR  an existing checkout of OLD_COMMIT to build in (kept, so that a second run
+#                 does not build the old tree again); default: a worktree, removed at the end
 #   OUT=...       where to write the record (default results/compare-builds-<date>.md)
 #
 # Needs: cargo, git, python3 (stdlib only), /usr/bin/time. Takes 15 to 30 minutes.
@@ -34,6 +37,7 @@ set -euo pipefail
 OLD=${1:?usage: scripts/compare-builds.sh OLD_COMMIT}
 RUNS=${RUNS:-5}
 QUERIES=${QUERIES:-300}
+SKIP_TABLES=${SKIP_TABLES:-0}
 REPO=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 cd "$REPO"
 DATE=$(date -u +%Y-%m-%d)
@@ -42,21 +46,27 @@ NEW_REV=$(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo "+changes")
 OLD_REV=$(git rev-parse --short "$OLD")
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/yahtzee-compare.XXXXXX")
+OLD_TREE=${OLD_TREE:-$WORK/old}
 cleanup() {
-    git worktree remove --force "$WORK/old" >/dev/null 2>&1 || true
+    if [[ $OLD_TREE == "$WORK/old" ]]; then git worktree remove --force "$WORK/old" >/dev/null 2>&1 || true; fi
     rm -rf "$WORK"
 }
 trap cleanup EXIT
 
 log() { echo "[compare-builds] $*" >&2; }
 
-log "old tree: $OLD_REV in $WORK/old"
-git worktree add --detach --quiet "$WORK/old" "$OLD"
-for tree in "$WORK/old" "$REPO"; do
+if [[ $OLD_TREE == "$WORK/old" ]]; then
+    log "old tree: $OLD_REV in $WORK/old"
+    git worktree add --detach --quiet "$WORK/old" "$OLD"
+elif [[ $(git -C "$OLD_TREE" rev-parse --short HEAD) != "$OLD_REV" ]]; then
+    echo "OLD_TREE=$OLD_TREE is not a checkout of $OLD_REV" >&2
+    exit 2
+fi
+for tree in "$OLD_TREE" "$REPO"; do
     log "building $tree"
     (cd "$tree" && cargo build --release --quiet && cargo bench --no-run --quiet --bench solver --bench target 2>/dev/null)
 done
-OLD_BIN=$WORK/old/target/release/yahtzee
+OLD_BIN=$OLD_TREE/target/release/yahtzee
 NEW_BIN=$REPO/target/release/yahtzee
 
 # ---- 2. Tables ----------------------------------------------------------------------------
@@ -83,6 +93,9 @@ same_file() { # label args... : solves with both builds into their own file, cmp
         log "$label: DIFFERENT"
     fi
 }
+if [[ $SKIP_TABLES == 1 ]]; then
+    echo "| (not compared in this run: SKIP_TABLES=1) | | |" >>"$TABLES"
+else
 for rules in yacht yahtzee yahtzee-free-joker yahtzee-plain yatzy; do
     same_file "solve --rules $rules" solve --rules "$rules"
     same_file "solve --rules $rules --upper-first" solve --rules "$rules" --upper-first
@@ -94,6 +107,7 @@ for flags in "--rules yacht" "--rules yacht --upper-first" "--rules yahtzee"; do
     same_file "solve $flags --objective distribution" solve $flags --objective distribution
 done
 same_file "solve --rules yacht --upper-first --two-player" solve --rules yacht --upper-first --two-player
+fi
 
 # ---- 3. Answers -------------------------------------------------------------------------------
 ANSWERS=$WORK/answers.md
@@ -104,7 +118,10 @@ for rules in yacht yahtzee; do
         bin=$OLD_BIN
         [[ $who == new ]] && bin=$NEW_BIN
         log "answering $QUERIES $rules queries with the $who build"
-        YAHTZEE_TABLE_DIR=$WORK/cache-$who "$bin" advise --rules "$rules" --batch \
+        # One table folder for both builds: the tables were compared byte for byte above, and
+        # a target or distribution table of yahtzee is minutes to build, so it is built once
+        # (by the old build, on its first query that needs it) and read by both.
+        YAHTZEE_TABLE_DIR=$WORK/cache-answers "$bin" advise --rules "$rules" --batch \
             <"$WORK/q-$rules" >"$WORK/a-$who-$rules" 2>"$WORK/err"
     done
     verdict=$(python3 scripts/compare_answers.py "$WORK/a-old-$rules" "$WORK/a-new-$rules" 1e-12) || {
@@ -138,10 +155,10 @@ for round in $(seq 1 "$RUNS"); do
         eval "solve_$who=$(cat "$WORK/time")"
     done
     printf '%s\tsolve yahtzee (s, process)\t%s\t%s\n' "$round" "$solve_old" "$solve_new" >>"$SPEED"
-    a_old=$(criterion_median "$WORK/old" solver "advise/yahtzee/rolls_left_2")
+    a_old=$(criterion_median "$OLD_TREE" solver "advise/yahtzee/rolls_left_2")
     a_new=$(criterion_median "$REPO" solver "advise/yahtzee/rolls_left_2")
     printf '%s\tadvice query (µs)\t%s\t%s\n' "$round" "$a_old" "$a_new" >>"$SPEED"
-    t_old=$(criterion_median "$WORK/old" target "target/advise/yahtzee/rolls_left_2")
+    t_old=$(criterion_median "$OLD_TREE" target "target/advise/yahtzee/rolls_left_2")
     t_new=$(criterion_median "$REPO" target "target/advise/yahtzee/rolls_left_2")
     printf '%s\ttarget query (µs)\t%s\t%s\n' "$round" "$t_old" "$t_new" >>"$SPEED"
     log "round $round: solve $solve_old/$solve_new s, advice $a_old/$a_new µs, target $t_old/$t_new µs"
@@ -153,7 +170,7 @@ LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
     echo
     echo "- Old: \`$OLD_REV\`; new: \`$NEW_REV\`; both built here with their own release profiles."
     echo "- Machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'); load average $LOAD_START at the start, $LOAD_END at the end."
-    echo "- Command: \`RUNS=$RUNS QUERIES=$QUERIES scripts/compare-builds.sh $OLD\`."
+    echo "- Command: \`RUNS=$RUNS QUERIES=$QUERIES SKIP_TABLES=$SKIP_TABLES scripts/compare-builds.sh $OLD\`."
     echo
     echo "## Table files, byte for byte"
     echo
