@@ -305,44 +305,6 @@ impl BruteForce {
         memo.insert((state, banked), v);
         v
     }
-
-    /// The first player's chance of winning plus half the chance of a tie in a game of two
-    /// when both play to win, the player to move holding `mover` with lead `lead` over the
-    /// other, who holds `other`: the two-player recursion, computed directly (the value after
-    /// a box is one less the other player's value at the opposite lead).
-    pub fn two_player(
-        &self,
-        memo: &mut HashMap<(State, State, i64), f64>,
-        mover: State,
-        other: State,
-        lead: i64,
-    ) -> f64 {
-        let full = self.rules.full_mask();
-        if mover.filled == full && other.filled == full {
-            return match lead.cmp(&0) {
-                std::cmp::Ordering::Greater => 1.0,
-                std::cmp::Ordering::Equal => 0.5,
-                std::cmp::Ordering::Less => 0.0,
-            };
-        }
-        if let Some(&v) = memo.get(&(mover, other, lead)) {
-            return v;
-        }
-        let endings = self.endings(&mover);
-        let by_hand: Vec<f64> = endings
-            .iter()
-            .map(|ends| {
-                ends.iter()
-                    .map(|&(_, p, b, next)| {
-                        1.0 - self.two_player(memo, other, next, -(lead + i64::from(p + b)))
-                    })
-                    .fold(f64::NEG_INFINITY, f64::max)
-            })
-            .collect();
-        let v = self.turn(by_hand);
-        memo.insert((mover, other, lead), v);
-        v
-    }
 }
 
 /// How a player of the brute force's game of two plays.

@@ -48,21 +48,6 @@ fn exact(game: &Game, start: Start) -> Solution<f64> {
     solve(&game, start, &|_| true, Simd::detect(), &|_, _| {}).expect("the subgame solves")
 }
 
-/// The brute force's value for the first player of the position `start` with the first
-/// player's lead `lead`.
-fn brute_value(
-    brute: &BruteForce,
-    memo: &mut HashMap<(State, State, i64), f64>,
-    start: Start,
-    lead: i64,
-) -> f64 {
-    if start.first.count_ones() == start.second.count_ones() {
-        brute.two_player(memo, state(start.first), state(start.second), lead)
-    } else {
-        1.0 - brute.two_player(memo, state(start.second), state(start.first), -lead)
-    }
-}
-
 /// The reduced games of the brute-force checks: (rules, the first player's open boxes, the
 /// second's), the first to move with as many open as the second, or the second to move with
 /// one box more open.
@@ -89,30 +74,6 @@ fn reduced_games() -> [(Rules, &'static [&'static str], &'static [&'static str])
 
 /// Leads of the brute-force checks, from lost to won.
 const LEADS: [i64; 11] = [-80, -31, -10, -1, 0, 1, 4, 12, 30, 55, 81];
-
-#[test]
-fn two_player_agrees_with_brute_force_on_reduced_games() {
-    for (rules, first_open, second_open) in reduced_games() {
-        let start = Start {
-            first: all_but(&rules, first_open),
-            second: all_but(&rules, second_open),
-        };
-        let solution = exact(&Game::optimal(rules).unwrap(), start);
-        let brute = BruteForce::new(rules);
-        let mut memo = HashMap::new();
-        for lead in LEADS {
-            let expected = brute_value(&brute, &mut memo, start, lead);
-            let got = solution
-                .value(start.first, start.second, lead)
-                .expect("the start's ply is kept");
-            assert!(
-                (got - expected).abs() < 1e-9,
-                "{} {first_open:?} against {second_open:?} at lead {lead}: solved {got}, brute force {expected}",
-                rules.label()
-            );
-        }
-    }
-}
 
 /// The exact (no tail) `f64` solution of the subgame from `start` with the chances of a tie
 /// carried beside the values.
@@ -166,7 +127,7 @@ fn game_of(rules: Rules, policies: [TwoPlayerPolicy; 2]) -> Game {
 }
 
 #[test]
-fn two_player_tie_chances_agree_with_brute_force_on_reduced_games() {
+fn two_player_agrees_with_brute_force_on_reduced_games() {
     use TwoPlayerPolicy::{Expected, Optimal};
     // Options of equal value (in exact arithmetic) may carry different tie chances, and a
     // solver's choice between them falls to the last bits of its arithmetic: the brute force
@@ -188,6 +149,9 @@ fn two_player_tie_chances_agree_with_brute_force_on_reduced_games() {
             ]);
         }
         let mut brute = BruteForce::new(rules);
+        // The plain solve of both optimal players (values only, no tie lanes): checked
+        // against the same brute force.
+        let plain = exact(&Game::optimal(rules).unwrap(), start);
         for policies in pairings {
             let solution = exact_with_ties(&game_of(rules, policies), start);
             let mut memo = HashMap::new();
@@ -204,6 +168,16 @@ fn two_player_tie_chances_agree_with_brute_force_on_reduced_games() {
                     "{what}: value {value}, brute force {}",
                     o.value
                 );
+                if policies == [Optimal, Optimal] {
+                    let got = plain
+                        .value(start.first, start.second, lead)
+                        .expect("the start's ply is kept");
+                    assert!(
+                        (got - o.value).abs() < 1e-9,
+                        "{what}: plain solve {got}, brute force {}",
+                        o.value
+                    );
+                }
                 assert!(
                     tie >= o.tie_low - 1e-9 && tie <= o.tie_high + 1e-9,
                     "{what}: tie {tie}, brute force {}..{}",
