@@ -266,7 +266,7 @@ pub fn turn_layers(
     table: &StrategyTable,
     state: &State,
     last: Layer,
-    mut visit: impl FnMut(Layer, &mut dyn Iterator<Item = f64>),
+    mut visit: impl FnMut(Layer, &[f64]),
 ) {
     table.turn(state, last, &mut visit);
 }
@@ -308,7 +308,7 @@ pub fn advise(table: &StrategyTable, position: &Position) -> Result<Advice, Advi
         let mut keep_values = Vec::with_capacity(MULTISETS);
         turn_layers(table, &state, layer, |l, values| {
             if l == layer {
-                keep_values.extend(values);
+                keep_values.extend_from_slice(values);
             }
         });
         let stop = best_box(&choices);

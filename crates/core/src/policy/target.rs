@@ -137,7 +137,7 @@ pub(crate) trait OptionPrices {
         state: &crate::game::state::State,
         x: i64,
         last: Layer,
-        visit: &mut dyn FnMut(Layer, &mut dyn Iterator<Item = f64>),
+        visit: &mut dyn FnMut(Layer, &[f64]),
     ) -> Result<(), TableError>;
 }
 
@@ -162,7 +162,7 @@ impl OptionPrices for VectorTable<f32> {
         state: &crate::game::state::State,
         x: i64,
         last: Layer,
-        visit: &mut dyn FnMut(Layer, &mut dyn Iterator<Item = f64>),
+        visit: &mut dyn FnMut(Layer, &[f64]),
     ) -> Result<(), TableError> {
         VectorTable::turn_at(self, state, x, last, visit)
     }
@@ -218,7 +218,7 @@ pub(crate) fn price_options(
         let mut values = Vec::new();
         table.turn_at(&state, x, layer, &mut |l, v| {
             if l == layer {
-                values.extend(v);
+                values.extend_from_slice(v);
             }
         })?;
         // Stopping scores the box best by the same rule.

@@ -202,7 +202,7 @@ impl OptionPrices for PlyPrices<'_> {
         state: &State,
         x: i64,
         last: Layer,
-        visit: &mut dyn FnMut(Layer, &mut dyn Iterator<Item = f64>),
+        visit: &mut dyn FnMut(Layer, &[f64]),
     ) -> Result<(), TableError> {
         let mut plan = Plan::<f64>::new();
         let mut keeps = KeepArray::<f64>::new(1);
@@ -217,7 +217,7 @@ impl OptionPrices for PlyPrices<'_> {
         }
         let k = keeps.block::<1>();
         run_turn(k, &plan, &self.scores, 0, last, |layer, k| {
-            visit(layer, &mut k.iter().map(|v| v[0]));
+            visit(layer, k.as_flattened());
         });
         Ok(())
     }

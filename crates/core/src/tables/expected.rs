@@ -220,12 +220,7 @@ impl ExpectedValues for StrategyTable {
         StrategyTable::value(self, state)
     }
 
-    fn turn(
-        &self,
-        state: &State,
-        last: Layer,
-        visit: &mut dyn FnMut(Layer, &mut dyn Iterator<Item = f64>),
-    ) {
+    fn turn(&self, state: &State, last: Layer, visit: &mut dyn FnMut(Layer, &[f64])) {
         crate::solve::expected::state_turn(
             &self.rules,
             &self.scores,

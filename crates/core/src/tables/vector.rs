@@ -172,10 +172,10 @@ impl VectorTable<f32> {
         state: &State,
         x: i64,
         last: Layer,
-        mut visit: impl FnMut(Layer, &mut dyn Iterator<Item = f64>),
+        mut visit: impl FnMut(Layer, &[f64]),
     ) -> Result<(), TableError> {
         self.turn_lanes::<1>(state, &[x], last, |layer, k| {
-            visit(layer, &mut k.iter().map(|v| v[0]));
+            visit(layer, k.as_flattened());
         })
     }
 
