@@ -14,7 +14,7 @@ use yahtzee_core::policy::target::TargetAdvice;
 use yahtzee_core::policy::win::{Opponent, WinAdvice, parse_opponent_card};
 use yahtzee_core::policy::{self, Answer, Objective};
 use yahtzee_core::tables::expected::StrategyTable;
-use yahtzee_core::tables::set::{TablePaths, TableSet};
+use yahtzee_core::tables::set::TableSet;
 use yahtzee_core::text::{chance, probability};
 
 pub fn run(args: &AdviseArgs) -> Result<()> {
@@ -24,16 +24,7 @@ pub fn run(args: &AdviseArgs) -> Result<()> {
             "--two-player-table is read by --two-player (or by --batch queries with \"two_player\": true): add --two-player, or drop --two-player-table"
         );
     }
-    let tables = super::tables(
-        rules,
-        TablePaths {
-            expected_score: args.table.clone(),
-            target: args.target_table.clone(),
-            distribution: args.distribution_table.clone(),
-            two_player: args.two_player_table.clone(),
-        },
-        super::RulesFrom::Flags,
-    );
+    let tables = super::tables(rules, table_paths!(args), super::RulesFrom::Flags);
     if args.batch {
         return run_batch(args, &tables);
     }
@@ -167,27 +158,13 @@ fn render_win(advice: &WinAdvice) -> String {
         advice.banked,
         probability(advice.p_win)
     );
-    let labels: Vec<String> = advice
-        .options
-        .iter()
-        .map(|o| o.action.to_string())
-        .collect();
-    let width = labels.iter().map(String::len).max().unwrap_or(0).max(6);
-    s.push_str(&format!(
-        "{:>4}  {:<width$}  {:>10} {:>10}  {:>14} {:>9}\n",
-        "rank", "option", "P(win)", "loss", "expected final", "loss"
-    ));
-    for (i, (o, label)) in advice.options.iter().zip(&labels).enumerate() {
-        s.push_str(&format!(
-            "{:>4}  {:<width$}  {:>10} {:>10}  {:>14.4} {:>9.4}\n",
-            i + 1,
-            label,
-            probability(o.p_win),
-            probability(o.loss),
-            o.expected_final,
-            o.expected_loss
-        ));
-    }
+    s.push_str(&chance_rows(advice.options.iter().map(|o| {
+        (
+            o.action.to_string(),
+            [o.p_win, o.loss],
+            [o.expected_final, o.expected_loss],
+        )
+    })));
     for (i, o) in advice.opponents.iter().enumerate() {
         let [p10, p25, p50, p75, p90] = o.percentiles;
         match o.finished {
@@ -245,25 +222,39 @@ fn render_two_player(advice: &yahtzee_core::policy::two_player::TwoPlayerAdvice)
         if advice.rolls_left == 1 { "" } else { "s" },
         probability(advice.value)
     );
-    let labels: Vec<String> = advice
-        .options
+    s.push_str(&chance_rows(advice.options.iter().map(|o| {
+        (
+            o.action.to_string(),
+            [o.value, o.loss],
+            [o.expected_final, o.expected_loss],
+        )
+    })));
+    s
+}
+
+/// The option lines of a table ranked by a chance of winning: each option's label, its chance
+/// and loss in chance, its expected final score and loss in points, best first.
+fn chance_rows(options: impl Iterator<Item = (String, [f64; 2], [f64; 2])>) -> String {
+    let options: Vec<_> = options.collect();
+    let width = options
         .iter()
-        .map(|o| o.action.to_string())
-        .collect();
-    let width = labels.iter().map(String::len).max().unwrap_or(0).max(6);
-    s.push_str(&format!(
+        .map(|(label, ..)| label.len())
+        .max()
+        .unwrap_or(0)
+        .max(6);
+    let mut s = format!(
         "{:>4}  {:<width$}  {:>10} {:>10}  {:>14} {:>9}\n",
         "rank", "option", "P(win)", "loss", "expected final", "loss"
-    ));
-    for (i, (o, label)) in advice.options.iter().zip(&labels).enumerate() {
+    );
+    for (i, (label, [p, loss], [expected, expected_loss])) in options.iter().enumerate() {
         s.push_str(&format!(
             "{:>4}  {:<width$}  {:>10} {:>10}  {:>14.4} {:>9.4}\n",
             i + 1,
             label,
-            probability(o.value),
-            probability(o.loss),
-            o.expected_final,
-            o.expected_loss
+            probability(*p),
+            probability(*loss),
+            expected,
+            expected_loss
         ));
     }
     s

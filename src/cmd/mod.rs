@@ -2,6 +2,19 @@
 //! with the progress bar and the warnings), the fix hints of table errors as commands that
 //! work, the worker threads, the output file checks and printing a result.
 
+/// The [`TablePaths`] of a command's four table flags (`--table`, `--target-table`,
+/// `--distribution-table`, `--two-player-table`: fields of the same names in its args).
+macro_rules! table_paths {
+    ($args:expr) => {
+        yahtzee_core::tables::set::TablePaths {
+            expected_score: $args.table.clone(),
+            target: $args.target_table.clone(),
+            distribution: $args.distribution_table.clone(),
+            two_player: $args.two_player_table.clone(),
+        }
+    };
+}
+
 pub mod advise;
 pub mod completions;
 pub mod export;

@@ -13,7 +13,6 @@ use crate::cli::{CoachObjective, PlayArgs};
 use yahtzee_core::play::host::{DiceSource, PlayOptions, parse_seats};
 use yahtzee_core::play::record::{RecordFileError, RecordWriter, now_utc};
 use yahtzee_core::play::session::{PlayError, play};
-use yahtzee_core::tables::set::TablePaths;
 use yahtzee_core::text::excerpt;
 
 /// `--coach-threshold`: `off`, or a number of points, 0 or more (default 0.2), or with a
@@ -85,16 +84,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         coach_target: args.target,
         coach_win,
     };
-    let tables = super::tables(
-        rules,
-        TablePaths {
-            expected_score: args.table.clone(),
-            target: args.target_table.clone(),
-            distribution: args.distribution_table.clone(),
-            two_player: args.two_player_table.clone(),
-        },
-        super::RulesFrom::Flags,
-    );
+    let tables = super::tables(rules, table_paths!(args), super::RulesFrom::Flags);
     // Every table the game needs, loaded (or built) before the record file is created.
     options.needs().load(&tables)?;
     // Created new, never over an existing file, and appended line by line: an interrupted

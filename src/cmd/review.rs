@@ -12,7 +12,6 @@ use anyhow::{Context, Result, anyhow};
 use crate::cli::{ReviewArgs, ReviewTarget};
 use yahtzee_core::play::review::{GameRecord, render_review, review_for};
 use yahtzee_core::policy::pricing::Pricing;
-use yahtzee_core::tables::set::TablePaths;
 
 pub fn run(args: &ReviewArgs) -> Result<()> {
     let path = &args.game;
@@ -28,16 +27,7 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
     }
     let rules = record.game.rules();
     // The rules come from the record: a table of other rules is fixed by the table alone.
-    let tables = super::tables(
-        rules,
-        TablePaths {
-            expected_score: args.table.clone(),
-            target: args.target_table.clone(),
-            distribution: args.distribution_table.clone(),
-            two_player: args.two_player_table.clone(),
-        },
-        super::RulesFrom::Input,
-    );
+    let tables = super::tables(rules, table_paths!(args), super::RulesFrom::Input);
     let table = tables.ev()?;
     // The coach's objective of the record (its target, or winning) unless --target or
     // --win says otherwise.

@@ -15,7 +15,7 @@ use yahtzee_core::report::{self, MatchReport};
 use yahtzee_core::solve::vector::{DISTRIBUTION, TARGET};
 use yahtzee_core::stats::matches::Match;
 use yahtzee_core::tables::expected::{default_table_path, default_table_path_of};
-use yahtzee_core::tables::set::{TablePaths, TableSet};
+use yahtzee_core::tables::set::TableSet;
 use yahtzee_core::text::probability;
 
 pub fn run(args: &SimulateArgs) -> Result<()> {
@@ -30,16 +30,7 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
     let games_error = |e| anyhow!("--games {}: {e}", args.games);
     report::check_games(args.games).map_err(games_error)?;
     let pool = super::thread_pool(args.threads)?;
-    let tables = super::tables(
-        rules,
-        TablePaths {
-            expected_score: args.table.clone(),
-            target: args.target_table.clone(),
-            distribution: args.distribution_table.clone(),
-            two_player: args.two_player_table.clone(),
-        },
-        super::RulesFrom::Flags,
-    );
+    let tables = super::tables(rules, table_paths!(args), super::RulesFrom::Flags);
     if let Some(lineup) = &args.lineup {
         return pool.install(|| run_match(args, lineup, &tables));
     }

@@ -5,8 +5,8 @@
 use std::io::{self, Write};
 
 use super::{
-    ACTION_NOTE, DecisionRow, Filter, Format, Meta, TIE_NOTE, exporter, gap_note, rules_title,
-    state_rows,
+    ACTION_NOTE, DecisionRow, Filter, Format, Meta, TIE_NOTE, gap_note, rules_title, state_rows,
+    write_turn,
 };
 use crate::game::state::ScoreCard;
 use crate::tables::expected::StrategyTable;
@@ -57,26 +57,13 @@ pub fn write_card(
     format: Format,
     out: &mut dyn Write,
 ) -> io::Result<u64> {
-    let exporter = exporter::<DecisionRow>(format);
     let rows = card_rows(table, card, filter);
-    let mut buf = Vec::new();
-    exporter.begin(&card_meta(table, card, filter), &mut buf);
-    for rolls_left in [2u8, 1, 0] {
-        if !filter.wants_rolls_left(rolls_left) {
-            continue;
-        }
-        let title = match rolls_left {
-            1 => "1 roll left".to_string(),
-            n => format!("{n} rolls left"),
-        };
-        exporter.table(Some(&title), &mut buf);
-        let part: Vec<DecisionRow> = rows
-            .iter()
-            .filter(|r| r.rolls_left == rolls_left)
-            .cloned()
-            .collect();
-        exporter.rows(&part, &mut buf)?;
-    }
-    out.write_all(&buf)?;
-    Ok(rows.len() as u64)
+    write_turn(
+        format,
+        &card_meta(table, card, filter),
+        &rows,
+        |r| r.rolls_left,
+        filter,
+        out,
+    )
 }

@@ -42,7 +42,7 @@ mod policy;
 mod states;
 mod target;
 
-use std::io;
+use std::io::{self, Write};
 use std::sync::LazyLock;
 
 use serde::Serialize;
@@ -121,6 +121,40 @@ pub fn exporter<R: Row>(format: Format) -> Box<dyn Exporter<R>> {
         Format::Markdown => Box::new(markdown::MarkdownExporter),
         Format::Columns => Box::new(columns::ColumnsExporter),
     }
+}
+
+/// Writes the decisions of one turn (scope `--card`, of the expected-score or the target
+/// policy): `meta`, then one table per number of rolls left (2, 1, 0) that `filter` wants,
+/// holding the rows with that many rolls left. Returns how many rows there were.
+fn write_turn<R: Row + Clone>(
+    format: Format,
+    meta: &Meta,
+    rows: &[R],
+    rolls_left_of: fn(&R) -> u8,
+    filter: &Filter,
+    out: &mut dyn Write,
+) -> io::Result<u64> {
+    let exporter = exporter::<R>(format);
+    let mut buf = Vec::new();
+    exporter.begin(meta, &mut buf);
+    for rolls_left in [2u8, 1, 0] {
+        if !filter.wants_rolls_left(rolls_left) {
+            continue;
+        }
+        let title = match rolls_left {
+            1 => "1 roll left".to_string(),
+            n => format!("{n} rolls left"),
+        };
+        exporter.table(Some(&title), &mut buf);
+        let part: Vec<R> = rows
+            .iter()
+            .filter(|r| rolls_left_of(r) == rolls_left)
+            .cloned()
+            .collect();
+        exporter.rows(&part, &mut buf)?;
+    }
+    out.write_all(&buf)?;
+    Ok(rows.len() as u64)
 }
 
 /// Which decisions to write.

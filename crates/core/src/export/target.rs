@@ -12,7 +12,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use super::{Filter, Format, Meta, Row, choice_text, dice_text, exporter, round, rules_title};
+use super::{Filter, Format, Meta, Row, choice_text, dice_text, round, rules_title, write_turn};
 use crate::game::choice::Choice;
 use crate::game::dice::{DICE, Dice, FIRST_ROLL, ROLLS};
 use crate::game::rules::BoxMask;
@@ -273,28 +273,16 @@ pub fn write_target_card(
     format: Format,
     out: &mut dyn Write,
 ) -> Result<u64, TargetExportError> {
-    let exporter = exporter::<TargetDecisionRow>(format);
     let rows = target_card_rows(ev, targets, card, target, filter)?;
-    let mut buf = Vec::new();
-    exporter.begin(&target_meta(ev, targets, card, target, filter)?, &mut buf);
-    for rolls_left in [2u8, 1, 0] {
-        if !filter.wants_rolls_left(rolls_left) {
-            continue;
-        }
-        let title = match rolls_left {
-            1 => "1 roll left".to_string(),
-            n => format!("{n} rolls left"),
-        };
-        exporter.table(Some(&title), &mut buf);
-        let part: Vec<TargetDecisionRow> = rows
-            .iter()
-            .filter(|r| r.rolls_left == rolls_left)
-            .cloned()
-            .collect();
-        exporter.rows(&part, &mut buf)?;
-    }
-    out.write_all(&buf)?;
-    Ok(rows.len() as u64)
+    let meta = target_meta(ev, targets, card, target, filter)?;
+    Ok(write_turn(
+        format,
+        &meta,
+        &rows,
+        |r| r.rolls_left,
+        filter,
+        out,
+    )?)
 }
 
 /// Why a target export failed: the target table, or the output.
