@@ -1,6 +1,15 @@
 //! The `yahtzee` binary: parse the command line, run the command, print the error and exit 2
 //! on failure. All the work is in the library.
 
+/// `eprintln!` that never panics: a note or an error on stderr, whose write error (stderr
+/// closed or full) is ignored, as there is nowhere left to report it.
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod cli;
 mod cmd;
 mod plot;
@@ -57,7 +66,13 @@ fn clap_error_line(e: &clap::Error) -> String {
     let mut text = e.render().to_string();
     for kind in [ContextKind::InvalidValue, ContextKind::InvalidArg] {
         if let Some(ContextValue::String(raw)) = e.get(kind) {
-            text = text.replace(raw.as_str(), &yahtzee_core::text::excerpt(raw));
+            // clap quotes the input as 'VALUE': only that quotation is replaced (an empty
+            // value, or a quote, also stands elsewhere in the message).
+            text = text.replacen(
+                &format!("'{raw}'"),
+                &format!("'{}'", yahtzee_core::text::excerpt(raw)),
+                1,
+            );
         }
     }
     let line = text
@@ -69,6 +84,20 @@ fn clap_error_line(e: &clap::Error) -> String {
         .collect::<Vec<_>>()
         .join(" ");
     one_line(&line)
+}
+
+/// The longest error line, in characters: a message quoting a huge input (a record of
+/// thousands of seats) is cut, with its length said.
+const ERROR_LINE_CHARS: usize = 1000;
+
+/// `line` cut to [`ERROR_LINE_CHARS`] characters.
+fn bounded(line: &str) -> String {
+    let chars = line.chars().count();
+    if chars <= ERROR_LINE_CHARS {
+        return line.to_string();
+    }
+    let head: String = line.chars().take(ERROR_LINE_CHARS).collect();
+    format!("{head}... (a message of {chars} characters, cut)")
 }
 
 fn main() -> ExitCode {
@@ -91,7 +120,7 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(e) => {
-            eprintln!("{}; see `yahtzee --help`", clap_error_line(&e));
+            note!("{}; see `yahtzee --help`", bounded(&clap_error_line(&e)));
             return ExitCode::from(2);
         }
     };
@@ -99,7 +128,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {}", one_line(&format!("{e:#}")));
+            note!("error: {}", bounded(&one_line(&format!("{e:#}"))));
             ExitCode::from(2)
         }
     }

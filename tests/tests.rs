@@ -10,6 +10,7 @@ mod distribution;
 mod errors;
 mod export;
 mod fuzz_regressions;
+mod hostile;
 mod matches;
 mod parquet;
 mod play;

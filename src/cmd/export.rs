@@ -139,7 +139,7 @@ fn write_out(
                 Ok(rows)
             })
             .with_context(|| format!("cannot write --out {}", path.display()))?;
-            eprintln!("wrote {rows} rows to {}", path.display());
+            note!("wrote {rows} rows to {}", path.display());
         }
     }
     Ok(())

@@ -157,7 +157,7 @@ impl Observer for Terminal {
     fn report(&self, rules: &Rules, kind: TableKind, event: Event<'_>) {
         match event {
             Event::Building { path } => {
-                eprintln!(
+                note!(
                     "no {} for {} at {}: building it once ({})",
                     table_words(kind),
                     rules.label(),
@@ -194,7 +194,7 @@ impl Observer for Terminal {
                 } else {
                     format!("set ${TABLE_DIR_ENV} to a writable folder, or pass {flag} PATH")
                 };
-                eprintln!(
+                note!(
                     "warning: the {} was built but not saved, so it is built again next time ({error}); {fix}",
                     table_words(kind)
                 );

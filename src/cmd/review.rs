@@ -13,13 +13,16 @@ use crate::cli::{ReviewArgs, ReviewTarget};
 use yahtzee_core::play::review::{GameRecord, render_review, review_for};
 use yahtzee_core::policy::pricing::Pricing;
 
+/// The largest game record reviewed: a game of eight players is tens of kilobytes.
+const MAX_RECORD_BYTES: u64 = 64 << 20;
+
 pub fn run(args: &ReviewArgs) -> Result<()> {
     let path = &args.game;
-    let bytes = std::fs::read(path)
+    let bytes = yahtzee_core::files::read_regular(path, MAX_RECORD_BYTES)
         .with_context(|| format!("cannot read the game record {}", path.display()))?;
     let record = GameRecord::parse(&bytes).with_context(|| format!("{}", path.display()))?;
     if let Some(line) = record.cut_off {
-        eprintln!(
+        note!(
             "warning: {} ends early: line {line} is cut off (the game's writing stopped there); reviewing the {} lines before it",
             path.display(),
             line - 1

@@ -53,7 +53,7 @@ fn two_player_rules(path: &std::path::Path) -> Option<yahtzee_core::Rules> {
 fn header_of_file(path: &std::path::Path) -> Option<yahtzee_core::tables::container::TableHeader> {
     use std::io::Read;
     let mut head = Vec::new();
-    std::fs::File::open(path)
+    yahtzee_core::files::open_regular(path)
         .ok()?
         .take(16 + 4096)
         .read_to_end(&mut head)

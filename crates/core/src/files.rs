@@ -15,6 +15,12 @@
 //!
 //! [`same_file`] says whether two paths name one file, for the check an output path passes
 //! before a long computation (`tables::container::check_output`: never over a table).
+//!
+//! Only regular files are read or written: a device, a named pipe or a socket at an input or
+//! output path is refused before it is opened ([`open_regular`], [`output_path`]), so that no
+//! device node is replaced by a file, no pipe blocks the program for ever and no endless
+//! device (`/dev/zero`) is read. A link to a regular file is read and written through (the
+//! link stays a link).
 
 use std::collections::BTreeSet;
 use std::fs::{self, File};
@@ -86,6 +92,122 @@ fn not_a_folder(path: &Path) -> io::Error {
     )
 }
 
+/// What a file type is called in messages: `a folder`, `a named pipe`, ...
+fn kind_of(t: fs::FileType) -> &'static str {
+    if t.is_dir() {
+        "a folder"
+    } else if t.is_symlink() {
+        "a link"
+    } else {
+        special_kind(t)
+    }
+}
+
+#[cfg(unix)]
+fn special_kind(t: fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if t.is_fifo() {
+        "a named pipe"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_char_device() || t.is_block_device() {
+        "a device"
+    } else {
+        "not a regular file"
+    }
+}
+
+#[cfg(not(unix))]
+fn special_kind(_: fs::FileType) -> &'static str {
+    "not a regular file"
+}
+
+fn not_regular(path: &Path, t: fs::FileType, fix: &str) -> io::Error {
+    let kind = match kind_of(t) {
+        "not a regular file" => String::new(),
+        kind => format!("{kind}, "),
+    };
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("{} is {kind}not a regular file: {fix}", path.display()),
+    )
+}
+
+/// Opens `path` for reading if it is a regular file (or a link to one); a folder, device,
+/// pipe or socket is refused without being opened.
+pub fn open_regular(path: &Path) -> io::Result<File> {
+    let fix = "give the path of a file";
+    let meta = fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(not_regular(path, meta.file_type(), fix));
+    }
+    let file = File::open(path)?;
+    // Replaced between the two looks: checked again on what was opened.
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(not_regular(path, meta.file_type(), fix));
+    }
+    Ok(file)
+}
+
+/// The whole regular file at `path` (see [`open_regular`]), refused without being read
+/// when it is longer than `max_bytes`.
+pub fn read_regular(path: &Path, max_bytes: u64) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let file = open_regular(path)?;
+    let len = file.metadata()?.len();
+    if len > max_bytes {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "{} is {len} bytes, more than the {max_bytes} bytes allowed here",
+                path.display()
+            ),
+        ));
+    }
+    let mut bytes = Vec::with_capacity(len as usize);
+    // A file that grows while it is read stops at the limit too.
+    file.take(max_bytes.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{} grew past {max_bytes} bytes while read", path.display()),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Where a write to `path` lands: `path` itself when nothing is there or a regular file is
+/// (replaced), the file a link points to when `path` is a link to a regular file (the link
+/// is kept). A folder, a device, a pipe, a socket, or a link to one of them or to nothing, is
+/// refused: a write never replaces them.
+pub fn output_path(path: &Path) -> io::Result<PathBuf> {
+    let fix = "give the path of a regular file, or a new one";
+    match fs::symlink_metadata(path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(path.to_path_buf()),
+        Err(e) => Err(e),
+        Ok(meta) if meta.is_file() => Ok(path.to_path_buf()),
+        Ok(meta) if meta.is_dir() => Err(io::Error::new(
+            io::ErrorKind::IsADirectory,
+            format!("{} is a folder: give a file name", path.display()),
+        )),
+        Ok(meta) if meta.file_type().is_symlink() => match fs::metadata(path) {
+            Ok(target) if target.is_file() => fs::canonicalize(path),
+            Ok(target) => Err(not_regular(path, target.file_type(), fix)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "{} is a link to a missing file, not a regular file: give the path of a regular file, or a new one",
+                    path.display()
+                ),
+            )),
+            Err(e) => Err(e),
+        },
+        Ok(meta) => Err(not_regular(path, meta.file_type(), fix)),
+    }
+}
+
 /// An open temporary file, removed when dropped unless committed.
 struct Temporary {
     path: PathBuf,
@@ -99,12 +221,8 @@ impl Temporary {
         if dir.exists() && !dir.is_dir() {
             return Err(not_a_folder(dir));
         }
-        if target.is_dir() {
-            return Err(io::Error::new(
-                io::ErrorKind::IsADirectory,
-                format!("{} is a folder: give a file name", target.display()),
-            ));
-        }
+        let target = &output_path(target)?;
+        let dir = folder_of(target);
         // Best effort: a folder that cannot be listed still takes the write.
         let _ = remove_stale_temporaries(dir);
         let path = temporary_name(target);

@@ -29,7 +29,7 @@
 //! An output of the program never overwrites a table: [`check_output`] refuses a path that
 //! holds one ([`holds_table`]: it starts with the magic).
 
-use std::fs::{self, File};
+use std::fs::File;
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
@@ -158,9 +158,10 @@ pub(crate) fn save(
     .map_err(write_err)
 }
 
-/// The whole file at `path`.
+/// The whole file at `path`, a regular file (never a device or a pipe, which could be
+/// endless or block for ever).
 pub(crate) fn read(path: &Path) -> Result<Vec<u8>, TableError> {
-    fs::read(path).map_err(|cause| TableError::Read {
+    files::read_regular(path, u64::MAX).map_err(|cause| TableError::Read {
         path: path.to_path_buf(),
         cause,
     })
@@ -336,7 +337,7 @@ impl TableFile {
             path: path.to_path_buf(),
             cause,
         };
-        let mut file = File::open(path).map_err(read_err)?;
+        let mut file = files::open_regular(path).map_err(read_err)?;
         let len = file.metadata().map_err(read_err)?.len();
         let mut start = vec![0u8; len.min((PREFIX + MAX_HEADER) as u64) as usize];
         file.read_exact(&mut start).map_err(read_err)?;
@@ -377,7 +378,7 @@ pub(crate) fn read_span(
         cause,
     };
     let mut bytes = vec![0u8; 4 * count as usize];
-    let mut file = File::open(path).map_err(read_err)?;
+    let mut file = files::open_regular(path).map_err(read_err)?;
     file.seek(SeekFrom::Start(values_at + 4 * first))
         .and_then(|_| file.read_exact(&mut bytes))
         .map_err(|cause| {
@@ -385,7 +386,7 @@ pub(crate) fn read_span(
                 TableError::Truncated {
                     origin: Origin::File(path.to_path_buf()),
                     expected: values_at + 4 * (first + u64::from(count)),
-                    got: fs::metadata(path).map_or(0, |m| m.len()),
+                    got: std::fs::metadata(path).map_or(0, |m| m.len()),
                 }
             } else {
                 read_err(cause)
@@ -533,7 +534,7 @@ pub(crate) fn value_bytes(values: &[f32]) -> Vec<u8> {
 /// damaged), which no output of the program overwrites.
 pub fn holds_table(path: &Path) -> bool {
     let mut start = [0u8; MAGIC.len()];
-    File::open(path)
+    files::open_regular(path)
         .and_then(|mut f| f.read_exact(&mut start))
         .is_ok_and(|()| start == MAGIC)
 }
@@ -566,6 +567,15 @@ pub enum OutputError {
         /// The path given.
         path: PathBuf,
     },
+    /// The path is a device, a pipe, a socket or a link to nothing, which an output never
+    /// replaces: give the path of a regular file.
+    #[error("cannot write there: {cause}")]
+    NotRegular {
+        /// The path given.
+        path: PathBuf,
+        /// What stands there.
+        cause: io::Error,
+    },
     /// The path is the strategy table this command reads (or builds): give another path.
     #[error("cannot write {path}: it is the strategy table this command reads; give another file")]
     IsInput {
@@ -588,6 +598,12 @@ pub fn check_output(path: &Path, tables: &[&Path]) -> Result<(), OutputError> {
     if path.is_dir() {
         return Err(OutputError::IsFolder {
             path: path.to_path_buf(),
+        });
+    }
+    if let Err(cause) = files::output_path(path) {
+        return Err(OutputError::NotRegular {
+            path: path.to_path_buf(),
+            cause,
         });
     }
     if tables.iter().any(|t| files::same_file(path, t)) {
