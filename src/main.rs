@@ -22,6 +22,7 @@ use clap::error::{ContextKind, ContextValue, ErrorKind};
 use cli::{Cli, Command};
 
 fn run(cli: Cli) -> anyhow::Result<()> {
+    cmd::check_thread_env()?;
     match &cli.command {
         Command::Solve(args) => cmd::solve::run(args),
         Command::Advise(args) => cmd::advise::run(args),

@@ -209,3 +209,161 @@ fn a_quote_in_a_value_is_escaped_only_in_the_value() {
     assert_bad_input(&o, "invalid value '\\'' for '--rules <RULES>'");
     assert_eq!(stderr(&o).matches("\\'").count(), 1, "{}", stderr(&o));
 }
+
+#[test]
+fn a_batch_line_over_the_cap_gets_one_error_line_and_the_batch_goes_on() {
+    use yahtzee_core::batch::MAX_LINE_BYTES;
+    table(RuleSet::YACHT, Order::Any);
+    let mut input = b"\xEF\xBB\xBF{\"dice\": [1, 2, 3, 4, 5]}\n".to_vec();
+    input.extend(std::iter::repeat_n(b' ', 5 * MAX_LINE_BYTES));
+    input.extend_from_slice(b"\n{\"dice\": [6, 6, 6, 6, 6]}\n");
+    let o = crate::util::run_bytes(
+        table_dir(),
+        &["advise", "--rules", "yacht", "--batch"],
+        &input,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = crate::util::stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out:.400}");
+    // A byte-order mark before the first query is skipped.
+    assert!(lines[0].starts_with("{\"rules\":\"yacht\""), "{}", lines[0]);
+    assert!(
+        lines[1].starts_with("{\"error\":\"the line is longer than 65536 bytes"),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[1].len() < 1000);
+    assert!(lines[2].contains("\"dice\":[6,6,6,6,6]"), "{}", lines[2]);
+}
+
+#[test]
+fn rayon_num_threads_gets_the_check_of_threads() {
+    let dir = temp_dir();
+    for bad in ["100000", "0", "", "many"] {
+        let o = yahtzee_in(dir.path())
+            .env("RAYON_NUM_THREADS", bad)
+            .args(["solve", "--rules", "yacht"])
+            .stdin(Stdio::null())
+            .output()
+            .expect("the binary runs");
+        assert_bad_input(
+            &o,
+            "$RAYON_NUM_THREADS: the number of worker threads must be from 1 to 256",
+        );
+    }
+    assert!(!dir.path().join("yacht.v3.table").exists());
+    let o = yahtzee_in(dir.path())
+        .env("RAYON_NUM_THREADS", "2")
+        .args(["solve", "--rules", "yacht"])
+        .output()
+        .expect("the binary runs");
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn a_temporary_whose_writer_holds_its_lock_is_never_deleted() {
+    use yahtzee_core::files::remove_stale_temporaries;
+    let dir = temp_dir();
+    // A process id that means nothing here: a writer in another PID namespace, alive.
+    let mut child = Command::new("true").spawn().unwrap();
+    let pid = child.id();
+    child.wait().unwrap();
+    let path = dir.path().join(format!("export.csv.yahtzee-tmp-{pid}-0"));
+    let file = std::fs::File::create(&path).unwrap();
+    file.lock().unwrap();
+    assert_eq!(remove_stale_temporaries(dir.path()).unwrap(), 0);
+    assert!(path.exists());
+    // Through the binary: a write into the folder leaves it too.
+    table(RuleSet::YACHT, Order::Any);
+    let out = dir.path().join("export.csv");
+    let o = run_bounded(
+        dir.path(),
+        &["export", "--rules", "yacht", "--out", &path_str(&out)],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(path.exists());
+    // Its writer gone (the lock released), it is stale.
+    drop(file);
+    assert_eq!(remove_stale_temporaries(dir.path()).unwrap(), 1);
+    assert!(!path.exists());
+}
+
+#[test]
+fn solve_never_replaces_a_table_of_other_rules_or_another_objective() {
+    let dir = temp_dir();
+    let solve = |args: &[&str]| {
+        yahtzee_in(dir.path())
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("the binary runs")
+    };
+    let yacht = dir.path().join("yacht.v3.table");
+    let o = solve(&["solve", "--rules", "yacht"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let before = std::fs::read(&yacht).unwrap();
+    let yacht_s = path_str(&yacht);
+    for args in [
+        vec![
+            "solve",
+            "--rules",
+            "yahtzee-plain",
+            "--upper-first",
+            "--out",
+            &yacht_s,
+        ],
+        vec![
+            "solve",
+            "--rules",
+            "yacht",
+            "--upper-first",
+            "--out",
+            &yacht_s,
+        ],
+        vec![
+            "solve",
+            "--rules",
+            "yacht",
+            "--objective",
+            "target",
+            "--out",
+            &yacht_s,
+        ],
+    ] {
+        let o = solve(&args);
+        assert_bad_input(
+            &o,
+            "never replaces: give another --out, or delete that file first",
+        );
+    }
+    assert_eq!(std::fs::read(&yacht).unwrap(), before);
+    // A table of its own kind is replaced (a stale or damaged one is fixed so).
+    let o = solve(&["solve", "--rules", "yacht", "--out", &yacht_s]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn a_table_path_in_a_missing_folder_is_refused_as_every_output_is() {
+    table(RuleSet::YACHT, Order::Any);
+    let dir = temp_dir();
+    let missing = dir.path().join("no-such-folder").join("x.table");
+    let missing_s = path_str(&missing);
+    for args in [
+        vec![
+            "advise",
+            "--rules",
+            "yacht",
+            "--table",
+            &missing_s,
+            "--dice",
+            "1,2,3,4,5",
+        ],
+        vec!["solve", "--rules", "yacht", "--out", &missing_s],
+        vec!["export", "--rules", "yacht", "--out", &missing_s],
+    ] {
+        let o = run_bounded(dir.path(), &args);
+        assert_bad_input(&o, "does not exist; create it or give another path");
+    }
+    assert!(!dir.path().join("no-such-folder").exists());
+}

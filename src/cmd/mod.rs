@@ -89,6 +89,22 @@ pub fn print_result<R: serde::Serialize>(
 /// of starting thousands of threads.
 pub const MAX_THREADS: u16 = 256;
 
+/// Checks `$RAYON_NUM_THREADS`, which sizes the worker threads of a command without
+/// `--threads`, as `--threads` is checked: 1 to [`MAX_THREADS`] (or unset).
+pub fn check_thread_env() -> Result<()> {
+    let Some(value) = std::env::var_os("RAYON_NUM_THREADS") else {
+        return Ok(());
+    };
+    crate::cli::parse_threads(&value.to_string_lossy())
+        .map(drop)
+        .map_err(|e| {
+            anyhow!(
+                "$RAYON_NUM_THREADS: {}",
+                e.replace("leave --threads out", "unset it")
+            )
+        })
+}
+
 /// The worker threads of `--threads N` (absent: one per core, or `$RAYON_NUM_THREADS`).
 pub fn thread_pool(threads: Option<u16>) -> Result<rayon::ThreadPool> {
     rayon::ThreadPoolBuilder::new()

@@ -1,15 +1,17 @@
 //! `yahtzee solve`: solve a rule set and save its table.
 
 use std::io::Write;
+use std::path::Path;
 
 use anyhow::Result;
 
 use super::RulesFrom;
 use crate::cli::{ObjectiveArg, PlayerArg, SolveArgs};
+use yahtzee_core::Rules;
 use yahtzee_core::report::{self, TargetReport};
 use yahtzee_core::solve::vector::{TARGET, VectorObjective};
-use yahtzee_core::tables::expected::{default_table_path, default_table_path_of};
-use yahtzee_core::text::chance;
+use yahtzee_core::tables::expected::{EXPECTED_SCORE, default_table_path, default_table_path_of};
+use yahtzee_core::text::{chance, excerpt};
 
 pub fn run(args: &SolveArgs) -> Result<()> {
     let rules = args.rules.rules();
@@ -32,6 +34,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             _ => VectorObjective::target(rules),
         };
         let name = objective.name;
+        check_out(args.out.as_deref(), &rules, name)?;
         let path = args
             .out
             .clone()
@@ -70,6 +73,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         }
         return super::print_result(args.json, &report, |out| write_target(out, &report));
     }
+    check_out(args.out.as_deref(), &rules, EXPECTED_SCORE)?;
     let path = args
         .out
         .clone()
@@ -135,6 +139,39 @@ pub fn write_target(out: &mut dyn Write, report: &TargetReport) -> std::io::Resu
 }
 
 /// `solve --two-player`: the exact game of two, reported from a new game.
+/// Refuses an `--out` in a missing folder (as every output), or that holds a table of other
+/// rules or another objective than the one about to be solved, before any work: a solve replaces a table of its own kind (a stale or
+/// damaged one), never another (`--out yahtzee.v3.table` by mistake in a yacht solve).
+fn check_out(out: Option<&Path>, rules: &Rules, objective: &str) -> Result<()> {
+    let Some(path) = out else {
+        return Ok(());
+    };
+    let folder = yahtzee_core::files::folder_of(path);
+    if !folder.is_dir() {
+        anyhow::bail!(
+            "cannot write --out {}: the folder {} does not exist; create it or give another path",
+            path.display(),
+            folder.display()
+        );
+    }
+    let Some(header) = yahtzee_core::tables::container::header_of_file(path) else {
+        return Ok(());
+    };
+    if header.rules() == Some(*rules) && header.objective == objective {
+        return Ok(());
+    }
+    let held = match header.rules() {
+        Some(held) => held.label(),
+        None => excerpt(&header.rules),
+    };
+    anyhow::bail!(
+        "--out {} holds the {} table of {held}, which a solve of the {objective} table of {} never replaces: give another --out, or delete that file first",
+        path.display(),
+        header.objective,
+        rules.label()
+    )
+}
+
 fn run_two_player(
     args: &SolveArgs,
     rules: yahtzee_core::Rules,
@@ -157,6 +194,11 @@ fn run_two_player(
             "--out saves the table of optimal play: drop --out, or play both --first and --second optimal"
         );
     }
+    check_out(
+        args.out.as_deref(),
+        &rules,
+        yahtzee_core::tables::two_player::TWO_PLAYER,
+    )?;
     let path = both_optimal.then(|| {
         args.out.clone().unwrap_or_else(|| {
             default_table_path_of(&rules, yahtzee_core::tables::two_player::TWO_PLAYER)

@@ -8,7 +8,7 @@ use crate::cli::VerifyArgs;
 use yahtzee_core::report::{self, Verified};
 use yahtzee_core::solve::vector::TARGET;
 use yahtzee_core::tables::TableError;
-use yahtzee_core::tables::container::read_header;
+use yahtzee_core::tables::container::header_of_file;
 use yahtzee_core::tables::two_player::{EarlyTable, TWO_PLAYER};
 
 pub fn run(args: &VerifyArgs) -> Result<()> {
@@ -46,19 +46,6 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
 fn two_player_rules(path: &std::path::Path) -> Option<yahtzee_core::Rules> {
     let header = header_of_file(path)?;
     (header.objective == TWO_PLAYER).then(|| header.rules())?
-}
-
-/// The header of the table file at `path`, read from its first bytes alone (a header takes
-/// at most 4 KiB after the magic and its length), if it has one.
-fn header_of_file(path: &std::path::Path) -> Option<yahtzee_core::tables::container::TableHeader> {
-    use std::io::Read;
-    let mut head = Vec::new();
-    yahtzee_core::files::open_regular(path)
-        .ok()?
-        .take(16 + 4096)
-        .read_to_end(&mut head)
-        .ok()?;
-    read_header(&head).ok()
 }
 
 /// `verify` of the two-player table: its header and index at load, then every value read

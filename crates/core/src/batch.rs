@@ -83,6 +83,11 @@ pub enum BatchError {
         /// 1-based byte column of the first invalid byte.
         column: usize,
     },
+    /// The line is longer than [`MAX_LINE_BYTES`]. Fix: one query per line.
+    #[error(
+        "the line is longer than {MAX_LINE_BYTES} bytes, the most a query may take; a query is one JSON object per line like {EXAMPLE}"
+    )]
+    TooLong,
     /// The line is empty or only spaces. Fix: send one query per line, or no line.
     #[error("empty line; a query is a JSON object like {EXAMPLE}")]
     Blank,
@@ -541,28 +546,82 @@ fn error_line(message: &str) -> String {
     serde_json::json!({ "error": message }).to_string()
 }
 
+/// The longest query line, in bytes (its line end aside): a query with seven opponents'
+/// cards is under 2 KB. A longer line is answered with one error line and skipped to its end
+/// without being kept, so no input can make the batch hold more than this.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// Reads the next line of `input` into `line` (its `\n` dropped), at most
+/// [`MAX_LINE_BYTES`] bytes of it: `Ok(None)` at the end of the input, `Ok(Some(true))` for a
+/// line, `Ok(Some(false))` for a line that was longer (read to its end and dropped).
+fn next_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<Option<bool>> {
+    line.clear();
+    let mut fits = true;
+    let mut read_any = false;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            // The end of the input: the last line had no line end.
+            return Ok(read_any.then(|| end_line(line, fits)));
+        }
+        read_any = true;
+        let (part, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(end) => (&buf[..end], Some(end + 1)),
+            None => (buf, None),
+        };
+        if fits && line.len() + part.len() <= MAX_LINE_BYTES + 1 {
+            // One byte over the limit is kept: a `\r` before the `\n` is not counted.
+            line.extend_from_slice(part);
+        } else {
+            fits = false;
+            line.clear();
+        }
+        let used = done.unwrap_or(buf.len());
+        input.consume(used);
+        if done.is_some() {
+            return Ok(Some(end_line(line, fits)));
+        }
+    }
+}
+
+/// The end of a line read by [`next_line`]: a `\r` before the line end dropped, and whether
+/// it fits in [`MAX_LINE_BYTES`].
+fn end_line(line: &mut Vec<u8>, fits: bool) -> bool {
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    if !fits || line.len() > MAX_LINE_BYTES {
+        line.clear();
+        return false;
+    }
+    true
+}
+
 /// Answers every line of `input` on `output`, one line each, in order, and returns the number
-/// of lines. A line ends at `\n` (a `\r` before it is dropped); the last may have no line end.
-/// The output is flushed whenever the input has no more lines waiting, so a caller that sends
-/// one query at a time gets each answer at once.
+/// of lines. A line ends at `\n` (a `\r` before it is dropped); the last may have no line end;
+/// a byte-order mark at the start of the input is skipped; a line longer than
+/// [`MAX_LINE_BYTES`] gets an error line. The output is flushed whenever the input has no
+/// more lines waiting, so a caller that sends one query at a time gets each answer at once.
 pub fn run(table: &TableSet, input: impl Read, output: impl Write) -> io::Result<u64> {
     let mut input = BufReader::with_capacity(1 << 16, input);
     let mut output = io::BufWriter::with_capacity(1 << 16, output);
     let mut line = Vec::new();
     let mut count = 0;
-    loop {
-        line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
-            break;
-        }
+    while let Some(fits) = next_line(&mut input, &mut line)? {
         let mut text = &line[..];
-        if let Some(rest) = text.strip_suffix(b"\n") {
-            text = rest;
+        if count == 0 {
+            text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
         }
-        if let Some(rest) = text.strip_suffix(b"\r") {
-            text = rest;
-        }
-        writeln!(output, "{}", answer_line(table, text))?;
+        let answer = if fits {
+            answer_line(table, text)
+        } else {
+            error_line(&BatchError::TooLong.to_string())
+        };
+        writeln!(output, "{answer}")?;
         count += 1;
         if input.buffer().is_empty() {
             output.flush()?;

@@ -11,7 +11,9 @@
 //! - a process killed outright (`kill -9`, a crash, a power cut) cannot clean up, so each new
 //!   write into a folder first deletes the temporaries of processes that no longer exist
 //!   ([`remove_stale_temporaries`]). Whether a process exists is asked of `/proc` on Linux;
-//!   elsewhere it cannot be known cheaply, and the temporaries are left alone.
+//!   elsewhere it cannot be known cheaply, and the temporaries are left alone. A process id
+//!   can mislead (a writer in another PID namespace sharing the folder), so a writer also
+//!   holds a lock on its temporary, and one whose lock is held is never deleted.
 //!
 //! [`same_file`] says whether two paths name one file, for the check an output path passes
 //! before a long computation (`tables::container::check_output`: never over a table).
@@ -229,11 +231,17 @@ impl Temporary {
         // Registered before it exists, so an interruption from here on removes it.
         open_set().insert(path.clone());
         match File::options().write(true).create_new(true).open(&path) {
-            Ok(file) => Ok(Temporary {
-                path,
-                target: target.to_path_buf(),
-                file,
-            }),
+            Ok(file) => {
+                // Held while the file is written, released by the system when this process
+                // ends however it ends: what tells a live temporary from a stale one where the
+                // process id cannot (a writer in another PID namespace).
+                file.lock()?;
+                Ok(Temporary {
+                    path,
+                    target: target.to_path_buf(),
+                    file,
+                })
+            }
             Err(e) => {
                 open_set().remove(&path);
                 Err(e)
@@ -303,11 +311,22 @@ pub fn remove_stale_temporaries(dir: &Path) -> io::Result<usize> {
         } else {
             process_is_gone(pid)
         };
-        if stale && entry.file_type()?.is_file() && fs::remove_file(&path).is_ok() {
+        if stale
+            && entry.file_type()?.is_file()
+            && unlocked(&path)
+            && fs::remove_file(&path).is_ok()
+        {
             removed += 1;
         }
     }
     Ok(removed)
+}
+
+/// True when no process holds the lock of the temporary at `path` (see
+/// [`Temporary::create`]): its writer has ended. A writer whose process id means nothing
+/// here (another PID namespace sharing the folder) still holds it.
+fn unlocked(path: &Path) -> bool {
+    File::open(path).is_ok_and(|f| f.try_lock().is_ok())
 }
 
 /// True when no process `pid` exists; false when it exists or this cannot be known.

@@ -174,6 +174,18 @@ pub fn read_header(bytes: &[u8]) -> Result<TableHeader, TableError> {
     Head::of(bytes, Origin::Bytes).map(|h| h.header)
 }
 
+/// The header of the table file at `path`, read from its first bytes alone (at most the
+/// magic, its length and 4 KiB), if it is a regular file holding a readable header.
+pub fn header_of_file(path: &Path) -> Option<TableHeader> {
+    let mut head = Vec::new();
+    files::open_regular(path)
+        .ok()?
+        .take((PREFIX + MAX_HEADER) as u64)
+        .read_to_end(&mut head)
+        .ok()?;
+    read_header(&head).ok()
+}
+
 /// A table's header, where its body starts and where the table came from: what every check
 /// of a table reads.
 #[derive(Debug)]

@@ -445,6 +445,23 @@ impl TableSet {
         let paths = &self.paths;
         let rules = &self.rules;
         let path = paths.path(rules, kind);
+        // A path given is used as given: a missing folder is refused, as for every output
+        // (the default folder, the cache, is made when missing).
+        if let Some(given) = paths.given(kind) {
+            let folder = crate::files::folder_of(given);
+            if !folder.is_dir() {
+                return Err(LoadError {
+                    kind,
+                    cause: LoadCause::Io,
+                    message: format!(
+                        "cannot use the {} table {}: the folder {} does not exist; create it or give another path",
+                        kind.name(),
+                        given.display(),
+                        folder.display()
+                    ),
+                });
+            }
+        }
         let observer = &*self.observer;
         // The slot's counters alone: the closure is shared with the solve's threads.
         let (building, done_so_far, steps) = (&slot.building, &slot.done, &slot.total);
