@@ -86,7 +86,10 @@ impl Served {
         let url = format!("{}{path}", self.base);
         let response = match (method, body) {
             ("GET", _) => agent.get(&url).call(),
-            ("POST", Some(b)) => agent.post(&url).send(b),
+            ("POST", Some(b)) => agent
+                .post(&url)
+                .header("Content-Type", "application/json")
+                .send(b),
             ("POST", None) => agent.post(&url).send_empty(),
             ("PUT", _) => agent.put(&url).send_empty(),
             ("DELETE", _) => agent.delete(&url).call(),
@@ -116,6 +119,11 @@ impl Served {
         let (status, text) = self.post(path, &body.to_string());
         assert_eq!(status, 200, "{path} {body}: {text}");
         serde_json::from_str(&text).expect("a JSON answer")
+    }
+
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// True while the process runs.
@@ -771,7 +779,7 @@ fn every_error_class_is_json_and_no_request_kills_the_server() {
     let chunked = raw_request(
         server.port(),
         &format!(
-            "POST /api/advise HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n{:x}\r\n{}\r\n0\r\n\r\n",
+            "POST /api/advise HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n{:x}\r\n{}\r\n0\r\n\r\n",
             70_000,
             " ".repeat(70_000)
         ),
@@ -1303,7 +1311,7 @@ fn an_outlook_shows_its_progress_and_stops_when_no_request_waits_for_it() {
     let mut stream = TcpStream::connect(("127.0.0.1", server.port())).unwrap();
     write!(
         stream,
-        "POST /api/outlook?rules=yacht HTTP/1.1\r\nHost: localhost\r\nContent-Length: {}\r\n\r\n{body}",
+        "POST /api/outlook?rules=yacht HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     )
     .unwrap();
@@ -1469,5 +1477,475 @@ fn review_prices_in_the_objective_asked_as_review_does_with_its_flags() {
         &server.post("/api/review?objective=win", &alone),
         400,
         "a review in chance of winning needs two players or more: this record has one player",
+    );
+}
+
+/// The CPU time of process `pid` so far, in clock ticks (utime + stime of /proc/PID/stat).
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("the process runs");
+    // The fields after the command name, which is in parentheses: state is field 3, utime 14.
+    let after = &stat[stat.rfind(')').expect("a stat line") + 2..];
+    let fields: Vec<&str> = after.split(' ').collect();
+    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+}
+
+/// Waits until process `pid` is idle: a second with less than a tenth of a second of CPU.
+/// The seconds that took, or `None` when it was still busy after `limit` seconds.
+fn idle_within(pid: u32, limit: f64) -> Option<f64> {
+    let start = Instant::now();
+    loop {
+        let before = cpu_ticks(pid);
+        std::thread::sleep(Duration::from_millis(1000));
+        if cpu_ticks(pid) - before < 10 {
+            return Some(start.elapsed().as_secs_f64() - 1.0);
+        }
+        if start.elapsed().as_secs_f64() > limit {
+            return None;
+        }
+    }
+}
+
+/// A connection that has sent `POST path` with the JSON `body` and waits for the answer.
+fn post_open(port: u16, path: &str, body: &str) -> TcpStream {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("the server listens");
+    write!(
+        stream,
+        "POST {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    stream
+}
+
+/// `long_work` of `/api/status`: (running, admitted).
+fn long_work(server: &Served) -> (u64, u64) {
+    let (_, body) = server.get("/api/status");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    let w = &v["long_work"];
+    (
+        w["running"].as_u64().unwrap(),
+        w["admitted"].as_u64().unwrap(),
+    )
+}
+
+/// Issue 23, 17: advice against opponents (seconds to half a minute of a core) went on after
+/// its client had gone, and any number of them ran at once.
+#[test]
+fn abandoned_advice_went_on_computing_and_any_number_ran_at_once() {
+    table(RuleSet::YAHTZEE, Order::Any);
+    let server = Served::start(&[]);
+    let pid = server.pid();
+    // About 7 s of a core from this card, with a check between the depths of its solve.
+    let line = r#"{"card": {"ones": 3, "twos": 6}, "dice": [1, 3, 3, 5, 6], "opponents": [{"final": 250}]}"#;
+    assert!(
+        idle_within(pid, 30.0).is_some(),
+        "the server is busy at start"
+    );
+    let before = cpu_ticks(pid);
+    let stream = post_open(server.port(), "/api/advise", line);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while cpu_ticks(pid) < before + 50 {
+        assert!(Instant::now() < deadline, "the advice does not compute");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(stream);
+    let idle = idle_within(pid, 4.0);
+    assert!(idle.is_some(), "the abandoned advice went on computing");
+    assert_eq!(long_work(&server), (0, 0));
+    // The bound: 2 at once and 8 waiting; one more is told to come back later, at once.
+    let held: Vec<TcpStream> = (0..10)
+        .map(|_| post_open(server.port(), "/api/advise", line))
+        .collect();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while long_work(&server) != (2, 10) {
+        assert!(Instant::now() < deadline, "{:?}", long_work(&server));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let asked = Instant::now();
+    let answer = raw_request(
+        server.port(),
+        &format!(
+            "POST /api/advise HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{line}",
+            line.len()
+        ),
+    );
+    assert!(asked.elapsed() < Duration::from_secs(2), "{answer}");
+    assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+    assert!(
+        answer
+            .to_ascii_lowercase()
+            .contains("\r\nretry-after: 10\r\n"),
+        "{answer}"
+    );
+    let body = answer.split("\r\n\r\n").nth(1).unwrap();
+    let v: Value = serde_json::from_str(body).unwrap();
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("the server is busy: 10 long computations are running or waiting"),
+        "{body}"
+    );
+    // Everyone leaves: the queue empties, the two computations stop.
+    drop(held);
+    assert!(
+        idle_within(pid, 4.0).is_some(),
+        "the abandoned computations went on"
+    );
+    assert_eq!(long_work(&server), (0, 0));
+    // And the server answers as before, the same advice as the command line's.
+    let fast = r#"{"card": {"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "chance": 22}, "dice": [1, 3, 3, 5, 6], "opponents": [{"final": 250}, {"final": 180}]}"#;
+    let (status, body) = server.post("/api/advise", fast);
+    assert_eq!(status, 200, "{body}");
+    let cli = cli_batch(RuleSet::YAHTZEE, Order::Any, &[], &[fast]);
+    assert_eq!(body, cli[0]);
+}
+
+/// Issue 23, 18: any page the user visits could post `text/plain` to the local server.
+#[test]
+fn any_page_could_post_text_plain_to_the_local_server() {
+    table(RuleSet::YACHT, Order::Any);
+    let server = Served::start(&["--rules", "yacht"]);
+    let port = server.port();
+    let line = r#"{"dice": [1, 3, 3, 5, 6]}"#;
+    let ask = |method: &str, path: &str, headers: &str, body: &str| {
+        raw_request(
+            port,
+            &format!(
+                "{method} {path} HTTP/1.1\r\n{headers}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            ),
+        )
+    };
+    let json = "Content-Type: application/json\r\n";
+    let own = format!("Host: 127.0.0.1:{port}\r\n");
+    for origin in [
+        "http://evil.example".to_string(),
+        "null".to_string(),
+        format!("http://127.0.0.1:{}", port + 1),
+        format!("https://127.0.0.1:{port}"),
+        format!("http://localhost:{port}"),
+    ] {
+        for (method, path, body) in [
+            ("POST", "/api/advise?rules=yacht", line),
+            ("GET", "/api/status", ""),
+        ] {
+            let answer = ask(
+                method,
+                path,
+                &format!("{own}Origin: {origin}\r\n{json}"),
+                body,
+            );
+            assert!(answer.starts_with("HTTP/1.1 403"), "{origin}: {answer}");
+            assert!(
+                answer.contains(&format!(
+                    r#"{{"error":"a request from the page of {origin} is refused: the server answers only its own page, http://127.0.0.1:{port}"}}"#
+                )),
+                "{answer}"
+            );
+        }
+    }
+    // The page's own origin, by the address or by the name it was opened with.
+    for (host, origin) in [
+        (
+            format!("127.0.0.1:{port}"),
+            format!("http://127.0.0.1:{port}"),
+        ),
+        (
+            format!("localhost:{port}"),
+            format!("http://localhost:{port}"),
+        ),
+        (
+            format!("LOCALHOST:{port}"),
+            format!("http://localhost:{port}"),
+        ),
+    ] {
+        let answer = ask(
+            "POST",
+            "/api/advise?rules=yacht",
+            &format!("Host: {host}\r\nOrigin: {origin}\r\n{json}"),
+            line,
+        );
+        assert!(answer.starts_with("HTTP/1.1 200"), "{origin}: {answer}");
+    }
+    // A body not declared JSON: 415, whatever the endpoint.
+    for (content_type, path) in [
+        ("Content-Type: text/plain\r\n", "/api/advise?rules=yacht"),
+        ("Content-Type: text/plain;charset=UTF-8\r\n", "/api/stats"),
+        (
+            "Content-Type: application/x-www-form-urlencoded\r\n",
+            "/api/card",
+        ),
+        (
+            "Content-Type: multipart/form-data; boundary=x\r\n",
+            "/api/game",
+        ),
+        ("", "/api/advise?rules=yacht"),
+    ] {
+        let answer = ask("POST", path, &format!("{own}{content_type}"), line);
+        assert!(
+            answer.starts_with("HTTP/1.1 415"),
+            "{content_type}: {answer}"
+        );
+        assert!(
+            answer.contains(r#"{"error":"the body of a POST is JSON: send it with Content-Type: application/json (got "#),
+            "{answer}"
+        );
+    }
+    let answer = ask(
+        "POST",
+        "/api/load?rules=yacht",
+        &format!("{own}Content-Type: text/plain\r\n"),
+        "",
+    );
+    assert!(answer.starts_with("HTTP/1.1 415"), "{answer}");
+    // JSON with its charset, and a POST without a body (nor a type) pass.
+    let answer = ask(
+        "POST",
+        "/api/advise?rules=yacht",
+        &format!("{own}Content-Type: Application/JSON; charset=utf-8\r\n"),
+        line,
+    );
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let answer = ask("POST", "/api/load?rules=yacht", &own, "");
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // The page's script says JSON on every POST.
+    let (_, script) = server.get("/app.js");
+    assert!(
+        script.contains("if (method !== 'GET') init.headers['Content-Type'] = 'application/json';"),
+        "app.js"
+    );
+}
+
+/// Issue 23, 19: twelve `/api/load` requests built nine tables at once.
+#[test]
+fn twelve_loads_built_nine_tables_at_once() {
+    let dir = temp_dir();
+    let server = Served::start_in(dir.path(), &["--rules", "yacht"]);
+    let tables = || -> Vec<Value> {
+        let (_, body) = server.get("/api/status");
+        let v: Value = serde_json::from_str(&body).unwrap();
+        v["tables"].as_array().unwrap().clone()
+    };
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            for order in ["false", "true"] {
+                for objective in ["expected-score", "target", "distribution"] {
+                    let server = &server;
+                    s.spawn(move || {
+                        let (status, body) = server.post(
+                            &format!(
+                                "/api/load?rules=yacht&upper_first={order}&objective={objective}"
+                            ),
+                            "",
+                        );
+                        assert_eq!(status, 200, "{body}");
+                    });
+                }
+            }
+        }
+    });
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let t = tables();
+        if t.len() == 6 && t.iter().all(|t| t["state"] == "ready") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "{t:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // Each built once, one after the other: a build's start, then its end, six times.
+    let err = server.err.lock().unwrap().clone();
+    let events: Vec<&str> = err
+        .lines()
+        .filter(|l| l.ends_with(": building it once") || l.starts_with("built the "))
+        .collect();
+    assert_eq!(events.len(), 12, "{err}");
+    for pair in events.chunks(2) {
+        let (start, end) = (pair[0], pair[1]);
+        let what = start
+            .strip_prefix("no ")
+            .and_then(|l| l.split_once(" at "))
+            .map(|(w, _)| w.replacen(" table for ", " table of ", 1))
+            .unwrap_or_else(|| panic!("not a build's start: {start}\n{err}"));
+        assert!(
+            end.starts_with(&format!("built the {what} in ")),
+            "{start} / {end}\n{err}"
+        );
+    }
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 6, "{names:?}");
+}
+
+/// Issue 23, 20: an idle connection, a head sent a byte at a time, half a body, or a body
+/// announced too large were kept open.
+#[test]
+fn slow_and_lying_clients_were_kept_open() {
+    table(RuleSet::YACHT, Order::Any);
+    let server = Served::start(&["--rules", "yacht"]);
+    let port = server.port();
+    let head_limit = yahtzee_serve::limits::HEADER_TIMEOUT.as_secs_f64();
+    let body_limit = yahtzee_serve::limits::BODY_TIMEOUT.as_secs_f64();
+    // What the server says, and when it closes, after `send` (written at once, or a byte
+    // every 2 s).
+    let closes = |send: &'static str, trickle: bool| {
+        let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .unwrap();
+        let start = Instant::now();
+        if trickle {
+            let mut writer = stream.try_clone().unwrap();
+            std::thread::spawn(move || {
+                for b in send.bytes() {
+                    if writer.write_all(&[b]).is_err() {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_secs(2));
+                }
+            });
+        } else {
+            stream.write_all(send.as_bytes()).unwrap();
+        }
+        let mut out = Vec::new();
+        let _ = stream.read_to_end(&mut out);
+        (
+            start.elapsed().as_secs_f64(),
+            String::from_utf8_lossy(&out).into_owned(),
+        )
+    };
+    std::thread::scope(|s| {
+        let idle = s.spawn(|| closes("", false));
+        let trickle =
+            s.spawn(|| closes("GET /api/status HTTP/1.1\r\nHost: localhost\r\n\r\n", true));
+        let half = s.spawn(|| {
+            closes(
+                "POST /api/advise?rules=yacht HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"di",
+                false,
+            )
+        });
+        let huge = s.spawn(|| {
+            closes(
+                "POST /api/advise?rules=yacht HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 99999999999999\r\n\r\n",
+                false,
+            )
+        });
+        for (what, handle) in [("idle", idle), ("a byte every 2 s", trickle)] {
+            let (seconds, answer) = handle.join().unwrap();
+            assert!(
+                seconds >= head_limit - 0.5 && seconds < head_limit + 3.0,
+                "{what}: closed after {seconds} s: {answer}"
+            );
+            assert!(!answer.contains("HTTP/1.1 200"), "{what}: {answer}");
+        }
+        let (seconds, answer) = half.join().unwrap();
+        assert!(
+            seconds >= body_limit - 0.5 && seconds < body_limit + 3.0,
+            "half a body: closed after {seconds} s: {answer}"
+        );
+        assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+        assert!(
+            answer.contains(r#"{"error":"the request body did not arrive within 5 seconds: send the whole body at once"}"#),
+            "{answer}"
+        );
+        let (seconds, answer) = huge.join().unwrap();
+        assert!(
+            seconds < 2.0,
+            "a huge body announced: {seconds} s: {answer}"
+        );
+        assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+        assert!(
+            answer.contains("over the limit of 65536 bytes of /api/advise"),
+            "{answer}"
+        );
+    });
+    // A connection kept alive between requests is closed once idle for as long.
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    stream
+        .write_all(b"GET /api/status HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        .unwrap();
+    let start = Instant::now();
+    let mut out = Vec::new();
+    let _ = stream.read_to_end(&mut out);
+    let seconds = start.elapsed().as_secs_f64();
+    assert!(String::from_utf8_lossy(&out).starts_with("HTTP/1.1 200"));
+    assert!(seconds < head_limit + 3.0, "kept open {seconds} s");
+    let (status, _) = server.get("/api/status");
+    assert_eq!(status, 200);
+}
+
+/// Issue 23, 21: a damaged table rebuilt as its 500 says was still refused until the server
+/// restarted.
+#[test]
+fn a_rebuilt_table_was_refused_until_restart() {
+    let dir = temp_dir();
+    let rules = Rules::new(RuleSet::YACHT);
+    std::fs::write(
+        dir.path()
+            .join(yahtzee_core::tables::expected::default_table_name(&rules)),
+        b"not a table",
+    )
+    .unwrap();
+    let server = Served::start_in(dir.path(), &["--rules", "yacht"]);
+    let line = r#"{"dice": [1, 2, 3, 4, 5]}"#;
+    let m = assert_error(
+        &server.post("/api/advise?rules=yacht", line),
+        500,
+        "rebuild it with `yahtzee solve --rules yacht`",
+    );
+    // Asked again, the load is tried again (and fails again).
+    assert_error(&server.post("/api/advise?rules=yacht", line), 500, &m);
+    util::run_suggested(dir.path(), &m);
+    let (status, body) = server.post("/api/advise?rules=yacht", line);
+    assert_eq!(status, 200, "{body}");
+    let o = run_bytes(
+        dir.path(),
+        &["advise", "--batch", "--rules", "yacht"],
+        line.as_bytes(),
+    );
+    assert_eq!(body, stdout(&o).trim_end());
+    let (_, status) = server.get("/api/status");
+    assert!(!status.contains(r#""state":"failed""#), "{status}");
+}
+
+/// Issue 23, 22: `/api/outlook` took `two_player` and `lead`, which its schema does not
+/// have.
+#[test]
+fn outlook_accepted_two_player_and_lead() {
+    table(RuleSet::YACHT, Order::Any);
+    let server = Served::start(&["--rules", "yacht"]);
+    for (line, key) in [
+        (
+            r#"{"dice": [1, 3, 3, 5, 6], "opponents": [{"final": 100}], "two_player": true}"#,
+            "two_player",
+        ),
+        (
+            r#"{"dice": [1, 3, 3, 5, 6], "two_player": false}"#,
+            "two_player",
+        ),
+        (r#"{"lead": 4}"#, "lead"),
+    ] {
+        assert_error(
+            &server.post("/api/outlook?rules=yacht", line),
+            400,
+            &format!(
+                "unknown key `{key}` for /api/outlook: the keys are card, yahtzee_bonus, dice, rolls_left, target and opponents"
+            ),
+        );
+    }
+    let yaml = yahtzee_serve::OPENAPI_YAML;
+    let schema = &yaml[yaml.find("    OutlookQuery:").unwrap()..];
+    let schema = &schema[..schema.find("    Outlook:").unwrap()];
+    assert!(schema.contains("additionalProperties: false"), "{schema}");
+    assert!(
+        !schema.contains("two_player") && !schema.contains("lead"),
+        "{schema}"
     );
 }

@@ -28,11 +28,12 @@ use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::limits::{LongWork, best_response_until, long_work, stopped, until};
 use super::{
     ApiError, BODY_LIMIT, RECORD_LIMIT, Server, TableKind, blocking, json, json_text, param,
     query_pairs, read_body, rules_param,
 };
-use yahtzee_core::batch::{self, BatchError};
+use yahtzee_core::batch::{self, BatchError, Query};
 use yahtzee_core::game::dice::Dice;
 use yahtzee_core::game::rules::{Rules, RulesCard, Section};
 use yahtzee_core::game::state::ScoreCard;
@@ -40,6 +41,7 @@ use yahtzee_core::play::review::{GameRecord, ReviewError, review, review_for};
 use yahtzee_core::play::{box_names, check_legal};
 use yahtzee_core::policy::Answer;
 use yahtzee_core::policy::pricing::Pricing;
+use yahtzee_core::policy::win::{Opponent, advise_against, needs_distribution, opponent_scores};
 use yahtzee_core::report::{StatsReport, stats};
 use yahtzee_core::stats::distribution::{Summary, THRESHOLDS, Tally};
 use yahtzee_core::tables::set::LoadCause;
@@ -83,6 +85,9 @@ struct Status {
     tables: Vec<yahtzee_core::tables::set::TableStatus>,
     /// The outlooks being computed (under the target and win policies), oldest first.
     outlooks: Vec<super::outlook::JobStatus>,
+    /// The long computations (advice against opponents, statistics, reviews): running,
+    /// waiting, and the bounds.
+    long_work: LongWork,
 }
 
 async fn status(State(server): State<Arc<Server>>, RawQuery(raw): RawQuery) -> Response {
@@ -94,6 +99,7 @@ async fn status(State(server): State<Arc<Server>>, RawQuery(raw): RawQuery) -> R
         outlook: true,
         tables: server.tables.status(),
         outlooks: server.outlooks.status(),
+        long_work: server.limits.status(),
     })
 }
 
@@ -366,6 +372,62 @@ pub fn advise_line(server: &Arc<Server>, rules: Rules, line: &[u8]) -> Result<St
     serde_json::to_string(&answer).map_err(|e| ApiError::internal(e.to_string()))
 }
 
+/// The error of a batch line as the server answers it: a table that cannot be loaded is a
+/// 500, any other a 400.
+fn batch_error(e: BatchError) -> ApiError {
+    match e {
+        BatchError::Table(e) if e.cause != LoadCause::NotOffered => ApiError::internal(e.message),
+        other => ApiError::bad(other.to_string()),
+    }
+}
+
+/// The opponents of a line that asks for advice against them (not the game of two): the
+/// long questions, which solve the best response to the opponents (seconds to half a
+/// minute). `None` for any other line, or one with a mistake (answered by
+/// [`advise_line`]).
+fn win_query(rules: Rules, line: &[u8]) -> Option<(Query, Vec<Opponent>)> {
+    let query = Query::parse(line).ok()?;
+    if query.two_player {
+        return None;
+    }
+    let opponents = query.opponents(rules).ok()??;
+    Some((query, opponents))
+}
+
+/// The answer of `query`, a line with `opponents`, as [`advise_line`] gives it (the same
+/// checks in the same order as [`batch::answer`], then [`yahtzee_core::policy::advise`]):
+/// the best response to the opponents solved with a check of `cancel` between its depths,
+/// so that the solve stops when the request is gone.
+fn win_line(
+    server: &Arc<Server>,
+    rules: Rules,
+    query: &Query,
+    opponents: &[Opponent],
+    cancel: &super::limits::Cancel,
+) -> Result<String, ApiError> {
+    let tables = server.tables.set(rules);
+    let ev = tables.ev().map_err(|e| ApiError::internal(e.message))?;
+    let position = query.position(rules).map_err(batch_error)?;
+    // The position is checked before the distribution table is loaded or built.
+    yahtzee_core::policy::expected::advise(ev, &position)
+        .map_err(|e| batch_error(BatchError::Advice(e)))?;
+    let distribution = if needs_distribution(opponents) {
+        Some(
+            &**tables
+                .distribution()
+                .map_err(|e| batch_error(BatchError::Table(e)))?,
+        )
+    } else {
+        None
+    };
+    let win = |e| batch_error(BatchError::from(e));
+    let scores = opponent_scores(ev.rules(), distribution, opponents).map_err(win)?;
+    let table =
+        best_response_until(&position.card, &scores, &|| cancel.is_set()).ok_or_else(stopped)?;
+    let advice = advise_against(ev, &table, &position, opponents, &scores).map_err(win)?;
+    serde_json::to_string(&Answer::Win(advice)).map_err(|e| ApiError::internal(e.to_string()))
+}
+
 async fn advise(
     State(server): State<Arc<Server>>,
     RawQuery(raw): RawQuery,
@@ -380,6 +442,13 @@ async fn advise(
             if line.last() == Some(&b'\r') {
                 line.pop();
             }
+        }
+        if let Some((query, opponents)) = win_query(rules, &line) {
+            let s = Arc::clone(&server);
+            return long_work(&server, "/api/advise", move |cancel| {
+                win_line(&s, rules, &query, &opponents, cancel)
+            })
+            .await;
         }
         blocking(move || advise_line(&server, rules, &line)).await
     };
@@ -398,20 +467,27 @@ struct StatsBody {
 const STATS_EXAMPLE: &str = r#"{"at_least": [200, 250, 300]}"#;
 
 /// The exact statistics of `rules` with P(score >= t) for `thresholds`, as `yahtzee stats
-/// --json` reports them; the distribution is computed once per rules.
+/// --json` reports them; the distribution is computed once per rules (stopped between two
+/// depths once `stop()` is true, and then computed again by the next request).
 pub fn stats_report(
     server: &Arc<Server>,
     rules: Rules,
     thresholds: &[u32],
+    stop: &(dyn Fn() -> bool + Sync),
 ) -> Result<StatsReport, ApiError> {
     let cell = {
         let mut map = server.stats.lock().unwrap_or_else(|e| e.into_inner());
         Arc::clone(map.entry(rules).or_default())
     };
     let table = server.tables.ev(rules).map_err(ApiError::internal)?;
-    let (report, tally) = cell.get_or_init(|| stats(&table, &THRESHOLDS, &|_, _| {}));
-    let mut report = report.clone();
-    report.summary = Summary::of(&rules, tally, thresholds);
+    // A computation stopped leaves the cell empty: a request waiting for it computes it.
+    let (report, tally) = until(stop, |check| {
+        cell.get_or_init(|| stats(&table, &THRESHOLDS, &|_, _| check()))
+            .clone()
+    })
+    .ok_or_else(stopped)?;
+    let mut report = report;
+    report.summary = Summary::of(&rules, &tally, thresholds);
     Ok(report)
 }
 
@@ -456,7 +532,18 @@ async fn stats_of(
                 }
             }
         };
-        blocking(move || stats_report(&server, rules, &thresholds)).await
+        let computed = {
+            let map = server.stats.lock().unwrap_or_else(|e| e.into_inner());
+            map.get(&rules).is_some_and(|cell| cell.get().is_some())
+        };
+        let s = Arc::clone(&server);
+        if computed {
+            return blocking(move || stats_report(&s, rules, &thresholds, &|| false)).await;
+        }
+        long_work(&server, "/api/stats", move |cancel| {
+            stats_report(&s, rules, &thresholds, &|| cancel.is_set())
+        })
+        .await
     };
     match answer.await {
         Ok(report) => json(&report),
@@ -591,7 +678,12 @@ async fn review_of(
     let answer = async {
         let pairs = query_pairs(raw.as_deref(), &["objective", "target"], "/api/review")?;
         let bytes = read_body(body, RECORD_LIMIT, "/api/review").await?;
-        blocking(move || review_record(&server, &bytes, &pairs)).await
+        // A review prices every decision of a game (against opponents: a solve each turn).
+        let s = Arc::clone(&server);
+        long_work(&server, "/api/review", move |_| {
+            review_record(&s, &bytes, &pairs)
+        })
+        .await
     };
     match answer.await {
         Ok(report) => json(&report),

@@ -14,15 +14,24 @@
 //! request body is a batch line), the card from [`yahtzee_core::game::rules::RulesCard`] and
 //! [`yahtzee_core::game::state::ScoreCard`], games from the referee [`yahtzee_core::play::Game`], reviews from
 //! [`yahtzee_core::play::review`]. A bad request gets status 400 and `{"error": "..."}` with the message
-//! the command line prints for the same mistake; a body over the endpoint's limit gets 413;
-//! an unknown path 404 and a wrong method 405, also as `{"error": "..."}`. No request names a
-//! file: the only files the server writes are the tables of its cache, as every command does.
+//! the command line prints for the same mistake; a body over the endpoint's limit gets 413
+//! (at once when its `Content-Length` says so); an unknown path 404 and a wrong method 405,
+//! also as `{"error": "..."}`. No request names a file: the only files the server writes are
+//! the tables of its cache, as every command does.
+//!
+//! What a client may ask of it is bounded ([`limits`]): a request from another origin (an
+//! `Origin` header that is not the server's own) gets 403, a POST body that is not declared
+//! `application/json` 415, a head not read within [`limits::HEADER_TIMEOUT`] closes the
+//! connection, a body not read within [`limits::BODY_TIMEOUT`] gets 408; the long computations
+//! run a few at a time (503 with `Retry-After` past the queue), and stop when their client is
+//! gone.
 //!
 //! Tables are loaded (or built) once per rules and shared by every request ([`tables`]);
 //! work on them runs on tokio's blocking threads, never on the threads that serve
 //! connections, so a build or a long computation does not stall the page.
 
 pub mod api;
+pub mod limits;
 pub mod outlook;
 pub mod play;
 pub mod tables;
@@ -117,6 +126,11 @@ pub struct Server {
     /// Answer only requests whose `Host` names this machine by a loopback name (the server
     /// listens on a loopback address): see [`host_is_local`].
     pub loopback_only: bool,
+    /// The address bound: its origin (`http://ADDRESS:PORT`) is the server's own, as is
+    /// that of the request's `Host` (see [`same_origin`]).
+    pub addr: SocketAddr,
+    /// The bound on long computations.
+    pub limits: limits::Limits,
 }
 
 /// Runs the server until the process ends: binds `options.addr`, calls `ready` with the
@@ -146,6 +160,8 @@ pub fn run(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), 
             stats: api::StatsCache::default(),
             outlooks: outlook::Outlooks::default(),
             loopback_only: is_local(addr.ip()),
+            addr,
+            limits: limits::Limits::default(),
         });
         server.tables.start(options.rules, TableKind::ExpectedScore);
         // The distribution table (the page's chart) is loaded at start only when it is in
@@ -158,10 +174,43 @@ pub fn run(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), 
             server.tables.start(options.rules, TableKind::Distribution);
         }
         ready(addr);
-        axum::serve(listener, router(server))
-            .await
-            .map_err(ServeError::Serve)
+        accept(listener, router(server)).await
     })
+}
+
+/// Answers the connections of `listener` with `app`, each on a task of its own, HTTP/1 with
+/// [`limits::HEADER_TIMEOUT`] to read each request's head (`axum::serve` sets none).
+async fn accept(listener: tokio::net::TcpListener, app: Router) -> Result<(), ServeError> {
+    loop {
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            // A connection reset before it was accepted is the client's affair; out of file
+            // descriptors, wait for some to be closed.
+            Err(e) if is_connection_error(&e) => continue,
+            Err(_) => {
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            // A connection's error (a timeout, garbage, a reset) ends that connection alone.
+            let _ = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(limits::HEADER_TIMEOUT)
+                .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                .await;
+        });
+    }
+}
+
+fn is_connection_error(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind::{ConnectionAborted, ConnectionRefused, ConnectionReset};
+    matches!(
+        e.kind(),
+        ConnectionRefused | ConnectionAborted | ConnectionReset
+    )
 }
 
 /// Every route of the server.
@@ -189,7 +238,7 @@ pub fn router(server: Arc<Server>) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .layer(axum::middleware::from_fn_with_state(
             Arc::clone(&server),
-            check_host,
+            check_request,
         ))
         .with_state(server)
 }
@@ -218,17 +267,55 @@ pub fn host_is_local(host: &str) -> bool {
             .is_ok_and(|ip| ip.is_loopback())
 }
 
-/// Refuses a request to a server on a loopback address whose `Host` is not a loopback name:
-/// a page elsewhere whose name was made to resolve to 127.0.0.1 (DNS rebinding) sends its
-/// own name, and must not read or drive the local API. A request without `Host` (HTTP/1.0,
-/// not a browser) passes.
-async fn check_host(
+/// True when `origin` (an `Origin` header) is the server's own: `http://` and the request's
+/// `host` (its `Host` header), or `http://` and the address bound, `addr`. Compared without
+/// regard to case; `null` (a sandboxed page, a file) is no one's origin.
+pub fn same_origin(origin: &str, host: Option<&str>, addr: SocketAddr) -> bool {
+    let Some(rest) = origin
+        .get(..7)
+        .filter(|s| s.eq_ignore_ascii_case("http://"))
+    else {
+        return false;
+    };
+    let rest = &origin[rest.len()..];
+    let bound = match addr {
+        SocketAddr::V4(a) => format!("{}:{}", a.ip(), a.port()),
+        SocketAddr::V6(a) => format!("[{}]:{}", a.ip(), a.port()),
+    };
+    host.is_some_and(|h| !h.is_empty() && rest.eq_ignore_ascii_case(h))
+        || rest.eq_ignore_ascii_case(&bound)
+}
+
+/// True when the media type of a `Content-Type` is `application/json` (parameters such as
+/// `charset` aside).
+pub fn is_json(content_type: &str) -> bool {
+    content_type
+        .split(';')
+        .next()
+        .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
+}
+
+/// Checks where a request comes from and what it carries, before any endpoint reads it:
+///
+/// - a server on a loopback address refuses a request whose `Host` is not a loopback name
+///   (403): a page elsewhere whose name was made to resolve to 127.0.0.1 (DNS rebinding)
+///   sends its own name, and must not read or drive the local API. A request without
+///   `Host` (HTTP/1.0, not a browser) passes;
+/// - a request whose `Origin` is not the server's own ([`same_origin`]) is refused (403):
+///   any page the user visits can send requests to the local server, and a browser names
+///   that page's origin on each (on every POST, and on every cross-origin fetch);
+/// - a POST whose body is not declared `application/json` is refused (415): a page elsewhere
+///   can send `text/plain` or a form without asking the server first. A POST with no body
+///   may leave its `Content-Type` out.
+async fn check_request(
     axum::extract::State(server): axum::extract::State<Arc<Server>>,
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> Response {
+    let headers = request.headers();
+    let host = headers.get(header::HOST);
     if server.loopback_only
-        && let Some(host) = request.headers().get(header::HOST)
+        && let Some(host) = host
         && !host.to_str().is_ok_and(host_is_local)
     {
         return ApiError::new(
@@ -239,6 +326,47 @@ async fn check_host(
             ),
         )
         .into_response();
+    }
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let host = host.and_then(|h| h.to_str().ok());
+        if !origin
+            .to_str()
+            .is_ok_and(|o| same_origin(o, host, server.addr))
+        {
+            let own = match host {
+                Some(h) => format!("http://{}", excerpt(h)),
+                None => format!("http://{}", server.addr),
+            };
+            return ApiError::new(
+                StatusCode::FORBIDDEN,
+                format!(
+                    "a request from the page of {} is refused: the server answers only its own page, {own}",
+                    excerpt(&String::from_utf8_lossy(origin.as_bytes()))
+                ),
+            )
+            .into_response();
+        }
+    }
+    if request.method() == Method::POST {
+        let declared = headers.get(header::CONTENT_TYPE);
+        let has_body = headers.contains_key(header::TRANSFER_ENCODING)
+            || headers
+                .get(header::CONTENT_LENGTH)
+                .is_some_and(|n| n.as_bytes() != b"0");
+        let json = declared.is_some_and(|t| t.to_str().is_ok_and(is_json));
+        if !json && (declared.is_some() || has_body) {
+            let got = match declared {
+                Some(t) => format!("`{}`", excerpt(&String::from_utf8_lossy(t.as_bytes()))),
+                None => "none".to_string(),
+            };
+            return ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                format!(
+                    "the body of a POST is JSON: send it with Content-Type: application/json (got {got})"
+                ),
+            )
+            .into_response();
+        }
     }
     next.run(request).await
 }
@@ -289,8 +417,10 @@ async fn method_not_allowed(method: Method, uri: axum::http::Uri) -> Response {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
     /// 400 for a bad request, 403 for a request to another host name (see
-    /// [`host_is_local`]), 404, 405, 413 for a body too large, 500 for the server's own
-    /// trouble (a table that cannot be loaded).
+    /// [`host_is_local`]) or from another origin (see [`same_origin`]), 404, 405, 408 for a
+    /// body that does not arrive in time, 413 for a body too large, 415 for a POST body that
+    /// is not JSON, 500 for the server's own trouble (a table that cannot be loaded), 503 for
+    /// a long request over the bound of [`limits`] (with `Retry-After`).
     pub status: StatusCode,
     /// One line saying what was wrong and what is allowed.
     pub message: String,
@@ -324,6 +454,10 @@ impl IntoResponse for ApiError {
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
         );
+        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+            r.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(limits::RETRY_AFTER));
+        }
         r
     }
 }
@@ -361,15 +495,36 @@ pub async fn blocking<T: Send + 'static>(
     }
 }
 
-/// Reads a request body of at most `limit` bytes: more is a 413, whether the length was
-/// announced or not.
+/// Reads a request body of at most `limit` bytes: more is a 413, at once when the length was
+/// announced, else once the limit is passed; a body not read within
+/// [`limits::BODY_TIMEOUT`] is a 408.
 pub async fn read_body(body: Body, limit: usize, endpoint: &str) -> Result<Vec<u8>, ApiError> {
-    let too_large = || {
-        ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!("the request body is over the limit of {limit} bytes of {endpoint}"),
-        )
-    };
+    use axum::body::HttpBody as _;
+    if body.size_hint().lower() > limit as u64 {
+        return Err(too_large(limit, endpoint));
+    }
+    tokio::time::timeout(limits::BODY_TIMEOUT, read_all(body, limit, endpoint))
+        .await
+        .unwrap_or_else(|_| {
+            Err(ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                format!(
+                    "the request body did not arrive within {} seconds: send the whole body at once",
+                    limits::BODY_TIMEOUT.as_secs()
+                ),
+            ))
+        })
+}
+
+fn too_large(limit: usize, endpoint: &str) -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!("the request body is over the limit of {limit} bytes of {endpoint}"),
+    )
+}
+
+async fn read_all(body: Body, limit: usize, endpoint: &str) -> Result<Vec<u8>, ApiError> {
+    let too_large = || too_large(limit, endpoint);
     let mut body = body;
     let mut bytes = Vec::new();
     while let Some(frame) = body.frame().await {

@@ -27,11 +27,11 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use axum::body::Body;
 use axum::extract::{RawQuery, State};
-use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
 use super::api::rules_query;
+use super::limits::{best_response_until, stopped};
 use super::{ApiError, BODY_LIMIT, Server, blocking, json, read_body};
 use yahtzee_core::batch::{BatchError, Query};
 use yahtzee_core::game::rules::Rules;
@@ -40,10 +40,8 @@ use yahtzee_core::policy::expected::Position;
 use yahtzee_core::policy::target::TargetError;
 use yahtzee_core::policy::target::TargetPlayer;
 use yahtzee_core::policy::win::{
-    FinalScores, MODEL, Opponent, WinError, best_response, needs_distribution, opponent_scores,
-    utility,
+    FinalScores, MODEL, Opponent, WinError, needs_distribution, opponent_scores, utility,
 };
-use yahtzee_core::solve::simd::Simd;
 use yahtzee_core::stats::distribution::Tally;
 use yahtzee_core::stats::{VectorPolicy, distribution_from_card, distribution_from_position};
 use yahtzee_core::tables::expected::StrategyTable;
@@ -216,10 +214,28 @@ fn scores_of(tally: &Tally) -> FinalScores {
     }
 }
 
+/// The keys of an `/api/outlook` line: those of a batch line but `two_player` and `lead`
+/// (the distribution is of the game against everyone, not of the game of two).
+const KEYS: &str = "card, yahtzee_bonus, dice, rolls_left, target and opponents";
+
 /// A batch line and whether it is at the start of a turn: a line without `dice` is read with
 /// stand-in dice (which are then not used), so that it is checked, key by key, as every
-/// batch line is, with the same messages.
+/// batch line is, with the same messages; `two_player` and `lead` are refused.
 fn parse_line(line: &[u8]) -> Result<(Query, bool), ApiError> {
+    // A line that is not a JSON object gets the batch line's message below.
+    if let Ok(serde_json::Value::Object(keys)) = serde_json::from_slice(line) {
+        for key in ["two_player", "lead"] {
+            if keys.contains_key(key) {
+                return Err(ApiError::bad(format!(
+                    "unknown key `{key}` for /api/outlook: the keys are {KEYS} (the game of two is /api/advise's)"
+                )));
+            }
+        }
+    }
+    parse_batch_line(line)
+}
+
+fn parse_batch_line(line: &[u8]) -> Result<(Query, bool), ApiError> {
     match Query::parse(line) {
         Ok(q) => Ok((q, false)),
         Err(BatchError::NoDice) => {
@@ -433,12 +449,6 @@ impl Outlooks {
     }
 
     fn compute(&self, job: &Job) -> Result<Outlook, ApiError> {
-        let stopped = || {
-            ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "the computation was stopped: no request waits for it any more",
-            )
-        };
         if job.cancelled.load(Ordering::Relaxed) {
             return Err(stopped());
         }
@@ -479,10 +489,10 @@ impl Outlooks {
                 run(&VectorPolicy::target(&player)).map_err(table_error)?
             }
             (Work::Win { ev }, Objective::Win(scores)) => {
-                let table = best_response(card, scores, Simd::detect());
-                if job.cancelled.load(Ordering::Relaxed) {
-                    return Err(stopped());
-                }
+                // Stopped between two depths of the solve once no request waits.
+                let table =
+                    best_response_until(card, scores, &|| job.cancelled.load(Ordering::Relaxed))
+                        .ok_or_else(stopped)?;
                 let policy = VectorPolicy::win(&ev, &table, scores, &state).map_err(table_error)?;
                 run(&policy).map_err(table_error)?
             }
@@ -626,6 +636,8 @@ pub async fn outlook_of(
         match blocking(move || prepare(&s, rules, &line)).await? {
             Joined::Ready(o) => Ok(o),
             Joined::Wait(waiter) => {
+                // Counted with the long requests of `limits` while it waits (503 past them).
+                let _admission = server.limits.admit("/api/outlook")?;
                 // `waiter` lives as long as this request: a closed connection drops it.
                 let job = Arc::clone(&waiter.job);
                 let gate = Arc::clone(&server.outlooks.gate);
@@ -675,5 +687,28 @@ mod tests {
         assert!(e.message.starts_with("rolls_left is for the dice showing"));
         let e = parse_line(b"[]").unwrap_err();
         assert!(e.message.contains("is not an object"), "{}", e.message);
+    }
+
+    #[test]
+    fn outlook_accepted_two_player_and_lead() {
+        for line in [
+            r#"{"dice": [1, 2, 3, 4, 5], "opponents": [{"final": 100}], "two_player": true}"#,
+            r#"{"two_player": false}"#,
+            r#"{"dice": [1, 2, 3, 4, 5], "opponents": [{"final": 100}], "two_player": true, "lead": 3}"#,
+        ] {
+            let e = parse_line(line.as_bytes()).unwrap_err();
+            assert_eq!(e.status, axum::http::StatusCode::BAD_REQUEST);
+            assert!(
+                e.message.starts_with("unknown key `two_player` for /api/outlook: the keys are card, yahtzee_bonus, dice, rolls_left, target and opponents"),
+                "{line}: {}",
+                e.message
+            );
+        }
+        let e = parse_line(br#"{"lead": 3}"#).unwrap_err();
+        assert!(
+            e.message.starts_with("unknown key `lead` for /api/outlook"),
+            "{}",
+            e.message
+        );
     }
 }

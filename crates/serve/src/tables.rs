@@ -1,17 +1,26 @@
 //! The tables a server shares between its requests: one [`TableSet`] per rules, made on the
-//! first request for those rules and kept for the life of the server (so each table is loaded
-//! or built once, and a table that cannot be loaded stays an error with its fix, rebuilt behind
-//! no one's back). The loading itself, its progress (`/api/status`) and its errors are the
-//! set's; the server adds how it reports on stderr and explains an error ([`TableHint`]).
+//! first request for those rules and kept while its tables load (so each table is loaded or
+//! built once, and a request for a table being loaded waits for that load). A table that
+//! cannot be loaded is an error with its fix (nothing rebuilds it behind anyone's back), shown
+//! by `/api/status` until the next request for those rules, which makes a new set and so
+//! tries again: a table rebuilt as the message says serves without a restart.
+//!
+//! Builds run one at a time, whatever asked for them (the page's `/api/load`, a request that
+//! needs the table): the others wait for their turn. The loading itself, its progress
+//! (`/api/status`) and its errors are the set's; the server adds how it reports on stderr,
+//! the queue of builds, and how it explains an error ([`TableHint`]).
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Instant;
 
 use yahtzee_core::game::rules::Rules;
 use yahtzee_core::tables::TableError;
 use yahtzee_core::tables::expected::StrategyTable;
-use yahtzee_core::tables::set::{Event, Observer, TableKind, TablePaths, TableSet, TableStatus};
+use yahtzee_core::tables::set::{
+    Event, LoadState, Observer, TableKind, TablePaths, TableSet, TableStatus,
+};
 use yahtzee_core::tables::vector::VectorTable;
 
 /// Says how to fix a table that cannot be loaded: `(error, rules, objective)` to a message.
@@ -19,18 +28,56 @@ use yahtzee_core::tables::vector::VectorTable;
 pub type TableHint = Arc<dyn Fn(TableError, &Rules, &str) -> String + Send + Sync>;
 
 /// How the server's table sets report: a line on stderr when a table is built or cannot be
-/// saved, and the hint's fix for a table that cannot be loaded.
-struct Hinted(TableHint);
+/// saved, and the hint's fix for a table that cannot be loaded; and the queue of builds.
+struct Hinted {
+    hint: TableHint,
+    /// When the build under way started; `None`: no build runs.
+    build: Mutex<Option<Instant>>,
+    /// Told when a build ends.
+    ended: Condvar,
+}
+
+impl Hinted {
+    /// Waits for the build under way, if any, then marks this one as under way: called on
+    /// the thread that builds, before the build.
+    fn enter(&self) {
+        let mut build = self.build.lock().unwrap_or_else(|e| e.into_inner());
+        while build.is_some() {
+            build = self.ended.wait(build).unwrap_or_else(|e| e.into_inner());
+        }
+        *build = Some(Instant::now());
+    }
+
+    /// Ends the build under way, after `say` is told the seconds it took (so that what it
+    /// prints comes before what the next build prints).
+    fn leave(&self, say: impl FnOnce(f64)) {
+        let mut build = self.build.lock().unwrap_or_else(|e| e.into_inner());
+        say(build.take().map_or(0.0, |t| t.elapsed().as_secs_f64()));
+        self.ended.notify_one();
+    }
+}
 
 impl Observer for Hinted {
     fn report(&self, rules: &Rules, kind: TableKind, event: Event<'_>) {
         match event {
-            Event::Building { path } => eprintln!(
-                "no {} table for {} at {}: building it once",
-                kind.name(),
-                rules.label(),
-                path.display()
-            ),
+            Event::Building { path } => {
+                // One build at a time: each takes the machine's cores (and a vector table's
+                // build, a gigabyte of memory).
+                self.enter();
+                eprintln!(
+                    "no {} table for {} at {}: building it once",
+                    kind.name(),
+                    rules.label(),
+                    path.display()
+                );
+            }
+            Event::Built => self.leave(|seconds| {
+                eprintln!(
+                    "built the {} table of {} in {seconds:.1} s",
+                    kind.name(),
+                    rules.label()
+                );
+            }),
             Event::NotSaved { error, .. } => eprintln!(
                 "warning: the {} table of {} was built but not saved, so it is built again when the server restarts ({error})",
                 kind.name(),
@@ -47,8 +94,19 @@ impl Observer for Hinted {
         kind: TableKind,
         _path: Option<&Path>,
     ) -> String {
-        (self.0)(error, rules, kind.name())
+        (self.hint)(error, rules, kind.name())
     }
+}
+
+/// True when a table of `set` could not be loaded (the one it does not offer aside).
+fn failed(set: &TableSet) -> bool {
+    [
+        TableKind::ExpectedScore,
+        TableKind::Target,
+        TableKind::Distribution,
+    ]
+    .into_iter()
+    .any(|kind| set.status(kind).state == LoadState::Failed)
 }
 
 /// Every table set of the server, by rules.
@@ -63,23 +121,30 @@ impl TableStore {
     pub fn new(hint: TableHint) -> TableStore {
         TableStore {
             sets: Mutex::default(),
-            observer: Arc::new(Hinted(hint)),
+            observer: Arc::new(Hinted {
+                hint,
+                build: Mutex::new(None),
+                ended: Condvar::new(),
+            }),
         }
     }
 
-    /// The tables of `rules`.
+    /// The tables of `rules`: a new set when a table of the one before could not be loaded
+    /// (so that the load is tried again).
     pub fn set(&self, rules: Rules) -> Arc<TableSet> {
         let mut sets = self.sets.lock().unwrap_or_else(|e| e.into_inner());
         let observer: Arc<dyn Observer> = self.observer.clone();
-        Arc::clone(
+        let fresh = || {
             // The server answers no question of the game of two.
-            sets.entry(rules).or_insert_with(|| {
-                Arc::new(
-                    TableSet::new(rules, TablePaths::default(), observer)
-                        .without(TableKind::TwoPlayer),
-                )
-            }),
-        )
+            Arc::new(
+                TableSet::new(rules, TablePaths::default(), observer).without(TableKind::TwoPlayer),
+            )
+        };
+        let set = sets.entry(rules).or_insert_with(fresh.clone());
+        if failed(set) {
+            *set = fresh();
+        }
+        Arc::clone(set)
     }
 
     /// The expected-score table of `rules`, loaded or built first if need be (this waits).

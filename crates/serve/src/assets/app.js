@@ -48,9 +48,10 @@ class ApiError extends Error {
  * call throws its AbortError). */
 async function api(path, { method = 'GET', body, signal } = {}) {
   const init = { method, headers: {}, signal };
+  // Every POST says it carries JSON, with a body or without: the server refuses any other.
+  if (method !== 'GET') init.headers['Content-Type'] = 'application/json';
   if (body !== undefined) {
     init.body = typeof body === 'string' ? body : JSON.stringify(body);
-    init.headers['Content-Type'] = 'application/json';
   }
   let response;
   try {

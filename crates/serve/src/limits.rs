@@ -1,0 +1,294 @@
+//! What the server grants a client, so that no page and no script can make it burn the
+//! machine: the timeouts of a request's head and body (see [`HEADER_TIMEOUT`] and
+//! [`BODY_TIMEOUT`]), and the long computations (advice against opponents, the exact
+//! statistics, reviews) run a few at a time, each stopped when its client is gone.
+//!
+//! A long request is admitted while fewer than [`AT_ONCE`] + [`WAITING`] are running or
+//! waiting, else answered 503 with `Retry-After` at once; it waits its turn without holding a
+//! thread, and leaves the queue when its connection closes. Once running, its work sees a
+//! [`Cancel`] flag, set when the request is dropped (the client closed the connection): the
+//! solve of the best response against opponents checks it between the depths of its backward
+//! pass ([`best_response_until`]), so abandoned advice stops within a depth's work instead of
+//! running to its end.
+
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
+
+use axum::http::StatusCode;
+use serde::Serialize;
+
+use super::{ApiError, Server, blocking};
+use yahtzee_core::game::state::ScoreCard;
+use yahtzee_core::policy::win::FinalScores;
+use yahtzee_core::solve::simd::Simd;
+use yahtzee_core::solve::vector::{VectorObjective, solve_from};
+use yahtzee_core::tables::vector::VectorTable;
+
+/// The longest wait for a request's head (its request line and headers), from the moment
+/// the connection is ready for one: an idle connection, or a client sending a byte at a
+/// time, is closed after it.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The longest wait for a request's whole body, once its head is read: a body that does not
+/// arrive in time is answered 408.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The long computations that run at once (one per core of a small machine).
+pub const AT_ONCE: usize = 2;
+
+/// The long requests that may wait for their turn; one more is answered 503.
+pub const WAITING: usize = 8;
+
+/// The seconds a client told 503 is asked to wait (the `Retry-After` header).
+pub const RETRY_AFTER: u64 = 10;
+
+/// The bound on long computations of a server.
+pub struct Limits {
+    /// One permit per computation running.
+    permits: Arc<tokio::sync::Semaphore>,
+    /// Long requests admitted: running or waiting.
+    admitted: Arc<AtomicUsize>,
+    /// Computations running.
+    running: Arc<AtomicUsize>,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            permits: Arc::new(tokio::sync::Semaphore::new(AT_ONCE)),
+            admitted: Arc::default(),
+            running: Arc::default(),
+        }
+    }
+}
+
+/// Where the long computations stand (in `/api/status`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct LongWork {
+    /// Computations running (at most `at_once`), those of requests gone included until they
+    /// stop.
+    pub running: usize,
+    /// Requests admitted and not yet answered, running or waiting (at most `at_once` +
+    /// `waiting`).
+    pub admitted: usize,
+    /// The most computations that run at once.
+    pub at_once: usize,
+    /// The most requests that wait for their turn.
+    pub waiting: usize,
+}
+
+/// A request admitted: counted until dropped.
+pub struct Admission(Arc<AtomicUsize>);
+
+impl Drop for Admission {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// A computation running: counted until dropped.
+struct Running(Arc<AtomicUsize>);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// The answer to a long request over the bound.
+pub fn busy(endpoint: &str) -> ApiError {
+    ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        format!(
+            "the server is busy: {} long computations are running or waiting, the most it takes ({AT_ONCE} at once, {WAITING} waiting); ask {endpoint} again in {RETRY_AFTER} seconds",
+            AT_ONCE + WAITING
+        ),
+    )
+}
+
+/// The answer of a computation stopped because its client is gone (no one reads it).
+pub fn stopped() -> ApiError {
+    ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "the computation was stopped: no request waits for it any more",
+    )
+}
+
+impl Limits {
+    /// Admits one more long request, or says the server is busy (503).
+    pub fn admit(&self, endpoint: &str) -> Result<Admission, ApiError> {
+        let most = AT_ONCE + WAITING;
+        self.admitted
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < most).then_some(n + 1)
+            })
+            .map_err(|_| busy(endpoint))?;
+        Ok(Admission(Arc::clone(&self.admitted)))
+    }
+
+    /// Where the long computations stand.
+    pub fn status(&self) -> LongWork {
+        LongWork {
+            running: self.running.load(Ordering::Acquire),
+            admitted: self.admitted.load(Ordering::Acquire),
+            at_once: AT_ONCE,
+            waiting: WAITING,
+        }
+    }
+}
+
+/// Set once the request that started a computation is gone.
+#[derive(Clone, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    /// True once the request is gone: the computation's answer will not be read.
+    pub fn is_set(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// Sets its flag when dropped (with the request's future that holds it).
+struct SetOnDrop(Arc<AtomicBool>);
+
+impl Drop for SetOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Runs the long computation `work` of a request to `endpoint`: admitted (else 503), in its
+/// turn (at most [`AT_ONCE`] at once), on a blocking thread, with a [`Cancel`] set when
+/// the request is dropped. Work whose request is gone before its turn never starts; the
+/// turn is held until the work ends, even after the request is gone.
+pub async fn long_work<T: Send + 'static>(
+    server: &Server,
+    endpoint: &str,
+    work: impl FnOnce(&Cancel) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let admission = server.limits.admit(endpoint)?;
+    let permit = Arc::clone(&server.limits.permits)
+        .acquire_owned()
+        .await
+        .map_err(|_| ApiError::internal("internal error: the server's queue is closed"))?;
+    let cancel = Cancel::default();
+    let _gone = SetOnDrop(Arc::clone(&cancel.0));
+    server.limits.running.fetch_add(1, Ordering::AcqRel);
+    let running = Running(Arc::clone(&server.limits.running));
+    blocking(move || {
+        let _held = (permit, admission, running);
+        if cancel.is_set() {
+            return Err(stopped());
+        }
+        work(&cancel)
+    })
+    .await
+}
+
+/// The marker of a computation stopped by [`until`].
+struct Stopped;
+
+/// Runs `work`, giving it a check to call now and then, which stops it (unwinding out of
+/// it, without a panic message) once `stop()` is true: the value of `work`, or `None` when
+/// stopped. Only for pure computations (nothing shared is left half-done by the unwinding);
+/// a real panic of `work` goes on as a panic.
+pub fn until<R>(
+    stop: &(dyn Fn() -> bool + Sync),
+    work: impl FnOnce(&(dyn Fn() + Sync)) -> R,
+) -> Option<R> {
+    let check = || {
+        if stop() {
+            resume_unwind(Box::new(Stopped));
+        }
+    };
+    match catch_unwind(AssertUnwindSafe(|| work(&check))) {
+        Ok(r) => Some(r),
+        Err(payload) if payload.is::<Stopped>() => None,
+        Err(payload) => resume_unwind(payload),
+    }
+}
+
+/// [`yahtzee_core::policy::win::best_response`], stopped between two depths of its solve once
+/// `stop()` is true (`None`).
+pub fn best_response_until(
+    card: &ScoreCard,
+    opponents: &[FinalScores],
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Option<VectorTable<f32>> {
+    let objective = VectorObjective::<f32>::win(card.rules(), opponents);
+    until(stop, |check| {
+        VectorTable::from(solve_from(
+            &objective,
+            card.state().filled,
+            Simd::detect(),
+            &|_, _| check(),
+        ))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicU32;
+    use yahtzee_core::game::rules::{RuleSet, Rules};
+
+    #[test]
+    fn a_stopped_computation_gives_none_and_a_panic_stays_a_panic() {
+        let calls = AtomicU32::new(0);
+        let stop = || calls.fetch_add(1, Ordering::Relaxed) >= 2;
+        let out = until(&stop, |check| {
+            for _ in 0..10 {
+                check();
+            }
+            7
+        });
+        assert_eq!(out, None);
+        assert_eq!(calls.load(Ordering::Relaxed), 3);
+        assert_eq!(
+            until(&|| false, |check| {
+                check();
+                7
+            }),
+            Some(7)
+        );
+        let panicked = catch_unwind(|| until(&|| false, |_| -> u8 { panic!("a bug") }));
+        assert!(panicked.is_err());
+    }
+
+    #[test]
+    fn the_best_response_stops_when_told_and_is_the_core_s_otherwise() {
+        let rules = Rules::new(RuleSet::YACHT);
+        let card = ScoreCard::parse(rules, "", 0).unwrap();
+        let opponents = [FinalScores::point(150)];
+        let core = yahtzee_core::policy::win::best_response(&card, &opponents, Simd::detect());
+        let ours = best_response_until(&card, &opponents, &|| false).unwrap();
+        let state = card.state();
+        for b in [0u32, 50, 100, 150] {
+            assert_eq!(
+                core.value(&state, i64::from(b)).unwrap(),
+                ours.value(&state, i64::from(b)).unwrap()
+            );
+        }
+        let depths = AtomicU32::new(0);
+        let stop = || depths.fetch_add(1, Ordering::Relaxed) >= 3;
+        assert!(best_response_until(&card, &opponents, &stop).is_none());
+        assert_eq!(depths.load(Ordering::Relaxed), 4);
+    }
+
+    #[test]
+    fn requests_over_the_bound_are_busy() {
+        let limits = Limits::default();
+        let admitted: Vec<Admission> = (0..AT_ONCE + WAITING)
+            .map(|_| limits.admit("/api/x").unwrap())
+            .collect();
+        let e = limits.admit("/api/x").err().unwrap();
+        assert_eq!(e.status, StatusCode::SERVICE_UNAVAILABLE);
+        assert!(e.message.starts_with("the server is busy"), "{}", e.message);
+        assert_eq!(limits.status().admitted, AT_ONCE + WAITING);
+        drop(admitted);
+        assert_eq!(limits.status().admitted, 0);
+        assert!(limits.admit("/api/x").is_ok());
+    }
+}
