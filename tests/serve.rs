@@ -1709,6 +1709,21 @@ fn any_page_could_post_text_plain_to_the_local_server() {
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     let answer = ask("POST", "/api/load?rules=yacht", &own, "");
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // A record to review, as openapi.yaml declares it (the record is not one: 400).
+    let answer = ask(
+        "POST",
+        "/api/review",
+        &format!("{own}Content-Type: application/x-ndjson\r\n"),
+        line,
+    );
+    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+    let answer = ask(
+        "POST",
+        "/api/advise?rules=yacht",
+        &format!("{own}Content-Type: application/x-ndjson\r\n"),
+        line,
+    );
+    assert!(answer.starts_with("HTTP/1.1 415"), "{answer}");
     // The page's script says JSON on every POST.
     let (_, script) = server.get("/app.js");
     assert!(

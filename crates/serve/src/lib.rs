@@ -289,10 +289,15 @@ pub fn same_origin(origin: &str, host: Option<&str>, addr: SocketAddr) -> bool {
 /// True when the media type of a `Content-Type` is `application/json` (parameters such as
 /// `charset` aside).
 pub fn is_json(content_type: &str) -> bool {
+    is_media_type(content_type, "application/json")
+}
+
+/// True when the media type of `content_type` is `media_type`, parameters aside.
+fn is_media_type(content_type: &str, media_type: &str) -> bool {
     content_type
         .split(';')
         .next()
-        .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
+        .is_some_and(|t| t.trim().eq_ignore_ascii_case(media_type))
 }
 
 /// Checks where a request comes from and what it carries, before any endpoint reads it:
@@ -306,7 +311,8 @@ pub fn is_json(content_type: &str) -> bool {
 ///   that page's origin on each (on every POST, and on every cross-origin fetch);
 /// - a POST whose body is not declared `application/json` is refused (415): a page elsewhere
 ///   can send `text/plain` or a form without asking the server first. A POST with no body
-///   may leave its `Content-Type` out.
+///   may leave its `Content-Type` out; a game record to `/api/review` may also be declared
+///   `application/x-ndjson` (its lines are JSON objects), as `openapi.yaml` describes it.
 async fn check_request(
     axum::extract::State(server): axum::extract::State<Arc<Server>>,
     request: axum::extract::Request,
@@ -353,7 +359,11 @@ async fn check_request(
             || headers
                 .get(header::CONTENT_LENGTH)
                 .is_some_and(|n| n.as_bytes() != b"0");
-        let json = declared.is_some_and(|t| t.to_str().is_ok_and(is_json));
+        let review = request.uri().path() == "/api/review";
+        let json = declared.is_some_and(|t| {
+            t.to_str()
+                .is_ok_and(|t| is_json(t) || (review && is_media_type(t, "application/x-ndjson")))
+        });
         if !json && (declared.is_some() || has_body) {
             let got = match declared {
                 Some(t) => format!("`{}`", excerpt(&String::from_utf8_lossy(t.as_bytes()))),
