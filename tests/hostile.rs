@@ -265,10 +265,9 @@ fn rayon_num_threads_gets_the_check_of_threads() {
 fn a_temporary_whose_writer_holds_its_lock_is_never_deleted() {
     use yahtzee_core::files::remove_stale_temporaries;
     let dir = temp_dir();
-    // A process id that means nothing here: a writer in another PID namespace, alive.
-    let mut child = Command::new("true").spawn().unwrap();
-    let pid = child.id();
-    child.wait().unwrap();
+    // A process id that means nothing here (above any pid_max): a writer in another PID
+    // namespace, alive.
+    let pid = 4_000_000_000u32;
     let path = dir.path().join(format!("export.csv.yahtzee-tmp-{pid}-0"));
     let file = std::fs::File::create(&path).unwrap();
     file.lock().unwrap();

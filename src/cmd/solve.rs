@@ -146,14 +146,8 @@ fn check_out(out: Option<&Path>, rules: &Rules, objective: &str) -> Result<()> {
     let Some(path) = out else {
         return Ok(());
     };
-    let folder = yahtzee_core::files::folder_of(path);
-    if !folder.is_dir() {
-        anyhow::bail!(
-            "cannot write --out {}: the folder {} does not exist; create it or give another path",
-            path.display(),
-            folder.display()
-        );
-    }
+    yahtzee_core::files::check_folder_of(path)
+        .map_err(|e| anyhow::anyhow!("cannot write --out {}: {e}", path.display()))?;
     let Some(header) = yahtzee_core::tables::container::header_of_file(path) else {
         return Ok(());
     };

@@ -84,6 +84,26 @@ pub fn create_folder(dir: &Path) -> io::Result<()> {
     fs::create_dir_all(dir)
 }
 
+/// Checks that the folder of `path` exists, as an output given by its path needs (the
+/// program makes only its own cache folder): the error says which folder is missing, or
+/// which file stands where it should be.
+pub fn check_folder_of(path: &Path) -> io::Result<()> {
+    let folder = folder_of(path);
+    if folder.is_dir() {
+        Ok(())
+    } else if folder.exists() {
+        Err(not_a_folder(folder))
+    } else {
+        Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            format!(
+                "the folder {} does not exist; create it or give another path",
+                folder.display()
+            ),
+        ))
+    }
+}
+
 fn not_a_folder(path: &Path) -> io::Error {
     io::Error::new(
         io::ErrorKind::NotADirectory,

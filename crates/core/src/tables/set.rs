@@ -448,16 +448,14 @@ impl TableSet {
         // A path given is used as given: a missing folder is refused, as for every output
         // (the default folder, the cache, is made when missing).
         if let Some(given) = paths.given(kind) {
-            let folder = crate::files::folder_of(given);
-            if !folder.is_dir() {
+            if let Err(e) = crate::files::check_folder_of(given) {
                 return Err(LoadError {
                     kind,
                     cause: LoadCause::Io,
                     message: format!(
-                        "cannot use the {} table {}: the folder {} does not exist; create it or give another path",
+                        "cannot use the {} table {}: {e}",
                         kind.name(),
-                        given.display(),
-                        folder.display()
+                        given.display()
                     ),
                 });
             }
