@@ -366,3 +366,87 @@ fn a_table_path_in_a_missing_folder_is_refused_as_every_output_is() {
     }
     assert!(!dir.path().join("no-such-folder").exists());
 }
+
+#[test]
+fn the_remedy_of_a_table_error_is_one_that_works() {
+    let dir = temp_dir();
+    let run = |args: &[&str]| {
+        yahtzee_in(dir.path())
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("the binary runs")
+    };
+    // A missing target table: the command suggested builds a target table there.
+    let target = dir.path().join("yacht.target.v3.table");
+    let o = run(&["verify", &path_str(&target)]);
+    assert_bad_input(
+        &o,
+        "build it with `yahtzee solve --rules yacht --objective target",
+    );
+    crate::util::run_suggested(dir.path(), &stderr(&o));
+    assert!(run(&["verify", &path_str(&target)]).status.success());
+    // The default table of yahtzee-plain holding yacht's: no --table was given to drop.
+    let o = run(&["solve", "--rules", "yacht"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let yacht = dir.path().join("yacht.v3.table");
+    std::fs::copy(&yacht, dir.path().join("yahtzee-plain.v3.table")).unwrap();
+    let o = run(&["advise", "--rules", "yahtzee-plain", "--dice", "1,2,3,4,5"]);
+    assert_bad_input(&o, "rebuild it with `yahtzee solve --rules yahtzee-plain`");
+    assert!(!stderr(&o).contains("--table"), "{}", stderr(&o));
+    crate::util::run_suggested(dir.path(), &stderr(&o));
+    let o = run(&["advise", "--rules", "yahtzee-plain", "--dice", "1,2,3,4,5"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // --upper-first against a table of any order: the fix is to drop --upper-first.
+    let yacht_s = path_str(&yacht);
+    let o = run(&[
+        "advise",
+        "--rules",
+        "yacht",
+        "--upper-first",
+        "--table",
+        &yacht_s,
+        "--dice",
+        "1,2,3,4,5",
+    ]);
+    assert_bad_input(
+        &o,
+        "use `--rules yacht` instead of `--rules yacht --upper-first` to use this one",
+    );
+    let o = run(&[
+        "advise",
+        "--rules",
+        "yacht",
+        "--table",
+        &yacht_s,
+        "--dice",
+        "1,2,3,4,5",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[cfg(unix)]
+#[test]
+fn an_empty_record_after_a_full_disk_is_not_offered_for_review() {
+    table(RuleSet::YACHT, Order::Any);
+    let dir = temp_dir();
+    let record = dir.path().join("game.jsonl");
+    // No byte may be written (`ulimit -f 0`, its signal ignored: writes fail with EFBIG),
+    // as on a full disk.
+    let o = Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "trap '' XFSZ; ulimit -f 0; exec '{}' play --rules yacht --players bot --record '{}'",
+            env!("CARGO_BIN_EXE_yahtzee"),
+            record.display()
+        ))
+        .env("YAHTZEE_TABLE_DIR", table_dir())
+        .stdin(Stdio::null())
+        .output()
+        .expect("bash runs");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("is empty: free some space"), "{err}");
+    assert!(!err.contains("yahtzee review"), "{err}");
+    assert_eq!(std::fs::metadata(&record).unwrap().len(), 0);
+}

@@ -291,11 +291,17 @@ pub fn table_error_of(
             format!("rebuild it with `{}`", solve(rules))
         }
         _ if e.needs_rebuild() => format!("rebuild it with `{}`", solve(rules)),
+        // The default file of these rules holds another's (copied there by hand): the
+        // command's own file, rebuilt in place.
+        TableError::WrongRules { .. } if table.is_none() => {
+            format!("rebuild it with `{}`", solve(rules))
+        }
         TableError::WrongRules {
             found: Some(found), ..
         } if from == RulesFrom::Flags => format!(
-            "pass `{}` to use this one, or drop {flag} to use the default table of {}",
+            "use `{}` instead of `{}` to use this one, or drop {flag} to use the default table of {}",
             found.flags(),
+            rules.flags(),
             rules.label()
         ),
         TableError::WrongRules { .. } => format!(

@@ -105,10 +105,19 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     match play(Arc::new(tables), &options, stdin, &mut out, &mut record) {
         Ok(_) => {}
         Err(e @ PlayError::Record(_)) => {
-            return Err(anyhow!(
-                "{e}; review it with `yahtzee review {}`",
-                shell_word(&path)
-            ));
+            // Nothing written (a full disk from the start): nothing to review.
+            let empty = std::fs::metadata(&path).is_ok_and(|m| m.len() == 0);
+            return Err(if empty {
+                anyhow!(
+                    "{e}; the record {} is empty: free some space, or choose another place with --record FILE",
+                    path.display()
+                )
+            } else {
+                anyhow!(
+                    "{e}; review what was saved with `yahtzee review {}`",
+                    shell_word(&path)
+                )
+            });
         }
         Err(e) => return Err(e.into()),
     }

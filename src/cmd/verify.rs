@@ -6,7 +6,7 @@ use anyhow::{Result, anyhow};
 
 use crate::cli::VerifyArgs;
 use yahtzee_core::report::{self, Verified};
-use yahtzee_core::solve::vector::TARGET;
+use yahtzee_core::solve::vector::{DISTRIBUTION, TARGET};
 use yahtzee_core::tables::TableError;
 use yahtzee_core::tables::container::header_of_file;
 use yahtzee_core::tables::two_player::{EarlyTable, TWO_PLAYER};
@@ -78,17 +78,32 @@ fn verify_error(e: TableError, args: &VerifyArgs) -> anyhow::Error {
         // Not a table at all, or a folder: the message says so, and there is nothing to build.
         return e.into();
     }
-    let header = header_of_file(&args.path);
-    let known = header.as_ref().and_then(|h| h.rules());
-    let objective = match header {
-        Some(h) if h.objective == TARGET => " --objective target",
-        Some(h) if h.objective == TWO_PLAYER => " --two-player",
+    // What the file holds, from its header, or else from its name when it is the name of a
+    // default table (`yacht.target.v3.table`).
+    let named = (args.path.file_name().and_then(|n| n.to_str()))
+        .and_then(yahtzee_core::tables::expected::default_table_of_name);
+    let (known, objective) = match header_of_file(&args.path) {
+        Some(h) => (h.rules(), h.objective),
+        None => (
+            named.map(|(rules, _)| rules),
+            named.map_or(String::new(), |(_, kind)| kind.to_string()),
+        ),
+    };
+    let objective = match objective.as_str() {
+        TARGET => " --objective target",
+        DISTRIBUTION => " --objective distribution",
+        TWO_PLAYER => " --two-player",
         _ => "",
     };
     let out = super::quote(&args.path);
     match known {
         Some(rules) => anyhow!(
-            "{e}; rebuild it with `yahtzee solve {}{objective} --out {out}`",
+            "{e}; {} it with `yahtzee solve {}{objective} --out {out}`",
+            if args.path.exists() {
+                "rebuild"
+            } else {
+                "build"
+            },
             rules.flags()
         ),
         None => anyhow!(

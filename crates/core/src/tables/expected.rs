@@ -317,6 +317,19 @@ pub fn default_table_name(rules: &Rules) -> String {
     default_table_name_of(rules, EXPECTED_SCORE)
 }
 
+/// The rules and objective whose default table file is named `name` (see
+/// [`default_table_name_of`]), if it is such a name: what a message about a missing file of
+/// that name can suggest building.
+pub fn default_table_of_name(name: &str) -> Option<(Rules, &'static str)> {
+    use crate::solve::vector::{DISTRIBUTION, TARGET};
+    use crate::tables::two_player::TWO_PLAYER;
+    Rules::all()
+        .flat_map(|rules| {
+            [EXPECTED_SCORE, TARGET, DISTRIBUTION, TWO_PLAYER].map(move |kind| (rules, kind))
+        })
+        .find(|(rules, kind)| default_table_name_of(rules, kind) == name)
+}
+
 /// File name of the default table of `rules` for `objective`: the expected-score table's
 /// `yahtzee.v3.table`, the others' `yahtzee.target.v3.table`.
 pub fn default_table_name_of(rules: &Rules, objective: &str) -> String {
