@@ -450,3 +450,61 @@ fn an_empty_record_after_a_full_disk_is_not_offered_for_review() {
     assert!(!err.contains("yahtzee review"), "{err}");
     assert_eq!(std::fs::metadata(&record).unwrap().len(), 0);
 }
+
+/// The numbers written `-0` (or `-0.0`, `-0.0000`) in `text`: a zero with a sign.
+fn negative_zeros(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for (at, _) in text.match_indices("-0") {
+        let after_sign = &text[at + 1..];
+        let number: String = after_sign
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect();
+        let before = text[..at].chars().last();
+        let in_a_word = before.is_some_and(|c| c.is_ascii_alphanumeric());
+        if !in_a_word && number.parse::<f64>() == Ok(0.0) && !after_sign.starts_with("0e") {
+            found.push(format!("-{number}"));
+        }
+    }
+    found
+}
+
+#[test]
+fn a_share_or_chance_of_zero_is_never_written_minus_zero() {
+    table(RuleSet::YACHT, Order::Any);
+    crate::util::target_table(RuleSet::YACHT, Order::Any);
+    crate::util::distribution_table(RuleSet::YACHT, Order::Any);
+    let dir = temp_dir();
+    for args in [
+        vec!["stats", "--rules", "yacht", "--target", "100000"],
+        vec!["stats", "--rules", "yacht", "--target", "100000", "--json"],
+        vec![
+            "simulate",
+            "--rules",
+            "yacht",
+            "--policy",
+            "target:400",
+            "--games",
+            "50",
+        ],
+        vec![
+            "simulate",
+            "--rules",
+            "yacht",
+            "--policy",
+            "target:400",
+            "--games",
+            "50",
+            "--json",
+        ],
+    ] {
+        let o = run_bounded(dir.path(), &args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        let out = crate::util::stdout(&o);
+        assert_eq!(
+            negative_zeros(&out),
+            Vec::<String>::new(),
+            "{args:?}: {out}"
+        );
+    }
+}

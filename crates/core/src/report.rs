@@ -374,7 +374,7 @@ pub fn stats_target(
     let tally = crate::stats::target_distribution(player, progress);
     let seconds = start.elapsed().as_secs_f64();
     let optimal = crate::stats::exact_distribution(ev, progress);
-    let reach = |t: &Tally| t.score.iter().skip(target as usize).sum::<f64>() / t.total();
+    let reach = |t: &Tally| t.mass_at_least(target) / t.total();
     let summary = Summary::of(&rules, &tally, &thresholds);
     let expected_score = ExpectedScorePolicy {
         policy: "optimal",

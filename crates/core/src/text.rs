@@ -39,8 +39,11 @@ pub fn plural(count: u64, one: &str, many: &str) -> String {
 /// is `> 0.9999`. So no impossible event looks possible and no possible one looks impossible.
 /// Every human output of a probability uses this.
 pub fn probability(p: f64) -> String {
-    if p == 0.0 || p == 1.0 {
-        format!("{p}")
+    if p == 0.0 {
+        // Also -0, which a float sum of nothing gives.
+        "0".to_string()
+    } else if p == 1.0 {
+        "1".to_string()
     } else if p > 0.0 && p < 0.00005 {
         format!("{p:.1e}")
     } else if p > 0.99995 && p < 1.0 {

@@ -73,6 +73,12 @@ impl Tally {
         }
     }
 
+    /// The mass of the final scores of at least `score` (games, or probability): `0`, never
+    /// `-0`, when there is none (a float sum of nothing is `-0`, printed as such).
+    pub fn mass_at_least(&self, score: u32) -> f64 {
+        self.score.iter().skip(score as usize).sum::<f64>() + 0.0
+    }
+
     /// Total mass: 1 for a distribution, the number of games for a simulation.
     pub fn total(&self) -> f64 {
         self.score.iter().sum()

@@ -219,7 +219,7 @@ impl ShareInterval {
     /// within 0 and 1 and does not shrink to a point when no game, or every game, reaches
     /// the target.
     pub fn of(tally: &Tally, target: u32) -> ShareInterval {
-        let reached: f64 = tally.score.iter().skip(target as usize).sum();
+        let reached = tally.mass_at_least(target);
         ShareInterval::wilson(reached, tally.total())
     }
 

@@ -1230,7 +1230,7 @@ mod tests {
 
     /// The chance of `tally`'s final score being at least `t`.
     fn at_least(tally: &Tally, t: u32) -> f64 {
-        tally.score.iter().skip(t as usize).sum::<f64>() / tally.total()
+        tally.mass_at_least(t) / tally.total()
     }
 
     /// From a position, the target policy's distribution reaches the target with the best
