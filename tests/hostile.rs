@@ -508,3 +508,43 @@ fn a_share_or_chance_of_zero_is_never_written_minus_zero() {
         );
     }
 }
+
+#[test]
+fn error_lines_are_bounded_and_lists_of_what_is_allowed_are_whole() {
+    let dir = temp_dir();
+    let header = |rules: &str, seats: usize| {
+        let seats: Vec<String> = (0..seats)
+            .map(|i| format!("{{\"name\":\"player{i}\",\"kind\":\"human\"}}"))
+            .collect();
+        format!(
+            "{{\"type\":\"game\",\"format\":4,\"rules\":\"{rules}\",\"upper_first\":false,\"seats\":[{}],\"dice\":\"seeded\",\"seed\":1,\"coach_threshold\":0.2,\"coach_target\":null,\"coach_win\":false,\"started\":\"2026-12-03T04:10:43Z\"}}\n",
+            seats.join(",")
+        )
+    };
+    let many = dir.path().join("many.jsonl");
+    std::fs::write(&many, header("yacht", 10_000)).unwrap();
+    let o = run_bounded(dir.path(), &["review", &path_str(&many)]);
+    assert_bad_input(&o, "a game takes at most 8 players, not 10000");
+    let unknown = dir.path().join("unknown.jsonl");
+    std::fs::write(&unknown, header("nope", 2)).unwrap();
+    let o = run_bounded(dir.path(), &["review", &path_str(&unknown)]);
+    assert_bad_input(
+        &o,
+        "unknown rule set `nope`: the rule sets are yahtzee, yahtzee-free-joker, yahtzee-plain, yacht, yatzy)",
+    );
+    // A path of thousands of characters in a message: the line is cut, its length said.
+    let deep = format!("{}/x.table", "d".repeat(200).repeat(1).as_str().repeat(1));
+    let long: String = std::iter::repeat_n(deep.as_str(), 20)
+        .collect::<Vec<_>>()
+        .join("/");
+    let o = run_bounded(dir.path(), &["verify", &long]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.chars().count() < 1100,
+        "{} characters",
+        err.chars().count()
+    );
+    assert!(err.contains("characters, cut)"), "{err}");
+}

@@ -46,6 +46,9 @@ pub enum Illegal {
     /// The table has no seat. Fix: give at least one player.
     #[error("a game needs at least one player")]
     NoPlayers,
+    /// More seats than a game takes. Fix: at most [`MAX_PLAYERS`] players.
+    #[error("a game takes at most {MAX_PLAYERS} players, not {0}")]
+    TooManyPlayers(usize),
     /// A player's name is empty. Fix: give every player a name.
     #[error("empty player name: every player needs a name, e.g. alice, bob or bot")]
     EmptyName,
@@ -284,12 +287,18 @@ pub fn possessive(name: &str) -> String {
     }
 }
 
-/// Checks the names of a table: each non-empty, at most [`MAX_NAME_CHARS`] printable
+/// The most players at a table: as many as a match of `simulate --match` seats.
+pub const MAX_PLAYERS: usize = crate::stats::matches::MAX_SEATS;
+
+/// Checks the names of a table: one to [`MAX_PLAYERS`] seats, each name non-empty, at most [`MAX_NAME_CHARS`] printable
 /// characters without `"`, and no two alike in any case; a target only for a bot, from 0 to
 /// [`MAX_TARGET`]; a win policy only for a bot without a target, at a table of two or more.
 pub fn check_names(seats: &[Seat]) -> Result<(), Illegal> {
     if seats.is_empty() {
         return Err(Illegal::NoPlayers);
+    }
+    if seats.len() > MAX_PLAYERS {
+        return Err(Illegal::TooManyPlayers(seats.len()));
     }
     for (i, s) in seats.iter().enumerate() {
         let name = s.name.as_str();

@@ -241,6 +241,9 @@ fn json_reason(e: &serde_json::Error) -> String {
     // The input is quoted before the last ", expected " and never after it.
     match text.rfind(", expected ") {
         Some(i) => format!("{}{}", excerpt(&text[..i]), &text[i..]),
+        // The program's own messages (an unknown rule set and the list of those there are)
+        // quote their input as excerpts already: cut only if one is long all the same.
+        None if text.chars().count() <= 400 => text.to_string(),
         None => excerpt(text),
     }
 }
