@@ -163,7 +163,12 @@ pub struct AdviseArgs {
     )]
     pub yahtzee_bonus: u32,
     /// The five dice, e.g. `1,3,3,5,6` or `13356`.
-    #[arg(long, value_name = "DICE", required_unless_present = "batch")]
+    #[arg(
+        long,
+        value_name = "DICE",
+        required_unless_present = "batch",
+        allow_hyphen_values = true
+    )]
     pub dice: Option<String>,
     /// Rolls left this turn: 2 just after the first roll, 0 after the last.
     #[arg(long, default_value_t = 2, value_name = "0|1|2", allow_negative_numbers = true, value_parser = parse_rolls_left)]

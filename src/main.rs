@@ -105,6 +105,7 @@ fn main() -> ExitCode {
     // An interrupted write leaves no temporary file behind (a `kill -9` cannot be caught:
     // the next write into the folder removes those).
     let _ = ctrlc::set_handler(|| {
+        cmd::leave_bars();
         yahtzee_core::files::remove_temporaries();
         std::process::exit(130);
     });

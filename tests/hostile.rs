@@ -533,7 +533,7 @@ fn error_lines_are_bounded_and_lists_of_what_is_allowed_are_whole() {
         "unknown rule set `nope`: the rule sets are yahtzee, yahtzee-free-joker, yahtzee-plain, yacht, yatzy)",
     );
     // A path of thousands of characters in a message: the line is cut, its length said.
-    let deep = format!("{}/x.table", "d".repeat(200).repeat(1).as_str().repeat(1));
+    let deep = format!("{}/x.table", "d".repeat(200));
     let long: String = std::iter::repeat_n(deep.as_str(), 20)
         .collect::<Vec<_>>()
         .join("/");
@@ -547,4 +547,90 @@ fn error_lines_are_bounded_and_lists_of_what_is_allowed_are_whole() {
         err.chars().count()
     );
     assert!(err.contains("characters, cut)"), "{err}");
+}
+
+#[test]
+fn cards_and_dice_share_one_grammar() {
+    table(RuleSet::YACHT, Order::Any);
+    let dir = temp_dir();
+    let advise = |card: &str, dice: &str| {
+        run_bounded(
+            dir.path(),
+            &["advise", "--rules", "yacht", "--card", card, "--dice", dice],
+        )
+    };
+    // A sign or an empty part is refused in a card, as in the dice.
+    assert_bad_input(&advise("ones=+3", "1,2,3,4,5"), "`ones` cannot hold +3");
+    assert_bad_input(
+        &advise("ones=3,,twos=4", "1,2,3,4,5"),
+        "`(empty)` is not `box=points`",
+    );
+    assert_bad_input(
+        &advise("ones=3,", "1,2,3,4,5"),
+        "`(empty)` is not `box=points`",
+    );
+    assert_bad_input(&advise("ones=3", "+1,1,1,1,1"), "`+1` is not a face");
+    // A negative face is the dice parser's message, not clap's "unexpected argument".
+    assert_bad_input(&advise("ones=3", "-1,1,1,1,1"), "`-1` is not a face");
+    // An empty card is a new game; so is a blank one.
+    for card in ["", " "] {
+        let o = advise(card, "1,2,3,4,5");
+        assert!(o.status.success(), "{card:?}: {}", stderr(&o));
+    }
+    // Dice as strings in a batch line: what is wrong is named.
+    let o = crate::util::run_bytes(
+        table_dir(),
+        &["advise", "--rules", "yacht", "--batch"],
+        b"{\"dice\": [\"1\", \"2\", \"3\", \"4\", \"5\"]}\n",
+    );
+    assert!(
+        crate::util::stdout(&o).contains("among them the string \\\"1\\\""),
+        "{}",
+        crate::util::stdout(&o)
+    );
+}
+
+/// Ctrl-C during a build on a terminal (a pseudo-terminal from `script`): the shell's next
+/// output starts on a line of its own, not after the bar.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_during_a_build_ends_the_progress_bar_s_line() {
+    if Command::new("script").arg("--version").output().is_err() {
+        panic!("`script` (util-linux) is needed to give the binary a terminal");
+    }
+    let dir = temp_dir();
+    let typescript = dir.path().join("typescript");
+    let out = dir.path().join("interrupted.table");
+    let bin = env!("CARGO_BIN_EXE_yahtzee");
+    // The target table of Yatzy: a minute to build, interrupted after its bar shows.
+    let inner = format!(
+        "YAHTZEE_TABLE_DIR='{}' '{bin}' solve --rules yatzy --objective target --out '{}'; printf AFTER",
+        dir.path().display(),
+        out.display()
+    );
+    let child = Command::new("script")
+        .args(["-qfc", &inner])
+        .arg(&typescript)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("script runs");
+    let start = Instant::now();
+    while !std::fs::read_to_string(&typescript).is_ok_and(|t| t.contains("cards (")) {
+        assert!(start.elapsed() < Duration::from_secs(20), "no bar shown");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let killed = Command::new("pkill")
+        .args(["-INT", "-f", &format!("target --out {}", out.display())])
+        .status()
+        .expect("pkill runs");
+    assert!(killed.success());
+    finish_within(child, Duration::from_secs(20), "script");
+    let text = std::fs::read_to_string(&typescript).unwrap();
+    let at = text.rfind("AFTER").expect("the shell went on");
+    let before = text[..at].trim_end_matches('\r');
+    assert!(before.ends_with('\n'), "{:?}", &before[before.len() - 80..]);
+    assert!(!out.exists());
 }

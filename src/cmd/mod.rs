@@ -64,7 +64,30 @@ pub fn progress_bar(message: &str, unit: &str) -> ProgressBar {
         .progress_chars("=> "),
     );
     bar.set_message(message.to_string());
+    shown_bars().push(bar.downgrade());
     bar
+}
+
+/// The bars made by [`progress_bar`], for [`leave_bars`].
+fn shown_bars() -> std::sync::MutexGuard<'static, Vec<indicatif::WeakProgressBar>> {
+    static BARS: Mutex<Vec<indicatif::WeakProgressBar>> = Mutex::new(Vec::new());
+    BARS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Leaves every bar still drawn as it stands, its line ended: what an interrupted command
+/// does before it exits, so that the shell's prompt starts on a line of its own.
+pub fn leave_bars() {
+    let mut drawn = false;
+    for bar in shown_bars().drain(..).filter_map(|b| b.upgrade()) {
+        if !bar.is_finished() && !bar.is_hidden() {
+            bar.abandon();
+            drawn = true;
+        }
+    }
+    if drawn {
+        // The bar's line is left open by indicatif: end it.
+        let _ = writeln!(std::io::stderr());
+    }
 }
 
 /// Prints a command's result on stdout: one JSON line with `json`, else the human text that

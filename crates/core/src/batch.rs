@@ -667,10 +667,16 @@ impl Json {
                     .collect();
                 match faces {
                     Some(f) if f.len() <= 8 => format!("[{}]", join_faces(&f).replace(' ', ", ")),
-                    _ => format!(
-                        "an array of {}",
-                        crate::text::plural(items.len() as u64, "item", "items")
-                    ),
+                    _ => {
+                        let items_text = crate::text::plural(items.len() as u64, "item", "items");
+                        // What is not a face, named: `["1", ...]` holds strings.
+                        match items.iter().find(|v| v.integer().is_none()) {
+                            Some(odd) => {
+                                format!("an array of {items_text}, among them {}", odd.describe())
+                            }
+                            None => format!("an array of {items_text}"),
+                        }
+                    }
                 }
             }
             Json::Object(entries) => format!(

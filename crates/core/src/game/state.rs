@@ -405,7 +405,10 @@ impl ScoreCard {
     /// rules with [`ScoreCard::from_entries`].
     pub fn parse(rules: Rules, text: &str, yahtzee_bonuses: u32) -> Result<ScoreCard, CardError> {
         let mut entries = Vec::new();
-        for entry in text.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+        // Empty (or blank): a new game. Otherwise every part between commas is an entry, as
+        // every part of the dice is a face: `ones=3,,twos=4` has an empty one.
+        let parts = (!text.trim().is_empty()).then(|| text.split(','));
+        for entry in parts.into_iter().flatten().map(str::trim) {
             let (name, points) = entry.split_once('=').ok_or_else(|| CardError::Syntax {
                 entry: excerpt(entry),
             })?;
@@ -424,9 +427,13 @@ impl ScoreCard {
         let mut checked = Vec::with_capacity(entries.len());
         for (name, points_text) in entries {
             let index = box_named(&rules, name)?;
+            // Digits only, as the faces of the dice: no sign, no space.
+            let digits = !points_text.is_empty() && points_text.bytes().all(|b| b.is_ascii_digit());
             let points = points_text
                 .parse::<u32>()
-                .map_err(|_| impossible(&rules, index, points_text))?;
+                .ok()
+                .filter(|_| digits)
+                .ok_or_else(|| impossible(&rules, index, points_text))?;
             checked.push((index, points));
         }
         ScoreCard::from_boxes(rules, &checked, yahtzee_bonuses)

@@ -447,18 +447,18 @@ impl TableSet {
         let path = paths.path(rules, kind);
         // A path given is used as given: a missing folder is refused, as for every output
         // (the default folder, the cache, is made when missing).
-        if let Some(given) = paths.given(kind) {
-            if let Err(e) = crate::files::check_folder_of(given) {
-                return Err(LoadError {
-                    kind,
-                    cause: LoadCause::Io,
-                    message: format!(
-                        "cannot use the {} table {}: {e}",
-                        kind.name(),
-                        given.display()
-                    ),
-                });
-            }
+        if let Some(given) = paths.given(kind)
+            && let Err(e) = crate::files::check_folder_of(given)
+        {
+            return Err(LoadError {
+                kind,
+                cause: LoadCause::Io,
+                message: format!(
+                    "cannot use the {} table {}: {e}",
+                    kind.name(),
+                    given.display()
+                ),
+            });
         }
         let observer = &*self.observer;
         // The slot's counters alone: the closure is shared with the solve's threads.
