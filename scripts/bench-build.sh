@@ -36,11 +36,14 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/yahtzee-bench-build.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 log() { echo "[bench-build] $*" >&2; }
 timed() { # label command... : runs it with /usr/bin/time, keeps "wall user sys"
-    local label=$1
+    local label=$1 status=0
     shift
-    /usr/bin/time -f "%e %U %S" -o "$WORK/time-$label" "$@"
+    /usr/bin/time -f "%e %U %S" -o "$WORK/time-$label" "$@" || status=$?
+    # A failed command adds a line "Command exited with non-zero status N": the times only.
+    sed -i '/^Command /d' "$WORK/time-$label"
     read -r wall user sys <"$WORK/time-$label"
     log "$label: ${wall}s wall, $(python3 -c "print(round($user + $sys, 1))")s CPU"
+    return "$status"
 }
 wall() { cut -d' ' -f1 "$WORK/time-$1"; }
 cpu() { python3 -c "import sys; w,u,s = open(sys.argv[1]).read().split(); print(round(float(u) + float(s), 1))" "$WORK/time-$1"; }

@@ -273,7 +273,7 @@ fn a_table_of_other_rules_is_refused_with_the_fix() {
         .unwrap();
     assert_bad_input(&o, "holds the table of yacht, not of yahtzee");
     assert!(
-        stderr(&o).contains("pass `--rules yacht` to use this one"),
+        stderr(&o).contains("use `--rules yacht` instead of `--rules yahtzee` to use this one"),
         "{}",
         stderr(&o)
     );

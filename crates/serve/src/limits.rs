@@ -7,8 +7,8 @@
 //! waiting, else answered 503 with `Retry-After` at once; it waits its turn without holding a
 //! thread, and leaves the queue when its connection closes. Once running, its work sees a
 //! [`Cancel`] flag, set when the request is dropped (the client closed the connection): the
-//! solve of the best response against opponents checks it between the depths of its backward
-//! pass ([`best_response_until`]), so abandoned advice stops within a depth's work instead of
+//! solve of the best response against opponents checks it as each card of its backward pass
+//! starts ([`best_response_until`]), so abandoned advice stops within a card's work instead of
 //! running to its end.
 
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
@@ -21,9 +21,8 @@ use serde::Serialize;
 
 use super::{ApiError, Server, blocking};
 use yahtzee_core::game::state::ScoreCard;
-use yahtzee_core::policy::win::FinalScores;
+use yahtzee_core::policy::win::{FinalScores, best_response_with};
 use yahtzee_core::solve::simd::Simd;
-use yahtzee_core::solve::vector::{VectorObjective, solve_from};
 use yahtzee_core::tables::vector::VectorTable;
 
 /// The longest wait for a request's head (its request line and headers), from the moment
@@ -210,21 +209,15 @@ pub fn until<R>(
     }
 }
 
-/// [`yahtzee_core::policy::win::best_response`], stopped between two depths of its solve once
-/// `stop()` is true (`None`).
+/// [`yahtzee_core::policy::win::best_response`], stopped before the next card of its solve
+/// once `stop()` is true (`None`).
 pub fn best_response_until(
     card: &ScoreCard,
     opponents: &[FinalScores],
     stop: &(dyn Fn() -> bool + Sync),
 ) -> Option<VectorTable<f32>> {
-    let objective = VectorObjective::<f32>::win(card.rules(), opponents);
     until(stop, |check| {
-        VectorTable::from(solve_from(
-            &objective,
-            card.state().filled,
-            Simd::detect(),
-            &|_, _| check(),
-        ))
+        best_response_with(card, opponents, Simd::detect(), &|_, _| check())
     })
 }
 
@@ -271,10 +264,14 @@ mod tests {
                 ours.value(&state, i64::from(b)).unwrap()
             );
         }
-        let depths = AtomicU32::new(0);
-        let stop = || depths.fetch_add(1, Ordering::Relaxed) >= 3;
+        // Told to stop at the 4th check (one as each card starts, from the solve's threads):
+        // the cards already started each check once more and stop, far from the 4,096 cards
+        // of a Yacht card's solve.
+        let checks = AtomicU32::new(0);
+        let stop = || checks.fetch_add(1, Ordering::Relaxed) >= 3;
         assert!(best_response_until(&card, &opponents, &stop).is_none());
-        assert_eq!(depths.load(Ordering::Relaxed), 4);
+        let checked = checks.load(Ordering::Relaxed);
+        assert!((4..1000).contains(&checked), "{checked} checks");
     }
 
     #[test]

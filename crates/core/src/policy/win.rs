@@ -388,13 +388,19 @@ impl<T: crate::solve::kernel::Real> VectorObjective<T> {
 /// The best response of the player of `card` to the opponents: the win table of every card
 /// that follows the player's card.
 pub fn best_response(card: &ScoreCard, opponents: &[FinalScores], simd: Simd) -> VectorTable<f32> {
+    best_response_with(card, opponents, simd, &|_, _| {})
+}
+
+/// [`best_response`], reporting its progress in cards (called as each card starts, from the
+/// solve's threads): what a front end that may stop the work (its client gone) watches.
+pub fn best_response_with(
+    card: &ScoreCard,
+    opponents: &[FinalScores],
+    simd: Simd,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> VectorTable<f32> {
     let objective = VectorObjective::<f32>::win(card.rules(), opponents);
-    VectorTable::from(solve_from(
-        &objective,
-        card.state().filled,
-        simd,
-        &|_, _| {},
-    ))
+    VectorTable::from(solve_from(&objective, card.state().filled, simd, progress))
 }
 
 /// True when some opponent is still playing: their final score needs the distribution

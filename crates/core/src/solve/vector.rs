@@ -26,6 +26,7 @@
 //! card's values. The table of a vector objective (`VectorTable` in `tables/vector.rs`)
 //! wraps it, with its file and the turns run at query time.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
@@ -761,9 +762,14 @@ fn solve_cards<T: Real>(
     progress(done, total);
     for depth in (last..rules.box_count()).rev() {
         let cards = &by_depth[depth];
+        // Progress is reported as each card starts (a depth of Yatzy's target table is
+        // seconds of work): a bar moves within a depth, and a caller that stops the solve from
+        // its progress callback (the server, when its client has gone) stops it within a card.
+        let started = AtomicU64::new(done);
         let solved: Vec<(BoxMask, CardVectors<T>)> = cards
             .par_iter()
             .map_init(VectorScratch::new, |scratch, &filled| {
+                progress(started.fetch_add(1, Ordering::Relaxed), total);
                 (
                     filled,
                     solve_card_dispatch(simd, (&table, objective, &scores, filled, scratch)),
