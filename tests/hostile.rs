@@ -634,3 +634,36 @@ fn ctrl_c_during_a_build_ends_the_progress_bar_s_line() {
     assert!(before.ends_with('\n'), "{:?}", &before[before.len() - 80..]);
     assert!(!out.exists());
 }
+
+#[test]
+fn a_table_longer_than_its_header_says_is_refused_before_its_body_is_read() {
+    table(RuleSet::YACHT, Order::Any);
+    let dir = temp_dir();
+    let path = dir.path().join("yacht.v3.table");
+    std::fs::copy(table_dir().join("yacht.v3.table"), &path).unwrap();
+    // 8 GB of trailing bytes, sparse (no disk used): what `verify` once read whole.
+    let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    file.set_len(8 << 30).unwrap();
+    drop(file);
+    let path_s = path_str(&path);
+    for args in [
+        vec!["verify", path_s.as_str()],
+        vec![
+            "advise",
+            "--rules",
+            "yacht",
+            "--table",
+            &path_s,
+            "--dice",
+            "1,2,3,4,5",
+        ],
+    ] {
+        let o = run_bounded(dir.path(), &args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("bytes after the end of the table"),
+            "{}",
+            stderr(&o)
+        );
+    }
+}

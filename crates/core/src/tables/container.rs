@@ -158,13 +158,14 @@ pub(crate) fn save(
     .map_err(write_err)
 }
 
-/// The whole file at `path`, a regular file (never a device or a pipe, which could be
-/// endless or block for ever).
+/// The whole table file at `path`: a regular file (never a device or a pipe, which could be
+/// endless or block for ever) whose header is read and checked first, and whose length must
+/// be what the header says before its body is read (a file of the right header and a
+/// gigabyte of trailing bytes is refused, not read).
 pub(crate) fn read(path: &Path) -> Result<Vec<u8>, TableError> {
-    files::read_regular(path, u64::MAX).map_err(|cause| TableError::Read {
-        path: path.to_path_buf(),
-        cause,
-    })
+    let table = TableFile::open(path)?;
+    table.head.check_length(table.len, 0)?;
+    table.read_at(0, table.len as usize)
 }
 
 /// The header of a table file's bytes, checked as far as the header goes (magic, version,
