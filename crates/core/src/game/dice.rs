@@ -447,10 +447,47 @@ pub fn join_faces(faces: &[u8]) -> String {
         .join(" ")
 }
 
+/// A source of dice: one die at a time, uniform on 1..=6, and throws built from it. The two
+/// sources of the crate are [`DiceRng`] (a game at the table, a match) and [`GameDice`] (one
+/// simulated game of many); a turn is played from either ([`crate::stats::simulate::play_turn`]).
+pub trait Roll {
+    /// One die, uniform on 1..=6.
+    fn die(&mut self) -> u8;
+
+    /// `n` dice, in the order rolled.
+    fn dice(&mut self, n: usize) -> Vec<u8> {
+        (0..n).map(|_| self.die()).collect()
+    }
+
+    /// `keep` plus fresh dice up to five, drawn in order (the multiset grown one die at a time
+    /// on the lattice: no allocation).
+    fn throw(&mut self, keep: &Keep) -> Dice {
+        Dice::from_index(self.throw_index(keep.index()))
+    }
+
+    /// [`Roll::throw`] by multiset index: the keep of index `keep` plus fresh dice up to five,
+    /// the roll's index.
+    fn throw_index(&mut self, keep: Multiset) -> Multiset {
+        let lattice = Lattice::get();
+        let mut at = keep;
+        for _ in usize::from(lattice.size[keep])..DICE {
+            at = usize::from(lattice.add[at][usize::from(self.die() - 1)]);
+        }
+        at
+    }
+}
+
+/// One die from a 32-bit word by rejection sampling, so the result does not depend on any
+/// library's range algorithm; `None` for a word to reject. 4_294_967_292 = 6 * 715_827_882 is
+/// the largest multiple of 6 not above 2^32.
+fn die_of_word(x: u32) -> Option<u8> {
+    const LIMIT: u32 = 4_294_967_292;
+    (x < LIMIT).then_some((x % 6) as u8 + 1)
+}
+
 /// Portable random dice: ChaCha8 from a 64-bit seed, so a seed gives the same dice on every
-/// platform and build. The one die roller of the crate: `yahtzee play` rolls from stream 0
-/// of its seed ([`DiceRng::new`]) and `yahtzee simulate` gives each chunk of games its own
-/// stream ([`DiceRng::with_stream`]).
+/// platform and build. `yahtzee play` rolls from stream 0 of its seed ([`DiceRng::new`]), a
+/// match gives each game and seat its own stream ([`DiceRng::with_stream`]).
 #[derive(Clone, Debug)]
 pub struct DiceRng(ChaCha8Rng);
 
@@ -467,29 +504,65 @@ impl DiceRng {
         DiceRng(rng)
     }
 
-    /// One die, uniform on 1..=6: rejection sampling on 32-bit words, so the result does not
-    /// depend on any library's range algorithm. 4_294_967_292 = 6 * 715_827_882 is the largest
-    /// multiple of 6 not above 2^32.
+    /// One die, uniform on 1..=6 (see [`Roll::die`]).
     pub fn die(&mut self) -> u8 {
-        const LIMIT: u32 = 4_294_967_292;
         loop {
-            let x = self.0.next_u32();
-            if x < LIMIT {
-                return (x % 6) as u8 + 1;
+            if let Some(d) = die_of_word(self.0.next_u32()) {
+                return d;
             }
         }
     }
 
     /// `n` dice, in the order rolled.
     pub fn dice(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| self.die()).collect()
+        Roll::dice(self, n)
+    }
+}
+
+impl Roll for DiceRng {
+    fn die(&mut self) -> u8 {
+        DiceRng::die(self)
+    }
+}
+
+/// The dice of one simulated game among millions: 8 bytes of state (SplitMix64), started
+/// from a hash of the seed and the game's number, so game `g` of a seed has the same dice
+/// whatever the other games, the batch it is played in or the thread count. Each 64-bit
+/// output gives one die from its high 32 bits (by rejection, as [`DiceRng::die`]).
+#[derive(Clone, Copy, Debug)]
+pub struct GameDice(u64);
+
+/// SplitMix64's increment (the golden ratio in 64 bits).
+const GOLDEN_GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// SplitMix64's output function: a bijective mix of 64 bits.
+fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl GameDice {
+    /// The dice of game `game` of `seed`.
+    pub fn of_game(seed: u64, game: u64) -> GameDice {
+        GameDice(mix64(
+            mix64(seed).wrapping_add(game.wrapping_mul(GOLDEN_GAMMA)) ^ game,
+        ))
     }
 
-    /// `keep` plus fresh dice up to five.
-    pub fn throw(&mut self, keep: &Keep) -> Dice {
-        let mut faces = keep.faces();
-        faces.extend(self.dice(DICE - faces.len()));
-        Dice::from_faces(&faces).expect("a keep and fresh dice make five faces from 1 to 6")
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(GOLDEN_GAMMA);
+        mix64(self.0)
+    }
+}
+
+impl Roll for GameDice {
+    fn die(&mut self) -> u8 {
+        loop {
+            if let Some(d) = die_of_word((self.next_u64() >> 32) as u32) {
+                return d;
+            }
+        }
     }
 }
 
@@ -786,6 +859,58 @@ mod tests {
             counts.iter().all(|&c| (9_550..10_450).contains(&c)),
             "{counts:?}"
         );
+    }
+
+    #[test]
+    fn a_game_s_dice_are_uniform_and_its_own() {
+        // Faces and pairs of consecutive dice over many games, each from its own start: every
+        // face 1/6 and every ordered pair 1/36 within 5 standard deviations.
+        let (games, per_game) = (20_000u64, 6usize);
+        let mut faces = [0u32; 6];
+        let mut pairs = [[0u32; 6]; 6];
+        for g in 0..games {
+            let mut dice = GameDice::of_game(3, g);
+            let rolled = Roll::dice(&mut dice, per_game);
+            for w in rolled.windows(2) {
+                pairs[usize::from(w[0] - 1)][usize::from(w[1] - 1)] += 1;
+            }
+            for &f in &rolled {
+                faces[usize::from(f - 1)] += 1;
+            }
+        }
+        let n = (games * per_game as u64) as f64;
+        let sd = (n * (1.0 / 6.0) * (5.0 / 6.0)).sqrt();
+        assert!(
+            faces
+                .iter()
+                .all(|&c| (f64::from(c) - n / 6.0).abs() < 5.0 * sd),
+            "{faces:?}"
+        );
+        let np = (games * (per_game as u64 - 1)) as f64;
+        let sdp = (np / 36.0 * (35.0 / 36.0)).sqrt();
+        for row in &pairs {
+            assert!(
+                row.iter()
+                    .all(|&c| (f64::from(c) - np / 36.0).abs() < 5.0 * sdp),
+                "{pairs:?}"
+            );
+        }
+        // A game's dice depend on the seed and its number only.
+        let first = |seed, g| Roll::dice(&mut GameDice::of_game(seed, g), 10);
+        assert_eq!(first(3, 17), first(3, 17));
+        assert_ne!(first(3, 17), first(3, 18));
+        assert_ne!(first(3, 17), first(4, 17));
+    }
+
+    #[test]
+    fn a_throw_is_the_keep_and_the_next_dice() {
+        let keep = Keep::from_faces(&[6, 2]).unwrap();
+        for g in 0..200 {
+            let (mut a, mut b) = (GameDice::of_game(9, g), GameDice::of_game(9, g));
+            let mut faces = keep.faces();
+            faces.extend(Roll::dice(&mut a, 3));
+            assert_eq!(b.throw(&keep), Dice::from_faces(&faces).unwrap());
+        }
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! The turns of the states met so far, shared by the threads of a simulation or a match: a
+//! The turns of the states met so far, shared by the threads of a match: a
 //! state's expected-score turn, and a target turn by points still needed, computed once and
 //! kept while there is room.
 
