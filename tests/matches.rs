@@ -546,3 +546,47 @@ fn bad_lineups_are_refused_in_one_line() {
         assert_bad_input(&o, needle);
     }
 }
+
+/// The games of a match, played in lockstep with the win bot's turns of one state sharing
+/// their lanes, are the games each plays alone: every game replayed here seat by seat, each
+/// turn computed for that game only (`Match::opponents`, `Match::turn`, `play_turn` on the
+/// seat's own dice), ends with the same scores, whoever starts, with three seats.
+#[test]
+fn lockstep_matches_play_the_games_each_plays_alone() {
+    let tables = yacht_tables();
+    let (games, seed) = (400, 31);
+    let (_, tally) = yacht_match_recorded("win,ev,target:160", games, seed);
+    let policies = matches::parse_lineup("win,ev,target:160").unwrap();
+    let seats = players(&policies, table_set(RuleSet::YACHT, Order::Any)).unwrap();
+    let m = Match::new(Rules::new(RuleSet::YACHT), seats, Some(tables.distribution)).unwrap();
+    let rules = *m.rules();
+    let n = m.seats().len();
+    let records = tally.records.unwrap();
+    assert_eq!(records.len(), games as usize);
+    for r in &records {
+        let g = r.game;
+        let start = (g % n as u64) as usize;
+        assert_eq!(r.first, start);
+        let mut dice: Vec<DiceRng> = (0..n)
+            .map(|s| DiceRng::with_stream(seed, g * n as u64 + s as u64))
+            .collect();
+        let mut cards = vec![ScoreCard::new(rules); n];
+        for _ in 0..rules.box_count() {
+            for k in 0..n {
+                let seat = (start + k) % n;
+                let opponents = if m.seats()[seat].plays_to_win() {
+                    m.opponents(seat, &cards)
+                } else {
+                    Vec::new()
+                };
+                let mut exact = None;
+                let turn = m.turn(seat, &cards[seat], &opponents, None, &mut exact);
+                let played = play_turn(&rules, &turn, &cards[seat].state(), &mut dice[seat]);
+                drop(turn);
+                cards[seat].fill(played.index, played.points, played.bonuses.yahtzee);
+            }
+        }
+        let alone: Vec<u32> = cards.iter().map(ScoreCard::banked).collect();
+        assert_eq!(r.scores, alone, "game {g}");
+    }
+}

@@ -13,6 +13,9 @@
 //! target is reached (`t <= 0`) every option has chance 1, so the advice is the
 //! expected-score advice.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
 use serde::Serialize;
 
 use crate::game::dice::DICE;
@@ -21,6 +24,7 @@ use crate::game::state::{State, cards_by_depth, set_bits};
 use crate::game::ties::Preferred;
 use crate::game::ties::rank_by_preference;
 use crate::policy::expected::{Action, AdviceError, Position, advise, box_choices};
+use crate::solve::expected::TurnValues;
 use crate::solve::kernel::Layer;
 use crate::solve::vector::max_remaining;
 use crate::tables::TableError;
@@ -359,12 +363,131 @@ pub struct TargetTurn<'a> {
     state: crate::game::state::State,
     /// Points still needed and their weights.
     weights: Vec<(i64, f64)>,
-    /// The value of each keep with one roll left (and of stopping, at the rolls' entries).
-    one_roll_left: Vec<f64>,
-    /// The value of each keep with two rolls left.
-    two_rolls_left: Vec<f64>,
+    /// The (weighted) chance of each keep.
+    chances: Chances<'a>,
     /// The expected-score values of the turn, for ties.
-    values: crate::solve::expected::TurnValues,
+    values: Arc<TurnValues>,
+}
+
+/// The chances of a [`TargetTurn`]'s keeps: computed whole for the turn, or summed on demand
+/// from lanes shared with the turns of other games in the same state ([`TargetLanes`]).
+enum Chances<'a> {
+    Whole {
+        /// The value of each keep with one roll left (and of stopping, at the rolls' entries).
+        one_roll_left: Vec<f64>,
+        /// The value of each keep with two rolls left.
+        two_rolls_left: Vec<f64>,
+    },
+    Lanes {
+        lanes: Arc<TargetLanes<'a>>,
+        /// The lane of each weight (in the order of the weights) and the weight.
+        picks: Vec<(usize, f64)>,
+    },
+}
+
+/// The chances of one state's turn for several numbers of points needed, lane by lane, as
+/// the kernel computes them ([`VectorTable::turn_lanes`], 16 at a time): what the fast win
+/// policy's turns of many games in one state share. A [`TargetTurn::from_lanes`] of these
+/// lanes is, bit for bit, the [`TargetTurn::mixture`] of the same weights: each lane is what
+/// the kernel gives at its point whatever the other lanes, and the weighted sums are taken
+/// in the mixture's order.
+pub struct TargetLanes<'a> {
+    ev: &'a StrategyTable,
+    targets: &'a VectorTable<f32>,
+    state: crate::game::state::State,
+    /// The points needed of each lane, ascending.
+    needed: Vec<i64>,
+    /// Lane `l`'s value of multiset `i` with one roll left at `[i * lanes + l]` (a keep's
+    /// lanes side by side).
+    one_roll_left: Vec<f64>,
+    /// The same with two rolls left.
+    two_rolls_left: Vec<f64>,
+    values: Arc<TurnValues>,
+    /// The chance of each lane after filling a box, by (box, points, five of a kind), as
+    /// [`VectorTable::after_box`] gives it; filled as the turns ask.
+    after_boxes: Mutex<HashMap<AfterBox, Arc<[f64]>>>,
+}
+
+/// A box filled: (box, points, five of a kind).
+type AfterBox = (usize, u32, bool);
+
+impl<'a> TargetLanes<'a> {
+    /// The lanes of `state` at each of `needed` (any order, repeats allowed).
+    pub fn new(
+        ev: &'a StrategyTable,
+        targets: &'a VectorTable<f32>,
+        state: &crate::game::state::State,
+        mut needed: Vec<i64>,
+    ) -> Result<TargetLanes<'a>, TableError> {
+        use crate::game::dice::MULTISETS;
+        use crate::tables::vector::MAX_TURN_LANES as N;
+        needed.sort_unstable();
+        needed.dedup();
+        let width = needed.len();
+        let mut one = vec![0.0; needed.len() * MULTISETS];
+        let mut two = vec![0.0; needed.len() * MULTISETS];
+        for (c, chunk) in needed.chunks(N).enumerate() {
+            let mut xs = [chunk[0]; N];
+            xs[..chunk.len()].copy_from_slice(chunk);
+            targets.turn_lanes::<N>(state, &xs, Layer::TwoRollsLeft, |layer, k| {
+                let into = match layer {
+                    Layer::OneRollLeft => &mut one,
+                    Layer::TwoRollsLeft => &mut two,
+                    Layer::Opening => return,
+                };
+                for (i, lanes) in k.iter().enumerate().take(MULTISETS) {
+                    let at = i * width + c * N;
+                    into[at..at + chunk.len()].copy_from_slice(&lanes[..chunk.len()]);
+                }
+            })?;
+        }
+        Ok(TargetLanes {
+            ev,
+            targets,
+            state: *state,
+            needed,
+            one_roll_left: one,
+            two_rolls_left: two,
+            values: Arc::new(TurnValues::new(ev, state)),
+            after_boxes: Mutex::default(),
+        })
+    }
+
+    /// Each lane's chance after filling box `index` with `points` (`five`: the dice are five
+    /// of a kind).
+    fn after_box(&self, index: usize, points: u32, five: bool) -> Result<Arc<[f64]>, TableError> {
+        let key = (index, points, five);
+        let known = self
+            .after_boxes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+            .cloned();
+        if let Some(v) = known {
+            return Ok(v);
+        }
+        let v: Arc<[f64]> = self
+            .needed
+            .iter()
+            .map(|&x| self.targets.after_box(&self.state, index, points, five, x))
+            .collect::<Result<Vec<f64>, TableError>>()?
+            .into();
+        self.after_boxes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, Arc::clone(&v));
+        Ok(v)
+    }
+
+    /// The state of the lanes.
+    pub fn state(&self) -> &crate::game::state::State {
+        &self.state
+    }
+
+    /// The lane of `needed` points, if the lanes hold it.
+    fn lane(&self, needed: i64) -> Option<usize> {
+        self.needed.binary_search(&needed).ok()
+    }
 }
 
 impl<'a> TargetTurn<'a> {
@@ -432,20 +555,80 @@ impl<'a> TargetTurn<'a> {
             targets,
             state: *state,
             weights: weights.to_vec(),
-            one_roll_left: one,
-            two_rolls_left: two,
-            values: crate::solve::expected::TurnValues::new(ev, state),
+            chances: Chances::Whole {
+                one_roll_left: one,
+                two_rolls_left: two,
+            },
+            values: Arc::new(TurnValues::new(ev, state)),
+        })
+    }
+
+    /// [`TargetTurn::mixture`] of `weights` from `lanes`, which hold every point needed of
+    /// the weights (`None` when one is missing): bit for bit the same turn, its chances summed
+    /// on demand, so a turn that looks at a few keeps costs a few sums.
+    pub fn from_lanes(
+        lanes: &Arc<TargetLanes<'a>>,
+        weights: &[(i64, f64)],
+    ) -> Option<TargetTurn<'a>> {
+        let picks = weights
+            .iter()
+            .map(|&(needed, w)| Some((lanes.lane(needed)?, w)))
+            .collect::<Option<Vec<_>>>()?;
+        Some(TargetTurn {
+            ev: lanes.ev,
+            targets: lanes.targets,
+            state: lanes.state,
+            weights: weights.to_vec(),
+            chances: Chances::Lanes {
+                lanes: Arc::clone(lanes),
+                picks,
+            },
+            values: Arc::clone(&lanes.values),
         })
     }
 
     /// The chance of keeping `keep` with `rolls_left` (1 or 2) rolls left (all five dice:
     /// stopping to fill the best box for the target); for a mixture, the weighted sum.
     pub fn keep_chance(&self, rolls_left: u8, keep: &crate::game::dice::Keep) -> f64 {
+        use crate::tables::vector::MAX_TURN_LANES as N;
         let i = keep.index();
-        if keep.len() == DICE || rolls_left <= 1 {
-            self.one_roll_left[i]
-        } else {
-            self.two_rolls_left[i]
+        let one = keep.len() == DICE || rolls_left <= 1;
+        match &self.chances {
+            Chances::Whole {
+                one_roll_left,
+                two_rolls_left,
+            } => {
+                if one {
+                    one_roll_left[i]
+                } else {
+                    two_rolls_left[i]
+                }
+            }
+            Chances::Lanes { lanes, picks } => {
+                let layer = if one {
+                    &lanes.one_roll_left
+                } else {
+                    &lanes.two_rolls_left
+                };
+                let row = &layer[i * lanes.needed.len()..(i + 1) * lanes.needed.len()];
+                let v = |lane: usize| row[lane];
+                if let [(lane, w)] = picks[..] {
+                    return w * v(lane);
+                }
+                // As the mixture sums: 16 lanes at a time (the last padded with its first
+                // lane, weighing 0), each chunk's sum added in turn.
+                let mut total = 0.0;
+                for chunk in picks.chunks(N) {
+                    let s: f64 = (0..N)
+                        .map(|l| match chunk.get(l) {
+                            Some(&(lane, w)) => v(lane) * w,
+                            None => v(chunk[0].0) * 0.0,
+                        })
+                        .sum();
+                    total += s;
+                }
+                total
+            }
         }
     }
 
@@ -476,10 +659,25 @@ impl<'a> TargetTurn<'a> {
         let mut best = Preferred::new();
         for c in box_choices(self.ev, &self.state, dice) {
             let mut p = 0.0;
-            for &(needed, w) in &self.weights {
-                p += w * self
-                    .targets
-                    .after_box(&self.state, c.index, c.points, five, needed)?;
+            match &self.chances {
+                Chances::Whole { .. } => {
+                    for &(needed, w) in &self.weights {
+                        p += w * self.targets.after_box(
+                            &self.state,
+                            c.index,
+                            c.points,
+                            five,
+                            needed,
+                        )?;
+                    }
+                }
+                Chances::Lanes { lanes, picks } => {
+                    // The same sum, from the lanes' chances.
+                    let after = lanes.after_box(c.index, c.points, five)?;
+                    for &(lane, w) in picks {
+                        p += w * after[lane];
+                    }
+                }
             }
             best.offer((c, p), (p, c.future));
         }

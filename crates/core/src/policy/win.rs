@@ -342,20 +342,28 @@ impl From<Histogram> for FinalScores {
 pub fn utility(opponents: &[FinalScores]) -> (i32, Vec<f64>) {
     let lo = opponents.iter().map(|o| o.lo).min().unwrap_or(0);
     let hi = opponents.iter().map(FinalScores::hi).max().unwrap_or(0);
+    // Each opponent's chance of a score below `x`, kept as `x` grows: the sum of its pmf
+    // below `x` from its first score up, as `FinalScores::below` adds it.
+    let mut below = vec![0.0f64; opponents.len()];
+    let mut ties: Vec<f64> = Vec::with_capacity(opponents.len() + 1);
+    let mut next: Vec<f64> = Vec::with_capacity(opponents.len() + 1);
     let values = (lo..=hi)
         .map(|x| {
             let x = i64::from(x);
             // The chance that exactly `k` opponents tie at `x` and the others score less:
             // the coefficients of the product over opponents of (below + at * z).
-            let mut ties = vec![1.0f64];
-            for o in opponents {
-                let (below, at) = (o.below(x), o.at(x));
-                let mut next = vec![0.0; ties.len() + 1];
+            ties.clear();
+            ties.push(1.0);
+            for (o, below) in opponents.iter().zip(&mut below) {
+                let at = o.at(x);
+                next.clear();
+                next.resize(ties.len() + 1, 0.0);
                 for (k, c) in ties.iter().enumerate() {
-                    next[k] += c * below;
+                    next[k] += c * *below;
                     next[k + 1] += c * at;
                 }
-                ties = next;
+                std::mem::swap(&mut ties, &mut next);
+                *below += at;
             }
             ties.iter()
                 .enumerate()
@@ -598,6 +606,31 @@ impl<'a> WinTurn<'a> {
         banked: u32,
         opponents: &[FinalScores],
     ) -> Result<WinTurn<'a>, TableError> {
+        let weights = WinTurn::weights(targets, state, banked, opponents);
+        Ok(WinTurn(crate::policy::target::TargetTurn::mixture(
+            ev, targets, state, &weights,
+        )?))
+    }
+
+    /// [`WinTurn::new`] from lanes of its state that hold every point needed of its
+    /// [`WinTurn::weights`] (`None` when one is missing): the same turn, bit for bit, its
+    /// chances shared with the other games in that state.
+    pub fn from_lanes(
+        lanes: &std::sync::Arc<crate::policy::target::TargetLanes<'a>>,
+        weights: &[(i64, f64)],
+    ) -> Option<WinTurn<'a>> {
+        crate::policy::target::TargetTurn::from_lanes(lanes, weights).map(WinTurn)
+    }
+
+    /// The targets the turn of `state` weighs, with `banked` points banked against
+    /// `opponents`: `(points still needed, weight)` for each final score whose chance of a
+    /// win moves the sum, or `(0, 1)` (play for the average) when the outcome is decided.
+    pub fn weights(
+        targets: &VectorTable<f32>,
+        state: &crate::game::state::State,
+        banked: u32,
+        opponents: &[FinalScores],
+    ) -> Vec<(i64, f64)> {
         let (lo, u) = utility(opponents);
         let most = i64::from(max_remaining(targets.rules(), state));
         let mut weights = Vec::new();
@@ -616,9 +649,7 @@ impl<'a> WinTurn<'a> {
             // The outcome is decided whatever the player does: play for the average.
             weights.push((0, 1.0));
         }
-        Ok(WinTurn(crate::policy::target::TargetTurn::mixture(
-            ev, targets, state, &weights,
-        )?))
+        weights
     }
 
     /// The keep for `dice` with `rolls_left` (1 or 2) rolls left.

@@ -22,25 +22,33 @@
 //! solves the rest of its game once, at its first turn past the table ([`NextPlies`]: about
 //! a second of CPU for Yacht), for both two-player seats of the game.
 //!
+//! Speed: the games of a batch are played in lockstep, turn after turn and seat after seat in
+//! each game's order ([`play`]). The win bot's turns of the games whose card is in one state
+//! share one computation of the target table's lanes for all their targets ([`TargetLanes`]);
+//! each game then sums the few chances its decisions look at, with its own weights. A turn
+//! so played is, bit for bit, the turn the game computes alone (tested).
+//!
 //! Reproducibility: each seat of each game rolls its own dice, ChaCha8 seeded with the
-//! user's seed on stream `g * n + seat` (game `g`, `n` seats). Games run in parallel; each is
-//! played by the same sequential code, and the counts are integers merged in game order, so
-//! a seed gives the same games and the same tally at any thread count. A seat's dice depend
+//! user's seed on stream `g * n + seat` (game `g`, `n` seats). A game's turns depend only on
+//! its own cards and dice, and the counts are integers added in game order, so a seed gives
+//! the same games and the same tally at any thread count. A seat's dice depend
 //! only on its own choices: two matches on the same seed that differ in one seat's policy
 //! give every other seat that plays alone (such as `optimal`) the very same games, which
 //! makes comparisons of the two matches sharper (common random numbers).
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
 use crate::game::dice::DiceRng;
 use crate::game::rules::Rules;
-use crate::game::state::ScoreCard;
+use crate::game::state::{Layout, ScoreCard};
 use crate::policy::cache::TurnCache;
 use crate::policy::player::{AtTable, Player, PlayerError, PolicyTurn, check_players};
-use crate::policy::win::{FinalScores, opponent_scores, opponents_at_table};
+use crate::policy::target::TargetLanes;
+use crate::policy::two_player::NextPlies;
+use crate::policy::win::{FinalScores, WinTurn, opponent_scores, opponents_at_table};
 use crate::policy::{Policy, PolicyError};
 use crate::solve::simd::Simd;
 use crate::stats::distribution::Tally;
@@ -52,9 +60,17 @@ use crate::text::excerpt;
 /// list repeated by mistake is refused at once.
 pub const MAX_SEATS: usize = 8;
 
-/// Games per parallel task: few, so that a small sample of slow games (`win-exact`) still
-/// spreads over the threads; the per-task bookkeeping is negligible even so.
-const CHUNK: u64 = 16;
+/// Seats in play at once: a batch of a match holds this many seats' cards and dice (about
+/// 400 bytes a seat), `SEATS_IN_PLAY / n` games of `n` seats.
+const SEATS_IN_PLAY: u64 = 1 << 16;
+
+/// Games per parallel task when their turns are their own: few, so that a small sample of
+/// slow games (`win-exact`) still spreads over the threads.
+const OWN_TURNS: usize = 16;
+
+/// Games per parallel task when their turns share lanes (the win bot's, in one state): many
+/// share a computation, but not so many that one task holds up the others.
+const SHARED_TURNS: usize = 256;
 
 /// How a match is played, as its reports state it.
 pub const MATCH_ORDER: &str = "every player takes turn 1, then every player takes turn 2, and so on, in the order of the seats; game g (from 0) starts with seat g mod n, so every seat starts as many games (to within one); a tie of k players for the highest total counts 1/k of a win for each";
@@ -200,73 +216,154 @@ impl<'a> Match<'a> {
         self.seats[seat].turn_in_game(at, exact)
     }
 
-    /// Plays game `game` of `seed` and adds it to `tally` (recording it when the tally
-    /// records games), and the time each seat spent on its turns to `clock`.
-    pub fn play_game(
+    /// Game `game` of `seed` before its first turn: each seat rolls its own dice, ChaCha8 on
+    /// stream `game * n + seat`, and the plies of the game of two for its two-player seats.
+    fn deal(&self, game: u64, seed: u64) -> InPlay<'a> {
+        let n = self.seats.len();
+        InPlay {
+            game,
+            start: (game % n as u64) as usize,
+            cards: vec![ScoreCard::new(self.rules); n],
+            dice: (0..n)
+                .map(|s| DiceRng::with_stream(seed, game * n as u64 + s as u64))
+                .collect(),
+            plies: self.seats.iter().find_map(|s| match s {
+                Player::TwoPlayer(bot) => Some(bot.plies(self.simd).expect(
+                    "the tables of a two-player seat were checked when the match was made",
+                )),
+                _ => None,
+            }),
+            decisions: vec![0; n],
+            key: 0,
+        }
+    }
+
+    /// What the `k`-th turn of a round of `g` shares with other games: the seat and the
+    /// state of its card when the seat plays the fast win policy (whose turns in one state
+    /// share their lanes), else nothing (`0`).
+    fn shared_key(&self, layout: &Layout, g: &InPlay<'_>, k: usize) -> u64 {
+        let seat = (g.start + k) % self.seats.len();
+        match self.seats[seat] {
+            Player::Win { .. } => {
+                ((seat as u64 + 1) << 48) | layout.index(&g.cards[seat].state()) as u64
+            }
+            _ => 0,
+        }
+    }
+
+    /// Plays the `k`-th turn of the round of each game of `piece` (games of one
+    /// [`Match::shared_key`]), adding the time each seat spent to `clock`. The win bot's
+    /// turns of one state are played from lanes computed once for all their targets
+    /// ([`TargetLanes`], [`WinTurn::from_lanes`]): the same turns, bit for bit, as each game
+    /// would compute alone.
+    fn play_piece(
         &self,
-        game: u64,
-        seed: u64,
+        k: usize,
+        piece: &mut [InPlay<'a>],
         cache: Option<&TurnCache<'a>>,
-        tally: &mut MatchTally,
         clock: &mut [Duration],
     ) {
         let n = self.seats.len();
-        let rules = self.rules;
-        let start = (game % n as u64) as usize;
-        let mut dice: Vec<DiceRng> = (0..n)
-            .map(|s| DiceRng::with_stream(seed, game * n as u64 + s as u64))
-            .collect();
-        let mut cards = vec![ScoreCard::new(rules); n];
-        // The plies of the game of two, for its two-player seats (the same for both).
-        let mut plies = self.seats.iter().find_map(|s| match s {
-            Player::TwoPlayer(bot) => Some(
-                bot.plies(self.simd)
-                    .expect("the tables of a two-player seat were checked when the match was made"),
-            ),
-            _ => None,
-        });
-        for _ in 0..rules.box_count() {
-            for k in 0..n {
-                let seat = (start + k) % n;
-                let began = Instant::now();
-                let opponents = if self.seats[seat].plays_to_win() {
-                    self.opponents(seat, &cards)
-                } else {
-                    Vec::new()
-                };
-                let mut exact = None;
-                let at = AtTable {
-                    seat,
-                    cards: &cards,
-                    opponents: &opponents,
-                    cache,
-                    plies: plies.as_mut(),
-                    simd: self.simd,
-                };
-                let turn = self.seats[seat].turn_in_game(at, &mut exact);
-                let Played {
-                    index,
-                    points,
-                    bonuses,
-                    decisions,
-                } = play_turn(&rules, &turn, &cards[seat].state(), &mut dice[seat]);
-                clock[seat] += began.elapsed();
-                cards[seat].fill(index, points, bonuses.yahtzee);
-                let s = &mut tally.seats[seat];
-                s.turns += 1;
-                s.decisions += u64::from(decisions);
+        let seat = (piece[0].start + k) % n;
+        if let (Player::Win { ev, targets }, true) = (self.seats[seat], piece[0].key != 0) {
+            let began = Instant::now();
+            let state = piece[0].cards[seat].state();
+            let weights: Vec<Vec<(i64, f64)>> = piece
+                .iter()
+                .map(|g| {
+                    let opponents = self.opponents(seat, &g.cards);
+                    WinTurn::weights(targets, &state, g.cards[seat].banked(), &opponents)
+                })
+                .collect();
+            let needed = weights.iter().flatten().map(|&(x, _)| x).collect();
+            let lanes =
+                Arc::new(TargetLanes::new(ev, targets, &state, needed).expect(
+                    "every card of the target table was read when the players were checked",
+                ));
+            for (g, w) in piece.iter_mut().zip(&weights) {
+                let turn = PolicyTurn::Win(
+                    WinTurn::from_lanes(&lanes, w)
+                        .expect("the lanes hold every target of the piece"),
+                );
+                g.play_turn(&self.rules, seat, &turn);
             }
+            clock[seat] += began.elapsed();
+            return;
         }
-        let scores: Vec<u32> = cards.iter().map(ScoreCard::banked).collect();
-        tally.add_game(&scores);
-        if let Some(records) = &mut tally.records {
-            records.push(GameRecord {
-                game,
-                first: start,
-                scores,
-            });
+        for g in piece {
+            let seat = (g.start + k) % n;
+            let began = Instant::now();
+            let opponents = if self.seats[seat].plays_to_win() {
+                self.opponents(seat, &g.cards)
+            } else {
+                Vec::new()
+            };
+            let mut exact = None;
+            let at = AtTable {
+                seat,
+                cards: &g.cards,
+                opponents: &opponents,
+                cache,
+                plies: g.plies.as_mut(),
+                simd: self.simd,
+            };
+            let turn = self.seats[seat].turn_in_game(at, &mut exact);
+            let (rules, cards, dice) = (&self.rules, &mut g.cards, &mut g.dice);
+            let played = play_turn(rules, &turn, &cards[seat].state(), &mut dice[seat]);
+            drop(turn);
+            g.record(seat, played);
+            clock[seat] += began.elapsed();
         }
     }
+}
+
+/// One game of a match in play: its cards, its seats' dice, the plies of its game of two.
+struct InPlay<'a> {
+    game: u64,
+    /// The seat that takes the first turn of each round.
+    start: usize,
+    cards: Vec<ScoreCard>,
+    dice: Vec<DiceRng>,
+    plies: Option<NextPlies<'a>>,
+    /// Each seat's choices so far.
+    decisions: Vec<u64>,
+    /// The game's [`Match::shared_key`] for the turn being played.
+    key: u64,
+}
+
+impl InPlay<'_> {
+    /// Plays `seat`'s turn as `turn` says.
+    fn play_turn(&mut self, rules: &Rules, seat: usize, turn: &PolicyTurn<'_>) {
+        let played = play_turn(rules, turn, &self.cards[seat].state(), &mut self.dice[seat]);
+        self.record(seat, played);
+    }
+
+    /// Fills `seat`'s card as `played` says.
+    fn record(&mut self, seat: usize, played: Played) {
+        self.cards[seat].fill(played.index, played.points, played.bonuses.yahtzee);
+        self.decisions[seat] += u64::from(played.decisions);
+    }
+}
+
+/// `games` split where `same` changes and every `most` games within a run of equal ones.
+fn pieces<T>(
+    games: &mut [T],
+    same: impl Fn(&T, &T) -> bool,
+    most: impl Fn(&T) -> usize,
+) -> Vec<&mut [T]> {
+    let mut out = Vec::new();
+    let mut rest = games;
+    while !rest.is_empty() {
+        let cap = most(&rest[0]);
+        let mut len = 1;
+        while len < rest.len() && len < cap && same(&rest[0], &rest[len]) {
+            len += 1;
+        }
+        let (piece, tail) = std::mem::take(&mut rest).split_at_mut(len);
+        out.push(piece);
+        rest = tail;
+    }
+    out
 }
 
 /// One game of a match: which seat started and the final scores.
@@ -405,8 +502,12 @@ impl MatchTally {
 
 /// Plays `games` games of the match with `seed`: the tally, the same at any thread count
 /// (with every game recorded when `record` is set), and the time each seat spent on its
-/// turns (summed over the threads). `progress(done)` is called with the number of games
-/// finished after each game. Runs on the current rayon thread pool.
+/// turns (summed over the threads). `progress(done)` is called with the games played so far
+/// (a game counts in proportion to its turns played). Runs on the current rayon thread pool.
+///
+/// The games of a batch are played in lockstep, turn by turn and seat by seat in each
+/// game's order, so that the win bot's turns of the games whose seat is in one state share
+/// their lanes ([`Match::play_piece`]); every game is the game it would be alone.
 pub fn play(
     m: &Match<'_>,
     games: u64,
@@ -414,35 +515,66 @@ pub fn play(
     record: bool,
     progress: &(dyn Fn(u64) + Sync),
 ) -> (MatchTally, Vec<Duration>) {
-    let empty = || {
-        if record {
-            MatchTally::recording(&m.rules, m.seats.len())
-        } else {
-            MatchTally::new(&m.rules, m.seats.len())
-        }
-    };
     let n = m.seats.len();
+    let mut total = if record {
+        MatchTally::recording(&m.rules, n)
+    } else {
+        MatchTally::new(&m.rules, n)
+    };
     let cache = m.seats.iter().find_map(Player::table).map(TurnCache::new);
-    let done = AtomicU64::new(0);
-    let chunks: Vec<(MatchTally, Vec<Duration>)> = (0..games.div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|c| {
-            let mut tally = empty();
-            let mut clock = vec![Duration::ZERO; n];
-            for game in c * CHUNK..games.min((c + 1) * CHUNK) {
-                m.play_game(game, seed, cache.as_ref(), &mut tally, &mut clock);
-                progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-            }
-            (tally, clock)
-        })
-        .collect();
-    let mut total = empty();
+    let layout = Layout::of(&m.rules);
+    let steps = m.rules.box_count() * n;
+    let batch = (SEATS_IN_PLAY / n as u64).max(1);
     let mut clock = vec![Duration::ZERO; n];
-    for (t, c) in &chunks {
-        total.merge(t);
-        for (a, b) in clock.iter_mut().zip(c) {
-            *a += *b;
+    let mut first = 0;
+    while first < games {
+        let count = batch.min(games - first);
+        let mut in_play: Vec<InPlay<'_>> = (first..first + count)
+            .into_par_iter()
+            .map(|g| m.deal(g, seed))
+            .collect();
+        for step in 0..steps {
+            let k = step % n;
+            in_play
+                .par_iter_mut()
+                .for_each(|g| g.key = m.shared_key(&layout, g, k));
+            in_play.par_sort_unstable_by_key(|g| (g.key, g.game));
+            let clocks: Vec<Vec<Duration>> = pieces(
+                &mut in_play,
+                |a, b| a.key == b.key,
+                |g| if g.key == 0 { OWN_TURNS } else { SHARED_TURNS },
+            )
+            .into_par_iter()
+            .map(|piece| {
+                let mut c = vec![Duration::ZERO; n];
+                m.play_piece(k, piece, cache.as_ref(), &mut c);
+                c
+            })
+            .collect();
+            for c in clocks {
+                for (a, b) in clock.iter_mut().zip(c) {
+                    *a += b;
+                }
+            }
+            progress(first + count * (step as u64 + 1) / steps as u64);
         }
+        in_play.par_sort_unstable_by_key(|g| g.game);
+        for g in &in_play {
+            let scores: Vec<u32> = g.cards.iter().map(ScoreCard::banked).collect();
+            total.add_game(&scores);
+            for (s, d) in total.seats.iter_mut().zip(&g.decisions) {
+                s.turns += m.rules.box_count() as u64;
+                s.decisions += d;
+            }
+            if let Some(records) = &mut total.records {
+                records.push(GameRecord {
+                    game: g.game,
+                    first: g.start,
+                    scores,
+                });
+            }
+        }
+        first += count;
     }
     (total, clock)
 }
