@@ -186,6 +186,7 @@ impl Lanes {
 }
 
 /// What one turn of one card needs besides the successor values.
+#[derive(Clone, Copy)]
 pub(crate) struct Turn<'a> {
     pub rules: &'a Rules,
     pub scores: &'a ScoreTable,
@@ -392,6 +393,60 @@ pub(crate) fn state_turn(
     });
 }
 
+/// Lanes of one card that [`card_turns`] computes together.
+pub const CARD_LANES: usize = 8;
+
+/// [`state_turn`] for up to [`CARD_LANES`] states of one card (boxes `filled`) at once, one
+/// lane each (`lanes`: their upper totals and Yahtzee-box flags): `visit(lane, layer, values)`
+/// receives each lane's layers, the same values, bit for bit, as [`state_turn`] gives for that
+/// state alone (the kernel computes every lane by the same operations), for a fraction of the
+/// cost of one call per state.
+pub(crate) fn card_turns(
+    turn: &Turn<'_>,
+    layout: &Layout,
+    values: &[f64],
+    lanes: &[(u8, bool)],
+    last: Layer,
+    mut visit: impl FnMut(usize, Layer, &[f64]),
+) {
+    thread_local! {
+        static SCRATCH: std::cell::RefCell<Scratch<CARD_LANES>> =
+            std::cell::RefCell::new(Scratch::new());
+    }
+    assert!(!lanes.is_empty() && lanes.len() <= CARD_LANES);
+    let Turn {
+        rules,
+        scores,
+        filled,
+    } = *turn;
+    SCRATCH.with_borrow_mut(|scratch| {
+        let with_flag = |f: bool| lanes.iter().any(|&(_, flag)| flag == f);
+        let flags: Vec<bool> = [false, true]
+            .into_iter()
+            .filter(|&f| with_flag(f))
+            .collect();
+        scratch.succ.load(rules, layout, values, filled, &flags);
+        scratch.lanes.clear();
+        for &(upper, flag) in lanes {
+            let upper = usize::from(upper).min(layout.lanes - 1);
+            scratch.lanes.push(upper as u8, flag && layout.flags == 2);
+        }
+        scratch.lanes.pad_to(CARD_LANES);
+        scratch.plan.build(turn, &scratch.succ, &scratch.lanes);
+        let (k, plan) = scratch.keeps_and_plan::<CARD_LANES>();
+        let mut column = [0.0; MULTISETS];
+        run_turn(k, plan, scores, 0, last, |layer, k| {
+            for (l, &(upper, _)) in lanes.iter().enumerate() {
+                let held = held_bonus(rules, usize::from(upper).min(layout.lanes - 1));
+                for (to, v) in column.iter_mut().zip(k) {
+                    *to = if held == 0.0 { v[l] } else { v[l] - held };
+                }
+                visit(l, layer, &column[..k.len()]);
+            }
+        });
+    });
+}
+
 /// The solved expected-score values of a rule set, as a turn of one state reads them: what
 /// the expected-score table holds (`StrategyTable` in `tables/expected.rs` implements it).
 /// The vector and two-player solves follow the expected-score policy through it (the
@@ -440,23 +495,29 @@ pub struct TurnValues {
 impl TurnValues {
     /// Computes the turn of `state` from the solved successors in `table`: every layer.
     pub fn new(table: &(impl ExpectedValues + ?Sized), state: &State) -> TurnValues {
-        let mut values = TurnValues {
+        let mut values = TurnValues::empty();
+        table.turn(state, Layer::Opening, &mut |layer, layer_values| {
+            values.add_layer(layer, layer_values)
+        });
+        values
+    }
+
+    /// A turn with no layer yet.
+    pub(crate) fn empty() -> TurnValues {
+        TurnValues {
             one_roll_left: Vec::with_capacity(MULTISETS),
             two_rolls_left: Vec::with_capacity(MULTISETS),
             opening_rolls: Vec::with_capacity(ROLLS),
-        };
-        table.turn(
-            state,
-            Layer::Opening,
-            &mut |layer, layer_values| match layer {
-                Layer::OneRollLeft => values.one_roll_left.extend_from_slice(layer_values),
-                Layer::TwoRollsLeft => values.two_rolls_left.extend_from_slice(layer_values),
-                Layer::Opening => values
-                    .opening_rolls
-                    .extend_from_slice(&layer_values[FIRST_ROLL..]),
-            },
-        );
-        values
+        }
+    }
+
+    /// Takes the values of `layer` as the kernel gives them.
+    pub(crate) fn add_layer(&mut self, layer: Layer, values: &[f64]) {
+        match layer {
+            Layer::OneRollLeft => self.one_roll_left.extend_from_slice(values),
+            Layer::TwoRollsLeft => self.two_rolls_left.extend_from_slice(values),
+            Layer::Opening => self.opening_rolls.extend_from_slice(&values[FIRST_ROLL..]),
+        }
     }
 
     /// Value (points of this turn and after) of keeping `keep` with `rolls_left` (1 or 2)

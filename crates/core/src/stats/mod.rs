@@ -99,7 +99,11 @@ static ROLL_DICE: LazyLock<Vec<Dice>> = LazyLock::new(|| Dice::all().collect());
 /// sorted by box, then points, then bonus, with equal events merged. The probabilities sum
 /// to 1 (to rounding) and the events' expected value is the state's value in `table`.
 pub fn turn_outcomes(table: &StrategyTable, state: &State) -> Vec<TurnEvent> {
-    let turn = TurnValues::new(table, state);
+    outcomes_of_turn(table, state, &TurnValues::new(table, state))
+}
+
+/// [`turn_outcomes`] of `state` whose turn `turn` is already computed.
+fn outcomes_of_turn(table: &StrategyTable, state: &State, turn: &TurnValues) -> Vec<TurnEvent> {
     // The way each final roll ends the turn, and every way, sorted by box, then points, then
     // bonus.
     let ends: Vec<Option<TurnEvent>> = best_boxes(table, state)
@@ -192,12 +196,22 @@ pub fn exact_distribution(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + 
             .par_iter()
             .filter_map(|&m| {
                 let block = layer[usize::from(m)].as_ref()?;
+                // The turns of the card's states reached, computed together.
+                let reached: Vec<State> = block
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, h)| h.is_some())
+                    .map(|(slot, _)| state_of(&layout, m, slot))
+                    .collect();
+                let mut turns = table.card_turns(&reached).into_iter();
                 let events = block
                     .iter()
                     .enumerate()
                     .map(|(slot, h)| {
-                        h.as_ref()
-                            .map(|_| turn_outcomes(table, &state_of(&layout, m, slot)))
+                        h.as_ref().map(|_| {
+                            let turn = turns.next().expect("a turn for each state reached");
+                            outcomes_of_turn(table, &state_of(&layout, m, slot), &turn)
+                        })
                     })
                     .collect();
                 Some((m, events))

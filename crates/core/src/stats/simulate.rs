@@ -17,6 +17,8 @@
 //! (`win`, `win-exact`, `two-player`) need the other players' cards: they play in matches
 //! ([`crate::stats::matches`]), through the same [`PolicyTurn`].
 
+use std::sync::Arc;
+
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -231,17 +233,36 @@ impl Deal<'_, '_, '_> {
                 .map(|slice| {
                     let mut boxes = Tally::new(rules);
                     let mut decisions = Decisions::new();
-                    for group in slice.chunk_by_mut(|a, b| a.key == b.key) {
-                        let policy_turn = player.turn(&group[0].state, group[0].score, None);
-                        decisions.clear();
-                        for g in group {
-                            let (index, points, bonuses) =
-                                decisions.play(rules, &policy_turn, &g.state, &mut g.dice);
-                            boxes.add_box(index, points, 1.0);
-                            g.yahtzee_bonuses += u8::from(bonuses.yahtzee);
-                            g.upper_bonus |= bonuses.upper;
-                            g.score += points + bonuses.points(rules);
-                            g.state = g.state.after(rules, index, points);
+                    let mut groups: Vec<&mut [Game]> =
+                        slice.chunk_by_mut(|a, b| a.key == b.key).collect();
+                    // The groups of one card, whose optimal turns one run of the kernel
+                    // computes together.
+                    for card in groups.chunk_by_mut(|a, b| a[0].state.filled == b[0].state.filled) {
+                        let turns: Vec<PolicyTurn<'_>> = match player {
+                            Player::Optimal(table) => {
+                                let states: Vec<State> = card.iter().map(|g| g[0].state).collect();
+                                table
+                                    .card_turns(&states)
+                                    .into_iter()
+                                    .map(|t| PolicyTurn::Optimal(table, Arc::new(t)))
+                                    .collect()
+                            }
+                            _ => card
+                                .iter()
+                                .map(|g| player.turn(&g[0].state, g[0].score, None))
+                                .collect(),
+                        };
+                        for (group, policy_turn) in card.iter_mut().zip(&turns) {
+                            decisions.clear();
+                            for g in group.iter_mut() {
+                                let (index, points, bonuses) =
+                                    decisions.play(rules, policy_turn, &g.state, &mut g.dice);
+                                boxes.add_box(index, points, 1.0);
+                                g.yahtzee_bonuses += u8::from(bonuses.yahtzee);
+                                g.upper_bonus |= bonuses.upper;
+                                g.score += points + bonuses.points(rules);
+                                g.state = g.state.after(rules, index, points);
+                            }
                         }
                     }
                     boxes

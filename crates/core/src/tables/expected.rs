@@ -26,7 +26,9 @@ use std::sync::Arc;
 
 use crate::game::rules::{Order, Rules};
 use crate::game::state::{Layout, State, reachable_rows, reachable_state_count, set_bits};
-use crate::solve::expected::{ExpectedValues, Layer, ScoreTable, SolveOptions};
+use crate::solve::expected::{
+    CARD_LANES, ExpectedValues, Layer, ScoreTable, SolveOptions, Turn, TurnValues, card_turns,
+};
 use crate::tables::container::{self, FORMAT_VERSION, Head, TableHeader};
 use crate::tables::{Origin, TableError};
 
@@ -63,6 +65,46 @@ impl StrategyTable {
             },
             solution.seconds,
         )
+    }
+
+    /// The turns of `states`, all of one card (the same boxes filled): each the
+    /// [`TurnValues::new`] of its state, bit for bit, computed [`CARD_LANES`] states at a time
+    /// by one run of the kernel.
+    pub fn card_turns(&self, states: &[State]) -> Vec<TurnValues> {
+        let Some(first) = states.first() else {
+            return Vec::new();
+        };
+        assert!(
+            states.iter().all(|s| s.filled == first.filled),
+            "states of one card"
+        );
+        let turn = Turn {
+            rules: &self.rules,
+            scores: &self.scores,
+            filled: first.filled,
+        };
+        let mut turns = Vec::with_capacity(states.len());
+        for chunk in states.chunks(CARD_LANES) {
+            if let [state] = chunk {
+                // One state: the kernel of one lane is cheaper.
+                turns.push(TurnValues::new(self, state));
+                continue;
+            }
+            let lanes: Vec<(u8, bool)> = chunk.iter().map(|s| (s.upper, s.yahtzee_50)).collect();
+            let at = turns.len();
+            turns.extend(chunk.iter().map(|_| TurnValues::empty()));
+            card_turns(
+                &turn,
+                &self.layout,
+                &self.values,
+                &lanes,
+                Layer::Opening,
+                |l, layer, v| {
+                    turns[at + l].add_layer(layer, v);
+                },
+            );
+        }
+        turns
     }
 
     /// The rules of this table.
@@ -362,6 +404,57 @@ pub fn default_table_path_of(rules: &Rules, objective: &str) -> PathBuf {
 mod tests {
     use super::*;
     use crate::game::rules::RuleSet;
+
+    /// A card's turns computed together are, bit for bit, each state's turn alone: every
+    /// reachable upper total and flag of a spread of cards, in chunks of every length.
+    #[test]
+    fn card_turns_are_the_turns_of_each_state_alone() {
+        use crate::game::state::reachable_upper_totals;
+        for set in [RuleSet::YACHT, RuleSet::YAHTZEE, RuleSet::YATZY] {
+            let rules = Rules::new(set);
+            let (table, _) = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {});
+            let full = rules.full_mask();
+            for filled in (0..full).step_by(97).chain([0, full & !1]) {
+                let flags: &[bool] = if rules.has_yahtzee_bonus() {
+                    &[false, true]
+                } else {
+                    &[false]
+                };
+                let states: Vec<State> = flags
+                    .iter()
+                    .flat_map(|&flag| {
+                        set_bits(reachable_upper_totals(&rules, filled)).map(move |u| State {
+                            filled,
+                            upper: u as u8,
+                            yahtzee_50: flag,
+                        })
+                    })
+                    .collect();
+                for take in [1, 3, states.len()] {
+                    let some = &states[..take.min(states.len())];
+                    for (state, turn) in some.iter().zip(table.card_turns(some)) {
+                        let alone = TurnValues::new(&table, state);
+                        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                        assert_eq!(
+                            bits(&turn.one_roll_left),
+                            bits(&alone.one_roll_left),
+                            "{set:?} {state:?}"
+                        );
+                        assert_eq!(
+                            bits(&turn.two_rolls_left),
+                            bits(&alone.two_rolls_left),
+                            "{state:?}"
+                        );
+                        assert_eq!(
+                            bits(&turn.opening_rolls),
+                            bits(&alone.opening_rolls),
+                            "{state:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn body_is_bincode_of_the_values() {
