@@ -449,7 +449,7 @@ pub fn join_faces(faces: &[u8]) -> String {
 
 /// A source of dice: one die at a time, uniform on 1..=6, and throws built from it. The two
 /// sources of the crate are [`DiceRng`] (a game at the table, a match) and [`GameDice`] (one
-/// simulated game of many); a turn is played from either ([`crate::stats::simulate::play_turn`]).
+/// simulated game of many); a simulated turn is played from either.
 pub trait Roll {
     /// One die, uniform on 1..=6.
     fn die(&mut self) -> u8;
