@@ -9,7 +9,9 @@ use std::time::{Duration, Instant};
 
 use yahtzee_core::game::rules::{Order, RuleSet};
 
-use crate::util::{assert_bad_input, path_str, stderr, table, table_dir, temp_dir, yahtzee_in};
+use crate::util::{
+    assert_bad_input, path_str, run_bytes, stderr, table, table_dir, temp_dir, yahtzee_in,
+};
 
 /// Waits for `child` at most `limit`; kills it and fails the test if it is still running:
 /// what hung for ever must now end at once.
@@ -291,13 +293,7 @@ fn a_temporary_whose_writer_holds_its_lock_is_never_deleted() {
 #[test]
 fn solve_never_replaces_a_table_of_other_rules_or_another_objective() {
     let dir = temp_dir();
-    let solve = |args: &[&str]| {
-        yahtzee_in(dir.path())
-            .args(args)
-            .stdin(Stdio::null())
-            .output()
-            .expect("the binary runs")
-    };
+    let solve = |args: &[&str]| run_bytes(dir.path(), args, b"");
     let yacht = dir.path().join("yacht.v3.table");
     let o = solve(&["solve", "--rules", "yacht"]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -370,13 +366,7 @@ fn a_table_path_in_a_missing_folder_is_refused_as_every_output_is() {
 #[test]
 fn the_remedy_of_a_table_error_is_one_that_works() {
     let dir = temp_dir();
-    let run = |args: &[&str]| {
-        yahtzee_in(dir.path())
-            .args(args)
-            .stdin(Stdio::null())
-            .output()
-            .expect("the binary runs")
-    };
+    let run = |args: &[&str]| run_bytes(dir.path(), args, b"");
     // A missing target table: the command suggested builds a target table there.
     let target = dir.path().join("yacht.target.v3.table");
     let o = run(&["verify", &path_str(&target)]);

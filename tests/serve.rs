@@ -911,8 +911,8 @@ fn tables_load_once_with_their_status_and_the_target_table_of_yacht_builds_on_de
     assert!(server.err.lock().unwrap().contains("building it once"));
 }
 
-#[test]
-fn a_damaged_table_is_a_500_with_the_solve_that_rebuilds_it() {
+/// A server (rules yacht) whose table folder holds a damaged Yacht table, and the folder.
+fn served_with_a_damaged_yacht_table() -> (tempfile::TempDir, Served) {
     let dir = temp_dir();
     let rules = Rules::new(RuleSet::YACHT);
     std::fs::write(
@@ -922,6 +922,12 @@ fn a_damaged_table_is_a_500_with_the_solve_that_rebuilds_it() {
     )
     .unwrap();
     let server = Served::start_in(dir.path(), &["--rules", "yacht"]);
+    (dir, server)
+}
+
+#[test]
+fn a_damaged_table_is_a_500_with_the_solve_that_rebuilds_it() {
+    let (_dir, server) = served_with_a_damaged_yacht_table();
     let m = assert_error(
         &server.post("/api/advise?rules=yacht", r#"{"dice": [1, 2, 3, 4, 5]}"#),
         500,
@@ -1908,15 +1914,7 @@ fn slow_and_lying_clients_were_kept_open() {
 /// restarted.
 #[test]
 fn a_rebuilt_table_was_refused_until_restart() {
-    let dir = temp_dir();
-    let rules = Rules::new(RuleSet::YACHT);
-    std::fs::write(
-        dir.path()
-            .join(yahtzee_core::tables::expected::default_table_name(&rules)),
-        b"not a table",
-    )
-    .unwrap();
-    let server = Served::start_in(dir.path(), &["--rules", "yacht"]);
+    let (dir, server) = served_with_a_damaged_yacht_table();
     let line = r#"{"dice": [1, 2, 3, 4, 5]}"#;
     let m = assert_error(
         &server.post("/api/advise?rules=yacht", line),

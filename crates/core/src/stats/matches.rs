@@ -308,8 +308,12 @@ impl<'a> Match<'a> {
                 simd: self.simd,
             };
             let turn = self.seats[seat].turn_in_game(at, &mut exact);
-            let (rules, cards, dice) = (&self.rules, &mut g.cards, &mut g.dice);
-            let played = play_turn(rules, &turn, &cards[seat].state(), &mut dice[seat]);
+            let played = play_turn(
+                &self.rules,
+                &turn,
+                &g.cards[seat].state(),
+                &mut g.dice[seat],
+            );
             drop(turn);
             g.record(seat, played);
             clock[seat] += began.elapsed();

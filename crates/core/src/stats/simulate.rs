@@ -22,7 +22,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::game::dice::{DICE, Dice, FIRST_ROLL, GameDice, Keep, ROLLS, Roll};
+use crate::game::dice::{Dice, FIRST_ROLL, GameDice, Multiset, ROLLS, Roll};
 use crate::game::rules::Rules;
 use crate::game::state::{Bonuses, Layout, State};
 use crate::policy::player::{Player, PolicyTurn};
@@ -59,23 +59,36 @@ pub fn play_turn(
     state: &State,
     rng: &mut impl Roll,
 ) -> Played {
-    let mut dice = rng.throw(&Keep::from_index(0));
-    let mut decisions = 1;
-    for rolls_left in [2u8, 1] {
-        let keep = turn.keep(rolls_left, &dice);
-        decisions += 1;
-        if keep.len() == DICE {
-            break;
-        }
-        dice = rng.throw(&keep);
-    }
-    let (index, points, bonuses) = turn.choose_box(rules, state, &dice);
+    let (roll, decisions) = roll_and_keep(rng, |rolls_left, roll| {
+        turn.keep(rolls_left, &Dice::from_index(roll)).index()
+    });
+    let (index, points, bonuses) = turn.choose_box(rules, state, &Dice::from_index(roll));
     Played {
         index,
         points,
         bonuses,
         decisions,
     }
+}
+
+/// The rolls of a turn: the opening roll, then with 2 and 1 rolls left the keep
+/// `keep(rolls_left, roll)` (multiset indices; the roll's own index stops) and a re-roll of the
+/// others. The final roll's index and the decisions made (the keeps, and the box to come).
+fn roll_and_keep(
+    rng: &mut impl Roll,
+    mut keep: impl FnMut(u8, Multiset) -> Multiset,
+) -> (Multiset, u32) {
+    let mut roll = rng.throw_index(0);
+    let mut decisions = 1;
+    for rolls_left in [2u8, 1] {
+        let kept = keep(rolls_left, roll);
+        decisions += 1;
+        if kept >= FIRST_ROLL {
+            break;
+        }
+        roll = rng.throw_index(kept);
+    }
+    (roll, decisions)
 }
 
 /// One game in play.
@@ -320,19 +333,14 @@ impl Decisions {
         state: &State,
         dice: &mut impl Roll,
     ) -> (usize, u32, Bonuses) {
-        let mut roll = dice.throw_index(0) - FIRST_ROLL;
-        for (row, rolls_left) in [2u8, 1].into_iter().enumerate() {
-            let known = &mut self.keeps[row][roll];
+        let (roll, _) = roll_and_keep(dice, |rolls_left, roll| {
+            let known = &mut self.keeps[usize::from(2 - rolls_left)][roll - FIRST_ROLL];
             if *known == Decisions::UNKNOWN {
-                let keep = turn.keep(rolls_left, &Dice::from_index(FIRST_ROLL + roll));
-                *known = keep.index() as u16;
+                *known = turn.keep(rolls_left, &Dice::from_index(roll)).index() as u16;
             }
-            let keep = usize::from(*known);
-            if keep >= FIRST_ROLL {
-                break;
-            }
-            roll = dice.throw_index(keep) - FIRST_ROLL;
-        }
+            usize::from(*known)
+        });
+        let roll = roll - FIRST_ROLL;
         *self.boxes[roll].get_or_insert_with(|| {
             turn.choose_box(rules, state, &Dice::from_index(FIRST_ROLL + roll))
         })
