@@ -222,10 +222,45 @@ pub fn best_box_for(table: &StrategyTable, state: &State, dice: &Dice) -> Option
 }
 
 /// [`best_box_for`] for every roll, by roll offset (`index - FIRST_ROLL`).
+///
+/// The same choices as [`best_box_of_roll`] roll by roll, with each box's value computed
+/// once per points it can score: outside the Joker and five of a kind, a box filled with the
+/// same points leads to the same state whatever the dice, so the 252 rolls share about 60
+/// successor lookups instead of making some 1,600.
 pub fn best_boxes(table: &StrategyTable, state: &State) -> Vec<Option<BoxChoice>> {
+    let rules = table.rules();
+    let scores = table.scores();
+    let open = rules.open_by_order(state.filled);
+    // `memo[first[index] + rank]`: the position in `known` of box `index` filled with its
+    // points of rank `rank` among the box's distinct points (`NONE` until computed).
+    const NONE: u16 = u16::MAX;
+    let mut first = Vec::with_capacity(rules.box_count());
+    let mut slots = 0;
+    for distinct in &scores.distinct {
+        first.push(slots);
+        slots += distinct.len();
+    }
+    let mut memo = vec![NONE; slots];
+    let mut known: Vec<BoxChoice> = Vec::with_capacity(96);
     Dice::all()
         .enumerate()
-        .map(|(r, dice)| best_box_of_roll(table, state, r, &dice))
+        .map(|(r, dice)| {
+            if scores.five_of_a_kind[r] {
+                return best_box_of_roll(table, state, r, &dice);
+            }
+            let mut best = Preferred::new();
+            for index in set_bits(u64::from(open)) {
+                let slot = &mut memo[first[index] + usize::from(scores.rank[r][index])];
+                if *slot == NONE {
+                    *slot = known.len() as u16;
+                    let points = u32::from(scores.points[index][r]);
+                    known.push(valued(table, state, index, points, false));
+                }
+                let choice = known[usize::from(*slot)];
+                best.offer(choice, choice.future);
+            }
+            best.best().map(|(c, _)| c)
+        })
         .collect()
 }
 

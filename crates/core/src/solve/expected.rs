@@ -46,7 +46,7 @@ use crate::game::rules::{BoxMask, Joker, MAX_BOXES, Rules};
 use crate::game::state::{
     Layout, State, UPPER_TOTALS, cards_by_depth, reachable_upper_totals, set_bits,
 };
-use crate::game::ties::Preferred;
+use crate::game::ties::{Preferred, TIE};
 pub use crate::solve::kernel::Layer;
 pub(crate) use crate::solve::kernel::ScoreTable;
 use crate::solve::kernel::{Plan, aligned_start, per_line, run_turn};
@@ -546,9 +546,43 @@ impl TurnValues {
 
     /// [`TurnValues::best_keep`] of the roll at offset `roll` (`index - FIRST_ROLL`): the
     /// keep's multiset index (the roll's own index to stop) and its value.
+    ///
+    /// The scan of the tie rule ([`Preferred`]) carries its best value from one keep to the
+    /// next; most rolls have one keep clearly best, found without that chain: the keep the
+    /// scan chooses is within [`TIE`] of the highest value, so when
+    /// a single keep is that close (a margin wider by 1e-12 absorbs the rounding of the
+    /// comparisons), it is the choice. Otherwise the scan decides.
     pub fn best_keep_of_roll(&self, rolls_left: u8, roll: usize) -> (usize, f64) {
+        let keeps = Dice::keep_indices_by_preference(roll);
+        let (stop, keeps_of_fewer) = keeps.split_last().expect("every roll has a keep");
+        debug_assert!(usize::from(*stop) >= FIRST_ROLL);
+        let fewer: &[f64] = if rolls_left <= 1 {
+            &self.one_roll_left
+        } else {
+            &self.two_rolls_left
+        };
+        let value = |keep: u16| fewer[usize::from(keep)];
+        let stop_value = self.one_roll_left[usize::from(*stop)];
+        let mut highest = stop_value;
+        for &keep in keeps_of_fewer {
+            let v = value(keep);
+            highest = if v > highest { v } else { highest };
+        }
+        let near = highest - (TIE + 1e-12);
+        let mut close = usize::from(stop_value >= near);
+        let mut chosen = *stop;
+        for &keep in keeps_of_fewer {
+            if value(keep) >= near {
+                close += 1;
+                chosen = keep;
+            }
+        }
+        if close == 1 {
+            let chosen = usize::from(chosen);
+            return (chosen, self.value_of_index(rolls_left, chosen));
+        }
         let mut best = Preferred::new();
-        for &keep in Dice::keep_indices_by_preference(roll) {
+        for &keep in keeps {
             let keep = usize::from(keep);
             best.offer(keep, self.value_of_index(rolls_left, keep));
         }
@@ -870,6 +904,59 @@ mod tests {
             let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             assert!(bits(&narrow) == bits(&wide), "{}", rules.label());
         }
+    }
+
+    /// The best keep of a roll is the scan of the tie rule over its keeps, whether one keep
+    /// is clearly best or several are within the tie margin, in chains the scan must follow.
+    #[test]
+    fn best_keep_of_roll_is_the_scan_of_the_tie_rule() {
+        let scan = |turn: &TurnValues, rolls_left: u8, roll: usize| {
+            let mut best = Preferred::new();
+            for &keep in Dice::keep_indices_by_preference(roll) {
+                let keep = usize::from(keep);
+                best.offer(keep, turn.value_of_index(rolls_left, keep));
+            }
+            best.best().unwrap()
+        };
+        // Values on a grid of steps of 0.4e-9 around 250, so that many keeps are within the
+        // tie margin of each other and of the best, and some chains of near ties form.
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut ties = 0;
+        for round in 0..400 {
+            let spread = [3, 6, 40, 1_000_000][round % 4];
+            let mut value = || 250.0 + (next() % spread) as f64 * 0.4e-9;
+            let turn = TurnValues {
+                one_roll_left: (0..MULTISETS).map(|_| value()).collect(),
+                two_rolls_left: (0..MULTISETS).map(|_| value()).collect(),
+                opening_rolls: vec![0.0; ROLLS],
+            };
+            for rolls_left in [1, 2] {
+                for roll in 0..ROLLS {
+                    let expected = scan(&turn, rolls_left, roll);
+                    let got = turn.best_keep_of_roll(rolls_left, roll);
+                    assert_eq!(got.0, expected.0, "round {round} roll {roll}");
+                    assert_eq!(got.1.to_bits(), expected.1.to_bits());
+                    ties += usize::from(expected.0 != scan_first_max(&turn, rolls_left, roll));
+                }
+            }
+        }
+        // The chains where the scan's choice is not the first keep of the highest value
+        // were met.
+        assert!(ties > 1000, "{ties}");
+    }
+
+    /// The first keep (in the order of preference) of the highest value.
+    fn scan_first_max(turn: &TurnValues, rolls_left: u8, roll: usize) -> usize {
+        let keeps = Dice::keep_indices_by_preference(roll);
+        let value = |k: &u16| turn.value_of_index(rolls_left, usize::from(*k));
+        let highest = keeps.iter().map(value).fold(f64::MIN, f64::max);
+        usize::from(*keeps.iter().find(|k| value(k) == highest).unwrap())
     }
 
     #[test]
