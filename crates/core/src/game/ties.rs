@@ -84,6 +84,55 @@ impl<T, V: TieValue> Default for Preferred<T, V> {
     }
 }
 
+/// The scan of [`Preferred`] in `N` lanes at once (one option list, a value per lane): each
+/// lane chooses exactly as a [`Preferred`] offered its own values would, by the same
+/// comparisons, written without branches so that the compiler makes vector code of them.
+#[derive(Clone, Copy, Debug)]
+pub struct PreferredLanes<const N: usize> {
+    /// Each lane's best value plus [`TIE`]: what a later option must exceed.
+    bar: [f64; N],
+    /// Each lane's best option so far (`u64` lanes, as wide as the values' comparison masks).
+    best: [u64; N],
+}
+
+impl<const N: usize> PreferredLanes<N> {
+    /// No option yet.
+    #[inline(always)]
+    pub fn new() -> PreferredLanes<N> {
+        PreferredLanes {
+            bar: [f64::NEG_INFINITY; N],
+            best: [u64::MAX; N],
+        }
+    }
+
+    /// Offers the next option in the order of preference, with its value in each lane.
+    #[inline(always)]
+    pub fn offer(&mut self, option: u16, values: &[f64; N]) {
+        for l in 0..N {
+            let v = values[l];
+            let beats = v > self.bar[l];
+            self.bar[l] = if beats { v + TIE } else { self.bar[l] };
+            self.best[l] = if beats {
+                u64::from(option)
+            } else {
+                self.best[l]
+            };
+        }
+    }
+
+    /// The best option of each lane (`u16::MAX` for a lane offered nothing but NaN).
+    #[inline(always)]
+    pub fn best(&self) -> [u16; N] {
+        self.best.map(|b| b.min(u64::from(u16::MAX)) as u16)
+    }
+}
+
+impl<const N: usize> Default for PreferredLanes<N> {
+    fn default() -> PreferredLanes<N> {
+        PreferredLanes::new()
+    }
+}
+
 /// The best option and the runner-up (the best of the others) of `values`, listed in the
 /// order of preference, under [`best_by_preference`].
 pub fn best_two<V: TieValue>(values: &[V]) -> (Option<usize>, Option<usize>) {
@@ -120,5 +169,33 @@ mod tests {
         assert_eq!(best_two::<f64>(&[]), (None, None));
         assert_eq!(best_by_preference([1.0, 1.0], |_| false), Some(0));
         assert_eq!(best_by_preference([1.0, 1.0], |i| i == 0), Some(1));
+    }
+
+    /// Each lane of the lane scan chooses what the scan of its own values chooses, chains of
+    /// near ties included.
+    #[test]
+    fn the_lane_scan_is_the_scan_of_each_lane() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        for round in 0..2_000 {
+            let options = 1 + round % 33;
+            let lanes: Vec<[f64; 4]> = (0..options)
+                .map(|_| {
+                    std::array::from_fn(|_| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        100.0 + (seed % [3, 7, 1000][round % 3]) as f64 * 0.4e-9
+                    })
+                })
+                .collect();
+            let mut scan = PreferredLanes::<4>::new();
+            for (i, v) in lanes.iter().enumerate() {
+                scan.offer(i as u16, v);
+            }
+            for l in 0..4 {
+                let alone = best_by_preference(lanes.iter().map(|v| v[l]), |_| false);
+                assert_eq!(Some(usize::from(scan.best()[l])), alone, "round {round}");
+            }
+        }
     }
 }

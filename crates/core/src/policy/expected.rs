@@ -15,11 +15,11 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::game::dice::{DICE, Dice, FIRST_ROLL, MULTISETS};
+use crate::game::dice::{DICE, Dice, FIRST_ROLL, MULTISETS, ROLLS};
 use crate::game::rules::{Category, Rules};
 use crate::game::state::{Bonuses, ScoreCard, State, set_bits};
-use crate::game::ties::{Preferred, best_by_preference, rank_by_preference};
-use crate::solve::expected::{ExpectedValues, Layer};
+use crate::game::ties::{Preferred, PreferredLanes, best_by_preference, rank_by_preference};
+use crate::solve::expected::{CARD_LANES, ExpectedValues, Layer};
 use crate::tables::expected::StrategyTable;
 
 /// Errors in a position given by a user.
@@ -222,46 +222,107 @@ pub fn best_box_for(table: &StrategyTable, state: &State, dice: &Dice) -> Option
 }
 
 /// [`best_box_for`] for every roll, by roll offset (`index - FIRST_ROLL`).
-///
-/// The same choices as [`best_box_of_roll`] roll by roll, with each box's value computed
-/// once per points it can score: outside the Joker and five of a kind, a box filled with the
-/// same points leads to the same state whatever the dice, so the 252 rolls share about 60
-/// successor lookups instead of making some 1,600.
 pub fn best_boxes(table: &StrategyTable, state: &State) -> Vec<Option<BoxChoice>> {
+    let card = card_best_boxes(table, std::slice::from_ref(state));
+    (0..ROLLS).map(|r| card.of_roll(r, 0).copied()).collect()
+}
+
+/// The best box of every roll for up to [`CARD_LANES`] states of one card (the same boxes
+/// filled), lane by lane: what [`best_box_for`] chooses for each state and roll, bit for bit.
+#[derive(Clone, Debug)]
+pub struct CardBoxes {
+    /// The choices made, each listed once.
+    choices: Vec<BoxChoice>,
+    /// `chosen[r][lane]`: the position in `choices` of the best box of roll `r` (by roll
+    /// offset) in the state of `lane`; `NONE` when no box is legal.
+    chosen: Vec<[u16; CARD_LANES]>,
+}
+
+impl CardBoxes {
+    /// No choice.
+    const NONE: u16 = u16::MAX;
+
+    /// Every choice made for some roll of some lane, each once.
+    pub fn choices(&self) -> &[BoxChoice] {
+        &self.choices
+    }
+
+    /// The position in [`CardBoxes::choices`] of the best box of roll `r` in the state of
+    /// `lane`, if any box is legal.
+    pub fn index_of_roll(&self, r: usize, lane: usize) -> Option<u16> {
+        let i = self.chosen[r][lane];
+        (i != Self::NONE).then_some(i)
+    }
+
+    /// The best box of roll `r` in the state of `lane`.
+    pub fn of_roll(&self, r: usize, lane: usize) -> Option<&BoxChoice> {
+        self.index_of_roll(r, lane)
+            .map(|i| &self.choices[usize::from(i)])
+    }
+}
+
+/// [`CardBoxes`] of `states` (at most [`CARD_LANES`], all of one card). Outside the Joker and
+/// five of a kind, a box filled with the same points leads to the same state whatever the
+/// dice: each state values each box once per distinct points it can score (about 100 values
+/// instead of some 1,600 for an empty Yahtzee card), and the 252 rolls choose among them for
+/// all the states at once by the tie rule's lane scan ([`PreferredLanes`]).
+pub fn card_best_boxes(table: &StrategyTable, states: &[State]) -> CardBoxes {
+    assert!(!states.is_empty() && states.len() <= CARD_LANES);
+    let filled = states[0].filled;
+    assert!(
+        states.iter().all(|s| s.filled == filled),
+        "states of one card"
+    );
     let rules = table.rules();
     let scores = table.scores();
-    let open = rules.open_by_order(state.filled);
-    // `memo[first[index] + rank]`: the position in `known` of box `index` filled with its
-    // points of rank `rank` among the box's distinct points (`NONE` until computed).
-    const NONE: u16 = u16::MAX;
-    let mut first = Vec::with_capacity(rules.box_count());
+    let open = rules.open_by_order(filled);
+    // Each open box's distinct points: `first[index] + rank` in `future` and `choice`.
+    let mut first = vec![0; rules.box_count()];
     let mut slots = 0;
-    for distinct in &scores.distinct {
-        first.push(slots);
-        slots += distinct.len();
+    for index in set_bits(u64::from(open)) {
+        first[index] = slots;
+        slots += scores.distinct[index].len();
     }
-    let mut memo = vec![NONE; slots];
-    let mut known: Vec<BoxChoice> = Vec::with_capacity(96);
-    Dice::all()
-        .enumerate()
-        .map(|(r, dice)| {
-            if scores.five_of_a_kind[r] {
-                return best_box_of_roll(table, state, r, &dice);
+    let mut choices: Vec<BoxChoice> = Vec::with_capacity(slots * states.len());
+    let mut future = vec![[f64::NEG_INFINITY; CARD_LANES]; slots];
+    let mut choice = vec![[CardBoxes::NONE; CARD_LANES]; slots];
+    for (lane, state) in states.iter().enumerate() {
+        for index in set_bits(u64::from(open)) {
+            for (rank, &points) in scores.distinct[index].iter().enumerate() {
+                let c = valued(table, state, index, u32::from(points), false);
+                future[first[index] + rank][lane] = c.future;
+                choice[first[index] + rank][lane] = choices.len() as u16;
+                choices.push(c);
             }
-            let mut best = Preferred::new();
-            for index in set_bits(u64::from(open)) {
-                let slot = &mut memo[first[index] + usize::from(scores.rank[r][index])];
-                if *slot == NONE {
-                    *slot = known.len() as u16;
-                    let points = u32::from(scores.points[index][r]);
-                    known.push(valued(table, state, index, points, false));
+        }
+    }
+    let mut chosen = vec![[CardBoxes::NONE; CARD_LANES]; ROLLS];
+    for (r, (dice, best)) in Dice::all().zip(chosen.iter_mut()).enumerate() {
+        if scores.five_of_a_kind[r] {
+            // The Joker's and the five-of-a-kind bonus's own points and boxes: state by state.
+            for (lane, state) in states.iter().enumerate() {
+                if let Some(c) = best_box_of_roll(table, state, r, &dice) {
+                    best[lane] = choices.len() as u16;
+                    choices.push(c);
                 }
-                let choice = known[usize::from(*slot)];
-                best.offer(choice, choice.future);
             }
-            best.best().map(|(c, _)| c)
-        })
-        .collect()
+            continue;
+        }
+        let mut scan = PreferredLanes::<CARD_LANES>::new();
+        for index in set_bits(u64::from(open)) {
+            scan.offer(
+                index as u16,
+                &future[first[index] + usize::from(scores.rank[r][index])],
+            );
+        }
+        for (lane, &index) in scan.best().iter().enumerate().take(states.len()) {
+            if index != CardBoxes::NONE {
+                let index = usize::from(index);
+                best[lane] = choice[first[index] + usize::from(scores.rank[r][index])][lane];
+            }
+        }
+    }
+    CardBoxes { choices, chosen }
 }
 
 /// The best box for `dice` (roll offset `r`) in `state`. Outside the Joker the points come

@@ -46,7 +46,7 @@ use crate::game::rules::{BoxMask, Joker, MAX_BOXES, Rules};
 use crate::game::state::{
     Layout, State, UPPER_TOTALS, cards_by_depth, reachable_upper_totals, set_bits,
 };
-use crate::game::ties::{Preferred, TIE};
+use crate::game::ties::{Preferred, PreferredLanes, TIE};
 pub use crate::solve::kernel::Layer;
 pub(crate) use crate::solve::kernel::ScoreTable;
 use crate::solve::kernel::{Plan, aligned_start, per_line, run_turn};
@@ -409,6 +409,27 @@ pub(crate) fn card_turns(
     last: Layer,
     mut visit: impl FnMut(usize, Layer, &[f64]),
 ) {
+    let mut column = [0.0; MULTISETS];
+    card_layers(turn, layout, values, lanes, last, |layer, k| {
+        for l in 0..lanes.len() {
+            for (to, v) in column.iter_mut().zip(k) {
+                *to = v[l];
+            }
+            visit(l, layer, &column[..k.len()]);
+        }
+    });
+}
+
+/// The layers of [`card_turns`] as the kernel holds them, lane by lane in each multiset's
+/// entry (lanes past `lanes.len()` are padding): `visit(layer, values)`.
+fn card_layers(
+    turn: &Turn<'_>,
+    layout: &Layout,
+    values: &[f64],
+    lanes: &[(u8, bool)],
+    last: Layer,
+    mut visit: impl FnMut(Layer, &[[f64; CARD_LANES]]),
+) {
     thread_local! {
         static SCRATCH: std::cell::RefCell<Scratch<CARD_LANES>> =
             std::cell::RefCell::new(Scratch::new());
@@ -419,6 +440,12 @@ pub(crate) fn card_turns(
         scores,
         filled,
     } = *turn;
+    // The bonus each lane holds, taken off its values (the "bonus held" form of the kernel).
+    let mut held = [0.0; CARD_LANES];
+    for (h, &(upper, _)) in held.iter_mut().zip(lanes) {
+        *h = held_bonus(rules, usize::from(upper).min(layout.lanes - 1));
+    }
+    let any_held = held.iter().any(|&h| h != 0.0);
     SCRATCH.with_borrow_mut(|scratch| {
         let with_flag = |f: bool| lanes.iter().any(|&(_, flag)| flag == f);
         let flags: Vec<bool> = [false, true]
@@ -434,17 +461,120 @@ pub(crate) fn card_turns(
         scratch.lanes.pad_to(CARD_LANES);
         scratch.plan.build(turn, &scratch.succ, &scratch.lanes);
         let (k, plan) = scratch.keeps_and_plan::<CARD_LANES>();
-        let mut column = [0.0; MULTISETS];
+        let mut shifted = Vec::new();
         run_turn(k, plan, scores, 0, last, |layer, k| {
-            for (l, &(upper, _)) in lanes.iter().enumerate() {
-                let held = held_bonus(rules, usize::from(upper).min(layout.lanes - 1));
-                for (to, v) in column.iter_mut().zip(k) {
-                    *to = if held == 0.0 { v[l] } else { v[l] - held };
-                }
-                visit(l, layer, &column[..k.len()]);
+            if !any_held {
+                return visit(layer, k);
             }
+            shifted.clear();
+            shifted.extend(k.iter().map(|v| {
+                let mut out = *v;
+                for (o, &h) in out.iter_mut().zip(&held) {
+                    if h != 0.0 {
+                        *o -= h;
+                    }
+                }
+                out
+            }));
+            visit(layer, &shifted);
         });
     });
+}
+
+/// The optimal keep of every roll of one turn, by the tie rule, as multiset indices (a
+/// roll's own index: stop and score): `two_rolls_left[r]` and `one_roll_left[r]` for the roll
+/// of offset `r`. What [`TurnValues::best_keep_of_roll`] chooses, roll by roll.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnKeeps {
+    /// With two rolls left (after the opening roll).
+    pub two_rolls_left: [u16; ROLLS],
+    /// With one roll left.
+    pub one_roll_left: [u16; ROLLS],
+}
+
+impl TurnKeeps {
+    /// The keep of the roll of offset `roll` with `rolls_left` (1 or 2) rolls left.
+    pub fn of_roll(&self, rolls_left: u8, roll: usize) -> u16 {
+        if rolls_left >= 2 {
+            self.two_rolls_left[roll]
+        } else {
+            self.one_roll_left[roll]
+        }
+    }
+}
+
+/// The [`TurnKeeps`] of up to [`CARD_LANES`] states of one card, as [`card_turns`] gives
+/// their turns: each the choices of [`TurnValues::best_keep_of_roll`] for that state, bit for
+/// bit, made for all the lanes at once by the tie rule's lane scan
+/// ([`PreferredLanes`](crate::game::ties::PreferredLanes)), compiled for the processor's
+/// widest vectors.
+pub(crate) fn card_keeps(
+    turn: &Turn<'_>,
+    layout: &Layout,
+    values: &[f64],
+    lanes: &[(u8, bool)],
+) -> Vec<TurnKeeps> {
+    let simd = *DETECTED;
+    let mut one = [[0u16; CARD_LANES]; ROLLS];
+    let mut two = [[0u16; CARD_LANES]; ROLLS];
+    // The values of stopping (the final roll's best box), read again with two rolls left.
+    let mut stops = [[0.0; CARD_LANES]; ROLLS];
+    card_layers(
+        turn,
+        layout,
+        values,
+        lanes,
+        Layer::TwoRollsLeft,
+        |layer, k| match layer {
+            Layer::OneRollLeft => {
+                stops.copy_from_slice(&k[FIRST_ROLL..MULTISETS]);
+                scan_keeps(simd, (&k[..FIRST_ROLL], &stops, &mut one));
+            }
+            Layer::TwoRollsLeft => scan_keeps(simd, (&k[..FIRST_ROLL], &stops, &mut two)),
+            Layer::Opening => {}
+        },
+    );
+    (0..lanes.len())
+        .map(|l| TurnKeeps {
+            two_rolls_left: std::array::from_fn(|r| two[r][l]),
+            one_roll_left: std::array::from_fn(|r| one[r][l]),
+        })
+        .collect()
+}
+
+/// The processor's widest instruction set, for the scans of [`card_keeps`].
+static DETECTED: std::sync::LazyLock<Simd> = std::sync::LazyLock::new(Simd::detect);
+
+simd_dispatch! {
+    /// [`scan_keeps_in`] compiled for the processor's widest vectors.
+    fn scan_keeps[](
+        fewer: &[[f64; CARD_LANES]],
+        stops: &[[f64; CARD_LANES]; ROLLS],
+        out: &mut [[u16; CARD_LANES]; ROLLS],
+    ) -> () {
+        scan_keeps_in
+    }
+}
+
+/// The best keep of every roll in every lane: the tie rule's scan over the roll's keeps in
+/// the order of preference, `fewer[i]` the value of keeping the multiset `i` of fewer than
+/// five dice, `stops[r]` that of stopping on roll `r`.
+#[inline(always)]
+fn scan_keeps_in(
+    fewer: &[[f64; CARD_LANES]],
+    stops: &[[f64; CARD_LANES]; ROLLS],
+    out: &mut [[u16; CARD_LANES]; ROLLS],
+) {
+    for (r, best) in out.iter_mut().enumerate() {
+        let keeps = Dice::keep_indices_by_preference(r);
+        let (stop, keeps_of_fewer) = keeps.split_last().expect("every roll has a keep");
+        let mut scan = PreferredLanes::<CARD_LANES>::new();
+        for &keep in keeps_of_fewer {
+            scan.offer(keep, &fewer[usize::from(keep)]);
+        }
+        scan.offer(*stop, &stops[r]);
+        *best = scan.best();
+    }
 }
 
 /// The solved expected-score values of a rule set, as a turn of one state reads them: what

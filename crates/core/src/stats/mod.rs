@@ -40,11 +40,11 @@ use std::sync::LazyLock;
 
 use rayon::prelude::*;
 
-use crate::game::dice::Dice;
+use crate::game::dice::{Dice, ROLLS};
 use crate::game::rules::BoxMask;
 use crate::game::state::{Bonuses, Layout, State, cards_by_depth};
-use crate::policy::expected::best_boxes;
-use crate::solve::expected::TurnValues;
+use crate::policy::expected::{BoxChoice, card_best_boxes};
+use crate::solve::expected::CARD_LANES;
 use crate::solve::forward::{Kept, outcome_chances};
 use crate::stats::distribution::Tally;
 use crate::tables::expected::StrategyTable;
@@ -85,11 +85,6 @@ impl TurnEvent {
     pub fn upper_bonus(&self) -> bool {
         self.bonuses.upper
     }
-
-    /// What tells events apart: the box, its points and the bonus.
-    fn key(&self) -> (u8, u8, u16) {
-        (self.box_index, self.points, self.bonus)
-    }
 }
 
 /// The 252 rolls, by roll offset.
@@ -99,47 +94,96 @@ static ROLL_DICE: LazyLock<Vec<Dice>> = LazyLock::new(|| Dice::all().collect());
 /// sorted by box, then points, then bonus, with equal events merged. The probabilities sum
 /// to 1 (to rounding) and the events' expected value is the state's value in `table`.
 pub fn turn_outcomes(table: &StrategyTable, state: &State) -> Vec<TurnEvent> {
-    outcomes_of_turn(table, state, &TurnValues::new(table, state))
+    card_outcomes(table, std::slice::from_ref(state))
+        .pop()
+        .expect("the outcomes of one state")
 }
 
-/// [`turn_outcomes`] of `state` whose turn `turn` is already computed.
-fn outcomes_of_turn(table: &StrategyTable, state: &State, turn: &TurnValues) -> Vec<TurnEvent> {
-    // The way each final roll ends the turn, and every way, sorted by box, then points, then
-    // bonus.
-    let ends: Vec<Option<TurnEvent>> = best_boxes(table, state)
-        .iter()
-        .map(|best| {
-            best.map(|best| TurnEvent {
-                box_index: best.index as u8,
-                points: best.points as u8,
-                bonus: best.bonus as u16,
-                bonuses: best.bonuses,
-                probability: 0.0,
+/// [`turn_outcomes`] of each of `states`, all of one card (the same boxes filled), computed
+/// [`CARD_LANES`] states at a time: the keeps of all of them by one run of the kernel and one
+/// scan of the tie rule ([`StrategyTable::card_keeps`]), and their masses by one forward pass
+/// of as many lanes, each lane by the operations of a pass of its own (the same bits).
+fn card_outcomes(table: &StrategyTable, states: &[State]) -> Vec<Vec<TurnEvent>> {
+    let keeps = table.card_keeps(states);
+    let mut outcomes = Vec::with_capacity(states.len());
+    for (chunk, keeps) in states.chunks(CARD_LANES).zip(keeps.chunks(CARD_LANES)) {
+        // The way each final roll ends the turn of each state.
+        let boxes = card_best_boxes(table, chunk);
+        let event = |c: &BoxChoice| TurnEvent {
+            box_index: c.index as u8,
+            points: c.points as u8,
+            bonus: c.bonus as u16,
+            bonuses: c.bonuses,
+            probability: 0.0,
+        };
+        // The choices some roll of some state makes, and every way of any of them, sorted by
+        // box, then points, then bonus (equal ways from several choices merged).
+        let mut used = vec![false; boxes.choices().len()];
+        for r in 0..ROLLS {
+            for l in 0..chunk.len() {
+                if let Some(i) = boxes.index_of_roll(r, l) {
+                    used[usize::from(i)] = true;
+                }
+            }
+        }
+        let mut keys: Vec<u64> = boxes
+            .choices()
+            .iter()
+            .zip(&used)
+            .filter(|(_, u)| **u)
+            .map(|(c, _)| packed_key(&event(c)))
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let mut events: Vec<Option<TurnEvent>> = vec![None; keys.len()];
+        let event_of_choice: Vec<u16> = boxes
+            .choices()
+            .iter()
+            .zip(&used)
+            .map(|(c, &u)| {
+                if !u {
+                    return u16::MAX;
+                }
+                let e = event(c);
+                let at = keys
+                    .binary_search(&packed_key(&e))
+                    .expect("every choice made has its key");
+                events[at].get_or_insert(e);
+                at as u16
             })
-        })
-        .collect();
-    let mut events: Vec<TurnEvent> = ends.iter().flatten().copied().collect();
-    events.sort_by_key(TurnEvent::key);
-    events.dedup_by_key(|e| e.key());
-    let event_of: Vec<Option<u16>> = ends
-        .iter()
-        .map(|end| {
-            let at = events.binary_search_by_key(&end.as_ref()?.key(), TurnEvent::key);
-            at.ok().map(|i| i as u16)
-        })
-        .collect();
-    let chances = outcome_chances::<1>(
-        1,
-        events.len(),
-        |rolls_left, r, _| Kept::of_index(turn.best_keep_of_roll(rolls_left, r).0),
-        |r, _| event_of[r],
-    );
-    for (e, [chance]) in events.iter_mut().zip(chances) {
-        e.probability = chance;
+            .collect();
+        let event_of = |r: usize, l: usize| {
+            boxes
+                .index_of_roll(r, l)
+                .map(|i| event_of_choice[usize::from(i)])
+        };
+        let chances = outcome_chances::<CARD_LANES>(
+            chunk.len(),
+            keys.len(),
+            |rolls_left, r, l| Kept::of_index(usize::from(keeps[l].of_roll(rolls_left, r))),
+            event_of,
+        );
+        for l in 0..chunk.len() {
+            // An event no roll of the state reaches is no way its turn ends.
+            outcomes.push(
+                events
+                    .iter()
+                    .zip(&chances)
+                    .filter(|(_, c)| c[l] != 0.0)
+                    .map(|(e, c)| TurnEvent {
+                        probability: c[l],
+                        ..e.expect("every key is an event")
+                    })
+                    .collect(),
+            );
+        }
     }
-    // An event no roll reaches is no way the turn ends.
-    events.retain(|e| e.probability != 0.0);
-    events
+    outcomes
+}
+
+/// What tells events apart, as one number ordered by box, then points, then bonus.
+fn packed_key(e: &TurnEvent) -> u64 {
+    (u64::from(e.box_index) << 32) | (u64::from(e.points) << 16) | u64::from(e.bonus)
 }
 
 /// The mass of one state: points banked so far and Yahtzee bonuses earned so far.
@@ -203,15 +247,12 @@ pub fn exact_distribution(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + 
                     .filter(|(_, h)| h.is_some())
                     .map(|(slot, _)| state_of(&layout, m, slot))
                     .collect();
-                let mut turns = table.card_turns(&reached).into_iter();
+                let mut outcomes = card_outcomes(table, &reached).into_iter();
                 let events = block
                     .iter()
-                    .enumerate()
-                    .map(|(slot, h)| {
-                        h.as_ref().map(|_| {
-                            let turn = turns.next().expect("a turn for each state reached");
-                            outcomes_of_turn(table, &state_of(&layout, m, slot), &turn)
-                        })
+                    .map(|h| {
+                        h.as_ref()
+                            .map(|_| outcomes.next().expect("outcomes for each state reached"))
                     })
                     .collect();
                 Some((m, events))

@@ -27,7 +27,8 @@ use std::sync::Arc;
 use crate::game::rules::{Order, Rules};
 use crate::game::state::{Layout, State, reachable_rows, reachable_state_count, set_bits};
 use crate::solve::expected::{
-    CARD_LANES, ExpectedValues, Layer, ScoreTable, SolveOptions, Turn, TurnValues, card_turns,
+    CARD_LANES, ExpectedValues, Layer, ScoreTable, SolveOptions, Turn, TurnKeeps, TurnValues,
+    card_keeps, card_turns,
 };
 use crate::tables::container::{self, FORMAT_VERSION, Head, TableHeader};
 use crate::tables::{Origin, TableError};
@@ -65,6 +66,33 @@ impl StrategyTable {
             },
             solution.seconds,
         )
+    }
+
+    /// The optimal keeps of the turns of `states`, all of one card: each state's
+    /// [`TurnValues::best_keep_of_roll`] for every roll, bit for bit, chosen
+    /// [`CARD_LANES`] states at a time by one run of the kernel and one scan of the tie rule
+    /// over the lanes.
+    pub fn card_keeps(&self, states: &[State]) -> Vec<TurnKeeps> {
+        let Some(first) = states.first() else {
+            return Vec::new();
+        };
+        assert!(
+            states.iter().all(|s| s.filled == first.filled),
+            "states of one card"
+        );
+        let turn = Turn {
+            rules: &self.rules,
+            scores: &self.scores,
+            filled: first.filled,
+        };
+        states
+            .chunks(CARD_LANES)
+            .flat_map(|chunk| {
+                let lanes: Vec<(u8, bool)> =
+                    chunk.iter().map(|s| (s.upper, s.yahtzee_50)).collect();
+                card_keeps(&turn, &self.layout, &self.values, &lanes)
+            })
+            .collect()
     }
 
     /// The turns of `states`, all of one card (the same boxes filled): each the
@@ -403,9 +431,11 @@ pub fn default_table_path_of(rules: &Rules, objective: &str) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::dice::ROLLS;
     use crate::game::rules::RuleSet;
 
-    /// A card's turns computed together are, bit for bit, each state's turn alone: every
+    /// A card's turns (and keeps) computed together are, bit for bit, each state's turn
+    /// (and keeps) alone: every
     /// reachable upper total and flag of a spread of cards, in chunks of every length.
     #[test]
     fn card_turns_are_the_turns_of_each_state_alone() {
@@ -432,6 +462,18 @@ mod tests {
                     .collect();
                 for take in [1, 3, states.len()] {
                     let some = &states[..take.min(states.len())];
+                    for (state, keeps) in some.iter().zip(table.card_keeps(some)) {
+                        let alone = TurnValues::new(&table, state);
+                        for rolls_left in [1, 2] {
+                            for r in 0..ROLLS {
+                                assert_eq!(
+                                    usize::from(keeps.of_roll(rolls_left, r)),
+                                    alone.best_keep_of_roll(rolls_left, r).0,
+                                    "{set:?} {state:?} {rolls_left} {r}"
+                                );
+                            }
+                        }
+                    }
                     for (state, turn) in some.iter().zip(table.card_turns(some)) {
                         let alone = TurnValues::new(&table, state);
                         let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
