@@ -108,15 +108,10 @@ impl<const N: usize> PreferredLanes<N> {
     /// Offers the next option in the order of preference, with its value in each lane.
     #[inline(always)]
     pub fn offer(&mut self, option: u16, values: &[f64; N]) {
-        for l in 0..N {
-            let v = values[l];
-            let beats = v > self.bar[l];
-            self.bar[l] = if beats { v + TIE } else { self.bar[l] };
-            self.best[l] = if beats {
-                u64::from(option)
-            } else {
-                self.best[l]
-            };
+        for ((bar, best), &v) in self.bar.iter_mut().zip(&mut self.best).zip(values) {
+            let beats = v > *bar;
+            *bar = if beats { v + TIE } else { *bar };
+            *best = if beats { u64::from(option) } else { *best };
         }
     }
 
