@@ -513,6 +513,52 @@ mod tests {
         }
     }
 
+    /// The best boxes of a card's states chosen together are each state's best box alone,
+    /// roll by roll: every reachable upper total and flag of a spread of cards.
+    #[test]
+    fn card_best_boxes_are_the_best_box_of_each_state() {
+        use crate::game::rules::{RuleSet, Rules};
+        use crate::game::state::reachable_upper_totals;
+        for set in [RuleSet::YAHTZEE, RuleSet::YATZY] {
+            let rules = Rules::new(set);
+            let (table, _) = StrategyTable::solve(
+                &rules,
+                crate::solve::expected::SolveOptions::default(),
+                &|_, _| {},
+            );
+            let full = rules.full_mask();
+            let flags: &[bool] = if rules.has_yahtzee_bonus() {
+                &[false, true]
+            } else {
+                &[false]
+            };
+            for filled in (0..full).step_by(61).chain([0, full & !1]) {
+                let states: Vec<State> = flags
+                    .iter()
+                    .flat_map(|&flag| {
+                        set_bits(reachable_upper_totals(&rules, filled)).map(move |u| State {
+                            filled,
+                            upper: u as u8,
+                            yahtzee_50: flag,
+                        })
+                    })
+                    .collect();
+                for chunk in states.chunks(CARD_LANES) {
+                    let card = card_best_boxes(&table, chunk);
+                    for (lane, state) in chunk.iter().enumerate() {
+                        for (r, dice) in Dice::all().enumerate() {
+                            assert_eq!(
+                                card.of_roll(r, lane).copied(),
+                                best_box_for(&table, state, &dice),
+                                "{set:?} {state:?} {dice}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn multiset_index_orders_keeps_by_size_then_faces() {
         for i in 0..MULTISETS {

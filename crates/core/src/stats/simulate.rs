@@ -25,8 +25,11 @@ use serde::Serialize;
 use crate::game::dice::{Dice, FIRST_ROLL, GameDice, Multiset, ROLLS, Roll};
 use crate::game::rules::Rules;
 use crate::game::state::{Bonuses, Layout, State};
+use crate::policy::expected::{CardBoxes, card_best_boxes};
 use crate::policy::player::{Player, PolicyTurn};
+use crate::solve::expected::{CARD_LANES, TurnKeeps};
 use crate::stats::distribution::Tally;
+use crate::tables::expected::StrategyTable;
 
 /// Games played together, in lockstep (about 40 bytes each: 40 MB a batch). The more games in
 /// a batch, the more of them share a state at each turn.
@@ -251,25 +254,33 @@ impl Deal<'_, '_, '_> {
                     // The groups of one card, whose optimal turns one run of the kernel
                     // computes together.
                     for card in groups.chunk_by_mut(|a, b| a[0].state.filled == b[0].state.filled) {
-                        let turns: Vec<PolicyTurn<'_>> = match player {
-                            Player::Optimal(table) => {
-                                let states: Vec<State> = card.iter().map(|g| g[0].state).collect();
-                                table
-                                    .card_turns(&states)
-                                    .into_iter()
-                                    .map(|t| PolicyTurn::Optimal(table, Arc::new(t)))
-                                    .collect()
-                            }
+                        // The optimal policy decides every roll at once for the states of many
+                        // games (`Decided`), and first met for the others (`Lazy`).
+                        let turns: Vec<Turn<'_>> = match player {
+                            Player::Optimal(table) => optimal_turns(table, card),
                             _ => card
                                 .iter()
-                                .map(|g| player.turn(&g[0].state, g[0].score, None))
+                                .map(|g| Turn::Lazy(player.turn(&g[0].state, g[0].score, None)))
                                 .collect(),
                         };
-                        for (group, policy_turn) in card.iter_mut().zip(&turns) {
-                            decisions.clear();
+                        for (group, turn) in card.iter_mut().zip(turns) {
+                            let policy_turn = match turn {
+                                Turn::Lazy(t) => {
+                                    decisions.clear();
+                                    Some(t)
+                                }
+                                Turn::Decided(keeps, (boxes, lane)) => {
+                                    decisions.decided(&keeps, (&boxes, lane));
+                                    None
+                                }
+                            };
                             for g in group.iter_mut() {
-                                let (index, points, bonuses) =
-                                    decisions.play(rules, policy_turn, &g.state, &mut g.dice);
+                                let (index, points, bonuses) = decisions.play(
+                                    rules,
+                                    policy_turn.as_ref(),
+                                    &g.state,
+                                    &mut g.dice,
+                                );
                                 boxes.add_box(index, points, 1.0);
                                 g.yahtzee_bonuses += u8::from(bonuses.yahtzee);
                                 g.upper_bonus |= bonuses.upper;
@@ -329,22 +340,78 @@ impl Decisions {
     fn play(
         &mut self,
         rules: &Rules,
-        turn: &PolicyTurn<'_>,
+        turn: Option<&PolicyTurn<'_>>,
         state: &State,
         dice: &mut impl Roll,
     ) -> (usize, u32, Bonuses) {
         let (roll, _) = roll_and_keep(dice, |rolls_left, roll| {
             let known = &mut self.keeps[usize::from(2 - rolls_left)][roll - FIRST_ROLL];
             if *known == Decisions::UNKNOWN {
+                let turn = turn.expect("a turn for the decisions not taken");
                 *known = turn.keep(rolls_left, &Dice::from_index(roll)).index() as u16;
             }
             usize::from(*known)
         });
         let roll = roll - FIRST_ROLL;
         *self.boxes[roll].get_or_insert_with(|| {
+            let turn = turn.expect("a turn for the decisions not taken");
             turn.choose_box(rules, state, &Dice::from_index(FIRST_ROLL + roll))
         })
     }
+
+    /// Takes every decision of a turn at once: `keeps` for the keeps, the choices of lane
+    /// `lane` of `boxes` for the box of each final roll.
+    fn decided(&mut self, keeps: &TurnKeeps, (boxes, lane): (&CardBoxes, usize)) {
+        self.keeps[0] = keeps.two_rolls_left;
+        self.keeps[1] = keeps.one_roll_left;
+        for (r, known) in self.boxes.iter_mut().enumerate() {
+            *known = boxes
+                .of_roll(r, lane)
+                .map(|c| (c.index, c.points, c.bonuses));
+        }
+    }
+}
+
+/// Games of one state from which the optimal policy's decisions are all taken at once, for
+/// every roll, rather than each the first time a game meets its roll. Measured (Yatzy,
+/// 1,000,000 games, CPU time, two rounds): 4.4 s deciding every state at once, 3.8 s from 8
+/// games, 3.7 s from 32, 3.9 s from 64, 4.4 s from 256, 4.3 s deciding each roll as met.
+const DECIDED: usize = 32;
+
+/// How the games of one state decide their turn.
+enum Turn<'a> {
+    /// Each decision from the policy's turn, the first time a game meets its roll.
+    Lazy(PolicyTurn<'a>),
+    /// Every decision already taken: the keeps, and the boxes of a lane of a card's boxes.
+    Decided(TurnKeeps, (Arc<CardBoxes>, usize)),
+}
+
+/// The optimal policy's turns of the groups of games of one card (one group per state):
+/// every decision at once for the states of [`DECIDED`] games or more, lanes of one run of
+/// the kernel ([`StrategyTable::card_keeps`], [`card_best_boxes`]); the turn's values for the
+/// others, whose decisions are taken as their games meet them.
+fn optimal_turns<'a>(table: &'a StrategyTable, card: &[&mut [Game]]) -> Vec<Turn<'a>> {
+    let (many, few): (Vec<usize>, Vec<usize>) =
+        (0..card.len()).partition(|&i| card[i].len() >= DECIDED);
+    let states =
+        |which: &[usize]| -> Vec<State> { which.iter().map(|&i| card[i][0].state).collect() };
+    let mut turns: Vec<Option<Turn<'a>>> = (0..card.len()).map(|_| None).collect();
+    for (&i, t) in few.iter().zip(table.card_turns(&states(&few))) {
+        turns[i] = Some(Turn::Lazy(PolicyTurn::Optimal(table, Arc::new(t))));
+    }
+    let many_states = states(&many);
+    let mut keeps = table.card_keeps(&many_states).into_iter();
+    for (chunk, at) in many_states.chunks(CARD_LANES).zip(many.chunks(CARD_LANES)) {
+        let boxes = Arc::new(card_best_boxes(table, chunk));
+        for (lane, &i) in at.iter().enumerate() {
+            let k = keeps.next().expect("keeps for each state");
+            turns[i] = Some(Turn::Decided(k, (Arc::clone(&boxes), lane)));
+        }
+    }
+    turns
+        .into_iter()
+        .map(|t| t.expect("a turn for each group"))
+        .collect()
 }
 
 /// The sampling error of the mean of a simulation.
