@@ -383,7 +383,7 @@ enum Turn<'a> {
     /// Each decision from the policy's turn, the first time a game meets its roll.
     Lazy(PolicyTurn<'a>),
     /// Every decision already taken: the keeps, and the boxes of a lane of a card's boxes.
-    Decided(TurnKeeps, (Arc<CardBoxes>, usize)),
+    Decided(Box<TurnKeeps>, (Arc<CardBoxes>, usize)),
 }
 
 /// The optimal policy's turns of the groups of games of one card (one group per state):
@@ -405,7 +405,7 @@ fn optimal_turns<'a>(table: &'a StrategyTable, card: &[&mut [Game]]) -> Vec<Turn
         let boxes = Arc::new(card_best_boxes(table, chunk));
         for (lane, &i) in at.iter().enumerate() {
             let k = keeps.next().expect("keeps for each state");
-            turns[i] = Some(Turn::Decided(k, (Arc::clone(&boxes), lane)));
+            turns[i] = Some(Turn::Decided(Box::new(k), (Arc::clone(&boxes), lane)));
         }
     }
     turns
