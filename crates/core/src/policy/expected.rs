@@ -194,17 +194,38 @@ fn valued(
     points: u32,
     five: bool,
 ) -> BoxChoice {
+    valued_after(table, state, index, points, five, &mut None)
+}
+
+/// [`valued`], with the value of the last state reached kept in `last` and read again when
+/// the next call reaches the same state (a lower box reaches one state whatever its points).
+fn valued_after(
+    table: &StrategyTable,
+    state: &State,
+    index: usize,
+    points: u32,
+    five: bool,
+    last: &mut Option<(State, f64)>,
+) -> BoxChoice {
     let rules = table.rules();
     let bonuses = state.bonuses_for(rules, index, points, five);
     let bonus = bonuses.points(rules);
     let next = state.after(rules, index, points);
+    let value = match *last {
+        Some((s, v)) if s == next => v,
+        _ => {
+            let v = table.value(&next);
+            *last = Some((next, v));
+            v
+        }
+    };
     BoxChoice {
         index,
         category: rules.boxes()[index],
         points,
         bonus,
         bonuses,
-        future: f64::from(points + bonus) + table.value(&next),
+        future: f64::from(points + bonus) + value,
     }
 }
 
@@ -288,8 +309,9 @@ pub fn card_best_boxes(table: &StrategyTable, states: &[State]) -> CardBoxes {
     let mut choice = vec![[CardBoxes::NONE; CARD_LANES]; slots];
     for (lane, state) in states.iter().enumerate() {
         for index in set_bits(u64::from(open)) {
+            let mut last = None;
             for (rank, &points) in scores.distinct[index].iter().enumerate() {
-                let c = valued(table, state, index, u32::from(points), false);
+                let c = valued_after(table, state, index, u32::from(points), false, &mut last);
                 future[first[index] + rank][lane] = c.future;
                 choice[first[index] + rank][lane] = choices.len() as u16;
                 choices.push(c);
