@@ -506,13 +506,13 @@ mod tests {
 
     #[test]
     fn seed_42_plays_these_games() {
-        // Pinned with today's dice: game `g` of seed 42 rolls `GameDice::of_game(42, g)`. A
-        // change of generator, of its start or of the order dice are drawn in a game changes
-        // these scores.
+        // Pinned with the dice of 2026-12-03 (the fresh dice of a throw drawn at once): game
+        // `g` of seed 42 rolls `GameDice::of_game(42, g)`. A change of generator, of its start,
+        // of how a throw is drawn or of the order of the throws changes these scores.
         let rules = Rules::new(RuleSet::YAHTZEE);
         for (player, pinned) in [
-            (Player::Greedy, [122, 156, 163]),
-            (Player::MostCommon, [315, 169, 185]),
+            (Player::Greedy, [100, 114, 72]),
+            (Player::MostCommon, [66, 143, 303]),
         ] {
             let (tally, scores) = simulate_scores(&rules, &player, 3, 42, &|_| {});
             assert_eq!(scores, pinned, "{:?}", player.policy());
