@@ -808,10 +808,12 @@ async function refresh() {
   stale(true);
   const busy = setTimeout(() => { if (S.call === call) showBusy('Computing the advice…'); }, 250);
   try {
+    // The fields first: a target or an opponent refused is said before any table is built.
+    const asked = await query();
+    if (seq !== S.seq) return;
     await ensureTable('expected-score', S.rules, S.upperFirst, call.signal);
     if (S.objective === 'target') await ensureTable('target', S.rules, S.upperFirst, call.signal);
     if (S.objective === 'win') await ensureTable('distribution', S.rules, S.upperFirst, call.signal);
-    const asked = await query();
     if (seq !== S.seq) return;
     const answer = await api(`/api/advise?${rulesQuery()}`, { method: 'POST', body: asked, signal: call.signal });
     if (seq !== S.seq) return;
@@ -1651,7 +1653,9 @@ async function start() {
     }
   });
   document.addEventListener('click', (ev) => {
-    if (S.picking !== null && !ev.target.closest('#face-picker, #dice')) pickFace(null);
+    // (A tap on a die re-draws the dice: its target is then out of the page.)
+    if (S.picking !== null && document.contains(ev.target)
+      && !ev.target.closest('#face-picker, #dice')) pickFace(null);
   });
   $('#yahtzee-bonus').addEventListener('change', enterBonus);
   $('#roll-open').addEventListener('click', rollOpen);
@@ -1660,6 +1664,7 @@ async function start() {
   $$('input[name="rolls-left"]').forEach((r) => r.addEventListener('change', () => { S.rollsLeft = Number(r.value); refresh(); }));
   $$('input[name="objective"]').forEach((r) => r.addEventListener('change', () => {
     S.objective = r.value;
+    if (r.value !== 'target') clearFieldError('#target');
     $('#opponents').hidden = r.value !== 'win';
     if (r.value === 'win' && $('#opponent-list').children.length === 0) addOpponent();
     refresh();
