@@ -1248,6 +1248,31 @@ fn lan_answers_only_with_its_token_on_every_address_and_its_qr_code_is_its_addre
     }
 }
 
+/// empty_or_word_targets_were_read_as_0: the page read an empty or "abc" target as 0 (the
+/// best chance of at least 0: 1). The server refuses every target that is not a whole
+/// number, in advice and in reviews, with status 400 and the reason.
+#[test]
+fn a_target_that_is_empty_or_not_a_whole_number_is_a_400() {
+    table(RuleSet::YACHT, Order::Any);
+    let server = Served::start(&["--rules", "yacht"]);
+    for t in [r#""""#, r#""abc""#, "null", "-1", "1.5", r#""250""#, "[]"] {
+        let answer = server.post(
+            "/api/advise?rules=yacht",
+            &format!(r#"{{"dice": [1, 3, 3, 5, 6], "target": {t}}}"#),
+        );
+        assert_error(&answer, 400, "target must be an integer final score from 0 to");
+    }
+    let record = two_player_record(&server, 3);
+    for t in ["", "abc", "-1", "1.5"] {
+        let answer = server.call(
+            "POST",
+            &format!("/api/review?target={t}"),
+            Some(record.as_bytes()),
+        );
+        assert_error(&answer, 400, "target must be `off` or a whole number");
+    }
+}
+
 /// The chances of an outlook's `pmf`: their sum, and the sum from `t` on.
 fn pmf_sums(o: &Value, t: u64) -> (f64, f64) {
     let pmf = o["pmf"].as_array().unwrap();
