@@ -1177,11 +1177,30 @@ impl Browser {
             "POST",
             "/execute/async",
             Some(json!({"script": "const done = arguments[arguments.length - 1]; \
-                window.axe.run(document, {resultTypes: ['violations']}).then((r) => done(r.violations.map((v) => \
+                window.axe.run(document, {resultTypes: ['violations'], rules: {'label-content-name-mismatch': {enabled: true}}}).then((r) => done(r.violations.map((v) => \
                 ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 4).map((n) => n.target.join(' '))})))) \
                 .catch((e) => done('axe failed: ' + e));", "args": []})),
         );
         assert_eq!(v, json!([]), "axe-core's violations on {view}");
+    }
+
+    /// axe-core finds a violation planted on the page (a button without a name): its
+    /// checks can fail.
+    fn axe_finds_a_planted_violation(&self, script: &str) {
+        self.js(&format!("{script}\n;return typeof window.axe;"));
+        let v = self.cmd(
+            "POST",
+            "/execute/async",
+            Some(json!({"script": "const done = arguments[arguments.length - 1]; \
+                const b = document.createElement('button'); b.id = 'planted'; document.querySelector('main').append(b); \
+                window.axe.run(document, {resultTypes: ['violations']}).then((r) => { b.remove(); done(r.violations.map((v) => v.id)); }) \
+                .catch((e) => done('axe failed: ' + e));", "args": []})),
+        );
+        assert!(
+            v.as_array()
+                .is_some_and(|a| a.contains(&json!("button-name"))),
+            "axe-core did not see the planted violation: {v}"
+        );
     }
 
     /// Where the page is scrolled to.
@@ -1422,6 +1441,9 @@ fn a_phone_at_the_table_plays_a_whole_game_without_scrolling() {
          .filter(([, r]) => r.width < 44 || r.height < 44).map(([n, r]) => `${n}: ${r.width}x${r.height}`)",
     );
     assert_eq!(small, json!([]), "touch targets under 44 px");
+    if let Some(script) = &axe {
+        b.axe_finds_a_planted_violation(script);
+    }
     axe_check(&b, "the advice on a phone");
     b.screenshot("serve-phone-advice.png");
 
@@ -1535,6 +1557,24 @@ fn a_phone_at_the_table_plays_a_whole_game_without_scrolling() {
     // The other views.
     b.click("#tab-play");
     axe_check(&b, "the game view on a phone");
+    b.click("#new-game button[type=\"submit\"]");
+    b.wait("the board", || {
+        (b.js("return document.querySelector('#board').dataset.state || null")
+            .as_str()
+            == Some("playing"))
+        .then_some(())
+    });
+    b.click("#show-hints");
+    b.wait("the hints", || {
+        b.find_all("#game-options button.option").first().cloned()
+    });
+    assert_eq!(
+        b.js("return document.documentElement.scrollWidth <= window.innerWidth"),
+        true,
+        "the game fits the phone's width"
+    );
+    axe_check(&b, "a game on a phone");
+    b.screenshot("serve-phone-play.png");
     b.click("#tab-review");
     axe_check(&b, "the review view on a phone");
     b.click("#tab-advise");

@@ -1260,7 +1260,11 @@ fn a_target_that_is_empty_or_not_a_whole_number_is_a_400() {
             "/api/advise?rules=yacht",
             &format!(r#"{{"dice": [1, 3, 3, 5, 6], "target": {t}}}"#),
         );
-        assert_error(&answer, 400, "target must be an integer final score from 0 to");
+        assert_error(
+            &answer,
+            400,
+            "target must be an integer final score from 0 to",
+        );
     }
     let record = two_player_record(&server, 3);
     for t in ["", "abc", "-1", "1.5"] {
