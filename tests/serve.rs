@@ -1839,6 +1839,62 @@ fn abandoned_advice_went_on_computing_and_any_number_ran_at_once() {
     assert_eq!(body, cli[0]);
 }
 
+/// review_went_on_after_the_page_was_closed: the review of a game in chance of winning (a
+/// solve per decision) ran to its end after its client had gone. It stops between two
+/// decisions now: after the connection closes, the server burns a small part of what the
+/// whole review costs.
+#[test]
+fn an_abandoned_review_stops_between_two_decisions() {
+    table(RuleSet::YACHT, Order::Any);
+    crate::util::distribution_table(RuleSet::YACHT, Order::Any);
+    let server = Served::start(&["--rules", "yacht"]);
+    let pid = server.pid();
+    let view = server.post_ok(
+        "/api/game?rules=yacht",
+        &serde_json::json!({"players": "bot,bot2,bot3,bot4", "seed": 7, "coach_threshold": null}),
+    );
+    let over = play_to_the_end(&server, view);
+    let (status, record) = server.get(&format!(
+        "/api/game/{}/record",
+        over["id"].as_str().unwrap()
+    ));
+    assert_eq!(status, 200);
+    // The whole review, once: what it costs.
+    assert!(idle_within(pid, 30.0).is_some(), "the server is busy");
+    let before = cpu_ticks(pid);
+    let (status, body) = server.call("POST", "/api/review?objective=win", Some(record.as_bytes()));
+    assert_eq!(status, 200, "{body}");
+    let whole = cpu_ticks(pid) - before;
+    assert!(
+        whole >= 100,
+        "the review took only {whole} ticks: too short to tell"
+    );
+    // The same review, abandoned after a tenth of that.
+    assert!(idle_within(pid, 30.0).is_some(), "the server is busy");
+    let start = cpu_ticks(pid);
+    let mut stream = TcpStream::connect(("127.0.0.1", server.port())).unwrap();
+    write!(
+        stream,
+        "POST /api/review?objective=win HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{record}",
+        record.len()
+    )
+    .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while cpu_ticks(pid) < start + whole / 10 {
+        assert!(Instant::now() < deadline, "the review does not compute");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    drop(stream);
+    let dropped = cpu_ticks(pid);
+    assert!(idle_within(pid, 10.0).is_some(), "the review went on");
+    let after = cpu_ticks(pid) - dropped;
+    assert!(
+        after < whole / 3,
+        "the abandoned review went on: {after} ticks after the client left, of {whole} for the whole"
+    );
+    assert_eq!(long_work(&server), (0, 0));
+}
+
 /// Issue 23, 18: any page the user visits could post `text/plain` to the local server.
 #[test]
 fn any_page_could_post_text_plain_to_the_local_server() {
