@@ -1611,7 +1611,7 @@ function renderReview(r) {
 
 /** One bar per decision, its height the loss (in the review's unit), coloured by player. */
 function lossChart(r, u) {
-  const W = 640, H = 180, L = 48, B = 20, T = 10;
+  const W = 640, H = 200, L = 56, B = 40, T = 10;
   const n = Math.max(1, r.decisions.length);
   const top = Math.max(u.top, ...r.decisions.map((d) => d.loss));
   const names = r.players.map((p) => p.player);
@@ -1621,14 +1621,19 @@ function lossChart(r, u) {
     class: `bar p${names.indexOf(d.player) % 4}`, x: L + i * w, y: y(d.loss), width: Math.max(1, w - 1), height: H - B - y(d.loss),
   }, svg('title', { text: `${d.player}, turn ${d.turn}: ${d.choice} (best ${d.best}), loss ${u.show(d.loss)} (${u.short})` })));
   const legend = names.map((name, i) => svg('text', { x: L + 8 + i * 110, y: H - 4, class: `p${i}`, text: `■ ${name}` }));
+  const titles = [
+    svg('text', { class: 'axis-title', x: W - 4, y: H - B + 14, 'text-anchor': 'end', text: 'decisions, in the order played' }),
+    svg('text', { class: 'axis-title', x: 12, y: (T + H - B) / 2, 'text-anchor': 'middle', transform: `rotate(-90 12 ${(T + H - B) / 2})`, text: `loss (${u.short})` }),
+  ];
   const mean = r.players.map((p) => `${p.player} ${u.show(p.mean_loss)}`).join(', ');
   const label = `Loss of each of ${r.decisions.length} decisions, in ${u.short}; mean loss per decision: ${mean}`;
   return svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': label },
     svg('title', { text: label }),
     svg('line', { class: 'axis', x1: L, x2: W - 4, y1: H - B, y2: H - B }),
-    svg('text', { x: 2, y: T + 4, text: u.show(top) }),
-    svg('text', { x: 2, y: H - B, text: '0' }),
-    bars, legend);
+    svg('line', { class: 'axis', x1: L, x2: L, y1: T, y2: H - B }),
+    svg('text', { x: L - 4, y: T + 8, 'text-anchor': 'end', text: u.show(top) }),
+    svg('text', { x: L - 4, y: H - B, 'text-anchor': 'end', text: '0' }),
+    bars, legend, titles);
 }
 
 // ---------------------------------------------------------------- start
