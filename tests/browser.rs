@@ -992,6 +992,36 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
         .collect();
     assert_eq!(shown, losses);
     b.screenshot("serve-review-target.png");
+    // The same record priced in chance of winning (a solve per decision, seconds), cancelled
+    // while it runs: the page says it is busy, Cancel stops it, the result shown stays the
+    // last one asked for to the end, and the server has nothing left running.
+    b.click("input[name=\"review-objective\"][value=\"win\"]");
+    b.wait("the busy state with Cancel", || {
+        (b.js("return !document.querySelector('#status').hidden && !document.querySelector('#cancel').hidden")
+            == true)
+            .then_some(())
+    });
+    assert!(b.text("#status-text").starts_with("Reviewing the game"));
+    b.click("#cancel");
+    b.wait("the busy state gone", || {
+        (b.js("return document.querySelector('#status').hidden") == true).then_some(())
+    });
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let (_, status) = server.get("/api/status");
+        let v: Value = serde_json::from_str(&status).unwrap();
+        if v["long_work"]["admitted"] == 0 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the review went on: {v}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(
+        b.attr_of(&b.find("#review-result"), "data-objective")
+            .as_deref(),
+        Some("target"),
+        "the cancelled review is not shown"
+    );
     // A file that is no record: the reason, with the file's name.
     let bad = work.path().join("notes.txt");
     std::fs::write(&bad, "hello\n").unwrap();
