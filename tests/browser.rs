@@ -1627,4 +1627,36 @@ fn a_phone_at_the_table_plays_a_whole_game_without_scrolling() {
         "the phone and laptop games took {:.1} s",
         started.elapsed().as_secs_f64()
     );
+
+    // `serve --lan`, the phone's way in (127.0.0.2 stands for the network address): the
+    // address printed opens the page, which works (its files and its calls carry the token),
+    // the token leaves the address bar, and a reload still works; without the token, 403.
+    let (lan, url, _, _) = Served::start_lan(&["--host", "127.0.0.2"]);
+    b.viewport(390, 844, true);
+    b.go(&format!("{}/", lan.base));
+    let refused = b.js("return document.body.textContent");
+    assert!(
+        refused
+            .as_str()
+            .unwrap()
+            .contains("answers only with its token"),
+        "{refused}"
+    );
+    for _ in 0..2 {
+        b.go(&url);
+        b.wait("the page over the network", || {
+            (b.js("return document.body.dataset.ready || null").as_str() == Some("true"))
+                .then_some(())
+        });
+        b.options_for(
+            &json!({"card": {}, "yahtzee_bonus": 0, "dice": [1, 3, 3, 5, 6], "rolls_left": 2}),
+        );
+        assert_eq!(b.js("return window.location.search"), "");
+        assert_eq!(b.text("#message"), "");
+        b.js("localStorage.clear(); return true");
+    }
+    b.go(&format!("{}/", lan.base));
+    b.wait("the page again, from the session", || {
+        (b.js("return document.body.dataset.ready || null").as_str() == Some("true")).then_some(())
+    });
 }

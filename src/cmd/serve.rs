@@ -23,7 +23,9 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             })?,
         };
         let token = lan::new_token().map_err(|e| anyhow!("cannot make the token of --lan: {e}"))?;
-        (ip, Some(loopback), Some(token))
+        // Loopback too, unless the address given covers it already (0.0.0.0, ::).
+        let also = (!ip.is_unspecified() && ip != loopback).then_some(loopback);
+        (ip, also, Some(token))
     } else {
         (args.host.unwrap_or(loopback), None, None)
     };
