@@ -619,9 +619,15 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 8080, value_name = "PORT")]
     pub port: u16,
     /// Address to listen on [default: 127.0.0.1, this machine only]. Any other address lets
-    /// other machines use the server, with a warning.
+    /// other machines use the server, with a warning. With --lan: the network address to
+    /// listen on besides loopback (default: this machine's own).
     #[arg(long, value_name = "ADDRESS")]
     pub host: Option<std::net::IpAddr>,
+    /// Serve a phone on this network too: listen on the machine's network address as well as
+    /// on loopback, and answer only requests that carry a secret token. The address to open,
+    /// with its token, is printed, and drawn as a QR code for the phone's camera.
+    #[arg(long)]
+    pub lan: bool,
     /// Open the page in the default web browser once the server listens.
     #[arg(long)]
     pub open: bool,

@@ -537,9 +537,15 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     });
     b.click("#card button.box[data-box=\"twos\"]");
     b.keys("#card .box-edit input", &format!("3{ENTER}"));
+    // The refusal beside the box, in view, not in a banner.
     let message = b.wait("the refusal", || {
-        Some(b.text("#message")).filter(|m| !m.is_empty())
+        b.find_all("#box-input-error")
+            .first()
+            .map(|_| b.text("#box-input-error"))
+            .filter(|m| !m.is_empty())
     });
+    assert!(b.on_screen("#box-input-error"));
+    assert_eq!(b.text("#message"), "");
     let o = run(
         RuleSet::YAHTZEE,
         Order::Any,
@@ -558,9 +564,12 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     });
     assert_eq!(b.text("#total"), "25");
 
-    // Dice by clicking (1 -> 2, 3 -> 4) and by the keyboard (5 -> 4), one roll left.
+    // Dice by a tap and a face picked (1 -> 2, 3 -> 4) and by the keyboard (5 -> 4), one
+    // roll left.
     b.click("#dice button[data-i=\"0\"]");
+    b.click("#face-picker button[data-face=\"2\"]");
     b.click("#dice button[data-i=\"2\"]");
+    b.click("#face-picker button[data-face=\"4\"]");
     b.keys("#dice button[data-i=\"3\"]", "4");
     b.click("input[name=\"rolls-left\"][value=\"1\"]");
     let q = json!({"card": {"ones": 3, "chance": 22}, "yahtzee_bonus": 0, "dice": [2, 3, 4, 4, 6], "rolls_left": 1});
@@ -639,9 +648,19 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     b.wait("undone", || (b.text(&cell) == "–").then_some(()));
     b.options_for(&q);
 
-    // The objectives, under Yacht (its target table builds in a second).
+    // The objectives, under Yacht (its target table builds in a second): the change of
+    // rules wipes the card, so it asks first.
     let rules = b.find("#rules option[value=\"yacht\"]");
     b.cmd("POST", &format!("/element/{rules}/click"), None);
+    let asked = b.cmd("GET", "/alert/text", None);
+    assert!(
+        asked
+            .as_str()
+            .unwrap()
+            .starts_with("Change the rules to Yacht? The score card (25 points) is cleared"),
+        "{asked}"
+    );
+    b.cmd("POST", "/alert/accept", Some(json!({})));
     b.wait("the yacht card", || {
         b.find_all("#card button.box[data-box=\"choice\"]")
             .first()
@@ -758,8 +777,12 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     // To win against an opponent whose card is typed as the command line takes it.
     b.click("input[name=\"objective\"][value=\"win\"]");
     b.keys(
-        "#opponent-list li input.card-text",
-        &format!("ones=3,twos=4{TAB}"),
+        "#opponent-list li input[data-box=\"ones\"]",
+        &format!("3{TAB}"),
+    );
+    b.keys(
+        "#opponent-list li input[data-box=\"twos\"]",
+        &format!("4{TAB}"),
     );
     let mut win = yacht.clone();
     win["opponents"] = json!([{"card": {"ones": 3, "twos": 4}, "yahtzee_bonus": 0}]);
@@ -775,10 +798,13 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     let answer = server.post_ok("/api/outlook?rules=yacht", &win);
     assert_eq!(answer["policy"], "win");
     assert_chart_is(&shown, &answer, "P(win)");
-    b.clear("#opponent-list li input.card-text");
-    b.keys("#opponent-list li input.card-text", &format!("ones=7{TAB}"));
+    b.clear("#opponent-list li input[data-box=\"ones\"]");
+    b.keys(
+        "#opponent-list li input[data-box=\"ones\"]",
+        &format!("7{TAB}"),
+    );
     let m = b.wait("the refusal", || {
-        Some(b.text("#message")).filter(|m| m.starts_with("opponent 1: "))
+        Some(b.text("#opponent-list li .field-error")).filter(|m| m.starts_with("opponent 1: "))
     });
     assert_eq!(
         m,
@@ -787,13 +813,13 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     b.click("input[name=\"objective\"][value=\"ev\"]");
     b.options_for(&yacht);
 
-    // At phone width: one column, the card above the dice.
+    // At phone width: one column, the turn first, the card behind its button, nothing wider
+    // than the screen.
     b.resize(390, 900);
     b.wait("one column", || {
-        let v = b.js("const [a, c] = document.querySelectorAll('#view-advise .panel'); const x = a.getBoundingClientRect(), y = c.getBoundingClientRect(); return [x.left, y.left, x.bottom <= y.top + 1, document.documentElement.scrollWidth <= window.innerWidth]");
-        (v[0] == v[1] && v[2] == true && v[3] == true).then_some(())
+        let v = b.js("const t = document.querySelector('#view-advise .turn').getBoundingClientRect(); return [t.left < 20, document.querySelector('#card-panel').offsetParent === null, document.documentElement.scrollWidth <= window.innerWidth]");
+        (v == json!([true, true, true])).then_some(())
     });
-    b.js("document.querySelector('#turn-title').scrollIntoView()");
     let phone = b.screenshot("serve-phone.png");
     let png = std::fs::read(&phone).unwrap();
     assert!(png_width(&png) < 600, "{}", png_width(&png));
@@ -966,13 +992,43 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
         .collect();
     assert_eq!(shown, losses);
     b.screenshot("serve-review-target.png");
+    // The same record priced in chance of winning (a solve per decision, seconds), cancelled
+    // while it runs: the page says it is busy, Cancel stops it, the result shown stays the
+    // last one asked for to the end, and the server has nothing left running.
+    b.click("input[name=\"review-objective\"][value=\"win\"]");
+    b.wait("the busy state with Cancel", || {
+        (b.js("return !document.querySelector('#status').hidden && !document.querySelector('#cancel').hidden")
+            == true)
+            .then_some(())
+    });
+    assert!(b.text("#status-text").starts_with("Reviewing the game"));
+    b.click("#cancel");
+    b.wait("the busy state gone", || {
+        (b.js("return document.querySelector('#status').hidden") == true).then_some(())
+    });
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let (_, status) = server.get("/api/status");
+        let v: Value = serde_json::from_str(&status).unwrap();
+        if v["long_work"]["admitted"] == 0 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the review went on: {v}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(
+        b.attr_of(&b.find("#review-result"), "data-objective")
+            .as_deref(),
+        Some("target"),
+        "the cancelled review is not shown"
+    );
     // A file that is no record: the reason, with the file's name.
     let bad = work.path().join("notes.txt");
     std::fs::write(&bad, "hello\n").unwrap();
     b.keys("#record-file", &bad.display().to_string());
     b.click("#review-form button[type=\"submit\"]");
     let m = b.wait("the refusal", || {
-        Some(b.text("#message")).filter(|m| m.starts_with("notes.txt: "))
+        Some(b.text("#record-file-error")).filter(|m| m.starts_with("notes.txt: "))
     });
     assert!(m.contains("line 1: not a game header"), "{m}");
 }
@@ -1090,4 +1146,517 @@ fn the_page_seats_a_win_bot_that_plays_as_the_terminal_s() {
     let terminal = std::fs::read_to_string(&record).unwrap();
     assert_eq!(events(&page), events(&terminal));
     assert_eq!(events(&page)[0]["seats"][1]["policy"], "win");
+}
+
+/// axe-core's script (from npm), installed once under `target/axe`, or why it cannot be.
+fn axe_script() -> Result<String, String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/axe");
+    let script = dir.join("node_modules/axe-core/axe.min.js");
+    if !script.exists() {
+        let o = Command::new("npm")
+            .args([
+                "install",
+                "--no-save",
+                "--no-audit",
+                "--no-fund",
+                "--prefix",
+            ])
+            .arg(&dir)
+            .arg("axe-core@4")
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| {
+                format!("npm cannot run ({e}): install Node.js and npm, as .ci/run does")
+            })?;
+        if !o.status.success() {
+            return Err(format!(
+                "npm install axe-core failed: {}",
+                String::from_utf8_lossy(&o.stderr)
+            ));
+        }
+    }
+    std::fs::read_to_string(&script).map_err(|e| format!("{}: {e}", script.display()))
+}
+
+impl Browser {
+    /// Chromium's viewport set to `width` x `height` (a phone: touch, mobile layout).
+    fn viewport(&self, width: u32, height: u32, mobile: bool) {
+        self.cmd(
+            "POST",
+            "/goog/cdp/execute",
+            Some(
+                json!({"cmd": "Emulation.setDeviceMetricsOverride", "params": {
+                "width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile}}),
+            ),
+        );
+        self.cmd(
+            "POST",
+            "/goog/cdp/execute",
+            Some(
+                json!({"cmd": "Emulation.setTouchEmulationEnabled", "params": {"enabled": mobile}}),
+            ),
+        );
+        let v = self.js("return [window.innerWidth, window.innerHeight]");
+        assert_eq!(v, json!([width, height]), "the viewport");
+    }
+
+    /// axe-core's violations on the page as it is now (`view`: its name in the message).
+    fn axe(&self, script: &str, view: &str) {
+        self.js(&format!("{script}\n;return typeof window.axe;"));
+        let v = self.cmd(
+            "POST",
+            "/execute/async",
+            Some(json!({"script": "const done = arguments[arguments.length - 1]; \
+                window.axe.run(document, {resultTypes: ['violations'], rules: {'label-content-name-mismatch': {enabled: true}}}).then((r) => done(r.violations.map((v) => \
+                ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 4).map((n) => n.target.join(' '))})))) \
+                .catch((e) => done('axe failed: ' + e));", "args": []})),
+        );
+        assert_eq!(v, json!([]), "axe-core's violations on {view}");
+    }
+
+    /// axe-core finds a violation planted on the page (a button without a name): its
+    /// checks can fail.
+    fn axe_finds_a_planted_violation(&self, script: &str) {
+        self.js(&format!("{script}\n;return typeof window.axe;"));
+        let v = self.cmd(
+            "POST",
+            "/execute/async",
+            Some(json!({"script": "const done = arguments[arguments.length - 1]; \
+                const b = document.createElement('button'); b.id = 'planted'; document.querySelector('main').append(b); \
+                window.axe.run(document, {resultTypes: ['violations']}).then((r) => { b.remove(); done(r.violations.map((v) => v.id)); }) \
+                .catch((e) => done('axe failed: ' + e));", "args": []})),
+        );
+        assert!(
+            v.as_array()
+                .is_some_and(|a| a.contains(&json!("button-name"))),
+            "axe-core did not see the planted violation: {v}"
+        );
+    }
+
+    /// Where the page is scrolled to.
+    fn scroll_y(&self) -> f64 {
+        self.js("return window.scrollY").as_f64().unwrap()
+    }
+
+    /// True when the whole element of `css` is on the screen without scrolling.
+    fn on_screen(&self, css: &str) -> bool {
+        self.find(css);
+        self.js(&format!(
+            "const r = document.querySelector('{}').getBoundingClientRect(); \
+             return r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth",
+            css.replace('\'', "\\'")
+        )) == true
+    }
+}
+
+/// What a game on the advisor took, as a player at the table plays it.
+#[derive(Debug, Default)]
+struct GameCount {
+    /// The taps of each turn (a tap on a field to type in, on an option, Enter after the
+    /// dice), with the turn's rolls.
+    turns: Vec<(u32, u32)>,
+    /// The times the page had to be scrolled to reach what a turn needs (or scrolled by
+    /// itself).
+    scrolls: u32,
+    /// The dice typed.
+    digits: u32,
+}
+
+/// Dice of a seeded game: a small linear congruential generator (the test's own dice).
+struct TestDice(u64);
+
+impl TestDice {
+    fn roll(&mut self, n: usize) -> String {
+        (0..n)
+            .map(|_| {
+                self.0 = self
+                    .0
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                char::from(b'1' + ((self.0 >> 33) % 6) as u8)
+            })
+            .collect()
+    }
+}
+
+/// Plays a whole game on the advisor as at the table: each roll of the real dice typed (all
+/// five, then only those re-rolled), the best option tapped, counting the taps and the
+/// scrolls. Halfway, in the middle of a turn, the page is reloaded: the game must come back
+/// as it was.
+fn play_at_the_table(b: &Browser, server: &Served, dice: &mut TestDice, turns: usize) -> GameCount {
+    let mut count = GameCount::default();
+    let base = format!("{}/", server.base);
+    for turn in 0..turns {
+        let (mut taps, mut rolls) = (0u32, 0u32);
+        let mut open = 5;
+        let mut rolls_left = 2;
+        let mut kept: Vec<u64> = Vec::new();
+        loop {
+            // The roll: the dice typed in the field (a tap on it unless it has the focus
+            // already), then Enter.
+            let typed = dice.roll(open);
+            let want: Vec<u64> = kept
+                .iter()
+                .copied()
+                .chain(typed.bytes().map(|c| u64::from(c - b'0')))
+                .collect();
+            if b.js("return document.activeElement && document.activeElement.id") != "dice-text" {
+                if !b.on_screen("#dice-text") {
+                    count.scrolls += 1;
+                }
+                taps += 1;
+            }
+            b.keys("#dice-text", &format!("{typed}{ENTER}"));
+            taps += 1;
+            rolls += 1;
+            count.digits += open as u32;
+            let q = b.wait("the advice of the roll", || {
+                let v = b.js(
+                    "const l = document.querySelector('#options'); return l.dataset.query || null",
+                );
+                let q: Value = serde_json::from_str(v.as_str()?).ok()?;
+                (q["rolls_left"] == rolls_left && q["dice"].as_array()?.iter().all(Value::is_u64))
+                    .then_some(q)
+            });
+            assert_eq!(q["dice"], json!(want), "the dice typed, after those kept");
+            // The dice, the rolls left, the best option and the runner-up: on the first
+            // screen, without scrolling.
+            for css in [
+                "#dice",
+                "#rolls-left",
+                "#options button.option[data-rank=\"1\"]",
+            ] {
+                if !b.on_screen(css) {
+                    count.scrolls += 1;
+                }
+            }
+            if !b
+                .find_all("#options button.option[data-rank=\"2\"]")
+                .is_empty()
+                && !b.on_screen("#options button.option[data-rank=\"2\"]")
+            {
+                count.scrolls += 1;
+            }
+            if b.scroll_y() != 0.0 {
+                count.scrolls += 1;
+            }
+            // Halfway through the game, after the first roll of a turn: a reload.
+            if turn == turns / 2 && rolls == 1 {
+                let before = b.js(
+                    "return [document.querySelector('#card-total').textContent, \
+                     document.querySelector('#options').dataset.query, document.querySelector('#undo').disabled]",
+                );
+                b.go(&base);
+                b.wait("the page again", || {
+                    (b.js("return document.body.dataset.ready || null").as_str() == Some("true"))
+                        .then_some(())
+                });
+                let q2 = q.clone();
+                b.wait("the same position", || {
+                    let v = b.js("return document.querySelector('#options').dataset.query || null");
+                    let got: Value = serde_json::from_str(v.as_str()?).ok()?;
+                    (got == q2).then_some(())
+                });
+                let after = b.js(
+                    "return [document.querySelector('#card-total').textContent, \
+                     document.querySelector('#options').dataset.query, document.querySelector('#undo').disabled]",
+                );
+                assert_eq!(before, after, "the reload restores the game and Undo");
+            }
+            // The best option, tapped.
+            let best = "#options button.option[data-rank=\"1\"]";
+            let kind = b.attr_of(&b.find(best), "data-kind").unwrap();
+            let keep = b.attr_of(&b.find(best), "data-keep");
+            if !b.on_screen(best) {
+                count.scrolls += 1;
+            }
+            b.click(best);
+            taps += 1;
+            if b.scroll_y() != 0.0 {
+                count.scrolls += 1;
+            }
+            if kind == "score" {
+                break;
+            }
+            kept = keep.map_or(Vec::new(), |k| {
+                k.split(',')
+                    .filter(|s| !s.is_empty())
+                    .map(|s| s.parse().unwrap())
+                    .collect()
+            });
+            if kept.len() == 5 {
+                // Stop rolling: the boxes are the options now.
+                b.wait("the boxes", || {
+                    let v = b.js("const l = document.querySelector('#options'); return l.dataset.query || null");
+                    let q: Value = serde_json::from_str(v.as_str()?).ok()?;
+                    (q["rolls_left"] == 0).then_some(())
+                });
+                let best = "#options button.option[data-rank=\"1\"]";
+                if !b.on_screen(best) {
+                    count.scrolls += 1;
+                }
+                b.click(best);
+                taps += 1;
+                break;
+            }
+            open = 5 - kept.len();
+            rolls_left -= 1;
+        }
+        count.turns.push((taps, rolls));
+        // The next turn starts: all five dice open.
+        b.wait("the next turn", || {
+            (b.find_all("#dice button.unknown").len() == 5
+                || b.text("#summary").starts_with("The card is full"))
+            .then_some(())
+        });
+    }
+    count
+}
+
+/// The acceptance of the page on a phone at the table (390x844) and on a laptop (1280x900):
+/// a whole game played as at the table, every turn without a scroll and in at most six taps
+/// besides the dice typed (one more roll: two more taps), a reload in the middle restoring
+/// it, a change of rules asking first, errors beside their fields and in view, and
+/// axe-core's checks on each view with no violation.
+#[test]
+fn a_phone_at_the_table_plays_a_whole_game_without_scrolling() {
+    let (chromium, driver) = match browser() {
+        Ok(b) => b,
+        Err(why) if std::env::var("CI").as_deref() == Ok("true") => {
+            panic!("the browser test cannot run under CI=true: {why}")
+        }
+        Err(why) => {
+            eprintln!("browser test not run: {why}");
+            return;
+        }
+    };
+    let axe = match axe_script() {
+        Ok(s) => Some(s),
+        Err(why) if std::env::var("CI").as_deref() == Ok("true") => {
+            panic!("axe-core cannot be installed under CI=true: {why}")
+        }
+        Err(why) => {
+            eprintln!("axe-core checks not run: {why}");
+            None
+        }
+    };
+    let axe_check = |b: &Browser, view: &str| {
+        if let Some(script) = &axe {
+            b.axe(script, view);
+        }
+    };
+    let started = Instant::now();
+    table(RuleSet::YAHTZEE, Order::Any);
+    table(RuleSet::YACHT, Order::Any);
+    let server = Served::start(&[]);
+    let profile = temp_dir();
+    let work = temp_dir();
+    let shots =
+        std::env::var_os("YAHTZEE_SCREENSHOTS").map_or(work.path().to_path_buf(), PathBuf::from);
+    std::fs::create_dir_all(&shots).unwrap();
+    let b = Browser::start(&chromium, &driver, profile.path(), shots.clone());
+    b.go(&format!("{}/", server.base));
+    b.viewport(390, 844, true);
+    b.wait("the page", || {
+        (b.js("return document.body.dataset.ready || null").as_str() == Some("true")).then_some(())
+    });
+    b.options_for(
+        &json!({"card": {}, "yahtzee_bonus": 0, "dice": [1, 3, 3, 5, 6], "rolls_left": 2}),
+    );
+    // Every control of the first screen is a target of at least 44 px.
+    let small = b.js(
+        "return Array.from(document.querySelectorAll('#view-advise button, #view-advise select, #view-advise input[type=text], header button, header select, header label.check')) \
+         .filter((e) => e.offsetParent !== null && !e.closest('#card-panel')) \
+         .map((e) => [e.id || e.textContent.trim(), e.getBoundingClientRect()]) \
+         .filter(([, r]) => r.width < 44 || r.height < 44).map(([n, r]) => `${n}: ${r.width}x${r.height}`)",
+    );
+    assert_eq!(small, json!([]), "touch targets under 44 px");
+    if let Some(script) = &axe {
+        b.axe_finds_a_planted_violation(script);
+    }
+    axe_check(&b, "the advice on a phone");
+    b.screenshot("serve-phone-advice.png");
+
+    // A die set by a tap and a face picked from six.
+    b.click("#dice button[data-i=\"0\"]");
+    assert_eq!(b.find_all("#face-picker button").len(), 6);
+    axe_check(&b, "the faces of a die");
+    b.screenshot("serve-phone-picker.png");
+    b.click("#face-picker button[data-face=\"4\"]");
+    b.options_for(
+        &json!({"card": {}, "yahtzee_bonus": 0, "dice": [4, 3, 3, 5, 6], "rolls_left": 2}),
+    );
+    assert!(
+        b.find_all("#face-picker:not([hidden])").is_empty(),
+        "the picker closes"
+    );
+
+    // The card, one tap away.
+    assert!(
+        b.find_all("#card-panel button.box").is_empty()
+            || b.js("return document.querySelector('#card-panel').offsetParent") == Value::Null
+    );
+    b.click("#card-toggle");
+    assert!(b.on_screen("#card button.box[data-box=\"ones\"]"));
+    axe_check(&b, "the card on a phone");
+    b.screenshot("serve-phone-card.png");
+    b.click("#card-close");
+
+    // An error beside its field, in view: dice that are not dice.
+    b.keys("#dice-text", &format!("7{ENTER}"));
+    let e = b.wait("the refusal of the dice", || {
+        Some(b.text("#dice-text-error")).filter(|m| !m.is_empty())
+    });
+    assert!(e.starts_with("invalid dice `7`"), "{e}");
+    assert!(b.on_screen("#dice-text-error"));
+    assert_eq!(b.text("#message"), "", "not in the banner");
+    b.clear("#dice-text");
+
+    // A whole game at the table.
+    let mut dice = TestDice(25);
+    let phone = play_at_the_table(&b, &server, &mut dice, 13);
+    assert!(
+        b.text("#summary")
+            .starts_with("The card is full: final score ")
+    );
+    eprintln!("phone 390x844: {phone:?}");
+    assert_eq!(phone.scrolls, 0, "scrolls on the phone: {phone:?}");
+    for &(taps, rolls) in &phone.turns {
+        assert!(taps <= 6 + 2 * rolls.saturating_sub(2), "{phone:?}");
+    }
+    assert!(
+        phone.turns.iter().any(|&(_, rolls)| rolls == 2),
+        "a turn of one re-roll: {phone:?}"
+    );
+    b.screenshot("serve-phone-full.png");
+
+    // A change of rules that would wipe the card asks first: No keeps everything.
+    let total = b.text("#card-total");
+    let rules = b.find("#rules option[value=\"yacht\"]");
+    b.cmd("POST", &format!("/element/{rules}/click"), None);
+    let asked = b.cmd("GET", "/alert/text", None);
+    assert!(
+        asked
+            .as_str()
+            .unwrap()
+            .starts_with("Change the rules to Yacht? The score card"),
+        "{asked}"
+    );
+    b.cmd("POST", "/alert/dismiss", Some(json!({})));
+    assert_eq!(
+        b.js("return document.querySelector('#rules').value"),
+        "yahtzee"
+    );
+    assert_eq!(b.text("#card-total"), total);
+
+    // An error beside the target, in view: an empty target and a word are refused.
+    b.click("#undo");
+    b.wait("a turn again", || {
+        (!b.text("#summary").starts_with("The card is full")).then_some(())
+    });
+    // (Refused before any table is asked for: the target table of Yahtzee takes minutes.)
+    b.clear("#target");
+    b.keys("#target", TAB);
+    b.click("input[name=\"objective\"][value=\"target\"]");
+    for bad in ["", "abc"] {
+        b.clear("#target");
+        b.keys("#target", &format!("{bad}{TAB}"));
+        let e = b.wait("the refusal of the target", || {
+            Some(b.text("#target-error")).filter(|m| !m.is_empty())
+        });
+        assert!(e.contains("whole number"), "{e}");
+        assert!(b.on_screen("#target-error"), "the error is in view");
+        assert_eq!(
+            b.attr_of(&b.find("#target"), "aria-invalid").as_deref(),
+            Some("true")
+        );
+        assert_eq!(
+            b.find_all("#options button.option").len(),
+            0,
+            "no advice for 0"
+        );
+    }
+    b.screenshot("serve-phone-error.png");
+    axe_check(&b, "an error beside the target");
+    b.click("input[name=\"objective\"][value=\"ev\"]");
+    b.wait("the error gone", || {
+        b.text("#target-error").is_empty().then_some(())
+    });
+    b.clear("#target");
+    b.keys("#target", &format!("250{TAB}"));
+    // The other views.
+    b.click("#tab-play");
+    axe_check(&b, "the game view on a phone");
+    b.click("#new-game button[type=\"submit\"]");
+    b.wait("the board", || {
+        (b.js("return document.querySelector('#board').dataset.state || null")
+            .as_str()
+            == Some("playing"))
+        .then_some(())
+    });
+    b.click("#show-hints");
+    b.wait("the hints", || {
+        b.find_all("#game-options button.option").first().cloned()
+    });
+    assert_eq!(
+        b.js("return document.documentElement.scrollWidth <= window.innerWidth"),
+        true,
+        "the game fits the phone's width"
+    );
+    axe_check(&b, "a game on a phone");
+    b.screenshot("serve-phone-play.png");
+    b.click("#tab-review");
+    axe_check(&b, "the review view on a phone");
+    b.click("#tab-advise");
+
+    // On a laptop: the same, a fresh game.
+    b.js("localStorage.clear(); return true");
+    b.go(&format!("{}/", server.base));
+    b.viewport(1280, 900, false);
+    b.wait("the page", || {
+        (b.js("return document.body.dataset.ready || null").as_str() == Some("true")).then_some(())
+    });
+    axe_check(&b, "the advice on a laptop");
+    let laptop = play_at_the_table(&b, &server, &mut dice, 13);
+    eprintln!("laptop 1280x900: {laptop:?}");
+    assert_eq!(laptop.scrolls, 0, "scrolls on a laptop: {laptop:?}");
+    for &(taps, rolls) in &laptop.turns {
+        assert!(taps <= 6 + 2 * rolls.saturating_sub(2), "{laptop:?}");
+    }
+    eprintln!(
+        "the phone and laptop games took {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+
+    // `serve --lan`, the phone's way in (127.0.0.2 stands for the network address): the
+    // address printed opens the page, which works (its files and its calls carry the token),
+    // the token leaves the address bar, and a reload still works; without the token, 403.
+    let (lan, url, _, _) = Served::start_lan(&["--host", "127.0.0.2"]);
+    b.viewport(390, 844, true);
+    b.go(&format!("{}/", lan.base));
+    let refused = b.js("return document.body.textContent");
+    assert!(
+        refused
+            .as_str()
+            .unwrap()
+            .contains("answers only with its token"),
+        "{refused}"
+    );
+    for _ in 0..2 {
+        b.go(&url);
+        b.wait("the page over the network", || {
+            (b.js("return document.body.dataset.ready || null").as_str() == Some("true"))
+                .then_some(())
+        });
+        b.options_for(
+            &json!({"card": {}, "yahtzee_bonus": 0, "dice": [1, 3, 3, 5, 6], "rolls_left": 2}),
+        );
+        assert_eq!(b.js("return window.location.search"), "");
+        assert_eq!(b.text("#message"), "");
+        b.js("localStorage.clear(); return true");
+    }
+    b.go(&format!("{}/", lan.base));
+    b.wait("the page again, from the session", || {
+        (b.js("return document.body.dataset.ready || null").as_str() == Some("true")).then_some(())
+    });
 }

@@ -71,6 +71,45 @@ impl Served {
         }
     }
 
+    /// Starts `serve --lan` with `args`: the server, the address it printed first (with its
+    /// token), the other addresses, and the lines of its QR code.
+    pub fn start_lan(args: &[&str]) -> (Served, String, Vec<String>, Vec<String>) {
+        let mut child = util::yahtzee_in(table_dir())
+            .args(["serve", "--lan", "--port", "0"])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the binary runs");
+        let mut out = BufReader::new(child.stdout.take().expect("stdout is piped"));
+        let mut line = String::new();
+        out.read_line(&mut line).expect("the address");
+        let url = line
+            .trim()
+            .strip_prefix("yahtzee serve: listening on ")
+            .unwrap_or_else(|| panic!("not the address line: {line:?}"))
+            .to_string();
+        let (mut others, mut qr) = (Vec::new(), Vec::<String>::new());
+        // The QR code is square: as many lines as half its width, rounded up.
+        while qr.is_empty() || qr.len() < qr[0].chars().count().div_ceil(2) {
+            line.clear();
+            assert!(out.read_line(&mut line).expect("the QR code") > 0, "{qr:?}");
+            let l = line.trim_end_matches('\n');
+            match l.strip_prefix("yahtzee serve: and on ") {
+                Some(other) => others.push(other.to_string()),
+                None => qr.push(l.to_string()),
+            }
+        }
+        let base = url.split("/?").next().unwrap().to_string();
+        let served = Served {
+            child,
+            base,
+            err: std::sync::Arc::default(),
+        };
+        (served, url, others, qr)
+    }
+
     /// The port.
     pub fn port(&self) -> u16 {
         self.base.rsplit(':').next().unwrap().parse().unwrap()
@@ -851,7 +890,12 @@ fn every_error_class_is_json_and_no_request_kills_the_server() {
 
 /// Sends `request` as it is and reads the answer until the server closes or 5 s pass.
 fn raw_request(port: u16, request: &str) -> String {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("the server listens");
+    raw_request_to(&format!("127.0.0.1:{port}"), request)
+}
+
+/// `request` sent as it is to `addr` (`HOST:PORT`): the answer.
+fn raw_request_to(addr: &str, request: &str) -> String {
+    let mut stream = TcpStream::connect(addr).expect("the server listens");
     stream
         .set_read_timeout(Some(Duration::from_secs(5)))
         .unwrap();
@@ -1051,6 +1095,186 @@ fn serve_listens_on_this_machine_only_unless_told_and_says_so() {
         .output()
         .unwrap();
     util::assert_bad_input(&o, "--host");
+}
+
+/// Reads a QR code drawn with text for a dark terminal (a light module is ink: `█` both
+/// halves, `▀` the upper, `▄` the lower; a dark one a space) with a QR reader.
+fn decode_qr(lines: &[String]) -> String {
+    const SCALE: usize = 4;
+    let rows: Vec<Vec<char>> = lines.iter().map(|l| l.chars().collect()).collect();
+    let width = rows[0].len();
+    let light = |x: usize, y: usize| -> bool {
+        let c = rows[y / 2].get(x).copied().unwrap_or(' ');
+        match (c, y % 2) {
+            ('█', _) | ('▀', 0) | ('▄', 1) => true,
+            (' ' | '▀' | '▄', _) => false,
+            (other, _) => panic!("not a character of the QR code: {other:?}"),
+        }
+    };
+    let mut image = rqrr::PreparedImage::prepare_from_greyscale(
+        width * SCALE,
+        rows.len() * 2 * SCALE,
+        |x, y| if light(x / SCALE, y / SCALE) { 255 } else { 0 },
+    );
+    let grids = image.detect_grids();
+    assert_eq!(grids.len(), 1, "one QR code");
+    grids[0].decode().expect("the QR code decodes").1
+}
+
+/// `method url` with `headers`: the status, the `Set-Cookie` header and the body.
+fn call_with(
+    method: &str,
+    url: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, String, String) {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(60)))
+        .build()
+        .into();
+    let r = if method == "GET" {
+        let mut r = agent.get(url);
+        for (k, v) in headers {
+            r = r.header(*k, *v);
+        }
+        r.call()
+    } else {
+        let mut r = agent.post(url).header("Content-Type", "application/json");
+        for (k, v) in headers {
+            r = r.header(*k, *v);
+        }
+        r.send(body)
+    };
+    let mut r = r.unwrap_or_else(|e| panic!("{method} {url}: {e}"));
+    let cookie = r
+        .headers()
+        .get("set-cookie")
+        .map(|v| v.to_str().unwrap().to_string())
+        .unwrap_or_default();
+    let bytes = r.body_mut().read_to_vec().unwrap();
+    (
+        r.status().as_u16(),
+        cookie,
+        String::from_utf8_lossy(&bytes).into_owned(),
+    )
+}
+
+/// `serve --lan` on a second loopback address (127.0.0.2 stands for the network's: the test
+/// never uses this machine's own network address): every request without the token is
+/// refused on both addresses, one with it (in the query, the header or the cookie the page
+/// sets) is answered, and the QR code printed reads as the address printed.
+#[test]
+fn lan_answers_only_with_its_token_on_every_address_and_its_qr_code_is_its_address() {
+    table(RuleSet::YAHTZEE, Order::Any);
+    let (server, url, others, qr) = Served::start_lan(&["--host", "127.0.0.2"]);
+    let port = server.port();
+    let token = url.split("?token=").nth(1).expect("a token").to_string();
+    assert_eq!(token.len(), 48, "{url}");
+    assert_eq!(url, format!("http://127.0.0.2:{port}/?token={token}"));
+    assert_eq!(others, [format!("http://127.0.0.1:{port}/?token={token}")]);
+    assert_eq!(decode_qr(&qr), url);
+    let advice = r#"{"dice": [1, 3, 3, 5, 6]}"#;
+    let cli = cli_batch(RuleSet::YAHTZEE, Order::Any, &[], &[advice]);
+    for base in [
+        format!("http://127.0.0.2:{port}"),
+        format!("http://127.0.0.1:{port}"),
+    ] {
+        for path in [
+            "/",
+            "/app.js",
+            "/favicon.ico",
+            "/manifest.webmanifest",
+            "/api/status",
+        ] {
+            for headers in [
+                vec![],
+                vec![("X-Yahtzee-Token", "0123")],
+                vec![("Cookie", "yahtzee_token=nope")],
+            ] {
+                let (status, _, body) = call_with("GET", &format!("{base}{path}"), &headers, "");
+                assert_eq!(status, 403, "{base}{path} {headers:?}: {body}");
+                assert!(body.contains("answers only with its token"), "{body}");
+            }
+            let (status, _, body) =
+                call_with("GET", &format!("{base}{path}?token=wrong{token}"), &[], "");
+            assert_eq!(status, 403, "{body}");
+            let (status, _, body) = call_with(
+                "GET",
+                &format!("{base}{path}"),
+                &[("X-Yahtzee-Token", &token)],
+                "",
+            );
+            assert_eq!(status, 200, "{base}{path}: {body}");
+        }
+        let (status, _, body) = call_with("POST", &format!("{base}/api/advise"), &[], advice);
+        assert_eq!(status, 403, "{body}");
+        let (status, _, body) = call_with(
+            "POST",
+            &format!("{base}/api/advise"),
+            &[("X-Yahtzee-Token", &token)],
+            advice,
+        );
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body, cli[0]);
+        // The address printed: the page, and a cookie that carries the token for its files.
+        let (status, cookie, page) = call_with("GET", &format!("{base}/?token={token}"), &[], "");
+        assert_eq!(status, 200);
+        assert!(page.contains("<script src=\"/app.js\" defer></script>"));
+        assert_eq!(
+            cookie,
+            format!("yahtzee_token={token}; Path=/; HttpOnly; SameSite=Strict")
+        );
+        let jar = format!("yahtzee_token={token}");
+        let (status, _, _) = call_with("GET", &format!("{base}/app.js"), &[("Cookie", &jar)], "");
+        assert_eq!(status, 200);
+        // The token in the query is the server's, not the endpoint's parameter.
+        let (status, _, body) = call_with(
+            "GET",
+            &format!("{base}/api/rules?rules=yacht&token={token}"),
+            &[],
+            "",
+        );
+        assert_eq!(status, 200, "{body}");
+        // A Host that is not loopback is answered with the token (the phone names the
+        // network address), refused without it.
+        let answer = raw_request_to(
+            &base[7..],
+            &format!(
+                "GET /api/status HTTP/1.1\r\nHost: evil.example\r\nX-Yahtzee-Token: {token}\r\nConnection: close\r\n\r\n"
+            ),
+        );
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    }
+}
+
+/// empty_or_word_targets_were_read_as_0: the page read an empty or "abc" target as 0 (the
+/// best chance of at least 0: 1). The server refuses every target that is not a whole
+/// number, in advice and in reviews, with status 400 and the reason.
+#[test]
+fn a_target_that_is_empty_or_not_a_whole_number_is_a_400() {
+    table(RuleSet::YACHT, Order::Any);
+    let server = Served::start(&["--rules", "yacht"]);
+    for t in [r#""""#, r#""abc""#, "null", "-1", "1.5", r#""250""#, "[]"] {
+        let answer = server.post(
+            "/api/advise?rules=yacht",
+            &format!(r#"{{"dice": [1, 3, 3, 5, 6], "target": {t}}}"#),
+        );
+        assert_error(
+            &answer,
+            400,
+            "target must be an integer final score from 0 to",
+        );
+    }
+    let record = two_player_record(&server, 3);
+    for t in ["", "abc", "-1", "1.5"] {
+        let answer = server.call(
+            "POST",
+            &format!("/api/review?target={t}"),
+            Some(record.as_bytes()),
+        );
+        assert_error(&answer, 400, "target must be `off` or a whole number");
+    }
 }
 
 /// The chances of an outlook's `pmf`: their sum, and the sum from `t` on.
@@ -1613,6 +1837,62 @@ fn abandoned_advice_went_on_computing_and_any_number_ran_at_once() {
     assert_eq!(status, 200, "{body}");
     let cli = cli_batch(RuleSet::YAHTZEE, Order::Any, &[], &[fast]);
     assert_eq!(body, cli[0]);
+}
+
+/// review_went_on_after_the_page_was_closed: the review of a game in chance of winning (a
+/// solve per decision) ran to its end after its client had gone. It stops between two
+/// decisions now: after the connection closes, the server burns a small part of what the
+/// whole review costs.
+#[test]
+fn an_abandoned_review_stops_between_two_decisions() {
+    table(RuleSet::YACHT, Order::Any);
+    crate::util::distribution_table(RuleSet::YACHT, Order::Any);
+    let server = Served::start(&["--rules", "yacht"]);
+    let pid = server.pid();
+    let view = server.post_ok(
+        "/api/game?rules=yacht",
+        &serde_json::json!({"players": "bot,bot2,bot3,bot4", "seed": 7, "coach_threshold": null}),
+    );
+    let over = play_to_the_end(&server, view);
+    let (status, record) = server.get(&format!(
+        "/api/game/{}/record",
+        over["id"].as_str().unwrap()
+    ));
+    assert_eq!(status, 200);
+    // The whole review, once: what it costs.
+    assert!(idle_within(pid, 30.0).is_some(), "the server is busy");
+    let before = cpu_ticks(pid);
+    let (status, body) = server.call("POST", "/api/review?objective=win", Some(record.as_bytes()));
+    assert_eq!(status, 200, "{body}");
+    let whole = cpu_ticks(pid) - before;
+    assert!(
+        whole >= 100,
+        "the review took only {whole} ticks: too short to tell"
+    );
+    // The same review, abandoned after a tenth of that.
+    assert!(idle_within(pid, 30.0).is_some(), "the server is busy");
+    let start = cpu_ticks(pid);
+    let mut stream = TcpStream::connect(("127.0.0.1", server.port())).unwrap();
+    write!(
+        stream,
+        "POST /api/review?objective=win HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{record}",
+        record.len()
+    )
+    .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while cpu_ticks(pid) < start + whole / 10 {
+        assert!(Instant::now() < deadline, "the review does not compute");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    drop(stream);
+    let dropped = cpu_ticks(pid);
+    assert!(idle_within(pid, 10.0).is_some(), "the review went on");
+    let after = cpu_ticks(pid) - dropped;
+    assert!(
+        after < whole / 3,
+        "the abandoned review went on: {after} ticks after the client left, of {whole} for the whole"
+    );
+    assert_eq!(long_work(&server), (0, 0));
 }
 
 /// Issue 23, 18: any page the user visits could post `text/plain` to the local server.

@@ -37,7 +37,7 @@ use yahtzee_core::batch::{self, BatchError, Query};
 use yahtzee_core::game::dice::Dice;
 use yahtzee_core::game::rules::{Rules, RulesCard, Section};
 use yahtzee_core::game::state::ScoreCard;
-use yahtzee_core::play::review::{GameRecord, ReviewError, review, review_for};
+use yahtzee_core::play::review::{GameRecord, ReviewError, review, review_for_until};
 use yahtzee_core::play::{box_names, check_legal};
 use yahtzee_core::policy::Answer;
 use yahtzee_core::policy::pricing::Pricing;
@@ -624,6 +624,7 @@ pub fn review_record(
     server: &Arc<Server>,
     bytes: &[u8],
     pairs: &[(String, String)],
+    cancel: &super::limits::Cancel,
 ) -> Result<yahtzee_core::play::review::Review, ApiError> {
     let record = GameRecord::parse(bytes).map_err(|e| ApiError::bad(format!("the record: {e}")))?;
     let objective = review_objective(pairs, &record)?;
@@ -639,15 +640,17 @@ pub fn review_record(
         }
         ReviewObjective::Target(target) => {
             let targets = server.tables.target(rules).map_err(ApiError::internal)?;
-            review_for(
+            review_for_until(
                 &table,
                 &record,
                 Pricing::Target {
                     targets: &targets,
                     target,
                 },
+                &|| cancel.is_set(),
             )
-            .map_err(failed)
+            .map_err(failed)?
+            .ok_or_else(stopped)
         }
         ReviewObjective::Win => {
             // Checked before the distribution table is loaded (or built).
@@ -658,14 +661,17 @@ pub fn review_record(
                 .tables
                 .distribution(rules)
                 .map_err(ApiError::internal)?;
-            review_for(
+            // Each decision a solve: stopped between two when the client is gone.
+            review_for_until(
                 &table,
                 &record,
                 Pricing::Win {
                     distribution: &distribution,
                 },
+                &|| cancel.is_set(),
             )
-            .map_err(failed)
+            .map_err(failed)?
+            .ok_or_else(stopped)
         }
     }
 }
@@ -680,8 +686,8 @@ async fn review_of(
         let bytes = read_body(body, RECORD_LIMIT, "/api/review").await?;
         // A review prices every decision of a game (against opponents: a solve each turn).
         let s = Arc::clone(&server);
-        long_work(&server, "/api/review", move |_| {
-            review_record(&s, &bytes, &pairs)
+        long_work(&server, "/api/review", move |cancel| {
+            review_record(&s, &bytes, &pairs, cancel)
         })
         .await
     };

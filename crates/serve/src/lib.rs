@@ -1,10 +1,12 @@
 //! `yahtzee serve`: the web advisor, a page and a JSON API over the same library calls as the
 //! command line.
 //!
-//! The server listens on one address (127.0.0.1 unless told otherwise) and answers:
+//! The server listens on one address (127.0.0.1 unless told otherwise; with `--lan`, the
+//! network address and loopback, every request needing the token of [`lan`]) and answers:
 //!
-//! - `GET /`, `/app.js`, `/style.css`: the page, embedded in the binary (nothing is fetched
-//!   from elsewhere: its Content-Security-Policy allows only this server);
+//! - `GET /`, `/app.js`, `/style.css`, `/manifest.webmanifest`, `/favicon.ico` and the icons:
+//!   the page, embedded in the binary (nothing is fetched from elsewhere: its
+//!   Content-Security-Policy allows only this server);
 //! - `GET /openapi.yaml`: the description of the API (the file `openapi.yaml` of the
 //!   repository);
 //! - `/api/...`: one endpoint per task, each answering with the JSON the command line prints
@@ -31,6 +33,7 @@
 //! connections, so a build or a long computation does not stall the page.
 
 pub mod api;
+pub mod lan;
 pub mod limits;
 pub mod outlook;
 pub mod play;
@@ -59,6 +62,12 @@ const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
 /// The page's style.
 const STYLE_CSS: &str = include_str!("assets/style.css");
+/// The web app manifest: the page on a phone's home screen.
+const MANIFEST: &str = include_str!("assets/manifest.webmanifest");
+/// The page's icons (made by `scripts/icons.py`).
+const ICON_192: &[u8] = include_bytes!("assets/icon-192.png");
+const ICON_512: &[u8] = include_bytes!("assets/icon-512.png");
+const FAVICON: &[u8] = include_bytes!("assets/favicon.ico");
 /// The description of the API.
 pub const OPENAPI_YAML: &str = include_str!("../openapi.yaml");
 
@@ -78,6 +87,12 @@ const BLOCKING_THREADS: usize = 16;
 pub struct ServeOptions {
     /// Where to listen.
     pub addr: SocketAddr,
+    /// A second address to listen on, at the same port (`serve --lan`: loopback beside the
+    /// network address).
+    pub also: Option<IpAddr>,
+    /// The secret every request must carry (`serve --lan`), see [`lan`]; `None`: none, and
+    /// only a loopback `Host` is answered when the address is loopback.
+    pub token: Option<String>,
     /// The rules the page opens with; their table is loaded at start.
     pub rules: Rules,
     /// How to explain a table that cannot be loaded.
@@ -131,12 +146,14 @@ pub struct Server {
     pub addr: SocketAddr,
     /// The bound on long computations.
     pub limits: limits::Limits,
+    /// The token every request must carry (`serve --lan`).
+    pub token: Option<String>,
 }
 
-/// Runs the server until the process ends: binds `options.addr`, calls `ready` with the
-/// address bound (the port chosen when it was 0), starts loading the table of
-/// `options.rules`, and answers requests.
-pub fn run(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), ServeError> {
+/// Runs the server until the process ends: binds `options.addr` (and `options.also` at the
+/// same port), calls `ready` with the addresses bound (the port chosen when it was 0),
+/// starts loading the table of `options.rules`, and answers requests.
+pub fn run(options: ServeOptions, ready: impl FnOnce(&[SocketAddr])) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .max_blocking_threads(BLOCKING_THREADS)
@@ -153,15 +170,30 @@ pub fn run(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), 
             addr: options.addr,
             cause,
         })?;
+        let mut bound = vec![addr];
+        let second = match options.also.filter(|ip| *ip != addr.ip()) {
+            Some(ip) => {
+                let also = SocketAddr::new(ip, addr.port());
+                let l = tokio::net::TcpListener::bind(also)
+                    .await
+                    .map_err(|cause| ServeError::Bind { addr: also, cause })?;
+                bound.push(also);
+                Some(l)
+            }
+            None => None,
+        };
         let server = Arc::new(Server {
             tables: Arc::new(TableStore::new(options.hint.clone())),
             games: play::Games::default(),
             rules: options.rules,
             stats: api::StatsCache::default(),
             outlooks: outlook::Outlooks::default(),
-            loopback_only: is_local(addr.ip()),
+            // With a token, the token keeps out the pages of other names (DNS rebinding): a
+            // page elsewhere cannot know it.
+            loopback_only: options.token.is_none() && is_local(addr.ip()),
             addr,
             limits: limits::Limits::default(),
+            token: options.token.clone(),
         });
         server.tables.start(options.rules, TableKind::ExpectedScore);
         // The distribution table (the page's chart) is loaded at start only when it is in
@@ -173,8 +205,17 @@ pub fn run(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), 
         if distribution.symlink_metadata().is_ok() {
             server.tables.start(options.rules, TableKind::Distribution);
         }
-        ready(addr);
-        accept(listener, router(server)).await
+        ready(&bound);
+        let app = router(server);
+        match second {
+            Some(second) => {
+                let other = tokio::spawn(accept(second, app.clone()));
+                let first = accept(listener, app).await;
+                other.abort();
+                first
+            }
+            None => accept(listener, app).await,
+        }
     })
 }
 
@@ -227,6 +268,22 @@ pub fn router(server: Arc<Server>) -> Router {
         .route(
             "/style.css",
             get(|| async { page(STYLE_CSS, "text/css; charset=utf-8") }),
+        )
+        .route(
+            "/manifest.webmanifest",
+            get(|| async { page(MANIFEST, "application/manifest+json") }),
+        )
+        .route(
+            "/icon-192.png",
+            get(|| async { page(ICON_192, "image/png") }),
+        )
+        .route(
+            "/icon-512.png",
+            get(|| async { page(ICON_512, "image/png") }),
+        )
+        .route(
+            "/favicon.ico",
+            get(|| async { page(FAVICON, "image/x-icon") }),
         )
         .route(
             "/openapi.yaml",
@@ -315,9 +372,16 @@ fn is_media_type(content_type: &str, media_type: &str) -> bool {
 ///   `application/x-ndjson` (its lines are JSON objects), as `openapi.yaml` describes it.
 async fn check_request(
     axum::extract::State(server): axum::extract::State<Arc<Server>>,
-    request: axum::extract::Request,
+    mut request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> Response {
+    let mut set_cookie = None;
+    if let Some(token) = &server.token {
+        match check_token(&mut request, token) {
+            Ok(cookie) => set_cookie = cookie,
+            Err(e) => return e.into_response(),
+        }
+    }
     let headers = request.headers();
     let host = headers.get(header::HOST);
     if server.loopback_only
@@ -378,12 +442,80 @@ async fn check_request(
             .into_response();
         }
     }
-    next.run(request).await
+    let mut response = next.run(request).await;
+    if let Some(cookie) = set_cookie {
+        response.headers_mut().append(header::SET_COOKIE, cookie);
+    }
+    response
+}
+
+/// Checks the token of a request to a server with one (`serve --lan`): in the
+/// [`lan::TOKEN_HEADER`] header, the [`lan::TOKEN_COOKIE`] cookie or the `token` query
+/// parameter (taken out of the query before the endpoint reads it). Without it, 403. With it
+/// in the query and not in a cookie, the cookie to set: the page's own files and links then
+/// carry it.
+fn check_token(
+    request: &mut axum::extract::Request,
+    token: &str,
+) -> Result<Option<HeaderValue>, ApiError> {
+    let headers = request.headers();
+    let by_header = headers
+        .get(lan::TOKEN_HEADER)
+        .is_some_and(|v| lan::token_matches(v.as_bytes(), token));
+    let by_cookie = headers.get_all(header::COOKIE).iter().any(|v| {
+        v.as_bytes().split(|&b| b == b';').any(|pair| {
+            let pair = pair.trim_ascii();
+            pair.strip_prefix(lan::TOKEN_COOKIE.as_bytes())
+                .and_then(|rest| rest.strip_prefix(b"="))
+                .is_some_and(|t| lan::token_matches(t, token))
+        })
+    });
+    let query = request.uri().query().unwrap_or("");
+    let mut in_query = None;
+    let rest: Vec<&str> = query
+        .split('&')
+        .filter(|part| match part.strip_prefix("token=") {
+            Some(t) => {
+                in_query = Some(t);
+                false
+            }
+            None => !part.is_empty(),
+        })
+        .collect();
+    let by_query = in_query.is_some_and(|t| lan::token_matches(t.as_bytes(), token));
+    if !(by_header || by_cookie || by_query) {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "this server answers only with its token: open the address with ?token=... that `yahtzee serve --lan` printed (or scan its QR code)",
+        ));
+    }
+    if in_query.is_some() {
+        let path = request.uri().path();
+        let path_and_query = if rest.is_empty() {
+            path.to_string()
+        } else {
+            format!("{path}?{}", rest.join("&"))
+        };
+        let mut parts = request.uri().clone().into_parts();
+        parts.path_and_query = path_and_query.parse().ok();
+        if let Ok(uri) = axum::http::Uri::from_parts(parts) {
+            *request.uri_mut() = uri;
+        }
+    }
+    Ok((by_query && !by_cookie)
+        .then(|| {
+            HeaderValue::from_str(&format!(
+                "{}={token}; Path=/; HttpOnly; SameSite=Strict",
+                lan::TOKEN_COOKIE
+            ))
+            .ok()
+        })
+        .flatten())
 }
 
 /// An embedded asset, with a policy that lets the page load nothing from elsewhere.
-fn page(body: &'static str, content_type: &'static str) -> Response {
-    let mut r = Response::new(Body::from(body));
+fn page(body: impl Into<Body>, content_type: &'static str) -> Response {
+    let mut r = Response::new(body.into());
     let h = r.headers_mut();
     h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     h.insert(

@@ -729,6 +729,43 @@ pub fn review_for(
     record: &GameRecord,
     pricing: Pricing<'_>,
 ) -> Result<Review, ReviewError> {
+    check_pricing(record, pricing)?;
+    let mut pricer = Pricer::new(table, pricing)?;
+    Ok(review_with(record, pricing, |d| pricer.evaluate(d))?)
+}
+
+/// [`review_for`], asking `stop` before each decision is priced: `Ok(None)` when it said to
+/// stop (a server whose client is gone: a decision priced in chance of winning is a solve of
+/// its own, and a game has dozens).
+pub fn review_for_until(
+    table: &StrategyTable,
+    record: &GameRecord,
+    pricing: Pricing<'_>,
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<Review>, ReviewError> {
+    /// Why the pricing ended early.
+    enum Halt {
+        Stopped,
+        Failed(PricingError),
+    }
+    check_pricing(record, pricing)?;
+    let mut pricer = Pricer::new(table, pricing)?;
+    let priced = review_with(record, pricing, |d| {
+        if stop() {
+            return Err(Halt::Stopped);
+        }
+        pricer.evaluate(d).map_err(Halt::Failed)
+    });
+    match priced {
+        Ok(review) => Ok(Some(review)),
+        Err(Halt::Stopped) => Ok(None),
+        Err(Halt::Failed(e)) => Err(e.into()),
+    }
+}
+
+/// The record can be priced as `pricing` says: to win, two players or more; by the exact
+/// game of two, two players of Yacht.
+fn check_pricing(record: &GameRecord, pricing: Pricing<'_>) -> Result<(), ReviewError> {
     let rules = record.game.rules();
     let players = record.game.seats().len();
     match pricing {
@@ -743,8 +780,7 @@ pub fn review_for(
         }
         _ => {}
     }
-    let mut pricer = Pricer::new(table, pricing)?;
-    Ok(review_with(record, pricing, |d| pricer.evaluate(d))?)
+    Ok(())
 }
 
 fn review_with<E>(

@@ -44,10 +44,32 @@ class ApiError extends Error {
   }
 }
 
+// `yahtzee serve --lan`: the address opened carries the server's token (`?token=...`). It is
+// kept in this tab's session, taken out of the address shown, and sent with every call.
+const TOKEN = (() => {
+  const url = new URL(window.location.href);
+  const given = url.searchParams.get('token');
+  try {
+    if (given) sessionStorage.setItem('yahtzee.token', given);
+    if (given) {
+      url.searchParams.delete('token');
+      history.replaceState(null, '', url.pathname + url.search + url.hash);
+    }
+    return sessionStorage.getItem('yahtzee.token');
+  } catch (e) {
+    return given;
+  }
+})();
+
+/** The headers every call sends (the token, with `serve --lan`). */
+function baseHeaders() {
+  return TOKEN ? { 'X-Yahtzee-Token': TOKEN } : {};
+}
+
 /** Calls the API: the JSON answer, or an ApiError with the server's message (an aborted
  * call throws its AbortError). */
 async function api(path, { method = 'GET', body, signal } = {}) {
-  const init = { method, headers: {}, signal };
+  const init = { method, headers: baseHeaders(), signal };
   // Every POST says it carries JSON, with a body or without: the server refuses any other.
   if (method !== 'GET') init.headers['Content-Type'] = 'application/json';
   if (body !== undefined) {
@@ -79,11 +101,50 @@ function showMessage(text) {
 function clearMessage() {
   $('#message').textContent = '';
 }
+/** Shows `message` beside the field `input` (its `#ID-error`, announced: role=alert) and
+ * marks the field invalid; the message is brought into view. */
+function fieldError(input, message) {
+  const field = typeof input === 'string' ? $(input) : input;
+  const out = $(`#${field.id}-error`);
+  field.setAttribute('aria-invalid', 'true');
+  if (!out) {
+    showMessage(message);
+    return;
+  }
+  out.textContent = message;
+  inView(out);
+}
+function clearFieldError(input) {
+  const field = typeof input === 'string' ? $(input) : input;
+  field.removeAttribute('aria-invalid');
+  const out = $(`#${field.id}-error`);
+  if (out) out.textContent = '';
+}
+/** Scrolls `e` into view when it is not. */
+function inView(e) {
+  const r = e.getBoundingClientRect();
+  if (r.top < 0 || r.bottom > window.innerHeight) e.scrollIntoView({ block: 'nearest' });
+}
+/** An error that was shown beside its field already. */
+class FieldError extends Error {}
+
+/** Waits for `promise`, or throws an AbortError when `signal` aborts first. */
+function abortable(promise, signal) {
+  if (!signal) return promise;
+  return new Promise((resolve, reject) => {
+    const abort = () => reject(new DOMException('cancelled', 'AbortError'));
+    if (signal.aborted) abort();
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(resolve, reject);
+  });
+}
+
 /** Runs `work`, showing its error (the server's one-line message) instead of throwing. */
 async function guarded(work) {
   try {
     return await work();
   } catch (e) {
+    if (e instanceof FieldError || e.name === 'AbortError') return undefined;
     showMessage(e instanceof ApiError ? e.message : String(e));
     return undefined;
   }
@@ -102,16 +163,21 @@ function chance(p, reachable, tail) {
   if (p === 0 && reachable && tail > 0) return '< ' + tail.toExponential(0);
   return probability(p);
 }
-/** An option of an answer in words, as the command line writes it. */
-function optionLabel(o) {
+/** The title of a box on the card `card` (the page's rules card), else its name. */
+function boxTitle(name, card = S.rulesCard) {
+  const b = card && card.boxes.find((x) => x.name === name);
+  return b ? b.title : name;
+}
+/** An option of an answer in words, its box named as on the card. */
+function optionLabel(o, card = S.rulesCard) {
   if (o.kind === 'keep') {
-    if (o.stop_and_score) return 'stop and score ' + o.stop_and_score;
+    if (o.stop_and_score) return 'stop and score ' + boxTitle(o.stop_and_score, card);
     if (o.keep.length === 0) return 'reroll all';
     return 'keep ' + o.keep.join(' ');
   }
   return o.bonus > 0
-    ? `score ${o.category} for ${o.points} (+${o.bonus} bonus)`
-    : `score ${o.category} for ${o.points}`;
+    ? `score ${boxTitle(o.category, card)} for ${o.points} (+${o.bonus} bonus)`
+    : `score ${boxTitle(o.category, card)} for ${o.points}`;
 }
 
 /** One die as SVG pips. */
@@ -149,7 +215,46 @@ const S = {
   history: [],
   seq: 0,
   editing: null,        // the box being entered
+  editError: null,      // the refusal of the box being entered
+  picking: null,        // the die whose face is being picked
+  call: null,           // the advice under way (its AbortController)
 };
+
+// ---------------------------------------------------------------- kept in the browser
+
+/** Where the advisor is kept between visits: the rules, the position, the objective, the
+ * opponents and Undo's history, so that a reload (a phone reloads a tab in the background)
+ * loses nothing. */
+const SAVED = 'yahtzee.advisor.v1';
+
+function save() {
+  if (!S.view) return;
+  const data = {
+    rules: S.rules,
+    upperFirst: S.upperFirst,
+    view: S.view,
+    dice: S.dice,
+    rollsLeft: S.rollsLeft,
+    objective: S.objective,
+    target: $('#target').value,
+    opponents: opponentValues(),
+    history: S.history.slice(-60),
+  };
+  try {
+    localStorage.setItem(SAVED, JSON.stringify(data));
+  } catch (e) {
+    // Storage full or refused: the page works, without memory.
+  }
+}
+
+function saved() {
+  try {
+    const data = JSON.parse(localStorage.getItem(SAVED) || 'null');
+    return data && typeof data === 'object' && data.view ? data : null;
+  } catch (e) {
+    return null;
+  }
+}
 
 const rulesQuery = () => `rules=${encodeURIComponent(S.rules)}&upper_first=${S.upperFirst}`;
 
@@ -178,7 +283,7 @@ function snapshot() {
 }
 function pushHistory() {
   S.history.push(snapshot());
-  if (S.history.length > 200) S.history.shift();
+  if (S.history.length > 60) S.history.shift();
   $('#undo').disabled = false;
 }
 
@@ -188,26 +293,27 @@ const loading = new Map();
 
 /** Waits until the server holds the `objective` table of the rules (the page's, or those
  * given), showing its progress; one wait per table, however many ask. */
-function ensureTable(objective, rules = S.rules, upperFirst = S.upperFirst) {
+function ensureTable(objective, rules = S.rules, upperFirst = S.upperFirst, signal = undefined) {
   const key = `rules=${encodeURIComponent(rules)}&upper_first=${upperFirst}&objective=${objective}`;
   if (!loading.has(key)) {
     const p = waitTable(objective, rules, upperFirst).finally(() => loading.delete(key));
     loading.set(key, p);
   }
-  return loading.get(key);
+  return abortable(loading.get(key), signal);
 }
 
 async function waitTable(objective, rules, upperFirst) {
   const q = `rules=${encodeURIComponent(rules)}&upper_first=${upperFirst}&objective=${objective}`;
   let status = await api(`/api/load?${q}`, { method: 'POST' });
   const box = $('#status');
-  const what = { 'target': 'the target table', 'distribution': 'the table of the opponents\' scores' }[objective] || 'the strategy table';
+  const what = { 'target': 'the target table', 'distribution': 'the table of final-score distributions' }[objective] || 'the strategy table';
   while (status.state !== 'ready') {
     if (status.state === 'failed') {
-      box.hidden = true;
+      box.hidden = !S.call;
       throw new ApiError(status.error, 500);
     }
     box.hidden = false;
+    $('#cancel').hidden = !S.call;
     const bar = $('#status-progress');
     if (status.state === 'building' && status.total > 0) {
       $('#status-text').textContent =
@@ -223,7 +329,25 @@ async function waitTable(objective, rules, upperFirst) {
     status = all.tables.find((t) => t.rules === rules && t.upper_first === upperFirst
       && t.objective === objective) || status;
   }
-  box.hidden = true;
+  if (!S.call) box.hidden = true;
+}
+
+/** The busy state of the advice under way: its words, a progress bar without end, and
+ * Cancel (which stops the call: the server stops a computation whose client is gone). */
+function showBusy(text) {
+  $('#status').hidden = false;
+  $('#status-text').textContent = text;
+  $('#status-progress').removeAttribute('value');
+  $('#cancel').hidden = false;
+}
+function hideBusy() {
+  $('#status').hidden = true;
+}
+function cancelWork() {
+  if (S.call) S.call.abort();
+  if (R.call) R.call.abort();
+  stopOutlook();
+  hideBusy();
 }
 
 // ---------------------------------------------------------------- the score card
@@ -241,34 +365,46 @@ function renderCard() {
     let cell;
     if (S.editing === b.name) {
       const input = el('input', {
-        type: 'text', inputmode: 'numeric', value: points === null ? '' : points,
-        'aria-label': `points in ${b.title} (empty: open)`, size: 4,
+        type: 'text', inputmode: 'numeric', value: S.editError ? S.editError.text : (points === null ? '' : points),
+        id: 'box-input', 'aria-label': `points in ${b.title} (empty: open)`, size: 4,
+        'aria-invalid': S.editError ? 'true' : null,
+        'aria-describedby': S.editError ? 'box-input-error' : null,
       });
       const form = el('form', { class: 'box-edit' }, input,
         el('button', { type: 'submit', text: 'OK' }),
         el('button', {
           type: 'button', class: 'secondary', text: 'Cancel',
-          onclick: () => { S.editing = null; renderCard(); focusBox(b.name); },
+          onclick: () => { S.editing = null; S.editError = null; renderCard(); focusBox(b.name); },
         }));
       form.addEventListener('submit', (ev) => {
         ev.preventDefault();
         enterBox(b.name, input.value.trim());
       });
       input.addEventListener('keydown', (ev) => {
-        if (ev.key === 'Escape') { S.editing = null; renderCard(); focusBox(b.name); }
+        if (ev.key === 'Escape') {
+          ev.stopPropagation();
+          S.editing = null;
+          S.editError = null;
+          renderCard();
+          focusBox(b.name);
+        }
       });
       cell = el('td', { class: 'num' }, form);
       setTimeout(() => { input.focus(); input.select(); }, 0);
     } else {
       cell = el('td', { class: 'num' }, el('button', {
         type: 'button', class: 'box' + (points === null ? ' open' : ''), 'data-box': b.name,
-        'aria-label': `${b.title}: ${points === null ? 'open' : points + ' points'}; select to enter its points`,
+        'aria-label': `${b.title}: ${points === null ? 'open' : points}`,
         title: `${b.scores}; can hold ${b.possible}`,
         text: points === null ? '–' : points,
-        onclick: () => { S.editing = b.name; renderCard(); },
+        onclick: () => { S.editing = b.name; S.editError = null; renderCard(); },
       }));
     }
     body.append(el('tr', {}, el('th', { scope: 'row', text: b.title }), cell));
+    if (S.editing === b.name && S.editError) {
+      body.append(el('tr', { class: 'error-row' }, el('td', { colspan: 2 },
+        el('p', { class: 'field-error', id: 'box-input-error', role: 'alert', text: S.editError.message }))));
+    }
     if (i === upperCount - 1) {
       const bonus = card.upper_bonus;
       const progress = bonus
@@ -297,6 +433,22 @@ function renderCard() {
   table.append(body);
   $('#bonus-entry').hidden = !card.five_of_a_kind_bonus;
   $('#yahtzee-bonus').value = view.yahtzee_bonus;
+  $('#card-total').textContent = `${view.banked}`;
+  $('#card-toggle').setAttribute('aria-label', `Card ${view.banked}: open the score card`);
+}
+
+/** The card as a drawer (on a phone): open, the first open box focused; closed, the button
+ * that opened it. */
+function openCard(open) {
+  const panel = $('#card-panel');
+  panel.classList.toggle('open', open);
+  $('#card-toggle').setAttribute('aria-expanded', String(open));
+  if (open) {
+    const first = $('#card button.box.open') || $('#card button.box');
+    if (first) first.focus();
+  } else {
+    $('#card-toggle').focus();
+  }
 }
 
 function focusBox(name) {
@@ -318,26 +470,35 @@ async function enterBox(name, text) {
     pushHistory();
     S.view = view;
     S.editing = null;
+    S.editError = null;
     renderCard();
     focusBox(name);
     refresh();
   } catch (e) {
-    showMessage(e.message);
+    // Beside the box, which stays open with what was typed.
+    S.editError = { message: e.message, text };
+    renderCard();
+    inView($('#box-input-error'));
   }
 }
 
 async function enterBonus() {
   clearMessage();
-  const n = Number($('#yahtzee-bonus').value);
+  const field = $('#yahtzee-bonus');
+  const text = field.value.trim();
+  if (!/^\d+$/.test(text)) {
+    fieldError(field, `the Yahtzee bonuses are a whole number from 0 up, not \`${text}\``);
+    return;
+  }
   try {
-    const view = await checkCard(S.view.card, Number.isInteger(n) ? n : -1);
+    const view = await checkCard(S.view.card, Number(text));
+    clearFieldError(field);
     pushHistory();
     S.view = view;
     renderCard();
     refresh();
   } catch (e) {
-    showMessage(e.message);
-    $('#yahtzee-bonus').value = S.view.yahtzee_bonus;
+    fieldError(field, e.message);
   }
 }
 
@@ -349,8 +510,11 @@ function renderDice() {
   S.dice.forEach((face, i) => {
     const b = dieButton(face, {
       'data-i': i,
+      class: 'die' + (face ? '' : ' unknown') + (S.picking === i ? ' picking' : ''),
       'aria-label': `die ${i + 1}: ${face ? 'shows ' + face : 'not rolled yet'}`,
-      onclick: () => setDie(i, face ? (face % 6) + 1 : 1),
+      'aria-expanded': String(S.picking === i),
+      'aria-controls': 'face-picker',
+      onclick: () => pickFace(S.picking === i ? null : i),
       onkeydown: (ev) => dieKey(ev, i),
     });
     box.append(b);
@@ -358,10 +522,57 @@ function renderDice() {
   $('#roll-open').disabled = !S.dice.includes(null);
   const radio = $(`input[name="rolls-left"][value="${S.rollsLeft}"]`);
   if (radio) radio.checked = true;
+  const open = S.dice.filter((f) => f === null).length;
+  $('#dice-text-label').textContent = open > 0 && open < 5
+    ? `Type the ${open === 1 ? 'die' : open + ' dice'} re-rolled`
+    : 'Type the 5 dice';
+  renderPicker();
+}
+
+/** The six faces of the die being picked, under the dice (over what follows: nothing
+ * moves). */
+function renderPicker() {
+  const picker = $('#face-picker');
+  const i = S.picking;
+  picker.hidden = i === null;
+  picker.replaceChildren();
+  if (i === null) return;
+  picker.setAttribute('aria-label', `The face of die ${i + 1}`);
+  for (let f = 1; f <= 6; f++) {
+    picker.append(dieButton(f, {
+      'data-face': f,
+      'aria-label': `${f}`,
+      'aria-pressed': String(S.dice[i] === f),
+      onclick: () => pickedFace(i, f),
+      onkeydown: (ev) => {
+        if (ev.key === 'Escape') { ev.stopPropagation(); pickFace(null); $(`#dice button[data-i="${i}"]`).focus(); }
+      },
+    }));
+  }
+}
+
+/** Opens the faces of die `i` (null: closes them). */
+function pickFace(i) {
+  S.picking = i;
+  renderDice();
+  if (i !== null) {
+    const current = S.dice[i] ? $(`#face-picker button[data-face="${S.dice[i]}"]`) : $('#face-picker button');
+    current.focus();
+  }
+}
+
+/** Die `i` shows `f`: the next die not rolled yet is asked for next. */
+function pickedFace(i, f) {
+  S.dice[i] = f;
+  const next = S.dice.findIndex((x, j) => x === null && j !== i);
+  pickFace(next >= 0 ? next : null);
+  if (next < 0) $(`#dice button[data-i="${i}"]`).focus();
+  refresh();
 }
 
 function setDie(i, face) {
   S.dice[i] = face;
+  S.picking = null;
   renderDice();
   $(`#dice button[data-i="${i}"]`).focus();
   refresh();
@@ -395,6 +606,7 @@ function randomFace() {
 
 function rollOpen() {
   S.dice = S.dice.map((f) => f || randomFace());
+  S.picking = null;
   renderDice();
   refresh();
 }
@@ -408,63 +620,128 @@ function clearDice() {
   refresh();
 }
 
+/** The dice typed: all five, or (as at the table) only those re-rolled, which fill the open
+ * dice in order. */
 function typeDice(text) {
-  const faces = text.replace(/[\s,]+/g, '').split('');
-  if (faces.length !== 5 || faces.some((f) => !/^[1-6]$/.test(f))) {
-    showMessage(`invalid dice \`${text}\`: give exactly five faces from 1 to 6, e.g. \`1,3,3,5,6\` or \`13356\``);
+  const field = $('#dice-text');
+  const faces = text.replace(/[\s,]+/g, '').split('').filter((f) => f !== '');
+  const open = S.dice.filter((f) => f === null).length;
+  const fits = faces.length === 5 || (open > 0 && faces.length === open);
+  if (!fits || faces.some((f) => !/^[1-6]$/.test(f))) {
+    const want = open > 0 && open < 5 ? `the ${open} re-rolled dice or all five` : 'five faces';
+    fieldError(field, `invalid dice \`${text}\`: type ${want}, each from 1 to 6, e.g. \`${'13356'.slice(0, open > 0 && open < 5 ? open : 5)}\``);
+    field.select();
     return;
   }
+  clearFieldError(field);
   clearMessage();
-  S.dice = faces.map(Number);
+  if (faces.length === 5) {
+    S.dice = faces.map(Number);
+  } else {
+    let k = 0;
+    S.dice = S.dice.map((f) => (f === null ? Number(faces[k++]) : f));
+  }
+  field.value = '';
+  S.picking = null;
   renderDice();
   refresh();
 }
 
 // ---------------------------------------------------------------- the objective
 
+/** The target typed, checked: a whole number, else the reason beside the field. */
+function targetValue() {
+  const field = $('#target');
+  const text = field.value.trim();
+  if (!/^\d{1,6}$/.test(text)) {
+    fieldError(field, text === ''
+      ? 'type the target final score: a whole number from 0 to 100000, like 250'
+      : `the target must be a whole number from 0 to 100000, like 250, not \`${text}\``);
+    throw new FieldError('target');
+  }
+  clearFieldError(field);
+  return Number(text);
+}
+
 /** The objective's keys of the batch line: `target`, or `opponents` (each card checked by
- * the server as `--card` is, with its messages). */
+ * the server as `--card` is, its refusal beside that opponent). */
 async function objectiveFields() {
-  if (S.objective === 'target') return { target: Number($('#target').value) };
+  if (S.objective === 'target') return { target: targetValue() };
   if (S.objective !== 'win') return {};
   const opponents = [];
-  const items = $$('#opponent-list li');
-  for (const [i, li] of items.entries()) {
+  for (const [i, li] of $$('#opponent-list li').entries()) {
+    const error = $('.field-error', li);
+    error.textContent = '';
     if ($('select', li).value === 'final') {
-      opponents.push({ final: Number($('input.final', li).value) });
+      const text = $('input.final', li).value.trim();
+      if (!/^\d{1,6}$/.test(text)) {
+        error.textContent = `opponent ${i + 1}: the final score must be a whole number, not \`${text}\``;
+        inView(error);
+        throw new FieldError('final');
+      }
+      opponents.push({ final: Number(text) });
       continue;
     }
-    const bonus = Number($('input.bonus', li).value);
+    const parts = $$('input[data-box]', li)
+      .filter((x) => x.value.trim() !== '')
+      .map((x) => `${x.dataset.box}=${x.value.trim()}`);
+    const bonusText = $('input.bonus', li) ? $('input.bonus', li).value.trim() : '0';
     let view;
     try {
-      view = await checkCard($('input.card-text', li).value.trim(), Number.isInteger(bonus) ? bonus : -1);
+      if (!/^\d+$/.test(bonusText || '0')) throw new ApiError(`the Yahtzee bonuses are a whole number, not \`${bonusText}\``, 400);
+      view = await checkCard(parts.join(','), Number(bonusText || '0'));
     } catch (e) {
-      throw new ApiError(`opponent ${i + 1}: ${e.message}`, e.status);
+      error.textContent = `opponent ${i + 1}: ${e.message}`;
+      inView(error);
+      throw new FieldError('opponent');
     }
     opponents.push({ card: cardObject(view), yahtzee_bonus: view.yahtzee_bonus });
   }
   return { opponents };
 }
 
-function addOpponent() {
+/** The opponents as typed, to keep them. */
+function opponentValues() {
+  return $$('#opponent-list li').map((li) => ({
+    kind: $('select', li).value,
+    boxes: Object.fromEntries($$('input[data-box]', li).map((x) => [x.dataset.box, x.value])),
+    bonus: $('input.bonus', li) ? $('input.bonus', li).value : '0',
+    final: $('input.final', li).value,
+  }));
+}
+
+/** An opponent: a card entered box by box as one's own (or a final score), under the rules
+ * of the page. */
+function addOpponent(values = null, focus = true) {
   const list = $('#opponent-list');
   const n = list.children.length + 1;
+  const id = `opponent-${n}-${Date.now() % 100000}`;
   const kind = el('select', { 'aria-label': `opponent ${n}: a card or a final score` },
     el('option', { value: 'card', text: 'card' }), el('option', { value: 'final', text: 'final score' }));
-  const card = el('input', { type: 'text', class: 'card-text', 'aria-label': `opponent ${n}'s card`, placeholder: 'ones=3,chance=22', onchange: refresh });
-  const bonus = el('input', { type: 'number', class: 'bonus', min: 0, value: 0, 'aria-label': `opponent ${n}'s Yahtzee bonuses`, onchange: refresh });
-  const final = el('input', { type: 'number', class: 'final', min: 0, value: 250, 'aria-label': `opponent ${n}'s final score`, hidden: true, onchange: refresh });
-  const li = el('li', {}, kind, card, bonus, final,
-    el('button', { type: 'button', class: 'secondary', text: 'Remove', 'aria-label': `remove opponent ${n}`, onclick: () => { li.remove(); refresh(); } }));
-  kind.addEventListener('change', () => {
+  const boxes = (S.rulesCard ? S.rulesCard.boxes : []).map((b) => el('label', {},
+    b.title, el('input', {
+      type: 'text', inputmode: 'numeric', 'data-box': b.name, autocomplete: 'off',
+      value: values && values.boxes ? values.boxes[b.name] || '' : '', onchange: refresh,
+    })));
+  const bonus = S.rulesCard && S.rulesCard.five_of_a_kind_bonus
+    ? el('label', {}, 'Yahtzee bonuses', el('input', { type: 'text', inputmode: 'numeric', class: 'bonus', value: values ? values.bonus : '0', onchange: refresh }))
+    : null;
+  const card = el('div', { class: 'opp-card', role: 'group', 'aria-label': `opponent ${n}'s card` }, boxes, bonus);
+  const final = el('input', { type: 'text', inputmode: 'numeric', class: 'final', value: values ? values.final : '250', 'aria-label': `opponent ${n}'s final score`, onchange: refresh });
+  const finalBox = el('label', { class: 'final-entry' }, 'final score', final);
+  const li = el('li', { id }, kind,
+    el('button', { type: 'button', class: 'secondary', text: `Remove opponent ${n}`, onclick: () => { li.remove(); refresh(); } }),
+    card, finalBox, el('p', { class: 'field-error', role: 'alert' }));
+  const show = () => {
     const isFinal = kind.value === 'final';
     card.hidden = isFinal;
-    bonus.hidden = isFinal;
-    final.hidden = !isFinal;
-    refresh();
-  });
+    finalBox.hidden = !isFinal;
+  };
+  kind.value = values && values.kind === 'final' ? 'final' : 'card';
+  show();
+  kind.addEventListener('change', () => { show(); refresh(); });
   list.append(li);
-  card.focus();
+  if (focus) kind.focus();
 }
 
 // ---------------------------------------------------------------- advice
@@ -487,14 +764,28 @@ async function startQuery() {
   }, await objectiveFields());
 }
 
+/** Marks the options shown as those of the position before (faded, not clickable) or
+ * current. */
+function stale(on) {
+  const list = $('#options');
+  list.classList.toggle('stale', on);
+  list.inert = on;
+  if (on) list.setAttribute('aria-busy', 'true');
+  else list.removeAttribute('aria-busy');
+}
+
 async function refresh() {
   const seq = ++S.seq;
   stopOutlook();
+  if (S.call) S.call.abort();
+  S.call = null;
+  save();
   const list = $('#options');
   const summary = $('#summary');
   if (!S.view) return;
   delete list.dataset.query;
   if (S.view.full) {
+    stale(false);
     list.replaceChildren();
     summary.textContent = `The card is full: final score ${S.view.banked}. Undo, or change the rules to start again.`;
     renderOutlook(null);
@@ -502,31 +793,57 @@ async function refresh() {
   }
   const open = S.dice.filter((f) => f === null).length;
   if (open > 0) {
+    stale(false);
     list.replaceChildren();
-    summary.textContent = `Roll or enter the ${open === 1 ? 'open die' : open + ' open dice'} (rolls left: ${S.rollsLeft}).`;
+    summary.textContent = open === 5
+      ? `Roll, then type the 5 dice or pick each die's face (rolls left: ${S.rollsLeft}).`
+      : `Roll the ${open === 1 ? 'open die' : open + ' open dice'}, then type ${open === 1 ? 'it' : 'them'} (rolls left: ${S.rollsLeft}).`;
     // Before the turn's roll: the distribution from the start of the turn.
     if (open === 5) refreshOutlook(seq, true);
     else renderOutlook(null);
     return;
   }
+  const call = new AbortController();
+  S.call = call;
+  stale(true);
+  const busy = setTimeout(() => { if (S.call === call) showBusy('Computing the advice…'); }, 250);
   try {
-    await ensureTable('expected-score');
-    if (S.objective === 'target') await ensureTable('target');
-    if (S.objective === 'win') await ensureTable('distribution');
+    // The fields first: a target or an opponent refused is said before any table is built.
     const asked = await query();
     if (seq !== S.seq) return;
-    const answer = await api(`/api/advise?${rulesQuery()}`, { method: 'POST', body: asked });
+    await ensureTable('expected-score', S.rules, S.upperFirst, call.signal);
+    if (S.objective === 'target') await ensureTable('target', S.rules, S.upperFirst, call.signal);
+    if (S.objective === 'win') await ensureTable('distribution', S.rules, S.upperFirst, call.signal);
+    if (seq !== S.seq) return;
+    const answer = await api(`/api/advise?${rulesQuery()}`, { method: 'POST', body: asked, signal: call.signal });
     if (seq !== S.seq) return;
     clearMessage();
+    stale(false);
     renderOptions(answer);
     // What the list answers, for a reader (or a test) that waits for it.
     $('#options').dataset.query = JSON.stringify(asked);
     refreshOutlook(seq, false);
   } catch (e) {
     if (seq !== S.seq) return;
+    stale(false);
     list.replaceChildren();
-    summary.textContent = '';
-    showMessage(e.message);
+    if (e.name === 'AbortError') {
+      summary.textContent = 'Cancelled. Change the position or the objective to ask again.';
+    } else if (e instanceof FieldError) {
+      summary.textContent = 'Correct the field marked above to see the advice.';
+    } else if (S.objective === 'target' && /^target/.test(e.message)) {
+      summary.textContent = '';
+      fieldError('#target', e.message);
+    } else {
+      summary.textContent = '';
+      showMessage(e.message);
+    }
+  } finally {
+    clearTimeout(busy);
+    if (S.call === call) {
+      S.call = null;
+      hideBusy();
+    }
   }
 }
 
@@ -539,7 +856,8 @@ function measure(answer) {
       show: (o) => chance(o.p_reach, o.reachable, answer.tail),
       second: (o) => fixed(o.expected_final, 2),
       secondHead: 'expected final',
-      bar: (o) => o.p_reach,
+      // Each bar to scale against the best's: 0.47 is 90% of 0.52's bar.
+      bar: (o) => (answer.options[0].p_reach > 0 ? o.p_reach / answer.options[0].p_reach : 0),
     };
   }
   if ('opponents' in answer || (answer.options[0] && 'p_win' in answer.options[0])) {
@@ -549,20 +867,18 @@ function measure(answer) {
       show: (o) => probability(o.p_win),
       second: (o) => fixed(o.expected_final, 2),
       secondHead: 'expected final',
-      bar: (o) => o.p_win,
+      bar: (o) => (answer.options[0].p_win > 0 ? o.p_win / answer.options[0].p_win : 0),
     };
   }
   const best = answer.options[0].expected_final;
-  const worst = answer.options[answer.options.length - 1].expected_final;
-  const span = best - worst;
   return {
     head: 'expected final',
     value: (o) => o.expected_final,
     show: (o) => fixed(o.expected_final, 2),
     second: (o) => (o.loss <= 1e-9 ? 'best' : '−' + fixed(o.loss, 2)),
     secondHead: 'loss',
-    // The best is a full bar, the worst a tenth of one: the gaps in between are to scale.
-    bar: (o) => (span > 0 ? 0.1 + (0.9 * (o.expected_final - worst)) / span : 1),
+    // Each bar to scale against the best's, from zero.
+    bar: (o) => (best > 0 ? o.expected_final / best : 0),
   };
 }
 
@@ -583,7 +899,7 @@ function renderOptions(answer) {
     $('#summary').textContent = `Best: ${optionLabel(best)}, expected final score ${fixed(best.expected_final, 2)} (banked ${answer.banked}).`;
   }
   list.append(el('li', { class: 'options-legend', 'aria-hidden': 'true' },
-    el('span', { text: 'option' }), el('span', { text: '' }), el('span', { text: m.head }), el('span', { text: m.secondHead })));
+    el('span', { text: 'option' }), el('span', { text: 'bar: to scale, the best full' }), el('span', { text: m.head }), el('span', { text: m.secondHead })));
   answer.options.forEach((o, i) => {
     const fill = el('span');
     fill.style.width = `${Math.max(0, Math.min(1, m.bar(o))) * 100}%`;
@@ -595,12 +911,12 @@ function renderOptions(answer) {
       'data-category': o.kind === 'score' ? o.category : null,
       'data-value': String(m.value(o)),
       'data-expected': String(o.expected_final),
-      'aria-label': `${i + 1}. ${label}: ${m.head} ${m.show(o)}, ${m.secondHead} ${m.second(o)}. Select to play it.`,
+      'aria-describedby': 'options-title',
       onclick: () => applyOption(o),
     }, el('span', { class: 'label', text: `${i + 1}. ${label}` }),
     el('span', { class: 'bar', 'aria-hidden': 'true' }, fill),
     el('span', { class: 'value', text: m.show(o) }),
-    el('span', { class: 'loss', text: m.second(o) }));
+    el('span', { class: 'loss' + (m.secondHead === 'loss' ? ' is-loss' : ''), text: m.second(o) }));
     list.append(el('li', {}, b));
   });
 }
@@ -615,9 +931,10 @@ async function applyOption(o) {
       S.dice = o.keep.concat(Array(5 - o.keep.length).fill(null));
       S.rollsLeft -= 1;
     }
+    S.picking = null;
     renderDice();
-    const first = $('#dice button.unknown') || $('#dice button');
-    if (first) first.focus();
+    // As at the table: the re-rolled dice are typed next.
+    $('#dice-text').focus();
     refresh();
     return;
   }
@@ -627,9 +944,10 @@ async function applyOption(o) {
     S.view = view;
     S.dice = [null, null, null, null, null];
     S.rollsLeft = 2;
+    S.picking = null;
     renderCard();
     renderDice();
-    $('#roll-open').focus();
+    $('#dice-text').focus();
     refresh();
   } catch (e) {
     showMessage(e.message);
@@ -643,6 +961,8 @@ function undo() {
   S.dice = last.dice;
   S.rollsLeft = last.rollsLeft;
   S.editing = null;
+  S.editError = null;
+  S.picking = null;
   $('#undo').disabled = S.history.length === 0;
   renderCard();
   renderDice();
@@ -792,45 +1112,120 @@ function renderOutlook(answer, error, asked) {
   if (asked) box.dataset.query = JSON.stringify(asked);
 }
 
-/** A histogram of `answer.pmf` ([[score, p], ...]), with the target marked. */
+/** A step between ticks of about `span / n`: 1, 2 or 5 times a power of ten, at least 1
+ * when `whole` (scores are whole numbers). */
+function niceStep(span, n, whole) {
+  const raw = Math.max(span / n, whole ? 1 : 1e-12);
+  const p = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((k) => k * p).find((k) => k >= raw) || 10 * p;
+  return whole ? Math.max(1, Math.round(step)) : step;
+}
+
+/** A histogram of `answer.pmf` ([[score, p], ...]), with axis titles, whole-number ticks of
+ * the score, and the mean, the median and the target marked. */
 function distributionChart(answer, title) {
   const pmf = (answer.pmf || []).filter((e) => e[1] > 1e-7);
-  const W = 640, H = 200, L = 44, B = 24, T = 8;
+  const W = 640, H = 230, L = 56, B = 44, T = 22, R = 10;
   const lo = pmf.length ? pmf[0][0] : 0;
   const hi = pmf.length ? pmf[pmf.length - 1][0] : 1;
-  const top = Math.max(...pmf.map((e) => e[1]), 1e-12);
-  const x = (s) => L + ((s - lo) / Math.max(1, hi - lo)) * (W - L - 8);
+  const pTop = Math.max(...pmf.map((e) => e[1]), 1e-12);
+  const yStep = niceStep(pTop, 4, false);
+  const top = Math.ceil(pTop / yStep) * yStep;
+  const x = (s) => L + ((s - lo) / Math.max(1, hi - lo + 1)) * (W - L - R);
   const y = (p) => H - B - (p / top) * (H - B - T);
-  const w = Math.max(1, (W - L - 8) / Math.max(1, hi - lo + 1));
+  const w = Math.max(1, (W - L - R) / Math.max(1, hi - lo + 1));
   const bars = pmf.map(([s, p]) => svg('rect', { class: 'bar', x: x(s), y: y(p), width: w, height: H - B - y(p) }));
   const ticks = [];
-  const step = Math.max(10, Math.ceil((hi - lo) / 8 / 10) * 10);
+  const step = niceStep(hi - lo, 8, true);
   for (let s = Math.ceil(lo / step) * step; s <= hi; s += step) {
-    ticks.push(svg('text', { x: x(s), y: H - 6, 'text-anchor': 'middle', text: s }));
+    ticks.push(svg('line', { class: 'axis', x1: x(s) + w / 2, x2: x(s) + w / 2, y1: H - B, y2: H - B + 4 }));
+    ticks.push(svg('text', { x: x(s) + w / 2, y: H - B + 16, 'text-anchor': 'middle', text: s }));
+  }
+  const digits = yStep >= 0.01 ? 2 : yStep >= 0.001 ? 3 : 4;
+  for (let p = 0; p <= top + yStep / 2; p += yStep) {
+    ticks.push(svg('text', { x: L - 4, y: y(p) + 4, 'text-anchor': 'end', text: fixed(p, digits) }));
+    ticks.push(svg('line', { class: 'axis', x1: L - 3, x2: L, y1: y(p), y2: y(p) }));
   }
   const marks = [];
+  const mark = (score, cls, label, anchor) => {
+    const at = x(score) + w / 2;
+    marks.push(svg('line', { class: cls, x1: at, x2: at, y1: T - 4, y2: H - B }));
+    marks.push(svg('text', { x: at + (anchor === 'end' ? -3 : 3), y: T - 8, 'text-anchor': anchor, text: label }));
+  };
+  const median = answer.percentiles ? answer.percentiles[2] : null;
+  const meanLeft = median !== null && answer.mean < median;
+  mark(answer.mean, 'mean', `mean ${fixed(answer.mean, 1)}`, meanLeft ? 'end' : 'start');
+  if (median !== null) mark(median, 'median', `median ${median}`, meanLeft ? 'start' : 'end');
   if (answer.target !== undefined && answer.target !== null) {
     marks.push(svg('line', { class: 'mark', x1: x(answer.target), x2: x(answer.target), y1: T, y2: H - B }));
+    marks.push(svg('text', { x: x(answer.target) + 3, y: T + 12, text: `target ${answer.target}` }));
   }
   return svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': title },
     svg('title', { text: title }),
-    svg('line', { class: 'axis', x1: L, x2: W - 4, y1: H - B, y2: H - B }),
-    svg('text', { x: 4, y: T + 10, text: probability(top) }),
+    svg('line', { class: 'axis', x1: L, x2: W - R, y1: H - B, y2: H - B }),
+    svg('line', { class: 'axis', x1: L, x2: L, y1: T, y2: H - B }),
+    svg('text', { class: 'axis-title', x: (L + W - R) / 2, y: H - 6, 'text-anchor': 'middle', text: 'final score' }),
+    svg('text', { class: 'axis-title', x: 12, y: (T + H - B) / 2, 'text-anchor': 'middle', transform: `rotate(-90 12 ${(T + H - B) / 2})`, text: 'chance' }),
     bars, ticks, marks);
 }
 
 // ---------------------------------------------------------------- rules
 
-async function changeRules() {
+/** The rules chosen: a card with points on it is wiped by new rules, so the player is asked
+ * first (No keeps the rules and the card). */
+async function rulesChosen() {
+  const wipes = S.view && (S.view.boxes.some((b) => b.points !== null) || S.view.yahtzee_bonus > 0);
+  if (wipes) {
+    const name = $('#rules').selectedOptions[0].textContent + ($('#upper-first').checked ? ', upper section first' : '');
+    if (!window.confirm(`Change the rules to ${name}? The score card (${S.view.banked} points) is cleared, and Undo with it.`)) {
+      $('#rules').value = S.rules;
+      $('#upper-first').checked = S.upperFirst;
+      return;
+    }
+  }
+  await changeRules();
+}
+
+/** The rules of the selects: a new card, or (`keep`: a position kept in the browser, under
+ * these rules) that position, checked by the server again. */
+async function changeRules(keep = null) {
   clearMessage();
   S.rules = $('#rules').value;
   S.upperFirst = $('#upper-first').checked;
   S.history = [];
   $('#undo').disabled = true;
   S.editing = null;
+  S.editError = null;
+  S.picking = null;
   await guarded(async () => {
     S.rulesCard = await api(`/api/rules?${rulesQuery()}`);
-    S.view = await checkCard('', 0);
+    $('#opponent-list').replaceChildren();
+    S.view = null;
+    if (keep) {
+      try {
+        S.view = await checkCard(keep.view.card, keep.view.yahtzee_bonus);
+        const dice = Array.isArray(keep.dice) && keep.dice.length === 5
+          && keep.dice.every((f) => f === null || (Number.isInteger(f) && f >= 1 && f <= 6));
+        if (dice) S.dice = keep.dice;
+        if ([0, 1, 2].includes(keep.rollsLeft)) S.rollsLeft = keep.rollsLeft;
+        if (Array.isArray(keep.history)) S.history = keep.history.filter((h) => h && h.view && Array.isArray(h.dice));
+        $('#undo').disabled = S.history.length === 0;
+        if (typeof keep.target === 'string') $('#target').value = keep.target;
+        if (Array.isArray(keep.opponents)) keep.opponents.forEach((o) => addOpponent(o, false));
+        if (['ev', 'target', 'win'].includes(keep.objective)) {
+          S.objective = keep.objective;
+          $(`input[name="objective"][value="${S.objective}"]`).checked = true;
+          $('#opponents').hidden = S.objective !== 'win';
+          if (S.objective === 'win' && $('#opponent-list').children.length === 0) addOpponent(null, false);
+        }
+      } catch (e) {
+        S.view = null;
+      }
+    }
+    if (!S.view) {
+      S.view = await checkCard('', 0);
+      if (S.objective === 'win') addOpponent(null, false);
+    }
     renderCard();
     renderDice();
     refresh();
@@ -875,11 +1270,16 @@ async function startGame(ev) {
 
 async function act(action) {
   clearMessage();
-  await guarded(async () => {
+  try {
     G.view = await api(`/api/game/${G.view.id}`, { method: 'POST', body: action });
     G.keep = new Set();
     renderGame();
-  });
+  } catch (e) {
+    const message = e instanceof ApiError ? e.message : String(e);
+    // A refused entry of dice: beside the dice typed, which stay to be corrected.
+    if (action.dice) fieldError('#game-dice-text', message);
+    else showMessage(message);
+  }
 }
 
 function deciding() {
@@ -1013,27 +1413,29 @@ async function renderHints() {
     answer.options.forEach((o, i) => {
       const fill = el('span');
       fill.style.width = `${m.bar(o) * 100}%`;
-      const label = optionLabel(o);
+      const label = optionLabel(o, G.rulesCard);
       list.append(el('li', {}, el('button', {
         type: 'button', class: 'option' + (i === 0 ? ' best' : ''), 'data-label': label,
-        'aria-label': `${i + 1}. ${label}: expected final ${m.show(o)}, loss ${m.second(o)}. Select to play it.`,
         onclick: () => act(o.kind === 'keep' ? { keep: o.keep } : { score: o.category }),
       }, el('span', { class: 'label', text: `${i + 1}. ${label}` }),
       el('span', { class: 'bar', 'aria-hidden': 'true' }, fill),
       el('span', { class: 'value', text: m.show(o) }),
-      el('span', { class: 'loss', text: m.second(o) }))));
+      el('span', { class: 'loss is-loss', text: m.second(o) }))));
     });
   });
 }
 
 function enterGameDice(ev) {
   ev.preventDefault();
-  const text = $('#game-dice-text').value;
+  const field = $('#game-dice-text');
+  const text = field.value;
   const faces = text.replace(/[\s,]+/g, '').split('').filter((c) => c !== '');
-  if (faces.some((f) => !/^[1-6]$/.test(f))) {
-    showMessage(`invalid dice \`${text}\`: give faces from 1 to 6, e.g. \`13356\``);
+  if (faces.length === 0 || faces.some((f) => !/^[1-6]$/.test(f))) {
+    fieldError(field, `invalid dice \`${text}\`: give faces from 1 to 6, e.g. \`13356\``);
+    field.select();
     return;
   }
+  clearFieldError(field);
   act({ dice: faces.map(Number) });
 }
 
@@ -1041,7 +1443,7 @@ async function reviewGame() {
   if (!G.view) return;
   clearMessage();
   await guarded(async () => {
-    const response = await fetch(`/api/game/${G.view.id}/record`);
+    const response = await fetch(`/api/game/${G.view.id}/record`, { headers: baseHeaders() });
     if (!response.ok) throw new ApiError((await response.json()).error, response.status);
     const text = await response.text();
     R.text = text;
@@ -1056,14 +1458,22 @@ async function reviewGame() {
 
 /** The record reviewed last (its text, and its file's name when uploaded), reviewed again
  * when the objective changes. */
-const R = { text: null, name: null };
+const R = { text: null, name: null, call: null };
 
 /** The query of /api/review for the objective chosen (`yahtzee review`'s `--target T`,
  * `--target off`, `--win`, or nothing: the record's coach's objective). */
 function reviewParams() {
   const o = $('input[name="review-objective"]:checked').value;
   if (o === 'expected-score') return '?objective=expected-score';
-  if (o === 'target') return `?target=${encodeURIComponent($('#review-target').value.trim())}`;
+  if (o === 'target') {
+    const text = $('#review-target').value.trim();
+    if (!/^\d{1,6}$/.test(text)) {
+      fieldError('#review-target', `the target must be a whole number from 0 to 100000, like 200, not \`${text}\``);
+      throw new FieldError('target');
+    }
+    clearFieldError('#review-target');
+    return `?target=${text}`;
+  }
   if (o === 'win') return '?objective=win';
   return '';
 }
@@ -1088,10 +1498,23 @@ async function reviewRecord() {
       // A header of unknown rules: the review says what is wrong with the record.
     }
   }
+  const params = reviewParams();
+  const call = new AbortController();
+  R.call = call;
+  $('#review-result').classList.add('stale');
+  const busy = setTimeout(() => { if (R.call === call) showBusy('Reviewing the game: every decision is priced…'); }, 250);
   try {
-    renderReview(await api(`/api/review${reviewParams()}`, { method: 'POST', body: R.text }));
+    renderReview(await api(`/api/review${params}`, { method: 'POST', body: R.text, signal: call.signal }));
   } catch (e) {
+    if (e.name === 'AbortError') throw e;
     throw new ApiError(R.name ? `${R.name}: ${e.message}` : e.message, e.status);
+  } finally {
+    clearTimeout(busy);
+    $('#review-result').classList.remove('stale');
+    if (R.call === call) {
+      R.call = null;
+      hideBusy();
+    }
   }
 }
 
@@ -1099,15 +1522,19 @@ async function reviewFile(ev) {
   ev.preventDefault();
   clearMessage();
   const file = $('#record-file').files[0];
+  clearFieldError('#record-file');
   if (!file) {
-    showMessage('choose a record file first (a .jsonl file of yahtzee play or of this page)');
+    fieldError('#record-file', 'choose a record file first (a .jsonl file of yahtzee play or of this page)');
     return;
   }
-  await guarded(async () => {
+  try {
     R.text = await file.text();
     R.name = file.name;
     await reviewRecord();
-  });
+  } catch (e) {
+    if (e instanceof FieldError || e.name === 'AbortError') return;
+    fieldError('#record-file', e instanceof ApiError ? e.message : String(e));
+  }
 }
 
 /** Reviews the last record again when the objective changes. */
@@ -1184,7 +1611,7 @@ function renderReview(r) {
 
 /** One bar per decision, its height the loss (in the review's unit), coloured by player. */
 function lossChart(r, u) {
-  const W = 640, H = 180, L = 48, B = 20, T = 10;
+  const W = 640, H = 200, L = 56, B = 40, T = 10;
   const n = Math.max(1, r.decisions.length);
   const top = Math.max(u.top, ...r.decisions.map((d) => d.loss));
   const names = r.players.map((p) => p.player);
@@ -1194,14 +1621,19 @@ function lossChart(r, u) {
     class: `bar p${names.indexOf(d.player) % 4}`, x: L + i * w, y: y(d.loss), width: Math.max(1, w - 1), height: H - B - y(d.loss),
   }, svg('title', { text: `${d.player}, turn ${d.turn}: ${d.choice} (best ${d.best}), loss ${u.show(d.loss)} (${u.short})` })));
   const legend = names.map((name, i) => svg('text', { x: L + 8 + i * 110, y: H - 4, class: `p${i}`, text: `■ ${name}` }));
+  const titles = [
+    svg('text', { class: 'axis-title', x: W - 4, y: H - B + 14, 'text-anchor': 'end', text: 'decisions, in the order played' }),
+    svg('text', { class: 'axis-title', x: 12, y: (T + H - B) / 2, 'text-anchor': 'middle', transform: `rotate(-90 12 ${(T + H - B) / 2})`, text: `loss (${u.short})` }),
+  ];
   const mean = r.players.map((p) => `${p.player} ${u.show(p.mean_loss)}`).join(', ');
   const label = `Loss of each of ${r.decisions.length} decisions, in ${u.short}; mean loss per decision: ${mean}`;
   return svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': label },
     svg('title', { text: label }),
     svg('line', { class: 'axis', x1: L, x2: W - 4, y1: H - B, y2: H - B }),
-    svg('text', { x: 2, y: T + 4, text: u.show(top) }),
-    svg('text', { x: 2, y: H - B, text: '0' }),
-    bars, legend);
+    svg('line', { class: 'axis', x1: L, x2: L, y1: T, y2: H - B }),
+    svg('text', { x: L - 4, y: T + 8, 'text-anchor': 'end', text: u.show(top) }),
+    svg('text', { x: L - 4, y: H - B, 'text-anchor': 'end', text: '0' }),
+    bars, legend, titles);
 }
 
 // ---------------------------------------------------------------- start
@@ -1210,8 +1642,26 @@ async function start() {
   $('#tab-advise').addEventListener('click', () => showView('advise'));
   $('#tab-play').addEventListener('click', () => showView('play'));
   $('#tab-review').addEventListener('click', () => showView('review'));
-  $('#rules').addEventListener('change', changeRules);
-  $('#upper-first').addEventListener('change', changeRules);
+  $('#rules').addEventListener('change', rulesChosen);
+  $('#upper-first').addEventListener('change', rulesChosen);
+  $('#card-toggle').addEventListener('click', () => openCard(!$('#card-panel').classList.contains('open')));
+  $('#card-close').addEventListener('click', () => openCard(false));
+  $('#cancel').addEventListener('click', cancelWork);
+  document.addEventListener('keydown', (ev) => {
+    if (ev.key !== 'Escape') return;
+    if (S.picking !== null) {
+      const i = S.picking;
+      pickFace(null);
+      $(`#dice button[data-i="${i}"]`).focus();
+    } else if ($('#card-panel').classList.contains('open')) {
+      openCard(false);
+    }
+  });
+  document.addEventListener('click', (ev) => {
+    // (A tap on a die re-draws the dice: its target is then out of the page.)
+    if (S.picking !== null && document.contains(ev.target)
+      && !ev.target.closest('#face-picker, #dice')) pickFace(null);
+  });
   $('#yahtzee-bonus').addEventListener('change', enterBonus);
   $('#roll-open').addEventListener('click', rollOpen);
   $('#clear-dice').addEventListener('click', clearDice);
@@ -1219,11 +1669,15 @@ async function start() {
   $$('input[name="rolls-left"]').forEach((r) => r.addEventListener('change', () => { S.rollsLeft = Number(r.value); refresh(); }));
   $$('input[name="objective"]').forEach((r) => r.addEventListener('change', () => {
     S.objective = r.value;
+    if (r.value !== 'target') clearFieldError('#target');
     $('#opponents').hidden = r.value !== 'win';
     if (r.value === 'win' && $('#opponent-list').children.length === 0) addOpponent();
     refresh();
   }));
-  $('#target').addEventListener('change', () => { if (S.objective === 'target') refresh(); });
+  $('#target').addEventListener('change', () => {
+    if (S.objective === 'target') refresh();
+    else save();
+  });
   $('#add-opponent').addEventListener('click', addOpponent);
   $('#outlook-show').addEventListener('click', showOutlook);
   $('#undo').addEventListener('click', undo);
@@ -1240,9 +1694,12 @@ async function start() {
   await guarded(async () => {
     const status = await api('/api/status');
     $('#outlook-section').hidden = !status.outlook;
-    $('#rules').value = status.rules;
-    $('#upper-first').checked = status.upper_first;
-    await changeRules();
+    // The position kept in this browser, under its rules; else the server's rules.
+    const kept = saved();
+    const known = kept && Array.from($('#rules').options).some((o) => o.value === kept.rules);
+    $('#rules').value = known ? kept.rules : status.rules;
+    $('#upper-first').checked = known ? kept.upperFirst === true : status.upper_first;
+    await changeRules(known ? kept : null);
   });
   document.body.setAttribute('data-ready', 'true');
 }
