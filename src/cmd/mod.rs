@@ -40,6 +40,7 @@ use yahtzee_core::game::rules::Rules;
 use yahtzee_core::solve::vector::{DISTRIBUTION, TARGET};
 use yahtzee_core::tables::container;
 use yahtzee_core::tables::two_player::TWO_PLAYER;
+use yahtzee_core::text::excerpt;
 
 use yahtzee_core::tables::expected::{EXPECTED_SCORE, TABLE_DIR_ENV, default_table_path_of};
 
@@ -134,6 +135,32 @@ pub fn thread_pool(threads: Option<u16>) -> Result<rayon::ThreadPool> {
         .num_threads(threads.map_or(0, usize::from))
         .build()
         .context("cannot start the worker threads")
+}
+
+/// The rules named on the command line: a built-in rule set's name, or the path of a rules
+/// file (an argument with a `/` or ending in `.toml`), read and checked.
+pub fn load_rules(arg: &str) -> Result<Rules> {
+    use yahtzee_core::game::rules::RuleSet;
+    use yahtzee_core::game::rules::file::{MAX_FILE_BYTES, load};
+    if !arg.contains('/') && !arg.ends_with(".toml") {
+        return RuleSet::from_name(arg)
+            .filter(|set| set.file.is_none())
+            .map(Rules::new)
+            .ok_or_else(|| {
+                anyhow!(
+                    "unknown rule set `{}`: the rule sets are {}, or give the path of a rules file (with a `/` or ending in .toml)",
+                    excerpt(arg),
+                    RuleSet::names().join(", ")
+                )
+            });
+    }
+    let path = Path::new(arg);
+    let shown = quote(path);
+    let bytes = yahtzee_core::files::read_regular(path, MAX_FILE_BYTES)
+        .with_context(|| format!("cannot read the rules file {shown}"))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| anyhow!("rules file {shown}: the file is not UTF-8 text"))?;
+    load(&text, Some(path)).map_err(|e| anyhow!("rules file {shown}, {e}"))
 }
 
 /// Where a command takes its rules from, which decides the fix of a table of other rules.
