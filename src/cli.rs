@@ -338,6 +338,11 @@ pub struct PlayArgs {
 pub struct ReviewArgs {
     /// The game record written by `yahtzee play`.
     pub game: PathBuf,
+    /// The rules file of a game played under one (`play --rules PATH`): the record names
+    /// the rules, and a rules file's rules are known once loaded [default: the record's
+    /// rules, a built-in rule set].
+    #[arg(long, value_name = "PATH", value_parser = parse_rules)]
+    pub rules: Option<Rules>,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,

@@ -1240,6 +1240,10 @@ async function start() {
   await guarded(async () => {
     const status = await api('/api/status');
     $('#outlook-section').hidden = !status.outlook;
+    // The rules of a rules file the server was started with (`serve --rules PATH`).
+    if (![...$('#rules').options].some((o) => o.value === status.rules)) {
+      $('#rules').append(el('option', { value: status.rules, text: status.rules }));
+    }
     $('#rules').value = status.rules;
     $('#upper-first').checked = status.upper_first;
     await changeRules();
