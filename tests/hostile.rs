@@ -208,7 +208,10 @@ fn an_empty_value_is_named_once_in_its_message() {
 fn a_quote_in_a_value_is_escaped_only_in_the_value() {
     let dir = temp_dir();
     let o = run_bounded(dir.path(), &["advise", "--rules", "'"]);
-    assert_bad_input(&o, "invalid value '\\'' for '--rules <RULES>'");
+    assert_bad_input(
+        &o,
+        "invalid value '\\'' for '--rules <NAME|PATH>': not a rule set",
+    );
     assert_eq!(stderr(&o).matches("\\'").count(), 1, "{}", stderr(&o));
 }
 

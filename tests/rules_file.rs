@@ -338,7 +338,14 @@ fn a_malformed_rules_file_is_one_line_naming_line_and_field() {
             .output()
             .unwrap();
         assert_bad_input(&o, needle);
-        assert!(stderr(&o).contains("rules file "), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!(
+                "invalid value '{}' for '--rules <NAME|PATH>': rules file, line",
+                path_str(&path)
+            )),
+            "{}",
+            stderr(&o)
+        );
     }
     // Not a file, not UTF-8, not a known name.
     let o = yahtzee_in(dir.path())
@@ -351,13 +358,13 @@ fn a_malformed_rules_file_is_one_line_naming_line_and_field() {
         .args(["rules", &path_str(&path)])
         .output()
         .unwrap();
-    assert_bad_input(&o, "the file is not UTF-8 text");
+    assert_bad_input(&o, "the rules file is not UTF-8 text");
     let o = yahtzee_in(dir.path())
         .args(["rules", "maxi-yatzy"])
         .output()
         .unwrap();
     assert_bad_input(
         &o,
-        "unknown rule set `maxi-yatzy`: the rule sets are yahtzee, yahtzee-free-joker, yahtzee-plain, yacht, yatzy, yacht-dice, or give the path of a rules file",
+        "invalid value 'maxi-yatzy' for '[NAME|PATH]': not a rule set: the rule sets are yahtzee, yahtzee-free-joker, yahtzee-plain, yacht, yatzy, yacht-dice, or give the path of a rules file",
     );
 }

@@ -40,7 +40,6 @@ use yahtzee_core::game::rules::Rules;
 use yahtzee_core::solve::vector::{DISTRIBUTION, TARGET};
 use yahtzee_core::tables::container;
 use yahtzee_core::tables::two_player::TWO_PLAYER;
-use yahtzee_core::text::excerpt;
 
 use yahtzee_core::tables::expected::{EXPECTED_SCORE, TABLE_DIR_ENV, default_table_path_of};
 
@@ -138,7 +137,8 @@ pub fn thread_pool(threads: Option<u16>) -> Result<rayon::ThreadPool> {
 }
 
 /// The rules named on the command line: a built-in rule set's name, or the path of a rules
-/// file (an argument with a `/` or ending in `.toml`), read and checked.
+/// file (an argument with a `/` or ending in `.toml`), read and checked. The messages do not
+/// repeat the argument: clap's error, which carries them, quotes it first.
 pub fn load_rules(arg: &str) -> Result<Rules> {
     use yahtzee_core::game::rules::RuleSet;
     use yahtzee_core::game::rules::file::{MAX_FILE_BYTES, load};
@@ -148,19 +148,16 @@ pub fn load_rules(arg: &str) -> Result<Rules> {
             .map(Rules::new)
             .ok_or_else(|| {
                 anyhow!(
-                    "unknown rule set `{}`: the rule sets are {}, or give the path of a rules file (with a `/` or ending in .toml)",
-                    excerpt(arg),
+                    "not a rule set: the rule sets are {}, or give the path of a rules file (with a `/` or ending in .toml)",
                     RuleSet::names().join(", ")
                 )
             });
     }
     let path = Path::new(arg);
-    let shown = quote(path);
     let bytes = yahtzee_core::files::read_regular(path, MAX_FILE_BYTES)
-        .with_context(|| format!("cannot read the rules file {shown}"))?;
-    let text = String::from_utf8(bytes)
-        .map_err(|_| anyhow!("rules file {shown}: the file is not UTF-8 text"))?;
-    load(&text, Some(path)).map_err(|e| anyhow!("rules file {shown}, {e}"))
+        .context("cannot read the rules file")?;
+    let text = String::from_utf8(bytes).map_err(|_| anyhow!("the rules file is not UTF-8 text"))?;
+    load(&text, Some(path)).map_err(|e| anyhow!("rules file, {e}"))
 }
 
 /// Where a command takes its rules from, which decides the fix of a table of other rules.
