@@ -131,6 +131,11 @@ fn yacht_dice_reproduces_the_published_value() {
     let got = table(set, Order::Any).expected_score();
     assert_eq!(format!("{got:.6}"), "191.774369");
     assert!((got - 191.7743691883).abs() < 1e-9, "{got:.10}");
+    let got = table(set, Order::UpperFirst).expected_score();
+    assert!(
+        (got - 160.6112589899).abs() < 1e-9,
+        "upper first: {got:.10}"
+    );
     let strict = load(&shipped("examples/yacht-dice-strict-full-house"), None).unwrap();
     let got = solve(&strict).expected_score();
     assert!((got - 191.7608797522).abs() < 1e-9, "{got:.10}");
