@@ -1276,6 +1276,79 @@ mod tests {
         }
     }
 
+    /// The fuzz target's checks (`fuzz/fuzz_targets/rules_file.rs`) on the shipped files
+    /// mutated at random, a few thousand times: an error of one line, or a description that
+    /// reads back the same when written as a file.
+    #[test]
+    fn mutated_shipped_files_are_errors_or_descriptions_never_panics() {
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let pieces = [
+            "0",
+            "7",
+            "-1",
+            "99999999999999999999",
+            "\"",
+            "[",
+            "]",
+            "=",
+            "\n",
+            "[[box]]\n",
+            "kind = \"straight\"",
+            "faces = [6, 5]",
+            "starts = [0]",
+            "points = 101",
+            "\u{e9}",
+            "five_of_a_kind_bonus = 100\n",
+            "joker = \"free\"\n",
+            "name = \"ones\"\n",
+        ];
+        let (mut errors, mut loaded) = (0, 0);
+        for (_, text) in SHIPPED {
+            for _ in 0..300 {
+                let mut t = text.to_string();
+                for _ in 0..1 + next(3) {
+                    let mut at = next(t.len() + 1);
+                    while !t.is_char_boundary(at) {
+                        at -= 1;
+                    }
+                    match next(3) {
+                        0 => t.insert_str(at, pieces[next(pieces.len())]),
+                        1 => {
+                            let mut end = (at + 1 + next(12)).min(t.len());
+                            while !t.is_char_boundary(end) {
+                                end -= 1;
+                            }
+                            t.replace_range(at..end, "");
+                        }
+                        _ => t.truncate(at),
+                    }
+                }
+                match parse(&t) {
+                    Err(e) => {
+                        errors += 1;
+                        assert!(!e.message.is_empty() && !e.message.contains('\n'), "{e}");
+                        assert!(e.line >= 1 && e.line <= t.lines().count() + 1, "{e}");
+                    }
+                    Ok(d) => {
+                        loaded += 1;
+                        assert!(!d.boxes.is_empty() && d.boxes.len() <= MAX_BOXES);
+                        assert_eq!(parse(&d.to_toml()).as_ref(), Ok(&d));
+                    }
+                }
+            }
+        }
+        assert!(
+            errors > 100 && loaded > 100,
+            "{errors} errors, {loaded} loaded"
+        );
+    }
+
     /// Inputs that once panicked or could: never a panic, always an error or a description.
     #[test]
     fn odd_inputs_are_errors_never_panics() {
