@@ -209,7 +209,16 @@ fn every_command_works_with_a_rules_file() {
     assert_eq!(advice["rules"], name.as_str());
     assert_eq!(advice["options"][0]["category"], "four-of-a-kind");
     assert_eq!(advice["options"][0]["points"], 40);
-    assert!(join(dir.path(), &format!("{name}.v3.table")).exists());
+    let table_file = path_str(&join(dir.path(), &format!("{name}.v3.table")));
+    let o = run(&["verify", "--rules", &file, &table_file]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains(&format!("holds the {name} table")));
+    // Its header names rules known only once the file is loaded: the fix says so.
+    let o = run(&["verify", &table_file]);
+    assert_bad_input(
+        &o,
+        "the rules of a rules file: give that file with --rules PATH",
+    );
     let value = load(&std::fs::read_to_string(&file).unwrap(), None)
         .map(|r| solve(&r).expected_score())
         .unwrap();
