@@ -20,12 +20,20 @@ fuzz_target!(|data: &[u8]| {
     let description = match parse(text) {
         Ok(d) => d,
         Err(e) => {
-            assert!(e.line >= 1 && e.line <= text.lines().count().max(1) + 1, "line {} of {e}", e.line);
+            assert!(
+                e.line >= 1 && e.line <= text.lines().count().max(1) + 1,
+                "line {} of {e}",
+                e.line
+            );
             return check_message(&format!("rules file x.toml, {e}"));
         }
     };
     let boxes = &description.boxes;
-    assert!(!boxes.is_empty() && boxes.len() <= MAX_BOXES, "{} boxes", boxes.len());
+    assert!(
+        !boxes.is_empty() && boxes.len() <= MAX_BOXES,
+        "{} boxes",
+        boxes.len()
+    );
     let mut names: Vec<&str> = boxes
         .iter()
         .flat_map(|b| std::iter::once(b.name.as_str()).chain(b.aliases.iter().map(String::as_str)))
