@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use yahtzee_core::export::Format;
-use yahtzee_core::game::rules::{Order, RuleSet, Rules};
+use yahtzee_core::game::rules::{Order, Rules};
 use yahtzee_core::policy::Policy;
 use yahtzee_core::stats::distribution::THRESHOLDS;
 use yahtzee_core::text::excerpt;
@@ -52,37 +52,49 @@ pub enum Command {
 /// The rule set and its modifier, shared by every command.
 #[derive(Args, Debug, Clone)]
 pub struct RulesArgs {
-    /// Rule set: official Yahtzee (forced Joker), Yahtzee with Verhoeff's free Joker, Yahtzee
-    /// without bonus and Joker, Yacht, or Scandinavian Yatzy; `yahtzee rules --rules R` prints
-    /// the card of each.
-    #[arg(long, default_value = "yahtzee", value_name = "RULES", value_parser = rule_set_parser())]
-    pub rules: &'static RuleSet,
+    /// Rule set: a built-in name (yahtzee: official, forced Joker; yahtzee-free-joker:
+    /// Verhoeff's free Joker; yahtzee-plain: no bonus and no Joker; yacht; yatzy: Scandinavian;
+    /// yacht-dice: 51 Worldwide Games), or the path of a rules file (one with a `/` or ending
+    /// in `.toml`: README, "Rules files"); `yahtzee rules NAME|PATH` prints the card of each.
+    #[arg(long, default_value = "yahtzee", value_name = "NAME|PATH", value_parser = parse_rules)]
+    pub rules: Rules,
     /// No lower box may be filled while an upper box is open.
     #[arg(long)]
     pub upper_first: bool,
 }
 
-/// Parses `--rules`: the name of one of [`RuleSet::ALL`], listed in `--help` and in the error.
-fn rule_set_parser() -> impl clap::builder::TypedValueParser<Value = &'static RuleSet> {
-    use clap::builder::TypedValueParser;
-    clap::builder::PossibleValuesParser::new(RuleSet::names()).map(|name: String| {
-        RuleSet::from_name(&name).expect("clap only passes the names it was given")
-    })
+/// Parses `--rules`: a built-in rule set's name or a rules file's path, loaded and checked
+/// (a mistake is one line: the file, the line, the field and what is allowed).
+fn parse_rules(arg: &str) -> Result<Rules, String> {
+    crate::cmd::load_rules(arg).map_err(|e| format!("{e:#}"))
 }
 
 impl RulesArgs {
+    /// The rules of the flags: `--upper-first` adds the order to a rule set's (a rules file
+    /// may ask for it too).
     pub fn rules(&self) -> Rules {
-        Rules::with_order(self.rules, Order::upper_first(self.upper_first))
+        if self.upper_first {
+            Rules::with_order(self.rules.set, Order::UpperFirst)
+        } else {
+            self.rules
+        }
     }
 }
 
 #[derive(Args, Debug)]
 pub struct RulesCardArgs {
+    /// The rule set to print, by name or rules-file path, as --rules takes it [default: the
+    /// rules of --rules].
+    #[arg(value_name = "NAME|PATH", value_parser = parse_rules, conflicts_with = "rules")]
+    pub which: Option<Rules>,
     #[command(flatten)]
     pub rules: RulesArgs,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Print the rules as a rules file (TOML), to start a file of house rules from.
+    #[arg(long, conflicts_with = "json")]
+    pub toml: bool,
 }
 
 /// The objectives `solve` builds tables of.
@@ -228,6 +240,10 @@ pub struct AdviseArgs {
 pub struct VerifyArgs {
     /// The table file to check.
     pub path: PathBuf,
+    /// The rules file of a table of a rules file's rules (its header names them as
+    /// NAME-CHECKSUM, known once the file is loaded); a built-in rule set's table needs none.
+    #[arg(long, value_name = "PATH", value_parser = parse_rules)]
+    pub rules: Option<Rules>,
     /// Print the result as one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -326,6 +342,11 @@ pub struct PlayArgs {
 pub struct ReviewArgs {
     /// The game record written by `yahtzee play`.
     pub game: PathBuf,
+    /// The rules file of a game played under one (`play --rules PATH`): the record names
+    /// the rules, and a rules file's rules are known once loaded [default: the record's
+    /// rules, a built-in rule set].
+    #[arg(long, value_name = "PATH", value_parser = parse_rules)]
+    pub rules: Option<Rules>,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,

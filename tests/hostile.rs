@@ -208,7 +208,10 @@ fn an_empty_value_is_named_once_in_its_message() {
 fn a_quote_in_a_value_is_escaped_only_in_the_value() {
     let dir = temp_dir();
     let o = run_bounded(dir.path(), &["advise", "--rules", "'"]);
-    assert_bad_input(&o, "invalid value '\\'' for '--rules <RULES>'");
+    assert_bad_input(
+        &o,
+        "invalid value '\\'' for '--rules <NAME|PATH>': not a rule set",
+    );
     assert_eq!(stderr(&o).matches("\\'").count(), 1, "{}", stderr(&o));
 }
 
@@ -520,7 +523,7 @@ fn error_lines_are_bounded_and_lists_of_what_is_allowed_are_whole() {
     let o = run_bounded(dir.path(), &["review", &path_str(&unknown)]);
     assert_bad_input(
         &o,
-        "unknown rule set `nope`: the rule sets are yahtzee, yahtzee-free-joker, yahtzee-plain, yacht, yatzy)",
+        "unknown rule set `nope`: the rule sets are yahtzee, yahtzee-free-joker, yahtzee-plain, yacht, yatzy, yacht-dice (or a rules file",
     );
     // A path of thousands of characters in a message: the line is cut, its length said.
     let deep = format!("{}/x.table", "d".repeat(200));

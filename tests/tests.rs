@@ -17,6 +17,7 @@ mod play;
 mod python;
 mod readme;
 mod rules;
+mod rules_file;
 mod serve;
 mod simulate;
 mod solver;

@@ -76,9 +76,16 @@ def test_unknown_rules_are_a_value_error_naming_the_rule_sets():
         yahtzee.solve("yahtzee-deluxe")
     assert str(e.value) == (
         "unknown rules `yahtzee-deluxe`: the rule sets are yahtzee, yahtzee-free-joker, "
-        "yahtzee-plain, yacht, yatzy"
+        "yahtzee-plain, yacht, yatzy, yacht-dice"
     )
-    assert yahtzee.RULE_SETS == ("yahtzee", "yahtzee-free-joker", "yahtzee-plain", "yacht", "yatzy")
+    assert yahtzee.RULE_SETS == (
+        "yahtzee",
+        "yahtzee-free-joker",
+        "yahtzee-plain",
+        "yacht",
+        "yatzy",
+        "yacht-dice",
+    )
 
 
 def test_a_file_that_is_not_a_table_is_refused_and_left_alone(tmp_path):

@@ -13,7 +13,8 @@ command's ``--json`` answer), the same exact distribution and the same seeded si
 (3, 3)
 
 Rules are named as on the command line: ``yahtzee`` (official, forced Joker),
-``yahtzee-free-joker``, ``yahtzee-plain``, ``yacht``, ``yatzy``; ``upper_first=True`` adds the
+``yahtzee-free-joker``, ``yahtzee-plain``, ``yacht``, ``yatzy``, ``yacht-dice`` (the built-in
+rule sets; rules files are read by the command line only); ``upper_first=True`` adds the
 modifier "no lower box while an upper box is open".
 
 Bad input raises ``ValueError`` with the message the command line prints. The functions that

@@ -136,6 +136,30 @@ pub fn thread_pool(threads: Option<u16>) -> Result<rayon::ThreadPool> {
         .context("cannot start the worker threads")
 }
 
+/// The rules named on the command line: a built-in rule set's name, or the path of a rules
+/// file (an argument with a `/` or ending in `.toml`), read and checked. The messages do not
+/// repeat the argument: clap's error, which carries them, quotes it first.
+pub fn load_rules(arg: &str) -> Result<Rules> {
+    use yahtzee_core::game::rules::RuleSet;
+    use yahtzee_core::game::rules::file::{MAX_FILE_BYTES, load};
+    if !arg.contains('/') && !arg.ends_with(".toml") {
+        return RuleSet::from_name(arg)
+            .filter(|set| set.file.is_none())
+            .map(Rules::new)
+            .ok_or_else(|| {
+                anyhow!(
+                    "not a rule set: the rule sets are {}, or give the path of a rules file (with a `/` or ending in .toml)",
+                    RuleSet::names().join(", ")
+                )
+            });
+    }
+    let path = Path::new(arg);
+    let bytes = yahtzee_core::files::read_regular(path, MAX_FILE_BYTES)
+        .context("cannot read the rules file")?;
+    let text = String::from_utf8(bytes).map_err(|_| anyhow!("the rules file is not UTF-8 text"))?;
+    load(&text, Some(path)).map_err(|e| anyhow!("rules file, {e}"))
+}
+
 /// Where a command takes its rules from, which decides the fix of a table of other rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RulesFrom {

@@ -29,6 +29,16 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
         );
     }
     let rules = record.game.rules();
+    if let Some(given) = args.rules
+        && given.set != rules.set
+    {
+        return Err(anyhow!(
+            "{}: the game was played under {}, not {}: give --rules the rules of the record, or drop it",
+            path.display(),
+            rules.set,
+            given.set
+        ));
+    }
     // The rules come from the record: a table of other rules is fixed by the table alone.
     let tables = super::tables(rules, table_paths!(args), super::RulesFrom::Input);
     let table = tables.ev()?;

@@ -1,14 +1,34 @@
-//! `yahtzee rules`: the card of a rule set, as the library describes it.
+//! `yahtzee rules [NAME|PATH]`: the card of a rule set, built-in or from a rules file, as the
+//! library describes it; `--toml` prints it as a rules file.
 
 use std::io::Write;
 
 use anyhow::Result;
 
 use crate::cli::RulesCardArgs;
-use yahtzee_core::game::rules::RulesCard;
+use yahtzee_core::game::rules::file::Description;
+use yahtzee_core::game::rules::{Order, Rules, RulesCard};
 
 pub fn run(args: &RulesCardArgs) -> Result<()> {
-    let card = RulesCard::of(args.rules.rules());
+    let rules = match args.which {
+        Some(r) if args.rules.upper_first => Rules::with_order(r.set, Order::UpperFirst),
+        Some(r) => r,
+        None => args.rules.rules(),
+    };
+    if args.toml {
+        let mut description = Description::of(rules.set, rules.order);
+        // A rules file's rule set is named NAME-CHECKSUM; its file says NAME.
+        if rules.set.file.is_some()
+            && let Some((name, _)) = description.name.rsplit_once('-')
+        {
+            description.name = name.to_string();
+        }
+        std::io::stdout()
+            .lock()
+            .write_all(description.to_toml().as_bytes())?;
+        return Ok(());
+    }
+    let card = RulesCard::of(rules);
     super::print_result(args.json, &card, |out| {
         writeln!(out, "{}: {}", card.rules.label(), card.summary)?;
         let width = card.boxes.iter().map(|b| b.name.len()).max().unwrap_or(0);

@@ -177,12 +177,20 @@ impl TableStore {
     }
 
     /// Where every table asked for so far stands, expected-score tables first, each in the
-    /// order of [`Rules::all`].
+    /// order of [`Rules::all`], then those of a rules file's rules (`serve --rules PATH`).
     pub fn status(&self) -> Vec<TableStatus> {
         let sets = self.sets.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let mut order: Vec<Rules> = Rules::all().collect();
+        let mut others: Vec<Rules> = sets
+            .keys()
+            .filter(|r| !order.contains(r))
+            .copied()
+            .collect();
+        others.sort_by_key(|r| r.label());
+        order.extend(others);
         let mut out = Vec::new();
         for kind in TableKind::ALL {
-            for rules in Rules::all() {
+            for &rules in &order {
                 if let Some(set) = sets.get(&rules).filter(|s| s.asked_for(kind)) {
                     out.push(set.status(kind));
                 }

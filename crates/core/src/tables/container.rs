@@ -287,9 +287,21 @@ impl Head {
     /// damaged table.
     pub(crate) fn named_rules(&self) -> Result<Rules, TableError> {
         self.header.rules().ok_or_else(|| {
+            // A rules file's rule set is named NAME-CHECKSUM (8 hex digits).
+            let name = &self.header.rules;
+            let of_a_file = name.len() > 9
+                && name.as_bytes()[name.len() - 9] == b'-'
+                && name[name.len() - 8..]
+                    .bytes()
+                    .all(|b| b.is_ascii_hexdigit());
             self.origin.corrupt(format!(
-                "unknown rule set `{}`",
-                crate::text::excerpt(&self.header.rules)
+                "unknown rule set `{}`{}",
+                crate::text::excerpt(name),
+                if of_a_file {
+                    ", the rules of a rules file: give that file with --rules PATH"
+                } else {
+                    ""
+                }
             ))
         })
     }

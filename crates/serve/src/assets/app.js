@@ -1694,6 +1694,10 @@ async function start() {
   await guarded(async () => {
     const status = await api('/api/status');
     $('#outlook-section').hidden = !status.outlook;
+    // The rules of a rules file the server was started with (`serve --rules PATH`).
+    if (![...$('#rules').options].some((o) => o.value === status.rules)) {
+      $('#rules').append(el('option', { value: status.rules, text: status.rules }));
+    }
     // The position kept in this browser, under its rules; else the server's rules.
     const kept = saved();
     const known = kept && Array.from($('#rules').options).some((o) => o.value === kept.rules);

@@ -7,7 +7,8 @@
 //! none). The fill-order modifier ([`Order`]) applies to any of them, and a rule set with its
 //! modifier is a [`Rules`]. Everything else (the state, the solver, advice, statistics, the
 //! game) asks these descriptions; no code matches on a rule set's name. Adding a rule set
-//! means adding one description to [`RuleSet::ALL`] and its golden value to the tests.
+//! means adding one rules file to `data/rules/` ([`file::SHIPPED`]) and its golden value to
+//! the tests; a rules file the user gives is loaded the same way ([`file`]).
 //!
 //! Two facts about every description are relied on by the state encoding and checked by a
 //! test that walks every description: the upper boxes, when there are any, are the first six,
@@ -20,6 +21,8 @@ use std::sync::LazyLock;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::game::dice::{DICE, Dice, FACES};
+
+pub mod file;
 
 /// A set of boxes of one card, bit `i` for the box at position `i` of [`Rules::boxes`].
 pub type BoxMask = u16;
@@ -53,6 +56,8 @@ pub enum Sum {
     AllDice,
     /// Only the matching dice (Scandinavian Yatzy).
     Matching,
+    /// A fixed number of points, not a sum (a house rule's four of a kind of 40).
+    Points(u32),
 }
 
 /// How a box scores a roll.
@@ -72,20 +77,24 @@ pub enum Scoring {
     OnePair,
     /// Two different faces each show at least twice: those four dice.
     TwoPairs,
-    /// Three of one face and two of a different face (five of a kind is not one): a fixed
-    /// number of points, or the sum of the dice when `fixed` is `None`.
+    /// Three of one face and two of a different face (five of a kind is one only when
+    /// `five_of_a_kind` says so, as in Yacht Dice): a fixed number of points, or the sum of
+    /// the dice when `fixed` is `None`.
     FullHouse {
         /// The points of a full house, or `None` for the sum of the dice.
         fixed: Option<u32>,
+        /// True when five of a kind counts as a full house by itself (Yacht Dice).
+        five_of_a_kind: bool,
     },
     /// A run of `length` consecutive faces among the dice, starting at one of `starts`.
     Straight {
         /// Faces in the run.
         length: u8,
-        /// The lowest faces a run may start at.
-        starts: &'static [u8],
-        /// Points of the straight.
-        points: u32,
+        /// The lowest faces a run may start at, bit `f - 1` for face `f` (a mask, so that a
+        /// description is plain data, read from a rules file as easily as written here).
+        starts: u8,
+        /// Points of the straight, or `None` for the sum of the dice.
+        points: Option<u32>,
     },
     /// All five dice show the same face.
     FiveOfAKind {
@@ -109,6 +118,7 @@ impl Scoring {
                 (None, _) => 0,
                 (Some(_), Sum::AllDice) => sum,
                 (Some(face), Sum::Matching) => face * u32::from(count),
+                (Some(_), Sum::Points(points)) => points,
             },
             Scoring::OnePair => highest_with(2).map_or(0, |face| 2 * face),
             Scoring::TwoPairs => {
@@ -122,8 +132,13 @@ impl Scoring {
                     0
                 }
             }
-            Scoring::FullHouse { fixed } => {
-                if c.contains(&3) && c.contains(&2) {
+            Scoring::FullHouse {
+                fixed,
+                five_of_a_kind,
+            } => {
+                if (c.contains(&3) && c.contains(&2))
+                    || (five_of_a_kind && dice.five_of_a_kind().is_some())
+                {
                     fixed.unwrap_or(sum)
                 } else {
                     0
@@ -135,8 +150,8 @@ impl Scoring {
                 points,
             } => {
                 let run = |from: u8| (from..from + length).all(|f| c[usize::from(f) - 1] > 0);
-                if starts.iter().any(|&s| run(s)) {
-                    points
+                if (1..=FACES as u8).any(|s| starts & (1 << (s - 1)) != 0 && run(s)) {
+                    points.unwrap_or(sum)
                 } else {
                     0
                 }
@@ -156,8 +171,8 @@ impl Scoring {
     /// points of a full house or a straight, and otherwise what the box scores anyway.
     fn joker_points(&self, dice: &Dice) -> u32 {
         match *self {
-            Scoring::FullHouse { fixed } => fixed.unwrap_or(dice.sum()),
-            Scoring::Straight { points, .. } => points,
+            Scoring::FullHouse { fixed, .. } => fixed.unwrap_or(dice.sum()),
+            Scoring::Straight { points, .. } => points.unwrap_or(dice.sum()),
             _ => self.score(dice),
         }
     }
@@ -171,10 +186,10 @@ impl Scoring {
     /// What the box scores, in words.
     pub fn describe(&self) -> String {
         let points = |p: u32| format!("{p}");
-        let runs = |length: u8, starts: &[u8]| {
-            starts
-                .iter()
-                .map(|&s| {
+        let runs = |length: u8, starts: u8| {
+            (1..=FACES as u8)
+                .filter(|s| starts & (1 << (s - 1)) != 0)
+                .map(|s| {
                     (s..s + length)
                         .map(|f| f.to_string())
                         .collect::<Vec<_>>()
@@ -190,6 +205,7 @@ impl Scoring {
                 match sum {
                     Sum::AllDice => "the sum of all five dice".to_string(),
                     Sum::Matching => format!("the sum of those {count} dice"),
+                    Sum::Points(p) => points(p),
                 }
             ),
             Scoring::OnePair => {
@@ -198,8 +214,16 @@ impl Scoring {
             Scoring::TwoPairs => {
                 "two different faces at least twice each: the sum of those four dice".into()
             }
-            Scoring::FullHouse { fixed } => format!(
-                "three of one face and two of another: {}",
+            Scoring::FullHouse {
+                fixed,
+                five_of_a_kind,
+            } => format!(
+                "three of one face and two of another{}: {}",
+                if five_of_a_kind {
+                    ", or five of a kind"
+                } else {
+                    ""
+                },
                 fixed.map_or("the sum of the dice".to_string(), points)
             ),
             Scoring::Straight {
@@ -207,6 +231,7 @@ impl Scoring {
                 starts,
                 points: p,
             } => {
+                let p = p.map_or("the sum of the dice".to_string(), points);
                 if usize::from(length) == DICE {
                     format!("exactly {}: {p}", runs(length, starts))
                 } else {
@@ -331,6 +356,9 @@ pub struct RuleSet {
     pub five_of_a_kind_bonus: Option<u32>,
     /// The Joker convention.
     pub joker: Joker,
+    /// The rules file it was loaded from, when it is no built-in rule set (for the command
+    /// lines suggested in messages).
+    pub file: Option<&'static str>,
 }
 
 impl PartialEq for RuleSet {
@@ -358,7 +386,7 @@ impl<'de> Deserialize<'de> for &'static RuleSet {
         let name = String::deserialize(d)?;
         RuleSet::from_name(&name).ok_or_else(|| {
             serde::de::Error::custom(format!(
-                "unknown rule set `{}`: the rule sets are {}",
+                "unknown rule set `{}`: the rule sets are {} (or a rules file's, once loaded with --rules PATH)",
                 crate::text::excerpt(&name),
                 RuleSet::names().join(", ")
             ))
@@ -438,7 +466,10 @@ const YAHTZEE_BOXES: [Category; 13] = [
         "full-house",
         "Full House",
         &["fh", "full"],
-        Scoring::FullHouse { fixed: Some(25) },
+        Scoring::FullHouse {
+            fixed: Some(25),
+            five_of_a_kind: false,
+        },
     ),
     lower(
         "small-straight",
@@ -446,8 +477,8 @@ const YAHTZEE_BOXES: [Category; 13] = [
         &["ss", "sm", "small"],
         Scoring::Straight {
             length: 4,
-            starts: &[1, 2, 3],
-            points: 30,
+            starts: 0b111,
+            points: Some(30),
         },
     ),
     lower(
@@ -456,8 +487,8 @@ const YAHTZEE_BOXES: [Category; 13] = [
         &["ls", "lg", "large"],
         Scoring::Straight {
             length: 5,
-            starts: &[1, 2],
-            points: 40,
+            starts: 0b11,
+            points: Some(40),
         },
     ),
     lower(
@@ -480,7 +511,10 @@ const YACHT_BOXES: [Category; 12] = [
         "full-house",
         "Full House",
         &["fh", "full"],
-        Scoring::FullHouse { fixed: None },
+        Scoring::FullHouse {
+            fixed: None,
+            five_of_a_kind: false,
+        },
     ),
     lower(
         "four-of-a-kind",
@@ -497,8 +531,8 @@ const YACHT_BOXES: [Category; 12] = [
         &["ls", "little"],
         Scoring::Straight {
             length: 5,
-            starts: &[1],
-            points: 30,
+            starts: 0b1,
+            points: Some(30),
         },
     ),
     lower(
@@ -507,8 +541,8 @@ const YACHT_BOXES: [Category; 12] = [
         &["bs", "big"],
         Scoring::Straight {
             length: 5,
-            starts: &[2],
-            points: 30,
+            starts: 0b10,
+            points: Some(30),
         },
     ),
     lower("choice", "Choice", &["c", "ch", "chance"], Scoring::Chance),
@@ -558,8 +592,8 @@ const YATZY_BOXES: [Category; 15] = [
         &["ss", "sm", "small"],
         Scoring::Straight {
             length: 5,
-            starts: &[1],
-            points: 15,
+            starts: 0b1,
+            points: Some(15),
         },
     ),
     lower(
@@ -568,15 +602,18 @@ const YATZY_BOXES: [Category; 15] = [
         &["ls", "lg", "large"],
         Scoring::Straight {
             length: 5,
-            starts: &[2],
-            points: 20,
+            starts: 0b10,
+            points: Some(20),
         },
     ),
     lower(
         "full-house",
         "Full House",
         &["fh", "full"],
-        Scoring::FullHouse { fixed: None },
+        Scoring::FullHouse {
+            fixed: None,
+            five_of_a_kind: false,
+        },
     ),
     lower("chance", "Chance", &["c", "ch"], Scoring::Chance),
     lower(
@@ -602,6 +639,7 @@ impl RuleSet {
         upper_bonus: Some(YAHTZEE_UPPER_BONUS),
         five_of_a_kind_bonus: Some(100),
         joker: Joker::Forced,
+        file: None,
     };
 
     /// Yahtzee with the free Joker of Verhoeff's optimal player.
@@ -612,6 +650,7 @@ impl RuleSet {
         upper_bonus: Some(YAHTZEE_UPPER_BONUS),
         five_of_a_kind_bonus: Some(100),
         joker: Joker::Free,
+        file: None,
     };
 
     /// Yahtzee without the Yahtzee bonus and without the Joker.
@@ -622,6 +661,7 @@ impl RuleSet {
         upper_bonus: Some(YAHTZEE_UPPER_BONUS),
         five_of_a_kind_bonus: None,
         joker: Joker::None,
+        file: None,
     };
 
     /// The older public-domain game: 12 boxes, no bonuses, no Joker.
@@ -632,6 +672,7 @@ impl RuleSet {
         upper_bonus: None,
         five_of_a_kind_bonus: None,
         joker: Joker::None,
+        file: None,
     };
 
     /// Scandinavian Yatzy: 15 boxes, an upper bonus of 50, no Yatzy bonus, no Joker.
@@ -645,10 +686,12 @@ impl RuleSet {
         }),
         five_of_a_kind_bonus: None,
         joker: Joker::None,
+        file: None,
     };
 
-    /// Every rule set, in the order of `shared/RULES.md`.
-    pub const ALL: [&'static RuleSet; 5] = [
+    /// The compiled descriptions, the reference each shipped rules file of the same name is
+    /// checked against (the shipped file is loaded as this very description).
+    pub(crate) const COMPILED: [&'static RuleSet; 5] = [
         RuleSet::YAHTZEE,
         RuleSet::YAHTZEE_FREE_JOKER,
         RuleSet::YAHTZEE_PLAIN,
@@ -656,27 +699,35 @@ impl RuleSet {
         RuleSet::YATZY,
     ];
 
+    /// Every built-in rule set, each loaded from its shipped rules file (`data/rules/`), in
+    /// the order of `shared/RULES.md`.
+    pub fn all() -> &'static [&'static RuleSet] {
+        &file::BUILT_IN
+    }
+
     /// The name used on the command line and in files.
     pub fn name(&self) -> &'static str {
         self.name
     }
 
-    /// The rule set called `name`.
+    /// The rule set called `name`: a built-in one, or one loaded from a rules file in this
+    /// run (named `NAME-CHECKSUM`).
     pub fn from_name(name: &str) -> Option<&'static RuleSet> {
-        RuleSet::ALL.into_iter().find(|r| r.name == name)
-    }
-
-    /// The names of every rule set.
-    pub fn names() -> Vec<&'static str> {
-        RuleSet::ALL.iter().map(|r| r.name).collect()
-    }
-
-    /// Position in [`RuleSet::ALL`].
-    fn position(&self) -> usize {
-        RuleSet::ALL
+        RuleSet::all()
             .iter()
-            .position(|r| r.name == self.name)
-            .expect("every rule set is in RuleSet::ALL")
+            .copied()
+            .find(|r| r.name == name)
+            .or_else(|| file::loaded(name))
+    }
+
+    /// The names of every built-in rule set.
+    pub fn names() -> Vec<&'static str> {
+        RuleSet::all().iter().map(|r| r.name).collect()
+    }
+
+    /// Position in [`RuleSet::all`], for a built-in rule set.
+    fn position(&self) -> Option<usize> {
+        RuleSet::all().iter().position(|r| r.name == self.name)
     }
 
     /// Position of the five-of-a-kind box, if the card has one.
@@ -766,20 +817,32 @@ impl Rules {
         Rules { set, order }
     }
 
-    /// Every rule set with every order modifier.
+    /// Every built-in rule set with every order modifier.
     pub fn all() -> impl Iterator<Item = Rules> {
-        RuleSet::ALL.into_iter().flat_map(|set| {
+        RuleSet::all().iter().copied().flat_map(|set| {
             [Order::Any, Order::UpperFirst]
                 .into_iter()
                 .map(move |order| Rules::with_order(set, order))
         })
     }
 
-    /// The command-line flags that select these rules, e.g. `--rules yacht --upper-first`.
+    /// The command-line flags that select these rules, e.g. `--rules yacht --upper-first`,
+    /// or `--rules PATH` for rules loaded from a file.
     pub fn flags(&self) -> String {
+        let rules = match self.set.file {
+            Some(path) => {
+                let safe = |c: char| c.is_ascii_alphanumeric() || "/._-+=:,@%~".contains(c);
+                if path.chars().all(safe) {
+                    path.to_string()
+                } else {
+                    format!("'{}'", path.replace('\'', r"'\''"))
+                }
+            }
+            None => self.set.name.to_string(),
+        };
         match self.order {
-            Order::Any => format!("--rules {}", self.set.name),
-            Order::UpperFirst => format!("--rules {} --upper-first", self.set.name),
+            Order::Any => format!("--rules {rules}"),
+            Order::UpperFirst => format!("--rules {rules} --upper-first"),
         }
     }
 
@@ -972,7 +1035,7 @@ impl Rules {
     pub fn possible_scores(&self, index: usize) -> &'static [u32] {
         // Worked out once per rule set: checking a card asks for them on every filled box.
         static SCORES: LazyLock<Vec<Vec<Vec<u32>>>> = LazyLock::new(|| {
-            RuleSet::ALL
+            RuleSet::all()
                 .iter()
                 .map(|&set| {
                     let rules = Rules::new(set);
@@ -982,7 +1045,10 @@ impl Rules {
                 })
                 .collect()
         });
-        &SCORES[self.set.position()][index]
+        match self.set.position() {
+            Some(p) => &SCORES[p][index],
+            None => &file::loaded_scores(self.set)[index],
+        }
     }
 
     /// The most points box `index` can score, Joker included.
@@ -1152,7 +1218,7 @@ mod tests {
     /// state encoding and the solver rely on.
     #[test]
     fn every_description_is_well_formed() {
-        for set in RuleSet::ALL {
+        for &set in RuleSet::all() {
             let rules = Rules::new(set);
             assert!(set.boxes.len() <= MAX_BOXES, "{}", set.name);
             let uppers: Vec<usize> = (0..set.boxes.len())
@@ -1213,7 +1279,7 @@ mod tests {
 
     #[test]
     fn upper_boxes_score_the_matching_dice() {
-        for set in RuleSet::ALL {
+        for &set in RuleSet::all() {
             let r = Rules::new(set);
             assert_eq!(score(&r, "ones", "11235", 0), 2);
             assert_eq!(score(&r, "twos", "12225", 0), 6);
@@ -1429,7 +1495,7 @@ mod tests {
 
     #[test]
     fn upper_first_restricts_lower_boxes() {
-        for set in RuleSet::ALL {
+        for &set in RuleSet::all() {
             let r = Rules::with_order(set, Order::UpperFirst);
             assert_eq!(r.legal_boxes(0, &d("12345")), UPPER_MASK);
             assert_eq!(r.legal_boxes(0b11_1110, &d("12345")), 1);

@@ -1,0 +1,384 @@
+//! Rules files (`--rules PATH`, `data/rules/`): the shipped files give the built-in rule sets'
+//! golden values and the same table bytes, Yacht Dice its published value, the house-rule
+//! examples their values in the README, every command works on a rules file, and a malformed
+//! file is one line naming the line and the field, exit 2.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use yahtzee_core::game::rules::file::load;
+use yahtzee_core::game::rules::{Order, RuleSet, Rules};
+use yahtzee_core::solve::expected::SolveOptions;
+use yahtzee_core::tables::container::MAGIC;
+use yahtzee_core::tables::expected::StrategyTable;
+
+use crate::util::*;
+
+/// The shipped rules files.
+fn rules_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/rules")
+}
+
+/// The text of the shipped file `name` (`examples/NAME` for an example).
+fn shipped(name: &str) -> String {
+    std::fs::read_to_string(rules_dir().join(format!("{name}.toml"))).expect("a shipped file")
+}
+
+/// The game of the shipped file `name` under the name `file-NAME`: a rule set of its own,
+/// made from the file's text alone (not the built-in description of the same game).
+fn copy_of(name: &str, order: Order) -> Rules {
+    let text = shipped(name)
+        .replacen(
+            &format!("name = \"{name}\""),
+            &format!("name = \"file-{name}\""),
+            1,
+        )
+        .replace(
+            "upper_first = false",
+            &format!("upper_first = {}", order == Order::UpperFirst),
+        );
+    load(&text, None).expect("a valid file")
+}
+
+fn solve(rules: &Rules) -> StrategyTable {
+    StrategyTable::solve(rules, SolveOptions::default(), &|_, _| {}).0
+}
+
+/// A table file's bytes after its header (the header names the rules).
+fn body(bytes: &[u8]) -> &[u8] {
+    let prefix = MAGIC.len() + 8;
+    let size = u32::from_le_bytes(bytes[prefix - 4..prefix].try_into().unwrap()) as usize;
+    &bytes[prefix + size..]
+}
+
+/// Each built-in rule set, solved from its shipped file's text: its published or recorded
+/// value, and the very values and table body of the built-in description.
+#[test]
+fn shipped_files_give_the_golden_values_and_the_same_table_bytes() {
+    let cases = [
+        (RuleSet::YAHTZEE, Order::Any, 254.5877287345),
+        (RuleSet::YAHTZEE_FREE_JOKER, Order::Any, 254.5896094820),
+        (RuleSet::YAHTZEE_PLAIN, Order::Any, 245.8707745141),
+        (RuleSet::YACHT, Order::Any, 169.7738890526),
+        (RuleSet::YATZY, Order::Any, 248.4399893779),
+        (RuleSet::YAHTZEE, Order::UpperFirst, 213.6881086786),
+        (
+            RuleSet::YAHTZEE_FREE_JOKER,
+            Order::UpperFirst,
+            213.6881086786,
+        ),
+        (RuleSet::YAHTZEE_PLAIN, Order::UpperFirst, 211.9228221761),
+        (RuleSet::YACHT, Order::UpperFirst, 137.7122414788),
+        (RuleSet::YATZY, Order::UpperFirst, 204.8723428219),
+    ];
+    for (set, order, value) in cases {
+        let rules = copy_of(set.name, order);
+        assert_ne!(rules.set, set, "a rule set of its own");
+        assert_eq!(rules.order, order);
+        let from_file = solve(&rules);
+        let label = rules.label();
+        assert!(
+            (from_file.expected_score() - value).abs() < 1e-9,
+            "{label}: {:.10}, expected {value}",
+            from_file.expected_score()
+        );
+        let built_in = table(set, order);
+        assert!(
+            from_file
+                .values()
+                .iter()
+                .zip(built_in.values())
+                .all(|(a, b)| a.to_bits() == b.to_bits())
+                && from_file.values().len() == built_in.values().len(),
+            "{label}: values differ from the built-in description's"
+        );
+        assert_eq!(
+            body(&from_file.to_bytes()),
+            body(&built_in.to_bytes()),
+            "{label}"
+        );
+    }
+}
+
+/// `--rules data/rules/yacht.toml` is the built-in `yacht`: the same table file, byte for
+/// byte, under the same name.
+#[test]
+fn a_shipped_file_by_path_is_the_built_in_rule_set() {
+    let dir = temp_dir();
+    let file = path_str(&rules_dir().join("yacht.toml"));
+    let by_path = join(dir.path(), "by-path.table");
+    let by_name = join(dir.path(), "by-name.table");
+    for (rules, out) in [(file.as_str(), &by_path), ("yacht", &by_name)] {
+        let o = yahtzee_in(dir.path())
+            .args(["solve", "--rules", rules, "--out", &path_str(out)])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stdout(&o).starts_with("yacht: expected score 169.7738890526"));
+    }
+    assert_eq!(
+        std::fs::read(&by_path).unwrap(),
+        std::fs::read(&by_name).unwrap()
+    );
+}
+
+/// Yacht Dice reproduces ho94949's published optimum, 191.774369, to its six decimals; with
+/// five of a kind no Full House (the strict example) it is about 191.7609
+/// (`shared/RULES.md`, section 7).
+#[test]
+fn yacht_dice_reproduces_the_published_value() {
+    let set = RuleSet::from_name("yacht-dice").expect("a built-in rule set");
+    let got = table(set, Order::Any).expected_score();
+    assert_eq!(format!("{got:.6}"), "191.774369");
+    assert!((got - 191.7743691883).abs() < 1e-9, "{got:.10}");
+    let got = table(set, Order::UpperFirst).expected_score();
+    assert!(
+        (got - 160.6112589899).abs() < 1e-9,
+        "upper first: {got:.10}"
+    );
+    let strict = load(&shipped("examples/yacht-dice-strict-full-house"), None).unwrap();
+    let got = solve(&strict).expected_score();
+    assert!((got - 191.7608797522).abs() < 1e-9, "{got:.10}");
+}
+
+/// The house-rule examples of `data/rules/examples/`, with the values the README gives.
+#[test]
+fn house_rule_examples_solve_to_their_values() {
+    for (name, value) in [
+        ("yahtzee-full-house-sum", 250.0437069357),
+        ("yahtzee-free-joker-full-house-sum", 250.0454610683),
+        ("yahtzee-no-upper-bonus", 237.8245201983),
+        ("yahtzee-four-of-a-kind-40", 272.2737632027),
+    ] {
+        let rules = load(&shipped(&format!("examples/{name}")), None).unwrap();
+        assert_eq!(
+            rules.set.name,
+            format!("{name}-{}", &rules.set.name[name.len() + 1..])
+        );
+        let got = solve(&rules).expected_score();
+        assert!((got - value).abs() < 1e-9, "{name}: {got:.10}");
+    }
+}
+
+/// A small house-rules file (Yacht with a Four of a kind of 40) in `dir`.
+fn house_file(dir: &Path) -> String {
+    let text = shipped("yacht")
+        .replacen("name = \"yacht\"", "name = \"yacht-4k40\"", 1)
+        .replacen("count = 4\nscore = \"sum\"", "count = 4\npoints = 40", 1);
+    let path = join(dir, "house rules.toml");
+    std::fs::write(&path, text).unwrap();
+    path_str(&path)
+}
+
+fn json(o: &std::process::Output) -> Value {
+    assert!(o.status.success(), "{}", stderr(o));
+    serde_json::from_str(&stdout(o)).expect("one JSON object")
+}
+
+/// advise (and --batch, and --target), stats, simulate, export, rules, play and review, each
+/// with `--rules PATH`.
+#[test]
+fn every_command_works_with_a_rules_file() {
+    let dir = temp_dir();
+    let file = house_file(dir.path());
+    let run = |args: &[&str]| {
+        yahtzee_in(dir.path())
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
+    };
+    let card = json(&run(&["rules", &file, "--json"]));
+    let name = card["rules"].as_str().unwrap().to_string();
+    assert!(name.starts_with("yacht-4k40-") && name.len() == "yacht-4k40-".len() + 8);
+    assert_eq!(
+        card["boxes"][7]["scores"],
+        "at least 4 dice of one face: 40"
+    );
+    // The file's table, solved on first use, named after the rules.
+    let advice = json(&run(&[
+        "advise",
+        "--rules",
+        &file,
+        "--dice",
+        "44441",
+        "--rolls-left",
+        "0",
+        "--json",
+    ]));
+    assert_eq!(advice["rules"], name.as_str());
+    assert_eq!(advice["options"][0]["category"], "four-of-a-kind");
+    assert_eq!(advice["options"][0]["points"], 40);
+    let table_file = path_str(&join(dir.path(), &format!("{name}.v3.table")));
+    let o = run(&["verify", "--rules", &file, &table_file]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains(&format!("holds the {name} table")));
+    // Its header names rules known only once the file is loaded: the fix says so.
+    let o = run(&["verify", &table_file]);
+    assert_bad_input(
+        &o,
+        "the rules of a rules file: give that file with --rules PATH",
+    );
+    let value = load(&std::fs::read_to_string(&file).unwrap(), None)
+        .map(|r| solve(&r).expected_score())
+        .unwrap();
+    // The batch answers the same.
+    let o = yahtzee_in(dir.path())
+        .args(["advise", "--batch", "--rules", &file])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin
+                .take()
+                .unwrap()
+                .write_all(b"{\"dice\": [1,4,4,4,4], \"rolls_left\": 0}\n")?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    let line: Value = serde_json::from_str(stdout(&o).lines().next().unwrap()).unwrap();
+    assert_eq!(line["options"], advice["options"]);
+    // The target objective (its table solved for the file's rules).
+    let target = json(&run(&[
+        "advise",
+        "--rules",
+        &file,
+        "--dice",
+        "44441",
+        "--rolls-left",
+        "1",
+        "--target",
+        "200",
+        "--json",
+    ]));
+    let chance = target["options"][0]["p_reach"].as_f64().unwrap();
+    assert!(chance > 0.3 && chance < 0.8, "{target}");
+    // The exact distribution's mean is the solver's.
+    let stats = json(&run(&["stats", "--rules", &file, "--json"]));
+    assert_eq!(stats["rules"], name.as_str());
+    assert!(
+        (stats["mean"].as_f64().unwrap() - value).abs() < 1e-6,
+        "{stats}"
+    );
+    assert!((stats["solver_mean"].as_f64().unwrap() - value).abs() < 1e-9);
+    let sim = json(&run(&[
+        "simulate", "--rules", &file, "--games", "2000", "--seed", "1", "--json",
+    ]));
+    let interval = &sim["mean_interval"];
+    let se = interval["standard_error"].as_f64().unwrap();
+    let mean = (interval["low"].as_f64().unwrap() + interval["high"].as_f64().unwrap()) / 2.0;
+    assert!((mean - value).abs() < 4.0 * se, "{sim}");
+    let export = run(&["export", "--rules", &file, "--opening", "--format", "csv"]);
+    assert!(export.status.success(), "{}", stderr(&export));
+    assert_eq!(
+        stdout(&export).lines().count(),
+        253,
+        "a header and 252 rolls"
+    );
+    // A game of two bots, recorded, then reviewed under the file's rules.
+    let record = join(dir.path(), "game.jsonl");
+    let play = run(&[
+        "play",
+        "--rules",
+        &file,
+        "--players",
+        "bot,bot2",
+        "--seed",
+        "3",
+        "--record",
+        &path_str(&record),
+    ]);
+    assert!(play.status.success(), "{}", stderr(&play));
+    let review = json(&run(&[
+        "review",
+        "--rules",
+        &file,
+        &path_str(&record),
+        "--json",
+    ]));
+    assert_eq!(review["rules"], name.as_str());
+    // Without the file, the record's rules are unknown: the fix is --rules PATH.
+    let o = run(&["review", &path_str(&record)]);
+    assert_bad_input(&o, "once loaded with --rules PATH");
+    // The file printed as a file loads to the same rules.
+    let toml = run(&["rules", &file, "--toml"]);
+    let again = join(dir.path(), "again.toml");
+    std::fs::write(&again, toml.stdout).unwrap();
+    let card = json(&run(&["rules", &path_str(&again), "--json"]));
+    assert_eq!(card["rules"], name.as_str());
+}
+
+/// Each mistake of the issue in a file given to a command: one line naming the file, the
+/// line and the field, and exit status 2.
+#[test]
+fn a_malformed_rules_file_is_one_line_naming_line_and_field() {
+    let dir = temp_dir();
+    let good = shipped("yacht-dice");
+    let many_boxes: String = (13..=40)
+        .map(|i| format!("\n[[box]]\nname = \"extra-{i}\"\nkind = \"chance\"\n"))
+        .collect();
+    let cases = [
+        (
+            good.replacen("rolls = 3\n", "", 1),
+            "line 1: missing field `rolls`",
+        ),
+        (
+            good.replacen("kind = \"chance\"", "kind = \"choice\"", 1),
+            "line 62: unknown variant `choice`, expected one of `face`",
+        ),
+        (
+            good.replacen("threshold = 63", "threshold = 106", 1),
+            "line 14: `upper_bonus.threshold` 106 is impossible: the upper section adds up to at most 105",
+        ),
+        (
+            good.replacen("dice = 5", "dice = 7", 1),
+            "line 10: `dice` must be 5 (the number of dice; 6 is planned): not 7",
+        ),
+        (
+            format!("{good}{many_boxes}"),
+            "the card has 40 boxes ([[box]] tables); allowed: 1 to 15",
+        ),
+        (
+            good.replacen("name = \"choice\"", "name = \"sixes\"", 1),
+            "line 59: box 7 (`sixes`): `sixes` already names box 6 (`sixes`)",
+        ),
+    ];
+    let path = join(dir.path(), "bad.toml");
+    for (text, needle) in cases {
+        std::fs::write(&path, text).unwrap();
+        let o = yahtzee_in(dir.path())
+            .args(["advise", "--rules", &path_str(&path), "--dice", "12345"])
+            .output()
+            .unwrap();
+        assert_bad_input(&o, needle);
+        assert!(
+            stderr(&o).contains(&format!(
+                "invalid value '{}' for '--rules <NAME|PATH>': rules file, line",
+                path_str(&path)
+            )),
+            "{}",
+            stderr(&o)
+        );
+    }
+    // Not a file, not UTF-8, not a known name.
+    let o = yahtzee_in(dir.path())
+        .args(["rules", &path_str(&join(dir.path(), "missing.toml"))])
+        .output()
+        .unwrap();
+    assert_bad_input(&o, "cannot read the rules file");
+    std::fs::write(&path, b"name = \"\xff\"").unwrap();
+    let o = yahtzee_in(dir.path())
+        .args(["rules", &path_str(&path)])
+        .output()
+        .unwrap();
+    assert_bad_input(&o, "the rules file is not UTF-8 text");
+    let o = yahtzee_in(dir.path())
+        .args(["rules", "maxi-yatzy"])
+        .output()
+        .unwrap();
+    assert_bad_input(
+        &o,
+        "invalid value 'maxi-yatzy' for '[NAME|PATH]': not a rule set: the rule sets are yahtzee, yahtzee-free-joker, yahtzee-plain, yacht, yatzy, yacht-dice, or give the path of a rules file",
+    );
+}
