@@ -1022,9 +1022,11 @@ mod tests {
 
     #[test]
     fn a_throw_is_the_keep_and_the_next_dice() {
+        // The throw of a `Roll` that draws die by die (a simulation's `GameDice` draws a
+        // throw's dice at once: `game_dice_throw_with_the_chances_of_dice`).
         let keep = Keep::from_faces(&[6, 2]).unwrap();
         for g in 0..200 {
-            let (mut a, mut b) = (GameDice::of_game(9, g), GameDice::of_game(9, g));
+            let (mut a, mut b) = (DiceRng::with_stream(9, g), DiceRng::with_stream(9, g));
             let mut faces = keep.faces();
             faces.extend(Roll::dice(&mut a, 3));
             assert_eq!(b.throw(&keep), Dice::from_faces(&faces).unwrap());

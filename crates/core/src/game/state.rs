@@ -151,6 +151,27 @@ impl Layout {
     }
 }
 
+/// Every state of the card `filled` that a game can reach: each reachable upper total
+/// ([`reachable_upper_totals`]), without and (in rule sets with a five-of-a-kind bonus) with
+/// 50 in the five-of-a-kind box.
+pub fn card_states(rules: &Rules, filled: BoxMask) -> Vec<State> {
+    let flags: &[bool] = if rules.has_yahtzee_bonus() {
+        &[false, true]
+    } else {
+        &[false]
+    };
+    flags
+        .iter()
+        .flat_map(|&yahtzee_50| {
+            set_bits(reachable_upper_totals(rules, filled)).map(move |u| State {
+                filled,
+                upper: u as u8,
+                yahtzee_50,
+            })
+        })
+        .collect()
+}
+
 /// The upper totals (capped at the threshold) reachable with these upper boxes filled, as a
 /// bit set; `1` (total 0 only) in rules without an upper bonus.
 pub fn reachable_upper_totals(rules: &Rules, filled: BoxMask) -> u64 {

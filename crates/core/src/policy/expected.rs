@@ -540,7 +540,6 @@ mod tests {
     #[test]
     fn card_best_boxes_are_the_best_box_of_each_state() {
         use crate::game::rules::{RuleSet, Rules};
-        use crate::game::state::reachable_upper_totals;
         for set in [RuleSet::YAHTZEE, RuleSet::YATZY] {
             let rules = Rules::new(set);
             let (table, _) = StrategyTable::solve(
@@ -549,22 +548,8 @@ mod tests {
                 &|_, _| {},
             );
             let full = rules.full_mask();
-            let flags: &[bool] = if rules.has_yahtzee_bonus() {
-                &[false, true]
-            } else {
-                &[false]
-            };
             for filled in (0..full).step_by(61).chain([0, full & !1]) {
-                let states: Vec<State> = flags
-                    .iter()
-                    .flat_map(|&flag| {
-                        set_bits(reachable_upper_totals(&rules, filled)).map(move |u| State {
-                            filled,
-                            upper: u as u8,
-                            yahtzee_50: flag,
-                        })
-                    })
-                    .collect();
+                let states = crate::game::state::card_states(&rules, filled);
                 for chunk in states.chunks(CARD_LANES) {
                     let card = card_best_boxes(&table, chunk);
                     for (lane, state) in chunk.iter().enumerate() {

@@ -68,22 +68,28 @@ impl StrategyTable {
         )
     }
 
+    /// The turn of the card of `states` (all of one card: the same boxes filled), `None`
+    /// without states.
+    fn card_turn(&self, states: &[State]) -> Option<Turn<'_>> {
+        let first = states.first()?;
+        assert!(
+            states.iter().all(|s| s.filled == first.filled),
+            "states of one card"
+        );
+        Some(Turn {
+            rules: &self.rules,
+            scores: &self.scores,
+            filled: first.filled,
+        })
+    }
+
     /// The optimal keeps of the turns of `states`, all of one card: each state's
     /// [`TurnValues::best_keep_of_roll`] for every roll, bit for bit, chosen
     /// [`CARD_LANES`] states at a time by one run of the kernel and one scan of the tie rule
     /// over the lanes.
     pub fn card_keeps(&self, states: &[State]) -> Vec<TurnKeeps> {
-        let Some(first) = states.first() else {
+        let Some(turn) = self.card_turn(states) else {
             return Vec::new();
-        };
-        assert!(
-            states.iter().all(|s| s.filled == first.filled),
-            "states of one card"
-        );
-        let turn = Turn {
-            rules: &self.rules,
-            scores: &self.scores,
-            filled: first.filled,
         };
         states
             .chunks(CARD_LANES)
@@ -99,17 +105,8 @@ impl StrategyTable {
     /// [`TurnValues::new`] of its state, bit for bit, computed [`CARD_LANES`] states at a time
     /// by one run of the kernel.
     pub fn card_turns(&self, states: &[State]) -> Vec<TurnValues> {
-        let Some(first) = states.first() else {
+        let Some(turn) = self.card_turn(states) else {
             return Vec::new();
-        };
-        assert!(
-            states.iter().all(|s| s.filled == first.filled),
-            "states of one card"
-        );
-        let turn = Turn {
-            rules: &self.rules,
-            scores: &self.scores,
-            filled: first.filled,
         };
         let mut turns = Vec::with_capacity(states.len());
         for chunk in states.chunks(CARD_LANES) {
@@ -439,27 +436,12 @@ mod tests {
     /// reachable upper total and flag of a spread of cards, in chunks of every length.
     #[test]
     fn card_turns_are_the_turns_of_each_state_alone() {
-        use crate::game::state::reachable_upper_totals;
         for set in [RuleSet::YACHT, RuleSet::YAHTZEE, RuleSet::YATZY] {
             let rules = Rules::new(set);
             let (table, _) = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {});
             let full = rules.full_mask();
             for filled in (0..full).step_by(97).chain([0, full & !1]) {
-                let flags: &[bool] = if rules.has_yahtzee_bonus() {
-                    &[false, true]
-                } else {
-                    &[false]
-                };
-                let states: Vec<State> = flags
-                    .iter()
-                    .flat_map(|&flag| {
-                        set_bits(reachable_upper_totals(&rules, filled)).map(move |u| State {
-                            filled,
-                            upper: u as u8,
-                            yahtzee_50: flag,
-                        })
-                    })
-                    .collect();
+                let states = crate::game::state::card_states(&rules, filled);
                 for take in [1, 3, states.len()] {
                     let some = &states[..take.min(states.len())];
                     for (state, keeps) in some.iter().zip(table.card_keeps(some)) {
