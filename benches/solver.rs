@@ -9,8 +9,8 @@
 //! - `advise/yahtzee/rolls_left_2`, `advise/yahtzee/rolls_left_0`: one advice query for a
 //!   mid-game position, against a table already in memory.
 //!
-//! Run with `cargo bench --bench solver` (all of it takes about two and a half minutes on two cores), or
-//! filter, e.g. `cargo bench --bench solver -- advise`. Figures from a run are kept under
+//! Run with `cargo bench -p yahtzee-benches --bench solver` (all of it takes about two and a half minutes on two cores), or
+//! filter, e.g. `cargo bench -p yahtzee-benches --bench solver -- advise`. Figures from a run are kept under
 //! `results/` with the machine, the commit and the date.
 
 use std::hint::black_box;

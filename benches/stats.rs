@@ -1,6 +1,6 @@
 //! Benchmarks of the statistics: the exact distribution of `yacht` (the whole `stats`
 //! computation after the table is solved) and the throughput of optimal simulated games of
-//! `yahtzee`. Run with `cargo bench --bench stats`; what a run measured is kept under
+//! `yahtzee`. Run with `cargo bench -p yahtzee-benches --bench stats`; what a run measured is kept under
 //! `results/`.
 
 use std::time::Duration;

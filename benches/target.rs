@@ -8,7 +8,7 @@
 //!   position with five boxes open, the tables in memory (its successors' cards read), and
 //!   `target/advise_ev/...` the expected-score advice of the same position in the same run.
 //!
-//! Run with `cargo bench --bench target`; the figures of a run are kept under `results/`.
+//! Run with `cargo bench -p yahtzee-benches --bench target`; the figures of a run are kept under `results/`.
 
 use std::hint::black_box;
 use std::time::Duration;

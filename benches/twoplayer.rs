@@ -7,7 +7,7 @@
 //!   lanes), what `solve --two-player --ties` does; its ratio to `values` is the price of the
 //!   tie chance in the kernel.
 //!
-//! Run with `cargo bench --bench twoplayer` (about a minute on two cores).
+//! Run with `cargo bench -p yahtzee-benches --bench twoplayer` (about a minute on two cores).
 
 use std::hint::black_box;
 use std::time::Duration;

@@ -15,7 +15,7 @@
 #   3. `advise --target 300` as a process, RUNS times, the tables on disk (the first query of
 #      a process reads the target table's index and the cards it needs).
 #   4. Wall time, CPU time and peak RSS from /usr/bin/time; file sizes from stat.
-#   5. The target query from a loaded table (criterion, `cargo bench --bench target --
+#   5. The target query from a loaded table (criterion, `cargo bench -p yahtzee-benches --bench target --
 #      advise`), RUNS times, each run measuring the target query and the expected-score
 #      query of the same position one after the other: medians of the runs' medians, and the
 #      ratio of the two in each run.
@@ -89,7 +89,7 @@ QUERIES=$WORK/queries.tsv # run<TAB>benchmark<TAB>median ns
 : >"$QUERIES"
 for i in $(seq 1 "$RUNS"); do
     log "criterion run $i of the target query"
-    cargo bench --quiet --bench target -- advise >"$WORK/bench.out" 2>&1 || {
+    cargo bench -p yahtzee-benches --quiet --bench target -- advise >"$WORK/bench.out" 2>&1 || {
         cat "$WORK/bench.out" >&2
         exit 1
     }
@@ -137,7 +137,7 @@ for line in open(sys.argv[3]):
     queries.setdefault(name, {})[run] = float(ns)
 if queries:
     lines.append("")
-    lines.append("The query from a loaded table (criterion, \`cargo bench --bench target -- advise\`; a yahtzee card with five boxes open, target 250; median of the runs' medians, and each run's):")
+    lines.append("The query from a loaded table (criterion, \`cargo bench -p yahtzee-benches --bench target -- advise\`; a yahtzee card with five boxes open, target 250; median of the runs' medians, and each run's):")
     lines.append("")
     lines.append("| benchmark | median | runs |")
     lines.append("| --- | ---: | --- |")

@@ -64,9 +64,15 @@ elif [[ $(git -C "$OLD_TREE" rev-parse --short HEAD) != "$OLD_REV" ]]; then
     echo "OLD_TREE=$OLD_TREE is not a checkout of $OLD_REV" >&2
     exit 2
 fi
+# The benches' package: a workspace member of its own since 2026-12-03 (`benches/Cargo.toml`);
+# before, benches of the root package.
+bench_package() { # tree -> the cargo arguments that select the benches' package
+    if [[ -f $1/benches/Cargo.toml ]]; then echo "-p yahtzee-benches"; fi
+}
 for tree in "$OLD_TREE" "$REPO"; do
     log "building $tree"
-    (cd "$tree" && cargo build --release --quiet && cargo bench --no-run --quiet --bench solver --bench target 2>/dev/null)
+    # shellcheck disable=SC2046 # the package arguments are one word or none
+    (cd "$tree" && cargo build --release --quiet && cargo bench $(bench_package "$tree") --no-run --quiet --bench solver --bench target 2>/dev/null)
 done
 OLD_BIN=$OLD_TREE/target/release/yahtzee
 NEW_BIN=$REPO/target/release/yahtzee
@@ -140,7 +146,8 @@ done
 SPEED=$WORK/speed.tsv # round<TAB>what<TAB>old<TAB>new
 : >"$SPEED"
 criterion_median() { # tree bench filter -> median estimate in microseconds
-    (cd "$1" && cargo bench --quiet --bench "$2" -- --noplot "$3" 2>/dev/null) |
+    # shellcheck disable=SC2046
+    (cd "$1" && cargo bench $(bench_package "$1") --quiet --bench "$2" -- --noplot "$3" 2>/dev/null) |
         python3 -c '
 import re, sys
 units = {"ns": 1e-3, "µs": 1.0, "us": 1.0, "ms": 1e3, "s": 1e6}
