@@ -467,24 +467,56 @@ pub fn simulate(
     check_games(games)?;
     let start = Instant::now();
     let tally = crate::stats::simulate::simulate(rules, player, games, seed, progress);
-    let seconds = start.elapsed().as_secs_f64();
-    let policy = player.policy();
-    let report = SimulateReport {
-        rules: *rules,
-        method: "simulation",
-        policy,
-        target: policy.target(),
-        tie_convention: tie_convention(policy),
-        reached: policy.target().map(|t| ShareInterval::of(&tally, t)),
-        games,
-        seed,
-        mean_interval: MeanInterval::of(&tally),
-        seconds,
-        games_per_second: games as f64 / seconds,
-        threads: rayon::current_num_threads(),
-        summary: Summary::of(rules, &tally, thresholds),
-    };
+    let report = SimulateReport::of(rules, player.policy(), seed, &tally, start, thresholds);
     Ok((report, tally))
+}
+
+/// Plays like [`simulate`] and also returns the final score of every game, in the order of
+/// their numbers (4 bytes a game), rather than the tally.
+pub fn simulate_scores(
+    rules: &Rules,
+    player: &Player<'_>,
+    games: u64,
+    seed: u64,
+    thresholds: &[u32],
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<(SimulateReport, Vec<u32>), SimulateError> {
+    check_games(games)?;
+    let start = Instant::now();
+    let (tally, scores) =
+        crate::stats::simulate::simulate_scores(rules, player, games, seed, progress);
+    let report = SimulateReport::of(rules, player.policy(), seed, &tally, start, thresholds);
+    Ok((report, scores))
+}
+
+impl SimulateReport {
+    /// The report of the games of `tally`, played under `policy` with `seed` since `start`.
+    pub fn of(
+        rules: &Rules,
+        policy: Policy,
+        seed: u64,
+        tally: &Tally,
+        start: Instant,
+        thresholds: &[u32],
+    ) -> SimulateReport {
+        let seconds = start.elapsed().as_secs_f64();
+        let games = tally.total() as u64;
+        SimulateReport {
+            rules: *rules,
+            method: "simulation",
+            policy,
+            target: policy.target(),
+            tie_convention: tie_convention(policy),
+            reached: policy.target().map(|t| ShareInterval::of(tally, t)),
+            games,
+            seed,
+            mean_interval: MeanInterval::of(tally),
+            seconds,
+            games_per_second: games as f64 / seconds,
+            threads: rayon::current_num_threads(),
+            summary: Summary::of(rules, tally, thresholds),
+        }
+    }
 }
 
 /// What a match between policies reports ([`crate::stats::matches`]).
