@@ -392,6 +392,8 @@ fn simulate<'py>(
 /// refuse.
 enum OwnError {
     Python(PyErr),
+    /// An answer that is no keep or no box of the rules.
+    Answer(String),
     Choice(OwnChoiceError),
 }
 
@@ -434,13 +436,17 @@ fn simulate_own<'py>(
         let (kind, value): (String, Bound<'py, PyAny>) = answer.extract()?;
         Ok(match kind.as_str() {
             "keep" => {
-                let faces: Vec<u8> = value.extract()?;
-                Choice::Keep(Keep::from_faces(&faces).map_err(value_error)?)
+                let faces: Vec<i64> = value.extract()?;
+                let faces: Vec<u8> = faces
+                    .iter()
+                    .map(|&f| u8::try_from(f).unwrap_or(0))
+                    .collect();
+                Choice::Keep(Keep::from_faces(&faces).map_err(|e| OwnError::Answer(e.to_string()))?)
             }
             _ => {
                 let name: String = value.extract()?;
                 Choice::Score(rules.box_by_name(&name).ok_or_else(|| {
-                    value_error(format!(
+                    OwnError::Answer(format!(
                         "unknown box `{}`: the boxes are {}",
                         yahtzee_core::text::excerpt(&name),
                         rules.names_of(rules.full_mask())
@@ -454,6 +460,7 @@ fn simulate_own<'py>(
     for game in 0..games {
         let card = play_own_game(&rules, seed, game, &mut ask).map_err(|e| match e {
             OwnError::Python(e) => e,
+            OwnError::Answer(e) => value_error(format!("game {game}: {e}")),
             OwnError::Choice(e) => value_error(format!("game {game}: {e}")),
         })?;
         tally.add_score(card.banked(), 1.0);
