@@ -31,6 +31,7 @@ use yahtzee_core::policy::expected::Position;
 use yahtzee_core::policy::player::Player;
 use yahtzee_core::report::{self, SimulateReport};
 use yahtzee_core::stats::distribution::Tally;
+use yahtzee_core::stats::simulate::simulate_scores;
 use yahtzee_core::tables::expected::StrategyTable;
 use yahtzee_core::tables::set::{
     Event, LoadCause, LoadError, Observer, TableKind, TablePaths, TableSet,
@@ -381,9 +382,9 @@ fn simulate<'py>(
             )));
         }
     };
-    let (report, scores) = py
-        .detach(|| report::simulate_scores(&rules, &player, games, seed, &at_least, &|_| {}))
-        .map_err(value_error)?;
+    let start = std::time::Instant::now();
+    let (tally, scores) = py.detach(|| simulate_scores(&rules, &player, games, seed, &|_| {}));
+    let report = SimulateReport::of(&rules, policy, seed, &tally, start, &at_least);
     let json = serde_json::to_string(&report).map_err(value_error)?;
     Ok((scores.into_pyarray(py), json))
 }
@@ -569,6 +570,18 @@ fn boxes(rules: RulesArg<'_>, upper_first: bool) -> PyResult<Vec<&'static str>> 
     Ok(rules.boxes().iter().map(|b| b.name()).collect())
 }
 
+/// The rules, the card (with its Yahtzee bonuses) and the dice of a roll, each checked.
+fn roll_on_card(
+    rules: RulesArg<'_>,
+    upper_first: bool,
+    card: &[(String, i64)],
+    yahtzee_bonus: i64,
+    dice: &[i64],
+) -> PyResult<(Rules, ScoreCard, Dice)> {
+    let rules = rules.rules(upper_first)?;
+    Ok((rules, card_of(rules, card, yahtzee_bonus)?, dice_of(dice)?))
+}
+
 /// The boxes that `dice` may fill on `card` (and its `yahtzee_bonus`), in card order.
 #[pyfunction]
 fn legal_boxes(
@@ -578,9 +591,7 @@ fn legal_boxes(
     yahtzee_bonus: i64,
     dice: Vec<i64>,
 ) -> PyResult<Vec<&'static str>> {
-    let rules = rules.rules(upper_first)?;
-    let card = card_of(rules, &card, yahtzee_bonus)?;
-    let dice = dice_of(&dice)?;
+    let (rules, card, dice) = roll_on_card(rules, upper_first, &card, yahtzee_bonus, &dice)?;
     let legal = rules.legal_boxes(card.filled(), &dice);
     Ok((0..rules.box_count())
         .filter(|i| legal & (1 << i) != 0)
@@ -599,9 +610,7 @@ fn score(
     dice: Vec<i64>,
     name: &str,
 ) -> PyResult<(&'static str, u32, u32)> {
-    let rules = rules.rules(upper_first)?;
-    let card = card_of(rules, &card, yahtzee_bonus)?;
-    let dice = dice_of(&dice)?;
+    let (rules, card, dice) = roll_on_card(rules, upper_first, &card, yahtzee_bonus, &dice)?;
     let index = rules.box_by_name(name).ok_or_else(|| {
         value_error(format!(
             "unknown box `{}`: the boxes are {}",

@@ -564,6 +564,11 @@ def keeps(dice: DiceLike) -> Tuple[Tuple[int, ...], ...]:
 _TIMING = ("seconds", "threads", "games_per_second")
 
 
+def _figure(key: str, doc: str) -> Any:
+    # A figure of the summary as a read-only attribute.
+    return property(lambda self: self.summary[key], doc=doc)
+
+
 class _Figures:
     """What :class:`Stats` and :class:`Simulation` share: the figures of ``summary`` as
     attributes, equality on the figures (timings aside), a hash and a one-line repr."""
@@ -571,15 +576,9 @@ class _Figures:
     summary: Dict[str, Any]
     pmf: np.ndarray
 
-    @property
-    def rules(self) -> str:
-        """The rules played."""
-        return self.summary["rules"]
+    rules: str = _figure("rules", "The rules played.")  # type: ignore[assignment]
 
-    @property
-    def upper_first(self) -> bool:
-        """True under the upper-section-first modifier."""
-        return self.summary["upper_first"]
+    upper_first: bool = _figure("upper_first", "True under the upper-section-first modifier.")  # type: ignore[assignment]
 
     @property
     def support(self) -> np.ndarray:
@@ -598,20 +597,11 @@ class _Figures:
 
     std_dev = sd
 
-    @property
-    def median(self) -> int:
-        """The median final score."""
-        return self.summary["median"]
+    median: int = _figure("median", "The median final score.")  # type: ignore[assignment]
 
-    @property
-    def min(self) -> int:
-        """The lowest final score (with nonzero probability)."""
-        return self.summary["min"]
+    min: int = _figure("min", "The lowest final score (with nonzero probability).")  # type: ignore[assignment]
 
-    @property
-    def max(self) -> int:
-        """The highest final score (with nonzero probability)."""
-        return self.summary["max"]
+    max: int = _figure("max", "The highest final score (with nonzero probability).")  # type: ignore[assignment]
 
     @property
     def percentiles(self) -> Dict[float, int]:
@@ -735,20 +725,11 @@ class Simulation(_Figures):
         counts = np.bincount(self.scores)
         return counts / len(self.scores)
 
-    @property
-    def games(self) -> int:
-        """The number of games."""
-        return self.summary["games"]
+    games: int = _figure("games", "The number of games.")  # type: ignore[assignment]
 
-    @property
-    def seed(self) -> int:
-        """The seed of the dice."""
-        return self.summary["seed"]
+    seed: int = _figure("seed", "The seed of the dice.")  # type: ignore[assignment]
 
-    @property
-    def policy(self) -> str:
-        """The policy played (``own`` for a callable)."""
-        return self.summary["policy"]
+    policy: str = _figure("policy", "The policy played (``own`` for a callable).")  # type: ignore[assignment]
 
     @property
     def mean_interval(self) -> Tuple[float, float]:

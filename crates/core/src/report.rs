@@ -471,24 +471,6 @@ pub fn simulate(
     Ok((report, tally))
 }
 
-/// Plays like [`simulate`] and also returns the final score of every game, in the order of
-/// their numbers (4 bytes a game), rather than the tally.
-pub fn simulate_scores(
-    rules: &Rules,
-    player: &Player<'_>,
-    games: u64,
-    seed: u64,
-    thresholds: &[u32],
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<(SimulateReport, Vec<u32>), SimulateError> {
-    check_games(games)?;
-    let start = Instant::now();
-    let (tally, scores) =
-        crate::stats::simulate::simulate_scores(rules, player, games, seed, progress);
-    let report = SimulateReport::of(rules, player.policy(), seed, &tally, start, thresholds);
-    Ok((report, scores))
-}
-
 impl SimulateReport {
     /// The report of the games of `tally`, played under `policy` with `seed` since `start`.
     pub fn of(
