@@ -576,9 +576,9 @@ class _Figures:
     summary: Dict[str, Any]
     pmf: np.ndarray
 
-    rules: str = _figure("rules", "The rules played.")  # type: ignore[assignment]
+    rules = _figure("rules", "The rules played.")
 
-    upper_first: bool = _figure("upper_first", "True under the upper-section-first modifier.")  # type: ignore[assignment]
+    upper_first = _figure("upper_first", "True under the upper-section-first modifier.")
 
     @property
     def support(self) -> np.ndarray:
@@ -597,11 +597,11 @@ class _Figures:
 
     std_dev = sd
 
-    median: int = _figure("median", "The median final score.")  # type: ignore[assignment]
+    median = _figure("median", "The median final score.")
 
-    min: int = _figure("min", "The lowest final score (with nonzero probability).")  # type: ignore[assignment]
+    min = _figure("min", "The lowest final score (with nonzero probability).")
 
-    max: int = _figure("max", "The highest final score (with nonzero probability).")  # type: ignore[assignment]
+    max = _figure("max", "The highest final score (with nonzero probability).")
 
     @property
     def percentiles(self) -> Dict[float, int]:
@@ -725,11 +725,11 @@ class Simulation(_Figures):
         counts = np.bincount(self.scores)
         return counts / len(self.scores)
 
-    games: int = _figure("games", "The number of games.")  # type: ignore[assignment]
+    games = _figure("games", "The number of games.")
 
-    seed: int = _figure("seed", "The seed of the dice.")  # type: ignore[assignment]
+    seed = _figure("seed", "The seed of the dice.")
 
-    policy: str = _figure("policy", "The policy played (``own`` for a callable).")  # type: ignore[assignment]
+    policy = _figure("policy", "The policy played (``own`` for a callable).")
 
     @property
     def mean_interval(self) -> Tuple[float, float]:
@@ -765,7 +765,8 @@ class Position:
         return iter((self.card, self.dice, self.rolls_left, self.yahtzee_bonus))
 
     def __hash__(self) -> int:
-        return hash((tuple(self.card.items()), self.dice, self.rolls_left, self.yahtzee_bonus))
+        card = tuple(sorted(self.card.items()))
+        return hash((card, self.dice, self.rolls_left, self.yahtzee_bonus))
 
 
 Policy = Callable[[Position], Any]
