@@ -78,7 +78,7 @@ pub fn play_turn(
 /// `keep(rolls_left, roll)` (multiset indices; the roll's own index stops) and a re-roll of the
 /// others. The final roll's index and the decisions made (the keeps, and the box to come).
 /// The one home of a turn's dice: every simulated game, and a game of a policy of one's own
-/// ([`crate::play::own`]), so that the same decisions meet the same dice.
+/// (`play::own`), so that the same decisions meet the same dice.
 pub fn roll_and_keep(
     rng: &mut impl Roll,
     mut keep: impl FnMut(u8, Multiset) -> Multiset,
