@@ -41,7 +41,7 @@ def main() -> None:
     top = int((cumulative < 0.9999).sum()) + 1
 
     fig, ax = plt.subplots(figsize=(9, 4.5))
-    ax.bar(dist.scores[:top], dist.pmf[:top], width=1.0, color="#4477aa")
+    ax.bar(dist.support[:top], dist.pmf[:top], width=1.0, color="#4477aa")
     ax.axvline(dist.mean, color="#cc3311", label=f"mean {dist.mean:.1f}")
     for p in (10, 90):
         ax.axvline(percentile[p], color="#999999", linestyle="--", label=f"{p}th percentile {percentile[p]}")

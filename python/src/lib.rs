@@ -15,34 +15,110 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use numpy::{IntoPyArray, PyArray1};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use yahtzee_core::batch;
-use yahtzee_core::game::dice::Dice;
+use yahtzee_core::game::choice::Choice;
+use yahtzee_core::game::dice::{Dice, Keep};
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::game::state::{ScoreCard, reachable_states};
+use yahtzee_core::play::own::{OwnChoiceError, play_own_game};
+use yahtzee_core::play::score_box;
 use yahtzee_core::policy::Policy;
+use yahtzee_core::policy::expected::Position;
 use yahtzee_core::policy::player::Player;
-use yahtzee_core::report;
-use yahtzee_core::stats::distribution::Summary;
-use yahtzee_core::stats::simulate::{MeanInterval, ShareInterval};
+use yahtzee_core::report::{self, SimulateReport};
+use yahtzee_core::stats::distribution::Tally;
+use yahtzee_core::stats::simulate::simulate_scores;
 use yahtzee_core::tables::expected::StrategyTable;
 use yahtzee_core::tables::set::{
     Event, LoadCause, LoadError, Observer, TableKind, TablePaths, TableSet,
 };
 
-/// The rules named `rules`, with the upper-section-first modifier if asked.
+/// The rules `rules` names: a rule set's name, or the path of a rules file (with a `/` or
+/// ending in `.toml`, read as `--rules PATH` reads it), with the upper-section-first modifier
+/// if asked.
 fn rules_of(rules: &str, upper_first: bool) -> PyResult<Rules> {
-    let set = RuleSet::from_name(rules).ok_or_else(|| {
-        PyValueError::new_err(format!(
-            "unknown rules `{}`: the rule sets are {}",
-            yahtzee_core::text::excerpt(rules),
-            RuleSet::names().join(", ")
+    use yahtzee_core::game::rules::file::{MAX_FILE_BYTES, load};
+    let loaded = match RuleSet::from_name(rules) {
+        Some(set) => Rules::with_order(set, Order::upper_first(upper_first)),
+        None if rules.contains('/') || rules.ends_with(".toml") => {
+            let path = std::path::Path::new(rules);
+            let bytes = yahtzee_core::files::read_regular(path, MAX_FILE_BYTES).map_err(|e| {
+                PyOSError::new_err(format!("cannot read the rules file {rules}: {e}"))
+            })?;
+            let text = String::from_utf8(bytes)
+                .map_err(|_| value_error(format!("the rules file {rules} is not UTF-8 text")))?;
+            load(&text, Some(path)).map_err(|e| value_error(format!("rules file, {e}")))?
+        }
+        None => {
+            return Err(value_error(format!(
+                "unknown rules `{}`: the rule sets are {}, or give the path of a rules file (with a `/` or ending in .toml)",
+                yahtzee_core::text::excerpt(rules),
+                RuleSet::names().join(", ")
+            )));
+        }
+    };
+    Ok(match upper_first {
+        true => Rules::with_order(loaded.set, Order::UpperFirst),
+        false => loaded,
+    })
+}
+
+/// Rules as Python gives them: a table (its rules) or what [`rules_of`] reads.
+#[derive(FromPyObject)]
+enum RulesArg<'py> {
+    Table(Bound<'py, Table>),
+    Named(String),
+}
+
+impl RulesArg<'_> {
+    fn rules(&self, upper_first: bool) -> PyResult<Rules> {
+        match self {
+            RulesArg::Table(t) => Ok(*t.get().ev().rules()),
+            RulesArg::Named(name) => rules_of(name, upper_first),
+        }
+    }
+}
+
+/// A card of `rules` from its `(box, points)` entries and Yahtzee bonuses, checked as the
+/// batch protocol checks one (the same messages).
+fn card_of(rules: Rules, entries: &[(String, i64)], yahtzee_bonus: i64) -> PyResult<ScoreCard> {
+    let bonus = u32::try_from(yahtzee_bonus).map_err(|_| {
+        value_error(format!(
+            "yahtzee_bonus must be a whole number of bonuses from 0, not {yahtzee_bonus}"
         ))
     })?;
-    Ok(Rules::with_order(set, Order::upper_first(upper_first)))
+    let entries: Vec<(String, String)> = entries
+        .iter()
+        .map(|(name, points)| (name.clone(), points.to_string()))
+        .collect();
+    ScoreCard::from_entries(rules, &entries, bonus).map_err(value_error)
+}
+
+fn dice_of(faces: &[i64]) -> PyResult<Dice> {
+    let faces: Vec<u8> = faces
+        .iter()
+        .map(|&f| u8::try_from(f).unwrap_or(0))
+        .collect();
+    Dice::from_faces(&faces).map_err(value_error)
+}
+
+/// A threshold list of P(score >= t): whole numbers a score can be compared with.
+fn thresholds(at_least: &[i64]) -> PyResult<Vec<u32>> {
+    at_least
+        .iter()
+        .map(|&t| {
+            u32::try_from(t).map_err(|_| {
+                value_error(format!(
+                    "at_least: the thresholds are whole numbers from 0 to {}, not {t}",
+                    u32::MAX
+                ))
+            })
+        })
+        .collect()
 }
 
 /// A table that cannot be had: `OSError` when its file cannot be read or written, else
@@ -130,6 +206,12 @@ impl Table {
         self.set.path(TableKind::ExpectedScore)
     }
 
+    /// The target table's file (read, or built on first use).
+    #[getter]
+    fn target_path(&self) -> PathBuf {
+        self.set.path(TableKind::Target)
+    }
+
     /// Every reachable state in layout order: the columns of `export --all-states`, the value
     /// unrounded.
     fn values<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
@@ -198,8 +280,12 @@ fn advise_lines(py: Python<'_>, table: &Table, lines: Vec<String>) -> Vec<String
 /// The filled boxes of a card written as on the command line (`ones=3,full-house=25`), by
 /// their names, checked against the rules (the Yahtzee bonuses are checked with the query).
 #[pyfunction]
-fn card_entries(rules: &str, upper_first: bool, text: &str) -> PyResult<Vec<(&'static str, u32)>> {
-    let rules = rules_of(rules, upper_first)?;
+fn card_entries(
+    rules: RulesArg<'_>,
+    upper_first: bool,
+    text: &str,
+) -> PyResult<Vec<(&'static str, u32)>> {
+    let rules = rules.rules(upper_first)?;
     let card = ScoreCard::parse(rules, text, 0).map_err(value_error)?;
     Ok(rules
         .boxes()
@@ -222,8 +308,9 @@ fn parse_dice(text: &str) -> PyResult<Vec<u8>> {
 fn stats<'py>(
     py: Python<'py>,
     table: &Table,
-    at_least: Vec<u32>,
+    at_least: Vec<i64>,
 ) -> PyResult<(Bound<'py, PyArray1<f64>>, String)> {
+    let at_least = thresholds(&at_least)?;
     let (report, tally) = py.detach(|| report::stats(table.ev(), &at_least, &|_, _| {}));
     let total = tally.total();
     let pmf: Vec<f64> = tally.score.iter().map(|m| m / total).collect();
@@ -231,21 +318,8 @@ fn stats<'py>(
     Ok((pmf.into_pyarray(py), json))
 }
 
-/// Plays `games` games with `seed` under `policy` (`table` for the policies that play with
-/// tables) on `rules` (the rule set's name and the upper-section-first modifier): every game's
-/// final score in the order dealt, and the figures of the games as JSON.
-#[pyfunction]
-#[pyo3(signature = (rules, games, seed, policy, at_least, table=None))]
-fn simulate<'py>(
-    py: Python<'py>,
-    rules: (String, bool),
-    games: i128,
-    seed: i128,
-    policy: &str,
-    at_least: Vec<u32>,
-    table: Option<&Table>,
-) -> PyResult<(Bound<'py, PyArray1<u32>>, String)> {
-    let rules = rules_of(&rules.0, rules.1)?;
+/// A number of games or a seed from Python, as a `u64`, or the command line's message.
+fn games_and_seed(games: i128, seed: i128) -> PyResult<(u64, u64)> {
     let games = u64::try_from(games).map_err(|_| {
         value_error(format!(
             "the number of games must be from 1 to {}, not {games}",
@@ -258,14 +332,34 @@ fn simulate<'py>(
             u64::MAX
         ))
     })?;
+    report::check_games(games).map_err(value_error)?;
+    Ok((games, seed))
+}
+
+/// Plays `games` games with `seed` under `policy` (`table` for the policies that play with
+/// tables) on `rules` (the rule set's name and the upper-section-first modifier): every game's
+/// final score in the order dealt, and the report of `simulate --json`.
+#[pyfunction]
+#[pyo3(signature = (rules, games, seed, policy, at_least, table=None))]
+fn simulate<'py>(
+    py: Python<'py>,
+    rules: (String, bool),
+    games: i128,
+    seed: i128,
+    policy: &str,
+    at_least: Vec<i64>,
+    table: Option<&Table>,
+) -> PyResult<(Bound<'py, PyArray1<u32>>, String)> {
+    let rules = rules_of(&rules.0, rules.1)?;
+    let (games, seed) = games_and_seed(games, seed)?;
+    let at_least = thresholds(&at_least)?;
     let policy: Policy = policy.parse().map_err(value_error)?;
     if matches!(policy, Policy::Win | Policy::WinExact | Policy::TwoPlayer) {
         return Err(PyValueError::new_err(format!(
-            "the {} policy plays against other players, in a match of the command line (`yahtzee simulate --match`): the policies here are optimal (or ev), greedy, most-common and target:T",
+            "the {} policy plays against other players, in a match of the command line (`yahtzee simulate --match`): the policies here are optimal (or ev), greedy, most-common, target:T and a callable of one's own",
             policy.name()
         )));
     }
-    report::check_games(games).map_err(value_error)?;
     if let Some(t) = table
         && *t.ev().rules() != rules
     {
@@ -288,25 +382,252 @@ fn simulate<'py>(
             )));
         }
     };
-    let (tally, scores) = py.detach(|| {
-        yahtzee_core::stats::simulate::simulate_scores(&rules, &player, games, seed, &|_| {})
-    });
-    let mut figures = serde_json::json!({
-        "rules": rules.set.name(),
-        "upper_first": rules.order == Order::UpperFirst,
-        "method": "simulation",
-        "policy": policy.name(),
-        "games": games,
-        "seed": seed,
-        "mean_interval": MeanInterval::of(&tally),
-        "summary": Summary::of(&rules, &tally, &at_least),
-    });
-    if let Some(t) = policy.target() {
-        figures["target"] = t.into();
-        figures["reached"] =
-            serde_json::to_value(ShareInterval::of(&tally, t)).map_err(value_error)?;
+    let start = std::time::Instant::now();
+    let (tally, scores) = py.detach(|| simulate_scores(&rules, &player, games, seed, &|_| {}));
+    let report = SimulateReport::of(&rules, policy, seed, &tally, start, &at_least);
+    let json = serde_json::to_string(&report).map_err(value_error)?;
+    Ok((scores.into_pyarray(py), json))
+}
+
+/// Why a game of one's own policy stopped: the callable's exception, or a choice the rules
+/// refuse.
+enum OwnError {
+    Python(PyErr),
+    /// An answer that is no keep or no box of the rules.
+    Answer(String),
+    Choice(OwnChoiceError),
+}
+
+impl From<OwnChoiceError> for OwnError {
+    fn from(e: OwnChoiceError) -> OwnError {
+        OwnError::Choice(e)
     }
-    Ok((scores.into_pyarray(py), figures.to_string()))
+}
+
+impl From<PyErr> for OwnError {
+    fn from(e: PyErr) -> OwnError {
+        OwnError::Python(e)
+    }
+}
+
+/// Plays `games` games with `seed` on `rules` under a policy of one's own: `decide(card,
+/// yahtzee_bonus, dice, rolls_left)` (the filled boxes as `(name, points)` pairs, the dice
+/// ascending) answers `("keep", faces)` or `("box", name)`. The dice of game `g` are those of
+/// game `g` of every simulation of `seed` (the same decisions, the same dice). Every game's
+/// final score, and the report of `simulate --json` with the policy `own`.
+#[pyfunction]
+fn simulate_own<'py>(
+    py: Python<'py>,
+    rules: RulesArg<'py>,
+    upper_first: bool,
+    games: i128,
+    seed: i128,
+    decide: Bound<'py, PyAny>,
+    at_least: Vec<i64>,
+) -> PyResult<(Bound<'py, PyArray1<u32>>, String)> {
+    let rules = rules.rules(upper_first)?;
+    let (games, seed) = games_and_seed(games, seed)?;
+    let at_least = thresholds(&at_least)?;
+    let start = std::time::Instant::now();
+    let mut ask = |card: &ScoreCard, dice: &Dice, rolls_left: u8| -> Result<Choice, OwnError> {
+        let filled: Vec<(&str, u32)> = (0..rules.box_count())
+            .filter_map(|i| card.points(i).map(|p| (rules.boxes()[i].name(), p)))
+            .collect();
+        let answer = decide.call1((filled, card.yahtzee_bonuses(), dice.faces(), rolls_left))?;
+        let (kind, value): (String, Bound<'py, PyAny>) = answer.extract()?;
+        Ok(match kind.as_str() {
+            "keep" => {
+                let faces: Vec<i64> = value.extract()?;
+                let faces: Vec<u8> = faces
+                    .iter()
+                    .map(|&f| u8::try_from(f).unwrap_or(0))
+                    .collect();
+                Choice::Keep(Keep::from_faces(&faces).map_err(|e| OwnError::Answer(e.to_string()))?)
+            }
+            _ => {
+                let name: String = value.extract()?;
+                Choice::Score(rules.box_by_name(&name).ok_or_else(|| {
+                    OwnError::Answer(format!(
+                        "unknown box `{}`: the boxes are {}",
+                        yahtzee_core::text::excerpt(&name),
+                        rules.names_of(rules.full_mask())
+                    ))
+                })?)
+            }
+        })
+    };
+    let mut tally = Tally::new(&rules);
+    let mut scores = Vec::with_capacity(usize::try_from(games).unwrap_or(0));
+    for game in 0..games {
+        let card = play_own_game(&rules, seed, game, &mut ask).map_err(|e| match e {
+            OwnError::Python(e) => e,
+            OwnError::Answer(e) => value_error(format!("game {game}: {e}")),
+            OwnError::Choice(e) => value_error(format!("game {game}: {e}")),
+        })?;
+        tally.add_score(card.banked(), 1.0);
+        for i in 0..rules.box_count() {
+            tally.add_box(i, card.points(i).expect("a full card"), 1.0);
+        }
+        if card.has_upper_bonus() {
+            tally.upper_bonus += 1.0;
+        }
+        tally.add_yahtzee_bonuses(card.yahtzee_bonuses() as usize, 1.0);
+        scores.push(card.banked());
+        py.check_signals()?;
+    }
+    // The report of a built-in policy's games, naming the policy `own`: no tie convention.
+    let report = SimulateReport::of(&rules, Policy::Optimal, seed, &tally, start, &at_least);
+    let mut json = serde_json::to_value(&report).map_err(value_error)?;
+    json["policy"] = "own".into();
+    if let Some(o) = json.as_object_mut() {
+        o.remove("tie_convention");
+    }
+    Ok((scores.into_pyarray(py), json.to_string()))
+}
+
+/// The expected final score of every option of N positions at once (see
+/// [`batch::option_values`] for the columns): `cards` (N x boxes, the points of each box, -1
+/// for an open box), `yahtzee_bonus` (N), `dice` (N x 5) and `rolls_left` (N).
+#[pyfunction]
+fn option_values<'py>(
+    py: Python<'py>,
+    table: &Table,
+    cards: PyReadonlyArray2<'py, i64>,
+    yahtzee_bonus: PyReadonlyArray1<'py, i64>,
+    dice: PyReadonlyArray2<'py, i64>,
+    rolls_left: PyReadonlyArray1<'py, i64>,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    let rules = *table.ev().rules();
+    let (cards, bonus) = (cards.as_array(), yahtzee_bonus.as_array());
+    let (dice, rolls) = (dice.as_array(), rolls_left.as_array());
+    let n = rolls.len();
+    let boxes = rules.box_count();
+    if cards.shape() != [n, boxes] || bonus.len() != n || dice.shape() != [n, 5] {
+        return Err(value_error(format!(
+            "the arrays describe {n} positions: cards must be {n} x {boxes} (the points of each box of {}, -1 for an open box), yahtzee_bonus {n} long, dice {n} x 5, not {:?}, {:?} and {:?}",
+            rules.label(),
+            cards.shape(),
+            bonus.shape(),
+            dice.shape()
+        )));
+    }
+    let positions = (0..n)
+        .map(|i| {
+            let at = |e: PyErr| value_error(format!("position {i}: {}", e.value(py)));
+            let mut entries = Vec::new();
+            for (b, &points) in cards.row(i).iter().enumerate() {
+                if points != -1 {
+                    entries.push((rules.boxes()[b].name().to_string(), points));
+                }
+            }
+            let card = card_of(rules, &entries, bonus[i]).map_err(at)?;
+            let row: Vec<i64> = dice.row(i).to_vec();
+            let dice = dice_of(&row).map_err(at)?;
+            let rolls_left = u8::try_from(rolls[i]).map_err(|_| {
+                value_error(format!(
+                    "position {i}: rolls left must be 0, 1 or 2, not {}",
+                    rolls[i]
+                ))
+            })?;
+            Ok(Position {
+                card,
+                dice,
+                rolls_left,
+            })
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let values = py
+        .detach(|| batch::option_values(table.ev(), &positions))
+        .map_err(|(i, e)| value_error(format!("position {i}: {e}")))?;
+    values
+        .into_pyarray(py)
+        .reshape([n, batch::KEEP_COLUMNS + boxes])
+}
+
+/// The best chance of each final score from a card (`card` and `yahtzee_bonus`; empty: a new
+/// game): `p[t]` = P(final score >= t) under the strategy that maximises it, for `t` from 0
+/// to one past the highest final score reachable (1 up to the points banked). Reads (or
+/// builds) the target table.
+#[pyfunction]
+fn target_curve<'py>(
+    py: Python<'py>,
+    table: &Table,
+    card: Vec<(String, i64)>,
+    yahtzee_bonus: i64,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let card = card_of(*table.ev().rules(), &card, yahtzee_bonus)?;
+    let targets = py.detach(|| table.set.target()).map_err(load_error)?;
+    let curve = targets.curve(&card.state()).map_err(value_error)?;
+    let mut p = vec![1.0; card.banked() as usize];
+    p.extend(curve.iter().map(|&v| f64::from(v)));
+    Ok(p.into_pyarray(py))
+}
+
+/// The boxes of `rules`, in card order.
+#[pyfunction]
+fn boxes(rules: RulesArg<'_>, upper_first: bool) -> PyResult<Vec<&'static str>> {
+    let rules = rules.rules(upper_first)?;
+    Ok(rules.boxes().iter().map(|b| b.name()).collect())
+}
+
+/// The rules, the card (with its Yahtzee bonuses) and the dice of a roll, each checked.
+fn roll_on_card(
+    rules: RulesArg<'_>,
+    upper_first: bool,
+    card: &[(String, i64)],
+    yahtzee_bonus: i64,
+    dice: &[i64],
+) -> PyResult<(Rules, ScoreCard, Dice)> {
+    let rules = rules.rules(upper_first)?;
+    Ok((rules, card_of(rules, card, yahtzee_bonus)?, dice_of(dice)?))
+}
+
+/// The boxes that `dice` may fill on `card` (and its `yahtzee_bonus`), in card order.
+#[pyfunction]
+fn legal_boxes(
+    rules: RulesArg<'_>,
+    upper_first: bool,
+    card: Vec<(String, i64)>,
+    yahtzee_bonus: i64,
+    dice: Vec<i64>,
+) -> PyResult<Vec<&'static str>> {
+    let (rules, card, dice) = roll_on_card(rules, upper_first, &card, yahtzee_bonus, &dice)?;
+    let legal = rules.legal_boxes(card.filled(), &dice);
+    Ok((0..rules.box_count())
+        .filter(|i| legal & (1 << i) != 0)
+        .map(|i| rules.boxes()[i].name())
+        .collect())
+}
+
+/// Box `name` filled with `dice` on `card`: its name, its points (the Joker included) and the
+/// bonus points earned with it; `ValueError` saying why when the box cannot be filled.
+#[pyfunction]
+fn score(
+    rules: RulesArg<'_>,
+    upper_first: bool,
+    card: Vec<(String, i64)>,
+    yahtzee_bonus: i64,
+    dice: Vec<i64>,
+    name: &str,
+) -> PyResult<(&'static str, u32, u32)> {
+    let (rules, card, dice) = roll_on_card(rules, upper_first, &card, yahtzee_bonus, &dice)?;
+    let index = rules.box_by_name(name).ok_or_else(|| {
+        value_error(format!(
+            "unknown box `{}`: the boxes are {}",
+            yahtzee_core::text::excerpt(name),
+            rules.names_of(rules.full_mask())
+        ))
+    })?;
+    let (points, bonuses) = score_box(&rules, &card, &dice, index).map_err(value_error)?;
+    Ok((rules.boxes()[index].name(), points, bonuses.points(&rules)))
+}
+
+/// The distinct keeps of `dice`, in the order of the tie convention (fewest dice, then the
+/// lowest faces): the dice kept, ascending.
+#[pyfunction]
+fn keeps(dice: Vec<i64>) -> PyResult<Vec<Vec<u8>>> {
+    let dice = dice_of(&dice)?;
+    Ok(dice.keeps_by_preference().iter().map(Keep::faces).collect())
 }
 
 /// The rule sets, by name.
@@ -326,6 +647,15 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(stats, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(rule_sets, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate_own, m)?)?;
+    m.add_function(wrap_pyfunction!(option_values, m)?)?;
+    m.add_function(wrap_pyfunction!(target_curve, m)?)?;
+    m.add_function(wrap_pyfunction!(boxes, m)?)?;
+    m.add_function(wrap_pyfunction!(legal_boxes, m)?)?;
+    m.add_function(wrap_pyfunction!(score, m)?)?;
+    m.add_function(wrap_pyfunction!(keeps, m)?)?;
     m.add("BATCH_EXAMPLE", batch::EXAMPLE)?;
+    m.add("KEEP_COLUMNS", batch::KEEP_COLUMNS)?;
+    m.add("VERSION", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

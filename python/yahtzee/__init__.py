@@ -14,8 +14,11 @@ command's ``--json`` answer), the same exact distribution and the same seeded si
 
 Rules are named as on the command line: ``yahtzee`` (official, forced Joker),
 ``yahtzee-free-joker``, ``yahtzee-plain``, ``yacht``, ``yatzy``, ``yacht-dice`` (the built-in
-rule sets; rules files are read by the command line only); ``upper_first=True`` adds the
-modifier "no lower box while an upper box is open".
+rule sets), or the path of a rules file (with a ``/`` or ending in ``.toml``, as ``--rules
+PATH``); ``upper_first=True`` adds the modifier "no lower box while an upper box is open".
+
+Results are plain value objects: they compare equal (``==``) when they hold the same figures
+(timings aside), hash, and print in one line.
 
 Bad input raises ``ValueError`` with the message the command line prints. The functions that
 compute (``solve``, ``stats``, ``simulate``, ``advise`` and ``advise_batch``) release the GIL
@@ -28,7 +31,9 @@ import json
 import operator
 from dataclasses import dataclass, field
 from os import PathLike
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import (
+    Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union,
+)
 
 import numpy as np
 
@@ -36,20 +41,38 @@ from . import _native
 from ._native import Table
 
 __all__ = [
+    "__version__",
     "Table",
     "AdviceOption",
     "Advice",
+    "Position",
+    "Score",
     "Stats",
     "Simulation",
     "RULE_SETS",
     "POLICIES",
     "DEFAULT_THRESHOLDS",
+    "KEEP_COLUMNS",
     "solve",
     "advise",
     "advise_batch",
+    "option_values",
+    "keep_column",
+    "box_column",
+    "target_curve",
+    "boxes",
+    "legal_boxes",
+    "score",
+    "keeps",
     "stats",
     "simulate",
 ]
+
+#: The package's version (the version of the Rust crate it was built from).
+__version__: str = _native.VERSION
+
+#: The columns of :func:`option_values` before the boxes': one per subset of the five dice.
+KEEP_COLUMNS: int = _native.KEEP_COLUMNS
 
 #: The rule sets, by the names the command line gives them.
 RULE_SETS: Tuple[str, ...] = tuple(_native.rule_sets())
@@ -62,6 +85,7 @@ DEFAULT_THRESHOLDS: Tuple[int, ...] = (200, 250, 300, 350, 400, 500)
 
 Card = Union[None, str, Mapping[str, int]]
 DiceLike = Union[str, Sequence[int]]
+RulesLike = Union[str, PathLike, Table]
 
 
 def solve(
@@ -85,10 +109,11 @@ def solve(
     (uint8, upper total capped at 63), ``yahtzee_50`` (bool, the Yahtzee box holds 50),
     ``turns_played`` (uint32) and ``expected_remaining`` (float64, the expected points still
     to come under optimal play) -- the columns of ``yahtzee export --all-states``, unrounded.
-    ``pandas.DataFrame(table.values())`` makes a data frame of it.
+    ``pandas.DataFrame(table.values())`` makes a data frame of it. ``rules`` may also be
+    the path of a rules file; ``table.target_path`` is the target table's file.
     """
     return _native.solve(
-        rules,
+        str(rules),
         bool(upper_first),
         None if path is None else str(path),
         None if target_path is None else str(target_path),
@@ -108,7 +133,8 @@ class AdviceOption:
     chance, ``reachable`` whether any dice still make the target, and ``expected_final`` and
     ``expected_loss`` are under expected-score play. Against opponents, ``p_win`` is its chance
     of winning, ``loss`` the loss in that chance, and ``expected_final`` and
-    ``expected_loss`` are under expected-score play.
+    ``expected_loss`` are under expected-score play. In the game of two, ``value`` is the
+    chance of winning plus half the chance of a tie, ``loss`` the loss in it.
     """
 
     kind: str
@@ -123,6 +149,7 @@ class AdviceOption:
     reachable: Optional[bool] = None
     expected_loss: Optional[float] = None
     p_win: Optional[float] = None
+    value: Optional[float] = None
 
     @classmethod
     def _of(cls, o: Mapping[str, Any]) -> "AdviceOption":
@@ -151,16 +178,18 @@ class Advice:
     ``tail`` (chances below it are left out of the table and shown as 0). Advice against
     opponents has ``p_win`` (the best chance of winning), ``opponents`` (each one's
     ``finished`` score or None, and the ``mean``, ``min``, ``max`` and ``percentiles`` of their
-    final score) and ``model`` (what the win probability assumes). ``json`` is the answer as
-    the command line prints it.
+    final score) and ``model`` (what the win probability assumes). Advice in the game of two
+    has ``you_are`` (``first`` or ``second``), ``lead`` and ``value`` (the best chance of
+    winning plus half a tie) and no ``banked``. ``json`` is the answer as the command line
+    prints it.
     """
 
     rules: str
     upper_first: bool
-    banked: int
     dice: Tuple[int, ...]
     rolls_left: int
-    options: List[AdviceOption]
+    options: Tuple[AdviceOption, ...]
+    banked: Optional[int] = None
     target: Optional[int] = None
     needed: Optional[int] = None
     p_reach: Optional[float] = None
@@ -169,14 +198,20 @@ class Advice:
     p_win: Optional[float] = None
     opponents: Optional[List[Dict[str, Any]]] = None
     model: Optional[str] = None
+    you_are: Optional[str] = None
+    lead: Optional[int] = None
+    value: Optional[float] = None
     json: Dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def _of(cls, answer: Mapping[str, Any]) -> "Advice":
         a = dict(answer)
         a["dice"] = tuple(a["dice"])
-        a["options"] = [AdviceOption._of(o) for o in a["options"]]
+        a["options"] = tuple(AdviceOption._of(o) for o in a["options"])
         return cls(**a, json=dict(answer))
+
+    def __hash__(self) -> int:
+        return hash(_canonical(self.json))
 
     @property
     def best(self) -> AdviceOption:
@@ -196,12 +231,31 @@ class Advice:
         return pd.DataFrame(rows)
 
 
-def _card(rules: str, upper_first: bool, card: Card) -> Dict[str, int]:
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+def _rules(rules: RulesLike) -> Union[str, Table]:
+    return rules if isinstance(rules, Table) else str(rules)
+
+
+def _card(rules: RulesLike, upper_first: bool, card: Card) -> Dict[str, int]:
     if card is None:
         return {}
     if isinstance(card, str):
-        return dict(_native.card_entries(rules, upper_first, card))
+        return dict(_native.card_entries(_rules(rules), upper_first, card))
     return {str(k): _integer(v) for k, v in dict(card).items()}
+
+
+def _entries(rules: RulesLike, upper_first: bool, card: Card) -> List[Tuple[str, int]]:
+    # The card as (box, points) pairs for the compiled module, which checks them.
+    out = []
+    for k, v in _card(rules, upper_first, card).items():
+        v = _integer(v)
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise ValueError(f"card.{k} must be an integer number of points, like 25, not {v!r}")
+        out.append((k, v))
+    return out
 
 
 def _integer(v: Any) -> Any:
@@ -232,7 +286,7 @@ def _opponents(table: Table, opponents: Any) -> Any:
         if isinstance(o, Mapping):
             o = dict(o)
             if "card" in o and (o["card"] is None or isinstance(o["card"], (str, Mapping))):
-                o["card"] = _card(table.rules, table.upper_first, o["card"])
+                o["card"] = _card(table, table.upper_first, o["card"])
             if "yahtzee_bonus" in o:
                 o["yahtzee_bonus"] = _integer(o["yahtzee_bonus"])
             if "final" in o:
@@ -253,9 +307,11 @@ def _query(
     yahtzee_bonus: int,
     target: Optional[int],
     opponents: Optional[Sequence[Any]],
+    two_player: bool = False,
+    lead: Optional[int] = None,
 ) -> str:
     query: Dict[str, Any] = {}
-    entries = _card(table.rules, table.upper_first, card)
+    entries = _card(table, table.upper_first, card)
     if entries:
         query["card"] = entries
     query["yahtzee_bonus"] = _integer(yahtzee_bonus)
@@ -265,6 +321,10 @@ def _query(
         query["target"] = _integer(target)
     if opponents is not None:
         query["opponents"] = _opponents(table, opponents)
+    if two_player:
+        query["two_player"] = True
+    if lead is not None:
+        query["lead"] = _integer(lead)
     try:
         return json.dumps(query)
     except TypeError as e:
@@ -279,6 +339,8 @@ def advise(
     yahtzee_bonus: int = 0,
     target: Optional[int] = None,
     opponents: Optional[Sequence[Any]] = None,
+    two_player: bool = False,
+    lead: Optional[int] = None,
 ) -> Advice:
     """Every legal option of a position, ranked, as ``yahtzee advise --json`` answers.
 
@@ -291,28 +353,37 @@ def advise(
     options are ranked by the chance of winning against them, as ``advise --opponent``
     ranks them: each opponent is ``{"card": CARD, "yahtzee_bonus": N}`` (``CARD`` as
     ``card``) while still playing, or their final score (an int, or ``{"final": N}``) once
-    finished; the distribution table is read, or built on first use.
+    finished; the distribution table is read, or built on first use. With
+    ``two_player=True`` and one opponent (Yacht), the options are ranked by the exact chance of
+    winning the game of two plus half a tie (``value``), as ``advise
+    --two-player`` ranks them, ``lead`` being your points less the opponent's (default: the
+    difference of the cards); positions early in the game need the table of the game of two,
+    which ``advise --two-player`` builds: they raise ``ValueError`` here.
 
     Raises ``ValueError`` with the command line's message for an impossible position.
     """
-    line = _query(table, card, dice, rolls_left, yahtzee_bonus, target, opponents)
+    line = _query(
+        table, card, dice, rolls_left, yahtzee_bonus, target, opponents, two_player, lead
+    )
     return Advice._of(json.loads(_native.advise_line(table, line)))
 
 
 def advise_batch(table: Table, queries: Iterable[Mapping[str, Any]]) -> List[Advice]:
     """Answers many positions at once, in parallel, without the GIL: each query is a dict of
     the keyword arguments of :func:`advise` (``card``, ``dice``, ``rolls_left``,
-    ``yahtzee_bonus``, ``target``, ``opponents``). Returns the advice of each, in order; if any query is
+    ``yahtzee_bonus``, ``target``, ``opponents``, ``two_player``, ``lead``). Returns the advice of each, in order; if any query is
     bad, raises ``ValueError`` naming the first bad one (counting from 0) and why.
     """
-    allowed = {"card", "dice", "rolls_left", "yahtzee_bonus", "target", "opponents"}
+    allowed = {
+        "card", "dice", "rolls_left", "yahtzee_bonus", "target", "opponents", "two_player", "lead"
+    }
     lines = []
     for i, q in enumerate(queries):
         unknown = set(q) - allowed
         if unknown:
             raise ValueError(
                 f"query {i}: unknown key `{sorted(unknown)[0]}`: the keys are card, dice, "
-                "rolls_left, yahtzee_bonus, target and opponents"
+                "rolls_left, yahtzee_bonus, target, opponents, two_player and lead"
             )
         lines.append(
             _query(
@@ -323,6 +394,8 @@ def advise_batch(table: Table, queries: Iterable[Mapping[str, Any]]) -> List[Adv
                 q.get("yahtzee_bonus", 0),
                 q.get("target"),
                 q.get("opponents"),
+                bool(q.get("two_player", False)),
+                q.get("lead"),
             )
         )
     answers = [json.loads(a) for a in _native.advise_lines(table, lines)]
@@ -332,22 +405,183 @@ def advise_batch(table: Table, queries: Iterable[Mapping[str, Any]]) -> List[Adv
     return [Advice._of(a) for a in answers]
 
 
-@dataclass(frozen=True)
-class Stats:
-    """The exact distribution of the final score under optimal play.
+def _dice_array(dice: Any) -> np.ndarray:
+    if isinstance(dice, str):
+        raise ValueError("dice must be N rows of five faces, not one roll: give [dice]")
+    rows = dice if isinstance(dice, np.ndarray) else [
+        _dice(d) if isinstance(d, str) else d for d in dice
+    ]
+    a = np.asarray(rows, dtype=np.int64)
+    if a.ndim != 2 or a.shape[1] != 5:
+        raise ValueError(f"dice must be N rows of five faces, not an array of shape {a.shape}")
+    return a
 
-    ``pmf[s]`` is the probability of a final score of exactly ``s`` (a float64 array from 0 to
-    the highest score with nonzero probability; it sums to 1), and ``summary`` the report of
-    ``yahtzee stats --json``: ``mean``, ``std_dev``, ``median``, ``percentiles``, ``min``,
-    ``max``, ``at_least`` (P(score >= t)), per-box ``boxes``, ``upper_bonus``,
-    ``fifty_probability``, ``yahtzee_bonuses``, and the rules, method and tie convention.
+
+def _card_array(table: Table, cards: Any, n: int) -> np.ndarray:
+    if isinstance(cards, np.ndarray):
+        return np.asarray(cards, dtype=np.int64)
+    names = boxes(table)
+    out = np.full((n, len(names)), -1, dtype=np.int64)
+    for i, card in enumerate(cards):
+        for name, points in _card(table, table.upper_first, card).items():
+            if name not in names:
+                # The compiled module checks the card again: an alias or an unknown box.
+                raise ValueError(
+                    f"position {i}: unknown box `{name}`: the boxes are {', '.join(names)}"
+                )
+            out[i, names.index(name)] = points
+    return out
+
+
+def option_values(
+    table: Table,
+    cards: Any,
+    dice: Any,
+    rolls_left: Any = 2,
+    yahtzee_bonus: Any = 0,
+) -> np.ndarray:
+    """The expected final score of every option of N positions at once, as one float64 array
+    of N rows (no JSON): the values of ``advise`` (equal to ``advise --batch``'s
+    ``expected_final``), computed in parallel without the GIL.
+
+    ``cards`` is an int array of N rows and one column per box (card order, see
+    :func:`boxes`), each the points in the box or -1 for an open box, or a list of N cards as
+    :func:`advise` takes them (``None`` for a new game); ``dice`` N rows of five faces;
+    ``rolls_left`` and ``yahtzee_bonus`` one number each or N.
+
+    Row ``i`` has ``KEEP_COLUMNS + len(boxes(table))`` columns: column ``m < KEEP_COLUMNS``
+    keeps the dice at the set bits of ``m``, the dice ascending (bit 0 the lowest; ``m = 31``,
+    all five, stops and scores the best box; :func:`keep_column` finds a keep's column),
+    column ``KEEP_COLUMNS + b`` scores box ``b`` (:func:`box_column`). Columns that are not
+    options of the position are NaN: keeps with no rolls left, boxes with rolls left, boxes
+    that cannot be filled. A bad position raises ``ValueError`` naming it (from 0).
     """
+    d = _dice_array(dice)
+    n = len(d)
+    c = _card_array(table, cards, n)
+    r = np.broadcast_to(np.asarray(rolls_left, dtype=np.int64), (n,))
+    b = np.broadcast_to(np.asarray(yahtzee_bonus, dtype=np.int64), (n,))
+    return _native.option_values(
+        table, np.ascontiguousarray(c), np.ascontiguousarray(b), np.ascontiguousarray(d),
+        np.ascontiguousarray(r),
+    )
 
-    pmf: np.ndarray
-    summary: Dict[str, Any]
+
+def keep_column(dice: DiceLike, keep: Sequence[int]) -> int:
+    """The column of :func:`option_values` that keeps ``keep`` from ``dice``: the lowest mask
+    of the ascending dice whose faces are ``keep``. ``ValueError`` when the dice do not hold
+    it."""
+    faces = sorted(_dice(dice))
+    want = sorted(_integer(f) for f in keep)
+    for mask in range(KEEP_COLUMNS):
+        if [faces[i] for i in range(5) if mask >> i & 1] == want:
+            return mask
+    raise ValueError(f"cannot keep {want}: the dice are {faces}")
+
+
+def box_column(rules: RulesLike, name: str, upper_first: bool = False) -> int:
+    """The column of :func:`option_values` that scores box ``name``."""
+    names = boxes(rules, upper_first)
+    if name not in names:
+        raise ValueError(f"unknown box `{name}`: the boxes are {', '.join(names)}")
+    return KEEP_COLUMNS + names.index(name)
+
+
+def target_curve(table: Table, card: Card = None, yahtzee_bonus: int = 0) -> np.ndarray:
+    """The best chance of each final score from a card (default: a new game), a float64
+    array: ``p[t]`` is P(final score >= t) under the strategy that maximises that chance
+    (a strategy for each ``t``), for ``t`` from 0 to one past the highest final score the card
+    can still reach (where it is 0); 1 up to the points banked. The target table is read, or
+    built on first use (``table.target_path``): what ``solve --objective target --curve``
+    writes for a new game.
+    """
+    return _native.target_curve(
+        table, _entries(table, table.upper_first, card), _integer(yahtzee_bonus)
+    )
+
+
+def boxes(rules: RulesLike = "yahtzee", upper_first: bool = False) -> Tuple[str, ...]:
+    """The boxes of the rules (a name, a rules file's path, or a table), in card order."""
+    return tuple(_native.boxes(_rules(rules), bool(upper_first)))
+
+
+def legal_boxes(
+    rules: RulesLike,
+    dice: DiceLike,
+    card: Card = None,
+    yahtzee_bonus: int = 0,
+    upper_first: bool = False,
+) -> Tuple[str, ...]:
+    """The boxes ``dice`` may fill on ``card``, in card order: the open boxes, restricted by
+    the fill order and by the forced Joker."""
+    return tuple(
+        _native.legal_boxes(
+            _rules(rules), bool(upper_first), _entries(rules, upper_first, card),
+            _integer(yahtzee_bonus), _dice(dice),
+        )
+    )
+
+
+@dataclass(frozen=True)
+class Score:
+    """A box filled: its ``box``, its ``points`` (the Joker included) and the ``bonus``
+    points earned with it (the upper bonus reached, a further five of a kind's bonus)."""
+
+    box: str
+    points: int
+    bonus: int
 
     @property
-    def scores(self) -> np.ndarray:
+    def total(self) -> int:
+        """The points and the bonus."""
+        return self.points + self.bonus
+
+
+def score(
+    rules: RulesLike,
+    dice: DiceLike,
+    box: str,
+    card: Card = None,
+    yahtzee_bonus: int = 0,
+    upper_first: bool = False,
+) -> Score:
+    """Fills ``box`` with ``dice`` on ``card`` (with ``yahtzee_bonus`` bonuses earned), as the
+    referee of ``yahtzee play`` scores it; ``ValueError`` saying why when the box cannot be
+    filled (filled already, the fill order, the forced Joker)."""
+    name, points, bonus = _native.score(
+        _rules(rules), bool(upper_first), _entries(rules, upper_first, card),
+        _integer(yahtzee_bonus), _dice(dice), str(box),
+    )
+    return Score(name, points, bonus)
+
+
+def keeps(dice: DiceLike) -> Tuple[Tuple[int, ...], ...]:
+    """The distinct keeps of ``dice`` (the faces kept, ascending), in the order of the tie
+    convention: fewest dice first, then the lowest faces; the last keeps all five."""
+    return tuple(tuple(k) for k in _native.keeps(_dice(dice)))
+
+
+_TIMING = ("seconds", "threads", "games_per_second")
+
+
+def _figure(key: str, doc: str) -> Any:
+    # A figure of the summary as a read-only attribute.
+    return property(lambda self: self.summary[key], doc=doc)
+
+
+class _Figures:
+    """What :class:`Stats` and :class:`Simulation` share: the figures of ``summary`` as
+    attributes, equality on the figures (timings aside), a hash and a one-line repr."""
+
+    summary: Dict[str, Any]
+    pmf: np.ndarray
+
+    rules = _figure("rules", "The rules played.")
+
+    upper_first = _figure("upper_first", "True under the upper-section-first modifier.")
+
+    @property
+    def support(self) -> np.ndarray:
         """The final scores that ``pmf`` is indexed by: ``0 .. len(pmf) - 1``."""
         return np.arange(len(self.pmf))
 
@@ -357,71 +591,262 @@ class Stats:
         return float(self.summary["mean"])
 
     @property
-    def std_dev(self) -> float:
+    def sd(self) -> float:
         """The standard deviation of the final score."""
         return float(self.summary["std_dev"])
 
+    std_dev = sd
 
-def _table_of(rules: Union[str, Table], upper_first: bool) -> Table:
+    median = _figure("median", "The median final score.")
+
+    min = _figure("min", "The lowest final score (with nonzero probability).")
+
+    max = _figure("max", "The highest final score (with nonzero probability).")
+
+    @property
+    def percentiles(self) -> Dict[float, int]:
+        """The final score at each percent: ``{1.0: ..., 5.0: ..., ..., 99.0: ...}``."""
+        return {p["percent"]: p["score"] for p in self.summary["percentiles"]}
+
+    @property
+    def at_least(self) -> Dict[int, float]:
+        """P(score >= t) for each threshold t asked for."""
+        return {a["score"]: a["probability"] for a in self.summary["at_least"]}
+
+    def _key(self) -> Tuple[Any, ...]:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._key() == other._key()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a = np.asarray(a)
+    a.flags.writeable = False
+    return a
+
+
+def _figures(report: str) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+    summary = json.loads(report)
+    timing = {k: summary.pop(k) for k in _TIMING if k in summary}
+    return summary, timing
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Stats(_Figures):
+    """The exact distribution of the final score under optimal play.
+
+    ``pmf[s]`` is the probability of a final score of exactly ``s`` (a read-only float64
+    array from 0 to the highest score with nonzero probability; it sums to 1; ``support`` is
+    ``0 .. len(pmf) - 1``), and ``summary`` the report of ``yahtzee stats --json`` without
+    its timings (``timing``: ``seconds``, ``threads``): ``mean``, ``std_dev``, ``median``,
+    ``percentiles``, ``min``, ``max``, ``at_least`` (P(score >= t)), per-box ``boxes``,
+    ``upper_bonus``, ``fifty_probability``, ``yahtzee_bonuses``, and the rules, method and tie
+    convention; the figures are attributes too (``mean``, ``sd``, ``median``, ``percentiles``,
+    ``at_least`` ...), as on :class:`Simulation`. Two ``Stats`` are equal when their figures
+    are.
+    """
+
+    pmf: np.ndarray
+    summary: Dict[str, Any]
+    timing: Dict[str, Any] = field(default_factory=dict)
+
+    def _key(self) -> Tuple[Any, ...]:
+        return (self.pmf.tobytes(), _canonical(self.summary))
+
+    def __repr__(self) -> str:
+        return (
+            f"Stats(rules={self.rules!r}, upper_first={self.upper_first}, "
+            f"mean={self.mean:.4f}, sd={self.sd:.4f}, median={self.median}, "
+            f"min={self.min}, max={self.max})"
+        )
+
+
+def _table_of(rules: RulesLike, upper_first: Optional[bool]) -> Table:
     if isinstance(rules, Table):
+        if upper_first is not None and bool(upper_first) != rules.upper_first:
+            raise ValueError(
+                f"the table is of {rules.rules}"
+                + (" with the upper section first" if rules.upper_first else "")
+                + f", not upper_first={bool(upper_first)}: give the table of the rules wanted "
+                "(yahtzee.solve(rules, upper_first)), or leave upper_first out"
+            )
         return rules
-    return solve(rules, upper_first)
+    return solve(str(rules), bool(upper_first))
 
 
 def stats(
-    rules: Union[str, Table] = "yahtzee",
-    upper_first: bool = False,
+    rules: RulesLike = "yahtzee",
+    upper_first: Optional[bool] = None,
     at_least: Sequence[int] = DEFAULT_THRESHOLDS,
 ) -> Stats:
     """The exact distribution of the final score under optimal play (nothing sampled), as
-    ``yahtzee stats``: give the rules (their table is loaded or built) or a table.
-    ``at_least`` are the thresholds t of the summary's P(score >= t).
+    ``yahtzee stats``: give the rules (their table is loaded or built) or a table (then
+    ``upper_first``, if given, must be the table's). ``at_least`` are the thresholds t of the
+    summary's P(score >= t), whole numbers from 0.
     """
     table = _table_of(rules, upper_first)
-    pmf, report = _native.stats(table, [_integer(t) for t in at_least])
-    return Stats(pmf=pmf, summary=json.loads(report))
+    pmf, report = _native.stats(table, [_threshold(t) for t in at_least])
+    summary, timing = _figures(report)
+    return Stats(pmf=_frozen(pmf), summary=summary, timing=timing)
 
 
-@dataclass(frozen=True)
-class Simulation:
-    """Games played with random dice: ``scores[g]`` is the final score of game ``g`` (uint32,
-    in the order the games are dealt), and ``summary`` the figures of the games (as
-    ``yahtzee simulate --json``: ``mean_interval``, the 95% interval of the mean, and under
-    ``summary`` the mean, standard deviation, percentiles, P(score >= t) and per-box figures).
+def _threshold(t: Any) -> int:
+    t = _integer(t)
+    if isinstance(t, bool) or not isinstance(t, int):
+        raise ValueError(f"at_least: the thresholds are whole numbers from 0, not {t!r}")
+    return t
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Simulation(_Figures):
+    """Games played with random dice: ``scores[g]`` is the final score of game ``g`` (a
+    read-only uint32 array, in the order the games are dealt), ``pmf`` their shares by final
+    score (as :class:`Stats`' ``pmf``), and ``summary`` the report of ``yahtzee simulate
+    --json`` without its timings (``timing``): ``policy`` (``own`` for a callable),
+    ``games``, ``seed``, ``mean_interval`` (the 95% interval of the mean), ``mean``,
+    ``std_dev``, ``percentiles``, P(score >= t), per-box figures, and ``reached`` for a target
+    policy. The figures are attributes too, as on :class:`Stats`; two simulations are equal
+    when their games and figures are.
     """
 
     scores: np.ndarray
     summary: Dict[str, Any]
+    timing: Dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def pmf(self) -> np.ndarray:  # type: ignore[override]
+        """The share of the games of each final score, from 0 to the highest."""
+        counts = np.bincount(self.scores)
+        return counts / len(self.scores)
+
+    games = _figure("games", "The number of games.")
+
+    seed = _figure("seed", "The seed of the dice.")
+
+    policy = _figure("policy", "The policy played (``own`` for a callable).")
+
+    @property
+    def mean_interval(self) -> Tuple[float, float]:
+        """The 95% confidence interval of the mean."""
+        m = self.summary["mean_interval"]
+        return (m["low"], m["high"])
+
+    def _key(self) -> Tuple[Any, ...]:
+        return (self.scores.tobytes(), _canonical(self.summary))
+
+    def __repr__(self) -> str:
+        return (
+            f"Simulation(rules={self.rules!r}, upper_first={self.upper_first}, "
+            f"policy={self.policy!r}, games={self.games}, seed={self.seed}, "
+            f"mean={self.mean:.4f}, sd={self.sd:.4f})"
+        )
+
+
+@dataclass(frozen=True)
+class Position:
+    """What a policy of one's own sees (see :func:`simulate`): the ``card`` (box name to
+    points, the filled boxes), the ``dice`` (ascending), the ``rolls_left`` (2 after the
+    first roll, 1, 0 after the last or once the policy stopped) and the ``yahtzee_bonus``
+    bonuses earned: the arguments of :func:`advise`, in its order after the table
+    (``yahtzee.advise(table, *position)``)."""
+
+    card: Dict[str, int]
+    dice: Tuple[int, ...]
+    rolls_left: int
+    yahtzee_bonus: int
+
+    def __iter__(self):
+        return iter((self.card, self.dice, self.rolls_left, self.yahtzee_bonus))
+
+    def __hash__(self) -> int:
+        card = tuple(sorted(self.card.items()))
+        return hash((card, self.dice, self.rolls_left, self.yahtzee_bonus))
+
+
+Policy = Callable[[Position], Any]
+
+
+def _choice(answer: Any, at: Position) -> Tuple[str, Any]:
+    # What a policy of one's own answered, as ("keep", faces) or ("box", name).
+    if isinstance(answer, AdviceOption):
+        if answer.kind == "score":
+            return ("box", answer.category)
+        if answer.stop_and_score is not None:
+            return ("box", answer.stop_and_score)
+        return ("keep", list(answer.keep or ()))
+    if isinstance(answer, str):
+        return ("box", answer)
+    try:
+        faces = [operator.index(f) for f in answer]
+    except TypeError:
+        raise TypeError(
+            "a policy answers a keep (the faces kept, like (3, 3)), a box name (like "
+            f"'full-house') or an AdviceOption, not {answer!r}, at {at}"
+        ) from None
+    return ("keep", faces)
 
 
 def simulate(
-    rules: Union[str, Table] = "yahtzee",
+    rules: RulesLike = "yahtzee",
     games: int = 100_000,
     seed: int = 1,
-    policy: str = "optimal",
-    upper_first: bool = False,
+    policy: Union[str, Policy] = "optimal",
+    upper_first: Optional[bool] = None,
     at_least: Sequence[int] = DEFAULT_THRESHOLDS,
 ) -> Simulation:
     """Plays ``games`` games with random dice under ``policy`` (``optimal``, ``greedy``,
     ``most-common`` or ``target:T``, as ``yahtzee simulate --policy``; ``target:T`` plays for
     the best chance of a final score of at least ``T``, with the target table, and its summary
-    has ``reached``, the share of games reaching ``T`` with its 95% interval), reproducibly: a seed gives the same
-    games as ``yahtzee simulate --seed`` at any thread count. Give the rules or a table (the
-    optimal policy plays with the table; the baselines need none). Memory: 4 bytes a game.
+    has ``reached``, the share of games reaching ``T`` with its 95% interval), reproducibly: a
+    seed gives the same games as ``yahtzee simulate --seed`` at any thread count. Give the
+    rules or a table (the optimal policy plays with the table; the baselines need none; with
+    a table, ``upper_first``, if given, must be the table's). Memory: 4 bytes a game.
+
+    ``policy`` may also be a callable of one's own: it gets a :class:`Position` at each
+    decision and answers a keep (the faces kept; all five stop rolling, and it is asked again
+    with ``rolls_left=0`` for the box), a box name (fills it, stopping with rolls left) or an
+    :class:`AdviceOption` (``advise(...).best`` plays the optimal policy). The games are
+    played one by one in this thread (about 40 calls a game). Common random numbers: game
+    ``g`` of a seed rolls the dice of game ``g`` of every policy, so the same decisions see
+    the same dice, and a callable deciding as the optimal policy plays its games exactly. An
+    illegal answer raises ``ValueError`` naming the game and the turn; the callable's own
+    exceptions go through.
     """
+    if callable(policy):
+        decide = policy
+        if isinstance(rules, Table):
+            _table_of(rules, upper_first)
+
+        def ask(card, bonus, dice, rolls_left):
+            at = Position(dict(card), tuple(dice), rolls_left, bonus)
+            return _choice(decide(at), at)
+
+        scores, report = _native.simulate_own(
+            _rules(rules), bool(upper_first), _integer(games), _integer(seed), ask,
+            [_threshold(t) for t in at_least],
+        )
+        summary, timing = _figures(report)
+        return Simulation(scores=_frozen(scores), summary=summary, timing=timing)
     if isinstance(rules, Table):
-        table: Optional[Table] = rules
+        table: Optional[Table] = _table_of(rules, upper_first)
         name, upper = rules.rules, rules.upper_first
     else:
-        name, upper = rules, bool(upper_first)
+        name, upper = str(rules), bool(upper_first)
         needs_table = policy in ("optimal", "ev") or str(policy).startswith("target")
-        table = solve(name, upper) if needs_table and name in RULE_SETS else None
+        table = solve(name, upper) if needs_table else None
     scores, report = _native.simulate(
         (name, upper),
         _integer(games),
         _integer(seed),
         policy,
-        [_integer(t) for t in at_least],
+        [_threshold(t) for t in at_least],
         table,
     )
-    return Simulation(scores=scores, summary=json.loads(report))
+    summary, timing = _figures(report)
+    return Simulation(scores=_frozen(scores), summary=summary, timing=timing)

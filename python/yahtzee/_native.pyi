@@ -1,9 +1,11 @@
 # Type hints of the compiled module (python/src/lib.rs); the documented API is yahtzee/__init__.py.
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
 BATCH_EXAMPLE: str
+KEEP_COLUMNS: int
+VERSION: str
 
 class Table:
     """The strategy table of some rules (see ``yahtzee.solve``)."""
@@ -18,6 +20,8 @@ class Table:
     def states(self) -> int: ...
     @property
     def path(self) -> str: ...
+    @property
+    def target_path(self) -> str: ...
     def values(self) -> Dict[str, np.ndarray]: ...
 
 def solve(
@@ -29,7 +33,7 @@ def solve(
 ) -> Table: ...
 def advise_line(table: Table, line: str) -> str: ...
 def advise_lines(table: Table, lines: List[str]) -> List[str]: ...
-def card_entries(rules: str, upper_first: bool, text: str) -> List[Tuple[str, int]]: ...
+def card_entries(rules: Union[str, Table], upper_first: bool, text: str) -> List[Tuple[str, int]]: ...
 def parse_dice(text: str) -> List[int]: ...
 def stats(table: Table, at_least: List[int]) -> Tuple[np.ndarray, str]: ...
 def simulate(
@@ -41,3 +45,36 @@ def simulate(
     table: Optional[Table] = None,
 ) -> Tuple[np.ndarray, str]: ...
 def rule_sets() -> List[str]: ...
+def simulate_own(
+    rules: Union[str, Table],
+    upper_first: bool,
+    games: int,
+    seed: int,
+    decide: Callable[[List[Tuple[str, int]], int, List[int], int], Tuple[str, Any]],
+    at_least: List[int],
+) -> Tuple[np.ndarray, str]: ...
+def option_values(
+    table: Table,
+    cards: np.ndarray,
+    yahtzee_bonus: np.ndarray,
+    dice: np.ndarray,
+    rolls_left: np.ndarray,
+) -> np.ndarray: ...
+def target_curve(table: Table, card: List[Tuple[str, int]], yahtzee_bonus: int) -> np.ndarray: ...
+def boxes(rules: Union[str, Table], upper_first: bool) -> List[str]: ...
+def legal_boxes(
+    rules: Union[str, Table],
+    upper_first: bool,
+    card: List[Tuple[str, int]],
+    yahtzee_bonus: int,
+    dice: List[int],
+) -> List[str]: ...
+def score(
+    rules: Union[str, Table],
+    upper_first: bool,
+    card: List[Tuple[str, int]],
+    yahtzee_bonus: int,
+    dice: List[int],
+    name: str,
+) -> Tuple[str, int, int]: ...
+def keeps(dice: List[int]) -> List[List[int]]: ...

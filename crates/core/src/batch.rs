@@ -37,14 +37,15 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 
-use crate::game::dice::{Dice, join_faces};
+use crate::game::dice::{self, Dice, join_faces};
 use crate::game::rules::Rules;
 use crate::game::state::{CardError, ScoreCard};
-use crate::policy::expected::{AdviceError, Position};
+use crate::policy::expected::{self as expected, Action, AdviceError, Position};
 use crate::policy::target::TargetError;
 use crate::policy::two_player::TwoPlayerAdviceError;
 use crate::policy::win::{Opponent, WinError};
 use crate::policy::{self, AdviseError, Answer, Objective};
+use crate::tables::expected::StrategyTable;
 use crate::tables::set::{LoadError, TableSet};
 use crate::text::excerpt;
 
@@ -529,6 +530,55 @@ impl From<AdviseError> for BatchError {
             AdviseError::Table(e) => BatchError::Table(e),
         }
     }
+}
+
+/// The columns of [`option_values`] before the boxes': one per subset of the five dice.
+pub const KEEP_COLUMNS: usize = 1 << dice::DICE;
+
+/// The expected-score advice of many positions as one matrix, without JSON: row `i` holds
+/// the `expected_final` of every option of `positions[i]`, as [`answer`] ranks them
+/// ([`expected::advise`], the one valuation), in fixed columns: column `m` (below
+/// [`KEEP_COLUMNS`]) is the keep of the dice at the set bits of `m`, the dice ascending (bit
+/// 0 the lowest die; `m = 31`, all five, stops and scores the best box), column
+/// `KEEP_COLUMNS + b` scores box `b` (card order). Columns that are not options of the
+/// position are NaN: the keeps with no rolls left, the boxes with rolls left, the boxes that
+/// cannot be filled. Keeps of equal faces (two of `[1, 3, 3, 5, 6]`'s masks keep one 3) hold
+/// the same value. The rows are `KEEP_COLUMNS + boxes` wide, row after row; the positions
+/// are valued in parallel. The first position that cannot be advised on, with its index.
+pub fn option_values(
+    table: &StrategyTable,
+    positions: &[Position],
+) -> Result<Vec<f64>, (usize, AdviceError)> {
+    use rayon::prelude::*;
+    let rules = table.rules();
+    let width = KEEP_COLUMNS + rules.box_count();
+    let mut values = vec![f64::NAN; width * positions.len()];
+    values
+        .par_chunks_mut(width)
+        .zip(positions)
+        .enumerate()
+        .try_for_each(|(i, (row, position))| {
+            let advice = expected::advise(table, position).map_err(|e| (i, e))?;
+            let faces = position.dice.faces();
+            for option in &advice.options {
+                match &option.action {
+                    Action::Keep { keep, .. } => {
+                        for (mask, cell) in row[..KEEP_COLUMNS].iter_mut().enumerate() {
+                            let kept = (0..dice::DICE).filter(|d| mask & (1 << d) != 0);
+                            if kept.map(|d| faces[d]).eq(keep.iter().copied()) {
+                                *cell = option.expected_final;
+                            }
+                        }
+                    }
+                    Action::Score { category, .. } => {
+                        let b = rules.box_by_name(category).expect("a box of the rules");
+                        row[KEEP_COLUMNS + b] = option.expected_final;
+                    }
+                }
+            }
+            Ok(())
+        })?;
+    Ok(values)
 }
 
 /// The output line of one input line (without its line end): the advice as JSON, or

@@ -467,24 +467,38 @@ pub fn simulate(
     check_games(games)?;
     let start = Instant::now();
     let tally = crate::stats::simulate::simulate(rules, player, games, seed, progress);
-    let seconds = start.elapsed().as_secs_f64();
-    let policy = player.policy();
-    let report = SimulateReport {
-        rules: *rules,
-        method: "simulation",
-        policy,
-        target: policy.target(),
-        tie_convention: tie_convention(policy),
-        reached: policy.target().map(|t| ShareInterval::of(&tally, t)),
-        games,
-        seed,
-        mean_interval: MeanInterval::of(&tally),
-        seconds,
-        games_per_second: games as f64 / seconds,
-        threads: rayon::current_num_threads(),
-        summary: Summary::of(rules, &tally, thresholds),
-    };
+    let report = SimulateReport::of(rules, player.policy(), seed, &tally, start, thresholds);
     Ok((report, tally))
+}
+
+impl SimulateReport {
+    /// The report of the games of `tally`, played under `policy` with `seed` since `start`.
+    pub fn of(
+        rules: &Rules,
+        policy: Policy,
+        seed: u64,
+        tally: &Tally,
+        start: Instant,
+        thresholds: &[u32],
+    ) -> SimulateReport {
+        let seconds = start.elapsed().as_secs_f64();
+        let games = tally.total() as u64;
+        SimulateReport {
+            rules: *rules,
+            method: "simulation",
+            policy,
+            target: policy.target(),
+            tie_convention: tie_convention(policy),
+            reached: policy.target().map(|t| ShareInterval::of(tally, t)),
+            games,
+            seed,
+            mean_interval: MeanInterval::of(tally),
+            seconds,
+            games_per_second: games as f64 / seconds,
+            threads: rayon::current_num_threads(),
+            summary: Summary::of(rules, tally, thresholds),
+        }
+    }
 }
 
 /// What a match between policies reports ([`crate::stats::matches`]).

@@ -11,6 +11,8 @@
 //!
 //! - [`host`]: the game in progress, the state machine both front ends drive (the terminal's
 //!   session and the page's games): the referee, the record, the dice, the bots, the coach.
+//! - [`own`]: a game played by a policy of one's own (a callback), with the dice of a seeded
+//!   simulation's game.
 //! - [`record`]: the JSON Lines record format.
 //! - [`command`]: what a player types.
 //! - [`session`]: the terminal game: the prompts, the commands and the hints, around the host.
@@ -18,6 +20,7 @@
 
 pub mod command;
 pub mod host;
+pub mod own;
 pub mod record;
 pub mod render;
 pub mod review;
@@ -26,7 +29,7 @@ pub mod session;
 use crate::game::choice::Choice;
 use crate::game::dice::{DICE, Dice, DiceError, Keep};
 use crate::game::rules::{Order, Rules};
-use crate::game::state::ScoreCard;
+use crate::game::state::{Bonuses, ScoreCard};
 use crate::policy::MAX_TARGET;
 use crate::policy::expected::Position;
 use crate::policy::pricing::Decision;
@@ -685,11 +688,9 @@ impl Game {
                         });
                     }
                 };
-                check_legal(&self.rules, card, &dice, index)?;
+                let (want, bonuses) = score_box(&self.rules, card, &dice, index)?;
                 let state = card.state();
-                let want = self.rules.score(index, &dice, state.filled);
                 let five = dice.five_of_a_kind().is_some();
-                let bonuses = state.bonuses_for(&self.rules, index, want, five);
                 let want_bonus = bonuses.points(&self.rules);
                 if *points != want || *bonus != want_bonus {
                     return Err(Illegal::WrongPoints {
@@ -759,6 +760,22 @@ pub fn check_legal(
         name,
         allowed: allowed(legal),
     })
+}
+
+/// The points of box `index` filled with `dice` on `card` (the Joker included) and the
+/// bonuses earned with it, or why the box cannot be filled ([`check_legal`]): the rules
+/// engine's one scoring of a box, what the referee checks a record's points against.
+pub fn score_box(
+    rules: &Rules,
+    card: &ScoreCard,
+    dice: &Dice,
+    index: usize,
+) -> Result<(u32, Bonuses), Illegal> {
+    check_legal(rules, card, dice, index)?;
+    let state = card.state();
+    let points = rules.score(index, dice, state.filled);
+    let bonuses = state.bonuses_for(rules, index, points, dice.five_of_a_kind().is_some());
+    Ok((points, bonuses))
 }
 
 fn parse_dice(faces: &[u8]) -> Result<Dice, Illegal> {

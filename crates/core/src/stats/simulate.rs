@@ -77,7 +77,9 @@ pub fn play_turn(
 /// The rolls of a turn: the opening roll, then with 2 and 1 rolls left the keep
 /// `keep(rolls_left, roll)` (multiset indices; the roll's own index stops) and a re-roll of the
 /// others. The final roll's index and the decisions made (the keeps, and the box to come).
-fn roll_and_keep(
+/// The one home of a turn's dice: every simulated game, and a game of a policy of one's own
+/// (`play::own`), so that the same decisions meet the same dice.
+pub fn roll_and_keep(
     rng: &mut impl Roll,
     mut keep: impl FnMut(u8, Multiset) -> Multiset,
 ) -> (Multiset, u32) {

@@ -135,6 +135,16 @@ impl VectorTable<f32> {
         Ok(self.reader(state)?(x))
     }
 
+    /// The curve of `state`: its value at every coordinate from 0 to one past the most points
+    /// it can still score ([`crate::solve::vector::max_remaining`]), where every vector is 0:
+    /// for the target table the best chance of scoring at least `x` more points, for the
+    /// distribution table the chance under expected-score play.
+    pub fn curve(&self, state: &State) -> Result<Vec<f32>, TableError> {
+        let most = crate::solve::vector::max_remaining(self.rules(), state);
+        let read = self.reader(state)?;
+        Ok((0..=i64::from(most) + 1).map(read).collect())
+    }
+
     /// The value of `state`'s vector at any coordinate, as [`VectorTable::value`] reads it,
     /// with the state's card looked up once: for reading many coordinates of one state.
     pub fn reader(&self, state: &State) -> Result<impl Fn(i64) -> f32 + '_, TableError> {
