@@ -3,10 +3,11 @@
 
 use std::io::Write;
 
-use anyhow::Result;
+use anyhow::{Result, bail};
 
 use super::report as summary;
 use crate::cli::StatsArgs;
+use crate::plot::Curve;
 use yahtzee_core::policy::target::TargetPlayer;
 use yahtzee_core::report::{self, TargetStatsReport};
 use yahtzee_core::solve::vector::TARGET;
@@ -16,6 +17,9 @@ use yahtzee_core::tables::set::TablePaths;
 use yahtzee_core::text::probability;
 
 pub fn run(args: &StatsArgs) -> Result<()> {
+    if args.rules.rules.len() > 1 {
+        return run_several(args);
+    }
     let rules = args.rules.rules();
     let table_path = args
         .table
@@ -44,6 +48,7 @@ pub fn run(args: &StatsArgs) -> Result<()> {
     summary::write_files(
         &args.report,
         &tally,
+        &report.summary,
         &format!("{}: final score under optimal play (exact)", rules.label()),
     )?;
     super::print_result(args.report.json, &report, |out| {
@@ -92,6 +97,7 @@ fn run_target(args: &StatsArgs, target: u32) -> Result<()> {
     summary::write_files(
         &args.report,
         &tally,
+        &report.summary,
         &format!(
             "{}: final score playing for {target} (exact)",
             rules.label()
@@ -156,4 +162,51 @@ fn write_target(out: &mut impl Write, r: &TargetStatsReport) -> std::io::Result<
     }
     writeln!(out, "ties: {}", r.tie_convention)?;
     Ok(())
+}
+
+/// `stats --rules A,B,...`: the exact distribution of each rule set, one line of figures
+/// each (JSON: each one's report), overlaid in one --plot.
+fn run_several(args: &StatsArgs) -> Result<()> {
+    let all = args.rules.all();
+    if args.target.is_some() {
+        bail!("--target compares two policies of one rule set: give --rules one rule set");
+    }
+    if args.table.is_some() {
+        bail!("--table is the table of one rule set: leave it out to compare several");
+    }
+    if args.report.pmf.is_some() {
+        bail!("--pmf writes one distribution: give --rules one rule set");
+    }
+    for rules in &all {
+        summary::check(&args.report, &default_table_path(rules))?;
+    }
+    let pool = super::thread_pool(args.threads)?;
+    let mut reports = Vec::with_capacity(all.len());
+    let mut curves = Vec::with_capacity(all.len());
+    for rules in all {
+        let tables = super::tables_at(rules, None);
+        let table = pool.install(|| tables.ev())?;
+        let bar = super::progress_bar(&format!("distribution of {}", rules.label()), "turns");
+        let (report, tally) = pool.install(|| {
+            report::stats(table, &args.report.at_least, &|done, total| {
+                bar.set_length(total);
+                bar.set_position(done);
+            })
+        });
+        bar.finish_and_clear();
+        curves.push(Curve::new(&rules.label(), &tally, &report.summary));
+        reports.push(report);
+    }
+    summary::plot_curves(
+        &args.report,
+        &curves,
+        "final score under optimal play (exact)",
+    )?;
+    super::print_result(args.report.json, &reports, |out| {
+        writeln!(out, "exact distributions of the final score under optimal play")?;
+        let rows: Vec<_> = (reports.iter())
+            .map(|r| (r.rules.label(), &r.summary, None))
+            .collect();
+        summary::write_comparison(out, "rules", &rows)
+    })
 }

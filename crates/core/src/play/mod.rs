@@ -12,12 +12,15 @@
 //! - [`host`]: the game in progress, the state machine both front ends drive (the terminal's
 //!   session and the page's games): the referee, the record, the dice, the bots, the coach.
 //! - [`record`]: the JSON Lines record format.
+//! - [`review`]: the price of every decision of a record; [`rating`]: a player's rating
+//!   across many records.
 //! - [`command`]: what a player types.
 //! - [`session`]: the terminal game: the prompts, the commands and the hints, around the host.
 //! - [`render`]: the score card as text.
 
 pub mod command;
 pub mod host;
+pub mod rating;
 pub mod record;
 pub mod render;
 pub mod review;
