@@ -12,6 +12,7 @@ use std::path::Path;
 
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use yahtzee_core::files::write_atomically;
 use yahtzee_core::stats::distribution::{Summary, Tally};
@@ -37,7 +38,9 @@ pub enum PlotError {
     #[error("the distribution is empty: nothing to plot")]
     Empty,
     /// A file name that ends neither in `.svg` nor in `.png`. Fix: one of them.
-    #[error("{path}: the plot is written as SVG or PNG, by the file's extension: end it in .svg or .png")]
+    #[error(
+        "{path}: the plot is written as SVG or PNG, by the file's extension: end it in .svg or .png"
+    )]
     Extension {
         /// The file, as given.
         path: String,
@@ -61,7 +64,9 @@ pub enum Encoding {
 impl Encoding {
     /// The encoding of `path` (`.svg` or `.png`, in any case).
     pub fn of(path: &Path) -> Result<Encoding, PlotError> {
-        let ext = path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
+        let ext = path
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase());
         match ext.as_deref() {
             Some("svg") => Ok(Encoding::Svg),
             Some("png") => Ok(Encoding::Png),
@@ -213,7 +218,7 @@ fn score_label(x: f64) -> String {
 /// A probability as a tick label: `0.0125`, `0.5`, `0`; on a log scale `1e-5`, `2e-3`.
 fn probability_label(y: f64, scale: Scale) -> String {
     match scale {
-        Scale::Log => format!("{y:e}"),
+        Scale::Log => format!("{y:.0e}"),
         Scale::Linear => {
             let text = format!("{y:.6}");
             let text = text.trim_end_matches('0').trim_end_matches('.');
@@ -228,9 +233,25 @@ fn draw(title: &str, curves: &[Curve], style: &Style) -> Result<String, PlotErro
         return Err(PlotError::Empty);
     }
     let cut = tail(style.scale);
-    let lo = curves.iter().map(|c| c.pmf[0].0).min().unwrap_or(0);
-    let max = curves.iter().map(|c| c.pmf[c.pmf.len() - 1].0).max().unwrap_or(0);
-    // The highest score drawn: the (1 - tail) quantile of the widest curve.
+    let min = curves.iter().map(|c| c.pmf[0].0).min().unwrap_or(0);
+    let max = curves
+        .iter()
+        .map(|c| c.pmf[c.pmf.len() - 1].0)
+        .max()
+        .unwrap_or(0);
+    // The lowest and the highest score drawn: the tail and the (1 - tail) quantiles of the
+    // widest curve.
+    let lo = curves
+        .iter()
+        .map(|c| {
+            let last = c.pmf[c.pmf.len() - 1].0;
+            cumulative(&c.pmf, last)
+                .iter()
+                .find(|&&(_, f)| f > cut)
+                .map_or(c.pmf[0].0, |&(s, _)| s)
+        })
+        .min()
+        .unwrap_or(min);
     let hi = curves
         .iter()
         .map(|c| {
@@ -247,18 +268,19 @@ fn draw(title: &str, curves: &[Curve], style: &Style) -> Result<String, PlotErro
     let points: Vec<Vec<(u32, f64)>> = curves
         .iter()
         .map(|c| match style.kind {
-            Kind::Pmf => c.pmf.iter().copied().filter(|&(s, _)| s <= hi).collect(),
-            Kind::Cdf => cumulative(&c.pmf, hi),
+            Kind::Pmf => (c.pmf.iter().copied())
+                .filter(|&(s, _)| (lo..=hi).contains(&s))
+                .collect(),
+            Kind::Cdf => (cumulative(&c.pmf, hi).into_iter())
+                .filter(|&(s, _)| s >= lo)
+                .collect(),
         })
         .collect();
-    let top = points
-        .iter()
-        .flatten()
-        .map(|&(_, y)| y)
-        .fold(0.0, f64::max);
+    let top = points.iter().flatten().map(|&(_, y)| y).fold(0.0, f64::max);
     let (y_lo, y_hi) = match (style.kind, style.scale) {
         (Kind::Cdf, Scale::Linear) => (0.0, 1.0),
-        (Kind::Pmf, Scale::Linear) => (0.0, top * 1.08),
+        // Room above the highest point for the legend, a line per curve.
+        (Kind::Pmf, Scale::Linear) => (0.0, top * (1.1 + 0.06 * curves.len() as f64)),
         (_, Scale::Log) => {
             let least = points
                 .iter()
@@ -288,10 +310,13 @@ fn draw(title: &str, curves: &[Curve], style: &Style) -> Result<String, PlotErro
         Kind::Pmf => "probability of the score",
         Kind::Cdf => "probability of the score or less",
     };
-    let caption = if hi < max && style.scale == Scale::Linear {
-        format!("{title} (scores above {hi}, probability < {cut}, not drawn)")
-    } else {
-        title.to_string()
+    let note = match (lo > min, hi < max) {
+        (true, true) => {
+            format!("not drawn: scores below {lo} or above {hi} (probability < {cut:e} each)")
+        }
+        (true, false) => format!("not drawn: scores below {lo} (probability < {cut:e})"),
+        (false, true) => format!("not drawn: scores above {hi} (probability < {cut:e})"),
+        (false, false) => String::new(),
     };
 
     let mut svg = String::new();
@@ -303,7 +328,7 @@ fn draw(title: &str, curves: &[Curve], style: &Style) -> Result<String, PlotErro
         let margin = (font * 0.8) as u32;
         let mut builder = ChartBuilder::on(&root);
         builder
-            .caption(caption, ("sans-serif", font * 1.15))
+            .caption(title, ("sans-serif", font * 1.15))
             .margin(margin)
             .margin_right(margin * 2)
             .x_label_area_size((font * 3.0) as u32)
@@ -352,12 +377,17 @@ fn draw(title: &str, curves: &[Curve], style: &Style) -> Result<String, PlotErro
                         )
                     };
                     let floor = y_lo.max(LOG_FLOOR);
-                    let shown = points.iter().filter(|&&(_, y)| y >= floor || style.scale == Scale::Linear);
+                    let shown = points
+                        .iter()
+                        .filter(|&&(_, y)| y >= floor || style.scale == Scale::Linear);
                     let series = match (style.kind, curves.len()) {
                         // One PMF: a bar per score.
                         (Kind::Pmf, 1) => chart.draw_series(shown.map(|&(s, p)| {
                             let x = f64::from(s);
-                            Rectangle::new([(x - 0.5, y_lo), (x + 0.5, p)], color.mix(0.75).filled())
+                            Rectangle::new(
+                                [(x - 0.5, y_lo), (x + 0.5, p)],
+                                color.mix(0.75).filled(),
+                            )
                         })),
                         // Several PMFs: a line each.
                         (Kind::Pmf, _) => chart.draw_series(LineSeries::new(
@@ -401,7 +431,10 @@ fn draw(title: &str, curves: &[Curve], style: &Style) -> Result<String, PlotErro
                     chart
                         .draw_series(curve.percentiles.iter().map(|&s| {
                             let x = f64::from(s);
-                            PathElement::new(vec![(x, y_at(from)), (x, y_at(to))], color.stroke_width(3))
+                            PathElement::new(
+                                vec![(x, y_at(from)), (x, y_at(to))],
+                                color.stroke_width(3),
+                            )
                         }))
                         .map_err(|e| fail(&e))?;
                 }
@@ -409,7 +442,9 @@ fn draw(title: &str, curves: &[Curve], style: &Style) -> Result<String, PlotErro
                     .configure_series_labels()
                     .position(match style.kind {
                         Kind::Pmf => SeriesLabelPosition::UpperRight,
-                        Kind::Cdf => SeriesLabelPosition::UpperLeft,
+                        // A CDF is high on the right, low on the left: the middle right is
+                        // free.
+                        Kind::Cdf => SeriesLabelPosition::MiddleRight,
                     })
                     .margin((font * 0.6) as u32)
                     .label_font(("sans-serif", font * 0.85))
@@ -422,6 +457,17 @@ fn draw(title: &str, curves: &[Curve], style: &Style) -> Result<String, PlotErro
         match style.scale {
             Scale::Linear => chart!(y_lo..y_hi),
             Scale::Log => chart!((y_lo..y_hi).log_scale()),
+        }
+        if !note.is_empty() {
+            let style = TextStyle::from(("sans-serif", font * 0.7))
+                .color(&RGBColor(90, 90, 90))
+                .pos(Pos::new(HPos::Right, VPos::Bottom));
+            root.draw(&Text::new(
+                note,
+                (width as i32 - 4, height as i32 - 4),
+                style,
+            ))
+            .map_err(|e| fail(&e))?;
         }
         root.present().map_err(|e| fail(&e))?;
     }
@@ -480,7 +526,12 @@ mod tests {
 
     #[test]
     fn draws_an_svg_with_one_bar_per_score() {
-        let svg = draw("test", &[curve("", &[(10, 0.25), (11, 0.5), (13, 0.25)])], &Style::default()).unwrap();
+        let svg = draw(
+            "test",
+            &[curve("", &[(10, 0.25), (11, 0.5), (13, 0.25)])],
+            &Style::default(),
+        )
+        .unwrap();
         assert!(svg.starts_with("<svg"));
         assert!(svg.contains("final score"));
         // The background, the plot area, three bars and the legend's box at least.
@@ -499,6 +550,7 @@ mod tests {
         assert_eq!(probability_label(0.5, Scale::Linear), "0.5");
         assert_eq!(probability_label(0.0, Scale::Linear), "0");
         assert_eq!(probability_label(1e-5, Scale::Log), "1e-5");
+        assert_eq!(probability_label(9.999999999e-5, Scale::Log), "1e-4");
     }
 
     #[test]

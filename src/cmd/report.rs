@@ -18,13 +18,13 @@ pub fn check(args: &ReportArgs, table: &Path) -> Result<()> {
     if args.at_least.is_empty() {
         bail!("--at-least needs at least one score, e.g. --at-least 200,250,300");
     }
-    if let Some(p) = &args.plot {
-        Encoding::of(p).map_err(|e| anyhow::anyhow!("--plot {e}"))?;
-    }
     for (flag, path) in [("--pmf", &args.pmf), ("--plot", &args.plot)] {
         if let Some(p) = path {
             super::check_output(flag, p, &[table])?;
         }
+    }
+    if let Some(p) = &args.plot {
+        Encoding::of(p).map_err(|e| anyhow::anyhow!("--plot {e}"))?;
     }
     if let (Some(pmf), Some(plot)) = (&args.pmf, &args.plot)
         && same_file(pmf, plot)
@@ -45,7 +45,12 @@ pub fn write_files(args: &ReportArgs, tally: &Tally, summary: &Summary, title: &
             .with_context(|| format!("cannot write --pmf {}", path.display()))?;
     }
     if let Some(path) = &args.plot {
-        plot(path, title, &[Curve::new("", tally, summary)], &args.plot_style())?;
+        plot(
+            path,
+            title,
+            &[Curve::new("", tally, summary)],
+            &args.plot_style(),
+        )?;
     }
     Ok(())
 }
@@ -132,7 +137,12 @@ pub fn write_comparison(
     head: &str,
     rows: &[(String, &Summary, Option<String>)],
 ) -> std::io::Result<()> {
-    let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(0).max(head.len());
+    let width = rows
+        .iter()
+        .map(|r| r.0.len())
+        .max()
+        .unwrap_or(0)
+        .max(head.len());
     let intervals = rows.iter().any(|r| r.2.is_some());
     let interval_head = if intervals { "  mean 95% interval" } else { "" };
     writeln!(

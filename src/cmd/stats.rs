@@ -203,7 +203,10 @@ fn run_several(args: &StatsArgs) -> Result<()> {
         "final score under optimal play (exact)",
     )?;
     super::print_result(args.report.json, &reports, |out| {
-        writeln!(out, "exact distributions of the final score under optimal play")?;
+        writeln!(
+            out,
+            "exact distributions of the final score under optimal play"
+        )?;
         let rows: Vec<_> = (reports.iter())
             .map(|r| (r.rules.label(), &r.summary, None))
             .collect();

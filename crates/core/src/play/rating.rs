@@ -251,7 +251,10 @@ fn habit(rules: &Rules, choice: Choice, best: &Action) -> String {
             let (kept, best) = (k.faces().len(), keep.len());
             match (kept == DICE, best == DICE) {
                 (true, false) => format!("stopped rolling where the best keeps {}", dice(best)),
-                (false, true) => format!("kept {} and rolled again where stopping is best", dice(kept)),
+                (false, true) => format!(
+                    "kept {} and rolled again where stopping is best",
+                    dice(kept)
+                ),
                 _ if kept == best => format!("kept other {} than the best", dice(kept)),
                 _ => format!("kept {} where the best keeps {best}", dice(kept)),
             }
@@ -290,7 +293,8 @@ pub fn rate(
                 order.push(d.player.clone());
             }
             let p = players.entry(d.player.clone()).or_default();
-            p.kind.get_or_insert(record.game.seats()[decision.seat].kind);
+            p.kind
+                .get_or_insert(record.game.seats()[decision.seat].kind);
             let game = games.entry(&d.player).or_default();
             game.0 += d.loss;
             game.1 += 1.0;
@@ -324,7 +328,9 @@ pub fn rate(
         for review in &priced.players {
             if let Some(&(loss, decisions)) = games.get(review.player.as_str()) {
                 let score = complete.then_some(review.score);
-                let p = players.get_mut(&review.player).expect("a player of a decision");
+                let p = players
+                    .get_mut(&review.player)
+                    .expect("a player of a decision");
                 p.games.push((loss, decisions, score));
             }
         }
@@ -334,7 +340,11 @@ pub fn rate(
     let kinds = ["keep, 2 rolls left", "keep, 1 roll left", "box"].map(String::from);
     let stages = [
         format!("early game (turns 1-{STAGE_TURNS})"),
-        format!("middle game (turns {}-{})", STAGE_TURNS + 1, turns - STAGE_TURNS),
+        format!(
+            "middle game (turns {}-{})",
+            STAGE_TURNS + 1,
+            turns - STAGE_TURNS
+        ),
         format!("late game (turns {}-{turns})", turns - STAGE_TURNS + 1),
     ];
     let losses = |names: &[String; 3], tallies: &[(usize, usize, f64); 3]| -> Vec<KindLoss> {
@@ -361,9 +371,8 @@ pub fn rate(
             let complete: Vec<(f64, u32)> = (p.games.iter())
                 .filter_map(|&(loss, _, score)| Some((loss, score?)))
                 .collect();
-            let per_game = (!complete.is_empty()).then(|| {
-                Estimate::mean_of(&complete.iter().map(|&(l, _)| l).collect::<Vec<_>>())
-            });
+            let per_game = (!complete.is_empty())
+                .then(|| Estimate::mean_of(&complete.iter().map(|&(l, _)| l).collect::<Vec<_>>()));
             let mut habits: Vec<Habit> = (p.habits.iter())
                 .map(|(habit, &(count, total_loss))| Habit {
                     habit: habit.clone(),
