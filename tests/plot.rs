@@ -68,25 +68,20 @@ fn a_figure_has_whole_score_ticks_marks_and_a_legend() {
     assert!(labels.contains(&legend), "{legend} not in {labels:?}");
 }
 
+/// The labels of the SVG figure `stats --rules yacht --plot` draws with `flags`.
+fn stats_figure(flags: &[&str]) -> Vec<String> {
+    let dir = temp_dir();
+    let svg = path_str(&dir.path().join("figure.svg"));
+    let mut args = vec!["stats", "--rules", "yacht", "--plot", &svg];
+    args.extend(flags);
+    let o = run(RuleSet::YACHT, Order::Any, &args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    texts(&std::fs::read_to_string(&svg).unwrap())
+}
+
 #[test]
 fn cdf_log_scale_and_png_of_a_chosen_size() {
-    let dir = temp_dir();
-    let cdf = dir.path().join("cdf.svg");
-    let o = run(
-        RuleSet::YACHT,
-        Order::Any,
-        &[
-            "stats",
-            "--rules",
-            "yacht",
-            "--plot",
-            &path_str(&cdf),
-            "--plot-kind",
-            "cdf",
-        ],
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
-    let labels = texts(&std::fs::read_to_string(&cdf).unwrap());
+    let labels = stats_figure(&["--plot-kind", "cdf"]);
     assert!(
         labels
             .iter()
@@ -95,22 +90,7 @@ fn cdf_log_scale_and_png_of_a_chosen_size() {
     );
     // A CDF's axis ends at 1.
     assert!(labels.iter().any(|l| l == "1"), "{labels:?}");
-    let log = dir.path().join("log.svg");
-    let o = run(
-        RuleSet::YACHT,
-        Order::Any,
-        &[
-            "stats",
-            "--rules",
-            "yacht",
-            "--plot",
-            &path_str(&log),
-            "--plot-scale",
-            "log",
-        ],
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
-    let labels = texts(&std::fs::read_to_string(&log).unwrap());
+    let labels = stats_figure(&["--plot-scale", "log"]);
     // Powers of ten, down into the tail (scores of Yacht beyond 250 are rarer than 1e-4).
     for power in ["1e-2", "1e-4", "1e-6"] {
         assert!(
@@ -118,6 +98,7 @@ fn cdf_log_scale_and_png_of_a_chosen_size() {
             "{power} not in {labels:?}"
         );
     }
+    let dir = temp_dir();
     let png = dir.path().join("pmf.PNG");
     let o = run(
         RuleSet::YACHT,

@@ -19,6 +19,7 @@ use yahtzee_core::play::rating::{PlayerRating, class, rate};
 use yahtzee_core::play::review::GameRecord;
 use yahtzee_core::policy::Policy;
 use yahtzee_core::policy::player::Player;
+use yahtzee_core::stats::distribution::Summary;
 use yahtzee_core::stats::simulate::simulate;
 use yahtzee_core::tables::set::TableSet;
 
@@ -91,13 +92,8 @@ fn simulated_mean(tables: &TableSet, policy: Policy) -> (f64, f64) {
     let player = Player::new(policy, tables).unwrap();
     let rules = Rules::new(RuleSet::YACHT);
     let tally = simulate(&rules, &player, 200_000, 99, &|_| {});
-    let pmf = tally.pmf();
-    let mean = pmf.iter().map(|&(s, p)| f64::from(s) * p).sum::<f64>();
-    let var = pmf
-        .iter()
-        .map(|&(s, p)| (f64::from(s) - mean).powi(2) * p)
-        .sum::<f64>();
-    (mean, (var / 200_000.0).sqrt())
+    let s = Summary::of(&rules, &tally, &[]);
+    (s.mean, s.std_dev / 200_000f64.sqrt())
 }
 
 /// The one player of a rating.

@@ -12,8 +12,9 @@ use crate::cli::{Lineup, SimulateArgs};
 use crate::plot::Curve;
 use yahtzee_core::policy::Needs;
 use yahtzee_core::policy::player::{Player, PlayerError, players};
-use yahtzee_core::report::{self, MatchReport};
+use yahtzee_core::report::{self, MatchReport, SimulateError, SimulateReport};
 use yahtzee_core::solve::vector::{DISTRIBUTION, TARGET};
+use yahtzee_core::stats::distribution::Tally;
 use yahtzee_core::stats::matches::Match;
 use yahtzee_core::tables::expected::{default_table_path, default_table_path_of};
 use yahtzee_core::tables::set::TableSet;
@@ -40,23 +41,7 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
     }
     // (The parser of --policy refuses the policies that need opponents.)
     let player = pool.install(|| Player::new(policy, &tables))?;
-    let bar = super::progress_bar(
-        &format!("{} games of {}", policy.label(), rules.label()),
-        "games",
-    );
-    bar.set_length(args.games);
-    let simulated = pool.install(|| {
-        report::simulate(
-            &rules,
-            &player,
-            args.games,
-            args.seed,
-            &args.report.at_least,
-            &|done| bar.set_position(done),
-        )
-    });
-    bar.finish_and_clear();
-    let (report, tally) = simulated.map_err(games_error)?;
+    let (report, tally) = pool.install(|| games(args, &player)).map_err(games_error)?;
     summary::write_files(
         &args.report,
         &tally,
@@ -222,21 +207,8 @@ fn run_several(args: &SimulateArgs, tables: &TableSet) -> Result<()> {
     let mut curves = Vec::with_capacity(args.policy.len());
     for &policy in &args.policy {
         let player = Player::new(policy, tables)?;
-        let bar = super::progress_bar(
-            &format!("{} games of {}", policy.label(), rules.label()),
-            "games",
-        );
-        bar.set_length(args.games);
-        let simulated = report::simulate(
-            &rules,
-            &player,
-            args.games,
-            args.seed,
-            &args.report.at_least,
-            &|done| bar.set_position(done),
-        );
-        bar.finish_and_clear();
-        let (report, tally) = simulated.map_err(|e| anyhow!("--games {}: {e}", args.games))?;
+        let (report, tally) =
+            games(args, &player).map_err(|e| anyhow!("--games {}: {e}", args.games))?;
         curves.push(Curve::new(&policy.label(), &tally, &report.summary));
         reports.push(report);
     }
@@ -267,4 +239,27 @@ fn run_several(args: &SimulateArgs, tables: &TableSet) -> Result<()> {
             .collect();
         summary::write_comparison(out, "policy", &rows)
     })
+}
+
+/// The games of `args` played by `player`, with a progress bar.
+fn games(
+    args: &SimulateArgs,
+    player: &Player<'_>,
+) -> Result<(SimulateReport, Tally), SimulateError> {
+    let rules = args.rules.rules();
+    let bar = super::progress_bar(
+        &format!("{} games of {}", player.policy().label(), rules.label()),
+        "games",
+    );
+    bar.set_length(args.games);
+    let simulated = report::simulate(
+        &rules,
+        player,
+        args.games,
+        args.seed,
+        &args.report.at_least,
+        &|done| bar.set_position(done),
+    );
+    bar.finish_and_clear();
+    simulated
 }

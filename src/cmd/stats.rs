@@ -9,9 +9,11 @@ use super::report as summary;
 use crate::cli::StatsArgs;
 use crate::plot::Curve;
 use yahtzee_core::policy::target::TargetPlayer;
-use yahtzee_core::report::{self, TargetStatsReport};
+use yahtzee_core::report::{self, StatsReport, TargetStatsReport};
 use yahtzee_core::solve::vector::TARGET;
 use yahtzee_core::stats::distribution::Summary;
+use yahtzee_core::stats::distribution::Tally;
+use yahtzee_core::tables::expected::StrategyTable;
 use yahtzee_core::tables::expected::{default_table_path, default_table_path_of};
 use yahtzee_core::tables::set::TablePaths;
 use yahtzee_core::text::probability;
@@ -37,14 +39,7 @@ pub fn run(args: &StatsArgs) -> Result<()> {
     let pool = super::thread_pool(args.threads)?;
     let tables = super::tables_at(rules, args.table.as_deref());
     let table = pool.install(|| tables.ev())?;
-    let bar = super::progress_bar(&format!("distribution of {}", rules.label()), "turns");
-    let (report, tally) = pool.install(|| {
-        report::stats(table, &args.report.at_least, &|done, total| {
-            bar.set_length(total);
-            bar.set_position(done);
-        })
-    });
-    bar.finish_and_clear();
+    let (report, tally) = distribution(&pool, table, &args.report.at_least);
     summary::write_files(
         &args.report,
         &tally,
@@ -186,14 +181,7 @@ fn run_several(args: &StatsArgs) -> Result<()> {
     for rules in all {
         let tables = super::tables_at(rules, None);
         let table = pool.install(|| tables.ev())?;
-        let bar = super::progress_bar(&format!("distribution of {}", rules.label()), "turns");
-        let (report, tally) = pool.install(|| {
-            report::stats(table, &args.report.at_least, &|done, total| {
-                bar.set_length(total);
-                bar.set_position(done);
-            })
-        });
-        bar.finish_and_clear();
+        let (report, tally) = distribution(&pool, table, &args.report.at_least);
         curves.push(Curve::new(&rules.label(), &tally, &report.summary));
         reports.push(report);
     }
@@ -212,4 +200,22 @@ fn run_several(args: &StatsArgs) -> Result<()> {
             .collect();
         summary::write_comparison(out, "rules", &rows)
     })
+}
+
+/// The exact distribution of `table`'s optimal play, with a progress bar.
+fn distribution(
+    pool: &rayon::ThreadPool,
+    table: &StrategyTable,
+    at_least: &[u32],
+) -> (StatsReport, Tally) {
+    let label = table.rules().label();
+    let bar = super::progress_bar(&format!("distribution of {label}"), "turns");
+    let done = pool.install(|| {
+        report::stats(table, at_least, &|done, total| {
+            bar.set_length(total);
+            bar.set_position(done);
+        })
+    });
+    bar.finish_and_clear();
+    done
 }
