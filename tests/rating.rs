@@ -248,4 +248,15 @@ fn review_of_a_folder_rates_its_players() {
     std::fs::create_dir(&empty).unwrap();
     let o = review(&[&path_str(&empty)]);
     assert_bad_input(&o, "holds no game record");
+    // Records of two rule sets: refused before any table is read.
+    let head = std::fs::read_to_string(&a).unwrap();
+    let head = head
+        .lines()
+        .next()
+        .unwrap()
+        .replace(r#""rules":"yacht""#, r#""rules":"yahtzee""#);
+    let other = dir.path().join("yahtzee.jsonl");
+    std::fs::write(&other, head + "\n").unwrap();
+    let o = review(&[&a, &path_str(&other)]);
+    assert_bad_input(&o, "rate the records of each rule set apart");
 }

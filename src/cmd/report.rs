@@ -23,9 +23,6 @@ pub fn check(args: &ReportArgs, table: &Path) -> Result<()> {
             super::check_output(flag, p, &[table])?;
         }
     }
-    if let Some(p) = &args.plot {
-        Encoding::of(p).map_err(|e| anyhow::anyhow!("--plot {e}"))?;
-    }
     if let (Some(pmf), Some(plot)) = (&args.pmf, &args.plot)
         && same_file(pmf, plot)
     {
@@ -33,6 +30,9 @@ pub fn check(args: &ReportArgs, table: &Path) -> Result<()> {
             "--pmf and --plot both name {}: give each its own file",
             pmf.display()
         );
+    }
+    if let Some(p) = &args.plot {
+        Encoding::of(p).map_err(|e| anyhow::anyhow!("--plot {e}"))?;
     }
     Ok(())
 }

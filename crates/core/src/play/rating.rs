@@ -283,6 +283,10 @@ pub fn rate(
         });
     }
     let turns = rules.box_count() as u32;
+    // The early game's last turn and the late game's first (a card of fewer than nine boxes,
+    // from a rules file, has a short or no middle game).
+    let early_end = STAGE_TURNS.min(turns);
+    let late_start = (turns.saturating_sub(STAGE_TURNS) + 1).max(early_end + 1);
     let mut order: Vec<String> = Vec::new();
     let mut players: BTreeMap<String, Tallies> = BTreeMap::new();
     for (done, record) in records.iter().enumerate() {
@@ -307,8 +311,8 @@ pub fn rate(
                 _ => 2,
             };
             let stage = match d.turn {
-                t if t <= STAGE_TURNS => 0,
-                t if t + STAGE_TURNS > turns => 2,
+                t if t <= early_end => 0,
+                t if t >= late_start => 2,
                 _ => 1,
             };
             for (tally, i) in [(&mut p.by_kind, kind), (&mut p.by_stage, stage)] {
@@ -338,14 +342,15 @@ pub fn rate(
     }
     let optimal_score = table.expected_score();
     let kinds = ["keep, 2 rolls left", "keep, 1 roll left", "box"].map(String::from);
+    let span = |first: u32, last: u32| match first.cmp(&last) {
+        std::cmp::Ordering::Less => format!("turns {first}-{last}"),
+        std::cmp::Ordering::Equal => format!("turn {first}"),
+        std::cmp::Ordering::Greater => "no turn".to_string(),
+    };
     let stages = [
-        format!("early game (turns 1-{STAGE_TURNS})"),
-        format!(
-            "middle game (turns {}-{})",
-            STAGE_TURNS + 1,
-            turns - STAGE_TURNS
-        ),
-        format!("late game (turns {}-{turns})", turns - STAGE_TURNS + 1),
+        format!("early game ({})", span(1, early_end)),
+        format!("middle game ({})", span(early_end + 1, late_start - 1)),
+        format!("late game ({})", span(late_start, turns)),
     ];
     let losses = |names: &[String; 3], tallies: &[(usize, usize, f64); 3]| -> Vec<KindLoss> {
         names
