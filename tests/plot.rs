@@ -18,6 +18,23 @@ fn texts(svg: &str) -> Vec<String> {
         .collect()
 }
 
+/// Asserts that the figure `svg` has a legend line for each of `reports`, named by its
+/// field `name`, with its mean.
+fn assert_legend(svg: &std::path::Path, reports: &[serde_json::Value], name: &str) {
+    let labels = texts(&std::fs::read_to_string(svg).unwrap());
+    for r in reports {
+        let start = format!(
+            "{}: mean {:.2}",
+            r[name].as_str().unwrap(),
+            r["mean"].as_f64().unwrap()
+        );
+        assert!(
+            labels.iter().any(|l| l.starts_with(&start)),
+            "{start} not in {labels:?}"
+        );
+    }
+}
+
 /// Width and height of a PNG, from its header.
 fn png_size(bytes: &[u8]) -> (u32, u32) {
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "not a PNG");
@@ -154,18 +171,7 @@ fn several_policies_are_played_on_the_same_dice_and_overlaid() {
     for figure in ["mean", "std_dev", "percentiles", "boxes"] {
         assert_eq!(reports[1][figure], alone[figure], "{figure}");
     }
-    let labels = texts(&std::fs::read_to_string(&svg).unwrap());
-    for r in reports {
-        let start = format!(
-            "{}: mean {:.2}",
-            r["policy"].as_str().unwrap(),
-            r["mean"].as_f64().unwrap()
-        );
-        assert!(
-            labels.iter().any(|l| l.starts_with(&start)),
-            "{start} not in {labels:?}"
-        );
-    }
+    assert_legend(&svg, reports, "policy");
     // The text report: one line per policy.
     let o = run(
         RuleSet::YACHT,
@@ -211,18 +217,7 @@ fn several_rule_sets_are_overlaid_in_one_figure() {
         .map(|r| r["rules"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["yacht", "yacht-dice"]);
-    let labels = texts(&std::fs::read_to_string(&svg).unwrap());
-    for r in reports {
-        let start = format!(
-            "{}: mean {:.2}",
-            r["rules"].as_str().unwrap(),
-            r["mean"].as_f64().unwrap()
-        );
-        assert!(
-            labels.iter().any(|l| l.starts_with(&start)),
-            "{start} not in {labels:?}"
-        );
-    }
+    assert_legend(&svg, reports, "rules");
     // A flag of one rule set is refused with several.
     let o = yahtzee_in(dir.path())
         .args([
