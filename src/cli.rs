@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::plot::{Kind, Scale, Style};
 use yahtzee_core::export::Format;
 use yahtzee_core::game::rules::{Order, Rules};
 use yahtzee_core::policy::Policy;
@@ -78,6 +79,39 @@ impl RulesArgs {
         } else {
             self.rules
         }
+    }
+}
+
+/// The rule sets of `stats`: one, or several to compare.
+#[derive(Args, Debug, Clone)]
+pub struct RuleSetsArgs {
+    /// Rule set, a built-in name or the path of a rules file, as for every command (`yahtzee
+    /// rules` lists them); several (comma-separated, or --rules repeated) are compared: one
+    /// line of figures each, their distributions overlaid in one --plot.
+    #[arg(long, default_value = "yahtzee", value_name = "NAME|PATH,...", value_parser = parse_rules, value_delimiter = ',', action = clap::ArgAction::Append)]
+    pub rules: Vec<Rules>,
+    /// No lower box may be filled while an upper box is open.
+    #[arg(long)]
+    pub upper_first: bool,
+}
+
+impl RuleSetsArgs {
+    /// Every rule set asked for, in order, each with `--upper-first` when given.
+    pub fn all(&self) -> Vec<Rules> {
+        (self.rules.iter())
+            .map(|&rules| {
+                RulesArgs {
+                    rules,
+                    upper_first: self.upper_first,
+                }
+                .rules()
+            })
+            .collect()
+    }
+
+    /// The first rule set asked for (the only one, unless several are compared).
+    pub fn rules(&self) -> Rules {
+        self.all()[0]
     }
 }
 
@@ -340,8 +374,16 @@ pub struct PlayArgs {
 
 #[derive(Args, Debug)]
 pub struct ReviewArgs {
-    /// The game record written by `yahtzee play`.
-    pub game: PathBuf,
+    /// The game record written by `yahtzee play`; several records, or a folder (its `.jsonl`
+    /// files), rate the players across their games (see --rating).
+    #[arg(required = true, value_name = "GAME|FOLDER")]
+    pub games: Vec<PathBuf>,
+    /// Rate each player across the games instead of listing every decision: the mean loss
+    /// per decision and per game with 95% intervals, the loss by kind of decision, the
+    /// costliest habits and a rating (README, "A player's rating"), in expected points;
+    /// implied by several records or a folder.
+    #[arg(long, conflicts_with_all = ["target", "win", "two_player"])]
+    pub rating: bool,
     /// The rules file of a game played under one (`play --rules PATH`): the record names
     /// the rules, and a rules file's rules are known once loaded [default: the record's
     /// rules, a built-in rule set].
@@ -484,19 +526,57 @@ pub struct ReportArgs {
     /// it if it exists; a strategy table or the table being read is never overwritten.
     #[arg(long, value_name = "FILE.csv")]
     pub pmf: Option<PathBuf>,
-    /// Also draw a histogram of the distribution to this SVG file, overwriting it if it
-    /// exists; a strategy table or the table being read is never overwritten.
-    #[arg(long, value_name = "FILE.svg")]
+    /// Also draw the distribution to this file, SVG or PNG by its extension (several rule
+    /// sets or policies: overlaid), overwriting it if it exists; a strategy table or the
+    /// table being read is never overwritten.
+    #[arg(long, value_name = "FILE.svg|FILE.png")]
     pub plot: Option<PathBuf>,
+    /// With --plot: the probability of each final score (`pmf`) or of each score or less
+    /// (`cdf`).
+    #[arg(long, value_enum, default_value_t = Kind::Pmf, requires = "plot")]
+    pub plot_kind: Kind,
+    /// With --plot: the probability axis, `linear` or `log` (to read the tails).
+    #[arg(long, value_enum, default_value_t = Scale::Linear, requires = "plot")]
+    pub plot_scale: Scale,
+    /// With --plot: the figure's width and height in pixels, 200 to 8000 each; the fonts
+    /// follow the height.
+    #[arg(long, value_name = "WIDTHxHEIGHT", default_value = "1000x600", value_parser = parse_plot_size, requires = "plot")]
+    pub plot_size: (u32, u32),
     /// Thresholds t of P(score >= t), comma-separated.
     #[arg(long, value_name = "T,T,..", value_delimiter = ',', default_values_t = THRESHOLDS)]
     pub at_least: Vec<u32>,
 }
 
+impl ReportArgs {
+    /// How --plot draws.
+    pub fn plot_style(&self) -> Style {
+        Style {
+            kind: self.plot_kind,
+            scale: self.plot_scale,
+            size: self.plot_size,
+        }
+    }
+}
+
+/// Parses `--plot-size WIDTHxHEIGHT`, each from 200 to 8000 pixels.
+pub fn parse_plot_size(text: &str) -> Result<(u32, u32), String> {
+    let size = text
+        .trim()
+        .split_once(['x', 'X'])
+        .and_then(|(w, h)| Some((w.trim().parse::<u32>().ok()?, h.trim().parse::<u32>().ok()?)));
+    match size {
+        Some((w, h)) if (200..=8000).contains(&w) && (200..=8000).contains(&h) => Ok((w, h)),
+        _ => Err(format!(
+            "the plot's size is WIDTHxHEIGHT in pixels, each from 200 to 8000 (e.g. 1000x600), not `{}`",
+            excerpt(text)
+        )),
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct StatsArgs {
     #[command(flatten)]
-    pub rules: RulesArgs,
+    pub rules: RuleSetsArgs,
     #[command(flatten)]
     pub report: ReportArgs,
     /// The distribution when playing for a final score of at least T (the best chance of
@@ -535,9 +615,11 @@ pub struct SimulateArgs {
     /// then scores like greedy), or `target:T` (the best chance of a final score of at least
     /// T, T from 0 to 100000; ties in chance: the higher expected score); the report of
     /// target:T adds the share of games reaching T with its 95% interval. The bots that
-    /// play to win need opponents: see --match.
-    #[arg(long, default_value = "optimal", value_name = "POLICY", value_parser = parse_policy)]
-    pub policy: Policy,
+    /// play to win need opponents: see --match. Several (comma-separated, or --policy
+    /// repeated) are compared on the same dice (the same seed): one line of figures each,
+    /// their distributions overlaid in one --plot.
+    #[arg(long, default_value = "optimal", value_name = "POLICY,...", value_parser = parse_policy, value_delimiter = ',', action = clap::ArgAction::Append)]
+    pub policy: Vec<Policy>,
     /// Strategy table for the optimal and the target policy [default: the cache folder, or
     /// $YAHTZEE_TABLE_DIR]; built if missing.
     #[arg(long, value_name = "PATH")]

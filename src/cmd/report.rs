@@ -7,7 +7,7 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 
 use crate::cli::ReportArgs;
-use crate::plot::plot_histogram;
+use crate::plot::{Curve, Encoding, plot};
 use yahtzee_core::files::same_file;
 use yahtzee_core::stats::distribution::{Summary, Tally};
 use yahtzee_core::text::probability;
@@ -31,18 +31,26 @@ pub fn check(args: &ReportArgs, table: &Path) -> Result<()> {
             pmf.display()
         );
     }
+    if let Some(p) = &args.plot {
+        Encoding::of(p).map_err(|e| anyhow::anyhow!("--plot {e}"))?;
+    }
     Ok(())
 }
 
-/// Writes the CSV and SVG files asked for.
-pub fn write_files(args: &ReportArgs, tally: &Tally, title: &str) -> Result<()> {
+/// Writes the CSV file and the plot asked for, of `tally` whose figures are `summary`.
+pub fn write_files(args: &ReportArgs, tally: &Tally, summary: &Summary, title: &str) -> Result<()> {
     if let Some(path) = &args.pmf {
         tally
             .write_pmf_csv(path)
             .with_context(|| format!("cannot write --pmf {}", path.display()))?;
     }
     if let Some(path) = &args.plot {
-        plot_histogram(path, title, &tally.pmf())?;
+        plot(
+            path,
+            title,
+            &[Curve::new("", tally, summary)],
+            &args.plot_style(),
+        )?;
     }
     Ok(())
 }
@@ -109,6 +117,59 @@ pub fn write_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
             y.mean_count,
             y.mean,
             counts.join("  ")
+        )?;
+    }
+    Ok(())
+}
+
+/// Draws `curves` overlaid into --plot, when asked for.
+pub fn plot_curves(args: &ReportArgs, curves: &[Curve], title: &str) -> Result<()> {
+    if let Some(path) = &args.plot {
+        plot(path, title, curves, &args.plot_style())?;
+    }
+    Ok(())
+}
+
+/// Several distributions side by side: one line of figures each, named in a column headed
+/// `head`, with the 95% interval of the mean of a simulation.
+pub fn write_comparison(
+    out: &mut impl Write,
+    head: &str,
+    rows: &[(String, &Summary, Option<String>)],
+) -> std::io::Result<()> {
+    let width = rows
+        .iter()
+        .map(|r| r.0.len())
+        .max()
+        .unwrap_or(0)
+        .max(head.len());
+    let intervals = rows.iter().any(|r| r.2.is_some());
+    let interval_head = if intervals { "  mean 95% interval" } else { "" };
+    writeln!(
+        out,
+        "{head:<width$} {:>9}{interval_head} {:>8} {:>5} {:>6} {:>5} {:>6} {:>7}",
+        "mean", "s.d.", "5%", "median", "95%", "lowest", "highest"
+    )?;
+    for (name, s, interval) in rows {
+        let at = |percent: f64| {
+            (s.percentiles.iter())
+                .find(|p| p.percent == percent)
+                .map_or(String::new(), |p| p.score.to_string())
+        };
+        let interval = match interval {
+            Some(i) => format!("  {i:>18}"),
+            None => String::new(),
+        };
+        writeln!(
+            out,
+            "{name:<width$} {:>9.4}{interval} {:>8.4} {:>5} {:>6} {:>5} {:>6} {:>7}",
+            s.mean,
+            s.std_dev,
+            at(5.0),
+            s.median,
+            at(95.0),
+            s.min,
+            s.max
         )?;
     }
     Ok(())

@@ -4,12 +4,16 @@
 //! the exact game of two (`--two-player`, by default for a record with a two-player bot).
 //! The work is
 //! [`yahtzee_core::play::review`]; this reads the file, loads the table of its rules and prints.
+//! Several records, or a folder of them, rate each player across the games
+//! ([`yahtzee_core::play::rating`]).
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result, anyhow, bail};
 
 use crate::cli::{ReviewArgs, ReviewTarget};
+use yahtzee_core::play::rating::{rate, render_rating};
 use yahtzee_core::play::review::{GameRecord, render_review, review_for};
 use yahtzee_core::policy::pricing::Pricing;
 
@@ -17,17 +21,11 @@ use yahtzee_core::policy::pricing::Pricing;
 const MAX_RECORD_BYTES: u64 = 64 << 20;
 
 pub fn run(args: &ReviewArgs) -> Result<()> {
-    let path = &args.game;
-    let bytes = yahtzee_core::files::read_regular(path, MAX_RECORD_BYTES)
-        .with_context(|| format!("cannot read the game record {}", path.display()))?;
-    let record = GameRecord::parse(&bytes).with_context(|| format!("{}", path.display()))?;
-    if let Some(line) = record.cut_off {
-        note!(
-            "warning: {} ends early: line {line} is cut off (the game's writing stopped there); reviewing the {} lines before it",
-            path.display(),
-            line - 1
-        );
+    let path = &args.games[0];
+    if args.rating || args.games.len() > 1 || path.is_dir() {
+        return run_rating(args);
     }
+    let record = read_record(path)?;
     let rules = record.game.rules();
     if let Some(given) = args.rules
         && given.set != rules.set
@@ -98,6 +96,97 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
     super::print_result(args.json, &report, |out| {
         out.write_all(render_review(&report).as_bytes())?;
         Ok(())
+    })?;
+    Ok(())
+}
+
+/// Reads and checks the record at `path`, warning of a record cut off.
+fn read_record(path: &Path) -> Result<GameRecord> {
+    let bytes = yahtzee_core::files::read_regular(path, MAX_RECORD_BYTES)
+        .with_context(|| format!("cannot read the game record {}", path.display()))?;
+    let record = GameRecord::parse(&bytes).with_context(|| format!("{}", path.display()))?;
+    if let Some(line) = record.cut_off {
+        note!(
+            "warning: {} ends early: line {line} is cut off (the game's writing stopped there); reviewing the {} lines before it",
+            path.display(),
+            line - 1
+        );
+    }
+    Ok(record)
+}
+
+/// The records of the paths given: each file, and the `.jsonl` files of each folder (by
+/// name).
+fn record_paths(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut all = Vec::new();
+    for path in paths {
+        if !path.is_dir() {
+            all.push(path.clone());
+            continue;
+        }
+        let mut found: Vec<PathBuf> = std::fs::read_dir(path)
+            .with_context(|| format!("cannot read the folder {}", path.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "jsonl"))
+            .collect();
+        if found.is_empty() {
+            bail!(
+                "{}: the folder holds no game record (a .jsonl file written by `yahtzee play`)",
+                path.display()
+            );
+        }
+        found.sort();
+        all.extend(found);
+    }
+    Ok(all)
+}
+
+/// Several records, a folder or --rating: each player's rating across the games, in
+/// expected points.
+fn run_rating(args: &ReviewArgs) -> Result<()> {
+    if args.target.is_some() || args.win || args.two_player {
+        bail!(
+            "a rating across games is in expected points: --target, --win and --two-player price one game; drop them, or review one record"
+        );
+    }
+    let paths = record_paths(&args.games)?;
+    let records = paths
+        .iter()
+        .map(|p| read_record(p))
+        .collect::<Result<Vec<GameRecord>>>()?;
+    let rules = records[0].game.rules();
+    if let Some(given) = args.rules
+        && given.set != rules.set
+    {
+        return Err(anyhow!(
+            "{}: the game was played under {}, not {}: give --rules the rules of the records, or drop it",
+            paths[0].display(),
+            rules.set,
+            given.set
+        ));
+    }
+    if let Some((path, r)) = paths
+        .iter()
+        .zip(&records)
+        .find(|(_, r)| r.game.rules() != rules)
+    {
+        bail!(
+            "{}: a game of {}, not {} like {}: rate the records of each rule set apart",
+            path.display(),
+            r.game.rules().label(),
+            rules.label(),
+            paths[0].display()
+        );
+    }
+    let tables = super::tables(rules, table_paths!(args), super::RulesFrom::Input);
+    let table = tables.ev()?;
+    let bar = super::progress_bar(&format!("rating {} records", records.len()), "records");
+    bar.set_length(records.len() as u64);
+    let rating = rate(table, &records, &|done| bar.set_position(done as u64));
+    bar.finish_and_clear();
+    let rating = rating?;
+    super::print_result(args.json, &rating, |out| {
+        out.write_all(render_rating(&rating).as_bytes())
     })?;
     Ok(())
 }

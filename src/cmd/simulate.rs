@@ -5,14 +5,16 @@ use std::io::Write;
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result, anyhow, bail};
 
 use super::report as summary;
 use crate::cli::{Lineup, SimulateArgs};
+use crate::plot::Curve;
 use yahtzee_core::policy::Needs;
 use yahtzee_core::policy::player::{Player, PlayerError, players};
-use yahtzee_core::report::{self, MatchReport};
+use yahtzee_core::report::{self, MatchReport, SimulateError, SimulateReport};
 use yahtzee_core::solve::vector::{DISTRIBUTION, TARGET};
+use yahtzee_core::stats::distribution::Tally;
 use yahtzee_core::stats::matches::Match;
 use yahtzee_core::tables::expected::{default_table_path, default_table_path_of};
 use yahtzee_core::tables::set::TableSet;
@@ -20,7 +22,7 @@ use yahtzee_core::text::probability;
 
 pub fn run(args: &SimulateArgs) -> Result<()> {
     let rules = args.rules.rules();
-    let policy = args.policy;
+    let policy = args.policy[0];
     let table_path = args
         .table
         .clone()
@@ -34,28 +36,16 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
     if let Some(lineup) = &args.lineup {
         return pool.install(|| run_match(args, lineup, &tables));
     }
+    if args.policy.len() > 1 {
+        return pool.install(|| run_several(args, &tables));
+    }
     // (The parser of --policy refuses the policies that need opponents.)
     let player = pool.install(|| Player::new(policy, &tables))?;
-    let bar = super::progress_bar(
-        &format!("{} games of {}", policy.label(), rules.label()),
-        "games",
-    );
-    bar.set_length(args.games);
-    let simulated = pool.install(|| {
-        report::simulate(
-            &rules,
-            &player,
-            args.games,
-            args.seed,
-            &args.report.at_least,
-            &|done| bar.set_position(done),
-        )
-    });
-    bar.finish_and_clear();
-    let (report, tally) = simulated.map_err(games_error)?;
+    let (report, tally) = pool.install(|| games(args, &player)).map_err(games_error)?;
     summary::write_files(
         &args.report,
         &tally,
+        &report.summary,
         &format!(
             "{}: final score of {} {} games (seed {})",
             rules.label(),
@@ -204,4 +194,72 @@ fn render_match(report: &MatchReport) -> String {
         s.push_str(&format!("model of the win bots: {model}\n"));
     }
     s
+}
+
+/// `--policy A,B,...`: the games of each policy on the same dice (the same seed), one line
+/// of figures each (JSON: each one's report), overlaid in one --plot.
+fn run_several(args: &SimulateArgs, tables: &TableSet) -> Result<()> {
+    let rules = args.rules.rules();
+    if args.report.pmf.is_some() {
+        bail!("--pmf writes one distribution: give --policy one policy");
+    }
+    let mut reports = Vec::with_capacity(args.policy.len());
+    let mut curves = Vec::with_capacity(args.policy.len());
+    for &policy in &args.policy {
+        let player = Player::new(policy, tables)?;
+        let (report, tally) =
+            games(args, &player).map_err(|e| anyhow!("--games {}: {e}", args.games))?;
+        curves.push(Curve::new(&policy.label(), &tally, &report.summary));
+        reports.push(report);
+    }
+    summary::plot_curves(
+        &args.report,
+        &curves,
+        &format!(
+            "{}: final score of {} games of each policy (seed {}, the same dice)",
+            rules.label(),
+            args.games,
+            args.seed
+        ),
+    )?;
+    super::print_result(args.report.json, &reports, |out| {
+        writeln!(
+            out,
+            "{}: {} games of each policy, seed {} (the same dice for each)",
+            rules.label(),
+            args.games,
+            args.seed
+        )?;
+        let rows: Vec<_> = (reports.iter())
+            .map(|r| {
+                let i = &r.mean_interval;
+                let interval = format!("[{:.2}, {:.2}]", i.low, i.high);
+                (r.policy.label(), &r.summary, Some(interval))
+            })
+            .collect();
+        summary::write_comparison(out, "policy", &rows)
+    })
+}
+
+/// The games of `args` played by `player`, with a progress bar.
+fn games(
+    args: &SimulateArgs,
+    player: &Player<'_>,
+) -> Result<(SimulateReport, Tally), SimulateError> {
+    let rules = args.rules.rules();
+    let bar = super::progress_bar(
+        &format!("{} games of {}", player.policy().label(), rules.label()),
+        "games",
+    );
+    bar.set_length(args.games);
+    let simulated = report::simulate(
+        &rules,
+        player,
+        args.games,
+        args.seed,
+        &args.report.at_least,
+        &|done| bar.set_position(done),
+    );
+    bar.finish_and_clear();
+    simulated
 }

@@ -3,19 +3,25 @@
 
 use std::io::Write;
 
-use anyhow::Result;
+use anyhow::{Result, bail};
 
 use super::report as summary;
 use crate::cli::StatsArgs;
+use crate::plot::Curve;
 use yahtzee_core::policy::target::TargetPlayer;
-use yahtzee_core::report::{self, TargetStatsReport};
+use yahtzee_core::report::{self, StatsReport, TargetStatsReport};
 use yahtzee_core::solve::vector::TARGET;
 use yahtzee_core::stats::distribution::Summary;
+use yahtzee_core::stats::distribution::Tally;
+use yahtzee_core::tables::expected::StrategyTable;
 use yahtzee_core::tables::expected::{default_table_path, default_table_path_of};
 use yahtzee_core::tables::set::TablePaths;
 use yahtzee_core::text::probability;
 
 pub fn run(args: &StatsArgs) -> Result<()> {
+    if args.rules.rules.len() > 1 {
+        return run_several(args);
+    }
     let rules = args.rules.rules();
     let table_path = args
         .table
@@ -33,17 +39,11 @@ pub fn run(args: &StatsArgs) -> Result<()> {
     let pool = super::thread_pool(args.threads)?;
     let tables = super::tables_at(rules, args.table.as_deref());
     let table = pool.install(|| tables.ev())?;
-    let bar = super::progress_bar(&format!("distribution of {}", rules.label()), "turns");
-    let (report, tally) = pool.install(|| {
-        report::stats(table, &args.report.at_least, &|done, total| {
-            bar.set_length(total);
-            bar.set_position(done);
-        })
-    });
-    bar.finish_and_clear();
+    let (report, tally) = distribution(&pool, table, &args.report.at_least);
     summary::write_files(
         &args.report,
         &tally,
+        &report.summary,
         &format!("{}: final score under optimal play (exact)", rules.label()),
     )?;
     super::print_result(args.report.json, &report, |out| {
@@ -92,6 +92,7 @@ fn run_target(args: &StatsArgs, target: u32) -> Result<()> {
     summary::write_files(
         &args.report,
         &tally,
+        &report.summary,
         &format!(
             "{}: final score playing for {target} (exact)",
             rules.label()
@@ -156,4 +157,65 @@ fn write_target(out: &mut impl Write, r: &TargetStatsReport) -> std::io::Result<
     }
     writeln!(out, "ties: {}", r.tie_convention)?;
     Ok(())
+}
+
+/// `stats --rules A,B,...`: the exact distribution of each rule set, one line of figures
+/// each (JSON: each one's report), overlaid in one --plot.
+fn run_several(args: &StatsArgs) -> Result<()> {
+    let all = args.rules.all();
+    if args.target.is_some() {
+        bail!("--target compares two policies of one rule set: give --rules one rule set");
+    }
+    if args.table.is_some() {
+        bail!("--table is the table of one rule set: leave it out to compare several");
+    }
+    if args.report.pmf.is_some() {
+        bail!("--pmf writes one distribution: give --rules one rule set");
+    }
+    for rules in &all {
+        summary::check(&args.report, &default_table_path(rules))?;
+    }
+    let pool = super::thread_pool(args.threads)?;
+    let mut reports = Vec::with_capacity(all.len());
+    let mut curves = Vec::with_capacity(all.len());
+    for rules in all {
+        let tables = super::tables_at(rules, None);
+        let table = pool.install(|| tables.ev())?;
+        let (report, tally) = distribution(&pool, table, &args.report.at_least);
+        curves.push(Curve::new(&rules.label(), &tally, &report.summary));
+        reports.push(report);
+    }
+    summary::plot_curves(
+        &args.report,
+        &curves,
+        "final score under optimal play (exact)",
+    )?;
+    super::print_result(args.report.json, &reports, |out| {
+        writeln!(
+            out,
+            "exact distributions of the final score under optimal play"
+        )?;
+        let rows: Vec<_> = (reports.iter())
+            .map(|r| (r.rules.label(), &r.summary, None))
+            .collect();
+        summary::write_comparison(out, "rules", &rows)
+    })
+}
+
+/// The exact distribution of `table`'s optimal play, with a progress bar.
+fn distribution(
+    pool: &rayon::ThreadPool,
+    table: &StrategyTable,
+    at_least: &[u32],
+) -> (StatsReport, Tally) {
+    let label = table.rules().label();
+    let bar = super::progress_bar(&format!("distribution of {label}"), "turns");
+    let done = pool.install(|| {
+        report::stats(table, at_least, &|done, total| {
+            bar.set_length(total);
+            bar.set_position(done);
+        })
+    });
+    bar.finish_and_clear();
+    done
 }

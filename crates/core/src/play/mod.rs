@@ -14,6 +14,8 @@
 //! - [`own`]: a game played by a policy of one's own (a callback), with the dice of a seeded
 //!   simulation's game.
 //! - [`record`]: the JSON Lines record format.
+//! - [`review`]: the price of every decision of a record; [`rating`]: a player's rating
+//!   across many records.
 //! - [`command`]: what a player types.
 //! - [`session`]: the terminal game: the prompts, the commands and the hints, around the host.
 //! - [`render`]: the score card as text.
@@ -21,6 +23,7 @@
 pub mod command;
 pub mod host;
 pub mod own;
+pub mod rating;
 pub mod record;
 pub mod render;
 pub mod review;
