@@ -737,7 +737,7 @@ fn review_refuses_a_bad_record_with_the_line_and_the_reason() {
     assert_error(
         &server.post("/api/review?rules=yacht", &record),
         400,
-        "the parameters of /api/review are objective and target",
+        "the parameters of /api/review are objective, target and stream",
     );
     // A record cut off mid-line is reviewed up to that line.
     let cut = &record[..record.len() - 10];
@@ -1692,7 +1692,7 @@ fn review_prices_in_the_objective_asked_as_review_does_with_its_flags() {
         ),
         (
             "?rules=yacht",
-            "unknown query parameter `rules`: the parameters of /api/review are objective and target",
+            "unknown query parameter `rules`: the parameters of /api/review are objective, target and stream",
         ),
         ("?target=1&target=2", "given twice"),
     ] {
@@ -2249,4 +2249,142 @@ fn outlook_accepted_two_player_and_lead() {
         !schema.contains("two_player") && !schema.contains("lead"),
         "{schema}"
     );
+}
+
+/// Issue 25: the review of a game priced to win took minutes with nothing to see. Streamed
+/// (`stream=true`), every decision comes as its own line as soon as it is priced (the last
+/// turns first), each as the whole review has it, and the last line is the review
+/// `/api/review` answers.
+#[test]
+fn a_streamed_review_comes_decision_by_decision_and_ends_with_the_whole_review() {
+    table(RuleSet::YACHT, Order::Any);
+    util::distribution_table(RuleSet::YACHT, Order::Any);
+    let server = Served::start(&["--rules", "yacht"]);
+    let record = two_player_record(&server, 11);
+    for query in ["?objective=win", "?target=150", ""] {
+        let (status, whole) = server.post(&format!("/api/review{query}"), &record);
+        assert_eq!(status, 200, "{whole}");
+        let whole: Value = serde_json::from_str(&whole).unwrap();
+        let sep = if query.is_empty() { "?" } else { "&" };
+        let (status, body) = server.post(&format!("/api/review{query}{sep}stream=true"), &record);
+        assert_eq!(status, 200, "{body}");
+        let lines: Vec<Value> = body
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+            .collect();
+        let decisions = whole["decisions"].as_array().unwrap();
+        let n = decisions.len();
+        assert_eq!(lines[0]["type"], "waiting", "{query}");
+        assert_eq!(lines[1]["type"], "started");
+        assert_eq!(lines[1]["total"], n);
+        assert_eq!(lines[1]["objective"], whole["objective"]);
+        assert_eq!(lines[1]["model"], whole["model"]);
+        let priced: Vec<&Value> = lines.iter().filter(|l| l["type"] == "decision").collect();
+        assert_eq!(priced.len(), n, "{query}: one line per decision");
+        let mut seen = vec![false; n];
+        let mut last_turn = u64::MAX;
+        for (k, l) in priced.iter().enumerate() {
+            assert_eq!(l["done"], k + 1);
+            let i = l["index"].as_u64().unwrap() as usize;
+            assert!(!std::mem::replace(&mut seen[i], true), "decision {i} twice");
+            // Each decision as the review has it, the last turns first.
+            assert_eq!(l["decision"], decisions[i], "{query}: decision {i}");
+            let turn = decisions[i]["turn"].as_u64().unwrap();
+            assert!(turn <= last_turn, "{query}: turn {turn} after {last_turn}");
+            last_turn = turn;
+        }
+        let end = lines.last().unwrap();
+        assert_eq!(end["type"], "review");
+        assert_eq!(end["review"], whole, "{query}");
+    }
+    assert_error(
+        &server.post("/api/review?stream=yes", &record),
+        400,
+        "stream must be true",
+    );
+    // A record refused is a 400 before any line.
+    assert_error(
+        &server.post("/api/review?stream=true", "{}"),
+        400,
+        "the record: ",
+    );
+}
+
+/// Issue 25: Cancel stopped the page's questions but not a table being built. `/api/cancel`
+/// stops the build as its next card starts: nothing is saved, the status says `cancelled`,
+/// and asked for again the table builds anew.
+#[test]
+fn cancel_stops_a_table_build_and_leaves_no_file() {
+    let dir = temp_dir();
+    let yacht = table_dir().join("yacht.v3.table");
+    table(RuleSet::YACHT, Order::Any);
+    std::fs::copy(&yacht, dir.path().join("yacht.v3.table")).unwrap();
+    let server = Served::start_in(dir.path(), &["--rules", "yacht"]);
+    let target = |server: &Served| -> Value {
+        let (_, body) = server.get("/api/status");
+        let v: Value = serde_json::from_str(&body).unwrap();
+        v["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["rules"] == "yahtzee" && t["objective"] == "target")
+            .cloned()
+            .unwrap_or(Value::Null)
+    };
+    let wait = |what: &str, done: &dyn Fn(&Value) -> bool| {
+        let deadline = Instant::now() + Duration::from_secs(120);
+        loop {
+            let t = target(&server);
+            if done(&t) {
+                return t;
+            }
+            assert!(Instant::now() < deadline, "{what}: {t}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    for round in 0..2 {
+        // The target table of Yahtzee: minutes of building.
+        let (status, body) = server.post("/api/load?rules=yahtzee&objective=target", "");
+        assert_eq!(status, 200, "{body}");
+        assert_ne!(target(&server)["state"], "cancelled", "round {round}");
+        wait("the build under way", &|t| {
+            t["state"] == "building" && t["done"].as_u64().unwrap_or(0) > 0
+        });
+        let (status, body) = server.post("/api/cancel?rules=yahtzee&objective=target", "");
+        assert_eq!(status, 200, "{body}");
+        let t = wait("the build stopped", &|t| t["state"] == "cancelled");
+        assert!(
+            t["error"].as_str().unwrap().contains("was cancelled"),
+            "{t}"
+        );
+        assert!(t["done"].as_u64().unwrap() < t["total"].as_u64().unwrap());
+        // Nothing of it is left in the folder: no table, no temporary.
+        let names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(
+            names.iter().all(|n| !n.starts_with("yahtzee.target")),
+            "{names:?}"
+        );
+    }
+    // The server stops computing (the build's threads are back).
+    assert!(idle_within(server.pid(), 20.0).is_some(), "the build went on");
+    let err = server.err.lock().unwrap().clone();
+    assert_eq!(
+        err.matches("stopped building the target table of yahtzee")
+            .count(),
+        2,
+        "{err}"
+    );
+    assert!(!err.contains("built the target table of yahtzee"), "{err}");
+    assert_error(
+        &server.post("/api/cancel?rules=yahtzee&objective=chess", ""),
+        400,
+        "objective must be",
+    );
+    // A table that is not being built is left as it is.
+    let (status, body) = server.post("/api/cancel?rules=yacht", "");
+    assert_eq!(status, 200);
+    assert!(body.contains(r#""state":"ready""#), "{body}");
 }

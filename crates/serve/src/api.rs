@@ -44,7 +44,9 @@ use yahtzee_core::play::review::{
 use yahtzee_core::play::{box_names, check_legal};
 use yahtzee_core::policy::Answer;
 use yahtzee_core::policy::pricing::Pricing;
-use yahtzee_core::policy::win::{Opponent, advise_against, needs_distribution, opponent_scores};
+use yahtzee_core::policy::win::{
+    MODEL, Opponent, advise_against, needs_distribution, opponent_scores,
+};
 use yahtzee_core::report::{StatsReport, stats};
 use yahtzee_core::stats::distribution::{Summary, THRESHOLDS, Tally};
 use yahtzee_core::tables::set::LoadCause;
@@ -653,8 +655,14 @@ pub fn review_request(
 #[derive(Serialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum ReviewLine<'a> {
-    /// Pricing starts: `total` decisions, priced in `order`.
+    /// Pricing starts: `total` decisions, priced in `order`, in the review's objective.
     Started {
+        /// What the decisions are priced in (the review's `objective`).
+        objective: &'static str,
+        /// The review's `target`.
+        target: Option<u32>,
+        /// The review's `model`.
+        model: Option<&'static str>,
         /// The decisions of the record.
         total: usize,
         /// The order they are priced in, in words.
@@ -724,6 +732,9 @@ pub fn price_review(
         }
     };
     send(line(&ReviewLine::Started {
+        objective: pricing.objective(),
+        target: pricing.target(),
+        model: matches!(pricing, Pricing::Win { .. }).then_some(MODEL),
         total: record.decisions.len(),
         order: "the last turns first (a decision priced to win is a solve of the rest of the game: the first turns take longest)",
     }));
