@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use yahtzee_core::game::rules::{Order, RuleSet};
 
 use crate::serve::Served;
-use crate::util::{run, stderr, stdout, table, temp_dir};
+use crate::util::{run, stderr, stdout, table, table_dir, temp_dir};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -1659,4 +1659,154 @@ fn a_phone_at_the_table_plays_a_whole_game_without_scrolling() {
     b.wait("the page again, from the session", || {
         (b.js("return document.body.dataset.ready || null").as_str() == Some("true")).then_some(())
     });
+}
+
+/// Issue 25: on a phone, the review of a game priced to win comes decision by decision as
+/// the server prices it (one line of the answer each), then whole, as `yahtzee review
+/// --win` has it; and Cancel stops a table being built on the server too, which saves
+/// nothing.
+#[test]
+fn a_phone_sees_the_win_review_come_and_cancel_stops_a_table_build() {
+    let (chromium, driver) = match browser() {
+        Ok(b) => b,
+        Err(why) if std::env::var("CI").as_deref() == Ok("true") => {
+            panic!("the browser test cannot run under CI=true: {why}")
+        }
+        Err(why) => {
+            eprintln!("browser test not run: {why}");
+            return;
+        }
+    };
+    let axe = match axe_script() {
+        Ok(s) => Some(s),
+        Err(why) if std::env::var("CI").as_deref() == Ok("true") => {
+            panic!("axe-core cannot be installed under CI=true: {why}")
+        }
+        Err(why) => {
+            eprintln!("axe-core checks not run: {why}");
+            None
+        }
+    };
+    let axe_check = |b: &Browser, view: &str| {
+        if let Some(script) = &axe {
+            b.axe(script, view);
+        }
+    };
+    table(RuleSet::YACHT, Order::Any);
+    table(RuleSet::YAHTZEE, Order::Any);
+    crate::util::distribution_table(RuleSet::YACHT, Order::Any);
+    // A folder of its own, without the target table of Yahtzee (minutes to build).
+    let dir = temp_dir();
+    for name in [
+        "yacht.v3.table",
+        "yacht.distribution.v3.table",
+        "yahtzee.v3.table",
+    ] {
+        std::fs::copy(table_dir().join(name), dir.path().join(name)).unwrap();
+    }
+    let server = Served::start_in(dir.path(), &["--rules", "yacht"]);
+    let work = temp_dir();
+    let path = work.path().join("two.jsonl");
+    std::fs::write(&path, crate::serve::two_player_record(&server, 11)).unwrap();
+    let o = crate::util::yahtzee_in(dir.path())
+        .args(["review", &path.display().to_string(), "--json", "--win"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let cli: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let decisions = cli["decisions"].as_array().unwrap().len();
+    let profile = temp_dir();
+    let shots =
+        std::env::var_os("YAHTZEE_SCREENSHOTS").map_or(work.path().to_path_buf(), PathBuf::from);
+    std::fs::create_dir_all(&shots).unwrap();
+    let b = Browser::start(&chromium, &driver, profile.path(), shots.clone());
+    b.go(&format!("{}/", server.base));
+    b.viewport(390, 844, true);
+    b.wait("the page", || {
+        (b.js("return document.body.dataset.ready || null").as_str() == Some("true")).then_some(())
+    });
+
+    // The review priced to win, decision by decision.
+    b.click("#tab-review");
+    b.click("input[name=\"review-objective\"][value=\"win\"]");
+    b.keys("#record-file", &path.display().to_string());
+    b.click("#review-form button[type=\"submit\"]");
+    b.wait("the whole review", || {
+        b.find_all("#review-result[data-streamed]").first().cloned()
+    });
+    assert_eq!(
+        b.js("return document.querySelector('#review-result').dataset.streamed"),
+        decisions.to_string(),
+        "one line of the answer per decision, each shown as it came"
+    );
+    assert_eq!(b.find_all("#review-decisions tbody tr").len(), decisions);
+    assert_eq!(b.find_all("#review-chart rect.bar").len(), decisions);
+    for p in cli["players"].as_array().unwrap() {
+        let cell = format!(
+            "#review-players tr[data-player=\"{}\"] td.mean-loss",
+            p["player"].as_str().unwrap()
+        );
+        assert_eq!(
+            b.text(&cell),
+            format!("{:.4}", p["mean_loss"].as_f64().unwrap())
+        );
+    }
+    assert!(
+        b.find_all("#status[hidden]").len() == 1,
+        "the busy state goes"
+    );
+    assert_eq!(
+        b.js("return document.documentElement.scrollWidth <= window.innerWidth"),
+        true,
+        "the review fits the phone's width"
+    );
+    axe_check(&b, "a review priced to win, on a phone");
+    b.screenshot("serve-phone-review-win.png");
+
+    // Yahtzee, playing for a target: its table is built (minutes), with Cancel in view.
+    b.click("#tab-advise");
+    let rules = b.find("#rules option[value=\"yahtzee\"]");
+    b.cmd("POST", &format!("/element/{rules}/click"), None);
+    b.wait("the rules of Yahtzee", || {
+        (b.js("return document.querySelector('#rules').value") == "yahtzee").then_some(())
+    });
+    b.click("input[name=\"objective\"][value=\"target\"]");
+    b.wait("the build's progress", || {
+        let text = b.text("#status-text");
+        (text.starts_with("Building the target table of yahtzee") && text.contains(" of "))
+            .then_some(())
+    });
+    assert!(b.on_screen("#cancel"), "Cancel is on the first screen");
+    axe_check(&b, "a table being built, on a phone");
+    b.screenshot("serve-phone-building.png");
+    b.click("#cancel");
+    // The server stops the build: its status says so, and nothing is saved.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let (_, body) = server.get("/api/status");
+        let v: Value = serde_json::from_str(&body).unwrap();
+        let state = v["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["rules"] == "yahtzee" && t["objective"] == "target")
+            .map(|t| t["state"].clone());
+        if state == Some(json!("cancelled")) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the build went on: {body}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        names.iter().all(|n| !n.starts_with("yahtzee.target")),
+        "{names:?}"
+    );
+    b.wait("the busy state gone", || {
+        (b.find_all("#status[hidden]").len() == 1).then_some(())
+    });
+    axe_check(&b, "the advice after a cancelled build, on a phone");
 }

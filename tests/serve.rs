@@ -74,7 +74,12 @@ impl Served {
     /// Starts `serve --lan` with `args`: the server, the address it printed first (with its
     /// token), the other addresses, and the lines of its QR code.
     pub fn start_lan(args: &[&str]) -> (Served, String, Vec<String>, Vec<String>) {
-        let mut child = util::yahtzee_in(table_dir())
+        Served::start_lan_in(table_dir(), args)
+    }
+
+    /// [`Served::start_lan`] with the tables (and the token kept) of `dir`.
+    pub fn start_lan_in(dir: &Path, args: &[&str]) -> (Served, String, Vec<String>, Vec<String>) {
+        let mut child = util::yahtzee_in(dir)
             .args(["serve", "--lan", "--port", "0"])
             .args(args)
             .stdin(Stdio::null())
@@ -1223,7 +1228,10 @@ fn lan_answers_only_with_its_token_on_every_address_and_its_qr_code_is_its_addre
         assert!(page.contains("<script src=\"/app.js\" defer></script>"));
         assert_eq!(
             cookie,
-            format!("yahtzee_token={token}; Path=/; HttpOnly; SameSite=Strict")
+            format!(
+                "yahtzee_token={token}; Path=/; Max-Age={}; HttpOnly; SameSite=Strict",
+                400 * 24 * 3600
+            )
         );
         let jar = format!("yahtzee_token={token}");
         let (status, _, _) = call_with("GET", &format!("{base}/app.js"), &[("Cookie", &jar)], "");
@@ -1588,7 +1596,7 @@ fn an_outlook_shows_its_progress_and_stops_when_no_request_waits_for_it() {
 }
 
 /// A game of ann (filling the first open box each turn) against the bot, with its record.
-fn two_player_record(server: &Served, seed: u64) -> String {
+pub fn two_player_record(server: &Served, seed: u64) -> String {
     let view = server.post_ok(
         "/api/game?rules=yacht",
         &serde_json::json!({"players": "ann,bot", "seed": seed, "coach_threshold": null}),
@@ -2369,7 +2377,10 @@ fn cancel_stops_a_table_build_and_leaves_no_file() {
         );
     }
     // The server stops computing (the build's threads are back).
-    assert!(idle_within(server.pid(), 20.0).is_some(), "the build went on");
+    assert!(
+        idle_within(server.pid(), 20.0).is_some(),
+        "the build went on"
+    );
     let err = server.err.lock().unwrap().clone();
     assert_eq!(
         err.matches("stopped building the target table of yahtzee")
@@ -2387,4 +2398,53 @@ fn cancel_stops_a_table_build_and_leaves_no_file() {
     let (status, body) = server.post("/api/cancel?rules=yacht", "");
     assert_eq!(status, 200);
     assert!(body.contains(r#""state":"ready""#), "{body}");
+}
+
+/// Issue 25: the page a phone put on its home screen got 403 after `serve --lan` restarted,
+/// the token being new at each start. It is kept (in the cache folder) until `--new-token`,
+/// which shuts out the pages of the old one.
+#[test]
+fn lan_keeps_its_token_across_restarts_until_a_new_one_is_asked_for() {
+    let dir = temp_dir();
+    let yacht = table_dir().join("yacht.v3.table");
+    table(RuleSet::YACHT, Order::Any);
+    std::fs::copy(&yacht, dir.path().join("yacht.v3.table")).unwrap();
+    let args = ["--host", "127.0.0.2", "--rules", "yacht"];
+    let token_of = |url: &str| url.split("?token=").nth(1).expect("a token").to_string();
+    let status_with = |server: &Served, token: &str| {
+        let jar = format!("yahtzee_token={token}");
+        call_with(
+            "GET",
+            &format!("{}/api/status", server.base),
+            &[("Cookie", &jar)],
+            "",
+        )
+        .0
+    };
+    let (first, url, _, _) = Served::start_lan_in(dir.path(), &args);
+    let token = token_of(&url);
+    assert_eq!(status_with(&first, &token), 200);
+    drop(first);
+    // Restarted: the same token, so the page's cookie still opens it.
+    let (again, url, _, qr) = Served::start_lan_in(dir.path(), &args);
+    assert_eq!(token_of(&url), token);
+    assert_eq!(decode_qr(&qr), url);
+    assert_eq!(status_with(&again, &token), 200);
+    drop(again);
+    // A new token: the old one is refused.
+    let (rotated, url, _, _) =
+        Served::start_lan_in(dir.path(), &[&args[..], &["--new-token"]].concat());
+    let new = token_of(&url);
+    assert_ne!(new, token);
+    assert_eq!(status_with(&rotated, &token), 403);
+    assert_eq!(status_with(&rotated, &new), 200);
+    let kept = std::fs::read_to_string(dir.path().join("serve-lan.token")).unwrap();
+    assert_eq!(kept.trim(), new);
+    drop(rotated);
+    // --new-token is for --lan only.
+    let o = util::yahtzee_in(dir.path())
+        .args(["serve", "--new-token", "--port", "0"])
+        .output()
+        .unwrap();
+    util::assert_bad_input(&o, "--lan");
 }

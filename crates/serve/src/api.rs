@@ -756,21 +756,18 @@ pub fn price_review(
         !cancel.is_set()
     };
     // Each decision priced to win is a solve: stopped within one of its cards.
-    until(
-        &|| cancel.is_set(),
-        |check| {
-            review_progressively(
-                &table,
-                record,
-                pricing,
-                &|done, total| {
-                    check();
-                    solving(done, total);
-                },
-                &mut priced,
-            )
-        },
-    )
+    until(&|| cancel.is_set(), |check| {
+        review_progressively(
+            &table,
+            record,
+            pricing,
+            &|done, total| {
+                check();
+                solving(done, total);
+            },
+            &mut priced,
+        )
+    })
     .ok_or_else(stopped)?
     .map_err(failed)?
     .ok_or_else(stopped)

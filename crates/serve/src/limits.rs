@@ -237,9 +237,7 @@ struct ErrorLine<'a> {
 pub fn long_stream(
     server: &Server,
     endpoint: &str,
-    work: impl FnOnce(&Cancel, &(dyn Fn(String) + Sync)) -> Result<String, ApiError>
-    + Send
-    + 'static,
+    work: impl FnOnce(&Cancel, &(dyn Fn(String) + Sync)) -> Result<String, ApiError> + Send + 'static,
 ) -> Result<axum::response::Response, ApiError> {
     let admission = server.limits.admit(endpoint)?;
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<String>();

@@ -23,8 +23,7 @@ use yahtzee_core::game::rules::Rules;
 use yahtzee_core::tables::TableError;
 use yahtzee_core::tables::expected::StrategyTable;
 use yahtzee_core::tables::set::{
-    Event, LoadCause, LoadError, LoadState, Observer, TableKind, TablePaths, TableSet,
-    TableStatus,
+    Event, LoadCause, LoadError, LoadState, Observer, TableKind, TablePaths, TableSet, TableStatus,
 };
 
 use super::ApiError;
@@ -116,7 +115,9 @@ impl Observer for Hinted {
 /// again to build it), else the server's own trouble (500) with the fix.
 pub fn table_error(e: LoadError) -> ApiError {
     match e.cause {
-        LoadCause::Cancelled => ApiError::new(axum::http::StatusCode::SERVICE_UNAVAILABLE, e.message),
+        LoadCause::Cancelled => {
+            ApiError::new(axum::http::StatusCode::SERVICE_UNAVAILABLE, e.message)
+        }
         _ => ApiError::internal(e.message),
     }
 }
@@ -130,7 +131,12 @@ fn failed(set: &TableSet) -> bool {
         TableKind::Distribution,
     ]
     .into_iter()
-    .any(|kind| matches!(set.status(kind).state, LoadState::Failed | LoadState::Cancelled))
+    .any(|kind| {
+        matches!(
+            set.status(kind).state,
+            LoadState::Failed | LoadState::Cancelled
+        )
+    })
 }
 
 /// Every table set of the server, by rules.

@@ -756,7 +756,15 @@ pub fn pricing_order(record: &GameRecord) -> Vec<usize> {
     let mut order: Vec<usize> = (0..record.decisions.len()).collect();
     // Stable: the decisions of one turn stay together, so they share the pricer's solve.
     order.sort_by_key(|&i| {
-        std::cmp::Reverse(record.decisions[i].1.position.card.state().filled.count_ones())
+        std::cmp::Reverse(
+            record.decisions[i]
+                .1
+                .position
+                .card
+                .state()
+                .filled
+                .count_ones(),
+        )
     });
     order
 }
