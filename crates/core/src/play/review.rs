@@ -23,6 +23,11 @@
 //! with `advise --two-player` ([`TwoPlayerPricing`]): the exact chance of winning plus half a
 //! tie it gave away, both playing to win from there, so a two-player bot reviews at zero
 //! loss.
+//!
+//! Priced to win, each turn is a solve of the rest of the game (minutes for the first turns
+//! of a Yahtzee game), so a front end can take the review as it comes
+//! ([`review_progressively`]): each decision as soon as it is priced, the last turns first
+//! ([`pricing_order`]: they take milliseconds), and the progress of the solve under way.
 
 use serde::Serialize;
 

@@ -670,3 +670,71 @@ fn load_or_solve_two_player(
         source: cache::Source::Built(Ok(())),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::rules::RuleSet;
+    use std::sync::{Mutex, Weak};
+
+    /// Cancels the build of its set as soon as the build has solved a card, and notes what it
+    /// hears.
+    struct Stopper {
+        set: OnceLock<Weak<TableSet>>,
+        heard: Mutex<Vec<&'static str>>,
+    }
+
+    impl Observer for Stopper {
+        fn report(&self, _: &Rules, kind: TableKind, event: Event<'_>) {
+            let word = match event {
+                Event::Building { .. } => "building",
+                Event::Solving { done, .. } => {
+                    if done > 0
+                        && let Some(set) = self.set.get().and_then(Weak::upgrade)
+                    {
+                        set.cancel(kind);
+                    }
+                    "solving"
+                }
+                Event::Built => "built",
+                Event::Cancelled => "cancelled",
+                _ => "other",
+            };
+            self.heard.lock().unwrap().push(word);
+        }
+    }
+
+    #[test]
+    fn a_build_told_to_stop_stops_at_its_next_card_and_saves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = TablePaths {
+            target: Some(dir.path().join("yacht.target.table")),
+            ..TablePaths::default()
+        };
+        let stopper = Arc::new(Stopper {
+            set: OnceLock::new(),
+            heard: Mutex::default(),
+        });
+        let set = Arc::new(TableSet::new(
+            Rules::new(RuleSet::YACHT),
+            paths,
+            stopper.clone(),
+        ));
+        let _ = stopper.set.set(Arc::downgrade(&set));
+        // Not being built: nothing to stop.
+        assert_eq!(set.cancel(TableKind::Target).state, LoadState::Idle);
+        let e = set.target().unwrap_err();
+        assert_eq!(e.cause, LoadCause::Cancelled);
+        assert!(e.message.contains("was cancelled"), "{}", e.message);
+        let status = set.status(TableKind::Target);
+        assert_eq!(status.state, LoadState::Cancelled);
+        assert!(status.done < status.total, "{status:?}");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        let heard = stopper.heard.lock().unwrap().clone();
+        assert_eq!(heard.first(), Some(&"building"));
+        assert_eq!(heard.last(), Some(&"cancelled"));
+        assert!(!heard.contains(&"built"), "{heard:?}");
+        // The outcome stays: a request waiting for it hears the same.
+        assert_eq!(set.target().unwrap_err().cause, LoadCause::Cancelled);
+    }
+}
