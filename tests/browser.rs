@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use yahtzee_core::game::rules::{Order, RuleSet};
 
 use crate::serve::Served;
-use crate::util::{run, stderr, stdout, table, table_dir, temp_dir};
+use crate::util::{run, stderr, stdout, table, temp_dir};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -1178,7 +1178,54 @@ fn axe_script() -> Result<String, String> {
     std::fs::read_to_string(&script).map_err(|e| format!("{}: {e}", script.display()))
 }
 
+/// Chromium and its driver, and axe-core's script (`None`: its checks are not run), for a
+/// test of the page on a phone; `None` when the browser cannot run (said on stderr). Under
+/// `CI=true` either missing fails the test.
+fn browser_and_axe() -> Option<((PathBuf, PathBuf), Option<String>)> {
+    let ci = std::env::var("CI").as_deref() == Ok("true");
+    let found = match browser() {
+        Ok(b) => b,
+        Err(why) if ci => panic!("the browser test cannot run under CI=true: {why}"),
+        Err(why) => {
+            eprintln!("browser test not run: {why}");
+            return None;
+        }
+    };
+    let axe = match axe_script() {
+        Ok(s) => Some(s),
+        Err(why) if ci => panic!("axe-core cannot be installed under CI=true: {why}"),
+        Err(why) => {
+            eprintln!("axe-core checks not run: {why}");
+            None
+        }
+    };
+    Some((found, axe))
+}
+
 impl Browser {
+    /// Chromium with the profile `profile` on the page at `base` as a phone sees it
+    /// (390x844), once the page is ready; its screenshots go to `$YAHTZEE_SCREENSHOTS`, or to
+    /// `work`.
+    fn on_phone(
+        chromium: &Path,
+        driver: &Path,
+        profile: &Path,
+        work: &Path,
+        base: &str,
+    ) -> Browser {
+        let shots =
+            std::env::var_os("YAHTZEE_SCREENSHOTS").map_or(work.to_path_buf(), PathBuf::from);
+        std::fs::create_dir_all(&shots).unwrap();
+        let b = Browser::start(chromium, driver, profile, shots);
+        b.go(&format!("{base}/"));
+        b.viewport(390, 844, true);
+        b.wait("the page", || {
+            (b.js("return document.body.dataset.ready || null").as_str() == Some("true"))
+                .then_some(())
+        });
+        b
+    }
+
     /// Chromium's viewport set to `width` x `height` (a phone: touch, mobile layout).
     fn viewport(&self, width: u32, height: u32, mobile: bool) {
         self.cmd(
@@ -1212,6 +1259,13 @@ impl Browser {
                 .catch((e) => done('axe failed: ' + e));", "args": []})),
         );
         assert_eq!(v, json!([]), "axe-core's violations on {view}");
+    }
+
+    /// [`Browser::axe`] with `script`, when axe-core could be installed.
+    fn axe_if(&self, script: Option<&str>, view: &str) {
+        if let Some(script) = script {
+            self.axe(script, view);
+        }
     }
 
     /// axe-core finds a violation planted on the page (a button without a name): its
@@ -1420,46 +1474,23 @@ fn play_at_the_table(b: &Browser, server: &Served, dice: &mut TestDice, turns: u
 /// axe-core's checks on each view with no violation.
 #[test]
 fn a_phone_at_the_table_plays_a_whole_game_without_scrolling() {
-    let (chromium, driver) = match browser() {
-        Ok(b) => b,
-        Err(why) if std::env::var("CI").as_deref() == Ok("true") => {
-            panic!("the browser test cannot run under CI=true: {why}")
-        }
-        Err(why) => {
-            eprintln!("browser test not run: {why}");
-            return;
-        }
+    let Some(((chromium, driver), axe)) = browser_and_axe() else {
+        return;
     };
-    let axe = match axe_script() {
-        Ok(s) => Some(s),
-        Err(why) if std::env::var("CI").as_deref() == Ok("true") => {
-            panic!("axe-core cannot be installed under CI=true: {why}")
-        }
-        Err(why) => {
-            eprintln!("axe-core checks not run: {why}");
-            None
-        }
-    };
-    let axe_check = |b: &Browser, view: &str| {
-        if let Some(script) = &axe {
-            b.axe(script, view);
-        }
-    };
+    let axe_check = |b: &Browser, view: &str| b.axe_if(axe.as_deref(), view);
     let started = Instant::now();
     table(RuleSet::YAHTZEE, Order::Any);
     table(RuleSet::YACHT, Order::Any);
     let server = Served::start(&[]);
     let profile = temp_dir();
     let work = temp_dir();
-    let shots =
-        std::env::var_os("YAHTZEE_SCREENSHOTS").map_or(work.path().to_path_buf(), PathBuf::from);
-    std::fs::create_dir_all(&shots).unwrap();
-    let b = Browser::start(&chromium, &driver, profile.path(), shots.clone());
-    b.go(&format!("{}/", server.base));
-    b.viewport(390, 844, true);
-    b.wait("the page", || {
-        (b.js("return document.body.dataset.ready || null").as_str() == Some("true")).then_some(())
-    });
+    let b = Browser::on_phone(
+        &chromium,
+        &driver,
+        profile.path(),
+        work.path(),
+        &server.base,
+    );
     b.options_for(
         &json!({"card": {}, "yahtzee_bonus": 0, "dice": [1, 3, 3, 5, 6], "rolls_left": 2}),
     );
@@ -1667,43 +1698,19 @@ fn a_phone_at_the_table_plays_a_whole_game_without_scrolling() {
 /// nothing.
 #[test]
 fn a_phone_sees_the_win_review_come_and_cancel_stops_a_table_build() {
-    let (chromium, driver) = match browser() {
-        Ok(b) => b,
-        Err(why) if std::env::var("CI").as_deref() == Ok("true") => {
-            panic!("the browser test cannot run under CI=true: {why}")
-        }
-        Err(why) => {
-            eprintln!("browser test not run: {why}");
-            return;
-        }
+    let Some(((chromium, driver), axe)) = browser_and_axe() else {
+        return;
     };
-    let axe = match axe_script() {
-        Ok(s) => Some(s),
-        Err(why) if std::env::var("CI").as_deref() == Ok("true") => {
-            panic!("axe-core cannot be installed under CI=true: {why}")
-        }
-        Err(why) => {
-            eprintln!("axe-core checks not run: {why}");
-            None
-        }
-    };
-    let axe_check = |b: &Browser, view: &str| {
-        if let Some(script) = &axe {
-            b.axe(script, view);
-        }
-    };
+    let axe_check = |b: &Browser, view: &str| b.axe_if(axe.as_deref(), view);
     table(RuleSet::YACHT, Order::Any);
     table(RuleSet::YAHTZEE, Order::Any);
     crate::util::distribution_table(RuleSet::YACHT, Order::Any);
     // A folder of its own, without the target table of Yahtzee (minutes to build).
-    let dir = temp_dir();
-    for name in [
+    let dir = crate::util::dir_with_tables(&[
         "yacht.v3.table",
         "yacht.distribution.v3.table",
         "yahtzee.v3.table",
-    ] {
-        std::fs::copy(table_dir().join(name), dir.path().join(name)).unwrap();
-    }
+    ]);
     let server = Served::start_in(dir.path(), &["--rules", "yacht"]);
     let work = temp_dir();
     let path = work.path().join("two.jsonl");
@@ -1716,15 +1723,13 @@ fn a_phone_sees_the_win_review_come_and_cancel_stops_a_table_build() {
     let cli: Value = serde_json::from_str(&stdout(&o)).unwrap();
     let decisions = cli["decisions"].as_array().unwrap().len();
     let profile = temp_dir();
-    let shots =
-        std::env::var_os("YAHTZEE_SCREENSHOTS").map_or(work.path().to_path_buf(), PathBuf::from);
-    std::fs::create_dir_all(&shots).unwrap();
-    let b = Browser::start(&chromium, &driver, profile.path(), shots.clone());
-    b.go(&format!("{}/", server.base));
-    b.viewport(390, 844, true);
-    b.wait("the page", || {
-        (b.js("return document.body.dataset.ready || null").as_str() == Some("true")).then_some(())
-    });
+    let b = Browser::on_phone(
+        &chromium,
+        &driver,
+        profile.path(),
+        work.path(),
+        &server.base,
+    );
 
     // The review priced to win, decision by decision.
     b.click("#tab-review");
@@ -1797,14 +1802,7 @@ fn a_phone_sees_the_win_review_come_and_cancel_stops_a_table_build() {
         assert!(Instant::now() < deadline, "the build went on: {body}");
         std::thread::sleep(Duration::from_millis(50));
     }
-    let names: Vec<String> = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    assert!(
-        names.iter().all(|n| !n.starts_with("yahtzee.target")),
-        "{names:?}"
-    );
+    crate::util::assert_no_file_starting(dir.path(), "yahtzee.target");
     b.wait("the busy state gone", || {
         (b.find_all("#status[hidden]").len() == 1).then_some(())
     });

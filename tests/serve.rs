@@ -2323,10 +2323,8 @@ fn a_streamed_review_comes_decision_by_decision_and_ends_with_the_whole_review()
 /// and asked for again the table builds anew.
 #[test]
 fn cancel_stops_a_table_build_and_leaves_no_file() {
-    let dir = temp_dir();
-    let yacht = table_dir().join("yacht.v3.table");
     table(RuleSet::YACHT, Order::Any);
-    std::fs::copy(&yacht, dir.path().join("yacht.v3.table")).unwrap();
+    let dir = util::dir_with_tables(&["yacht.v3.table"]);
     let server = Served::start_in(dir.path(), &["--rules", "yacht"]);
     let target = |server: &Served| -> Value {
         let (_, body) = server.get("/api/status");
@@ -2367,14 +2365,7 @@ fn cancel_stops_a_table_build_and_leaves_no_file() {
         );
         assert!(t["done"].as_u64().unwrap() < t["total"].as_u64().unwrap());
         // Nothing of it is left in the folder: no table, no temporary.
-        let names: Vec<String> = std::fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        assert!(
-            names.iter().all(|n| !n.starts_with("yahtzee.target")),
-            "{names:?}"
-        );
+        util::assert_no_file_starting(dir.path(), "yahtzee.target");
     }
     // The server stops computing (the build's threads are back).
     assert!(
@@ -2405,10 +2396,8 @@ fn cancel_stops_a_table_build_and_leaves_no_file() {
 /// which shuts out the pages of the old one.
 #[test]
 fn lan_keeps_its_token_across_restarts_until_a_new_one_is_asked_for() {
-    let dir = temp_dir();
-    let yacht = table_dir().join("yacht.v3.table");
     table(RuleSet::YACHT, Order::Any);
-    std::fs::copy(&yacht, dir.path().join("yacht.v3.table")).unwrap();
+    let dir = util::dir_with_tables(&["yacht.v3.table"]);
     let args = ["--host", "127.0.0.2", "--rules", "yacht"];
     let token_of = |url: &str| url.split("?token=").nth(1).expect("a token").to_string();
     let status_with = |server: &Served, token: &str| {

@@ -75,30 +75,22 @@ async function api(path, { method = 'GET', body, signal } = {}) {
   if (body !== undefined) {
     init.body = typeof body === 'string' ? body : JSON.stringify(body);
   }
-  let response;
-  try {
-    response = await fetch(path, init);
-  } catch (e) {
-    if (e.name === 'AbortError') throw e;
-    throw new ApiError('the server does not answer: is `yahtzee serve` still running?', 0);
-  }
-  const text = await response.text();
-  let data;
-  try {
-    data = JSON.parse(text);
-  } catch (e) {
-    data = { error: text };
-  }
-  if (!response.ok) throw new ApiError(data.error || response.statusText, response.status);
-  return data;
+  return jsonOf(await answered(path, init));
 }
 
-/** Posts `body` to `path`, whose answer is lines of JSON (`application/x-ndjson`) sent as the
- * server computes them: `onLine(value)` for each line as it arrives (an error before the first
- * line is an ApiError with the server's message, as for `api`). */
-async function apiLines(path, { body, signal }, onLine) {
-  const init = { method: 'POST', headers: baseHeaders(), signal, body };
-  init.headers['Content-Type'] = 'application/json';
+/** The JSON of an answer (its text as `{error}` when it is not JSON). */
+async function jsonOf(response) {
+  const text = await response.text();
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    return { error: text };
+  }
+}
+
+/** `fetch(path, init)` answered with success, else an ApiError with the server's message (an
+ * aborted call throws its AbortError). */
+async function answered(path, init) {
   let response;
   try {
     response = await fetch(path, init);
@@ -107,15 +99,19 @@ async function apiLines(path, { body, signal }, onLine) {
     throw new ApiError('the server does not answer: is `yahtzee serve` still running?', 0);
   }
   if (!response.ok) {
-    const text = await response.text();
-    let data;
-    try {
-      data = JSON.parse(text);
-    } catch (e) {
-      data = { error: text };
-    }
+    const data = await jsonOf(response);
     throw new ApiError(data.error || response.statusText, response.status);
   }
+  return response;
+}
+
+/** Posts `body` to `path`, whose answer is lines of JSON (`application/x-ndjson`) sent as the
+ * server computes them: `onLine(value)` for each line as it arrives (an error before the first
+ * line is an ApiError with the server's message, as for `api`). */
+async function apiLines(path, { body, signal }, onLine) {
+  const init = { method: 'POST', headers: baseHeaders(), signal, body };
+  init.headers['Content-Type'] = 'application/json';
+  const response = await answered(path, init);
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
