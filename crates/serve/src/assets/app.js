@@ -1589,7 +1589,13 @@ async function reviewRecord() {
     renderReview(review);
     $('#review-result').dataset.streamed = String(count);
   } catch (e) {
-    if (e.name === 'AbortError') throw e;
+    if (e.name === 'AbortError') {
+      // Cancelled: what was priced stays, said to be part of the review only.
+      if (unit && R.call === call) {
+        $('#review-title').textContent = `Review cancelled: ${count} of ${total} decisions priced`;
+      }
+      throw e;
+    }
     throw new ApiError(R.name ? `${R.name}: ${e.message}` : e.message, e.status);
   } finally {
     clearTimeout(busy);
