@@ -1213,8 +1213,7 @@ impl Browser {
     /// (390x844), once the page is ready; its screenshots go to `$YAHTZEE_SCREENSHOTS`, or to
     /// `work`.
     fn on_phone(
-        chromium: &Path,
-        driver: &Path,
+        (chromium, driver): &(PathBuf, PathBuf),
         profile: &Path,
         work: &Path,
         base: &str,
@@ -1480,7 +1479,7 @@ fn play_at_the_table(b: &Browser, server: &Served, dice: &mut TestDice, turns: u
 /// axe-core's checks on each view with no violation.
 #[test]
 fn a_phone_at_the_table_plays_a_whole_game_without_scrolling() {
-    let Some(((chromium, driver), axe)) = browser_and_axe() else {
+    let Some((found, axe)) = browser_and_axe() else {
         return;
     };
     let axe_check = |b: &Browser, view: &str| b.axe_if(axe.as_deref(), view);
@@ -1490,13 +1489,7 @@ fn a_phone_at_the_table_plays_a_whole_game_without_scrolling() {
     let server = Served::start(&[]);
     let profile = temp_dir();
     let work = temp_dir();
-    let b = Browser::on_phone(
-        &chromium,
-        &driver,
-        profile.path(),
-        work.path(),
-        &server.base,
-    );
+    let b = Browser::on_phone(&found, profile.path(), work.path(), &server.base);
     b.options_for(
         &json!({"card": {}, "yahtzee_bonus": 0, "dice": [1, 3, 3, 5, 6], "rolls_left": 2}),
     );
@@ -1704,7 +1697,7 @@ fn a_phone_at_the_table_plays_a_whole_game_without_scrolling() {
 /// nothing.
 #[test]
 fn a_phone_sees_the_win_review_come_and_cancel_stops_a_table_build() {
-    let Some(((chromium, driver), axe)) = browser_and_axe() else {
+    let Some((found, axe)) = browser_and_axe() else {
         return;
     };
     let axe_check = |b: &Browser, view: &str| b.axe_if(axe.as_deref(), view);
@@ -1729,13 +1722,7 @@ fn a_phone_sees_the_win_review_come_and_cancel_stops_a_table_build() {
     let cli: Value = serde_json::from_str(&stdout(&o)).unwrap();
     let decisions = cli["decisions"].as_array().unwrap().len();
     let profile = temp_dir();
-    let b = Browser::on_phone(
-        &chromium,
-        &driver,
-        profile.path(),
-        work.path(),
-        &server.base,
-    );
+    let b = Browser::on_phone(&found, profile.path(), work.path(), &server.base);
 
     // The review priced to win, decision by decision.
     b.click("#tab-review");
