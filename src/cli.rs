@@ -731,6 +731,11 @@ pub struct ServeArgs {
     /// with its token, is printed, and drawn as a QR code for the phone's camera.
     #[arg(long)]
     pub lan: bool,
+    /// With --lan: make a new token instead of the one kept from the last start (in the cache
+    /// folder, or $YAHTZEE_TABLE_DIR, as `serve-lan.token`), so that every page opened with
+    /// the old one is refused.
+    #[arg(long, requires = "lan")]
+    pub new_token: bool,
     /// Open the page in the default web browser once the server listens.
     #[arg(long)]
     pub open: bool,

@@ -993,15 +993,20 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     assert_eq!(shown, losses);
     b.screenshot("serve-review-target.png");
     // The same record priced in chance of winning (a solve per decision, seconds), cancelled
-    // while it runs: the page says it is busy, Cancel stops it, the result shown stays the
-    // last one asked for to the end, and the server has nothing left running.
+    // while it runs: the page says it is busy, Cancel stops it, the result shown is the last
+    // one asked for to the end or the decisions priced before Cancel, said to be cancelled,
+    // and the server has nothing left running.
     b.click("input[name=\"review-objective\"][value=\"win\"]");
     b.wait("the busy state with Cancel", || {
         (b.js("return !document.querySelector('#status').hidden && !document.querySelector('#cancel').hidden")
             == true)
             .then_some(())
     });
-    assert!(b.text("#status-text").starts_with("Reviewing the game"));
+    let busy = b.text("#status-text");
+    assert!(
+        busy.starts_with("Reviewing the game") || busy.starts_with("Priced "),
+        "{busy}"
+    );
     b.click("#cancel");
     b.wait("the busy state gone", || {
         (b.js("return document.querySelector('#status').hidden") == true).then_some(())
@@ -1016,11 +1021,12 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
         assert!(Instant::now() < deadline, "the review went on: {v}");
         std::thread::sleep(Duration::from_millis(50));
     }
-    assert_eq!(
-        b.attr_of(&b.find("#review-result"), "data-objective")
-            .as_deref(),
-        Some("target"),
-        "the cancelled review is not shown"
+    let shown = b.attr_of(&b.find("#review-result"), "data-objective");
+    let title = b.text("#review-title");
+    assert!(
+        shown.as_deref() == Some("target")
+            || (shown.is_none() && title.starts_with("Review cancelled: ")),
+        "the cancelled review is not shown as a review: {shown:?}, {title}"
     );
     // A file that is no record: the reason, with the file's name.
     let bad = work.path().join("notes.txt");
@@ -1178,7 +1184,53 @@ fn axe_script() -> Result<String, String> {
     std::fs::read_to_string(&script).map_err(|e| format!("{}: {e}", script.display()))
 }
 
+/// Chromium and its driver, and axe-core's script (`None`: its checks are not run), for a
+/// test of the page on a phone; `None` when the browser cannot run (said on stderr). Under
+/// `CI=true` either missing fails the test.
+fn browser_and_axe() -> Option<((PathBuf, PathBuf), Option<String>)> {
+    let ci = std::env::var("CI").as_deref() == Ok("true");
+    let found = match browser() {
+        Ok(b) => b,
+        Err(why) if ci => panic!("the browser test cannot run under CI=true: {why}"),
+        Err(why) => {
+            eprintln!("browser test not run: {why}");
+            return None;
+        }
+    };
+    let axe = match axe_script() {
+        Ok(s) => Some(s),
+        Err(why) if ci => panic!("axe-core cannot be installed under CI=true: {why}"),
+        Err(why) => {
+            eprintln!("axe-core checks not run: {why}");
+            None
+        }
+    };
+    Some((found, axe))
+}
+
 impl Browser {
+    /// Chromium with the profile `profile` on the page at `base` as a phone sees it
+    /// (390x844), once the page is ready; its screenshots go to `$YAHTZEE_SCREENSHOTS`, or to
+    /// `work`.
+    fn on_phone(
+        (chromium, driver): &(PathBuf, PathBuf),
+        profile: &Path,
+        work: &Path,
+        base: &str,
+    ) -> Browser {
+        let shots =
+            std::env::var_os("YAHTZEE_SCREENSHOTS").map_or(work.to_path_buf(), PathBuf::from);
+        std::fs::create_dir_all(&shots).unwrap();
+        let b = Browser::start(chromium, driver, profile, shots);
+        b.go(&format!("{base}/"));
+        b.viewport(390, 844, true);
+        b.wait("the page", || {
+            (b.js("return document.body.dataset.ready || null").as_str() == Some("true"))
+                .then_some(())
+        });
+        b
+    }
+
     /// Chromium's viewport set to `width` x `height` (a phone: touch, mobile layout).
     fn viewport(&self, width: u32, height: u32, mobile: bool) {
         self.cmd(
@@ -1212,6 +1264,13 @@ impl Browser {
                 .catch((e) => done('axe failed: ' + e));", "args": []})),
         );
         assert_eq!(v, json!([]), "axe-core's violations on {view}");
+    }
+
+    /// [`Browser::axe`] with `script`, when axe-core could be installed.
+    fn axe_if(&self, script: Option<&str>, view: &str) {
+        if let Some(script) = script {
+            self.axe(script, view);
+        }
     }
 
     /// axe-core finds a violation planted on the page (a button without a name): its
@@ -1420,46 +1479,17 @@ fn play_at_the_table(b: &Browser, server: &Served, dice: &mut TestDice, turns: u
 /// axe-core's checks on each view with no violation.
 #[test]
 fn a_phone_at_the_table_plays_a_whole_game_without_scrolling() {
-    let (chromium, driver) = match browser() {
-        Ok(b) => b,
-        Err(why) if std::env::var("CI").as_deref() == Ok("true") => {
-            panic!("the browser test cannot run under CI=true: {why}")
-        }
-        Err(why) => {
-            eprintln!("browser test not run: {why}");
-            return;
-        }
+    let Some((found, axe)) = browser_and_axe() else {
+        return;
     };
-    let axe = match axe_script() {
-        Ok(s) => Some(s),
-        Err(why) if std::env::var("CI").as_deref() == Ok("true") => {
-            panic!("axe-core cannot be installed under CI=true: {why}")
-        }
-        Err(why) => {
-            eprintln!("axe-core checks not run: {why}");
-            None
-        }
-    };
-    let axe_check = |b: &Browser, view: &str| {
-        if let Some(script) = &axe {
-            b.axe(script, view);
-        }
-    };
+    let axe_check = |b: &Browser, view: &str| b.axe_if(axe.as_deref(), view);
     let started = Instant::now();
     table(RuleSet::YAHTZEE, Order::Any);
     table(RuleSet::YACHT, Order::Any);
     let server = Served::start(&[]);
     let profile = temp_dir();
     let work = temp_dir();
-    let shots =
-        std::env::var_os("YAHTZEE_SCREENSHOTS").map_or(work.path().to_path_buf(), PathBuf::from);
-    std::fs::create_dir_all(&shots).unwrap();
-    let b = Browser::start(&chromium, &driver, profile.path(), shots.clone());
-    b.go(&format!("{}/", server.base));
-    b.viewport(390, 844, true);
-    b.wait("the page", || {
-        (b.js("return document.body.dataset.ready || null").as_str() == Some("true")).then_some(())
-    });
+    let b = Browser::on_phone(&found, profile.path(), work.path(), &server.base);
     b.options_for(
         &json!({"card": {}, "yahtzee_bonus": 0, "dice": [1, 3, 3, 5, 6], "rolls_left": 2}),
     );
@@ -1659,4 +1689,115 @@ fn a_phone_at_the_table_plays_a_whole_game_without_scrolling() {
     b.wait("the page again, from the session", || {
         (b.js("return document.body.dataset.ready || null").as_str() == Some("true")).then_some(())
     });
+}
+
+/// Issue 25: on a phone, the review of a game priced to win comes decision by decision as
+/// the server prices it (one line of the answer each), then whole, as `yahtzee review
+/// --win` has it; and Cancel stops a table being built on the server too, which saves
+/// nothing.
+#[test]
+fn a_phone_sees_the_win_review_come_and_cancel_stops_a_table_build() {
+    let Some((found, axe)) = browser_and_axe() else {
+        return;
+    };
+    let axe_check = |b: &Browser, view: &str| b.axe_if(axe.as_deref(), view);
+    table(RuleSet::YACHT, Order::Any);
+    table(RuleSet::YAHTZEE, Order::Any);
+    crate::util::distribution_table(RuleSet::YACHT, Order::Any);
+    // A folder of its own, without the target table of Yahtzee (minutes to build).
+    let dir = crate::util::dir_with_tables(&[
+        "yacht.v3.table",
+        "yacht.distribution.v3.table",
+        "yahtzee.v3.table",
+    ]);
+    let server = Served::start_in(dir.path(), &["--rules", "yacht"]);
+    let work = temp_dir();
+    let path = work.path().join("two.jsonl");
+    std::fs::write(&path, crate::serve::two_player_record(&server, 11)).unwrap();
+    let o = crate::util::yahtzee_in(dir.path())
+        .args(["review", &path.display().to_string(), "--json", "--win"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let cli: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let decisions = cli["decisions"].as_array().unwrap().len();
+    let profile = temp_dir();
+    let b = Browser::on_phone(&found, profile.path(), work.path(), &server.base);
+
+    // The review priced to win, decision by decision.
+    b.click("#tab-review");
+    b.click("input[name=\"review-objective\"][value=\"win\"]");
+    b.keys("#record-file", &path.display().to_string());
+    b.click("#review-form button[type=\"submit\"]");
+    b.wait("the whole review", || {
+        b.find_all("#review-result[data-streamed]").first().cloned()
+    });
+    assert_eq!(
+        b.js("return document.querySelector('#review-result').dataset.streamed"),
+        decisions.to_string(),
+        "one line of the answer per decision, each shown as it came"
+    );
+    assert_eq!(b.find_all("#review-decisions tbody tr").len(), decisions);
+    assert_eq!(b.find_all("#review-chart rect.bar").len(), decisions);
+    for p in cli["players"].as_array().unwrap() {
+        let cell = format!(
+            "#review-players tr[data-player=\"{}\"] td.mean-loss",
+            p["player"].as_str().unwrap()
+        );
+        assert_eq!(
+            b.text(&cell),
+            format!("{:.4}", p["mean_loss"].as_f64().unwrap())
+        );
+    }
+    assert!(
+        b.find_all("#status[hidden]").len() == 1,
+        "the busy state goes"
+    );
+    assert_eq!(
+        b.js("return document.documentElement.scrollWidth <= window.innerWidth"),
+        true,
+        "the review fits the phone's width"
+    );
+    axe_check(&b, "a review priced to win, on a phone");
+    b.screenshot("serve-phone-review-win.png");
+
+    // Yahtzee, playing for a target: its table is built (minutes), with Cancel in view.
+    b.click("#tab-advise");
+    let rules = b.find("#rules option[value=\"yahtzee\"]");
+    b.cmd("POST", &format!("/element/{rules}/click"), None);
+    b.wait("the rules of Yahtzee", || {
+        (b.js("return document.querySelector('#rules').value") == "yahtzee").then_some(())
+    });
+    b.click("input[name=\"objective\"][value=\"target\"]");
+    b.wait("the build's progress", || {
+        let text = b.text("#status-text");
+        (text.starts_with("Building the target table of yahtzee") && text.contains(" of "))
+            .then_some(())
+    });
+    assert!(b.on_screen("#cancel"), "Cancel is on the first screen");
+    axe_check(&b, "a table being built, on a phone");
+    b.screenshot("serve-phone-building.png");
+    b.click("#cancel");
+    // The server stops the build: its status says so, and nothing is saved.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let (_, body) = server.get("/api/status");
+        let v: Value = serde_json::from_str(&body).unwrap();
+        let state = v["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["rules"] == "yahtzee" && t["objective"] == "target")
+            .map(|t| t["state"].clone());
+        if state == Some(json!("cancelled")) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the build went on: {body}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    crate::util::assert_no_file_starting(dir.path(), "yahtzee.target");
+    b.wait("the busy state gone", || {
+        (b.find_all("#status[hidden]").len() == 1).then_some(())
+    });
+    axe_check(&b, "the advice after a cancelled build, on a phone");
 }

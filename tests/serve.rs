@@ -74,7 +74,12 @@ impl Served {
     /// Starts `serve --lan` with `args`: the server, the address it printed first (with its
     /// token), the other addresses, and the lines of its QR code.
     pub fn start_lan(args: &[&str]) -> (Served, String, Vec<String>, Vec<String>) {
-        let mut child = util::yahtzee_in(table_dir())
+        Served::start_lan_in(table_dir(), args)
+    }
+
+    /// [`Served::start_lan`] with the tables (and the token kept) of `dir`.
+    pub fn start_lan_in(dir: &Path, args: &[&str]) -> (Served, String, Vec<String>, Vec<String>) {
+        let mut child = util::yahtzee_in(dir)
             .args(["serve", "--lan", "--port", "0"])
             .args(args)
             .stdin(Stdio::null())
@@ -737,7 +742,7 @@ fn review_refuses_a_bad_record_with_the_line_and_the_reason() {
     assert_error(
         &server.post("/api/review?rules=yacht", &record),
         400,
-        "the parameters of /api/review are objective and target",
+        "the parameters of /api/review are objective, target and stream",
     );
     // A record cut off mid-line is reviewed up to that line.
     let cut = &record[..record.len() - 10];
@@ -1223,7 +1228,10 @@ fn lan_answers_only_with_its_token_on_every_address_and_its_qr_code_is_its_addre
         assert!(page.contains("<script src=\"/app.js\" defer></script>"));
         assert_eq!(
             cookie,
-            format!("yahtzee_token={token}; Path=/; HttpOnly; SameSite=Strict")
+            format!(
+                "yahtzee_token={token}; Path=/; Max-Age={}; HttpOnly; SameSite=Strict",
+                400 * 24 * 3600
+            )
         );
         let jar = format!("yahtzee_token={token}");
         let (status, _, _) = call_with("GET", &format!("{base}/app.js"), &[("Cookie", &jar)], "");
@@ -1588,7 +1596,7 @@ fn an_outlook_shows_its_progress_and_stops_when_no_request_waits_for_it() {
 }
 
 /// A game of ann (filling the first open box each turn) against the bot, with its record.
-fn two_player_record(server: &Served, seed: u64) -> String {
+pub fn two_player_record(server: &Served, seed: u64) -> String {
     let view = server.post_ok(
         "/api/game?rules=yacht",
         &serde_json::json!({"players": "ann,bot", "seed": seed, "coach_threshold": null}),
@@ -1692,7 +1700,7 @@ fn review_prices_in_the_objective_asked_as_review_does_with_its_flags() {
         ),
         (
             "?rules=yacht",
-            "unknown query parameter `rules`: the parameters of /api/review are objective and target",
+            "unknown query parameter `rules`: the parameters of /api/review are objective, target and stream",
         ),
         ("?target=1&target=2", "given twice"),
     ] {
@@ -2249,4 +2257,183 @@ fn outlook_accepted_two_player_and_lead() {
         !schema.contains("two_player") && !schema.contains("lead"),
         "{schema}"
     );
+}
+
+/// Issue 25: the review of a game priced to win took minutes with nothing to see. Streamed
+/// (`stream=true`), every decision comes as its own line as soon as it is priced (the last
+/// turns first), each as the whole review has it, and the last line is the review
+/// `/api/review` answers.
+#[test]
+fn a_streamed_review_comes_decision_by_decision_and_ends_with_the_whole_review() {
+    table(RuleSet::YACHT, Order::Any);
+    util::distribution_table(RuleSet::YACHT, Order::Any);
+    let server = Served::start(&["--rules", "yacht"]);
+    let record = two_player_record(&server, 11);
+    for query in ["?objective=win", "?target=150", ""] {
+        let (status, whole) = server.post(&format!("/api/review{query}"), &record);
+        assert_eq!(status, 200, "{whole}");
+        let whole: Value = serde_json::from_str(&whole).unwrap();
+        let sep = if query.is_empty() { "?" } else { "&" };
+        let (status, body) = server.post(&format!("/api/review{query}{sep}stream=true"), &record);
+        assert_eq!(status, 200, "{body}");
+        let lines: Vec<Value> = body
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+            .collect();
+        let decisions = whole["decisions"].as_array().unwrap();
+        let n = decisions.len();
+        assert_eq!(lines[0]["type"], "waiting", "{query}");
+        assert_eq!(lines[1]["type"], "started");
+        assert_eq!(lines[1]["total"], n);
+        assert_eq!(lines[1]["objective"], whole["objective"]);
+        assert_eq!(lines[1]["model"], whole["model"]);
+        let priced: Vec<&Value> = lines.iter().filter(|l| l["type"] == "decision").collect();
+        assert_eq!(priced.len(), n, "{query}: one line per decision");
+        let mut seen = vec![false; n];
+        let mut last_turn = u64::MAX;
+        for (k, l) in priced.iter().enumerate() {
+            assert_eq!(l["done"], k + 1);
+            let i = l["index"].as_u64().unwrap() as usize;
+            assert!(!std::mem::replace(&mut seen[i], true), "decision {i} twice");
+            // Each decision as the review has it, the last turns first.
+            assert_eq!(l["decision"], decisions[i], "{query}: decision {i}");
+            let turn = decisions[i]["turn"].as_u64().unwrap();
+            assert!(turn <= last_turn, "{query}: turn {turn} after {last_turn}");
+            last_turn = turn;
+        }
+        let end = lines.last().unwrap();
+        assert_eq!(end["type"], "review");
+        assert_eq!(end["review"], whole, "{query}");
+    }
+    assert_error(
+        &server.post("/api/review?stream=yes", &record),
+        400,
+        "stream must be true",
+    );
+    // A record refused is a 400 before any line.
+    assert_error(
+        &server.post("/api/review?stream=true", "{}"),
+        400,
+        "the record: ",
+    );
+}
+
+/// Issue 25: Cancel stopped the page's questions but not a table being built. `/api/cancel`
+/// stops the build as its next card starts: nothing is saved, the status says `cancelled`,
+/// and asked for again the table builds anew.
+#[test]
+fn cancel_stops_a_table_build_and_leaves_no_file() {
+    table(RuleSet::YACHT, Order::Any);
+    let dir = util::dir_with_tables(&["yacht.v3.table"]);
+    let server = Served::start_in(dir.path(), &["--rules", "yacht"]);
+    let target = |server: &Served| -> Value {
+        let (_, body) = server.get("/api/status");
+        let v: Value = serde_json::from_str(&body).unwrap();
+        v["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["rules"] == "yahtzee" && t["objective"] == "target")
+            .cloned()
+            .unwrap_or(Value::Null)
+    };
+    let wait = |what: &str, done: &dyn Fn(&Value) -> bool| {
+        let deadline = Instant::now() + Duration::from_secs(120);
+        loop {
+            let t = target(&server);
+            if done(&t) {
+                return t;
+            }
+            assert!(Instant::now() < deadline, "{what}: {t}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    for round in 0..2 {
+        // The target table of Yahtzee: minutes of building.
+        let (status, body) = server.post("/api/load?rules=yahtzee&objective=target", "");
+        assert_eq!(status, 200, "{body}");
+        assert_ne!(target(&server)["state"], "cancelled", "round {round}");
+        wait("the build under way", &|t| {
+            t["state"] == "building" && t["done"].as_u64().unwrap_or(0) > 0
+        });
+        let (status, body) = server.post("/api/cancel?rules=yahtzee&objective=target", "");
+        assert_eq!(status, 200, "{body}");
+        let t = wait("the build stopped", &|t| t["state"] == "cancelled");
+        assert!(
+            t["error"].as_str().unwrap().contains("was cancelled"),
+            "{t}"
+        );
+        assert!(t["done"].as_u64().unwrap() < t["total"].as_u64().unwrap());
+        // Nothing of it is left in the folder: no table, no temporary.
+        util::assert_no_file_starting(dir.path(), "yahtzee.target");
+    }
+    // The server stops computing (the build's threads are back).
+    assert!(
+        idle_within(server.pid(), 20.0).is_some(),
+        "the build went on"
+    );
+    let err = server.err.lock().unwrap().clone();
+    assert_eq!(
+        err.matches("stopped building the target table of yahtzee")
+            .count(),
+        2,
+        "{err}"
+    );
+    assert!(!err.contains("built the target table of yahtzee"), "{err}");
+    assert_error(
+        &server.post("/api/cancel?rules=yahtzee&objective=chess", ""),
+        400,
+        "objective must be",
+    );
+    // A table that is not being built is left as it is.
+    let (status, body) = server.post("/api/cancel?rules=yacht", "");
+    assert_eq!(status, 200);
+    assert!(body.contains(r#""state":"ready""#), "{body}");
+}
+
+/// Issue 25: the page a phone put on its home screen got 403 after `serve --lan` restarted,
+/// the token being new at each start. It is kept (in the cache folder) until `--new-token`,
+/// which shuts out the pages of the old one.
+#[test]
+fn lan_keeps_its_token_across_restarts_until_a_new_one_is_asked_for() {
+    table(RuleSet::YACHT, Order::Any);
+    let dir = util::dir_with_tables(&["yacht.v3.table"]);
+    let args = ["--host", "127.0.0.2", "--rules", "yacht"];
+    let token_of = |url: &str| url.split("?token=").nth(1).expect("a token").to_string();
+    let status_with = |server: &Served, token: &str| {
+        let jar = format!("yahtzee_token={token}");
+        call_with(
+            "GET",
+            &format!("{}/api/status", server.base),
+            &[("Cookie", &jar)],
+            "",
+        )
+        .0
+    };
+    let (first, url, _, _) = Served::start_lan_in(dir.path(), &args);
+    let token = token_of(&url);
+    assert_eq!(status_with(&first, &token), 200);
+    drop(first);
+    // Restarted: the same token, so the page's cookie still opens it.
+    let (again, url, _, qr) = Served::start_lan_in(dir.path(), &args);
+    assert_eq!(token_of(&url), token);
+    assert_eq!(decode_qr(&qr), url);
+    assert_eq!(status_with(&again, &token), 200);
+    drop(again);
+    // A new token: the old one is refused.
+    let (rotated, url, _, _) =
+        Served::start_lan_in(dir.path(), &[&args[..], &["--new-token"]].concat());
+    let new = token_of(&url);
+    assert_ne!(new, token);
+    assert_eq!(status_with(&rotated, &token), 403);
+    assert_eq!(status_with(&rotated, &new), 200);
+    let kept = std::fs::read_to_string(dir.path().join("serve-lan.token")).unwrap();
+    assert_eq!(kept.trim(), new);
+    drop(rotated);
+    // --new-token is for --lan only.
+    let o = util::yahtzee_in(dir.path())
+        .args(["serve", "--new-token", "--port", "0"])
+        .output()
+        .unwrap();
+    util::assert_bad_input(&o, "--lan");
 }

@@ -279,3 +279,24 @@ pub fn table_set(set: &'static RuleSet, order: Order) -> &'static TableSet {
     guard.push((rules, s));
     s
 }
+
+/// A fresh temporary folder holding copies of the tables `names` of [`table_dir`] (solved
+/// there first): the tables of a server whose other tables are missing.
+pub fn dir_with_tables(names: &[&str]) -> tempfile::TempDir {
+    let dir = temp_dir();
+    for name in names {
+        std::fs::copy(table_dir().join(name), dir.path().join(name))
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+    dir
+}
+
+/// Asserts that no file of `dir` has a name starting with `prefix` (a table, or its
+/// temporary).
+pub fn assert_no_file_starting(dir: &Path, prefix: &str) {
+    let names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.starts_with(prefix)), "{names:?}");
+}

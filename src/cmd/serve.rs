@@ -22,7 +22,14 @@ pub fn run(args: &ServeArgs) -> Result<()> {
                 )
             })?,
         };
-        let token = lan::new_token().map_err(|e| anyhow!("cannot make the token of --lan: {e}"))?;
+        // The token of the last start, so that a page put on a phone's home screen still
+        // opens (--new-token: a new one).
+        let path = yahtzee_core::tables::expected::default_table_dir().join(lan::TOKEN_FILE);
+        let (token, not_kept) = lan::kept_token(&path, args.new_token)
+            .map_err(|e| anyhow!("cannot make the token of --lan: {e}"))?;
+        if let Some(why) = not_kept {
+            eprintln!("warning: {why}");
+        }
         // Loopback too, unless the address given covers it already (0.0.0.0, ::).
         let also = (!ip.is_unspecified() && ip != loopback).then_some(loopback);
         (ip, also, Some(token))

@@ -7,10 +7,11 @@
 //! | `POST /api/card` | `{"card": "ones=3,...", "yahtzee_bonus": 0, "score": {...}}` | the card checked as `--card` is, with its sums |
 //! | `POST /api/advise` | a batch line (with `target` or `opponents`) | `yahtzee advise --batch` |
 //! | `POST /api/stats` | `{"at_least": [...]}` or nothing | `yahtzee stats --json` |
-//! | `POST /api/review` | a game record | `yahtzee review --json` (`?target=T`: `--target T`; `?objective=win`: `--win`) |
+//! | `POST /api/review` | a game record | `yahtzee review --json` (`?target=T`: `--target T`; `?objective=win`: `--win`; `?stream=true`: lines of JSON, each decision as it is priced, see [`ReviewLine`]) |
 //! | `POST /api/outlook` | a batch line (`dice` left out: the start of a turn) | the distribution of the final score from the position under the line's objective ([`super::outlook`]) |
 //! | `GET /api/status` | | where each table stands (loading, building, ready) |
 //! | `POST /api/load` | | starts loading a table, for a page that shows the progress |
+//! | `POST /api/cancel` | | stops the build of a table under way (nothing is saved) |
 //!
 //! The rules are the query parameters `rules` (a rule set's name, default: the server's) and
 //! `upper_first` (`true` or `false`, default `false`), except for a review, whose rules come
@@ -28,7 +29,7 @@ use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::limits::{LongWork, best_response_until, long_work, stopped, until};
+use super::limits::{LongWork, best_response_until, line, long_stream, long_work, stopped, until};
 use super::{
     ApiError, BODY_LIMIT, RECORD_LIMIT, Server, TableKind, blocking, json, json_text, param,
     query_pairs, read_body, rules_param,
@@ -37,11 +38,15 @@ use yahtzee_core::batch::{self, BatchError, Query};
 use yahtzee_core::game::dice::Dice;
 use yahtzee_core::game::rules::{Rules, RulesCard, Section};
 use yahtzee_core::game::state::ScoreCard;
-use yahtzee_core::play::review::{GameRecord, ReviewError, review, review_for_until};
+use yahtzee_core::play::review::{
+    DecisionReview, GameRecord, Priced, Review, ReviewError, review_progressively,
+};
 use yahtzee_core::play::{box_names, check_legal};
 use yahtzee_core::policy::Answer;
 use yahtzee_core::policy::pricing::Pricing;
-use yahtzee_core::policy::win::{Opponent, advise_against, needs_distribution, opponent_scores};
+use yahtzee_core::policy::win::{
+    MODEL, Opponent, advise_against, needs_distribution, opponent_scores,
+};
 use yahtzee_core::report::{StatsReport, stats};
 use yahtzee_core::stats::distribution::{Summary, THRESHOLDS, Tally};
 use yahtzee_core::tables::set::LoadCause;
@@ -55,6 +60,7 @@ pub fn routes() -> Router<Arc<Server>> {
     Router::new()
         .route("/api/status", get(status))
         .route("/api/load", post(load))
+        .route("/api/cancel", post(cancel_build))
         .route("/api/rules", get(rules_card))
         .route("/api/card", post(card))
         .route("/api/advise", post(advise))
@@ -103,29 +109,41 @@ async fn status(State(server): State<Arc<Server>>, RawQuery(raw): RawQuery) -> R
     })
 }
 
+/// The rules and the table of a query of `/api/load` or `/api/cancel` (`rules`,
+/// `upper_first`, `objective`).
+fn table_query(
+    server: &Server,
+    raw: Option<&str>,
+    endpoint: &str,
+) -> Result<(Rules, TableKind), ApiError> {
+    let pairs = query_pairs(raw, &["rules", "upper_first", "objective"], endpoint)?;
+    let rules = rules_param(&pairs, server.rules)?;
+    let objective = match param(&pairs, "objective") {
+        None | Some("expected-score") => TableKind::ExpectedScore,
+        Some("target") => TableKind::Target,
+        Some("distribution") => TableKind::Distribution,
+        Some(other) => {
+            return Err(ApiError::bad(format!(
+                "objective must be expected-score, target or distribution, not `{}`",
+                excerpt(other)
+            )));
+        }
+    };
+    Ok((rules, objective))
+}
+
 async fn load(State(server): State<Arc<Server>>, RawQuery(raw): RawQuery) -> Response {
-    let answer = (|| {
-        let pairs = query_pairs(
-            raw.as_deref(),
-            &["rules", "upper_first", "objective"],
-            "/api/load",
-        )?;
-        let rules = rules_param(&pairs, server.rules)?;
-        let objective = match param(&pairs, "objective") {
-            None | Some("expected-score") => TableKind::ExpectedScore,
-            Some("target") => TableKind::Target,
-            Some("distribution") => TableKind::Distribution,
-            Some(other) => {
-                return Err(ApiError::bad(format!(
-                    "objective must be expected-score, target or distribution, not `{}`",
-                    excerpt(other)
-                )));
-            }
-        };
-        Ok(server.tables.start(rules, objective))
-    })();
-    match answer {
-        Ok(s) => json(&s),
+    match table_query(&server, raw.as_deref(), "/api/load") {
+        Ok((rules, kind)) => json(&server.tables.start(rules, kind)),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// `POST /api/cancel`: stops the build of a table under way (the page's Cancel), which saves
+/// nothing; answers where the table stands.
+async fn cancel_build(State(server): State<Arc<Server>>, RawQuery(raw): RawQuery) -> Response {
+    match table_query(&server, raw.as_deref(), "/api/cancel") {
+        Ok((rules, kind)) => json(&server.tables.cancel(rules, kind)),
         Err(e) => e.into_response(),
     }
 }
@@ -364,9 +382,9 @@ pub fn advise_line(server: &Arc<Server>, rules: Rules, line: &[u8]) -> Result<St
     let tables = server.tables.set(rules);
     // Every query reads the expected-score table: one that cannot be loaded is the server's
     // error, not the query's.
-    tables.ev().map_err(|e| ApiError::internal(e.message))?;
+    tables.ev().map_err(super::tables::table_error)?;
     let answer: Answer = batch::answer(&tables, line).map_err(|e| match e {
-        BatchError::Table(e) if e.cause != LoadCause::NotOffered => ApiError::internal(e.message),
+        BatchError::Table(e) if e.cause != LoadCause::NotOffered => super::tables::table_error(e),
         other => ApiError::bad(other.to_string()),
     })?;
     serde_json::to_string(&answer).map_err(|e| ApiError::internal(e.to_string()))
@@ -376,7 +394,7 @@ pub fn advise_line(server: &Arc<Server>, rules: Rules, line: &[u8]) -> Result<St
 /// 500, any other a 400.
 fn batch_error(e: BatchError) -> ApiError {
     match e {
-        BatchError::Table(e) if e.cause != LoadCause::NotOffered => ApiError::internal(e.message),
+        BatchError::Table(e) if e.cause != LoadCause::NotOffered => super::tables::table_error(e),
         other => ApiError::bad(other.to_string()),
     }
 }
@@ -406,7 +424,7 @@ fn win_line(
     cancel: &super::limits::Cancel,
 ) -> Result<String, ApiError> {
     let tables = server.tables.set(rules);
-    let ev = tables.ev().map_err(|e| ApiError::internal(e.message))?;
+    let ev = tables.ev().map_err(super::tables::table_error)?;
     let position = query.position(rules).map_err(batch_error)?;
     // The position is checked before the distribution table is loaded or built.
     yahtzee_core::policy::expected::advise(ev, &position)
@@ -479,7 +497,7 @@ pub fn stats_report(
         let mut map = server.stats.lock().unwrap_or_else(|e| e.into_inner());
         Arc::clone(map.entry(rules).or_default())
     };
-    let table = server.tables.ev(rules).map_err(ApiError::internal)?;
+    let table = server.tables.ev(rules)?;
     // A computation stopped leaves the cell empty: a request waiting for it computes it.
     let (report, tally) = until(stop, |check| {
         cell.get_or_init(|| stats(&table, &THRESHOLDS, &|_, _| check()))
@@ -618,62 +636,141 @@ pub fn review_objective(
     }
 }
 
-/// The review of the record `bytes` in the objective its query asks for (`objective`,
-/// `target`), as `yahtzee review --json` reports it with the same flags.
-pub fn review_record(
-    server: &Arc<Server>,
+/// The record `bytes` and the objective its query asks for (`objective`, `target`), checked
+/// before any pricing: a mistake is a 400 (of a streamed review too, before its first line).
+pub fn review_request(
     bytes: &[u8],
     pairs: &[(String, String)],
-    cancel: &super::limits::Cancel,
-) -> Result<yahtzee_core::play::review::Review, ApiError> {
+) -> Result<(GameRecord, ReviewObjective), ApiError> {
     let record = GameRecord::parse(bytes).map_err(|e| ApiError::bad(format!("the record: {e}")))?;
     let objective = review_objective(pairs, &record)?;
+    // Checked before the distribution table is loaded (or built).
+    if objective == ReviewObjective::Win && record.game.seats().len() < 2 {
+        return Err(ApiError::bad(ReviewError::WinAlone.to_string()));
+    }
+    Ok((record, objective))
+}
+
+/// A line of a streamed review (`/api/review?stream=true`), as its `type` says.
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum ReviewLine<'a> {
+    /// Pricing starts: `total` decisions, priced in `order`, in the review's objective.
+    Started {
+        /// What the decisions are priced in (the review's `objective`).
+        objective: &'static str,
+        /// The review's `target`.
+        target: Option<u32>,
+        /// The review's `model`.
+        model: Option<&'static str>,
+        /// The decisions of the record.
+        total: usize,
+        /// The order they are priced in, in words.
+        order: &'static str,
+    },
+    /// A best response is being solved (pricing to win): `done` of `total` cards.
+    Solving {
+        /// Cards solved.
+        done: u64,
+        /// Cards of the solve.
+        total: u64,
+    },
+    /// One decision priced, as it is in the review's `decisions`.
+    Decision {
+        /// Its place in the record's decisions, in the order played (from 0).
+        index: usize,
+        /// Decisions priced so far.
+        done: usize,
+        /// Decisions in all.
+        total: usize,
+        /// The decision, priced.
+        decision: &'a DecisionReview,
+    },
+    /// The whole review, as `/api/review` answers it: the last line.
+    Review {
+        /// The review.
+        review: &'a Review,
+    },
+}
+
+/// How often a streamed review tells of a solve's progress.
+const SOLVING_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// Prices every decision of `record` in `objective`, as `yahtzee review --json` reports it
+/// with the same flags, telling `send` (a streamed review) of each decision as it is priced
+/// ([`ReviewLine`]; the last turns first, see [`yahtzee_core::play::review::pricing_order`])
+/// and of each solve's progress; stopped, within a card of a solve, once `cancel` is set.
+pub fn price_review(
+    server: &Arc<Server>,
+    record: &GameRecord,
+    objective: ReviewObjective,
+    cancel: &super::limits::Cancel,
+    send: &(dyn Fn(String) + Sync),
+) -> Result<Review, ApiError> {
     let rules = record.game.rules();
-    let table = server.tables.ev(rules).map_err(ApiError::internal)?;
+    let table = server.tables.ev(rules)?;
     let failed = |e: ReviewError| match e {
         ReviewError::WinAlone => ApiError::bad(e.to_string()),
         other => ApiError::internal(other.to_string()),
     };
-    match objective {
-        ReviewObjective::Points => {
-            review(&table, &record).map_err(|e| ApiError::internal(e.to_string()))
-        }
+    let targets;
+    let distribution;
+    let pricing = match objective {
+        ReviewObjective::Points => Pricing::ExpectedScore,
         ReviewObjective::Target(target) => {
-            let targets = server.tables.target(rules).map_err(ApiError::internal)?;
-            review_for_until(
-                &table,
-                &record,
-                Pricing::Target {
-                    targets: &targets,
-                    target,
-                },
-                &|| cancel.is_set(),
-            )
-            .map_err(failed)?
-            .ok_or_else(stopped)
+            targets = server.tables.target(rules)?;
+            Pricing::Target {
+                targets: &targets,
+                target,
+            }
         }
         ReviewObjective::Win => {
-            // Checked before the distribution table is loaded (or built).
-            if record.game.seats().len() < 2 {
-                return Err(failed(ReviewError::WinAlone));
+            distribution = server.tables.distribution(rules)?;
+            Pricing::Win {
+                distribution: &distribution,
             }
-            let distribution = server
-                .tables
-                .distribution(rules)
-                .map_err(ApiError::internal)?;
-            // Each decision a solve: stopped between two when the client is gone.
-            review_for_until(
-                &table,
-                &record,
-                Pricing::Win {
-                    distribution: &distribution,
-                },
-                &|| cancel.is_set(),
-            )
-            .map_err(failed)?
-            .ok_or_else(stopped)
         }
-    }
+    };
+    send(line(&ReviewLine::Started {
+        objective: pricing.objective(),
+        target: pricing.target(),
+        model: matches!(pricing, Pricing::Win { .. }).then_some(MODEL),
+        total: record.decisions.len(),
+        order: "the last turns first (a decision priced to win is a solve of the rest of the game: the first turns take longest)",
+    }));
+    let told = Mutex::new(None::<std::time::Instant>);
+    let solving = |done: u64, total: u64| {
+        let mut last = told.lock().unwrap_or_else(|e| e.into_inner());
+        if last.is_none_or(|t| t.elapsed() >= SOLVING_EVERY) {
+            *last = Some(std::time::Instant::now());
+            send(line(&ReviewLine::Solving { done, total }));
+        }
+    };
+    let mut priced = |p: Priced<'_>| {
+        send(line(&ReviewLine::Decision {
+            index: p.index,
+            done: p.done,
+            total: p.total,
+            decision: p.decision,
+        }));
+        !cancel.is_set()
+    };
+    // Each decision priced to win is a solve: stopped within one of its cards.
+    until(&|| cancel.is_set(), |check| {
+        review_progressively(
+            &table,
+            record,
+            pricing,
+            &|done, total| {
+                check();
+                solving(done, total);
+            },
+            &mut priced,
+        )
+    })
+    .ok_or_else(stopped)?
+    .map_err(failed)?
+    .ok_or_else(stopped)
 }
 
 async fn review_of(
@@ -682,17 +779,39 @@ async fn review_of(
     body: Body,
 ) -> Response {
     let answer = async {
-        let pairs = query_pairs(raw.as_deref(), &["objective", "target"], "/api/review")?;
+        let pairs = query_pairs(
+            raw.as_deref(),
+            &["objective", "target", "stream"],
+            "/api/review",
+        )?;
+        let stream = match param(&pairs, "stream") {
+            None | Some("false") => false,
+            Some("true") => true,
+            Some(other) => {
+                return Err(ApiError::bad(format!(
+                    "stream must be true (the review as lines of JSON, decision by decision) or false, not `{}`",
+                    excerpt(other)
+                )));
+            }
+        };
         let bytes = read_body(body, RECORD_LIMIT, "/api/review").await?;
-        // A review prices every decision of a game (against opponents: a solve each turn).
+        let (record, objective) = review_request(&bytes, &pairs)?;
+        // A review prices every decision of a game (to win: a solve each turn).
         let s = Arc::clone(&server);
+        if stream {
+            return long_stream(&server, "/api/review", move |cancel, send| {
+                let review = price_review(&s, &record, objective, cancel, send)?;
+                Ok(line(&ReviewLine::Review { review: &review }))
+            });
+        }
         long_work(&server, "/api/review", move |cancel| {
-            review_record(&s, &bytes, &pairs, cancel)
+            price_review(&s, &record, objective, cancel, &|_| {})
         })
         .await
+        .map(|review| json(&review))
     };
     match answer.await {
-        Ok(report) => json(&report),
+        Ok(response) => response,
         Err(e) => e.into_response(),
     }
 }

@@ -7,6 +7,10 @@
 //!
 //! The token is what keeps other machines of the network (and pages elsewhere that a browser
 //! of this machine visits) out: 192 random bits from the system, compared in constant time.
+//! It is kept between starts ([`kept_token`], a file readable by its owner alone in the cache
+//! folder), so that a page put on a phone's home screen still opens after a restart; `serve
+//! --lan --new-token` makes a new one, which shuts out every page opened with the old. The
+//! cookie that carries it lasts as long ([`COOKIE_MAX_AGE`]).
 
 use std::net::{IpAddr, Ipv4Addr, UdpSocket};
 
@@ -18,6 +22,52 @@ pub const TOKEN_HEADER: &str = "x-yahtzee-token";
 
 /// The name of the cookie that carries the token.
 pub const TOKEN_COOKIE: &str = "yahtzee_token";
+
+/// The name of the file that keeps the token between starts, in the cache folder.
+pub const TOKEN_FILE: &str = "serve-lan.token";
+
+/// How long a browser keeps the cookie of the token, in seconds: 400 days (the most browsers
+/// keep one), so that a page on a phone's home screen opens again days later.
+pub const COOKIE_MAX_AGE: u64 = 400 * 24 * 3600;
+
+/// The token of `serve --lan`: the one an earlier start kept in `path`, or, when there is
+/// none (or it is not a token, or `rotate` asks for a new one), a new token kept there for
+/// the next start (written through a temporary, readable by its owner alone). A token that
+/// cannot be kept is used all the same: the second value says why it was not kept.
+pub fn kept_token(
+    path: &std::path::Path,
+    rotate: bool,
+) -> Result<(String, Option<String>), std::io::Error> {
+    use std::io::Write as _;
+    use yahtzee_core::files;
+    if !rotate
+        && let Ok(bytes) = files::read_regular(path, 1024)
+        && let Ok(text) = std::str::from_utf8(&bytes)
+    {
+        let kept = text.trim();
+        if kept.len() == 48 && kept.bytes().all(|c| c.is_ascii_hexdigit()) {
+            return Ok((kept.to_string(), None));
+        }
+    }
+    let token = new_token()?;
+    let saved = files::create_folder(files::folder_of(path)).and_then(|()| {
+        files::write_file(path, |f| {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt as _;
+                f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+            }
+            writeln!(f, "{token}")
+        })
+    });
+    let why = saved.err().map(|e| {
+        format!(
+            "the token of --lan cannot be kept in {} ({e}): it changes at the next start",
+            path.display()
+        )
+    });
+    Ok((token, why))
+}
 
 /// A new secret token: 24 random bytes of the system's random source, in hexadecimal.
 pub fn new_token() -> Result<String, std::io::Error> {
@@ -77,6 +127,34 @@ mod tests {
         assert!(!token_matches(b.as_bytes(), &a));
         assert!(!token_matches(&a.as_bytes()[..47], &a));
         assert!(!token_matches(b"", &a));
+    }
+
+    #[test]
+    fn the_token_is_kept_between_starts_until_a_new_one_is_asked_for() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub").join(TOKEN_FILE);
+        let (first, why) = kept_token(&path, false).unwrap();
+        assert_eq!(why, None);
+        assert_eq!(kept_token(&path, false).unwrap().0, first);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+        }
+        let (second, _) = kept_token(&path, true).unwrap();
+        assert_ne!(second, first);
+        assert_eq!(kept_token(&path, false).unwrap().0, second);
+        // A file that holds no token is replaced by a new one.
+        std::fs::write(&path, "not a token\n").unwrap();
+        let (third, _) = kept_token(&path, false).unwrap();
+        assert!(third.len() == 48 && third != second);
+        // A token that cannot be kept is used all the same, with the reason.
+        let blocked = dir.path().join("a-file");
+        std::fs::write(&blocked, "x").unwrap();
+        let (token, why) = kept_token(&blocked.join(TOKEN_FILE), false).unwrap();
+        assert_eq!(token.len(), 48);
+        assert!(why.unwrap().contains("cannot be kept"));
     }
 
     #[test]

@@ -505,8 +505,9 @@ fn check_token(
     Ok((by_query && !by_cookie)
         .then(|| {
             HeaderValue::from_str(&format!(
-                "{}={token}; Path=/; HttpOnly; SameSite=Strict",
-                lan::TOKEN_COOKIE
+                "{}={token}; Path=/; Max-Age={}; HttpOnly; SameSite=Strict",
+                lan::TOKEN_COOKIE,
+                lan::COOKIE_MAX_AGE
             ))
             .ok()
         })

@@ -10,6 +10,10 @@
 //! solve of the best response against opponents checks it as each card of its backward pass
 //! starts ([`best_response_until`]), so abandoned advice stops within a card's work instead of
 //! running to its end.
+//!
+//! A long request may also answer as it goes ([`long_stream`]): its work sends lines of JSON
+//! (a review, decision by decision) that the client reads as they come, in one chunked
+//! answer; the client's closing the connection sets the [`Cancel`] flag as above.
 
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::Arc;
@@ -184,6 +188,110 @@ pub async fn long_work<T: Send + 'static>(
         work(&cancel)
     })
     .await
+}
+
+/// The lines of a streamed answer as they come, with the flag its closing sets (the client
+/// gone: the answer's body dropped).
+struct Lines {
+    lines: tokio::sync::mpsc::UnboundedReceiver<String>,
+    _gone: SetOnDrop,
+}
+
+impl hyper::body::Body for Lines {
+    type Data = hyper::body::Bytes;
+    type Error = std::convert::Infallible;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Self::Data>, Self::Error>>> {
+        self.lines
+            .poll_recv(cx)
+            .map(|line| line.map(|l| Ok(hyper::body::Frame::data(l.into()))))
+    }
+}
+
+/// One line of a streamed answer: `value` as JSON and a newline.
+pub fn line<T: Serialize>(value: &T) -> String {
+    let mut text = serde_json::to_string(value).unwrap_or_else(|e| {
+        format!(r#"{{"type":"error","status":500,"error":"cannot write the answer as JSON: {e}"}}"#)
+    });
+    text.push('\n');
+    text
+}
+
+/// An error as the last line of a streamed answer (its status is 200 already).
+#[derive(Serialize)]
+struct ErrorLine<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    status: u16,
+    error: &'a str,
+}
+
+/// Runs the long computation `work` of a request to `endpoint` as [`long_work`] does
+/// (admitted, else 503 at once; in its turn; stopped when the client is gone), answering at
+/// once with `application/x-ndjson` whose lines `work` sends as it goes (`send`), then the
+/// line it returns, or the error as `{"type": "error", "status": ..., "error": ...}`. A line
+/// `{"type": "waiting"}` comes first while the work waits for its turn.
+pub fn long_stream(
+    server: &Server,
+    endpoint: &str,
+    work: impl FnOnce(&Cancel, &(dyn Fn(String) + Sync)) -> Result<String, ApiError> + Send + 'static,
+) -> Result<axum::response::Response, ApiError> {
+    let admission = server.limits.admit(endpoint)?;
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+    let cancel = Cancel::default();
+    let gone = SetOnDrop(Arc::clone(&cancel.0));
+    let permits = Arc::clone(&server.limits.permits);
+    let running = Arc::clone(&server.limits.running);
+    let _ = tx.send("{\"type\":\"waiting\"}\n".to_string());
+    tokio::spawn(async move {
+        // A client gone while the work waits for its turn leaves the queue.
+        let permit = tokio::select! {
+            permit = permits.acquire_owned() => permit,
+            () = tx.closed() => return,
+        };
+        let Ok(permit) = permit else {
+            return;
+        };
+        running.fetch_add(1, Ordering::AcqRel);
+        let running = Running(running);
+        let _ = blocking(move || {
+            let _held = (permit, admission, running);
+            if cancel.is_set() {
+                return Ok(());
+            }
+            let send = |text: String| {
+                let _ = tx.send(text);
+            };
+            let last = match work(&cancel, &send) {
+                Ok(last) => last,
+                Err(e) => line(&ErrorLine {
+                    kind: "error",
+                    status: e.status.as_u16(),
+                    error: &e.message,
+                }),
+            };
+            send(last);
+            Ok(())
+        })
+        .await;
+    });
+    let mut response = axum::response::Response::new(axum::body::Body::new(Lines {
+        lines: rx,
+        _gone: gone,
+    }));
+    let headers = response.headers_mut();
+    headers.insert(
+        axum::http::header::CONTENT_TYPE,
+        axum::http::HeaderValue::from_static("application/x-ndjson"),
+    );
+    headers.insert(
+        axum::http::header::CACHE_CONTROL,
+        axum::http::HeaderValue::from_static("no-store"),
+    );
+    Ok(response)
 }
 
 /// The marker of a computation stopped by [`until`].

@@ -528,7 +528,7 @@ fn prepare(server: &Arc<Server>, rules: Rules, line: &[u8]) -> Result<Joined, Ap
     let opponents: Option<Vec<Opponent>> = query
         .opponents(rules)
         .map_err(|e| ApiError::bad(e.to_string()))?;
-    let ev = server.tables.ev(rules).map_err(ApiError::internal)?;
+    let ev = server.tables.ev(rules)?;
     let start = if turn_start {
         // A full card is refused by the card's own check.
         Start::Card(position.card)
@@ -546,7 +546,7 @@ fn prepare(server: &Arc<Server>, rules: Rules, line: &[u8]) -> Result<Joined, Ap
     };
     let (objective, work) = match (query.target, opponents) {
         (Some(target), _) => {
-            let targets = server.tables.target(rules).map_err(ApiError::internal)?;
+            let targets = server.tables.target(rules)?;
             (
                 Objective::Target(target),
                 Work::Target {
@@ -558,12 +558,7 @@ fn prepare(server: &Arc<Server>, rules: Rules, line: &[u8]) -> Result<Joined, Ap
         }
         (None, Some(opponents)) => {
             let distribution = if needs_distribution(&opponents) {
-                Some(
-                    server
-                        .tables
-                        .distribution(rules)
-                        .map_err(ApiError::internal)?,
-                )
+                Some(server.tables.distribution(rules)?)
             } else {
                 None
             };
@@ -577,10 +572,7 @@ fn prepare(server: &Arc<Server>, rules: Rules, line: &[u8]) -> Result<Joined, Ap
             )
         }
         (None, None) => {
-            let distribution = server
-                .tables
-                .distribution(rules)
-                .map_err(ApiError::internal)?;
+            let distribution = server.tables.distribution(rules)?;
             let scores = match &start {
                 Start::Card(card) => FinalScores::of_card(&distribution, card)
                     .map_err(|e| ApiError::internal(e.to_string()))?,

@@ -9,6 +9,10 @@
 //! needs the table): the others wait for their turn. The loading itself, its progress
 //! (`/api/status`) and its errors are the set's; the server adds how it reports on stderr,
 //! the queue of builds, and how it explains an error ([`TableHint`]).
+//!
+//! A build can be stopped ([`TableStore::cancel`], `POST /api/cancel`: the page's Cancel):
+//! it stops as its next card starts, saves nothing, and the requests waiting for it are
+//! answered 503; the next request for the table builds it anew (a new set, as after an error).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -19,8 +23,10 @@ use yahtzee_core::game::rules::Rules;
 use yahtzee_core::tables::TableError;
 use yahtzee_core::tables::expected::StrategyTable;
 use yahtzee_core::tables::set::{
-    Event, LoadState, Observer, TableKind, TablePaths, TableSet, TableStatus,
+    Event, LoadCause, LoadError, LoadState, Observer, TableKind, TablePaths, TableSet, TableStatus,
 };
+
+use super::ApiError;
 use yahtzee_core::tables::vector::VectorTable;
 
 /// Says how to fix a table that cannot be loaded: `(error, rules, objective)` to a message.
@@ -78,6 +84,13 @@ impl Observer for Hinted {
                     rules.label()
                 );
             }),
+            Event::Cancelled => self.leave(|seconds| {
+                eprintln!(
+                    "stopped building the {} table of {} after {seconds:.1} s (cancelled; nothing saved)",
+                    kind.name(),
+                    rules.label()
+                );
+            }),
             Event::NotSaved { error, .. } => eprintln!(
                 "warning: the {} table of {} was built but not saved, so it is built again when the server restarts ({error})",
                 kind.name(),
@@ -98,7 +111,19 @@ impl Observer for Hinted {
     }
 }
 
-/// True when a table of `set` could not be loaded (the one it does not offer aside).
+/// The answer to a request whose table cannot be had: 503 when its build was cancelled (ask
+/// again to build it), else the server's own trouble (500) with the fix.
+pub fn table_error(e: LoadError) -> ApiError {
+    match e.cause {
+        LoadCause::Cancelled => {
+            ApiError::new(axum::http::StatusCode::SERVICE_UNAVAILABLE, e.message)
+        }
+        _ => ApiError::internal(e.message),
+    }
+}
+
+/// True when a table of `set` could not be loaded, or its build was cancelled (the one it
+/// does not offer aside).
 fn failed(set: &TableSet) -> bool {
     [
         TableKind::ExpectedScore,
@@ -106,7 +131,12 @@ fn failed(set: &TableSet) -> bool {
         TableKind::Distribution,
     ]
     .into_iter()
-    .any(|kind| set.status(kind).state == LoadState::Failed)
+    .any(|kind| {
+        matches!(
+            set.status(kind).state,
+            LoadState::Failed | LoadState::Cancelled
+        )
+    })
 }
 
 /// Every table set of the server, by rules.
@@ -148,32 +178,47 @@ impl TableStore {
     }
 
     /// The expected-score table of `rules`, loaded or built first if need be (this waits).
-    pub fn ev(&self, rules: Rules) -> Result<Arc<StrategyTable>, String> {
-        self.set(rules).ev().map(Arc::clone).map_err(|e| e.message)
+    pub fn ev(&self, rules: Rules) -> Result<Arc<StrategyTable>, ApiError> {
+        self.set(rules).ev().map(Arc::clone).map_err(table_error)
     }
 
     /// The target table of `rules`, loaded or built first if need be (this waits; a build
     /// takes about a minute for the Yahtzee rule sets).
-    pub fn target(&self, rules: Rules) -> Result<Arc<VectorTable<f32>>, String> {
+    pub fn target(&self, rules: Rules) -> Result<Arc<VectorTable<f32>>, ApiError> {
         self.set(rules)
             .target()
             .map(Arc::clone)
-            .map_err(|e| e.message)
+            .map_err(table_error)
     }
 
     /// The distribution table of `rules`, loaded or built first if need be (this waits; the
     /// expected-score table is loaded first, as a build follows its policy).
-    pub fn distribution(&self, rules: Rules) -> Result<Arc<VectorTable<f32>>, String> {
+    pub fn distribution(&self, rules: Rules) -> Result<Arc<VectorTable<f32>>, ApiError> {
         self.set(rules)
             .distribution()
             .map(Arc::clone)
-            .map_err(|e| e.message)
+            .map_err(table_error)
     }
 
     /// Starts loading the `kind` table of `rules` in the background, unless it is loaded or
     /// loading already, and says where it stands.
     pub fn start(&self, rules: Rules, kind: TableKind) -> TableStatus {
         self.set(rules).start(kind)
+    }
+
+    /// Stops the build of the `kind` table of `rules` under way, if one is (see
+    /// [`TableSet::cancel`]), and says where the table stands.
+    pub fn cancel(&self, rules: Rules, kind: TableKind) -> TableStatus {
+        let set = self
+            .sets
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&rules)
+            .cloned();
+        match set {
+            Some(set) => set.cancel(kind),
+            None => self.set(rules).status(kind),
+        }
     }
 
     /// Where every table asked for so far stands, expected-score tables first, each in the

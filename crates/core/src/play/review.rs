@@ -23,6 +23,11 @@
 //! with `advise --two-player` ([`TwoPlayerPricing`]): the exact chance of winning plus half a
 //! tie it gave away, both playing to win from there, so a two-player bot reviews at zero
 //! loss.
+//!
+//! Priced to win, each turn is a solve of the rest of the game (minutes for the first turns
+//! of a Yahtzee game), so a front end can take the review as it comes
+//! ([`review_progressively`]): each decision as soon as it is priced, the last turns first
+//! ([`pricing_order`]: they take milliseconds), and the progress of the solve under way.
 
 use serde::Serialize;
 
@@ -734,33 +739,74 @@ pub fn review_for(
     Ok(review_with(record, pricing, |d| pricer.evaluate(d))?)
 }
 
-/// [`review_for`], asking `stop` before each decision is priced: `Ok(None)` when it said to
-/// stop (a server whose client is gone: a decision priced in chance of winning is a solve of
-/// its own, and a game has dozens).
-pub fn review_for_until(
+/// One decision priced by [`review_progressively`], as soon as it is priced.
+#[derive(Clone, Copy, Debug)]
+pub struct Priced<'r> {
+    /// Its place among the record's decisions, in the order played (from 0).
+    pub index: usize,
+    /// Decisions priced so far, this one included.
+    pub done: usize,
+    /// Decisions to price.
+    pub total: usize,
+    /// The decision, priced.
+    pub decision: &'r DecisionReview,
+}
+
+/// The order in which [`review_progressively`] prices the decisions of `record` (their
+/// places in the order played): the cards with the most boxes filled first, in the order
+/// played among equals. Priced to win, a decision is a solve of every card that can follow
+/// the player's (each turn's decisions share one): the last turns take milliseconds and the
+/// first ones most of the time, so most decisions are priced in the first moments.
+pub fn pricing_order(record: &GameRecord) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..record.decisions.len()).collect();
+    // Stable: the decisions of one turn stay together, so they share the pricer's solve.
+    order.sort_by_key(|&i| {
+        std::cmp::Reverse(
+            record.decisions[i]
+                .1
+                .position
+                .card
+                .state()
+                .filled
+                .count_ones(),
+        )
+    });
+    order
+}
+
+/// [`review_for`], telling `priced` of each decision as soon as it is priced, in the order
+/// of [`pricing_order`], and `solving(done, total)` of the cards of a solve under way
+/// (pricing to win). `Ok(None)` when `priced` returned false (a server whose client is gone).
+/// The review is [`review_for`]'s, bit for bit: a decision's price does not depend on the
+/// order.
+pub fn review_progressively(
     table: &StrategyTable,
     record: &GameRecord,
     pricing: Pricing<'_>,
-    stop: &dyn Fn() -> bool,
+    solving: &(dyn Fn(u64, u64) + Sync),
+    priced: &mut dyn FnMut(Priced<'_>) -> bool,
 ) -> Result<Option<Review>, ReviewError> {
-    /// Why the pricing ended early.
-    enum Halt {
-        Stopped,
-        Failed(PricingError),
-    }
     check_pricing(record, pricing)?;
-    let mut pricer = Pricer::new(table, pricing)?;
-    let priced = review_with(record, pricing, |d| {
-        if stop() {
-            return Err(Halt::Stopped);
+    let mut pricer = Pricer::new(table, pricing)?.with_solve_progress(solving);
+    let seats = record.game.seats();
+    let total = record.decisions.len();
+    let mut reviewed: Vec<Option<DecisionReview>> = vec![None; total];
+    for (done, index) in pricing_order(record).into_iter().enumerate() {
+        let (line, d) = &record.decisions[index];
+        let e = pricer.evaluate(d)?;
+        let decision = reviewed[index].insert(decision_review(seats, *line, d, e));
+        let go_on = priced(Priced {
+            index,
+            done: done + 1,
+            total,
+            decision,
+        });
+        if !go_on {
+            return Ok(None);
         }
-        pricer.evaluate(d).map_err(Halt::Failed)
-    });
-    match priced {
-        Ok(review) => Ok(Some(review)),
-        Err(Halt::Stopped) => Ok(None),
-        Err(Halt::Failed(e)) => Err(e.into()),
     }
+    let decisions = reviewed.into_iter().flatten().collect();
+    Ok(Some(summarize(record, pricing, decisions)))
 }
 
 /// The record can be priced as `pricing` says: to win, two players or more; by the exact
@@ -783,37 +829,54 @@ fn check_pricing(record: &GameRecord, pricing: Pricing<'_>) -> Result<(), Review
     Ok(())
 }
 
+/// The review of decision `d` of `seats`' game, made at line `line`, priced as `e`.
+fn decision_review(
+    seats: &[crate::play::Seat],
+    line: usize,
+    d: &Decision,
+    e: Evaluation,
+) -> DecisionReview {
+    let card = &d.position.card;
+    DecisionReview {
+        line,
+        player: seats[d.seat].name.clone(),
+        turn: d.turn,
+        card: card.to_string(),
+        yahtzee_bonus: card.yahtzee_bonuses(),
+        banked: card.banked(),
+        dice: d.position.dice.faces(),
+        rolls_left: d.position.rolls_left,
+        kind: match d.choice {
+            Choice::Keep(_) => "keep",
+            Choice::Score(_) => "score",
+        },
+        choice: e.chosen,
+        best: e.best,
+        chosen_value: e.chosen_value,
+        best_value: e.best_value,
+        loss: e.loss,
+    }
+}
+
 fn review_with<E>(
     record: &GameRecord,
     pricing: Pricing<'_>,
     mut price: impl FnMut(&Decision) -> Result<Evaluation, E>,
 ) -> Result<Review, E> {
+    let seats = record.game.seats();
+    let decisions = record
+        .decisions
+        .iter()
+        .map(|(line, d)| Ok(decision_review(seats, *line, d, price(d)?)))
+        .collect::<Result<Vec<_>, E>>()?;
+    Ok(summarize(record, pricing, decisions))
+}
+
+/// The review of `record` from its `decisions` priced (in the order played): the totals of
+/// each player and the costliest decisions.
+fn summarize(record: &GameRecord, pricing: Pricing<'_>, decisions: Vec<DecisionReview>) -> Review {
     let target = pricing.target();
     let seats = record.game.seats();
-    let mut decisions = Vec::with_capacity(record.decisions.len());
-    for (line, d) in &record.decisions {
-        let e = price(d)?;
-        let card = &d.position.card;
-        decisions.push(DecisionReview {
-            line: *line,
-            player: seats[d.seat].name.clone(),
-            turn: d.turn,
-            card: card.to_string(),
-            yahtzee_bonus: card.yahtzee_bonuses(),
-            banked: card.banked(),
-            dice: d.position.dice.faces(),
-            rolls_left: d.position.rolls_left,
-            kind: match d.choice {
-                Choice::Keep(_) => "keep",
-                Choice::Score(_) => "score",
-            },
-            choice: e.chosen,
-            best: e.best,
-            chosen_value: e.chosen_value,
-            best_value: e.best_value,
-            loss: e.loss,
-        });
-    }
     let totals = record.game.totals();
     let players = seats
         .iter()
@@ -852,7 +915,7 @@ fn review_with<E>(
             }
         })
         .collect();
-    Ok(Review {
+    Review {
         rules: record.game.rules(),
         objective: pricing.objective(),
         target,
@@ -862,7 +925,7 @@ fn review_with<E>(
         cut_off: record.cut_off,
         players,
         decisions,
-    })
+    }
 }
 
 /// The review as text: every decision, then the totals and the costliest decisions per player.

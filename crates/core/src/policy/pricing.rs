@@ -152,6 +152,8 @@ pub struct WinPricing<'a> {
     ev: &'a StrategyTable,
     distribution: &'a VectorTable<f32>,
     simd: Simd,
+    /// Told of the cards of each solve as it goes (`done`, `total`).
+    progress: &'a (dyn Fn(u64, u64) + Sync),
     /// The last solve.
     solved: Option<Solved>,
 }
@@ -173,6 +175,7 @@ impl<'a> WinPricing<'a> {
             ev,
             distribution,
             simd: Simd::detect(),
+            progress: &|_, _| {},
             solved: None,
         }
     }
@@ -197,6 +200,7 @@ impl<'a> WinPricing<'a> {
                 position,
                 &opponents,
                 self.simd,
+                self.progress,
             )?;
             self.solved = Some(Solved {
                 card: position.card.clone(),
@@ -430,6 +434,16 @@ impl<'a> Pricer<'a> {
             })),
         };
         Ok(Pricer { ev, pricing, by })
+    }
+
+    /// This pricer, telling `progress(done, total)` of the cards of each best response it
+    /// solves to win (from the solve's threads): what a front end that shows a long review's
+    /// progress, or stops it, watches.
+    pub fn with_solve_progress(mut self, progress: &'a (dyn Fn(u64, u64) + Sync)) -> Pricer<'a> {
+        if let By::Win(win) = &mut self.by {
+            win.progress = progress;
+        }
+        self
     }
 
     /// What the pricer solved, for a pricer of the same game made later ([`Pricer::resume`]).

@@ -525,24 +525,33 @@ pub fn advise_win(
     position: &Position,
     opponents: &[Opponent],
 ) -> Result<WinAdvice, WinError> {
-    let (scores, table) = solve_against(ev, distribution, position, opponents, Simd::detect())?;
+    let (scores, table) = solve_against(
+        ev,
+        distribution,
+        position,
+        opponents,
+        Simd::detect(),
+        &|_, _| {},
+    )?;
     advise_against(ev, &table, position, opponents, &scores)
 }
 
 /// The opponents' final-score distributions and the best response to them of the player of
 /// `position` (checked first): what [`advise_win`] solves before pricing the options with
 /// [`advise_against`], for callers that price several positions of one turn with one solve.
+/// `progress(done, total)` counts the cards of the solve ([`best_response_with`]).
 pub fn solve_against(
     ev: &StrategyTable,
     distribution: Option<&VectorTable<f32>>,
     position: &Position,
     opponents: &[Opponent],
     simd: Simd,
+    progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<(Vec<FinalScores>, VectorTable<f32>), WinError> {
     let scores = opponent_scores(ev.rules(), distribution, opponents)?;
     // Checks the position before the solve.
     crate::policy::expected::advise(ev, position)?;
-    let table = best_response(&position.card, &scores, simd);
+    let table = best_response_with(&position.card, &scores, simd, progress);
     Ok((scores, table))
 }
 

@@ -14,7 +14,13 @@
 //! the progress of a build (a bar on a terminal, a status on the page), the warning of a table
 //! built but not saved, and the fix of a table that cannot be loaded (a `yahtzee solve`
 //! command on the command line).
+//!
+//! A build under way can be stopped ([`TableSet::cancel`]: a page whose player pressed
+//! Cancel): the solve checks the flag as each card (or depth) starts and stops there, before
+//! anything is saved, so no file is left behind; the slot then holds a [`LoadCause::Cancelled`]
+//! error (a set made again builds the table anew).
 
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -130,6 +136,8 @@ pub enum Event<'a> {
     },
     /// The build is over (the bar can go).
     Built,
+    /// The build was stopped ([`TableSet::cancel`]) before its end: nothing was saved.
+    Cancelled,
     /// The table was built but could not be saved: it serves, and is built again next time.
     NotSaved {
         /// Why it could not be saved.
@@ -188,7 +196,13 @@ pub enum LoadCause {
     /// This set does not offer the table (see [`TableSet::without`]): the question asked for
     /// something this front end does not answer.
     NotOffered,
+    /// Its build was stopped ([`TableSet::cancel`]) before its end; nothing was saved. Asked
+    /// for again (by a set made again), it is built anew.
+    Cancelled,
 }
+
+/// The unwinding payload that stops a build from its progress callback.
+struct BuildCancelled;
 
 /// The message of a table a set does not offer: what the question should leave out.
 fn not_offered(kind: TableKind) -> LoadError {
@@ -213,6 +227,8 @@ fn not_offered(kind: TableKind) -> LoadError {
 struct Slot<T> {
     started: AtomicBool,
     building: AtomicBool,
+    /// Set to stop the build under way ([`TableSet::cancel`]).
+    cancel: AtomicBool,
     done: AtomicU64,
     total: AtomicU64,
     value: OnceLock<Result<Arc<T>, LoadError>>,
@@ -223,6 +239,7 @@ impl<T> Default for Slot<T> {
         Slot {
             started: AtomicBool::new(false),
             building: AtomicBool::new(false),
+            cancel: AtomicBool::new(false),
             done: AtomicU64::new(0),
             total: AtomicU64::new(0),
             value: OnceLock::new(),
@@ -251,6 +268,9 @@ impl<T> Slot<T> {
     fn status(&self, rules: Rules, kind: TableKind) -> TableStatus {
         let (state, error) = match self.value.get() {
             Some(Ok(_)) => (LoadState::Ready, None),
+            Some(Err(e)) if e.cause == LoadCause::Cancelled => {
+                (LoadState::Cancelled, Some(e.message.clone()))
+            }
             Some(Err(e)) => (LoadState::Failed, Some(e.message.clone())),
             None if !self.started.load(Ordering::Relaxed) => (LoadState::Idle, None),
             None if self.building.load(Ordering::Relaxed) => (LoadState::Building, None),
@@ -281,6 +301,9 @@ pub enum LoadState {
     Ready,
     /// It cannot be loaded: `error` says why and how to fix it.
     Failed,
+    /// Its build was stopped before its end (nothing saved): asked for again, it is built
+    /// anew.
+    Cancelled,
 }
 
 /// Where one table of a set stands (what the server's `/api/status` lists).
@@ -463,17 +486,47 @@ impl TableSet {
         let observer = &*self.observer;
         // The slot's counters alone: the closure is shared with the solve's threads.
         let (building, done_so_far, steps) = (&slot.building, &slot.done, &slot.total);
-        let loaded = load(&path, &|p| match p {
-            Progress::Building { path } => {
-                building.store(true, Ordering::Relaxed);
-                observer.report(rules, kind, Event::Building { path });
+        let cancel = &slot.cancel;
+        // A build told to stop unwinds out of its solve at its next step (nothing is saved
+        // before the solve's end); the unwinding is caught below.
+        let stop_here = || {
+            if cancel.load(Ordering::Relaxed) {
+                resume_unwind(Box::new(BuildCancelled));
             }
-            Progress::Solving { done, total } => {
-                steps.store(total, Ordering::Relaxed);
-                done_so_far.store(done, Ordering::Relaxed);
-                observer.report(rules, kind, Event::Solving { done, total });
+        };
+        let loaded = catch_unwind(AssertUnwindSafe(|| {
+            load(&path, &|p| match p {
+                Progress::Building { path } => {
+                    stop_here();
+                    building.store(true, Ordering::Relaxed);
+                    observer.report(rules, kind, Event::Building { path });
+                }
+                Progress::Solving { done, total } => {
+                    stop_here();
+                    steps.store(total, Ordering::Relaxed);
+                    done_so_far.store(done, Ordering::Relaxed);
+                    observer.report(rules, kind, Event::Solving { done, total });
+                }
+            })
+        }));
+        let loaded = match loaded {
+            Ok(loaded) => loaded,
+            Err(payload) if payload.is::<BuildCancelled>() => {
+                if slot.building.load(Ordering::Relaxed) {
+                    observer.report(rules, kind, Event::Cancelled);
+                }
+                return Err(LoadError {
+                    kind,
+                    message: format!(
+                        "the build of the {} table of {} was cancelled before its end (nothing was saved): ask for it again to build it",
+                        kind.name(),
+                        rules.label()
+                    ),
+                    cause: LoadCause::Cancelled,
+                });
             }
-        });
+            Err(payload) => resume_unwind(payload),
+        };
         if slot.building.load(Ordering::Relaxed) {
             observer.report(rules, kind, Event::Built);
         }
@@ -508,6 +561,27 @@ impl TableSet {
                 // The outcome stays in the slot, for the requests and the status.
                 let _ = set.get(kind);
             });
+        }
+        self.status(kind)
+    }
+
+    /// Stops the build of the `kind` table under way, if one is (or is about to start): it
+    /// stops as its next card or depth starts, saves nothing, and the slot then holds a
+    /// [`LoadCause::Cancelled`] error for every request waiting for it. A table loaded, or
+    /// being read from its file, is left as it is. Says where the table stands.
+    pub fn cancel(&self, kind: TableKind) -> TableStatus {
+        let cancel = match kind {
+            TableKind::ExpectedScore => &self.ev.cancel,
+            TableKind::Target => &self.target.cancel,
+            TableKind::Distribution => &self.distribution.cancel,
+            TableKind::TwoPlayer => &self.two_player.cancel,
+        };
+        // Loading: read from its file (which no flag stops) or about to be built.
+        if matches!(
+            self.status(kind).state,
+            LoadState::Loading | LoadState::Building
+        ) {
+            cancel.store(true, Ordering::Relaxed);
         }
         self.status(kind)
     }
@@ -595,4 +669,72 @@ fn load_or_solve_two_player(
         path: path.to_path_buf(),
         source: cache::Source::Built(Ok(())),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::rules::RuleSet;
+    use std::sync::{Mutex, Weak};
+
+    /// Cancels the build of its set as soon as the build has solved a card, and notes what it
+    /// hears.
+    struct Stopper {
+        set: OnceLock<Weak<TableSet>>,
+        heard: Mutex<Vec<&'static str>>,
+    }
+
+    impl Observer for Stopper {
+        fn report(&self, _: &Rules, kind: TableKind, event: Event<'_>) {
+            let word = match event {
+                Event::Building { .. } => "building",
+                Event::Solving { done, .. } => {
+                    if done > 0
+                        && let Some(set) = self.set.get().and_then(Weak::upgrade)
+                    {
+                        set.cancel(kind);
+                    }
+                    "solving"
+                }
+                Event::Built => "built",
+                Event::Cancelled => "cancelled",
+                _ => "other",
+            };
+            self.heard.lock().unwrap().push(word);
+        }
+    }
+
+    #[test]
+    fn a_build_told_to_stop_stops_at_its_next_card_and_saves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = TablePaths {
+            target: Some(dir.path().join("yacht.target.table")),
+            ..TablePaths::default()
+        };
+        let stopper = Arc::new(Stopper {
+            set: OnceLock::new(),
+            heard: Mutex::default(),
+        });
+        let set = Arc::new(TableSet::new(
+            Rules::new(RuleSet::YACHT),
+            paths,
+            stopper.clone(),
+        ));
+        let _ = stopper.set.set(Arc::downgrade(&set));
+        // Not being built: nothing to stop.
+        assert_eq!(set.cancel(TableKind::Target).state, LoadState::Idle);
+        let e = set.target().unwrap_err();
+        assert_eq!(e.cause, LoadCause::Cancelled);
+        assert!(e.message.contains("was cancelled"), "{}", e.message);
+        let status = set.status(TableKind::Target);
+        assert_eq!(status.state, LoadState::Cancelled);
+        assert!(status.done < status.total, "{status:?}");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        let heard = stopper.heard.lock().unwrap().clone();
+        assert_eq!(heard.first(), Some(&"building"));
+        assert_eq!(heard.last(), Some(&"cancelled"));
+        assert!(!heard.contains(&"built"), "{heard:?}");
+        // The outcome stays: a request waiting for it hears the same.
+        assert_eq!(set.target().unwrap_err().cause, LoadCause::Cancelled);
+    }
 }

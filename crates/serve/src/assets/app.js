@@ -75,6 +75,22 @@ async function api(path, { method = 'GET', body, signal } = {}) {
   if (body !== undefined) {
     init.body = typeof body === 'string' ? body : JSON.stringify(body);
   }
+  return jsonOf(await answered(path, init));
+}
+
+/** The JSON of an answer (its text as `{error}` when it is not JSON). */
+async function jsonOf(response) {
+  const text = await response.text();
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    return { error: text };
+  }
+}
+
+/** `fetch(path, init)` answered with success, else an ApiError with the server's message (an
+ * aborted call throws its AbortError). */
+async function answered(path, init) {
   let response;
   try {
     response = await fetch(path, init);
@@ -82,15 +98,34 @@ async function api(path, { method = 'GET', body, signal } = {}) {
     if (e.name === 'AbortError') throw e;
     throw new ApiError('the server does not answer: is `yahtzee serve` still running?', 0);
   }
-  const text = await response.text();
-  let data;
-  try {
-    data = JSON.parse(text);
-  } catch (e) {
-    data = { error: text };
+  if (!response.ok) {
+    const data = await jsonOf(response);
+    throw new ApiError(data.error || response.statusText, response.status);
   }
-  if (!response.ok) throw new ApiError(data.error || response.statusText, response.status);
-  return data;
+  return response;
+}
+
+/** Posts `body` to `path`, whose answer is lines of JSON (`application/x-ndjson`) sent as the
+ * server computes them: `onLine(value)` for each line as it arrives (an error before the first
+ * line is an ApiError with the server's message, as for `api`). */
+async function apiLines(path, { body, signal }, onLine) {
+  const init = { method: 'POST', headers: baseHeaders(), signal, body };
+  init.headers['Content-Type'] = 'application/json';
+  const response = await answered(path, init);
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let at;
+    while ((at = buffer.indexOf('\n')) >= 0) {
+      const text = buffer.slice(0, at);
+      buffer = buffer.slice(at + 1);
+      if (text.trim()) onLine(JSON.parse(text));
+    }
+  }
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -312,8 +347,14 @@ async function waitTable(objective, rules, upperFirst) {
       box.hidden = !S.call;
       throw new ApiError(status.error, 500);
     }
+    if (status.state === 'cancelled') {
+      // Cancel stopped the build (the server saved nothing): asked again, it starts anew.
+      box.hidden = !S.call;
+      throw new DOMException('cancelled', 'AbortError');
+    }
     box.hidden = false;
-    $('#cancel').hidden = !S.call;
+    // Cancel stops a build too (`/api/cancel`).
+    $('#cancel').hidden = false;
     const bar = $('#status-progress');
     if (status.state === 'building' && status.total > 0) {
       $('#status-text').textContent =
@@ -347,6 +388,10 @@ function cancelWork() {
   if (S.call) S.call.abort();
   if (R.call) R.call.abort();
   stopOutlook();
+  // The tables being built for this page stop too (the server saves nothing of them).
+  for (const key of loading.keys()) {
+    api(`/api/cancel?${key}`, { method: 'POST' }).catch(() => {});
+  }
   hideBusy();
 }
 
@@ -1503,10 +1548,54 @@ async function reviewRecord() {
   R.call = call;
   $('#review-result').classList.add('stale');
   const busy = setTimeout(() => { if (R.call === call) showBusy('Reviewing the game: every decision is priced…'); }, 250);
+  // The review comes decision by decision (the last turns first: priced to win, the first
+  // turns take longest), shown as it comes, then whole.
+  const priced = [];
+  let unit = null;
+  let review = null;
+  let count = 0;
+  let total = 0;
+  const progress = (text, done, of) => {
+    if (R.call !== call) return;
+    showBusy(text);
+    const bar = $('#status-progress');
+    bar.max = Math.max(1, of);
+    bar.value = done;
+  };
   try {
-    renderReview(await api(`/api/review${params}`, { method: 'POST', body: R.text, signal: call.signal }));
+    const path = `/api/review${params}${params ? '&' : '?'}stream=true`;
+    await apiLines(path, { body: R.text, signal: call.signal }, (l) => {
+      if (l.type === 'error') throw new ApiError(l.error, l.status);
+      if (R.call !== call) return;
+      if (l.type === 'waiting') {
+        showBusy('Reviewing the game: waiting for the computations before it…');
+      } else if (l.type === 'started') {
+        unit = reviewUnit(l);
+        total = l.total;
+        progress(`Reviewing the game: ${total} decisions to price, the last turns first…`, 0, total);
+        renderPartialReview(priced, total, unit);
+      } else if (l.type === 'decision') {
+        priced[l.index] = l.decision;
+        count += 1;
+        progress(`Priced ${l.done} of ${l.total} decisions (the last turns first; each of the first turns priced to win is a solve of the rest of the game)`, l.done, l.total);
+        renderPartialReview(priced, total, unit);
+      } else if (l.type === 'solving') {
+        progress(`Priced ${count} of ${total} decisions; solving the rest of the game for the next turn: ${l.done} of ${l.total} cards`, count, total);
+      } else if (l.type === 'review') {
+        review = l.review;
+      }
+    });
+    if (!review) throw new ApiError('the review ended before its end: ask again', 0);
+    renderReview(review);
+    $('#review-result').dataset.streamed = String(count);
   } catch (e) {
-    if (e.name === 'AbortError') throw e;
+    if (e.name === 'AbortError') {
+      // Cancelled: what was priced stays, said to be part of the review only.
+      if (unit && R.call === call) {
+        $('#review-title').textContent = `Review cancelled: ${count} of ${total} decisions priced`;
+      }
+      throw e;
+    }
     throw new ApiError(R.name ? `${R.name}: ${e.message}` : e.message, e.status);
   } finally {
     clearTimeout(busy);
@@ -1592,11 +1681,30 @@ function renderReview(r) {
       u.sizes.map(([, key]) => el('td', { class: 'num', 'data-size': key, text: p.by_size[key] }))))));
   const chart = $('#review-chart');
   chart.replaceChildren(lossChart(r, u));
-  const decisions = $('#review-decisions');
-  decisions.replaceChildren(
+  $('#review-decisions').replaceChildren(...decisionRows(r.decisions, u));
+}
+
+/** The review of a record while its decisions are priced: those priced so far, in the
+ * order played (`priced[index]`), of `total`. */
+function renderPartialReview(priced, total, u) {
+  const box = $('#review-result');
+  box.hidden = false;
+  delete box.dataset.objective;
+  delete box.dataset.streamed;
+  const done = priced.filter(Boolean);
+  $('#review-title').textContent = `Review: ${done.length} of ${total} decisions priced so far`;
+  $('#review-unit').textContent = u.words;
+  $('#review-players').replaceChildren();
+  $('#review-chart').replaceChildren();
+  $('#review-decisions').replaceChildren(...decisionRows(done, u));
+}
+
+/** The head and rows of the table of decisions `decisions`, in the unit `u`. */
+function decisionRows(decisions, u) {
+  return [
     el('thead', {}, el('tr', {}, ['line', 'player', 'turn', 'dice', 'rolls left', 'choice', 'best', `after the choice (${u.short})`, `after the best (${u.short})`, `loss (${u.short})`]
       .map((h, i) => el('th', { scope: 'col', class: [0, 2, 4, 7, 8, 9].includes(i) ? 'num' : '', text: h })))),
-    el('tbody', {}, r.decisions.map((d) => el('tr', { class: d.loss >= u.costly ? 'costly' : '' },
+    el('tbody', {}, decisions.map((d) => el('tr', { class: d.loss >= u.costly ? 'costly' : '' },
       el('td', { class: 'num', text: d.line }),
       el('td', { text: d.player }),
       el('td', { class: 'num', text: d.turn }),
@@ -1606,7 +1714,8 @@ function renderReview(r) {
       el('td', { text: d.best }),
       el('td', { class: 'num', text: u.value(d.chosen_value) }),
       el('td', { class: 'num', text: u.value(d.best_value) }),
-      el('td', { class: 'num loss', text: u.show(d.loss) })))));
+      el('td', { class: 'num loss', text: u.show(d.loss) })))),
+  ];
 }
 
 /** One bar per decision, its height the loss (in the review's unit), coloured by player. */
