@@ -8,11 +8,12 @@ use std::io::{self, Write};
 use rayon::prelude::*;
 
 use super::{
-    ACTION_NOTE, DecisionRow, Filter, Format, Meta, TIE_NOTE, exporter, gap_note, rules_title,
-    state_rows,
+    ACTION_NOTE, DecisionRow, Filter, Format, Meta, TIE_NOTE, VISIT_NOTE, exporter, gap_note,
+    rules_title, state_rows,
 };
 use crate::game::rules::Rules;
 use crate::game::state::{State, reachable_states};
+use crate::stats::visits::Visits;
 use crate::tables::expected::StrategyTable;
 
 /// States rendered per parallel task of [`write_policy`]: about 750 rows each, a few tens of
@@ -29,6 +30,7 @@ const POLICY_WINDOW: usize = 64;
 /// with states done. Returns the number of rows.
 pub fn write_policy(
     table: &StrategyTable,
+    visits: &Visits,
     filter: &Filter,
     format: Format,
     out: &mut dyn Write,
@@ -44,13 +46,15 @@ pub fn write_policy(
         "Every decision of every reachable state; the expected column counts points from the decision on (no points banked).".to_string(),
         ACTION_NOTE.to_string(),
         TIE_NOTE.to_string(),
+        VISIT_NOTE.to_string(),
     ];
     notes.extend(gap_note(filter));
     exporter.begin(
-        &Meta {
-            title: format!("Full optimal policy: {}", rules_title(rules)),
+        &Meta::of(
+            table,
+            format!("Full optimal policy: {}", rules_title(rules)),
             notes,
-        },
+        ),
         &mut buf,
     );
     if format != Format::Markdown {
@@ -70,6 +74,10 @@ pub fn write_policy(
                 for s in chunk {
                     rows.clear();
                     state_rows(table, s, 0.0, filter, &mut rows);
+                    let visit = Some(visits.of(s));
+                    for row in &mut rows {
+                        row.visit_probability = visit;
+                    }
                     if format == Format::Markdown && !rows.is_empty() {
                         exporter.table(Some(&describe_state(rules, s)), &mut bytes);
                     }
