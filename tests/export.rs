@@ -296,7 +296,12 @@ fn yacht_full_policy_has_a_row_per_state_roll_and_rolls_left() {
     for line in lines {
         let line = line.unwrap();
         if (count as usize) < card.len() - 1 {
-            assert_eq!(line, card[count as usize + 1].join(","));
+            // The same decision, and the empty card's visit probability: every game starts
+            // there (the card's export has none).
+            let (decision, visit) = line.rsplit_once(',').unwrap();
+            let want = card[count as usize + 1].join(",");
+            assert_eq!(Some((decision, "")), want.rsplit_once(','));
+            assert_eq!(visit, "1.0");
         }
         count += 1;
     }
@@ -318,9 +323,17 @@ fn all_states_lists_every_reachable_state_with_its_value() {
         let lines = csv_lines(&o);
         assert_eq!(
             lines[0].join(","),
-            "filled,upper,yahtzee_50,turns_played,expected_remaining"
+            "filled,upper,yahtzee_50,turns_played,expected_remaining,visit_probability"
         );
         assert_eq!(lines.len() as u64 - 1, reachable_state_count(&rules));
+        // The visit probabilities of the states of each number of turns played add up to 1.
+        let mut by_turns = vec![0.0; rules.box_count() + 1];
+        for l in &lines[1..] {
+            by_turns[l[3].parse::<usize>().unwrap()] += l[5].parse::<f64>().unwrap();
+        }
+        for (turns, total) in by_turns.iter().enumerate() {
+            assert!((total - 1.0).abs() < 1e-9, "{} turns {turns}: {total}", set.name());
+        }
         let start: f64 = lines[1][4].parse().unwrap();
         assert_eq!(lines[1][..4], ["0", "0", "false", "0"]);
         assert!((start - table(set, Order::Any).expected_score()).abs() < 1e-6);

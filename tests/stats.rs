@@ -4,14 +4,14 @@
 use std::sync::{Mutex, OnceLock};
 
 use rayon::prelude::*;
-use yahtzee_core::game::rules::{Order, RuleSet};
+use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::game::state::{State, card_states, cards_by_depth};
 use yahtzee_core::policy::target::TargetPlayer;
 use yahtzee_core::stats::distribution::{Summary, THRESHOLDS, Tally};
 use yahtzee_core::stats::{
     Forward, Visits, card_outcomes, exact_distribution, exact_forward, target_visit_probabilities,
 };
-use yahtzee_core::tables::expected::StrategyTable;
+use yahtzee_core::tables::expected::{StrategyTable, default_table_name};
 
 use crate::util::*;
 
@@ -527,4 +527,76 @@ fn stats_json_has_the_split_and_simulate_gives_every_share_an_interval() {
     let out = stdout(&o);
     let line = out.lines().find(|l| l.starts_with("P(upper bonus)")).unwrap();
     assert!(line.contains(" [") && line.ends_with(']'), "{line}");
+}
+
+/// Every JSON result states its provenance: the rules, the program's version and, where a
+/// strategy table was read, its checksum, the one `verify` prints (issue 27).
+#[test]
+fn every_json_result_states_its_rules_version_and_table_checksum() {
+    let (set, order) = (RuleSet::YACHT, Order::Any);
+    table(set, order);
+    let path = table_dir().join(default_table_name(&Rules::new(set)));
+    let verified: serde_json::Value =
+        serde_json::from_str(&stdout(&run(set, order, &["verify", &path_str(&path), "--json"])))
+            .unwrap();
+    let checksum = verified["checksum"].as_str().unwrap().to_string();
+    let check = |what: &str, v: &serde_json::Value, with_table: bool| {
+        assert_eq!(v["version"], env!("CARGO_PKG_VERSION"), "{what}: {v}");
+        assert_eq!(v["rules"], "yacht", "{what}: {v}");
+        assert_eq!(v["upper_first"], false, "{what}: {v}");
+        if with_table {
+            assert_eq!(v["table_checksum"], checksum.as_str(), "{what}: {v}");
+        } else {
+            assert!(v.get("table_checksum").is_none(), "{what}: {v}");
+        }
+    };
+    let json = |args: &[&str]| -> serde_json::Value {
+        let o = run(set, order, args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        serde_json::from_str(&stdout(&o)).unwrap()
+    };
+    let yacht = ["--rules", "yacht"];
+    check("stats", &json(&[&["stats", "--json"][..], &yacht].concat()), true);
+    let sim = ["simulate", "--games", "50", "--json"];
+    check("simulate", &json(&[&sim[..], &yacht].concat()), true);
+    // The greedy bot reads no table.
+    let greedy = ["simulate", "--games", "50", "--policy", "greedy", "--json"];
+    check("simulate greedy", &json(&[&greedy[..], &yacht].concat()), false);
+    let advise = ["advise", "--dice", "1,3,3,5,6", "--json"];
+    check("advise", &json(&[&advise[..], &yacht].concat()), true);
+    let batch = run_with_input(
+        table_dir(),
+        &["advise", "--batch", "--rules", "yacht"],
+        "{\"dice\": [1, 3, 3, 5, 6]}\n{\"dice\": [2, 2, 2, 5, 6], \"rolls_left\": 0}\n",
+    );
+    assert!(batch.status.success(), "{}", stderr(&batch));
+    for line in stdout(&batch).lines() {
+        check("batch", &serde_json::from_str(line).unwrap(), true);
+    }
+    let dir = temp_dir();
+    let solved = dir.path().join("yacht.table");
+    let v = json(&[&["solve", "--json", "--out", &path_str(&solved)][..], &yacht].concat());
+    check("solve", &v, true);
+    let record = dir.path().join("game.jsonl");
+    let o = run_with_input(
+        table_dir(),
+        &[
+            "play",
+            "--rules",
+            "yacht",
+            "--players",
+            "bot",
+            "--seed",
+            "3",
+            "--record",
+            &path_str(&record),
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    check(
+        "review",
+        &json(&["review", &path_str(&record), "--json"]),
+        true,
+    );
 }
