@@ -332,7 +332,11 @@ fn all_states_lists_every_reachable_state_with_its_value() {
             by_turns[l[3].parse::<usize>().unwrap()] += l[5].parse::<f64>().unwrap();
         }
         for (turns, total) in by_turns.iter().enumerate() {
-            assert!((total - 1.0).abs() < 1e-9, "{} turns {turns}: {total}", set.name());
+            assert!(
+                (total - 1.0).abs() < 1e-9,
+                "{} turns {turns}: {total}",
+                set.name()
+            );
         }
         let start: f64 = lines[1][4].parse().unwrap();
         assert_eq!(lines[1][..4], ["0", "0", "false", "0"]);

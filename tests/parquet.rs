@@ -367,8 +367,7 @@ fn card_parquet_is_the_card_csv_with_typed_columns() {
         Some(format!("yahtzee {}", env!("CARGO_PKG_VERSION")).as_str())
     );
     // The source: the rules, the version, the table's checksum.
-    let source: serde_json::Value =
-        serde_json::from_str(file.metadata("source").unwrap()).unwrap();
+    let source: serde_json::Value = serde_json::from_str(file.metadata("source").unwrap()).unwrap();
     assert_eq!(source["rules"], "yahtzee");
     assert_eq!(source["upper_first"], false);
     assert_eq!(source["version"], env!("CARGO_PKG_VERSION"));

@@ -292,10 +292,8 @@ fn forward(set: &'static RuleSet) -> &'static Forward {
     if let Some((_, f)) = passes.iter().find(|(name, _)| *name == set.name()) {
         return f;
     }
-    let f: &'static Forward = Box::leak(Box::new(exact_forward(
-        table(set, Order::Any),
-        &|_, _| {},
-    )));
+    let f: &'static Forward =
+        Box::leak(Box::new(exact_forward(table(set, Order::Any), &|_, _| {})));
     passes.push((set.name(), f));
     f
 }
@@ -334,7 +332,9 @@ fn weighted_turns(table: &StrategyTable, visits: &Visits) -> [f64; 3] {
             sums
         })
         .collect();
-    per_card.iter().fold([0.0; 3], |a, c| [a[0] + c[0], a[1] + c[1], a[2] + c[2]])
+    per_card
+        .iter()
+        .fold([0.0; 3], |a, c| [a[0] + c[0], a[1] + c[1], a[2] + c[2]])
 }
 
 /// Acceptance (issue 27): for every built-in rule set, the chances of reaching the states of
@@ -347,7 +347,11 @@ fn visit_probabilities_sum_to_one_and_weight_the_turns_into_the_exact_figures() 
         let rules = *table.rules();
         let f = forward(set);
         for (depth, total) in f.visits.by_depth().iter().enumerate() {
-            assert!((total - 1.0).abs() < 1e-9, "{} depth {depth}: {total}", set.name());
+            assert!(
+                (total - 1.0).abs() < 1e-9,
+                "{} depth {depth}: {total}",
+                set.name()
+            );
         }
         assert_eq!(f.visits.of(&State::START), 1.0);
         let s = Summary::of(&rules, &f.tally, &THRESHOLDS);
@@ -356,7 +360,10 @@ fn visit_probabilities_sum_to_one_and_weight_the_turns_into_the_exact_figures() 
         assert!((mean - s.mean).abs() < 1e-9, "{name}: {mean} vs {}", s.mean);
         assert!((mean - table.expected_score()).abs() < 1e-9, "{name}");
         let p_bonus = s.upper_bonus.map_or(0.0, |u| u.probability);
-        assert!((bonus - p_bonus).abs() < 1e-9, "{name}: {bonus} vs {p_bonus}");
+        assert!(
+            (bonus - p_bonus).abs() < 1e-9,
+            "{name}: {bonus} vs {p_bonus}"
+        );
         assert!(
             (fifty - s.fifty_probability).abs() < 1e-9,
             "{name}: {fifty} vs {}",
@@ -377,7 +384,10 @@ fn split_parts_add_up_to_the_whole_distribution() {
     for &set in RuleSet::all() {
         let rules = *table(set, Order::Any).rules();
         let s = Summary::of(&rules, &forward(set).tally, &THRESHOLDS);
-        let split = s.split.as_ref().expect("the exact distribution tells the parts apart");
+        let split = s
+            .split
+            .as_ref()
+            .expect("the exact distribution tells the parts apart");
         let name = set.name();
         let mut splits = 0;
         for parts in [&split.upper_bonus, &split.five_of_a_kind, &split.joint] {
@@ -396,7 +406,11 @@ fn split_parts_add_up_to_the_whole_distribution() {
                 .sum();
             assert!((variance.sqrt() - s.std_dev).abs() < 1e-9, "{name}");
         }
-        assert_eq!(splits, if rules.has_upper_bonus() { 3 } else { 1 }, "{name}");
+        assert_eq!(
+            splits,
+            if rules.has_upper_bonus() { 3 } else { 1 },
+            "{name}"
+        );
         // The parts are the bonus and the box as the per-box figures count them.
         if let (Some(u), Some(got)) = (&s.upper_bonus, split.upper_bonus.first()) {
             assert_eq!(got.upper_bonus, Some(true));
@@ -404,12 +418,21 @@ fn split_parts_add_up_to_the_whole_distribution() {
         }
         let fifty = &split.five_of_a_kind[0];
         assert_eq!(fifty.five_of_a_kind, Some(rules.five_of_a_kind_points()));
-        assert!((fifty.probability - s.fifty_probability).abs() < 1e-12, "{name}");
+        assert!(
+            (fifty.probability - s.fifty_probability).abs() < 1e-12,
+            "{name}"
+        );
         // Games with 50 in the box score more on average.
         assert!(fifty.mean > split.five_of_a_kind[1].mean, "{name}");
         // The shape: a long right tail, the worst 5% below the 5th percentile's neighbours.
-        assert!(s.shape.cvar_5 <= f64::from(s.percentiles[1].score), "{name}");
-        assert!(s.shape.top_5_mean >= f64::from(s.percentiles[6].score), "{name}");
+        assert!(
+            s.shape.cvar_5 <= f64::from(s.percentiles[1].score),
+            "{name}"
+        );
+        assert!(
+            s.shape.top_5_mean >= f64::from(s.percentiles[6].score),
+            "{name}"
+        );
     }
 }
 
@@ -429,7 +452,11 @@ fn shape_figures_are_the_moments_and_tails_of_the_distribution() {
     assert!((s.shape.skewness - central(3) / sd.powi(3)).abs() < 1e-9);
     assert!((s.shape.excess_kurtosis - (central(4) / sd.powi(4) - 3.0)).abs() < 1e-9);
     // Yahtzee bonuses make a long right tail.
-    assert!(s.shape.skewness > 1.0 && s.shape.excess_kurtosis > 1.0, "{:?}", s.shape);
+    assert!(
+        s.shape.skewness > 1.0 && s.shape.excess_kurtosis > 1.0,
+        "{:?}",
+        s.shape
+    );
     // The worst 5%: every score below the 5th percentile, and part of the games at it.
     let q = s.percentiles[1].score;
     let below: f64 = pmf.iter().filter(|&&(x, _)| x < q).map(|&(_, p)| p).sum();
@@ -439,7 +466,11 @@ fn shape_figures_are_the_moments_and_tails_of_the_distribution() {
         .map(|&(x, p)| f64::from(x) * p)
         .sum();
     let cvar = (sum_below + (0.05 - below) * f64::from(q)) / 0.05;
-    assert!((s.shape.cvar_5 - cvar).abs() < 1e-9, "{} vs {cvar}", s.shape.cvar_5);
+    assert!(
+        (s.shape.cvar_5 - cvar).abs() < 1e-9,
+        "{} vs {cvar}",
+        s.shape.cvar_5
+    );
 }
 
 /// The target policy's visits, by the forward pass of `stats --target`: a game starts one
@@ -491,7 +522,10 @@ fn stats_json_has_the_split_and_simulate_gives_every_share_an_interval() {
             i["low"].as_f64().unwrap(),
             i["high"].as_f64().unwrap(),
         );
-        assert!(0.0 <= low && low <= p && p <= high && high <= 1.0, "{p} [{low}, {high}]");
+        assert!(
+            0.0 <= low && low <= p && p <= high && high <= 1.0,
+            "{p} [{low}, {high}]"
+        );
         assert!(low < high && high - low < 0.05, "{p} [{low}, {high}]");
         shares += 1;
     };
@@ -501,7 +535,10 @@ fn stats_json_has_the_split_and_simulate_gives_every_share_an_interval() {
     for b in v["boxes"].as_array().unwrap() {
         check(&b["zero_probability"], &b["zero_interval"]);
     }
-    check(&v["upper_bonus"]["probability"], &v["upper_bonus"]["interval"]);
+    check(
+        &v["upper_bonus"]["probability"],
+        &v["upper_bonus"]["interval"],
+    );
     check(&v["fifty_probability"], &v["fifty_interval"]);
     let counts = &v["yahtzee_bonuses"];
     for (p, i) in counts["count_probability"]
@@ -525,7 +562,10 @@ fn stats_json_has_the_split_and_simulate_gives_every_share_an_interval() {
         &["simulate", "--games", "3000", "--seed", "4"],
     );
     let out = stdout(&o);
-    let line = out.lines().find(|l| l.starts_with("P(upper bonus)")).unwrap();
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("P(upper bonus)"))
+        .unwrap();
     assert!(line.contains(" [") && line.ends_with(']'), "{line}");
 }
 
@@ -536,9 +576,12 @@ fn every_json_result_states_its_rules_version_and_table_checksum() {
     let (set, order) = (RuleSet::YACHT, Order::Any);
     table(set, order);
     let path = table_dir().join(default_table_name(&Rules::new(set)));
-    let verified: serde_json::Value =
-        serde_json::from_str(&stdout(&run(set, order, &["verify", &path_str(&path), "--json"])))
-            .unwrap();
+    let verified: serde_json::Value = serde_json::from_str(&stdout(&run(
+        set,
+        order,
+        &["verify", &path_str(&path), "--json"],
+    )))
+    .unwrap();
     let checksum = verified["checksum"].as_str().unwrap().to_string();
     let check = |what: &str, v: &serde_json::Value, with_table: bool| {
         assert_eq!(v["version"], env!("CARGO_PKG_VERSION"), "{what}: {v}");
@@ -556,12 +599,20 @@ fn every_json_result_states_its_rules_version_and_table_checksum() {
         serde_json::from_str(&stdout(&o)).unwrap()
     };
     let yacht = ["--rules", "yacht"];
-    check("stats", &json(&[&["stats", "--json"][..], &yacht].concat()), true);
+    check(
+        "stats",
+        &json(&[&["stats", "--json"][..], &yacht].concat()),
+        true,
+    );
     let sim = ["simulate", "--games", "50", "--json"];
     check("simulate", &json(&[&sim[..], &yacht].concat()), true);
     // The greedy bot reads no table.
     let greedy = ["simulate", "--games", "50", "--policy", "greedy", "--json"];
-    check("simulate greedy", &json(&[&greedy[..], &yacht].concat()), false);
+    check(
+        "simulate greedy",
+        &json(&[&greedy[..], &yacht].concat()),
+        false,
+    );
     let advise = ["advise", "--dice", "1,3,3,5,6", "--json"];
     check("advise", &json(&[&advise[..], &yacht].concat()), true);
     let batch = run_with_input(
@@ -575,7 +626,13 @@ fn every_json_result_states_its_rules_version_and_table_checksum() {
     }
     let dir = temp_dir();
     let solved = dir.path().join("yacht.table");
-    let v = json(&[&["solve", "--json", "--out", &path_str(&solved)][..], &yacht].concat());
+    let v = json(
+        &[
+            &["solve", "--json", "--out", &path_str(&solved)][..],
+            &yacht,
+        ]
+        .concat(),
+    );
     check("solve", &v, true);
     let record = dir.path().join("game.jsonl");
     let o = run_with_input(

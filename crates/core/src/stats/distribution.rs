@@ -253,9 +253,19 @@ impl Interval {
         let z2 = 1.96f64 * 1.96;
         let centre = (share + z2 / (2.0 * n)) / (1.0 + z2 / n);
         let half = 1.96 * (share * (1.0 - share) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+        // Exactly 0 with no success and 1 with every game (rounding leaves 1e-19 there), and
+        // never past the share itself.
         Interval {
-            low: (centre - half).max(0.0),
-            high: (centre + half).min(1.0),
+            low: if share <= 0.0 {
+                0.0
+            } else {
+                (centre - half).clamp(0.0, share)
+            },
+            high: if share >= 1.0 {
+                1.0
+            } else {
+                (centre + half).clamp(share, 1.0)
+            },
         }
     }
 }

@@ -754,6 +754,28 @@ pub fn target_distribution_from(
     banked: u32,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Tally {
+    target_pass(player, start, banked, progress).0
+}
+
+/// The chance that a game played by the target policy of `player` from an empty card
+/// reaches each turn-start state, by the forward pass of [`target_distribution`] (a state's
+/// mass summed over the points banked). Runs on the current rayon thread pool; the result is
+/// the same at any thread count.
+pub fn target_visit_probabilities(
+    player: &TargetPlayer<'_>,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Visits {
+    target_pass(player, &State::START, 0, progress).1
+}
+
+/// The forward pass of the target policy of `player` from `start` with `banked` points on
+/// the card, never stopped.
+fn target_pass(
+    player: &TargetPlayer<'_>,
+    start: &State,
+    banked: u32,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> (Tally, Visits) {
     let policy = VectorPolicy::target(player);
     let seeds = [Seed {
         state: *start,
@@ -767,31 +789,6 @@ pub fn target_distribution_from(
         true
     })
     .expect("the computation is never stopped")
-    .0
-}
-
-/// The chance that a game played by the target policy of `player` from an empty card
-/// reaches each turn-start state, by the forward pass of [`target_distribution`] (a state's
-/// mass summed over the points banked). Runs on the current rayon thread pool; the result is
-/// the same at any thread count.
-pub fn target_visit_probabilities(
-    player: &TargetPlayer<'_>,
-    progress: &(dyn Fn(u64, u64) + Sync),
-) -> Visits {
-    let policy = VectorPolicy::target(player);
-    let seeds = [Seed {
-        state: State::START,
-        banked: 0,
-        bonuses: 0,
-        mass: 1.0,
-    }];
-    let tally = Tally::new(player.ev().rules());
-    propagate(&policy, tally, &seeds, &|done, total| {
-        progress(done, total);
-        true
-    })
-    .expect("the computation is never stopped")
-    .1
 }
 
 /// The exact distribution of the final score under `policy` from the start of a turn of
