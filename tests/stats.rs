@@ -636,19 +636,11 @@ fn every_json_result_states_its_rules_version_and_table_checksum() {
     );
     check("solve", &v, true);
     let record = dir.path().join("game.jsonl");
+    let play = ["play", "--players", "bot", "--seed", "3", "--record"];
+    let rec = path_str(&record);
     let o = run_with_input(
         table_dir(),
-        &[
-            "play",
-            "--rules",
-            "yacht",
-            "--players",
-            "bot",
-            "--seed",
-            "3",
-            "--record",
-            &path_str(&record),
-        ],
+        &[&play[..], &[rec.as_str()], &yacht].concat(),
         "",
     );
     assert!(o.status.success(), "{}", stderr(&o));
