@@ -167,16 +167,25 @@ fn write_scope(
 ) -> Result<u64> {
     Ok(match scope {
         Scope::Card(card) => export::write_card(table, card, filter, format, out)?,
-        Scope::StateValues => export::write_state_values(table, &visits(table), format, out)?,
+        Scope::StateValues => {
+            let visits = visits(table);
+            export::write_state_values(table, &|s| visits.of(s), format, out)?
+        }
         Scope::Opening => export::write_opening(table, filter.min_gap, format, out)?,
         Scope::Policy => {
             let visits = visits(table);
             let bar = super::progress_bar("exporting policy", "states");
-            let rows =
-                export::write_policy(table, &visits, filter, format, out, &|done, total| {
+            let rows = export::write_policy(
+                table,
+                &|s| visits.of(s),
+                filter,
+                format,
+                out,
+                &|done, total| {
                     bar.set_length(total);
                     bar.set_position(done);
-                })?;
+                },
+            )?;
             bar.finish_and_clear();
             rows
         }

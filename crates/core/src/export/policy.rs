@@ -13,7 +13,6 @@ use super::{
 };
 use crate::game::rules::Rules;
 use crate::game::state::{State, reachable_states};
-use crate::stats::visits::Visits;
 use crate::tables::expected::StrategyTable;
 
 /// States rendered per parallel task of [`write_policy`]: about 750 rows each, a few tens of
@@ -26,11 +25,13 @@ const POLICY_WINDOW: usize = 64;
 /// Writes the full policy (scope `--all-states --policy`): every decision of every reachable
 /// state that still has an open box, state by state in layout order. States are rendered in
 /// parallel by chunks and written in order, so the output is the same at any thread count;
-/// only a window of chunks is held in memory at a time. `progress(done, total)` is called
-/// with states done. Returns the number of rows.
+/// only a window of chunks is held in memory at a time. `visit(state)` is the chance that
+/// optimal play reaches a state (the statistics' `visit_probabilities`), written beside each
+/// of its decisions. `progress(done, total)` is called with states done. Returns the number
+/// of rows.
 pub fn write_policy(
     table: &StrategyTable,
-    visits: &Visits,
+    visit: &(dyn Fn(&State) -> f64 + Sync),
     filter: &Filter,
     format: Format,
     out: &mut dyn Write,
@@ -74,9 +75,9 @@ pub fn write_policy(
                 for s in chunk {
                     rows.clear();
                     state_rows(table, s, 0.0, filter, &mut rows);
-                    let visit = Some(visits.of(s));
+                    let p = Some(visit(s));
                     for row in &mut rows {
-                        row.visit_probability = visit;
+                        row.visit_probability = p;
                     }
                     if format == Format::Markdown && !rows.is_empty() {
                         exporter.table(Some(&describe_state(rules, s)), &mut bytes);

@@ -8,7 +8,6 @@ use serde::Serialize;
 use super::{Format, Meta, Row, VISIT_NOTE, exporter, round, rules_title};
 use crate::game::rules::BoxMask;
 use crate::game::state::{State, reachable_states};
-use crate::stats::visits::Visits;
 use crate::tables::expected::StrategyTable;
 
 /// The value of one reachable turn-start state.
@@ -26,7 +25,7 @@ pub struct StateRow {
     pub expected_remaining: f64,
     /// The chance that a game played by the optimal policy from an empty card starts a turn
     /// in this state (for a full card: ends in it), unrounded; those of one `turns_played`
-    /// add up to 1 ([`crate::stats::visits`]).
+    /// add up to 1 (the visits of the statistics' forward pass).
     pub visit_probability: f64,
 }
 
@@ -50,11 +49,11 @@ impl Row for StateRow {
 }
 
 /// Writes the value of every reachable turn-start state (scope `--all-states`), with the
-/// chance that optimal play reaches it (`visits`, of the policy of `table`:
-/// [`crate::stats::visit_probabilities`]), and returns the number of rows.
+/// chance that optimal play reaches it (`visit`, of the policy of `table`: the statistics'
+/// `visit_probabilities`), and returns the number of rows.
 pub fn write_state_values(
     table: &StrategyTable,
-    visits: &Visits,
+    visit: &(dyn Fn(&State) -> f64 + Sync),
     format: Format,
     out: &mut dyn Write,
 ) -> io::Result<u64> {
@@ -88,7 +87,7 @@ pub fn write_state_values(
                 yahtzee_50: s.yahtzee_50,
                 turns_played: s.turns_played(),
                 expected_remaining: round(table.value(s)),
-                visit_probability: visits.of(s),
+                visit_probability: visit(s),
             })
             .collect();
         buf.clear();

@@ -1,7 +1,7 @@
 //! Provenance: what every JSON result says of where it comes from, beside its rules (which
 //! every result holds already, as `rules` and `upper_first`): the program's version and the
 //! checksum of the expected-score table read. One helper ([`stamped`]) adds it to any
-//! `Serialize` result, so that the commands' results ([`crate::report`]), the batch answers
+//! `Serialize` result, so that the commands' results (the reports), the batch answers
 //! and the exports' metadata state it alike.
 
 use serde::Serialize;
