@@ -55,7 +55,9 @@ def load(path):
         first = f.readline()
         f.seek(0)
         if first.lstrip().startswith("{"):
-            return [json.loads(line) for line in f if line.strip()]
+            # The first line of JSON lines is the metadata (title, notes, rules, version).
+            rows = (json.loads(line) for line in f if line.strip())
+            return [row for row in rows if "metadata" not in row]
         return [_typed(row) for row in csv.DictReader(f)]
 
 

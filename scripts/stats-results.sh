@@ -8,7 +8,7 @@ bin=target/release/yahtzee
 out=results/stats
 mkdir -p "$out"
 for flags in "--rules yahtzee" "--rules yahtzee-free-joker" "--rules yahtzee-plain" \
-             "--rules yacht" "--rules yahtzee --upper-first"; do
+             "--rules yacht" "--rules yatzy" "--rules yahtzee --upper-first"; do
     name=$(echo "$flags" | sed 's/--rules //; s/ --upper-first/-upper-first/')
     # The time and peak memory of each run (GNU time), beside its output.
     # shellcheck disable=SC2086

@@ -12,7 +12,8 @@ use yahtzee_core::policy::Policy;
 use yahtzee_core::stats::distribution::THRESHOLDS;
 use yahtzee_core::text::excerpt;
 
-/// Optimal strategy for Yahtzee and Yacht: exact solver, advice, statistics.
+/// Optimal strategy for the Yahtzee family (Yahtzee with the official or free Joker or none,
+/// Yacht, Scandinavian Yatzy, Yacht Dice, and rules files): exact solver, advice, statistics.
 #[derive(Parser, Debug)]
 #[command(name = "yahtzee", version, about, long_about = None)]
 pub struct Cli {

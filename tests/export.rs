@@ -10,6 +10,24 @@ use yahtzee_core::policy::expected::{Action, AdviceOption, Position, advise};
 
 use crate::util::*;
 
+/// The row lines of a JSON lines export, after its metadata line, which is checked: the
+/// columns, the rules, the program's version and the table's checksum.
+fn jsonl_rows(text: &str) -> Vec<&str> {
+    let mut lines = text.lines();
+    let first: serde_json::Value = serde_json::from_str(lines.next().expect("a metadata line"))
+        .expect("the metadata line is JSON");
+    let meta = &first["metadata"];
+    assert!(meta["columns"].is_array(), "{first}");
+    assert!(meta["rules"].is_string(), "{first}");
+    assert_eq!(meta["version"], env!("CARGO_PKG_VERSION"), "{first}");
+    assert_eq!(
+        meta["table_checksum"].as_str().map(str::len),
+        Some(8),
+        "{first}"
+    );
+    lines.collect()
+}
+
 /// A small deterministic generator (64-bit LCG), enough to pick sample cards.
 struct Lcg(u64);
 
@@ -141,8 +159,8 @@ fn card_export_through_the_binary_matches_advise() {
     assert!(o.status.success(), "{}", stderr(&o));
     let rules = Rules::new(RuleSet::YAHTZEE);
     let card = ScoreCard::parse(rules, text, 1).unwrap();
-    let rows: Vec<DecisionRow> = stdout(&o)
-        .lines()
+    let rows: Vec<DecisionRow> = jsonl_rows(&stdout(&o))
+        .iter()
         .map(|l| {
             let v: serde_json::Value = serde_json::from_str(l).unwrap();
             let s = |k: &str| -> &'static str {
@@ -160,6 +178,7 @@ fn card_export_through_the_binary_matches_advise() {
                 expected: v["expected"].as_f64().unwrap(),
                 runner_up: v["runner_up"].as_str().map(|_| s("runner_up")),
                 gap: v["gap"].as_f64(),
+                visit_probability: v["visit_probability"].as_f64(),
             }
         })
         .collect();
@@ -200,7 +219,7 @@ fn card_csv_has_the_documented_columns_and_one_row_per_decision() {
         &["export", "--format", "jsonl"],
     );
     assert!(j.status.success());
-    for (line, json) in lines[1..].iter().zip(stdout(&j).lines()) {
+    for (line, json) in lines[1..].iter().zip(jsonl_rows(&stdout(&j))) {
         let v: serde_json::Value = serde_json::from_str(json).unwrap();
         assert_eq!(line[3], v["dice"].as_str().unwrap());
         assert_eq!(line[5], v["best"].as_str().unwrap());
@@ -277,7 +296,12 @@ fn yacht_full_policy_has_a_row_per_state_roll_and_rolls_left() {
     for line in lines {
         let line = line.unwrap();
         if (count as usize) < card.len() - 1 {
-            assert_eq!(line, card[count as usize + 1].join(","));
+            // The same decision, and the empty card's visit probability: every game starts
+            // there (the card's export has none).
+            let (decision, visit) = line.rsplit_once(',').unwrap();
+            let want = card[count as usize + 1].join(",");
+            assert_eq!(Some((decision, "")), want.rsplit_once(','));
+            assert_eq!(visit, "1.0");
         }
         count += 1;
     }
@@ -299,9 +323,21 @@ fn all_states_lists_every_reachable_state_with_its_value() {
         let lines = csv_lines(&o);
         assert_eq!(
             lines[0].join(","),
-            "filled,upper,yahtzee_50,turns_played,expected_remaining"
+            "filled,upper,yahtzee_50,turns_played,expected_remaining,visit_probability"
         );
         assert_eq!(lines.len() as u64 - 1, reachable_state_count(&rules));
+        // The visit probabilities of the states of each number of turns played add up to 1.
+        let mut by_turns = vec![0.0; rules.box_count() + 1];
+        for l in &lines[1..] {
+            by_turns[l[3].parse::<usize>().unwrap()] += l[5].parse::<f64>().unwrap();
+        }
+        for (turns, total) in by_turns.iter().enumerate() {
+            assert!(
+                (total - 1.0).abs() < 1e-9,
+                "{} turns {turns}: {total}",
+                set.name()
+            );
+        }
         let start: f64 = lines[1][4].parse().unwrap();
         assert_eq!(lines[1][..4], ["0", "0", "false", "0"]);
         assert!((start - table(set, Order::Any).expected_score()).abs() < 1e-6);
@@ -563,8 +599,8 @@ fn target_export_writes_every_format_with_the_documented_columns() {
         &[&args[..], &["--format", "jsonl", "--rolls-left", "1"]].concat(),
     );
     assert!(o.status.success(), "{}", stderr(&o));
-    let rows: Vec<serde_json::Value> = stdout(&o)
-        .lines()
+    let rows: Vec<serde_json::Value> = jsonl_rows(&stdout(&o))
+        .iter()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert_eq!(rows.len(), 252);

@@ -351,6 +351,8 @@ fn card_parquet_is_the_card_csv_with_typed_columns() {
             ("expected", double()),
             ("runner_up", text()),
             ("gap", double()),
+            // A card's turn has no visit probability: a column without values.
+            ("visit_probability", null()),
         ]
     );
     assert_eq!(file.group_rows, [756]);
@@ -364,6 +366,12 @@ fn card_parquet_is_the_card_csv_with_typed_columns() {
         file.metadata("generator"),
         Some(format!("yahtzee {}", env!("CARGO_PKG_VERSION")).as_str())
     );
+    // The source: the rules, the version, the table's checksum.
+    let source: serde_json::Value = serde_json::from_str(file.metadata("source").unwrap()).unwrap();
+    assert_eq!(source["rules"], "yahtzee");
+    assert_eq!(source["upper_first"], false);
+    assert_eq!(source["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(source["table_checksum"].as_str().map(str::len), Some(8));
     // What pyarrow, pandas and polars read: unsigned integers, and the strings as
     // dictionaries (categoricals).
     assert_eq!(
@@ -378,6 +386,7 @@ fn card_parquet_is_the_card_csv_with_typed_columns() {
             ("expected", "float64"),
             ("runner_up", "dictionary<int32, utf8>"),
             ("gap", "float64"),
+            ("visit_probability", "null"),
         ]
         .map(|(n, t)| (n.to_string(), t.to_string()))
     );
@@ -409,6 +418,7 @@ fn every_state_and_the_opening_in_parquet_are_their_csv() {
             ("yahtzee_50", boolean()),
             ("turns_played", unsigned(32)),
             ("expected_remaining", double()),
+            ("visit_probability", double()),
         ]
     );
     assert_eq!(states.group_rows, [4096]);

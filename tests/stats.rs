@@ -1,9 +1,18 @@
 //! `yahtzee stats`: the exact distribution against the published statistics of optimal play,
 //! its invariants, its determinism, and the command's outputs.
 
-use yahtzee_core::game::rules::{Order, RuleSet};
+use std::sync::{Mutex, OnceLock};
+
+use rayon::prelude::*;
+use yahtzee_core::game::rules::{Order, RuleSet, Rules};
+use yahtzee_core::game::state::{State, card_states, cards_by_depth};
+use yahtzee_core::policy::target::TargetPlayer;
 use yahtzee_core::stats::distribution::{Summary, THRESHOLDS, Tally};
-use yahtzee_core::stats::exact_distribution;
+use yahtzee_core::stats::{
+    Forward, Visits, card_outcomes, exact_distribution, exact_forward, target_visit_probabilities,
+    visit_probabilities,
+};
+use yahtzee_core::tables::expected::{StrategyTable, default_table_name};
 
 use crate::util::*;
 
@@ -270,4 +279,374 @@ fn stats_never_prints_a_nonzero_probability_as_zero() {
     assert!(tiny.contains("e-"), "{line}");
     assert!(line.ends_with(">=1000: 0"), "{line}");
     assert!(!out.contains("0.0000"), "{out}");
+}
+
+/// The forward pass of the optimal policy of each built-in rule set, computed once per test
+/// process and shared by the tests of the visits and of the split.
+fn forward(set: &'static RuleSet) -> &'static Forward {
+    type Passes = Mutex<Vec<(&'static str, &'static Forward)>>;
+    static PASSES: OnceLock<Passes> = OnceLock::new();
+    let mut passes = PASSES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some((_, f)) = passes.iter().find(|(name, _)| *name == set.name()) {
+        return f;
+    }
+    let f: &'static Forward =
+        Box::leak(Box::new(exact_forward(table(set, Order::Any), &|_, _| {})));
+    passes.push((set.name(), f));
+    f
+}
+
+/// The mean score, P(upper bonus) and P(points in the five-of-a-kind box) of a game, from
+/// each state's turn weighted by the chance of reaching the state: the states of a card
+/// taken together, the cards in parallel, summed in the order of the cards.
+fn weighted_turns(table: &StrategyTable, visits: &Visits) -> [f64; 3] {
+    let rules = *table.rules();
+    let five = rules.five_of_a_kind_box();
+    let fifty = rules.five_of_a_kind_points();
+    let cards: Vec<_> = cards_by_depth(&rules)
+        .into_iter()
+        .take(rules.box_count())
+        .flatten()
+        .collect();
+    let per_card: Vec<[f64; 3]> = cards
+        .par_iter()
+        .map(|&m| {
+            let states: Vec<State> = card_states(&rules, m)
+                .into_iter()
+                .filter(|s| visits.of(s) > 0.0)
+                .collect();
+            let mut sums = [0.0; 3];
+            for (s, events) in states.iter().zip(card_outcomes(table, &states)) {
+                let v = visits.of(s);
+                for e in events {
+                    let p = v * e.probability;
+                    sums[0] += p * f64::from(e.banked());
+                    sums[1] += p * f64::from(u8::from(e.upper_bonus()));
+                    let filled_fifty =
+                        five == Some(usize::from(e.box_index)) && u32::from(e.points) == fifty;
+                    sums[2] += p * f64::from(u8::from(filled_fifty));
+                }
+            }
+            sums
+        })
+        .collect();
+    per_card
+        .iter()
+        .fold([0.0; 3], |a, c| [a[0] + c[0], a[1] + c[1], a[2] + c[2]])
+}
+
+/// Acceptance (issue 27): for every built-in rule set, the chances of reaching the states of
+/// each depth add up to 1, and each state's turn weighted by its chance gives the mean,
+/// P(upper bonus) and P(50 in the five-of-a-kind box) of the exact distribution, to 1e-9.
+#[test]
+fn visit_probabilities_sum_to_one_and_weight_the_turns_into_the_exact_figures() {
+    for &set in RuleSet::all() {
+        let table = table(set, Order::Any);
+        let rules = *table.rules();
+        let f = forward(set);
+        for (depth, total) in f.visits.by_depth().iter().enumerate() {
+            assert!(
+                (total - 1.0).abs() < 1e-9,
+                "{} depth {depth}: {total}",
+                set.name()
+            );
+        }
+        assert_eq!(f.visits.of(&State::START), 1.0);
+        let s = Summary::of(&rules, &f.tally, &THRESHOLDS);
+        let [mean, bonus, fifty] = weighted_turns(table, &f.visits);
+        let name = set.name();
+        assert!((mean - s.mean).abs() < 1e-9, "{name}: {mean} vs {}", s.mean);
+        assert!((mean - table.expected_score()).abs() < 1e-9, "{name}");
+        let p_bonus = s.upper_bonus.map_or(0.0, |u| u.probability);
+        assert!(
+            (bonus - p_bonus).abs() < 1e-9,
+            "{name}: {bonus} vs {p_bonus}"
+        );
+        assert!(
+            (fifty - s.fifty_probability).abs() < 1e-9,
+            "{name}: {fifty} vs {}",
+            s.fifty_probability
+        );
+        // The array in the order of the states of `export --all-states`.
+        let array = f.visits.in_state_order();
+        assert_eq!(array.len() as u64, table.states());
+        assert!((array.iter().sum::<f64>() - (rules.box_count() + 1) as f64).abs() < 1e-9);
+    }
+}
+
+/// Acceptance (issue 27): the parts of each split of the distribution (by the upper bonus,
+/// by the five-of-a-kind box, by both) hold every game once: their probabilities add up to
+/// 1 and their means, weighted by them, to the mean, to 1e-9, for every built-in rule set.
+#[test]
+fn split_parts_add_up_to_the_whole_distribution() {
+    for &set in RuleSet::all() {
+        let rules = *table(set, Order::Any).rules();
+        let s = Summary::of(&rules, &forward(set).tally, &THRESHOLDS);
+        let split = s
+            .split
+            .as_ref()
+            .expect("the exact distribution tells the parts apart");
+        let name = set.name();
+        let mut splits = 0;
+        for parts in [&split.upper_bonus, &split.five_of_a_kind, &split.joint] {
+            if parts.is_empty() {
+                continue;
+            }
+            splits += 1;
+            let p: f64 = parts.iter().map(|x| x.probability).sum();
+            let mean: f64 = parts.iter().map(|x| x.probability * x.mean).sum();
+            assert!((p - 1.0).abs() < 1e-9, "{name}: {p}");
+            assert!((mean - s.mean).abs() < 1e-9, "{name}: {mean} vs {}", s.mean);
+            // And the spread: within-part variance plus between-part variance.
+            let variance: f64 = parts
+                .iter()
+                .map(|x| x.probability * (x.std_dev.powi(2) + (x.mean - s.mean).powi(2)))
+                .sum();
+            assert!((variance.sqrt() - s.std_dev).abs() < 1e-9, "{name}");
+        }
+        assert_eq!(
+            splits,
+            if rules.has_upper_bonus() { 3 } else { 1 },
+            "{name}"
+        );
+        // The parts are the bonus and the box as the per-box figures count them.
+        if let (Some(u), Some(got)) = (&s.upper_bonus, split.upper_bonus.first()) {
+            assert_eq!(got.upper_bonus, Some(true));
+            assert!((got.probability - u.probability).abs() < 1e-12, "{name}");
+        }
+        let fifty = &split.five_of_a_kind[0];
+        assert_eq!(fifty.five_of_a_kind, Some(rules.five_of_a_kind_points()));
+        assert!(
+            (fifty.probability - s.fifty_probability).abs() < 1e-12,
+            "{name}"
+        );
+        // Games with 50 in the box score more on average.
+        assert!(fifty.mean > split.five_of_a_kind[1].mean, "{name}");
+        // The shape: a long right tail, the worst 5% below the 5th percentile's neighbours.
+        assert!(
+            s.shape.cvar_5 <= f64::from(s.percentiles[1].score),
+            "{name}"
+        );
+        assert!(
+            s.shape.top_5_mean >= f64::from(s.percentiles[6].score),
+            "{name}"
+        );
+    }
+}
+
+/// The moments and tails of the shape, recomputed from the whole distribution by hand.
+#[test]
+fn shape_figures_are_the_moments_and_tails_of_the_distribution() {
+    let f = forward(RuleSet::YAHTZEE);
+    let rules = *table(RuleSet::YAHTZEE, Order::Any).rules();
+    let s = Summary::of(&rules, &f.tally, &THRESHOLDS);
+    let pmf = f.tally.pmf();
+    let central = |k: i32| -> f64 {
+        pmf.iter()
+            .map(|&(x, p)| p * (f64::from(x) - s.mean).powi(k))
+            .sum()
+    };
+    let sd = central(2).sqrt();
+    assert!((s.shape.skewness - central(3) / sd.powi(3)).abs() < 1e-9);
+    assert!((s.shape.excess_kurtosis - (central(4) / sd.powi(4) - 3.0)).abs() < 1e-9);
+    // Yahtzee bonuses make a long right tail.
+    assert!(
+        s.shape.skewness > 1.0 && s.shape.excess_kurtosis > 1.0,
+        "{:?}",
+        s.shape
+    );
+    // The worst 5%: every score below the 5th percentile, and part of the games at it.
+    let q = s.percentiles[1].score;
+    let below: f64 = pmf.iter().filter(|&&(x, _)| x < q).map(|&(_, p)| p).sum();
+    let sum_below: f64 = pmf
+        .iter()
+        .filter(|&&(x, _)| x < q)
+        .map(|&(x, p)| f64::from(x) * p)
+        .sum();
+    let cvar = (sum_below + (0.05 - below) * f64::from(q)) / 0.05;
+    assert!(
+        (s.shape.cvar_5 - cvar).abs() < 1e-9,
+        "{} vs {cvar}",
+        s.shape.cvar_5
+    );
+}
+
+/// The target policy's visits, by the forward pass of `stats --target`: a game starts one
+/// turn at each depth, and it reaches other states than the expected-score policy.
+#[test]
+fn target_visit_probabilities_sum_to_one_at_every_depth() {
+    let ev = table(RuleSet::YACHT, Order::Any);
+    let targets = target_table(RuleSet::YACHT, Order::Any);
+    let player = TargetPlayer::new(ev, targets, 230).unwrap();
+    let visits = target_visit_probabilities(&player, &|_, _| {});
+    for (depth, total) in visits.by_depth().iter().enumerate() {
+        assert!((total - 1.0).abs() < 1e-9, "depth {depth}: {total}");
+    }
+    let optimal = visit_probabilities(ev, &|_, _| {});
+    let moved: f64 = visits
+        .in_state_order()
+        .iter()
+        .zip(optimal.in_state_order())
+        .map(|(a, b)| (a - b).abs())
+        .sum();
+    assert!(moved > 0.01, "{moved}");
+}
+
+/// `stats --json` carries the shape and the split; a simulation gives each share its 95%
+/// Wilson interval, holding the share.
+#[test]
+fn stats_json_has_the_split_and_simulate_gives_every_share_an_interval() {
+    let v: serde_json::Value = serde_json::from_str(&stdout(&run(
+        RuleSet::YAHTZEE,
+        Order::Any,
+        &["stats", "--json"],
+    )))
+    .unwrap();
+    assert_eq!(v["split"]["joint"].as_array().unwrap().len(), 4);
+    assert!(v["shape"]["cvar_5"].as_f64().unwrap() < v["mean"].as_f64().unwrap());
+    assert!(v["at_least"][0].get("interval").is_none());
+    let o = run(
+        RuleSet::YAHTZEE,
+        Order::Any,
+        &["simulate", "--games", "3000", "--seed", "4", "--json"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(v["interval_method"].as_str().unwrap().contains("Wilson"));
+    let mut shares = 0;
+    let mut check = |p: &serde_json::Value, i: &serde_json::Value| {
+        let (p, low, high) = (
+            p.as_f64().unwrap(),
+            i["low"].as_f64().unwrap(),
+            i["high"].as_f64().unwrap(),
+        );
+        assert!(
+            0.0 <= low && low <= p && p <= high && high <= 1.0,
+            "{p} [{low}, {high}]"
+        );
+        assert!(low < high && high - low < 0.05, "{p} [{low}, {high}]");
+        shares += 1;
+    };
+    for a in v["at_least"].as_array().unwrap() {
+        check(&a["probability"], &a["interval"]);
+    }
+    for b in v["boxes"].as_array().unwrap() {
+        check(&b["zero_probability"], &b["zero_interval"]);
+    }
+    check(
+        &v["upper_bonus"]["probability"],
+        &v["upper_bonus"]["interval"],
+    );
+    check(&v["fifty_probability"], &v["fifty_interval"]);
+    let counts = &v["yahtzee_bonuses"];
+    for (p, i) in counts["count_probability"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(counts["count_intervals"].as_array().unwrap())
+    {
+        check(p, i);
+    }
+    for part in ["upper_bonus", "five_of_a_kind", "joint"] {
+        for x in v["split"][part].as_array().unwrap() {
+            check(&x["probability"], &x["interval"]);
+        }
+    }
+    assert!(shares >= 6 + 13 + 2 + 2 + 8, "{shares}");
+    // The text shows them too.
+    let o = run(
+        RuleSet::YAHTZEE,
+        Order::Any,
+        &["simulate", "--games", "3000", "--seed", "4"],
+    );
+    let out = stdout(&o);
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("P(upper bonus)"))
+        .unwrap();
+    assert!(line.contains(" [") && line.ends_with(']'), "{line}");
+}
+
+/// Every JSON result states its provenance: the rules, the program's version and, where a
+/// strategy table was read, its checksum, the one `verify` prints (issue 27).
+#[test]
+fn every_json_result_states_its_rules_version_and_table_checksum() {
+    let (set, order) = (RuleSet::YACHT, Order::Any);
+    table(set, order);
+    let path = table_dir().join(default_table_name(&Rules::new(set)));
+    let verified: serde_json::Value = serde_json::from_str(&stdout(&run(
+        set,
+        order,
+        &["verify", &path_str(&path), "--json"],
+    )))
+    .unwrap();
+    let checksum = verified["checksum"].as_str().unwrap().to_string();
+    let check = |what: &str, v: &serde_json::Value, with_table: bool| {
+        assert_eq!(v["version"], env!("CARGO_PKG_VERSION"), "{what}: {v}");
+        assert_eq!(v["rules"], "yacht", "{what}: {v}");
+        assert_eq!(v["upper_first"], false, "{what}: {v}");
+        if with_table {
+            assert_eq!(v["table_checksum"], checksum.as_str(), "{what}: {v}");
+        } else {
+            assert!(v.get("table_checksum").is_none(), "{what}: {v}");
+        }
+    };
+    let json = |args: &[&str]| -> serde_json::Value {
+        let o = run(set, order, args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        serde_json::from_str(&stdout(&o)).unwrap()
+    };
+    let yacht = ["--rules", "yacht"];
+    check(
+        "stats",
+        &json(&[&["stats", "--json"][..], &yacht].concat()),
+        true,
+    );
+    let sim = ["simulate", "--games", "50", "--json"];
+    check("simulate", &json(&[&sim[..], &yacht].concat()), true);
+    // The greedy bot reads no table.
+    let greedy = ["simulate", "--games", "50", "--policy", "greedy", "--json"];
+    check(
+        "simulate greedy",
+        &json(&[&greedy[..], &yacht].concat()),
+        false,
+    );
+    let advise = ["advise", "--dice", "1,3,3,5,6", "--json"];
+    check("advise", &json(&[&advise[..], &yacht].concat()), true);
+    let batch = run_with_input(
+        table_dir(),
+        &["advise", "--batch", "--rules", "yacht"],
+        "{\"dice\": [1, 3, 3, 5, 6]}\n{\"dice\": [2, 2, 2, 5, 6], \"rolls_left\": 0}\n",
+    );
+    assert!(batch.status.success(), "{}", stderr(&batch));
+    for line in stdout(&batch).lines() {
+        check("batch", &serde_json::from_str(line).unwrap(), true);
+    }
+    let dir = temp_dir();
+    let solved = dir.path().join("yacht.table");
+    let v = json(
+        &[
+            &["solve", "--json", "--out", &path_str(&solved)][..],
+            &yacht,
+        ]
+        .concat(),
+    );
+    check("solve", &v, true);
+    let record = dir.path().join("game.jsonl");
+    let play = ["play", "--players", "bot", "--seed", "3", "--record"];
+    let rec = path_str(&record);
+    let o = run_with_input(
+        table_dir(),
+        &[&play[..], &[rec.as_str()], &yacht].concat(),
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    check(
+        "review",
+        &json(&["review", &path_str(&record), "--json"]),
+        true,
+    );
 }

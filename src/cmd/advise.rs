@@ -58,7 +58,8 @@ pub fn run(args: &AdviseArgs) -> Result<()> {
         Answer::Win(advice) => render_win(advice),
         Answer::TwoPlayer(advice) => render_two_player(advice),
     };
-    super::print_result(args.json, &answer, |out| out.write_all(text.as_bytes()))
+    let stamped = yahtzee_core::report::stamped_by(&answer, &tables);
+    super::print_result(args.json, &stamped, |out| out.write_all(text.as_bytes()))
 }
 
 /// The objective of the flags: `--two-player` against the one opponent, else to win against

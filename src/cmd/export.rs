@@ -11,6 +11,7 @@ use yahtzee_core::export::{self, Filter, Format};
 use yahtzee_core::files;
 use yahtzee_core::game::state::ScoreCard;
 use yahtzee_core::solve::vector::TARGET;
+use yahtzee_core::stats::{Visits, visit_probabilities};
 use yahtzee_core::tables::expected::{StrategyTable, default_table_path, default_table_path_of};
 use yahtzee_core::tables::set::TablePaths;
 
@@ -145,6 +146,18 @@ fn write_out(
     Ok(())
 }
 
+/// The chance that optimal play reaches each state (the exports' visit probability), with
+/// a progress bar: the forward pass of `stats`.
+fn visits(table: &StrategyTable) -> Visits {
+    let bar = super::progress_bar("chance of reaching each state", "turns");
+    let visits = visit_probabilities(table, &|done, total| {
+        bar.set_length(total);
+        bar.set_position(done);
+    });
+    bar.finish_and_clear();
+    visits
+}
+
 fn write_scope(
     table: &StrategyTable,
     scope: &Scope,
@@ -154,14 +167,25 @@ fn write_scope(
 ) -> Result<u64> {
     Ok(match scope {
         Scope::Card(card) => export::write_card(table, card, filter, format, out)?,
-        Scope::StateValues => export::write_state_values(table, format, out)?,
+        Scope::StateValues => {
+            let visits = visits(table);
+            export::write_state_values(table, &|s| visits.of(s), format, out)?
+        }
         Scope::Opening => export::write_opening(table, filter.min_gap, format, out)?,
         Scope::Policy => {
+            let visits = visits(table);
             let bar = super::progress_bar("exporting policy", "states");
-            let rows = export::write_policy(table, filter, format, out, &|done, total| {
-                bar.set_length(total);
-                bar.set_position(done);
-            })?;
+            let rows = export::write_policy(
+                table,
+                &|s| visits.of(s),
+                filter,
+                format,
+                out,
+                &|done, total| {
+                    bar.set_length(total);
+                    bar.set_position(done);
+                },
+            )?;
             bar.finish_and_clear();
             rows
         }

@@ -9,7 +9,7 @@ use anyhow::{Context, Result, bail};
 use crate::cli::ReportArgs;
 use crate::plot::{Curve, Encoding, plot};
 use yahtzee_core::files::same_file;
-use yahtzee_core::stats::distribution::{Summary, Tally};
+use yahtzee_core::stats::distribution::{Interval, Split, Summary, Tally};
 use yahtzee_core::text::probability;
 
 /// Checks the report options before any long computation; `table` is the table the command
@@ -55,7 +55,21 @@ pub fn write_files(args: &ReportArgs, tally: &Tally, summary: &Summary, title: &
     Ok(())
 }
 
-/// The readable summary of a distribution.
+/// A probability, with its 95% interval when it is a share of simulated games.
+fn share(p: f64, interval: Option<Interval>) -> String {
+    match interval {
+        Some(i) => format!(
+            "{} [{}, {}]",
+            probability(p),
+            probability(i.low),
+            probability(i.high)
+        ),
+        None => probability(p),
+    }
+}
+
+/// The readable summary of a distribution (of a simulation: each share with its 95%
+/// interval).
 pub fn write_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
     writeln!(
         out,
@@ -68,40 +82,56 @@ pub fn write_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
         .map(|p| format!("{}%: {}", p.percent, p.score))
         .collect();
     writeln!(out, "percentiles  {}", percentiles.join("  "))?;
+    let h = &s.shape;
+    writeln!(
+        out,
+        "shape        skewness {:.4}, excess kurtosis {:.4}, mean of the worst 5% {:.4} (CVaR 5%), of the best 5% {:.4}",
+        h.skewness, h.excess_kurtosis, h.cvar_5, h.top_5_mean
+    )?;
     let at_least: Vec<String> = s
         .at_least
         .iter()
-        .map(|a| format!(">={}: {}", a.score, probability(a.probability)))
+        .map(|a| format!(">={}: {}", a.score, share(a.probability, a.interval)))
         .collect();
     writeln!(out, "P(score)     {}", at_least.join("  "))?;
     writeln!(out)?;
-    writeln!(out, "{:<18} {:>8} {:>8}", "box", "mean", "P(zero)")?;
+    let zero_width = if s.fifty_interval.is_some() { 26 } else { 8 };
+    writeln!(
+        out,
+        "{:<18} {:>8} {:>zero_width$}",
+        "box", "mean", "P(zero)"
+    )?;
     for b in &s.boxes {
         writeln!(
             out,
-            "{:<18} {:>8.2} {:>8}",
+            "{:<18} {:>8.2} {:>zero_width$}",
             b.name,
             b.mean,
-            probability(b.zero_probability)
+            share(b.zero_probability, b.zero_interval)
         )?;
     }
     if let Some(u) = &s.upper_bonus {
+        // P(no bonus): the interval of the complement is the complement of the interval.
+        let none = u.interval.map(|i| Interval {
+            low: 1.0 - i.high,
+            high: 1.0 - i.low,
+        });
         writeln!(
             out,
-            "{:<18} {:>8.2} {:>8}",
+            "{:<18} {:>8.2} {:>zero_width$}",
             "upper bonus",
             u.mean,
-            probability(1.0 - u.probability)
+            share(1.0 - u.probability, none)
         )?;
     }
     writeln!(out)?;
     writeln!(
         out,
         "P(50 in the five-of-a-kind box) {}",
-        probability(s.fifty_probability)
+        share(s.fifty_probability, s.fifty_interval)
     )?;
     if let Some(u) = &s.upper_bonus {
-        writeln!(out, "P(upper bonus) {}", probability(u.probability))?;
+        writeln!(out, "P(upper bonus) {}", share(u.probability, u.interval))?;
     }
     if let Some(y) = &s.yahtzee_bonuses {
         let counts: Vec<String> = y
@@ -109,7 +139,10 @@ pub fn write_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
             .iter()
             .enumerate()
             .filter(|&(_, &p)| p > 0.0)
-            .map(|(k, &p)| format!("{k}: {}", probability(p)))
+            .map(|(k, &p)| {
+                let interval = y.count_intervals.as_ref().map(|i| i[k]);
+                format!("{k}: {}", share(p, interval))
+            })
             .collect();
         writeln!(
             out,
@@ -117,6 +150,49 @@ pub fn write_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
             y.mean_count,
             y.mean,
             counts.join("  ")
+        )?;
+    }
+    if let Some(split) = &s.split {
+        write_split(out, split)?;
+    }
+    Ok(())
+}
+
+/// The distribution split by the upper bonus and the five-of-a-kind box: one line per part.
+fn write_split(out: &mut impl Write, split: &Split) -> std::io::Result<()> {
+    writeln!(out)?;
+    writeln!(
+        out,
+        "{:<40} {:>26} {:>10} {:>10}",
+        "part of the games", "probability", "mean", "sd"
+    )?;
+    for part in split
+        .upper_bonus
+        .iter()
+        .chain(&split.five_of_a_kind)
+        .chain(&split.joint)
+    {
+        let mut name = Vec::new();
+        match part.upper_bonus {
+            Some(true) => name.push("upper bonus".to_string()),
+            Some(false) => name.push("no upper bonus".to_string()),
+            None => {}
+        }
+        if let (Some(points), Some(name_of_box)) = (part.five_of_a_kind, split.five_of_a_kind_box) {
+            name.push(format!("{points} in {name_of_box}"));
+        }
+        let name = if name.is_empty() {
+            "every game".to_string()
+        } else {
+            name.join(", ")
+        };
+        writeln!(
+            out,
+            "{:<40} {:>26} {:>10.4} {:>10.4}",
+            name,
+            share(part.probability, part.interval),
+            part.mean,
+            part.std_dev
         )?;
     }
     Ok(())

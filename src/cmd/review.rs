@@ -93,7 +93,8 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
         _ => Pricing::ExpectedScore,
     };
     let report = review_for(table, &record, pricing)?;
-    super::print_result(args.json, &report, |out| {
+    let stamped = yahtzee_core::report::stamped(&report, Some(table));
+    super::print_result(args.json, &stamped, |out| {
         out.write_all(render_review(&report).as_bytes())?;
         Ok(())
     })?;

@@ -54,7 +54,8 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
             args.seed
         ),
     )?;
-    super::print_result(args.report.json, &report, |out| {
+    let stamped = report::stamped_by(&report, &tables);
+    super::print_result(args.report.json, &stamped, |out| {
         writeln!(
             out,
             "{}: {} games, policy {}, seed {} ({:.1} s, {:.0} games/s on {} threads)",
@@ -145,7 +146,8 @@ fn run_match(args: &SimulateArgs, lineup: &Lineup, set: &TableSet) -> Result<()>
         yahtzee_core::stats::matches::write_records_csv(path, policies.len(), records)
             .with_context(|| format!("cannot write --games-csv {}", path.display()))?;
     }
-    super::print_result(args.report.json, &report, |out| {
+    let stamped = report::stamped_by(&report, set);
+    super::print_result(args.report.json, &stamped, |out| {
         out.write_all(render_match(&report).as_bytes())
     })
 }

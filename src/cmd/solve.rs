@@ -71,7 +71,9 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             yahtzee_core::files::write_atomically(curve, text.as_bytes())
                 .map_err(|e| anyhow::anyhow!("cannot write --curve {}: {e}", curve.display()))?;
         }
-        return super::print_result(args.json, &report, |out| write_target(out, &report));
+        return super::print_result(args.json, &report::stamped(&report, None), |out| {
+            write_target(out, &report)
+        });
     }
     check_out(args.out.as_deref(), &rules, EXPECTED_SCORE)?;
     let path = args
@@ -86,9 +88,10 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         })
     });
     bar.finish_and_clear();
-    let (report, _) =
+    let (report, table) =
         solved.map_err(|e| super::table_error(e, &rules, args.out.as_deref(), RulesFrom::Flags))?;
-    super::print_result(args.json, &report, |out| {
+    let stamped = report::stamped(&report, Some(&table));
+    super::print_result(args.json, &stamped, |out| {
         writeln!(
             out,
             "{}: expected score {:.10}, {} states, solved in {:.3} s on {} threads, table {}",
@@ -217,7 +220,7 @@ fn run_two_player(
     });
     bar.finish_and_clear();
     let report = report.map_err(|e| anyhow::anyhow!("{e}"))?;
-    super::print_result(args.json, &report, |out| {
+    super::print_result(args.json, &report::stamped(&report, None), |out| {
         writeln!(
             out,
             "{} for two, first player {} against second player {}: first player wins (plus half the ties) {:.7}, second {:.7}",

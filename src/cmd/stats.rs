@@ -46,19 +46,23 @@ pub fn run(args: &StatsArgs) -> Result<()> {
         &report.summary,
         &format!("{}: final score under optimal play (exact)", rules.label()),
     )?;
-    super::print_result(args.report.json, &report, |out| {
-        writeln!(
-            out,
-            "{}: exact distribution of the final score under optimal play (solver mean {:.10}; {:.1} s on {} threads)",
-            rules.label(),
-            report.solver_mean,
-            report.seconds,
-            report.threads
-        )?;
-        summary::write_summary(out, &report.summary)?;
-        writeln!(out, "ties: {}", report.tie_convention)?;
-        Ok(())
-    })?;
+    super::print_result(
+        args.report.json,
+        &report::stamped(&report, Some(table)),
+        |out| {
+            writeln!(
+                out,
+                "{}: exact distribution of the final score under optimal play (solver mean {:.10}; {:.1} s on {} threads)",
+                rules.label(),
+                report.solver_mean,
+                report.seconds,
+                report.threads
+            )?;
+            summary::write_summary(out, &report.summary)?;
+            writeln!(out, "ties: {}", report.tie_convention)?;
+            Ok(())
+        },
+    )?;
     Ok(())
 }
 
@@ -98,7 +102,8 @@ fn run_target(args: &StatsArgs, target: u32) -> Result<()> {
             rules.label()
         ),
     )?;
-    super::print_result(args.report.json, &report, |out| write_target(out, &report))?;
+    let stamped = report::stamped(&report, Some(table));
+    super::print_result(args.report.json, &stamped, |out| write_target(out, &report))?;
     Ok(())
 }
 

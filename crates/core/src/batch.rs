@@ -46,6 +46,7 @@ use crate::policy::two_player::TwoPlayerAdviceError;
 use crate::policy::win::{Opponent, WinError};
 use crate::policy::{self, AdviseError, Answer, Objective};
 use crate::tables::expected::StrategyTable;
+use crate::tables::provenance::stamped_by;
 use crate::tables::set::{LoadError, TableSet};
 use crate::text::excerpt;
 
@@ -584,7 +585,8 @@ pub fn option_values(
 /// The output line of one input line (without its line end): the advice as JSON, or
 /// `{"error": "..."}`.
 pub fn answer_line(table: &TableSet, line: &[u8]) -> String {
-    let answer = answer(table, line).map(|a| serde_json::to_string(&a));
+    // Each answer states its provenance: a line is a result of its own.
+    let answer = answer(table, line).map(|a| serde_json::to_string(&stamped_by(&a, table)));
     match answer {
         Ok(Ok(json)) => json,
         Ok(Err(e)) => error_line(&e.to_string()),

@@ -25,6 +25,8 @@ use crate::tables::container::TableHeader;
 use crate::tables::expected::{EXPECTED_SCORE, StrategyTable};
 use crate::tables::vector::VectorTable;
 
+pub use crate::tables::provenance::{Provenance, Stamped, VERSION, stamped, stamped_by};
+
 /// The tie convention of the optimal policy, as every report that applies it states it.
 pub const TIE_CONVENTION: &str = "options within 1e-9 of the best are ties: among keeps, the fewest dice (then the lowest faces); among boxes, the first on the card";
 
@@ -426,6 +428,9 @@ pub struct SimulateReport {
     pub seed: u64,
     /// 95% confidence interval of the mean.
     pub mean_interval: MeanInterval,
+    /// How the interval of every share of the games is computed
+    /// ([`crate::stats::distribution::INTERVAL_METHOD`]).
+    pub interval_method: &'static str,
     /// Seconds of play (the table load or build excluded).
     pub seconds: f64,
     /// Games per second.
@@ -493,10 +498,11 @@ impl SimulateReport {
             games,
             seed,
             mean_interval: MeanInterval::of(tally),
+            interval_method: crate::stats::distribution::INTERVAL_METHOD,
             seconds,
             games_per_second: games as f64 / seconds,
             threads: rayon::current_num_threads(),
-            summary: Summary::of(rules, tally, thresholds),
+            summary: Summary::of_games(rules, tally, thresholds),
         }
     }
 }

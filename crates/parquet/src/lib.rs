@@ -402,6 +402,10 @@ fn properties(header: &Header, kinds: &[Kind]) -> io::Result<WriterProperties> {
         "generator".to_string(),
         format!("yahtzee {}", env!("CARGO_PKG_VERSION")),
     ));
+    if !header.source.is_empty() {
+        // The rules, the version and the table's checksum, as one JSON object.
+        metadata.push(KeyValue::new("source".to_string(), header.source.clone()));
+    }
     let fields: Vec<(&str, ArrowType)> = header
         .columns
         .iter()
@@ -1031,6 +1035,7 @@ mod tests {
             columns: vec!["n".into(), "text".into()],
             title: "split".into(),
             notes: vec![],
+            source: String::new(),
         };
         let kinds = [Kind::U32, Kind::Str];
         let schema = Type::group_type_builder(ROOT)

@@ -43,10 +43,11 @@ fn card_meta(table: &StrategyTable, card: &ScoreCard, filter: &Filter) -> Meta {
         TIE_NOTE.to_string(),
     ];
     notes.extend(gap_note(filter));
-    Meta {
-        title: format!("Strategy for one turn: {}", rules_title(rules)),
+    Meta::of(
+        table,
+        format!("Strategy for one turn: {}", rules_title(rules)),
         notes,
-    }
+    )
 }
 
 /// Writes the decisions of one card's turn (scope `--card`) and returns the number of rows.

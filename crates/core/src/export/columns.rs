@@ -62,6 +62,7 @@ impl<R: Row> Exporter<R> for ColumnsExporter {
             columns: R::COLUMNS.iter().map(|c| c.to_string()).collect(),
             title: meta.title.clone(),
             notes: meta.notes.clone(),
+            source: meta.source.clone(),
         };
         let payload = serde_json::to_vec(&header).expect("a header serializes");
         frame(FRAME_HEADER, &payload, out);
@@ -98,6 +99,9 @@ pub struct Header {
     pub title: String,
     /// The document's notes, one per line.
     pub notes: Vec<String>,
+    /// Where the rows come from, as one JSON object ([`Meta::source`]); empty when not known.
+    #[serde(default)]
+    pub source: String,
 }
 
 /// A row that cannot be written as columns (a field of a type rows do not have).
@@ -469,6 +473,7 @@ mod tests {
         let meta = Meta {
             title: "t".into(),
             notes: vec!["n".into()],
+            source: r#"{"rules":"yacht"}"#.into(),
         };
         Exporter::<Mixed>::begin(&ColumnsExporter, &meta, &mut out);
         let rows = [

@@ -43,6 +43,10 @@ pub struct DecisionRow {
     pub runner_up: Option<&'static str>,
     /// How many points the best option is worth more than the runner-up (at least 0).
     pub gap: Option<f64>,
+    /// In the full policy (`--all-states --policy`): the chance that a game played by the
+    /// optimal policy from an empty card starts a turn in this decision's state (the
+    /// `visit_probability` of [`super::StateRow`]); absent in the other scopes.
+    pub visit_probability: Option<f64>,
 }
 
 impl Row for DecisionRow {
@@ -56,6 +60,7 @@ impl Row for DecisionRow {
         "expected",
         "runner_up",
         "gap",
+        "visit_probability",
     ];
     const TITLES: &'static [&'static str] = &[
         "filled",
@@ -67,6 +72,7 @@ impl Row for DecisionRow {
         "expected",
         "runner-up",
         "gap",
+        "visit probability",
     ];
 }
 
@@ -179,6 +185,7 @@ fn decision_row(
         expected: round(base + d.value),
         runner_up: d.runner_up.map(|(c, _)| choice_text(&c, rules)),
         gap: d.gap().map(round),
+        visit_probability: None,
     }
 }
 
@@ -226,6 +233,7 @@ mod tests {
             expected: 1.0,
             runner_up: None,
             gap: None,
+            visit_probability: None,
         });
     }
 

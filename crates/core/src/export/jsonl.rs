@@ -1,4 +1,6 @@
-//! JSON lines: one object per row, keys in column order, absent values as `null`.
+//! JSON lines: first the document's metadata (`{"metadata": {...}}`: the title, the notes,
+//! the columns and the source: rules, version, table checksum), then one object per row, keys
+//! in column order, absent values as `null`.
 
 use std::io;
 
@@ -8,7 +10,18 @@ use super::{Exporter, Meta, Row};
 pub struct JsonlExporter;
 
 impl<R: Row> Exporter<R> for JsonlExporter {
-    fn begin(&self, _meta: &Meta, _out: &mut Vec<u8>) {}
+    fn begin(&self, meta: &Meta, out: &mut Vec<u8>) {
+        let mut metadata = serde_json::Map::new();
+        metadata.insert("title".into(), meta.title.clone().into());
+        metadata.insert("notes".into(), meta.notes.clone().into());
+        metadata.insert("columns".into(), R::COLUMNS.to_vec().into());
+        if let Ok(serde_json::Value::Object(source)) = serde_json::from_str(&meta.source) {
+            metadata.extend(source);
+        }
+        let line = serde_json::json!({ "metadata": metadata });
+        serde_json::to_writer(&mut *out, &line).expect("a JSON value serializes");
+        out.push(b'\n');
+    }
 
     fn table(&self, _title: Option<&str>, _out: &mut Vec<u8>) {}
 

@@ -51,6 +51,8 @@ use crate::game::choice::Choice;
 use crate::game::dice::{Dice, FIRST_ROLL, Keep, MULTISETS};
 use crate::game::rules::{Order, Rules};
 use crate::game::ties::TIE;
+use crate::tables::expected::StrategyTable;
+use crate::tables::provenance::stamped;
 
 pub use card::{card_rows, write_card};
 pub use decision::{Decision, DecisionRow, decide, state_rows};
@@ -93,13 +95,39 @@ pub trait Row: Serialize + Send + Sync {
     const TITLES: &'static [&'static str];
 }
 
-/// What a document says before its rows (Markdown shows it; CSV and JSON lines do not).
+/// What a document says before its rows: Markdown shows the title and notes, JSON lines
+/// write them with the source as their first line (`{"metadata": {...}}`), Parquet keeps them
+/// as key-value metadata; CSV writes none of it.
 #[derive(Clone, Debug, Default)]
 pub struct Meta {
     /// The document title.
     pub title: String,
     /// Lines of explanation under the title.
     pub notes: Vec<String>,
+    /// Where the rows come from, as one JSON object: the rules (`rules`, `upper_first`), the
+    /// program's version and the checksum of the table read
+    /// ([`crate::tables::provenance`]); empty when not known.
+    pub source: String,
+}
+
+impl Meta {
+    /// The document of rows computed from `table`, with its source.
+    pub fn of(table: &StrategyTable, title: String, notes: Vec<String>) -> Meta {
+        #[derive(Serialize)]
+        struct Source {
+            #[serde(flatten)]
+            rules: Rules,
+        }
+        let source = Source {
+            rules: *table.rules(),
+        };
+        Meta {
+            title,
+            notes,
+            source: serde_json::to_string(&stamped(&source, Some(table)))
+                .expect("a source serializes"),
+        }
+    }
 }
 
 /// Renders rows of type `R` in one format. Rendering goes to byte buffers so that chunks of
@@ -238,6 +266,7 @@ fn rules_title(rules: &Rules) -> String {
     }
 }
 
+const VISIT_NOTE: &str = "The visit probability is the chance that a game played by optimal play from an empty card starts a turn in the state: those of the states with the same number of filled boxes add up to 1, so a figure weighted by it counts games, not states.";
 const TIE_NOTE: &str = "Ties (options within 1e-9 points) follow the convention of the published figures: among equal keeps the one with the fewest dice (then the lowest faces), among equal boxes the one first on the card.";
 const ACTION_NOTE: &str = "A keep is written as the kept faces (`33` = keep both threes and re-roll the rest), `-` means re-roll all five dice, a box name means score that box now (with rolls left: stop rolling). The gap is how many points the best option is worth more than the runner-up.";
 

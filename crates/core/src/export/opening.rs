@@ -207,10 +207,11 @@ pub fn write_opening(
     }
     let mut buf = Vec::new();
     exporter.begin(
-        &Meta {
-            title: format!("Opening cheat sheet: {}", rules_title(rules)),
+        &Meta::of(
+            table,
+            format!("Opening cheat sheet: {}", rules_title(rules)),
             notes,
-        },
+        ),
         &mut buf,
     );
     for pattern in Pattern::ALL {

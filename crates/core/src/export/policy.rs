@@ -8,8 +8,8 @@ use std::io::{self, Write};
 use rayon::prelude::*;
 
 use super::{
-    ACTION_NOTE, DecisionRow, Filter, Format, Meta, TIE_NOTE, exporter, gap_note, rules_title,
-    state_rows,
+    ACTION_NOTE, DecisionRow, Filter, Format, Meta, TIE_NOTE, VISIT_NOTE, exporter, gap_note,
+    rules_title, state_rows,
 };
 use crate::game::rules::Rules;
 use crate::game::state::{State, reachable_states};
@@ -25,10 +25,13 @@ const POLICY_WINDOW: usize = 64;
 /// Writes the full policy (scope `--all-states --policy`): every decision of every reachable
 /// state that still has an open box, state by state in layout order. States are rendered in
 /// parallel by chunks and written in order, so the output is the same at any thread count;
-/// only a window of chunks is held in memory at a time. `progress(done, total)` is called
-/// with states done. Returns the number of rows.
+/// only a window of chunks is held in memory at a time. `visit(state)` is the chance that
+/// optimal play reaches a state (the statistics' `visit_probabilities`), written beside each
+/// of its decisions. `progress(done, total)` is called with states done. Returns the number
+/// of rows.
 pub fn write_policy(
     table: &StrategyTable,
+    visit: &(dyn Fn(&State) -> f64 + Sync),
     filter: &Filter,
     format: Format,
     out: &mut dyn Write,
@@ -44,13 +47,15 @@ pub fn write_policy(
         "Every decision of every reachable state; the expected column counts points from the decision on (no points banked).".to_string(),
         ACTION_NOTE.to_string(),
         TIE_NOTE.to_string(),
+        VISIT_NOTE.to_string(),
     ];
     notes.extend(gap_note(filter));
     exporter.begin(
-        &Meta {
-            title: format!("Full optimal policy: {}", rules_title(rules)),
+        &Meta::of(
+            table,
+            format!("Full optimal policy: {}", rules_title(rules)),
             notes,
-        },
+        ),
         &mut buf,
     );
     if format != Format::Markdown {
@@ -70,6 +75,10 @@ pub fn write_policy(
                 for s in chunk {
                     rows.clear();
                     state_rows(table, s, 0.0, filter, &mut rows);
+                    let p = Some(visit(s));
+                    for row in &mut rows {
+                        row.visit_probability = p;
+                    }
                     if format == Format::Markdown && !rows.is_empty() {
                         exporter.table(Some(&describe_state(rules, s)), &mut bytes);
                     }

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use super::{Format, Meta, Row, exporter, round, rules_title};
+use super::{Format, Meta, Row, VISIT_NOTE, exporter, round, rules_title};
 use crate::game::rules::BoxMask;
 use crate::game::state::{State, reachable_states};
 use crate::tables::expected::StrategyTable;
@@ -23,6 +23,10 @@ pub struct StateRow {
     pub turns_played: u32,
     /// Expected points still to come from this state under optimal play (0 for a full card).
     pub expected_remaining: f64,
+    /// The chance that a game played by the optimal policy from an empty card starts a turn
+    /// in this state (for a full card: ends in it), unrounded; those of one `turns_played`
+    /// add up to 1 (the visits of the statistics' forward pass).
+    pub visit_probability: f64,
 }
 
 impl Row for StateRow {
@@ -32,6 +36,7 @@ impl Row for StateRow {
         "yahtzee_50",
         "turns_played",
         "expected_remaining",
+        "visit_probability",
     ];
     const TITLES: &'static [&'static str] = &[
         "filled",
@@ -39,13 +44,16 @@ impl Row for StateRow {
         "Yahtzee 50",
         "turns played",
         "expected remaining",
+        "visit probability",
     ];
 }
 
-/// Writes the value of every reachable turn-start state (scope `--all-states`) and returns
-/// the number of rows.
+/// Writes the value of every reachable turn-start state (scope `--all-states`), with the
+/// chance that optimal play reaches it (`visit`, of the policy of `table`: the statistics'
+/// `visit_probabilities`), and returns the number of rows.
 pub fn write_state_values(
     table: &StrategyTable,
+    visit: &(dyn Fn(&State) -> f64 + Sync),
     format: Format,
     out: &mut dyn Write,
 ) -> io::Result<u64> {
@@ -53,13 +61,17 @@ pub fn write_state_values(
     let exporter = exporter::<StateRow>(format);
     let mut buf = Vec::new();
     exporter.begin(
-        &Meta {
-            title: format!("Value of every reachable state: {}", rules_title(rules)),
-            notes: vec![format!(
-                "Expected points still to come from each turn-start state under optimal play; a new game is worth {:.4}.",
-                table.expected_score()
-            )],
-        },
+        &Meta::of(
+            table,
+            format!("Value of every reachable state: {}", rules_title(rules)),
+            vec![
+                format!(
+                    "Expected points still to come from each turn-start state under optimal play; a new game is worth {:.4}.",
+                    table.expected_score()
+                ),
+                VISIT_NOTE.to_string(),
+            ],
+        ),
         &mut buf,
     );
     exporter.table(None, &mut buf);
@@ -75,6 +87,7 @@ pub fn write_state_values(
                 yahtzee_50: s.yahtzee_50,
                 turns_played: s.turns_played(),
                 expected_remaining: round(table.value(s)),
+                visit_probability: visit(s),
             })
             .collect();
         buf.clear();
@@ -97,6 +110,7 @@ mod tests {
             yahtzee_50: false,
             turns_played: 0,
             expected_remaining: 1.0,
+            visit_probability: 1.0,
         });
     }
 }

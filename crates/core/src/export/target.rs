@@ -254,13 +254,14 @@ fn target_meta(
             "Only decisions with a gap of at least {g} in chance."
         ));
     }
-    Ok(Meta {
-        title: format!(
+    Ok(Meta::of(
+        ev,
+        format!(
             "Strategy for one turn playing for {target}: {}",
             rules_title(ev.rules())
         ),
         notes,
-    })
+    ))
 }
 
 /// Writes the decisions of one card's turn for `target` and returns the number of rows.

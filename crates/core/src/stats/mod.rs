@@ -35,24 +35,26 @@ pub mod distribution;
 pub mod matches;
 pub mod simulate;
 mod target;
+pub mod visits;
 
 use std::sync::LazyLock;
 
 use rayon::prelude::*;
 
 use crate::game::dice::{Dice, ROLLS};
-use crate::game::rules::BoxMask;
+use crate::game::rules::{BoxMask, Rules};
 use crate::game::state::{Bonuses, Layout, State, cards_by_depth};
 use crate::policy::expected::{BoxChoice, card_best_boxes};
 use crate::solve::expected::CARD_LANES;
 use crate::solve::forward::{Kept, outcome_chances};
-use crate::stats::distribution::Tally;
+use crate::stats::distribution::{Part, Tally};
 use crate::tables::expected::StrategyTable;
 
 pub use target::{
     BATCH, Play, VectorPolicy, distribution_from_card, distribution_from_position,
-    target_distribution, target_distribution_from,
+    target_distribution, target_distribution_from, target_visit_probabilities,
 };
+pub use visits::Visits;
 
 /// One way a turn can end: the box filled, its points, the bonus earned with it, and the
 /// probability under the optimal policy.
@@ -103,7 +105,7 @@ pub fn turn_outcomes(table: &StrategyTable, state: &State) -> Vec<TurnEvent> {
 /// [`CARD_LANES`] states at a time: the keeps of all of them by one run of the kernel and one
 /// scan of the tie rule ([`StrategyTable::card_keeps`]), and their masses by one forward pass
 /// of as many lanes, each lane by the operations of a pass of its own (the same bits).
-fn card_outcomes(table: &StrategyTable, states: &[State]) -> Vec<Vec<TurnEvent>> {
+pub fn card_outcomes(table: &StrategyTable, states: &[State]) -> Vec<Vec<TurnEvent>> {
     let keeps = table.card_keeps(states);
     let mut outcomes = Vec::with_capacity(states.len());
     for (chunk, keeps) in states.chunks(CARD_LANES).zip(keeps.chunks(CARD_LANES)) {
@@ -197,8 +199,19 @@ struct Histogram {
     bonuses: Vec<f64>,
 }
 
-/// The histograms of one card (mask of filled boxes), by slot `flag * lanes + upper`.
+/// The histograms of one card (mask of filled boxes), by slot `flag * lanes + upper` (the
+/// slots of [`slot_of`]), each twice: the games whose five-of-a-kind box does not hold its
+/// points, then those whose box does ([`Block::at`]). The five-of-a-kind box's points are
+/// kept apart so that the final scores can be split by them ([`Part`]); in rule sets with a
+/// Yahtzee bonus the state's own flag says it already, and the second half of the games
+/// without the flag stays empty.
 type Block = Vec<Option<Histogram>>;
+
+/// The place in a [`Block`] of `state`, with `fifty` telling whether its five-of-a-kind box
+/// holds its points.
+fn block_slot(layout: &Layout, state: &State, fifty: bool) -> usize {
+    usize::from(fifty) * layout.flags * layout.lanes + slot_of(layout, state)
+}
 
 fn slot_of(layout: &Layout, state: &State) -> usize {
     usize::from(state.yahtzee_50 && layout.flags == 2) * layout.lanes
@@ -213,20 +226,50 @@ fn state_of(layout: &Layout, filled: BoxMask, slot: usize) -> State {
     }
 }
 
+/// True when a box filled with `points` at `index` puts its points in the five-of-a-kind box
+/// of `rules`.
+pub(crate) fn fills_fifty(rules: &Rules, index: usize, points: u32) -> bool {
+    rules.five_of_a_kind_box() == Some(index) && points == rules.five_of_a_kind_points()
+}
+
+/// What the forward pass of the expected-score policy finds: the final-score tally (with its
+/// parts, [`Part`]) and the chance of reaching each turn-start state.
+pub struct Forward {
+    /// The final score, the boxes, the bonuses, and the final score of each part.
+    pub tally: Tally,
+    /// The chance that a game reaches each turn-start state.
+    pub visits: Visits,
+}
+
 /// The exact distribution of the final score from an empty card under the optimal policy of
 /// `table`, with the per-box figures. `progress(done, total)` is called after each depth.
 /// Runs on the current rayon thread pool; the result is the same at any thread count.
 pub fn exact_distribution(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + Sync)) -> Tally {
+    exact_forward(table, progress).tally
+}
+
+/// The chance that a game played by the optimal policy of `table` reaches each turn-start
+/// state, by the forward pass of [`exact_distribution`] (the reach of each state is the
+/// mass it gathers there). Runs on the current rayon thread pool; the result is the same at
+/// any thread count.
+pub fn visit_probabilities(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + Sync)) -> Visits {
+    exact_forward(table, progress).visits
+}
+
+/// The forward pass of the optimal policy of `table` from an empty card: [`exact_distribution`]
+/// and [`visit_probabilities`] together.
+pub fn exact_forward(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + Sync)) -> Forward {
     let rules = *table.rules();
     let layout = *table.layout();
     let boxes = rules.box_count();
     let slots = layout.flags * layout.lanes;
     let mut tally = Tally::new(&rules);
+    let mut visits = Visits::new(&rules);
     let by_depth = cards_by_depth(&rules);
     let cards_at = |depth: usize| -> &[BoxMask] { &by_depth[depth] };
     let mut layer: Vec<Option<Block>> = vec![None; layout.masks];
-    let mut start: Block = vec![None; slots];
-    start[slot_of(&layout, &State::START)] = Some(Histogram {
+    let mut start: Block = vec![None; 2 * slots];
+    start[block_slot(&layout, &State::START, false)] = Some(Histogram {
         lo: 0,
         points: vec![1.0],
         bonuses: vec![1.0],
@@ -234,25 +277,24 @@ pub fn exact_distribution(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + 
     layer[0] = Some(start);
     progress(0, boxes as u64);
     for depth in 0..boxes {
-        // Step 1: the turn of every state reached, in parallel.
+        // Step 1: the turn of every state reached, in parallel (a state's turn does not
+        // depend on its five-of-a-kind box, so both halves of a block share it).
         let cards = cards_at(depth);
         let turns: Vec<(BoxMask, Vec<Option<Vec<TurnEvent>>>)> = cards
             .par_iter()
             .filter_map(|&m| {
                 let block = layer[usize::from(m)].as_ref()?;
+                let reached = |slot: usize| block[slot].is_some() || block[slots + slot].is_some();
                 // The turns of the card's states reached, computed together.
-                let reached: Vec<State> = block
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, h)| h.is_some())
-                    .map(|(slot, _)| state_of(&layout, m, slot))
+                let states: Vec<State> = (0..slots)
+                    .filter(|&slot| reached(slot))
+                    .map(|slot| state_of(&layout, m, slot))
                     .collect();
-                let mut outcomes = card_outcomes(table, &reached).into_iter();
-                let events = block
-                    .iter()
-                    .map(|h| {
-                        h.as_ref()
-                            .map(|_| outcomes.next().expect("outcomes for each state reached"))
+                let mut outcomes = card_outcomes(table, &states).into_iter();
+                let events = (0..slots)
+                    .map(|slot| {
+                        reached(slot)
+                            .then(|| outcomes.next().expect("outcomes for each state reached"))
                     })
                     .collect();
                 Some((m, events))
@@ -262,14 +304,17 @@ pub fn exact_distribution(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + 
         for (m, e) in turns {
             events_of[usize::from(m)] = Some(e);
         }
-        // The per-box figures, in a fixed order: card, slot, event.
+        // The per-box figures and the visits, in a fixed order: card, slot, event.
         for &m in cards {
-            let (Some(block), Some(events)) = (&layer[usize::from(m)], &events_of[usize::from(m)])
-            else {
+            let Some(block) = &layer[usize::from(m)] else {
                 continue;
             };
-            for (h, ev) in block.iter().zip(events) {
-                let (Some(h), Some(ev)) = (h, ev) else {
+            visit(&mut visits, &layout, m, block);
+            let events = events_of[usize::from(m)]
+                .as_ref()
+                .expect("the turns of a card reached");
+            for (k, h) in block.iter().enumerate() {
+                let (Some(h), Some(ev)) = (h, &events[k % slots]) else {
                     continue;
                 };
                 let reach: f64 = h.points.iter().sum();
@@ -295,19 +340,44 @@ pub fn exact_distribution(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + 
         layer = next_layer;
         progress(depth as u64 + 1, boxes as u64);
     }
-    for block in layer.iter().flatten() {
-        for h in block.iter().flatten() {
-            for (i, &m) in h.points.iter().enumerate() {
-                if m > 0.0 {
-                    tally.add_score(h.lo + i as u32, m);
+    for (m, block) in layer.iter().enumerate() {
+        let Some(block) = block else {
+            continue;
+        };
+        visit(&mut visits, &layout, m as BoxMask, block);
+        for (k, h) in block.iter().enumerate() {
+            let Some(h) = h else {
+                continue;
+            };
+            let state = state_of(&layout, m as BoxMask, k % slots);
+            let part = Part {
+                upper_bonus: rules.has_upper_bonus()
+                    && u32::from(state.upper) >= rules.upper_threshold(),
+                fifty: k >= slots,
+            };
+            for (i, &p) in h.points.iter().enumerate() {
+                if p > 0.0 {
+                    tally.add_score(h.lo + i as u32, p);
+                    tally.add_part(part, h.lo + i as u32, p);
                 }
             }
-            for (k, &m) in h.bonuses.iter().enumerate() {
-                tally.add_yahtzee_bonuses(k, m);
+            for (k, &p) in h.bonuses.iter().enumerate() {
+                tally.add_yahtzee_bonuses(k, p);
             }
         }
     }
-    tally
+    Forward { tally, visits }
+}
+
+/// Adds the reach of every state of the block of card `m` to `visits`: its mass, both halves
+/// of the block together.
+fn visit(visits: &mut Visits, layout: &Layout, m: BoxMask, block: &Block) {
+    let slots = layout.flags * layout.lanes;
+    for (k, h) in block.iter().enumerate() {
+        if let Some(h) = h {
+            visits.add(&state_of(layout, m, k % slots), h.points.iter().sum());
+        }
+    }
 }
 
 /// One contribution to a successor's histogram.
@@ -340,20 +410,22 @@ fn gather(
         else {
             continue;
         };
-        for (slot, (h, ev)) in block.iter().zip(events).enumerate() {
-            let (Some(h), Some(ev)) = (h, ev) else {
+        for (k, h) in block.iter().enumerate() {
+            let (Some(h), Some(ev)) = (h, &events[k % slots]) else {
                 continue;
             };
-            let state = state_of(layout, m, slot);
+            let state = state_of(layout, m, k % slots);
+            let fifty = k >= slots;
             // Events are sorted by box: those of box `b` are one run.
             let from = ev.partition_point(|e| usize::from(e.box_index) < b);
             for e in ev[from..]
                 .iter()
                 .take_while(|e| usize::from(e.box_index) == b)
             {
-                let after = state.after(rules, b, u32::from(e.points));
+                let points = u32::from(e.points);
+                let after = state.after(rules, b, points);
                 contributions.push(Contribution {
-                    slot: slot_of(layout, &after),
+                    slot: block_slot(layout, &after, fifty || fills_fifty(rules, b, points)),
                     from: h,
                     shift: e.banked(),
                     probability: e.probability,
@@ -366,7 +438,7 @@ fn gather(
         return None;
     }
     // First pass: the range of points and bonus counts of each successor.
-    let mut range: Vec<Option<(u32, u32, usize)>> = vec![None; slots];
+    let mut range: Vec<Option<(u32, u32, usize)>> = vec![None; 2 * slots];
     for c in &contributions {
         let lo = c.from.lo + c.shift;
         let hi = lo + c.from.points.len() as u32;

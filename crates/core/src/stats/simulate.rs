@@ -28,7 +28,7 @@ use crate::game::state::{Bonuses, Layout, State};
 use crate::policy::expected::{CardBoxes, card_best_boxes};
 use crate::policy::player::{Player, PolicyTurn};
 use crate::solve::expected::{CARD_LANES, TurnKeeps};
-use crate::stats::distribution::Tally;
+use crate::stats::distribution::{Interval, Part, Tally};
 use crate::tables::expected::StrategyTable;
 
 /// Games played together, in lockstep (about 40 bytes each: 40 MB a batch). The more games in
@@ -108,6 +108,8 @@ struct Game {
     score: u32,
     yahtzee_bonuses: u8,
     upper_bonus: bool,
+    /// The five-of-a-kind box holds its points (50).
+    fifty: bool,
     dice: GameDice,
 }
 
@@ -200,6 +202,11 @@ impl Deal<'_, '_, '_> {
                     tally.upper_bonus += 1.0;
                 }
                 tally.add_yahtzee_bonuses(usize::from(g.yahtzee_bonuses), 1.0);
+                let part = Part {
+                    upper_bonus: g.upper_bonus,
+                    fifty: g.fifty,
+                };
+                tally.add_part(part, g.score, 1.0);
             }
             if keep_scores {
                 let mut by_number = vec![0; played.len()];
@@ -238,6 +245,7 @@ impl Deal<'_, '_, '_> {
                 score: 0,
                 yahtzee_bonuses: 0,
                 upper_bonus: false,
+                fifty: false,
                 dice: GameDice::of_game(seed, first + i),
             })
             .collect();
@@ -286,6 +294,7 @@ impl Deal<'_, '_, '_> {
                                 boxes.add_box(index, points, 1.0);
                                 g.yahtzee_bonuses += u8::from(bonuses.yahtzee);
                                 g.upper_bonus |= bonuses.upper;
+                                g.fifty |= super::fills_fifty(rules, index, points);
                                 g.score += points + bonuses.points(rules);
                                 g.state = g.state.after(rules, index, points);
                             }
@@ -482,21 +491,11 @@ impl ShareInterval {
     /// [`ShareInterval::of`]). A success may count a fraction (a shared win): the interval
     /// then errs on the wide side, a fraction varying less than a whole success or failure.
     pub fn wilson(successes: f64, n: f64) -> ShareInterval {
-        if n == 0.0 {
-            return ShareInterval {
-                share: 0.0,
-                low: 0.0,
-                high: 1.0,
-            };
-        }
-        let share = successes / n;
-        let z2 = 1.96f64 * 1.96;
-        let centre = (share + z2 / (2.0 * n)) / (1.0 + z2 / n);
-        let half = 1.96 * (share * (1.0 - share) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+        let Interval { low, high } = Interval::wilson(successes, n);
         ShareInterval {
-            share,
-            low: (centre - half).max(0.0),
-            high: (centre + half).min(1.0),
+            share: if n == 0.0 { 0.0 } else { successes / n },
+            low,
+            high,
         }
     }
 }

@@ -45,6 +45,7 @@ use crate::solve::kernel::Layer;
 use crate::solve::simd::{Simd, simd_dispatch};
 use crate::solve::vector::max_remaining;
 use crate::stats::distribution::Tally;
+use crate::stats::visits::Visits;
 use crate::tables::TableError;
 use crate::tables::expected::StrategyTable;
 use crate::tables::vector::MAX_TURN_LANES;
@@ -753,6 +754,28 @@ pub fn target_distribution_from(
     banked: u32,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Tally {
+    target_pass(player, start, banked, progress).0
+}
+
+/// The chance that a game played by the target policy of `player` from an empty card
+/// reaches each turn-start state, by the forward pass of [`target_distribution`] (a state's
+/// mass summed over the points banked). Runs on the current rayon thread pool; the result is
+/// the same at any thread count.
+pub fn target_visit_probabilities(
+    player: &TargetPlayer<'_>,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Visits {
+    target_pass(player, &State::START, 0, progress).1
+}
+
+/// The forward pass of the target policy of `player` from `start` with `banked` points on
+/// the card, never stopped.
+fn target_pass(
+    player: &TargetPlayer<'_>,
+    start: &State,
+    banked: u32,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> (Tally, Visits) {
     let policy = VectorPolicy::target(player);
     let seeds = [Seed {
         state: *start,
@@ -785,12 +808,7 @@ pub fn distribution_from_card(
         bonuses: 0,
         mass: 1.0,
     }];
-    Ok(propagate(
-        policy,
-        Tally::new(&card.rules()),
-        &seeds,
-        progress,
-    ))
+    Ok(propagate(policy, Tally::new(&card.rules()), &seeds, progress).map(|(t, _)| t))
 }
 
 /// [`distribution_from_card`] from the middle of a turn: `position`'s dice showing with its
@@ -842,7 +860,7 @@ pub fn distribution_from_position(
             tally.upper_bonus += p;
         }
     }
-    Ok(propagate(policy, tally, &seeds, progress))
+    Ok(propagate(policy, tally, &seeds, progress).map(|(t, _)| t))
 }
 
 fn check_rules(policy: &VectorPolicy<'_>, card: &ScoreCard) -> Result<(), TargetError> {
@@ -893,13 +911,14 @@ struct Seed {
 
 /// The forward pass of `policy` from `seeds` (states of one depth, each reached with its
 /// points banked and its chance), adding to `tally` (which may hold the figures of the turn
-/// that led to the seeds); `None` when `progress` says to stop.
+/// that led to the seeds), with the chance of reaching each state from the seeds; `None` when
+/// `progress` says to stop.
 fn propagate(
     policy: &VectorPolicy<'_>,
     mut tally: Tally,
     seeds: &[Seed],
     progress: &(dyn Fn(u64, u64) -> bool + Sync),
-) -> Option<Tally> {
+) -> Option<(Tally, Visits)> {
     let ev = policy.ev;
     let rules: Rules = *ev.rules();
     let layout = *ev.layout();
@@ -914,8 +933,9 @@ fn propagate(
             .row_mut(seed.bonuses)
             .add_shifted(seed.banked, &[seed.mass], 0, 1.0);
     }
+    let mut visits = Visits::new(&rules);
     let Some(first) = seeds.first() else {
-        return Some(tally);
+        return Some((tally, visits));
     };
     debug_assert!(
         seeds
@@ -936,6 +956,7 @@ fn propagate(
             .copied()
             .filter(|&m| layer[usize::from(m)].is_some())
             .collect();
+        visit(&mut visits, &layout, &layer, &cards);
         let next: Vec<Mutex<Option<Block>>> = (0..layout.masks).map(|_| Mutex::new(None)).collect();
         for batch in cards.chunks(BATCH) {
             // The turns of every state of the batch, in parallel.
@@ -1028,6 +1049,12 @@ fn propagate(
             return None;
         }
     }
+    let full: Vec<BoxMask> = by_depth[boxes]
+        .iter()
+        .copied()
+        .filter(|&m| layer[usize::from(m)].is_some())
+        .collect();
+    visit(&mut visits, &layout, &layer, &full);
     for block in layer.iter().flatten() {
         for joint in block.iter().flatten() {
             let (lo, hi) = joint.support();
@@ -1045,7 +1072,20 @@ fn propagate(
             }
         }
     }
-    Some(tally)
+    Some((tally, visits))
+}
+
+/// Adds the mass of every state of `cards` in `layer` to `visits`, in the order of the cards.
+fn visit(visits: &mut Visits, layout: &Layout, layer: &[Option<Block>], cards: &[BoxMask]) {
+    for &m in cards {
+        let block = layer[usize::from(m)].as_ref().expect("a card with mass");
+        for (s, joint) in block.iter().enumerate() {
+            if let Some(joint) = joint {
+                let mass: f64 = joint.rows.iter().flat_map(|r| &r.mass).sum();
+                visits.add(&super::state_of(layout, m, s), mass);
+            }
+        }
+    }
 }
 
 /// Moves the mass `joint` of a state, whose turns are `turns`, through its outcomes filling

@@ -22,7 +22,7 @@
 
 use std::io::{Seek, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::game::rules::{Order, Rules};
 use crate::game::state::{Layout, State, reachable_rows, reachable_state_count, set_bits};
@@ -47,6 +47,8 @@ pub struct StrategyTable {
     layout: Layout,
     values: Vec<f64>,
     scores: Arc<ScoreTable>,
+    /// The CRC-32 of the body of its file, computed when first asked for.
+    checksum: OnceLock<u32>,
 }
 
 impl StrategyTable {
@@ -63,6 +65,7 @@ impl StrategyTable {
                 layout: Layout::of(rules),
                 values: solution.values,
                 scores: Arc::new(ScoreTable::new(rules)),
+                checksum: OnceLock::new(),
             },
             solution.seconds,
         )
@@ -156,6 +159,17 @@ impl StrategyTable {
     /// bonuses included.
     pub fn value(&self, state: &State) -> f64 {
         self.values[self.layout.index(state)]
+    }
+
+    /// The CRC-32 of the body of the table's file (what `yahtzee verify` prints as its
+    /// checksum), the same for the table solved or loaded: the file's bytes are a function of
+    /// the values. Computed from the bytes the first time it is asked for (milliseconds).
+    pub fn checksum(&self) -> u32 {
+        *self.checksum.get_or_init(|| {
+            container::read_header(&self.to_bytes())
+                .expect("a table's own bytes have a header")
+                .checksum
+        })
     }
 
     /// Expected final score of an empty card.
@@ -274,6 +288,7 @@ impl StrategyTable {
             layout,
             values,
             scores: Arc::new(ScoreTable::new(&rules)),
+            checksum: OnceLock::new(),
         })
     }
 }

@@ -3,7 +3,8 @@
 //! ([`expected`]), the tables of the vector objectives ([`vector`]: target, distribution),
 //! the table of the early plies of the game of two ([`two_player`]), the cache that loads a
 //! table from its file or builds and saves it ([`cache`]), and the set of the tables of a
-//! rule set, each loaded on first use, that every front end uses ([`set`]).
+//! rule set, each loaded on first use, that every front end uses ([`set`]), and the
+//! provenance every JSON result states (the version, the table's checksum: [`provenance`]).
 //!
 //! The errors of every table, read or written, are one type here ([`TableError`]), naming
 //! where the table came from ([`Origin`]).
@@ -15,6 +16,7 @@ use crate::game::rules::Rules;
 pub mod cache;
 pub mod container;
 pub mod expected;
+pub mod provenance;
 pub mod set;
 pub mod two_player;
 pub mod vector;
