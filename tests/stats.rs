@@ -614,6 +614,17 @@ fn every_json_result_states_its_rules_version_and_table_checksum() {
         &json(&[&greedy[..], &yacht].concat()),
         false,
     );
+    // Several policies on the same dice: one report each, each stamped (the greedy bot
+    // reads no table, but the optimal one's was read for the run).
+    let several = ["simulate", "--games", "50", "--policy", "optimal,greedy", "--json"];
+    let reports = json(&[&several[..], &yacht].concat());
+    for v in reports.as_array().expect("an array of reports") {
+        check("simulate several", v, true);
+    }
+    let overlay = json(&["stats", "--rules", "yacht,yacht", "--json"]);
+    for v in overlay.as_array().expect("an array of reports") {
+        check("stats several", v, true);
+    }
     let advise = ["advise", "--dice", "1,3,3,5,6", "--json"];
     check("advise", &json(&[&advise[..], &yacht].concat()), true);
     let batch = run_with_input(

@@ -224,7 +224,10 @@ fn run_several(args: &SimulateArgs, tables: &TableSet) -> Result<()> {
             args.seed
         ),
     )?;
-    super::print_result(args.report.json, &reports, |out| {
+    let stamped: Vec<_> = (reports.iter())
+        .map(|r| report::stamped_by(r, tables))
+        .collect();
+    super::print_result(args.report.json, &stamped, |out| {
         writeln!(
             out,
             "{}: {} games of each policy, seed {} (the same dice for each)",

@@ -182,6 +182,7 @@ fn run_several(args: &StatsArgs) -> Result<()> {
     }
     let pool = super::thread_pool(args.threads)?;
     let mut reports = Vec::with_capacity(all.len());
+    let mut sources = Vec::with_capacity(all.len());
     let mut curves = Vec::with_capacity(all.len());
     for rules in all {
         let tables = super::tables_at(rules, None);
@@ -189,13 +190,18 @@ fn run_several(args: &StatsArgs) -> Result<()> {
         let (report, tally) = distribution(&pool, table, &args.report.at_least);
         curves.push(Curve::new(&rules.label(), &tally, &report.summary));
         reports.push(report);
+        sources.push(report::Provenance::of(Some(table)));
     }
+    // Each report with its own table's provenance, as the report of one rule set has.
+    let stamped: Vec<_> = (reports.iter().zip(sources))
+        .map(|(result, provenance)| report::Stamped { result, provenance })
+        .collect();
     summary::plot_curves(
         &args.report,
         &curves,
         "final score under optimal play (exact)",
     )?;
-    super::print_result(args.report.json, &reports, |out| {
+    super::print_result(args.report.json, &stamped, |out| {
         writeln!(
             out,
             "exact distributions of the final score under optimal play"
