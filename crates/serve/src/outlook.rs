@@ -706,7 +706,7 @@ pub enum OutlookLine<'a> {
         /// The 95% interval of the mean.
         mean: MeanInterval,
         /// The games' distribution, as an outlook.
-        outlook: Outlook,
+        outlook: &'a Outlook,
     },
     /// The exact outlook: the last line.
     Outlook {
@@ -809,11 +809,12 @@ fn estimate_outlook(
         }
         if Instant::now() >= next && !stop() {
             next = Instant::now() + Duration::from_secs(1);
+            let estimate = outlook(rules, &job.start, &job.objective, &scores_of(&tally));
             send(line(&OutlookLine::Estimate {
                 games,
                 reach: ShareInterval::of(&tally, target),
                 mean: MeanInterval::of(&tally),
-                outlook: outlook(rules, &job.start, &job.objective, &scores_of(&tally)),
+                outlook: &estimate,
             }));
         }
     }
