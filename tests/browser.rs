@@ -325,7 +325,8 @@ impl Browser {
              text: document.querySelector('#outlook-text').textContent, \
              policy: o.dataset.policy, p: o.dataset.p === undefined ? null : Number(o.dataset.p), \
              mean: Number(o.dataset.mean), bars: o.querySelectorAll('rect.bar').length, \
-             label: o.querySelector('svg').getAttribute('aria-label')}")
+             label: o.querySelector('svg').getAttribute('aria-label'), \
+             estimated: Number(o.dataset.estimated || 0)}")
     }
 
     /// Waits until the options answer `query` (the list's `data-query`), and reads them.
@@ -680,6 +681,11 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     let mut progress = false;
     let shown = b.outlook_for(&opening, &mut progress);
     assert!(progress, "the page showed the progress of the computation");
+    // Meanwhile, estimates from simulated games of the target policy (issue 25).
+    assert!(
+        shown["estimated"].as_u64() > Some(0),
+        "no estimate shown before the exact chart: {shown}"
+    );
     let answer = server.post_ok("/api/outlook?rules=yacht", &opening);
     assert_chart_is(&shown, &answer, "P(final ≥ 120)");
     let csv = work.path().join("opening.csv");

@@ -2437,3 +2437,91 @@ fn lan_keeps_its_token_across_restarts_until_a_new_one_is_asked_for() {
         .unwrap();
     util::assert_bad_input(&o, "--lan");
 }
+
+/// Issue 25: the exact distribution of the target policy from an early position takes a
+/// while (seconds under Yacht, minutes under Yahtzee). Streamed (`stream=true`), estimates
+/// from simulated games of the same policy from the same position come first, each with its
+/// games and 95% intervals, then the exact outlook, the one `/api/outlook` answers; a late
+/// position's answer comes at once, alone.
+#[test]
+fn a_streamed_outlook_estimates_from_simulated_games_until_the_exact_one_comes() {
+    table(RuleSet::YACHT, Order::Any);
+    util::target_table(RuleSet::YACHT, Order::Any);
+    let server = Served::start(&["--rules", "yacht"]);
+    let started = Instant::now();
+    let line = serde_json::json!({"card": {}, "yahtzee_bonus": 0, "target": 120});
+    let (status, body) = server.post("/api/outlook?rules=yacht&stream=true", &line.to_string());
+    let took = started.elapsed();
+    assert_eq!(status, 200, "{body}");
+    let lines: Vec<Value> = body
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    let (last, estimates) = lines.split_last().unwrap();
+    assert_eq!(last["type"], "outlook", "{last}");
+    let exact = &last["outlook"];
+    assert_eq!(*exact, server.post_ok("/api/outlook?rules=yacht", &line));
+    assert!(
+        !estimates.is_empty(),
+        "no estimate in {took:?}: the exact pass is too fast to show one"
+    );
+    let p = exact["p_at_least_target"].as_f64().unwrap();
+    let mut games = 0;
+    for e in estimates {
+        assert_eq!(e["type"], "estimate", "{e}");
+        let n = e["games"].as_u64().unwrap();
+        assert!(n > games, "more games each time: {n} after {games}");
+        games = n;
+        let o = &e["outlook"];
+        assert_eq!(o["policy"], "target");
+        assert_eq!(o["target"], 120);
+        let (total, above) = pmf_sums(o, 120);
+        assert!((total - 1.0).abs() < 1e-9, "{total}");
+        let reach = &e["reach"];
+        assert!((reach["share"].as_f64().unwrap() - above).abs() < 1e-9);
+        // The exact chance within the estimate's interval, widened to 4 standard errors
+        // (the games are seeded: the same games every time).
+        let (low, high) = (
+            reach["low"].as_f64().unwrap(),
+            reach["high"].as_f64().unwrap(),
+        );
+        let slack = (high - low) / 2.0;
+        assert!(
+            low - slack <= p && p <= high + slack,
+            "{p} outside {low}..{high} from {n} games"
+        );
+        let mean = exact["mean"].as_f64().unwrap();
+        let (low, high) = (
+            e["mean"]["low"].as_f64().unwrap(),
+            e["mean"]["high"].as_f64().unwrap(),
+        );
+        let slack = (high - low) / 2.0;
+        assert!(
+            low - slack <= mean && mean <= high + slack,
+            "{mean} outside {low}..{high}"
+        );
+    }
+    // Late in a game the exact answer comes at once, alone.
+    let late = serde_json::json!({"card": {"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18}, "dice": [1, 2, 3, 4, 6], "rolls_left": 1, "target": 120});
+    let (status, body) = server.post("/api/outlook?rules=yacht&stream=true", &late.to_string());
+    assert_eq!(status, 200, "{body}");
+    let lines: Vec<Value> = body
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 1, "{body}");
+    assert_eq!(
+        lines[0]["outlook"],
+        server.post_ok("/api/outlook?rules=yacht", &late)
+    );
+    let e = assert_error(
+        &server.post("/api/outlook?rules=yacht&stream=yes", "{}"),
+        400,
+        "",
+    );
+    assert!(e.starts_with("stream must be true"), "{e}");
+    eprintln!(
+        "streamed outlook: {} estimates, {games} games, in {took:?}",
+        estimates.len()
+    );
+}

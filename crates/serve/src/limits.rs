@@ -229,6 +229,15 @@ struct ErrorLine<'a> {
     error: &'a str,
 }
 
+/// The line of `e` ending a streamed answer: `{"type": "error", "status": ..., "error": ...}`.
+pub fn error_line(e: &ApiError) -> String {
+    line(&ErrorLine {
+        kind: "error",
+        status: e.status.as_u16(),
+        error: &e.message,
+    })
+}
+
 /// Runs the long computation `work` of a request to `endpoint` as [`long_work`] does
 /// (admitted, else 503 at once; in its turn; stopped when the client is gone), answering at
 /// once with `application/x-ndjson` whose lines `work` sends as it goes (`send`), then the
@@ -240,9 +249,7 @@ pub fn long_stream(
     work: impl FnOnce(&Cancel, &(dyn Fn(String) + Sync)) -> Result<String, ApiError> + Send + 'static,
 ) -> Result<axum::response::Response, ApiError> {
     let admission = server.limits.admit(endpoint)?;
-    let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<String>();
-    let cancel = Cancel::default();
-    let gone = SetOnDrop(Arc::clone(&cancel.0));
+    let (tx, cancel, response) = streamed();
     let permits = Arc::clone(&server.limits.permits);
     let running = Arc::clone(&server.limits.running);
     let _ = tx.send("{\"type\":\"waiting\"}\n".to_string());
@@ -267,17 +274,27 @@ pub fn long_stream(
             };
             let last = match work(&cancel, &send) {
                 Ok(last) => last,
-                Err(e) => line(&ErrorLine {
-                    kind: "error",
-                    status: e.status.as_u16(),
-                    error: &e.message,
-                }),
+                Err(e) => error_line(&e),
             };
             send(last);
             Ok(())
         })
         .await;
     });
+    Ok(response)
+}
+
+/// A streamed answer (`application/x-ndjson`, not stored) of the lines sent on the channel
+/// returned with it, as they come; the [`Cancel`] is set when the client is gone (the
+/// answer's body dropped), and the channel then closed.
+pub fn streamed() -> (
+    tokio::sync::mpsc::UnboundedSender<String>,
+    Cancel,
+    axum::response::Response,
+) {
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+    let cancel = Cancel::default();
+    let gone = SetOnDrop(Arc::clone(&cancel.0));
     let mut response = axum::response::Response::new(axum::body::Body::new(Lines {
         lines: rx,
         _gone: gone,
@@ -291,7 +308,7 @@ pub fn long_stream(
         axum::http::header::CACHE_CONTROL,
         axum::http::HeaderValue::from_static("no-store"),
     );
-    Ok(response)
+    (tx, cancel, response)
 }
 
 /// The marker of a computation stopped by [`until`].

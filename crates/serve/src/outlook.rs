@@ -30,22 +30,30 @@ use axum::extract::{RawQuery, State};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
-use super::api::rules_query;
-use super::limits::{best_response_until, stopped};
-use super::{ApiError, BODY_LIMIT, Server, blocking, json, read_body};
+use std::time::{Duration, Instant};
+
+use super::limits::{best_response_until, error_line, line, stopped, streamed};
+use super::{
+    ApiError, BODY_LIMIT, Server, blocking, json, param, query_pairs, read_body, rules_param,
+};
 use yahtzee_core::batch::{BatchError, Query};
+use yahtzee_core::game::dice::{Dice, FIRST_ROLL, GameDice, Roll};
 use yahtzee_core::game::rules::Rules;
 use yahtzee_core::game::state::ScoreCard;
+use yahtzee_core::policy::cache::TurnCache;
 use yahtzee_core::policy::expected::Position;
+use yahtzee_core::policy::player::Player;
 use yahtzee_core::policy::target::TargetError;
 use yahtzee_core::policy::target::TargetPlayer;
 use yahtzee_core::policy::win::{
     FinalScores, MODEL, Opponent, WinError, needs_distribution, opponent_scores, utility,
 };
 use yahtzee_core::stats::distribution::Tally;
+use yahtzee_core::stats::simulate::{MeanInterval, ShareInterval, play_turn};
 use yahtzee_core::stats::{VectorPolicy, distribution_from_card, distribution_from_position};
 use yahtzee_core::tables::expected::StrategyTable;
 use yahtzee_core::tables::vector::VectorTable;
+use yahtzee_core::text::excerpt;
 
 /// The answers kept for questions asked again (a page going back and forth).
 pub const KEPT: usize = 16;
@@ -609,14 +617,32 @@ fn prepare(server: &Arc<Server>, rules: Rules, line: &[u8]) -> Result<Joined, Ap
     }))
 }
 
-/// `POST /api/outlook`.
+/// `POST /api/outlook`; with `stream=true` the answer is lines of JSON as they come
+/// ([`OutlookLine`]): while the exact pass of the target policy runs, an estimate from
+/// simulated games of the same policy from the same position about every second, then the
+/// exact outlook (or the error) last. An answer ready at once is the one `outlook` line.
 pub async fn outlook_of(
     State(server): State<Arc<Server>>,
     RawQuery(raw): RawQuery,
     body: Body,
 ) -> Response {
     let answer = async {
-        let rules = rules_query(&server, raw.as_deref(), "/api/outlook")?;
+        let pairs = query_pairs(
+            raw.as_deref(),
+            &["rules", "upper_first", "stream"],
+            "/api/outlook",
+        )?;
+        let rules = rules_param(&pairs, server.rules)?;
+        let stream = match param(&pairs, "stream") {
+            None | Some("false") => false,
+            Some("true") => true,
+            Some(other) => {
+                return Err(ApiError::bad(format!(
+                    "stream must be true (estimates from simulated games, then the exact outlook, as lines of JSON) or false, not `{}`",
+                    excerpt(other)
+                )));
+            }
+        };
         let mut line = read_body(body, BODY_LIMIT, "/api/outlook").await?;
         if line.last() == Some(&b'\n') {
             line.pop();
@@ -625,35 +651,209 @@ pub async fn outlook_of(
             }
         }
         let s = Arc::clone(&server);
-        match blocking(move || prepare(&s, rules, &line)).await? {
-            Joined::Ready(o) => Ok(o),
+        let joined = blocking(move || prepare(&s, rules, &line)).await?;
+        if stream {
+            return outlook_stream(&server, joined);
+        }
+        match joined {
+            Joined::Ready(o) => Ok(json(&o)),
             Joined::Wait(waiter) => {
                 // Counted with the long requests of `limits` while it waits (503 past them).
                 let _admission = server.limits.admit("/api/outlook")?;
-                // `waiter` lives as long as this request: a closed connection drops it.
-                let job = Arc::clone(&waiter.job);
-                let gate = Arc::clone(&server.outlooks.gate);
-                let permit = gate.acquire_owned().await.map_err(|_| {
-                    ApiError::internal("internal error: the outlooks' gate is closed")
-                })?;
-                let s = Arc::clone(&server);
-                // The permit goes with the computation: it is released when that ends, even
-                // if this request is gone by then.
-                let answer = blocking(move || {
-                    let answer = s.outlooks.answer(&job);
-                    drop(permit);
-                    answer
-                })
-                .await;
-                drop(waiter);
-                answer
+                wait_for(&server, waiter).await.map(|o| json(&o))
             }
         }
     };
     match answer.await {
-        Ok(o) => json(&o),
+        Ok(response) => response,
         Err(e) => e.into_response(),
     }
+}
+
+/// The answer of the job `waiter` waits for, computed in its turn ([`Outlooks::gate`]).
+async fn wait_for(server: &Arc<Server>, waiter: Waiter) -> Result<Outlook, ApiError> {
+    // `waiter` lives as long as this future: a closed connection drops it.
+    let job = Arc::clone(&waiter.job);
+    let gate = Arc::clone(&server.outlooks.gate);
+    let permit = gate
+        .acquire_owned()
+        .await
+        .map_err(|_| ApiError::internal("internal error: the outlooks' gate is closed"))?;
+    let s = Arc::clone(server);
+    // The permit goes with the computation: it is released when that ends, even if this
+    // request is gone by then.
+    let answer = blocking(move || {
+        let answer = s.outlooks.answer(&job);
+        drop(permit);
+        answer
+    })
+    .await;
+    drop(waiter);
+    answer
+}
+
+/// A line of a streamed `/api/outlook` answer.
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum OutlookLine<'a> {
+    /// The outlook from the games simulated so far (the target policy only): its `pmf` the
+    /// share of the games at each final score.
+    Estimate {
+        /// Games simulated so far.
+        games: u64,
+        /// The share of them at `target` or more, with its 95% interval.
+        reach: ShareInterval,
+        /// The 95% interval of the mean.
+        mean: MeanInterval,
+        /// The games' distribution, as an outlook.
+        outlook: &'a Outlook,
+    },
+    /// The exact outlook: the last line.
+    Outlook {
+        /// The outlook.
+        outlook: &'a Outlook,
+    },
+}
+
+/// The seed of the simulated games of an estimate: the same games, so the same estimates
+/// after as many games, every time.
+pub const ESTIMATE_SEED: u64 = 2025;
+
+/// The most games an estimate simulates (then it waits for the exact answer).
+pub const ESTIMATE_GAMES: u64 = 1 << 22;
+
+/// The streamed answer of `joined` ([`OutlookLine`]).
+fn outlook_stream(server: &Arc<Server>, joined: Joined) -> Result<Response, ApiError> {
+    let waiter = match joined {
+        Joined::Ready(o) => {
+            let (tx, _, response) = streamed();
+            let _ = tx.send(line(&OutlookLine::Outlook { outlook: &o }));
+            return Ok(response);
+        }
+        Joined::Wait(waiter) => waiter,
+    };
+    let admission = server.limits.admit("/api/outlook")?;
+    let (tx, cancel, response) = streamed();
+    let job = Arc::clone(&waiter.job);
+    let estimate = match job.objective {
+        Objective::Target(target) => Some((
+            server.tables.ev(job.rules)?,
+            server.tables.target(job.rules)?,
+            target,
+        )),
+        _ => None,
+    };
+    let server = Arc::clone(server);
+    tokio::spawn(async move {
+        let _admission = admission;
+        let exact = Arc::new(AtomicBool::new(false));
+        let simulating = estimate.map(|(ev, targets, target)| {
+            let (tx, exact, cancel, job) = (
+                tx.clone(),
+                Arc::clone(&exact),
+                cancel.clone(),
+                Arc::clone(&job),
+            );
+            tokio::task::spawn_blocking(move || {
+                let stop = || exact.load(Ordering::Relaxed) || cancel.is_set();
+                let send = |text: String| {
+                    let _ = tx.send(text);
+                };
+                let started =
+                    TargetPlayer::from_state(&ev, &targets, target, &job.start.card().state());
+                if let Ok(player) = started {
+                    estimate_outlook(&job, &Player::Target(player), target, &stop, &send);
+                }
+            })
+        });
+        let answer = tokio::select! {
+            answer = wait_for(&server, waiter) => answer,
+            () = tx.closed() => return,
+        };
+        exact.store(true, Ordering::Relaxed);
+        if let Some(simulating) = simulating {
+            // The exact line comes last.
+            let _ = simulating.await;
+        }
+        let _ = tx.send(match &answer {
+            Ok(o) => line(&OutlookLine::Outlook { outlook: o }),
+            Err(e) => error_line(e),
+        });
+    });
+    Ok(response)
+}
+
+/// Simulates games of `player` (the target policy for `target`) from the start of `job`,
+/// seeded ([`ESTIMATE_SEED`]), one after the other, sending an [`OutlookLine::Estimate`]
+/// about every second until `stop()` (or [`ESTIMATE_GAMES`] games).
+fn estimate_outlook(
+    job: &Job,
+    player: &Player<'_>,
+    target: u32,
+    stop: &dyn Fn() -> bool,
+    send: &dyn Fn(String),
+) {
+    let rules = job.rules;
+    let ev = player
+        .table()
+        .expect("the target policy plays with the expected-score table");
+    let cache = TurnCache::new(ev);
+    let mut tally = Tally::new(&rules);
+    let mut next = Instant::now() + Duration::from_millis(500);
+    let mut games = 0;
+    while games < ESTIMATE_GAMES && !stop() {
+        for _ in 0..64 {
+            let mut dice = GameDice::of_game(ESTIMATE_SEED, games);
+            tally.add_score(play_out(&rules, player, &cache, &job.start, &mut dice), 1.0);
+            games += 1;
+        }
+        if Instant::now() >= next && !stop() {
+            next = Instant::now() + Duration::from_secs(1);
+            let estimate = outlook(rules, &job.start, &job.objective, &scores_of(&tally));
+            send(line(&OutlookLine::Estimate {
+                games,
+                reach: ShareInterval::of(&tally, target),
+                mean: MeanInterval::of(&tally),
+                outlook: &estimate,
+            }));
+        }
+    }
+}
+
+/// The final score of one game of `player` from `start`, with the dice of `dice`: the turn
+/// of the dice showing played out (its keeps while rolls are left, then its box), then
+/// every turn left as a simulated game plays it ([`play_turn`]).
+fn play_out<'a>(
+    rules: &Rules,
+    player: &Player<'a>,
+    cache: &TurnCache<'a>,
+    start: &Start,
+    dice: &mut GameDice,
+) -> u32 {
+    let card = start.card();
+    let mut state = card.state();
+    let mut score = card.banked();
+    if let Start::Position(p) = start {
+        let turn = player.turn(&state, score, Some(cache));
+        let mut roll = p.dice.index();
+        for rolls_left in (1..=p.rolls_left).rev() {
+            let kept = turn.keep(rolls_left, &Dice::from_index(roll)).index();
+            if kept >= FIRST_ROLL {
+                break;
+            }
+            roll = dice.throw_index(kept);
+        }
+        let (index, points, bonuses) = turn.choose_box(rules, &state, &Dice::from_index(roll));
+        score += points + bonuses.points(rules);
+        state = state.after(rules, index, points);
+    }
+    while state.filled.count_ones() < rules.box_count() as u32 {
+        let turn = player.turn(&state, score, Some(cache));
+        let played = play_turn(rules, &turn, &state, dice);
+        score += played.points + played.bonuses.points(rules);
+        state = state.after(rules, played.index, played.points);
+    }
+    score
 }
 
 #[cfg(test)]

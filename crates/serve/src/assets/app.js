@@ -1068,10 +1068,28 @@ async function refreshOutlook(seq, turnStart) {
     $('#outlook-text').classList.add('stale');
     delete $('#outlook').dataset.query;
     const watching = watchOutlook(call.signal);
-    const answer = await api(`/api/outlook?${rulesQuery()}`, { method: 'POST', body, signal: call.signal });
+    // Streamed: under the target policy, estimates from simulated games while the exact
+    // pass runs, then the exact outlook.
+    let answer = null;
+    let estimated = 0;
+    await apiLines(`/api/outlook?${rulesQuery()}&stream=true`, { body: JSON.stringify(body), signal: call.signal }, (l) => {
+      if (l.type === 'error') throw new ApiError(l.error, l.status);
+      if (seq !== S.seq) return;
+      if (l.type === 'estimate') {
+        estimated = l.games;
+        renderEstimate(l);
+      } else if (l.type === 'outlook') {
+        answer = l.outlook;
+      }
+    });
+    if (!answer) throw new ApiError('the distribution ended before its end: ask again', 0);
     call.abort();
     await watching;
-    if (seq === S.seq) renderOutlook(answer, null, body);
+    if (seq === S.seq) {
+      renderOutlook(answer, null, body);
+      // How many games the last estimate shown had (0: none, the answer came at once).
+      $('#outlook').dataset.estimated = String(estimated);
+    }
   } catch (e) {
     if (e.name === 'AbortError') return;
     if (seq === S.seq) renderOutlook(null, e.message);
@@ -1123,10 +1141,35 @@ async function showOutlook() {
   });
 }
 
+/** An estimate from simulated games (`line`: games, reach, mean, outlook), shown while the
+ * exact distribution is computed: its histogram faded, labelled with the games so far. */
+function renderEstimate(line) {
+  const box = $('#outlook');
+  const answer = line.outlook;
+  box.replaceChildren();
+  box.classList.remove('stale');
+  box.classList.add('estimate');
+  $('#outlook-text').classList.remove('stale');
+  const label = `Estimate from ${line.games} games`;
+  $('#outlook-caption').textContent = `${label} simulated with the target policy, until the exact distribution is computed. ${answer.caption}`;
+  const r = line.reach;
+  const m = line.mean;
+  $('#outlook-text').textContent = `${label}: P(final ≥ ${answer.target}): ${probability(r.share)} `
+    + `(95% interval ${probability(r.low)} to ${probability(r.high)}); mean ${fixed(answer.mean, 1)} `
+    + `(95% interval ${fixed(m.low, 1)} to ${fixed(m.high, 1)}).`;
+  box.append(distributionChart(answer, `${label} (faded): ${$('#outlook-text').textContent}`));
+  box.dataset.policy = answer.policy;
+  box.dataset.p = String(r.share);
+  box.dataset.mean = String(answer.mean);
+  box.dataset.games = String(line.games);
+}
+
 function renderOutlook(answer, error, asked) {
   const box = $('#outlook');
   box.replaceChildren();
-  box.classList.remove('stale');
+  box.classList.remove('stale', 'estimate');
+  delete box.dataset.games;
+  delete box.dataset.estimated;
   $('#outlook-text').classList.remove('stale');
   const text = $('#outlook-text');
   text.textContent = error || '';
