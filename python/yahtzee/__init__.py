@@ -201,6 +201,10 @@ class Advice:
     you_are: Optional[str] = None
     lead: Optional[int] = None
     value: Optional[float] = None
+    #: The program's version and the checksum of the expected-score table read, as every
+    #: JSON result of the command line states them (not compared: where the answer came from).
+    version: Optional[str] = field(default=None, repr=False, compare=False)
+    table_checksum: Optional[str] = field(default=None, repr=False, compare=False)
     json: Dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
