@@ -318,6 +318,14 @@ fn stats<'py>(
     Ok((pmf.into_pyarray(py), json))
 }
 
+/// The chance that a game played by the optimal policy of `table` reaches each reachable
+/// turn-start state, in the order of `Table.values()` (the rows of `export --all-states`).
+#[pyfunction]
+fn visit_probabilities<'py>(py: Python<'py>, table: &Table) -> Bound<'py, PyArray1<f64>> {
+    let visits = py.detach(|| yahtzee_core::stats::visit_probabilities(table.ev(), &|_, _| {}));
+    visits.in_state_order().into_pyarray(py)
+}
+
 /// A number of games or a seed from Python, as a `u64`, or the command line's message.
 fn games_and_seed(games: i128, seed: i128) -> PyResult<(u64, u64)> {
     let games = u64::try_from(games).map_err(|_| {
@@ -645,6 +653,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(card_entries, m)?)?;
     m.add_function(wrap_pyfunction!(parse_dice, m)?)?;
     m.add_function(wrap_pyfunction!(stats, m)?)?;
+    m.add_function(wrap_pyfunction!(visit_probabilities, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(rule_sets, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_own, m)?)?;

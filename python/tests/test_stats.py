@@ -103,3 +103,21 @@ def test_unknown_policies_and_negative_games_are_value_errors():
         yahtzee.simulate("yacht", games=-3)
     with pytest.raises(ValueError, match="unknown rules"):
         yahtzee.simulate("yahtzee-deluxe", games=10, policy="greedy")
+
+
+def test_visit_probabilities_count_games_and_give_the_exact_shares():
+    table = yahtzee.solve("yahtzee")
+    visits = yahtzee.visit_probabilities(table)
+    values = table.values()
+    assert visits.shape == values["filled"].shape and not visits.flags.writeable
+    turns = values["turns_played"]
+    for t in range(0, int(turns.max()) + 1):
+        assert abs(visits[turns == t].sum() - 1) < 1e-9, t
+    # Full cards: the chance of ending there. The upper total is kept up to the bonus
+    # threshold (63), so the full cards at 63 are the games with the bonus.
+    s = yahtzee.stats(table)
+    full = turns == turns.max()
+    bonus = visits[full & (values["upper"] == 63)].sum()
+    fifty = visits[full & values["yahtzee_50"]].sum()
+    assert abs(bonus - s.summary["upper_bonus"]["probability"]) < 1e-9
+    assert abs(fifty - s.summary["fifty_probability"]) < 1e-9

@@ -65,6 +65,7 @@ __all__ = [
     "score",
     "keeps",
     "stats",
+    "visit_probabilities",
     "simulate",
 ]
 
@@ -698,6 +699,17 @@ def stats(
     pmf, report = _native.stats(table, [_threshold(t) for t in at_least])
     summary, timing = _figures(report)
     return Stats(pmf=_frozen(pmf), summary=summary, timing=timing)
+
+
+def visit_probabilities(rules: RulesLike = "yahtzee", upper_first: Optional[bool] = None) -> np.ndarray:
+    """The exact chance that a game played optimally (for the expected score) reaches each
+    turn-start state: a read-only float64 array aligned with the rows of ``Table.values()``
+    (and of ``yahtzee export --all-states``, its ``visit_probability`` column). The chances of
+    the states with the same ``turns_played`` add up to 1, so any per-state figure weighted by
+    them is counted in games, not in states. Give the rules or a table, as for :func:`stats`.
+    """
+    table = _table_of(rules, upper_first)
+    return _frozen(_native.visit_probabilities(table))
 
 
 def _threshold(t: Any) -> int:
