@@ -2465,13 +2465,24 @@ fn rating_of_several_records_is_review_rating_json() {
     assert_eq!(v["records"], 3);
     // The player who keeps the highest die loses points; the bot none.
     let players = v["players"].as_array().unwrap();
-    assert!(players[0]["loss_per_game"]["mean"].as_f64().unwrap() > 1.0, "{body}");
+    assert!(
+        players[0]["loss_per_game"]["mean"].as_f64().unwrap() > 1.0,
+        "{body}"
+    );
     assert_eq!(players[1]["loss_per_game"]["mean"], 0.0);
 
     // Bad input: one line, 400.
-    assert_error(&server.post("/api/rating", ""), 400, "no game record to rate");
+    assert_error(
+        &server.post("/api/rating", ""),
+        400,
+        "no game record to rate",
+    );
     let broken = format!("{}{}", records[0], "{\"type\":\"game\"}\n");
-    assert_error(&server.post("/api/rating", &broken), 400, "record 2 (from line");
+    assert_error(
+        &server.post("/api/rating", &broken),
+        400,
+        "record 2 (from line",
+    );
     let yahtzee = records[1].replacen(r#""rules":"yacht""#, r#""rules":"yahtzee""#, 1);
     let head = yahtzee.lines().next().unwrap().to_string() + "\n";
     assert_error(
