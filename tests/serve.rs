@@ -2523,5 +2523,57 @@ fn a_streamed_outlook_estimates_from_simulated_games_until_the_exact_one_comes()
     eprintln!(
         "streamed outlook: {} estimates, {games} games, in {took:?}",
         estimates.len()
+
+#[test]
+fn rating_of_several_records_is_review_rating_json() {
+    table(RuleSet::YACHT, Order::Any);
+    let server = Served::start(&["--rules", "yacht"]);
+    let dir = temp_dir();
+    let records: Vec<String> = (1..=3).map(|s| two_player_record(&server, s)).collect();
+    let files: Vec<String> = records
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let path = dir.path().join(format!("game-{i}.jsonl"));
+            std::fs::write(&path, r).unwrap();
+            path.display().to_string()
+        })
+        .collect();
+    let mut args = vec!["review", "--rating", "--json"];
+    args.extend(files.iter().map(String::as_str));
+    let cli = run(RuleSet::YACHT, Order::Any, &args);
+    assert!(cli.status.success(), "{}", stderr(&cli));
+    // The records joined in one body, as the page sends them.
+    let (status, body) = server.post("/api/rating", &records.concat());
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body, stdout(&cli).trim_end());
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["records"], 3);
+    // The player who keeps the highest die loses points; the bot none.
+    let players = v["players"].as_array().unwrap();
+    assert!(
+        players[0]["loss_per_game"]["mean"].as_f64().unwrap() > 1.0,
+        "{body}"
+    );
+    assert_eq!(players[1]["loss_per_game"]["mean"], 0.0);
+
+    // Bad input: one line, 400.
+    assert_error(
+        &server.post("/api/rating", ""),
+        400,
+        "no game record to rate",
+    );
+    let broken = format!("{}{}", records[0], "{\"type\":\"game\"}\n");
+    assert_error(
+        &server.post("/api/rating", &broken),
+        400,
+        "record 2 (from line",
+    );
+    let yahtzee = records[1].replacen(r#""rules":"yacht""#, r#""rules":"yahtzee""#, 1);
+    let head = yahtzee.lines().next().unwrap().to_string() + "\n";
+    assert_error(
+        &server.post("/api/rating", &(records[0].clone() + &head)),
+        400,
+        "rate the records of each rule set apart",
     );
 }

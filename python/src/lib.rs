@@ -25,6 +25,7 @@ use yahtzee_core::game::dice::{Dice, Keep};
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::game::state::{ScoreCard, reachable_states};
 use yahtzee_core::play::own::{OwnChoiceError, play_own_game};
+use yahtzee_core::play::rating::parse_records;
 use yahtzee_core::play::score_box;
 use yahtzee_core::policy::Policy;
 use yahtzee_core::policy::expected::Position;
@@ -300,6 +301,20 @@ fn card_entries(
 fn parse_dice(text: &str) -> PyResult<Vec<u8>> {
     let dice: Dice = text.parse().map_err(value_error)?;
     Ok(dice.faces())
+}
+
+/// The rating of the players of `records` (texts, each holding one game record or several
+/// one after the other), as `review --rating --json` writes it.
+#[pyfunction]
+fn rate(py: Python<'_>, table: &Table, records: Vec<String>) -> PyResult<String> {
+    let mut all = Vec::new();
+    for text in &records {
+        all.extend(parse_records(text.as_bytes()).map_err(value_error)?);
+    }
+    let rating = py
+        .detach(|| yahtzee_core::play::rating::rate(table.ev(), &all, &|_| {}))
+        .map_err(value_error)?;
+    serde_json::to_string(&rating).map_err(value_error)
 }
 
 /// The exact distribution of the final score under optimal play: P(score = s) for every s
@@ -654,6 +669,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_dice, m)?)?;
     m.add_function(wrap_pyfunction!(stats, m)?)?;
     m.add_function(wrap_pyfunction!(visit_probabilities, m)?)?;
+    m.add_function(wrap_pyfunction!(rate, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(rule_sets, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_own, m)?)?;

@@ -67,6 +67,12 @@ __all__ = [
     "stats",
     "visit_probabilities",
     "simulate",
+    "Estimate",
+    "KindLoss",
+    "Habit",
+    "PlayerRating",
+    "Rating",
+    "rate",
 ]
 
 #: The package's version (the version of the Rust crate it was built from).
@@ -866,3 +872,122 @@ def simulate(
     )
     summary, timing = _figures(report)
     return Simulation(scores=_frozen(scores), summary=summary, timing=timing)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A mean with its 95% interval (``low``, ``high``) and ``standard_error``; the three
+    are None with fewer than two games."""
+
+    mean: float
+    low: Optional[float]
+    high: Optional[float]
+    standard_error: Optional[float]
+
+
+@dataclass(frozen=True)
+class KindLoss:
+    """The decisions of one ``kind`` (a keep with 2 or 1 rolls left, a box) or stage of the
+    game: how many, how many lost points, their ``total_loss`` and ``mean_loss``."""
+
+    kind: str
+    decisions: int
+    suboptimal: int
+    total_loss: float
+    mean_loss: float
+
+
+@dataclass(frozen=True)
+class Habit:
+    """The sub-optimal choices of one pattern (``habit``): how many times, and the points
+    they cost in all and a time."""
+
+    habit: str
+    count: int
+    total_loss: float
+    mean_loss: float
+
+
+@dataclass(frozen=True)
+class PlayerRating:
+    """One player's rating across the records, as ``review --rating --json`` gives it: the
+    losses in expected points against optimal play, per decision and per complete game,
+    the ``expected_score`` of the play (each an :class:`Estimate`), the class ``rating``
+    (None without a complete game), the losses ``by_kind`` and ``by_stage`` and the
+    costliest ``habits``."""
+
+    player: str
+    kind: str
+    games: int
+    complete_games: int
+    decisions: int
+    suboptimal: int
+    mean_score: Optional[float]
+    loss_per_decision: Estimate
+    loss_per_game: Optional[Estimate]
+    expected_score: Optional[Estimate]
+    rating: Optional[str]
+    by_kind: Tuple[KindLoss, ...]
+    by_stage: Tuple[KindLoss, ...]
+    habits: Tuple[Habit, ...]
+
+    @classmethod
+    def _of(cls, p: Mapping[str, Any]) -> "PlayerRating":
+        p = dict(p)
+        for key in ("loss_per_decision", "loss_per_game", "expected_score"):
+            if p[key] is not None:
+                p[key] = Estimate(**p[key])
+        p["by_kind"] = tuple(KindLoss(**k) for k in p["by_kind"])
+        p["by_stage"] = tuple(KindLoss(**k) for k in p["by_stage"])
+        p["habits"] = tuple(Habit(**h) for h in p["habits"])
+        return cls(**p)
+
+
+@dataclass(frozen=True)
+class Rating:
+    """The rating of the players of some records (``review --rating --json``): the
+    ``rules``, the ``optimal_score`` the losses are measured against, the number of
+    ``records`` and each player's :class:`PlayerRating`, in the order first seen."""
+
+    rules: str
+    upper_first: bool
+    optimal_score: float
+    records: int
+    players: Tuple[PlayerRating, ...]
+
+
+def _record_texts(records: Any) -> List[str]:
+    """The texts of ``records``: a path (a file, or a folder of ``.jsonl`` files read by
+    name), a record's text (it holds a newline or starts with ``{``), or an iterable of
+    them."""
+    import pathlib
+
+    if isinstance(records, (str, PathLike)):
+        records = [records]
+    texts: List[str] = []
+    for r in records:
+        if isinstance(r, str) and (r.lstrip().startswith("{") or "\n" in r):
+            texts.append(r)
+            continue
+        path = pathlib.Path(r)
+        if path.is_dir():
+            files = sorted(p for p in path.iterdir() if p.is_file() and p.suffix == ".jsonl")
+            if not files:
+                raise ValueError(
+                    f"{path}: the folder holds no game record (a .jsonl file written by `yahtzee play`)"
+                )
+            texts.extend(f.read_text() for f in files)
+        else:
+            texts.append(path.read_text())
+    return texts
+
+
+def rate(table: Table, records: Any) -> Rating:
+    """Rates each player across ``records`` (games of the table's rules), as ``yahtzee
+    review --rating`` does: ``records`` is a path (a record file, or a folder of them), a
+    record's text (one game, or several one after the other), or a list of them. Every
+    decision is priced in expected points against optimal play. A malformed record, or
+    records of other rules, is a ``ValueError``."""
+    r = json.loads(_native.rate(table, _record_texts(records)))
+    r["players"] = tuple(PlayerRating._of(p) for p in r["players"])
+    return Rating(**r)

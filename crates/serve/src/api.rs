@@ -8,6 +8,7 @@
 //! | `POST /api/advise` | a batch line (with `target` or `opponents`) | `yahtzee advise --batch` |
 //! | `POST /api/stats` | `{"at_least": [...]}` or nothing | `yahtzee stats --json` |
 //! | `POST /api/review` | a game record | `yahtzee review --json` (`?target=T`: `--target T`; `?objective=win`: `--win`; `?stream=true`: lines of JSON, each decision as it is priced, see [`ReviewLine`]) |
+//! | `POST /api/rating` | one or several game records, one after the other | `yahtzee review --rating --json` of those records |
 //! | `POST /api/outlook` | a batch line (`dice` left out: the start of a turn) | the distribution of the final score from the position under the line's objective ([`super::outlook`]) |
 //! | `GET /api/status` | | where each table stands (loading, building, ready) |
 //! | `POST /api/load` | | starts loading a table, for a page that shows the progress |
@@ -38,6 +39,7 @@ use yahtzee_core::batch::{self, BatchError, Query};
 use yahtzee_core::game::dice::Dice;
 use yahtzee_core::game::rules::{Rules, RulesCard, Section};
 use yahtzee_core::game::state::ScoreCard;
+use yahtzee_core::play::rating::{RatingError, parse_records, rate};
 use yahtzee_core::play::review::{
     DecisionReview, GameRecord, Priced, Review, ReviewError, review_progressively,
 };
@@ -66,6 +68,7 @@ pub fn routes() -> Router<Arc<Server>> {
         .route("/api/advise", post(advise))
         .route("/api/stats", post(stats_of))
         .route("/api/review", post(review_of))
+        .route("/api/rating", post(rating_of))
         .route("/api/outlook", post(super::outlook::outlook_of))
 }
 
@@ -809,6 +812,35 @@ async fn review_of(
         })
         .await
         .map(|review| json(&review))
+    };
+    match answer.await {
+        Ok(response) => response,
+        Err(e) => e.into_response(),
+    }
+}
+
+/// Rates the players of the records of the body (one or several, one after the other), in
+/// expected points, as `yahtzee review --rating --json` rates them.
+async fn rating_of(
+    State(server): State<Arc<Server>>,
+    RawQuery(raw): RawQuery,
+    body: Body,
+) -> Response {
+    let answer = async {
+        query_pairs(raw.as_deref(), &[], "/api/rating")?;
+        let bytes = read_body(body, RECORD_LIMIT, "/api/rating").await?;
+        let records = parse_records(&bytes).map_err(|e| ApiError::bad(e.to_string()))?;
+        let rules = records[0].game.rules();
+        let s = Arc::clone(&server);
+        long_work(&server, "/api/rating", move |_| {
+            let table = s.tables.ev(rules)?;
+            rate(&table, &records, &|_| {}).map_err(|e| match e {
+                RatingError::Advice(_) => ApiError::internal(e.to_string()),
+                _ => ApiError::bad(e.to_string()),
+            })
+        })
+        .await
+        .map(|rating| json(&rating))
     };
     match answer.await {
         Ok(response) => response,

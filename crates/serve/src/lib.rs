@@ -368,7 +368,7 @@ fn is_media_type(content_type: &str, media_type: &str) -> bool {
 ///   that page's origin on each (on every POST, and on every cross-origin fetch);
 /// - a POST whose body is not declared `application/json` is refused (415): a page elsewhere
 ///   can send `text/plain` or a form without asking the server first. A POST with no body
-///   may leave its `Content-Type` out; a game record to `/api/review` may also be declared
+///   may leave its `Content-Type` out; game records to `/api/review` or `/api/rating` may also be declared
 ///   `application/x-ndjson` (its lines are JSON objects), as `openapi.yaml` describes it.
 async fn check_request(
     axum::extract::State(server): axum::extract::State<Arc<Server>>,
@@ -423,7 +423,7 @@ async fn check_request(
             || headers
                 .get(header::CONTENT_LENGTH)
                 .is_some_and(|n| n.as_bytes() != b"0");
-        let review = request.uri().path() == "/api/review";
+        let review = matches!(request.uri().path(), "/api/review" | "/api/rating");
         let json = declared.is_some_and(|t| {
             t.to_str()
                 .is_ok_and(|t| is_json(t) || (review && is_media_type(t, "application/x-ndjson")))

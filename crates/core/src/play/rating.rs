@@ -30,7 +30,7 @@ use crate::game::choice::Choice;
 use crate::game::dice::DICE;
 use crate::game::rules::Rules;
 use crate::play::SeatKind;
-use crate::play::review::{GameRecord, review};
+use crate::play::review::{GameRecord, RecordError, review};
 use crate::policy::expected::{Action, AdviceError, advise};
 use crate::tables::expected::StrategyTable;
 use crate::text::plural;
@@ -89,6 +89,50 @@ pub enum RatingError {
     /// A decision could not be priced (see [`AdviceError`]).
     #[error(transparent)]
     Advice(#[from] AdviceError),
+    /// One of several records in one text is malformed (see [`RecordError`]).
+    #[error("record {index} (from line {line}): {source}")]
+    Record {
+        /// The record, from 1 in the order given.
+        index: usize,
+        /// Its first line in the whole text.
+        line: usize,
+        /// What is wrong, its line counted from the record's first.
+        source: RecordError,
+    },
+}
+
+/// The records of a text holding one or several games, one after the other (game records
+/// pasted or files joined): each starts at a `game` header line.
+pub fn parse_records(text: &[u8]) -> Result<Vec<GameRecord>, RatingError> {
+    let is_header = |line: &[u8]| {
+        serde_json::from_slice::<serde_json::Value>(line)
+            .is_ok_and(|v| v.get("type").and_then(|t| t.as_str()) == Some("game"))
+    };
+    // The first line of each record (from 0), and its first byte.
+    let mut starts: Vec<(usize, usize)> = Vec::new();
+    let mut at = 0;
+    for (n, line) in text.split_inclusive(|&b| b == b'\n').enumerate() {
+        if starts.is_empty() || is_header(line.trim_ascii()) {
+            starts.push((n, at));
+        }
+        at += line.len();
+    }
+    if starts.is_empty() {
+        return Err(RatingError::NoRecords);
+    }
+    let ends = starts.iter().skip(1).map(|&(_, b)| b).chain([text.len()]);
+    starts
+        .iter()
+        .zip(ends)
+        .enumerate()
+        .map(|(i, (&(line, from), to))| {
+            GameRecord::parse(&text[from..to]).map_err(|source| RatingError::Record {
+                index: i + 1,
+                line: line + 1,
+                source,
+            })
+        })
+        .collect()
 }
 
 /// A mean with its 95% interval.

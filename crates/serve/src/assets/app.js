@@ -1669,6 +1669,80 @@ async function reviewFile(ev) {
   }
 }
 
+// ---------------------------------------------------------------- rating
+
+/** Rates the players of the records chosen (files) or pasted, joined in one body. */
+async function rateRecords(ev) {
+  ev.preventDefault();
+  clearMessage();
+  clearFieldError('#rating-text');
+  const texts = [];
+  for (const file of $('#rating-files').files) texts.push(await file.text());
+  const pasted = $('#rating-text').value.trim();
+  if (pasted) texts.push(pasted);
+  if (!texts.length) {
+    fieldError('#rating-text', 'choose record files or paste records first (.jsonl files of yahtzee play or of this page)');
+    return;
+  }
+  const body = texts.map((t) => (t.endsWith('\n') ? t : t + '\n')).join('');
+  const busy = setTimeout(() => showBusy('Rating the games: every decision is priced…'), 250);
+  try {
+    renderRating(await api('/api/rating', { method: 'POST', body }));
+  } catch (e) {
+    if (e instanceof FieldError || e.name === 'AbortError') return;
+    fieldError('#rating-text', e instanceof ApiError ? e.message : String(e));
+  } finally {
+    clearTimeout(busy);
+    hideBusy();
+  }
+}
+
+/** An estimate of the rating: its mean and 95% interval, in points. */
+function estimate(e, d = 2) {
+  if (!e) return '–';
+  return e.low == null ? fixed(e.mean, d) : `${fixed(e.mean, d)} (${fixed(e.low, d)} to ${fixed(e.high, d)})`;
+}
+
+/** A table of rows `[heading, value]`, of one column of figures. */
+function figures(label, rows) {
+  return el('div', { class: 'scroll', tabindex: '0', role: 'region', 'aria-label': label },
+    el('table', { class: 'data' }, el('tbody', {}, rows.map(([h, v]) =>
+      el('tr', {}, el('th', { scope: 'row', text: h }), el('td', { class: 'num', text: v }))))));
+}
+
+/** The losses by kind or stage, or the habits: a table of `columns` over `rows`. */
+function lossTable(label, columns, rows) {
+  return el('div', { class: 'scroll', tabindex: '0', role: 'region', 'aria-label': label },
+    el('table', { class: 'data' },
+      el('thead', {}, el('tr', {}, columns.map((c, i) => el('th', { scope: 'col', class: i ? 'num' : '', text: c })))),
+      el('tbody', {}, rows.map(([h, ...cells]) => el('tr', {}, el('th', { scope: 'row', text: h }),
+        cells.map((c) => el('td', { class: 'num', text: c })))))));
+}
+
+function renderRating(r) {
+  const box = $('#rating-result');
+  box.hidden = false;
+  $('#rating-title').setAttribute('tabindex', '-1');
+  $('#rating-title').textContent = `Rating: ${r.records} ${r.records === 1 ? 'record' : 'records'} of ${r.rules}${r.upper_first ? ' (upper first)' : ''}`;
+  $('#rating-summary').textContent = `Losses in expected points against optimal play (optimal expected score ${fixed(r.optimal_score, 2)}), with 95% intervals.`;
+  $('#rating-players').replaceChildren(...r.players.map((p) => el('section', { class: 'rating-player', 'data-player': p.player },
+    el('h3', { text: `${p.player}${p.kind === 'bot' ? ' (bot)' : ''}: ${p.rating ?? 'no complete game'}` }),
+    figures(`${p.player}: figures`, [
+      ['class', p.rating ?? '–'],
+      ['games (complete)', `${p.games} (${p.complete_games})`],
+      ['decisions (sub-optimal)', `${p.decisions} (${p.suboptimal})`],
+      ['loss per game', estimate(p.loss_per_game)],
+      ['loss per decision', estimate(p.loss_per_decision, 3)],
+      ['expected score', estimate(p.expected_score)],
+      ['mean score', p.mean_score == null ? '–' : fixed(p.mean_score, 1)],
+    ]),
+    lossTable(`${p.player}: loss by kind and stage`, ['decisions', 'count', 'sub-optimal', 'loss per decision'],
+      [...p.by_kind, ...p.by_stage].map((k) => [k.kind, k.decisions, k.suboptimal, fixed(k.mean_loss, 3)])),
+    p.habits.length ? lossTable(`${p.player}: costliest habits`, ['habit', 'times', 'total loss', 'loss a time'],
+      p.habits.map((h) => [h.habit, h.count, fixed(h.total_loss, 2), fixed(h.mean_loss, 2)])) : el('p', { text: 'No costly habit.' }))));
+  $('#rating-title').focus();
+}
+
 /** Reviews the last record again when the objective changes. */
 async function reviewAgain() {
   if (R.text === null || $('#review-result').hidden) return;
@@ -1839,6 +1913,7 @@ async function start() {
   $('#quit-game').addEventListener('click', () => act({ quit: true }));
   $('#review-game').addEventListener('click', reviewGame);
   $('#review-form').addEventListener('submit', reviewFile);
+  $('#rating-form').addEventListener('submit', rateRecords);
   $$('input[name="review-objective"]').forEach((r) => r.addEventListener('change', reviewAgain));
   $('#review-target').addEventListener('change', () => {
     if ($('input[name="review-objective"]:checked').value === 'target') reviewAgain();

@@ -1,0 +1,56 @@
+"""`yahtzee.rate`: a player's rating across records, the figures of `review --rating --json`."""
+
+from pathlib import Path
+
+import pytest
+
+import yahtzee
+
+
+@pytest.fixture(scope="module")
+def yacht():
+    return yahtzee.solve("yacht")
+
+
+def play(cli, folder: Path, seed: int) -> Path:
+    """A record of Yacht by the CLI: ann stops at once and fills the boxes in order, the bot
+    plays optimally."""
+    moves = "".join(f"stop\nscore {b}\n" for b in yahtzee.boxes("yacht"))
+    path = folder / f"game-{seed}.jsonl"
+    cli.run(
+        "play", "--rules", "yacht", "--players", "ann,bot", "--seed", str(seed),
+        "--coach-threshold", "off", "--record", str(path), input=moves,
+    )
+    return path
+
+
+def test_rate_gives_the_figures_of_review_rating_json(cli, yacht, tmp_path):
+    files = [play(cli, tmp_path, seed) for seed in (1, 2, 3)]
+    want = cli.json("review", "--rating", "--json", *map(str, files))
+    got = yahtzee.rate(yacht, tmp_path)
+    assert got.records == want["records"] == 3
+    assert got.optimal_score == want["optimal_score"]
+    assert [p.player for p in got.players] == ["ann", "bot"]
+    for p, w in zip(got.players, want["players"]):
+        assert p == yahtzee.PlayerRating._of(w)
+        assert p.loss_per_game.mean == w["loss_per_game"]["mean"]
+        assert p.loss_per_decision.low == w["loss_per_decision"]["low"]
+        assert [h.habit for h in p.habits] == [h["habit"] for h in w["habits"]]
+    ann, bot = got.players
+    assert ann.rating == "beginner" and ann.loss_per_game.mean > 64
+    assert bot.rating == "master" and bot.loss_per_game.mean == 0
+    # The same from the paths, from the texts, and from one text holding the three games.
+    texts = [f.read_text() for f in files]
+    assert yahtzee.rate(yacht, files) == got
+    assert yahtzee.rate(yacht, texts) == got
+    assert yahtzee.rate(yacht, "".join(texts)) == got
+    assert repr(got).startswith("Rating(rules='yacht'")
+
+
+def test_rate_refuses_bad_records(yacht, tmp_path):
+    with pytest.raises(ValueError, match="no game record"):
+        yahtzee.rate(yacht, [])
+    with pytest.raises(ValueError, match="holds no game record"):
+        yahtzee.rate(yacht, tmp_path)
+    with pytest.raises(ValueError, match="record 1 \\(from line 1\\)"):
+        yahtzee.rate(yacht, '{"type": "game"}\n')
