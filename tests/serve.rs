@@ -2523,6 +2523,8 @@ fn a_streamed_outlook_estimates_from_simulated_games_until_the_exact_one_comes()
     eprintln!(
         "streamed outlook: {} estimates, {games} games, in {took:?}",
         estimates.len()
+    );
+}
 
 #[test]
 fn rating_of_several_records_is_review_rating_json() {

@@ -616,7 +616,14 @@ fn every_json_result_states_its_rules_version_and_table_checksum() {
     );
     // Several policies on the same dice: one report each, each stamped (the greedy bot
     // reads no table, but the optimal one's was read for the run).
-    let several = ["simulate", "--games", "50", "--policy", "optimal,greedy", "--json"];
+    let several = [
+        "simulate",
+        "--games",
+        "50",
+        "--policy",
+        "optimal,greedy",
+        "--json",
+    ];
     let reports = json(&[&several[..], &yacht].concat());
     for v in reports.as_array().expect("an array of reports") {
         check("simulate several", v, true);
