@@ -262,7 +262,9 @@ fn solve(
 fn advise_line(py: Python<'_>, table: &Table, line: &str) -> PyResult<String> {
     let answer = py.detach(|| batch::answer(&table.set, line.as_bytes()));
     let answer = answer.map_err(value_error)?;
-    serde_json::to_string(&answer).map_err(value_error)
+    // With the version and table checksum, as `advise --json` and each batch line state them.
+    serde_json::to_string(&yahtzee_core::report::stamped_by(&answer, &table.set))
+        .map_err(value_error)
 }
 
 /// Answers many batch queries, in parallel: each answer line of `advise --batch` (the advice,
