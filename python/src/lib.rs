@@ -331,7 +331,8 @@ fn stats<'py>(
     let (report, tally) = py.detach(|| report::stats(table.ev(), &at_least, &|_, _| {}));
     let total = tally.total();
     let pmf: Vec<f64> = tally.score.iter().map(|m| m / total).collect();
-    let json = serde_json::to_string(&report).map_err(value_error)?;
+    let stamped = report::stamped(&report, Some(table.ev()));
+    let json = serde_json::to_string(&stamped).map_err(value_error)?;
     Ok((pmf.into_pyarray(py), json))
 }
 
@@ -410,7 +411,12 @@ fn simulate<'py>(
     let start = std::time::Instant::now();
     let (tally, scores) = py.detach(|| simulate_scores(&rules, &player, games, seed, &|_| {}));
     let report = SimulateReport::of(&rules, policy, seed, &tally, start, &at_least);
-    let json = serde_json::to_string(&report).map_err(value_error)?;
+    // The version, and the table's checksum where the policy read it, as `simulate --json`.
+    let read = match player {
+        Player::Greedy | Player::MostCommon => None,
+        _ => table.map(Table::ev),
+    };
+    let json = serde_json::to_string(&report::stamped(&report, read)).map_err(value_error)?;
     Ok((scores.into_pyarray(py), json))
 }
 

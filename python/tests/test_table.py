@@ -61,14 +61,18 @@ def test_values_equal_the_all_states_export(cli, tmp_path):
     out = tmp_path / "states.csv"
     cli.run("export", "--rules", "yacht", "--all-states", "--out", str(out))
     lines = out.read_text().splitlines()
-    v = yahtzee.solve("yacht").values()
-    assert lines[0] == ",".join(v)
-    assert len(lines) - 1 == len(v["filled"])
+    table = yahtzee.solve("yacht")
+    v = table.values()
+    # The export's last column is the chance of reaching each state: visit_probabilities().
+    visits = yahtzee.visit_probabilities(table)
+    assert lines[0] == ",".join([*v, "visit_probability"])
+    assert len(lines) - 1 == len(v["filled"]) == len(visits)
     for i, line in enumerate(lines[1:]):
-        filled, upper, flag, turns, value = line.split(",")
+        filled, upper, flag, turns, value, visit = line.split(",")
         assert int(filled) == v["filled"][i] and int(upper) == v["upper"][i]
         assert (flag == "true") == v["yahtzee_50"][i] and int(turns) == v["turns_played"][i]
         assert abs(float(value) - v["expected_remaining"][i]) <= 5e-7
+        assert float(visit) == visits[i]
 
 
 def test_unknown_rules_are_a_value_error_naming_the_rule_sets():
