@@ -186,7 +186,8 @@ fn run_rating(args: &ReviewArgs) -> Result<()> {
     let rating = rate(table, &records, &|done| bar.set_position(done as u64));
     bar.finish_and_clear();
     let rating = rating?;
-    super::print_result(args.json, &rating, |out| {
+    let stamped = yahtzee_core::report::stamped(&rating, Some(table));
+    super::print_result(args.json, &stamped, |out| {
         out.write_all(render_rating(&rating).as_bytes())
     })?;
     Ok(())

@@ -49,7 +49,7 @@ use yahtzee_core::policy::pricing::Pricing;
 use yahtzee_core::policy::win::{
     MODEL, Opponent, advise_against, needs_distribution, opponent_scores,
 };
-use yahtzee_core::report::{StatsReport, stats};
+use yahtzee_core::report::{Provenance, Stamped, StatsReport, stamped, stamped_by, stats};
 use yahtzee_core::stats::distribution::{Summary, THRESHOLDS, Tally};
 use yahtzee_core::tables::set::LoadCause;
 use yahtzee_core::text::excerpt;
@@ -390,7 +390,8 @@ pub fn advise_line(server: &Arc<Server>, rules: Rules, line: &[u8]) -> Result<St
         BatchError::Table(e) if e.cause != LoadCause::NotOffered => super::tables::table_error(e),
         other => ApiError::bad(other.to_string()),
     })?;
-    serde_json::to_string(&answer).map_err(|e| ApiError::internal(e.to_string()))
+    serde_json::to_string(&stamped_by(&answer, &tables))
+        .map_err(|e| ApiError::internal(e.to_string()))
 }
 
 /// The error of a batch line as the server answers it: a table that cannot be loaded is a
@@ -446,7 +447,9 @@ fn win_line(
     let table =
         best_response_until(&position.card, &scores, &|| cancel.is_set()).ok_or_else(stopped)?;
     let advice = advise_against(ev, &table, &position, opponents, &scores).map_err(win)?;
-    serde_json::to_string(&Answer::Win(advice)).map_err(|e| ApiError::internal(e.to_string()))
+    let answer = Answer::Win(advice);
+    serde_json::to_string(&stamped(&answer, Some(ev)))
+        .map_err(|e| ApiError::internal(e.to_string()))
 }
 
 async fn advise(
@@ -495,7 +498,7 @@ pub fn stats_report(
     rules: Rules,
     thresholds: &[u32],
     stop: &(dyn Fn() -> bool + Sync),
-) -> Result<StatsReport, ApiError> {
+) -> Result<(StatsReport, Provenance), ApiError> {
     let cell = {
         let mut map = server.stats.lock().unwrap_or_else(|e| e.into_inner());
         Arc::clone(map.entry(rules).or_default())
@@ -509,7 +512,7 @@ pub fn stats_report(
     .ok_or_else(stopped)?;
     let mut report = report;
     report.summary = Summary::of(&rules, &tally, thresholds);
-    Ok(report)
+    Ok((report, Provenance::of(Some(&table))))
 }
 
 async fn stats_of(
@@ -567,7 +570,10 @@ async fn stats_of(
         .await
     };
     match answer.await {
-        Ok(report) => json(&report),
+        Ok((result, provenance)) => json(&Stamped {
+            result: &result,
+            provenance,
+        }),
         Err(e) => e.into_response(),
     }
 }
@@ -692,7 +698,7 @@ pub enum ReviewLine<'a> {
     /// The whole review, as `/api/review` answers it: the last line.
     Review {
         /// The review.
-        review: &'a Review,
+        review: Stamped<'a, Review>,
     },
 }
 
@@ -709,7 +715,7 @@ pub fn price_review(
     objective: ReviewObjective,
     cancel: &super::limits::Cancel,
     send: &(dyn Fn(String) + Sync),
-) -> Result<Review, ApiError> {
+) -> Result<(Review, Provenance), ApiError> {
     let rules = record.game.rules();
     let table = server.tables.ev(rules)?;
     let failed = |e: ReviewError| match e {
@@ -774,6 +780,7 @@ pub fn price_review(
     .ok_or_else(stopped)?
     .map_err(failed)?
     .ok_or_else(stopped)
+    .map(|review| (review, Provenance::of(Some(&table))))
 }
 
 async fn review_of(
@@ -803,15 +810,24 @@ async fn review_of(
         let s = Arc::clone(&server);
         if stream {
             return long_stream(&server, "/api/review", move |cancel, send| {
-                let review = price_review(&s, &record, objective, cancel, send)?;
-                Ok(line(&ReviewLine::Review { review: &review }))
+                let (result, provenance) = price_review(&s, &record, objective, cancel, send)?;
+                let review = Stamped {
+                    result: &result,
+                    provenance,
+                };
+                Ok(line(&ReviewLine::Review { review }))
             });
         }
         long_work(&server, "/api/review", move |cancel| {
             price_review(&s, &record, objective, cancel, &|_| {})
         })
         .await
-        .map(|review| json(&review))
+        .map(|(result, provenance)| {
+            json(&Stamped {
+                result: &result,
+                provenance,
+            })
+        })
     };
     match answer.await {
         Ok(response) => response,
@@ -834,13 +850,19 @@ async fn rating_of(
         let s = Arc::clone(&server);
         long_work(&server, "/api/rating", move |_| {
             let table = s.tables.ev(rules)?;
-            rate(&table, &records, &|_| {}).map_err(|e| match e {
+            let rating = rate(&table, &records, &|_| {}).map_err(|e| match e {
                 RatingError::Advice(_) => ApiError::internal(e.to_string()),
                 _ => ApiError::bad(e.to_string()),
-            })
+            })?;
+            Ok((rating, Provenance::of(Some(&table))))
         })
         .await
-        .map(|rating| json(&rating))
+        .map(|(result, provenance)| {
+            json(&Stamped {
+                result: &result,
+                provenance,
+            })
+        })
     };
     match answer.await {
         Ok(response) => response,
