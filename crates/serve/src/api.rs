@@ -33,7 +33,7 @@ use serde_json::Value;
 use super::limits::{LongWork, best_response_until, line, long_stream, long_work, stopped, until};
 use super::{
     ApiError, BODY_LIMIT, RECORD_LIMIT, Server, TableKind, blocking, json, json_text, param,
-    query_pairs, read_body, rules_param,
+    query_pairs, read_body, rules_param, stamped_json, stream_param,
 };
 use yahtzee_core::batch::{self, BatchError, Query};
 use yahtzee_core::game::dice::Dice;
@@ -570,10 +570,7 @@ async fn stats_of(
         .await
     };
     match answer.await {
-        Ok((result, provenance)) => json(&Stamped {
-            result: &result,
-            provenance,
-        }),
+        Ok((result, provenance)) => stamped_json(&result, provenance),
         Err(e) => e.into_response(),
     }
 }
@@ -794,16 +791,7 @@ async fn review_of(
             &["objective", "target", "stream"],
             "/api/review",
         )?;
-        let stream = match param(&pairs, "stream") {
-            None | Some("false") => false,
-            Some("true") => true,
-            Some(other) => {
-                return Err(ApiError::bad(format!(
-                    "stream must be true (the review as lines of JSON, decision by decision) or false, not `{}`",
-                    excerpt(other)
-                )));
-            }
-        };
+        let stream = stream_param(&pairs, "the review as lines of JSON, decision by decision")?;
         let bytes = read_body(body, RECORD_LIMIT, "/api/review").await?;
         let (record, objective) = review_request(&bytes, &pairs)?;
         // A review prices every decision of a game (to win: a solve each turn).
@@ -822,12 +810,7 @@ async fn review_of(
             price_review(&s, &record, objective, cancel, &|_| {})
         })
         .await
-        .map(|(result, provenance)| {
-            json(&Stamped {
-                result: &result,
-                provenance,
-            })
-        })
+        .map(|(result, provenance)| stamped_json(&result, provenance))
     };
     match answer.await {
         Ok(response) => response,
@@ -857,12 +840,7 @@ async fn rating_of(
             Ok((rating, Provenance::of(Some(&table))))
         })
         .await
-        .map(|(result, provenance)| {
-            json(&Stamped {
-                result: &result,
-                provenance,
-            })
-        })
+        .map(|(result, provenance)| stamped_json(&result, provenance))
     };
     match answer.await {
         Ok(response) => response,

@@ -727,6 +727,28 @@ pub fn param<'a>(pairs: &'a [(String, String)], key: &str) -> Option<&'a str> {
 }
 
 /// The rules of `rules=NAME&upper_first=BOOL` (absent: `default`'s rule set, any order).
+/// The `stream` parameter of a long request: `true` for lines of JSON as they come (`what`
+/// says what the lines are), `false` or absent for one answer at the end.
+pub fn stream_param(pairs: &[(String, String)], what: &str) -> Result<bool, ApiError> {
+    match param(pairs, "stream") {
+        None | Some("false") => Ok(false),
+        Some("true") => Ok(true),
+        Some(other) => Err(ApiError::bad(format!(
+            "stream must be true ({what}) or false, not `{}`",
+            excerpt(other)
+        ))),
+    }
+}
+
+/// A JSON answer with status 200: `result` with where it comes from, as the command line's
+/// `--json` states it.
+pub fn stamped_json<T: Serialize>(
+    result: &T,
+    provenance: yahtzee_core::report::Provenance,
+) -> Response {
+    json(&yahtzee_core::report::Stamped { result, provenance })
+}
+
 pub fn rules_param(pairs: &[(String, String)], default: Rules) -> Result<Rules, ApiError> {
     let set = match param(pairs, "rules") {
         None => default.set,

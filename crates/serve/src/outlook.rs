@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 
 use super::limits::{best_response_until, error_line, line, stopped, streamed};
 use super::{
-    ApiError, BODY_LIMIT, Server, blocking, json, param, query_pairs, read_body, rules_param,
+    ApiError, BODY_LIMIT, Server, blocking, json, query_pairs, read_body, rules_param, stream_param,
 };
 use yahtzee_core::batch::{BatchError, Query};
 use yahtzee_core::game::dice::{Dice, FIRST_ROLL, GameDice, Roll};
@@ -53,7 +53,6 @@ use yahtzee_core::stats::simulate::{MeanInterval, ShareInterval, play_turn};
 use yahtzee_core::stats::{VectorPolicy, distribution_from_card, distribution_from_position};
 use yahtzee_core::tables::expected::StrategyTable;
 use yahtzee_core::tables::vector::VectorTable;
-use yahtzee_core::text::excerpt;
 
 /// The answers kept for questions asked again (a page going back and forth).
 pub const KEPT: usize = 16;
@@ -633,16 +632,10 @@ pub async fn outlook_of(
             "/api/outlook",
         )?;
         let rules = rules_param(&pairs, server.rules)?;
-        let stream = match param(&pairs, "stream") {
-            None | Some("false") => false,
-            Some("true") => true,
-            Some(other) => {
-                return Err(ApiError::bad(format!(
-                    "stream must be true (estimates from simulated games, then the exact outlook, as lines of JSON) or false, not `{}`",
-                    excerpt(other)
-                )));
-            }
-        };
+        let stream = stream_param(
+            &pairs,
+            "estimates from simulated games, then the exact outlook, as lines of JSON",
+        )?;
         let mut line = read_body(body, BODY_LIMIT, "/api/outlook").await?;
         if line.last() == Some(&b'\n') {
             line.pop();
