@@ -1161,7 +1161,14 @@ fn the_page_seats_a_win_bot_that_plays_as_the_terminal_s() {
 }
 
 /// axe-core's script (from npm), installed once under `target/axe`, or why it cannot be.
+/// Once per process: two tests running `npm install` into the same folder at once would see
+/// each other's half-written `node_modules`.
 fn axe_script() -> Result<String, String> {
+    static AXE: std::sync::OnceLock<Result<String, String>> = std::sync::OnceLock::new();
+    AXE.get_or_init(install_axe).clone()
+}
+
+fn install_axe() -> Result<String, String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/axe");
     let script = dir.join("node_modules/axe-core/axe.min.js");
     if !script.exists() {
