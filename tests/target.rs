@@ -436,7 +436,11 @@ fn solve_curve_reads_an_existing_table() {
     let before = stamp(std::path::Path::new(&table));
     let (second, second_csv) = solve("target", Some(&table), "second.csv");
     assert!(second["seconds"].is_null(), "read, not solved: {second}");
-    assert_eq!(stamp(std::path::Path::new(&table)), before, "the table was rewritten");
+    assert_eq!(
+        stamp(std::path::Path::new(&table)),
+        before,
+        "the table was rewritten"
+    );
     for field in ["reach", "values", "states", "tail"] {
         assert_eq!(second[field], first[field], "{field}");
     }
@@ -451,8 +455,10 @@ fn solve_curve_reads_an_existing_table() {
     // The distribution table in the default place (the shared one, solved by the fixture) is
     // read, not rewritten, and its curve is the table's.
     let distribution = crate::util::distribution_table(RuleSet::YACHT, Order::Any);
-    let path = crate::util::table_dir()
-        .join(default_table_name_of(&Rules::new(RuleSet::YACHT), DISTRIBUTION));
+    let path = crate::util::table_dir().join(default_table_name_of(
+        &Rules::new(RuleSet::YACHT),
+        DISTRIBUTION,
+    ));
     let before = stamp(&path);
     let (read, csv) = solve(DISTRIBUTION, None, "distribution.csv");
     assert!(read["seconds"].is_null(), "read, not solved: {read}");

@@ -7,12 +7,12 @@ use anyhow::Result;
 
 use super::RulesFrom;
 use crate::cli::{ObjectiveArg, PlayerArg, SolveArgs};
-use yahtzee_core::tables::vector::VectorTable;
-use yahtzee_core::{Rules, State};
 use yahtzee_core::report::{self, TargetReport};
 use yahtzee_core::solve::vector::{DISTRIBUTION, TARGET, VectorObjective};
 use yahtzee_core::tables::expected::{EXPECTED_SCORE, default_table_path, default_table_path_of};
+use yahtzee_core::tables::vector::VectorTable;
 use yahtzee_core::text::{chance, excerpt};
+use yahtzee_core::{Rules, State};
 
 pub fn run(args: &SolveArgs) -> Result<()> {
     let rules = args.rules.rules();
@@ -152,7 +152,8 @@ fn solve_vector(
         })
     });
     bar.finish_and_clear();
-    solved.map_err(|e| super::table_error_of(e, &rules, args.out.as_deref(), RulesFrom::Flags, name))
+    solved
+        .map_err(|e| super::table_error_of(e, &rules, args.out.as_deref(), RulesFrom::Flags, name))
 }
 
 /// The human summary of a target table.
