@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use yahtzee_core::game::rules::{Order, RuleSet};
+use yahtzee_core::tables::set::TableKind;
 
 use crate::serve::Served;
 use crate::util::{run, stderr, stdout, table, temp_dir};
@@ -1874,8 +1875,10 @@ fn a_phone_reviews_to_win_rates_several_games_and_cancels_a_table_build() {
     b.click("input[name=\"objective\"][value=\"target\"]");
     b.wait("the build's progress", || {
         let text = b.text("#status-text");
-        (text.starts_with("Building the target table of yahtzee") && text.contains(" of "))
-            .then_some(())
+        (text.starts_with("Building the target table of yahtzee")
+            && text.contains(" of ")
+            && text.contains(TableKind::Target.build_cost()))
+        .then_some(())
     });
     assert!(b.on_screen("#cancel"), "Cancel is on the first screen");
     axe_check(&b, "a table being built, on a phone");
