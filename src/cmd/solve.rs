@@ -113,14 +113,14 @@ fn read_existing(
     path.symlink_metadata().ok()?;
     match report::read_vector(rules, name, path) {
         Ok(read) => {
-            eprintln!(
+            note!(
                 "read the {name} table already at {} (delete it to solve it again)",
                 path.display()
             );
             Some(read)
         }
         Err(e) => {
-            eprintln!("warning: {e}: solving the {name} table again");
+            note!("warning: {e}: solving the {name} table again");
             None
         }
     }
