@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Regenerates results/stats/: the exact distribution of every rule set (summary, JSON, CSV,
 # SVG) and simulations of yahtzee under each policy. Run from the repository root after
-# `cargo build --release`. Tables are built into $YAHTZEE_TABLE_DIR (default: the cache
-# folder) when missing.
+# `cargo build --release` ($YAHTZEE_BIN names another binary). Tables are built into
+# $YAHTZEE_TABLE_DIR (default: the cache folder) when missing.
 set -euo pipefail
-bin=target/release/yahtzee
+bin=${YAHTZEE_BIN:-target/release/yahtzee}
 out=results/stats
 mkdir -p "$out"
 for flags in "--rules yahtzee" "--rules yahtzee-free-joker" "--rules yahtzee-plain" \

@@ -156,8 +156,9 @@ pub struct SolveArgs {
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
     /// With --objective target: also write the best chance of reaching every final score
-    /// from an empty card to this CSV file (`target,p_reach`; overwrites the file, never a
-    /// strategy table).
+    /// from an empty card to this CSV file (`target,p_reach`; with --objective distribution,
+    /// `target,p_at_least`; overwrites the file, never a strategy table). A sound table
+    /// already at its path is read, not solved again.
     #[arg(long, value_name = "FILE.csv")]
     pub curve: Option<PathBuf>,
     /// Print the result as one JSON object.

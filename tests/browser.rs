@@ -3,7 +3,7 @@
 //! ranking shown against `advise --json` for it, options applied through a whole turn and
 //! undone, the distribution of the final score charted, the objectives switched (a target,
 //! opponents to beat), a whole game against the bot, its record downloaded,
-//! uploaded and reviewed, and the page at desktop and phone width.
+//! uploaded and reviewed, several records rated, and the page at desktop and phone width.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them). Without them
 //! the test says it was not run and why; under `CI=true` it fails. With
@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use yahtzee_core::game::rules::{Order, RuleSet};
+use yahtzee_core::tables::set::TableKind;
 
 use crate::serve::Served;
 use crate::util::{run, stderr, stdout, table, temp_dir};
@@ -1160,6 +1161,20 @@ fn the_page_seats_a_win_bot_that_plays_as_the_terminal_s() {
     assert_eq!(events(&page)[0]["seats"][1]["policy"], "win");
 }
 
+/// The page's `estimate` of a rating's figure: the mean and its 95% interval to `places`
+/// places (a dash when there is none).
+fn estimate_text(e: &Value, places: usize) -> String {
+    if e.is_null() {
+        return "–".to_string();
+    }
+    let f = |k: &str| format!("{:.places$}", e[k].as_f64().unwrap());
+    if e["low"].is_null() {
+        f("mean")
+    } else {
+        format!("{} ({} to {})", f("mean"), f("low"), f("high"))
+    }
+}
+
 /// axe-core's script (from npm), installed once under `target/axe`, or why it cannot be.
 /// Once per process: two tests running `npm install` into the same folder at once would see
 /// each other's half-written `node_modules`.
@@ -1707,9 +1722,10 @@ fn a_phone_at_the_table_plays_a_whole_game_without_scrolling() {
 /// Issue 25: on a phone, the review of a game priced to win comes decision by decision as
 /// the server prices it (one line of the answer each), then whole, as `yahtzee review
 /// --win` has it; and Cancel stops a table being built on the server too, which saves
-/// nothing.
+/// nothing. Issue 27: "Rate several games" on the same tab rates records chosen as files and
+/// pasted, showing `yahtzee review --rating --json`'s figures.
 #[test]
-fn a_phone_sees_the_win_review_come_and_cancel_stops_a_table_build() {
+fn a_phone_reviews_to_win_rates_several_games_and_cancels_a_table_build() {
     let Some((found, axe)) = browser_and_axe() else {
         return;
     };
@@ -1774,6 +1790,88 @@ fn a_phone_sees_the_win_review_come_and_cancel_stops_a_table_build() {
     axe_check(&b, "a review priced to win, on a phone");
     b.screenshot("serve-phone-review-win.png");
 
+    // Rate several games: two records chosen as files, one pasted, as the command line rates
+    // the three files.
+    let records: Vec<PathBuf> = (12..=14)
+        .map(|seed| {
+            let path = work.path().join(format!("game-{seed}.jsonl"));
+            std::fs::write(&path, crate::serve::two_player_record(&server, seed)).unwrap();
+            path
+        })
+        .collect();
+    let o = crate::util::yahtzee_in(dir.path())
+        .args(["review", "--rating", "--json"])
+        .args(&records)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let cli: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let chosen: Vec<String> = records[..2]
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    b.keys("#rating-files", &chosen.join("\n"));
+    let pasted = std::fs::read_to_string(&records[2]).unwrap();
+    b.js(&format!(
+        "document.querySelector('#rating-text').value = {}",
+        Value::from(pasted)
+    ));
+    b.click("#rating-form button[type=\"submit\"]");
+    b.wait("the rating", || {
+        b.find_all("#rating-result:not([hidden]) section.rating-player")
+            .first()
+            .cloned()
+    });
+    assert_eq!(b.text("#rating-title"), "Rating: 3 records of yacht");
+    let players = cli["players"].as_array().unwrap();
+    assert_eq!(
+        b.find_all("#rating-players section.rating-player").len(),
+        players.len()
+    );
+    for p in players {
+        let name = p["player"].as_str().unwrap();
+        let at = format!("#rating-players section[data-player=\"{name}\"]");
+        let rating = p["rating"].as_str().unwrap();
+        let bot = if p["kind"] == "bot" { " (bot)" } else { "" };
+        assert_eq!(
+            b.text(&format!("{at} h3")),
+            format!("{name}{bot}: {rating}")
+        );
+        let shown = b.js(&format!(
+            "return Object.fromEntries([...document.querySelector('{at} table').rows].map((r) => [r.cells[0].textContent, r.cells[1].textContent]))"
+        ));
+        let count = |n: &str, of: &str| format!("{} ({})", p[n], p[of]);
+        assert_eq!(
+            shown,
+            json!({
+                "class": rating,
+                "games (complete)": count("games", "complete_games"),
+                "decisions (sub-optimal)": count("decisions", "suboptimal"),
+                "loss per game": estimate_text(&p["loss_per_game"], 2),
+                "loss per decision": estimate_text(&p["loss_per_decision"], 3),
+                "expected score": estimate_text(&p["expected_score"], 2),
+                "mean score": format!("{:.1}", p["mean_score"].as_f64().unwrap()),
+            }),
+            "{name}"
+        );
+        let habits = p["habits"].as_array().unwrap().len();
+        assert_eq!(
+            b.find_all(&format!("{at} div.scroll:nth-of-type(3) tbody tr"))
+                .len(),
+            habits,
+            "{name}'s habits"
+        );
+    }
+    // The bot plays optimally; ann, filling the first open box, is rated by her losses.
+    assert_eq!(players[1]["loss_per_game"]["mean"], 0.0);
+    assert!(players[0]["loss_per_game"]["mean"].as_f64().unwrap() > 1.0);
+    assert_eq!(
+        b.js("return document.documentElement.scrollWidth <= window.innerWidth"),
+        true,
+        "the rating fits the phone's width"
+    );
+    axe_check(&b, "the rating of several games, on a phone");
+
     // Yahtzee, playing for a target: its table is built (minutes), with Cancel in view.
     b.click("#tab-advise");
     let rules = b.find("#rules option[value=\"yahtzee\"]");
@@ -1784,8 +1882,10 @@ fn a_phone_sees_the_win_review_come_and_cancel_stops_a_table_build() {
     b.click("input[name=\"objective\"][value=\"target\"]");
     b.wait("the build's progress", || {
         let text = b.text("#status-text");
-        (text.starts_with("Building the target table of yahtzee") && text.contains(" of "))
-            .then_some(())
+        (text.starts_with("Building the target table of yahtzee")
+            && text.contains(" of ")
+            && text.contains(TableKind::Target.build_cost()))
+        .then_some(())
     });
     assert!(b.on_screen("#cancel"), "Cancel is on the first screen");
     axe_check(&b, "a table being built, on a phone");

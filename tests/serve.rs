@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
+use yahtzee_core::tables::set::TableKind;
 
 use crate::util::{self, run, run_bytes, stderr, stdout, table, table_dir, temp_dir};
 
@@ -935,11 +936,14 @@ fn tables_load_once_with_their_status_and_the_target_table_of_yacht_builds_on_de
     };
     let t = ready("expected-score");
     assert_eq!(t["total"], t["done"]);
+    // What a build costs, for the page to say while it builds.
+    assert_eq!(t["build_cost"], TableKind::ExpectedScore.build_cost());
     assert!(t["total"].as_u64().unwrap() > 0, "it was built: {t}");
     let (status, body) = server.post("/api/load?rules=yacht&objective=target", "");
     assert_eq!(status, 200);
     assert!(body.contains(r#""objective":"target""#), "{body}");
-    ready("target");
+    let t = ready("target");
+    assert_eq!(t["build_cost"], TableKind::Target.build_cost());
     let mut names: Vec<String> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

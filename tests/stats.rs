@@ -568,6 +568,23 @@ fn stats_json_has_the_split_and_simulate_gives_every_share_an_interval() {
         .find(|l| l.starts_with("P(upper bonus)"))
         .unwrap();
     assert!(line.contains(" [") && line.ends_with(']'), "{line}");
+    // A part without games (the greedy player never earns the upper bonus in 3,000 games)
+    // has no mean: a dash, not `-0.0000`.
+    let o = run(
+        RuleSet::YAHTZEE,
+        Order::Any,
+        &[
+            "simulate", "--games", "3000", "--seed", "4", "--policy", "greedy",
+        ],
+    );
+    let out = stdout(&o);
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("upper bonus, 50 in yahtzee "))
+        .unwrap();
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(fields[fields.len() - 2..], ["–", "–"], "{line}");
+    assert!(line.contains(" 0 [0, "), "{line}");
 }
 
 /// Every JSON result states its provenance: the rules, the program's version and, where a

@@ -391,3 +391,77 @@ fn yatzy_reproduces_the_published_target_figures() {
         assert!(best_above(t) >= ev_above(t as u32) - 1e-6, "t = {t}");
     }
 }
+
+/// `solve --curve` reads a target or distribution table already at its path rather than
+/// solving it again (the Yahtzee target table took 123 s): the second call writes the same
+/// curve, the table's, reports no solve (`seconds` null) and the file's checksum, and leaves
+/// the file as it was (same inode, same modification time: not rewritten).
+#[test]
+#[cfg(unix)]
+fn solve_curve_reads_an_existing_table() {
+    use std::os::unix::fs::MetadataExt;
+    use yahtzee_core::State;
+    use yahtzee_core::solve::vector::DISTRIBUTION;
+    use yahtzee_core::tables::expected::default_table_name_of;
+    let stamp = |path: &std::path::Path| {
+        let m = std::fs::metadata(path).unwrap();
+        (m.ino(), m.modified().unwrap(), m.len())
+    };
+    // The rows of a curve file, checked against the curve of a table.
+    let rows = |csv: &std::path::Path, table: &yahtzee_core::tables::vector::VectorTable<f32>| {
+        let text = std::fs::read_to_string(csv).unwrap();
+        let expected: Vec<String> = table
+            .curve(&State::START)
+            .unwrap()
+            .iter()
+            .enumerate()
+            .map(|(t, p)| format!("{t},{p}"))
+            .collect();
+        assert_eq!(text.lines().skip(1).collect::<Vec<_>>(), expected);
+        text
+    };
+    let dir = crate::util::temp_dir();
+    let table = crate::util::path_str(&dir.path().join("yacht.target"));
+    let solve = |objective: &str, out: Option<&str>, csv: &str| {
+        let csv = crate::util::path_str(&dir.path().join(csv));
+        let mut args = vec!["solve", "--rules", "yacht", "--objective", objective];
+        args.extend(["--curve", &csv, "--json"]);
+        if let Some(out) = out {
+            args.extend(["--out", out]);
+        }
+        (advise_json(&args), dir.path().join(&csv))
+    };
+    let (first, first_csv) = solve("target", Some(&table), "first.csv");
+    assert!(first["seconds"].as_f64().is_some(), "{first}");
+    let before = stamp(std::path::Path::new(&table));
+    let (second, second_csv) = solve("target", Some(&table), "second.csv");
+    assert!(second["seconds"].is_null(), "read, not solved: {second}");
+    assert_eq!(
+        stamp(std::path::Path::new(&table)),
+        before,
+        "the table was rewritten"
+    );
+    for field in ["reach", "values", "states", "tail"] {
+        assert_eq!(second[field], first[field], "{field}");
+    }
+    let verified = advise_json(&["verify", &table, "--json"]);
+    assert_eq!(second["checksum"], verified["checksum"]);
+    let fixture = target_table(RuleSet::YACHT, Order::Any);
+    assert_eq!(
+        rows(&second_csv, fixture),
+        rows(&first_csv, fixture),
+        "the same curve"
+    );
+    // The distribution table in the default place (the shared one, solved by the fixture) is
+    // read, not rewritten, and its curve is the table's.
+    let distribution = crate::util::distribution_table(RuleSet::YACHT, Order::Any);
+    let path = crate::util::table_dir().join(default_table_name_of(
+        &Rules::new(RuleSet::YACHT),
+        DISTRIBUTION,
+    ));
+    let before = stamp(&path);
+    let (read, csv) = solve(DISTRIBUTION, None, "distribution.csv");
+    assert!(read["seconds"].is_null(), "read, not solved: {read}");
+    assert_eq!(stamp(&path), before, "the shared table was rewritten");
+    assert!(rows(&csv, distribution).starts_with("target,p_at_least\n"));
+}

@@ -316,7 +316,8 @@ fn rate(py: Python<'_>, table: &Table, records: Vec<String>) -> PyResult<String>
     let rating = py
         .detach(|| yahtzee_core::play::rating::rate(table.ev(), &all, &|_| {}))
         .map_err(value_error)?;
-    serde_json::to_string(&rating).map_err(value_error)
+    // The version and the table's checksum, as `review --rating --json`.
+    serde_json::to_string(&report::stamped(&rating, Some(table.ev()))).map_err(value_error)
 }
 
 /// The exact distribution of the final score under optimal play: P(score = s) for every s

@@ -47,6 +47,22 @@ def test_rate_gives_the_figures_of_review_rating_json(cli, yacht, tmp_path):
     assert repr(got).startswith("Rating(rules='yacht'")
 
 
+def test_rate_is_stamped_like_review_rating_json(cli, yacht, tmp_path):
+    # The provenance of every JSON result: the program's version and the checksum of the
+    # table read (what `yahtzee verify` prints of it), as `review --rating --json` and
+    # `yahtzee.stats` state them.
+    record = play(cli, tmp_path, 4)
+    want = cli.json("review", "--rating", "--json", str(record))
+    got = yahtzee.rate(yacht, record)
+    assert got.version == want["version"] == yahtzee.__version__
+    assert got.table_checksum == want["table_checksum"]
+    assert got.table_checksum == yahtzee.stats(yacht).summary["table_checksum"]
+    assert len(got.table_checksum) == 8 and int(got.table_checksum, 16) >= 0
+    # Where the rating came from is not part of it: it neither compares nor prints.
+    assert got == yahtzee.Rating(**{**got.__dict__, "version": None, "table_checksum": None})
+    assert "version" not in repr(got) and "checksum" not in repr(got)
+
+
 def test_rate_refuses_bad_records(yacht, tmp_path):
     with pytest.raises(ValueError, match="no game record"):
         yahtzee.rate(yacht, [])

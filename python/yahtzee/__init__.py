@@ -947,13 +947,17 @@ class PlayerRating:
 class Rating:
     """The rating of the players of some records (``review --rating --json``): the
     ``rules``, the ``optimal_score`` the losses are measured against, the number of
-    ``records`` and each player's :class:`PlayerRating`, in the order first seen."""
+    ``records`` and each player's :class:`PlayerRating`, in the order first seen; the
+    program's ``version`` and the ``table_checksum`` of the table read, as every JSON result of
+    the command line states them (not compared: where the rating came from)."""
 
     rules: str
     upper_first: bool
     optimal_score: float
     records: int
     players: Tuple[PlayerRating, ...]
+    version: Optional[str] = field(default=None, repr=False, compare=False)
+    table_checksum: Optional[str] = field(default=None, repr=False, compare=False)
 
 
 def _record_texts(records: Any) -> List[str]:

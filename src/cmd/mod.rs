@@ -225,7 +225,7 @@ impl Observer for Terminal {
                     table_words(kind),
                     rules.label(),
                     path.display(),
-                    kind.build_time()
+                    kind.build_cost()
                 );
                 let (message, unit) = match kind {
                     TableKind::ExpectedScore => (format!("solving {}", rules.label()), "cards"),

@@ -186,13 +186,21 @@ fn write_split(out: &mut impl Write, split: &Split) -> std::io::Result<()> {
         } else {
             name.join(", ")
         };
+        // A part without games has no mean (its figures are 0 in the JSON): a dash.
+        let figure = |x: f64| {
+            if part.probability > 0.0 {
+                format!("{x:.4}")
+            } else {
+                "–".to_string()
+            }
+        };
         writeln!(
             out,
-            "{:<40} {:>26} {:>10.4} {:>10.4}",
+            "{:<40} {:>26} {:>10} {:>10}",
             name,
             share(part.probability, part.interval),
-            part.mean,
-            part.std_dev
+            figure(part.mean),
+            figure(part.std_dev)
         )?;
     }
     Ok(())

@@ -7,11 +7,12 @@ use anyhow::Result;
 
 use super::RulesFrom;
 use crate::cli::{ObjectiveArg, PlayerArg, SolveArgs};
-use yahtzee_core::Rules;
 use yahtzee_core::report::{self, TargetReport};
-use yahtzee_core::solve::vector::{TARGET, VectorObjective};
+use yahtzee_core::solve::vector::{DISTRIBUTION, TARGET, VectorObjective};
 use yahtzee_core::tables::expected::{EXPECTED_SCORE, default_table_path, default_table_path_of};
+use yahtzee_core::tables::vector::VectorTable;
 use yahtzee_core::text::{chance, excerpt};
+use yahtzee_core::{Rules, State};
 
 pub fn run(args: &SolveArgs) -> Result<()> {
     let rules = args.rules.rules();
@@ -25,55 +26,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         );
     }
     if args.objective != ObjectiveArg::ExpectedScore {
-        let objective = match args.objective {
-            ObjectiveArg::Distribution => {
-                // The policy followed is the expected-score table's (built if missing).
-                let ev = super::tables_at(rules, None).ev()?.clone();
-                VectorObjective::distribution(ev)
-            }
-            _ => VectorObjective::target(rules),
-        };
-        let name = objective.name;
-        check_out(args.out.as_deref(), &rules, name)?;
-        let path = args
-            .out
-            .clone()
-            .unwrap_or_else(|| default_table_path_of(&rules, name));
-        if let Some(curve) = &args.curve {
-            super::check_output("--curve", curve, &[&path])?;
-        }
-        let bar = super::progress_bar(
-            &format!("solving the {name} table of {}", rules.label()),
-            "cards",
-        );
-        let solved = pool.install(|| {
-            report::solve_vector(&objective, &path, &|done, total| {
-                bar.set_length(total);
-                bar.set_position(done);
-            })
-        });
-        bar.finish_and_clear();
-        let (report, table) = solved.map_err(|e| {
-            super::table_error_of(e, &rules, args.out.as_deref(), RulesFrom::Flags, name)
-        })?;
-        if let Some(curve) = &args.curve {
-            let most =
-                yahtzee_core::solve::vector::max_remaining(&rules, &yahtzee_core::State::START);
-            let mut text = String::from(if name == TARGET {
-                "target,p_reach\n"
-            } else {
-                "target,p_at_least\n"
-            });
-            for t in 0..=i64::from(most) + 1 {
-                let p = table.value(&yahtzee_core::State::START, t)?;
-                text.push_str(&format!("{t},{p}\n"));
-            }
-            yahtzee_core::files::write_atomically(curve, text.as_bytes())
-                .map_err(|e| anyhow::anyhow!("cannot write --curve {}: {e}", curve.display()))?;
-        }
-        return super::print_result(args.json, &report::stamped(&report, None), |out| {
-            write_target(out, &report)
-        });
+        return run_vector(args, rules, &pool);
     }
     check_out(args.out.as_deref(), &rules, EXPECTED_SCORE)?;
     let path = args
@@ -105,6 +58,102 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         Ok(())
     })?;
     Ok(())
+}
+
+/// `solve --objective target|distribution`: solves the table and saves it; with `--curve`, a
+/// sound table already at its path is read instead (the curve is the table's), and only an
+/// absent, stale or damaged one is solved.
+fn run_vector(args: &SolveArgs, rules: Rules, pool: &rayon::ThreadPool) -> Result<()> {
+    let name = match args.objective {
+        ObjectiveArg::Distribution => DISTRIBUTION,
+        _ => TARGET,
+    };
+    check_out(args.out.as_deref(), &rules, name)?;
+    let path = args
+        .out
+        .clone()
+        .unwrap_or_else(|| default_table_path_of(&rules, name));
+    if let Some(curve) = &args.curve {
+        super::check_output("--curve", curve, &[&path])?;
+    }
+    let read = match args.curve {
+        Some(_) => read_existing(&rules, name, &path),
+        None => None,
+    };
+    let (report, table) = match read {
+        Some(read) => read,
+        None => solve_vector(args, rules, name, &path, pool)?,
+    };
+    if let Some(curve) = &args.curve {
+        let mut text = String::from(if name == TARGET {
+            "target,p_reach\n"
+        } else {
+            "target,p_at_least\n"
+        });
+        for (t, p) in table.curve(&State::START)?.iter().enumerate() {
+            text.push_str(&format!("{t},{p}\n"));
+        }
+        yahtzee_core::files::write_atomically(curve, text.as_bytes())
+            .map_err(|e| anyhow::anyhow!("cannot write --curve {}: {e}", curve.display()))?;
+    }
+    super::print_result(args.json, &report::stamped(&report, None), |out| {
+        write_target(out, &report)
+    })
+}
+
+/// The table of `name` already at `path`, read rather than solved again, or `None` when
+/// there is none, or when it cannot be read (stale or damaged: said on stderr, and solved
+/// again).
+fn read_existing(
+    rules: &Rules,
+    name: &'static str,
+    path: &Path,
+) -> Option<(TargetReport, VectorTable<f32>)> {
+    // `symlink_metadata` rather than `exists`: a dangling link is a file that is there.
+    path.symlink_metadata().ok()?;
+    match report::read_vector(rules, name, path) {
+        Ok(read) => {
+            note!(
+                "read the {name} table already at {} (delete it to solve it again)",
+                path.display()
+            );
+            Some(read)
+        }
+        Err(e) => {
+            note!("warning: {e}: solving the {name} table again");
+            None
+        }
+    }
+}
+
+/// Solves the table of `name` and saves it at `path`, with a progress bar.
+fn solve_vector(
+    args: &SolveArgs,
+    rules: Rules,
+    name: &'static str,
+    path: &Path,
+    pool: &rayon::ThreadPool,
+) -> Result<(TargetReport, VectorTable<f32>)> {
+    let objective = if name == DISTRIBUTION {
+        // The policy followed is the expected-score table's (built if missing).
+        let ev = super::tables_at(rules, None).ev()?.clone();
+        VectorObjective::distribution(ev)
+    } else {
+        VectorObjective::target(rules)
+    };
+    let bar = super::progress_bar(
+        &format!("solving the {name} table of {}", rules.label()),
+        "cards",
+    );
+    let solved = pool.install(|| {
+        report::solve_vector(&objective, path, &|done, total| {
+            bar.set_length(total);
+            bar.set_position(done);
+        })
+    });
+    bar.finish_and_clear();
+    solved
+        .map_err(|e| super::table_error_of(e, &rules, args.out.as_deref(), RulesFrom::Flags, name))
 }
 
 /// The human summary of a target table.

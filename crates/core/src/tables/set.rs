@@ -72,12 +72,17 @@ impl TableKind {
         }
     }
 
-    /// How long a build takes, in words, for the message that announces one.
-    pub fn build_time(self) -> &'static str {
+    /// What a build costs, in words, for the messages that announce one (the terminal's
+    /// note, the page's progress through [`TableStatus::build_cost`]): how long it takes and,
+    /// for the large tables, the size of the file it leaves (the README's "Table sizes",
+    /// `results/table-sizes-2026-12-03.md`: a file of Yacht's is a few MB).
+    pub fn build_cost(self) -> &'static str {
         match self {
             TableKind::ExpectedScore => "a second or so",
-            TableKind::Target | TableKind::Distribution => "about a minute",
-            TableKind::TwoPlayer => "the whole game, a few minutes",
+            TableKind::Target | TableKind::Distribution => {
+                "about a minute and up to 750 MB on disk for the Yahtzee and Yatzy rule sets"
+            }
+            TableKind::TwoPlayer => "the whole game, a few minutes, and 957 MB on disk",
         }
     }
 }
@@ -120,7 +125,7 @@ impl TablePaths {
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Event<'a> {
-    /// No file at `path`: the table is being built (see [`TableKind::build_time`]), then
+    /// No file at `path`: the table is being built (see [`TableKind::build_cost`]), then
     /// saved there.
     Building {
         /// Where it will be saved.
@@ -283,6 +288,7 @@ impl<T> Slot<T> {
             done: self.done.load(Ordering::Relaxed),
             total: self.total.load(Ordering::Relaxed),
             error,
+            build_cost: kind.build_cost(),
         }
     }
 }
@@ -322,6 +328,9 @@ pub struct TableStatus {
     pub total: u64,
     /// Why it cannot be loaded, with the fix.
     pub error: Option<String>,
+    /// What building it costs, in words ([`TableKind::build_cost`]), for a page to show
+    /// while it builds.
+    pub build_cost: &'static str,
 }
 
 /// The tables of one rule set, each loaded or built on first use.

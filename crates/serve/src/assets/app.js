@@ -358,7 +358,7 @@ async function waitTable(objective, rules, upperFirst) {
     const bar = $('#status-progress');
     if (status.state === 'building' && status.total > 0) {
       $('#status-text').textContent =
-        `Building ${what} of ${rules} once (it is then kept): ${status.done} of ${status.total} cards`;
+        `Building ${what} of ${rules} once (${status.build_cost}; it is then kept): ${status.done} of ${status.total} cards`;
       bar.max = status.total;
       bar.value = status.done;
     } else {
