@@ -931,9 +931,35 @@ mod tests {
     #[test]
     fn lattice_has_462_multisets_and_252_rolls() {
         let l = Lattice::get();
-        assert_eq!(l.counts.len(), MULTISETS);
-        assert_eq!(l.size.iter().filter(|&&s| s == 5).count(), ROLLS);
+        assert_eq!(l.counts.len(), ALL_MULTISETS);
+        assert_eq!(l.size[..MULTISETS].iter().filter(|&&s| s == 5).count(), ROLLS);
         assert!(l.size[..FIRST_ROLL].iter().all(|&s| s < 5));
+    }
+
+    #[test]
+    fn six_dice_extend_the_lattice_of_five() {
+        let l = Lattice::get();
+        let six = DiceSpace::SIX;
+        assert_eq!((six.multisets(), six.first_roll(), six.rolls()), (924, 462, 462));
+        assert_eq!(l.size[six.first_roll()..].iter().filter(|&&s| s == 6).count(), 462);
+        // The five-dice lattice is the prefix: its indices do not move.
+        for d in Dice::all() {
+            assert!((FIRST_ROLL..MULTISETS).contains(&d.index()));
+        }
+        let total: f64 = l.roll_probabilities(six).iter().sum();
+        assert!((total - 1.0).abs() < 1e-12);
+        assert_eq!(l.roll_probabilities(DiceSpace::FIVE), l.roll_probability);
+        // Every keep of fewer than six dice plus one die is a multiset one die larger.
+        for i in 0..six.first_roll() {
+            for &j in &l.add[i] {
+                assert_eq!(l.size[usize::from(j)], l.size[i] + 1);
+            }
+        }
+        let maxi = six.dice_of(&[4; 6]).unwrap();
+        assert_eq!(maxi.five_of_a_kind(), Some(4));
+        assert_eq!(maxi.keeps().len(), 7);
+        assert_eq!(Dice::keep_indices_of(maxi.index()).len(), 7);
+        assert!(six.dice_of(&[1, 2, 3, 4, 5]).is_err());
     }
 
     #[test]

@@ -1063,6 +1063,7 @@ mod tests {
         };
         // Values on a grid of steps of 0.4e-9 around 250, so that many keeps are within the
         // tie margin of each other and of the best, and some chains of near ties form.
+        use crate::game::dice::{MULTISETS, ROLLS};
         let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
         let mut next = move || {
             seed ^= seed << 13;
@@ -1078,6 +1079,7 @@ mod tests {
                 one_roll_left: (0..MULTISETS).map(|_| value()).collect(),
                 two_rolls_left: (0..MULTISETS).map(|_| value()).collect(),
                 opening_rolls: vec![0.0; ROLLS],
+                dice: DiceSpace::FIVE,
             };
             for rolls_left in [1, 2] {
                 for roll in 0..ROLLS {

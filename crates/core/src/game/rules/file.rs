@@ -875,7 +875,7 @@ impl Checker<'_> {
                         c,
                         &format!("{what}: `count`"),
                         2..=dice as i64,
-                        &format!("2 to {dice} (the number of dice)"),
+                        &format!("2 to {dice}"),
                     )?,
                 };
                 Scoring::OfAKind {
@@ -887,7 +887,7 @@ impl Checker<'_> {
             BoxKind::TwoPairs => Scoring::TwoPairs,
             BoxKind::ThreePairs | BoxKind::Villa | BoxKind::Tower if dice < 6 => {
                 return self.error(
-                    at,
+                    &b.kind.span(),
                     format!(
                         "{what}: kind \"{}\" needs six dice, and this game has {dice}; allowed with five: the other kinds",
                         kind.word()
@@ -1178,12 +1178,22 @@ mod tests {
             (
                 yacht_dice_with("dice = 5", "dice = 7"),
                 "dice = 7",
-                &["`dice` must be 5", "not 7"],
+                &["`dice` (the number of dice) must be 5 or 6", "not 7"],
             ),
             (
-                yacht_dice_with("dice = 5", "dice = 6"),
-                "dice = 6",
-                &["`dice` must be 5", "six dice are not supported yet"],
+                yacht_dice_with("kind = \"chance\"", "kind = \"villa\""),
+                "kind = \"villa\"",
+                &["kind \"villa\" needs six dice, and this game has 5"],
+            ),
+            (
+                yacht_dice_with("kind = \"chance\"", "kind = \"tower\"\npoints = 30"),
+                "kind = \"tower\"",
+                &["kind \"tower\" needs six dice"],
+            ),
+            (
+                yacht_dice_with("count = 4\nscore = \"sum\"", "count = 6\nscore = \"sum\""),
+                "count = 6",
+                &["`count` must be 2 to 5", "not 6"],
             ),
             (
                 yacht_dice_with("rolls = 3", "rolls = 4"),
@@ -1282,7 +1292,7 @@ mod tests {
             ),
             (
                 yacht_dice_with("kind = \"chance\"", "kind = \"three-pairs\""),
-                "[[box]]\nname = \"choice\"",
+                "kind = \"three-pairs\"",
                 &["kind \"three-pairs\" needs six dice"],
             ),
             (

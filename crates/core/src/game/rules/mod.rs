@@ -1595,6 +1595,50 @@ mod tests {
         );
     }
 
+    /// The kinds of six dice score by `shared/RULES.md`, section 8 (Maxi Yatzy).
+    #[test]
+    fn six_dice_kinds_score_by_the_maxi_yatzy_rules() {
+        let score = |scoring: Scoring, faces: [u8; 6]| {
+            scoring.score(&DiceSpace::SIX.dice_of(&faces).unwrap())
+        };
+        let house = Scoring::FullHouse {
+            fixed: None,
+            five_of_a_kind: false,
+        };
+        assert_eq!(score(Scoring::ThreePairs, [1, 1, 3, 3, 6, 6]), 20);
+        assert_eq!(score(Scoring::ThreePairs, [1, 1, 1, 1, 6, 6]), 0);
+        assert_eq!(score(Scoring::TwoPairs, [1, 1, 3, 3, 6, 6]), 18);
+        assert_eq!(score(house, [2, 2, 2, 5, 5, 6]), 16);
+        // The best three and two: 6 6 6 and 5 5.
+        assert_eq!(score(house, [5, 5, 5, 6, 6, 6]), 28);
+        assert_eq!(score(house, [4, 4, 4, 4, 1, 1]), 14);
+        assert_eq!(score(house, [4, 4, 4, 1, 2, 3]), 0);
+        assert_eq!(score(Scoring::Villa { fixed: None }, [5, 5, 5, 2, 2, 2]), 21);
+        assert_eq!(score(Scoring::Villa { fixed: None }, [5, 5, 5, 5, 2, 2]), 0);
+        assert_eq!(score(Scoring::Tower { fixed: None }, [5, 5, 5, 5, 2, 2]), 24);
+        assert_eq!(score(Scoring::Tower { fixed: Some(40) }, [5, 5, 5, 2, 2, 2]), 0);
+        let full = Scoring::Straight {
+            length: 6,
+            starts: 1,
+            points: Some(21),
+        };
+        assert_eq!(score(full, [1, 2, 3, 4, 5, 6]), 21);
+        let small = Scoring::Straight {
+            length: 5,
+            starts: 1,
+            points: Some(15),
+        };
+        assert_eq!(score(small, [1, 2, 3, 4, 5, 5]), 15);
+        let five = Scoring::OfAKind {
+            count: 5,
+            sum: Sum::Matching,
+        };
+        assert_eq!(score(five, [3, 3, 3, 3, 3, 6]), 15);
+        let maxi = Scoring::FiveOfAKind { points: 100 };
+        assert_eq!(score(maxi, [2; 6]), 100);
+        assert_eq!(score(maxi, [2, 2, 2, 2, 2, 1]), 0);
+    }
+
     #[test]
     fn possible_scores_cover_joker_values() {
         let r = Rules::new(RuleSet::YAHTZEE);
