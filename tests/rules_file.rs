@@ -386,7 +386,7 @@ fn a_malformed_rules_file_is_one_line_naming_line_and_field() {
 /// A six-dice game of few boxes, written as a rules file: every kind only six dice have
 /// (three pairs, villa, tower), a full house of the best three and two, the full straight,
 /// the Maxi Yatzy of 100, and (with `upper`) the six face boxes and an upper bonus.
-fn six_dice_game(upper: bool) -> Rules {
+fn six_dice_text(upper: bool) -> String {
     let mut text = String::from(
         "name = \"six-dice-test\"\ndice = 6\nrolls = 3\njoker = \"none\"\n",
     );
@@ -417,7 +417,47 @@ fn six_dice_game(upper: bool) -> Rules {
     for b in boxes {
         text.push_str(&format!("\n[[box]]\n{b}\n"));
     }
-    load(&text, None).expect("a valid six-dice file")
+    text
+}
+
+/// [`six_dice_text`], loaded.
+fn six_dice_game(upper: bool) -> Rules {
+    load(&six_dice_text(upper), None).expect("a valid six-dice file")
+}
+
+/// A six-dice rules file: `solve` solves it (the value of the library's solve, to 10
+/// decimals); the commands not built for six dice yet, and the objectives other than the
+/// expected score, refuse it in one line, exit 2.
+#[test]
+fn a_six_dice_file_is_solved_and_the_other_commands_refuse_it_in_one_line() {
+    let dir = temp_dir();
+    let file = join(dir.path(), "six.toml");
+    std::fs::write(&file, six_dice_text(false)).unwrap();
+    let file = path_str(&file);
+    let table = path_str(&join(dir.path(), "six.table"));
+    let o = yahtzee_in(dir.path())
+        .args(["solve", "--rules", &file, "--out", &table])
+        .output()
+        .unwrap();
+    let want = solve(&six_dice_game(false)).expected_score();
+    assert!(
+        stdout(&o).starts_with(&format!("six-dice-test-")) && stdout(&o).contains(&format!("expected score {want:.10}")),
+        "{}{}",
+        stdout(&o),
+        stderr(&o)
+    );
+    for args in [
+        vec!["stats", "--rules", &file],
+        vec!["simulate", "--rules", &file, "--games", "10"],
+        vec!["advise", "--rules", &file, "--dice", "1,2,3,4,5"],
+        vec!["solve", "--rules", &file, "--objective", "target"],
+    ] {
+        let o = yahtzee_in(dir.path()).args(&args).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains("six"), "{args:?}: {err}");
+    }
 }
 
 /// The six-dice kernel (924 keeps, 462 rolls) against the naive solver of `brute.rs`
