@@ -5,7 +5,6 @@
 
 use std::collections::HashMap;
 
-use yahtzee_core::game::dice::Dice;
 use yahtzee_core::game::rules::Rules;
 use yahtzee_core::game::state::State;
 

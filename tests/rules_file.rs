@@ -387,14 +387,15 @@ fn a_malformed_rules_file_is_one_line_naming_line_and_field() {
 /// (three pairs, villa, tower), a full house of the best three and two, the full straight,
 /// the Maxi Yatzy of 100, and (with `upper`) the six face boxes and an upper bonus.
 fn six_dice_text(upper: bool) -> String {
-    let mut text = String::from(
-        "name = \"six-dice-test\"\ndice = 6\nrolls = 3\njoker = \"none\"\n",
-    );
+    let mut text =
+        String::from("name = \"six-dice-test\"\ndice = 6\nrolls = 3\njoker = \"none\"\n");
     let mut boxes: Vec<String> = Vec::new();
     if upper {
         text.push_str("upper_bonus = { threshold = 63, points = 50 }\n");
         for face in 1..=6 {
-            boxes.push(format!("name = \"f{face}\"\nkind = \"face\"\nface = {face}"));
+            boxes.push(format!(
+                "name = \"f{face}\"\nkind = \"face\"\nface = {face}"
+            ));
         }
         boxes.extend([
             "name = \"five\"\nkind = \"of-a-kind\"\ncount = 5\nscore = \"matching\"".to_string(),
@@ -441,7 +442,8 @@ fn a_six_dice_file_is_solved_and_the_other_commands_refuse_it_in_one_line() {
         .unwrap();
     let want = solve(&six_dice_game(false)).expected_score();
     assert!(
-        stdout(&o).starts_with(&format!("six-dice-test-")) && stdout(&o).contains(&format!("expected score {want:.10}")),
+        stdout(&o).starts_with("six-dice-test-")
+            && stdout(&o).contains(&format!("expected score {want:.10}")),
         "{}{}",
         stdout(&o),
         stderr(&o)

@@ -16,7 +16,8 @@ use yahtzee_core::text::{chance, excerpt};
 pub fn run(args: &SolveArgs) -> Result<()> {
     let rules = args.rules.rules();
     let pool = super::thread_pool(args.threads)?;
-    if rules.dice().dice() != 5 && (args.two_player || args.objective != ObjectiveArg::ExpectedScore)
+    if rules.dice().dice() != 5
+        && (args.two_player || args.objective != ObjectiveArg::ExpectedScore)
     {
         anyhow::bail!(
             "{} is a game of six dice: only its expected-score table is solved for now; leave out --objective and --two-player",

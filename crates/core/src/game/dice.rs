@@ -932,7 +932,10 @@ mod tests {
     fn lattice_has_462_multisets_and_252_rolls() {
         let l = Lattice::get();
         assert_eq!(l.counts.len(), ALL_MULTISETS);
-        assert_eq!(l.size[..MULTISETS].iter().filter(|&&s| s == 5).count(), ROLLS);
+        assert_eq!(
+            l.size[..MULTISETS].iter().filter(|&&s| s == 5).count(),
+            ROLLS
+        );
         assert!(l.size[..FIRST_ROLL].iter().all(|&s| s < 5));
     }
 
@@ -940,8 +943,17 @@ mod tests {
     fn six_dice_extend_the_lattice_of_five() {
         let l = Lattice::get();
         let six = DiceSpace::SIX;
-        assert_eq!((six.multisets(), six.first_roll(), six.rolls()), (924, 462, 462));
-        assert_eq!(l.size[six.first_roll()..].iter().filter(|&&s| s == 6).count(), 462);
+        assert_eq!(
+            (six.multisets(), six.first_roll(), six.rolls()),
+            (924, 462, 462)
+        );
+        assert_eq!(
+            l.size[six.first_roll()..]
+                .iter()
+                .filter(|&&s| s == 6)
+                .count(),
+            462
+        );
         // The five-dice lattice is the prefix: its indices do not move.
         for d in Dice::all() {
             assert!((FIRST_ROLL..MULTISETS).contains(&d.index()));

@@ -41,7 +41,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::game::dice::{ALL_MULTISETS, DiceSpace, Dice, Keep, MAX_DICE, MAX_ROLLS};
+use crate::game::dice::{ALL_MULTISETS, Dice, DiceSpace, Keep, MAX_DICE, MAX_ROLLS};
 use crate::game::rules::{BoxMask, Joker, MAX_BOXES, Rules};
 use crate::game::state::{
     Layout, State, UPPER_TOTALS, cards_by_depth, reachable_upper_totals, set_bits,

@@ -554,7 +554,7 @@ static SUBSET_GROUPS: LazyLock<(Vec<SubsetGroup>, [usize; MAX_DICE + 1])> = Lazy
     let lattice = Lattice::get();
     let mut groups = Vec::new();
     let mut up_to = [0; MAX_DICE + 1];
-    for size in 1..=MAX_DICE {
+    for (size, end) in up_to.iter_mut().enumerate().skip(1) {
         for distinct in 1..=size.min(FACES) {
             let mut g = SubsetGroup {
                 distinct,
@@ -573,7 +573,7 @@ static SUBSET_GROUPS: LazyLock<(Vec<SubsetGroup>, [usize; MAX_DICE + 1])> = Lazy
                 groups.push(g);
             }
         }
-        up_to[size] = groups.len();
+        *end = groups.len();
     }
     (groups, up_to)
 });

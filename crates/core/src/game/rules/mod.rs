@@ -1613,10 +1613,19 @@ mod tests {
         assert_eq!(score(house, [5, 5, 5, 6, 6, 6]), 28);
         assert_eq!(score(house, [4, 4, 4, 4, 1, 1]), 14);
         assert_eq!(score(house, [4, 4, 4, 1, 2, 3]), 0);
-        assert_eq!(score(Scoring::Villa { fixed: None }, [5, 5, 5, 2, 2, 2]), 21);
+        assert_eq!(
+            score(Scoring::Villa { fixed: None }, [5, 5, 5, 2, 2, 2]),
+            21
+        );
         assert_eq!(score(Scoring::Villa { fixed: None }, [5, 5, 5, 5, 2, 2]), 0);
-        assert_eq!(score(Scoring::Tower { fixed: None }, [5, 5, 5, 5, 2, 2]), 24);
-        assert_eq!(score(Scoring::Tower { fixed: Some(40) }, [5, 5, 5, 2, 2, 2]), 0);
+        assert_eq!(
+            score(Scoring::Tower { fixed: None }, [5, 5, 5, 5, 2, 2]),
+            24
+        );
+        assert_eq!(
+            score(Scoring::Tower { fixed: Some(40) }, [5, 5, 5, 2, 2, 2]),
+            0
+        );
         let full = Scoring::Straight {
             length: 6,
             starts: 1,
