@@ -750,11 +750,21 @@ fn solve_turn<const N: usize>(
     u0: usize,
 ) -> [f64; N] {
     run_turn(k, plan, scores, u0, Layer::Opening, |_, _| {});
-    // The opening roll: the probability-weighted mean of the rolls' values.
-    let first_roll = scores.dice.first_roll();
+    // The opening roll: the probability-weighted mean of the rolls' values (the rolls from
+    // a constant index, one copy per number of dice).
+    if scores.dice == DiceSpace::FIVE {
+        opening_roll(k, scores, DiceSpace::FIVE)
+    } else {
+        opening_roll(k, scores, DiceSpace::SIX)
+    }
+}
+
+/// The probability-weighted mean of the rolls' values in `k`, rolls of `dice` dice.
+#[inline(always)]
+fn opening_roll<const N: usize>(k: &[[f64; N]], scores: &ScoreTable, dice: DiceSpace) -> [f64; N] {
+    let rolls = &k[dice.first_roll()..dice.multisets()];
     let mut total = [0.0; N];
-    for (r, p) in scores.roll_probability.iter().enumerate() {
-        let v = &k[first_roll + r];
+    for (v, p) in rolls.iter().zip(&scores.roll_probability) {
         for l in 0..N {
             total[l] += p * v[l];
         }
