@@ -333,7 +333,7 @@ fn a_malformed_rules_file_is_one_line_naming_line_and_field() {
         ),
         (
             good.replacen("dice = 5", "dice = 7", 1),
-            "line 10: `dice` must be 5 (the number of dice; 6 is planned): not 7",
+            "line 10: `dice` (the number of dice) must be 5 or 6, not 7",
         ),
         (
             format!("{good}{many_boxes}"),
