@@ -1,17 +1,19 @@
 //! An independent, deliberately naive solver for games with few open boxes, for the checks of
-//! every objective: keeps are enumerated as the 32 subsets of dice positions, and re-roll
-//! outcomes by enumerating every ordered sequence of faces, with no lattice, no lanes and no
-//! shared code beyond the rules' scoring.
+//! every objective: keeps are enumerated as the 32 subsets of dice positions (64 with six
+//! dice), and re-roll outcomes by enumerating every ordered sequence of faces, with no
+//! lattice, no lanes and no shared code beyond the rules' scoring.
 
 use std::collections::HashMap;
 
-use yahtzee_core::game::dice::Dice;
 use yahtzee_core::game::rules::Rules;
 use yahtzee_core::game::state::State;
 
 pub struct BruteForce {
     pub rules: Rules,
-    /// The 252 sorted hands of five dice, and the number of ordered throws giving each.
+    /// The number of dice: five or six.
+    dice: usize,
+    /// The 252 sorted hands of five dice (462 of six), and the number of ordered throws
+    /// giving each.
     hands: Vec<(Vec<u8>, u32)>,
     /// `moves[hand][subset]`: (probability, resulting hand) for keeping the dice at the
     /// positions of `subset` and throwing the others.
@@ -72,23 +74,24 @@ type Ending = (usize, u32, u32, State);
 
 impl BruteForce {
     pub fn new(rules: Rules) -> BruteForce {
-        let hands = throws(5);
+        let n = rules.dice().dice();
+        let hands = throws(n as u32);
         let index: HashMap<Vec<u8>, usize> = hands
             .iter()
             .enumerate()
             .map(|(i, (h, _))| (h.clone(), i))
             .collect();
-        let by_n: Vec<_> = (0..=5).map(throws).collect();
+        let by_n: Vec<_> = (0..=n as u32).map(throws).collect();
         let moves = hands
             .iter()
             .map(|(hand, _)| {
-                (0..32u32)
+                (0..1u32 << n)
                     .map(|subset| {
-                        let kept: Vec<u8> = (0..5)
+                        let kept: Vec<u8> = (0..n)
                             .filter(|i| subset & (1 << i) != 0)
                             .map(|i| hand[i])
                             .collect();
-                        let thrown = 5 - kept.len();
+                        let thrown = n - kept.len();
                         let total = 6f64.powi(thrown as i32);
                         by_n[thrown]
                             .iter()
@@ -104,6 +107,7 @@ impl BruteForce {
             .collect();
         BruteForce {
             rules,
+            dice: n,
             hands,
             moves,
             values: HashMap::new(),
@@ -117,7 +121,7 @@ impl BruteForce {
         self.hands
             .iter()
             .map(|(faces, _)| {
-                let dice = Dice::from_faces(faces).unwrap();
+                let dice = self.rules.dice().dice_of(faces).unwrap();
                 let legal = self.rules.legal_boxes(state.filled, &dice);
                 (0..self.rules.box_count())
                     .filter(|i| legal & (1 << i) != 0)
@@ -137,7 +141,7 @@ impl BruteForce {
     }
 
     /// The value of a turn whose hands with no roll left are worth `last`: the best of the
-    /// 32 ways to keep dice with one and then two rolls left, then the mean over the opening
+    /// 32 (or 64) ways to keep dice with one and then two rolls left, then the mean over the opening
     /// hands.
     fn turn(&self, mut by_hand: Vec<f64>) -> f64 {
         for _ in 0..2 {
@@ -155,7 +159,7 @@ impl BruteForce {
         self.hands
             .iter()
             .zip(&by_hand)
-            .map(|((_, count), v)| f64::from(*count) / 7776.0 * v)
+            .map(|((_, count), v)| f64::from(*count) / 6f64.powi(self.dice as i32) * v)
             .sum()
     }
 
@@ -237,9 +241,9 @@ impl BruteForce {
             let mut next_values = Vec::new();
             let mut next_dists = Vec::new();
             for (hand, subsets) in self.hands.iter().zip(&self.moves) {
-                let mut keeps: Vec<(usize, Vec<u8>, u32)> = (0..32u32)
+                let mut keeps: Vec<(usize, Vec<u8>, u32)> = (0..1u32 << self.dice)
                     .map(|subset| {
-                        let kept: Vec<u8> = (0..5)
+                        let kept: Vec<u8> = (0..self.dice)
                             .filter(|i| subset & (1 << i) != 0)
                             .map(|i| hand.0[i])
                             .collect();
@@ -270,7 +274,7 @@ impl BruteForce {
         }
         let mut d = Vec::new();
         for ((_, count), h) in self.hands.iter().zip(&dists) {
-            add_scaled(&mut d, f64::from(*count) / 7776.0, h);
+            add_scaled(&mut d, f64::from(*count) / 6f64.powi(self.dice as i32), h);
         }
         self.distributions.insert(state, d.clone());
         d
@@ -375,9 +379,9 @@ impl BruteForce {
     /// The distinct keeps of a hand in the order of preference (the fewest dice, then the
     /// lowest faces), each with one subset of positions that keeps it.
     fn keeps_in_order(hand: &[u8]) -> Vec<KeepInOrder> {
-        let mut keeps: Vec<KeepInOrder> = (0..32u32)
+        let mut keeps: Vec<KeepInOrder> = (0..1u32 << hand.len())
             .map(|subset| {
-                let kept: Vec<u8> = (0..5)
+                let kept: Vec<u8> = (0..hand.len())
                     .filter(|i| subset & (1 << i) != 0)
                     .map(|i| hand[i])
                     .collect();

@@ -17,6 +17,14 @@ use yahtzee_core::{Rules, State};
 pub fn run(args: &SolveArgs) -> Result<()> {
     let rules = args.rules.rules();
     let pool = super::thread_pool(args.threads)?;
+    if rules.dice().dice() != 5
+        && (args.two_player || args.objective != ObjectiveArg::ExpectedScore)
+    {
+        anyhow::bail!(
+            "{} is a game of six dice: only its expected-score table is solved for now; leave out --objective and --two-player",
+            rules.label()
+        );
+    }
     if args.two_player {
         return run_two_player(args, rules, &pool);
     }

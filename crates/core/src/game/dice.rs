@@ -1,10 +1,13 @@
-//! Dice, keeps and the combinatorics of five six-sided dice.
+//! Dice, keeps and the combinatorics of five or six six-sided dice.
 //!
 //! A hand of dice is a multiset: the order of the dice never matters, so a hand is stored as
-//! the count of each face. Every multiset of at most five dice gets a dense index
-//! ([`Multiset`]): 462 of them in all, of which the 252 of size five are the distinct rolls.
-//! The solver walks this lattice by adding one die (the expectation over a re-rolled die) and
-//! by removing one die (the best keep among the sub-multisets of a roll), so both moves are
+//! the count of each face. Every multiset of at most six dice gets a dense index
+//! ([`Multiset`]), ordered by size: the 462 multisets of at most five dice come first, in the
+//! same order whatever the game, so a game of five dice uses the first 462 (its 252 rolls at
+//! 210..462) and a game of six all 924 (its 462 rolls at 462..924). What depends on the number
+//! of dice, the ranges of keeps and rolls and the number of throws, is a [`DiceSpace`]. The
+//! solver walks this lattice by adding one die (the expectation over a re-rolled die) and by
+//! removing one die (the best keep among the sub-multisets of a roll), so both moves are
 //! precomputed here once, in [`Lattice`].
 //!
 //! Dice enter the program in two ways, and each has one door here: written as text
@@ -21,8 +24,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::text::{excerpt, plural};
 
-/// Number of dice in the game.
+/// Number of dice in the games of five dice (every game but the six-dice ones, whose
+/// [`DiceSpace`] says six): the front ends' dice, parsed and shown.
 pub const DICE: usize = 5;
+/// The most dice a game may have.
+pub const MAX_DICE: usize = 6;
 /// Number of faces on a die.
 pub const FACES: usize = 6;
 /// Number of multisets of 0 to 5 dice: C(11, 5).
@@ -32,13 +38,86 @@ pub const ROLLS: usize = 252;
 /// Index of the first roll of five dice: the multisets are ordered by size, and the 210
 /// smaller ones come first.
 pub const FIRST_ROLL: usize = MULTISETS - ROLLS;
+/// Number of multisets of 0 to 6 dice, C(12, 6): the whole lattice.
+pub const ALL_MULTISETS: usize = 924;
+/// The most rolls a game has: the 462 of six dice.
+pub const MAX_ROLLS: usize = ALL_MULTISETS - MULTISETS;
+
+/// Number of multisets of at most `n` dice, C(n + 6, 6), for `n` = 0 to 6: where the
+/// multisets of `n + 1` dice start.
+const MULTISETS_UP_TO: [usize; MAX_DICE + 1] = [1, 7, 28, 84, 210, 462, 924];
+
+/// The dice of a game, five or six, and what follows from their number: which multisets are
+/// its keeps and which its rolls, and how many ordered throws all the dice have. The solver's
+/// loops take their lengths from it, so one kernel serves both.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct DiceSpace {
+    dice: u8,
+}
+
+impl DiceSpace {
+    /// Five dice: Yahtzee, Yacht, Yatzy.
+    pub const FIVE: DiceSpace = DiceSpace { dice: 5 };
+    /// Six dice: Maxi Yatzy.
+    pub const SIX: DiceSpace = DiceSpace { dice: 6 };
+
+    /// The space of `dice` dice, when it is five or six.
+    pub const fn of(dice: usize) -> Option<DiceSpace> {
+        match dice {
+            5 => Some(DiceSpace::FIVE),
+            6 => Some(DiceSpace::SIX),
+            _ => None,
+        }
+    }
+
+    /// Number of dice.
+    #[inline(always)]
+    pub const fn dice(self) -> usize {
+        self.dice as usize
+    }
+
+    /// Number of multisets of at most this many dice (462 or 924): the keeps and rolls.
+    #[inline(always)]
+    pub const fn multisets(self) -> usize {
+        MULTISETS_UP_TO[self.dice as usize]
+    }
+
+    /// Index of the first roll (210 or 462): the keeps of fewer dice come before.
+    #[inline(always)]
+    pub const fn first_roll(self) -> usize {
+        MULTISETS_UP_TO[self.dice as usize - 1]
+    }
+
+    /// Number of distinct rolls (252 or 462).
+    #[inline(always)]
+    pub const fn rolls(self) -> usize {
+        self.multisets() - self.first_roll()
+    }
+
+    /// Number of ordered throws of all the dice, 6^dice (7,776 or 46,656).
+    pub const fn throws(self) -> u32 {
+        6u32.pow(self.dice as u32)
+    }
+
+    /// Every distinct roll, in index order.
+    pub fn all_rolls(self) -> impl Iterator<Item = Dice> {
+        (self.first_roll()..self.multisets()).map(Dice::from_index)
+    }
+
+    /// The roll of all the dice showing these faces.
+    pub fn dice_of(self, faces: &[u8]) -> Result<Dice, DiceError> {
+        let counts = check_faces(faces, FaceCount::Exactly(self.dice()), &faces_text(faces))?;
+        Ok(Dice { counts })
+    }
+}
 
 /// Count of each face, `counts[f - 1]` dice showing face `f`.
 pub type Counts = [u8; FACES];
 
-/// The dense index of a multiset of at most five dice (0..462). Indices are ordered by size,
+/// The dense index of a multiset of at most six dice (0..924). Indices are ordered by size,
 /// then lexicographically by the sorted faces, so every multiset comes after all its
-/// sub-multisets: index 0 is the empty keep and 210..462 are the rolls.
+/// sub-multisets: index 0 is the empty keep, 210..462 are the rolls of five dice and
+/// 462..924 those of six.
 pub type Multiset = usize;
 
 /// How many faces a text or a list of dice must give.
@@ -213,10 +292,11 @@ impl Dice {
         Ok(Dice { counts })
     }
 
-    /// The roll with this dense index (`FIRST_ROLL..MULTISETS`).
+    /// The roll with this dense index (`FIRST_ROLL..MULTISETS` for five dice, see
+    /// [`DiceSpace`]).
     pub fn from_index(index: Multiset) -> Dice {
         let lattice = Lattice::get();
-        debug_assert!((FIRST_ROLL..MULTISETS).contains(&index));
+        debug_assert!((FIRST_ROLL..ALL_MULTISETS).contains(&index));
         Dice {
             counts: lattice.counts[index],
         }
@@ -237,16 +317,28 @@ impl Dice {
         faces_of(&self.counts)
     }
 
-    /// Sum of the five dice.
+    /// Sum of the dice.
     pub fn sum(&self) -> u32 {
         sum_of(&self.counts)
     }
 
-    /// The face shown by all five dice, if this is five of a kind.
+    /// Number of dice (five, or six in a six-dice game).
+    pub fn len(&self) -> usize {
+        self.counts.iter().map(|&c| usize::from(c)).sum()
+    }
+
+    /// Always false: a roll has dice.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The face shown by all the dice, if every die shows the same: five of a kind (six of
+    /// a kind with six dice, the Maxi Yatzy).
     pub fn five_of_a_kind(&self) -> Option<u8> {
+        let n = self.len();
         self.counts
             .iter()
-            .position(|&c| usize::from(c) == DICE)
+            .position(|&c| usize::from(c) == n)
             .map(|i| i as u8 + 1)
     }
 
@@ -275,7 +367,8 @@ impl Dice {
     /// once per roll and shared.
     pub fn keeps_by_preference(&self) -> &'static [Keep] {
         static KEEPS: LazyLock<Vec<Vec<Keep>>> = LazyLock::new(|| {
-            Dice::all()
+            (FIRST_ROLL..ALL_MULTISETS)
+                .map(Dice::from_index)
                 .map(|d| {
                     let mut keeps = d.keeps();
                     keeps.sort_by_cached_key(|k| (k.len(), k.faces()));
@@ -288,10 +381,17 @@ impl Dice {
 
     /// [`Dice::keeps_by_preference`] of the roll at offset `roll` (`index - FIRST_ROLL`), as
     /// multiset indices: what a scan over one turn's keep values reads, without building a
-    /// [`Keep`] or looking up its index per keep.
+    /// [`Keep`] or looking up its index per keep. (Five dice; six: [`Dice::keep_indices_of`].)
     pub fn keep_indices_by_preference(roll: usize) -> &'static [u16] {
+        Dice::keep_indices_of(FIRST_ROLL + roll)
+    }
+
+    /// [`Dice::keep_indices_by_preference`] of the roll of index `index`, of five or six
+    /// dice.
+    pub fn keep_indices_of(index: Multiset) -> &'static [u16] {
         static INDICES: LazyLock<Vec<Vec<u16>>> = LazyLock::new(|| {
-            Dice::all()
+            (FIRST_ROLL..ALL_MULTISETS)
+                .map(Dice::from_index)
                 .map(|d| {
                     d.keeps_by_preference()
                         .iter()
@@ -300,7 +400,7 @@ impl Dice {
                 })
                 .collect()
         });
-        &INDICES[roll]
+        &INDICES[index - FIRST_ROLL]
     }
 
     /// Every distinct roll of five dice, in index order.
@@ -583,24 +683,24 @@ impl Roll for GameDice {
             if x < limit {
                 let thrown = throws.code[k][(x % sequences) as usize];
                 return usize::from(
-                    lattice.index_by_code[usize::from(throws.code_of[keep] + thrown)],
+                    lattice.index_by_code[(throws.code_of[keep] + thrown) as usize],
                 );
             }
         }
     }
 }
 
-/// What a throw of `k` dice drawn at once needs ([`GameDice`]): for each `k`, the base-6 code
+/// What a throw of `k` dice drawn at once needs ([`GameDice`]): for each `k`, the base-7 code
 /// (as [`Lattice`] indexes multisets by) of the multiset of each of the `6^k` sequences of
 /// faces; the code of each multiset. A keep's code plus the thrown dice's code is the roll's
-/// code: no face is counted more than five times, so no digit carries.
+/// code: no face is counted more than six times, so no digit carries.
 struct Throws {
     /// `6^k`.
-    sequences: [u32; DICE + 1],
+    sequences: [u32; MAX_DICE + 1],
     /// `code[k][s]`: the code of the multiset of sequence `s` of `k` faces.
-    code: [Vec<u16>; DICE + 1],
+    code: [Vec<u32>; MAX_DICE + 1],
     /// The code of each multiset, by index.
-    code_of: Vec<u16>,
+    code_of: Vec<u32>,
 }
 
 impl Throws {
@@ -616,14 +716,14 @@ impl Throws {
                             counts[s % 6] += 1;
                             s /= 6;
                         }
-                        Lattice::code(&counts) as u16
+                        Lattice::code(&counts) as u32
                     })
                     .collect()
             });
             let code_of = lattice
                 .counts
                 .iter()
-                .map(|c| Lattice::code(c) as u16)
+                .map(|c| Lattice::code(c) as u32)
                 .collect();
             Throws {
                 sequences,
@@ -635,13 +735,15 @@ impl Throws {
     }
 }
 
-/// The precomputed multiset lattice shared by the solver and the advice.
+/// The precomputed multiset lattice shared by the solver and the advice: every multiset of at
+/// most six dice (a game of five dice uses the first [`MULTISETS`], see [`DiceSpace`]).
 pub struct Lattice {
     /// Face counts of each multiset.
     pub counts: Vec<Counts>,
     /// Number of dice in each multiset.
     pub size: Vec<u8>,
-    /// `add[i][f]`: the multiset `i` plus one die showing `f + 1`; only for `i < FIRST_ROLL`.
+    /// `add[i][f]`: the multiset `i` plus one die showing `f + 1`; only for multisets of
+    /// fewer than six dice.
     pub add: Vec<[u16; FACES]>,
     /// Sub-multisets one die smaller, in compressed rows: those of multiset `i` are
     /// `remove[remove_start[i]..remove_start[i + 1]]` (one per distinct face present).
@@ -651,7 +753,10 @@ pub struct Lattice {
     /// Probability of each roll when all five dice are thrown: 5! / (c1! ... c6!) / 6^5.
     /// Indexed by roll offset (`index - FIRST_ROLL`).
     pub roll_probability: Vec<f64>,
-    /// Dense index by base-6 code of the counts (`counts` read as digits, each 0..=5).
+    /// The number of ordered throws of each multiset's dice that show it, n! / (c1! ... c6!)
+    /// (at most 720), by index: a roll's chance is this over [`DiceSpace::throws`].
+    pub ways: Vec<u32>,
+    /// Dense index by base-7 code of the counts (`counts` read as digits, each 0..=6).
     index_by_code: Vec<u16>,
 }
 
@@ -665,19 +770,28 @@ impl Lattice {
     fn code(counts: &Counts) -> usize {
         counts
             .iter()
-            .fold(0usize, |acc, &c| acc * 6 + usize::from(c))
+            .fold(0usize, |acc, &c| acc * 7 + usize::from(c))
     }
 
-    /// Dense index of a multiset of at most five dice.
+    /// Dense index of a multiset of at most six dice.
     pub fn index_of(&self, counts: &Counts) -> Multiset {
         usize::from(self.index_by_code[Self::code(counts)])
+    }
+
+    /// Probability of each roll of `space`'s dice, by roll offset (`index - first_roll`).
+    pub fn roll_probabilities(&self, space: DiceSpace) -> Vec<f64> {
+        let throws = f64::from(space.throws());
+        self.ways[space.first_roll()..space.multisets()]
+            .iter()
+            .map(|&w| f64::from(w) / throws)
+            .collect()
     }
 
     fn build() -> Lattice {
         // Enumerate by size, then lexicographically by sorted faces: every sub-multiset then
         // precedes its super-multisets, which lets the solver sweep in index order.
-        let mut counts: Vec<Counts> = Vec::with_capacity(MULTISETS);
-        for size in 0..=DICE {
+        let mut counts: Vec<Counts> = Vec::with_capacity(ALL_MULTISETS);
+        for size in 0..=MAX_DICE {
             let mut faces = Vec::new();
             fn rec(start: u8, left: usize, faces: &mut Vec<u8>, out: &mut Vec<Counts>) {
                 if left == 0 {
@@ -696,18 +810,18 @@ impl Lattice {
             }
             rec(1, size, &mut faces, &mut counts);
         }
-        assert_eq!(counts.len(), MULTISETS);
-        let mut index_by_code = vec![u16::MAX; 6usize.pow(FACES as u32)];
+        assert_eq!(counts.len(), ALL_MULTISETS);
+        let mut index_by_code = vec![u16::MAX; 7usize.pow(FACES as u32)];
         for (i, c) in counts.iter().enumerate() {
             index_by_code[Self::code(c)] = i as u16;
         }
         let size: Vec<u8> = counts.iter().map(|c| c.iter().sum()).collect();
-        let mut add = vec![[u16::MAX; FACES]; MULTISETS];
+        let mut add = vec![[u16::MAX; FACES]; ALL_MULTISETS];
         let mut remove = Vec::new();
         let mut remove_start = vec![0u32];
         for (i, c) in counts.iter().enumerate() {
             for f in 0..FACES {
-                if usize::from(size[i]) < DICE {
+                if usize::from(size[i]) < MAX_DICE {
                     let mut d = *c;
                     d[f] += 1;
                     add[i][f] = index_by_code[Self::code(&d)];
@@ -720,10 +834,14 @@ impl Lattice {
             }
             remove_start.push(remove.len() as u32);
         }
-        let fact = |n: u8| (1..=u32::from(n)).product::<u32>() as f64;
-        let roll_probability = counts[FIRST_ROLL..]
+        let fact = |n: u8| (1..=u32::from(n)).product::<u32>();
+        let ways: Vec<u32> = counts
             .iter()
-            .map(|c| fact(5) / c.iter().map(|&k| fact(k)).product::<f64>() / 7776.0)
+            .map(|c| fact(c.iter().sum()) / c.iter().map(|&k| fact(k)).product::<u32>())
+            .collect();
+        let roll_probability = ways[FIRST_ROLL..MULTISETS]
+            .iter()
+            .map(|&w| f64::from(w) / 7776.0)
             .collect();
         Lattice {
             counts,
@@ -732,6 +850,7 @@ impl Lattice {
             remove,
             remove_start,
             roll_probability,
+            ways,
             index_by_code,
         }
     }
@@ -812,9 +931,47 @@ mod tests {
     #[test]
     fn lattice_has_462_multisets_and_252_rolls() {
         let l = Lattice::get();
-        assert_eq!(l.counts.len(), MULTISETS);
-        assert_eq!(l.size.iter().filter(|&&s| s == 5).count(), ROLLS);
+        assert_eq!(l.counts.len(), ALL_MULTISETS);
+        assert_eq!(
+            l.size[..MULTISETS].iter().filter(|&&s| s == 5).count(),
+            ROLLS
+        );
         assert!(l.size[..FIRST_ROLL].iter().all(|&s| s < 5));
+    }
+
+    #[test]
+    fn six_dice_extend_the_lattice_of_five() {
+        let l = Lattice::get();
+        let six = DiceSpace::SIX;
+        assert_eq!(
+            (six.multisets(), six.first_roll(), six.rolls()),
+            (924, 462, 462)
+        );
+        assert_eq!(
+            l.size[six.first_roll()..]
+                .iter()
+                .filter(|&&s| s == 6)
+                .count(),
+            462
+        );
+        // The five-dice lattice is the prefix: its indices do not move.
+        for d in Dice::all() {
+            assert!((FIRST_ROLL..MULTISETS).contains(&d.index()));
+        }
+        let total: f64 = l.roll_probabilities(six).iter().sum();
+        assert!((total - 1.0).abs() < 1e-12);
+        assert_eq!(l.roll_probabilities(DiceSpace::FIVE), l.roll_probability);
+        // Every keep of fewer than six dice plus one die is a multiset one die larger.
+        for i in 0..six.first_roll() {
+            for &j in &l.add[i] {
+                assert_eq!(l.size[usize::from(j)], l.size[i] + 1);
+            }
+        }
+        let maxi = six.dice_of(&[4; 6]).unwrap();
+        assert_eq!(maxi.five_of_a_kind(), Some(4));
+        assert_eq!(maxi.keeps().len(), 7);
+        assert_eq!(Dice::keep_indices_of(maxi.index()).len(), 7);
+        assert!(six.dice_of(&[1, 2, 3, 4, 5]).is_err());
     }
 
     #[test]

@@ -176,19 +176,21 @@ pub fn card_states(rules: &Rules, filled: BoxMask) -> Vec<State> {
 /// bit set; `1` (total 0 only) in rules without an upper bonus.
 pub fn reachable_upper_totals(rules: &Rules, filled: BoxMask) -> u64 {
     let upper = usize::from(filled & UPPER_MASK);
-    match rules.upper_threshold() {
-        0 => 1,
-        63 => REACHABLE_UPPER_TOTALS[upper],
-        t => upper_totals_table(t)[upper],
+    let dice = rules.dice().dice() as u32;
+    match (rules.upper_threshold(), dice) {
+        (0, _) => 1,
+        (63, 5) => REACHABLE_UPPER_TOTALS[upper],
+        (t, dice) => upper_totals_table(t, dice)[upper],
     }
 }
 
 /// [`reachable_upper_totals`] of each set of filled upper boxes with threshold 63, worked
 /// out at compile time (the solver asks for it once per card).
-const REACHABLE_UPPER_TOTALS: [u64; 64] = upper_totals_table(63);
+const REACHABLE_UPPER_TOTALS: [u64; 64] = upper_totals_table(63, 5);
 
-/// The reachable upper totals of each set of filled upper boxes, capped at `threshold`.
-const fn upper_totals_table(threshold: u32) -> [u64; 64] {
+/// The reachable upper totals of each set of filled upper boxes, capped at `threshold`, with
+/// `dice` dice (each upper box scores its face 0 to `dice` times).
+const fn upper_totals_table(threshold: u32, dice: u32) -> [u64; 64] {
     let mut table = [0u64; 64];
     let mut upper = 0;
     while upper < 64 {
@@ -201,7 +203,7 @@ const fn upper_totals_table(threshold: u32) -> [u64; 64] {
                 while total < 64 {
                     if set & (1 << total) != 0 {
                         let mut n = 0;
-                        while n <= 5 {
+                        while n <= dice {
                             let reached = total + face * n;
                             let capped = if reached < threshold {
                                 reached

@@ -41,7 +41,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::game::dice::{DICE, Dice, FIRST_ROLL, Keep, Lattice, MULTISETS, ROLLS};
+use crate::game::dice::{ALL_MULTISETS, Dice, DiceSpace, Keep, MAX_DICE, MAX_ROLLS};
 use crate::game::rules::{BoxMask, Joker, MAX_BOXES, Rules};
 use crate::game::state::{
     Layout, State, UPPER_TOTALS, cards_by_depth, reachable_upper_totals, set_bits,
@@ -52,9 +52,10 @@ pub(crate) use crate::solve::kernel::ScoreTable;
 use crate::solve::kernel::{Plan, aligned_start, per_line, run_turn};
 use crate::solve::simd::{Isa, Simd, simd_dispatch};
 
-/// Length of a successor row: 64 upper totals plus room for the largest upper score (30), so a
-/// lane `u` reading `u + points` never leaves the row. Lanes past 63 repeat lane 63.
-const ROW: usize = 96;
+/// Length of a successor row: 64 upper totals plus room for the largest upper score (30, or
+/// 36 with six dice), so a lane `u` reading `u + points` never leaves the row. Lanes past 63
+/// repeat lane 63.
+const ROW: usize = UPPER_TOTALS + 6 * MAX_DICE;
 /// The successor slot of the five-of-a-kind box filled with its points (50), which sets the
 /// bonus flag (slots 0 to `MAX_BOXES - 1` are the boxes filled with anything else).
 const SLOT_FIFTY: usize = MAX_BOXES;
@@ -273,11 +274,12 @@ impl Plan<f64> {
         if !five_filled || (rules.joker() == Joker::None && bonus == 0) {
             return;
         }
-        for r in 0..ROLLS {
-            if !turn.scores.five_of_a_kind[r] {
+        let first_roll = turn.scores.dice.first_roll();
+        for (r, &five) in turn.scores.five_of_a_kind.iter().enumerate() {
+            if !five {
                 continue;
             }
-            let dice = Dice::from_index(FIRST_ROLL + r);
+            let dice = Dice::from_index(first_roll + r);
             let from = self.joker_rows.len() as u16;
             for c in set_bits(u64::from(rules.legal_boxes(turn.filled, &dice))) {
                 let points = rules.score(c, &dice, turn.filled);
@@ -298,7 +300,8 @@ impl Plan<f64> {
 }
 
 /// Per-thread working memory of one turn: no allocation per card. `N` lanes are solved at a
-/// time; with `N` = 16 the keep array takes 462 x 128 bytes, well inside L2.
+/// time; with `N` = 16 the keep array takes 462 x 128 bytes (924 x 128 with six dice), well
+/// inside L2.
 pub(crate) struct Scratch<const N: usize> {
     /// The keep values, `N` lanes per multiset, from `k[k_start]` (a cache line boundary):
     /// see [`Scratch::keeps_and_plan`].
@@ -313,7 +316,7 @@ pub(crate) struct Scratch<const N: usize> {
 
 impl<const N: usize> Scratch<N> {
     pub(crate) fn new() -> Scratch<N> {
-        let k = vec![0.0; per_line::<f64>() + MULTISETS * N];
+        let k = vec![0.0; per_line::<f64>() + ALL_MULTISETS * N];
         Scratch {
             k_start: aligned_start(&k),
             k,
@@ -327,7 +330,7 @@ impl<const N: usize> Scratch<N> {
     /// The keep values of a block of `M` lanes (at most `N`) and the plan, borrowed together.
     #[inline(always)]
     pub(crate) fn keeps_and_plan<const M: usize>(&mut self) -> (&mut [[f64; M]], &Plan<f64>) {
-        let k = &mut self.k[self.k_start..][..MULTISETS * M];
+        let k = &mut self.k[self.k_start..][..ALL_MULTISETS * M];
         (k.as_chunks_mut::<M>().0, &self.plan)
     }
 
@@ -383,7 +386,7 @@ pub(crate) fn state_turn(
             } else {
                 // A slice rather than an iterator: an iterator behind `dyn` cost a call per
                 // value, a tenth of an advice query (callgrind).
-                let mut less = [0.0; MULTISETS];
+                let mut less = [0.0; ALL_MULTISETS];
                 for (to, &v) in less.iter_mut().zip(k) {
                     *to = v - held;
                 }
@@ -409,7 +412,7 @@ pub(crate) fn card_turns(
     last: Layer,
     mut visit: impl FnMut(usize, Layer, &[f64]),
 ) {
-    let mut column = [0.0; MULTISETS];
+    let mut column = [0.0; ALL_MULTISETS];
     card_layers(turn, layout, values, lanes, last, |layer, k| {
         for l in 0..lanes.len() {
             for (to, v) in column.iter_mut().zip(k) {
@@ -486,10 +489,10 @@ fn card_layers(
 /// of offset `r`. What [`TurnValues::best_keep_of_roll`] chooses, roll by roll.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TurnKeeps {
-    /// With two rolls left (after the opening roll).
-    pub two_rolls_left: [u16; ROLLS],
-    /// With one roll left.
-    pub one_roll_left: [u16; ROLLS],
+    /// With two rolls left (after the opening roll), one per roll.
+    pub two_rolls_left: Vec<u16>,
+    /// With one roll left, one per roll.
+    pub one_roll_left: Vec<u16>,
 }
 
 impl TurnKeeps {
@@ -515,10 +518,13 @@ pub(crate) fn card_keeps(
     lanes: &[(u8, bool)],
 ) -> Vec<TurnKeeps> {
     let simd = *DETECTED;
-    let mut one = [[0u16; CARD_LANES]; ROLLS];
-    let mut two = [[0u16; CARD_LANES]; ROLLS];
+    let dice = turn.scores.dice;
+    let (first_roll, rolls) = (dice.first_roll(), dice.rolls());
+    let mut one = [[0u16; CARD_LANES]; MAX_ROLLS];
+    let mut two = [[0u16; CARD_LANES]; MAX_ROLLS];
     // The values of stopping (the final roll's best box), read again with two rolls left.
-    let mut stops = [[0.0; CARD_LANES]; ROLLS];
+    let mut stops = [[0.0; CARD_LANES]; MAX_ROLLS];
+    let (one, two, stops) = (&mut one[..rolls], &mut two[..rolls], &mut stops[..rolls]);
     card_layers(
         turn,
         layout,
@@ -527,17 +533,17 @@ pub(crate) fn card_keeps(
         Layer::TwoRollsLeft,
         |layer, k| match layer {
             Layer::OneRollLeft => {
-                stops.copy_from_slice(&k[FIRST_ROLL..MULTISETS]);
-                scan_keeps(simd, (&k[..FIRST_ROLL], &stops, &mut one));
+                stops.copy_from_slice(&k[first_roll..]);
+                scan_keeps(simd, (&k[..first_roll], stops, one));
             }
-            Layer::TwoRollsLeft => scan_keeps(simd, (&k[..FIRST_ROLL], &stops, &mut two)),
+            Layer::TwoRollsLeft => scan_keeps(simd, (&k[..first_roll], stops, two)),
             Layer::Opening => {}
         },
     );
     (0..lanes.len())
         .map(|l| TurnKeeps {
-            two_rolls_left: std::array::from_fn(|r| two[r][l]),
-            one_roll_left: std::array::from_fn(|r| one[r][l]),
+            two_rolls_left: two.iter().map(|r| r[l]).collect(),
+            one_roll_left: one.iter().map(|r| r[l]).collect(),
         })
         .collect()
 }
@@ -549,8 +555,8 @@ simd_dispatch! {
     /// [`scan_keeps_in`] compiled for the processor's widest vectors.
     fn scan_keeps[](
         fewer: &[[f64; CARD_LANES]],
-        stops: &[[f64; CARD_LANES]; ROLLS],
-        out: &mut [[u16; CARD_LANES]; ROLLS],
+        stops: &[[f64; CARD_LANES]],
+        out: &mut [[u16; CARD_LANES]],
     ) -> () {
         scan_keeps_in
     }
@@ -558,15 +564,16 @@ simd_dispatch! {
 
 /// The best keep of every roll in every lane: the tie rule's scan over the roll's keeps in
 /// the order of preference, `fewer[i]` the value of keeping the multiset `i` of fewer than
-/// five dice, `stops[r]` that of stopping on roll `r`.
+/// all the dice (its length is the first roll's index), `stops[r]` that of stopping on roll
+/// `r`.
 #[inline(always)]
 fn scan_keeps_in(
     fewer: &[[f64; CARD_LANES]],
-    stops: &[[f64; CARD_LANES]; ROLLS],
-    out: &mut [[u16; CARD_LANES]; ROLLS],
+    stops: &[[f64; CARD_LANES]],
+    out: &mut [[u16; CARD_LANES]],
 ) {
     for (r, best) in out.iter_mut().enumerate() {
-        let keeps = Dice::keep_indices_by_preference(r);
+        let keeps = Dice::keep_indices_of(fewer.len() + r);
         let (stop, keeps_of_fewer) = keeps.split_last().expect("every roll has a keep");
         let mut scan = PreferredLanes::<CARD_LANES>::new();
         for &keep in keeps_of_fewer {
@@ -620,12 +627,14 @@ pub struct TurnValues {
     pub two_rolls_left: Vec<f64>,
     /// Value of each roll with two rolls left (the value after the opening roll).
     pub opening_rolls: Vec<f64>,
+    /// The dice of the game: which entries are rolls.
+    pub dice: DiceSpace,
 }
 
 impl TurnValues {
     /// Computes the turn of `state` from the solved successors in `table`: every layer.
     pub fn new(table: &(impl ExpectedValues + ?Sized), state: &State) -> TurnValues {
-        let mut values = TurnValues::empty();
+        let mut values = TurnValues::empty(table.rules().dice());
         table.turn(state, Layer::Opening, &mut |layer, layer_values| {
             values.add_layer(layer, layer_values)
         });
@@ -633,11 +642,12 @@ impl TurnValues {
     }
 
     /// A turn with no layer yet.
-    pub(crate) fn empty() -> TurnValues {
+    pub(crate) fn empty(dice: DiceSpace) -> TurnValues {
         TurnValues {
-            one_roll_left: Vec::with_capacity(MULTISETS),
-            two_rolls_left: Vec::with_capacity(MULTISETS),
-            opening_rolls: Vec::with_capacity(ROLLS),
+            one_roll_left: Vec::with_capacity(dice.multisets()),
+            two_rolls_left: Vec::with_capacity(dice.multisets()),
+            opening_rolls: Vec::with_capacity(dice.rolls()),
+            dice,
         }
     }
 
@@ -646,7 +656,9 @@ impl TurnValues {
         match layer {
             Layer::OneRollLeft => self.one_roll_left.extend_from_slice(values),
             Layer::TwoRollsLeft => self.two_rolls_left.extend_from_slice(values),
-            Layer::Opening => self.opening_rolls.extend_from_slice(&values[FIRST_ROLL..]),
+            Layer::Opening => self
+                .opening_rolls
+                .extend_from_slice(&values[self.dice.first_roll()..]),
         }
     }
 
@@ -657,9 +669,9 @@ impl TurnValues {
     }
 
     /// [`TurnValues::keep_value`] of the keep of multiset index `i` (a roll's own index,
-    /// `FIRST_ROLL` and up, keeps all five dice).
+    /// the first roll's and up, keeps all the dice).
     fn value_of_index(&self, rolls_left: u8, i: usize) -> f64 {
-        if i >= FIRST_ROLL || rolls_left <= 1 {
+        if i >= self.dice.first_roll() || rolls_left <= 1 {
             self.one_roll_left[i]
         } else {
             self.two_rolls_left[i]
@@ -670,12 +682,13 @@ impl TurnValues {
     /// within [`TIE`](crate::game::ties::TIE) go to the keep with the fewest dice, then to
     /// the lowest faces; a keep of all five dice means stopping to score.
     pub fn best_keep(&self, rolls_left: u8, dice: &Dice) -> (Keep, f64) {
-        let (index, value) = self.best_keep_of_roll(rolls_left, dice.index() - FIRST_ROLL);
+        let (index, value) =
+            self.best_keep_of_roll(rolls_left, dice.index() - self.dice.first_roll());
         (Keep::from_index(index), value)
     }
 
-    /// [`TurnValues::best_keep`] of the roll at offset `roll` (`index - FIRST_ROLL`): the
-    /// keep's multiset index (the roll's own index to stop) and its value.
+    /// [`TurnValues::best_keep`] of the roll at offset `roll` (its index less the first
+    /// roll's): the keep's multiset index (the roll's own index to stop) and its value.
     ///
     /// The scan of the tie rule ([`Preferred`]) carries its best value from one keep to the
     /// next; most rolls have one keep clearly best, found without that chain: the keep the
@@ -683,9 +696,9 @@ impl TurnValues {
     /// a single keep is that close (a margin wider by 1e-12 absorbs the rounding of the
     /// comparisons), it is the choice. Otherwise the scan decides.
     pub fn best_keep_of_roll(&self, rolls_left: u8, roll: usize) -> (usize, f64) {
-        let keeps = Dice::keep_indices_by_preference(roll);
+        let keeps = Dice::keep_indices_of(self.dice.first_roll() + roll);
         let (stop, keeps_of_fewer) = keeps.split_last().expect("every roll has a keep");
-        debug_assert!(usize::from(*stop) >= FIRST_ROLL);
+        debug_assert!(usize::from(*stop) >= self.dice.first_roll());
         let fewer: &[f64] = if rolls_left <= 1 {
             &self.one_roll_left
         } else {
@@ -737,11 +750,21 @@ fn solve_turn<const N: usize>(
     u0: usize,
 ) -> [f64; N] {
     run_turn(k, plan, scores, u0, Layer::Opening, |_, _| {});
-    // The opening roll: the probability-weighted mean of the rolls' values.
-    let lattice = Lattice::get();
+    // The opening roll: the probability-weighted mean of the rolls' values (the rolls from
+    // a constant index, one copy per number of dice).
+    if scores.dice == DiceSpace::FIVE {
+        opening_roll(k, scores, DiceSpace::FIVE)
+    } else {
+        opening_roll(k, scores, DiceSpace::SIX)
+    }
+}
+
+/// The probability-weighted mean of the rolls' values in `k`, rolls of `dice` dice.
+#[inline(always)]
+fn opening_roll<const N: usize>(k: &[[f64; N]], scores: &ScoreTable, dice: DiceSpace) -> [f64; N] {
+    let rolls = &k[dice.first_roll()..dice.multisets()];
     let mut total = [0.0; N];
-    for (r, p) in lattice.roll_probability.iter().enumerate() {
-        let v = &k[FIRST_ROLL + r];
+    for (v, p) in rolls.iter().zip(&scores.roll_probability) {
         for l in 0..N {
             total[l] += p * v[l];
         }
@@ -757,7 +780,7 @@ pub(crate) fn shared_upper_totals(rules: &Rules, filled: BoxMask) -> u64 {
     let threshold = rules.upper_threshold();
     let most: u32 = (1..=6u32)
         .filter(|face| filled & (1 << (face - 1)) == 0)
-        .map(|face| face * DICE as u32)
+        .map(|face| face * rules.dice().dice() as u32)
         .sum();
     if most == 0 {
         u64::MAX
@@ -1050,6 +1073,7 @@ mod tests {
         };
         // Values on a grid of steps of 0.4e-9 around 250, so that many keeps are within the
         // tie margin of each other and of the best, and some chains of near ties form.
+        use crate::game::dice::{MULTISETS, ROLLS};
         let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
         let mut next = move || {
             seed ^= seed << 13;
@@ -1065,6 +1089,7 @@ mod tests {
                 one_roll_left: (0..MULTISETS).map(|_| value()).collect(),
                 two_rolls_left: (0..MULTISETS).map(|_| value()).collect(),
                 opening_rolls: vec![0.0; ROLLS],
+                dice: DiceSpace::FIVE,
             };
             for rolls_left in [1, 2] {
                 for roll in 0..ROLLS {

@@ -8,7 +8,7 @@
 //! successor values, and the objective puts them into a [`Plan`]: one row of lanes per way of
 //! filling each open box. The kernel then computes, for the lanes of a block:
 //!
-//! 1. the last roll: for each of the 252 rolls, the best box to fill
+//! 1. the last roll: for each of the 252 rolls (462 with six dice), the best box to fill
 //!    ([`score_final_roll`]);
 //! 2. the value of each keep, by recursion over one more die: the value of keeping `k` is the
 //!    mean over the six faces of keeping `k` plus that face ([`expect_keeps`]), 1,260
@@ -22,11 +22,18 @@
 //! last bits that matter) and `f32` where the objectives' vectors make memory and bandwidth
 //! the cost. The arrays of `N` lanes are written so that the compiler turns them into vector
 //! code, and no operation is fused, so every instruction set gives the same bits.
+//!
+//! Five dice or six: the loops take their ranges from the rule set's [`DiceSpace`] (held by
+//! the [`ScoreTable`]): the keeps of fewer dice are the multisets before its first roll, and
+//! the lattice of six dice extends that of five, so one kernel serves both. (Measured: a
+//! five-dice solve as fast as before, `results/six-dice-2026-12-03.md`: [`run_turn`] runs one
+//! copy of the turn for each number of dice, with its ranges constant.)
 
 use std::ops::{Add, Mul};
 use std::sync::LazyLock;
 
-use crate::game::dice::{DICE, Dice, FACES, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
+use crate::game::dice::{ALL_MULTISETS, DiceSpace, FACES, Lattice, MAX_DICE, MAX_ROLLS};
+use crate::game::rules::file::MAX_POINTS;
 use crate::game::rules::{BoxMask, MAX_BOXES, Rules};
 use crate::game::state::set_bits;
 
@@ -46,14 +53,14 @@ pub trait Real:
     const ONE: Self;
     /// Below every value: the start of a maximum.
     const NEG_INFINITY: Self;
-    /// The points a box can score (0 to 50), as values: one load where the final roll adds
-    /// them.
-    const POINTS: [Self; 51];
+    /// The points a box can score (0 to [`MAX_POINTS`]), as values: one load where the
+    /// final roll adds them.
+    const POINTS: [Self; POINT_VALUES];
     /// A sixth of `self`: the mean over the faces of a die is the sum of the six values
     /// times this. Always the same operation, so the same inputs give the same bits.
     fn sixth(self) -> Self;
-    /// The number of ways (of 7,776) of throwing each of the 252 rolls of five dice, by roll
-    /// offset, in this type (exact: at most 120).
+    /// The number of ways of throwing each multiset (of 7,776 for the 252 rolls of five dice,
+    /// of 46,656 for the 462 of six), by multiset index, in this type (exact: at most 720).
     fn roll_ways() -> &'static [Self];
     /// The nearest value to `x`.
     fn from_f64(x: f64) -> Self;
@@ -82,10 +89,10 @@ macro_rules! real {
             const ZERO: $t = 0.0;
             const ONE: $t = 1.0;
             const NEG_INFINITY: $t = <$t>::NEG_INFINITY;
-            const POINTS: [$t; 51] = {
-                let mut table = [0.0; 51];
+            const POINTS: [$t; POINT_VALUES] = {
+                let mut table = [0.0; POINT_VALUES];
                 let mut p = 0;
-                while p < 51 {
+                while p < POINT_VALUES {
                     table[p] = p as $t;
                     p += 1;
                 }
@@ -96,13 +103,8 @@ macro_rules! real {
                 $sixth(self)
             }
             fn roll_ways() -> &'static [$t] {
-                static WAYS: LazyLock<Vec<$t>> = LazyLock::new(|| {
-                    Lattice::get()
-                        .roll_probability
-                        .iter()
-                        .map(|&p| (p * 7776.0).round() as $t)
-                        .collect()
-                });
+                static WAYS: LazyLock<Vec<$t>> =
+                    LazyLock::new(|| Lattice::get().ways.iter().map(|&w| w as $t).collect());
                 &WAYS
             }
             #[inline(always)]
@@ -134,6 +136,9 @@ macro_rules! real {
         }
     };
 }
+
+/// Entries of [`Real::POINTS`]: 0 to [`MAX_POINTS`].
+pub const POINT_VALUES: usize = MAX_POINTS as usize + 1;
 
 /// `x / 6` for `f64`: times the rounded 1/6, one rounding like a division. (Its tiny bias,
 /// 1/6 rounded down by 1e-17 relative, is far below anything the expected score reads.)
@@ -169,8 +174,12 @@ real!(f32, sixth_of_f32);
 /// per rule set: `points[box][roll offset]`.
 #[derive(Debug)]
 pub(crate) struct ScoreTable {
-    pub(crate) points: Vec<[u8; ROLLS]>,
-    pub(crate) five_of_a_kind: [bool; ROLLS],
+    /// The dice of the rule set: the ranges of the kernel's loops.
+    pub(crate) dice: DiceSpace,
+    /// The chance of each roll of all the dice, by roll offset.
+    pub(crate) roll_probability: Vec<f64>,
+    pub(crate) points: Vec<Vec<u8>>,
+    pub(crate) five_of_a_kind: Vec<bool>,
     /// The distinct points of each box over the rolls, ascending.
     pub(crate) distinct: Vec<Vec<u8>>,
     /// For each roll, the rank of each box's points among that box's `distinct` points:
@@ -181,7 +190,7 @@ pub(crate) struct ScoreTable {
     pub(crate) adds: BoxMask,
     /// The rolls grouped by the points they score in the boxes that add their points
     /// (`adds`): the group of each roll. Yahtzee has 98 groups.
-    pub(crate) group: [u8; ROLLS],
+    pub(crate) group: Vec<u16>,
     /// The points of each group in each box that adds its points (0 in the others).
     pub(crate) group_points: Vec<[u8; BOX_SLOTS]>,
     /// More rows than the plan of a card ever makes (see [`Plan`]).
@@ -192,13 +201,11 @@ pub(crate) struct ScoreTable {
 /// whatever the roll: the lower boxes but the five-of-a-kind box (whose 50 leads to another
 /// state). The final roll takes their best once per group of rolls scoring alike, and keeps
 /// the groups' maxima in the entries of the keeps (free at that point), so there may be at
-/// most `FIRST_ROLL` groups: when the lower boxes score in more ways than that (Scandinavian
+/// most as many groups as keeps of fewer dice: when the lower boxes score in more ways than that (Scandinavian
 /// Yatzy's give 224), the box scoring in the most ways is left out and ranked like an upper
 /// box instead, until the groups fit.
-fn adding_boxes(
-    rules: &Rules,
-    points: &[[u8; ROLLS]],
-) -> (BoxMask, [u8; ROLLS], Vec<[u8; BOX_SLOTS]>) {
+fn adding_boxes(rules: &Rules, points: &[Vec<u8>]) -> (BoxMask, Vec<u16>, Vec<[u8; BOX_SLOTS]>) {
+    let dice = rules.dice();
     let five = rules.five_of_a_kind_box();
     let mut adds: BoxMask = 0;
     for (c, category) in rules.boxes().iter().enumerate() {
@@ -207,7 +214,7 @@ fn adding_boxes(
         }
     }
     loop {
-        let mut group = [0u8; ROLLS];
+        let mut group = vec![0u16; dice.rolls()];
         let mut group_points: Vec<[u8; BOX_SLOTS]> = Vec::new();
         for (r, g) in group.iter_mut().enumerate() {
             let mut scored = [0u8; BOX_SLOTS];
@@ -215,14 +222,14 @@ fn adding_boxes(
                 scored[c] = points[c][r];
             }
             *g = match group_points.iter().position(|p| *p == scored) {
-                Some(i) => i as u8,
+                Some(i) => i as u16,
                 None => {
                     group_points.push(scored);
-                    (group_points.len() - 1) as u8
+                    (group_points.len() - 1) as u16
                 }
             };
         }
-        if group_points.len() <= FIRST_ROLL {
+        if group_points.len() <= dice.first_roll() {
             return (adds, group, group_points);
         }
         let distinct = |c: usize| {
@@ -240,9 +247,11 @@ fn adding_boxes(
 
 impl ScoreTable {
     pub(crate) fn new(rules: &Rules) -> ScoreTable {
-        let mut points = vec![[0u8; ROLLS]; rules.box_count()];
-        let mut five_of_a_kind = [false; ROLLS];
-        for (r, dice) in Dice::all().enumerate() {
+        let space = rules.dice();
+        let rolls = space.rolls();
+        let mut points = vec![vec![0u8; rolls]; rules.box_count()];
+        let mut five_of_a_kind = vec![false; rolls];
+        for (r, dice) in space.all_rolls().enumerate() {
             for (i, row) in points.iter_mut().enumerate() {
                 row[r] = rules.score(i, &dice, 0) as u8;
             }
@@ -257,7 +266,7 @@ impl ScoreTable {
                 d
             })
             .collect();
-        let rank = (0..ROLLS)
+        let rank = (0..rolls)
             .map(|r| {
                 let mut ranks = [0u8; BOX_SLOTS];
                 for (c, d) in distinct.iter().enumerate() {
@@ -280,6 +289,8 @@ impl ScoreTable {
             .sum::<usize>()
             + FACES * rules.box_count();
         ScoreTable {
+            dice: space,
+            roll_probability: Lattice::get().roll_probabilities(space),
             points,
             five_of_a_kind,
             distinct,
@@ -409,8 +420,9 @@ pub(crate) struct KeepArray<T> {
     start: usize,
 }
 
-/// Entries of a keep array: the multisets, then the rolls' final values.
-pub(crate) const KEEP_ENTRIES: usize = MULTISETS + ROLLS;
+/// Entries of a keep array: the multisets, then the rolls' final values (room for six
+/// dice; five use the first 462 + 252).
+pub(crate) const KEEP_ENTRIES: usize = ALL_MULTISETS + MAX_ROLLS;
 
 impl<T: Real> KeepArray<T> {
     /// Room for blocks of up to `lanes` lanes.
@@ -452,14 +464,17 @@ fn fmax<T: Real>(a: T, b: T) -> T {
 }
 
 /// Step 1: the value of each roll when it is the last one, with the best box filled, written
-/// to `k[FIRST_ROLL..]`, for the lanes `u0..u0 + N` of the plan.
+/// to the rolls' entries of `k` (from the first roll on), for the lanes `u0..u0 + N` of the
+/// plan.
 #[inline(always)]
 pub(crate) fn score_final_roll<T: Real, const N: usize>(
     plan: &Plan<T>,
     scores: &ScoreTable,
+    dice: DiceSpace,
     u0: usize,
     k: &mut [[T; N]],
 ) {
+    let first_roll = dice.first_roll();
     // The best of the boxes that add their points, once per group of rolls scoring alike,
     // kept in the entries of the keeps (written only later, by `expect_keeps`).
     if !plan.added.is_empty() {
@@ -488,7 +503,7 @@ pub(crate) fn score_final_roll<T: Real, const N: usize>(
                 acc[l] = fmax(acc[l], row[l]);
             }
         }
-        k[FIRST_ROLL + r] = acc;
+        k[first_roll + r] = acc;
     }
     for &(r, from, to) in &plan.jokers {
         let mut acc = [T::NEG_INFINITY; N];
@@ -498,18 +513,18 @@ pub(crate) fn score_final_roll<T: Real, const N: usize>(
                 acc[l] = fmax(acc[l], row[l]);
             }
         }
-        k[FIRST_ROLL + usize::from(r)] = acc;
+        k[first_roll + usize::from(r)] = acc;
     }
 }
 
-/// Step 2: the value of every keep of fewer than five dice, from the values of the rolls in
-/// `k[FIRST_ROLL..]`: keeping `k` and throwing the rest is worth the mean over the six faces of
-/// keeping `k` plus that face. Multisets are ordered by size, so a backward sweep sees every
-/// larger multiset before it is needed.
+/// Step 2: the value of every keep of fewer than all the dice, from the values of the rolls
+/// (the entries from `dice.first_roll()` on): keeping `k` and throwing the rest is worth the
+/// mean over the six faces of keeping `k` plus that face. Multisets are ordered by size, so a
+/// backward sweep sees every larger multiset before it is needed.
 #[inline(always)]
-pub(crate) fn expect_keeps<T: Real, const N: usize>(k: &mut [[T; N]]) {
+pub(crate) fn expect_keeps<T: Real, const N: usize>(k: &mut [[T; N]], dice: DiceSpace) {
     let lattice = Lattice::get();
-    for i in (0..FIRST_ROLL).rev() {
+    for i in (0..dice.first_roll()).rev() {
         let children = lattice.add[i];
         let mut sum = k[usize::from(children[0])];
         for &child in &children[1..] {
@@ -535,17 +550,20 @@ struct SubsetGroup {
     parents: Vec<u16>,
 }
 
-static SUBSET_GROUPS: LazyLock<Vec<SubsetGroup>> = LazyLock::new(|| {
+/// The groups of every size up to six dice, by size: those of a game of `n` dice are the
+/// first `SUBSET_GROUPS.1[n]`.
+static SUBSET_GROUPS: LazyLock<(Vec<SubsetGroup>, [usize; MAX_DICE + 1])> = LazyLock::new(|| {
     let lattice = Lattice::get();
     let mut groups = Vec::new();
-    for size in 1..=DICE {
-        for distinct in 1..=DICE {
+    let mut up_to = [0; MAX_DICE + 1];
+    for (size, end) in up_to.iter_mut().enumerate().skip(1) {
+        for distinct in 1..=size.min(FACES) {
             let mut g = SubsetGroup {
                 distinct,
                 members: Vec::new(),
                 parents: Vec::new(),
             };
-            for i in 0..MULTISETS {
+            for i in 0..ALL_MULTISETS {
                 let from = lattice.remove_start[i] as usize;
                 let to = lattice.remove_start[i + 1] as usize;
                 if usize::from(lattice.size[i]) == size && to - from == distinct {
@@ -557,8 +575,9 @@ static SUBSET_GROUPS: LazyLock<Vec<SubsetGroup>> = LazyLock::new(|| {
                 groups.push(g);
             }
         }
+        *end = groups.len();
     }
-    groups
+    (groups, up_to)
 });
 
 /// Step 3: the best keep among the sub-multisets of each multiset (the keep itself
@@ -568,14 +587,16 @@ static SUBSET_GROUPS: LazyLock<Vec<SubsetGroup>> = LazyLock::new(|| {
 /// maximum (for the rolls: the value of the roll with this many rolls left), which keeps one
 /// array in cache instead of two and saves a copy per layer.
 #[inline(always)]
-pub(crate) fn best_keeps<T: Real, const N: usize>(k: &mut [[T; N]]) {
-    for g in SUBSET_GROUPS.iter() {
+pub(crate) fn best_keeps<T: Real, const N: usize>(k: &mut [[T; N]], dice: DiceSpace) {
+    let (groups, up_to) = &*SUBSET_GROUPS;
+    for g in &groups[..up_to[dice.dice()]] {
         match g.distinct {
             1 => best_in_group::<T, N, 1>(g, k),
             2 => best_in_group::<T, N, 2>(g, k),
             3 => best_in_group::<T, N, 3>(g, k),
             4 => best_in_group::<T, N, 4>(g, k),
-            _ => best_in_group::<T, N, 5>(g, k),
+            5 => best_in_group::<T, N, 5>(g, k),
+            _ => best_in_group::<T, N, 6>(g, k),
         }
     }
 }
@@ -634,50 +655,82 @@ pub(crate) fn run_turn<T: Real, const N: usize>(
     scores: &ScoreTable,
     u0: usize,
     last: Layer,
+    visit: impl FnMut(Layer, &[[T; N]]),
+) {
+    // One copy of the turn per number of dice, each with its ranges constant (measured: the
+    // ranges read at run time cost a five-dice solve 3% more instructions).
+    if scores.dice == DiceSpace::FIVE {
+        turn_of(k, plan, scores, DiceSpace::FIVE, u0, last, visit);
+    } else {
+        turn_of(k, plan, scores, DiceSpace::SIX, u0, last, visit);
+    }
+}
+
+/// [`run_turn`] for `dice`, a constant where it is called.
+#[inline(always)]
+fn turn_of<T: Real, const N: usize>(
+    k: &mut [[T; N]],
+    plan: &Plan<T>,
+    scores: &ScoreTable,
+    dice: DiceSpace,
+    u0: usize,
+    last: Layer,
     mut visit: impl FnMut(Layer, &[[T; N]]),
 ) {
-    score_final_roll(plan, scores, u0, k);
+    let multisets = dice.multisets();
+    score_final_roll(plan, scores, dice, u0, k);
     if !plan.keep_policy.is_empty() {
         // A policy that stops with two rolls left scores the roll as it is: keep the final
         // roll's values after the multisets (`k` has `KEEP_ENTRIES` entries).
-        k.copy_within(FIRST_ROLL..MULTISETS, MULTISETS);
+        k.copy_within(dice.first_roll()..multisets, multisets);
     }
-    expect_keeps(k);
-    visit(Layer::OneRollLeft, &k[..MULTISETS]);
+    expect_keeps(k, dice);
+    visit(Layer::OneRollLeft, &k[..multisets]);
     if last == Layer::OneRollLeft {
         return;
     }
-    choose_keeps(plan, 0, k);
-    expect_keeps(k);
-    visit(Layer::TwoRollsLeft, &k[..MULTISETS]);
+    choose_keeps(plan, dice, 0, k);
+    expect_keeps(k, dice);
+    visit(Layer::TwoRollsLeft, &k[..multisets]);
     if last == Layer::TwoRollsLeft {
         return;
     }
-    choose_keeps(plan, 1, k);
-    visit(Layer::Opening, &k[..MULTISETS]);
+    choose_keeps(plan, dice, 1, k);
+    visit(Layer::Opening, &k[..multisets]);
 }
 
 /// Step 3 as the plan says: the best keep of every roll ([`best_keeps`]), or the keep of
 /// the plan's policy (layer 0: one roll left, 1: two).
 #[inline(always)]
-fn choose_keeps<T: Real, const N: usize>(plan: &Plan<T>, layer: usize, k: &mut [[T; N]]) {
+fn choose_keeps<T: Real, const N: usize>(
+    plan: &Plan<T>,
+    dice: DiceSpace,
+    layer: usize,
+    k: &mut [[T; N]],
+) {
     if plan.keep_policy.is_empty() {
-        best_keeps(k);
+        best_keeps(k, dice);
     } else {
-        policy_keeps(&plan.keep_policy[layer * ROLLS..][..ROLLS], k);
+        let rolls = dice.rolls();
+        policy_keeps(&plan.keep_policy[layer * rolls..][..rolls], dice, k);
     }
 }
 
 /// Step 3 under a given policy: each roll's entry becomes the value of the keep the policy
 /// takes for it (`keeps[r]`, a multiset index), or, when the policy stops (the roll's own
-/// index), the final roll's value, kept at `k[MULTISETS + r]`. Only the rolls' entries are
-/// read afterwards, by [`expect_keeps`] or the opening mean.
+/// index), the final roll's value, kept at `k[dice.multisets() + r]`. Only the rolls' entries
+/// are read afterwards, by [`expect_keeps`] or the opening mean.
 #[inline(always)]
-pub(crate) fn policy_keeps<T: Real, const N: usize>(keeps: &[u16], k: &mut [[T; N]]) {
+pub(crate) fn policy_keeps<T: Real, const N: usize>(
+    keeps: &[u16],
+    dice: DiceSpace,
+    k: &mut [[T; N]],
+) {
+    let (first_roll, multisets) = (dice.first_roll(), dice.multisets());
     for (r, &keep) in keeps.iter().enumerate() {
         let keep = usize::from(keep);
-        k[FIRST_ROLL + r] = if keep == FIRST_ROLL + r {
-            k[MULTISETS + r]
+        k[first_roll + r] = if keep == first_roll + r {
+            k[multisets + r]
         } else {
             k[keep]
         };
@@ -685,29 +738,31 @@ pub(crate) fn policy_keeps<T: Real, const N: usize>(keeps: &[u16], k: &mut [[T; 
 }
 
 /// Rolls summed together in the value type before the opening mean adds their sum in `f64`
-/// (252 = 21 runs of 12).
+/// (252 = 21 runs of 12; 462 = 38 runs of 12 and one of 6).
 const OPENING_RUN: usize = 12;
 
-/// The opening roll of a turn run to [`Layer::Opening`]: the mean over the 252 rolls of
-/// their values (the rolls' entries of `k`), by their probabilities, the number of ways (of
-/// 7,776) of throwing each, exact in any type. Each run of `OPENING_RUN` rolls is summed in
-/// `T`, the runs in `f64`, and the total is divided by 7,776 once: a 252-term sum in `f32`
-/// would lose up to 1e-6, and rounded probabilities add up to 1 + 1.4e-8.
+/// The opening roll of a turn run to [`Layer::Opening`]: the mean over the 252 rolls (462
+/// with six dice) of their values (the rolls' entries of `k`), by their probabilities, the
+/// number of ways (of 7,776, or 46,656) of throwing each, exact in any type. Each run of
+/// `OPENING_RUN` rolls is summed in `T`, the runs in `f64`, and the total is divided by the
+/// throws once: a 252-term sum in `f32` would lose up to 1e-6, and rounded probabilities add
+/// up to 1 + 1.4e-8.
 #[inline(always)]
-pub(crate) fn opening_mean<T: Real, const N: usize>(k: &[[T; N]]) -> [f64; N] {
-    opening_mean_of(k).map(T::wide_value)
+pub(crate) fn opening_mean<T: Real, const N: usize>(k: &[[T; N]], dice: DiceSpace) -> [f64; N] {
+    opening_mean_of(k, dice).map(T::wide_value)
 }
 
 /// [`opening_mean`] in the lane's [`Real::Wide`]: for a lane that carries a companion, the
 /// mean of both.
 #[inline(always)]
-pub(crate) fn opening_mean_of<T: Real, const N: usize>(k: &[[T; N]]) -> [T::Wide; N] {
-    let ways = T::roll_ways();
+pub(crate) fn opening_mean_of<T: Real, const N: usize>(
+    k: &[[T; N]],
+    dice: DiceSpace,
+) -> [T::Wide; N] {
+    let rolls = dice.first_roll()..dice.multisets();
+    let ways = &T::roll_ways()[rolls.clone()];
     let mut total = [T::WIDE_ZERO; N];
-    for (run, w) in k[FIRST_ROLL..MULTISETS]
-        .chunks(OPENING_RUN)
-        .zip(ways.chunks(OPENING_RUN))
-    {
+    for (run, w) in k[rolls].chunks(OPENING_RUN).zip(ways.chunks(OPENING_RUN)) {
         let mut part = [T::ZERO; N];
         for (v, &w) in run.iter().zip(w) {
             for l in 0..N {
@@ -718,8 +773,9 @@ pub(crate) fn opening_mean_of<T: Real, const N: usize>(k: &[[T; N]]) -> [T::Wide
             total[l] = T::wide_add(total[l], part[l]);
         }
     }
+    let throws = f64::from(dice.throws());
     for t in total.iter_mut() {
-        *t = T::wide_div(*t, 7776.0);
+        *t = T::wide_div(*t, throws);
     }
     total
 }

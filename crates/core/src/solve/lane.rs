@@ -28,7 +28,7 @@
 use std::ops::{Add, Mul};
 use std::sync::LazyLock;
 
-use crate::solve::kernel::Real;
+use crate::solve::kernel::{POINT_VALUES, Real};
 use crate::solve::vector::{Range, fill_shifted};
 
 /// A value with the chance of a tie carried beside it. Compared (and so chosen by the
@@ -99,13 +99,13 @@ macro_rules! duo {
             };
             // Points add to the value only (the kernel adds them for the boxes that "add
             // their points", which a vector objective's plan never has).
-            const POINTS: [Self; 51] = {
+            const POINTS: [Self; POINT_VALUES] = {
                 let mut table = [Duo {
                     value: 0.0,
                     tie: 0.0,
-                }; 51];
+                }; POINT_VALUES];
                 let mut p = 0;
-                while p < 51 {
+                while p < POINT_VALUES {
                     table[p].value = p as $t;
                     p += 1;
                 }
@@ -258,10 +258,10 @@ impl Real for DuoPack {
     const ZERO: Self = DuoPack::splat(Duo::<f32>::ZERO);
     const ONE: Self = DuoPack::splat(Duo::<f32>::ONE);
     const NEG_INFINITY: Self = DuoPack::splat(Duo::<f32>::NEG_INFINITY);
-    const POINTS: [Self; 51] = {
-        let mut table = [DuoPack::ZERO; 51];
+    const POINTS: [Self; POINT_VALUES] = {
+        let mut table = [DuoPack::ZERO; POINT_VALUES];
         let mut p = 0;
-        while p < 51 {
+        while p < POINT_VALUES {
             table[p] = DuoPack::splat(Duo::<f32>::POINTS[p]);
             p += 1;
         }

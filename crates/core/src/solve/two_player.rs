@@ -520,7 +520,7 @@ fn solve_elements<T: Lane, const N: usize, const M: usize>(
     }
     let k = scratch.keeps.block::<M>();
     run_turn(k, &scratch.plan, scores, 0, Layer::Opening, |_, _| {});
-    T::extend_wide(&mut scratch.w, &opening_mean_of(k), N);
+    T::extend_wide(&mut scratch.w, &opening_mean_of(k, scores.dice), N);
 }
 
 /// The vectors of one mover card's pairs: its values and each pair's range (in the order of

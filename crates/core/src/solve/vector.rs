@@ -532,7 +532,7 @@ fn solve_block<T: Real, const N: usize>(
     }
     let k = scratch.keeps.block::<N>();
     run_turn(k, &scratch.plan, scores, 0, Layer::Opening, |_, _| {});
-    let total = opening_mean(k);
+    let total = opening_mean(k, scores.dice);
     out.extend(total.iter().map(|&v| T::from_f64(v)));
 }
 

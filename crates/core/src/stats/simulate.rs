@@ -373,8 +373,8 @@ impl Decisions {
     /// Takes every decision of a turn at once: `keeps` for the keeps, the choices of lane
     /// `lane` of `boxes` for the box of each final roll.
     fn decided(&mut self, keeps: &TurnKeeps, (boxes, lane): (&CardBoxes, usize)) {
-        self.keeps[0] = keeps.two_rolls_left;
-        self.keeps[1] = keeps.one_roll_left;
+        self.keeps[0].copy_from_slice(&keeps.two_rolls_left);
+        self.keeps[1].copy_from_slice(&keeps.one_roll_left);
         for (r, known) in self.boxes.iter_mut().enumerate() {
             *known = boxes
                 .of_roll(r, lane)

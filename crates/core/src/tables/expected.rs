@@ -120,7 +120,7 @@ impl StrategyTable {
             }
             let lanes: Vec<(u8, bool)> = chunk.iter().map(|s| (s.upper, s.yahtzee_50)).collect();
             let at = turns.len();
-            turns.extend(chunk.iter().map(|_| TurnValues::empty()));
+            turns.extend(chunk.iter().map(|_| TurnValues::empty(self.rules.dice())));
             card_turns(
                 &turn,
                 &self.layout,

@@ -27,6 +27,7 @@ use std::sync::{Arc, OnceLock};
 
 use serde::Serialize;
 
+use crate::game::dice::DiceSpace;
 use crate::game::rules::Rules;
 use crate::solve::expected::SolveOptions;
 use crate::solve::two_player::{Game, Ties};
@@ -348,8 +349,13 @@ pub struct TableSet {
 impl TableSet {
     /// The tables of `rules` at `paths` (the default places where none is given), reported
     /// to and explained by `observer`.
+    ///
+    /// A game of six dice offers no table yet: `yahtzee solve` solves it (the kernel and the
+    /// expected-score solve take five or six dice), but the policies, statistics, exports and
+    /// games above the tables still read five dice, so every table of the set is an error
+    /// ([`LoadCause::NotOffered`]) that says so.
     pub fn new(rules: Rules, paths: TablePaths, observer: Arc<dyn Observer>) -> TableSet {
-        TableSet {
+        let set = TableSet {
             rules,
             paths,
             observer,
@@ -357,6 +363,25 @@ impl TableSet {
             target: Slot::default(),
             distribution: Slot::default(),
             two_player: Slot::default(),
+        };
+        if rules.dice() == DiceSpace::FIVE {
+            return set;
+        }
+        let six = |kind| LoadError {
+            kind,
+            message: format!(
+                "{} is a game of six dice, which only `yahtzee solve {}` answers for now: advice, statistics, simulations, exports and games of six dice are not built yet",
+                rules.label(),
+                rules.flags()
+            ),
+            cause: LoadCause::NotOffered,
+        };
+        TableSet {
+            ev: Slot::settled(Err(six(TableKind::ExpectedScore))),
+            target: Slot::settled(Err(six(TableKind::Target))),
+            distribution: Slot::settled(Err(six(TableKind::Distribution))),
+            two_player: Slot::settled(Err(six(TableKind::TwoPlayer))),
+            ..set
         }
     }
 

@@ -24,7 +24,7 @@ use super::{
     Category, Joker, MAX_BOXES, MAX_UPPER_THRESHOLD, Order, RuleSet, Rules, Scoring, Section, Sum,
     UpperBonus, normalise,
 };
-use crate::game::dice::{DICE, FACES};
+use crate::game::dice::{DiceSpace, FACES};
 use crate::text::excerpt;
 
 /// The rules files shipped with the program (`data/rules/`), embedded so that the program
@@ -98,6 +98,8 @@ pub struct Description {
     pub joker: Joker,
     /// The fill order.
     pub order: Order,
+    /// The dice: five or six.
+    pub dice: DiceSpace,
 }
 
 /// One box of a [`Description`].
@@ -136,6 +138,7 @@ impl Description {
             five_of_a_kind_bonus: set.five_of_a_kind_bonus,
             joker: set.joker,
             order,
+            dice: set.dice,
         }
     }
 
@@ -147,8 +150,14 @@ impl Description {
 
     /// What the game is, as text: everything but the name, the summary and the order.
     fn game_text(&self) -> String {
+        // The dice are named only when they are not five, so that every game of five dice
+        // keeps the checksum (and the table names) it had before six dice.
+        let dice = match self.dice.dice() {
+            5 => String::new(),
+            n => format!("|dice={n}"),
+        };
         format!(
-            "{:?}|{:?}|{:?}|{:?}",
+            "{:?}|{:?}|{:?}|{:?}{dice}",
             self.boxes, self.upper_bonus, self.five_of_a_kind_bonus, self.joker
         )
     }
@@ -213,6 +222,7 @@ impl Description {
             five_of_a_kind_bonus: self.five_of_a_kind_bonus,
             joker: self.joker,
             file: file.as_deref().map(text),
+            dice: self.dice,
         }))
     }
 
@@ -225,7 +235,7 @@ impl Description {
         };
         line(&mut out, "name", quoted(&self.name));
         line(&mut out, "summary", quoted(&self.summary));
-        line(&mut out, "dice", DICE.to_string());
+        line(&mut out, "dice", self.dice.dice().to_string());
         line(&mut out, "rolls", "3".to_string());
         line(
             &mut out,
@@ -268,6 +278,15 @@ impl Description {
                 }
                 Scoring::OnePair => line(&mut out, "kind", quoted("one-pair")),
                 Scoring::TwoPairs => line(&mut out, "kind", quoted("two-pairs")),
+                Scoring::ThreePairs => line(&mut out, "kind", quoted("three-pairs")),
+                Scoring::Villa { fixed } => {
+                    line(&mut out, "kind", quoted("villa"));
+                    points(&mut out, fixed);
+                }
+                Scoring::Tower { fixed } => {
+                    line(&mut out, "kind", quoted("tower"));
+                    points(&mut out, fixed);
+                }
                 Scoring::FullHouse {
                     fixed,
                     five_of_a_kind,
@@ -423,8 +442,12 @@ enum BoxKind {
     TwoPairs,
     ThreePairs,
     FullHouse,
+    Villa,
+    Tower,
     Straight,
     Chance,
+    /// All the dice one face; `all-of-a-kind` reads better for six dice (the Maxi Yatzy).
+    #[serde(alias = "all-of-a-kind")]
     FiveOfAKind,
 }
 
@@ -437,6 +460,8 @@ impl BoxKind {
             BoxKind::TwoPairs => "two-pairs",
             BoxKind::ThreePairs => "three-pairs",
             BoxKind::FullHouse => "full-house",
+            BoxKind::Villa => "villa",
+            BoxKind::Tower => "tower",
             BoxKind::Straight => "straight",
             BoxKind::Chance => "chance",
             BoxKind::FiveOfAKind => "five-of-a-kind",
@@ -449,6 +474,7 @@ impl BoxKind {
             BoxKind::Face => &["face"],
             BoxKind::OfAKind => &["count", "score", "points"],
             BoxKind::FullHouse => &["score", "points", "counts_five_of_a_kind"],
+            BoxKind::Villa | BoxKind::Tower => &["score", "points"],
             BoxKind::Straight => &["length", "starts", "faces", "score", "points"],
             BoxKind::FiveOfAKind => &["points"],
             BoxKind::OnePair | BoxKind::TwoPairs | BoxKind::ThreePairs | BoxKind::Chance => &[],
@@ -562,25 +588,20 @@ impl Checker<'_> {
             Some(s) => self.words(s, "`summary`", 200)?,
             None => format!("{name}, from a rules file"),
         };
-        let dice = *raw.dice.get_ref();
-        if dice as usize != DICE {
-            let why = if dice == 6 {
-                "six dice are not supported yet".to_string()
-            } else {
-                format!("not {dice}")
-            };
-            return self.error(
-                &raw.dice.span(),
-                format!("`dice` must be {DICE} (the number of dice; 6 is planned): {why}"),
-            );
-        }
+        let dice = DiceSpace::of(self.number::<usize>(
+            &raw.dice,
+            "`dice` (the number of dice)",
+            5..=6,
+            "5 or 6",
+        )?)
+        .expect("5 or 6 dice");
         self.number::<u8>(
             &raw.rolls,
             "`rolls` (rolls a turn)",
             3..=3,
             "3 (other numbers of rolls a turn are not supported yet)",
         )?;
-        let boxes = self.boxes(&raw.boxes)?;
+        let boxes = self.boxes(&raw.boxes, dice)?;
         let upper = boxes.iter().any(|b| b.section == Section::Upper);
         let upper_bonus = match &raw.upper_bonus {
             None => None,
@@ -592,8 +613,8 @@ impl Checker<'_> {
                     );
                 }
                 let b = b.get_ref();
-                // Five dice showing each face once per box: 5 × (1 + ... + 6).
-                let most = DICE as i64 * 21;
+                // All the dice showing each face once per box: 5 (or 6) × (1 + ... + 6).
+                let most = dice.dice() as i64 * 21;
                 let t = *b.threshold.get_ref();
                 if t > most {
                     return self.error(
@@ -658,6 +679,7 @@ impl Checker<'_> {
             five_of_a_kind_bonus,
             joker,
             order: Order::upper_first(raw.upper_first.is_some_and(|u| *u.get_ref())),
+            dice,
         })
     }
 
@@ -673,6 +695,7 @@ impl Checker<'_> {
     fn boxes(
         &self,
         raw: &Spanned<Vec<Spanned<RawBox>>>,
+        dice: DiceSpace,
     ) -> Result<Vec<BoxDescription>, RulesFileError> {
         let n = raw.get_ref().len();
         if n == 0 || n > MAX_BOXES {
@@ -751,7 +774,7 @@ impl Checker<'_> {
                     );
                 }
             }
-            let scoring = self.scoring(b, kind, &what, &at)?;
+            let scoring = self.scoring(b, kind, &what, &at, dice.dice())?;
             out.push(BoxDescription {
                 name,
                 title,
@@ -797,6 +820,7 @@ impl Checker<'_> {
         kind: BoxKind,
         what: &str,
         at: &std::ops::Range<usize>,
+        dice: usize,
     ) -> Result<Scoring, RulesFileError> {
         let needs = |field: &str, allowed: &str| {
             self.error::<Scoring>(
@@ -846,10 +870,13 @@ impl Checker<'_> {
             },
             BoxKind::OfAKind => {
                 let count = match &b.count {
-                    None => return needs("count", "2 to 5"),
-                    Some(c) => {
-                        self.number(c, &format!("{what}: `count`"), 2..=DICE as i64, "2 to 5")?
-                    }
+                    None => return needs("count", &format!("2 to {dice}")),
+                    Some(c) => self.number(
+                        c,
+                        &format!("{what}: `count`"),
+                        2..=dice as i64,
+                        &format!("2 to {dice}"),
+                    )?,
                 };
                 Scoring::OfAKind {
                     count,
@@ -858,14 +885,22 @@ impl Checker<'_> {
             }
             BoxKind::OnePair => Scoring::OnePair,
             BoxKind::TwoPairs => Scoring::TwoPairs,
-            BoxKind::ThreePairs => {
+            BoxKind::ThreePairs | BoxKind::Villa | BoxKind::Tower if dice < 6 => {
                 return self.error(
-                    at,
+                    &b.kind.span(),
                     format!(
-                        "{what}: kind \"three-pairs\" needs six dice, and this game has {DICE}"
+                        "{what}: kind \"{}\" needs six dice, and this game has {dice}; allowed with five: the other kinds",
+                        kind.word()
                     ),
                 );
             }
+            BoxKind::ThreePairs => Scoring::ThreePairs,
+            BoxKind::Villa => Scoring::Villa {
+                fixed: fixed(fixed_or_sum(false)?),
+            },
+            BoxKind::Tower => Scoring::Tower {
+                fixed: fixed(fixed_or_sum(false)?),
+            },
             BoxKind::FullHouse => Scoring::FullHouse {
                 fixed: fixed(fixed_or_sum(false)?),
                 five_of_a_kind: b
@@ -898,7 +933,7 @@ impl Checker<'_> {
                         let faces = f.get_ref();
                         let first = faces.first().copied().unwrap_or(0);
                         let run = faces.len() >= 2
-                            && faces.len() <= DICE
+                            && faces.len() <= dice
                             && (1..=6).contains(&first)
                             && faces
                                 .iter()
@@ -909,7 +944,7 @@ impl Checker<'_> {
                             return self.error(
                                 &f.span(),
                                 format!(
-                                    "{what}: `faces` must be 2 to {DICE} consecutive faces in increasing order, such as [1, 2, 3, 4, 5]"
+                                    "{what}: `faces` must be 2 to {dice} consecutive faces in increasing order, such as [1, 2, 3, 4, 5]"
                                 ),
                             );
                         }
@@ -919,8 +954,8 @@ impl Checker<'_> {
                         let length: u8 = self.number(
                             l,
                             &format!("{what}: `length`"),
-                            2..=DICE as i64,
-                            &format!("2 to {DICE}"),
+                            2..=dice as i64,
+                            &format!("2 to {dice}"),
                         )?;
                         let last = 7 - i64::from(length);
                         let starts = match &b.starts {
@@ -1143,12 +1178,22 @@ mod tests {
             (
                 yacht_dice_with("dice = 5", "dice = 7"),
                 "dice = 7",
-                &["`dice` must be 5", "not 7"],
+                &["`dice` (the number of dice) must be 5 or 6", "not 7"],
             ),
             (
-                yacht_dice_with("dice = 5", "dice = 6"),
-                "dice = 6",
-                &["`dice` must be 5", "six dice are not supported yet"],
+                yacht_dice_with("kind = \"chance\"", "kind = \"villa\""),
+                "kind = \"villa\"",
+                &["kind \"villa\" needs six dice, and this game has 5"],
+            ),
+            (
+                yacht_dice_with("kind = \"chance\"", "kind = \"tower\"\npoints = 30"),
+                "kind = \"tower\"",
+                &["kind \"tower\" needs six dice"],
+            ),
+            (
+                yacht_dice_with("count = 4\nscore = \"sum\"", "count = 6\nscore = \"sum\""),
+                "count = 6",
+                &["`count` must be 2 to 5", "not 6"],
             ),
             (
                 yacht_dice_with("rolls = 3", "rolls = 4"),
@@ -1247,7 +1292,7 @@ mod tests {
             ),
             (
                 yacht_dice_with("kind = \"chance\"", "kind = \"three-pairs\""),
-                "[[box]]\nname = \"choice\"",
+                "kind = \"three-pairs\"",
                 &["kind \"three-pairs\" needs six dice"],
             ),
             (

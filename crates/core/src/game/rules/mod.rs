@@ -20,7 +20,7 @@ use std::sync::LazyLock;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::game::dice::{DICE, Dice, FACES};
+use crate::game::dice::{DICE, Dice, DiceSpace, FACES};
 
 pub mod file;
 
@@ -75,11 +75,14 @@ pub enum Scoring {
     },
     /// At least two dice show the same face: the two dice of the highest such face.
     OnePair,
-    /// Two different faces each show at least twice: those four dice.
+    /// Two different faces each show at least twice: those four dice (the two highest such
+    /// faces, with six dice).
     TwoPairs,
+    /// Three different faces each show at least twice (six dice): those six dice.
+    ThreePairs,
     /// Three of one face and two of a different face (five of a kind is one only when
     /// `five_of_a_kind` says so, as in Yacht Dice): a fixed number of points, or the sum of
-    /// the dice when `fixed` is `None`.
+    /// those five dice when `fixed` is `None` (with six dice, the best three and two).
     FullHouse {
         /// The points of a full house, or `None` for the sum of the dice.
         fixed: Option<u32>,
@@ -96,7 +99,20 @@ pub enum Scoring {
         /// Points of the straight, or `None` for the sum of the dice.
         points: Option<u32>,
     },
-    /// All five dice show the same face.
+    /// Three of one face and three of another (six dice, Maxi Yatzy's villa): a fixed
+    /// number of points, or the sum of the six dice when `fixed` is `None`.
+    Villa {
+        /// The points of a villa, or `None` for the sum of the dice.
+        fixed: Option<u32>,
+    },
+    /// Four of one face and two of another (six dice, Maxi Yatzy's tower): a fixed number
+    /// of points, or the sum of the six dice when `fixed` is `None`.
+    Tower {
+        /// The points of a tower, or `None` for the sum of the dice.
+        fixed: Option<u32>,
+    },
+    /// All the dice show the same face: five of a kind, or six with six dice (the Maxi
+    /// Yatzy).
     FiveOfAKind {
         /// Points of the box.
         points: u32,
@@ -121,12 +137,16 @@ impl Scoring {
                 (Some(_), Sum::Points(points)) => points,
             },
             Scoring::OnePair => highest_with(2).map_or(0, |face| 2 * face),
-            Scoring::TwoPairs => {
+            Scoring::TwoPairs | Scoring::ThreePairs => {
+                let wanted = if *self == Scoring::TwoPairs { 2 } else { 3 };
+                // The highest faces shown at least twice: the best pairs.
                 let pairs: Vec<u32> = (0..FACES)
+                    .rev()
                     .filter(|&f| c[f] >= 2)
                     .map(|f| f as u32 + 1)
+                    .take(wanted)
                     .collect();
-                if pairs.len() >= 2 {
+                if pairs.len() == wanted {
                     2 * pairs.iter().sum::<u32>()
                 } else {
                     0
@@ -135,15 +155,13 @@ impl Scoring {
             Scoring::FullHouse {
                 fixed,
                 five_of_a_kind,
-            } => {
-                if (c.contains(&3) && c.contains(&2))
-                    || (five_of_a_kind && dice.five_of_a_kind().is_some())
-                {
-                    fixed.unwrap_or(sum)
-                } else {
-                    0
-                }
-            }
+            } => match two_groups(&c, 3, 2) {
+                Some(matching) => fixed.unwrap_or(matching),
+                None if five_of_a_kind && dice.five_of_a_kind().is_some() => fixed.unwrap_or(sum),
+                None => 0,
+            },
+            Scoring::Villa { fixed } => two_groups(&c, 3, 3).map_or(0, |_| fixed.unwrap_or(sum)),
+            Scoring::Tower { fixed } => two_groups(&c, 4, 2).map_or(0, |_| fixed.unwrap_or(sum)),
             Scoring::Straight {
                 length,
                 starts,
@@ -164,6 +182,17 @@ impl Scoring {
                 }
             }
             Scoring::Chance => sum,
+        }
+    }
+
+    /// The fewest dice that can score this box: six for three pairs, a villa and a tower,
+    /// the count of an of-a-kind box, the length of a straight (a rules file's check).
+    pub fn least_dice(&self) -> usize {
+        match *self {
+            Scoring::ThreePairs | Scoring::Villa { .. } | Scoring::Tower { .. } => 6,
+            Scoring::OfAKind { count, .. } => usize::from(count),
+            Scoring::Straight { length, .. } => usize::from(length),
+            _ => 0,
         }
     }
 
@@ -214,6 +243,17 @@ impl Scoring {
             Scoring::TwoPairs => {
                 "two different faces at least twice each: the sum of those four dice".into()
             }
+            Scoring::ThreePairs => {
+                "three different faces at least twice each: the sum of those six dice".into()
+            }
+            Scoring::Villa { fixed } => format!(
+                "three of one face and three of another: {}",
+                fixed.map_or("the sum of the dice".to_string(), points)
+            ),
+            Scoring::Tower { fixed } => format!(
+                "four of one face and two of another: {}",
+                fixed.map_or("the sum of the dice".to_string(), points)
+            ),
             Scoring::FullHouse {
                 fixed,
                 five_of_a_kind,
@@ -242,6 +282,22 @@ impl Scoring {
             Scoring::Chance => "any dice: the sum of all five dice".to_string(),
         }
     }
+}
+
+/// The best of two groups of different faces, `big` dice of one and `small` of another
+/// (counts at least those): the sum of those dice, the highest such, or `None` when there
+/// is none. A full house (3 + 2), a villa (3 + 3), a tower (4 + 2).
+fn two_groups(c: &[u8; FACES], big: u8, small: u8) -> Option<u32> {
+    let mut best = None;
+    for a in 0..FACES {
+        for b in 0..FACES {
+            if a != b && c[a] >= big && c[b] >= small {
+                let s = u32::from(big) * (a as u32 + 1) + u32::from(small) * (b as u32 + 1);
+                best = best.max(Some(s));
+            }
+        }
+    }
+    best
 }
 
 /// One box of a score card.
@@ -359,6 +415,8 @@ pub struct RuleSet {
     /// The rules file it was loaded from, when it is no built-in rule set (for the command
     /// lines suggested in messages).
     pub file: Option<&'static str>,
+    /// The dice: five, or six (Maxi Yatzy).
+    pub dice: DiceSpace,
 }
 
 impl PartialEq for RuleSet {
@@ -640,6 +698,7 @@ impl RuleSet {
         five_of_a_kind_bonus: Some(100),
         joker: Joker::Forced,
         file: None,
+        dice: DiceSpace::FIVE,
     };
 
     /// Yahtzee with the free Joker of Verhoeff's optimal player.
@@ -651,6 +710,7 @@ impl RuleSet {
         five_of_a_kind_bonus: Some(100),
         joker: Joker::Free,
         file: None,
+        dice: DiceSpace::FIVE,
     };
 
     /// Yahtzee without the Yahtzee bonus and without the Joker.
@@ -662,6 +722,7 @@ impl RuleSet {
         five_of_a_kind_bonus: None,
         joker: Joker::None,
         file: None,
+        dice: DiceSpace::FIVE,
     };
 
     /// The older public-domain game: 12 boxes, no bonuses, no Joker.
@@ -673,6 +734,7 @@ impl RuleSet {
         five_of_a_kind_bonus: None,
         joker: Joker::None,
         file: None,
+        dice: DiceSpace::FIVE,
     };
 
     /// Scandinavian Yatzy: 15 boxes, an upper bonus of 50, no Yatzy bonus, no Joker.
@@ -687,6 +749,7 @@ impl RuleSet {
         five_of_a_kind_bonus: None,
         joker: Joker::None,
         file: None,
+        dice: DiceSpace::FIVE,
     };
 
     /// The compiled descriptions, the reference each shipped rules file of the same name is
@@ -852,6 +915,11 @@ impl Rules {
             Order::Any => self.set.name.to_string(),
             Order::UpperFirst => format!("{} (upper first)", self.set.name),
         }
+    }
+
+    /// The dice of the game: five, or six.
+    pub fn dice(&self) -> DiceSpace {
+        self.set.dice
     }
 
     /// The boxes of the card in card order.
@@ -1066,7 +1134,7 @@ impl Rules {
             .map(|upper| (upper | five) & everything_but)
             .chain([0])
             .collect();
-        for dice in Dice::all() {
+        for dice in self.dice().all_rolls() {
             for &filled in &cards {
                 out.push(self.score(index, &dice, filled));
             }
@@ -1525,6 +1593,59 @@ mod tests {
                 .to_string()
                 .contains("unknown rule set `poker`")
         );
+    }
+
+    /// The kinds of six dice score by `shared/RULES.md`, section 8 (Maxi Yatzy).
+    #[test]
+    fn six_dice_kinds_score_by_the_maxi_yatzy_rules() {
+        let score = |scoring: Scoring, faces: [u8; 6]| {
+            scoring.score(&DiceSpace::SIX.dice_of(&faces).unwrap())
+        };
+        let house = Scoring::FullHouse {
+            fixed: None,
+            five_of_a_kind: false,
+        };
+        assert_eq!(score(Scoring::ThreePairs, [1, 1, 3, 3, 6, 6]), 20);
+        assert_eq!(score(Scoring::ThreePairs, [1, 1, 1, 1, 6, 6]), 0);
+        assert_eq!(score(Scoring::TwoPairs, [1, 1, 3, 3, 6, 6]), 18);
+        assert_eq!(score(house, [2, 2, 2, 5, 5, 6]), 16);
+        // The best three and two: 6 6 6 and 5 5.
+        assert_eq!(score(house, [5, 5, 5, 6, 6, 6]), 28);
+        assert_eq!(score(house, [4, 4, 4, 4, 1, 1]), 14);
+        assert_eq!(score(house, [4, 4, 4, 1, 2, 3]), 0);
+        assert_eq!(
+            score(Scoring::Villa { fixed: None }, [5, 5, 5, 2, 2, 2]),
+            21
+        );
+        assert_eq!(score(Scoring::Villa { fixed: None }, [5, 5, 5, 5, 2, 2]), 0);
+        assert_eq!(
+            score(Scoring::Tower { fixed: None }, [5, 5, 5, 5, 2, 2]),
+            24
+        );
+        assert_eq!(
+            score(Scoring::Tower { fixed: Some(40) }, [5, 5, 5, 2, 2, 2]),
+            0
+        );
+        let full = Scoring::Straight {
+            length: 6,
+            starts: 1,
+            points: Some(21),
+        };
+        assert_eq!(score(full, [1, 2, 3, 4, 5, 6]), 21);
+        let small = Scoring::Straight {
+            length: 5,
+            starts: 1,
+            points: Some(15),
+        };
+        assert_eq!(score(small, [1, 2, 3, 4, 5, 5]), 15);
+        let five = Scoring::OfAKind {
+            count: 5,
+            sum: Sum::Matching,
+        };
+        assert_eq!(score(five, [3, 3, 3, 3, 3, 6]), 15);
+        let maxi = Scoring::FiveOfAKind { points: 100 };
+        assert_eq!(score(maxi, [2; 6]), 100);
+        assert_eq!(score(maxi, [2, 2, 2, 2, 2, 1]), 0);
     }
 
     #[test]
