@@ -82,6 +82,11 @@ pub struct VectorTable<T> {
     /// The expected-score values whose policy a distribution table follows: what solving a
     /// card the file left out needs ([`VectorTable::following`]).
     policy: Option<Arc<dyn ExpectedValues>>,
+    /// For a table read from a file (or its bytes): per card (by mask), its number of
+    /// values, the end of its states' ranges as the index gives them.
+    lengths: Option<Vec<u32>>,
+    /// Where the table was read from, for its errors.
+    origin: Origin,
 }
 
 /// Where the values of each card are in a table file.
@@ -92,8 +97,6 @@ struct CardFile {
     values_at: u64,
     /// Per card (by mask): its first word, its number of words, and their CRC-32.
     cards: Vec<Piece>,
-    /// Per card (by mask): its number of values, the end of its states' ranges.
-    lengths: Vec<u32>,
 }
 
 impl<T: Real> From<Solution<T>> for VectorTable<T> {
@@ -104,6 +107,8 @@ impl<T: Real> From<Solution<T>> for VectorTable<T> {
             solution,
             file: None,
             policy: None,
+            lengths: None,
+            origin: Origin::Bytes,
         }
     }
 }
@@ -143,10 +148,14 @@ impl<T: Real> VectorTable<T> {
         self.solution.range(state)
     }
 
-    /// Number of values held (states that share a vector count it once; for a table read
-    /// from a file, the cards read or solved again so far).
+    /// Number of values of the table (states that share a vector count it once): of a table
+    /// read from a file, those its index gives every card, read yet or not, stored or left
+    /// out.
     pub fn stored_values(&self) -> u64 {
-        self.solution.stored_values()
+        match &self.lengths {
+            Some(lengths) => lengths.iter().map(|&n| u64::from(n)).sum(),
+            None => self.solution.stored_values(),
+        }
     }
 
     /// This table, a distribution table, with the expected-score values whose policy it
@@ -167,13 +176,12 @@ impl VectorTable<f32> {
         if let Some(values) = slot.get() {
             return Ok(values);
         }
-        let Some(file) = self.file.as_ref() else {
-            return Err(TableError::Unsolved { filled });
-        };
-        let values = if stores(self.rules(), filled) {
-            file.read_card(filled)?
-        } else {
-            self.solve_card(filled, file)?
+        let values = match (&self.file, &self.lengths) {
+            (_, Some(lengths)) if !stores(self.rules(), filled) => {
+                self.solve_card(filled, lengths[usize::from(filled)])?
+            }
+            (Some(file), Some(lengths)) => file.read_card(filled, lengths[usize::from(filled)])?,
+            _ => return Err(TableError::Unsolved { filled }),
         };
         Ok(slot.get_or_init(|| values))
     }
@@ -185,7 +193,7 @@ impl VectorTable<f32> {
     pub fn check_cards_from(&self, start: BoxMask) -> Result<(), TableError> {
         let rules = *self.rules();
         for m in cards_by_depth(&rules).into_iter().flatten() {
-            if m & start == start && (self.file.is_none() || stores(&rules, m)) {
+            if m & start == start && (self.lengths.is_none() || stores(&rules, m)) {
                 self.card(m)?;
             }
         }
@@ -207,8 +215,8 @@ impl VectorTable<f32> {
 
     /// The values of the card `filled`, which the file leaves out, solved from its
     /// successors' (which it stores) as the build solved them, and checked against the
-    /// ranges the file states.
-    fn solve_card(&self, filled: BoxMask, file: &CardFile) -> Result<Box<[f32]>, TableError> {
+    /// ranges the file states (`length` values in all).
+    fn solve_card(&self, filled: BoxMask, length: u32) -> Result<Box<[f32]>, TableError> {
         self.load_successors(&State {
             filled,
             upper: 0,
@@ -229,13 +237,12 @@ impl VectorTable<f32> {
             filled,
             Simd::detect(),
         );
-        let origin = Origin::File(file.path.clone());
-        if values.len() != file.lengths[usize::from(filled)] as usize
+        if values.len() != length as usize
             || ranges
                 .iter()
                 .any(|&(index, range)| self.solution.ranges[index] != range)
         {
-            return Err(origin.corrupt(format!(
+            return Err(self.origin.corrupt(format!(
                 "the ranges of card {filled} differ from those its successors give"
             )));
         }
@@ -441,8 +448,9 @@ impl VectorTable<f32> {
             path: path.to_path_buf(),
             values_at: body_at + sizes.index as u64,
             cards,
-            lengths,
         });
+        table.lengths = Some(lengths);
+        table.origin = head.origin.clone();
         Ok(table)
     }
 
@@ -487,7 +495,7 @@ impl VectorTable<f32> {
         let body = &bytes[head.body_at as usize..];
         container::check_crc(&head.origin, head.header.checksum, body)?;
         let index = &body[..sizes.index];
-        let table = VectorTable::from_index(&head, rules, objective, index)?;
+        let mut table = VectorTable::from_index(&head, rules, objective, index)?;
         let (cards, lengths) = table.card_entries(index, &head)?;
         let values = &body[sizes.index..];
         for m in file_cards(rules).filter(|&m| stores(rules, m)) {
@@ -498,6 +506,8 @@ impl VectorTable<f32> {
             let card = unpack(words, lengths[m], &head.origin, m)?;
             let _ = table.solution.cards[m].set(card);
         }
+        table.lengths = Some(lengths);
+        table.origin = head.origin.clone();
         Ok(table)
     }
 
@@ -575,12 +585,12 @@ impl VectorTable<f32> {
 }
 
 impl CardFile {
-    /// Reads the values of the card `filled`, checks their CRC-32 and unpacks them.
-    fn read_card(&self, filled: BoxMask) -> Result<Box<[f32]>, TableError> {
+    /// Reads the values of the card `filled`, checks their CRC-32 and unpacks them to its
+    /// `length` values.
+    fn read_card(&self, filled: BoxMask, length: u32) -> Result<Box<[f32]>, TableError> {
         let m = usize::from(filled);
         let words = self.cards[m].read(&self.path, self.values_at)?;
-        let origin = Origin::File(self.path.clone());
-        unpack(&words, self.lengths[m], &origin, m)
+        unpack(&words, length, &Origin::File(self.path.clone()), m)
     }
 }
 
@@ -761,6 +771,7 @@ mod tests {
             }
         };
         let loaded = load();
+        assert_eq!(loaded.stored_values(), solved.stored_values());
         let (mut stored, mut left_out) = (0, 0);
         for m in file_cards(&rules) {
             let a = solved.card(m).unwrap();
@@ -787,11 +798,16 @@ mod tests {
         for s in reachable_states(&rules) {
             assert_eq!(loaded.range(&s), solved.range(&s));
         }
-        // Read whole: the same, every stored card checked.
+        // Read whole: the same, every stored card checked, the others solved again.
         let whole =
             VectorTable::from_bytes(&std::fs::read(&path).unwrap(), &rules, solved.objective())
                 .unwrap();
-        for m in file_cards(&rules).filter(|&m| stores(&rules, m)) {
+        let whole = match ev {
+            Some(ev) => whole.following(Arc::new(ev.clone())),
+            None => whole,
+        };
+        assert_eq!(whole.stored_values(), solved.stored_values());
+        for m in file_cards(&rules) {
             assert_eq!(whole.card(m).unwrap(), solved.card(m).unwrap());
         }
         // The cards left out, solved in parallel for a whole pass.
