@@ -66,7 +66,7 @@ const OLD_VALUE_TYPE: &str = "f32";
 /// filled, so every card after it (one box more) is stored: it is solved again from them.
 /// The middle depths hold most values; either parity alone holds about half.
 pub fn stores(rules: &Rules, filled: BoxMask) -> bool {
-    filled.count_ones() % 2 == 0 || filled & rules.full_mask() == rules.full_mask()
+    filled.count_ones().is_multiple_of(2) || filled & rules.full_mask() == rules.full_mask()
 }
 
 /// The vector of every reachable state of one rule set for one objective: a solve's
@@ -656,7 +656,6 @@ fn unpack(bytes: &[u8], length: u32, origin: &Origin, m: usize) -> Result<Box<[f
         let bits = u32::try_from(prev).map_err(|_| bad("leave the range of f32"))?;
         values.push(f32::from_bits(bits));
     }
-    drop(next);
     if bytes.len() - at >= 4 || bytes[at..].iter().any(|&b| b != 0) {
         return Err(bad("are followed by other bytes"));
     }
