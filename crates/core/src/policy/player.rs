@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use crate::game::dice::{Dice, Keep};
 use crate::game::rules::Rules;
-use crate::game::state::{Bonuses, ScoreCard, State, cards_by_depth};
+use crate::game::state::{Bonuses, ScoreCard, State};
 use crate::policy::Policy;
 use crate::policy::baseline::{greedy_box, most_common_keep};
 use crate::policy::cache::TurnCache;
@@ -372,9 +372,7 @@ pub fn check_players(
             });
         };
         check(DISTRIBUTION, table.rules())?;
-        for card in cards_by_depth(&rules).into_iter().flatten() {
-            table.card(card)?;
-        }
+        table.check_cards_from(0)?;
     }
     Ok(())
 }

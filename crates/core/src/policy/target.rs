@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use crate::game::dice::DICE;
 use crate::game::rules::Rules;
-use crate::game::state::{State, cards_by_depth, set_bits};
+use crate::game::state::{State, set_bits};
 use crate::game::ties::Preferred;
 use crate::game::ties::rank_by_preference;
 use crate::policy::expected::{Action, AdviceError, Position, advise, box_choices};
@@ -720,11 +720,7 @@ impl<'a> TargetPlayer<'a> {
                 table: targets.rules().label(),
             });
         }
-        for m in cards_by_depth(&rules).into_iter().flatten() {
-            if m & start.filled == start.filled {
-                targets.card(m)?;
-            }
-        }
+        targets.check_cards_from(start.filled)?;
         Ok(TargetPlayer {
             ev,
             targets,

@@ -668,6 +668,22 @@ simd_dispatch! {
     }
 }
 
+/// The values of the card `filled` and the range of each of its states (by layout index),
+/// solved from its successors' cards in `table` (which must be there): exactly, bit for bit,
+/// what [`solve`] computes for that card, on any instruction set. A table file that leaves a
+/// card out is read back through this.
+pub(crate) fn solve_one_card<T: Real>(
+    table: &Solution<T>,
+    objective: &VectorObjective<T>,
+    scores: &ScoreTable,
+    filled: BoxMask,
+    simd: Simd,
+) -> (Box<[T]>, Vec<(usize, Range)>) {
+    let mut scratch = VectorScratch::new();
+    let card = solve_card_dispatch(simd, (table, objective, scores, filled, &mut scratch));
+    (card.values.into_boxed_slice(), card.ranges)
+}
+
 /// Solves a vector objective for every reachable state, backward from the full cards, one
 /// depth at a time, the cards of a depth in parallel (each by the same sequential code, so
 /// the table is the same at any thread count). `progress(done, total)` counts cards.

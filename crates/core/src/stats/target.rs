@@ -601,11 +601,7 @@ impl<'a> VectorPolicy<'a> {
                 table: table.rules().label(),
             });
         }
-        for m in cards_by_depth(&rules).into_iter().flatten() {
-            if m & start.filled == start.filled {
-                table.card(m)?;
-            }
-        }
+        table.check_cards_from(start.filled)?;
         // The range of the opponents' final scores, as `crate::policy::win::utility` takes it.
         let lo = opponents.iter().map(|o| o.lo).min().unwrap_or(0);
         let hi = opponents.iter().map(FinalScores::hi).max().unwrap_or(0);

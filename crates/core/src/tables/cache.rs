@@ -114,7 +114,10 @@ pub fn load_or_build_distribution(
     );
     load_or_build_with(
         path,
-        |p| VectorTable::load(p, ev.rules(), shape.name),
+        |p| {
+            // A card the file leaves out is solved again under the expected-score policy.
+            VectorTable::load(p, ev.rules(), shape.name).map(|t| t.following(Arc::new(ev.clone())))
+        },
         |report| {
             let objective = VectorObjective::distribution(Arc::new(ev.clone()));
             VectorTable::solve(&objective, SolveOptions::default().simd, report)

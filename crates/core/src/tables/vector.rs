@@ -5,31 +5,46 @@
 //! values the first time they are asked for (checking its CRC-32), so a query that needs a
 //! few states reads a few cards of a table of hundreds of megabytes.
 //!
+//! The file stores the cards of every other depth only ([`stores`]: an even number of boxes
+//! filled, and the full cards): a card left out is solved again from its successors, which
+//! the file stores, the first time it is asked for (by the solve's own code,
+//! [`crate::solve::vector`], so bit for bit what the build computed; about 10 ms for a card
+//! of Yahtzee's middle depths). The values it stores are packed without loss ([`pack`]).
+//!
 //! The file is the container of every table file ([`crate::tables::container`]): the header
-//! names the rules, the objective, the value type (`f32`), the number of values, the body's
-//! size, its CRC-32, the CRC-32 of its index and the tail left out. The body, all
-//! little-endian:
+//! names the rules, the objective, the value type ([`FILE_VALUE_TYPE`]), the number of
+//! 4-byte words of packed values, the body's size, its CRC-32, the CRC-32 of its index and
+//! the tail left out. The body, all little-endian:
 //!
 //! ```text
 //! ranges   12 bytes per reachable state, in layout order (`state::reachable_states`):
 //!          the coordinate of the first stored value (i32), the number stored (u32), and
-//!          where they start among the card's values (u32)
-//! cards    16 bytes per card the fill order allows, by ascending mask: its first value
-//!          among all values (u64), its number of values (u32), their CRC-32 (u32)
-//! values   f32, card after card
+//!          where they start among the card's values (u32); every state's, the states of
+//!          the cards left out included
+//! cards    16 bytes per card the fill order allows, by ascending mask: its first word among
+//!          all the packed words (u64), its number of words (u32, 0 for a card left out),
+//!          their CRC-32 (u32)
+//! values   each stored card's values packed (see [`pack`]), padded to whole words
 //! ```
 //!
 //! The ranges and cards are the index, read and checked (by its own CRC-32, and for
-//! consistency) before any value; each card's values are checked by theirs when read.
+//! consistency) before any value; each card's words are checked by theirs when read, and
+//! unpacked to exactly as many values as its states' ranges cover.
 
 use std::io::{Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
+use rayon::prelude::*;
+
 use crate::game::rules::{BoxMask, Rules};
-use crate::game::state::{Layout, State, reachable_states, set_bits};
+use crate::game::state::{Layout, State, cards_by_depth, reachable_states, set_bits};
+use crate::solve::expected::ExpectedValues;
 use crate::solve::kernel::{KeepArray, Layer, Plan, Real, ScoreTable, run_turn};
-use crate::solve::vector::{Range, RowSpec, Solution, VectorObjective, lay_out, read};
+use crate::solve::simd::Simd;
+use crate::solve::vector::{
+    Range, RowSpec, Solution, VectorObjective, lay_out, read, solve_one_card,
+};
 use crate::tables::container::{
     self, Head, PIECE_BYTES, Piece, RANGE_BYTES, TableFile, TableHeader,
 };
@@ -38,8 +53,21 @@ use crate::tables::{Origin, TableError};
 /// The most lanes [`VectorTable::turn_lanes`] computes at once.
 pub const MAX_TURN_LANES: usize = 16;
 
-/// The value type of a vector table's file.
-pub const FILE_VALUE_TYPE: &str = "f32";
+/// The value type of a vector table's file: `f32` values packed ([`pack`]), every other
+/// depth stored ([`stores`]).
+pub const FILE_VALUE_TYPE: &str = "f32 packed, even depths";
+
+/// The value type of the files of earlier versions of this program (every card's `f32`
+/// values as they are): refused with the advice to rebuild.
+const OLD_VALUE_TYPE: &str = "f32";
+
+/// True when a table file stores the values of the card `filled`: the cards with an even
+/// number of boxes filled, and the full cards. Every card it leaves out has an odd number
+/// filled, so every card after it (one box more) is stored: it is solved again from them.
+/// The middle depths hold most values; either parity alone holds about half.
+pub fn stores(rules: &Rules, filled: BoxMask) -> bool {
+    filled.count_ones().is_multiple_of(2) || filled & rules.full_mask() == rules.full_mask()
+}
 
 /// The vector of every reachable state of one rule set for one objective: a solve's
 /// [`Solution`], or a table file's cards read when first asked for.
@@ -51,6 +79,14 @@ pub struct VectorTable<T> {
     scores: Arc<ScoreTable>,
     /// Where the cards not read yet are, for a table loaded from a file.
     file: Option<CardFile>,
+    /// The expected-score values whose policy a distribution table follows: what solving a
+    /// card the file left out needs ([`VectorTable::following`]).
+    policy: Option<Arc<dyn ExpectedValues>>,
+    /// For a table read from a file (or its bytes): per card (by mask), its number of
+    /// values, the end of its states' ranges as the index gives them.
+    lengths: Option<Vec<u32>>,
+    /// Where the table was read from, for its errors.
+    origin: Origin,
 }
 
 /// Where the values of each card are in a table file.
@@ -59,7 +95,7 @@ struct CardFile {
     path: PathBuf,
     /// The file offset of the values section.
     values_at: u64,
-    /// Per card (by mask): its first value, its number of values, and their CRC-32.
+    /// Per card (by mask): its first word, its number of words, and their CRC-32.
     cards: Vec<Piece>,
 }
 
@@ -70,6 +106,9 @@ impl<T: Real> From<Solution<T>> for VectorTable<T> {
             scores: Arc::new(ScoreTable::new(&solution.rules)),
             solution,
             file: None,
+            policy: None,
+            lengths: None,
+            origin: Origin::Bytes,
         }
     }
 }
@@ -109,10 +148,24 @@ impl<T: Real> VectorTable<T> {
         self.solution.range(state)
     }
 
-    /// Number of values held (states that share a vector count it once; for a table read
-    /// from a file, the cards read so far).
+    /// Number of values of the table (states that share a vector count it once): of a table
+    /// read from a file, those its index gives every card, read yet or not, stored or left
+    /// out.
     pub fn stored_values(&self) -> u64 {
-        self.solution.stored_values()
+        match &self.lengths {
+            Some(lengths) => lengths.iter().map(|&n| u64::from(n)).sum(),
+            None => self.solution.stored_values(),
+        }
+    }
+
+    /// This table, a distribution table, with the expected-score values whose policy it
+    /// follows (the table it was solved from): a card its file left out is solved again with
+    /// them. A target table needs none.
+    pub fn following(self, ev: Arc<dyn ExpectedValues>) -> VectorTable<T> {
+        VectorTable {
+            policy: Some(ev),
+            ..self
+        }
     }
 }
 
@@ -123,11 +176,77 @@ impl VectorTable<f32> {
         if let Some(values) = slot.get() {
             return Ok(values);
         }
-        let Some(file) = self.file.as_ref() else {
-            return Err(TableError::Unsolved { filled });
+        let values = match (&self.file, &self.lengths) {
+            (_, Some(lengths)) if !stores(self.rules(), filled) => {
+                self.solve_card(filled, lengths[usize::from(filled)])?
+            }
+            (Some(file), Some(lengths)) => file.read_card(filled, lengths[usize::from(filled)])?,
+            _ => return Err(TableError::Unsolved { filled }),
         };
-        let values = file.read_card(filled)?;
         Ok(slot.get_or_init(|| values))
+    }
+
+    /// Reads the cards the file stores of every card that can follow `start` (those with
+    /// every box of `start` filled), checking them, so that a damaged file is an error here
+    /// rather than in the middle of a game; the cards it leaves out are solved when first
+    /// asked for. A table solved here: checks that those cards were solved.
+    pub fn check_cards_from(&self, start: BoxMask) -> Result<(), TableError> {
+        let rules = *self.rules();
+        for m in cards_by_depth(&rules).into_iter().flatten() {
+            if m & start == start && (self.lengths.is_none() || stores(&rules, m)) {
+                self.card(m)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Every card that can follow `start`, read or solved again, the cards left out solved
+    /// in parallel, the deepest first: for a pass over the whole table.
+    pub fn load_cards_from(&self, start: BoxMask) -> Result<(), TableError> {
+        self.check_cards_from(start)?;
+        for cards in cards_by_depth(self.rules()).into_iter().rev() {
+            cards
+                .par_iter()
+                .filter(|&&m| m & start == start)
+                .try_for_each(|&m| self.card(m).map(|_| ()))?;
+        }
+        Ok(())
+    }
+
+    /// The values of the card `filled`, which the file leaves out, solved from its
+    /// successors' (which it stores) as the build solved them, and checked against the
+    /// ranges the file states (`length` values in all).
+    fn solve_card(&self, filled: BoxMask, length: u32) -> Result<Box<[f32]>, TableError> {
+        self.load_successors(&State {
+            filled,
+            upper: 0,
+            yahtzee_50: false,
+        })?;
+        let mut objective =
+            VectorObjective::by_name(self.objective(), *self.rules()).expect("a known objective");
+        if objective.name == crate::solve::vector::DISTRIBUTION {
+            let Some(ev) = &self.policy else {
+                return Err(TableError::Unsolved { filled });
+            };
+            objective.policy = Some(Arc::clone(ev));
+        }
+        let (values, ranges) = solve_one_card(
+            &self.solution,
+            &objective,
+            &self.scores,
+            filled,
+            Simd::detect(),
+        );
+        if values.len() != length as usize
+            || ranges
+                .iter()
+                .any(|&(index, range)| self.solution.ranges[index] != range)
+        {
+            return Err(self.origin.corrupt(format!(
+                "the ranges of card {filled} differ from those its successors give"
+            )));
+        }
+        Ok(values)
     }
 
     /// The value of `state` at coordinate `x`.
@@ -249,24 +368,42 @@ fn file_cards(rules: &Rules) -> impl Iterator<Item = BoxMask> + '_ {
 }
 
 impl VectorTable<f32> {
+    /// The packed words of the card `filled` as the file holds them: none for a card it
+    /// leaves out.
+    fn packed(&self, filled: BoxMask) -> Result<Vec<u8>, TableError> {
+        if stores(self.rules(), filled) {
+            Ok(pack(self.card(filled)?))
+        } else {
+            Ok(Vec::new())
+        }
+    }
+
     /// The index of the file: the ranges section and the cards section, and the number of
-    /// values.
+    /// words of packed values. Each card is packed here to learn its size and CRC-32 (in
+    /// parallel), and again as it is written, rather than all held packed at once.
     fn index_bytes(&self) -> Result<(Vec<u8>, u64), TableError> {
         let mut index = Vec::new();
         for s in reachable_states(self.rules()) {
             container::push_range(&mut index, &self.range(&s));
         }
+        let cards: Vec<BoxMask> = file_cards(self.rules()).collect();
+        let sizes = cards
+            .par_iter()
+            .map(|&m| {
+                let bytes = self.packed(m)?;
+                Ok(((bytes.len() / 4) as u32, crc32fast::hash(&bytes)))
+            })
+            .collect::<Result<Vec<_>, TableError>>()?;
         let mut first = 0u64;
-        for m in file_cards(self.rules()) {
-            let values = self.card(m)?;
-            Piece::of(first, values).push(&mut index);
-            first += values.len() as u64;
+        for (count, crc) in sizes {
+            Piece { first, count, crc }.push(&mut index);
+            first += u64::from(count);
         }
         Ok((index, first))
     }
 
     /// Writes the table file's bytes to `out` (see [`crate::tables::container`]): the index,
-    /// then the values card by card.
+    /// then the packed values card by card.
     pub fn write_to<W: Write + Seek>(&self, out: &mut W) -> std::io::Result<()> {
         let to_io = |e: TableError| std::io::Error::other(e.to_string());
         let (index, entries) = self.index_bytes().map_err(to_io)?;
@@ -280,7 +417,7 @@ impl VectorTable<f32> {
         container::write_table(out, header, |write| {
             write(&index)?;
             for m in file_cards(self.rules()) {
-                write(&container::value_bytes(self.card(m).map_err(to_io)?))?;
+                write(&self.packed(m).map_err(to_io)?)?;
             }
             Ok(())
         })
@@ -306,12 +443,14 @@ impl VectorTable<f32> {
         let body_at = head.body_at;
         let index = file.read_at(body_at, sizes.index)?;
         let mut table = VectorTable::from_index(head, rules, objective, &index)?;
-        let cards = table.card_entries(&index, head)?;
+        let (cards, lengths) = table.card_entries(&index, head)?;
         table.file = Some(CardFile {
             path: path.to_path_buf(),
             values_at: body_at + sizes.index as u64,
             cards,
         });
+        table.lengths = Some(lengths);
+        table.origin = head.origin.clone();
         Ok(table)
     }
 
@@ -356,18 +495,19 @@ impl VectorTable<f32> {
         let body = &bytes[head.body_at as usize..];
         container::check_crc(&head.origin, head.header.checksum, body)?;
         let index = &body[..sizes.index];
-        let table = VectorTable::from_index(&head, rules, objective, index)?;
-        let cards = table.card_entries(index, &head)?;
+        let mut table = VectorTable::from_index(&head, rules, objective, index)?;
+        let (cards, lengths) = table.card_entries(index, &head)?;
         let values = &body[sizes.index..];
-        for (m, entry) in cards.iter().enumerate() {
-            if entry.count == 0 && table.solution.cards[m].get().is_some() {
-                continue;
-            }
+        for m in file_cards(rules).filter(|&m| stores(rules, m)) {
+            let (entry, m) = (&cards[usize::from(m)], usize::from(m));
             let from = 4 * entry.first as usize;
-            let card =
-                entry.values(&values[from..from + 4 * entry.count as usize], &head.origin)?;
+            let words = &values[from..from + 4 * entry.count as usize];
+            container::check_crc(&head.origin, entry.crc, words)?;
+            let card = unpack(words, lengths[m], &head.origin, m)?;
             let _ = table.solution.cards[m].set(card);
         }
+        table.lengths = Some(lengths);
+        table.origin = head.origin.clone();
         Ok(table)
     }
 
@@ -399,9 +539,13 @@ impl VectorTable<f32> {
         }))
     }
 
-    /// The cards section of the index, checked against the ranges (every state's values lie
-    /// inside its card's) and against the number of values.
-    fn card_entries(&self, index: &[u8], head: &Head) -> Result<Vec<Piece>, TableError> {
+    /// The cards section of the index, checked against the number of words (a card left out
+    /// has none), and each card's number of values: the end of its states' ranges.
+    fn card_entries(
+        &self,
+        index: &[u8],
+        head: &Head,
+    ) -> Result<(Vec<Piece>, Vec<u32>), TableError> {
         let origin = &head.origin;
         let rules = self.rules();
         let states = reachable_states(rules).count();
@@ -415,32 +559,117 @@ impl VectorTable<f32> {
                 })?;
         }
         container::check_entries(head, next, "cards")?;
+        for m in file_cards(rules).filter(|&m| !stores(rules, m)) {
+            if cards[usize::from(m)].count != 0 {
+                return Err(origin.corrupt(format!("values for card {m}, which is left out")));
+            }
+        }
+        let mut lengths = vec![0u32; self.layout().masks];
         for s in reachable_states(rules) {
             let r = self.range(&s);
-            let count = u64::from(cards[usize::from(s.filled)].count);
-            if u64::from(r.offset) + u64::from(r.len) > count {
-                return Err(origin.corrupt(format!(
-                    "a range of card {} ends past its {count} values",
-                    s.filled
-                )));
+            let end = u64::from(r.offset) + u64::from(r.len);
+            // A card holds at most a few million values.
+            if end > 1 << 28 {
+                return Err(
+                    origin.corrupt(format!("a range of card {} ends at value {end}", s.filled))
+                );
             }
+            let length = &mut lengths[usize::from(s.filled)];
+            *length = (*length).max(end as u32);
             if r.len > 0 && (r.lo < -(1 << 20) || r.lo > 1 << 20) {
                 return Err(origin.corrupt(format!("a range starts at coordinate {}", r.lo)));
             }
         }
-        Ok(cards)
+        Ok((cards, lengths))
     }
 }
 
 impl CardFile {
-    /// Reads the values of the card `filled` and checks their CRC-32.
-    fn read_card(&self, filled: BoxMask) -> Result<Box<[f32]>, TableError> {
-        self.cards[usize::from(filled)].read_values(&self.path, self.values_at)
+    /// Reads the values of the card `filled`, checks their CRC-32 and unpacks them to its
+    /// `length` values.
+    fn read_card(&self, filled: BoxMask, length: u32) -> Result<Box<[f32]>, TableError> {
+        let m = usize::from(filled);
+        let words = self.cards[m].read(&self.path, self.values_at)?;
+        unpack(&words, length, &Origin::File(self.path.clone()), m)
     }
+}
+
+/// Packs a card's values without loss: their number, then for each value the change of the
+/// change of its bits (an `f32` in `0..=1` read as a `u32`, which grows with the value; the
+/// first compared with 1 and no change), zigzag-coded (0, -1, 1, -2, ... as 0, 1, 2, 3, ...)
+/// in LEB128 (seven bits a byte, the high bit set on every byte but the last), then zero bytes
+/// to a whole number of 4-byte words. A state's vector falls smoothly from 1 towards 0, so
+/// the second difference of the bits is small: measured on Yahtzee's target table, 2.5
+/// bytes a value where `f32` takes 4.
+pub(crate) fn pack(values: &[f32]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(values.len() * 3 + 8);
+    let push = |out: &mut Vec<u8>, mut n: u64| {
+        while n >= 0x80 {
+            out.push((n as u8) | 0x80);
+            n >>= 7;
+        }
+        out.push(n as u8);
+    };
+    push(&mut out, values.len() as u64);
+    let (mut prev, mut step) = (i64::from(1f32.to_bits()), 0i64);
+    for v in values {
+        let bits = i64::from(v.to_bits());
+        let d = bits - prev;
+        let dd = d - step;
+        push(&mut out, ((dd << 1) ^ (dd >> 63)) as u64);
+        (prev, step) = (bits, d);
+    }
+    out.resize(out.len().next_multiple_of(4), 0);
+    out
+}
+
+/// The values of card `m` from its packed words ([`pack`]), which must be exactly `length`
+/// values and the padding.
+fn unpack(bytes: &[u8], length: u32, origin: &Origin, m: usize) -> Result<Box<[f32]>, TableError> {
+    let bad = |what: &str| origin.corrupt(format!("the packed values of card {m} {what}"));
+    let mut at = 0usize;
+    let mut next = || -> Option<u64> {
+        let mut n = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = *bytes.get(at)?;
+            at += 1;
+            n |= u64::from(b & 0x7f) << shift;
+            if b & 0x80 == 0 {
+                return Some(n);
+            }
+        }
+        None
+    };
+    let count = next().ok_or_else(|| bad("are cut short"))?;
+    if count != u64::from(length) {
+        return Err(bad(&format!(
+            "number {count}, where its ranges need {length}"
+        )));
+    }
+    let mut values = Vec::with_capacity(length as usize);
+    let (mut prev, mut step) = (i64::from(1f32.to_bits()), 0i64);
+    for _ in 0..length {
+        let z = next().ok_or_else(|| bad("are cut short"))?;
+        let dd = (z >> 1) as i64 ^ -((z & 1) as i64);
+        step = step.wrapping_add(dd);
+        prev = prev.wrapping_add(step);
+        let bits = u32::try_from(prev).map_err(|_| bad("leave the range of f32"))?;
+        values.push(f32::from_bits(bits));
+    }
+    if bytes.len() - at >= 4 || bytes[at..].iter().any(|&b| b != 0) {
+        return Err(bad("are followed by other bytes"));
+    }
+    Ok(values.into_boxed_slice())
 }
 
 /// Checks that a header is of a vector table of `rules` and `objective`.
 fn check_file(head: &Head, rules: &Rules, objective: &'static str) -> Result<(), TableError> {
+    if head.header.value_type == OLD_VALUE_TYPE {
+        return Err(head.origin.corrupt(
+            "it was written by an earlier version of this program, which stored every value \
+             unpacked",
+        ));
+    }
     head.check_kind(objective, FILE_VALUE_TYPE)?;
     head.check_rules(rules)
 }
@@ -472,5 +701,187 @@ impl Sizes {
             )));
         }
         head.check_length(len, 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::rules::{Order, RuleSet};
+    use crate::solve::expected::SolveOptions;
+    use crate::solve::vector::TARGET;
+    use crate::tables::expected::StrategyTable;
+
+    fn round_trip(values: &[f32]) {
+        let packed = pack(values);
+        assert_eq!(packed.len() % 4, 0);
+        let back = unpack(&packed, values.len() as u32, &Origin::Bytes, 0).unwrap();
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&back), bits(values));
+    }
+
+    /// Packing keeps every bit of any values, monotone or not, the extremes included; what is
+    /// not a card's packing is refused.
+    #[test]
+    fn packing_keeps_every_bit() {
+        round_trip(&[]);
+        round_trip(&[1.0]);
+        round_trip(&[0.0, 1.0, 0.0, f32::MAX, f32::from_bits(1), -0.0, 0.5, 1e-30]);
+        let mut rng = crate::game::dice::DiceRng::new(3);
+        let wild: Vec<f32> = (0..1000)
+            .map(|i| f32::from_bits(u32::from(rng.die()).wrapping_mul(0x2f6b_3a1d) ^ (i * 7919)))
+            .collect();
+        round_trip(&wild);
+        let smooth: Vec<f32> = (0..700).map(|x| (-(x as f32) / 40.0).exp()).collect();
+        round_trip(&smooth);
+        // A smooth fall packs in about two bytes a value.
+        assert!(pack(&smooth).len() < 2 * 4 * smooth.len() / 3);
+        let packed = pack(&smooth);
+        let origin = Origin::Bytes;
+        assert!(unpack(&packed, 699, &origin, 0).is_err(), "another count");
+        assert!(
+            unpack(&packed[..packed.len() - 8], 700, &origin, 0).is_err(),
+            "cut short"
+        );
+        let mut longer = packed.clone();
+        longer.extend_from_slice(&[0, 0, 0, 0]);
+        assert!(unpack(&longer, 700, &origin, 0).is_err(), "a word too many");
+        let mut flipped = packed.clone();
+        *flipped.last_mut().unwrap() = 1;
+        assert!(
+            unpack(&flipped, 700, &origin, 0).is_err(),
+            "padding not zero"
+        );
+    }
+
+    /// Every card of a table read back from its file, those the file stores and those it
+    /// leaves out and solves again, is bit for bit the card the build solved; and the file
+    /// holds less than half of the values' `f32` bytes.
+    fn reads_back_bit_for_bit(solved: &VectorTable<f32>, ev: Option<&StrategyTable>) {
+        let rules = *solved.rules();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.table");
+        solved.save(&path).unwrap();
+        let load = || {
+            let t = VectorTable::load(&path, &rules, solved.objective()).unwrap();
+            match ev {
+                Some(ev) => t.following(Arc::new(ev.clone())),
+                None => t,
+            }
+        };
+        let loaded = load();
+        assert_eq!(loaded.stored_values(), solved.stored_values());
+        let (mut stored, mut left_out) = (0, 0);
+        for m in file_cards(&rules) {
+            let a = solved.card(m).unwrap();
+            let b = loaded.card(m).unwrap();
+            assert_eq!(a.len(), b.len(), "{}: card {m}", rules.label());
+            assert!(
+                a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits()),
+                "{}: card {m}",
+                rules.label()
+            );
+            if stores(&rules, m) {
+                stored += a.len();
+            } else {
+                left_out += a.len();
+            }
+        }
+        assert!(
+            stored > 1000 && left_out > 1000,
+            "{stored} stored, {left_out} left out"
+        );
+        let all = (stored + left_out) as u64;
+        let bytes = std::fs::metadata(&path).unwrap().len();
+        assert!(bytes < 2 * all, "{bytes} bytes for {all} values");
+        for s in reachable_states(&rules) {
+            assert_eq!(loaded.range(&s), solved.range(&s));
+        }
+        // Read whole: the same, every stored card checked, the others solved again.
+        let whole =
+            VectorTable::from_bytes(&std::fs::read(&path).unwrap(), &rules, solved.objective())
+                .unwrap();
+        let whole = match ev {
+            Some(ev) => whole.following(Arc::new(ev.clone())),
+            None => whole,
+        };
+        assert_eq!(whole.stored_values(), solved.stored_values());
+        for m in file_cards(&rules) {
+            assert_eq!(whole.card(m).unwrap(), solved.card(m).unwrap());
+        }
+        // The cards left out, solved in parallel for a whole pass.
+        let again = load();
+        again.load_cards_from(0).unwrap();
+        for m in file_cards(&rules) {
+            assert_eq!(again.card(m).unwrap(), solved.card(m).unwrap());
+        }
+    }
+
+    #[test]
+    fn target_tables_read_back_bit_for_bit() {
+        for rules in [
+            Rules::new(RuleSet::YACHT),
+            Rules::with_order(RuleSet::YACHT, Order::UpperFirst),
+        ] {
+            let solved = VectorTable::solve(
+                &VectorObjective::<f32>::target(rules),
+                SolveOptions::default().simd,
+                &|_, _| {},
+            );
+            reads_back_bit_for_bit(&solved, None);
+        }
+    }
+
+    #[test]
+    fn distribution_tables_read_back_bit_for_bit() {
+        let rules = Rules::new(RuleSet::YACHT);
+        let (ev, _) = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {});
+        let solved = VectorTable::solve(
+            &VectorObjective::<f32>::distribution(Arc::new(ev.clone())),
+            SolveOptions::default().simd,
+            &|_, _| {},
+        );
+        reads_back_bit_for_bit(&solved, Some(&ev));
+        // Without the expected-score policy, a card left out cannot be solved again.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("d.table");
+        solved.save(&path).unwrap();
+        let bare = VectorTable::load(&path, &rules, solved.objective()).unwrap();
+        let left_out = file_cards(&rules).find(|&m| !stores(&rules, m)).unwrap();
+        assert!(bare.card(left_out).is_err());
+    }
+
+    /// A file of an earlier version, which stored every value unpacked, is refused with the
+    /// advice to rebuild it.
+    #[test]
+    fn an_unpacked_file_is_refused_with_the_advice_to_rebuild() {
+        let rules = Rules::new(RuleSet::YACHT);
+        let solved = VectorTable::solve(
+            &VectorObjective::<f32>::target(rules),
+            SolveOptions::default().simd,
+            &|_, _| {},
+        );
+        let mut bytes = Vec::new();
+        solved
+            .write_to(&mut std::io::Cursor::new(&mut bytes))
+            .unwrap();
+        let header = container::read_header(&bytes).unwrap();
+        let old = TableHeader {
+            value_type: OLD_VALUE_TYPE.to_string(),
+            ..header
+        };
+        let mut file = Vec::new();
+        container::write_table(&mut std::io::Cursor::new(&mut file), old, |write| {
+            write(&bytes[bytes.len() - solved_body_len(&bytes)..])
+        })
+        .unwrap();
+        let e = VectorTable::from_bytes(&file, &rules, TARGET).unwrap_err();
+        assert!(e.needs_rebuild(), "{e}");
+        assert!(e.to_string().contains("earlier version"), "{e}");
+    }
+
+    /// The body's length of a table file's bytes.
+    fn solved_body_len(bytes: &[u8]) -> usize {
+        container::read_header(bytes).unwrap().body_bytes as usize
     }
 }
