@@ -235,8 +235,9 @@ pub fn solve_vector(
 
 /// Reads the table of the vector objective `name` of `rules` saved at `path`, without
 /// solving, and reports it like [`solve_vector`]: `seconds` and `threads` are `null`, `values`
-/// and `checksum` the file header's. Only the empty card's values are read (each card is read
-/// when first asked for), so this takes milliseconds where the solve takes minutes.
+/// every card's (from the file's index), `checksum` the file header's. Only the empty card's
+/// values are read (each card is read when first asked for), so this takes milliseconds where
+/// the solve takes minutes.
 pub fn read_vector(
     rules: &Rules,
     name: &'static str,
@@ -244,8 +245,8 @@ pub fn read_vector(
 ) -> Result<(TargetReport, VectorTable<f32>), TableError> {
     let table = VectorTable::load(path, rules, name)?;
     let mut report = TargetReport::of(&table, path)?;
+    // (The header's entries count only the stored cards' values.)
     if let Some(header) = crate::tables::container::header_of_file(path) {
-        report.values = header.entries;
         report.checksum = Some(format!("{:08x}", header.checksum));
     }
     Ok((report, table))
