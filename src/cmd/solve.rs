@@ -198,10 +198,10 @@ pub fn write_target(out: &mut dyn Write, report: &TargetReport) -> std::io::Resu
     writeln!(out, "{what}  {}", reach.join("  "))
 }
 
-/// `solve --two-player`: the exact game of two, reported from a new game.
 /// Refuses an `--out` in a missing folder (as every output), or that holds a table of other
-/// rules or another objective than the one about to be solved, before any work: a solve replaces a table of its own kind (a stale or
-/// damaged one), never another (`--out yahtzee.v3.table` by mistake in a yacht solve).
+/// rules or another objective than the one about to be solved, before any work: a solve
+/// replaces a table of its own kind (a stale or damaged one), never another
+/// (`--out yahtzee.v3.table` by mistake in a yacht solve).
 fn check_out(out: Option<&Path>, rules: &Rules, objective: &str) -> Result<()> {
     let Some(path) = out else {
         return Ok(());
@@ -226,6 +226,7 @@ fn check_out(out: Option<&Path>, rules: &Rules, objective: &str) -> Result<()> {
     )
 }
 
+/// `solve --two-player`: the exact game of two, reported from a new game.
 fn run_two_player(
     args: &SolveArgs,
     rules: yahtzee_core::Rules,
