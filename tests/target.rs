@@ -446,6 +446,11 @@ fn solve_curve_reads_an_existing_table() {
     }
     let verified = advise_json(&["verify", &table, "--json"]);
     assert_eq!(second["checksum"], verified["checksum"]);
+    assert_eq!(
+        first["checksum"], verified["checksum"],
+        "solved: its file's"
+    );
+    assert!(first["table_checksum"].is_null(), "no expected-score table");
     let fixture = target_table(RuleSet::YACHT, Order::Any);
     assert_eq!(
         rows(&second_csv, fixture),
@@ -464,4 +469,10 @@ fn solve_curve_reads_an_existing_table() {
     assert!(read["seconds"].is_null(), "read, not solved: {read}");
     assert_eq!(stamp(&path), before, "the shared table was rewritten");
     assert!(rows(&csv, distribution).starts_with("target,p_at_least\n"));
+    // The distribution names the expected-score table whose policy it follows.
+    let ev = format!(
+        "{:08x}",
+        crate::util::table(RuleSet::YACHT, Order::Any).checksum()
+    );
+    assert_eq!(read["table_checksum"], ev.as_str(), "{read}");
 }

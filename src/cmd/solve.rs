@@ -2,6 +2,7 @@
 
 use std::io::Write;
 use std::path::Path;
+use std::sync::Arc;
 
 use anyhow::Result;
 
@@ -9,7 +10,9 @@ use super::RulesFrom;
 use crate::cli::{ObjectiveArg, PlayerArg, SolveArgs};
 use yahtzee_core::report::{self, TargetReport};
 use yahtzee_core::solve::vector::{DISTRIBUTION, TARGET, VectorObjective};
-use yahtzee_core::tables::expected::{EXPECTED_SCORE, default_table_path, default_table_path_of};
+use yahtzee_core::tables::expected::{
+    EXPECTED_SCORE, StrategyTable, default_table_path, default_table_path_of,
+};
 use yahtzee_core::tables::vector::VectorTable;
 use yahtzee_core::text::{chance, excerpt};
 use yahtzee_core::{Rules, State};
@@ -84,13 +87,19 @@ fn run_vector(args: &SolveArgs, rules: Rules, pool: &rayon::ThreadPool) -> Resul
     if let Some(curve) = &args.curve {
         super::check_output("--curve", curve, &[&path])?;
     }
+    // The distribution follows the expected-score table's policy (built if missing): its
+    // result names that table's checksum, read or solved.
+    let ev = match name {
+        DISTRIBUTION => Some(super::tables_at(rules, None).ev()?.clone()),
+        _ => None,
+    };
     let read = match args.curve {
         Some(_) => read_existing(&rules, name, &path),
         None => None,
     };
     let (report, table) = match read {
         Some(read) => read,
-        None => solve_vector(args, rules, name, &path, pool)?,
+        None => solve_vector(args, rules, ev.clone(), &path, pool)?,
     };
     if let Some(curve) = &args.curve {
         let mut text = String::from(if name == TARGET {
@@ -104,7 +113,7 @@ fn run_vector(args: &SolveArgs, rules: Rules, pool: &rayon::ThreadPool) -> Resul
         yahtzee_core::files::write_atomically(curve, text.as_bytes())
             .map_err(|e| anyhow::anyhow!("cannot write --curve {}: {e}", curve.display()))?;
     }
-    super::print_result(args.json, &report::stamped(&report, None), |out| {
+    super::print_result(args.json, &report::stamped(&report, ev.as_deref()), |out| {
         write_target(out, &report)
     })
 }
@@ -134,21 +143,20 @@ fn read_existing(
     }
 }
 
-/// Solves the table of `name` and saves it at `path`, with a progress bar.
+/// Solves the distribution table of the expected-score table `ev`, or without it the target
+/// table, and saves it at `path`, with a progress bar.
 fn solve_vector(
     args: &SolveArgs,
     rules: Rules,
-    name: &'static str,
+    ev: Option<Arc<StrategyTable>>,
     path: &Path,
     pool: &rayon::ThreadPool,
 ) -> Result<(TargetReport, VectorTable<f32>)> {
-    let objective = if name == DISTRIBUTION {
-        // The policy followed is the expected-score table's (built if missing).
-        let ev = super::tables_at(rules, None).ev()?.clone();
-        VectorObjective::distribution(ev)
-    } else {
-        VectorObjective::target(rules)
+    let objective = match ev {
+        Some(ev) => VectorObjective::distribution(ev),
+        None => VectorObjective::target(rules),
     };
+    let name = objective.name;
     let bar = super::progress_bar(
         &format!("solving the {name} table of {}", rules.label()),
         "cards",

@@ -228,6 +228,7 @@ pub fn solve_vector(
     let seconds = start.elapsed().as_secs_f64();
     table.save(path)?;
     let mut report = TargetReport::of(&table, path)?;
+    report.checksum = file_checksum(path);
     report.seconds = Some(seconds);
     report.threads = Some(rayon::current_num_threads());
     Ok((report, table))
@@ -245,11 +246,14 @@ pub fn read_vector(
 ) -> Result<(TargetReport, VectorTable<f32>), TableError> {
     let table = VectorTable::load(path, rules, name)?;
     let mut report = TargetReport::of(&table, path)?;
-    // (The header's entries count only the stored cards' values.)
-    if let Some(header) = crate::tables::container::header_of_file(path) {
-        report.checksum = Some(format!("{:08x}", header.checksum));
-    }
+    report.checksum = file_checksum(path);
     Ok((report, table))
+}
+
+/// The checksum of the table file at `path` as its header states it (the one `verify`
+/// prints), or `None` when its header cannot be read.
+fn file_checksum(path: &Path) -> Option<String> {
+    crate::tables::container::header_of_file(path).map(|h| format!("{:08x}", h.checksum))
 }
 
 /// What a verified table file holds, by its objective.
