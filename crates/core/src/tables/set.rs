@@ -81,7 +81,7 @@ impl TableKind {
         match self {
             TableKind::ExpectedScore => "a second or so",
             TableKind::Target | TableKind::Distribution => {
-                "about a minute and up to 240 MB on disk for the Yahtzee and Yatzy rule sets"
+                "about a minute and up to 250 MB on disk for the Yahtzee and Yatzy rule sets"
             }
             TableKind::TwoPlayer => "the whole game, a few minutes, and 957 MB on disk",
         }
