@@ -22,12 +22,12 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::game::dice::{Dice, FIRST_ROLL, GameDice, Multiset, ROLLS, Roll};
+use crate::game::dice::{Dice, DiceSpace, FIRST_ROLL, GameDice, Multiset, Roll};
 use crate::game::rules::Rules;
 use crate::game::state::{Bonuses, Layout, State};
 use crate::policy::expected::{CardBoxes, card_best_boxes};
 use crate::policy::player::{Player, PolicyTurn};
-use crate::solve::expected::{CARD_LANES, TurnKeeps};
+use crate::solve::expected::{CARD_LANES, Layer, TurnKeeps, TurnValues};
 use crate::stats::distribution::{Interval, Part, Tally};
 use crate::tables::expected::StrategyTable;
 
@@ -258,7 +258,7 @@ impl Deal<'_, '_, '_> {
                 .par_chunks_mut(SLICE)
                 .map(|slice| {
                     let mut boxes = Tally::new(rules);
-                    let mut decisions = Decisions::new();
+                    let mut decisions = Decisions::new(rules.dice());
                     let mut groups: Vec<&mut [Game]> =
                         slice.chunk_by_mut(|a, b| a.key == b.key).collect();
                     // The groups of one card, whose optimal turns one run of the kernel
@@ -270,20 +270,16 @@ impl Deal<'_, '_, '_> {
                             Player::Optimal(table) => optimal_turns(table, card),
                             _ => card
                                 .iter()
-                                .map(|g| Turn::Lazy(player.turn(&g[0].state, g[0].score, None)))
+                                .map(|g| Turn {
+                                    lazy: Some(player.turn(&g[0].state, g[0].score, None)),
+                                    keeps: None,
+                                    boxes: None,
+                                })
                                 .collect(),
                         };
                         for (group, turn) in card.iter_mut().zip(turns) {
-                            let policy_turn = match turn {
-                                Turn::Lazy(t) => {
-                                    decisions.clear();
-                                    Some(t)
-                                }
-                                Turn::Decided(keeps, (boxes, lane)) => {
-                                    decisions.decided(&keeps, (&boxes, lane));
-                                    None
-                                }
-                            };
+                            decisions.take(&turn);
+                            let policy_turn = turn.lazy;
                             for g in group.iter_mut() {
                                 let (index, points, bonuses) = decisions.play(
                                     rules,
@@ -323,27 +319,67 @@ impl Deal<'_, '_, '_> {
 struct Decisions {
     /// `keeps[0]` with two rolls left, `keeps[1]` with one, by roll offset: the multiset
     /// index of the keep (the roll's own index to stop), or [`Decisions::UNKNOWN`].
-    keeps: Box<[[u16; ROLLS]; 2]>,
+    keeps: [Vec<u16>; 2],
     /// The box filled with each final roll (index, points, bonuses), by roll offset.
-    boxes: Box<[Option<(usize, u32, Bonuses)>; ROLLS]>,
+    boxes: Vec<Option<(usize, u32, Bonuses)>>,
+    /// The dice of the game.
+    dice: DiceSpace,
+    /// The entries taken since the last clear (`keeps` of both rows: offsets `0..rolls` and
+    /// `rolls..`; then `boxes`: `2 * rolls..`), or `None` when every entry may be taken:
+    /// a clear forgets only those.
+    taken: Option<Vec<usize>>,
 }
 
 impl Decisions {
     const UNKNOWN: u16 = u16::MAX;
 
-    fn new() -> Decisions {
+    fn new(dice: DiceSpace) -> Decisions {
+        let rolls = dice.rolls();
         Decisions {
-            keeps: Box::new([[Decisions::UNKNOWN; ROLLS]; 2]),
-            boxes: Box::new([None; ROLLS]),
+            keeps: [
+                vec![Decisions::UNKNOWN; rolls],
+                vec![Decisions::UNKNOWN; rolls],
+            ],
+            boxes: vec![None; rolls],
+            dice,
+            taken: Some(Vec::new()),
         }
     }
 
-    /// Forgets every decision (for the next group's turn).
-    fn clear(&mut self) {
-        for row in self.keeps.iter_mut() {
-            row.fill(Decisions::UNKNOWN);
+    /// Forgets every decision, then takes those `turn` has already taken.
+    fn take(&mut self, turn: &Turn<'_>) {
+        let rolls = self.dice.rolls();
+        match self.taken.as_mut() {
+            Some(taken) => {
+                for &at in taken.iter() {
+                    match at / rolls {
+                        0 | 1 => self.keeps[at / rolls][at % rolls] = Decisions::UNKNOWN,
+                        _ => self.boxes[at % rolls] = None,
+                    }
+                }
+                taken.clear();
+            }
+            None => {
+                for row in self.keeps.iter_mut() {
+                    row.fill(Decisions::UNKNOWN);
+                }
+                self.boxes.fill(None);
+                self.taken = Some(Vec::new());
+            }
         }
-        self.boxes.fill(None);
+        if let Some(keeps) = &turn.keeps {
+            self.keeps[0].copy_from_slice(&keeps.two_rolls_left);
+            self.keeps[1].copy_from_slice(&keeps.one_roll_left);
+            self.taken = None;
+        }
+        if let Some((boxes, lane)) = &turn.boxes {
+            for (r, known) in self.boxes.iter_mut().enumerate() {
+                *known = boxes
+                    .of_roll(r, *lane)
+                    .map(|c| (c.index, c.points, c.bonuses));
+            }
+            self.taken = None;
+        }
     }
 
     /// Plays one turn of `state` as `turn` says with `dice`: the box filled, its points and
@@ -355,74 +391,117 @@ impl Decisions {
         state: &State,
         dice: &mut impl Roll,
     ) -> (usize, u32, Bonuses) {
+        let first_roll = self.dice.first_roll();
+        let rolls = self.dice.rolls();
         let (roll, _) = roll_and_keep(dice, |rolls_left, roll| {
-            let known = &mut self.keeps[usize::from(2 - rolls_left)][roll - FIRST_ROLL];
+            let row = usize::from(2 - rolls_left);
+            let known = &mut self.keeps[row][roll - first_roll];
             if *known == Decisions::UNKNOWN {
                 let turn = turn.expect("a turn for the decisions not taken");
                 *known = turn.keep(rolls_left, &Dice::from_index(roll)).index() as u16;
+                if let Some(taken) = self.taken.as_mut() {
+                    taken.push(row * rolls + roll - first_roll);
+                }
             }
             usize::from(*known)
         });
-        let roll = roll - FIRST_ROLL;
-        *self.boxes[roll].get_or_insert_with(|| {
-            let turn = turn.expect("a turn for the decisions not taken");
-            turn.choose_box(rules, state, &Dice::from_index(FIRST_ROLL + roll))
-        })
-    }
-
-    /// Takes every decision of a turn at once: `keeps` for the keeps, the choices of lane
-    /// `lane` of `boxes` for the box of each final roll.
-    fn decided(&mut self, keeps: &TurnKeeps, (boxes, lane): (&CardBoxes, usize)) {
-        self.keeps[0].copy_from_slice(&keeps.two_rolls_left);
-        self.keeps[1].copy_from_slice(&keeps.one_roll_left);
-        for (r, known) in self.boxes.iter_mut().enumerate() {
-            *known = boxes
-                .of_roll(r, lane)
-                .map(|c| (c.index, c.points, c.bonuses));
+        let roll = roll - first_roll;
+        if let Some(known) = self.boxes[roll] {
+            return known;
         }
+        let turn = turn.expect("a turn for the decisions not taken");
+        let known = turn.choose_box(rules, state, &Dice::from_index(first_roll + roll));
+        self.boxes[roll] = Some(known);
+        if let Some(taken) = self.taken.as_mut() {
+            taken.push(2 * rolls + roll);
+        }
+        known
     }
 }
 
-/// Games of one state from which the optimal policy's decisions are all taken at once, for
-/// every roll, rather than each the first time a game meets its roll. Measured (Yatzy,
-/// 1,000,000 games, CPU time, two rounds): 4.4 s deciding every state at once, 3.8 s from 8
-/// games, 3.7 s from 32, 3.9 s from 64, 4.4 s from 256, 4.3 s deciding each roll as met.
-const DECIDED: usize = 32;
+/// Games of one state from which the optimal policy's keeps are all chosen at once, for
+/// every roll, rather than each the first time a game meets its roll.
+fn decided_keeps() -> usize {
+    static AT: std::sync::LazyLock<usize> = std::sync::LazyLock::new(|| {
+        std::env::var("SIM_KEEPS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(32)
+    });
+    *AT
+}
 
-/// How the games of one state decide their turn.
-enum Turn<'a> {
-    /// Each decision from the policy's turn, the first time a game meets its roll.
-    Lazy(PolicyTurn<'a>),
-    /// Every decision already taken: the keeps, and the boxes of a lane of a card's boxes.
-    Decided(Box<TurnKeeps>, (Arc<CardBoxes>, usize)),
+/// Games of one state from which the optimal policy's boxes are all chosen at once.
+fn decided_boxes() -> usize {
+    static AT: std::sync::LazyLock<usize> = std::sync::LazyLock::new(|| {
+        std::env::var("SIM_BOXES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(32)
+    });
+    *AT
+}
+
+/// How the games of one state decide their turn: the decisions already taken (every keep,
+/// every box: a lane of a card's boxes), and the policy's turn for the others, each taken the
+/// first time a game meets its roll.
+struct Turn<'a> {
+    lazy: Option<PolicyTurn<'a>>,
+    keeps: Option<Box<TurnKeeps>>,
+    boxes: Option<(Arc<CardBoxes>, usize)>,
 }
 
 /// The optimal policy's turns of the groups of games of one card (one group per state):
-/// every decision at once for the states of [`DECIDED`] games or more, lanes of one run of
-/// the kernel ([`StrategyTable::card_keeps`], [`card_best_boxes`]); the turn's values for the
-/// others, whose decisions are taken as their games meet them.
+/// every keep at once for the states of [`decided_keeps`] games or more, lanes of one run of
+/// the kernel ([`StrategyTable::card_keeps`]); the turn's values for the others (up to
+/// [`Layer::TwoRollsLeft`]), whose keeps are taken as their games meet them; every box at once
+/// ([`card_best_boxes`]) for the states of [`decided_boxes`] games or more.
 fn optimal_turns<'a>(table: &'a StrategyTable, card: &[&mut [Game]]) -> Vec<Turn<'a>> {
-    let (many, few): (Vec<usize>, Vec<usize>) =
-        (0..card.len()).partition(|&i| card[i].len() >= DECIDED);
+    let mut turns: Vec<Turn<'a>> = (0..card.len())
+        .map(|_| Turn {
+            lazy: None,
+            keeps: None,
+            boxes: None,
+        })
+        .collect();
     let states =
         |which: &[usize]| -> Vec<State> { which.iter().map(|&i| card[i][0].state).collect() };
-    let mut turns: Vec<Option<Turn<'a>>> = (0..card.len()).map(|_| None).collect();
-    for (&i, t) in few.iter().zip(table.card_turns(&states(&few))) {
-        turns[i] = Some(Turn::Lazy(PolicyTurn::Optimal(table, Arc::new(t))));
+    let (many, few): (Vec<usize>, Vec<usize>) =
+        (0..card.len()).partition(|&i| card[i].len() >= decided_keeps());
+    for (&i, t) in few
+        .iter()
+        .zip(table.card_turns(&states(&few), Layer::TwoRollsLeft))
+    {
+        turns[i].lazy = Some(PolicyTurn::Optimal(table, Arc::new(t)));
     }
-    let many_states = states(&many);
-    let mut keeps = table.card_keeps(&many_states).into_iter();
-    for (chunk, at) in many_states.chunks(CARD_LANES).zip(many.chunks(CARD_LANES)) {
+    for (&i, k) in many.iter().zip(table.card_keeps(&states(&many))) {
+        turns[i].keeps = Some(Box::new(k));
+    }
+    let boxed: Vec<usize> = (0..card.len())
+        .filter(|&i| card[i].len() >= decided_boxes())
+        .collect();
+    let boxed_states = states(&boxed);
+    for (chunk, at) in boxed_states
+        .chunks(CARD_LANES)
+        .zip(boxed.chunks(CARD_LANES))
+    {
         let boxes = Arc::new(card_best_boxes(table, chunk));
         for (lane, &i) in at.iter().enumerate() {
-            let k = keeps.next().expect("keeps for each state");
-            turns[i] = Some(Turn::Decided(Box::new(k), (Arc::clone(&boxes), lane)));
+            turns[i].boxes = Some((Arc::clone(&boxes), lane));
         }
     }
+    // A box not decided at once is chosen from the table (the optimal turn's `choose_box`
+    // reads no values of the turn).
+    for t in turns
+        .iter_mut()
+        .filter(|t| t.lazy.is_none() && t.boxes.is_none())
+    {
+        t.lazy = Some(PolicyTurn::Optimal(
+            table,
+            Arc::new(TurnValues::empty(table.rules().dice())),
+        ));
+    }
     turns
-        .into_iter()
-        .map(|t| t.expect("a turn for each group"))
-        .collect()
 }
 
 /// The sampling error of the mean of a simulation.

@@ -104,10 +104,11 @@ impl StrategyTable {
             .collect()
     }
 
-    /// The turns of `states`, all of one card (the same boxes filled): each the
-    /// [`TurnValues::new`] of its state, bit for bit, computed [`CARD_LANES`] states at a time
-    /// by one run of the kernel.
-    pub fn card_turns(&self, states: &[State]) -> Vec<TurnValues> {
+    /// The turns of `states`, all of one card (the same boxes filled), up to `last`: each the
+    /// [`TurnValues::new`] of its state, bit for bit, for the layers computed (a simulation
+    /// keeps dice from the layers up to [`Layer::TwoRollsLeft`] and needs no more), computed
+    /// [`CARD_LANES`] states at a time by one run of the kernel.
+    pub fn card_turns(&self, states: &[State], last: Layer) -> Vec<TurnValues> {
         let Some(turn) = self.card_turn(states) else {
             return Vec::new();
         };
@@ -115,7 +116,9 @@ impl StrategyTable {
         for chunk in states.chunks(CARD_LANES) {
             if let [state] = chunk {
                 // One state: the kernel of one lane is cheaper.
-                turns.push(TurnValues::new(self, state));
+                let mut alone = TurnValues::empty(self.rules.dice());
+                ExpectedValues::turn(self, state, last, &mut |layer, v| alone.add_layer(layer, v));
+                turns.push(alone);
                 continue;
             }
             let lanes: Vec<(u8, bool)> = chunk.iter().map(|s| (s.upper, s.yahtzee_50)).collect();
@@ -126,7 +129,7 @@ impl StrategyTable {
                 &self.layout,
                 &self.values,
                 &lanes,
-                Layer::Opening,
+                last,
                 |l, layer, v| {
                     turns[at + l].add_layer(layer, v);
                 },
@@ -471,7 +474,14 @@ mod tests {
                             }
                         }
                     }
-                    for (state, turn) in some.iter().zip(table.card_turns(some)) {
+                    let upto_two = table.card_turns(some, Layer::TwoRollsLeft);
+                    for (alone_two, turn) in
+                        upto_two.iter().zip(table.card_turns(some, Layer::Opening))
+                    {
+                        assert!(alone_two.opening_rolls.is_empty());
+                        assert_eq!(alone_two.two_rolls_left, turn.two_rolls_left);
+                    }
+                    for (state, turn) in some.iter().zip(table.card_turns(some, Layer::Opening)) {
                         let alone = TurnValues::new(&table, state);
                         let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
                         assert_eq!(
