@@ -1227,6 +1227,22 @@ mod tests {
         assert_ne!(first(3, 17), first(4, 17));
     }
 
+    /// The remainder without a division is the remainder, for every divisor a throw uses and
+    /// words at both ends of the range and in between.
+    #[test]
+    fn fast_mod_is_the_remainder() {
+        let rolls = ThrowRolls::of(6);
+        for k in 1..=MAX_DICE {
+            let d = rolls.sequences[k];
+            let words = (0..=u32::MAX)
+                .step_by(65_537)
+                .chain([u32::MAX, u32::MAX - 1, d, d - 1]);
+            for x in words {
+                assert_eq!(fast_mod(x, d, rolls.inverse[k]), x % d, "{x} % {d}");
+            }
+        }
+    }
+
     #[test]
     fn a_throw_is_the_keep_and_the_next_dice() {
         // The throw of a `Roll` that draws die by die (a simulation's `GameDice` draws a

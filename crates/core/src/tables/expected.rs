@@ -27,8 +27,8 @@ use std::sync::{Arc, OnceLock};
 use crate::game::rules::{Order, Rules};
 use crate::game::state::{Layout, State, reachable_rows, reachable_state_count, set_bits};
 use crate::solve::expected::{
-    CARD_LANES, ExpectedValues, Layer, ScoreTable, SolveOptions, Turn, TurnKeeps, TurnValues,
-    card_keeps, card_turns,
+    CARD_LANES, CardKeepValues, ExpectedValues, Layer, ScoreTable, SolveOptions, Turn, TurnKeeps,
+    TurnValues, card_keep_values, card_keeps, card_turns,
 };
 use crate::tables::container::{self, FORMAT_VERSION, Head, TableHeader};
 use crate::tables::{Origin, TableError};
@@ -104,11 +104,20 @@ impl StrategyTable {
             .collect()
     }
 
-    /// The turns of `states`, all of one card (the same boxes filled), up to `last`: each the
-    /// [`TurnValues::new`] of its state, bit for bit, for the layers computed (a simulation
-    /// keeps dice from the layers up to [`Layer::TwoRollsLeft`] and needs no more), computed
-    /// [`CARD_LANES`] states at a time by one run of the kernel.
-    pub fn card_turns(&self, states: &[State], last: Layer) -> Vec<TurnValues> {
+    /// The keep values of `states` (at most [`CARD_LANES`], all of one card) into `into`, lane
+    /// by lane: one run of the kernel, whose keeps are then chosen one roll at a time or all
+    /// at once (see [`CardKeepValues`]).
+    pub fn card_keep_values(&self, states: &[State], into: &mut CardKeepValues) {
+        let turn = self.card_turn(states).expect("a state");
+        assert!(states.len() <= CARD_LANES);
+        let lanes: Vec<(u8, bool)> = states.iter().map(|s| (s.upper, s.yahtzee_50)).collect();
+        card_keep_values(&turn, &self.layout, &self.values, &lanes, into);
+    }
+
+    /// The turns of `states`, all of one card (the same boxes filled): each the
+    /// [`TurnValues::new`] of its state, bit for bit, computed [`CARD_LANES`] states at a time
+    /// by one run of the kernel.
+    pub fn card_turns(&self, states: &[State]) -> Vec<TurnValues> {
         let Some(turn) = self.card_turn(states) else {
             return Vec::new();
         };
@@ -116,9 +125,7 @@ impl StrategyTable {
         for chunk in states.chunks(CARD_LANES) {
             if let [state] = chunk {
                 // One state: the kernel of one lane is cheaper.
-                let mut alone = TurnValues::empty(self.rules.dice());
-                ExpectedValues::turn(self, state, last, &mut |layer, v| alone.add_layer(layer, v));
-                turns.push(alone);
+                turns.push(TurnValues::new(self, state));
                 continue;
             }
             let lanes: Vec<(u8, bool)> = chunk.iter().map(|s| (s.upper, s.yahtzee_50)).collect();
@@ -129,7 +136,7 @@ impl StrategyTable {
                 &self.layout,
                 &self.values,
                 &lanes,
-                last,
+                Layer::Opening,
                 |l, layer, v| {
                     turns[at + l].add_layer(layer, v);
                 },
@@ -474,14 +481,24 @@ mod tests {
                             }
                         }
                     }
-                    let upto_two = table.card_turns(some, Layer::TwoRollsLeft);
-                    for (alone_two, turn) in
-                        upto_two.iter().zip(table.card_turns(some, Layer::Opening))
-                    {
-                        assert!(alone_two.opening_rolls.is_empty());
-                        assert_eq!(alone_two.two_rolls_left, turn.two_rolls_left);
+                    // The keeps chosen one roll at a time from the values of a block of lanes.
+                    let mut keep_values = CardKeepValues::new(rules.dice());
+                    for chunk in some.chunks(CARD_LANES) {
+                        table.card_keep_values(chunk, &mut keep_values);
+                        for (lane, state) in chunk.iter().enumerate() {
+                            let alone = TurnValues::new(&table, state);
+                            for rolls_left in [1, 2] {
+                                for r in 0..ROLLS {
+                                    assert_eq!(
+                                        keep_values.best_keep_of_roll(lane, rolls_left, r),
+                                        alone.best_keep_of_roll(rolls_left, r).0,
+                                        "{set:?} {state:?} {rolls_left} {r}"
+                                    );
+                                }
+                            }
+                        }
                     }
-                    for (state, turn) in some.iter().zip(table.card_turns(some, Layer::Opening)) {
+                    for (state, turn) in some.iter().zip(table.card_turns(some)) {
                         let alone = TurnValues::new(&table, state);
                         let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
                         assert_eq!(
