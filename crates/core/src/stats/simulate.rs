@@ -340,9 +340,10 @@ impl Deal<'_, '_, '_> {
     }
 }
 
-/// The decisions of one policy turn, each taken from the turn the first time a game of the
-/// group meets its roll: the games of one state (and points) that roll the same dice decide
-/// alike, so a turn played by many games is mostly lookups. A game played here is the game
+/// The decisions of one policy turn, each taken the first time a game of the group meets its
+/// roll, or all at once ([`Decisions::take_keeps`], [`Decisions::take_boxes`]): the games of
+/// one state (and points) that roll the same dice decide alike, so a turn played by many games
+/// is mostly lookups. A game played here is the game
 /// [`play_turn`] plays: the same dice, drawn in the same order, and the same decisions.
 struct Decisions {
     /// `keeps[0]` with two rolls left, `keeps[1]` with one, by roll offset: the multiset
@@ -352,9 +353,9 @@ struct Decisions {
     boxes: Vec<Option<(usize, u32, Bonuses)>>,
     /// The dice of the game.
     dice: DiceSpace,
-    /// The entries taken since the last clear (`keeps` of both rows: offsets `0..rolls` and
-    /// `rolls..`; then `boxes`: `2 * rolls..`), or `None` when every entry may be taken:
-    /// a clear forgets only those.
+    /// The entries taken one at a time since the last [`Decisions::forget`] (`keeps` of both
+    /// rows: offsets `0..rolls` and `rolls..`; then `boxes`: `2 * rolls..`), which forgets only
+    /// those; `None` once decisions were taken all at once (it then forgets every entry).
     taken: Option<Vec<usize>>,
 }
 
