@@ -668,24 +668,74 @@ impl Roll for GameDice {
     /// The fresh dice of a throw in one draw rather than one per die: a sequence of faces
     /// uniform among the `6^k` of `k` dice (one 64-bit output's high 32 bits, by rejection
     /// below the largest multiple of `6^k`: the result depends on no library's range
-    /// algorithm), whose multiset is added to the keep's.
+    /// algorithm), whose multiset is added to the keep's. The roll is read from
+    /// [`ThrowRolls`]: one lookup and no division.
     fn throw_index(&mut self, keep: Multiset) -> Multiset {
-        let throws = Throws::get();
-        let lattice = Lattice::get();
-        let k = DICE - usize::from(lattice.size[keep]);
-        if k == 0 {
+        let rolls = ThrowRolls::of(DICE);
+        let Some(&(start, k)) = rolls.start.get(keep) else {
             return keep;
-        }
-        let sequences = throws.sequences[k];
-        let limit = u32::MAX - u32::MAX % sequences;
+        };
+        let k = usize::from(k);
         loop {
             let x = (self.next_u64() >> 32) as u32;
-            if x < limit {
-                let thrown = throws.code[k][(x % sequences) as usize];
-                return usize::from(
-                    lattice.index_by_code[(throws.code_of[keep] + thrown) as usize],
-                );
+            if x < rolls.limit[k] {
+                let s = fast_mod(x, rolls.sequences[k], rolls.inverse[k]);
+                return usize::from(rolls.roll[start as usize + s as usize]);
             }
+        }
+    }
+}
+
+/// `x % d` without a division, `inverse` being `u64::MAX / d + 1` (Lemire, Kaser and Kurz,
+/// "Faster remainder by direct computation", 2019: exact for every 32-bit `x` and `d > 1`).
+#[inline(always)]
+fn fast_mod(x: u32, d: u32, inverse: u64) -> u32 {
+    ((u128::from(inverse.wrapping_mul(u64::from(x))) * u128::from(d)) >> 64) as u32
+}
+
+/// The throws of a game of `n` dice drawn at once ([`GameDice`]), as one table: for the keep
+/// of index `i` (fewer than `n` dice, `k` missing) and each sequence `s` of the `6^k` faces
+/// of its missing dice, the roll's index `roll[start[i].0 + s]`; for each `k`, `6^k`, the
+/// rejection limit (the largest multiple of `6^k` not above 2^32 - 1) and the inverse of
+/// [`fast_mod`]. Built from [`Throws`], so a throw is the one the multisets' codes give.
+struct ThrowRolls {
+    /// By keep index: where its rolls start in `roll`, and `k`.
+    start: Vec<(u32, u8)>,
+    roll: Vec<u16>,
+    sequences: [u32; MAX_DICE + 1],
+    limit: [u32; MAX_DICE + 1],
+    inverse: [u64; MAX_DICE + 1],
+}
+
+impl ThrowRolls {
+    /// The table of the games of `n` dice (five or six), built once on first use.
+    fn of(n: usize) -> &'static ThrowRolls {
+        static FIVE: LazyLock<ThrowRolls> = LazyLock::new(|| ThrowRolls::build(5));
+        static SIX: LazyLock<ThrowRolls> = LazyLock::new(|| ThrowRolls::build(6));
+        if n == 6 { &SIX } else { &FIVE }
+    }
+
+    fn build(n: usize) -> ThrowRolls {
+        let throws = Throws::get();
+        let lattice = Lattice::get();
+        let mut start = Vec::new();
+        let mut roll = Vec::new();
+        for keep in 0..MULTISETS_UP_TO[n - 1] {
+            let k = n - usize::from(lattice.size[keep]);
+            start.push((roll.len() as u32, k as u8));
+            roll.extend(
+                throws.code[k]
+                    .iter()
+                    .map(|&thrown| lattice.index_by_code[(throws.code_of[keep] + thrown) as usize]),
+            );
+        }
+        let sequences = throws.sequences;
+        ThrowRolls {
+            start,
+            roll,
+            sequences,
+            limit: sequences.map(|d| u32::MAX - u32::MAX % d),
+            inverse: sequences.map(|d| (u64::MAX / u64::from(d)).wrapping_add(1)),
         }
     }
 }
@@ -1175,6 +1225,22 @@ mod tests {
         assert_eq!(first(3, 17), first(3, 17));
         assert_ne!(first(3, 17), first(3, 18));
         assert_ne!(first(3, 17), first(4, 17));
+    }
+
+    /// The remainder without a division is the remainder, for every divisor a throw uses and
+    /// words at both ends of the range and in between.
+    #[test]
+    fn fast_mod_is_the_remainder() {
+        let rolls = ThrowRolls::of(6);
+        for k in 1..=MAX_DICE {
+            let d = rolls.sequences[k];
+            let words = (0..=u32::MAX)
+                .step_by(65_537)
+                .chain([u32::MAX, u32::MAX - 1, d, d - 1]);
+            for x in words {
+                assert_eq!(fast_mod(x, d, rolls.inverse[k]), x % d, "{x} % {d}");
+            }
+        }
     }
 
     #[test]

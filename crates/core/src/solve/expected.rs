@@ -517,35 +517,9 @@ pub(crate) fn card_keeps(
     values: &[f64],
     lanes: &[(u8, bool)],
 ) -> Vec<TurnKeeps> {
-    let simd = *DETECTED;
-    let dice = turn.scores.dice;
-    let (first_roll, rolls) = (dice.first_roll(), dice.rolls());
-    let mut one = [[0u16; CARD_LANES]; MAX_ROLLS];
-    let mut two = [[0u16; CARD_LANES]; MAX_ROLLS];
-    // The values of stopping (the final roll's best box), read again with two rolls left.
-    let mut stops = [[0.0; CARD_LANES]; MAX_ROLLS];
-    let (one, two, stops) = (&mut one[..rolls], &mut two[..rolls], &mut stops[..rolls]);
-    card_layers(
-        turn,
-        layout,
-        values,
-        lanes,
-        Layer::TwoRollsLeft,
-        |layer, k| match layer {
-            Layer::OneRollLeft => {
-                stops.copy_from_slice(&k[first_roll..]);
-                scan_keeps(simd, (&k[..first_roll], stops, one));
-            }
-            Layer::TwoRollsLeft => scan_keeps(simd, (&k[..first_roll], stops, two)),
-            Layer::Opening => {}
-        },
-    );
-    (0..lanes.len())
-        .map(|l| TurnKeeps {
-            two_rolls_left: two.iter().map(|r| r[l]).collect(),
-            one_roll_left: one.iter().map(|r| r[l]).collect(),
-        })
-        .collect()
+    let mut keep_values = CardKeepValues::new(turn.scores.dice);
+    card_keep_values(turn, layout, values, lanes, &mut keep_values);
+    keep_values.keeps()
 }
 
 /// The processor's widest instruction set, for the scans of [`card_keeps`].
@@ -696,41 +670,148 @@ impl TurnValues {
     /// a single keep is that close (a margin wider by 1e-12 absorbs the rounding of the
     /// comparisons), it is the choice. Otherwise the scan decides.
     pub fn best_keep_of_roll(&self, rolls_left: u8, roll: usize) -> (usize, f64) {
-        let keeps = Dice::keep_indices_of(self.dice.first_roll() + roll);
-        let (stop, keeps_of_fewer) = keeps.split_last().expect("every roll has a keep");
-        debug_assert!(usize::from(*stop) >= self.dice.first_roll());
         let fewer: &[f64] = if rolls_left <= 1 {
             &self.one_roll_left
         } else {
             &self.two_rolls_left
         };
-        let value = |keep: u16| fewer[usize::from(keep)];
-        let stop_value = self.one_roll_left[usize::from(*stop)];
-        let mut highest = stop_value;
-        for &keep in keeps_of_fewer {
-            let v = value(keep);
-            highest = if v > highest { v } else { highest };
-        }
-        let near = highest - (TIE + 1e-12);
-        let mut close = usize::from(stop_value >= near);
-        let mut chosen = *stop;
-        for &keep in keeps_of_fewer {
-            if value(keep) >= near {
-                close += 1;
-                chosen = keep;
-            }
-        }
-        if close == 1 {
-            let chosen = usize::from(chosen);
-            return (chosen, self.value_of_index(rolls_left, chosen));
-        }
-        let mut best = Preferred::new();
-        for &keep in keeps {
-            let keep = usize::from(keep);
-            best.offer(keep, self.value_of_index(rolls_left, keep));
-        }
-        best.best().expect("every roll has a keep")
+        best_keep_among(
+            Dice::keep_indices_of(self.dice.first_roll() + roll),
+            |keep| fewer[keep],
+            |stop| self.one_roll_left[stop],
+        )
     }
+}
+
+/// The choice of [`TurnValues::best_keep_of_roll`] among `keeps` (a roll's keeps in the order
+/// of preference, its own index, stopping, last), `fewer(i)` the value of keeping the
+/// multiset `i` of fewer than all the dice and `stop(i)` that of stopping on the roll `i`:
+/// the one home of the tie rule of a keep, whatever holds the values.
+#[inline(always)]
+fn best_keep_among(
+    keeps: &[u16],
+    fewer: impl Fn(usize) -> f64,
+    stop: impl Fn(usize) -> f64,
+) -> (usize, f64) {
+    let (last, keeps_of_fewer) = keeps.split_last().expect("every roll has a keep");
+    let value = |keep: u16| fewer(usize::from(keep));
+    let stop_value = stop(usize::from(*last));
+    let mut highest = stop_value;
+    for &keep in keeps_of_fewer {
+        let v = value(keep);
+        highest = if v > highest { v } else { highest };
+    }
+    let near = highest - (TIE + 1e-12);
+    let mut close = usize::from(stop_value >= near);
+    let mut chosen = *last;
+    for &keep in keeps_of_fewer {
+        if value(keep) >= near {
+            close += 1;
+            chosen = keep;
+        }
+    }
+    let value_of = |keep: u16| {
+        if keep == *last {
+            stop_value
+        } else {
+            value(keep)
+        }
+    };
+    if close == 1 {
+        return (usize::from(chosen), value_of(chosen));
+    }
+    let mut best = Preferred::new();
+    for &keep in keeps {
+        best.offer(usize::from(keep), value_of(keep));
+    }
+    best.best().expect("every roll has a keep")
+}
+
+/// The keep values of up to [`CARD_LANES`] states of one card, with one and with two rolls
+/// left, lane by lane as the kernel holds them (each lane's values are, bit for bit, those of
+/// [`TurnValues`] of its state): the keeps of the states' rolls are chosen from them one at a
+/// time ([`CardKeepValues::best_keep_of_roll`], as [`TurnValues::best_keep_of_roll`]) or all
+/// at once ([`CardKeepValues::keeps`], as [`card_keeps`]). Filled by [`card_keep_values`];
+/// reused from card to card.
+pub struct CardKeepValues {
+    one_roll_left: Vec<[f64; CARD_LANES]>,
+    two_rolls_left: Vec<[f64; CARD_LANES]>,
+    dice: DiceSpace,
+    lanes: usize,
+}
+
+impl CardKeepValues {
+    /// Room for the values of a card of `dice`.
+    pub fn new(dice: DiceSpace) -> CardKeepValues {
+        CardKeepValues {
+            one_roll_left: Vec::with_capacity(ALL_MULTISETS),
+            two_rolls_left: Vec::with_capacity(ALL_MULTISETS),
+            dice,
+            lanes: 0,
+        }
+    }
+
+    /// [`TurnValues::best_keep_of_roll`] of the state of `lane`: the keep's multiset index
+    /// (the roll's own index to stop) for the roll at offset `roll` with `rolls_left` (1 or
+    /// 2) rolls left.
+    pub fn best_keep_of_roll(&self, lane: usize, rolls_left: u8, roll: usize) -> usize {
+        let fewer = if rolls_left <= 1 {
+            &self.one_roll_left
+        } else {
+            &self.two_rolls_left
+        };
+        best_keep_among(
+            Dice::keep_indices_of(self.dice.first_roll() + roll),
+            |keep| fewer[keep][lane],
+            |stop| self.one_roll_left[stop][lane],
+        )
+        .0
+    }
+
+    /// The keeps of every roll of every lane, by the lane scan of [`card_keeps`].
+    pub fn keeps(&self) -> Vec<TurnKeeps> {
+        let simd = *DETECTED;
+        let (first_roll, rolls) = (self.dice.first_roll(), self.dice.rolls());
+        let mut one = [[0u16; CARD_LANES]; MAX_ROLLS];
+        let mut two = [[0u16; CARD_LANES]; MAX_ROLLS];
+        let (one, two) = (&mut one[..rolls], &mut two[..rolls]);
+        let stops = &self.one_roll_left[first_roll..first_roll + rolls];
+        scan_keeps(simd, (&self.one_roll_left[..first_roll], stops, one));
+        scan_keeps(simd, (&self.two_rolls_left[..first_roll], stops, two));
+        (0..self.lanes)
+            .map(|l| TurnKeeps {
+                two_rolls_left: two.iter().map(|r| r[l]).collect(),
+                one_roll_left: one.iter().map(|r| r[l]).collect(),
+            })
+            .collect()
+    }
+}
+
+/// Fills `into` with the keep values of the states of `lanes` of one card (as
+/// [`card_turns`]): one run of the kernel up to [`Layer::TwoRollsLeft`].
+pub(crate) fn card_keep_values(
+    turn: &Turn<'_>,
+    layout: &Layout,
+    values: &[f64],
+    lanes: &[(u8, bool)],
+    into: &mut CardKeepValues,
+) {
+    into.dice = turn.scores.dice;
+    into.lanes = lanes.len();
+    into.one_roll_left.clear();
+    into.two_rolls_left.clear();
+    card_layers(
+        turn,
+        layout,
+        values,
+        lanes,
+        Layer::TwoRollsLeft,
+        |layer, k| match layer {
+            Layer::OneRollLeft => into.one_roll_left.extend_from_slice(k),
+            Layer::TwoRollsLeft => into.two_rolls_left.extend_from_slice(k),
+            Layer::Opening => {}
+        },
+    );
 }
 
 /// The narrower block that finishes a card whose lanes are not a whole number of blocks, so

@@ -4,8 +4,11 @@
 //! The games are played in lockstep: every game of a batch ([`BATCH`]) plays its first turn,
 //! then every game its second, and so on. Before each turn the games are sorted by their
 //! state (and, for the target policy, their points), so that a policy's turn of a state (the
-//! expected-score turn's values, the target turn's chances) is computed once for all the games
-//! in it, then each game plays it with its own dice: the decisions of a turn are lookups.
+//! expected-score turn's keep values, the target turn's chances) is computed once for all the
+//! games in it, then each game plays it with its own dice: the decisions of a turn are lookups.
+//! The optimal policy computes the keep values of up to [`CARD_LANES`] states of one card by
+//! one run of the kernel, and takes each decision either for every roll at once or the first
+//! time a game meets its roll, whichever the number of games makes cheaper ([`play_optimal`]).
 //!
 //! Reproducibility: game `g` of seed `S` rolls [`GameDice::of_game`]`(S, g)`, its own dice,
 //! whatever the batch, the order the games are played in or the thread count; the tallies are
@@ -17,17 +20,15 @@
 //! (`win`, `win-exact`, `two-player`) need the other players' cards: they play in matches
 //! ([`crate::stats::matches`]), through the same [`PolicyTurn`].
 
-use std::sync::Arc;
-
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::game::dice::{Dice, FIRST_ROLL, GameDice, Multiset, ROLLS, Roll};
+use crate::game::dice::{Dice, DiceSpace, FIRST_ROLL, GameDice, Multiset, Roll};
 use crate::game::rules::Rules;
 use crate::game::state::{Bonuses, Layout, State};
-use crate::policy::expected::{CardBoxes, card_best_boxes};
+use crate::policy::expected::{CardBoxes, best_box_for, card_best_boxes};
 use crate::policy::player::{Player, PolicyTurn};
-use crate::solve::expected::{CARD_LANES, TurnKeeps};
+use crate::solve::expected::{CARD_LANES, CardKeepValues, TurnKeeps};
 use crate::stats::distribution::{Interval, Part, Tally};
 use crate::tables::expected::StrategyTable;
 
@@ -111,6 +112,25 @@ struct Game {
     /// The five-of-a-kind box holds its points (50).
     fifty: bool,
     dice: GameDice,
+}
+
+impl Game {
+    /// Scores the turn `played` (the box filled, its points, the bonuses earned) on the
+    /// game's card, and the box in `tally`.
+    #[inline(always)]
+    fn score_turn(
+        &mut self,
+        rules: &Rules,
+        (index, points, bonuses): (usize, u32, Bonuses),
+        tally: &mut Tally,
+    ) {
+        tally.add_box(index, points, 1.0);
+        self.yahtzee_bonuses += u8::from(bonuses.yahtzee);
+        self.upper_bonus |= bonuses.upper;
+        self.fifty |= super::fills_fifty(rules, index, points);
+        self.score += points + bonuses.points(rules);
+        self.state = self.state.after(rules, index, points);
+    }
 }
 
 /// What `player`'s turn of a game depends on, as one number: the state (its index in
@@ -258,45 +278,49 @@ impl Deal<'_, '_, '_> {
                 .par_chunks_mut(SLICE)
                 .map(|slice| {
                     let mut boxes = Tally::new(rules);
-                    let mut decisions = Decisions::new();
+                    let mut decisions = Decisions::new(rules.dice());
+                    let mut keep_values = CardKeepValues::new(rules.dice());
                     let mut groups: Vec<&mut [Game]> =
                         slice.chunk_by_mut(|a, b| a.key == b.key).collect();
                     // The groups of one card, whose optimal turns one run of the kernel
                     // computes together.
                     for card in groups.chunk_by_mut(|a, b| a[0].state.filled == b[0].state.filled) {
-                        // The optimal policy decides every roll at once for the states of many
-                        // games (`Decided`), and first met for the others (`Lazy`).
-                        let turns: Vec<Turn<'_>> = match player {
-                            Player::Optimal(table) => optimal_turns(table, card),
-                            _ => card
-                                .iter()
-                                .map(|g| Turn::Lazy(player.turn(&g[0].state, g[0].score, None)))
-                                .collect(),
-                        };
-                        for (group, turn) in card.iter_mut().zip(turns) {
-                            let policy_turn = match turn {
-                                Turn::Lazy(t) => {
-                                    decisions.clear();
-                                    Some(t)
+                        match player {
+                            Player::Optimal(table) => {
+                                for lanes in card.chunks_mut(CARD_LANES) {
+                                    play_optimal(
+                                        rules,
+                                        table,
+                                        lanes,
+                                        &mut keep_values,
+                                        &mut decisions,
+                                        &mut boxes,
+                                    );
                                 }
-                                Turn::Decided(keeps, (boxes, lane)) => {
-                                    decisions.decided(&keeps, (&boxes, lane));
-                                    None
+                            }
+                            _ => {
+                                for group in card.iter_mut() {
+                                    let state = group[0].state;
+                                    let turn = player.turn(&state, group[0].score, None);
+                                    decisions.forget();
+                                    for g in group.iter_mut() {
+                                        let played = decisions.play(
+                                            &mut g.dice,
+                                            |rolls_left, roll| {
+                                                turn.keep(rolls_left, &Dice::from_index(roll))
+                                                    .index()
+                                            },
+                                            |roll| {
+                                                turn.choose_box(
+                                                    rules,
+                                                    &state,
+                                                    &Dice::from_index(roll),
+                                                )
+                                            },
+                                        );
+                                        g.score_turn(rules, played, &mut boxes);
+                                    }
                                 }
-                            };
-                            for g in group.iter_mut() {
-                                let (index, points, bonuses) = decisions.play(
-                                    rules,
-                                    policy_turn.as_ref(),
-                                    &g.state,
-                                    &mut g.dice,
-                                );
-                                boxes.add_box(index, points, 1.0);
-                                g.yahtzee_bonuses += u8::from(bonuses.yahtzee);
-                                g.upper_bonus |= bonuses.upper;
-                                g.fifty |= super::fills_fifty(rules, index, points);
-                                g.score += points + bonuses.points(rules);
-                                g.state = g.state.after(rules, index, points);
                             }
                         }
                     }
@@ -316,113 +340,180 @@ impl Deal<'_, '_, '_> {
     }
 }
 
-/// The decisions of one policy turn, each taken from the turn the first time a game of the
-/// group meets its roll: the games of one state (and points) that roll the same dice decide
-/// alike, so a turn played by many games is mostly lookups. A game played here is the game
+/// The decisions of one policy turn, each taken the first time a game of the group meets its
+/// roll, or all at once ([`Decisions::take_keeps`], [`Decisions::take_boxes`]): the games of
+/// one state (and points) that roll the same dice decide alike, so a turn played by many games
+/// is mostly lookups. A game played here is the game
 /// [`play_turn`] plays: the same dice, drawn in the same order, and the same decisions.
 struct Decisions {
     /// `keeps[0]` with two rolls left, `keeps[1]` with one, by roll offset: the multiset
     /// index of the keep (the roll's own index to stop), or [`Decisions::UNKNOWN`].
-    keeps: Box<[[u16; ROLLS]; 2]>,
+    keeps: [Vec<u16>; 2],
     /// The box filled with each final roll (index, points, bonuses), by roll offset.
-    boxes: Box<[Option<(usize, u32, Bonuses)>; ROLLS]>,
+    boxes: Vec<Option<(usize, u32, Bonuses)>>,
+    /// The dice of the game.
+    dice: DiceSpace,
+    /// The entries taken one at a time since the last [`Decisions::forget`] (`keeps` of both
+    /// rows: offsets `0..rolls` and `rolls..`; then `boxes`: `2 * rolls..`), which forgets only
+    /// those; `None` once decisions were taken all at once (it then forgets every entry).
+    taken: Option<Vec<usize>>,
 }
 
 impl Decisions {
     const UNKNOWN: u16 = u16::MAX;
 
-    fn new() -> Decisions {
+    fn new(dice: DiceSpace) -> Decisions {
+        let rolls = dice.rolls();
         Decisions {
-            keeps: Box::new([[Decisions::UNKNOWN; ROLLS]; 2]),
-            boxes: Box::new([None; ROLLS]),
+            keeps: [
+                vec![Decisions::UNKNOWN; rolls],
+                vec![Decisions::UNKNOWN; rolls],
+            ],
+            boxes: vec![None; rolls],
+            dice,
+            taken: Some(Vec::new()),
         }
     }
 
     /// Forgets every decision (for the next group's turn).
-    fn clear(&mut self) {
-        for row in self.keeps.iter_mut() {
-            row.fill(Decisions::UNKNOWN);
-        }
-        self.boxes.fill(None);
-    }
-
-    /// Plays one turn of `state` as `turn` says with `dice`: the box filled, its points and
-    /// the bonuses earned.
-    fn play(
-        &mut self,
-        rules: &Rules,
-        turn: Option<&PolicyTurn<'_>>,
-        state: &State,
-        dice: &mut impl Roll,
-    ) -> (usize, u32, Bonuses) {
-        let (roll, _) = roll_and_keep(dice, |rolls_left, roll| {
-            let known = &mut self.keeps[usize::from(2 - rolls_left)][roll - FIRST_ROLL];
-            if *known == Decisions::UNKNOWN {
-                let turn = turn.expect("a turn for the decisions not taken");
-                *known = turn.keep(rolls_left, &Dice::from_index(roll)).index() as u16;
+    fn forget(&mut self) {
+        let rolls = self.dice.rolls();
+        match self.taken.as_mut() {
+            Some(taken) => {
+                for &at in taken.iter() {
+                    match at / rolls {
+                        0 | 1 => self.keeps[at / rolls][at % rolls] = Decisions::UNKNOWN,
+                        _ => self.boxes[at % rolls] = None,
+                    }
+                }
+                taken.clear();
             }
-            usize::from(*known)
-        });
-        let roll = roll - FIRST_ROLL;
-        *self.boxes[roll].get_or_insert_with(|| {
-            let turn = turn.expect("a turn for the decisions not taken");
-            turn.choose_box(rules, state, &Dice::from_index(FIRST_ROLL + roll))
-        })
+            None => {
+                for row in self.keeps.iter_mut() {
+                    row.fill(Decisions::UNKNOWN);
+                }
+                self.boxes.fill(None);
+                self.taken = Some(Vec::new());
+            }
+        }
     }
 
-    /// Takes every decision of a turn at once: `keeps` for the keeps, the choices of lane
-    /// `lane` of `boxes` for the box of each final roll.
-    fn decided(&mut self, keeps: &TurnKeeps, (boxes, lane): (&CardBoxes, usize)) {
+    /// Takes every keep at once.
+    fn take_keeps(&mut self, keeps: &TurnKeeps) {
         self.keeps[0].copy_from_slice(&keeps.two_rolls_left);
         self.keeps[1].copy_from_slice(&keeps.one_roll_left);
+        self.taken = None;
+    }
+
+    /// Takes every box at once: the choices of lane `lane` of `boxes`.
+    fn take_boxes(&mut self, boxes: &CardBoxes, lane: usize) {
         for (r, known) in self.boxes.iter_mut().enumerate() {
             *known = boxes
                 .of_roll(r, lane)
                 .map(|c| (c.index, c.points, c.bonuses));
         }
+        self.taken = None;
+    }
+
+    /// Plays one turn with `dice`, each decision not taken yet taken by `keep(rolls_left,
+    /// roll)` (as [`roll_and_keep`]) or `choose(roll)` (the box filled with the final roll,
+    /// its points and the bonuses earned): the box, points and bonuses.
+    fn play(
+        &mut self,
+        dice: &mut impl Roll,
+        mut keep: impl FnMut(u8, Multiset) -> Multiset,
+        choose: impl FnOnce(Multiset) -> (usize, u32, Bonuses),
+    ) -> (usize, u32, Bonuses) {
+        let first_roll = self.dice.first_roll();
+        let rolls = self.dice.rolls();
+        let (roll, _) = roll_and_keep(dice, |rolls_left, roll| {
+            let row = usize::from(2 - rolls_left);
+            let known = &mut self.keeps[row][roll - first_roll];
+            if *known == Decisions::UNKNOWN {
+                *known = keep(rolls_left, roll) as u16;
+                if let Some(taken) = self.taken.as_mut() {
+                    taken.push(row * rolls + roll - first_roll);
+                }
+            }
+            usize::from(*known)
+        });
+        let at = roll - first_roll;
+        if let Some(known) = self.boxes[at] {
+            return known;
+        }
+        let known = choose(roll);
+        self.boxes[at] = Some(known);
+        if let Some(taken) = self.taken.as_mut() {
+            taken.push(2 * rolls + at);
+        }
+        known
     }
 }
 
-/// Games of one state from which the optimal policy's decisions are all taken at once, for
-/// every roll, rather than each the first time a game meets its roll. Measured (Yatzy,
-/// 1,000,000 games, CPU time, two rounds): 4.4 s deciding every state at once, 3.8 s from 8
-/// games, 3.7 s from 32, 3.9 s from 64, 4.4 s from 256, 4.3 s deciding each roll as met.
-const DECIDED: usize = 32;
+/// Games of a block of states (up to [`CARD_LANES`]) from which the optimal policy's keeps
+/// are all chosen at once, for every roll and lane (one scan of the tie rule over the lanes),
+/// rather than each the first time a game meets its roll. Measured (Yatzy, 1,000,000 games,
+/// CPU time of one thread, two rounds, on a loaded machine): 4.4-4.8 s from 64 games,
+/// 4.4-4.9 s from 24, 4.6 s from 128, 4.8-4.9 s from 512, 4.9-5.3 s from 4096.
+const DECIDED_KEEPS: usize = 64;
 
-/// How the games of one state decide their turn.
-enum Turn<'a> {
-    /// Each decision from the policy's turn, the first time a game meets its roll.
-    Lazy(PolicyTurn<'a>),
-    /// Every decision already taken: the keeps, and the boxes of a lane of a card's boxes.
-    Decided(Box<TurnKeeps>, (Arc<CardBoxes>, usize)),
-}
+/// Games of one state from which the optimal policy's boxes are all chosen at once
+/// ([`card_best_boxes`]) rather than as met ([`best_box_for`]). Measured as
+/// [`DECIDED_KEEPS`]: 3.9-4.7 s from 128 games, 4.3-4.7 s from 64, 4.5-4.8 s from 256,
+/// 4.6-4.7 s from 32.
+const DECIDED_BOXES: usize = 128;
 
-/// The optimal policy's turns of the groups of games of one card (one group per state):
-/// every decision at once for the states of [`DECIDED`] games or more, lanes of one run of
-/// the kernel ([`StrategyTable::card_keeps`], [`card_best_boxes`]); the turn's values for the
-/// others, whose decisions are taken as their games meet them.
-fn optimal_turns<'a>(table: &'a StrategyTable, card: &[&mut [Game]]) -> Vec<Turn<'a>> {
-    let (many, few): (Vec<usize>, Vec<usize>) =
-        (0..card.len()).partition(|&i| card[i].len() >= DECIDED);
-    let states =
-        |which: &[usize]| -> Vec<State> { which.iter().map(|&i| card[i][0].state).collect() };
-    let mut turns: Vec<Option<Turn<'a>>> = (0..card.len()).map(|_| None).collect();
-    for (&i, t) in few.iter().zip(table.card_turns(&states(&few))) {
-        turns[i] = Some(Turn::Lazy(PolicyTurn::Optimal(table, Arc::new(t))));
-    }
-    let many_states = states(&many);
-    let mut keeps = table.card_keeps(&many_states).into_iter();
-    for (chunk, at) in many_states.chunks(CARD_LANES).zip(many.chunks(CARD_LANES)) {
-        let boxes = Arc::new(card_best_boxes(table, chunk));
-        for (lane, &i) in at.iter().enumerate() {
-            let k = keeps.next().expect("keeps for each state");
-            turns[i] = Some(Turn::Decided(Box::new(k), (Arc::clone(&boxes), lane)));
+/// Plays the optimal policy's turn of the games of `lanes`, groups of games of up to
+/// [`CARD_LANES`] states of one card (one group per state): one run of the kernel gives the
+/// keep values of every state ([`StrategyTable::card_keep_values`]); the keeps are chosen
+/// for every roll at once when the states have [`DECIDED_KEEPS`] games or more, else each the
+/// first time a game meets its roll; the boxes of the states of [`DECIDED_BOXES`] games or
+/// more all at once ([`card_best_boxes`]), the others' as met ([`best_box_for`]).
+fn play_optimal(
+    rules: &Rules,
+    table: &StrategyTable,
+    lanes: &mut [&mut [Game]],
+    keep_values: &mut CardKeepValues,
+    decisions: &mut Decisions,
+    tally: &mut Tally,
+) {
+    let states: Vec<State> = lanes.iter().map(|g| g[0].state).collect();
+    table.card_keep_values(&states, keep_values);
+    let games: usize = lanes.iter().map(|g| g.len()).sum();
+    let keeps = (games >= DECIDED_KEEPS).then(|| keep_values.keeps());
+    let boxed: Vec<usize> = (0..lanes.len())
+        .filter(|&l| lanes[l].len() >= DECIDED_BOXES)
+        .collect();
+    let boxes = (!boxed.is_empty()).then(|| {
+        let of: Vec<State> = boxed.iter().map(|&l| states[l]).collect();
+        card_best_boxes(table, &of)
+    });
+    let first_roll = rules.dice().first_roll();
+    let keep_values = &*keep_values;
+    for (lane, group) in lanes.iter_mut().enumerate() {
+        let state = states[lane];
+        decisions.forget();
+        if let Some(keeps) = &keeps {
+            decisions.take_keeps(&keeps[lane]);
+        }
+        if let (Some(boxes), Some(at)) = (&boxes, boxed.iter().position(|&l| l == lane)) {
+            decisions.take_boxes(boxes, at);
+        }
+        for g in group.iter_mut() {
+            let played = decisions.play(
+                &mut g.dice,
+                |rolls_left, roll| {
+                    keep_values.best_keep_of_roll(lane, rolls_left, roll - first_roll)
+                },
+                |roll| {
+                    let c =
+                        best_box_for(table, &state, &Dice::from_index(roll)).expect("a legal box");
+                    (c.index, c.points, c.bonuses)
+                },
+            );
+            g.score_turn(rules, played, tally);
         }
     }
-    turns
-        .into_iter()
-        .map(|t| t.expect("a turn for each group"))
-        .collect()
 }
 
 /// The sampling error of the mean of a simulation.

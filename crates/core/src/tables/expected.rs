@@ -27,8 +27,8 @@ use std::sync::{Arc, OnceLock};
 use crate::game::rules::{Order, Rules};
 use crate::game::state::{Layout, State, reachable_rows, reachable_state_count, set_bits};
 use crate::solve::expected::{
-    CARD_LANES, ExpectedValues, Layer, ScoreTable, SolveOptions, Turn, TurnKeeps, TurnValues,
-    card_keeps, card_turns,
+    CARD_LANES, CardKeepValues, ExpectedValues, Layer, ScoreTable, SolveOptions, Turn, TurnKeeps,
+    TurnValues, card_keep_values, card_keeps, card_turns,
 };
 use crate::tables::container::{self, FORMAT_VERSION, Head, TableHeader};
 use crate::tables::{Origin, TableError};
@@ -102,6 +102,16 @@ impl StrategyTable {
                 card_keeps(&turn, &self.layout, &self.values, &lanes)
             })
             .collect()
+    }
+
+    /// The keep values of `states` (at most [`CARD_LANES`], all of one card) into `into`, lane
+    /// by lane: one run of the kernel, whose keeps are then chosen one roll at a time or all
+    /// at once (see [`CardKeepValues`]).
+    pub fn card_keep_values(&self, states: &[State], into: &mut CardKeepValues) {
+        let turn = self.card_turn(states).expect("a state");
+        assert!(states.len() <= CARD_LANES);
+        let lanes: Vec<(u8, bool)> = states.iter().map(|s| (s.upper, s.yahtzee_50)).collect();
+        card_keep_values(&turn, &self.layout, &self.values, &lanes, into);
     }
 
     /// The turns of `states`, all of one card (the same boxes filled): each the
@@ -468,6 +478,23 @@ mod tests {
                                     alone.best_keep_of_roll(rolls_left, r).0,
                                     "{set:?} {state:?} {rolls_left} {r}"
                                 );
+                            }
+                        }
+                    }
+                    // The keeps chosen one roll at a time from the values of a block of lanes.
+                    let mut keep_values = CardKeepValues::new(rules.dice());
+                    for chunk in some.chunks(CARD_LANES) {
+                        table.card_keep_values(chunk, &mut keep_values);
+                        for (lane, state) in chunk.iter().enumerate() {
+                            let alone = TurnValues::new(&table, state);
+                            for rolls_left in [1, 2] {
+                                for r in 0..ROLLS {
+                                    assert_eq!(
+                                        keep_values.best_keep_of_roll(lane, rolls_left, r),
+                                        alone.best_keep_of_roll(rolls_left, r).0,
+                                        "{set:?} {state:?} {rolls_left} {r}"
+                                    );
+                                }
                             }
                         }
                     }
