@@ -134,7 +134,7 @@ pub fn parse_command(line: &str) -> Result<PlayerCommand, CommandError> {
         }
         "keep" | "k" => Ok(PlayerCommand::KeepFaces(parse_faces(
             rest,
-            FaceCount::AtMostFive,
+            FaceCount::AtMost(DICE),
         )?)),
         "pos" | "p" => Ok(PlayerCommand::KeepPositions(positions(rest)?)),
         "roll" | "r" | "reroll" if rest.is_empty() => Ok(PlayerCommand::KeepFaces(Vec::new())),

@@ -22,7 +22,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::game::dice::{Dice, FIRST_ROLL, GameDice, Multiset, ROLLS, Roll};
+use crate::game::dice::{Dice, DiceSpace, GameDice, MAX_ROLLS, Multiset, Roll};
 use crate::game::rules::Rules;
 use crate::game::state::{Bonuses, Layout, State};
 use crate::policy::expected::{CardBoxes, card_best_boxes};
@@ -62,7 +62,7 @@ pub fn play_turn(
     state: &State,
     rng: &mut impl Roll,
 ) -> Played {
-    let (roll, decisions) = roll_and_keep(rng, |rolls_left, roll| {
+    let (roll, decisions) = roll_and_keep(rules.dice(), rng, |rolls_left, roll| {
         turn.keep(rolls_left, &Dice::from_index(roll)).index()
     });
     let (index, points, bonuses) = turn.choose_box(rules, state, &Dice::from_index(roll));
@@ -74,24 +74,25 @@ pub fn play_turn(
     }
 }
 
-/// The rolls of a turn: the opening roll, then with 2 and 1 rolls left the keep
-/// `keep(rolls_left, roll)` (multiset indices; the roll's own index stops) and a re-roll of the
+/// The rolls of a turn of the game's `space` (five or six dice): the opening roll, then with
+/// 2 and 1 rolls left the keep `keep(rolls_left, roll)` (multiset indices; the roll's own index stops) and a re-roll of the
 /// others. The final roll's index and the decisions made (the keeps, and the box to come).
 /// The one home of a turn's dice: every simulated game, and a game of a policy of one's own
 /// (`play::own`), so that the same decisions meet the same dice.
 pub fn roll_and_keep(
+    space: DiceSpace,
     rng: &mut impl Roll,
     mut keep: impl FnMut(u8, Multiset) -> Multiset,
 ) -> (Multiset, u32) {
-    let mut roll = rng.throw_index(0);
+    let mut roll = rng.throw_index(space, 0);
     let mut decisions = 1;
     for rolls_left in [2u8, 1] {
         let kept = keep(rolls_left, roll);
         decisions += 1;
-        if kept >= FIRST_ROLL {
+        if kept >= space.first_roll() {
             break;
         }
-        roll = rng.throw_index(kept);
+        roll = rng.throw_index(space, kept);
     }
     (roll, decisions)
 }
@@ -258,7 +259,7 @@ impl Deal<'_, '_, '_> {
                 .par_chunks_mut(SLICE)
                 .map(|slice| {
                     let mut boxes = Tally::new(rules);
-                    let mut decisions = Decisions::new();
+                    let mut decisions = Decisions::new(rules.dice());
                     let mut groups: Vec<&mut [Game]> =
                         slice.chunk_by_mut(|a, b| a.key == b.key).collect();
                     // The groups of one card, whose optimal turns one run of the kernel
@@ -321,29 +322,33 @@ impl Deal<'_, '_, '_> {
 /// alike, so a turn played by many games is mostly lookups. A game played here is the game
 /// [`play_turn`] plays: the same dice, drawn in the same order, and the same decisions.
 struct Decisions {
+    /// The game's dice: the first of its rolls' rows.
+    space: DiceSpace,
     /// `keeps[0]` with two rolls left, `keeps[1]` with one, by roll offset: the multiset
     /// index of the keep (the roll's own index to stop), or [`Decisions::UNKNOWN`].
-    keeps: Box<[[u16; ROLLS]; 2]>,
+    keeps: Box<[[u16; MAX_ROLLS]; 2]>,
     /// The box filled with each final roll (index, points, bonuses), by roll offset.
-    boxes: Box<[Option<(usize, u32, Bonuses)>; ROLLS]>,
+    boxes: Box<[Option<(usize, u32, Bonuses)>; MAX_ROLLS]>,
 }
 
 impl Decisions {
     const UNKNOWN: u16 = u16::MAX;
 
-    fn new() -> Decisions {
+    fn new(space: DiceSpace) -> Decisions {
         Decisions {
-            keeps: Box::new([[Decisions::UNKNOWN; ROLLS]; 2]),
-            boxes: Box::new([None; ROLLS]),
+            space,
+            keeps: Box::new([[Decisions::UNKNOWN; MAX_ROLLS]; 2]),
+            boxes: Box::new([None; MAX_ROLLS]),
         }
     }
 
     /// Forgets every decision (for the next group's turn).
     fn clear(&mut self) {
+        let rolls = self.space.rolls();
         for row in self.keeps.iter_mut() {
-            row.fill(Decisions::UNKNOWN);
+            row[..rolls].fill(Decisions::UNKNOWN);
         }
-        self.boxes.fill(None);
+        self.boxes[..rolls].fill(None);
     }
 
     /// Plays one turn of `state` as `turn` says with `dice`: the box filled, its points and
@@ -355,27 +360,28 @@ impl Decisions {
         state: &State,
         dice: &mut impl Roll,
     ) -> (usize, u32, Bonuses) {
-        let (roll, _) = roll_and_keep(dice, |rolls_left, roll| {
-            let known = &mut self.keeps[usize::from(2 - rolls_left)][roll - FIRST_ROLL];
+        let first_roll = self.space.first_roll();
+        let (roll, _) = roll_and_keep(self.space, dice, |rolls_left, roll| {
+            let known = &mut self.keeps[usize::from(2 - rolls_left)][roll - first_roll];
             if *known == Decisions::UNKNOWN {
                 let turn = turn.expect("a turn for the decisions not taken");
                 *known = turn.keep(rolls_left, &Dice::from_index(roll)).index() as u16;
             }
             usize::from(*known)
         });
-        let roll = roll - FIRST_ROLL;
-        *self.boxes[roll].get_or_insert_with(|| {
+        *self.boxes[roll - first_roll].get_or_insert_with(|| {
             let turn = turn.expect("a turn for the decisions not taken");
-            turn.choose_box(rules, state, &Dice::from_index(FIRST_ROLL + roll))
+            turn.choose_box(rules, state, &Dice::from_index(roll))
         })
     }
 
     /// Takes every decision of a turn at once: `keeps` for the keeps, the choices of lane
     /// `lane` of `boxes` for the box of each final roll.
     fn decided(&mut self, keeps: &TurnKeeps, (boxes, lane): (&CardBoxes, usize)) {
-        self.keeps[0].copy_from_slice(&keeps.two_rolls_left);
-        self.keeps[1].copy_from_slice(&keeps.one_roll_left);
-        for (r, known) in self.boxes.iter_mut().enumerate() {
+        let rolls = self.space.rolls();
+        self.keeps[0][..rolls].copy_from_slice(&keeps.two_rolls_left);
+        self.keeps[1][..rolls].copy_from_slice(&keeps.one_roll_left);
+        for (r, known) in self.boxes[..rolls].iter_mut().enumerate() {
             *known = boxes
                 .of_roll(r, lane)
                 .map(|c| (c.index, c.points, c.bonuses));
