@@ -484,8 +484,8 @@ def keep_column(dice: DiceLike, keep: Sequence[int]) -> int:
     it."""
     faces = sorted(_dice(dice))
     want = sorted(_integer(f) for f in keep)
-    for mask in range(KEEP_COLUMNS):
-        if [faces[i] for i in range(5) if mask >> i & 1] == want:
+    for mask in range(1 << len(faces)):
+        if [faces[i] for i in range(len(faces)) if mask >> i & 1] == want:
             return mask
     raise ValueError(f"cannot keep {want}: the dice are {faces}")
 

@@ -30,7 +30,9 @@ pub fn run(args: &AdviseArgs) -> Result<()> {
     }
     // Check the whole position before any table is loaded or built.
     let card = ScoreCard::parse(rules, &args.card, args.yahtzee_bonus)?;
-    let dice = rules.dice().parse(args.dice.as_deref().unwrap_or_default())?;
+    let dice = rules
+        .dice()
+        .parse(args.dice.as_deref().unwrap_or_default())?;
     let position = Position {
         card,
         dice,

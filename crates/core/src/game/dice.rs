@@ -320,7 +320,11 @@ impl Dice {
     /// Builds dice from five faces, or six (a six-dice game's roll), each 1 to 6. Where the
     /// dice meet a game, [`DiceSpace::check`] checks their number against it.
     pub fn from_faces(faces: &[u8]) -> Result<Dice, DiceError> {
-        let want = FaceCount::Exactly(if faces.len() == MAX_DICE { MAX_DICE } else { DICE });
+        let want = FaceCount::Exactly(if faces.len() == MAX_DICE {
+            MAX_DICE
+        } else {
+            DICE
+        });
         let counts = check_faces(faces, want, &faces_text(faces))?;
         Ok(Dice { counts })
     }
@@ -1077,7 +1081,9 @@ mod tests {
         assert!(err("10 2 3 4 5", five).contains("`10` is not a face"));
         assert!(err("1 2", FaceCount::Exactly(3)).contains("give exactly three faces"));
         assert!(err("7", FaceCount::Exactly(1)).contains("exactly one face from 1 to 6"));
-        assert!(err("333333", FaceCount::AtMost(DICE)).contains("6 faces given; give at most five"));
+        assert!(
+            err("333333", FaceCount::AtMost(DICE)).contains("6 faces given; give at most five")
+        );
         assert!(
             Dice::from_faces(&[1, 2, 3, 4, 0])
                 .unwrap_err()
@@ -1140,10 +1146,17 @@ mod tests {
         let six: Dice = serde_json::from_str("[1,1,1,1,1,1]").unwrap();
         assert_eq!(DiceSpace::SIX.check(six), Ok(six));
         let err = DiceSpace::FIVE.check(six).unwrap_err().to_string();
-        assert!(err.contains("6 faces given; give exactly five faces from 1 to 6, as the game has five dice"), "{err}");
+        assert!(
+            err.contains(
+                "6 faces given; give exactly five faces from 1 to 6, as the game has five dice"
+            ),
+            "{err}"
+        );
         let err = DiceSpace::SIX.parse("1,2,3,4,5").unwrap_err().to_string();
         assert!(err.contains("5 faces given; give exactly six faces from 1 to 6, as the game has six dice, e.g. `1,3,3,5,6,6`"), "{err}");
-        assert!(DiceSpace::FIVE.keep_of(&[1; 6]).is_err() && DiceSpace::SIX.keep_of(&[1; 6]).is_ok());
+        assert!(
+            DiceSpace::FIVE.keep_of(&[1; 6]).is_err() && DiceSpace::SIX.keep_of(&[1; 6]).is_ok()
+        );
     }
 
     #[test]

@@ -178,7 +178,10 @@ mod tests {
     #[test]
     fn parses_commands() {
         use PlayerCommand::*;
-        assert_eq!(parse_command("keep 3 3 5", DICE), Ok(KeepFaces(vec![3, 3, 5])));
+        assert_eq!(
+            parse_command("keep 3 3 5", DICE),
+            Ok(KeepFaces(vec![3, 3, 5]))
+        );
         assert_eq!(parse_command("k 335", DICE), Ok(KeepFaces(vec![3, 3, 5])));
         assert_eq!(parse_command(" K 3,3 ", DICE), Ok(KeepFaces(vec![3, 3])));
         assert_eq!(parse_command("keep", DICE), Ok(KeepFaces(vec![])));

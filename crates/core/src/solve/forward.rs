@@ -127,7 +127,8 @@ mod tests {
     /// probabilities, whatever the lane.
     #[test]
     fn stopping_at_once_keeps_the_opening_roll() {
-        let chances = outcome_chances::<4>(FIVE, 3, ROLLS, |_, _, _| Kept::Stop, |r, _| Some(r as u16));
+        let chances =
+            outcome_chances::<4>(FIVE, 3, ROLLS, |_, _, _| Kept::Stop, |r, _| Some(r as u16));
         let lattice = Lattice::get();
         for (c, &q) in chances.iter().zip(&lattice.roll_probability) {
             assert_eq!(c, &[q, q, q, 0.0]);
@@ -140,7 +141,13 @@ mod tests {
     fn rerolling_everything_sums_to_one() {
         let chances = outcome_chances::<1>(FIVE, 1, 1, |_, _, _| Kept::Keep(0), |_, _| Some(0));
         assert!((chances[0][0] - 1.0).abs() < 1e-12, "{}", chances[0][0]);
-        let spread = outcome_chances::<1>(FIVE, 1, ROLLS, |_, _, _| Kept::Keep(0), |r, _| Some(r as u16));
+        let spread = outcome_chances::<1>(
+            FIVE,
+            1,
+            ROLLS,
+            |_, _, _| Kept::Keep(0),
+            |r, _| Some(r as u16),
+        );
         let lattice = Lattice::get();
         for (c, &q) in spread.iter().zip(&lattice.roll_probability) {
             assert!((c[0] - q).abs() < 1e-15);
