@@ -13,6 +13,8 @@
 //! Dice enter the program in two ways, and each has one door here: written as text
 //! ([`parse_faces`], the one parser behind `--dice`, the game's commands and typed dice) or
 //! drawn from a seed ([`DiceRng`], the one die roller of `play`, `review` and `simulate`).
+//! A roll read without its game holds five or six dice; where it meets the game,
+//! [`DiceSpace::parse`] and [`DiceSpace::check`] hold it to the game's number, saying it.
 //! Every refusal is a [`DiceError`].
 
 use std::fmt;
