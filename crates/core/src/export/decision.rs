@@ -218,6 +218,7 @@ pub fn state_rows(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::dice::{DICE, FIRST_ROLL, ROLLS};
     use crate::export::tests::assert_row_columns;
 
     #[test]
