@@ -1093,10 +1093,17 @@ mod tests {
                 .contains("`0` is not a face")
         );
         assert!(
-            Keep::from_faces(&[1; 6])
+            Keep::from_faces(&[1; 7])
                 .unwrap_err()
                 .to_string()
-                .contains("`1,1,1,1,1,1`: 6 faces")
+                .contains("`1,1,1,1,1,1,1`: 7 faces")
+        );
+        assert!(
+            DiceSpace::FIVE
+                .keep_of(&[1; 6])
+                .unwrap_err()
+                .to_string()
+                .contains("`1,1,1,1,1,1`: 6 faces given; give at most five")
         );
     }
 
