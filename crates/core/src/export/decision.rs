@@ -218,8 +218,8 @@ pub fn state_rows(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::dice::{DICE, FIRST_ROLL, ROLLS};
     use crate::export::tests::assert_row_columns;
+    use crate::game::dice::{DICE, FIRST_ROLL, ROLLS};
 
     #[test]
     fn columns_match_the_serialized_fields() {

@@ -1183,7 +1183,10 @@ mod tests {
         );
         let mut rng = DiceRng::new(42);
         let keep = Keep::from_faces(&[6, 6]).unwrap();
-        assert_eq!(rng.throw(DiceSpace::FIVE, &keep).faces(), vec![4, 4, 5, 6, 6]);
+        assert_eq!(
+            rng.throw(DiceSpace::FIVE, &keep).faces(),
+            vec![4, 4, 5, 6, 6]
+        );
     }
 
     #[test]
@@ -1250,7 +1253,10 @@ mod tests {
             let (mut a, mut b) = (DiceRng::with_stream(9, g), DiceRng::with_stream(9, g));
             let mut faces = keep.faces();
             faces.extend(Roll::dice(&mut a, 3));
-            assert_eq!(b.throw(DiceSpace::FIVE, &keep), Dice::from_faces(&faces).unwrap());
+            assert_eq!(
+                b.throw(DiceSpace::FIVE, &keep),
+                Dice::from_faces(&faces).unwrap()
+            );
         }
     }
 
