@@ -307,9 +307,10 @@ fn card_entries(
 /// The faces of dice written as on the command line (`13356` or `1,3,3,5,6`), ascending.
 #[pyfunction]
 fn parse_dice(text: &str) -> PyResult<Vec<u8>> {
-    // Five faces, or six (a game of six dice); the error is the one of five.
-    let dice: Dice = text
-        .parse()
+    // Five faces, or six (a game of six dice); the error is the one of five, as `advise
+    // --dice` words it for a game of five.
+    let dice: Dice = DiceSpace::FIVE
+        .parse(text)
         .or_else(|e| DiceSpace::SIX.parse(text).map_err(|_| e))
         .map_err(value_error)?;
     Ok(dice.faces())
