@@ -426,20 +426,60 @@ fn six_dice_game(upper: bool) -> Rules {
     load(&six_dice_text(upper), None).expect("a valid six-dice file")
 }
 
-/// A six-dice rules file: `solve` solves it (the value of the library's solve, to 10
-/// decimals); the commands not built for six dice yet, and the objectives other than the
-/// expected score, refuse it in one line, exit 2.
+/// The advice of `line` (a batch query) to the six-dice game of `file` through `advise
+/// --batch` in `dir`: one JSON answer per line.
+fn six_dice_batch(dir: &Path, file: &str, lines: &[String]) -> Vec<Value> {
+    let o = run_bytes(
+        dir,
+        &["advise", "--rules", file, "--batch"],
+        (lines.join("\n") + "\n").as_bytes(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON answer"))
+        .collect()
+}
+
+/// The option text of the exports for the best option of an advice: a keep's faces as
+/// digits (`-` for none), a stop or a box as the box's name.
+fn export_text(option: &Value) -> String {
+    if let Some(b) = option["stop_and_score"]
+        .as_str()
+        .or(option["category"].as_str())
+    {
+        return b.to_string();
+    }
+    let keep: String = option["keep"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.to_string())
+        .collect();
+    if keep.is_empty() { "-".into() } else { keep }
+}
+
+/// A six-dice rules file: every command works on it. `solve` gives the library's value;
+/// `stats` its exact distribution, whose mean is that value; `simulate` a mean within 4
+/// standard errors of it; `advise` ranks the keeps of six dice (text, `--json`, and `--batch`
+/// alike), and refuses five faces naming the game's six dice (and six faces on a game of
+/// five); `export` writes every scope in every format, its rows the advice of their
+/// positions; `play` plays a game of typed dice whose record `review` prices as `advise`
+/// does; the server's `/api/advise` answers as `advise`. The objectives whose tables are not
+/// built for six dice (a target) refuse in one line.
 #[test]
-fn a_six_dice_file_is_solved_and_the_other_commands_refuse_it_in_one_line() {
+fn every_command_works_on_a_six_dice_file() {
     let dir = temp_dir();
     let file = join(dir.path(), "six.toml");
     std::fs::write(&file, six_dice_text(false)).unwrap();
     let file = path_str(&file);
-    let table = path_str(&join(dir.path(), "six.table"));
-    let o = yahtzee_in(dir.path())
-        .args(["solve", "--rules", &file, "--out", &table])
-        .output()
-        .unwrap();
+    let cli = |args: &[&str]| run_bytes(dir.path(), args, b"");
+    let json = |args: &[&str]| -> Value {
+        let o = cli(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        serde_json::from_str(&stdout(&o)).expect("one JSON object")
+    };
+    let o = cli(&["solve", "--rules", &file]);
     let want = solve(&six_dice_game(false)).expected_score();
     assert!(
         stdout(&o).starts_with("six-dice-test-")
@@ -448,18 +488,152 @@ fn a_six_dice_file_is_solved_and_the_other_commands_refuse_it_in_one_line() {
         stdout(&o),
         stderr(&o)
     );
-    for args in [
-        vec!["stats", "--rules", &file],
-        vec!["simulate", "--rules", &file, "--games", "10"],
-        vec!["advise", "--rules", &file, "--dice", "1,2,3,4,5"],
-        vec!["solve", "--rules", &file, "--objective", "target"],
-    ] {
-        let o = yahtzee_in(dir.path()).args(&args).output().unwrap();
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
-        let err = stderr(&o);
-        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-        assert!(err.contains("six"), "{args:?}: {err}");
+    // The exact distribution's mean is the solve's value.
+    let stats = json(&["stats", "--rules", &file, "--json"]);
+    let mean = stats["mean"].as_f64().unwrap();
+    assert!(
+        (mean - want).abs() < 1e-9,
+        "stats mean {mean}, solve {want}"
+    );
+    // A simulation's mean within 4 standard errors of it.
+    let sim = json(&["simulate", "--rules", &file, "--games", "20000", "--json"]);
+    let (mean, se) = (
+        sim["mean"].as_f64().unwrap(),
+        sim["mean_interval"]["standard_error"].as_f64().unwrap(),
+    );
+    assert!(
+        (mean - want).abs() < 4.0 * se && se > 0.0,
+        "{mean} ± {se} against {want}"
+    );
+    // The keeps of six dice: 2 x 3 x 3 x 2 of 1 2 2 3 3 6, keeping all six stops and scores.
+    let advice = json(&["advise", "--rules", &file, "--dice", "122336", "--json"]);
+    let options = advice["options"].as_array().unwrap();
+    assert_eq!(options.len(), 36);
+    assert!(
+        options
+            .iter()
+            .any(|o| o["keep"].as_array().unwrap().len() == 6 && o["stop_and_score"].is_string())
+    );
+    let text = stdout(&cli(&["advise", "--rules", &file, "--dice", "1,2,2,3,3,6"]));
+    let best = &options[0];
+    assert!(
+        text.contains(&format!("{:.4}", best["expected_final"].as_f64().unwrap())),
+        "{text}"
+    );
+    let batch = six_dice_batch(
+        dir.path(),
+        &file,
+        &[r#"{"dice": [6, 3, 3, 2, 2, 1]}"#.into()],
+    );
+    assert_eq!(batch[0]["options"], advice["options"]);
+    // Five faces on a game of six dice, six on a game of five: one line naming the dice.
+    assert_bad_input(
+        &cli(&["advise", "--rules", &file, "--dice", "1,2,2,3,3"]),
+        "5 faces given; give exactly six faces from 1 to 6, as the game has six dice",
+    );
+    assert_bad_input(
+        &cli(&["advise", "--dice", "1,2,2,3,3,6"]),
+        "6 faces given; give exactly five faces from 1 to 6, as the game has five dice",
+    );
+    let five = six_dice_batch(dir.path(), &file, &[r#"{"dice": [1, 2, 2, 3, 3]}"#.into()]);
+    assert!(
+        five[0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("as the game has six dice")
+    );
+    // The target objective: one line saying why not.
+    let o = cli(&[
+        "advise", "--rules", &file, "--dice", "122336", "--target", "100",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(stderr(&o).trim_end().lines().count(), 1, "{}", stderr(&o));
+    assert!(stderr(&o).contains("game of six dice"), "{}", stderr(&o));
+    // The export of a new game's turn: every row the advice of its position.
+    let csv = stdout(&cli(&["export", "--rules", &file]));
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert_eq!(rows.len(), 3 * 462);
+    let lines: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            let faces: Vec<String> = r[3].chars().map(String::from).collect();
+            format!(
+                r#"{{"dice": [{}], "rolls_left": {}}}"#,
+                faces.join(","),
+                r[4]
+            )
+        })
+        .collect();
+    for (row, answer) in rows.iter().zip(six_dice_batch(dir.path(), &file, &lines)) {
+        let best = &answer["options"][0];
+        assert_eq!(row[5], export_text(best), "{row:?}");
+        let expected: f64 = row[6].parse().unwrap();
+        assert!((expected - best["expected_final"].as_f64().unwrap()).abs() < 1e-6);
     }
+    for scope in [
+        &[][..],
+        &["--all-states"],
+        &["--all-states", "--policy"],
+        &["--opening"],
+    ] {
+        for format in ["csv", "jsonl", "markdown", "parquet"] {
+            let out = path_str(&join(dir.path(), &format!("export.{format}")));
+            let mut args = vec![
+                "export", "--rules", &file, "--format", format, "--out", &out,
+            ];
+            args.extend_from_slice(scope);
+            let o = cli(&args);
+            assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+            assert!(std::fs::metadata(&out).unwrap().len() > 100, "{args:?}");
+        }
+    }
+    // A game of typed dice, every turn scored at once, and its review.
+    let record = path_str(&join(dir.path(), "game.jsonl"));
+    let mut input = String::new();
+    for name in ["pairs", "villa", "tower", "house", "full", "two", "maxi"] {
+        input.push_str(&format!("1 2 2 3 3 4\nscore {name}\n"));
+    }
+    let o = run_bytes(
+        dir.path(),
+        &[
+            "play",
+            "--rules",
+            &file,
+            "--manual-dice",
+            "--record",
+            &record,
+            "--coach-threshold",
+            "off",
+        ],
+        input.as_bytes(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("Game over: 10 points."),
+        "{}",
+        stdout(&o)
+    );
+    let review = json(&["review", &record, "--rules", &file, "--json"]);
+    assert_eq!(review["players"][0]["score"], 10);
+    let decisions = review["decisions"].as_array().unwrap();
+    assert_eq!(decisions.len(), 14);
+    let first = json(&["advise", "--rules", &file, "--dice", "122334", "--json"]);
+    let best = first["options"][0]["expected_final"].as_f64().unwrap();
+    assert_eq!(decisions[0]["dice"], serde_json::json!([1, 2, 2, 3, 3, 4]));
+    assert!((decisions[0]["best_value"].as_f64().unwrap() - best).abs() < 1e-9);
+    // The page's server answers as the command line.
+    let served = crate::serve::Served::start_in(dir.path(), &["--rules", &file]);
+    let (status, body) = served.post("/api/advise", r#"{"dice": [1, 2, 2, 3, 3, 6]}"#);
+    assert_eq!(status, 200, "{body}");
+    let answer: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(answer["options"], advice["options"]);
+    let (status, body) = served.post("/api/advise", r#"{"dice": [1, 2, 2, 3, 3]}"#);
+    assert_eq!(status, 400);
+    assert!(body.contains("as the game has six dice"), "{body}");
 }
 
 /// The six-dice kernel (924 keeps, 462 rolls) against the naive solver of `brute.rs`

@@ -55,7 +55,7 @@ fuzz_target!(|data: &[u8]| {
     }
 
     // A keep as the game reads it, and `keep TEXT` / `pos TEXT`.
-    match parse_faces(text, FaceCount::AtMostFive) {
+    match parse_faces(text, FaceCount::AtMost(DICE)) {
         Ok(faces) => {
             assert!(faces.len() <= DICE, "{text:?}: {faces:?}");
             let keep = Keep::from_faces(&faces).expect("parsed faces make a keep");
@@ -71,7 +71,7 @@ fuzz_target!(|data: &[u8]| {
         format!("keep {text}"),
         format!("pos {text}"),
     ] {
-        match parse_command(&command) {
+        match parse_command(&command, DICE) {
             Ok(parsed) => {
                 if let PlayerCommand::KeepFaces(f) = &parsed {
                     assert!(f.len() <= DICE && f.iter().all(|f| (1..=6).contains(f)));

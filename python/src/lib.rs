@@ -21,7 +21,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use yahtzee_core::batch;
 use yahtzee_core::game::choice::Choice;
-use yahtzee_core::game::dice::{Dice, Keep};
+use yahtzee_core::game::dice::{Dice, DiceSpace, Keep};
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::game::state::{ScoreCard, reachable_states};
 use yahtzee_core::play::own::{OwnChoiceError, play_own_game};
@@ -99,12 +99,18 @@ fn card_of(rules: Rules, entries: &[(String, i64)], yahtzee_bonus: i64) -> PyRes
     ScoreCard::from_entries(rules, &entries, bonus).map_err(value_error)
 }
 
-fn dice_of(faces: &[i64]) -> PyResult<Dice> {
+/// The roll of `faces`: five or six faces, as many as the game of `rules` has dice when it is
+/// given.
+fn dice_of(rules: Option<Rules>, faces: &[i64]) -> PyResult<Dice> {
     let faces: Vec<u8> = faces
         .iter()
         .map(|&f| u8::try_from(f).unwrap_or(0))
         .collect();
-    Dice::from_faces(&faces).map_err(value_error)
+    match rules {
+        Some(rules) => rules.dice().dice_of(&faces),
+        None => Dice::from_faces(&faces),
+    }
+    .map_err(value_error)
 }
 
 /// A threshold list of P(score >= t): whole numbers a score can be compared with.
@@ -301,7 +307,12 @@ fn card_entries(
 /// The faces of dice written as on the command line (`13356` or `1,3,3,5,6`), ascending.
 #[pyfunction]
 fn parse_dice(text: &str) -> PyResult<Vec<u8>> {
-    let dice: Dice = text.parse().map_err(value_error)?;
+    // Five faces, or six (a game of six dice); the error is the one of five, as `advise
+    // --dice` words it for a game of five.
+    let dice: Dice = DiceSpace::FIVE
+        .parse(text)
+        .or_else(|e| DiceSpace::SIX.parse(text).map_err(|_| e))
+        .map_err(value_error)?;
     Ok(dice.faces())
 }
 
@@ -519,7 +530,8 @@ fn simulate_own<'py>(
 
 /// The expected final score of every option of N positions at once (see
 /// [`batch::option_values`] for the columns): `cards` (N x boxes, the points of each box, -1
-/// for an open box), `yahtzee_bonus` (N), `dice` (N x 5) and `rolls_left` (N).
+/// for an open box), `yahtzee_bonus` (N), `dice` (N x 5, or N x 6 in a game of six dice) and
+/// `rolls_left` (N).
 #[pyfunction]
 fn option_values<'py>(
     py: Python<'py>,
@@ -534,9 +546,10 @@ fn option_values<'py>(
     let (dice, rolls) = (dice.as_array(), rolls_left.as_array());
     let n = rolls.len();
     let boxes = rules.box_count();
-    if cards.shape() != [n, boxes] || bonus.len() != n || dice.shape() != [n, 5] {
+    let all = rules.dice().dice();
+    if cards.shape() != [n, boxes] || bonus.len() != n || dice.shape() != [n, all] {
         return Err(value_error(format!(
-            "the arrays describe {n} positions: cards must be {n} x {boxes} (the points of each box of {}, -1 for an open box), yahtzee_bonus {n} long, dice {n} x 5, not {:?}, {:?} and {:?}",
+            "the arrays describe {n} positions: cards must be {n} x {boxes} (the points of each box of {}, -1 for an open box), yahtzee_bonus {n} long, dice {n} x {all}, not {:?}, {:?} and {:?}",
             rules.label(),
             cards.shape(),
             bonus.shape(),
@@ -554,7 +567,7 @@ fn option_values<'py>(
             }
             let card = card_of(rules, &entries, bonus[i]).map_err(at)?;
             let row: Vec<i64> = dice.row(i).to_vec();
-            let dice = dice_of(&row).map_err(at)?;
+            let dice = dice_of(Some(rules), &row).map_err(at)?;
             let rolls_left = u8::try_from(rolls[i]).map_err(|_| {
                 value_error(format!(
                     "position {i}: rolls left must be 0, 1 or 2, not {}",
@@ -573,7 +586,7 @@ fn option_values<'py>(
         .map_err(|(i, e)| value_error(format!("position {i}: {e}")))?;
     values
         .into_pyarray(py)
-        .reshape([n, batch::KEEP_COLUMNS + boxes])
+        .reshape([n, batch::keep_columns(rules.dice()) + boxes])
 }
 
 /// The best chance of each final score from a card (`card` and `yahtzee_bonus`; empty: a new
@@ -611,7 +624,7 @@ fn roll_on_card(
     dice: &[i64],
 ) -> PyResult<(Rules, ScoreCard, Dice)> {
     let rules = rules.rules(upper_first)?;
-    Ok((rules, card_of(rules, card, yahtzee_bonus)?, dice_of(dice)?))
+    Ok((rules, card_of(rules, card, yahtzee_bonus)?, dice_of(Some(rules), dice)?))
 }
 
 /// The boxes that `dice` may fill on `card` (and its `yahtzee_bonus`), in card order.
@@ -658,7 +671,7 @@ fn score(
 /// lowest faces): the dice kept, ascending.
 #[pyfunction]
 fn keeps(dice: Vec<i64>) -> PyResult<Vec<Vec<u8>>> {
-    let dice = dice_of(&dice)?;
+    let dice = dice_of(None, &dice)?;
     Ok(dice.keeps_by_preference().iter().map(Keep::faces).collect())
 }
 

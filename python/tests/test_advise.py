@@ -4,6 +4,7 @@ every rule set, and the command line's messages for bad positions."""
 import json
 import random
 
+import numpy as np
 import pytest
 
 import yahtzee
@@ -171,3 +172,44 @@ def test_bad_opponents_raise_value_error_with_the_batch_message(cli):
         with pytest.raises(ValueError) as e:
             yahtzee.advise(table, dice=[1, 2, 3, 4, 5], opponents=opponents)
         assert str(e.value) == message
+
+
+SIX_DICE = """name = "six-dice-python"
+dice = 6
+rolls = 3
+joker = "none"
+
+[[box]]
+name = "pairs"
+kind = "three-pairs"
+
+[[box]]
+name = "house"
+kind = "full-house"
+score = "sum"
+
+[[box]]
+name = "maxi"
+kind = "all-of-a-kind"
+points = 100
+"""
+
+
+def test_advice_of_a_six_dice_file_equals_the_cli_json(cli, tmp_path):
+    rules = tmp_path / "six.toml"
+    rules.write_text(SIX_DICE)
+    path = tmp_path / "six.table"
+    table = yahtzee.solve(rules, path=path)
+    for dice, rolls_left in [("122336", 2), ("111166", 1), ("123456", 0)]:
+        got = yahtzee.advise(table, dice=dice, rolls_left=rolls_left)
+        want = cli.json(
+            "advise", "--rules", str(rules), "--table", str(path), "--dice", dice,
+            "--rolls-left", str(rolls_left), "--json",
+        )
+        assert got.json == want
+    # One column per subset of the six dice, then the boxes.
+    values = yahtzee.option_values(table, [None], ["122336"], 2)
+    assert values.shape == (1, 64 + 3)
+    assert np.nanmax(values) == yahtzee.advise(table, dice="122336").options[0].expected_final
+    with pytest.raises(ValueError, match="as the game has six dice"):
+        yahtzee.advise(table, dice="12233")

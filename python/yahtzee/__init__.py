@@ -423,8 +423,10 @@ def _dice_array(dice: Any) -> np.ndarray:
         _dice(d) if isinstance(d, str) else d for d in dice
     ]
     a = np.asarray(rows, dtype=np.int64)
-    if a.ndim != 2 or a.shape[1] != 5:
-        raise ValueError(f"dice must be N rows of five faces, not an array of shape {a.shape}")
+    if a.ndim != 2 or a.shape[1] not in (5, 6):
+        raise ValueError(
+            f"dice must be N rows of five faces (six in a game of six dice), not an array of shape {a.shape}"
+        )
     return a
 
 
@@ -484,8 +486,8 @@ def keep_column(dice: DiceLike, keep: Sequence[int]) -> int:
     it."""
     faces = sorted(_dice(dice))
     want = sorted(_integer(f) for f in keep)
-    for mask in range(KEEP_COLUMNS):
-        if [faces[i] for i in range(5) if mask >> i & 1] == want:
+    for mask in range(1 << len(faces)):
+        if [faces[i] for i in range(len(faces)) if mask >> i & 1] == want:
             return mask
     raise ValueError(f"cannot keep {want}: the dice are {faces}")
 

@@ -6,7 +6,7 @@ use anyhow::Result;
 
 use crate::cli::AdviseArgs;
 use yahtzee_core::batch;
-use yahtzee_core::game::dice::{Dice, join_faces};
+use yahtzee_core::game::dice::join_faces;
 use yahtzee_core::game::rules::Rules;
 use yahtzee_core::game::state::ScoreCard;
 use yahtzee_core::policy::expected::{Advice, Position};
@@ -30,7 +30,9 @@ pub fn run(args: &AdviseArgs) -> Result<()> {
     }
     // Check the whole position before any table is loaded or built.
     let card = ScoreCard::parse(rules, &args.card, args.yahtzee_bonus)?;
-    let dice: Dice = args.dice.as_deref().unwrap_or_default().parse()?;
+    let dice = rules
+        .dice()
+        .parse(args.dice.as_deref().unwrap_or_default())?;
     let position = Position {
         card,
         dice,

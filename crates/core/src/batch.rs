@@ -366,7 +366,7 @@ impl Query {
     pub fn position(&self, rules: Rules) -> Result<Position, BatchError> {
         Ok(Position {
             card: card_of(rules, &self.card, self.yahtzee_bonus)?,
-            dice: self.dice,
+            dice: rules.dice().check(self.dice).map_err(AdviceError::from)?,
             rolls_left: self.rolls_left,
         })
     }
@@ -533,18 +533,25 @@ impl From<AdviseError> for BatchError {
     }
 }
 
-/// The columns of [`option_values`] before the boxes': one per subset of the five dice.
+/// The columns of [`option_values`] before the boxes' in a game of five dice: one per
+/// subset of the five dice ([`keep_columns`] of any game).
 pub const KEEP_COLUMNS: usize = 1 << dice::DICE;
+
+/// The columns of [`option_values`] before the boxes' in a game of `space`'s dice: one per
+/// subset of the dice (32 for five, 64 for six).
+pub fn keep_columns(space: dice::DiceSpace) -> usize {
+    1 << space.dice()
+}
 
 /// The expected-score advice of many positions as one matrix, without JSON: row `i` holds
 /// the `expected_final` of every option of `positions[i]`, as [`answer`] ranks them
 /// ([`expected::advise`], the one valuation), in fixed columns: column `m` (below
-/// [`KEEP_COLUMNS`]) is the keep of the dice at the set bits of `m`, the dice ascending (bit
-/// 0 the lowest die; `m = 31`, all five, stops and scores the best box), column
-/// `KEEP_COLUMNS + b` scores box `b` (card order). Columns that are not options of the
+/// [`keep_columns`], 32 with five dice) is the keep of the dice at the set bits of `m`, the
+/// dice ascending (bit 0 the lowest die; `m = 31`, all five, stops and scores the best box),
+/// column `keep_columns + b` scores box `b` (card order). Columns that are not options of the
 /// position are NaN: the keeps with no rolls left, the boxes with rolls left, the boxes that
 /// cannot be filled. Keeps of equal faces (two of `[1, 3, 3, 5, 6]`'s masks keep one 3) hold
-/// the same value. The rows are `KEEP_COLUMNS + boxes` wide, row after row; the positions
+/// the same value. The rows are `keep_columns + boxes` wide, row after row; the positions
 /// are valued in parallel. The first position that cannot be advised on, with its index.
 pub fn option_values(
     table: &StrategyTable,
@@ -552,7 +559,8 @@ pub fn option_values(
 ) -> Result<Vec<f64>, (usize, AdviceError)> {
     use rayon::prelude::*;
     let rules = table.rules();
-    let width = KEEP_COLUMNS + rules.box_count();
+    let keeps = keep_columns(rules.dice());
+    let width = keeps + rules.box_count();
     let mut values = vec![f64::NAN; width * positions.len()];
     values
         .par_chunks_mut(width)
@@ -564,8 +572,8 @@ pub fn option_values(
             for option in &advice.options {
                 match &option.action {
                     Action::Keep { keep, .. } => {
-                        for (mask, cell) in row[..KEEP_COLUMNS].iter_mut().enumerate() {
-                            let kept = (0..dice::DICE).filter(|d| mask & (1 << d) != 0);
+                        for (mask, cell) in row[..keeps].iter_mut().enumerate() {
+                            let kept = (0..faces.len()).filter(|d| mask & (1 << d) != 0);
                             if kept.map(|d| faces[d]).eq(keep.iter().copied()) {
                                 *cell = option.expected_final;
                             }
@@ -573,7 +581,7 @@ pub fn option_values(
                     }
                     Action::Score { category, .. } => {
                         let b = rules.box_by_name(category).expect("a box of the rules");
-                        row[KEEP_COLUMNS + b] = option.expected_final;
+                        row[keeps + b] = option.expected_final;
                     }
                 }
             }

@@ -295,8 +295,9 @@ pub fn integer(value: &Value, key: &str, expected: &str) -> Result<u64, ApiError
         .ok_or_else(|| ApiError::bad(format!("{key} must be {expected}, not {}", describe(value))))
 }
 
-/// The dice of `value`: an array of five integer faces.
-pub fn dice_value(value: &Value, key: &str) -> Result<Dice, ApiError> {
+/// The dice of `value`: an array of five integer faces (six in a game of six dice), as many
+/// as the game of `rules` has.
+pub fn dice_value(rules: &Rules, value: &Value, key: &str) -> Result<Dice, ApiError> {
     const DICE: &str = "an array of five integer faces from 1 to 6, like [1, 3, 3, 5, 6]";
     let faces: Option<Vec<u8>> = value.as_array().and_then(|a| {
         a.iter()
@@ -305,7 +306,10 @@ pub fn dice_value(value: &Value, key: &str) -> Result<Dice, ApiError> {
     });
     let faces = faces
         .ok_or_else(|| ApiError::bad(format!("{key} must be {DICE}, not {}", describe(value))))?;
-    Dice::from_faces(&faces).map_err(|e| ApiError::bad(e.to_string()))
+    rules
+        .dice()
+        .dice_of(&faces)
+        .map_err(|e| ApiError::bad(e.to_string()))
 }
 
 /// The card of an `/api/card` body under `rules`: checked as `--card` is, then, with
@@ -341,7 +345,7 @@ fn card_of(rules: Rules, body: &CardBody) -> Result<ScoreCard, ApiError> {
                 describe(&score.category)
             ))
         })?;
-        let dice = dice_value(&score.dice, "score.dice")?;
+        let dice = dice_value(&rules, &score.dice, "score.dice")?;
         let index = rules.box_by_name(name).ok_or_else(|| {
             ApiError::bad(format!(
                 "unknown box `{}`: the boxes are {}",

@@ -37,7 +37,7 @@ use super::{
     ApiError, BODY_LIMIT, Server, blocking, json, query_pairs, read_body, rules_param, stream_param,
 };
 use yahtzee_core::batch::{BatchError, Query};
-use yahtzee_core::game::dice::{Dice, FIRST_ROLL, GameDice, Roll};
+use yahtzee_core::game::dice::{Dice, GameDice, Roll};
 use yahtzee_core::game::rules::Rules;
 use yahtzee_core::game::state::ScoreCard;
 use yahtzee_core::policy::cache::TurnCache;
@@ -831,10 +831,10 @@ fn play_out<'a>(
         let mut roll = p.dice.index();
         for rolls_left in (1..=p.rolls_left).rev() {
             let kept = turn.keep(rolls_left, &Dice::from_index(roll)).index();
-            if kept >= FIRST_ROLL {
+            if kept >= rules.dice().first_roll() {
                 break;
             }
-            roll = dice.throw_index(kept);
+            roll = dice.throw_index(rules.dice(), kept);
         }
         let (index, points, bonuses) = turn.choose_box(rules, &state, &Dice::from_index(roll));
         score += points + bonuses.points(rules);

@@ -30,7 +30,7 @@ use serde_json::Value;
 
 use super::api::{CardView, describe, integer, parse_body, rules_query};
 use super::{ApiError, BODY_LIMIT, Server, blocking, json, query_pairs, read_body};
-use yahtzee_core::game::dice::DICE;
+use yahtzee_core::game::dice::MAX_DICE;
 use yahtzee_core::game::rules::Rules;
 use yahtzee_core::play::host::{
     DiceSource, Due, Front, Host, HostError, Message, PlayOptions, Standing, outcome, parse_seats,
@@ -454,7 +454,8 @@ struct ActionBody {
     quit: Option<Value>,
 }
 
-/// The faces of `value`, an array of 0 to 5 integers from 1 to 6.
+/// The faces of `value`, an array of 0 to 6 integers from 1 to 6 (the game's referee checks
+/// them against its dice).
 fn faces(value: &Value, key: &str) -> Result<Vec<u8>, ApiError> {
     let expected = "an array of up to five integer faces from 1 to 6, like [3, 3]";
     value
@@ -464,7 +465,7 @@ fn faces(value: &Value, key: &str) -> Result<Vec<u8>, ApiError> {
                 .map(|v| v.as_u64().and_then(|f| u8::try_from(f).ok()))
                 .collect::<Option<Vec<u8>>>()
         })
-        .filter(|f| f.len() <= DICE)
+        .filter(|f| f.len() <= MAX_DICE)
         .ok_or_else(|| ApiError::bad(format!("{key} must be {expected}, not {}", describe(value))))
 }
 

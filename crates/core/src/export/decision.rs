@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::{Filter, Row, choice_text, dice_text, round};
 use crate::game::choice::Choice;
-use crate::game::dice::{DICE, Dice, FIRST_ROLL, Keep, ROLLS};
+use crate::game::dice::{Dice, Keep};
 use crate::game::rules::BoxMask;
 use crate::game::state::State;
 use crate::game::ties::best_two;
@@ -139,8 +139,8 @@ pub fn decide(
     let (best, second) = best_two(&values);
     let mut stop = None;
     let mut choice = |keep: Keep| {
-        if keep.len() == DICE {
-            // Keeping all five dice is stopping: it is held as the box the policy then
+        if keep.len() == dice.len() {
+            // Keeping all the dice is stopping: it is held as the box the policy then
             // fills (the best box), a `Choice::Score` with rolls left.
             let d = *stop.get_or_insert_with(|| box_decision(table, state, dice));
             d.map(|d| d.best)
@@ -179,7 +179,7 @@ fn decision_row(
         filled: state.filled,
         upper: state.upper,
         yahtzee_50: state.yahtzee_50,
-        dice: dice_text(r),
+        dice: dice_text(rules.dice().first_roll() + r),
         rolls_left,
         best: choice_text(&d.best, rules),
         expected: round(base + d.value),
@@ -203,8 +203,7 @@ pub fn state_rows(
         if !filter.wants_rolls_left(rolls_left) {
             continue;
         }
-        for r in 0..ROLLS {
-            let dice = Dice::from_index(FIRST_ROLL + r);
+        for (r, dice) in table.rules().dice().all_rolls().enumerate() {
             let Some(d) = decide(table, state, &turn, &dice, rolls_left) else {
                 // A full card: no decision is left.
                 return;
@@ -220,6 +219,7 @@ pub fn state_rows(
 mod tests {
     use super::*;
     use crate::export::tests::assert_row_columns;
+    use crate::game::dice::{DICE, FIRST_ROLL, ROLLS};
 
     #[test]
     fn columns_match_the_serialized_fields() {

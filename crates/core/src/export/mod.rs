@@ -48,7 +48,7 @@ use std::sync::LazyLock;
 use serde::Serialize;
 
 use crate::game::choice::Choice;
-use crate::game::dice::{Dice, FIRST_ROLL, Keep, MULTISETS};
+use crate::game::dice::{ALL_MULTISETS, Dice, FIRST_ROLL, Keep, Multiset};
 use crate::game::rules::{Order, Rules};
 use crate::game::ties::TIE;
 use crate::tables::expected::StrategyTable;
@@ -217,20 +217,20 @@ pub fn round(x: f64) -> f64 {
     (x * scale).round() / scale
 }
 
-/// The dice of roll `r` (0..252) written as digits.
-pub fn dice_text(r: usize) -> &'static str {
+/// The dice of the roll of multiset index `index` (of five dice or six) written as digits.
+pub fn dice_text(index: Multiset) -> &'static str {
     static TEXT: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
-        (FIRST_ROLL..MULTISETS)
+        (FIRST_ROLL..ALL_MULTISETS)
             .map(|i| &*Box::leak(digits(&Dice::from_index(i).faces()).into_boxed_str()))
             .collect()
     });
-    TEXT[r]
+    TEXT[index - FIRST_ROLL]
 }
 
 /// The keep with multiset index `i` written as digits, `-` for the empty keep.
 pub fn keep_text(i: usize) -> &'static str {
     static TEXT: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
-        (0..MULTISETS)
+        (0..ALL_MULTISETS)
             .map(|i| {
                 let keep = Keep::from_index(i);
                 let text = if keep.is_empty() {
@@ -304,13 +304,14 @@ pub(super) mod tests {
 
     #[test]
     fn texts_of_dice_and_keeps() {
-        assert_eq!(dice_text(0), "11111");
-        assert_eq!(dice_text(ROLLS - 1), "66666");
+        assert_eq!(dice_text(FIRST_ROLL), "11111");
+        assert_eq!(dice_text(FIRST_ROLL + ROLLS - 1), "66666");
+        assert_eq!(dice_text(ALL_MULTISETS - 1), "666666");
         assert_eq!(keep_text(0), "-");
         let k = Keep::from_faces(&[3, 3]).unwrap();
         assert_eq!(keep_text(k.index()), "33");
         let d: Dice = "13356".parse().unwrap();
-        assert_eq!(dice_text(d.index() - FIRST_ROLL), "13356");
+        assert_eq!(dice_text(d.index()), "13356");
     }
 
     #[test]

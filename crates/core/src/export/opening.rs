@@ -11,7 +11,7 @@ use super::{
     ACTION_NOTE, Filter, Format, Meta, Row, TIE_NOTE, choice_text, decide, dice_text, exporter,
     round, rules_title,
 };
-use crate::game::dice::{Dice, FIRST_ROLL, ROLLS};
+use crate::game::dice::Dice;
 use crate::game::state::State;
 use crate::solve::expected::TurnValues;
 use crate::tables::expected::StrategyTable;
@@ -125,15 +125,17 @@ pub fn pattern_of(dice: &Dice) -> Pattern {
     let run = |len: usize| present.windows(len).any(|w| w.iter().all(|&p| p));
     let mut groups: Vec<u8> = counts.iter().copied().filter(|&c| c > 0).collect();
     groups.sort_unstable_by(|a, b| b.cmp(a));
+    // With six dice the largest groups decide alike: six of a kind is five of a kind and
+    // more, 3 3 a full house, three pairs two pairs and more.
     match groups.as_slice() {
-        [5] => Pattern::FiveOfAKind,
+        [g, ..] if *g >= 5 => Pattern::FiveOfAKind,
         _ if run(5) => Pattern::StraightOfFive,
         _ if run(4) => Pattern::StraightOfFour,
-        [4, 1] => Pattern::FourOfAKind,
-        [3, 2] => Pattern::FullHouse,
-        [3, 1, 1] => Pattern::ThreeOfAKind,
-        [2, 2, 1] => Pattern::TwoPairs,
-        [2, 1, 1, 1] => Pattern::OnePair,
+        [4, ..] => Pattern::FourOfAKind,
+        [3, 2..=3, ..] => Pattern::FullHouse,
+        [3, ..] => Pattern::ThreeOfAKind,
+        [2, 2, ..] => Pattern::TwoPairs,
+        [2, ..] => Pattern::OnePair,
         _ => Pattern::AllDifferent,
     }
 }
@@ -150,8 +152,7 @@ pub fn opening_rows(table: &StrategyTable, min_gap: Option<f64>) -> Vec<OpeningR
         min_gap,
     };
     let mut rows: Vec<(Pattern, usize, OpeningRow)> = Vec::new();
-    for r in 0..ROLLS {
-        let dice = Dice::from_index(FIRST_ROLL + r);
+    for (r, dice) in rules.dice().all_rolls().enumerate() {
         let (Some(two), Some(one)) = (
             decide(table, &state, &turn, &dice, 2),
             decide(table, &state, &turn, &dice, 1),
@@ -167,7 +168,7 @@ pub fn opening_rows(table: &StrategyTable, min_gap: Option<f64>) -> Vec<OpeningR
             r,
             OpeningRow {
                 pattern: pattern.name(),
-                dice: dice_text(r),
+                dice: dice_text(dice.index()),
                 expected: round(turn.opening_rolls[r]),
                 best_2: choice_text(&two.best, rules),
                 runner_up_2: two.runner_up.map(|(c, _)| choice_text(&c, rules)),

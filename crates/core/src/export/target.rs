@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use super::{Filter, Format, Meta, Row, choice_text, dice_text, round, rules_title, write_turn};
 use crate::game::choice::Choice;
-use crate::game::dice::{DICE, Dice, FIRST_ROLL, ROLLS};
+use crate::game::dice::Dice;
 use crate::game::rules::BoxMask;
 use crate::game::state::{ScoreCard, State};
 use crate::game::ties::best_two;
@@ -154,7 +154,7 @@ impl<'a> TargetCardTurn<'a> {
                     self.turn.keep_chance(rolls_left, keep),
                     self.values.keep_value(rolls_left, keep),
                 );
-                let choice = if keep.len() == DICE {
+                let choice = if keep.len() == dice.len() {
                     // Stopping: the box the target policy then fills, at the chance and the
                     // expected value `TargetTurn::best_keep` gives a keep of all five dice.
                     let (c, _) = *stop.get_or_insert(self.turn.best_box(dice)?);
@@ -193,8 +193,7 @@ pub fn target_card_rows(
         if !filter.wants_rolls_left(rolls_left) {
             continue;
         }
-        for r in 0..ROLLS {
-            let dice = Dice::from_index(FIRST_ROLL + r);
+        for dice in rules.dice().all_rolls() {
             let Some(d) = turn.decide(&dice, rolls_left)? else {
                 return Ok(rows);
             };
@@ -208,7 +207,7 @@ pub fn target_card_rows(
                 upper: state.upper,
                 yahtzee_50: state.yahtzee_50,
                 needed,
-                dice: dice_text(r),
+                dice: dice_text(dice.index()),
                 rolls_left,
                 best: choice_text(&best, rules),
                 p_reach: p,

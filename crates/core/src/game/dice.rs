@@ -13,6 +13,8 @@
 //! Dice enter the program in two ways, and each has one door here: written as text
 //! ([`parse_faces`], the one parser behind `--dice`, the game's commands and typed dice) or
 //! drawn from a seed ([`DiceRng`], the one die roller of `play`, `review` and `simulate`).
+//! A roll read without its game holds five or six dice; where it meets the game,
+//! [`DiceSpace::parse`] and [`DiceSpace::check`] hold it to the game's number, saying it.
 //! Every refusal is a [`DiceError`].
 
 use std::fmt;
@@ -106,8 +108,27 @@ impl DiceSpace {
 
     /// The roll of all the dice showing these faces.
     pub fn dice_of(self, faces: &[u8]) -> Result<Dice, DiceError> {
-        let counts = check_faces(faces, FaceCount::Exactly(self.dice()), &faces_text(faces))?;
+        let counts = check_faces(faces, FaceCount::OfGame(self.dice()), &faces_text(faces))?;
         Ok(Dice { counts })
+    }
+
+    /// The roll written in `text` (`1,3,3,5,6`, `13356`: see [`parse_faces`]), as many faces
+    /// as the game has dice; a wrong count's error names the game's number of dice.
+    pub fn parse(self, text: &str) -> Result<Dice, DiceError> {
+        self.dice_of(&parse_faces(text, FaceCount::OfGame(self.dice()))?)
+    }
+
+    /// `dice` when they are a roll of this game (as many dice as it has), else the error
+    /// that names the game's number of dice: where dice read without the game (a JSON
+    /// array, a record) meet it.
+    pub fn check(self, dice: Dice) -> Result<Dice, DiceError> {
+        self.dice_of(&dice.faces())
+    }
+
+    /// The keep of these faces: at most as many as the game has dice.
+    pub fn keep_of(self, faces: &[u8]) -> Result<Keep, DiceError> {
+        let counts = check_faces(faces, FaceCount::AtMost(self.dice()), &faces_text(faces))?;
+        Ok(Keep { counts })
     }
 }
 
@@ -125,15 +146,17 @@ pub type Multiset = usize;
 pub enum FaceCount {
     /// Exactly this many: five for a roll, fewer for the re-rolled dice typed at a real table.
     Exactly(usize),
-    /// Zero to five: a keep.
-    AtMostFive,
+    /// Exactly the dice of a game (five or six): a roll, whose error names the game's dice.
+    OfGame(usize),
+    /// Zero to this many: a keep (of up to five dice, or six).
+    AtMost(usize),
 }
 
 impl FaceCount {
     fn allows(self, n: usize) -> bool {
         match self {
-            FaceCount::Exactly(k) => n == k,
-            FaceCount::AtMostFive => n <= DICE,
+            FaceCount::Exactly(k) | FaceCount::OfGame(k) => n == k,
+            FaceCount::AtMost(k) => n <= k,
         }
     }
 }
@@ -142,22 +165,32 @@ impl fmt::Display for FaceCount {
     /// What to give, with an example in both written forms: `exactly five faces from 1 to 6,
     /// e.g. `1,3,3,5,6` or `13356``.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const EXAMPLE: [u8; DICE] = [1, 3, 3, 5, 6];
+        const EXAMPLE: [u8; MAX_DICE] = [1, 3, 3, 5, 6, 6];
         let example = |n: usize| {
-            let faces = &EXAMPLE[..n.min(DICE)];
+            let faces = &EXAMPLE[..n.min(MAX_DICE)];
             let commas = faces.iter().map(u8::to_string).collect::<Vec<_>>();
             format!("e.g. `{}` or `{}`", commas.join(","), commas.concat())
+        };
+        let words = |n: usize| {
+            let words = ["zero", "one", "two", "three", "four", "five", "six"];
+            words.get(n).map_or(n.to_string(), |w| w.to_string())
         };
         match *self {
             FaceCount::Exactly(1) => write!(f, "exactly one face from 1 to 6, e.g. `4`"),
             FaceCount::Exactly(n) => {
-                let words = ["zero", "one", "two", "three", "four", "five"];
-                let count = words.get(n).map_or(n.to_string(), |w| w.to_string());
-                write!(f, "exactly {count} faces from 1 to 6, {}", example(n))
+                write!(f, "exactly {} faces from 1 to 6, {}", words(n), example(n))
             }
-            FaceCount::AtMostFive => write!(
+            FaceCount::OfGame(n) => write!(
                 f,
-                "at most five faces from 1 to 6, e.g. `3,3,5` or `335` (none to re-roll all)"
+                "exactly {} faces from 1 to 6, as the game has {} dice, {}",
+                words(n),
+                words(n),
+                example(n)
+            ),
+            FaceCount::AtMost(n) => write!(
+                f,
+                "at most {} faces from 1 to 6, e.g. `3,3,5` or `335` (none to re-roll all)",
+                words(n)
             ),
         }
     }
@@ -286,9 +319,15 @@ pub struct Dice {
 }
 
 impl Dice {
-    /// Builds dice from five faces, each 1 to 6.
+    /// Builds dice from five faces, or six (a six-dice game's roll), each 1 to 6. Where the
+    /// dice meet a game, [`DiceSpace::check`] checks their number against it.
     pub fn from_faces(faces: &[u8]) -> Result<Dice, DiceError> {
-        let counts = check_faces(faces, FaceCount::Exactly(DICE), &faces_text(faces))?;
+        let want = FaceCount::Exactly(if faces.len() == MAX_DICE {
+            MAX_DICE
+        } else {
+            DICE
+        });
+        let counts = check_faces(faces, want, &faces_text(faces))?;
         Ok(Dice { counts })
     }
 
@@ -439,9 +478,9 @@ impl fmt::Display for Dice {
     }
 }
 
-/// Dice set aside before a re-roll: a multiset of zero to five dice. Serialized as its faces
+/// Dice set aside before a re-roll: a multiset of zero to six dice. Serialized as its faces
 /// in ascending order (`[3,3]`); deserializing checks them like [`Keep::from_faces`], so no
-/// keep of more than five dice or of a face outside 1 to 6 can be made.
+/// keep of more than six dice or of a face outside 1 to 6 can be made.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(try_from = "Vec<u8>", into = "Vec<u8>")]
 pub struct Keep {
@@ -449,9 +488,10 @@ pub struct Keep {
 }
 
 impl Keep {
-    /// Builds a keep from its faces (0 to 5 faces, each 1 to 6).
+    /// Builds a keep from its faces (0 to 6 faces, each 1 to 6; [`DiceSpace::keep_of`] checks
+    /// them against a game's dice).
     pub fn from_faces(faces: &[u8]) -> Result<Keep, DiceError> {
-        let counts = check_faces(faces, FaceCount::AtMostFive, &faces_text(faces))?;
+        let counts = check_faces(faces, FaceCount::AtMost(MAX_DICE), &faces_text(faces))?;
         Ok(Keep { counts })
     }
 
@@ -559,18 +599,18 @@ pub trait Roll {
         (0..n).map(|_| self.die()).collect()
     }
 
-    /// `keep` plus fresh dice up to five, drawn in order (the multiset grown one die at a time
-    /// on the lattice: no allocation).
-    fn throw(&mut self, keep: &Keep) -> Dice {
-        Dice::from_index(self.throw_index(keep.index()))
+    /// `keep` plus fresh dice up to the game's `space` (five or six), drawn in order (the
+    /// multiset grown one die at a time on the lattice: no allocation).
+    fn throw(&mut self, space: DiceSpace, keep: &Keep) -> Dice {
+        Dice::from_index(self.throw_index(space, keep.index()))
     }
 
-    /// [`Roll::throw`] by multiset index: the keep of index `keep` plus fresh dice up to five,
-    /// the roll's index.
-    fn throw_index(&mut self, keep: Multiset) -> Multiset {
+    /// [`Roll::throw`] by multiset index: the keep of index `keep` plus fresh dice up to the
+    /// dice of `space`, the roll's index.
+    fn throw_index(&mut self, space: DiceSpace, keep: Multiset) -> Multiset {
         let lattice = Lattice::get();
         let mut at = keep;
-        for _ in usize::from(lattice.size[keep])..DICE {
+        for _ in usize::from(lattice.size[keep])..space.dice() {
             at = usize::from(lattice.add[at][usize::from(self.die() - 1)]);
         }
         at
@@ -670,8 +710,8 @@ impl Roll for GameDice {
     /// below the largest multiple of `6^k`: the result depends on no library's range
     /// algorithm), whose multiset is added to the keep's. The roll is read from
     /// [`ThrowRolls`]: one lookup and no division.
-    fn throw_index(&mut self, keep: Multiset) -> Multiset {
-        let rolls = ThrowRolls::of(DICE);
+    fn throw_index(&mut self, space: DiceSpace, keep: Multiset) -> Multiset {
+        let rolls = ThrowRolls::of(space.dice());
         let Some(&(start, k)) = rolls.start.get(keep) else {
             return keep;
         };
@@ -941,8 +981,8 @@ mod tests {
         let keep = Keep::from_faces(&[2, 2, 6]).unwrap().index();
         let mut two = vec![0u32; MULTISETS];
         for _ in 0..n {
-            five[dice.throw_index(0)] += 1;
-            two[dice.throw_index(keep)] += 1;
+            five[dice.throw_index(DiceSpace::FIVE, 0)] += 1;
+            two[dice.throw_index(DiceSpace::FIVE, keep)] += 1;
         }
         let check = |counts: &[u32], chance: &dyn Fn(usize) -> f64| {
             for (i, &c) in counts.iter().enumerate() {
@@ -974,7 +1014,7 @@ mod tests {
         // A keep of five dice draws nothing.
         let roll = FIRST_ROLL + 17;
         let before = dice;
-        assert_eq!(dice.throw_index(roll), roll);
+        assert_eq!(dice.throw_index(DiceSpace::FIVE, roll), roll);
         assert_eq!(dice.next_u64(), before.clone().next_u64());
     }
 
@@ -1093,7 +1133,9 @@ mod tests {
         assert!(err("10 2 3 4 5", five).contains("`10` is not a face"));
         assert!(err("1 2", FaceCount::Exactly(3)).contains("give exactly three faces"));
         assert!(err("7", FaceCount::Exactly(1)).contains("exactly one face from 1 to 6"));
-        assert!(err("333333", FaceCount::AtMostFive).contains("6 faces given; give at most five"));
+        assert!(
+            err("333333", FaceCount::AtMost(DICE)).contains("6 faces given; give at most five")
+        );
         assert!(
             Dice::from_faces(&[1, 2, 3, 4, 0])
                 .unwrap_err()
@@ -1101,10 +1143,17 @@ mod tests {
                 .contains("`0` is not a face")
         );
         assert!(
-            Keep::from_faces(&[1; 6])
+            Keep::from_faces(&[1; 7])
                 .unwrap_err()
                 .to_string()
-                .contains("`1,1,1,1,1,1`: 6 faces")
+                .contains("`1,1,1,1,1,1,1`: 7 faces")
+        );
+        assert!(
+            DiceSpace::FIVE
+                .keep_of(&[1; 6])
+                .unwrap_err()
+                .to_string()
+                .contains("`1,1,1,1,1,1`: 6 faces given; give at most five")
         );
     }
 
@@ -1133,16 +1182,16 @@ mod tests {
                 "{text:?}"
             );
         }
-        assert_eq!(parse_faces("", FaceCount::AtMostFive), Ok(vec![]));
-        assert_eq!(parse_faces("6 1", FaceCount::AtMostFive), Ok(vec![6, 1]));
+        assert_eq!(parse_faces("", FaceCount::AtMost(DICE)), Ok(vec![]));
+        assert_eq!(parse_faces("6 1", FaceCount::AtMost(DICE)), Ok(vec![6, 1]));
     }
 
     #[test]
-    fn keep_of_six_dice_of_one_face_does_not_deserialize() {
+    fn keep_of_seven_dice_of_one_face_does_not_deserialize() {
         // The derived Deserialize took the private counts as written: {"counts":[6,0,0,0,0,0]}
-        // made a keep of six dice whose index() then panicked.
+        // made a keep of six dice whose index() then panicked (when the lattice held five).
         assert!(serde_json::from_str::<Keep>(r#"{"counts":[6,0,0,0,0,0]}"#).is_err());
-        for bad in ["[1,1,1,1,1,1]", "[7]", "[0]", "[3,3,256]"] {
+        for bad in ["[1,1,1,1,1,1,1]", "[7]", "[0]", "[3,3,256]"] {
             assert!(serde_json::from_str::<Keep>(bad).is_err(), "{bad}");
         }
         let keep: Keep = serde_json::from_str("[3,1,3]").unwrap();
@@ -1152,6 +1201,21 @@ mod tests {
         let dice: Dice = serde_json::from_str("[6,5,3,3,1]").unwrap();
         assert_eq!(serde_json::to_string(&dice).unwrap(), "[1,3,3,5,6]");
         assert!(serde_json::from_str::<Dice>("[1,3,3,5]").is_err());
+        // Six dice are a roll, which a game of five refuses naming its dice.
+        let six: Dice = serde_json::from_str("[1,1,1,1,1,1]").unwrap();
+        assert_eq!(DiceSpace::SIX.check(six), Ok(six));
+        let err = DiceSpace::FIVE.check(six).unwrap_err().to_string();
+        assert!(
+            err.contains(
+                "6 faces given; give exactly five faces from 1 to 6, as the game has five dice"
+            ),
+            "{err}"
+        );
+        let err = DiceSpace::SIX.parse("1,2,3,4,5").unwrap_err().to_string();
+        assert!(err.contains("5 faces given; give exactly six faces from 1 to 6, as the game has six dice, e.g. `1,3,3,5,6,6`"), "{err}");
+        assert!(
+            DiceSpace::FIVE.keep_of(&[1; 6]).is_err() && DiceSpace::SIX.keep_of(&[1; 6]).is_ok()
+        );
     }
 
     #[test]
@@ -1169,7 +1233,10 @@ mod tests {
         );
         let mut rng = DiceRng::new(42);
         let keep = Keep::from_faces(&[6, 6]).unwrap();
-        assert_eq!(rng.throw(&keep).faces(), vec![4, 4, 5, 6, 6]);
+        assert_eq!(
+            rng.throw(DiceSpace::FIVE, &keep).faces(),
+            vec![4, 4, 5, 6, 6]
+        );
     }
 
     #[test]
@@ -1252,7 +1319,10 @@ mod tests {
             let (mut a, mut b) = (DiceRng::with_stream(9, g), DiceRng::with_stream(9, g));
             let mut faces = keep.faces();
             faces.extend(Roll::dice(&mut a, 3));
-            assert_eq!(b.throw(&keep), Dice::from_faces(&faces).unwrap());
+            assert_eq!(
+                b.throw(DiceSpace::FIVE, &keep),
+                Dice::from_faces(&faces).unwrap()
+            );
         }
     }
 

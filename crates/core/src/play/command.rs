@@ -13,7 +13,7 @@
 //! quit                    end the game now; the record keeps what was played
 //! ```
 
-use crate::game::dice::{DICE, Dice, DiceError, FaceCount, Keep, parse_faces, split_numbers};
+use crate::game::dice::{Dice, DiceError, FaceCount, Keep, parse_faces, split_numbers};
 use crate::text::excerpt;
 
 use super::{Illegal, parse_keep};
@@ -100,8 +100,9 @@ commands:
   card                     show the score cards
   quit                     end the game (the record keeps what was played)";
 
-/// Positions given as `1 2`, `1,2` or `12` (the syntax of dice: [`split_numbers`]).
-fn positions(text: &str) -> Result<Vec<usize>, CommandError> {
+/// Positions among `dice` dice given as `1 2`, `1,2` or `12` (the syntax of dice:
+/// [`split_numbers`]).
+fn positions(text: &str, dice: usize) -> Result<Vec<usize>, CommandError> {
     let not_a_position = |part: &str| CommandError::NotAPosition {
         part: if part.is_empty() {
             "an empty part".to_string()
@@ -112,7 +113,7 @@ fn positions(text: &str) -> Result<Vec<usize>, CommandError> {
     let mut out: Vec<usize> = Vec::new();
     for part in split_numbers(text).map_err(not_a_position)? {
         let position = match part.parse::<usize>() {
-            Ok(p) if (1..=DICE).contains(&p) && part.len() == 1 => p,
+            Ok(p) if (1..=dice).contains(&p) && part.len() == 1 => p,
             _ => return Err(not_a_position(part)),
         };
         if out.contains(&position) {
@@ -123,22 +124,22 @@ fn positions(text: &str) -> Result<Vec<usize>, CommandError> {
     Ok(out)
 }
 
-/// Parses one line typed by a player.
-pub fn parse_command(line: &str) -> Result<PlayerCommand, CommandError> {
+/// Parses one line typed by a player of a game of `dice` dice (five or six).
+pub fn parse_command(line: &str, dice: usize) -> Result<PlayerCommand, CommandError> {
     let line = line.trim();
     let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
     let rest = rest.trim();
     match word.to_ascii_lowercase().as_str() {
         "keep" | "k" if rest.eq_ignore_ascii_case("all") => {
-            Ok(PlayerCommand::KeepPositions((1..=DICE).collect()))
+            Ok(PlayerCommand::KeepPositions((1..=dice).collect()))
         }
         "keep" | "k" => Ok(PlayerCommand::KeepFaces(parse_faces(
             rest,
-            FaceCount::AtMostFive,
+            FaceCount::AtMost(dice),
         )?)),
-        "pos" | "p" => Ok(PlayerCommand::KeepPositions(positions(rest)?)),
+        "pos" | "p" => Ok(PlayerCommand::KeepPositions(positions(rest, dice)?)),
         "roll" | "r" | "reroll" if rest.is_empty() => Ok(PlayerCommand::KeepFaces(Vec::new())),
-        "stop" if rest.is_empty() => Ok(PlayerCommand::KeepPositions((1..=DICE).collect())),
+        "stop" if rest.is_empty() => Ok(PlayerCommand::KeepPositions((1..=dice).collect())),
         "score" | "s" if !rest.is_empty() => Ok(PlayerCommand::Score(rest.to_string())),
         "score" | "s" => Err(CommandError::NoBox),
         "hint" | "?" | "h" if rest.is_empty() => Ok(PlayerCommand::Hint(HintRows::Top)),
@@ -172,29 +173,33 @@ pub fn resolve_keep(command: &PlayerCommand, dice: &Dice) -> Option<Result<Keep,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::dice::DICE;
 
     #[test]
     fn parses_commands() {
         use PlayerCommand::*;
-        assert_eq!(parse_command("keep 3 3 5"), Ok(KeepFaces(vec![3, 3, 5])));
-        assert_eq!(parse_command("k 335"), Ok(KeepFaces(vec![3, 3, 5])));
-        assert_eq!(parse_command(" K 3,3 "), Ok(KeepFaces(vec![3, 3])));
-        assert_eq!(parse_command("keep"), Ok(KeepFaces(vec![])));
-        assert_eq!(parse_command("r"), Ok(KeepFaces(vec![])));
-        assert_eq!(parse_command("p 15"), Ok(KeepPositions(vec![1, 5])));
         assert_eq!(
-            parse_command("stop"),
+            parse_command("keep 3 3 5", DICE),
+            Ok(KeepFaces(vec![3, 3, 5]))
+        );
+        assert_eq!(parse_command("k 335", DICE), Ok(KeepFaces(vec![3, 3, 5])));
+        assert_eq!(parse_command(" K 3,3 ", DICE), Ok(KeepFaces(vec![3, 3])));
+        assert_eq!(parse_command("keep", DICE), Ok(KeepFaces(vec![])));
+        assert_eq!(parse_command("r", DICE), Ok(KeepFaces(vec![])));
+        assert_eq!(parse_command("p 15", DICE), Ok(KeepPositions(vec![1, 5])));
+        assert_eq!(
+            parse_command("stop", DICE),
             Ok(KeepPositions(vec![1, 2, 3, 4, 5]))
         );
         assert_eq!(
-            parse_command("keep all"),
+            parse_command("keep all", DICE),
             Ok(KeepPositions(vec![1, 2, 3, 4, 5]))
         );
-        assert_eq!(parse_command("s fh"), Ok(Score("fh".into())));
-        assert_eq!(parse_command("?"), Ok(Hint(HintRows::Top)));
-        assert_eq!(parse_command("hint ALL"), Ok(Hint(HintRows::All)));
-        assert_eq!(parse_command("? all"), Ok(Hint(HintRows::All)));
-        let err = |line: &str| parse_command(line).unwrap_err().to_string();
+        assert_eq!(parse_command("s fh", DICE), Ok(Score("fh".into())));
+        assert_eq!(parse_command("?", DICE), Ok(Hint(HintRows::Top)));
+        assert_eq!(parse_command("hint ALL", DICE), Ok(Hint(HintRows::All)));
+        assert_eq!(parse_command("? all", DICE), Ok(Hint(HintRows::All)));
+        let err = |line: &str| parse_command(line, DICE).unwrap_err().to_string();
         assert!(err("keep 7").contains("`7` is not a face"));
         assert!(err("keep 1 1 1 1 1 1").contains("6 faces given"));
         assert!(err("p 6").contains("`6` is not a position"));
@@ -204,8 +209,8 @@ mod tests {
         );
         assert!(err("dance").contains("unknown command `dance`"));
         assert!(err("hint me").contains("unknown command"));
-        assert_eq!(parse_command("score"), Err(CommandError::NoBox));
-        assert_eq!(parse_command("  "), Err(CommandError::Empty));
+        assert_eq!(parse_command("score", DICE), Err(CommandError::NoBox));
+        assert_eq!(parse_command("  ", DICE), Err(CommandError::Empty));
         let long = format!("dance\n{}", "x".repeat(100_000));
         assert!(!err(&long).contains('\n') && err(&long).len() < 200);
     }

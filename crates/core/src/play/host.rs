@@ -26,7 +26,7 @@
 
 use std::sync::Arc;
 
-use crate::game::dice::{DICE, Dice, DiceRng, join_faces};
+use crate::game::dice::{Dice, DiceRng, join_faces};
 use crate::game::rules::{Order, Rules};
 use crate::policy::player::{AtTable, Player, PlayerError, check_players};
 use crate::policy::pricing::{Evaluation, Pricer, Pricing, PricingError, Solves};
@@ -435,7 +435,7 @@ impl Message {
             }
             Message::Kept { seat, keep } => {
                 let name = name(*seat);
-                if keep.len() == DICE {
+                if keep.len() == game.rules().dice().dice() {
                     format!("{name} {}", agree(name, "stops", "stop"))
                 } else if keep.is_empty() {
                     format!("{name} {} all the dice", agree(name, "rerolls", "reroll"))
@@ -728,11 +728,12 @@ impl Host {
         };
         let manual = self.rng.is_none();
         let dice = |count: usize, what: String| Due::Dice { seat, count, what };
+        let all = self.game.rules().dice().dice();
         match self.game.phase() {
-            Phase::Opening if manual => dice(DICE, "the opening roll".into()),
-            Phase::TurnStart if manual => dice(DICE, "the first roll".into()),
+            Phase::Opening if manual => dice(all, "the opening roll".into()),
+            Phase::TurnStart if manual => dice(all, "the first roll".into()),
             Phase::Kept { keep, .. } if manual => dice(
-                DICE - keep.len(),
+                all - keep.len(),
                 if keep.is_empty() {
                     "the re-roll".to_string()
                 } else {
@@ -897,9 +898,10 @@ impl Host {
 
     /// Rolls the dice due for `seat` from the seed; false when the dice are typed.
     fn roll_seeded<F: Front>(&mut self, seat: usize, front: &mut F) -> Result<bool, F::Error> {
+        let all = self.game.rules().dice().dice();
         let count = match self.game.phase() {
-            Phase::Kept { keep, .. } => DICE - keep.len(),
-            _ => DICE,
+            Phase::Kept { keep, .. } => all - keep.len(),
+            _ => all,
         };
         let Some(rng) = &mut self.rng else {
             return Ok(false);

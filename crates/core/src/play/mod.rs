@@ -30,7 +30,7 @@ pub mod review;
 pub mod session;
 
 use crate::game::choice::Choice;
-use crate::game::dice::{DICE, Dice, DiceError, Keep};
+use crate::game::dice::{Dice, DiceError, Keep};
 use crate::game::rules::{Order, Rules};
 use crate::game::state::{Bonuses, ScoreCard};
 use crate::policy::MAX_TARGET;
@@ -540,7 +540,7 @@ impl Game {
                         got: self.seats[seat].name.clone(),
                     });
                 }
-                let dice = parse_dice(dice)?;
+                let dice = parse_dice(&self.rules, dice)?;
                 self.opening_totals.push(dice.sum());
                 if self.opening_totals.len() == self.contenders.len() {
                     let high = self.opening_totals.iter().copied().max().unwrap_or(0);
@@ -593,7 +593,7 @@ impl Game {
                 phase,
             ) => {
                 self.check_mover(player, *turn)?;
-                let dice = parse_dice(dice)?;
+                let dice = parse_dice(&self.rules, dice)?;
                 let expected_left = match phase {
                     Phase::TurnStart => 2,
                     Phase::Kept { keep, rolls_left } => {
@@ -645,7 +645,7 @@ impl Game {
                     });
                 }
                 let keep = parse_keep(keep, &dice)?;
-                self.phase = if keep.len() == DICE {
+                self.phase = if keep.len() == dice.len() {
                     Phase::MustScore { dice }
                 } else {
                     Phase::Kept {
@@ -781,8 +781,9 @@ pub fn score_box(
     Ok((points, bonuses))
 }
 
-fn parse_dice(faces: &[u8]) -> Result<Dice, Illegal> {
-    Ok(Dice::from_faces(faces)?)
+/// The roll of `faces`, as many as the game of `rules` has dice.
+fn parse_dice(rules: &Rules, faces: &[u8]) -> Result<Dice, Illegal> {
+    Ok(rules.dice().dice_of(faces)?)
 }
 
 /// The keep of `faces` from `dice`, refused when the dice do not hold it.

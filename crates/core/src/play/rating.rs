@@ -27,7 +27,6 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::game::choice::Choice;
-use crate::game::dice::DICE;
 use crate::game::rules::Rules;
 use crate::play::SeatKind;
 use crate::play::review::{GameRecord, RecordError, review};
@@ -293,7 +292,8 @@ fn habit(rules: &Rules, choice: Choice, best: &Action) -> String {
         }
         (Choice::Keep(k), Action::Keep { keep, .. }) => {
             let (kept, best) = (k.faces().len(), keep.len());
-            match (kept == DICE, best == DICE) {
+            let all = rules.dice().dice();
+            match (kept == all, best == all) {
                 (true, false) => format!("stopped rolling where the best keeps {}", dice(best)),
                 (false, true) => format!(
                     "kept {} and rolled again where stopping is best",

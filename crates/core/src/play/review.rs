@@ -334,6 +334,7 @@ impl GameRecord {
                         rng: DiceRng::new(seed),
                         seed,
                         kept: Vec::new(),
+                        dice: game.as_ref().map_or(DICE, |g| g.rules().dice().dice()),
                     });
                 header = Some((n, head));
                 continue;
@@ -653,13 +654,16 @@ pub struct Review {
     pub decisions: Vec<DecisionReview>,
 }
 
-/// The dice stream of a seeded record, replayed as `yahtzee play` draws it: five dice for an
-/// opening roll and for the first roll of a turn, and one per re-rolled die after a keep.
+/// The dice stream of a seeded record, replayed as `yahtzee play` draws it: all the dice
+/// (five or six) for an opening roll and for the first roll of a turn, and one per re-rolled
+/// die after a keep.
 struct SeededDice {
     rng: DiceRng,
     seed: u64,
     /// The faces of the last keep.
     kept: Vec<u8>,
+    /// The game's number of dice.
+    dice: usize,
 }
 
 impl SeededDice {
@@ -675,10 +679,10 @@ impl SeededDice {
                 dice,
                 rolls_left: 2,
                 ..
-            } => (dice, self.rng.dice(DICE)),
+            } => (dice, self.rng.dice(self.dice)),
             Event::Roll { dice, .. } => {
                 let mut all = self.kept.clone();
-                all.extend(self.rng.dice(DICE - self.kept.len()));
+                all.extend(self.rng.dice(self.dice - self.kept.len()));
                 (dice, all)
             }
             _ => return Ok(()),

@@ -343,7 +343,7 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
             let Some(line) = self.read_line(&format!("{name}> "))? else {
                 return Ok(false);
             };
-            let command = match parse_command(&line) {
+            let command = match parse_command(&line, self.host.game().rules().dice().dice()) {
                 Ok(c) => c,
                 Err(e) => {
                     writeln!(self.front.out, "  ! {e}")?;

@@ -15,7 +15,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::game::dice::{DICE, Dice, FIRST_ROLL, MULTISETS, ROLLS};
+use crate::game::dice::{ALL_MULTISETS, Dice};
 use crate::game::rules::{Category, Rules};
 use crate::game::state::{Bonuses, ScoreCard, State, set_bits};
 use crate::game::ties::{Preferred, PreferredLanes, best_by_preference, rank_by_preference};
@@ -30,6 +30,10 @@ pub enum AdviceError {
     /// first roll 2 are left, after the last 0.
     #[error("rolls left must be 0, 1 or 2, not {0}")]
     RollsLeft(u32),
+    /// Dice of another number than the game's (five dice for a game of six, or six for a
+    /// game of five): give as many as the game has.
+    #[error(transparent)]
+    Dice(#[from] crate::game::dice::DiceError),
     /// A card of other rules than the table's: load the table of the card's rules.
     #[error("the card is for {card} but the table is for {table}: load the table of {card}")]
     RulesMismatch {
@@ -239,13 +243,17 @@ pub fn best_box(choices: &[BoxChoice]) -> Option<&BoxChoice> {
 /// and with the points of the table's score table (the same choices in the same order, the
 /// same tie rule).
 pub fn best_box_for(table: &StrategyTable, state: &State, dice: &Dice) -> Option<BoxChoice> {
-    best_box_of_roll(table, state, dice.index() - FIRST_ROLL, dice)
+    let first_roll = table.rules().dice().first_roll();
+    best_box_of_roll(table, state, dice.index() - first_roll, dice)
 }
 
-/// [`best_box_for`] for every roll, by roll offset (`index - FIRST_ROLL`).
+/// [`best_box_for`] for every roll, by roll offset (`index - first_roll` of the game's
+/// [`DiceSpace`](crate::game::dice::DiceSpace)).
 pub fn best_boxes(table: &StrategyTable, state: &State) -> Vec<Option<BoxChoice>> {
     let card = card_best_boxes(table, std::slice::from_ref(state));
-    (0..ROLLS).map(|r| card.of_roll(r, 0).copied()).collect()
+    (0..table.rules().dice().rolls())
+        .map(|r| card.of_roll(r, 0).copied())
+        .collect()
 }
 
 /// The best box of every roll for up to [`CARD_LANES`] states of one card (the same boxes
@@ -318,8 +326,9 @@ pub fn card_best_boxes(table: &StrategyTable, states: &[State]) -> CardBoxes {
             }
         }
     }
-    let mut chosen = vec![[CardBoxes::NONE; CARD_LANES]; ROLLS];
-    for (r, (dice, best)) in Dice::all().zip(chosen.iter_mut()).enumerate() {
+    let space = rules.dice();
+    let mut chosen = vec![[CardBoxes::NONE; CARD_LANES]; space.rolls()];
+    for (r, (dice, best)) in space.all_rolls().zip(chosen.iter_mut()).enumerate() {
         if scores.five_of_a_kind[r] {
             // The Joker's and the five-of-a-kind bonus's own points and boxes: state by state.
             for (lane, state) in states.iter().enumerate() {
@@ -398,6 +407,7 @@ pub fn advise(table: &StrategyTable, position: &Position) -> Result<Advice, Advi
             table: rules.label(),
         });
     }
+    rules.dice().check(position.dice)?;
     if position.rolls_left > 2 {
         return Err(AdviceError::RollsLeft(u32::from(position.rolls_left)));
     }
@@ -423,7 +433,7 @@ pub fn advise(table: &StrategyTable, position: &Position) -> Result<Advice, Advi
         // Only the layer of this many rolls left: its keep values.
         let layer = Layer::with_rolls_left(position.rolls_left)
             .ok_or(AdviceError::RollsLeft(u32::from(position.rolls_left)))?;
-        let mut keep_values = Vec::with_capacity(MULTISETS);
+        let mut keep_values = Vec::with_capacity(ALL_MULTISETS);
         turn_layers(table, &state, layer, |l, values| {
             if l == layer {
                 keep_values.extend_from_slice(values);
@@ -433,7 +443,7 @@ pub fn advise(table: &StrategyTable, position: &Position) -> Result<Advice, Advi
         dice.keeps_by_preference()
             .iter()
             .map(|&keep| {
-                let all = keep.len() == DICE;
+                let all = keep.len() == rules.dice().dice();
                 let (stop_and_score, future) = match (all, stop) {
                     (true, Some(b)) => (Some(b.category.name().to_string()), b.future),
                     _ => (None, keep_values[keep.index()]),
@@ -473,7 +483,7 @@ pub fn advise(table: &StrategyTable, position: &Position) -> Result<Advice, Advi
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::dice::Keep;
+    use crate::game::dice::{Keep, MULTISETS};
     use crate::game::ties::TIE;
     use crate::solve::expected::TurnValues;
 

@@ -18,7 +18,6 @@ use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 
-use crate::game::dice::DICE;
 use crate::game::rules::Rules;
 use crate::game::state::{State, set_bits};
 use crate::game::ties::Preferred;
@@ -239,7 +238,7 @@ pub(crate) fn price_options(
         };
         for keep in dice.keeps_by_preference() {
             let faces = keep.faces();
-            if keep.len() == DICE {
+            if keep.len() == dice.len() {
                 if let Some((c, (p, _))) = stop.best() {
                     options.push(Priced {
                         action: Action::Keep {
@@ -297,9 +296,9 @@ pub fn advise_target(
         i64::from(gain) + i64::from(max_remaining(&rules, &state.after(&rules, c, points)))
     };
     // The most a roll leads to, each roll's worked out once (by its index among the rolls).
-    let mut most_of_roll: Vec<Option<i64>> = vec![None; crate::game::dice::ROLLS];
+    let mut most_of_roll: Vec<Option<i64>> = vec![None; rules.dice().rolls()];
     let mut most_with = |dice: &crate::game::dice::Dice| -> i64 {
-        *most_of_roll[dice.index() - crate::game::dice::FIRST_ROLL].get_or_insert_with(|| {
+        *most_of_roll[dice.index() - rules.dice().first_roll()].get_or_insert_with(|| {
             set_bits(u64::from(rules.legal_boxes(state.filled, dice)))
                 .map(|c| most_after(dice, c))
                 .max()
@@ -315,7 +314,9 @@ pub fn advise_target(
         }
         match source {
             Source::Box(c) => most_after(dice, c.index) >= needed,
-            Source::Keep(keep) => crate::game::dice::Dice::all()
+            Source::Keep(keep) => rules
+                .dice()
+                .all_rolls()
                 .filter(|d| keep.is_within(d))
                 .any(|d| most_with(&d) >= needed),
         }
@@ -419,13 +420,13 @@ impl<'a> TargetLanes<'a> {
         state: &crate::game::state::State,
         mut needed: Vec<i64>,
     ) -> Result<TargetLanes<'a>, TableError> {
-        use crate::game::dice::MULTISETS;
         use crate::tables::vector::MAX_TURN_LANES as N;
+        let multisets = ev.rules().dice().multisets();
         needed.sort_unstable();
         needed.dedup();
         let width = needed.len();
-        let mut one = vec![0.0; needed.len() * MULTISETS];
-        let mut two = vec![0.0; needed.len() * MULTISETS];
+        let mut one = vec![0.0; needed.len() * multisets];
+        let mut two = vec![0.0; needed.len() * multisets];
         for (c, chunk) in needed.chunks(N).enumerate() {
             let mut xs = [chunk[0]; N];
             xs[..chunk.len()].copy_from_slice(chunk);
@@ -435,7 +436,7 @@ impl<'a> TargetLanes<'a> {
                     Layer::TwoRollsLeft => &mut two,
                     Layer::Opening => return,
                 };
-                for (i, lanes) in k.iter().enumerate().take(MULTISETS) {
+                for (i, lanes) in k.iter().enumerate().take(multisets) {
                     let at = i * width + c * N;
                     into[at..at + chunk.len()].copy_from_slice(&lanes[..chunk.len()]);
                 }
@@ -510,10 +511,10 @@ impl<'a> TargetTurn<'a> {
         state: &crate::game::state::State,
         weights: &[(i64, f64)],
     ) -> Result<TargetTurn<'a>, TableError> {
-        use crate::game::dice::MULTISETS;
         use crate::tables::vector::MAX_TURN_LANES as N;
-        let mut one = vec![0.0; MULTISETS];
-        let mut two = vec![0.0; MULTISETS];
+        let multisets = ev.rules().dice().multisets();
+        let mut one = vec![0.0; multisets];
+        let mut two = vec![0.0; multisets];
         let add = |into: &mut Vec<f64>, k: &[f64]| {
             for (x, y) in into.iter_mut().zip(k) {
                 *x += y;
@@ -592,7 +593,7 @@ impl<'a> TargetTurn<'a> {
     pub fn keep_chance(&self, rolls_left: u8, keep: &crate::game::dice::Keep) -> f64 {
         use crate::tables::vector::MAX_TURN_LANES as N;
         let i = keep.index();
-        let one = keep.len() == DICE || rolls_left <= 1;
+        let one = keep.len() == self.ev.rules().dice().dice() || rolls_left <= 1;
         match &self.chances {
             Chances::Whole {
                 one_roll_left,

@@ -185,7 +185,7 @@ impl FinalScores {
         distribution: &VectorTable<f32>,
         position: &Position,
     ) -> Result<FinalScores, WinError> {
-        use crate::game::dice::{DICE, Dice, Keep, Lattice, MULTISETS};
+        use crate::game::dice::{ALL_MULTISETS, Dice, Keep, Lattice};
         crate::policy::expected::advise(ev, position)?;
         let card = &position.card;
         let rules = card.rules();
@@ -195,7 +195,8 @@ impl FinalScores {
         let turn = crate::solve::expected::TurnValues::new(ev, &state);
         // With no roll left: the expected-score box, then the distribution after it; once
         // per roll.
-        let mut last: Vec<Option<Histogram>> = vec![None; MULTISETS];
+        let space = rules.dice();
+        let mut last: Vec<Option<Histogram>> = vec![None; ALL_MULTISETS];
         let mut after_box = |dice: &Dice| -> Result<Histogram, WinError> {
             if let Some(h) = &last[dice.index()] {
                 return Ok(h.clone());
@@ -214,7 +215,7 @@ impl FinalScores {
                    then: &mut dyn FnMut(&Dice) -> Result<Histogram, WinError>|
          -> Result<Histogram, WinError> {
             let mut h = Histogram::default();
-            for d in Dice::all().filter(|d| keep.is_within(d)) {
+            for d in space.all_rolls().filter(|d| keep.is_within(d)) {
                 let p = lattice.outcome_probability(keep.index(), d.index());
                 h.add_scaled(p, &then(&d)?);
             }
@@ -222,7 +223,7 @@ impl FinalScores {
         };
         let mut one_left = |dice: &Dice| -> Result<Histogram, WinError> {
             let (keep, _) = turn.best_keep(1, dice);
-            if keep.len() == DICE {
+            if keep.len() == space.dice() {
                 after_box(dice)
             } else {
                 mix(&keep, &mut after_box)
@@ -234,7 +235,7 @@ impl FinalScores {
             1 => one_left(dice)?,
             _ => {
                 let (keep, _) = turn.best_keep(2, dice);
-                if keep.len() == DICE {
+                if keep.len() == space.dice() {
                     // Stopping with two rolls left: the policy stops again with one left
                     // (keeping all five is never preferred unless it beats every re-roll).
                     one_left(dice)?

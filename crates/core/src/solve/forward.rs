@@ -3,7 +3,8 @@
 //! values from the boxes back to the opening roll, this carries probability from the opening
 //! roll forward to the boxes, along the same lattice of multisets.
 //!
-//! The opening roll has the probabilities of five thrown dice. With rolls left, each roll's
+//! The opening roll has the probabilities of the thrown dice (five or six: the game's
+//! [`DiceSpace`]). With rolls left, each roll's
 //! mass moves to the policy's keep (or, for a keep of all five dice, stops there), and each
 //! keep spreads its mass over the rolls it can become; after the last roll (or a stop) each
 //! roll's mass goes to the policy's outcome (its box, points and bonus). The policy is an
@@ -13,23 +14,23 @@
 //! operations in the same order whatever the number of lanes, so every lane has the bits of a
 //! pass of its own.
 
-use crate::game::dice::{FACES, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
+use crate::game::dice::{ALL_MULTISETS, DiceSpace, FACES, Lattice, MAX_ROLLS};
 
 /// A lane's keep for a roll: stop rolling, or re-roll the dice not in the multiset of this
 /// index.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Kept {
-    /// Keep all five dice: the roll is final.
+    /// Keep all the dice: the roll is final.
     Stop,
-    /// Keep the multiset of this index (fewer than five dice) and re-roll the others.
+    /// Keep the multiset of this index (fewer than all the dice) and re-roll the others.
     Keep(u16),
 }
 
 impl Kept {
-    /// The keep of the multiset of index `index`: a stop for a multiset of five dice (the
-    /// roll itself, as a policy's best keep names a stop).
-    pub(crate) fn of_index(index: usize) -> Kept {
-        if index >= FIRST_ROLL {
+    /// The keep of the multiset of index `index` in a game of `space`'s dice: a stop for a
+    /// multiset of all the dice (the roll itself, as a policy's best keep names a stop).
+    pub(crate) fn of_index(space: DiceSpace, index: usize) -> Kept {
+        if index >= space.first_roll() {
             Kept::Stop
         } else {
             Kept::Keep(index as u16)
@@ -37,7 +38,7 @@ impl Kept {
     }
 }
 
-/// The chance of each of `outcomes` ways a turn can end, in `lanes` lanes (at most `N`) at
+/// The chance of each of `outcomes` ways a turn of a game of `space`'s dice can end, in `lanes` lanes (at most `N`) at
 /// once, under the policy of each lane: `keep(rolls_left, roll, lane)` is the lane's keep of
 /// a roll (by roll offset) with 2 or 1 rolls left, `outcome(roll, lane)` the outcome (in
 /// `0..outcomes`) of a final roll, `None` if it ends none the caller counts. Each is asked only
@@ -47,6 +48,7 @@ impl Kept {
 /// Inlined, so that it is compiled for the instruction set of its caller.
 #[inline(always)]
 pub(crate) fn outcome_chances<const N: usize>(
+    space: DiceSpace,
     lanes: usize,
     outcomes: usize,
     mut keep: impl FnMut(u8, usize, usize) -> Kept,
@@ -54,11 +56,19 @@ pub(crate) fn outcome_chances<const N: usize>(
 ) -> Vec<[f64; N]> {
     debug_assert!(lanes <= N);
     let lattice = Lattice::get();
+    let (first_roll, rolls) = (space.first_roll(), space.rolls());
+    let throws = f64::from(space.throws());
     // `p[r]`: the chance of rolling roll `r` with the rolls left of the step.
-    let mut p: [[f64; N]; ROLLS] = std::array::from_fn(|r| [lattice.roll_probability[r]; N]);
+    let mut p: [[f64; N]; MAX_ROLLS] = [[0.0; N]; MAX_ROLLS];
+    for (r, q) in p[..rolls].iter_mut().enumerate() {
+        *q = [f64::from(lattice.ways[first_roll + r]) / throws; N];
+    }
+    let p = &mut p[..rolls];
     // The chance of ending the turn on each roll by a stop.
-    let mut stopped = [[0.0f64; N]; ROLLS];
-    let mut mass = [[0.0f64; N]; MULTISETS];
+    let mut stopped = [[0.0f64; N]; MAX_ROLLS];
+    let stopped = &mut stopped[..rolls];
+    let mut mass = [[0.0f64; N]; ALL_MULTISETS];
+    let mass = &mut mass[..space.multisets()];
     for rolls_left in [2u8, 1] {
         mass.fill([0.0; N]);
         for (r, q) in p.iter().enumerate() {
@@ -73,10 +83,10 @@ pub(crate) fn outcome_chances<const N: usize>(
             }
         }
         // Throw the dice not kept one at a time: the mass of each multiset of fewer than
-        // five dice goes, a sixth to each face, to the multiset one die larger. Multisets are
+        // all the dice goes, a sixth to each face, to the multiset one die larger. Multisets are
         // ordered by size, so one forward sweep finishes every keep: 1,260 additions whatever
         // the keeps, against up to 252 multiply-adds per keep with the outcome probabilities.
-        for i in 0..FIRST_ROLL {
+        for i in 0..first_roll {
             let m = mass[i];
             if m.iter().all(|&x| x == 0.0) {
                 continue;
@@ -89,10 +99,10 @@ pub(crate) fn outcome_chances<const N: usize>(
                 }
             }
         }
-        p.copy_from_slice(&mass[FIRST_ROLL..]);
+        p.copy_from_slice(&mass[first_roll..]);
     }
     let mut chances = vec![[0.0f64; N]; outcomes];
-    for (r, (s, q)) in stopped.iter().zip(&p).enumerate() {
+    for (r, (s, q)) in stopped.iter().zip(p.iter()).enumerate() {
         for l in 0..lanes {
             let m = s[l] + q[l];
             if m == 0.0 {
@@ -109,12 +119,16 @@ pub(crate) fn outcome_chances<const N: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::dice::ROLLS;
+
+    const FIVE: DiceSpace = DiceSpace::FIVE;
 
     /// Stopping on the opening roll ends the turn on it: the chances are the roll
     /// probabilities, whatever the lane.
     #[test]
     fn stopping_at_once_keeps_the_opening_roll() {
-        let chances = outcome_chances::<4>(3, ROLLS, |_, _, _| Kept::Stop, |r, _| Some(r as u16));
+        let chances =
+            outcome_chances::<4>(FIVE, 3, ROLLS, |_, _, _| Kept::Stop, |r, _| Some(r as u16));
         let lattice = Lattice::get();
         for (c, &q) in chances.iter().zip(&lattice.roll_probability) {
             assert_eq!(c, &[q, q, q, 0.0]);
@@ -125,9 +139,15 @@ mod tests {
     /// every roll gathers a chance of 1.
     #[test]
     fn rerolling_everything_sums_to_one() {
-        let chances = outcome_chances::<1>(1, 1, |_, _, _| Kept::Keep(0), |_, _| Some(0));
+        let chances = outcome_chances::<1>(FIVE, 1, 1, |_, _, _| Kept::Keep(0), |_, _| Some(0));
         assert!((chances[0][0] - 1.0).abs() < 1e-12, "{}", chances[0][0]);
-        let spread = outcome_chances::<1>(1, ROLLS, |_, _, _| Kept::Keep(0), |r, _| Some(r as u16));
+        let spread = outcome_chances::<1>(
+            FIVE,
+            1,
+            ROLLS,
+            |_, _, _| Kept::Keep(0),
+            |r, _| Some(r as u16),
+        );
         let lattice = Lattice::get();
         for (c, &q) in spread.iter().zip(&lattice.roll_probability) {
             assert!((c[0] - q).abs() < 1e-15);

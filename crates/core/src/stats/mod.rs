@@ -41,7 +41,7 @@ use std::sync::LazyLock;
 
 use rayon::prelude::*;
 
-use crate::game::dice::{Dice, ROLLS};
+use crate::game::dice::{Dice, DiceSpace};
 use crate::game::rules::{BoxMask, Rules};
 use crate::game::state::{Bonuses, Layout, State, cards_by_depth};
 use crate::policy::expected::{BoxChoice, card_best_boxes};
@@ -89,8 +89,12 @@ impl TurnEvent {
     }
 }
 
-/// The 252 rolls, by roll offset.
-static ROLL_DICE: LazyLock<Vec<Dice>> = LazyLock::new(|| Dice::all().collect());
+/// The rolls of a game of `space`'s dice (252 of five, 462 of six), by roll offset.
+fn roll_dice(space: DiceSpace) -> &'static [Dice] {
+    static FIVE: LazyLock<Vec<Dice>> = LazyLock::new(|| DiceSpace::FIVE.all_rolls().collect());
+    static SIX: LazyLock<Vec<Dice>> = LazyLock::new(|| DiceSpace::SIX.all_rolls().collect());
+    if space == DiceSpace::SIX { &SIX } else { &FIVE }
+}
 
 /// Every way the turn of `state` can end under the optimal policy, with its probability:
 /// sorted by box, then points, then bonus, with equal events merged. The probabilities sum
@@ -121,7 +125,7 @@ pub fn card_outcomes(table: &StrategyTable, states: &[State]) -> Vec<Vec<TurnEve
         // The choices some roll of some state makes, and every way of any of them, sorted by
         // box, then points, then bonus (equal ways from several choices merged).
         let mut used = vec![false; boxes.choices().len()];
-        for r in 0..ROLLS {
+        for r in 0..table.rules().dice().rolls() {
             for l in 0..chunk.len() {
                 if let Some(i) = boxes.index_of_roll(r, l) {
                     used[usize::from(i)] = true;
@@ -159,10 +163,12 @@ pub fn card_outcomes(table: &StrategyTable, states: &[State]) -> Vec<Vec<TurnEve
                 .index_of_roll(r, l)
                 .map(|i| event_of_choice[usize::from(i)])
         };
+        let space = table.rules().dice();
         let chances = outcome_chances::<CARD_LANES>(
+            space,
             chunk.len(),
             keys.len(),
-            |rolls_left, r, l| Kept::of_index(usize::from(keeps[l].of_roll(rolls_left, r))),
+            |rolls_left, r, l| Kept::of_index(space, usize::from(keeps[l].of_roll(rolls_left, r))),
             event_of,
         );
         for l in 0..chunk.len() {

@@ -23,7 +23,7 @@
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::game::dice::{Dice, DiceSpace, FIRST_ROLL, GameDice, Multiset, Roll};
+use crate::game::dice::{Dice, DiceSpace, GameDice, Multiset, Roll};
 use crate::game::rules::Rules;
 use crate::game::state::{Bonuses, Layout, State};
 use crate::policy::expected::{CardBoxes, best_box_for, card_best_boxes};
@@ -63,7 +63,7 @@ pub fn play_turn(
     state: &State,
     rng: &mut impl Roll,
 ) -> Played {
-    let (roll, decisions) = roll_and_keep(rng, |rolls_left, roll| {
+    let (roll, decisions) = roll_and_keep(rules.dice(), rng, |rolls_left, roll| {
         turn.keep(rolls_left, &Dice::from_index(roll)).index()
     });
     let (index, points, bonuses) = turn.choose_box(rules, state, &Dice::from_index(roll));
@@ -75,24 +75,25 @@ pub fn play_turn(
     }
 }
 
-/// The rolls of a turn: the opening roll, then with 2 and 1 rolls left the keep
-/// `keep(rolls_left, roll)` (multiset indices; the roll's own index stops) and a re-roll of the
+/// The rolls of a turn of the game's `space` (five or six dice): the opening roll, then with
+/// 2 and 1 rolls left the keep `keep(rolls_left, roll)` (multiset indices; the roll's own index stops) and a re-roll of the
 /// others. The final roll's index and the decisions made (the keeps, and the box to come).
 /// The one home of a turn's dice: every simulated game, and a game of a policy of one's own
 /// (`play::own`), so that the same decisions meet the same dice.
 pub fn roll_and_keep(
+    space: DiceSpace,
     rng: &mut impl Roll,
     mut keep: impl FnMut(u8, Multiset) -> Multiset,
 ) -> (Multiset, u32) {
-    let mut roll = rng.throw_index(0);
+    let mut roll = rng.throw_index(space, 0);
     let mut decisions = 1;
     for rolls_left in [2u8, 1] {
         let kept = keep(rolls_left, roll);
         decisions += 1;
-        if kept >= FIRST_ROLL {
+        if kept >= space.first_roll() {
             break;
         }
-        roll = rng.throw_index(kept);
+        roll = rng.throw_index(space, kept);
     }
     (roll, decisions)
 }
@@ -426,7 +427,7 @@ impl Decisions {
     ) -> (usize, u32, Bonuses) {
         let first_roll = self.dice.first_roll();
         let rolls = self.dice.rolls();
-        let (roll, _) = roll_and_keep(dice, |rolls_left, roll| {
+        let (roll, _) = roll_and_keep(self.dice, dice, |rolls_left, roll| {
             let row = usize::from(2 - rolls_left);
             let known = &mut self.keeps[row][roll - first_roll];
             if *known == Decisions::UNKNOWN {

@@ -30,8 +30,8 @@ use std::sync::{LazyLock, Mutex};
 
 use rayon::prelude::*;
 
-use super::{ROLL_DICE, turn_outcomes};
-use crate::game::dice::{DICE, Dice, FIRST_ROLL, Lattice, MULTISETS, ROLLS};
+use super::{roll_dice, turn_outcomes};
+use crate::game::dice::{ALL_MULTISETS, Dice, DiceSpace, Lattice};
 use crate::game::rules::{BoxMask, Rules};
 use crate::game::state::{Bonuses, Layout, ScoreCard, State, cards_by_depth};
 use crate::game::ties::Preferred;
@@ -190,28 +190,37 @@ impl Outcome {
 
 /// The keeps of every roll in the order of preference ([`crate::game::dice::Dice::keeps_by_preference`]),
 /// flat: the keeps of roll `r` are `start[r]..start[r + 1]`, each with its multiset index and
-/// whether it keeps all five dice (a stop).
+/// whether it keeps all the dice (a stop).
 struct KeepTable {
     start: Vec<usize>,
     index: Vec<u16>,
     stop: Vec<bool>,
 }
 
-static KEEPS: LazyLock<KeepTable> = LazyLock::new(|| {
-    let mut t = KeepTable {
-        start: vec![0],
-        index: Vec::new(),
-        stop: Vec::new(),
-    };
-    for dice in ROLL_DICE.iter() {
-        for keep in dice.keeps_by_preference() {
-            t.index.push(keep.index() as u16);
-            t.stop.push(keep.len() == DICE);
+impl KeepTable {
+    fn build(space: DiceSpace) -> KeepTable {
+        let mut t = KeepTable {
+            start: vec![0],
+            index: Vec::new(),
+            stop: Vec::new(),
+        };
+        for dice in roll_dice(space) {
+            for keep in dice.keeps_by_preference() {
+                t.index.push(keep.index() as u16);
+                t.stop.push(keep.len() == space.dice());
+            }
+            t.start.push(t.index.len());
         }
-        t.start.push(t.index.len());
+        t
     }
-    t
-});
+
+    /// The keeps of the rolls of a game of `space`'s dice, listed once.
+    fn of(space: DiceSpace) -> &'static KeepTable {
+        static FIVE: LazyLock<KeepTable> = LazyLock::new(|| KeepTable::build(DiceSpace::FIVE));
+        static SIX: LazyLock<KeepTable> = LazyLock::new(|| KeepTable::build(DiceSpace::SIX));
+        if space == DiceSpace::SIX { &SIX } else { &FIVE }
+    }
+}
 
 /// What a state's turn is made of, whatever the points needed: every way it can end
 /// (sorted by box, points, bonus), each roll's legal boxes with their expected values, and
@@ -223,8 +232,10 @@ struct TurnPlan {
     choices: Vec<(u16, f64)>,
     choices_start: Vec<usize>,
     /// `keep_values[rolls_left - 1][pos]`: [`TurnValues::keep_value`] of the keep at `pos`
-    /// of [`KEEPS`].
+    /// of the game's [`KeepTable`].
     keep_values: [Vec<f64>; 2],
+    /// The game's dice.
+    space: DiceSpace,
 }
 
 impl TurnPlan {
@@ -233,10 +244,11 @@ impl TurnPlan {
         // Every roll's legal boxes in card order with their points and bonus, as
         // `box_choices` finds them; a way of filling a box is valued once, however many rolls
         // lead to it (`box_choices`' value: its points and bonus plus the table's value after).
-        let mut found: Vec<(u8, u8, Bonuses)> = Vec::with_capacity(ROLLS * 8);
-        let mut start = Vec::with_capacity(ROLLS + 1);
+        let space = rules.dice();
+        let mut found: Vec<(u8, u8, Bonuses)> = Vec::with_capacity(space.rolls() * 8);
+        let mut start = Vec::with_capacity(space.rolls() + 1);
         start.push(0);
-        for dice in ROLL_DICE.iter() {
+        for dice in roll_dice(space) {
             let five = dice.five_of_a_kind().is_some();
             let legal = rules.legal_boxes(state.filled, dice);
             for c in crate::game::state::set_bits(u64::from(legal)) {
@@ -277,7 +289,7 @@ impl TurnPlan {
             })
             .collect();
         let values = TurnValues::new(ev, state);
-        let keeps = &*KEEPS;
+        let keeps = KeepTable::of(space);
         // `TurnValues::keep_value`: stopping, or a keep with one roll left, reads the layer of
         // one roll left.
         let keep_values = [1u8, 2].map(|rolls_left| {
@@ -300,6 +312,7 @@ impl TurnPlan {
             choices,
             choices_start: start,
             keep_values,
+            space,
         }
     }
 
@@ -421,9 +434,11 @@ fn target_lanes_of(
     debug_assert!((1..=LANES).contains(&n));
     let mut xs = [coords[n - 1]; LANES];
     xs[..n].copy_from_slice(coords);
-    let mut one: Vec<[f64; LANES]> = Vec::with_capacity(MULTISETS);
-    let mut two: Vec<[f64; LANES]> = Vec::with_capacity(MULTISETS);
-    let mut open: Vec<[f64; LANES]> = Vec::with_capacity(ROLLS);
+    let space = plan.space;
+    let (first_roll, rolls) = (space.first_roll(), space.rolls());
+    let mut one: Vec<[f64; LANES]> = Vec::with_capacity(ALL_MULTISETS);
+    let mut two: Vec<[f64; LANES]> = Vec::with_capacity(ALL_MULTISETS);
+    let mut open: Vec<[f64; LANES]> = Vec::with_capacity(rolls);
     // After each layer the rolls' entries hold the best over the options of the next
     // decision: the best box (one roll left's layer), the best keep with one roll left (two
     // rolls left's), the best keep with two rolls left (the opening's).
@@ -431,7 +446,7 @@ fn target_lanes_of(
         .turn_lanes::<LANES>(state, &xs, Layer::Opening, |layer, k| match layer {
             Layer::OneRollLeft => one.extend_from_slice(k),
             Layer::TwoRollsLeft => two.extend_from_slice(k),
-            Layer::Opening => open.extend_from_slice(&k[FIRST_ROLL..]),
+            Layer::Opening => open.extend_from_slice(&k[first_roll..]),
         })
         .expect("every card of the target table was read when the player was made");
     // The chance after each outcome, per lane: `VectorTable::after_box` at each coordinate.
@@ -445,11 +460,11 @@ fn target_lanes_of(
         .collect();
     // `TargetTurn::best_keep`: each keep's chance (stopping, or a keep with one roll left,
     // reads the layer of one roll left), then its expected value.
-    let keeps = &*KEEPS;
-    let mut kept = vec![[Kept::Stop; LANES]; 2 * ROLLS];
+    let keeps = KeepTable::of(space);
+    let mut kept = vec![[Kept::Stop; LANES]; 2 * rolls];
     for rolls_left in [1u8, 2] {
         let values = &plan.keep_values[usize::from(rolls_left - 1)];
-        for r in 0..ROLLS {
+        for r in 0..rolls {
             let (a, z) = (keeps.start[r], keeps.start[r + 1]);
             let source = |j: usize| {
                 let pos = a + j;
@@ -461,12 +476,12 @@ fn target_lanes_of(
                 }
             };
             let best = if rolls_left == 1 {
-                &two[FIRST_ROLL + r]
+                &two[first_roll + r]
             } else {
                 &open[r]
             };
             let chosen = choose_lanes(z - a, n, best, source, |j| values[a + j]);
-            let out = &mut kept[usize::from(rolls_left - 1) * ROLLS + r];
+            let out = &mut kept[usize::from(rolls_left - 1) * rolls + r];
             for l in 0..n {
                 let pos = a + usize::from(chosen[l]);
                 out[l] = if keeps.stop[pos] {
@@ -478,7 +493,7 @@ fn target_lanes_of(
         }
     }
     // `TargetTurn::best_box`: each legal box's chance, then its expected value.
-    let mut boxes = vec![[u16::MAX; LANES]; ROLLS];
+    let mut boxes = vec![[u16::MAX; LANES]; rolls];
     for (r, out) in boxes.iter_mut().enumerate() {
         let choices = plan.choices_of(r);
         if choices.is_empty() {
@@ -487,7 +502,7 @@ fn target_lanes_of(
         let chosen = choose_lanes(
             choices.len(),
             n,
-            &one[FIRST_ROLL + r],
+            &one[first_roll + r],
             |j| &chances[usize::from(choices[j].0)],
             |j| choices[j].1,
         );
@@ -497,9 +512,10 @@ fn target_lanes_of(
     }
     // The probability from the opening rolls to the boxes, every lane at once.
     let chances = outcome_chances::<LANES>(
+        space,
         n,
         plan.outcomes.len(),
-        |rolls_left, r, l| kept[usize::from(rolls_left - 1) * ROLLS + r][l],
+        |rolls_left, r, l| kept[usize::from(rolls_left - 1) * rolls + r][l],
         |r, l| Some(boxes[r][l]).filter(|&o| o != u16::MAX),
     );
     (0..n)
@@ -880,10 +896,11 @@ fn play_out(
 ) -> Result<(), TableError> {
     if rolls_left > 0 {
         let keep = turn.best_keep(rolls_left, dice);
-        // Keeping all five dice stops the turn: the box is chosen as with no roll left.
-        if keep.len() < DICE {
+        // Keeping all the dice stops the turn: the box is chosen as with no roll left.
+        if keep.len() < dice.len() {
+            let space = DiceSpace::of(dice.len()).expect("a roll of five or six dice");
             let lattice = Lattice::get();
-            for d in Dice::all().filter(|d| keep.is_within(d)) {
+            for d in space.all_rolls().filter(|d| keep.is_within(d)) {
                 let q = lattice.outcome_probability(keep.index(), d.index());
                 play_out(turn, &d, rolls_left - 1, p * q, ends)?;
             }
@@ -1161,7 +1178,7 @@ mod tests {
             for state in states {
                 let plan = TurnPlan::new(&ev, &state);
                 // Each roll's boxes are `box_choices`', with the same values.
-                for (r, dice) in ROLL_DICE.iter().enumerate() {
+                for (r, dice) in roll_dice(DiceSpace::FIVE).iter().enumerate() {
                     let mine: Vec<(usize, u32, u32, f64)> = plan
                         .choices_of(r)
                         .iter()
@@ -1200,12 +1217,16 @@ mod tests {
 
     /// The outcome masses of a turn of `state` played by `turn` (the reference of the lanes).
     fn reference(plan: &TurnPlan, turn: &TargetTurn<'_>) -> Vec<f64> {
+        let rolls = roll_dice(plan.space);
         let chances = outcome_chances::<1>(
+            plan.space,
             1,
             plan.outcomes.len(),
-            |rolls_left, r, _| Kept::of_index(turn.best_keep(rolls_left, &ROLL_DICE[r]).index()),
+            |rolls_left, r, _| {
+                Kept::of_index(plan.space, turn.best_keep(rolls_left, &rolls[r]).index())
+            },
             |r, _| {
-                let (c, _) = turn.best_box(&ROLL_DICE[r]).unwrap();
+                let (c, _) = turn.best_box(&rolls[r]).unwrap();
                 Some(find(
                     &plan.outcomes,
                     c.index as u8,
@@ -1375,7 +1396,7 @@ mod tests {
                 .unwrap();
             let mut mixed = vec![0.0; start.score.len()];
             let lattice = Lattice::get();
-            for (r, dice) in ROLL_DICE.iter().enumerate() {
+            for (r, dice) in roll_dice(DiceSpace::FIVE).iter().enumerate() {
                 let position = Position {
                     card: late.clone(),
                     dice: *dice,

@@ -350,10 +350,10 @@ impl TableSet {
     /// The tables of `rules` at `paths` (the default places where none is given), reported
     /// to and explained by `observer`.
     ///
-    /// A game of six dice offers no table yet: `yahtzee solve` solves it (the kernel and the
-    /// expected-score solve take five or six dice), but the policies, statistics, exports and
-    /// games above the tables still read five dice, so every table of the set is an error
-    /// ([`LoadCause::NotOffered`]) that says so.
+    /// A game of six dice has its expected-score table (advice, statistics, simulations,
+    /// exports and games), but not yet the vector tables of the target and win objectives
+    /// and of the game of two, whose solve (`solve::vector`) walks the rolls of five dice:
+    /// those are an error ([`LoadCause::NotOffered`]) that says so.
     pub fn new(rules: Rules, paths: TablePaths, observer: Arc<dyn Observer>) -> TableSet {
         let set = TableSet {
             rules,
@@ -370,14 +370,13 @@ impl TableSet {
         let six = |kind| LoadError {
             kind,
             message: format!(
-                "{} is a game of six dice, which only `yahtzee solve {}` answers for now: advice, statistics, simulations, exports and games of six dice are not built yet",
+                "{} is a game of six dice, whose {} table is not built yet (its solve walks the rolls of five dice): play it for the expected score (leave out the target, the opponents and the game of two)",
                 rules.label(),
-                rules.flags()
+                kind.name(),
             ),
             cause: LoadCause::NotOffered,
         };
         TableSet {
-            ev: Slot::settled(Err(six(TableKind::ExpectedScore))),
             target: Slot::settled(Err(six(TableKind::Target))),
             distribution: Slot::settled(Err(six(TableKind::Distribution))),
             two_player: Slot::settled(Err(six(TableKind::TwoPlayer))),

@@ -229,6 +229,17 @@ function pips(face) {
     PIPS[face].map(([x, y]) => svg('circle', { cx: x * 10, cy: y * 10, r: 4, fill: 'currentColor' })));
 }
 
+/** The number of dice of a game's rules card: five, or six (Maxi Yatzy and other rules
+ * files of six dice). */
+function diceOf(card) {
+  return (card && card.dice) || 5;
+}
+
+/** The count in words, as the dice are told: `five`, `six`. */
+function diceWord(n) {
+  return n === 6 ? 'six' : 'five';
+}
+
 function dieButton(face, attrs) {
   const b = el('button', Object.assign({ type: 'button', class: 'die' + (face ? '' : ' unknown') }, attrs));
   if (face) b.append(pips(face));
@@ -568,9 +579,11 @@ function renderDice() {
   const radio = $(`input[name="rolls-left"][value="${S.rollsLeft}"]`);
   if (radio) radio.checked = true;
   const open = S.dice.filter((f) => f === null).length;
-  $('#dice-text-label').textContent = open > 0 && open < 5
+  const all = diceOf(S.rulesCard);
+  $('#dice').setAttribute('aria-label', `The ${diceWord(all)} dice: select a die to pick its face, or type 1 to 6 on it`);
+  $('#dice-text-label').textContent = open > 0 && open < all
     ? `Type the ${open === 1 ? 'die' : open + ' dice'} re-rolled`
-    : 'Type the 5 dice';
+    : `Type the ${all} dice`;
   renderPicker();
 }
 
@@ -638,7 +651,8 @@ function dieKey(ev, i) {
     setDie(i, face <= 1 ? 6 : face - 1);
   } else if (ev.key === 'ArrowRight' || ev.key === 'ArrowLeft') {
     ev.preventDefault();
-    const j = (i + (ev.key === 'ArrowRight' ? 1 : 4)) % 5;
+    const all = S.dice.length;
+    const j = (i + (ev.key === 'ArrowRight' ? 1 : all - 1)) % all;
     $(`#dice button[data-i="${j}"]`).focus();
   }
 }
@@ -659,28 +673,30 @@ function rollOpen() {
 /** The start of a turn: no dice yet, two rolls left (the outlook is then the turn's). */
 function clearDice() {
   pushHistory();
-  S.dice = [null, null, null, null, null];
+  S.dice = Array(diceOf(S.rulesCard)).fill(null);
   S.rollsLeft = 2;
   renderDice();
   refresh();
 }
 
-/** The dice typed: all five, or (as at the table) only those re-rolled, which fill the open
- * dice in order. */
+/** The dice typed: all of them (five, or six), or (as at the table) only those re-rolled,
+ * which fill the open dice in order. */
 function typeDice(text) {
   const field = $('#dice-text');
   const faces = text.replace(/[\s,]+/g, '').split('').filter((f) => f !== '');
   const open = S.dice.filter((f) => f === null).length;
-  const fits = faces.length === 5 || (open > 0 && faces.length === open);
+  const all = diceOf(S.rulesCard);
+  const fits = faces.length === all || (open > 0 && faces.length === open);
   if (!fits || faces.some((f) => !/^[1-6]$/.test(f))) {
-    const want = open > 0 && open < 5 ? `the ${open} re-rolled dice or all five` : 'five faces';
-    fieldError(field, `invalid dice \`${text}\`: type ${want}, each from 1 to 6, e.g. \`${'13356'.slice(0, open > 0 && open < 5 ? open : 5)}\``);
+    const word = diceWord(all);
+    const want = open > 0 && open < all ? `the ${open} re-rolled dice or all ${word}` : `${word} faces`;
+    fieldError(field, `invalid dice \`${text}\`: type ${want}, each from 1 to 6, e.g. \`${'133566'.slice(0, open > 0 && open < all ? open : all)}\``);
     field.select();
     return;
   }
   clearFieldError(field);
   clearMessage();
-  if (faces.length === 5) {
+  if (faces.length === all) {
     S.dice = faces.map(Number);
   } else {
     let k = 0;
@@ -840,11 +856,11 @@ async function refresh() {
   if (open > 0) {
     stale(false);
     list.replaceChildren();
-    summary.textContent = open === 5
-      ? `Roll, then type the 5 dice or pick each die's face (rolls left: ${S.rollsLeft}).`
+    summary.textContent = open === S.dice.length
+      ? `Roll, then type the ${S.dice.length} dice or pick each die's face (rolls left: ${S.rollsLeft}).`
       : `Roll the ${open === 1 ? 'open die' : open + ' open dice'}, then type ${open === 1 ? 'it' : 'them'} (rolls left: ${S.rollsLeft}).`;
     // Before the turn's roll: the distribution from the start of the turn.
-    if (open === 5) refreshOutlook(seq, true);
+    if (open === S.dice.length) refreshOutlook(seq, true);
     else renderOutlook(null);
     return;
   }
@@ -970,10 +986,10 @@ async function applyOption(o) {
   clearMessage();
   if (o.kind === 'keep') {
     pushHistory();
-    if (o.keep.length === 5) {
+    if (o.keep.length === S.dice.length) {
       S.rollsLeft = 0; // stop rolling: the boxes are the options now
     } else {
-      S.dice = o.keep.concat(Array(5 - o.keep.length).fill(null));
+      S.dice = o.keep.concat(Array(S.dice.length - o.keep.length).fill(null));
       S.rollsLeft -= 1;
     }
     S.picking = null;
@@ -1292,7 +1308,7 @@ async function changeRules(keep = null) {
     if (keep) {
       try {
         S.view = await checkCard(keep.view.card, keep.view.yahtzee_bonus);
-        const dice = Array.isArray(keep.dice) && keep.dice.length === 5
+        const dice = Array.isArray(keep.dice) && keep.dice.length === diceOf(S.rulesCard)
           && keep.dice.every((f) => f === null || (Number.isInteger(f) && f >= 1 && f <= 6));
         if (dice) S.dice = keep.dice;
         if ([0, 1, 2].includes(keep.rollsLeft)) S.rollsLeft = keep.rollsLeft;
@@ -1313,6 +1329,11 @@ async function changeRules(keep = null) {
     if (!S.view) {
       S.view = await checkCard('', 0);
       if (S.objective === 'win') addOpponent(null, false);
+    }
+    // Dice of another game (five kept from a game of five, the rules now of six): a new turn.
+    if (S.dice.length !== diceOf(S.rulesCard)) {
+      S.dice = Array(diceOf(S.rulesCard)).fill(null);
+      S.rollsLeft = 2;
     }
     renderCard();
     renderDice();
@@ -1399,7 +1420,7 @@ function renderGame() {
   // The dice.
   const dice = $('#game-dice');
   dice.replaceChildren();
-  const faces = v.dice || (v.kept ? v.kept.concat(Array(5 - v.kept.length).fill(null)) : []);
+  const faces = v.dice || (v.kept ? v.kept.concat(Array(diceOf(G.rulesCard) - v.kept.length).fill(null)) : []);
   faces.forEach((f, i) => {
     const canKeep = d && v.rolls_left > 0;
     const kept = G.keep.has(i);
@@ -1424,7 +1445,7 @@ function renderGame() {
     const keep = [...G.keep].map((i) => v.dice[i]).sort();
     actions.append(el('button', {
       type: 'button', id: 'game-roll',
-      text: keep.length ? `Keep ${keep.join(' ')} and roll` : 'Roll all five',
+      text: keep.length ? `Keep ${keep.join(' ')} and roll` : `Roll all ${diceWord(diceOf(G.rulesCard))}`,
       onclick: () => act({ keep }),
     }));
   }

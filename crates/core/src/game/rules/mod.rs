@@ -1178,6 +1178,8 @@ pub struct RulesCard {
     pub rules: Rules,
     /// What the rule set is.
     pub summary: &'static str,
+    /// The number of dice: five, or six.
+    pub dice: usize,
     /// The boxes in card order.
     pub boxes: Vec<BoxCard>,
     /// The upper bonus, if any.
@@ -1214,6 +1216,7 @@ impl RulesCard {
         RulesCard {
             rules,
             summary: rules.set.summary,
+            dice: rules.dice().dice(),
             boxes,
             upper_bonus: rules.upper_bonus(),
             five_of_a_kind_bonus: rules.set.five_of_a_kind_bonus,
