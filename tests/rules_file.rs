@@ -337,7 +337,7 @@ fn a_malformed_rules_file_is_one_line_naming_line_and_field() {
         ),
         (
             format!("{good}{many_boxes}"),
-            "the card has 40 boxes ([[box]] tables); allowed: 1 to 15",
+            "the card has 40 boxes ([[box]] tables); allowed: 1 to 20",
         ),
         (
             good.replacen("name = \"choice\"", "name = \"sixes\"", 1),

@@ -112,7 +112,7 @@ def solve(
     ``advise(..., opponents=[...])`` and built on first use too. The table has ``rules``, ``upper_first``,
     ``expected_score`` (of a new game), ``states`` (reachable turn-start states), ``path``,
     and ``values()``: a dict of numpy arrays, one entry per reachable state in layout order,
-    ``filled`` (uint16 mask of filled boxes, bit i for box i in card order), ``upper``
+    ``filled`` (uint32 mask of filled boxes, bit i for box i in card order), ``upper``
     (uint8, upper total capped at 63), ``yahtzee_50`` (bool, the Yahtzee box holds 50),
     ``turns_played`` (uint32) and ``expected_remaining`` (float64, the expected points still
     to come under optimal play) -- the columns of ``yahtzee export --all-states``, unrounded.

@@ -25,19 +25,24 @@ use crate::game::dice::{DICE, Dice, DiceSpace, FACES};
 pub mod file;
 
 /// A set of boxes of one card, bit `i` for the box at position `i` of [`Rules::boxes`].
-pub type BoxMask = u16;
+pub type BoxMask = u32;
 
-/// The most boxes a card may have: a [`BoxMask`] has 16 bits, and the solver keeps one spare
-/// successor slot (see `solver`).
-pub const MAX_BOXES: usize = 15;
+/// The most boxes a card may have: 20, Maxi Yatzy's card. The tables are dense over the
+/// cards, 2^n of them: at 20 boxes the expected-score values of Maxi Yatzy (85 upper totals,
+/// 8 bytes each) take 2^20 × 85 × 8 bytes = 713 MB while solving; each box more doubles that
+/// (1.4 GB at 21, 5.7 GB at 23), past what a solve may use (4 GiB). A [`BoxMask`] has 32
+/// bits, and the solver keeps one spare successor slot (see `solver`).
+pub const MAX_BOXES: usize = 20;
 
 /// Mask of the six upper boxes: in every rule set with an upper section they are the first
 /// six, Ones to Sixes.
 pub const UPPER_MASK: BoxMask = 0b11_1111;
 
-/// The largest upper-bonus threshold the state encoding supports: the upper total is tracked
-/// in a 64-bit set of totals 0 to the threshold.
-pub const MAX_UPPER_THRESHOLD: u32 = 63;
+/// The largest upper-bonus threshold the state encoding supports: the most the upper section
+/// of six dice adds up to (6 × 21), so every threshold a card can reach (Maxi Yatzy's 84
+/// included). The reachable upper totals of a card are a 128-bit set of totals 0 to the
+/// threshold (the state's `UpperTotals`).
+pub const MAX_UPPER_THRESHOLD: u32 = 126;
 
 /// The section of the card a box belongs to.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
