@@ -80,8 +80,8 @@ def test_unknown_rules_are_a_value_error_naming_the_rule_sets():
         yahtzee.solve("yahtzee-deluxe")
     assert str(e.value) == (
         "unknown rules `yahtzee-deluxe`: the rule sets are yahtzee, yahtzee-free-joker, "
-        "yahtzee-plain, yacht, yatzy, yacht-dice, or give the path of a rules file (with a `/` "
-        "or ending in .toml)"
+        "yahtzee-plain, yacht, yatzy, yacht-dice, maxi-yatzy, or give the path of a rules file "
+        "(with a `/` or ending in .toml)"
     )
     assert yahtzee.RULE_SETS == (
         "yahtzee",
@@ -90,6 +90,7 @@ def test_unknown_rules_are_a_value_error_naming_the_rule_sets():
         "yacht",
         "yatzy",
         "yacht-dice",
+        "maxi-yatzy",
     )
 
 

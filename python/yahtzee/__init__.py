@@ -13,8 +13,8 @@ command's ``--json`` answer), the same exact distribution and the same seeded si
 (3, 3)
 
 Rules are named as on the command line: ``yahtzee`` (official, forced Joker),
-``yahtzee-free-joker``, ``yahtzee-plain``, ``yacht``, ``yatzy``, ``yacht-dice`` (the built-in
-rule sets), or the path of a rules file (with a ``/`` or ending in ``.toml``, as ``--rules
+``yahtzee-free-joker``, ``yahtzee-plain``, ``yacht``, ``yatzy``, ``yacht-dice``,
+``maxi-yatzy`` (the built-in rule sets), or the path of a rules file (with a ``/`` or ending in ``.toml``, as ``--rules
 PATH``); ``upper_first=True`` adds the modifier "no lower box while an upper box is open".
 
 Results are plain value objects: they compare equal (``==``) when they hold the same figures

@@ -978,10 +978,7 @@ impl Solver {
                 places.push(place);
             }
         }
-        debug_assert_eq!(
-            self.layout.row(cards[0], false),
-            cards[0] as usize * width
-        );
+        debug_assert_eq!(self.layout.row(cards[0], false), cards[0] as usize * width);
         places
             .into_par_iter()
             .zip(rows.par_chunks(width))

@@ -406,8 +406,7 @@ fn gather(
             continue;
         }
         let m = next & !(1 << b);
-        let (Some(block), Some(events)) = (&layer[m as usize], &events_of[m as usize])
-        else {
+        let (Some(block), Some(events)) = (&layer[m as usize], &events_of[m as usize]) else {
             continue;
         };
         for (k, h) in block.iter().enumerate() {

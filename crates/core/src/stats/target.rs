@@ -1003,9 +1003,7 @@ fn propagate(
             successors.sort_unstable();
             successors.dedup();
             successors.par_iter().for_each(|&n| {
-                let mut slot = next[n as usize]
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner());
+                let mut slot = next[n as usize].lock().unwrap_or_else(|e| e.into_inner());
                 let block = slot.get_or_insert_with(|| vec![None; slots]);
                 for (i, &m) in batch.iter().enumerate() {
                     let c = n & !m;

@@ -505,9 +505,12 @@ mod tests {
             .collect();
         let mut body = Vec::new();
         // Rows of 64, then one of 5 values.
-        let rows = (0..values.len())
-            .step_by(64)
-            .map(|row| (row, (u64::MAX >> (64 - (values.len() - row).min(64))).into()));
+        let rows = (0..values.len()).step_by(64).map(|row| {
+            (
+                row,
+                (u64::MAX >> (64 - (values.len() - row).min(64))).into(),
+            )
+        });
         let size = write_body(values.len() as u64, &values, rows, &mut |bytes| {
             body.extend_from_slice(bytes);
             Ok(())

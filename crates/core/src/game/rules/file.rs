@@ -30,7 +30,7 @@ use crate::text::excerpt;
 /// The rules files shipped with the program (`data/rules/`), embedded so that the program
 /// works from any folder: each built-in rule set's name and its file's text, in the order of
 /// `shared/RULES.md`.
-pub const SHIPPED: [(&str, &str); 6] = [
+pub const SHIPPED: [(&str, &str); 7] = [
     (
         "yahtzee",
         include_str!("../../../../../data/rules/yahtzee.toml"),
@@ -54,6 +54,10 @@ pub const SHIPPED: [(&str, &str); 6] = [
     (
         "yacht-dice",
         include_str!("../../../../../data/rules/yacht-dice.toml"),
+    ),
+    (
+        "maxi-yatzy",
+        include_str!("../../../../../data/rules/maxi-yatzy.toml"),
     ),
 ];
 
