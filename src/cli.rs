@@ -56,8 +56,9 @@ pub enum Command {
 pub struct RulesArgs {
     /// Rule set: a built-in name (yahtzee: official, forced Joker; yahtzee-free-joker:
     /// Verhoeff's free Joker; yahtzee-plain: no bonus and no Joker; yacht; yatzy: Scandinavian;
-    /// yacht-dice: 51 Worldwide Games), or the path of a rules file (one with a `/` or ending
-    /// in `.toml`: README, "Rules files"); `yahtzee rules NAME|PATH` prints the card of each.
+    /// yacht-dice: 51 Worldwide Games; maxi-yatzy: six dice, 20 boxes), or the path of a rules
+    /// file (one with a `/` or ending in `.toml`: README, "Rules files"); `yahtzee rules
+    /// NAME|PATH` prints the card of each.
     #[arg(long, default_value = "yahtzee", value_name = "NAME|PATH", value_parser = parse_rules)]
     pub rules: Rules,
     /// No lower box may be filled while an upper box is open.

@@ -163,7 +163,7 @@ fn bad_rolls_left_and_rules() {
     );
     assert_bad_input(
         &advise(&["--dice", "12345", "--rules", "kniffel"]),
-        "invalid value 'kniffel' for '--rules <NAME|PATH>': not a rule set: the rule sets are yahtzee, yahtzee-free-joker, yahtzee-plain, yacht, yatzy, yacht-dice, or give the path of a rules file",
+        "invalid value 'kniffel' for '--rules <NAME|PATH>': not a rule set: the rule sets are yahtzee, yahtzee-free-joker, yahtzee-plain, yacht, yatzy, yacht-dice, maxi-yatzy, or give the path of a rules file",
     );
     assert_bad_input(&advise(&["--dice", "12345", "--bogus"]), "--bogus");
 }

@@ -169,7 +169,7 @@ fn card_export_through_the_binary_matches_advise() {
                     .unwrap_or("")
             };
             DecisionRow {
-                filled: v["filled"].as_u64().unwrap() as u16,
+                filled: v["filled"].as_u64().unwrap() as u32,
                 upper: v["upper"].as_u64().unwrap() as u8,
                 yahtzee_50: v["yahtzee_50"].as_bool().unwrap(),
                 dice: s("dice"),

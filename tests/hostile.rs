@@ -533,7 +533,7 @@ fn error_lines_are_bounded_and_lists_of_what_is_allowed_are_whole() {
     let o = run_bounded(dir.path(), &["review", &path_str(&unknown)]);
     assert_bad_input(
         &o,
-        "unknown rule set `nope`: the rule sets are yahtzee, yahtzee-free-joker, yahtzee-plain, yacht, yatzy, yacht-dice (or a rules file",
+        "unknown rule set `nope`: the rule sets are yahtzee, yahtzee-free-joker, yahtzee-plain, yacht, yatzy, yacht-dice, maxi-yatzy (or a rules file",
     );
     // A path of thousands of characters in a message: the line is cut, its length said.
     let deep = format!("{}/x.table", "d".repeat(200));

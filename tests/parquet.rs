@@ -377,7 +377,7 @@ fn card_parquet_is_the_card_csv_with_typed_columns() {
     assert_eq!(
         arrow_schema(file.metadata("ARROW:schema").unwrap()),
         [
-            ("filled", "uint16"),
+            ("filled", "uint32"),
             ("upper", "uint8"),
             ("yahtzee_50", "bool"),
             ("dice", "dictionary<int32, utf8>"),

@@ -141,6 +141,55 @@ fn yacht_dice_reproduces_the_published_value() {
     assert!((got - 191.7608797522).abs() < 1e-9, "{got:.10}");
 }
 
+/// Maxi Yatzy is shipped (`shared/RULES.md`, section 8): `yahtzee rules maxi-yatzy` prints its
+/// card of 20 boxes, in words for six dice, with the upper bonus of 100 at 84 and no Joker,
+/// and its boxes score by the printed rules.
+#[test]
+fn maxi_yatzy_is_shipped_and_scores_by_its_rules() {
+    let dir = temp_dir();
+    let o = yahtzee_in(dir.path())
+        .args(["rules", "maxi-yatzy", "--json"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let card = json(&o);
+    assert_eq!(card["rules"], "maxi-yatzy");
+    assert_eq!(card["boxes"].as_array().map(Vec::len), Some(20));
+    assert_eq!(card["upper_bonus"]["threshold"], 84);
+    assert_eq!(card["upper_bonus"]["points"], 100);
+    assert_eq!(card["joker"], "none");
+    assert!(card["five_of_a_kind_bonus"].is_null());
+    let scores = |name: &str| {
+        card["boxes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["name"] == name)
+            .map(|b| b["scores"].as_str().unwrap().to_string())
+            .unwrap()
+    };
+    assert_eq!(scores("small-straight"), "1-2-3-4-5 among the dice: 15");
+    assert_eq!(scores("full-straight"), "exactly 1-2-3-4-5-6: 21");
+    assert_eq!(scores("chance"), "any dice: the sum of all six dice");
+    assert_eq!(scores("maxi-yatzy"), "all six dice the same: 100");
+    let rules = Rules::new(RuleSet::from_name("maxi-yatzy").expect("a built-in rule set"));
+    let score = |name: &str, faces: [u8; 6]| {
+        let dice = rules.dice().dice_of(&faces).unwrap();
+        rules.score(rules.box_by_name(name).unwrap(), &dice, 0)
+    };
+    assert_eq!(score("three-pairs", [1, 1, 3, 3, 6, 6]), 20);
+    assert_eq!(score("five-of-a-kind", [4, 4, 4, 4, 4, 2]), 20);
+    assert_eq!(score("small-straight", [1, 2, 3, 4, 5, 5]), 15);
+    assert_eq!(score("large-straight", [2, 3, 4, 5, 6, 6]), 20);
+    assert_eq!(score("full-straight", [1, 2, 3, 4, 5, 6]), 21);
+    assert_eq!(score("full-house", [5, 5, 5, 6, 6, 6]), 28);
+    assert_eq!(score("villa", [5, 5, 5, 2, 2, 2]), 21);
+    assert_eq!(score("tower", [5, 5, 5, 5, 2, 2]), 24);
+    assert_eq!(score("chance", [1, 2, 3, 4, 5, 6]), 21);
+    assert_eq!(score("maxi-yatzy", [3; 6]), 100);
+    assert_eq!(score("maxi-yatzy", [3, 3, 3, 3, 3, 1]), 0);
+}
+
 /// The house-rule examples of `data/rules/examples/`, with the values the README gives.
 #[test]
 fn house_rule_examples_solve_to_their_values() {
@@ -318,6 +367,7 @@ fn a_malformed_rules_file_is_one_line_naming_line_and_field() {
     let many_boxes: String = (13..=40)
         .map(|i| format!("\n[[box]]\nname = \"extra-{i}\"\nkind = \"chance\"\n"))
         .collect();
+    let maxi = shipped("maxi-yatzy");
     let cases = [
         (
             good.replacen("rolls = 3\n", "", 1),
@@ -337,7 +387,17 @@ fn a_malformed_rules_file_is_one_line_naming_line_and_field() {
         ),
         (
             format!("{good}{many_boxes}"),
-            "the card has 40 boxes ([[box]] tables); allowed: 1 to 15",
+            "the card has 40 boxes ([[box]] tables); allowed: 1 to 20",
+        ),
+        // One box more than Maxi Yatzy's 20, the most the state layout holds.
+        (
+            format!("{maxi}\n[[box]]\nname = \"extra\"\nkind = \"chance\"\n"),
+            "the card has 21 boxes ([[box]] tables); allowed: 1 to 20 (the tables are dense over the 2^n cards",
+        ),
+        // Six dice: thresholds to 126 (Maxi Yatzy's 84 and more), no further.
+        (
+            maxi.replacen("threshold = 84", "threshold = 127", 1),
+            "line 15: `upper_bonus.threshold` 127 is impossible: the upper section adds up to at most 126; allowed: 1 to 126",
         ),
         (
             good.replacen("name = \"choice\"", "name = \"sixes\"", 1),
@@ -374,24 +434,25 @@ fn a_malformed_rules_file_is_one_line_naming_line_and_field() {
         .unwrap();
     assert_bad_input(&o, "the rules file is not UTF-8 text");
     let o = yahtzee_in(dir.path())
-        .args(["rules", "maxi-yatzy"])
+        .args(["rules", "maxi-yahtzee"])
         .output()
         .unwrap();
     assert_bad_input(
         &o,
-        "invalid value 'maxi-yatzy' for '[NAME|PATH]': not a rule set: the rule sets are yahtzee, yahtzee-free-joker, yahtzee-plain, yacht, yatzy, yacht-dice, or give the path of a rules file",
+        "invalid value 'maxi-yahtzee' for '[NAME|PATH]': not a rule set: the rule sets are yahtzee, yahtzee-free-joker, yahtzee-plain, yacht, yatzy, yacht-dice, maxi-yatzy, or give the path of a rules file",
     );
 }
 
 /// A six-dice game of few boxes, written as a rules file: every kind only six dice have
 /// (three pairs, villa, tower), a full house of the best three and two, the full straight,
-/// the Maxi Yatzy of 100, and (with `upper`) the six face boxes and an upper bonus.
+/// the Maxi Yatzy of 100, and (with `upper`) the six face boxes and Maxi Yatzy's upper bonus,
+/// 100 at 84 (upper totals past 63).
 fn six_dice_text(upper: bool) -> String {
     let mut text =
         String::from("name = \"six-dice-test\"\ndice = 6\nrolls = 3\njoker = \"none\"\n");
     let mut boxes: Vec<String> = Vec::new();
     if upper {
-        text.push_str("upper_bonus = { threshold = 63, points = 50 }\n");
+        text.push_str("upper_bonus = { threshold = 84, points = 100 }\n");
         for face in 1..=6 {
             boxes.push(format!(
                 "name = \"f{face}\"\nkind = \"face\"\nface = {face}"
@@ -639,7 +700,8 @@ fn every_command_works_on_a_six_dice_file() {
 /// The six-dice kernel (924 keeps, 462 rolls) against the naive solver of `brute.rs`
 /// (every subset of six dice positions, every ordered throw), to 1e-9: every state of a
 /// seven-box game of the six-dice kinds, and a sample of the states with one or two boxes
-/// open of a game with the upper section and its bonus (upper scores up to 36).
+/// open of a game with the upper section and its bonus at 84 (upper scores up to 36, upper
+/// totals past 63).
 #[test]
 fn six_dice_agree_with_brute_force_on_reduced_games() {
     use yahtzee_core::game::state::{State, card_states};
@@ -658,9 +720,11 @@ fn six_dice_agree_with_brute_force_on_reduced_games() {
             states.extend(card_states(&rules, filled));
         }
         if upper {
-            // Every twelfth of the 2,000 states: each costs the brute force a few
-            // milliseconds.
+            // Every twelfth of the 2,600 states: each costs the brute force a few
+            // milliseconds. Among them, totals the threshold of 63 could not hold.
             states = states.into_iter().step_by(12).collect();
+            assert!(states.iter().filter(|s| s.upper > 63).count() >= 20);
+            assert!(states.iter().any(|s| s.upper == 84));
         }
         assert!(states.len() >= 100, "{} states", states.len());
         for s in &states {
@@ -675,4 +739,74 @@ fn six_dice_agree_with_brute_force_on_reduced_games() {
             assert!((t.expected_score() - start).abs() < 1e-9);
         }
     }
+}
+
+/// A five-dice card of 17 boxes without an upper bonus, written as a rules file: the six
+/// face boxes, then Yatzy's lower boxes and two more (a second chance, a four of a kind of
+/// 40), in card order or (with `reversed`) the lower ones in the reverse order.
+fn seventeen_boxes_text(reversed: bool) -> String {
+    let mut lower = [
+        "name = \"pair\"\nkind = \"one-pair\"",
+        "name = \"pairs\"\nkind = \"two-pairs\"",
+        "name = \"three\"\nkind = \"of-a-kind\"\ncount = 3\nscore = \"matching\"",
+        "name = \"four\"\nkind = \"of-a-kind\"\ncount = 4\nscore = \"matching\"",
+        "name = \"small\"\nkind = \"straight\"\nfaces = [1, 2, 3, 4, 5]\npoints = 15",
+        "name = \"large\"\nkind = \"straight\"\nfaces = [2, 3, 4, 5, 6]\npoints = 20",
+        "name = \"house\"\nkind = \"full-house\"\nscore = \"sum\"",
+        "name = \"chance\"\nkind = \"chance\"",
+        "name = \"yatzy\"\nkind = \"five-of-a-kind\"\npoints = 50",
+        "name = \"chance-2\"\nkind = \"chance\"",
+        "name = \"four-40\"\nkind = \"of-a-kind\"\ncount = 4\npoints = 40",
+    ];
+    if reversed {
+        lower.reverse();
+    }
+    let mut text = String::from("name = \"seventeen\"\ndice = 5\nrolls = 3\n");
+    for face in 1..=6 {
+        text.push_str(&format!(
+            "\n[[box]]\nname = \"f{face}\"\nkind = \"face\"\nface = {face}\n"
+        ));
+    }
+    for b in lower {
+        text.push_str(&format!("\n[[box]]\n{b}\n"));
+    }
+    text
+}
+
+/// Cards past 16 bits: a game of 17 boxes (box 16 the last) against the naive solver of
+/// `brute.rs`, every state with one or two boxes open, to 1e-9 (those with boxes 15 and 16
+/// open among them); and the same game with its lower boxes in the reverse order, so that
+/// each lands at another bit, has the same value.
+#[test]
+fn seventeen_boxes_agree_with_brute_force_and_with_another_card_order() {
+    use yahtzee_core::game::state::State;
+    let rules = load(&seventeen_boxes_text(false), None).expect("a valid file");
+    assert_eq!(rules.box_count(), 17);
+    let t = solve(&rules);
+    let mut brute = crate::brute::BruteForce::new(rules);
+    let full = rules.full_mask();
+    let mut checked = 0;
+    for a in 0..17 {
+        for b in a..17 {
+            let state = State {
+                filled: full & !(1 << a) & !(1 << b),
+                upper: 0,
+                yahtzee_50: false,
+            };
+            let (got, expected) = (t.value(&state), brute.value(state));
+            assert!(
+                (got - expected).abs() < 1e-9,
+                "open {a} and {b}: solver {got}, brute force {expected}"
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 17 + 17 * 16 / 2);
+    let reversed = solve(&load(&seventeen_boxes_text(true), None).expect("a valid file"));
+    assert!(
+        (t.expected_score() - reversed.expected_score()).abs() < 1e-9,
+        "{} in card order, {} reversed",
+        t.expected_score(),
+        reversed.expected_score()
+    );
 }

@@ -776,7 +776,7 @@ fn every_error_class_is_json_and_no_request_kills_the_server() {
     assert_error(
         &server.get("/api/rules?rules=chess"),
         400,
-        "unknown rule set `chess`: the rule sets are yahtzee, yahtzee-free-joker, yahtzee-plain, yacht, yatzy, yacht-dice",
+        "unknown rule set `chess`: the rule sets are yahtzee, yahtzee-free-joker, yahtzee-plain, yacht, yatzy, yacht-dice, maxi-yatzy",
     );
     assert_error(
         &server.get("/api/rules?upper_first=yes"),

@@ -1,7 +1,7 @@
 //! `--rules PATH`: the text of a rules file, parsed and checked with
 //! `yahtzee_core::game::rules::file::parse` (what `src/cmd/mod.rs`'s `load_rules` calls before
 //! it interns the rules). A mistake is one clean line; a file that loads describes a card the
-//! state layout holds (at most 15 boxes, unique names and aliases, the face boxes first and in
+//! state layout holds (at most 20 boxes, unique names and aliases, the face boxes first and in
 //! face order), and written back as a file it reads to the same description.
 //!
 //! Input: the file's text (UTF-8, as read from disk).

@@ -11,9 +11,12 @@ use yahtzee_core::solve::expected::SolveOptions;
 use yahtzee_core::tables::expected::StrategyTable;
 use yahtzee_core::tables::set::TableSet;
 
-/// The rules a byte selects: every rule set in both orders, as [`Rules::all`] lists them.
+/// The rules a byte selects: every rule set that solves in seconds in both orders, as
+/// [`Rules::all`] lists them.
 pub fn rules_from_byte(byte: u8) -> Rules {
-    let all: Vec<Rules> = Rules::all().collect();
+    let all: Vec<Rules> = Rules::all()
+        .filter(|r| r.set.solves_in_seconds())
+        .collect();
     all[usize::from(byte) % all.len()]
 }
 

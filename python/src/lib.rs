@@ -224,7 +224,7 @@ impl Table {
     fn values<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let rules = *self.ev().rules();
         let states: Vec<_> = reachable_states(&rules).collect();
-        let filled: Vec<u16> = states.iter().map(|s| s.filled).collect();
+        let filled: Vec<u32> = states.iter().map(|s| s.filled).collect();
         let upper: Vec<u8> = states.iter().map(|s| s.upper).collect();
         let flag: Vec<bool> = states.iter().map(|s| s.yahtzee_50).collect();
         let turns: Vec<u32> = states.iter().map(|s| s.turns_played()).collect();

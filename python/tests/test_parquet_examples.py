@@ -85,7 +85,7 @@ def test_the_columns_have_the_documented_types(policy):
 
     path = policy / "policy.parquet"
     assert {c: str(t) for c, t in pd.read_parquet(path).dtypes.items()} == {
-        "filled": "uint16", "upper": "uint8", "yahtzee_50": "bool", "dice": "category",
+        "filled": "uint32", "upper": "uint8", "yahtzee_50": "bool", "dice": "category",
         "rolls_left": "uint8", "best": "category", "expected": "float64",
         "runner_up": "category", "gap": "float64", "visit_probability": "float64",
     }
@@ -97,7 +97,7 @@ def test_the_columns_have_the_documented_types(policy):
     }
     dictionary = pa.dictionary(pa.int32(), pa.string())
     assert pq.read_schema(path) == pa.schema(
-        [("filled", pa.uint16()), ("upper", pa.uint8()), ("yahtzee_50", pa.bool_()),
+        [("filled", pa.uint32()), ("upper", pa.uint8()), ("yahtzee_50", pa.bool_()),
          ("dice", dictionary), ("rolls_left", pa.uint8()), ("best", dictionary),
          ("expected", pa.float64()), ("runner_up", dictionary), ("gap", pa.float64()),
          ("visit_probability", pa.float64())]

@@ -46,7 +46,7 @@ def test_values_are_every_reachable_state_with_its_columns():
     table = yahtzee.solve("yahtzee")
     v = table.values()
     assert list(v) == ["filled", "upper", "yahtzee_50", "turns_played", "expected_remaining"]
-    assert [v[k].dtype for k in v] == [np.uint16, np.uint8, np.bool_, np.uint32, np.float64]
+    assert [v[k].dtype for k in v] == [np.uint32, np.uint8, np.bool_, np.uint32, np.float64]
     assert all(len(a) == table.states for a in v.values())
     empty = (v["filled"] == 0) & (v["upper"] == 0) & ~v["yahtzee_50"]
     assert empty.sum() == 1
@@ -80,8 +80,8 @@ def test_unknown_rules_are_a_value_error_naming_the_rule_sets():
         yahtzee.solve("yahtzee-deluxe")
     assert str(e.value) == (
         "unknown rules `yahtzee-deluxe`: the rule sets are yahtzee, yahtzee-free-joker, "
-        "yahtzee-plain, yacht, yatzy, yacht-dice, or give the path of a rules file (with a `/` "
-        "or ending in .toml)"
+        "yahtzee-plain, yacht, yatzy, yacht-dice, maxi-yatzy, or give the path of a rules file "
+        "(with a `/` or ending in .toml)"
     )
     assert yahtzee.RULE_SETS == (
         "yahtzee",
@@ -90,6 +90,7 @@ def test_unknown_rules_are_a_value_error_naming_the_rule_sets():
         "yacht",
         "yatzy",
         "yacht-dice",
+        "maxi-yatzy",
     )
 
 

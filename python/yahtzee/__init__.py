@@ -13,8 +13,8 @@ command's ``--json`` answer), the same exact distribution and the same seeded si
 (3, 3)
 
 Rules are named as on the command line: ``yahtzee`` (official, forced Joker),
-``yahtzee-free-joker``, ``yahtzee-plain``, ``yacht``, ``yatzy``, ``yacht-dice`` (the built-in
-rule sets), or the path of a rules file (with a ``/`` or ending in ``.toml``, as ``--rules
+``yahtzee-free-joker``, ``yahtzee-plain``, ``yacht``, ``yatzy``, ``yacht-dice``,
+``maxi-yatzy`` (the built-in rule sets), or the path of a rules file (with a ``/`` or ending in ``.toml``, as ``--rules
 PATH``); ``upper_first=True`` adds the modifier "no lower box while an upper box is open".
 
 Results are plain value objects: they compare equal (``==``) when they hold the same figures
@@ -112,7 +112,7 @@ def solve(
     ``advise(..., opponents=[...])`` and built on first use too. The table has ``rules``, ``upper_first``,
     ``expected_score`` (of a new game), ``states`` (reachable turn-start states), ``path``,
     and ``values()``: a dict of numpy arrays, one entry per reachable state in layout order,
-    ``filled`` (uint16 mask of filled boxes, bit i for box i in card order), ``upper``
+    ``filled`` (uint32 mask of filled boxes, bit i for box i in card order), ``upper``
     (uint8, upper total capped at 63), ``yahtzee_50`` (bool, the Yahtzee box holds 50),
     ``turns_played`` (uint32) and ``expected_remaining`` (float64, the expected points still
     to come under optimal play) -- the columns of ``yahtzee export --all-states``, unrounded.

@@ -1,19 +1,24 @@
 //! Turn-start states, the score card a player types, and how states are laid out in a table.
 //!
 //! A [`State`] is what the future of a game depends on at the start of a turn: which boxes are
-//! filled, the upper-section total capped at 63 (only the bonus threshold matters), and whether
-//! the Yahtzee box holds 50 (only then do further Yahtzees earn 100). A [`ScoreCard`] is the
-//! fuller picture a player has, with the points of each box, from which the state and the points
-//! already banked are derived.
+//! filled, the upper-section total capped at the bonus threshold (63; 84 in Maxi Yatzy: only the
+//! threshold matters), and whether the Yahtzee box holds 50 (only then do further Yahtzees earn
+//! 100). A [`ScoreCard`] is the fuller picture a player has, with the points of each box, from
+//! which the state and the points already banked are derived.
 
 use std::fmt;
 
 use crate::game::rules::{BoxMask, MAX_UPPER_THRESHOLD, Rules, UPPER_MASK, describe_scores};
 use crate::text::{excerpt, plural};
 
-/// The most upper totals a state tracks: 0 to 62 exactly, and 63 standing for "63 or more"
-/// (the upper-bonus threshold of every rule set; a lower threshold tracks fewer).
+/// The most upper totals a state tracks: 0 to the threshold less one exactly, and the
+/// threshold standing for "the threshold or more" (63 in the five-dice rule sets, 84 in Maxi
+/// Yatzy, at most [`MAX_UPPER_THRESHOLD`]; a rule set tracks its threshold plus one).
 pub const UPPER_TOTALS: usize = MAX_UPPER_THRESHOLD as usize + 1;
+
+/// A set of upper totals, bit `u` for total `u`: 128 bits, room for every total to
+/// [`MAX_UPPER_THRESHOLD`].
+pub type UpperTotals = u128;
 
 /// A turn-start state.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -109,7 +114,8 @@ impl Bonuses {
 /// Where each state's value sits in a table's dense array of values.
 ///
 /// The index is `((filled * flags) + yahtzee_50) * lanes + upper`: the upper totals of one
-/// card are adjacent, so the solver computes and stores them as one row of 64 lanes.
+/// card are adjacent, so the solver computes and stores them as one row of lanes (64 with a
+/// threshold of 63).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Layout {
     /// Upper totals per card: the threshold plus one (64) with an upper bonus, else 1.
@@ -142,7 +148,7 @@ impl Layout {
 
     /// Index of the first lane of the row of `(filled, yahtzee_50)`.
     pub fn row(&self, filled: BoxMask, yahtzee_50: bool) -> usize {
-        (usize::from(filled) * self.flags + usize::from(yahtzee_50 && self.flags == 2)) * self.lanes
+        (filled as usize * self.flags + usize::from(yahtzee_50 && self.flags == 2)) * self.lanes
     }
 
     /// Index of a state.
@@ -174,8 +180,8 @@ pub fn card_states(rules: &Rules, filled: BoxMask) -> Vec<State> {
 
 /// The upper totals (capped at the threshold) reachable with these upper boxes filled, as a
 /// bit set; `1` (total 0 only) in rules without an upper bonus.
-pub fn reachable_upper_totals(rules: &Rules, filled: BoxMask) -> u64 {
-    let upper = usize::from(filled & UPPER_MASK);
+pub fn reachable_upper_totals(rules: &Rules, filled: BoxMask) -> UpperTotals {
+    let upper = (filled & UPPER_MASK) as usize;
     let dice = rules.dice().dice() as u32;
     match (rules.upper_threshold(), dice) {
         (0, _) => 1,
@@ -186,21 +192,21 @@ pub fn reachable_upper_totals(rules: &Rules, filled: BoxMask) -> u64 {
 
 /// [`reachable_upper_totals`] of each set of filled upper boxes with threshold 63, worked
 /// out at compile time (the solver asks for it once per card).
-const REACHABLE_UPPER_TOTALS: [u64; 64] = upper_totals_table(63, 5);
+const REACHABLE_UPPER_TOTALS: [UpperTotals; 64] = upper_totals_table(63, 5);
 
 /// The reachable upper totals of each set of filled upper boxes, capped at `threshold`, with
 /// `dice` dice (each upper box scores its face 0 to `dice` times).
-const fn upper_totals_table(threshold: u32, dice: u32) -> [u64; 64] {
-    let mut table = [0u64; 64];
+const fn upper_totals_table(threshold: u32, dice: u32) -> [UpperTotals; 64] {
+    let mut table = [0; 64];
     let mut upper = 0;
     while upper < 64 {
-        let mut set: u64 = 1;
+        let mut set: UpperTotals = 1;
         let mut face = 1;
         while face <= 6 {
             if upper & (1 << (face - 1)) != 0 {
-                let mut next = 0u64;
+                let mut next: UpperTotals = 0;
                 let mut total = 0;
-                while total < 64 {
+                while total < UPPER_TOTALS as u32 {
                     if set & (1 << total) != 0 {
                         let mut n = 0;
                         while n <= dice {
@@ -230,7 +236,7 @@ const fn upper_totals_table(threshold: u32, dice: u32) -> [u64; 64] {
 pub fn is_reachable(rules: &Rules, state: &State) -> bool {
     rules.order_allows(state.filled)
         && state.filled & !rules.full_mask() == 0
-        && state.upper < 64
+        && usize::from(state.upper) < UPPER_TOTALS
         && reachable_upper_totals(rules, state.filled) & (1 << state.upper) != 0
         && (!state.yahtzee_50 || bonus_flag_possible(rules, state.filled))
 }
@@ -247,7 +253,7 @@ fn bonus_flag_possible(rules: &Rules, filled: BoxMask) -> bool {
 /// The rows of `Layout::of(rules)` that hold reachable turn-start states, full cards
 /// included, ascending: each row's first index, and the set of its upper totals that are
 /// reachable (bit `u` for total `u`; bit 0 alone without an upper bonus).
-pub fn reachable_rows(rules: &Rules) -> impl Iterator<Item = (usize, u64)> + '_ {
+pub fn reachable_rows(rules: &Rules) -> impl Iterator<Item = (usize, UpperTotals)> + '_ {
     let layout = Layout::of(rules);
     (0..=rules.full_mask())
         .filter(|&m| rules.order_allows(m))
@@ -284,15 +290,25 @@ pub fn cards_by_depth(rules: &Rules) -> Vec<Vec<BoxMask>> {
     by_depth
 }
 
-/// The set bits of `set`, lowest first.
-pub fn set_bits(set: u64) -> impl Iterator<Item = usize> {
-    let mut rest = set;
+/// The set bits of `set` (a mask of boxes, or of upper totals), lowest first.
+pub fn set_bits(set: impl Into<u128>) -> impl Iterator<Item = usize> {
+    // Two 64-bit halves rather than one `u128`: the totals of a threshold of 63 all sit in the
+    // low half, which then costs what a `u64` did (the `u128` loop took half as many
+    // instructions again to write a table: results/maxi-yatzy-2026-12-03.md).
+    let set: u128 = set.into();
+    let (mut low, mut high) = (set as u64, (set >> 64) as u64);
     std::iter::from_fn(move || {
-        (rest != 0).then(|| {
-            let bit = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            bit
-        })
+        if low != 0 {
+            let bit = low.trailing_zeros() as usize;
+            low &= low - 1;
+            Some(bit)
+        } else if high != 0 {
+            let bit = high.trailing_zeros() as usize;
+            high &= high - 1;
+            Some(64 + bit)
+        } else {
+            None
+        }
     })
 }
 

@@ -6,14 +6,14 @@
 //! solves them in parallel, and each card is computed by the same sequential code whatever the
 //! thread count, which makes the table bit-identical at any thread count.
 //!
-//! One *turn* is solved for all the states of one card at once: every reachable upper total
-//! (0 to 63) with both values of the Yahtzee-box flag shares the same dice, the same keeps and
-//! the same boxes, and differs only in which successor value it reads and whether a further
-//! Yahtzee earns 100. The reachable states of a card are packed into lanes (`Lanes`), the
-//! totals from which the upper bonus is out of reach sharing one lane (their values are
-//! equal: the total plays no further part), and each quantity of the turn is an array of `N`
-//! lanes (16, 32 with AVX-512, 1 in rule sets without an upper bonus), which the compiler
-//! turns into SIMD code. A turn is:
+//! One *turn* is solved for all the states of one card at once: every reachable upper total (0 to
+//! 63, or to 84 in Maxi Yatzy) with both values of the Yahtzee-box flag shares the same dice, the
+//! same keeps and the same boxes, and differs only in which successor value it reads and whether a
+//! further Yahtzee earns 100. The reachable states of a card are packed into lanes (`Lanes`), the
+//! totals from which the upper bonus is out of reach sharing one lane (their values are equal: the
+//! total plays no further part), and each quantity of the turn is an array of `N` lanes (16, 32
+//! with AVX-512, 1 in rule sets without an upper bonus), which the compiler turns into SIMD code. A
+//! turn is:
 //!
 //! 1. the last roll: for each of the 252 rolls, the best box to fill
 //!    (`score_final_roll`);
@@ -44,7 +44,7 @@ use rayon::prelude::*;
 use crate::game::dice::{ALL_MULTISETS, Dice, DiceSpace, Keep, MAX_DICE, MAX_ROLLS};
 use crate::game::rules::{BoxMask, Joker, MAX_BOXES, Rules};
 use crate::game::state::{
-    Layout, State, UPPER_TOTALS, cards_by_depth, reachable_upper_totals, set_bits,
+    Layout, State, UPPER_TOTALS, UpperTotals, cards_by_depth, reachable_upper_totals, set_bits,
 };
 use crate::game::ties::{Preferred, PreferredLanes, TIE};
 pub use crate::solve::kernel::Layer;
@@ -52,9 +52,10 @@ pub(crate) use crate::solve::kernel::ScoreTable;
 use crate::solve::kernel::{Plan, aligned_start, per_line, run_turn};
 use crate::solve::simd::{Isa, Simd, simd_dispatch};
 
-/// Length of a successor row: 64 upper totals plus room for the largest upper score (30, or
-/// 36 with six dice), so a lane `u` reading `u + points` never leaves the row. Lanes past 63
-/// repeat lane 63.
+/// Length of a successor row: every upper total a layout may track (64 with a threshold of 63,
+/// 85 with Maxi Yatzy's 84, at most [`UPPER_TOTALS`]) plus room for the largest upper score
+/// (30, or 36 with six dice), so a lane `u` reading `u + points` never leaves the row. Lanes
+/// past the threshold repeat the threshold's lane.
 const ROW: usize = UPPER_TOTALS + 6 * MAX_DICE;
 /// The successor slot of the five-of-a-kind box filled with its points (50), which sets the
 /// bonus flag (slots 0 to `MAX_BOXES - 1` are the boxes filled with anything else).
@@ -81,8 +82,8 @@ pub(crate) fn held_bonus(rules: &Rules, upper: usize) -> f64 {
 
 /// Successor values of one card in "bonus held" form, for both values of the Yahtzee-box
 /// flag: row `(flag, slot)` (at `(flag * SLOTS + slot) * ROW`) holds at `i` the value of the
-/// state reached by filling the box of `slot`, at upper total `min(i, 63)`, plus the upper
-/// bonus when that total is 63 (in rule sets with an upper bonus). A box scoring `p` in the
+/// state reached by filling the box of `slot`, at upper total `min(i, threshold)`, plus the
+/// upper bonus when that total is the threshold (in rule sets with an upper bonus). A box scoring `p` in the
 /// upper section moves lane `u` to `i = u + p`; any other box leaves it at `i = u`.
 pub(crate) struct Successors {
     rows: Vec<f64>,
@@ -128,7 +129,8 @@ impl Successors {
                 let next_flag = yahtzee_50 || (slot == SLOT_FIFTY && rules.has_yahtzee_bonus());
                 let base = layout.row(filled | (1 << index), next_flag);
                 let at = Successors::at(yahtzee_50, slot);
-                let row = &mut self.rows[at..at + ROW];
+                // What the lanes of this layout read: its totals and the largest upper score.
+                let row = &mut self.rows[at..at + layout.lanes + 6 * MAX_DICE];
                 if rules.has_upper_bonus() {
                     row[..last].copy_from_slice(&values[base..base + last]);
                     row[last..].fill(values[base + last] + held);
@@ -294,7 +296,7 @@ impl Plan<f64> {
                 self.joker_rows.push(row);
             }
             self.jokers
-                .push((r as u8, from, self.joker_rows.len() as u16));
+                .push((r as u16, from, self.joker_rows.len() as u16));
         }
     }
 }
@@ -857,14 +859,14 @@ fn opening_roll<const N: usize>(k: &[[f64; N]], scores: &ScoreTable, dice: DiceS
 /// lane solves them all: every total once the upper section is full (no upper box is left to
 /// score), and otherwise the totals from which the upper bonus is out of reach whatever the
 /// open upper boxes score (the total plays no further part). In rule sets with an upper bonus.
-pub(crate) fn shared_upper_totals(rules: &Rules, filled: BoxMask) -> u64 {
+pub(crate) fn shared_upper_totals(rules: &Rules, filled: BoxMask) -> UpperTotals {
     let threshold = rules.upper_threshold();
     let most: u32 = (1..=6u32)
         .filter(|face| filled & (1 << (face - 1)) == 0)
         .map(|face| face * rules.dice().dice() as u32)
         .sum();
     if most == 0 {
-        u64::MAX
+        UpperTotals::MAX
     } else if most >= threshold {
         0
     } else {
@@ -1053,14 +1055,11 @@ impl Solver {
         let mut cards_left = cards.iter().peekable();
         let mut places = Vec::with_capacity(cards.len());
         for (filled, place) in values.chunks_mut(width).enumerate() {
-            if cards_left.next_if(|&&c| usize::from(c) == filled).is_some() {
+            if cards_left.next_if(|&&c| c as usize == filled).is_some() {
                 places.push(place);
             }
         }
-        debug_assert_eq!(
-            self.layout.row(cards[0], false),
-            usize::from(cards[0]) * width
-        );
+        debug_assert_eq!(self.layout.row(cards[0], false), cards[0] as usize * width);
         places
             .into_par_iter()
             .zip(rows.par_chunks(width))
@@ -1206,7 +1205,7 @@ mod tests {
         // Only the aces and twos open: at most 15 more, totals 0 to 47.
         assert_eq!(shared_upper_totals(0b11_1100 | 1 << 9), (1 << 48) - 1);
         // Upper section full: every total shares one value.
-        assert_eq!(shared_upper_totals(UPPER_MASK), u64::MAX);
+        assert_eq!(shared_upper_totals(UPPER_MASK), UpperTotals::MAX);
         // Fours, fives and sixes open: 75 more, no total is out of reach.
         assert_eq!(shared_upper_totals(0b00_0111), 0);
     }

@@ -321,7 +321,7 @@ pub(crate) struct Plan<T> {
     /// A roll adds its points.
     pub(crate) added: Vec<(u8, u16)>,
     /// The five-of-a-kind rolls decided by the Joker: (roll offset, range of `joker_rows`).
-    pub(crate) jokers: Vec<(u8, u16, u16)>,
+    pub(crate) jokers: Vec<(u16, u16, u16)>,
     /// Rows of the Joker's choices.
     pub(crate) joker_rows: Vec<u16>,
     /// The rows, from `rows[start]`, which is on a cache line boundary (see [`LINE`]).

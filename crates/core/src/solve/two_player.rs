@@ -226,7 +226,7 @@ pub struct Ply<T> {
 pub(crate) fn ranks(masks: usize, cards: &[BoxMask]) -> Vec<u32> {
     let mut rank = vec![u32::MAX; masks];
     for (i, &c) in cards.iter().enumerate() {
-        rank[usize::from(c)] = i as u32;
+        rank[c as usize] = i as u32;
     }
     rank
 }
@@ -267,8 +267,8 @@ impl<T: Real> Ply<T> {
     /// The stored vector `S` of the pair (mover's card, other card) and its range, if the
     /// pair is in this ply.
     pub fn pair(&self, mover: BoxMask, other: BoxMask) -> Option<(&[T], Range)> {
-        let m = *self.mover_rank.get(usize::from(mover))?;
-        let o = *self.other_rank.get(usize::from(other))?;
+        let m = *self.mover_rank.get(mover as usize)?;
+        let o = *self.other_rank.get(other as usize)?;
         if m == u32::MAX || o == u32::MAX {
             return None;
         }

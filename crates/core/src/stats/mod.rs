@@ -289,7 +289,7 @@ pub fn exact_forward(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + Sync)
         let turns: Vec<(BoxMask, Vec<Option<Vec<TurnEvent>>>)> = cards
             .par_iter()
             .filter_map(|&m| {
-                let block = layer[usize::from(m)].as_ref()?;
+                let block = layer[m as usize].as_ref()?;
                 let reached = |slot: usize| block[slot].is_some() || block[slots + slot].is_some();
                 // The turns of the card's states reached, computed together.
                 let states: Vec<State> = (0..slots)
@@ -308,15 +308,15 @@ pub fn exact_forward(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + Sync)
             .collect();
         let mut events_of: Vec<Option<Vec<Option<Vec<TurnEvent>>>>> = vec![None; layout.masks];
         for (m, e) in turns {
-            events_of[usize::from(m)] = Some(e);
+            events_of[m as usize] = Some(e);
         }
         // The per-box figures and the visits, in a fixed order: card, slot, event.
         for &m in cards {
-            let Some(block) = &layer[usize::from(m)] else {
+            let Some(block) = &layer[m as usize] else {
                 continue;
             };
             visit(&mut visits, &layout, m, block);
-            let events = events_of[usize::from(m)]
+            let events = events_of[m as usize]
                 .as_ref()
                 .expect("the turns of a card reached");
             for (k, h) in block.iter().enumerate() {
@@ -341,7 +341,7 @@ pub fn exact_forward(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + Sync)
             .collect();
         let mut next_layer: Vec<Option<Block>> = vec![None; layout.masks];
         for (m, b) in blocks {
-            next_layer[usize::from(m)] = Some(b);
+            next_layer[m as usize] = Some(b);
         }
         layer = next_layer;
         progress(depth as u64 + 1, boxes as u64);
@@ -412,8 +412,7 @@ fn gather(
             continue;
         }
         let m = next & !(1 << b);
-        let (Some(block), Some(events)) = (&layer[usize::from(m)], &events_of[usize::from(m)])
-        else {
+        let (Some(block), Some(events)) = (&layer[m as usize], &events_of[m as usize]) else {
             continue;
         };
         for (k, h) in block.iter().enumerate() {

@@ -940,7 +940,7 @@ fn propagate(
     let by_depth = cards_by_depth(&rules);
     let mut layer: Vec<Option<Block>> = vec![None; layout.masks];
     for seed in seeds {
-        let block = layer[usize::from(seed.state.filled)].get_or_insert_with(|| vec![None; slots]);
+        let block = layer[seed.state.filled as usize].get_or_insert_with(|| vec![None; slots]);
         block[slot_of(&layout, &seed.state)]
             .get_or_insert_with(Joint::default)
             .row_mut(seed.bonuses)
@@ -967,7 +967,7 @@ fn propagate(
         let cards: Vec<BoxMask> = depth_cards
             .iter()
             .copied()
-            .filter(|&m| layer[usize::from(m)].is_some())
+            .filter(|&m| layer[m as usize].is_some())
             .collect();
         visit(&mut visits, &layout, &layer, &cards);
         let next: Vec<Mutex<Option<Block>>> = (0..layout.masks).map(|_| Mutex::new(None)).collect();
@@ -977,7 +977,7 @@ fn propagate(
                 .iter()
                 .enumerate()
                 .flat_map(|(i, &m)| {
-                    let block = layer[usize::from(m)].as_ref().expect("a card with mass");
+                    let block = layer[m as usize].as_ref().expect("a card with mass");
                     (0..slots)
                         .filter(move |&s| block[s].is_some())
                         .map(move |s| (i, s))
@@ -987,7 +987,7 @@ fn propagate(
                 .par_iter()
                 .map(|&(i, s)| {
                     let m = batch[i];
-                    let joint = layer[usize::from(m)].as_ref().expect("a card with mass")[s]
+                    let joint = layer[m as usize].as_ref().expect("a card with mass")[s]
                         .as_ref()
                         .expect("a state with mass");
                     StateTurns::new(policy, &super::state_of(&layout, m, s), joint)
@@ -1020,9 +1020,7 @@ fn propagate(
             successors.sort_unstable();
             successors.dedup();
             successors.par_iter().for_each(|&n| {
-                let mut slot = next[usize::from(n)]
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner());
+                let mut slot = next[n as usize].lock().unwrap_or_else(|e| e.into_inner());
                 let block = slot.get_or_insert_with(|| vec![None; slots]);
                 for (i, &m) in batch.iter().enumerate() {
                     let c = n & !m;
@@ -1030,7 +1028,7 @@ fn propagate(
                         continue;
                     }
                     let c = c.trailing_zeros() as u8;
-                    let from = layer[usize::from(m)].as_ref().expect("a card with mass");
+                    let from = layer[m as usize].as_ref().expect("a card with mass");
                     for (s, t) in turns[i].iter().enumerate() {
                         let (Some(t), Some(joint)) = (t, &from[s]) else {
                             continue;
@@ -1065,7 +1063,7 @@ fn propagate(
     let full: Vec<BoxMask> = by_depth[boxes]
         .iter()
         .copied()
-        .filter(|&m| layer[usize::from(m)].is_some())
+        .filter(|&m| layer[m as usize].is_some())
         .collect();
     visit(&mut visits, &layout, &layer, &full);
     for block in layer.iter().flatten() {
@@ -1091,7 +1089,7 @@ fn propagate(
 /// Adds the mass of every state of `cards` in `layer` to `visits`, in the order of the cards.
 fn visit(visits: &mut Visits, layout: &Layout, layer: &[Option<Block>], cards: &[BoxMask]) {
     for &m in cards {
-        let block = layer[usize::from(m)].as_ref().expect("a card with mass");
+        let block = layer[m as usize].as_ref().expect("a card with mass");
         for (s, joint) in block.iter().enumerate() {
             if let Some(joint) = joint {
                 let mass: f64 = joint.rows.iter().flat_map(|r| &r.mass).sum();

@@ -25,7 +25,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use crate::game::rules::{Order, Rules};
-use crate::game::state::{Layout, State, reachable_rows, reachable_state_count, set_bits};
+use crate::game::state::{
+    Layout, State, UPPER_TOTALS, UpperTotals, reachable_rows, reachable_state_count, set_bits,
+};
 use crate::solve::expected::{
     CARD_LANES, CardKeepValues, ExpectedValues, Layer, ScoreTable, SolveOptions, Turn, TurnKeeps,
     TurnValues, card_keep_values, card_keeps, card_turns,
@@ -362,7 +364,7 @@ const BODY_PIECE: usize = 32 * 1024;
 fn write_body(
     count: u64,
     values: &[f64],
-    rows: impl Iterator<Item = (usize, u64)>,
+    rows: impl Iterator<Item = (usize, UpperTotals)>,
     write: &mut dyn FnMut(&[u8]) -> std::io::Result<()>,
 ) -> std::io::Result<u64> {
     write(&count.to_le_bytes())?;
@@ -372,8 +374,8 @@ fn write_body(
         for u in set_bits(uppers) {
             piece.extend_from_slice(&values[row + u].to_le_bytes());
         }
-        // A row adds at most 64 values: flush before the piece could grow.
-        if piece.len() + 64 * 8 > piece.capacity() {
+        // A row adds at most `UPPER_TOTALS` values: flush before the piece could grow.
+        if piece.len() + UPPER_TOTALS * 8 > piece.capacity() {
             write(&piece)?;
             written += piece.len();
             piece.clear();
@@ -530,9 +532,12 @@ mod tests {
             .collect();
         let mut body = Vec::new();
         // Rows of 64, then one of 5 values.
-        let rows = (0..values.len())
-            .step_by(64)
-            .map(|row| (row, u64::MAX >> (64 - (values.len() - row).min(64))));
+        let rows = (0..values.len()).step_by(64).map(|row| {
+            (
+                row,
+                (u64::MAX >> (64 - (values.len() - row).min(64))).into(),
+            )
+        });
         let size = write_body(values.len() as u64, &values, rows, &mut |bytes| {
             body.extend_from_slice(bytes);
             Ok(())

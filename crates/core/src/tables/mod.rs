@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::game::rules::Rules;
+use crate::game::rules::{BoxMask, Rules};
 
 pub mod cache;
 pub mod container;
@@ -142,7 +142,7 @@ pub enum TableError {
     )]
     Unsolved {
         /// The card's mask of filled boxes.
-        filled: u16,
+        filled: BoxMask,
     },
     /// The table is sound but solves another objective (a target table where the
     /// expected-score table was asked for, say). Fix: give the table of the objective asked

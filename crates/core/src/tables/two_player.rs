@@ -174,7 +174,7 @@ impl EarlyTable {
             return Ok(None);
         }
         let stored = &self.plies[ply - self.first];
-        let rank = stored.mover_rank[usize::from(mover)];
+        let rank = stored.mover_rank[mover as usize];
         if rank == u32::MAX {
             return Err(self
                 .origin()

@@ -172,15 +172,15 @@ impl<T: Real> VectorTable<T> {
 impl VectorTable<f32> {
     /// The values of the card `filled`, read from the file (and checked) on first use.
     pub fn card(&self, filled: BoxMask) -> Result<&[f32], TableError> {
-        let slot = &self.solution.cards[usize::from(filled)];
+        let slot = &self.solution.cards[filled as usize];
         if let Some(values) = slot.get() {
             return Ok(values);
         }
         let values = match (&self.file, &self.lengths) {
             (_, Some(lengths)) if !stores(self.rules(), filled) => {
-                self.solve_card(filled, lengths[usize::from(filled)])?
+                self.solve_card(filled, lengths[filled as usize])?
             }
-            (Some(file), Some(lengths)) => file.read_card(filled, lengths[usize::from(filled)])?,
+            (Some(file), Some(lengths)) => file.read_card(filled, lengths[filled as usize])?,
             _ => return Err(TableError::Unsolved { filled }),
         };
         Ok(slot.get_or_init(|| values))
@@ -499,7 +499,7 @@ impl VectorTable<f32> {
         let (cards, lengths) = table.card_entries(index, &head)?;
         let values = &body[sizes.index..];
         for m in file_cards(rules).filter(|&m| stores(rules, m)) {
-            let (entry, m) = (&cards[usize::from(m)], usize::from(m));
+            let (entry, m) = (&cards[m as usize], m as usize);
             let from = 4 * entry.first as usize;
             let words = &values[from..from + 4 * entry.count as usize];
             container::check_crc(&head.origin, entry.crc, words)?;
@@ -553,14 +553,14 @@ impl VectorTable<f32> {
         let mut cards = vec![Piece::default(); self.layout().masks];
         let mut next = 0u64;
         for (i, m) in file_cards(rules).enumerate() {
-            cards[usize::from(m)] =
+            cards[m as usize] =
                 Piece::following(index, section + i * PIECE_BYTES, &mut next, origin, || {
                     format!("card {m}")
                 })?;
         }
         container::check_entries(head, next, "cards")?;
         for m in file_cards(rules).filter(|&m| !stores(rules, m)) {
-            if cards[usize::from(m)].count != 0 {
+            if cards[m as usize].count != 0 {
                 return Err(origin.corrupt(format!("values for card {m}, which is left out")));
             }
         }
@@ -574,7 +574,7 @@ impl VectorTable<f32> {
                     origin.corrupt(format!("a range of card {} ends at value {end}", s.filled))
                 );
             }
-            let length = &mut lengths[usize::from(s.filled)];
+            let length = &mut lengths[s.filled as usize];
             *length = (*length).max(end as u32);
             if r.len > 0 && (r.lo < -(1 << 20) || r.lo > 1 << 20) {
                 return Err(origin.corrupt(format!("a range starts at coordinate {}", r.lo)));
@@ -588,7 +588,7 @@ impl CardFile {
     /// Reads the values of the card `filled`, checks their CRC-32 and unpacks them to its
     /// `length` values.
     fn read_card(&self, filled: BoxMask, length: u32) -> Result<Box<[f32]>, TableError> {
-        let m = usize::from(filled);
+        let m = filled as usize;
         let words = self.cards[m].read(&self.path, self.values_at)?;
         unpack(&words, length, &Origin::File(self.path.clone()), m)
     }

@@ -30,7 +30,7 @@ use crate::text::excerpt;
 /// The rules files shipped with the program (`data/rules/`), embedded so that the program
 /// works from any folder: each built-in rule set's name and its file's text, in the order of
 /// `shared/RULES.md`.
-pub const SHIPPED: [(&str, &str); 6] = [
+pub const SHIPPED: [(&str, &str); 7] = [
     (
         "yahtzee",
         include_str!("../../../../../data/rules/yahtzee.toml"),
@@ -55,9 +55,13 @@ pub const SHIPPED: [(&str, &str); 6] = [
         "yacht-dice",
         include_str!("../../../../../data/rules/yacht-dice.toml"),
     ),
+    (
+        "maxi-yatzy",
+        include_str!("../../../../../data/rules/maxi-yatzy.toml"),
+    ),
 ];
 
-/// The largest rules file read, in bytes: a card of 15 boxes with long aliases and comments
+/// The largest rules file read, in bytes: a card of 20 boxes with long aliases and comments
 /// is a few kilobytes.
 pub const MAX_FILE_BYTES: u64 = 64 * 1024;
 
@@ -613,23 +617,25 @@ impl Checker<'_> {
                     );
                 }
                 let b = b.get_ref();
-                // All the dice showing each face once per box: 5 (or 6) × (1 + ... + 6).
+                // All the dice showing each face once per box: 5 (or 6) × (1 + ... + 6), within
+                // what the state layout tracks (126, the most of six dice).
                 let most = dice.dice() as i64 * 21;
+                let allowed = most.min(i64::from(MAX_UPPER_THRESHOLD));
                 let t = *b.threshold.get_ref();
                 if t > most {
                     return self.error(
                         &b.threshold.span(),
                         format!(
-                            "`upper_bonus.threshold` {t} is impossible: the upper section adds up to at most {most}; allowed: 1 to {MAX_UPPER_THRESHOLD}"
+                            "`upper_bonus.threshold` {t} is impossible: the upper section adds up to at most {most}; allowed: 1 to {allowed}"
                         ),
                     );
                 }
                 let threshold = self.number(
                     &b.threshold,
                     "`upper_bonus.threshold`",
-                    1..=i64::from(MAX_UPPER_THRESHOLD),
+                    1..=allowed,
                     &format!(
-                        "1 to {MAX_UPPER_THRESHOLD} (the state layout tracks upper totals up to {MAX_UPPER_THRESHOLD})"
+                        "1 to {allowed} (the most the upper section adds up to; the state layout tracks upper totals up to {MAX_UPPER_THRESHOLD})"
                     ),
                 )?;
                 let points = self.points(&b.points, "`upper_bonus.points`")?;
@@ -702,7 +708,7 @@ impl Checker<'_> {
             return self.error(
                 &raw.span(),
                 format!(
-                    "the card has {n} boxes ([[box]] tables); allowed: 1 to {MAX_BOXES} (a card is a 16-bit mask in the state layout, with one spare slot for the solver)"
+                    "the card has {n} boxes ([[box]] tables); allowed: 1 to {MAX_BOXES} (the tables are dense over the 2^n cards: 2^20 cards of Maxi Yatzy take 713 MB of values, and each box more doubles that)"
                 ),
             );
         }
@@ -1167,13 +1173,13 @@ mod tests {
                 &[
                     "`upper_bonus.threshold` 200 is impossible",
                     "at most 105",
-                    "1 to 63",
+                    "allowed: 1 to 105",
                 ],
             ),
             (
-                yacht_dice_with("threshold = 63", "threshold = 80"),
-                "threshold = 80",
-                &["`upper_bonus.threshold` must be 1 to 63", "not 80"],
+                yacht_dice_with("threshold = 63", "threshold = 0"),
+                "threshold = 0",
+                &["`upper_bonus.threshold` must be 1 to 105", "not 0"],
             ),
             (
                 yacht_dice_with("dice = 5", "dice = 7"),
@@ -1209,7 +1215,7 @@ mod tests {
                         .collect::<String>()
                 ),
                 "[[box]]",
-                &["the card has 40 boxes", "allowed: 1 to 15"],
+                &["the card has 40 boxes", "allowed: 1 to 20"],
             ),
             (
                 yacht_dice_with("name = \"choice\"", "name = \"fh\""),

@@ -25,19 +25,24 @@ use crate::game::dice::{DICE, Dice, DiceSpace, FACES};
 pub mod file;
 
 /// A set of boxes of one card, bit `i` for the box at position `i` of [`Rules::boxes`].
-pub type BoxMask = u16;
+pub type BoxMask = u32;
 
-/// The most boxes a card may have: a [`BoxMask`] has 16 bits, and the solver keeps one spare
-/// successor slot (see `solver`).
-pub const MAX_BOXES: usize = 15;
+/// The most boxes a card may have: 20, Maxi Yatzy's card. The tables are dense over the
+/// cards, 2^n of them: at 20 boxes the expected-score values of Maxi Yatzy (85 upper totals,
+/// 8 bytes each) take 2^20 × 85 × 8 bytes = 713 MB while solving; each box more doubles that
+/// (1.4 GB at 21, 5.7 GB at 23), past what a solve may use (4 GiB). A [`BoxMask`] has 32
+/// bits, and the solver keeps one spare successor slot (see `solver`).
+pub const MAX_BOXES: usize = 20;
 
 /// Mask of the six upper boxes: in every rule set with an upper section they are the first
 /// six, Ones to Sixes.
 pub const UPPER_MASK: BoxMask = 0b11_1111;
 
-/// The largest upper-bonus threshold the state encoding supports: the upper total is tracked
-/// in a 64-bit set of totals 0 to the threshold.
-pub const MAX_UPPER_THRESHOLD: u32 = 63;
+/// The largest upper-bonus threshold the state encoding supports: the most the upper section
+/// of six dice adds up to (6 × 21), so every threshold a card can reach (Maxi Yatzy's 84
+/// included). The reachable upper totals of a card are a 128-bit set of totals 0 to the
+/// threshold (the state's `UpperTotals`).
+pub const MAX_UPPER_THRESHOLD: u32 = 126;
 
 /// The section of the card a box belongs to.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
@@ -212,8 +217,8 @@ impl Scoring {
         matches!(self, Scoring::FullHouse { .. } | Scoring::Straight { .. })
     }
 
-    /// What the box scores, in words.
-    pub fn describe(&self) -> String {
+    /// What the box scores, in words, in a game of `dice` dice.
+    pub fn describe(&self, dice: usize) -> String {
         let points = |p: u32| format!("{p}");
         let runs = |length: u8, starts: u8| {
             (1..=FACES as u8)
@@ -232,7 +237,7 @@ impl Scoring {
             Scoring::OfAKind { count, sum } => format!(
                 "at least {count} dice of one face: {}",
                 match sum {
-                    Sum::AllDice => "the sum of all five dice".to_string(),
+                    Sum::AllDice => format!("the sum of all {} dice", words(dice)),
                     Sum::Matching => format!("the sum of those {count} dice"),
                     Sum::Points(p) => points(p),
                 }
@@ -264,7 +269,14 @@ impl Scoring {
                 } else {
                     ""
                 },
-                fixed.map_or("the sum of the dice".to_string(), points)
+                fixed.map_or(
+                    if dice == DICE {
+                        "the sum of the dice".to_string()
+                    } else {
+                        "the sum of the best such five dice".to_string()
+                    },
+                    points
+                )
             ),
             Scoring::Straight {
                 length,
@@ -272,16 +284,23 @@ impl Scoring {
                 points: p,
             } => {
                 let p = p.map_or("the sum of the dice".to_string(), points);
-                if usize::from(length) == DICE {
+                if usize::from(length) == dice {
                     format!("exactly {}: {p}", runs(length, starts))
                 } else {
                     format!("{} among the dice: {p}", runs(length, starts))
                 }
             }
-            Scoring::FiveOfAKind { points: p } => format!("all five dice the same: {p}"),
-            Scoring::Chance => "any dice: the sum of all five dice".to_string(),
+            Scoring::FiveOfAKind { points: p } => {
+                format!("all {} dice the same: {p}", words(dice))
+            }
+            Scoring::Chance => format!("any dice: the sum of all {} dice", words(dice)),
         }
     }
+}
+
+/// A number of dice in words: `five`, `six`.
+fn words(dice: usize) -> &'static str {
+    if dice == DICE { "five" } else { "six" }
 }
 
 /// The best of two groups of different faces, `big` dice of one and `small` of another
@@ -799,6 +818,14 @@ impl RuleSet {
             .iter()
             .position(|c| matches!(c.scoring, Scoring::FiveOfAKind { .. }))
     }
+
+    /// True when the whole game solves in seconds: a card of at most 15 boxes (Yatzy's 2^15
+    /// cards take 3 s on two cores). Maxi Yatzy's 2^20 cards take minutes and most of a
+    /// gigabyte: the tests and fuzz targets that solve every built-in rule set solve those
+    /// for which this holds.
+    pub fn solves_in_seconds(&self) -> bool {
+        self.boxes.len() <= 15
+    }
 }
 
 /// Whether the boxes may be filled in any order.
@@ -1209,7 +1236,7 @@ impl RulesCard {
                 title: c.title,
                 aliases: c.aliases,
                 section: c.section,
-                scores: c.scoring.describe(),
+                scores: c.scoring.describe(rules.dice().dice()),
                 possible: describe_scores(rules.possible_scores(i)),
             })
             .collect();
