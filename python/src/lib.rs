@@ -340,6 +340,7 @@ fn stats<'py>(
     at_least: Vec<i64>,
 ) -> PyResult<(Bound<'py, PyArray1<f64>>, String)> {
     let at_least = thresholds(&at_least)?;
+    yahtzee_core::stats::check_exact(table.ev().rules()).map_err(value_error)?;
     let (report, tally) = py.detach(|| report::stats(table.ev(), &at_least, &|_, _| {}));
     let total = tally.total();
     let pmf: Vec<f64> = tally.score.iter().map(|m| m / total).collect();
@@ -351,9 +352,13 @@ fn stats<'py>(
 /// The chance that a game played by the optimal policy of `table` reaches each reachable
 /// turn-start state, in the order of `Table.values()` (the rows of `export --all-states`).
 #[pyfunction]
-fn visit_probabilities<'py>(py: Python<'py>, table: &Table) -> Bound<'py, PyArray1<f64>> {
+fn visit_probabilities<'py>(
+    py: Python<'py>,
+    table: &Table,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    yahtzee_core::stats::check_exact(table.ev().rules()).map_err(value_error)?;
     let visits = py.detach(|| yahtzee_core::stats::visit_probabilities(table.ev(), &|_, _| {}));
-    visits.in_state_order().into_pyarray(py)
+    Ok(visits.in_state_order().into_pyarray(py))
 }
 
 /// A number of games or a seed from Python, as a `u64`, or the command line's message.

@@ -148,14 +148,15 @@ fn write_out(
 
 /// The chance that optimal play reaches each state (the exports' visit probability), with
 /// a progress bar: the forward pass of `stats`.
-fn visits(table: &StrategyTable) -> Visits {
+fn visits(table: &StrategyTable) -> Result<Visits> {
+    yahtzee_core::stats::check_exact(table.rules())?;
     let bar = super::progress_bar("chance of reaching each state", "turns");
     let visits = visit_probabilities(table, &|done, total| {
         bar.set_length(total);
         bar.set_position(done);
     });
     bar.finish_and_clear();
-    visits
+    Ok(visits)
 }
 
 fn write_scope(
@@ -168,12 +169,12 @@ fn write_scope(
     Ok(match scope {
         Scope::Card(card) => export::write_card(table, card, filter, format, out)?,
         Scope::StateValues => {
-            let visits = visits(table);
+            let visits = visits(table)?;
             export::write_state_values(table, &|s| visits.of(s), format, out)?
         }
         Scope::Opening => export::write_opening(table, filter.min_gap, format, out)?,
         Scope::Policy => {
-            let visits = visits(table);
+            let visits = visits(table)?;
             let bar = super::progress_bar("exporting policy", "states");
             let rows = export::write_policy(
                 table,

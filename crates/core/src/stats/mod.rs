@@ -247,6 +247,34 @@ pub struct Forward {
     pub visits: Visits,
 }
 
+/// A game whose exact forward pass is not computed: a card of more than 15 boxes (Maxi
+/// Yatzy's 20). The pass holds a histogram of banked points for every state of two
+/// adjacent depths: for Maxi Yatzy 20.7 million states at depths 10 and 11, histograms up to
+/// 350 points wide, tens of GiB. Fix: simulate the game's games instead.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "the exact distribution of {game} is not computed: its card of {boxes} boxes (more than 15) needs tens of GiB in the forward pass; estimate it with `yahtzee simulate --rules {game}`"
+)]
+pub struct ExactTooLarge {
+    /// The game's name.
+    pub game: String,
+    /// Its boxes.
+    pub boxes: usize,
+}
+
+/// `Ok` when the exact forward pass of `rules` ([`exact_distribution`], [`visit_probabilities`],
+/// the target policy's) fits in memory: checked by every front end before it loads a table
+/// for one.
+pub fn check_exact(rules: &Rules) -> Result<(), ExactTooLarge> {
+    if rules.set.solves_in_seconds() {
+        return Ok(());
+    }
+    Err(ExactTooLarge {
+        game: rules.set.name.to_string(),
+        boxes: rules.set.boxes.len(),
+    })
+}
+
 /// The exact distribution of the final score from an empty card under the optimal policy of
 /// `table`, with the per-box figures. `progress(done, total)` is called after each depth.
 /// Runs on the current rayon thread pool; the result is the same at any thread count.
