@@ -16,7 +16,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use yahtzee_core::game::rules::{Order, RuleSet};
+use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::tables::set::TableKind;
 
 use crate::serve::Served;
@@ -1884,7 +1884,7 @@ fn a_phone_reviews_to_win_rates_several_games_and_cancels_a_table_build() {
         let text = b.text("#status-text");
         (text.starts_with("Building the target table of yahtzee")
             && text.contains(" of ")
-            && text.contains(TableKind::Target.build_cost()))
+            && text.contains(TableKind::Target.build_cost(&Rules::new(RuleSet::YAHTZEE))))
         .then_some(())
     });
     assert!(b.on_screen("#cancel"), "Cancel is on the first screen");

@@ -342,7 +342,7 @@ fn card_parquet_is_the_card_csv_with_typed_columns() {
     assert_eq!(
         file.types(),
         [
-            ("filled", unsigned(16)),
+            ("filled", unsigned(32)),
             ("upper", unsigned(8)),
             ("yahtzee_50", boolean()),
             ("dice", text()),
@@ -413,7 +413,7 @@ fn every_state_and_the_opening_in_parquet_are_their_csv() {
     assert_eq!(
         states.types(),
         [
-            ("filled", unsigned(16)),
+            ("filled", unsigned(32)),
             ("upper", unsigned(8)),
             ("yahtzee_50", boolean()),
             ("turns_played", unsigned(32)),

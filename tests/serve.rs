@@ -937,13 +937,19 @@ fn tables_load_once_with_their_status_and_the_target_table_of_yacht_builds_on_de
     let t = ready("expected-score");
     assert_eq!(t["total"], t["done"]);
     // What a build costs, for the page to say while it builds.
-    assert_eq!(t["build_cost"], TableKind::ExpectedScore.build_cost());
+    assert_eq!(
+        t["build_cost"],
+        TableKind::ExpectedScore.build_cost(&Rules::new(RuleSet::YACHT))
+    );
     assert!(t["total"].as_u64().unwrap() > 0, "it was built: {t}");
     let (status, body) = server.post("/api/load?rules=yacht&objective=target", "");
     assert_eq!(status, 200);
     assert!(body.contains(r#""objective":"target""#), "{body}");
     let t = ready("target");
-    assert_eq!(t["build_cost"], TableKind::Target.build_cost());
+    assert_eq!(
+        t["build_cost"],
+        TableKind::Target.build_cost(&Rules::new(RuleSet::YACHT))
+    );
     let mut names: Vec<String> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

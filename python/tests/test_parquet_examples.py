@@ -90,7 +90,7 @@ def test_the_columns_have_the_documented_types(policy):
         "runner_up": "category", "gap": "float64", "visit_probability": "float64",
     }
     assert dict(pl.scan_parquet(path).collect_schema()) == {
-        "filled": pl.UInt16, "upper": pl.UInt8, "yahtzee_50": pl.Boolean,
+        "filled": pl.UInt32, "upper": pl.UInt8, "yahtzee_50": pl.Boolean,
         "dice": pl.Categorical, "rolls_left": pl.UInt8, "best": pl.Categorical,
         "expected": pl.Float64, "runner_up": pl.Categorical, "gap": pl.Float64,
         "visit_probability": pl.Float64,
@@ -104,7 +104,7 @@ def test_the_columns_have_the_documented_types(policy):
     )
     described = duckdb.sql(f"DESCRIBE SELECT * FROM '{path}'").fetchall()
     assert {r[0]: r[1] for r in described} == {
-        "filled": "USMALLINT", "upper": "UTINYINT", "yahtzee_50": "BOOLEAN", "dice": "VARCHAR",
+        "filled": "UINTEGER", "upper": "UTINYINT", "yahtzee_50": "BOOLEAN", "dice": "VARCHAR",
         "rolls_left": "UTINYINT", "best": "VARCHAR", "expected": "DOUBLE",
         "runner_up": "VARCHAR", "gap": "DOUBLE", "visit_probability": "DOUBLE",
     }

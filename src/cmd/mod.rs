@@ -225,7 +225,7 @@ impl Observer for Terminal {
                     table_words(kind),
                     rules.label(),
                     path.display(),
-                    kind.build_cost()
+                    kind.build_cost(rules)
                 );
                 let (message, unit) = match kind {
                     TableKind::ExpectedScore => (format!("solving {}", rules.label()), "cards"),

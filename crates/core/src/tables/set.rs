@@ -77,8 +77,11 @@ impl TableKind {
     /// note, the page's progress through [`TableStatus::build_cost`]): how long it takes and,
     /// for the large tables, the size of the file it leaves (the README's "Table sizes",
     /// `results/table-sizes-2026-12-03.md`: a file of Yacht's is a few MB).
-    pub fn build_cost(self) -> &'static str {
+    pub fn build_cost(self, rules: &Rules) -> &'static str {
         match self {
+            TableKind::ExpectedScore if !rules.set.solves_in_seconds() => {
+                "minutes, about a GiB of memory and up to 460 MB on disk for a card of more than 15 boxes (Maxi Yatzy's 20)"
+            }
             TableKind::ExpectedScore => "a second or so",
             TableKind::Target | TableKind::Distribution => {
                 "about a minute and up to 250 MB on disk for the Yahtzee and Yatzy rule sets"
@@ -289,7 +292,7 @@ impl<T> Slot<T> {
             done: self.done.load(Ordering::Relaxed),
             total: self.total.load(Ordering::Relaxed),
             error,
-            build_cost: kind.build_cost(),
+            build_cost: kind.build_cost(&rules),
         }
     }
 }
