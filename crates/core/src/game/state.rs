@@ -7,6 +7,7 @@
 //! which the state and the points already banked are derived.
 
 use std::fmt;
+use std::sync::OnceLock;
 
 use crate::game::rules::{BoxMask, MAX_UPPER_THRESHOLD, Rules, UPPER_MASK, describe_scores};
 use crate::text::{excerpt, plural};
@@ -186,7 +187,13 @@ pub fn reachable_upper_totals(rules: &Rules, filled: BoxMask) -> UpperTotals {
     match (rules.upper_threshold(), dice) {
         (0, _) => 1,
         (63, 5) => REACHABLE_UPPER_TOTALS[upper],
-        (t, dice) => upper_totals_table(t, dice)[upper],
+        (t, dice) => {
+            // Worked out once per threshold and number of dice (the solver and the writer of a
+            // table ask once per card: a million times for Maxi Yatzy's 2^20 cards).
+            static TABLES: [[OnceLock<[UpperTotals; 64]>; 2]; MAX_UPPER_THRESHOLD as usize + 1] =
+                [const { [const { OnceLock::new() }; 2] }; MAX_UPPER_THRESHOLD as usize + 1];
+            TABLES[t as usize][dice as usize - 5].get_or_init(|| upper_totals_table(t, dice))[upper]
+        }
     }
 }
 

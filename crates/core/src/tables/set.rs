@@ -80,7 +80,7 @@ impl TableKind {
     pub fn build_cost(self, rules: &Rules) -> &'static str {
         match self {
             TableKind::ExpectedScore if !rules.set.solves_in_seconds() => {
-                "minutes, about a GiB of memory and up to 460 MB on disk for a card of more than 15 boxes (Maxi Yatzy's 20)"
+                "about a minute, a GiB of memory and up to 460 MB on disk for a card of more than 15 boxes (Maxi Yatzy's 20)"
             }
             TableKind::ExpectedScore => "a second or so",
             TableKind::Target | TableKind::Distribution => {

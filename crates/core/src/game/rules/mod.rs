@@ -820,7 +820,7 @@ impl RuleSet {
     }
 
     /// True when the whole game solves in seconds: a card of at most 15 boxes (Yatzy's 2^15
-    /// cards take 3 s on two cores). Maxi Yatzy's 2^20 cards take minutes and most of a
+    /// cards take 3 s on two cores). Maxi Yatzy's 2^20 cards take about a minute and more than a
     /// gigabyte: the tests and fuzz targets that solve every built-in rule set solve those
     /// for which this holds.
     pub fn solves_in_seconds(&self) -> bool {
