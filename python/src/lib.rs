@@ -340,7 +340,6 @@ fn stats<'py>(
     at_least: Vec<i64>,
 ) -> PyResult<(Bound<'py, PyArray1<f64>>, String)> {
     let at_least = thresholds(&at_least)?;
-    yahtzee_core::stats::check_exact(table.ev().rules()).map_err(value_error)?;
     let (report, tally) = py.detach(|| report::stats(table.ev(), &at_least, &|_, _| {}));
     let total = tally.total();
     let pmf: Vec<f64> = tally.score.iter().map(|m| m / total).collect();
@@ -356,7 +355,6 @@ fn visit_probabilities<'py>(
     py: Python<'py>,
     table: &Table,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-    yahtzee_core::stats::check_exact(table.ev().rules()).map_err(value_error)?;
     let visits = py.detach(|| yahtzee_core::stats::visit_probabilities(table.ev(), &|_, _| {}));
     Ok(visits.in_state_order().into_pyarray(py))
 }

@@ -149,7 +149,6 @@ fn write_out(
 /// The chance that optimal play reaches each state (the exports' visit probability), with
 /// a progress bar: the forward pass of `stats`.
 fn visits(table: &StrategyTable) -> Result<Visits> {
-    yahtzee_core::stats::check_exact(table.rules())?;
     let bar = super::progress_bar("chance of reaching each state", "turns");
     let visits = visit_probabilities(table, &|done, total| {
         bar.set_length(total);

@@ -34,6 +34,7 @@
 pub mod distribution;
 pub mod matches;
 pub mod simulate;
+mod spectral;
 mod target;
 pub mod visits;
 
@@ -247,34 +248,6 @@ pub struct Forward {
     pub visits: Visits,
 }
 
-/// A game whose exact forward pass is not computed: a card of more than 15 boxes (Maxi
-/// Yatzy's 20). The pass holds a histogram of banked points for every state of two
-/// adjacent depths: for Maxi Yatzy 20.7 million states at depths 10 and 11, histograms up to
-/// 350 points wide, tens of GiB. Fix: simulate the game's games instead.
-#[derive(Debug, thiserror::Error)]
-#[error(
-    "the exact distribution of {game} is not computed: its card of {boxes} boxes (more than 15) needs tens of GiB in the forward pass; estimate it with `yahtzee simulate --rules {game}`"
-)]
-pub struct ExactTooLarge {
-    /// The game's name.
-    pub game: String,
-    /// Its boxes.
-    pub boxes: usize,
-}
-
-/// `Ok` when the exact forward pass of `rules` ([`exact_distribution`], [`visit_probabilities`],
-/// the target policy's) fits in memory: checked by every front end before it loads a table
-/// for one.
-pub fn check_exact(rules: &Rules) -> Result<(), ExactTooLarge> {
-    if rules.set.solves_in_seconds() {
-        return Ok(());
-    }
-    Err(ExactTooLarge {
-        game: rules.set.name.to_string(),
-        boxes: rules.set.boxes.len(),
-    })
-}
-
 /// The exact distribution of the final score from an empty card under the optimal policy of
 /// `table`, with the per-box figures. `progress(done, total)` is called after each depth.
 /// Runs on the current rayon thread pool; the result is the same at any thread count.
@@ -292,7 +265,23 @@ pub fn visit_probabilities(table: &StrategyTable, progress: &(dyn Fn(u64, u64) +
 
 /// The forward pass of the optimal policy of `table` from an empty card: [`exact_distribution`]
 /// and [`visit_probabilities`] together.
+///
+/// A card of at most 15 boxes carries a histogram of points banked per state
+/// ([`histogram_forward`]); a larger card (Maxi Yatzy) carries their Fourier transforms, a few
+/// frequencies a pass, within half the memory the system has available ([`spectral`]).
 pub fn exact_forward(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + Sync)) -> Forward {
+    let rules = table.rules();
+    if rules.set.solves_in_seconds() {
+        histogram_forward(table, progress)
+    } else {
+        let budget = spectral::default_budget();
+        spectral::forward(table, spectral::frequencies_within(rules, budget), progress)
+    }
+}
+
+/// [`exact_forward`] with a histogram of the points banked for every state of two adjacent
+/// depths.
+fn histogram_forward(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + Sync)) -> Forward {
     let rules = *table.rules();
     let layout = *table.layout();
     let boxes = rules.box_count();
@@ -319,19 +308,7 @@ pub fn exact_forward(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + Sync)
             .filter_map(|&m| {
                 let block = layer[m as usize].as_ref()?;
                 let reached = |slot: usize| block[slot].is_some() || block[slots + slot].is_some();
-                // The turns of the card's states reached, computed together.
-                let states: Vec<State> = (0..slots)
-                    .filter(|&slot| reached(slot))
-                    .map(|slot| state_of(&layout, m, slot))
-                    .collect();
-                let mut outcomes = card_outcomes(table, &states).into_iter();
-                let events = (0..slots)
-                    .map(|slot| {
-                        reached(slot)
-                            .then(|| outcomes.next().expect("outcomes for each state reached"))
-                    })
-                    .collect();
-                Some((m, events))
+                Some((m, card_events(table, m, reached)))
             })
             .collect();
         let mut events_of: Vec<Option<Vec<Option<Vec<TurnEvent>>>>> = vec![None; layout.masks];
@@ -351,14 +328,7 @@ pub fn exact_forward(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + Sync)
                 let (Some(h), Some(ev)) = (h, &events[k % slots]) else {
                     continue;
                 };
-                let reach: f64 = h.points.iter().sum();
-                for e in ev {
-                    let mass = reach * e.probability;
-                    tally.add_box(usize::from(e.box_index), u32::from(e.points), mass);
-                    if e.upper_bonus() {
-                        tally.upper_bonus += mass;
-                    }
-                }
+                tally_turn(&mut tally, h.points.iter().sum(), ev);
             }
         }
         // Step 2: every card of the next depth gathers its predecessors' histograms.
@@ -401,6 +371,39 @@ pub fn exact_forward(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + Sync)
         }
     }
     Forward { tally, visits }
+}
+
+/// The turn events of the states of card `m` (by slot, [`slot_of`]) for which `reached(slot)`,
+/// computed together ([`card_outcomes`]); `None` for the others.
+fn card_events(
+    table: &StrategyTable,
+    m: BoxMask,
+    reached: impl Fn(usize) -> bool,
+) -> Vec<Option<Vec<TurnEvent>>> {
+    let layout = table.layout();
+    let slots = layout.flags * layout.lanes;
+    let states: Vec<State> = (0..slots)
+        .filter(|&slot| reached(slot))
+        .map(|slot| state_of(layout, m, slot))
+        .collect();
+    let mut outcomes = card_outcomes(table, &states).into_iter();
+    (0..slots)
+        .map(|slot| {
+            reached(slot).then(|| outcomes.next().expect("outcomes for each state reached"))
+        })
+        .collect()
+}
+
+/// Adds to the per-box figures of `tally` the turn `events` of a state reached with chance
+/// `reach`.
+fn tally_turn(tally: &mut Tally, reach: f64, events: &[TurnEvent]) {
+    for e in events {
+        let mass = reach * e.probability;
+        tally.add_box(usize::from(e.box_index), u32::from(e.points), mass);
+        if e.upper_bonus() {
+            tally.upper_bonus += mass;
+        }
+    }
 }
 
 /// Adds the reach of every state of the block of card `m` to `visits`: its mass, both halves
