@@ -260,7 +260,11 @@ pub fn exact_distribution(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + 
 /// mass it gathers there). Runs on the current rayon thread pool; the result is the same at
 /// any thread count.
 pub fn visit_probabilities(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + Sync)) -> Visits {
-    exact_forward(table, progress).visits
+    if table.rules().set.solves_in_seconds() {
+        histogram_forward(table, progress).visits
+    } else {
+        spectral::visits(table, progress)
+    }
 }
 
 /// The forward pass of the optimal policy of `table` from an empty card: [`exact_distribution`]

@@ -169,6 +169,8 @@ pub(super) fn forward(
     let frequencies = n / 2 + 1;
     let per_pass = per_pass.clamp(1, frequencies);
     let passes = frequencies.div_ceil(per_pass);
+    // The frequencies spread evenly over the passes.
+    let per_pass = frequencies.div_ceil(passes);
     let steps = (passes * rules.box_count()) as u64;
     let mut tally = Tally::new(&rules);
     let mut visits = Visits::new(&rules);
@@ -201,6 +203,28 @@ pub(super) fn forward(
         }
     }
     Forward { tally, visits }
+}
+
+/// The chance of reaching each state, alone: one pass at the frequency 0 (the mass itself).
+pub(super) fn visits(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + Sync)) -> Visits {
+    let rules = *table.rules();
+    let n = highest_score(&rules) as usize + 1;
+    let mut tally = Tally::new(&rules);
+    let mut visits = Visits::new(&rules);
+    let mut finals = Finals {
+        spectrum: vec![vec![(0.0, 0.0); n / 2 + 1]; 5],
+        banked: vec![(u32::MAX, 0); 5],
+    };
+    let boxes = rules.box_count() as u64;
+    progress(0, boxes);
+    run_pass(
+        table,
+        &Pass::new(&rules, n, 0, 1),
+        Some((&mut tally, &mut visits)),
+        &mut finals,
+        &|depth| progress(depth as u64, boxes),
+    );
+    visits
 }
 
 /// One pass over every depth at the frequencies of `pass`, adding the last depth's
@@ -425,16 +449,29 @@ pub(super) fn frequencies_within(rules: &Rules, budget: u64) -> usize {
         .max()
         .unwrap_or(1)
         .max(1);
-    // Besides the transform: the bonuses, the range banked, and the allocation.
-    let fixed = 8 * rules.box_count() as u64 + 48;
+    // Besides the transform: the bonuses, the range banked, and the slot's place.
+    let bonus_width = if rules.has_yahtzee_bonus() {
+        rules.box_count() as u64
+    } else {
+        1
+    };
+    let fixed = 8 * bonus_width + 8 + 8;
     let per_state = budget / peak;
     (per_state.saturating_sub(fixed) / 16).max(1) as usize
 }
 
-/// The memory the passes of [`forward`] may use by default: half of what the system reports
-/// available (Linux), or 4 GiB where it does not say.
+/// The memory the passes of [`forward`] may use: `$YAHTZEE_MEMORY_GIB` GiB when set to a
+/// number, else half of what the system reports available (Linux), or 4 GiB where it does not
+/// say. More memory, fewer passes: each pass runs every turn of the game again.
 pub(super) fn default_budget() -> u64 {
     const GIB: u64 = 1 << 30;
+    if let Some(gib) = std::env::var("YAHTZEE_MEMORY_GIB")
+        .ok()
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|g| g.is_finite() && *g > 0.0)
+    {
+        return (gib * GIB as f64) as u64;
+    }
     std::fs::read_to_string("/proc/meminfo")
         .ok()
         .and_then(|text| {
@@ -459,7 +496,7 @@ mod tests {
         // Yacht: no bonus; Yahtzee (upper first, 191 cards): the upper bonus, 50 or 0 in its
         // box and the Yahtzee bonuses (1,576 scores: 789 frequencies).
         let games = [
-            (Rules::new(RuleSet::YACHT), 7, usize::MAX),
+            (Rules::new(RuleSet::YACHT), 40, usize::MAX),
             (
                 Rules::with_order(RuleSet::YAHTZEE, Order::UpperFirst),
                 100,
@@ -474,6 +511,7 @@ mod tests {
             let at_once = forward(&table, many, &|_, _| {});
             assert_eq!(by_7.tally, at_once.tally, "{}", set.name);
             assert_eq!(by_7.visits, at_once.visits);
+            assert_eq!(visits(&table, &|_, _| {}), by_7.visits);
             // Tails below the rounding are 0: the range lies within the histograms'.
             let (a, b) = (exact.tally.pmf(), by_7.tally.pmf());
             assert!(a[0].0 <= b[0].0 && b.last().unwrap().0 <= a.last().unwrap().0);
