@@ -367,24 +367,7 @@ impl TableSet {
             distribution: Slot::default(),
             two_player: Slot::default(),
         };
-        if rules.dice() == DiceSpace::FIVE {
-            return set;
-        }
-        let six = |kind| LoadError {
-            kind,
-            message: format!(
-                "{} is a game of six dice, whose {} table is not built yet (its solve walks the rolls of five dice): play it for the expected score (leave out the target, the opponents and the game of two)",
-                rules.label(),
-                kind.name(),
-            ),
-            cause: LoadCause::NotOffered,
-        };
-        TableSet {
-            target: Slot::settled(Err(six(TableKind::Target))),
-            distribution: Slot::settled(Err(six(TableKind::Distribution))),
-            two_player: Slot::settled(Err(six(TableKind::TwoPlayer))),
-            ..set
-        }
+        set
     }
 
     /// The tables of `rules` in their default places, silently.
