@@ -139,15 +139,13 @@ pub fn advise(
     })
 }
 
-/// `Ok` unless a table `objective` would need cannot be had from `tables` ([`TableSet::check`]:
-/// a table the set does not offer, or one too large for the game): asked before any table is
-/// loaded or built, so that a refused question builds nothing. The win objective's vectors
-/// are as long as the target's.
+/// `Ok` unless the vectors `objective` would need do not fit in memory ([`TableSet::check`]):
+/// asked before any table is loaded or built, so that a refused question builds nothing.
+/// The win objective's vectors are as long as the target's.
 pub fn check_objective(tables: &TableSet, objective: &Objective) -> Result<(), LoadError> {
     match objective {
-        Objective::ExpectedScore => Ok(()),
         Objective::Target(_) | Objective::Win(_) => tables.check(TableKind::Target),
-        Objective::TwoPlayer { .. } => tables.check(TableKind::TwoPlayer),
+        Objective::ExpectedScore | Objective::TwoPlayer { .. } => Ok(()),
     }
 }
 

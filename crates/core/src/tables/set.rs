@@ -302,14 +302,6 @@ impl<T> Slot<T> {
         slot
     }
 
-    /// The refusal this slot holds, if it is one ([`LoadCause::NotOffered`]).
-    fn refused(&self) -> Option<LoadError> {
-        match self.value.get() {
-            Some(Err(e)) if e.cause == LoadCause::NotOffered => Some(e.clone()),
-            _ => None,
-        }
-    }
-
     fn get(&self, load: impl FnOnce() -> Result<Arc<T>, LoadError>) -> Result<&Arc<T>, LoadError> {
         self.started.store(true, Ordering::Relaxed);
         match self.value.get_or_init(load) {
@@ -615,18 +607,12 @@ impl TableSet {
         Ok(Arc::new(loaded.table))
     }
 
-    /// `Ok` unless the `kind` table is refused already, or would be: a table the set does
-    /// not offer, or one that would not fit in memory ([`check_fits`]). Nothing is loaded or
-    /// built: a front end asks this of every table a question needs before it loads any, so
-    /// that a refused question builds nothing.
+    /// `Ok` unless the `kind` table would not fit in memory, or cannot be solved for the
+    /// game ([`check_fits`]). Nothing is loaded or built: a front end asks this of every
+    /// table a question needs before it loads any, so that a refused question builds
+    /// nothing.
     pub fn check(&self, kind: TableKind) -> Result<(), LoadError> {
-        let refused = match kind {
-            TableKind::ExpectedScore => self.ev.refused(),
-            TableKind::Target => self.target.refused(),
-            TableKind::Distribution => self.distribution.refused(),
-            TableKind::TwoPlayer => self.two_player.refused(),
-        };
-        refused.map_or_else(|| self.fits(kind), Err)
+        self.fits(kind)
     }
 
     /// [`check_fits`] as a [`LoadError`] of the `kind` table.
