@@ -626,22 +626,28 @@ fn every_command_works_on_a_six_dice_file() {
     let p_reach = target["p_reach"].as_f64().unwrap();
     assert_eq!(target["options"][0]["p_reach"].as_f64().unwrap(), p_reach);
     assert!(p_reach > 0.3 && p_reach < 0.7, "{target}");
-    let table = json(&[
-        "solve", "--rules", &file, "--objective", "target", "--json",
-    ]);
+    let table = json(&["solve", "--rules", &file, "--objective", "target", "--json"]);
     assert!(table["values"].as_u64().unwrap() > 1000, "{table}");
     let sim = json(&[
-        "simulate", "--rules", &file, "--policy", "target:100", "--games", "4000", "--json",
+        "simulate",
+        "--rules",
+        &file,
+        "--policy",
+        "target:100",
+        "--games",
+        "4000",
+        "--json",
     ]);
     let reached = &sim["reached"];
     let share = reached["share"].as_f64().unwrap();
     // The exact distribution of the target policy reaches 100 as often as the table says,
     // and the simulation within its 95% interval (widened by 0.01).
-    let exact = json(&[
-        "stats", "--rules", &file, "--target", "100", "--json",
-    ]);
+    let exact = json(&["stats", "--rules", &file, "--target", "100", "--json"]);
     let expected = exact["table_p_reach"].as_f64().unwrap();
-    assert!((exact["p_reach"].as_f64().unwrap() - expected).abs() < 1e-6, "{exact}");
+    assert!(
+        (exact["p_reach"].as_f64().unwrap() - expected).abs() < 1e-6,
+        "{exact}"
+    );
     assert!(
         reached["low"].as_f64().unwrap() - 0.01 < expected
             && expected < reached["high"].as_f64().unwrap() + 0.01,
@@ -649,7 +655,10 @@ fn every_command_works_on_a_six_dice_file() {
     );
     // The win objective, against a finished opponent and one still playing (the
     // distribution table of the six-dice game): a chance of winning per option, ranked.
-    for opponent in [&["--opponent-final", "100"][..], &["--opponent", "maxi=100"]] {
+    for opponent in [
+        &["--opponent-final", "100"][..],
+        &["--opponent", "maxi=100"],
+    ] {
         let mut args = vec!["advise", "--rules", &file, "--dice", "122336", "--json"];
         args.extend_from_slice(opponent);
         let win = json(&args);

@@ -8,9 +8,9 @@ use anyhow::{Context, Result, bail};
 
 use crate::cli::ReportArgs;
 use crate::plot::{Curve, Encoding, plot};
+use yahtzee_core::Rules;
 use yahtzee_core::files::same_file;
 use yahtzee_core::stats::distribution::{Interval, Split, Summary, Tally};
-use yahtzee_core::Rules;
 use yahtzee_core::text::probability;
 
 /// Checks the report options before any long computation; `table` is the table the command

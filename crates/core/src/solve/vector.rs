@@ -840,11 +840,8 @@ struct CardRemaining {
 impl CardRemaining {
     fn of(rules: &Rules, filled: BoxMask) -> CardRemaining {
         let open = rules.full_mask() & !filled;
-        let best = |mask: BoxMask| -> u32 {
-            set_bits(u64::from(mask))
-                .map(|c| rules.max_score(c))
-                .sum()
-        };
+        let best =
+            |mask: BoxMask| -> u32 { set_bits(u64::from(mask)).map(|c| rules.max_score(c)).sum() };
         CardRemaining {
             boxes: best(open),
             upper_open: best(open & rules.upper_mask()),
@@ -911,8 +908,7 @@ pub fn stored_values_bound(rules: &Rules) -> u64 {
             flags
                 .iter()
                 .map(|&flag| {
-                    u64::from(solo.count_ones())
-                        * u64::from(card.besides_upper_bonus(rules, flag))
+                    u64::from(solo.count_ones()) * u64::from(card.besides_upper_bonus(rules, flag))
                         + with_bonus * u64::from(rules.upper_bonus_points())
                 })
                 .sum::<u64>()

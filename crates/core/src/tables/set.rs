@@ -28,8 +28,8 @@ use std::sync::{Arc, OnceLock};
 use serde::Serialize;
 
 use crate::game::rules::Rules;
-use crate::solve::expected::SolveOptions;
 use crate::game::state::reachable_state_count;
+use crate::solve::expected::SolveOptions;
 use crate::solve::two_player::{Game, Ties, check_rules};
 use crate::solve::vector::{DISTRIBUTION, TARGET, stored_values_bound};
 use crate::tables::TableError;
