@@ -526,8 +526,11 @@ fn export_text(option: &Value) -> String {
 /// alike), and refuses five faces naming the game's six dice (and six faces on a game of
 /// five); `export` writes every scope in every format, its rows the advice of their
 /// positions; `play` plays a game of typed dice whose record `review` prices as `advise`
-/// does; the server's `/api/advise` answers as `advise`. The objectives whose tables are not
-/// built for six dice (a target) refuse in one line.
+/// does; the server's `/api/advise` answers as `advise`. The target objective (advice, its
+/// table, its policy's exact distribution and a simulation reaching the target as often as
+/// the table says)
+/// and the win objective (against a finished opponent and one still playing) advise the
+/// keeps of six dice.
 #[test]
 fn every_command_works_on_a_six_dice_file() {
     let dir = temp_dir();
@@ -603,13 +606,56 @@ fn every_command_works_on_a_six_dice_file() {
             .unwrap()
             .contains("as the game has six dice")
     );
-    // The target objective: one line saying why not.
-    let o = cli(&[
-        "advise", "--rules", &file, "--dice", "122336", "--target", "100",
+    // The target objective: the advice's best chance is the target table's value from the
+    // empty card, and a simulation of the target policy reaches the target about as often.
+    let target = json(&[
+        "advise", "--rules", &file, "--dice", "122336", "--target", "100", "--json",
     ]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert_eq!(stderr(&o).trim_end().lines().count(), 1, "{}", stderr(&o));
-    assert!(stderr(&o).contains("game of six dice"), "{}", stderr(&o));
+    let p_reach = target["p_reach"].as_f64().unwrap();
+    assert_eq!(target["options"][0]["p_reach"].as_f64().unwrap(), p_reach);
+    assert!(p_reach > 0.3 && p_reach < 0.7, "{target}");
+    let table = json(&["solve", "--rules", &file, "--objective", "target", "--json"]);
+    assert!(table["values"].as_u64().unwrap() > 1000, "{table}");
+    let sim = json(&[
+        "simulate",
+        "--rules",
+        &file,
+        "--policy",
+        "target:100",
+        "--games",
+        "4000",
+        "--json",
+    ]);
+    let reached = &sim["reached"];
+    let share = reached["share"].as_f64().unwrap();
+    // The exact distribution of the target policy reaches 100 as often as the table says,
+    // and the simulation within its 95% interval (widened by 0.01).
+    let exact = json(&["stats", "--rules", &file, "--target", "100", "--json"]);
+    let expected = exact["table_p_reach"].as_f64().unwrap();
+    assert!(
+        (exact["p_reach"].as_f64().unwrap() - expected).abs() < 1e-6,
+        "{exact}"
+    );
+    assert!(
+        reached["low"].as_f64().unwrap() - 0.01 < expected
+            && expected < reached["high"].as_f64().unwrap() + 0.01,
+        "simulated {share} ({reached}), table {expected}"
+    );
+    // The win objective, against a finished opponent and one still playing (the
+    // distribution table of the six-dice game): a chance of winning per option, ranked.
+    for opponent in [
+        &["--opponent-final", "100"][..],
+        &["--opponent", "maxi=100"],
+    ] {
+        let mut args = vec!["advise", "--rules", &file, "--dice", "122336", "--json"];
+        args.extend_from_slice(opponent);
+        let win = json(&args);
+        let options = win["options"].as_array().unwrap();
+        assert_eq!(options.len(), 36, "{opponent:?}");
+        let p_win = win["p_win"].as_f64().unwrap();
+        assert!(p_win > 0.0 && p_win < 1.0, "{opponent:?}: {win}");
+        assert_eq!(options[0]["p_win"].as_f64().unwrap(), p_win);
+    }
     // The export of a new game's turn: every row the advice of its position.
     let csv = stdout(&cli(&["export", "--rules", &file]));
     let rows: Vec<Vec<&str>> = csv
@@ -739,6 +785,77 @@ fn six_dice_agree_with_brute_force_on_reduced_games() {
             assert!((t.expected_score() - start).abs() < 1e-9);
         }
     }
+}
+
+/// The six-dice target objective (the vector solve over 462 rolls, `f64`, no tail left out)
+/// against the naive solver of `brute.rs`, to 1e-9: every state of the seven-box game with
+/// one or two boxes open, and a sample of those with one box open of the game with the upper
+/// section and its bonus of 100 at 84, each at a spread of targets from the sure to the
+/// impossible.
+#[test]
+fn six_dice_target_agrees_with_brute_force_on_reduced_games() {
+    use yahtzee_core::game::state::{State, card_states};
+    use yahtzee_core::solve::simd::Simd;
+    use yahtzee_core::solve::vector::{VectorObjective, max_remaining, solve_reduced};
+    for (upper, open, step) in [(false, 2, 1), (true, 1, 6)] {
+        let rules = six_dice_game(upper);
+        let mut objective = VectorObjective::<f64>::target(rules);
+        objective.tail = 0.0;
+        let exact = solve_reduced(&objective, open as usize, Simd::detect(), &|_, _| {});
+        let mut brute = crate::brute::BruteForce::new(rules);
+        let full = rules.full_mask();
+        let states: Vec<State> = (0..full)
+            .filter(|&filled| (full & !filled).count_ones() <= open)
+            .flat_map(|filled| card_states(&rules, filled))
+            .step_by(step)
+            .collect();
+        assert!(states.len() >= 20, "upper {upper}: {} states", states.len());
+        if upper {
+            assert!(states.iter().any(|s| s.upper > 63 && s.upper < 84));
+        }
+        for s in &states {
+            let most = i64::from(max_remaining(&rules, s));
+            for t in [1, most / 4, most / 2, 3 * most / 4, most, most + 1] {
+                let (got, expected) = (exact.value(s, t).unwrap(), brute.target(*s, t));
+                assert!(
+                    (got - expected).abs() < 1e-9,
+                    "upper {upper} {s:?} t={t}: vector {got}, brute force {expected}"
+                );
+            }
+        }
+    }
+}
+
+/// Maxi Yatzy's target and win objectives are refused in one line that says the memory
+/// their tables would need (46 GiB of chances, more than the 4 GiB a table may take), before
+/// any table is built (the folder of tables stays empty): advice for a target or against an
+/// opponent, a simulation of the target policy, and the solve of either vector table.
+#[test]
+fn maxi_yatzy_target_and_win_are_refused_before_any_build() {
+    let dir = temp_dir();
+    for args in [
+        &["advise", "--dice", "122336", "--target", "300"][..],
+        &["advise", "--dice", "122336", "--opponent-final", "300"],
+        &["simulate", "--policy", "target:300", "--games", "10"],
+        &["solve", "--objective", "target"],
+        &["solve", "--objective", "distribution"],
+    ] {
+        let mut args = args.to_vec();
+        args.extend_from_slice(&["--rules", "maxi-yatzy"]);
+        let o = run_bytes(dir.path(), &args, b"");
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.contains("the target and win objectives of maxi-yatzy are not solved")
+                && err.contains("12.3 billion chances (46 GiB of memory")
+                && err.contains("57.5 million states")
+                && err.contains("more than the 4 GiB a table may take"),
+            "{args:?}: {err}"
+        );
+    }
+    let files: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert!(files.is_empty(), "{files:?}");
 }
 
 /// A five-dice card of 17 boxes without an upper bonus, written as a rules file: the six

@@ -618,6 +618,13 @@ fn boxes(rules: RulesArg<'_>, upper_first: bool) -> PyResult<Vec<&'static str>> 
     Ok(rules.boxes().iter().map(|b| b.name()).collect())
 }
 
+/// The columns of `option_values` before the boxes' in a game of `rules`: one per subset of
+/// its dice (32 for five, 64 for six).
+#[pyfunction]
+fn keep_columns(rules: RulesArg<'_>, upper_first: bool) -> PyResult<usize> {
+    Ok(batch::keep_columns(rules.rules(upper_first)?.dice()))
+}
+
 /// The rules, the card (with its Yahtzee bonuses) and the dice of a roll, each checked.
 fn roll_on_card(
     rules: RulesArg<'_>,
@@ -701,6 +708,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(option_values, m)?)?;
     m.add_function(wrap_pyfunction!(target_curve, m)?)?;
     m.add_function(wrap_pyfunction!(boxes, m)?)?;
+    m.add_function(wrap_pyfunction!(keep_columns, m)?)?;
     m.add_function(wrap_pyfunction!(legal_boxes, m)?)?;
     m.add_function(wrap_pyfunction!(score, m)?)?;
     m.add_function(wrap_pyfunction!(keeps, m)?)?;

@@ -210,6 +210,18 @@ def test_advice_of_a_six_dice_file_equals_the_cli_json(cli, tmp_path):
     # One column per subset of the six dice, then the boxes.
     values = yahtzee.option_values(table, [None], ["122336"], 2)
     assert values.shape == (1, 64 + 3)
+    assert yahtzee.keep_columns(table) == 64 and yahtzee.keep_columns("yacht") == 32
+    names = yahtzee.boxes(table)
+    assert yahtzee.box_column(table, names[0]) == 64
+    # The box columns are NaN with rolls left; with none they hold each box's value.
+    last = yahtzee.option_values(table, [None], ["123456"], 0)
+    for b in names:
+        column = yahtzee.box_column(table, b)
+        assert np.isnan(values[0, column])
+        assert last[0, column] == next(
+            o.expected_final for o in yahtzee.advise(table, dice="123456", rolls_left=0).options
+            if o.category == b
+        )
     assert np.nanmax(values) == yahtzee.advise(table, dice="122336").options[0].expected_final
     with pytest.raises(ValueError, match="as the game has six dice"):
         yahtzee.advise(table, dice="12233")

@@ -59,6 +59,7 @@ __all__ = [
     "option_values",
     "keep_column",
     "box_column",
+    "keep_columns",
     "target_curve",
     "boxes",
     "legal_boxes",
@@ -78,7 +79,8 @@ __all__ = [
 #: The package's version (the version of the Rust crate it was built from).
 __version__: str = _native.VERSION
 
-#: The columns of :func:`option_values` before the boxes': one per subset of the five dice.
+#: The columns of :func:`option_values` before the boxes' in a game of five dice: one per
+#: subset of the five dice (:func:`keep_columns` of any game: 64 with six dice).
 KEEP_COLUMNS: int = _native.KEEP_COLUMNS
 
 #: The rule sets, by the names the command line gives them.
@@ -459,13 +461,14 @@ def option_values(
 
     ``cards`` is an int array of N rows and one column per box (card order, see
     :func:`boxes`), each the points in the box or -1 for an open box, or a list of N cards as
-    :func:`advise` takes them (``None`` for a new game); ``dice`` N rows of five faces;
-    ``rolls_left`` and ``yahtzee_bonus`` one number each or N.
+    :func:`advise` takes them (``None`` for a new game); ``dice`` N rows of the game's
+    five (or six) faces; ``rolls_left`` and ``yahtzee_bonus`` one number each or N.
 
-    Row ``i`` has ``KEEP_COLUMNS + len(boxes(table))`` columns: column ``m < KEEP_COLUMNS``
-    keeps the dice at the set bits of ``m``, the dice ascending (bit 0 the lowest; ``m = 31``,
-    all five, stops and scores the best box; :func:`keep_column` finds a keep's column),
-    column ``KEEP_COLUMNS + b`` scores box ``b`` (:func:`box_column`). Columns that are not
+    Row ``i`` has ``K + len(boxes(table))`` columns, ``K = keep_columns(table)`` (32 with
+    five dice, 64 with six): column ``m < K`` keeps the dice at the set bits of ``m``, the
+    dice ascending (bit 0 the lowest; ``m = K - 1``, all the dice, stops and scores the best
+    box; :func:`keep_column` finds a keep's column), column ``K + b`` scores box ``b``
+    (:func:`box_column`). Columns that are not
     options of the position are NaN: keeps with no rolls left, boxes with rolls left, boxes
     that cannot be filled. A bad position raises ``ValueError`` naming it (from 0).
     """
@@ -492,12 +495,19 @@ def keep_column(dice: DiceLike, keep: Sequence[int]) -> int:
     raise ValueError(f"cannot keep {want}: the dice are {faces}")
 
 
+def keep_columns(rules: RulesLike = "yahtzee", upper_first: bool = False) -> int:
+    """The columns of :func:`option_values` before the boxes' in a game of ``rules``: one per
+    subset of its dice, 32 for five (``KEEP_COLUMNS``), 64 for six."""
+    return _native.keep_columns(_rules(rules), bool(upper_first))
+
+
 def box_column(rules: RulesLike, name: str, upper_first: bool = False) -> int:
-    """The column of :func:`option_values` that scores box ``name``."""
+    """The column of :func:`option_values` that scores box ``name``: after the
+    :func:`keep_columns` of the game's dice."""
     names = boxes(rules, upper_first)
     if name not in names:
         raise ValueError(f"unknown box `{name}`: the boxes are {', '.join(names)}")
-    return KEEP_COLUMNS + names.index(name)
+    return keep_columns(rules, upper_first) + names.index(name)
 
 
 def target_curve(table: Table, card: Card = None, yahtzee_bonus: int = 0) -> np.ndarray:

@@ -39,6 +39,7 @@ pub fn run(args: &AdviseArgs) -> Result<()> {
         rolls_left: args.rolls_left,
     };
     let objective = objective(args, rules)?;
+    policy::check_objective(&tables, &objective)?;
     // The table of the rules first, whatever the objective: a missing one is built with its
     // own bar before any other.
     tables.ev()?;

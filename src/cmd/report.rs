@@ -8,6 +8,7 @@ use anyhow::{Context, Result, bail};
 
 use crate::cli::ReportArgs;
 use crate::plot::{Curve, Encoding, plot};
+use yahtzee_core::Rules;
 use yahtzee_core::files::same_file;
 use yahtzee_core::stats::distribution::{Interval, Split, Summary, Tally};
 use yahtzee_core::text::probability;
@@ -68,9 +69,9 @@ fn share(p: f64, interval: Option<Interval>) -> String {
     }
 }
 
-/// The readable summary of a distribution (of a simulation: each share with its 95%
-/// interval).
-pub fn write_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
+/// The readable summary of a distribution of `rules` (of a simulation: each share with its
+/// 95% interval).
+pub fn write_summary(out: &mut impl Write, s: &Summary, rules: &Rules) -> std::io::Result<()> {
     writeln!(
         out,
         "mean {:.4}, standard deviation {:.4}, median {}, lowest {}, highest {}",
@@ -125,11 +126,16 @@ pub fn write_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
         )?;
     }
     writeln!(out)?;
-    writeln!(
-        out,
-        "P(50 in the five-of-a-kind box) {}",
-        share(s.fifty_probability, s.fifty_interval)
-    )?;
+    // The five-of-a-kind box by its own name and points (50 in yacht, 100 in maxi).
+    if let Some(b) = rules.five_of_a_kind_box() {
+        writeln!(
+            out,
+            "P({} in {}) {}",
+            rules.five_of_a_kind_points(),
+            rules.boxes()[b].name(),
+            share(s.fifty_probability, s.fifty_interval)
+        )?;
+    }
     if let Some(u) = &s.upper_bonus {
         writeln!(out, "P(upper bonus) {}", share(u.probability, u.interval))?;
     }

@@ -83,7 +83,7 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
                 probability(r.high)
             )?;
         }
-        summary::write_summary(out, &report.summary)?;
+        summary::write_summary(out, &report.summary, &rules)?;
         if let Some(t) = report.tie_convention {
             writeln!(out, "ties: {t}")?;
         }

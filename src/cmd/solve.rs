@@ -13,6 +13,7 @@ use yahtzee_core::solve::vector::{DISTRIBUTION, TARGET, VectorObjective};
 use yahtzee_core::tables::expected::{
     EXPECTED_SCORE, StrategyTable, default_table_path, default_table_path_of,
 };
+use yahtzee_core::tables::set::{TableKind, check_fits};
 use yahtzee_core::tables::vector::VectorTable;
 use yahtzee_core::text::{chance, excerpt};
 use yahtzee_core::{Rules, State};
@@ -20,14 +21,14 @@ use yahtzee_core::{Rules, State};
 pub fn run(args: &SolveArgs) -> Result<()> {
     let rules = args.rules.rules();
     let pool = super::thread_pool(args.threads)?;
-    if rules.dice().dice() != 5
-        && (args.two_player || args.objective != ObjectiveArg::ExpectedScore)
-    {
-        anyhow::bail!(
-            "{} is a game of six dice: only its expected-score table is solved for now; leave out --objective and --two-player",
-            rules.label()
-        );
-    }
+    // A table that would not fit in memory is refused before anything is solved.
+    let kind = match (args.two_player, args.objective) {
+        (true, _) => TableKind::TwoPlayer,
+        (false, ObjectiveArg::Target) => TableKind::Target,
+        (false, ObjectiveArg::Distribution) => TableKind::Distribution,
+        (false, _) => TableKind::ExpectedScore,
+    };
+    check_fits(&rules, kind).map_err(anyhow::Error::msg)?;
     if args.two_player {
         return run_two_player(args, rules, &pool);
     }

@@ -58,7 +58,7 @@ pub fn run(args: &StatsArgs) -> Result<()> {
                 report.seconds,
                 report.threads
             )?;
-            summary::write_summary(out, &report.summary)?;
+            summary::write_summary(out, &report.summary, &rules)?;
             writeln!(out, "ties: {}", report.tie_convention)?;
             Ok(())
         },
@@ -130,7 +130,7 @@ fn write_target(out: &mut impl Write, r: &TargetStatsReport) -> std::io::Result<
         e.summary.mean
     )?;
     writeln!(out)?;
-    summary::write_summary(out, &r.summary)?;
+    summary::write_summary(out, &r.summary, &r.rules)?;
     writeln!(out)?;
     let head = format!("playing for {t}");
     writeln!(out, "{:<22} {:>16} {:>16}", "", head, "expected score")?;

@@ -9,7 +9,7 @@
 //!
 //! - `card`: an object of box name to integer points (absent: a new game);
 //! - `yahtzee_bonus`: an integer, the 100-point bonuses already earned (absent: 0);
-//! - `dice`: an array of five integers from 1 to 6;
+//! - `dice`: an array of the game's five (or six) integers from 1 to 6;
 //! - `rolls_left`: the integer 0, 1 or 2 (absent: 2);
 //! - `target`: an integer final score to reach (absent: the expected-score advice); the
 //!   answer is then the [`TargetAdvice`], every option ranked by its chance of reaching it.
@@ -255,8 +255,20 @@ const LEAD: &str = "an integer from -10000 to 10000, your points less the oppone
 
 /// What `rolls_left` must be.
 const ROLLS_LEFT: &str = "the integer 0, 1 or 2";
-/// What `dice` must be.
+/// What `dice` must be, in a game of five dice ([`dice_wanted`]).
 const DICE: &str = "an array of five integer faces from 1 to 6, like [1, 3, 3, 5, 6]";
+/// What `dice` must be, in a game of six dice.
+const DICE_SIX: &str = "an array of six integer faces from 1 to 6, like [1, 2, 3, 3, 5, 6]";
+
+/// What the dice of a query must be in a game of `space`'s dice, as its errors say (the
+/// server's too).
+pub fn dice_wanted(space: dice::DiceSpace) -> &'static str {
+    if space == dice::DiceSpace::SIX {
+        DICE_SIX
+    } else {
+        DICE
+    }
+}
 /// What `card` must be.
 const CARD: &str = r#"an object of box name to integer points, like {"ones": 3, "full-house": 25} (leave it out for a new game)"#;
 /// What the points of a box must be.
@@ -498,7 +510,15 @@ fn dice_of(value: &Json) -> Result<Dice, BatchError> {
 
 /// Answers one line: the advice of its position with `tables`, or why there is none.
 pub fn answer(tables: &TableSet, line: &[u8]) -> Result<Answer, BatchError> {
-    let query = Query::parse(line)?;
+    // Dice that are not an array of faces: the error names the game's number of dice.
+    let query = Query::parse(line).map_err(|e| match e {
+        BatchError::Value { key, got, .. } if key == "dice" => BatchError::Value {
+            expected: dice_wanted(tables.rules().dice()),
+            key,
+            got,
+        },
+        e => e,
+    })?;
     let rules = *tables.rules();
     let position = query.position(rules)?;
     let objective = match (query.two_player, query.opponents(rules)?, query.target) {

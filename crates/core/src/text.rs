@@ -33,6 +33,15 @@ pub fn plural(count: u64, one: &str, many: &str) -> String {
     format!("{count} {}", if count == 1 { one } else { many })
 }
 
+/// A large count as people read it: `12.3 billion`, `57.5 million`, a smaller one in full.
+pub fn large_count(n: u64) -> String {
+    match n {
+        1_000_000_000.. => format!("{:.1} billion", n as f64 / 1e9),
+        1_000_000.. => format!("{:.1} million", n as f64 / 1e6),
+        _ => n.to_string(),
+    }
+}
+
 /// A probability as people read it, four decimals where they show it: exactly 0 and 1 are
 /// `0` and `1`; a probability that four decimals would show as `0.0000` is written in
 /// scientific notation with two digits (`3.2e-7`), and one that they would show as `1.0000`

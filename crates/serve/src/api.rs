@@ -295,17 +295,16 @@ pub fn integer(value: &Value, key: &str, expected: &str) -> Result<u64, ApiError
         .ok_or_else(|| ApiError::bad(format!("{key} must be {expected}, not {}", describe(value))))
 }
 
-/// The dice of `value`: an array of five integer faces (six in a game of six dice), as many
-/// as the game of `rules` has.
+/// The dice of `value`: an array of as many integer faces as the game of `rules` has dice.
 pub fn dice_value(rules: &Rules, value: &Value, key: &str) -> Result<Dice, ApiError> {
-    const DICE: &str = "an array of five integer faces from 1 to 6, like [1, 3, 3, 5, 6]";
+    let wanted = yahtzee_core::batch::dice_wanted(rules.dice());
     let faces: Option<Vec<u8>> = value.as_array().and_then(|a| {
         a.iter()
             .map(|v| v.as_u64().and_then(|f| u8::try_from(f).ok()))
             .collect()
     });
     let faces = faces
-        .ok_or_else(|| ApiError::bad(format!("{key} must be {DICE}, not {}", describe(value))))?;
+        .ok_or_else(|| ApiError::bad(format!("{key} must be {wanted}, not {}", describe(value))))?;
     rules
         .dice()
         .dice_of(&faces)

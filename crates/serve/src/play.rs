@@ -457,7 +457,8 @@ struct ActionBody {
 /// The faces of `value`, an array of 0 to 6 integers from 1 to 6 (the game's referee checks
 /// them against its dice).
 fn faces(value: &Value, key: &str) -> Result<Vec<u8>, ApiError> {
-    let expected = "an array of up to five integer faces from 1 to 6, like [3, 3]";
+    let expected =
+        "an array of integer faces from 1 to 6, up to the game's five (or six) dice, like [3, 3]";
     value
         .as_array()
         .and_then(|a| {

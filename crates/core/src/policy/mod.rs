@@ -40,7 +40,7 @@ use crate::policy::two_player::check_position;
 use crate::policy::two_player::reads_early_table;
 use crate::policy::win::{Opponent, WinAdvice, WinError, advise_win, needs_distribution};
 use crate::solve::simd::Simd;
-use crate::tables::set::{LoadError, TableSet};
+use crate::tables::set::{LoadError, TableKind, TableSet};
 
 /// What the options of a position are ranked by, with what it plays for.
 #[derive(Clone, Debug, PartialEq)]
@@ -107,6 +107,7 @@ pub fn advise(
     objective: &Objective,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<Answer, AdviseError> {
+    check_objective(tables, objective)?;
     let ev = tables.ev()?;
     Ok(match objective {
         Objective::ExpectedScore => Answer::Advice(expected::advise(ev, position)?),
@@ -136,6 +137,16 @@ pub fn advise(
             Answer::TwoPlayer(advise_at(ev, &at, early, Simd::detect(), progress)?)
         }
     })
+}
+
+/// `Ok` unless the vectors `objective` would need do not fit in memory ([`TableSet::check`]):
+/// asked before any table is loaded or built, so that a refused question builds nothing.
+/// The win objective's vectors are as long as the target's.
+pub fn check_objective(tables: &TableSet, objective: &Objective) -> Result<(), LoadError> {
+    match objective {
+        Objective::Target(_) | Objective::Win(_) => tables.check(TableKind::Target),
+        Objective::ExpectedScore | Objective::TwoPlayer { .. } => Ok(()),
+    }
 }
 
 /// The largest target score a target policy takes: far above any score a game can reach
@@ -284,8 +295,24 @@ impl Needs {
 }
 
 impl Needs {
+    /// `Ok` unless a table needed cannot be had ([`TableSet::check`]): nothing is loaded or
+    /// built.
+    pub fn check(&self, tables: &TableSet) -> Result<(), LoadError> {
+        for (needed, kind) in [
+            (self.targets, TableKind::Target),
+            (self.distribution, TableKind::Distribution),
+            (self.two_player, TableKind::TwoPlayer),
+        ] {
+            if needed {
+                tables.check(kind)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Loads (or builds) the tables needed from `tables`, in the order of the fields.
     pub fn load(&self, tables: &TableSet) -> Result<(), LoadError> {
+        self.check(tables)?;
         if self.ev {
             tables.ev()?;
         }

@@ -16,13 +16,13 @@ use std::sync::Arc;
 use crate::game::dice::{Dice, Keep};
 use crate::game::rules::Rules;
 use crate::game::state::{Bonuses, ScoreCard, State};
-use crate::policy::Policy;
 use crate::policy::baseline::{greedy_box, most_common_keep};
 use crate::policy::cache::TurnCache;
 use crate::policy::expected::best_box_for;
 use crate::policy::target::{TargetError, TargetPlayer, TargetTurn};
 use crate::policy::two_player::{NextPlies, TwoPlayerBot, TwoPlayerTurn};
 use crate::policy::win::{FinalScores, WinTurn, best_response};
+use crate::policy::{Needs, Policy};
 use crate::solve::expected::TurnValues;
 use crate::solve::simd::Simd;
 use crate::solve::vector::DISTRIBUTION;
@@ -112,6 +112,7 @@ pub enum PlayerError {
 impl<'a> Player<'a> {
     /// `policy` playing with the tables of `tables`, loading (or building) those it needs.
     pub fn new(policy: Policy, tables: &'a TableSet) -> Result<Player<'a>, PlayerError> {
+        Needs::of(&[policy]).check(tables)?;
         Ok(match policy {
             Policy::Optimal => Player::Optimal(tables.ev()?),
             Policy::Greedy => Player::Greedy,

@@ -27,17 +27,18 @@ use std::sync::{Arc, OnceLock};
 
 use serde::Serialize;
 
-use crate::game::dice::DiceSpace;
 use crate::game::rules::Rules;
+use crate::game::state::reachable_state_count;
 use crate::solve::expected::SolveOptions;
-use crate::solve::two_player::{Game, Ties};
-use crate::solve::vector::{DISTRIBUTION, TARGET};
+use crate::solve::two_player::{Game, Ties, check_rules};
+use crate::solve::vector::{DISTRIBUTION, TARGET, stored_values_bound};
 use crate::tables::TableError;
 use crate::tables::cache::{self, Loaded, Progress};
 use crate::tables::expected::{EXPECTED_SCORE, StrategyTable, default_table_path_of};
 use crate::tables::two_player::{EarlyTable, TWO_PLAYER};
 use crate::tables::two_player::{SolveReportError, solve_report};
 use crate::tables::vector::VectorTable;
+use crate::text::large_count;
 
 /// Which table of a rule set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -202,8 +203,9 @@ pub enum LoadCause {
     Table,
     /// The file could not be read or written (an operating-system error, not its content).
     Io,
-    /// This set does not offer the table (see [`TableSet::without`]): the question asked for
-    /// something this front end does not answer.
+    /// This set does not offer the table (see [`TableSet::without`]), or the game's table
+    /// would not fit in memory ([`check_fits`]): the question asked for something this front
+    /// end or this game does not answer.
     NotOffered,
     /// Its build was stopped ([`TableSet::cancel`]) before its end; nothing was saved. Asked
     /// for again (by a set made again), it is built anew.
@@ -229,6 +231,40 @@ fn not_offered(kind: TableKind) -> LoadError {
         kind,
         message: message.to_string(),
         cause: LoadCause::NotOffered,
+    }
+}
+
+/// The most memory the solve of a target or distribution table may hold: 4 GiB, the
+/// budget of the largest expected-score solve (Maxi Yatzy's, 1.1 GiB). Yahtzee's and Yatzy's
+/// target tables hold 0.8 GB of values; Maxi Yatzy's would hold 46 GiB.
+pub const VECTOR_MEMORY_LIMIT: u64 = 4 << 30;
+
+/// `Ok` when the `kind` table of `rules` can be built: the target and distribution tables
+/// (and with them the win objective, whose vectors are as long) when their values
+/// ([`stored_values_bound`], 4 bytes each) fit in [`VECTOR_MEMORY_LIMIT`]; the table of the
+/// game of two for a game whose states are its cards ([`check_rules`]). Else the one line
+/// that says why not, with what the game does answer. Milliseconds, a fraction of a second
+/// for a card of 20 boxes.
+pub fn check_fits(rules: &Rules, kind: TableKind) -> Result<(), String> {
+    match kind {
+        TableKind::ExpectedScore => Ok(()),
+        TableKind::TwoPlayer => check_rules(rules).map_err(|e| e.to_string()),
+        TableKind::Target | TableKind::Distribution => {
+            let values = stored_values_bound(rules);
+            let bytes = 4 * values;
+            if bytes <= VECTOR_MEMORY_LIMIT {
+                return Ok(());
+            }
+            let gib = |b: u64| b as f64 / f64::from(1u32 << 30);
+            Err(format!(
+                "the target and win objectives of {game} are not solved: their tables would hold up to {values} chances ({gib:.0} GiB of memory: a chance per score each of its {states} states can still add), more than the {limit:.0} GiB a table may take; play {game} for the expected score (leave out the target and the opponents)",
+                game = rules.label(),
+                values = large_count(values),
+                gib = gib(bytes),
+                states = large_count(reachable_state_count(rules)),
+                limit = gib(VECTOR_MEMORY_LIMIT),
+            ))
+        }
     }
 }
 
@@ -353,12 +389,10 @@ impl TableSet {
     /// The tables of `rules` at `paths` (the default places where none is given), reported
     /// to and explained by `observer`.
     ///
-    /// A game of six dice has its expected-score table (advice, statistics, simulations,
-    /// exports and games), but not yet the vector tables of the target and win objectives
-    /// and of the game of two, whose solve (`solve::vector`) walks the rolls of five dice:
-    /// those are an error ([`LoadCause::NotOffered`]) that says so.
+    /// A table that would not fit in memory ([`check_fits`]) is refused when asked for,
+    /// before anything is built ([`TableSet::check`]).
     pub fn new(rules: Rules, paths: TablePaths, observer: Arc<dyn Observer>) -> TableSet {
-        let set = TableSet {
+        TableSet {
             rules,
             paths,
             observer,
@@ -366,24 +400,6 @@ impl TableSet {
             target: Slot::default(),
             distribution: Slot::default(),
             two_player: Slot::default(),
-        };
-        if rules.dice() == DiceSpace::FIVE {
-            return set;
-        }
-        let six = |kind| LoadError {
-            kind,
-            message: format!(
-                "{} is a game of six dice, whose {} table is not built yet (its solve walks the rolls of five dice): play it for the expected score (leave out the target, the opponents and the game of two)",
-                rules.label(),
-                kind.name(),
-            ),
-            cause: LoadCause::NotOffered,
-        };
-        TableSet {
-            target: Slot::settled(Err(six(TableKind::Target))),
-            distribution: Slot::settled(Err(six(TableKind::Distribution))),
-            two_player: Slot::settled(Err(six(TableKind::TwoPlayer))),
-            ..set
         }
     }
 
@@ -463,6 +479,7 @@ impl TableSet {
     pub fn target(&self) -> Result<&Arc<VectorTable<f32>>, LoadError> {
         let rules = self.rules;
         self.target.get(|| {
+            self.fits(TableKind::Target)?;
             self.load(TableKind::Target, &self.target, |path, progress| {
                 Ok(cache::load_or_build_target(&rules, Some(path), progress)?)
             })
@@ -473,6 +490,7 @@ impl TableSet {
     /// the expected-score policy, so that table is loaded first).
     pub fn distribution(&self) -> Result<&Arc<VectorTable<f32>>, LoadError> {
         self.distribution.get(|| {
+            self.fits(TableKind::Distribution)?;
             let ev = self.ev()?;
             self.load(
                 TableKind::Distribution,
@@ -487,6 +505,7 @@ impl TableSet {
     pub fn two_player(&self) -> Result<&Arc<EarlyTable>, LoadError> {
         let rules = self.rules;
         self.two_player.get(|| {
+            self.fits(TableKind::TwoPlayer)?;
             self.load(TableKind::TwoPlayer, &self.two_player, |path, progress| {
                 load_or_solve_two_player(&rules, path, progress)
             })
@@ -586,6 +605,23 @@ impl TableSet {
             observer.report(rules, kind, Event::NotSaved { error, given });
         }
         Ok(Arc::new(loaded.table))
+    }
+
+    /// `Ok` unless the `kind` table would not fit in memory, or cannot be solved for the
+    /// game ([`check_fits`]). Nothing is loaded or built: a front end asks this of every
+    /// table a question needs before it loads any, so that a refused question builds
+    /// nothing.
+    pub fn check(&self, kind: TableKind) -> Result<(), LoadError> {
+        self.fits(kind)
+    }
+
+    /// [`check_fits`] as a [`LoadError`] of the `kind` table.
+    fn fits(&self, kind: TableKind) -> Result<(), LoadError> {
+        check_fits(&self.rules, kind).map_err(|message| LoadError {
+            kind,
+            message,
+            cause: LoadCause::NotOffered,
+        })
     }
 
     /// Starts loading the `kind` table in the background, unless it is loaded or loading
