@@ -25,6 +25,9 @@ enum Scope {
 
 fn filter(args: &ExportArgs) -> Result<Filter> {
     let rolls_left = args.rolls_left;
+    if let Some(n) = rolls_left {
+        yahtzee_core::policy::expected::check_rolls_left(&args.rules.rules(), u32::from(n))?;
+    }
     if let Some(g) = args.min_gap {
         if args.target.is_some() && !(0.0..=1.0).contains(&g) {
             bail!("--min-gap with --target is a gap in chance, from 0 to 1, not {g}");

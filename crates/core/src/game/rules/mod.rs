@@ -970,6 +970,12 @@ impl Rules {
         self.set.rolls - 1
     }
 
+    /// The rolls left of a turn's decisions in the order they come: 2, 1, 0 in a game of
+    /// three rolls a turn.
+    pub fn rolls_left_in_turn(&self) -> std::iter::Rev<std::ops::RangeInclusive<u8>> {
+        (0..=self.most_rolls_left()).rev()
+    }
+
     /// The rolls left a decision may have, in words: `0, 1 or 2` in a game of three rolls
     /// a turn.
     pub fn rolls_left_allowed(&self) -> String {
