@@ -210,6 +210,7 @@ fn house_rule_examples_solve_to_their_values() {
         ("yahtzee-free-joker-full-house-sum", 250.0454610683),
         ("yahtzee-no-upper-bonus", 237.8245201983),
         ("yahtzee-four-of-a-kind-40", 272.2737632027),
+        ("yahtzee-four-rolls", 328.9552923619),
     ] {
         let rules = load(&shipped(&format!("examples/{name}")), None).unwrap();
         assert_eq!(

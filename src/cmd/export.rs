@@ -51,6 +51,13 @@ pub fn run(args: &ExportArgs) -> Result<()> {
                 "--opening always shows both 2 and 1 rolls left: drop --rolls-left, or use `--rolls-left N` without --opening for one turn of a new game"
             );
         }
+        if rules.rolls() != 3 {
+            bail!(
+                "--opening is the sheet of a turn of three rolls (its columns: 2 and 1 rolls left), and {} has {} rolls a turn: use `--card \"\"` for the first turn's decisions by rolls left",
+                rules.label(),
+                rules.rolls()
+            );
+        }
         Scope::Opening
     } else if args.all_states && args.policy {
         Scope::Policy

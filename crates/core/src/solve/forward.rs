@@ -130,8 +130,14 @@ mod tests {
     /// probabilities, whatever the lane.
     #[test]
     fn stopping_at_once_keeps_the_opening_roll() {
-        let chances =
-            outcome_chances::<4>(FIVE, 3, 3, ROLLS, |_, _, _| Kept::Stop, |r, _| Some(r as u16));
+        let chances = outcome_chances::<4>(
+            FIVE,
+            3,
+            3,
+            ROLLS,
+            |_, _, _| Kept::Stop,
+            |r, _| Some(r as u16),
+        );
         let lattice = Lattice::get();
         for (c, &q) in chances.iter().zip(&lattice.roll_probability) {
             assert_eq!(c, &[q, q, q, 0.0]);
@@ -142,8 +148,7 @@ mod tests {
     /// every roll gathers a chance of 1.
     #[test]
     fn rerolling_everything_sums_to_one() {
-        let chances =
-            outcome_chances::<1>(FIVE, 3, 1, 1, |_, _, _| Kept::Keep(0), |_, _| Some(0));
+        let chances = outcome_chances::<1>(FIVE, 3, 1, 1, |_, _, _| Kept::Keep(0), |_, _| Some(0));
         assert!((chances[0][0] - 1.0).abs() < 1e-12, "{}", chances[0][0]);
         let spread = outcome_chances::<1>(
             FIVE,

@@ -297,7 +297,9 @@ impl TurnPlan {
                 .index
                 .iter()
                 .zip(&keeps.stop)
-                .map(|(&i, &stop)| values.value_of_index(if stop { 1 } else { rolls_left }, usize::from(i)))
+                .map(|(&i, &stop)| {
+                    values.value_of_index(if stop { 1 } else { rolls_left }, usize::from(i))
+                })
                 .collect()
         });
         TurnPlan {

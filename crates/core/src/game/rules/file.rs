@@ -21,8 +21,8 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::{
-    Category, Joker, MAX_BOXES, MAX_ROLLS_A_TURN, MAX_UPPER_THRESHOLD, Order, RuleSet, Rules, Scoring, Section, Sum,
-    UpperBonus, normalise,
+    Category, Joker, MAX_BOXES, MAX_ROLLS_A_TURN, MAX_UPPER_THRESHOLD, Order, RuleSet, Rules,
+    Scoring, Section, Sum, UpperBonus, normalise,
 };
 use crate::game::dice::{DiceSpace, FACES};
 use crate::text::excerpt;
