@@ -150,51 +150,20 @@ fn every_command_works_on_a_four_roll_file() {
     std::fs::write(&file, small_text(4)).unwrap();
     let file = path_str(&file);
     let cli = |args: &[&str]| run_bytes(dir.path(), args, b"");
-    let json = |args: &[&str]| -> Value {
-        let o = cli(args);
-        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
-        serde_json::from_str(&stdout(&o)).expect("one JSON object")
+    let json = |args: &[&str]| json_in(dir.path(), args);
+    assert_means_of_file(dir.path(), &file, solve(&small_game(4)).expected_score());
+    // Advice: three rolls left at the start of a turn, the same as `--rolls-left 3`, and
+    // worth more than two rolls left.
+    let advise = |rolls_left: &[&str]| {
+        let mut args = vec!["advise", "--rules", &file, "--dice", "13356", "--json"];
+        args.extend_from_slice(rolls_left);
+        json(&args)
     };
-    let want = solve(&small_game(4)).expected_score();
-    let stats = json(&["stats", "--rules", &file, "--json"]);
-    let mean = stats["mean"].as_f64().unwrap();
-    assert!(
-        (mean - want).abs() < 1e-9,
-        "stats mean {mean}, solve {want}"
-    );
-    let sim = json(&["simulate", "--rules", &file, "--games", "20000", "--json"]);
-    let (mean, se) = (
-        sim["mean"].as_f64().unwrap(),
-        sim["mean_interval"]["standard_error"].as_f64().unwrap(),
-    );
-    assert!(
-        (mean - want).abs() < 4.0 * se && se > 0.0,
-        "{mean} ± {se} against {want}"
-    );
-    // Advice: three rolls left at the start of a turn, the game's value at its best option.
-    let advice = json(&["advise", "--rules", &file, "--dice", "13356", "--json"]);
+    let advice = advise(&[]);
     assert_eq!(advice["rolls_left"], 3);
-    let three = json(&[
-        "advise",
-        "--rules",
-        &file,
-        "--dice",
-        "13356",
-        "--rolls-left",
-        "3",
-        "--json",
-    ]);
+    let three = advise(&["--rolls-left", "3"]);
     assert_eq!(three["options"], advice["options"]);
-    let two = json(&[
-        "advise",
-        "--rules",
-        &file,
-        "--dice",
-        "13356",
-        "--rolls-left",
-        "2",
-        "--json",
-    ]);
+    let two = advise(&["--rolls-left", "2"]);
     let best = |a: &Value| a["options"][0]["expected_final"].as_f64().unwrap();
     assert!(best(&three) > best(&two), "a roll more is worth more");
     let o = run_bytes(
@@ -238,28 +207,10 @@ fn every_command_works_on_a_four_roll_file() {
     for name in ["four", "three", "house", "large", "yahtzee"] {
         input.push_str(&format!("1 2 2 3 3\nscore {name}\n"));
     }
-    let o = run_bytes(
-        dir.path(),
-        &[
-            "play",
-            "--rules",
-            &file,
-            "--manual-dice",
-            "--record",
-            &record,
-            "--coach-threshold",
-            "off",
-        ],
-        input.as_bytes(),
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o).contains("(3 rolls left)"), "{}", stdout(&o));
+    let played = play_typed(dir.path(), &file, &record, &input);
+    assert!(played.contains("(3 rolls left)"), "{played}");
     // Chance of 1 1 2 6 6, then 0 in every other box (1 2 2 3 3 scores none of them).
-    assert!(
-        stdout(&o).contains("Game over: 16 points."),
-        "{}",
-        stdout(&o)
-    );
+    assert!(played.contains("Game over: 16 points."), "{played}");
     let review = json(&["review", &record, "--rules", &file, "--json"]);
     let decisions = review["decisions"].as_array().unwrap();
     assert_eq!(decisions[0]["rolls_left"], 3);
