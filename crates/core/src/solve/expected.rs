@@ -1182,9 +1182,10 @@ mod tests {
         for round in 0..400 {
             let spread = [3, 6, 40, 1_000_000][round % 4];
             let mut value = || 250.0 + (next() % spread) as f64 * 0.4e-9;
+            let one_roll_left = (0..MULTISETS).map(|_| value()).collect();
+            let two_rolls_left = (0..MULTISETS).map(|_| value()).collect();
             let turn = TurnValues {
-                one_roll_left: (0..MULTISETS).map(|_| value()).collect(),
-                two_rolls_left: (0..MULTISETS).map(|_| value()).collect(),
+                by_rolls_left: vec![one_roll_left, two_rolls_left],
                 opening_rolls: vec![0.0; ROLLS],
                 dice: DiceSpace::FIVE,
             };
