@@ -219,9 +219,11 @@ pub struct AdviseArgs {
         allow_hyphen_values = true
     )]
     pub dice: Option<String>,
-    /// Rolls left this turn: 2 just after the first roll, 0 after the last.
-    #[arg(long, default_value_t = 2, value_name = "0|1|2", allow_negative_numbers = true, value_parser = parse_rolls_left)]
-    pub rolls_left: u8,
+    /// Rolls left this turn: 2 just after the first roll, 0 after the last (3 just after
+    /// the first roll in a game of four rolls a turn) [default: the game's rolls a turn less
+    /// one].
+    #[arg(long, value_name = "0|1|2", allow_negative_numbers = true, value_parser = parse_rolls_left)]
+    pub rolls_left: Option<u8>,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -286,15 +288,16 @@ pub struct VerifyArgs {
     pub json: bool,
 }
 
-/// Rolls left: 0, 1 or 2.
+/// Rolls left: 0, 1 or 2 (to 3 in a game of four rolls a turn; the command checks the
+/// number against its game's).
 pub fn parse_rolls_left(text: &str) -> Result<u8, String> {
-    match text.trim() {
-        "0" => Ok(0),
-        "1" => Ok(1),
-        "2" => Ok(2),
-        other => Err(format!(
-            "rolls left must be 0, 1 or 2, not `{}`",
-            excerpt(other)
+    let most = yahtzee_core::game::rules::MAX_ROLLS_A_TURN - 1;
+    match text.trim().parse::<u8>() {
+        Ok(n) if n <= most => Ok(n),
+        _ => Err(format!(
+            "rolls left must be 0, 1 or 2 (up to {most} in a game of {} rolls a turn), not `{}`",
+            most + 1,
+            excerpt(text.trim())
         )),
     }
 }

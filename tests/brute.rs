@@ -141,10 +141,10 @@ impl BruteForce {
     }
 
     /// The value of a turn whose hands with no roll left are worth `last`: the best of the
-    /// 32 (or 64) ways to keep dice with one and then two rolls left, then the mean over the opening
-    /// hands.
+    /// 32 (or 64) ways to keep dice with one, then two rolls left (up to the rules' rolls a
+    /// turn less one), then the mean over the opening hands.
     fn turn(&self, mut by_hand: Vec<f64>) -> f64 {
-        for _ in 0..2 {
+        for _ in 1..self.rules.rolls() {
             by_hand = self
                 .moves
                 .iter()
@@ -235,9 +235,9 @@ impl BruteForce {
             values.push(evs.iter().copied().fold(f64::NEG_INFINITY, f64::max));
             dists.push(d);
         }
-        // With one and then two rolls left: the keep of highest expected value, in the order
-        // of preference of the distinct keeps.
-        for _ in 0..2 {
+        // With one, then two rolls left (up to the rules' rolls a turn less one): the keep of
+        // highest expected value, in the order of preference of the distinct keeps.
+        for _ in 1..self.rules.rolls() {
             let mut next_values = Vec::new();
             let mut next_dists = Vec::new();
             for (hand, subsets) in self.hands.iter().zip(&self.moves) {

@@ -18,6 +18,7 @@ mod plot;
 mod python;
 mod rating;
 mod readme;
+mod rolls;
 mod rules;
 mod rules_file;
 mod serve;

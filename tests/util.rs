@@ -171,6 +171,58 @@ pub fn run_bytes(dir: &Path, args: &[&str], input: &[u8]) -> Output {
     out
 }
 
+/// The one JSON object the binary prints for `args` in `dir` (the command must succeed).
+pub fn json_in(dir: &Path, args: &[&str]) -> serde_json::Value {
+    let o = run_bytes(dir, args, b"");
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    serde_json::from_str(&stdout(&o)).expect("one JSON object")
+}
+
+/// A game of the rules file `file` played in `dir` with the dice and commands typed in
+/// `input` (no coach), recorded at `record`: its output, the game played to its end.
+pub fn play_typed(dir: &Path, file: &str, record: &str, input: &str) -> String {
+    let o = run_bytes(
+        dir,
+        &[
+            "play",
+            "--rules",
+            file,
+            "--manual-dice",
+            "--record",
+            record,
+            "--coach-threshold",
+            "off",
+        ],
+        input.as_bytes(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    stdout(&o)
+}
+
+/// The means of the rules file `file` (run in `dir`) against its solve's value `want`: the
+/// exact distribution's (`stats`) is it to 1e-9, a simulation's (20,000 games) within 4
+/// standard errors of it.
+pub fn assert_means_of_file(dir: &Path, file: &str, want: f64) {
+    let stats = json_in(dir, &["stats", "--rules", file, "--json"]);
+    let mean = stats["mean"].as_f64().unwrap();
+    assert!(
+        (mean - want).abs() < 1e-9,
+        "stats mean {mean}, solve {want}"
+    );
+    let sim = json_in(
+        dir,
+        &["simulate", "--rules", file, "--games", "20000", "--json"],
+    );
+    let (mean, se) = (
+        sim["mean"].as_f64().unwrap(),
+        sim["mean_interval"]["standard_error"].as_f64().unwrap(),
+    );
+    assert!(
+        (mean - want).abs() < 4.0 * se && se > 0.0,
+        "{mean} ± {se} against {want}"
+    );
+}
+
 /// Runs the binary with `args` in the working folder `cwd`, with the shared tables of
 /// [`table_dir`] and `input` (any bytes) on stdin.
 pub fn run_in(cwd: &Path, args: &[&str], input: &[u8]) -> Output {

@@ -573,7 +573,8 @@ fn option_values<'py>(
             let dice = dice_of(Some(rules), &row).map_err(at)?;
             let rolls_left = u8::try_from(rolls[i]).map_err(|_| {
                 value_error(format!(
-                    "position {i}: rolls left must be 0, 1 or 2, not {}",
+                    "position {i}: rolls left must be {}, not {}",
+                    rules.rolls_left_allowed(),
                     rolls[i]
                 ))
             })?;

@@ -316,7 +316,7 @@ def _query(
     table: Table,
     card: Card,
     dice: DiceLike,
-    rolls_left: int,
+    rolls_left: Optional[int],
     yahtzee_bonus: int,
     target: Optional[int],
     opponents: Optional[Sequence[Any]],
@@ -329,7 +329,8 @@ def _query(
         query["card"] = entries
     query["yahtzee_bonus"] = _integer(yahtzee_bonus)
     query["dice"] = _dice(dice)
-    query["rolls_left"] = _integer(rolls_left)
+    if rolls_left is not None:
+        query["rolls_left"] = _integer(rolls_left)
     if target is not None:
         query["target"] = _integer(target)
     if opponents is not None:
@@ -348,7 +349,7 @@ def advise(
     table: Table,
     card: Card = None,
     dice: DiceLike = (),
-    rolls_left: int = 2,
+    rolls_left: Optional[int] = None,
     yahtzee_bonus: int = 0,
     target: Optional[int] = None,
     opponents: Optional[Sequence[Any]] = None,
@@ -360,7 +361,8 @@ def advise(
     ``card`` is the filled boxes with their points, a dict (``{"ones": 3, "full-house": 25}``)
     or the command line's text (``"ones=3,full-house=25"``); ``None`` for a new game.
     ``dice`` is five faces (``[1, 3, 3, 5, 6]`` or ``"13356"``), ``rolls_left`` 2 just after
-    the first roll, 1, or 0 after the last, ``yahtzee_bonus`` the 100-point bonuses already
+    the first roll, 1, or 0 after the last (``None``: the start of a turn, 2, or 3 in a game
+    of four rolls a turn), ``yahtzee_bonus`` the 100-point bonuses already
     earned. With ``target=T`` the options are ranked by their best chance of a final score of
     at least ``T`` (the target table is read, or built on first use). With ``opponents`` the
     options are ranked by the chance of winning against them, as ``advise --opponent``
@@ -403,7 +405,7 @@ def advise_batch(table: Table, queries: Iterable[Mapping[str, Any]]) -> List[Adv
                 table,
                 q.get("card"),
                 q.get("dice", ()),
-                q.get("rolls_left", 2),
+                q.get("rolls_left"),
                 q.get("yahtzee_bonus", 0),
                 q.get("target"),
                 q.get("opponents"),

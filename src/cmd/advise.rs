@@ -33,10 +33,12 @@ pub fn run(args: &AdviseArgs) -> Result<()> {
     let dice = rules
         .dice()
         .parse(args.dice.as_deref().unwrap_or_default())?;
+    let rolls_left = args.rolls_left.unwrap_or(rules.most_rolls_left());
+    policy::expected::check_rolls_left(&rules, u32::from(rolls_left))?;
     let position = Position {
         card,
         dice,
-        rolls_left: args.rolls_left,
+        rolls_left,
     };
     let objective = objective(args, rules)?;
     policy::check_objective(&tables, &objective)?;

@@ -25,6 +25,9 @@ enum Scope {
 
 fn filter(args: &ExportArgs) -> Result<Filter> {
     let rolls_left = args.rolls_left;
+    if let Some(n) = rolls_left {
+        yahtzee_core::policy::expected::check_rolls_left(&args.rules.rules(), u32::from(n))?;
+    }
     if let Some(g) = args.min_gap {
         if args.target.is_some() && !(0.0..=1.0).contains(&g) {
             bail!("--min-gap with --target is a gap in chance, from 0 to 1, not {g}");
@@ -46,6 +49,13 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         if filter.rolls_left.is_some() {
             bail!(
                 "--opening always shows both 2 and 1 rolls left: drop --rolls-left, or use `--rolls-left N` without --opening for one turn of a new game"
+            );
+        }
+        if rules.rolls() != 3 {
+            bail!(
+                "--opening is the sheet of a turn of three rolls (its columns: 2 and 1 rolls left), and {} has {} rolls a turn: use `--card \"\"` for the first turn's decisions by rolls left",
+                rules.label(),
+                rules.rolls()
             );
         }
         Scope::Opening

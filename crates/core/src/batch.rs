@@ -10,7 +10,8 @@
 //! - `card`: an object of box name to integer points (absent: a new game);
 //! - `yahtzee_bonus`: an integer, the 100-point bonuses already earned (absent: 0);
 //! - `dice`: an array of the game's five (or six) integers from 1 to 6;
-//! - `rolls_left`: the integer 0, 1 or 2 (absent: 2);
+//! - `rolls_left`: the integer 0, 1 or 2 (absent: 2; in a game of four rolls a turn 0 to 3,
+//!   absent 3);
 //! - `target`: an integer final score to reach (absent: the expected-score advice); the
 //!   answer is then the [`TargetAdvice`], every option ranked by its chance of reaching it.
 //! - `opponents`: an array of the other players, each `{"card": {...}, "yahtzee_bonus": n}`
@@ -38,9 +39,9 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use crate::game::dice::{self, Dice, join_faces};
-use crate::game::rules::Rules;
+use crate::game::rules::{MAX_ROLLS_A_TURN, Rules};
 use crate::game::state::{CardError, ScoreCard};
-use crate::policy::expected::{self as expected, Action, AdviceError, Position};
+use crate::policy::expected::{self as expected, Action, AdviceError, Position, check_rolls_left};
 use crate::policy::target::TargetError;
 use crate::policy::two_player::TwoPlayerAdviceError;
 use crate::policy::win::{Opponent, WinError};
@@ -210,8 +211,9 @@ pub struct Query {
     pub yahtzee_bonus: u32,
     /// The dice.
     pub dice: Dice,
-    /// Rolls left: 0, 1 or 2.
-    pub rolls_left: u8,
+    /// Rolls left: 0, 1 or 2 (to 3 in a game of four rolls a turn); `None`: the start of a
+    /// turn, the game's rolls a turn less one.
+    pub rolls_left: Option<u8>,
     /// The final score to reach, for target advice.
     pub target: Option<u32>,
     /// The other players, for win advice (the one opponent of a two-player query).
@@ -254,7 +256,7 @@ const TWO_PLAYER: &str = "true or false (true: the exact game of two against the
 const LEAD: &str = "an integer from -10000 to 10000, your points less the opponent's, like -12";
 
 /// What `rolls_left` must be.
-const ROLLS_LEFT: &str = "the integer 0, 1 or 2";
+const ROLLS_LEFT: &str = "the integer 0, 1 or 2 (to 3 in a game of four rolls a turn)";
 /// What `dice` must be, in a game of five dice ([`dice_wanted`]).
 const DICE: &str = "an array of five integer faces from 1 to 6, like [1, 3, 3, 5, 6]";
 /// What `dice` must be, in a game of six dice.
@@ -293,7 +295,7 @@ impl Query {
             });
         };
         let (mut card_entries, mut yahtzee_bonus, mut dice, mut rolls_left, mut target) =
-            (Vec::new(), 0, None, 2, None);
+            (Vec::new(), 0, None, None, None);
         let mut opponents = None;
         let (mut two_player, mut lead) = (false, None);
         // Only keys of KEYS are ever added, each at most once.
@@ -315,11 +317,13 @@ impl Query {
                 }
                 "dice" => dice = Some(dice_of(value)?),
                 "rolls_left" => {
-                    rolls_left = value
-                        .integer()
-                        .filter(|n| (0..=2).contains(n))
-                        .map(|n| n as u8)
-                        .ok_or_else(|| value.wrong(key, ROLLS_LEFT))?
+                    rolls_left = Some(
+                        value
+                            .integer()
+                            .filter(|n| (0..i128::from(MAX_ROLLS_A_TURN)).contains(n))
+                            .map(|n| n as u8)
+                            .ok_or_else(|| value.wrong(key, ROLLS_LEFT))?,
+                    )
                 }
                 "target" => {
                     target = Some(
@@ -374,12 +378,15 @@ impl Query {
         })
     }
 
-    /// The position under `rules`: the card checked against the rules.
+    /// The position under `rules`: the card, the dice and the rolls left checked against
+    /// the rules.
     pub fn position(&self, rules: Rules) -> Result<Position, BatchError> {
+        let rolls_left = self.rolls_left.unwrap_or(rules.most_rolls_left());
+        check_rolls_left(&rules, u32::from(rolls_left))?;
         Ok(Position {
             card: card_of(rules, &self.card, self.yahtzee_bonus)?,
             dice: rules.dice().check(self.dice).map_err(AdviceError::from)?,
-            rolls_left: self.rolls_left,
+            rolls_left,
         })
     }
 
@@ -838,7 +845,7 @@ mod tests {
     fn a_full_query_parses_with_its_defaults() {
         let q = Query::parse(br#"{"dice": [6, 1, 3, 3, 5]}"#).unwrap();
         assert_eq!(q.dice.faces(), [1, 3, 3, 5, 6]);
-        assert_eq!((q.rolls_left, q.yahtzee_bonus), (2, 0));
+        assert_eq!((q.rolls_left, q.yahtzee_bonus), (None, 0));
         assert!(q.card.is_empty());
         let q = Query::parse(
             br#"{"card": {"ones": 3, "yahtzee": 50}, "yahtzee_bonus": 1, "dice": [4,4,4,4,4], "rolls_left": 0}"#,
@@ -848,7 +855,7 @@ mod tests {
             q.card,
             [("ones".to_string(), 3), ("yahtzee".to_string(), 50)]
         );
-        assert_eq!((q.rolls_left, q.yahtzee_bonus), (0, 1));
+        assert_eq!((q.rolls_left, q.yahtzee_bonus), (Some(0), 1));
     }
 
     #[test]
@@ -893,11 +900,11 @@ mod tests {
             (r#"{"dice": [1,2,3,4,"5"]}"#, "not an array of 5 items"),
             (
                 r#"{"dice": [1,2,3,4,5], "rolls_left": "1"}"#,
-                "rolls_left must be the integer 0, 1 or 2, not the string \"1\"",
+                "rolls_left must be the integer 0, 1 or 2 (to 3 in a game of four rolls a turn), not the string \"1\"",
             ),
             (
-                r#"{"dice": [1,2,3,4,5], "rolls_left": 3}"#,
-                "rolls_left must be the integer 0, 1 or 2, not 3",
+                r#"{"dice": [1,2,3,4,5], "rolls_left": 4}"#,
+                "rolls_left must be the integer 0, 1 or 2 (to 3 in a game of four rolls a turn), not 4",
             ),
             (
                 r#"{"dice": [1,2,3,4,5], "yahtzee_bonus": "1"}"#,

@@ -60,6 +60,7 @@ pub fn write_card(
 ) -> io::Result<u64> {
     let rows = card_rows(table, card, filter);
     write_turn(
+        table.rules(),
         format,
         &card_meta(table, card, filter),
         &rows,

@@ -189,8 +189,8 @@ fn decision_row(
     }
 }
 
-/// Appends the decisions of `state` that pass `filter`: rolls left 2, 1, 0, and within each
-/// the 252 rolls in index order (ascending dice).
+/// Appends the decisions of `state` that pass `filter`: rolls left 2, 1, 0 (from the game's
+/// rolls a turn less one), and within each the 252 rolls in index order (ascending dice).
 pub fn state_rows(
     table: &StrategyTable,
     state: &State,
@@ -199,7 +199,7 @@ pub fn state_rows(
     out: &mut Vec<DecisionRow>,
 ) {
     let turn = TurnValues::new(table, state);
-    for rolls_left in [2u8, 1, 0] {
+    for rolls_left in table.rules().rolls_left_in_turn() {
         if !filter.wants_rolls_left(rolls_left) {
             continue;
         }

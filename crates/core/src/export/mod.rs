@@ -151,10 +151,12 @@ pub fn exporter<R: Row>(format: Format) -> Box<dyn Exporter<R>> {
     }
 }
 
-/// Writes the decisions of one turn (scope `--card`, of the expected-score or the target
-/// policy): `meta`, then one table per number of rolls left (2, 1, 0) that `filter` wants,
-/// holding the rows with that many rolls left. Returns how many rows there were.
+/// Writes the decisions of one turn of `rules` (scope `--card`, of the expected-score or the
+/// target policy): `meta`, then one table per number of rolls left (2, 1, 0 in a game of
+/// three rolls a turn) that `filter` wants, holding the rows with that many rolls left.
+/// Returns how many rows there were.
 fn write_turn<R: Row + Clone>(
+    rules: &Rules,
     format: Format,
     meta: &Meta,
     rows: &[R],
@@ -165,7 +167,7 @@ fn write_turn<R: Row + Clone>(
     let exporter = exporter::<R>(format);
     let mut buf = Vec::new();
     exporter.begin(meta, &mut buf);
-    for rolls_left in [2u8, 1, 0] {
+    for rolls_left in rules.rolls_left_in_turn() {
         if !filter.wants_rolls_left(rolls_left) {
             continue;
         }
@@ -188,7 +190,8 @@ fn write_turn<R: Row + Clone>(
 /// Which decisions to write.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Filter {
-    /// Only decisions with this many rolls left (0, 1 or 2); all when `None`.
+    /// Only decisions with this many rolls left (0, 1 or 2; to 3 in a game of four rolls a
+    /// turn); all when `None`.
     pub rolls_left: Option<u8>,
     /// Only decisions whose best option beats the runner-up by at least this many points;
     /// decisions with a single option (no runner-up) are then left out too.

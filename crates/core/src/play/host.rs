@@ -1020,7 +1020,7 @@ impl Host {
             Phase::TurnStart | Phase::Kept { .. } => {
                 let (mut all, rolls_left) = match self.game.phase() {
                     Phase::Kept { keep, rolls_left } => (keep.faces(), rolls_left - 1),
-                    _ => (Vec::new(), 2),
+                    _ => (Vec::new(), self.game.rules().most_rolls_left()),
                 };
                 all.extend(faces);
                 all.sort_unstable();

@@ -184,7 +184,8 @@ pub enum Illegal {
     /// A roll with no roll left. Fix: fill a box.
     #[error("no roll is due now: a box must be filled")]
     NoRollDue,
-    /// A roll with the wrong count of rolls left. Fix: 2 after the first roll, then 1, then 0.
+    /// A roll with the wrong count of rolls left. Fix: 2 after the first roll, then 1, then 0
+    /// (from 3 in a game of four rolls a turn).
     #[error("this roll leaves {}, not {got}", plural(u64::from(*.expected), "roll", "rolls"))]
     RollsLeft {
         /// Rolls left after this roll.
@@ -595,7 +596,7 @@ impl Game {
                 self.check_mover(player, *turn)?;
                 let dice = parse_dice(&self.rules, dice)?;
                 let expected_left = match phase {
-                    Phase::TurnStart => 2,
+                    Phase::TurnStart => self.rules.most_rolls_left(),
                     Phase::Kept { keep, rolls_left } => {
                         if !keep.is_within(&dice) {
                             return Err(Illegal::RollLostKeep { dice, keep });

@@ -56,7 +56,7 @@ pub fn play_own_game<E: From<OwnChoiceError>>(
         let illegal = |source| OwnChoiceError::Illegal { turn, source };
         let mut stopped_at: Option<usize> = None;
         let mut failed: Option<E> = None;
-        let (roll, _) = roll_and_keep(rules.dice(), &mut dice_of_game, |rolls_left, roll| {
+        let (roll, _) = roll_and_keep(rules, &mut dice_of_game, |rolls_left, roll| {
             let dice = Dice::from_index(roll);
             let kept = match decide(&card, &dice, rolls_left) {
                 Ok(Choice::Keep(keep)) if keep.is_within(&dice) => return keep.index(),

@@ -335,6 +335,7 @@ impl GameRecord {
                         seed,
                         kept: Vec::new(),
                         dice: game.as_ref().map_or(DICE, |g| g.rules().dice().dice()),
+                        first_rolls_left: game.as_ref().map_or(2, |g| g.rules().most_rolls_left()),
                     });
                 header = Some((n, head));
                 continue;
@@ -664,6 +665,8 @@ struct SeededDice {
     kept: Vec<u8>,
     /// The game's number of dice.
     dice: usize,
+    /// The rolls left after the first roll of a turn: 2 in a game of three rolls a turn.
+    first_rolls_left: u8,
 }
 
 impl SeededDice {
@@ -674,12 +677,10 @@ impl SeededDice {
                 self.kept = keep.clone();
                 return Ok(());
             }
-            Event::Opening { dice, .. }
-            | Event::Roll {
-                dice,
-                rolls_left: 2,
-                ..
-            } => (dice, self.rng.dice(self.dice)),
+            Event::Opening { dice, .. } => (dice, self.rng.dice(self.dice)),
+            Event::Roll {
+                dice, rolls_left, ..
+            } if *rolls_left == self.first_rolls_left => (dice, self.rng.dice(self.dice)),
             Event::Roll { dice, .. } => {
                 let mut all = self.kept.clone();
                 all.extend(self.rng.dice(self.dice - self.kept.len()));

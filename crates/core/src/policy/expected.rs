@@ -26,10 +26,15 @@ use crate::tables::expected::StrategyTable;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum AdviceError {
-    /// A number of rolls left other than 0, 1 or 2: a turn has three rolls, so after the
-    /// first roll 2 are left, after the last 0.
-    #[error("rolls left must be 0, 1 or 2, not {0}")]
-    RollsLeft(u32),
+    /// A number of rolls left the game's turn does not have: a turn of three rolls has 2
+    /// left after the first roll, 0 after the last (`allowed`: the game's, in words).
+    #[error("rolls left must be {allowed}, not {given}")]
+    RollsLeft {
+        /// The number given.
+        given: u32,
+        /// What the game allows, in words ([`Rules::rolls_left_allowed`]).
+        allowed: String,
+    },
     /// Dice of another number than the game's (five dice for a game of six, or six for a
     /// game of five): give as many as the game has.
     #[error(transparent)]
@@ -51,7 +56,7 @@ pub struct Position {
     pub card: ScoreCard,
     /// The dice showing.
     pub dice: Dice,
-    /// Rolls left this turn: 0, 1 or 2.
+    /// Rolls left this turn: 0, 1 or 2 (0 to the game's rolls a turn less one).
     pub rolls_left: u8,
 }
 
@@ -398,6 +403,18 @@ pub fn turn_layers(
     table.turn(state, last, &mut visit);
 }
 
+/// `Ok` when a turn of `rules` can have `rolls_left` rolls left (0 to its rolls a turn less
+/// one): the one check of every front end's rolls left.
+pub fn check_rolls_left(rules: &Rules, rolls_left: u32) -> Result<(), AdviceError> {
+    if rolls_left > u32::from(rules.most_rolls_left()) {
+        return Err(AdviceError::RollsLeft {
+            given: rolls_left,
+            allowed: rules.rolls_left_allowed(),
+        });
+    }
+    Ok(())
+}
+
 /// Advises on a position with the table of its rules.
 pub fn advise(table: &StrategyTable, position: &Position) -> Result<Advice, AdviceError> {
     let rules = *table.rules();
@@ -408,9 +425,7 @@ pub fn advise(table: &StrategyTable, position: &Position) -> Result<Advice, Advi
         });
     }
     rules.dice().check(position.dice)?;
-    if position.rolls_left > 2 {
-        return Err(AdviceError::RollsLeft(u32::from(position.rolls_left)));
-    }
+    check_rolls_left(&rules, u32::from(position.rolls_left))?;
     let state = position.card.state();
     let banked = position.card.banked();
     let base = f64::from(banked);
@@ -432,7 +447,7 @@ pub fn advise(table: &StrategyTable, position: &Position) -> Result<Advice, Advi
     } else {
         // Only the layer of this many rolls left: its keep values.
         let layer = Layer::with_rolls_left(position.rolls_left)
-            .ok_or(AdviceError::RollsLeft(u32::from(position.rolls_left)))?;
+            .expect("rolls left checked against the game's");
         let mut keep_values = Vec::with_capacity(ALL_MULTISETS);
         turn_layers(table, &state, layer, |l, values| {
             if l == layer {

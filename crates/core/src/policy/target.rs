@@ -217,7 +217,7 @@ pub(crate) fn price_options(
         }
     } else {
         let layer = Layer::with_rolls_left(position.rolls_left)
-            .ok_or(AdviceError::RollsLeft(u32::from(position.rolls_left)))?;
+            .expect("rolls left checked against the game's");
         let mut values = Vec::new();
         table.turn_at(&state, x, layer, &mut |l, v| {
             if l == layer {
@@ -434,7 +434,7 @@ impl<'a> TargetLanes<'a> {
                 let into = match layer {
                     Layer::OneRollLeft => &mut one,
                     Layer::TwoRollsLeft => &mut two,
-                    Layer::Opening => return,
+                    Layer::ThreeRollsLeft | Layer::Opening => return,
                 };
                 for (i, lanes) in k.iter().enumerate().take(multisets) {
                     let at = i * width + c * N;
@@ -527,7 +527,7 @@ impl<'a> TargetTurn<'a> {
                 match layer {
                     Layer::OneRollLeft => add(&mut one, &k),
                     Layer::TwoRollsLeft => add(&mut two, &k),
-                    Layer::Opening => {}
+                    Layer::ThreeRollsLeft | Layer::Opening => {}
                 }
             })?;
         } else {
@@ -546,7 +546,7 @@ impl<'a> TargetTurn<'a> {
                     match layer {
                         Layer::OneRollLeft => add(&mut one, &k),
                         Layer::TwoRollsLeft => add(&mut two, &k),
-                        Layer::Opening => {}
+                        Layer::ThreeRollsLeft | Layer::Opening => {}
                     }
                 })?;
             }

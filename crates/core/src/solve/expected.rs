@@ -487,24 +487,20 @@ fn card_layers(
 }
 
 /// The optimal keep of every roll of one turn, by the tie rule, as multiset indices (a
-/// roll's own index: stop and score): `two_rolls_left[r]` and `one_roll_left[r]` for the roll
-/// of offset `r`. What [`TurnValues::best_keep_of_roll`] chooses, roll by roll.
+/// roll's own index: stop and score): `by_rolls_left[n - 1][r]` for the roll of offset `r`
+/// with `n` rolls left. What [`TurnValues::best_keep_of_roll`] chooses, roll by roll.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TurnKeeps {
-    /// With two rolls left (after the opening roll), one per roll.
-    pub two_rolls_left: Vec<u16>,
-    /// With one roll left, one per roll.
-    pub one_roll_left: Vec<u16>,
+    /// With one roll left, then two (and three in a game of four rolls a turn), one per roll
+    /// each; none in a game of one roll a turn.
+    pub by_rolls_left: Vec<Vec<u16>>,
 }
 
 impl TurnKeeps {
-    /// The keep of the roll of offset `roll` with `rolls_left` (1 or 2) rolls left.
+    /// The keep of the roll of offset `roll` with `rolls_left` (1 to the game's rolls a
+    /// turn less one) rolls left.
     pub fn of_roll(&self, rolls_left: u8, roll: usize) -> u16 {
-        if rolls_left >= 2 {
-            self.two_rolls_left[roll]
-        } else {
-            self.one_roll_left[roll]
-        }
+        self.by_rolls_left[usize::from(rolls_left) - 1][roll]
     }
 }
 
@@ -596,12 +592,12 @@ impl<T: ExpectedValues + ?Sized> ExpectedValues for std::sync::Arc<T> {
 /// The values of every keep of one expected-score turn of one state: one solver turn for this
 /// state alone ([`ExpectedValues::turn`]), every layer.
 pub struct TurnValues {
-    /// Keep values with one roll left (index by multiset), future points of this turn and
-    /// after; entries of the rolls (size five) are the values of stopping to score.
-    pub one_roll_left: Vec<f64>,
-    /// Keep values with two rolls left; the rolls' entries are their values with one roll left.
-    pub two_rolls_left: Vec<f64>,
-    /// Value of each roll with two rolls left (the value after the opening roll).
+    /// Keep values by rolls left (index by multiset), future points of this turn and after:
+    /// `by_rolls_left[n - 1]` with `n` rolls left, one layer per re-roll of the game. With
+    /// one roll left the entries of the rolls (all the dice) are the values of stopping to
+    /// score; with `n` > 1 they are the rolls' values with `n - 1` rolls left.
+    pub by_rolls_left: Vec<Vec<f64>>,
+    /// Value of each roll just after the opening roll (with the game's rolls less one left).
     pub opening_rolls: Vec<f64>,
     /// The dice of the game: which entries are rolls.
     pub dice: DiceSpace,
@@ -620,41 +616,52 @@ impl TurnValues {
     /// A turn with no layer yet.
     pub(crate) fn empty(dice: DiceSpace) -> TurnValues {
         TurnValues {
-            one_roll_left: Vec::with_capacity(dice.multisets()),
-            two_rolls_left: Vec::with_capacity(dice.multisets()),
+            by_rolls_left: Vec::new(),
             opening_rolls: Vec::with_capacity(dice.rolls()),
             dice,
         }
     }
 
-    /// Takes the values of `layer` as the kernel gives them.
+    /// Takes the values of `layer` as the kernel gives them (in the kernel's order).
     pub(crate) fn add_layer(&mut self, layer: Layer, values: &[f64]) {
-        match layer {
-            Layer::OneRollLeft => self.one_roll_left.extend_from_slice(values),
-            Layer::TwoRollsLeft => self.two_rolls_left.extend_from_slice(values),
-            Layer::Opening => self
+        match layer.rolls_left() {
+            Some(n) => {
+                debug_assert_eq!(usize::from(n), self.by_rolls_left.len() + 1);
+                self.by_rolls_left.push(values.to_vec());
+            }
+            None => self
                 .opening_rolls
                 .extend_from_slice(&values[self.dice.first_roll()..]),
         }
     }
 
-    /// Value (points of this turn and after) of keeping `keep` with `rolls_left` (1 or 2)
-    /// rolls left. Keeping all five dice means stopping to score the best box now.
+    /// The keep values with one roll left: those of stopping on each roll.
+    fn one_roll_left(&self) -> &[f64] {
+        &self.by_rolls_left[0]
+    }
+
+    /// The keep values with `rolls_left` rolls left (at least 1).
+    fn with_rolls_left(&self, rolls_left: u8) -> &[f64] {
+        &self.by_rolls_left[usize::from(rolls_left.max(1)) - 1]
+    }
+
+    /// Value (points of this turn and after) of keeping `keep` with `rolls_left` (1 to the
+    /// game's rolls a turn less one) rolls left. Keeping all five dice means stopping to score the best box now.
     pub fn keep_value(&self, rolls_left: u8, keep: &Keep) -> f64 {
         self.value_of_index(rolls_left, keep.index())
     }
 
     /// [`TurnValues::keep_value`] of the keep of multiset index `i` (a roll's own index,
     /// the first roll's and up, keeps all the dice).
-    fn value_of_index(&self, rolls_left: u8, i: usize) -> f64 {
-        if i >= self.dice.first_roll() || rolls_left <= 1 {
-            self.one_roll_left[i]
+    pub(crate) fn value_of_index(&self, rolls_left: u8, i: usize) -> f64 {
+        if i >= self.dice.first_roll() {
+            self.one_roll_left()[i]
         } else {
-            self.two_rolls_left[i]
+            self.with_rolls_left(rolls_left)[i]
         }
     }
 
-    /// The optimal keep for `dice` with `rolls_left` (1 or 2) rolls left, and its value. Ties
+    /// The optimal keep for `dice` with `rolls_left` (1 or more) rolls left, and its value. Ties
     /// within [`TIE`](crate::game::ties::TIE) go to the keep with the fewest dice, then to
     /// the lowest faces; a keep of all five dice means stopping to score.
     pub fn best_keep(&self, rolls_left: u8, dice: &Dice) -> (Keep, f64) {
@@ -672,15 +679,12 @@ impl TurnValues {
     /// a single keep is that close (a margin wider by 1e-12 absorbs the rounding of the
     /// comparisons), it is the choice. Otherwise the scan decides.
     pub fn best_keep_of_roll(&self, rolls_left: u8, roll: usize) -> (usize, f64) {
-        let fewer: &[f64] = if rolls_left <= 1 {
-            &self.one_roll_left
-        } else {
-            &self.two_rolls_left
-        };
+        let fewer = self.with_rolls_left(rolls_left);
+        let one = self.one_roll_left();
         best_keep_among(
             Dice::keep_indices_of(self.dice.first_roll() + roll),
             |keep| fewer[keep],
-            |stop| self.one_roll_left[stop],
+            |stop| one[stop],
         )
     }
 }
@@ -729,15 +733,17 @@ fn best_keep_among(
     best.best().expect("every roll has a keep")
 }
 
-/// The keep values of up to [`CARD_LANES`] states of one card, with one and with two rolls
+/// The keep values of up to [`CARD_LANES`] states of one card, with each number of rolls
 /// left, lane by lane as the kernel holds them (each lane's values are, bit for bit, those of
 /// [`TurnValues`] of its state): the keeps of the states' rolls are chosen from them one at a
 /// time ([`CardKeepValues::best_keep_of_roll`], as [`TurnValues::best_keep_of_roll`]) or all
 /// at once ([`CardKeepValues::keeps`], as [`card_keeps`]). Filled by [`card_keep_values`];
 /// reused from card to card.
 pub struct CardKeepValues {
-    one_roll_left: Vec<[f64; CARD_LANES]>,
-    two_rolls_left: Vec<[f64; CARD_LANES]>,
+    /// `by_rolls_left[n - 1]`: the keep values with `n` rolls left; the first `layers` are
+    /// filled (the others kept for their memory).
+    by_rolls_left: Vec<Vec<[f64; CARD_LANES]>>,
+    layers: usize,
     dice: DiceSpace,
     lanes: usize,
 }
@@ -746,26 +752,28 @@ impl CardKeepValues {
     /// Room for the values of a card of `dice`.
     pub fn new(dice: DiceSpace) -> CardKeepValues {
         CardKeepValues {
-            one_roll_left: Vec::with_capacity(ALL_MULTISETS),
-            two_rolls_left: Vec::with_capacity(ALL_MULTISETS),
+            by_rolls_left: Vec::new(),
+            layers: 0,
             dice,
             lanes: 0,
         }
     }
 
+    /// The keep values with `rolls_left` rolls left (at least 1).
+    fn with_rolls_left(&self, rolls_left: u8) -> &[[f64; CARD_LANES]] {
+        &self.by_rolls_left[usize::from(rolls_left.max(1)) - 1]
+    }
+
     /// [`TurnValues::best_keep_of_roll`] of the state of `lane`: the keep's multiset index
-    /// (the roll's own index to stop) for the roll at offset `roll` with `rolls_left` (1 or
-    /// 2) rolls left.
+    /// (the roll's own index to stop) for the roll at offset `roll` with `rolls_left` (1 to
+    /// the game's rolls a turn less one) rolls left.
     pub fn best_keep_of_roll(&self, lane: usize, rolls_left: u8, roll: usize) -> usize {
-        let fewer = if rolls_left <= 1 {
-            &self.one_roll_left
-        } else {
-            &self.two_rolls_left
-        };
+        let fewer = self.with_rolls_left(rolls_left);
+        let one = self.with_rolls_left(1);
         best_keep_among(
             Dice::keep_indices_of(self.dice.first_roll() + roll),
             |keep| fewer[keep][lane],
-            |stop| self.one_roll_left[stop][lane],
+            |stop| one[stop][lane],
         )
         .0
     }
@@ -774,23 +782,27 @@ impl CardKeepValues {
     pub fn keeps(&self) -> Vec<TurnKeeps> {
         let simd = *DETECTED;
         let (first_roll, rolls) = (self.dice.first_roll(), self.dice.rolls());
-        let mut one = [[0u16; CARD_LANES]; MAX_ROLLS];
-        let mut two = [[0u16; CARD_LANES]; MAX_ROLLS];
-        let (one, two) = (&mut one[..rolls], &mut two[..rolls]);
-        let stops = &self.one_roll_left[first_roll..first_roll + rolls];
-        scan_keeps(simd, (&self.one_roll_left[..first_roll], stops, one));
-        scan_keeps(simd, (&self.two_rolls_left[..first_roll], stops, two));
+        let mut by_rolls_left = Vec::with_capacity(self.layers);
+        for values in &self.by_rolls_left[..self.layers] {
+            let mut out = [[0u16; CARD_LANES]; MAX_ROLLS];
+            let out = &mut out[..rolls];
+            let stops = &self.with_rolls_left(1)[first_roll..first_roll + rolls];
+            scan_keeps(simd, (&values[..first_roll], stops, out));
+            by_rolls_left.push(out.to_vec());
+        }
         (0..self.lanes)
             .map(|l| TurnKeeps {
-                two_rolls_left: two.iter().map(|r| r[l]).collect(),
-                one_roll_left: one.iter().map(|r| r[l]).collect(),
+                by_rolls_left: by_rolls_left
+                    .iter()
+                    .map(|layer| layer.iter().map(|r| r[l]).collect())
+                    .collect(),
             })
             .collect()
     }
 }
 
 /// Fills `into` with the keep values of the states of `lanes` of one card (as
-/// [`card_turns`]): one run of the kernel up to [`Layer::TwoRollsLeft`].
+/// [`card_turns`]): one run of the kernel up to the layer of the first decision of a turn.
 pub(crate) fn card_keep_values(
     turn: &Turn<'_>,
     layout: &Layout,
@@ -800,18 +812,23 @@ pub(crate) fn card_keep_values(
 ) {
     into.dice = turn.scores.dice;
     into.lanes = lanes.len();
-    into.one_roll_left.clear();
-    into.two_rolls_left.clear();
+    into.layers = 0;
     card_layers(
         turn,
         layout,
         values,
         lanes,
-        Layer::TwoRollsLeft,
-        |layer, k| match layer {
-            Layer::OneRollLeft => into.one_roll_left.extend_from_slice(k),
-            Layer::TwoRollsLeft => into.two_rolls_left.extend_from_slice(k),
-            Layer::Opening => {}
+        Layer::first_decision(turn.scores.rolls),
+        |layer, k| {
+            if layer.rolls_left().is_some() {
+                if into.by_rolls_left.len() == into.layers {
+                    into.by_rolls_left.push(Vec::with_capacity(ALL_MULTISETS));
+                }
+                let to = &mut into.by_rolls_left[into.layers];
+                to.clear();
+                to.extend_from_slice(k);
+                into.layers += 1;
+            }
         },
     );
 }
@@ -1165,9 +1182,10 @@ mod tests {
         for round in 0..400 {
             let spread = [3, 6, 40, 1_000_000][round % 4];
             let mut value = || 250.0 + (next() % spread) as f64 * 0.4e-9;
+            let one_roll_left = (0..MULTISETS).map(|_| value()).collect();
+            let two_rolls_left = (0..MULTISETS).map(|_| value()).collect();
             let turn = TurnValues {
-                one_roll_left: (0..MULTISETS).map(|_| value()).collect(),
-                two_rolls_left: (0..MULTISETS).map(|_| value()).collect(),
+                by_rolls_left: vec![one_roll_left, two_rolls_left],
                 opening_rolls: vec![0.0; ROLLS],
                 dice: DiceSpace::FIVE,
             };

@@ -38,9 +38,11 @@ impl Kept {
     }
 }
 
-/// The chance of each of `outcomes` ways a turn of a game of `space`'s dice can end, in `lanes` lanes (at most `N`) at
+/// The chance of each of `outcomes` ways a turn of a game of `space`'s dice and `rolls` rolls
+/// a turn can end, in `lanes` lanes (at most `N`) at
 /// once, under the policy of each lane: `keep(rolls_left, roll, lane)` is the lane's keep of
-/// a roll (by roll offset) with 2 or 1 rolls left, `outcome(roll, lane)` the outcome (in
+/// a roll (by roll offset) with `rolls_left` from `rolls - 1` down to 1 (2 and 1 in a game of
+/// three rolls a turn), `outcome(roll, lane)` the outcome (in
 /// `0..outcomes`) of a final roll, `None` if it ends none the caller counts. Each is asked only
 /// for a roll the lane reaches. Returns, for each outcome, its chance in each lane (lanes past
 /// `lanes` are 0).
@@ -49,6 +51,7 @@ impl Kept {
 #[inline(always)]
 pub(crate) fn outcome_chances<const N: usize>(
     space: DiceSpace,
+    rolls_a_turn: u8,
     lanes: usize,
     outcomes: usize,
     mut keep: impl FnMut(u8, usize, usize) -> Kept,
@@ -69,7 +72,7 @@ pub(crate) fn outcome_chances<const N: usize>(
     let stopped = &mut stopped[..rolls];
     let mut mass = [[0.0f64; N]; ALL_MULTISETS];
     let mass = &mut mass[..space.multisets()];
-    for rolls_left in [2u8, 1] {
+    for rolls_left in (1..rolls_a_turn).rev() {
         mass.fill([0.0; N]);
         for (r, q) in p.iter().enumerate() {
             for l in 0..lanes {
@@ -127,8 +130,14 @@ mod tests {
     /// probabilities, whatever the lane.
     #[test]
     fn stopping_at_once_keeps_the_opening_roll() {
-        let chances =
-            outcome_chances::<4>(FIVE, 3, ROLLS, |_, _, _| Kept::Stop, |r, _| Some(r as u16));
+        let chances = outcome_chances::<4>(
+            FIVE,
+            3,
+            3,
+            ROLLS,
+            |_, _, _| Kept::Stop,
+            |r, _| Some(r as u16),
+        );
         let lattice = Lattice::get();
         for (c, &q) in chances.iter().zip(&lattice.roll_probability) {
             assert_eq!(c, &[q, q, q, 0.0]);
@@ -139,10 +148,11 @@ mod tests {
     /// every roll gathers a chance of 1.
     #[test]
     fn rerolling_everything_sums_to_one() {
-        let chances = outcome_chances::<1>(FIVE, 1, 1, |_, _, _| Kept::Keep(0), |_, _| Some(0));
+        let chances = outcome_chances::<1>(FIVE, 3, 1, 1, |_, _, _| Kept::Keep(0), |_, _| Some(0));
         assert!((chances[0][0] - 1.0).abs() < 1e-12, "{}", chances[0][0]);
         let spread = outcome_chances::<1>(
             FIVE,
+            3,
             1,
             ROLLS,
             |_, _, _| Kept::Keep(0),

@@ -15,8 +15,10 @@
 //!    additions per layer instead of 4,368 multiply-adds over the outcome probabilities;
 //! 3. the best keep of each roll, as a maximum over the lattice of sub-multisets
 //!    ([`best_keeps`]);
-//! 4. steps 2 and 3 again for the first re-roll ([`run_turn`] runs them all, layer by
-//!    layer); the caller takes the mean over the opening rolls.
+//! 4. steps 2 and 3 again for each earlier re-roll, once in a game of three rolls a turn
+//!    (none with two rolls, twice with four: the rule set's `rolls`, held by the
+//!    [`ScoreTable`]); [`run_turn`] runs them all, layer by layer; the caller takes the mean
+//!    over the opening rolls.
 //!
 //! Values are of a type [`Real`]: `f64` for the expected score (the table is exact to the
 //! last bits that matter) and `f32` where the objectives' vectors make memory and bandwidth
@@ -176,6 +178,8 @@ real!(f32, sixth_of_f32);
 pub(crate) struct ScoreTable {
     /// The dice of the rule set: the ranges of the kernel's loops.
     pub(crate) dice: DiceSpace,
+    /// Rolls a turn: the layers of keeps of a turn are one fewer.
+    pub(crate) rolls: u8,
     /// The chance of each roll of all the dice, by roll offset.
     pub(crate) roll_probability: Vec<f64>,
     pub(crate) points: Vec<Vec<u8>>,
@@ -290,6 +294,7 @@ impl ScoreTable {
             + FACES * rules.box_count();
         ScoreTable {
             dice: space,
+            rolls: rules.rolls(),
             roll_probability: Lattice::get().roll_probabilities(space),
             points,
             five_of_a_kind,
@@ -333,8 +338,9 @@ pub(crate) struct Plan<T> {
     /// Number of lanes the rows cover.
     width: usize,
     /// For a plan that follows a given policy rather than the best choice: the keep of each
-    /// roll (multiset index; the roll itself to stop) with one roll left, then with two, 252
-    /// each. Empty: every roll takes its best keep ([`best_keeps`]).
+    /// roll (multiset index; the roll itself to stop) with one roll left, then with two (and
+    /// three, in a game of four rolls a turn), one per roll each. Empty: every roll takes its
+    /// best keep ([`best_keeps`]).
     pub(crate) keep_policy: Vec<u16>,
 }
 
@@ -620,25 +626,45 @@ fn best_in_group<T: Real, const N: usize, const D: usize>(g: &SubsetGroup, k: &m
 /// array `k` holds (by multiset index):
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 pub enum Layer {
-    /// The value of each keep of fewer than five dice with one roll left; the rolls' entries
-    /// hold the value of each roll when it is the last one (the best box filled).
+    /// The value of each keep of fewer than all the dice with one roll left; the rolls'
+    /// entries hold the value of each roll when it is the last one (the best box filled).
     OneRollLeft,
-    /// The value of each keep of fewer than five dice with two rolls left; the rolls' entries
-    /// hold each roll's value with one roll left (the best keep, or stopping).
+    /// The value of each keep of fewer than all the dice with two rolls left; the rolls'
+    /// entries hold each roll's value with one roll left (the best keep, or stopping).
     TwoRollsLeft,
-    /// The rolls' entries hold each roll's value with two rolls left: the value just after
-    /// the opening roll.
+    /// The value of each keep with three rolls left (a game of four rolls a turn); the
+    /// rolls' entries hold each roll's value with two rolls left.
+    ThreeRollsLeft,
+    /// The rolls' entries hold each roll's value just after the opening roll (with two
+    /// rolls left in a game of three rolls a turn, `rolls - 1` in general).
     Opening,
 }
 
 impl Layer {
-    /// The layer a decision with `rolls_left` (1 or 2) rolls left reads its keep values from.
+    /// The layer a decision with `rolls_left` (1 to 3) rolls left reads its keep values from.
     pub fn with_rolls_left(rolls_left: u8) -> Option<Layer> {
         match rolls_left {
             1 => Some(Layer::OneRollLeft),
             2 => Some(Layer::TwoRollsLeft),
+            3 => Some(Layer::ThreeRollsLeft),
             _ => None,
         }
+    }
+
+    /// The rolls left of a layer of keep values (`None` for the opening).
+    pub fn rolls_left(self) -> Option<u8> {
+        match self {
+            Layer::OneRollLeft => Some(1),
+            Layer::TwoRollsLeft => Some(2),
+            Layer::ThreeRollsLeft => Some(3),
+            Layer::Opening => None,
+        }
+    }
+
+    /// The last layer of keep values of a turn of `rolls` rolls (that of the decision just
+    /// after the opening roll), or the opening itself in a game of one roll a turn.
+    pub fn first_decision(rolls: u8) -> Layer {
+        Layer::with_rolls_left(rolls - 1).unwrap_or(Layer::Opening)
     }
 }
 
@@ -658,49 +684,63 @@ pub(crate) fn run_turn<T: Real, const N: usize>(
     visit: impl FnMut(Layer, &[[T; N]]),
 ) {
     // One copy of the turn per number of dice, each with its ranges constant (measured: the
-    // ranges read at run time cost a five-dice solve 3% more instructions).
-    if scores.dice == DiceSpace::FIVE {
-        turn_of(k, plan, scores, DiceSpace::FIVE, u0, last, visit);
-    } else {
-        turn_of(k, plan, scores, DiceSpace::SIX, u0, last, visit);
+    // ranges read at run time cost a five-dice solve 3% more instructions), and for three
+    // rolls a turn, with its layers constant, the turn every shipped game plays.
+    match (scores.dice == DiceSpace::FIVE, scores.rolls) {
+        (true, 3) => turn_of(k, plan, scores, DiceSpace::FIVE, 3, u0, last, visit),
+        (true, rolls) => turn_of(k, plan, scores, DiceSpace::FIVE, rolls, u0, last, visit),
+        (false, 3) => turn_of(k, plan, scores, DiceSpace::SIX, 3, u0, last, visit),
+        (false, rolls) => turn_of(k, plan, scores, DiceSpace::SIX, rolls, u0, last, visit),
     }
 }
 
-/// [`run_turn`] for `dice`, a constant where it is called.
+/// [`run_turn`] for `dice` and `rolls` a turn, constants where it is called.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn turn_of<T: Real, const N: usize>(
     k: &mut [[T; N]],
     plan: &Plan<T>,
     scores: &ScoreTable,
     dice: DiceSpace,
+    rolls: u8,
     u0: usize,
     last: Layer,
     mut visit: impl FnMut(Layer, &[[T; N]]),
 ) {
     let multisets = dice.multisets();
     score_final_roll(plan, scores, dice, u0, k);
+    if rolls == 1 {
+        // One roll a turn: the opening roll is the last.
+        visit(Layer::Opening, &k[..multisets]);
+        return;
+    }
     if !plan.keep_policy.is_empty() {
-        // A policy that stops with two rolls left scores the roll as it is: keep the final
+        // A policy that stops with rolls left scores the roll as it is: keep the final
         // roll's values after the multisets (`k` has `KEEP_ENTRIES` entries).
         k.copy_within(dice.first_roll()..multisets, multisets);
     }
     expect_keeps(k, dice);
     visit(Layer::OneRollLeft, &k[..multisets]);
-    if last == Layer::OneRollLeft {
+    // One more layer of keeps for each further roll: the best keep of every roll with one
+    // roll fewer left, then the mean over the dice thrown.
+    for rolls_left in 2..rolls {
+        let layer = Layer::with_rolls_left(rolls_left).expect("at most four rolls a turn");
+        if last < layer {
+            return;
+        }
+        choose_keeps(plan, dice, usize::from(rolls_left) - 2, k);
+        expect_keeps(k, dice);
+        visit(layer, &k[..multisets]);
+    }
+    if last < Layer::Opening {
         return;
     }
-    choose_keeps(plan, dice, 0, k);
-    expect_keeps(k, dice);
-    visit(Layer::TwoRollsLeft, &k[..multisets]);
-    if last == Layer::TwoRollsLeft {
-        return;
-    }
-    choose_keeps(plan, dice, 1, k);
+    choose_keeps(plan, dice, usize::from(rolls) - 2, k);
     visit(Layer::Opening, &k[..multisets]);
 }
 
 /// Step 3 as the plan says: the best keep of every roll ([`best_keeps`]), or the keep of
-/// the plan's policy (layer 0: one roll left, 1: two).
+/// the plan's policy (layer 0: one roll left, 1: two, and so on).
 #[inline(always)]
 fn choose_keeps<T: Real, const N: usize>(
     plan: &Plan<T>,

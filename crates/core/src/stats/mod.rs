@@ -167,6 +167,7 @@ pub fn card_outcomes(table: &StrategyTable, states: &[State]) -> Vec<Vec<TurnEve
         let space = table.rules().dice();
         let chances = outcome_chances::<CARD_LANES>(
             space,
+            table.rules().rolls(),
             chunk.len(),
             keys.len(),
             |rolls_left, r, l| Kept::of_index(space, usize::from(keeps[l].of_roll(rolls_left, r))),

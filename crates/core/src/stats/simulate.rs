@@ -23,7 +23,7 @@
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::game::dice::{Dice, DiceSpace, GameDice, Multiset, Roll};
+use crate::game::dice::{Dice, GameDice, Multiset, Roll};
 use crate::game::rules::Rules;
 use crate::game::state::{Bonuses, Layout, State};
 use crate::policy::expected::{CardBoxes, best_box_for, card_best_boxes};
@@ -56,14 +56,14 @@ pub struct Played {
 }
 
 /// Plays one turn of `state` as `turn` says, with the dice of `rng`: the opening roll, up to
-/// two keeps and re-rolls, then the box. The one turn of every simulated game.
+/// two keeps and re-rolls (one fewer than the rolls a turn), then the box. The one turn of every simulated game.
 pub fn play_turn(
     rules: &Rules,
     turn: &PolicyTurn<'_>,
     state: &State,
     rng: &mut impl Roll,
 ) -> Played {
-    let (roll, decisions) = roll_and_keep(rules.dice(), rng, |rolls_left, roll| {
+    let (roll, decisions) = roll_and_keep(rules, rng, |rolls_left, roll| {
         turn.keep(rolls_left, &Dice::from_index(roll)).index()
     });
     let (index, points, bonuses) = turn.choose_box(rules, state, &Dice::from_index(roll));
@@ -75,19 +75,21 @@ pub fn play_turn(
     }
 }
 
-/// The rolls of a turn of the game's `space` (five or six dice): the opening roll, then with
-/// 2 and 1 rolls left the keep `keep(rolls_left, roll)` (multiset indices; the roll's own index stops) and a re-roll of the
-/// others. The final roll's index and the decisions made (the keeps, and the box to come).
+/// The rolls of a turn of `rules` (five or six dice, three rolls or a house rule's number):
+/// the opening roll, then with each number of rolls left down to 1 (2 and 1 in a game of
+/// three rolls) the keep `keep(rolls_left, roll)` (multiset indices; the roll's own index
+/// stops) and a re-roll of the others. The final roll's index and the decisions made (the keeps, and the box to come).
 /// The one home of a turn's dice: every simulated game, and a game of a policy of one's own
 /// (`play::own`), so that the same decisions meet the same dice.
 pub fn roll_and_keep(
-    space: DiceSpace,
+    rules: &Rules,
     rng: &mut impl Roll,
     mut keep: impl FnMut(u8, Multiset) -> Multiset,
 ) -> (Multiset, u32) {
+    let space = rules.dice();
     let mut roll = rng.throw_index(space, 0);
     let mut decisions = 1;
-    for rolls_left in [2u8, 1] {
+    for rolls_left in (1..rules.rolls()).rev() {
         let kept = keep(rolls_left, roll);
         decisions += 1;
         if kept >= space.first_roll() {
@@ -279,7 +281,7 @@ impl Deal<'_, '_, '_> {
                 .par_chunks_mut(SLICE)
                 .map(|slice| {
                     let mut boxes = Tally::new(rules);
-                    let mut decisions = Decisions::new(rules.dice());
+                    let mut decisions = Decisions::new(rules);
                     let mut keep_values = CardKeepValues::new(rules.dice());
                     let mut groups: Vec<&mut [Game]> =
                         slice.chunk_by_mut(|a, b| a.key == b.key).collect();
@@ -347,44 +349,42 @@ impl Deal<'_, '_, '_> {
 /// is mostly lookups. A game played here is the game
 /// [`play_turn`] plays: the same dice, drawn in the same order, and the same decisions.
 struct Decisions {
-    /// `keeps[0]` with two rolls left, `keeps[1]` with one, by roll offset: the multiset
-    /// index of the keep (the roll's own index to stop), or [`Decisions::UNKNOWN`].
-    keeps: [Vec<u16>; 2],
+    /// `keeps[n - 1]` with `n` rolls left (one row per re-roll of the game), by roll offset:
+    /// the multiset index of the keep (the roll's own index to stop), or
+    /// [`Decisions::UNKNOWN`].
+    keeps: Vec<Vec<u16>>,
     /// The box filled with each final roll (index, points, bonuses), by roll offset.
     boxes: Vec<Option<(usize, u32, Bonuses)>>,
-    /// The dice of the game.
-    dice: DiceSpace,
-    /// The entries taken one at a time since the last [`Decisions::forget`] (`keeps` of both
-    /// rows: offsets `0..rolls` and `rolls..`; then `boxes`: `2 * rolls..`), which forgets only
-    /// those; `None` once decisions were taken all at once (it then forgets every entry).
+    /// The rules of the game: its dice and rolls.
+    rules: Rules,
+    /// The entries taken one at a time since the last [`Decisions::forget`] (`keeps` row by
+    /// row: offsets `row * rolls..`; then `boxes`: `keeps.len() * rolls..`), which forgets
+    /// only those; `None` once decisions were taken all at once (it then forgets every entry).
     taken: Option<Vec<usize>>,
 }
 
 impl Decisions {
     const UNKNOWN: u16 = u16::MAX;
 
-    fn new(dice: DiceSpace) -> Decisions {
-        let rolls = dice.rolls();
+    fn new(rules: &Rules) -> Decisions {
+        let rolls = rules.dice().rolls();
         Decisions {
-            keeps: [
-                vec![Decisions::UNKNOWN; rolls],
-                vec![Decisions::UNKNOWN; rolls],
-            ],
+            keeps: vec![vec![Decisions::UNKNOWN; rolls]; usize::from(rules.most_rolls_left())],
             boxes: vec![None; rolls],
-            dice,
+            rules: *rules,
             taken: Some(Vec::new()),
         }
     }
 
     /// Forgets every decision (for the next group's turn).
     fn forget(&mut self) {
-        let rolls = self.dice.rolls();
+        let rolls = self.rules.dice().rolls();
         match self.taken.as_mut() {
             Some(taken) => {
                 for &at in taken.iter() {
-                    match at / rolls {
-                        0 | 1 => self.keeps[at / rolls][at % rolls] = Decisions::UNKNOWN,
-                        _ => self.boxes[at % rolls] = None,
+                    match self.keeps.get_mut(at / rolls) {
+                        Some(row) => row[at % rolls] = Decisions::UNKNOWN,
+                        None => self.boxes[at % rolls] = None,
                     }
                 }
                 taken.clear();
@@ -401,8 +401,9 @@ impl Decisions {
 
     /// Takes every keep at once.
     fn take_keeps(&mut self, keeps: &TurnKeeps) {
-        self.keeps[0].copy_from_slice(&keeps.two_rolls_left);
-        self.keeps[1].copy_from_slice(&keeps.one_roll_left);
+        for (row, from) in self.keeps.iter_mut().zip(&keeps.by_rolls_left) {
+            row.copy_from_slice(from);
+        }
         self.taken = None;
     }
 
@@ -425,10 +426,11 @@ impl Decisions {
         mut keep: impl FnMut(u8, Multiset) -> Multiset,
         choose: impl FnOnce(Multiset) -> (usize, u32, Bonuses),
     ) -> (usize, u32, Bonuses) {
-        let first_roll = self.dice.first_roll();
-        let rolls = self.dice.rolls();
-        let (roll, _) = roll_and_keep(self.dice, dice, |rolls_left, roll| {
-            let row = usize::from(2 - rolls_left);
+        let first_roll = self.rules.dice().first_roll();
+        let rolls = self.rules.dice().rolls();
+        let rows = self.keeps.len();
+        let (roll, _) = roll_and_keep(&self.rules, dice, |rolls_left, roll| {
+            let row = usize::from(rolls_left) - 1;
             let known = &mut self.keeps[row][roll - first_roll];
             if *known == Decisions::UNKNOWN {
                 *known = keep(rolls_left, roll) as u16;
@@ -445,7 +447,7 @@ impl Decisions {
         let known = choose(roll);
         self.boxes[at] = Some(known);
         if let Some(taken) = self.taken.as_mut() {
-            taken.push(2 * rolls + at);
+            taken.push(rows * rolls + at);
         }
         known
     }

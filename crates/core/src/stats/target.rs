@@ -298,12 +298,7 @@ impl TurnPlan {
                 .iter()
                 .zip(&keeps.stop)
                 .map(|(&i, &stop)| {
-                    let i = usize::from(i);
-                    if stop || rolls_left == 1 {
-                        values.one_roll_left[i]
-                    } else {
-                        values.two_rolls_left[i]
-                    }
+                    values.value_of_index(if stop { 1 } else { rolls_left }, usize::from(i))
                 })
                 .collect()
         });
@@ -446,6 +441,7 @@ fn target_lanes_of(
         .turn_lanes::<LANES>(state, &xs, Layer::Opening, |layer, k| match layer {
             Layer::OneRollLeft => one.extend_from_slice(k),
             Layer::TwoRollsLeft => two.extend_from_slice(k),
+            Layer::ThreeRollsLeft => unreachable!("the vector tables are of three rolls a turn"),
             Layer::Opening => open.extend_from_slice(&k[first_roll..]),
         })
         .expect("every card of the target table was read when the player was made");
@@ -511,8 +507,10 @@ fn target_lanes_of(
         }
     }
     // The probability from the opening rolls to the boxes, every lane at once.
+    // The vector tables are of three rolls a turn (a table set refuses other games).
     let chances = outcome_chances::<LANES>(
         space,
+        3,
         n,
         plan.outcomes.len(),
         |rolls_left, r, l| kept[usize::from(rolls_left - 1) * rolls + r][l],
@@ -1218,6 +1216,7 @@ mod tests {
         let rolls = roll_dice(plan.space);
         let chances = outcome_chances::<1>(
             plan.space,
+            3,
             1,
             plan.outcomes.len(),
             |rolls_left, r, _| {

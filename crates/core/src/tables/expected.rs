@@ -503,16 +503,12 @@ mod tests {
                     for (state, turn) in some.iter().zip(table.card_turns(some)) {
                         let alone = TurnValues::new(&table, state);
                         let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-                        assert_eq!(
-                            bits(&turn.one_roll_left),
-                            bits(&alone.one_roll_left),
-                            "{set:?} {state:?}"
-                        );
-                        assert_eq!(
-                            bits(&turn.two_rolls_left),
-                            bits(&alone.two_rolls_left),
-                            "{state:?}"
-                        );
+                        assert_eq!(turn.by_rolls_left.len(), 2);
+                        for (layer, alone_layer) in
+                            turn.by_rolls_left.iter().zip(&alone.by_rolls_left)
+                        {
+                            assert_eq!(bits(layer), bits(alone_layer), "{set:?} {state:?}");
+                        }
                         assert_eq!(
                             bits(&turn.opening_rolls),
                             bits(&alone.opening_rolls),

@@ -235,6 +235,11 @@ function diceOf(card) {
   return (card && card.dice) || 5;
 }
 
+/** The rolls left at the start of a turn: the rules' rolls a turn less one (2 with three). */
+function firstRollsLeft(card = S.rulesCard) {
+  return ((card && card.rolls) || 3) - 1;
+}
+
 /** The count in words, as the dice are told: `five`, `six`. */
 function diceWord(n) {
   return n === 6 ? 'six' : 'five';
@@ -256,7 +261,7 @@ const S = {
   rulesCard: null,
   view: null,           // the card as the server checked it (/api/card)
   dice: [1, 3, 3, 5, 6], // null: not rolled yet
-  rollsLeft: 2,
+  rollsLeft: null, // the rules' first once their card is read (2 with three rolls a turn)
   objective: 'ev',
   history: [],
   seq: 0,
@@ -576,6 +581,8 @@ function renderDice() {
     box.append(b);
   });
   $('#roll-open').disabled = !S.dice.includes(null);
+  // The counter offers the rolls left of the game: 3 only in a game of four rolls a turn.
+  $$('input[name="rolls-left"]').forEach((r) => { r.parentElement.hidden = Number(r.value) > firstRollsLeft(); });
   const radio = $(`input[name="rolls-left"][value="${S.rollsLeft}"]`);
   if (radio) radio.checked = true;
   const open = S.dice.filter((f) => f === null).length;
@@ -670,11 +677,11 @@ function rollOpen() {
   refresh();
 }
 
-/** The start of a turn: no dice yet, two rolls left (the outlook is then the turn's). */
+/** The start of a turn: no dice yet, two rolls left (three with four rolls a turn; the outlook is then the turn's). */
 function clearDice() {
   pushHistory();
   S.dice = Array(diceOf(S.rulesCard)).fill(null);
-  S.rollsLeft = 2;
+  S.rollsLeft = firstRollsLeft();
   renderDice();
   refresh();
 }
@@ -1004,7 +1011,7 @@ async function applyOption(o) {
     pushHistory();
     S.view = view;
     S.dice = [null, null, null, null, null];
-    S.rollsLeft = 2;
+    S.rollsLeft = firstRollsLeft();
     S.picking = null;
     renderCard();
     renderDice();
@@ -1311,7 +1318,7 @@ async function changeRules(keep = null) {
         const dice = Array.isArray(keep.dice) && keep.dice.length === diceOf(S.rulesCard)
           && keep.dice.every((f) => f === null || (Number.isInteger(f) && f >= 1 && f <= 6));
         if (dice) S.dice = keep.dice;
-        if ([0, 1, 2].includes(keep.rollsLeft)) S.rollsLeft = keep.rollsLeft;
+        if (keep.rollsLeft >= 0 && keep.rollsLeft <= firstRollsLeft()) S.rollsLeft = keep.rollsLeft;
         if (Array.isArray(keep.history)) S.history = keep.history.filter((h) => h && h.view && Array.isArray(h.dice));
         $('#undo').disabled = S.history.length === 0;
         if (typeof keep.target === 'string') $('#target').value = keep.target;
@@ -1333,8 +1340,10 @@ async function changeRules(keep = null) {
     // Dice of another game (five kept from a game of five, the rules now of six): a new turn.
     if (S.dice.length !== diceOf(S.rulesCard)) {
       S.dice = Array(diceOf(S.rulesCard)).fill(null);
-      S.rollsLeft = 2;
+      S.rollsLeft = firstRollsLeft();
     }
+    // No rolls left kept from before, or more than the game has: the game's first.
+    if (S.rollsLeft === null || S.rollsLeft > firstRollsLeft()) S.rollsLeft = firstRollsLeft();
     renderCard();
     renderDice();
     refresh();

@@ -21,8 +21,8 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::{
-    Category, Joker, MAX_BOXES, MAX_UPPER_THRESHOLD, Order, RuleSet, Rules, Scoring, Section, Sum,
-    UpperBonus, normalise,
+    Category, Joker, MAX_BOXES, MAX_ROLLS_A_TURN, MAX_UPPER_THRESHOLD, Order, RuleSet, Rules,
+    Scoring, Section, Sum, UpperBonus, normalise,
 };
 use crate::game::dice::{DiceSpace, FACES};
 use crate::text::excerpt;
@@ -104,6 +104,8 @@ pub struct Description {
     pub order: Order,
     /// The dice: five or six.
     pub dice: DiceSpace,
+    /// Rolls a turn: 1 to [`MAX_ROLLS_A_TURN`].
+    pub rolls: u8,
 }
 
 /// One box of a [`Description`].
@@ -143,6 +145,7 @@ impl Description {
             joker: set.joker,
             order,
             dice: set.dice,
+            rolls: set.rolls,
         }
     }
 
@@ -160,8 +163,13 @@ impl Description {
             5 => String::new(),
             n => format!("|dice={n}"),
         };
+        // Likewise the rolls a turn, named only when they are not three.
+        let rolls = match self.rolls {
+            3 => String::new(),
+            n => format!("|rolls={n}"),
+        };
         format!(
-            "{:?}|{:?}|{:?}|{:?}{dice}",
+            "{:?}|{:?}|{:?}|{:?}{dice}{rolls}",
             self.boxes, self.upper_bonus, self.five_of_a_kind_bonus, self.joker
         )
     }
@@ -227,6 +235,7 @@ impl Description {
             joker: self.joker,
             file: file.as_deref().map(text),
             dice: self.dice,
+            rolls: self.rolls,
         }))
     }
 
@@ -240,7 +249,7 @@ impl Description {
         line(&mut out, "name", quoted(&self.name));
         line(&mut out, "summary", quoted(&self.summary));
         line(&mut out, "dice", self.dice.dice().to_string());
-        line(&mut out, "rolls", "3".to_string());
+        line(&mut out, "rolls", self.rolls.to_string());
         line(
             &mut out,
             "upper_first",
@@ -599,11 +608,11 @@ impl Checker<'_> {
             "5 or 6",
         )?)
         .expect("5 or 6 dice");
-        self.number::<u8>(
+        let rolls = self.number::<u8>(
             &raw.rolls,
             "`rolls` (rolls a turn)",
-            3..=3,
-            "3 (other numbers of rolls a turn are not supported yet)",
+            1..=i64::from(MAX_ROLLS_A_TURN),
+            &format!("1 to {MAX_ROLLS_A_TURN}"),
         )?;
         let boxes = self.boxes(&raw.boxes, dice)?;
         let upper = boxes.iter().any(|b| b.section == Section::Upper);
@@ -686,6 +695,7 @@ impl Checker<'_> {
             joker,
             order: Order::upper_first(raw.upper_first.is_some_and(|u| *u.get_ref())),
             dice,
+            rolls,
         })
     }
 
@@ -1202,9 +1212,14 @@ mod tests {
                 &["`count` must be 2 to 5", "not 6"],
             ),
             (
-                yacht_dice_with("rolls = 3", "rolls = 4"),
-                "rolls = 4",
-                &["`rolls` (rolls a turn) must be 3", "not 4"],
+                yacht_dice_with("rolls = 3", "rolls = 7"),
+                "rolls = 7",
+                &["`rolls` (rolls a turn) must be 1 to 4", "not 7"],
+            ),
+            (
+                yacht_dice_with("rolls = 3", "rolls = 0"),
+                "rolls = 0",
+                &["`rolls` (rolls a turn) must be 1 to 4", "not 0"],
             ),
             (
                 format!(

@@ -436,7 +436,12 @@ pub struct RuleSet {
     pub file: Option<&'static str>,
     /// The dice: five, or six (Maxi Yatzy).
     pub dice: DiceSpace,
+    /// Rolls a turn: 1 to [`MAX_ROLLS_A_TURN`] (3 in every game but a house rule's).
+    pub rolls: u8,
 }
+
+/// The most rolls a turn a rule set may have (a house rule's four).
+pub const MAX_ROLLS_A_TURN: u8 = 4;
 
 impl PartialEq for RuleSet {
     fn eq(&self, other: &RuleSet) -> bool {
@@ -718,6 +723,7 @@ impl RuleSet {
         joker: Joker::Forced,
         file: None,
         dice: DiceSpace::FIVE,
+        rolls: 3,
     };
 
     /// Yahtzee with the free Joker of Verhoeff's optimal player.
@@ -730,6 +736,7 @@ impl RuleSet {
         joker: Joker::Free,
         file: None,
         dice: DiceSpace::FIVE,
+        rolls: 3,
     };
 
     /// Yahtzee without the Yahtzee bonus and without the Joker.
@@ -742,6 +749,7 @@ impl RuleSet {
         joker: Joker::None,
         file: None,
         dice: DiceSpace::FIVE,
+        rolls: 3,
     };
 
     /// The older public-domain game: 12 boxes, no bonuses, no Joker.
@@ -754,6 +762,7 @@ impl RuleSet {
         joker: Joker::None,
         file: None,
         dice: DiceSpace::FIVE,
+        rolls: 3,
     };
 
     /// Scandinavian Yatzy: 15 boxes, an upper bonus of 50, no Yatzy bonus, no Joker.
@@ -769,6 +778,7 @@ impl RuleSet {
         joker: Joker::None,
         file: None,
         dice: DiceSpace::FIVE,
+        rolls: 3,
     };
 
     /// The compiled descriptions, the reference each shipped rules file of the same name is
@@ -947,6 +957,34 @@ impl Rules {
     /// The dice of the game: five, or six.
     pub fn dice(&self) -> DiceSpace {
         self.set.dice
+    }
+
+    /// Rolls a turn: 3, or a house rule's 1, 2 or 4.
+    pub fn rolls(&self) -> u8 {
+        self.set.rolls
+    }
+
+    /// The rolls left a decision of a turn may have: 0 (the dice are final) to one less
+    /// than the rolls a turn.
+    pub fn most_rolls_left(&self) -> u8 {
+        self.set.rolls - 1
+    }
+
+    /// The rolls left of a turn's decisions in the order they come: 2, 1, 0 in a game of
+    /// three rolls a turn.
+    pub fn rolls_left_in_turn(&self) -> std::iter::Rev<std::ops::RangeInclusive<u8>> {
+        (0..=self.most_rolls_left()).rev()
+    }
+
+    /// The rolls left a decision may have, in words: `0, 1 or 2` in a game of three rolls
+    /// a turn.
+    pub fn rolls_left_allowed(&self) -> String {
+        let most = self.most_rolls_left();
+        if most == 0 {
+            return "0 (one roll a turn)".to_string();
+        }
+        let fewer: Vec<String> = (0..most).map(|n| n.to_string()).collect();
+        format!("{} or {most}", fewer.join(", "))
     }
 
     /// The boxes of the card in card order.
@@ -1207,6 +1245,8 @@ pub struct RulesCard {
     pub summary: &'static str,
     /// The number of dice: five, or six.
     pub dice: usize,
+    /// Rolls a turn: 3, or a house rule's 1, 2 or 4.
+    pub rolls: u8,
     /// The boxes in card order.
     pub boxes: Vec<BoxCard>,
     /// The upper bonus, if any.
@@ -1244,6 +1284,7 @@ impl RulesCard {
             rules,
             summary: rules.set.summary,
             dice: rules.dice().dice(),
+            rolls: rules.rolls(),
             boxes,
             upper_bonus: rules.upper_bonus(),
             five_of_a_kind_bonus: rules.set.five_of_a_kind_bonus,

@@ -1,0 +1,223 @@
+//! Games of other than three rolls a turn (`rolls` in a rules file, the house rule of four
+//! rolls): the turn of one, two and four rolls against the naive solver of `brute.rs`; the
+//! shipped example `yahtzee-four-rolls`; every command on a small four-roll file (the exact
+//! distribution's mean and a simulation's against the solve, advice with three rolls left,
+//! export, play and review); rolls left beyond the game's refused in one line.
+
+use serde_json::Value;
+use yahtzee_core::game::rules::Rules;
+use yahtzee_core::game::rules::file::load;
+use yahtzee_core::game::state::{State, card_states};
+use yahtzee_core::solve::expected::SolveOptions;
+use yahtzee_core::tables::expected::StrategyTable;
+
+use crate::util::*;
+
+/// A small game of `rolls` rolls a turn: six boxes, no upper bonus, the Yahtzee bonus and
+/// the forced Joker (so that the Joker's rows of the kernel are met too).
+fn small_text(rolls: u8) -> String {
+    format!(
+        r#"name = "rolls-test"
+dice = 5
+rolls = {rolls}
+joker = "forced"
+five_of_a_kind_bonus = 100
+
+[[box]]
+name = "four"
+kind = "of-a-kind"
+count = 4
+score = "sum"
+
+[[box]]
+name = "three"
+kind = "of-a-kind"
+count = 3
+score = "sum"
+
+[[box]]
+name = "house"
+kind = "full-house"
+points = 25
+
+[[box]]
+name = "large"
+kind = "straight"
+length = 5
+starts = [1, 2]
+points = 40
+
+[[box]]
+name = "yahtzee"
+kind = "five-of-a-kind"
+points = 50
+
+[[box]]
+name = "chance"
+kind = "chance"
+"#
+    )
+}
+
+fn small_game(rolls: u8) -> Rules {
+    load(&small_text(rolls), None).expect("a valid file")
+}
+
+fn solve(rules: &Rules) -> StrategyTable {
+    StrategyTable::solve(rules, SolveOptions::default(), &|_, _| {}).0
+}
+
+/// The shipped example of four rolls a turn.
+fn four_rolls_file() -> String {
+    path_str(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("data/rules/examples/yahtzee-four-rolls.toml"),
+    )
+}
+
+/// The kernel of one, two and four rolls a turn (no, one and three layers of keeps) against
+/// the naive solver, to 1e-9: every state of the small game; and, with the upper bonus of
+/// Yahtzee, a sample of the four-roll example's states with one box open.
+#[test]
+fn other_numbers_of_rolls_agree_with_brute_force_on_reduced_games() {
+    for rolls in [1, 2, 4] {
+        let rules = small_game(rolls);
+        assert_eq!(rules.rolls(), rolls);
+        let t = solve(&rules);
+        let mut brute = crate::brute::BruteForce::new(rules);
+        let mut checked = 0;
+        for filled in 0..rules.full_mask() {
+            for s in card_states(&rules, filled) {
+                if s.yahtzee_50 && filled & 1 << 4 == 0 {
+                    continue; // the Yahtzee box holds 50 only once filled
+                }
+                let (got, expected) = (t.value(&s), brute.value(s));
+                assert!(
+                    (got - expected).abs() < 1e-9,
+                    "{rolls} rolls {s:?}: solver {got}, brute force {expected}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked >= 64, "{checked} states");
+    }
+    // The values grow with the rolls a turn.
+    let starts: Vec<f64> = (1..=4)
+        .map(|r| solve(&small_game(r)).expected_score())
+        .collect();
+    assert!(starts.windows(2).all(|w| w[0] < w[1]), "{starts:?}");
+    // Yahtzee of four rolls: the upper bonus, the states with one box open (every 16th).
+    let rules = load(&std::fs::read_to_string(four_rolls_file()).unwrap(), None).unwrap();
+    let t = solve(&rules);
+    let mut brute = crate::brute::BruteForce::new(rules);
+    let full = rules.full_mask();
+    let states: Vec<State> = (0..13)
+        .flat_map(|b| card_states(&rules, full & !(1 << b)))
+        // The Yahtzee box (the 12th) holds 50 only once filled.
+        .filter(|s| !(s.yahtzee_50 && s.filled & 1 << 11 == 0))
+        .step_by(16)
+        .collect();
+    assert!(states.len() >= 50, "{} states", states.len());
+    for s in &states {
+        let (got, expected) = (t.value(s), brute.value(*s));
+        assert!(
+            (got - expected).abs() < 1e-9,
+            "{s:?}: solver {got}, brute force {expected}"
+        );
+    }
+}
+
+/// The shipped example solves to the value the README gives, above Yahtzee's.
+#[test]
+fn the_four_rolls_example_solves_to_its_value() {
+    let rules = load(&std::fs::read_to_string(four_rolls_file()).unwrap(), None).unwrap();
+    assert_eq!(rules.rolls(), 4);
+    let got = solve(&rules).expected_score();
+    assert!((got - 328.9552923619).abs() < 1e-9, "{got:.10}");
+    assert!(got > 254.5877287345);
+}
+
+/// A small four-roll file through the commands: `stats` (the exact distribution) has the
+/// solve's mean, `simulate` a mean within 4 standard errors of it; `advise` has three rolls
+/// left by default and takes `--rolls-left 3` (text, `--json`, `--batch` alike), while a game of
+/// three rolls refuses it in one line; `export` writes the rows of three rolls left; `play`
+/// deals three re-rolls and `review` prices the record as `advise` does; the target
+/// objective refuses in one line.
+#[test]
+fn every_command_works_on_a_four_roll_file() {
+    let dir = temp_dir();
+    let file = join(dir.path(), "four.toml");
+    std::fs::write(&file, small_text(4)).unwrap();
+    let file = path_str(&file);
+    let cli = |args: &[&str]| run_bytes(dir.path(), args, b"");
+    let json = |args: &[&str]| json_in(dir.path(), args);
+    assert_means_of_file(dir.path(), &file, solve(&small_game(4)).expected_score());
+    // Advice: three rolls left at the start of a turn, the same as `--rolls-left 3`, and
+    // worth more than two rolls left.
+    let advise = |rolls_left: &[&str]| {
+        let mut args = vec!["advise", "--rules", &file, "--dice", "13356", "--json"];
+        args.extend_from_slice(rolls_left);
+        json(&args)
+    };
+    let advice = advise(&[]);
+    assert_eq!(advice["rolls_left"], 3);
+    let three = advise(&["--rolls-left", "3"]);
+    assert_eq!(three["options"], advice["options"]);
+    let two = advise(&["--rolls-left", "2"]);
+    let best = |a: &Value| a["options"][0]["expected_final"].as_f64().unwrap();
+    assert!(best(&three) > best(&two), "a roll more is worth more");
+    let o = run_bytes(
+        dir.path(),
+        &["advise", "--rules", &file, "--batch"],
+        b"{\"dice\": [1, 3, 3, 5, 6], \"rolls_left\": 3}\n{\"dice\": [1, 3, 3, 5, 6]}\n",
+    );
+    let answers: Vec<Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(answers.len(), 2, "{}", stderr(&o));
+    for a in &answers {
+        assert_eq!(a["options"], advice["options"]);
+    }
+    // A game of three rolls: three rolls left is one line, exit 2, naming what it allows.
+    assert_bad_input(
+        &cli(&["advise", "--dice", "13356", "--rolls-left", "3"]),
+        "rolls left must be 0, 1 or 2, not 3",
+    );
+    // The target objective: one line saying why not.
+    let o = cli(&[
+        "advise", "--rules", &file, "--dice", "13356", "--target", "100",
+    ]);
+    assert_bad_input(&o, "three rolls a turn");
+    // The export of a new game's turn: its rows by rolls left, from three.
+    let csv = stdout(&cli(&["export", "--rules", &file, "--card", ""]));
+    let left: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(4).unwrap())
+        .collect();
+    assert_eq!(left.len(), 4 * 252);
+    for n in ["3", "2", "1", "0"] {
+        assert_eq!(left.iter().filter(|&&l| l == n).count(), 252, "{n}");
+    }
+    // A game of typed dice: the first roll leaves three rolls, and three re-rolls are dealt.
+    let record = path_str(&join(dir.path(), "game.jsonl"));
+    let mut input = String::from("1 2 3 5 6\nkeep 6\n6 1 2 3\nkeep 6 6\n1 2 3\nkeep 6 6\n1 1 2\n");
+    input.push_str("score chance\n");
+    for name in ["four", "three", "house", "large", "yahtzee"] {
+        input.push_str(&format!("1 2 2 3 3\nscore {name}\n"));
+    }
+    let played = play_typed(dir.path(), &file, &record, &input);
+    assert!(played.contains("(3 rolls left)"), "{played}");
+    // Chance of 1 1 2 6 6, then 0 in every other box (1 2 2 3 3 scores none of them).
+    assert!(played.contains("Game over: 16 points."), "{played}");
+    let review = json(&["review", &record, "--rules", &file, "--json"]);
+    let decisions = review["decisions"].as_array().unwrap();
+    assert_eq!(decisions[0]["rolls_left"], 3);
+    let first = json(&["advise", "--rules", &file, "--dice", "12356", "--json"]);
+    assert!(
+        (decisions[0]["best_value"].as_f64().unwrap() - best(&first)).abs() < 1e-9,
+        "{}",
+        decisions[0]
+    );
+}
