@@ -250,9 +250,9 @@ fn run_pass(
     layer[0] = Some(Box::new(start));
     let mut events_of: Vec<Option<Vec<Option<Vec<TurnEvent>>>>> =
         (0..layout.masks).map(|_| None).collect();
-    for depth in 0..rules.box_count() {
+    for (depth, cards) in by_depth[..rules.box_count()].iter().enumerate() {
         let mut next: Vec<Option<Box<CardMass>>> = (0..layout.masks).map(|_| None).collect();
-        for chunk in by_depth[depth].chunks(CHUNK) {
+        for chunk in cards.chunks(CHUNK) {
             // The turns of the chunk's states reached, in parallel.
             let turns: Vec<(BoxMask, Vec<Option<Vec<TurnEvent>>>)> = chunk
                 .par_iter()
