@@ -929,18 +929,10 @@ fn a_card_of_seventeen_boxes_has_its_exact_distribution() {
         (mean - want).abs() < 1e-9,
         "distribution {mean}, solve {want}"
     );
-    let rows: Vec<(f64, f64)> = std::fs::read_to_string(&pmf)
-        .unwrap()
-        .lines()
-        .skip(1)
-        .map(|l| {
-            let (s, p) = l.split_once(',').unwrap();
-            (s.parse().unwrap(), p.parse().unwrap())
-        })
-        .collect();
+    let rows = crate::util::read_pmf_csv(&pmf);
     let total: f64 = rows.iter().map(|r| r.1).sum();
     assert!((total - 1.0).abs() < 1e-12, "{total}");
     assert!(rows.iter().all(|r| r.1 >= 0.0));
-    let from_csv: f64 = rows.iter().map(|r| r.0 * r.1).sum();
+    let from_csv: f64 = rows.iter().map(|r| r.0 as f64 * r.1).sum();
     assert!((from_csv - want).abs() < 1e-9, "{from_csv}");
 }

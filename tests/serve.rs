@@ -1501,15 +1501,7 @@ fn outlook_from_the_start_of_a_turn_is_the_distribution_of_stats() {
             .unwrap()
             .starts_with("From the start of the turn, before its roll: ")
     );
-    let cli: Vec<(u64, f64)> = std::fs::read_to_string(&csv)
-        .unwrap()
-        .lines()
-        .skip(1)
-        .map(|l| {
-            let (s, p) = l.split_once(',').unwrap();
-            (s.parse().unwrap(), p.parse().unwrap())
-        })
-        .collect();
+    let cli = crate::util::read_pmf_csv(&csv);
     let served: Vec<(u64, f64)> = outlook["pmf"]
         .as_array()
         .unwrap()

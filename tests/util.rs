@@ -352,3 +352,16 @@ pub fn assert_no_file_starting(dir: &Path, prefix: &str) {
         .collect();
     assert!(names.iter().all(|n| !n.starts_with(prefix)), "{names:?}");
 }
+
+/// The rows of a `--pmf` CSV file (`score,probability`).
+pub fn read_pmf_csv(path: &Path) -> Vec<(u64, f64)> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let (s, p) = l.split_once(',').unwrap();
+            (s.parse().unwrap(), p.parse().unwrap())
+        })
+        .collect()
+}
