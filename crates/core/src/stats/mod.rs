@@ -234,6 +234,15 @@ fn state_of(layout: &Layout, filled: BoxMask, slot: usize) -> State {
     }
 }
 
+/// The [`Part`] of the games that end in `state` (a full card), `fifty` telling whether the
+/// five-of-a-kind box holds its points.
+fn final_part(rules: &Rules, state: &State, fifty: bool) -> Part {
+    Part {
+        upper_bonus: rules.has_upper_bonus() && u32::from(state.upper) >= rules.upper_threshold(),
+        fifty,
+    }
+}
+
 /// True when a box filled with `points` at `index` puts its points in the five-of-a-kind box
 /// of `rules`.
 pub(crate) fn fills_fifty(rules: &Rules, index: usize, points: u32) -> bool {
@@ -359,11 +368,7 @@ fn histogram_forward(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + Sync)
                 continue;
             };
             let state = state_of(&layout, m as BoxMask, k % slots);
-            let part = Part {
-                upper_bonus: rules.has_upper_bonus()
-                    && u32::from(state.upper) >= rules.upper_threshold(),
-                fifty: k >= slots,
-            };
+            let part = final_part(&rules, &state, k >= slots);
             for (i, &p) in h.points.iter().enumerate() {
                 if p > 0.0 {
                     tally.add_score(h.lo + i as u32, p);

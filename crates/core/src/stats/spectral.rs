@@ -28,7 +28,9 @@ use std::f64::consts::TAU;
 
 use rayon::prelude::*;
 
-use super::{Forward, TurnEvent, block_slot, card_events, fills_fifty, state_of, tally_turn};
+use super::{
+    Forward, TurnEvent, block_slot, card_events, fills_fifty, final_part, state_of, tally_turn,
+};
 use crate::game::rules::{BoxMask, Rules, highest_score};
 use crate::game::state::{State, card_states, cards_by_depth, set_bits};
 use crate::stats::distribution::{Part, Tally};
@@ -78,11 +80,7 @@ impl Pass {
             first,
             width,
             twiddle,
-            bonus_width: if rules.has_yahtzee_bonus() {
-                rules.box_count()
-            } else {
-                1
-            },
+            bonus_width: bonus_width(rules),
         }
     }
 
@@ -158,6 +156,26 @@ struct Finals {
     banked: Vec<(u32, u32)>,
 }
 
+impl Finals {
+    /// Nothing gathered yet, at `frequencies` frequencies.
+    fn new(frequencies: usize) -> Finals {
+        Finals {
+            spectrum: vec![vec![(0.0, 0.0); frequencies]; 5],
+            banked: vec![(u32::MAX, 0); 5],
+        }
+    }
+}
+
+/// Numbers per state for the Yahtzee bonuses earned (their counts 0 and up): one (no bonus
+/// earned) in a game without them.
+fn bonus_width(rules: &Rules) -> usize {
+    if rules.has_yahtzee_bonus() {
+        rules.box_count()
+    } else {
+        1
+    }
+}
+
 /// [`super::exact_forward`] by transforms, with at most `per_pass` frequencies a pass.
 pub(super) fn forward(
     table: &StrategyTable,
@@ -174,10 +192,7 @@ pub(super) fn forward(
     let steps = (passes * rules.box_count()) as u64;
     let mut tally = Tally::new(&rules);
     let mut visits = Visits::new(&rules);
-    let mut finals = Finals {
-        spectrum: vec![vec![(0.0, 0.0); frequencies]; 5],
-        banked: vec![(u32::MAX, 0); 5],
-    };
+    let mut finals = Finals::new(frequencies);
     progress(0, steps);
     for p in 0..passes {
         let first = p * per_pass;
@@ -211,10 +226,7 @@ pub(super) fn visits(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + Sync)
     let n = highest_score(&rules) as usize + 1;
     let mut tally = Tally::new(&rules);
     let mut visits = Visits::new(&rules);
-    let mut finals = Finals {
-        spectrum: vec![vec![(0.0, 0.0); n / 2 + 1]; 5],
-        banked: vec![(u32::MAX, 0); 5],
-    };
+    let mut finals = Finals::new(n / 2 + 1);
     let boxes = rules.box_count() as u64;
     progress(0, boxes);
     run_pass(
@@ -322,11 +334,7 @@ fn run_pass(
                     }
                 }
             }
-            let part = Part {
-                upper_bonus: rules.has_upper_bonus()
-                    && u32::from(state.upper) >= rules.upper_threshold(),
-                fifty: k >= slots,
-            };
+            let part = final_part(&rules, &state, k >= slots);
             for at in [0, 1 + part.index()] {
                 for f in 0..pass.width {
                     let s = &mut finals.spectrum[at][pass.first + f];
@@ -450,12 +458,7 @@ pub(super) fn frequencies_within(rules: &Rules, budget: u64) -> usize {
         .unwrap_or(1)
         .max(1);
     // Besides the transform: the bonuses, the range banked, and the slot's place.
-    let bonus_width = if rules.has_yahtzee_bonus() {
-        rules.box_count() as u64
-    } else {
-        1
-    };
-    let fixed = 8 * bonus_width + 8 + 8;
+    let fixed = 8 * bonus_width(rules) as u64 + 8 + 8;
     let per_state = budget / peak;
     (per_state.saturating_sub(fixed) / 16).max(1) as usize
 }
