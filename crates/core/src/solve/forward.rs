@@ -54,25 +54,50 @@ pub(crate) fn outcome_chances<const N: usize>(
     rolls_a_turn: u8,
     lanes: usize,
     outcomes: usize,
+    keep: impl FnMut(u8, usize, usize) -> Kept,
+    outcome: impl FnMut(usize, usize) -> Option<u16>,
+) -> Vec<[f64; N]> {
+    let lattice = Lattice::get();
+    let first_roll = space.first_roll();
+    let throws = f64::from(space.throws());
+    let mut opening: [[f64; N]; MAX_ROLLS] = [[0.0; N]; MAX_ROLLS];
+    for (r, q) in opening[..space.rolls()].iter_mut().enumerate() {
+        *q = [f64::from(lattice.ways[first_roll + r]) / throws; N];
+    }
+    outcome_chances_from(
+        space,
+        opening,
+        rolls_a_turn - 1,
+        lanes,
+        outcomes,
+        keep,
+        outcome,
+    )
+}
+
+/// [`outcome_chances`] from the middle of a turn: `p[r]` is each lane's chance of showing roll
+/// `r` (by roll offset) with `rolls_left` rolls left (0: the roll is final).
+#[inline(always)]
+pub(crate) fn outcome_chances_from<const N: usize>(
+    space: DiceSpace,
+    mut p: [[f64; N]; MAX_ROLLS],
+    rolls_left: u8,
+    lanes: usize,
+    outcomes: usize,
     mut keep: impl FnMut(u8, usize, usize) -> Kept,
     mut outcome: impl FnMut(usize, usize) -> Option<u16>,
 ) -> Vec<[f64; N]> {
     debug_assert!(lanes <= N);
     let lattice = Lattice::get();
     let (first_roll, rolls) = (space.first_roll(), space.rolls());
-    let throws = f64::from(space.throws());
     // `p[r]`: the chance of rolling roll `r` with the rolls left of the step.
-    let mut p: [[f64; N]; MAX_ROLLS] = [[0.0; N]; MAX_ROLLS];
-    for (r, q) in p[..rolls].iter_mut().enumerate() {
-        *q = [f64::from(lattice.ways[first_roll + r]) / throws; N];
-    }
     let p = &mut p[..rolls];
     // The chance of ending the turn on each roll by a stop.
     let mut stopped = [[0.0f64; N]; MAX_ROLLS];
     let stopped = &mut stopped[..rolls];
     let mut mass = [[0.0f64; N]; ALL_MULTISETS];
     let mass = &mut mass[..space.multisets()];
-    for rolls_left in (1..rolls_a_turn).rev() {
+    for rolls_left in (1..=rolls_left).rev() {
         mass.fill([0.0; N]);
         for (r, q) in p.iter().enumerate() {
             for l in 0..lanes {

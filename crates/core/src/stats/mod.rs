@@ -38,16 +38,17 @@ mod spectral;
 mod target;
 pub mod visits;
 
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use rayon::prelude::*;
 
-use crate::game::dice::{Dice, DiceSpace};
+use crate::game::dice::{Dice, DiceSpace, MAX_ROLLS};
 use crate::game::rules::{BoxMask, Rules};
-use crate::game::state::{Bonuses, Layout, State, cards_by_depth};
-use crate::policy::expected::{BoxChoice, card_best_boxes};
+use crate::game::state::{Bonuses, Layout, ScoreCard, State, cards_by_depth, set_bits};
+use crate::policy::expected::{AdviceError, BoxChoice, Position, card_best_boxes};
 use crate::solve::expected::CARD_LANES;
-use crate::solve::forward::{Kept, outcome_chances};
+use crate::solve::forward::{Kept, outcome_chances, outcome_chances_from};
 use crate::stats::distribution::{Part, Tally};
 use crate::tables::expected::StrategyTable;
 
@@ -90,6 +91,75 @@ impl TurnEvent {
     }
 }
 
+/// Where an exact distribution starts: the start of a turn of a card (before its first roll),
+/// or a position in a turn (its dice showing, with its rolls left).
+#[derive(Clone, Debug)]
+pub enum Start {
+    /// The start of a turn of this card.
+    Card(ScoreCard),
+    /// This position: the card, the dice showing and the rolls left.
+    Position(Position),
+}
+
+impl Start {
+    /// The card of the start.
+    pub fn card(&self) -> &ScoreCard {
+        match self {
+            Start::Card(c) => c,
+            Start::Position(p) => &p.card,
+        }
+    }
+}
+
+/// Mass put into a forward pass: a state reached with `banked` points, `bonuses` Yahtzee
+/// bonuses earned since the start, its five-of-a-kind box holding its points (`fifty`) or
+/// not, with chance `mass`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Seed {
+    pub(crate) state: State,
+    pub(crate) fifty: bool,
+    pub(crate) banked: u32,
+    pub(crate) bonuses: usize,
+    pub(crate) mass: f64,
+}
+
+impl Seed {
+    /// The start of a turn of `card`, with chance 1.
+    pub(crate) fn of_card(card: &ScoreCard) -> Seed {
+        let rules = card.rules();
+        let fifty = rules
+            .five_of_a_kind_box()
+            .is_some_and(|b| card.points(b) == Some(rules.five_of_a_kind_points()));
+        Seed {
+            state: card.state(),
+            fifty,
+            banked: card.banked(),
+            bonuses: 0,
+            mass: 1.0,
+        }
+    }
+
+    /// The seed after the turn of this one ends in box `index` with `points`, `bonus` points of
+    /// bonuses (`yahtzee_bonus`: a Yahtzee bonus among them), with chance `probability`.
+    pub(crate) fn after(
+        &self,
+        rules: &Rules,
+        index: usize,
+        points: u32,
+        bonus: u32,
+        yahtzee_bonus: bool,
+        probability: f64,
+    ) -> Seed {
+        Seed {
+            state: self.state.after(rules, index, points),
+            fifty: self.fifty || fills_fifty(rules, index, points),
+            banked: self.banked + points + bonus,
+            bonuses: self.bonuses + usize::from(yahtzee_bonus),
+            mass: self.mass * probability,
+        }
+    }
+}
+
 /// The rolls of a game of `space`'s dice (252 of five, 462 of six), by roll offset.
 fn roll_dice(space: DiceSpace) -> &'static [Dice] {
     static FIVE: LazyLock<Vec<Dice>> = LazyLock::new(|| DiceSpace::FIVE.all_rolls().collect());
@@ -110,7 +180,74 @@ pub fn turn_outcomes(table: &StrategyTable, state: &State) -> Vec<TurnEvent> {
 /// [`CARD_LANES`] states at a time: the keeps of all of them by one run of the kernel and one
 /// scan of the tie rule ([`StrategyTable::card_keeps`]), and their masses by one forward pass
 /// of as many lanes, each lane by the operations of a pass of its own (the same bits).
+///
+/// States whose turns are the same (see [`same_turns`]) are computed once.
 pub fn card_outcomes(table: &StrategyTable, states: &[State]) -> Vec<Vec<TurnEvent>> {
+    let (unique, turn_of) = same_turns(table, states);
+    if unique.len() == states.len() {
+        return distinct_card_outcomes(table, states, None);
+    }
+    let outcomes = distinct_card_outcomes(table, &unique, None);
+    turn_of.iter().map(|&u| outcomes[u].clone()).collect()
+}
+
+/// The states of `states` (all of one card) whose turns differ, in order of first
+/// appearance, and for each state the place of its turn among them. Two states of one card
+/// play the same turn, event for event and bit for bit, when their five-of-a-kind flags are
+/// equal and every box they can fill with every points it can score leads to a state of the
+/// same value (the same bits) with the same bonuses: the kernel, the tie rules and the
+/// forward pass read nothing else of a state. Upper totals from which the bonus can no longer
+/// be reached, or is already earned, are one turn.
+fn same_turns(table: &StrategyTable, states: &[State]) -> (Vec<State>, Vec<usize>) {
+    if states.len() < 2 {
+        return (states.to_vec(), (0..states.len()).collect());
+    }
+    let rules = table.rules();
+    let scores = table.scores();
+    let open = rules.open_by_order(states[0].filled);
+    let key = |state: &State| -> Vec<u64> {
+        let mut key = vec![u64::from(state.yahtzee_50)];
+        for index in set_bits(u64::from(open)) {
+            for &points in &scores.distinct[index] {
+                let points = u32::from(points);
+                let bonuses = state.bonuses_for(rules, index, points, false);
+                key.push(table.value(&state.after(rules, index, points)).to_bits());
+                key.push(u64::from(bonuses.upper));
+            }
+        }
+        key
+    };
+    let mut seen: HashMap<Vec<u64>, usize> = HashMap::with_capacity(states.len());
+    let mut unique = Vec::with_capacity(states.len());
+    let turn_of = states
+        .iter()
+        .map(|state| {
+            *seen.entry(key(state)).or_insert_with(|| {
+                unique.push(*state);
+                unique.len() - 1
+            })
+        })
+        .collect();
+    (unique, turn_of)
+}
+
+/// Every way the rest of the turn of `position` can end under the optimal policy, with its
+/// probability, as [`turn_outcomes`] gives them from the opening roll.
+fn position_outcomes(table: &StrategyTable, position: &Position) -> Vec<TurnEvent> {
+    let roll = position.dice.index() - table.rules().dice().first_roll();
+    let state = position.card.state();
+    distinct_card_outcomes(table, &[state], Some((roll, position.rolls_left)))
+        .pop()
+        .expect("the outcomes of one state")
+}
+
+/// [`card_outcomes`] of states whose turns all differ, from the opening roll, or from the
+/// roll of offset `from.0` with `from.1` rolls left.
+fn distinct_card_outcomes(
+    table: &StrategyTable,
+    states: &[State],
+    from: Option<(usize, u8)>,
+) -> Vec<Vec<TurnEvent>> {
     let keeps = table.card_keeps(states);
     let mut outcomes = Vec::with_capacity(states.len());
     for (chunk, keeps) in states.chunks(CARD_LANES).zip(keeps.chunks(CARD_LANES)) {
@@ -165,14 +302,32 @@ pub fn card_outcomes(table: &StrategyTable, states: &[State]) -> Vec<Vec<TurnEve
                 .map(|i| event_of_choice[usize::from(i)])
         };
         let space = table.rules().dice();
-        let chances = outcome_chances::<CARD_LANES>(
-            space,
-            table.rules().rolls(),
-            chunk.len(),
-            keys.len(),
-            |rolls_left, r, l| Kept::of_index(space, usize::from(keeps[l].of_roll(rolls_left, r))),
-            event_of,
-        );
+        let keep = |rolls_left, r, l: usize| {
+            Kept::of_index(space, usize::from(keeps[l].of_roll(rolls_left, r)))
+        };
+        let chances = match from {
+            None => outcome_chances::<CARD_LANES>(
+                space,
+                table.rules().rolls(),
+                chunk.len(),
+                keys.len(),
+                keep,
+                event_of,
+            ),
+            Some((roll, rolls_left)) => {
+                let mut p = [[0.0; CARD_LANES]; MAX_ROLLS];
+                p[roll] = [1.0; CARD_LANES];
+                outcome_chances_from::<CARD_LANES>(
+                    space,
+                    p,
+                    rolls_left,
+                    chunk.len(),
+                    keys.len(),
+                    keep,
+                    event_of,
+                )
+            }
+        };
         for l in 0..chunk.len() {
             // An event no roll of the state reaches is no way its turn ends.
             outcomes.push(
@@ -205,6 +360,29 @@ struct Histogram {
     points: Vec<f64>,
     /// `bonuses[k]`: probability of reaching the state with `k` Yahtzee bonuses.
     bonuses: Vec<f64>,
+}
+
+impl Histogram {
+    /// Adds `mass` at `banked` points with `bonuses` Yahtzee bonuses.
+    fn add(&mut self, banked: u32, bonuses: usize, mass: f64) {
+        if self.points.is_empty() {
+            self.lo = banked;
+        }
+        if banked < self.lo {
+            let grow = (self.lo - banked) as usize;
+            self.points.splice(0..0, std::iter::repeat_n(0.0, grow));
+            self.lo = banked;
+        }
+        let at = (banked - self.lo) as usize;
+        if self.points.len() <= at {
+            self.points.resize(at + 1, 0.0);
+        }
+        self.points[at] += mass;
+        if self.bonuses.len() <= bonuses {
+            self.bonuses.resize(bonuses + 1, 0.0);
+        }
+        self.bonuses[bonuses] += mass;
+    }
 }
 
 /// The histograms of one card (mask of filled boxes), by slot `flag * lanes + upper` (the
@@ -265,13 +443,65 @@ pub fn exact_distribution(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + 
     exact_forward(table, progress).tally
 }
 
+/// The exact distribution of the final score under the optimal policy of `table` from
+/// `start`, with the per-box figures of the boxes filled from there (and the Yahtzee bonuses
+/// and upper bonus earned from there). From a position, the rest of its turn is played as
+/// `advise` ranks first; from a card, its turn starts with the opening roll. Its mean is the
+/// value `advise` gives the position (the card's points banked and its expected remaining
+/// score). `progress(done, total)` is called after each depth. The result is the same at any
+/// thread count.
+pub fn exact_distribution_from(
+    table: &StrategyTable,
+    start: &Start,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<Tally, AdviceError> {
+    let card = start.card();
+    if card.rules() != *table.rules() {
+        return Err(AdviceError::RulesMismatch {
+            card: card.rules().label(),
+            table: table.rules().label(),
+        });
+    }
+    let seed = Seed::of_card(card);
+    let Start::Position(position) = start else {
+        return Ok(forward_from(table, &[seed], progress).tally);
+    };
+    // The position is checked: its dice, its rolls left, a card with an open box.
+    crate::policy::expected::advise(table, position)?;
+    let rules = table.rules();
+    let events = position_outcomes(table, position);
+    let seeds: Vec<Seed> = events
+        .iter()
+        .map(|e| {
+            let (index, points) = (usize::from(e.box_index), u32::from(e.points));
+            seed.after(
+                rules,
+                index,
+                points,
+                u32::from(e.bonus),
+                e.yahtzee_bonus(),
+                e.probability,
+            )
+        })
+        .collect();
+    let mut tally = Tally::new(rules);
+    tally_turn(&mut tally, 1.0, &events);
+    tally.merge(&forward_from(table, &seeds, progress).tally);
+    Ok(tally)
+}
+
 /// The chance that a game played by the optimal policy of `table` reaches each turn-start
 /// state, by the forward pass of [`exact_distribution`] (the reach of each state is the
 /// mass it gathers there). Runs on the current rayon thread pool; the result is the same at
 /// any thread count.
 pub fn visit_probabilities(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + Sync)) -> Visits {
     if table.rules().set.solves_in_seconds() {
-        histogram_forward(table, progress).visits
+        histogram_forward(
+            table,
+            &[Seed::of_card(&ScoreCard::new(*table.rules()))],
+            progress,
+        )
+        .visits
     } else {
         spectral::visits(table, progress)
     }
@@ -284,18 +514,40 @@ pub fn visit_probabilities(table: &StrategyTable, progress: &(dyn Fn(u64, u64) +
 /// ([`histogram_forward`]); a larger card (Maxi Yatzy) carries their Fourier transforms, a few
 /// frequencies a pass, within half the memory the system has available ([`spectral`]).
 pub fn exact_forward(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + Sync)) -> Forward {
+    forward_from(
+        table,
+        &[Seed::of_card(&ScoreCard::new(*table.rules()))],
+        progress,
+    )
+}
+
+/// [`exact_forward`] from `seeds`, states of one depth each reached with its chance.
+fn forward_from(
+    table: &StrategyTable,
+    seeds: &[Seed],
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Forward {
     let rules = table.rules();
     if rules.set.solves_in_seconds() {
-        histogram_forward(table, progress)
+        histogram_forward(table, seeds, progress)
     } else {
         let budget = spectral::default_budget();
-        spectral::forward(table, spectral::frequencies_within(rules, budget), progress)
+        spectral::forward(
+            table,
+            spectral::frequencies_within(rules, budget),
+            seeds,
+            progress,
+        )
     }
 }
 
-/// [`exact_forward`] with a histogram of the points banked for every state of two adjacent
+/// [`forward_from`] with a histogram of the points banked for every state of two adjacent
 /// depths.
-fn histogram_forward(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + Sync)) -> Forward {
+fn histogram_forward(
+    table: &StrategyTable,
+    seeds: &[Seed],
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Forward {
     let rules = *table.rules();
     let layout = *table.layout();
     let boxes = rules.box_count();
@@ -305,15 +557,27 @@ fn histogram_forward(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + Sync)
     let by_depth = cards_by_depth(&rules);
     let cards_at = |depth: usize| -> &[BoxMask] { &by_depth[depth] };
     let mut layer: Vec<Option<Block>> = vec![None; layout.masks];
-    let mut start: Block = vec![None; 2 * slots];
-    start[block_slot(&layout, &State::START, false)] = Some(Histogram {
-        lo: 0,
-        points: vec![1.0],
-        bonuses: vec![1.0],
-    });
-    layer[0] = Some(start);
-    progress(0, boxes as u64);
-    for depth in 0..boxes {
+    let first = seeds
+        .first()
+        .map_or(boxes, |s| s.state.turns_played() as usize);
+    for seed in seeds {
+        assert_eq!(
+            seed.state.turns_played() as usize,
+            first,
+            "seeds of one depth"
+        );
+        let block = layer[seed.state.filled as usize].get_or_insert_with(|| vec![None; 2 * slots]);
+        block[block_slot(&layout, &seed.state, seed.fifty)]
+            .get_or_insert_with(|| Histogram {
+                lo: seed.banked,
+                points: Vec::new(),
+                bonuses: Vec::new(),
+            })
+            .add(seed.banked, seed.bonuses, seed.mass);
+    }
+    let steps = (boxes - first) as u64;
+    progress(0, steps);
+    for depth in first..boxes {
         // Step 1: the turn of every state reached, in parallel (a state's turn does not
         // depend on its five-of-a-kind box, so both halves of a block share it).
         let cards = cards_at(depth);
@@ -356,7 +620,7 @@ fn histogram_forward(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + Sync)
             next_layer[m as usize] = Some(b);
         }
         layer = next_layer;
-        progress(depth as u64 + 1, boxes as u64);
+        progress((depth + 1 - first) as u64, steps);
     }
     for (m, block) in layer.iter().enumerate() {
         let Some(block) = block else {
@@ -585,5 +849,115 @@ mod tests {
         for b in &tally.boxes {
             assert!((b.iter().sum::<f64>() - 1.0).abs() < 1e-12);
         }
+    }
+}
+
+#[cfg(test)]
+mod from_tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::game::rules::{RuleSet, Rules};
+    use crate::policy::expected::advise;
+    use crate::policy::win::FinalScores;
+    use crate::solve::expected::SolveOptions;
+    use crate::solve::vector::VectorObjective;
+    use crate::tables::vector::VectorTable;
+
+    /// The distribution from a card or a position, forward, against the distribution table
+    /// (computed backward, stored as `f32`): every probability to 1e-6; the mean equals the
+    /// value `advise` gives (the card's points and its expected remaining score) to 1e-9, and
+    /// the chances sum to 1. The cards and positions hold points, a filled Yacht box, dice
+    /// with 0, 1 and 2 rolls left, and the last box.
+    #[test]
+    fn distribution_from_a_position_is_the_distribution_tables() {
+        let rules = Rules::new(RuleSet::YACHT);
+        let (ev, _) = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {});
+        let table = VectorTable::<f32>::solve(
+            &VectorObjective::distribution(Arc::new(ev.clone())),
+            SolveOptions::default().simd,
+            &|_, _| {},
+        );
+        let card = |text: &str| ScoreCard::parse(rules, text, 0).unwrap();
+        let position = |text: &str, dice: &str, rolls_left: u8| Position {
+            card: card(text),
+            dice: dice.parse().unwrap(),
+            rolls_left,
+        };
+        let starts = [
+            Start::Card(card("")),
+            Start::Card(card("yacht=50,ones=2,fours=12")),
+            Start::Card(card(
+                "ones=3,twos=4,threes=9,fours=8,fives=15,sixes=18,choice=22",
+            )),
+            Start::Position(position("", "1,3,3,5,6", 2)),
+            Start::Position(position("yacht=50,ones=2", "6,6,6,6,6", 1)),
+            Start::Position(position("sixes=24,choice=20", "2,3,4,5,5", 0)),
+            Start::Position(position(
+                "ones=3,twos=4,threes=9,fours=8,fives=15,sixes=18,full-house=0,four-of-a-kind=20,little-straight=30,big-straight=0,choice=22",
+                "1,1,1,1,2",
+                2,
+            )),
+        ];
+        for start in &starts {
+            let tally = exact_distribution_from(&ev, start, &|_, _| {}).unwrap();
+            let pmf = tally.pmf();
+            let total: f64 = pmf.iter().map(|&(_, p)| p).sum();
+            assert!((total - 1.0).abs() < 1e-12, "{start:?}: {total}");
+            let mean: f64 = pmf.iter().map(|&(s, p)| f64::from(s) * p).sum();
+            let (value, backward) = match start {
+                Start::Card(c) => (
+                    f64::from(c.banked()) + ev.value(&c.state()),
+                    FinalScores::of_card(&table, c).unwrap(),
+                ),
+                Start::Position(p) => (
+                    advise(&ev, p).unwrap().options[0].expected_final(),
+                    FinalScores::of_position(&ev, &table, p).unwrap(),
+                ),
+            };
+            assert!(
+                (mean - value).abs() < 1e-9,
+                "{start:?}: {mean} against {value}"
+            );
+            let at = |s: u32| pmf.iter().find(|&&(t, _)| t == s).map_or(0.0, |&(_, p)| p);
+            let highest = backward.lo + backward.pmf.len() as u32;
+            for s in 0..highest.max(pmf.last().unwrap().0 + 1) {
+                let b = s
+                    .checked_sub(backward.lo)
+                    .and_then(|i| backward.pmf.get(i as usize))
+                    .copied()
+                    .unwrap_or(0.0);
+                assert!(
+                    (at(s) - b).abs() < 1e-6,
+                    "{start:?}: P({s}) {} against {b}",
+                    at(s)
+                );
+            }
+        }
+    }
+
+    /// A position of another game's card, or of impossible rolls left, is refused as `advise`
+    /// refuses it.
+    #[test]
+    fn distribution_from_a_position_checks_it() {
+        let (ev, _) = StrategyTable::solve(
+            &Rules::new(RuleSet::YACHT),
+            SolveOptions::default(),
+            &|_, _| {},
+        );
+        let other = Start::Card(ScoreCard::new(Rules::new(RuleSet::YATZY)));
+        assert!(matches!(
+            exact_distribution_from(&ev, &other, &|_, _| {}),
+            Err(AdviceError::RulesMismatch { .. })
+        ));
+        let position = Start::Position(Position {
+            card: ScoreCard::new(Rules::new(RuleSet::YACHT)),
+            dice: "1,2,3,4,5".parse().unwrap(),
+            rolls_left: 3,
+        });
+        assert!(matches!(
+            exact_distribution_from(&ev, &position, &|_, _| {}),
+            Err(AdviceError::RollsLeft { .. })
+        ));
     }
 }

@@ -29,10 +29,11 @@ use std::f64::consts::TAU;
 use rayon::prelude::*;
 
 use super::{
-    Forward, TurnEvent, block_slot, card_events, fills_fifty, final_part, state_of, tally_turn,
+    Forward, Seed, TurnEvent, block_slot, card_events, fills_fifty, final_part, state_of,
+    tally_turn,
 };
 use crate::game::rules::{BoxMask, Rules, highest_score};
-use crate::game::state::{State, card_states, cards_by_depth, set_bits};
+use crate::game::state::{ScoreCard, card_states, cards_by_depth, set_bits};
 use crate::stats::distribution::{Part, Tally};
 use crate::stats::visits::Visits;
 use crate::tables::expected::StrategyTable;
@@ -45,6 +46,8 @@ const NONE: u32 = u32::MAX;
 
 /// The frequencies one pass carries for every state, and their twiddle factors.
 struct Pass {
+    /// The length of the transform: one more than the highest score of the game.
+    n: usize,
     /// The first frequency of the pass.
     first: usize,
     /// How many frequencies it carries.
@@ -68,15 +71,13 @@ impl Pass {
             .map(|a| {
                 let mut t = vec![0.0; 2 * width];
                 for k in 0..width {
-                    // The angle from the whole number `f * a mod n`: exact whatever `a`.
-                    let angle = -TAU * (((first + k) * a) % n) as f64 / n as f64;
-                    t[k] = angle.cos();
-                    t[width + k] = angle.sin();
+                    (t[k], t[width + k]) = twiddle(first + k, a, n);
                 }
                 t
             })
             .collect();
         Pass {
+            n,
             first,
             width,
             twiddle,
@@ -88,6 +89,22 @@ impl Pass {
     fn stride(&self) -> usize {
         2 * self.width + self.bonus_width
     }
+}
+
+/// `w^(f * a)` at the frequency `f` of a transform of length `n`: the factor of a move by `a`
+/// points, its real and imaginary parts. The angle comes from the whole number `f * a mod n`:
+/// exact whatever `a`.
+fn twiddle(f: usize, a: usize, n: usize) -> (f64, f64) {
+    let angle = -TAU * ((f * a) % n) as f64 / n as f64;
+    (angle.cos(), angle.sin())
+}
+
+/// The depths a pass from `seeds` runs: from theirs to the full card.
+fn depths_after(rules: &Rules, seeds: &[Seed]) -> usize {
+    let first = seeds
+        .first()
+        .map_or(rules.box_count(), |s| s.state.turns_played() as usize);
+    rules.box_count() - first
 }
 
 /// The mass of the states of one card reached in a pass.
@@ -180,6 +197,7 @@ fn bonus_width(rules: &Rules) -> usize {
 pub(super) fn forward(
     table: &StrategyTable,
     per_pass: usize,
+    seeds: &[Seed],
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Forward {
     let rules = *table.rules();
@@ -189,7 +207,8 @@ pub(super) fn forward(
     let passes = frequencies.div_ceil(per_pass);
     // The frequencies spread evenly over the passes.
     let per_pass = frequencies.div_ceil(passes);
-    let steps = (passes * rules.box_count()) as u64;
+    let depths = depths_after(&rules, seeds);
+    let steps = (passes * depths) as u64;
     let mut tally = Tally::new(&rules);
     let mut visits = Visits::new(&rules);
     let mut finals = Finals::new(frequencies);
@@ -199,8 +218,8 @@ pub(super) fn forward(
         let pass = Pass::new(&rules, n, first, per_pass.min(frequencies - first));
         // The first pass gathers the figures that do not need the transform.
         let figures = (p == 0).then_some((&mut tally, &mut visits));
-        run_pass(table, &pass, figures, &mut finals, &|depth| {
-            progress((p * rules.box_count() + depth) as u64, steps)
+        run_pass(table, &pass, seeds, figures, &mut finals, &|depth| {
+            progress((p * depths + depth) as u64, steps)
         });
     }
     let score = inverse(&finals.spectrum[0], n, finals.banked[0]);
@@ -232,6 +251,7 @@ pub(super) fn visits(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + Sync)
     run_pass(
         table,
         &Pass::new(&rules, n, 0, 1),
+        &[Seed::of_card(&ScoreCard::new(rules))],
         Some((&mut tally, &mut visits)),
         &mut finals,
         &|depth| progress(depth as u64, boxes),
@@ -244,6 +264,7 @@ pub(super) fn visits(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + Sync)
 fn run_pass(
     table: &StrategyTable,
     pass: &Pass,
+    seeds: &[Seed],
     mut figures: Option<(&mut Tally, &mut Visits)>,
     finals: &mut Finals,
     progress: &dyn Fn(usize),
@@ -254,15 +275,24 @@ fn run_pass(
     let stride = pass.stride();
     let by_depth = cards_by_depth(&rules);
     let mut layer: Vec<Option<Box<CardMass>>> = (0..layout.masks).map(|_| None).collect();
-    let mut start = CardMass::empty(2 * slots);
-    let i = start.place(block_slot(&layout, &State::START, false), stride);
-    start.mass[i * stride..i * stride + pass.width].fill(1.0);
-    start.mass[i * stride + 2 * pass.width] = 1.0;
-    start.banked[i] = (0, 0);
-    layer[0] = Some(Box::new(start));
+    for seed in seeds {
+        let card = layer[seed.state.filled as usize]
+            .get_or_insert_with(|| Box::new(CardMass::empty(2 * slots)));
+        let i = card.place(block_slot(&layout, &seed.state, seed.fifty), stride);
+        let mass = &mut card.mass[i * stride..(i + 1) * stride];
+        for f in 0..pass.width {
+            let (re, im) = twiddle(pass.first + f, seed.banked as usize, pass.n);
+            mass[f] += seed.mass * re;
+            mass[pass.width + f] += seed.mass * im;
+        }
+        mass[2 * pass.width + seed.bonuses] += seed.mass;
+        let range = &mut card.banked[i];
+        *range = (range.0.min(seed.banked), range.1.max(seed.banked));
+    }
+    let first = rules.box_count() - depths_after(&rules, seeds);
     let mut events_of: Vec<Option<Vec<Option<Vec<TurnEvent>>>>> =
         (0..layout.masks).map(|_| None).collect();
-    for (depth, cards) in by_depth[..rules.box_count()].iter().enumerate() {
+    for (depth, cards) in by_depth[..rules.box_count()].iter().enumerate().skip(first) {
         let mut next: Vec<Option<Box<CardMass>>> = (0..layout.masks).map(|_| None).collect();
         for chunk in cards.chunks(CHUNK) {
             // The turns of the chunk's states reached, in parallel.
@@ -317,7 +347,7 @@ fn run_pass(
             }
         }
         layer = next;
-        progress(depth + 1);
+        progress(depth + 1 - first);
     }
     for (m, card) in layer.iter().enumerate() {
         let Some(card) = card else {
@@ -509,9 +539,10 @@ mod tests {
         for (rules, few, many) in games {
             let table = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {}).0;
             let set = rules.set;
-            let exact = super::super::histogram_forward(&table, &|_, _| {});
-            let by_7 = forward(&table, few, &|_, _| {});
-            let at_once = forward(&table, many, &|_, _| {});
+            let start = [Seed::of_card(&ScoreCard::new(rules))];
+            let exact = super::super::histogram_forward(&table, &start, &|_, _| {});
+            let by_7 = forward(&table, few, &start, &|_, _| {});
+            let at_once = forward(&table, many, &start, &|_, _| {});
             assert_eq!(by_7.tally, at_once.tally, "{}", set.name);
             assert_eq!(by_7.visits, at_once.visits);
             assert_eq!(visits(&table, &|_, _| {}), by_7.visits);
@@ -569,6 +600,41 @@ mod tests {
             {
                 assert!((u - v).abs() < 1e-13);
             }
+        }
+    }
+
+    /// From a card with points banked, its five-of-a-kind box filled and a Yahtzee bonus
+    /// earned, the transforms give the histograms' distribution too.
+    #[test]
+    fn transforms_from_a_card_give_the_histograms_distribution() {
+        let rules = Rules::new(RuleSet::YAHTZEE);
+        let table = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {}).0;
+        let card = ScoreCard::parse(
+            rules,
+            "yahtzee=50,ones=3,twos=6,threes=9,fours=12,fives=15,small-straight=30,chance=20",
+            1,
+        )
+        .unwrap();
+        let start = [Seed::of_card(&card)];
+        let exact = super::super::histogram_forward(&table, &start, &|_, _| {});
+        let by_few = forward(&table, 50, &start, &|_, _| {});
+        let (a, b) = (exact.tally.pmf(), by_few.tally.pmf());
+        assert!(a[0].0 <= b[0].0 && b.last().unwrap().0 <= a.last().unwrap().0);
+        for &(s, p) in &a {
+            let q = b.iter().find(|&&(t, _)| t == s).map_or(0.0, |&(_, q)| q);
+            assert!((p - q).abs() < 1e-14, "P({s}) {p} against {q}");
+        }
+        assert_eq!(exact.tally.parts.len(), by_few.tally.parts.len());
+        let mean: f64 = b.iter().map(|&(s, p)| f64::from(s) * p).sum();
+        let value = f64::from(card.banked()) + table.value(&card.state());
+        assert!((mean - value).abs() < 1e-9, "{mean} against {value}");
+        for (u, v) in exact
+            .tally
+            .yahtzee_bonuses
+            .iter()
+            .zip(&by_few.tally.yahtzee_bonuses)
+        {
+            assert!((u - v).abs() < 1e-13);
         }
     }
 }
