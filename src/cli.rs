@@ -591,6 +591,33 @@ pub struct StatsArgs {
     /// minutes for the Yahtzee rule sets; the target table is built on first use.
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(0..=100_000))]
     pub target: Option<u32>,
+    /// The games from this card on instead of from a new game: its filled boxes with their
+    /// points, as `advise --card` takes them (e.g. `ones=3,full-house=25,yahtzee=50`); the
+    /// per-box figures count the boxes filled from there.
+    #[arg(long, value_name = "BOXES", conflicts_with = "target")]
+    pub card: Option<String>,
+    /// With --card: the 100-point Yahtzee bonuses already earned on it.
+    #[arg(
+        long,
+        default_value_t = 0,
+        value_name = "N",
+        allow_negative_numbers = true,
+        requires = "card"
+    )]
+    pub yahtzee_bonus: u32,
+    /// The games from these dice in a turn of --card (a new game's first turn without it), the
+    /// rest of the turn played as `advise` ranks first, e.g. `1,3,3,5,6` or `13356`.
+    #[arg(
+        long,
+        value_name = "DICE",
+        allow_hyphen_values = true,
+        conflicts_with = "target"
+    )]
+    pub dice: Option<String>,
+    /// With --dice: rolls left this turn, 2 just after the first roll, 0 after the last
+    /// [default: the game's rolls a turn less one].
+    #[arg(long, value_name = "0|1|2", allow_negative_numbers = true, value_parser = parse_rolls_left, requires = "dice")]
+    pub rolls_left: Option<u8>,
     /// Strategy table to use [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.
     #[arg(long, value_name = "PATH")]
     pub table: Option<PathBuf>,

@@ -687,3 +687,111 @@ fn every_json_result_states_its_rules_version_and_table_checksum() {
         true,
     );
 }
+
+/// `stats --card` and `--dice`: the distribution of the games from a position, its mean the
+/// value `advise` gives the position (its best option) to 1e-9, the final card's per-box
+/// means and bonuses adding up to the mean, the card's own boxes and Yahtzee bonus counted
+/// for sure; bad positions (a full card among them) refused in one line.
+#[test]
+fn stats_from_a_card_and_a_position() {
+    let card = "ones=3,twos=6,threes=9,fours=12,yahtzee=50,chance=22";
+    let json = |args: &[&str]| -> serde_json::Value {
+        let o = run(RuleSet::YAHTZEE, Order::Any, args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let advised = |args: &[&str]| -> f64 {
+        let mut all = vec!["advise", "--json"];
+        all.extend_from_slice(args);
+        json(&all)["options"][0]["expected_final"].as_f64().unwrap()
+    };
+    for (position, value) in [
+        (vec!["--card", card, "--yahtzee-bonus", "1"], None),
+        (
+            vec![
+                "--card",
+                card,
+                "--yahtzee-bonus",
+                "1",
+                "--dice",
+                "5,5,5,2,1",
+                "--rolls-left",
+                "1",
+            ],
+            Some(advised(&[
+                "--card",
+                card,
+                "--yahtzee-bonus",
+                "1",
+                "--dice",
+                "5,5,5,2,1",
+                "--rolls-left",
+                "1",
+            ])),
+        ),
+        (
+            vec!["--dice", "6,6,6,6,6", "--rolls-left", "0"],
+            Some(advised(&["--dice", "66666", "--rolls-left", "0"])),
+        ),
+    ] {
+        let mut args = vec!["stats", "--json"];
+        args.extend_from_slice(&position);
+        let r = json(&args);
+        let mean = r["mean"].as_f64().unwrap();
+        let solver = r["solver_mean"].as_f64().unwrap();
+        assert!(
+            (mean - solver).abs() < 1e-9,
+            "{position:?}: {mean} against {solver}"
+        );
+        if let Some(value) = value {
+            assert!(
+                (solver - value).abs() < 1e-9,
+                "{position:?}: {solver} against advise {value}"
+            );
+        }
+        let boxes: f64 = r["boxes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b["mean"].as_f64().unwrap())
+            .sum();
+        let bonuses = r["upper_bonus"]["mean"].as_f64().unwrap()
+            + r["yahtzee_bonuses"]["mean"].as_f64().unwrap();
+        assert!(
+            (boxes + bonuses - mean).abs() < 1e-9,
+            "{position:?}: {boxes} + {bonuses} against {mean}"
+        );
+        if position.contains(&card) {
+            assert_eq!(r["from"]["card"], card);
+            assert!((r["boxes"][0]["mean"].as_f64().unwrap() - 3.0).abs() < 1e-9);
+            assert!((r["fifty_probability"].as_f64().unwrap() - 1.0).abs() < 1e-9);
+            // The card's bonus is counted in every game: none ends with fewer.
+            assert_eq!(
+                r["yahtzee_bonuses"]["count_probability"][0]
+                    .as_f64()
+                    .unwrap(),
+                0.0
+            );
+        }
+    }
+    let full = "ones=1,twos=2,threes=3,fours=4,fives=5,sixes=6,three-of-a-kind=20,four-of-a-kind=0,full-house=25,small-straight=30,large-straight=0,yahtzee=0,chance=17";
+    for (args, needle) in [
+        (vec!["stats", "--card", "ones=3", "--dice", "1,2,3"], "five"),
+        (
+            vec!["stats", "--dice", "1,2,3,4,5", "--rolls-left", "3"],
+            "rolls left",
+        ),
+        (vec!["stats", "--card", "ones=7"], "ones"),
+        (vec!["stats", "--card", full], "full"),
+        (
+            vec!["stats", "--rules", "yahtzee,yacht", "--card", "ones=3"],
+            "one rule set",
+        ),
+        (
+            vec!["stats", "--card", "ones=3", "--target", "200"],
+            "--target",
+        ),
+    ] {
+        assert_bad_input(&run(RuleSet::YAHTZEE, Order::Any, &args), needle);
+    }
+}

@@ -8,9 +8,13 @@ use anyhow::{Result, bail};
 use super::report as summary;
 use crate::cli::StatsArgs;
 use crate::plot::Curve;
+use yahtzee_core::game::rules::Rules;
+use yahtzee_core::game::state::ScoreCard;
+use yahtzee_core::policy::expected::{Position, check_rolls_left};
 use yahtzee_core::policy::target::TargetPlayer;
 use yahtzee_core::report::{self, StatsReport, TargetStatsReport};
 use yahtzee_core::solve::vector::TARGET;
+use yahtzee_core::stats::Start;
 use yahtzee_core::stats::distribution::Summary;
 use yahtzee_core::stats::distribution::Tally;
 use yahtzee_core::tables::expected::StrategyTable;
@@ -36,23 +40,46 @@ pub fn run(args: &StatsArgs) -> Result<()> {
         summary::check(&args.report, &target_path)?;
         return run_target(args, t);
     }
+    // The start is checked before any table is loaded or built.
+    let start = start(args, rules)?;
     let pool = super::thread_pool(args.threads)?;
     let tables = super::tables_at(rules, args.table.as_deref());
     let table = pool.install(|| tables.ev())?;
-    let (report, tally) = distribution(&pool, table, &args.report.at_least);
-    summary::write_files(
-        &args.report,
-        &tally,
-        &report.summary,
-        &format!("{}: final score under optimal play (exact)", rules.label()),
-    )?;
+    let (report, tally) = distribution(&pool, table, start.as_ref(), &args.report.at_least)?;
+    let title = match &report.from {
+        None => format!("{}: final score under optimal play (exact)", rules.label()),
+        Some(_) => format!(
+            "{}: final score under optimal play from the position (exact)",
+            rules.label()
+        ),
+    };
+    summary::write_files(&args.report, &tally, &report.summary, &title)?;
     super::print_result(
         args.report.json,
         &report::stamped(&report, Some(table)),
         |out| {
+            let from = match &report.from {
+                None => String::new(),
+                Some(from) => format!(
+                    " from {}{}",
+                    if from.card.is_empty() {
+                        "a new card".to_string()
+                    } else {
+                        format!("the card {} ({} points)", from.card, from.banked)
+                    },
+                    match (&from.dice, from.rolls_left) {
+                        (Some(dice), Some(left)) => format!(
+                            " with {} showing and {left} roll{} left",
+                            dice.iter().map(u8::to_string).collect::<Vec<_>>().join(" "),
+                            if left == 1 { "" } else { "s" }
+                        ),
+                        _ => String::new(),
+                    }
+                ),
+            };
             writeln!(
                 out,
-                "{}: exact distribution of the final score under optimal play (solver mean {:.10}; {:.1} s on {} threads)",
+                "{}: exact distribution of the final score under optimal play{from} (solver mean {:.10}; {:.1} s on {} threads)",
                 rules.label(),
                 report.solver_mean,
                 report.seconds,
@@ -177,6 +204,9 @@ fn run_several(args: &StatsArgs) -> Result<()> {
     if args.report.pmf.is_some() {
         bail!("--pmf writes one distribution: give --rules one rule set");
     }
+    if args.card.is_some() || args.dice.is_some() {
+        bail!("--card and --dice are a position of one rule set: give --rules one rule set");
+    }
     for rules in &all {
         summary::check(&args.report, &default_table_path(rules))?;
     }
@@ -187,7 +217,7 @@ fn run_several(args: &StatsArgs) -> Result<()> {
     for rules in all {
         let tables = super::tables_at(rules, None);
         let table = pool.install(|| tables.ev())?;
-        let (report, tally) = distribution(&pool, table, &args.report.at_least);
+        let (report, tally) = distribution(&pool, table, None, &args.report.at_least)?;
         curves.push(Curve::new(&rules.label(), &tally, &report.summary));
         reports.push(report);
         sources.push(report::Provenance::of(Some(table)));
@@ -213,20 +243,45 @@ fn run_several(args: &StatsArgs) -> Result<()> {
     })
 }
 
-/// The exact distribution of `table`'s optimal play, with a progress bar.
+/// The exact distribution of `table`'s optimal play from `start` (a new game: `None`), with a
+/// progress bar.
 fn distribution(
     pool: &rayon::ThreadPool,
     table: &StrategyTable,
+    start: Option<&Start>,
     at_least: &[u32],
-) -> (StatsReport, Tally) {
+) -> Result<(StatsReport, Tally)> {
     let label = table.rules().label();
     let bar = super::progress_bar(&format!("distribution of {label}"), "turns");
     let done = pool.install(|| {
-        report::stats(table, at_least, &|done, total| {
+        report::stats_from(table, start, at_least, &|done, total| {
             bar.set_length(total);
             bar.set_position(done);
         })
     });
     bar.finish_and_clear();
-    done
+    Ok(done?)
+}
+
+/// The start of `--card`, `--dice` and `--rolls-left`: `None` for a new game.
+fn start(args: &StatsArgs, rules: Rules) -> Result<Option<Start>> {
+    if args.card.is_none() && args.dice.is_none() {
+        return Ok(None);
+    }
+    let card = ScoreCard::parse(
+        rules,
+        args.card.as_deref().unwrap_or(""),
+        args.yahtzee_bonus,
+    )?;
+    let Some(dice) = &args.dice else {
+        return Ok(Some(Start::Card(card)));
+    };
+    let dice = rules.dice().parse(dice)?;
+    let rolls_left = args.rolls_left.unwrap_or(rules.most_rolls_left());
+    check_rolls_left(&rules, u32::from(rolls_left))?;
+    Ok(Some(Start::Position(Position {
+        card,
+        dice,
+        rolls_left,
+    })))
 }

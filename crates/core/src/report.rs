@@ -13,10 +13,12 @@ use serde::Serialize;
 use crate::game::rules::Rules;
 use crate::game::state::{State, reachable_state_count};
 use crate::policy::Policy;
+use crate::policy::expected::AdviceError;
 use crate::policy::player::Player;
 use crate::policy::target::TargetPlayer;
 use crate::solve::expected::SolveOptions;
 use crate::solve::vector::{VectorObjective, max_remaining};
+use crate::stats::Start;
 use crate::stats::distribution::{Summary, Tally};
 use crate::stats::simulate::{MeanInterval, ShareInterval};
 use crate::tables::TableError;
@@ -292,7 +294,11 @@ pub struct StatsReport {
     pub policy: &'static str,
     /// How ties between equally good options are broken: [`TIE_CONVENTION`].
     pub tie_convention: &'static str,
-    /// Expected final score according to the strategy table (the mean must equal it).
+    /// Where the games start: absent for a new game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<FromReport>,
+    /// Expected final score according to the strategy table, from the start (the mean must
+    /// equal it).
     pub solver_mean: f64,
     /// Seconds of the computation (the table load or build excluded).
     pub seconds: f64,
@@ -303,6 +309,21 @@ pub struct StatsReport {
     pub summary: Summary,
 }
 
+/// Where the games of [`StatsReport`] start: a card, and the dice of a turn of it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FromReport {
+    /// The card, as `--card` takes it.
+    pub card: String,
+    /// Its points, bonuses included.
+    pub banked: u32,
+    /// The dice showing, ascending (absent: the start of a turn, before its first roll).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dice: Option<Vec<u8>>,
+    /// Rolls left with those dice.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rolls_left: Option<u8>,
+}
+
 /// The exact distribution of the final score under the optimal policy of `table`, with
 /// P(score >= t) for each of `thresholds`; the tally is returned too, for the whole
 /// distribution. `progress(done, total)` counts turns.
@@ -311,21 +332,59 @@ pub fn stats(
     thresholds: &[u32],
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> (StatsReport, Tally) {
-    let start = Instant::now();
-    let tally = crate::stats::exact_distribution(table, progress);
-    let seconds = start.elapsed().as_secs_f64();
+    stats_from(table, None, thresholds, progress)
+        .expect("a new game is a start of the table's rules")
+}
+
+/// [`stats`] from `start` (`None`: a new game): the distribution of the final score of the
+/// games that go on from there ([`crate::stats::exact_distribution_from`]).
+pub fn stats_from(
+    table: &StrategyTable,
+    start: Option<&Start>,
+    thresholds: &[u32],
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<(StatsReport, Tally), AdviceError> {
+    let clock = Instant::now();
+    let (tally, from, solver_mean) = match start {
+        None => (
+            crate::stats::exact_distribution(table, progress),
+            None,
+            table.expected_score(),
+        ),
+        Some(start) => {
+            let tally = crate::stats::exact_distribution_from(table, start, progress)?;
+            let card = start.card();
+            let (dice, rolls_left, value) = match start {
+                Start::Card(c) => (None, None, f64::from(c.banked()) + table.value(&c.state())),
+                Start::Position(p) => (
+                    Some(p.dice.faces()),
+                    Some(p.rolls_left),
+                    crate::policy::expected::advise(table, p)?.options[0].expected_final(),
+                ),
+            };
+            let from = FromReport {
+                card: card.to_string(),
+                banked: card.banked(),
+                dice,
+                rolls_left,
+            };
+            (tally, Some(from), value)
+        }
+    };
+    let seconds = clock.elapsed().as_secs_f64();
     let rules = *table.rules();
     let report = StatsReport {
         rules,
         method: "exact",
         policy: "optimal",
         tie_convention: TIE_CONVENTION,
-        solver_mean: table.expected_score(),
+        from,
+        solver_mean,
         seconds,
         threads: rayon::current_num_threads(),
         summary: Summary::of(&rules, &tally, thresholds),
     };
-    (report, tally)
+    Ok((report, tally))
 }
 
 /// The expected-score policy beside the target policy, for the same target.

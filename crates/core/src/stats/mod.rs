@@ -444,8 +444,8 @@ pub fn exact_distribution(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + 
 }
 
 /// The exact distribution of the final score under the optimal policy of `table` from
-/// `start`, with the per-box figures of the boxes filled from there (and the Yahtzee bonuses
-/// and upper bonus earned from there). From a position, the rest of its turn is played as
+/// `start`, with the per-box figures, the upper bonus and the Yahtzee bonuses of the final
+/// card (the card's own boxes and bonuses included, for sure). From a position, the rest of its turn is played as
 /// `advise` ranks first; from a card, its turn starts with the opening roll. Its mean is the
 /// value `advise` gives the position (the card's points banked and its expected remaining
 /// score). `progress(done, total)` is called after each depth. The result is the same at any
@@ -463,12 +463,23 @@ pub fn exact_distribution_from(
         });
     }
     let seed = Seed::of_card(card);
+    let rules = table.rules();
+    // The card's own boxes and bonuses, with every game.
+    let mut tally = Tally::new(rules);
+    for index in 0..rules.box_count() {
+        if let Some(points) = card.points(index) {
+            tally.add_box(index, points, 1.0);
+        }
+    }
+    if card.has_upper_bonus() {
+        tally.upper_bonus += 1.0;
+    }
     let Start::Position(position) = start else {
-        return Ok(forward_from(table, &[seed], progress).tally);
+        tally.merge(&forward_from(table, &[seed], progress).tally);
+        return Ok(with_bonuses_before(tally, card.yahtzee_bonuses()));
     };
     // The position is checked: its dice, its rolls left, a card with an open box.
     crate::policy::expected::advise(table, position)?;
-    let rules = table.rules();
     let events = position_outcomes(table, position);
     let seeds: Vec<Seed> = events
         .iter()
@@ -484,10 +495,21 @@ pub fn exact_distribution_from(
             )
         })
         .collect();
-    let mut tally = Tally::new(rules);
     tally_turn(&mut tally, 1.0, &events);
     tally.merge(&forward_from(table, &seeds, progress).tally);
-    Ok(tally)
+    Ok(with_bonuses_before(tally, card.yahtzee_bonuses()))
+}
+
+/// `tally`, whose Yahtzee bonuses count those earned from a card on, counting the `before`
+/// the card had too.
+fn with_bonuses_before(mut tally: Tally, before: u32) -> Tally {
+    let before = before as usize;
+    if before > 0 && !tally.yahtzee_bonuses.is_empty() {
+        tally
+            .yahtzee_bonuses
+            .splice(0..0, std::iter::repeat_n(0.0, before));
+    }
+    tally
 }
 
 /// The chance that a game played by the optimal policy of `table` reaches each turn-start

@@ -30,7 +30,7 @@ use std::sync::{LazyLock, Mutex};
 
 use rayon::prelude::*;
 
-use super::{roll_dice, turn_outcomes};
+use super::{Seed, roll_dice, turn_outcomes};
 use crate::game::dice::{ALL_MULTISETS, Dice, DiceSpace, Lattice};
 use crate::game::rules::{BoxMask, Rules};
 use crate::game::state::{Bonuses, Layout, ScoreCard, State, cards_by_depth};
@@ -789,6 +789,7 @@ fn target_pass(
     let policy = VectorPolicy::target(player);
     let seeds = [Seed {
         state: *start,
+        fifty: start.yahtzee_50,
         banked,
         bonuses: 0,
         mass: 1.0,
@@ -812,12 +813,7 @@ pub fn distribution_from_card(
     progress: &(dyn Fn(u64, u64) -> bool + Sync),
 ) -> Result<Option<Tally>, TargetError> {
     check_rules(policy, card)?;
-    let seeds = [Seed {
-        state: card.state(),
-        banked: card.banked(),
-        bonuses: 0,
-        mass: 1.0,
-    }];
+    let seeds = [Seed::of_card(card)];
     Ok(propagate(policy, Tally::new(&card.rules()), &seeds, progress).map(|(t, _)| t))
 }
 
@@ -849,13 +845,9 @@ pub fn distribution_from_position(
     ends.sort_by_key(|(c, _)| (c.index, c.points, c.bonus));
     let mut tally = Tally::new(&rules);
     let mut seeds: Vec<Seed> = Vec::new();
+    let start = Seed::of_card(card);
     for (c, p) in ends {
-        let seed = Seed {
-            state: state.after(&rules, c.index, c.points),
-            banked: banked + c.points + c.bonus,
-            bonuses: usize::from(c.bonuses.yahtzee),
-            mass: p,
-        };
+        let seed = start.after(&rules, c.index, c.points, c.bonus, c.bonuses.yahtzee, p);
         match seeds.last_mut() {
             Some(last)
                 if (last.state, last.banked, last.bonuses)
@@ -908,16 +900,6 @@ fn play_out(
     let (c, _) = turn.best_box(dice)?;
     ends.push((c, p));
     Ok(())
-}
-
-/// Mass put into the forward pass: a state reached with `banked` points and `bonuses`
-/// Yahtzee bonuses earned on the way, with chance `mass`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Seed {
-    state: State,
-    banked: u32,
-    bonuses: usize,
-    mass: f64,
 }
 
 /// The forward pass of `policy` from `seeds` (states of one depth, each reached with its
