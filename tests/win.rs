@@ -17,7 +17,7 @@ use crate::solver::reduced_states;
 use crate::util::{distribution_table, table, target_table};
 
 /// `u` of [`utility`] as a function, 0 below its values and 1 above.
-fn utility_fn(opponents: &[FinalScores]) -> impl Fn(i64) -> f64 + use<> {
+pub fn utility_fn(opponents: &[FinalScores]) -> impl Fn(i64) -> f64 + use<> {
     let (lo, values) = utility(opponents);
     move |x| {
         let i = x - i64::from(lo);
@@ -83,7 +83,6 @@ fn win_is_exact_up_to_the_most_points_a_shared_vector_can_have_banked() {
 /// brute-force solver, at the points banked that `banked(max_banked)` lists (those outside
 /// `0..=max_banked` are skipped: no card has banked them).
 fn check_win_against_brute_force(opponents: &[FinalScores], banked: impl Fn(i64) -> Vec<i64>) {
-    let u = utility_fn(opponents);
     let cases = [
         (RuleSet::YAHTZEE, Order::Any, 2, 37),
         (RuleSet::YAHTZEE_FREE_JOKER, Order::Any, 2, 41),
@@ -91,14 +90,25 @@ fn check_win_against_brute_force(opponents: &[FinalScores], banked: impl Fn(i64)
         (RuleSet::YATZY, Order::UpperFirst, 2, 13),
         (RuleSet::YATZY, Order::Any, 2, 29),
     ];
-    for (set, order, open, step) in cases {
-        let rules = Rules::with_order(set, order);
+    let cases = cases.map(|(set, order, open, step)| (Rules::with_order(set, order), open, step));
+    check_win_of(&cases, opponents, banked);
+}
+
+/// [`check_win_against_brute_force`] on the reduced games `cases`: (rules, the most boxes
+/// open, the step between the states checked).
+pub fn check_win_of(
+    cases: &[(Rules, u32, usize)],
+    opponents: &[FinalScores],
+    banked: impl Fn(i64) -> Vec<i64>,
+) {
+    let u = utility_fn(opponents);
+    for &(rules, open, step) in cases {
         let mut objective = VectorObjective::<f64>::win(rules, opponents);
         objective.tail = 0.0;
-        let table = solve_reduced(&objective, open, Simd::detect(), &|_, _| {});
+        let table = solve_reduced(&objective, open as usize, Simd::detect(), &|_, _| {});
         let mut brute = BruteForce::new(rules);
         let mut memo = std::collections::HashMap::new();
-        let states = reduced_states(&rules, open as u32, step);
+        let states = reduced_states(&rules, open, step);
         assert!(
             states.len() >= 5,
             "{}: {} states",
