@@ -163,8 +163,10 @@ fn the_four_rolls_example_solves_to_its_value() {
 /// solve's mean, `simulate` a mean within 4 standard errors of it; `advise` has three rolls
 /// left by default and takes `--rolls-left 3` (text, `--json`, `--batch` alike), while a game of
 /// three rolls refuses it in one line; `export` writes the rows of three rolls left; `play`
-/// deals three re-rolls and `review` prices the record as `advise` does; the target
-/// objective refuses in one line.
+/// deals three re-rolls and `review` prices the record as `advise` does, its rating with a
+/// line for the keeps with three rolls left; advice for a target and against an opponent
+/// (every opening roll's best chance, averaged, is the brute force's value of the turn), and
+/// `stats --target` reaching the target with the table's chance.
 #[test]
 fn every_command_works_on_a_four_roll_file() {
     let dir = temp_dir();
@@ -240,6 +242,15 @@ fn every_command_works_on_a_four_roll_file() {
         (win - expected).abs() < 1e-6,
         "win: {win}, brute force {expected}"
     );
+    // The target policy's exact distribution (`stats --target`, its turns of four rolls by
+    // the kernel's lanes) reaches the target with the table's best chance.
+    let stats = json(&["stats", "--rules", &file, "--target", "140", "--json"]);
+    let (p, table_p) = (
+        stats["p_reach"].as_f64().unwrap(),
+        stats["table_p_reach"].as_f64().unwrap(),
+    );
+    let optimal = stats["expected_score"]["p_reach"].as_f64().unwrap();
+    assert!((p - table_p).abs() < 1e-6 && p > optimal + 0.01, "{stats}");
     // The same advice on the command line: three rolls left by default.
     for objective in [
         &["--target", "75"][..],
@@ -274,6 +285,16 @@ fn every_command_works_on_a_four_roll_file() {
     assert!(played.contains("(3 rolls left)"), "{played}");
     // Chance of 1 1 2 6 6, then 0 in every other box (1 2 2 3 3 scores none of them).
     assert!(played.contains("Game over: 16 points."), "{played}");
+    // The rating's decisions by kind: a keep with three rolls left has its own line.
+    let rating = stdout(&cli(&["review", &record, "--rules", &file, "--rating"]));
+    for kind in [
+        "keep, 3 rolls left",
+        "keep, 2 rolls left",
+        "keep, 1 roll left",
+        "box",
+    ] {
+        assert!(rating.contains(&format!("  {kind} ")), "{kind}: {rating}");
+    }
     let review = json(&["review", &record, "--rules", &file, "--json"]);
     let decisions = review["decisions"].as_array().unwrap();
     assert_eq!(decisions[0]["rolls_left"], 3);

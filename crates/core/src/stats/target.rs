@@ -459,10 +459,10 @@ fn target_lanes_of(
     // reads the layer of one roll left), then its expected value.
     let keeps = KeepTable::of(space);
     let mut kept = vec![[Kept::Stop; LANES]; layers * rolls];
-    for (n, values) in plan.keep_values.iter().enumerate() {
-        // The decisions with `n + 1` rolls left: their keeps' chances in layer `n`, each
-        // roll's best in layer `n + 1` (the next layer's rolls' entries).
-        let (fewer, next) = (&by_rolls_left[n], &by_rolls_left[n + 1]);
+    for (layer, values) in plan.keep_values.iter().enumerate() {
+        // The decisions with `layer + 1` rolls left: their keeps' chances in that layer, each
+        // roll's best in the next (its rolls' entries).
+        let (fewer, next) = (&by_rolls_left[layer], &by_rolls_left[layer + 1]);
         for r in 0..rolls {
             let (a, z) = (keeps.start[r], keeps.start[r + 1]);
             let source = |j: usize| {
@@ -472,7 +472,7 @@ fn target_lanes_of(
             };
             let best = &next[first_roll + r];
             let chosen = choose_lanes(z - a, n, best, source, |j| values[a + j]);
-            let out = &mut kept[n * rolls + r];
+            let out = &mut kept[layer * rolls + r];
             for l in 0..n {
                 let pos = a + usize::from(chosen[l]);
                 out[l] = if keeps.stop[pos] {
