@@ -251,6 +251,23 @@ fn every_command_works_on_a_four_roll_file() {
     );
     let optimal = stats["expected_score"]["p_reach"].as_f64().unwrap();
     assert!((p - table_p).abs() < 1e-6 && p > optimal + 0.01, "{stats}");
+    // The page's outlook of a position with three rolls left, playing for a target: the
+    // chance of reaching it is the advice's best chance.
+    let server = crate::serve::Served::start_in(dir.path(), &["--rules", &file]);
+    let name = rules.label();
+    let line = serde_json::json!({"card": {"four": 0, "three": 0, "house": 25, "yahtzee": 0},
+        "dice": [1, 3, 3, 5, 6], "rolls_left": 3, "target": 75});
+    let outlook = server.post_ok(&format!("/api/outlook?rules={name}"), &line);
+    let advice = server.post_ok(&format!("/api/advise?rules={name}"), &line);
+    let (p, advised) = (
+        outlook["p_at_least_target"].as_f64().unwrap(),
+        advice["p_reach"].as_f64().unwrap(),
+    );
+    assert!(
+        (p - advised).abs() < 1e-6 && p > 0.0,
+        "outlook {p}, advice {advised}"
+    );
+    drop(server);
     // The same advice on the command line: three rolls left by default.
     for objective in [
         &["--target", "75"][..],
