@@ -330,16 +330,7 @@ fn every_command_works_on_a_four_roll_file() {
 /// two) from cards with two boxes open each, both players playing to win.
 #[test]
 fn vector_objectives_and_the_game_of_two_agree_with_brute_force_for_other_rolls() {
-    let opponents = [
-        FinalScores {
-            lo: 20,
-            pmf: vec![0.2, 0.1, 0.0, 0.3, 0.25, 0.15],
-        },
-        FinalScores {
-            lo: 40,
-            pmf: vec![0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.5],
-        },
-    ];
+    let opponents = crate::win::two_opponents();
     for rolls in [1, 2, 4] {
         let rules = small_game(rolls);
         crate::target::check_target_against_brute_force(rules, 2, 1);
