@@ -162,7 +162,8 @@ fn the_four_rolls_example_solves_to_its_value() {
 /// A small four-roll file through the commands: `stats` (the exact distribution) has the
 /// solve's mean, `simulate` a mean within 4 standard errors of it; `advise` has three rolls
 /// left by default and takes `--rolls-left 3` (text, `--json`, `--batch` alike), while a game of
-/// three rolls refuses it in one line; `export` writes the rows of three rolls left; `play`
+/// three rolls refuses it in one line; `export` writes the rows of three rolls left (and
+/// `--opening`, a three-roll sheet, refuses in one line); `play`
 /// deals three re-rolls and `review` prices the record as `advise` does, its rating with a
 /// line for the keeps with three rolls left; advice for a target and against an opponent
 /// (every opening roll's best chance, averaged, is the brute force's value of the turn), and
@@ -291,6 +292,11 @@ fn every_command_works_on_a_four_roll_file() {
     for n in ["3", "2", "1", "0"] {
         assert_eq!(left.iter().filter(|&&l| l == n).count(), 252, "{n}");
     }
+    // The opening sheet's columns are a three-roll turn's two decisions: one line, exit 2.
+    assert_bad_input(
+        &cli(&["export", "--rules", &file, "--opening"]),
+        "--opening is the sheet of a turn of three rolls",
+    );
     // A game of typed dice: the first roll leaves three rolls, and three re-rolls are dealt.
     let record = path_str(&join(dir.path(), "game.jsonl"));
     let mut input = String::from("1 2 3 5 6\nkeep 6\n6 1 2 3\nkeep 6 6\n1 2 3\nkeep 6 6\n1 1 2\n");
