@@ -468,8 +468,9 @@ impl BruteForce {
                     .fold(f64::NEG_INFINITY, f64::max),
             );
         }
-        // With one and then two rolls left: each hand's keep.
-        for _ in 0..2 {
+        // With one, then two rolls left (up to the rules' rolls a turn less one): each hand's
+        // keep.
+        for _ in 1..self.rules.rolls() {
             let mut next_outcome = Vec::new();
             let mut next_ev = Vec::new();
             for (hand_index, subsets) in self.moves.iter().enumerate() {
@@ -497,7 +498,7 @@ impl BruteForce {
         }
         let mut total = NOTHING;
         for ((_, count), o) in self.hands.iter().zip(&outcome) {
-            total.scaled_add(f64::from(*count) / 7776.0, o);
+            total.scaled_add(f64::from(*count) / 6f64.powi(self.dice as i32), o);
         }
         memo.insert((mover, other, lead), total);
         total

@@ -10,9 +10,10 @@ use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::game::state::{State, reachable_states};
 use yahtzee_core::solve::simd::Simd;
 use yahtzee_core::solve::vector::{VectorObjective, max_remaining, solve_reduced};
+use yahtzee_core::tables::expected::StrategyTable;
 
 use crate::brute::BruteForce;
-use crate::solver::reduced_states;
+use crate::solver::sampled_states;
 use crate::util::{distribution_table, table};
 
 #[test]
@@ -27,41 +28,42 @@ fn distribution_agrees_with_brute_force_on_reduced_games() {
         (RuleSet::YATZY, Order::UpperFirst, 2, 11),
     ];
     for (set, order, open, step) in cases {
-        let rules = Rules::with_order(set, order);
         let ev = Arc::new(table(set, order).clone());
-        let mut objective = VectorObjective::<f64>::distribution(ev);
-        objective.tail = 0.0;
-        let table = solve_reduced(&objective, open as usize, Simd::detect(), &|_, _| {});
-        let mut brute = BruteForce::new(rules);
-        let states = reduced_states(&rules, open, step);
-        assert!(
-            states.len() >= 5,
-            "{}: {} states",
-            rules.label(),
-            states.len()
-        );
-        let mut checked = 0;
-        for s in states {
-            let pmf = brute.policy_distribution(s);
-            let total: f64 = pmf.iter().sum();
-            assert!((total - 1.0).abs() < 1e-12, "{s:?}: mass {total}");
-            let most = max_remaining(&rules, &s) as usize;
-            assert!(pmf.len() <= most + 1, "{s:?}: scores past {most}");
-            for t in 0..=most + 1 {
-                let expected: f64 = pmf.iter().skip(t).sum();
-                let got = table
-                    .value(&s, t as i64)
-                    .expect("a state of the reduced game");
-                assert!(
-                    (got - expected).abs() < 1e-9,
-                    "{} {s:?} t={t}: vector {got}, brute force {expected}",
-                    rules.label()
-                );
-                checked += 1;
-            }
-        }
-        println!("{}: {checked} (state, t) pairs checked", rules.label());
+        check_distribution_against_brute_force(ev, open, step);
     }
+}
+
+/// Checks the exact distribution table of the reduced game of `ev`'s rules with at most
+/// `open` boxes open (the policy of the expected-score table `ev`) against the brute-force
+/// solver, on every `step`-th state and every `t` up to the state's maximum and past it.
+pub fn check_distribution_against_brute_force(ev: Arc<StrategyTable>, open: u32, step: usize) {
+    let rules = *ev.rules();
+    let mut objective = VectorObjective::<f64>::distribution(ev);
+    objective.tail = 0.0;
+    let table = solve_reduced(&objective, open as usize, Simd::detect(), &|_, _| {});
+    let mut brute = BruteForce::new(rules);
+    let states = sampled_states(&rules, open, step, 5);
+    let mut checked = 0;
+    for s in states {
+        let pmf = brute.policy_distribution(s);
+        let total: f64 = pmf.iter().sum();
+        assert!((total - 1.0).abs() < 1e-12, "{s:?}: mass {total}");
+        let most = max_remaining(&rules, &s) as usize;
+        assert!(pmf.len() <= most + 1, "{s:?}: scores past {most}");
+        for t in 0..=most + 1 {
+            let expected: f64 = pmf.iter().skip(t).sum();
+            let got = table
+                .value(&s, t as i64)
+                .expect("a state of the reduced game");
+            assert!(
+                (got - expected).abs() < 1e-9,
+                "{} {s:?} t={t}: vector {got}, brute force {expected}",
+                rules.label()
+            );
+            checked += 1;
+        }
+    }
+    println!("{}: {checked} (state, t) pairs checked", rules.label());
 }
 
 /// The mean of each state's distribution (the sum over `t >= 1` of the chance of at least

@@ -152,6 +152,18 @@ pub fn reduced_states(rules: &Rules, open: u32, step: usize) -> Vec<State> {
     out
 }
 
+/// [`reduced_states`], checked to be at least `least` states (a sample that tests something).
+pub fn sampled_states(rules: &Rules, open: u32, step: usize, least: usize) -> Vec<State> {
+    let states = reduced_states(rules, open, step);
+    assert!(
+        states.len() >= least,
+        "{}: only {} states",
+        rules.label(),
+        states.len()
+    );
+    states
+}
+
 #[test]
 fn agrees_with_brute_force_on_reduced_games() {
     let cases = [
@@ -168,13 +180,7 @@ fn agrees_with_brute_force_on_reduced_games() {
         let rules = Rules::with_order(set, order);
         let t = table(set, order);
         let mut brute = BruteForce::new(rules);
-        let states = reduced_states(&rules, open, step);
-        assert!(
-            states.len() >= 10,
-            "{}: only {} states",
-            rules.label(),
-            states.len()
-        );
+        let states = sampled_states(&rules, open, step, 10);
         println!("{}: {} sampled states checked", rules.label(), states.len());
         for s in states {
             let expected = brute.value(s);

@@ -8,7 +8,7 @@ use yahtzee_core::solve::simd::Simd;
 use yahtzee_core::solve::vector::{VectorObjective, max_remaining, solve, solve_reduced};
 
 use crate::brute::BruteForce;
-use crate::solver::reduced_states;
+use crate::solver::sampled_states;
 use crate::util::{table, target_table};
 
 /// The exact (no tail left out) `f64` target table of the reduced game of `open` boxes.
@@ -31,47 +31,47 @@ fn target_agrees_with_brute_force_on_reduced_games() {
         (RuleSet::YATZY, Order::UpperFirst, 2, 11),
     ];
     for (set, order, open, step) in cases {
-        let start = std::time::Instant::now();
-        let rules = Rules::with_order(set, order);
-        let exact = exact_reduced(rules, open as usize);
-        let mut brute = BruteForce::new(rules);
-        let states = reduced_states(&rules, open, step);
-        assert!(
-            states.len() >= 5,
-            "{}: {} states",
-            rules.label(),
-            states.len()
-        );
-        let mut checked = 0;
-        for s in states {
-            let most = i64::from(max_remaining(&rules, &s));
-            // A spread of targets from the sure to the impossible.
-            for t in [
-                0,
-                1,
-                most / 4,
-                most / 2,
-                3 * most / 4,
-                most - 1,
-                most,
-                most + 1,
-            ] {
-                let expected = brute.target(s, t);
-                let got = exact.value(&s, t).expect("a state of the reduced game");
-                assert!(
-                    (got - expected).abs() < 1e-9,
-                    "{} {s:?} t={t}: vector {got}, brute force {expected}",
-                    rules.label()
-                );
-                checked += 1;
-            }
-        }
-        println!(
-            "{}: {checked} (state, target) pairs checked in {:?}",
-            rules.label(),
-            start.elapsed()
-        );
+        check_target_against_brute_force(Rules::with_order(set, order), open, step);
     }
+}
+
+/// Checks the exact target table of the reduced game of `rules` with at most `open` boxes
+/// open against the brute-force solver, on every `step`-th state and a spread of targets
+/// from the sure to the impossible.
+pub fn check_target_against_brute_force(rules: Rules, open: u32, step: usize) {
+    let start = std::time::Instant::now();
+    let exact = exact_reduced(rules, open as usize);
+    let mut brute = BruteForce::new(rules);
+    let states = sampled_states(&rules, open, step, 5);
+    let mut checked = 0;
+    for s in states {
+        let most = i64::from(max_remaining(&rules, &s));
+        // A spread of targets from the sure to the impossible.
+        for t in [
+            0,
+            1,
+            most / 4,
+            most / 2,
+            3 * most / 4,
+            most - 1,
+            most,
+            most + 1,
+        ] {
+            let expected = brute.target(s, t);
+            let got = exact.value(&s, t).expect("a state of the reduced game");
+            assert!(
+                (got - expected).abs() < 1e-9,
+                "{} {s:?} t={t}: vector {got}, brute force {expected}",
+                rules.label()
+            );
+            checked += 1;
+        }
+    }
+    println!(
+        "{}: {checked} (state, target) pairs checked in {:?}",
+        rules.label(),
+        start.elapsed()
+    );
 }
 
 /// `P*(s, 0) = 1`; non-increasing in `t`; 0 beyond the state's maximum; summed over `t >= 1`

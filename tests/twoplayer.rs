@@ -29,7 +29,7 @@ fn mask(rules: &Rules, names: &[&str]) -> BoxMask {
 }
 
 /// The card with every box but `open` filled.
-fn all_but(rules: &Rules, open: &[&str]) -> BoxMask {
+pub fn all_but(rules: &Rules, open: &[&str]) -> BoxMask {
     rules.full_mask() & !mask(rules, open)
 }
 
@@ -42,7 +42,7 @@ fn state(filled: BoxMask) -> State {
 }
 
 /// The exact (no tail) `f64` solution of the subgame from `start`, every ply kept.
-fn exact(game: &Game, start: Start) -> Solution<f64> {
+pub fn exact(game: &Game, start: Start) -> Solution<f64> {
     let mut game = game.clone();
     game.tail = 0.0;
     solve(&game, start, &|_| true, Simd::detect(), &|_, _| {}).expect("the subgame solves")
@@ -86,7 +86,7 @@ fn exact_with_ties(game: &Game, start: Start) -> Solution<Duo<f64>> {
 
 /// The brute force's outcome for the first player of the position `start` with the first
 /// player's lead `lead`, the players playing `policies`.
-fn brute_outcome(
+pub fn brute_outcome(
     brute: &mut BruteForce,
     memo: &mut HashMap<(State, State, i64), Outcome>,
     policies: [TwoPlayerPolicy; 2],

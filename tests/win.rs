@@ -13,11 +13,11 @@ use yahtzee_core::tables::expected::StrategyTable;
 use yahtzee_core::tables::vector::VectorTable;
 
 use crate::brute::BruteForce;
-use crate::solver::reduced_states;
+use crate::solver::sampled_states;
 use crate::util::{distribution_table, table, target_table};
 
 /// `u` of [`utility`] as a function, 0 below its values and 1 above.
-fn utility_fn(opponents: &[FinalScores]) -> impl Fn(i64) -> f64 + use<> {
+pub fn utility_fn(opponents: &[FinalScores]) -> impl Fn(i64) -> f64 + use<> {
     let (lo, values) = utility(opponents);
     move |x| {
         let i = x - i64::from(lo);
@@ -45,9 +45,10 @@ fn utility_shares_ties_and_is_a_chance() {
     assert_eq!(u(13), 1.0);
 }
 
-#[test]
-fn win_agrees_with_brute_force_on_reduced_games() {
-    let opponents = [
+/// Two opponents of the brute-force checks: one spread over a few scores, one on either of
+/// two.
+pub fn two_opponents() -> [FinalScores; 2] {
+    [
         FinalScores {
             lo: 20,
             pmf: vec![0.2, 0.1, 0.0, 0.3, 0.25, 0.15],
@@ -56,7 +57,12 @@ fn win_agrees_with_brute_force_on_reduced_games() {
             lo: 23,
             pmf: vec![0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.5],
         },
-    ];
+    ]
+}
+
+#[test]
+fn win_agrees_with_brute_force_on_reduced_games() {
+    let opponents = two_opponents();
     check_win_against_brute_force(&opponents, |most| {
         vec![0, 3, 10, 17, 22, 25, 30, most - 1, most]
     });
@@ -83,7 +89,6 @@ fn win_is_exact_up_to_the_most_points_a_shared_vector_can_have_banked() {
 /// brute-force solver, at the points banked that `banked(max_banked)` lists (those outside
 /// `0..=max_banked` are skipped: no card has banked them).
 fn check_win_against_brute_force(opponents: &[FinalScores], banked: impl Fn(i64) -> Vec<i64>) {
-    let u = utility_fn(opponents);
     let cases = [
         (RuleSet::YAHTZEE, Order::Any, 2, 37),
         (RuleSet::YAHTZEE_FREE_JOKER, Order::Any, 2, 41),
@@ -91,20 +96,25 @@ fn check_win_against_brute_force(opponents: &[FinalScores], banked: impl Fn(i64)
         (RuleSet::YATZY, Order::UpperFirst, 2, 13),
         (RuleSet::YATZY, Order::Any, 2, 29),
     ];
-    for (set, order, open, step) in cases {
-        let rules = Rules::with_order(set, order);
+    let cases = cases.map(|(set, order, open, step)| (Rules::with_order(set, order), open, step));
+    check_win_of(&cases, opponents, banked);
+}
+
+/// [`check_win_against_brute_force`] on the reduced games `cases`: (rules, the most boxes
+/// open, the step between the states checked).
+pub fn check_win_of(
+    cases: &[(Rules, u32, usize)],
+    opponents: &[FinalScores],
+    banked: impl Fn(i64) -> Vec<i64>,
+) {
+    let u = utility_fn(opponents);
+    for &(rules, open, step) in cases {
         let mut objective = VectorObjective::<f64>::win(rules, opponents);
         objective.tail = 0.0;
-        let table = solve_reduced(&objective, open, Simd::detect(), &|_, _| {});
+        let table = solve_reduced(&objective, open as usize, Simd::detect(), &|_, _| {});
         let mut brute = BruteForce::new(rules);
         let mut memo = std::collections::HashMap::new();
-        let states = reduced_states(&rules, open as u32, step);
-        assert!(
-            states.len() >= 5,
-            "{}: {} states",
-            rules.label(),
-            states.len()
-        );
+        let states = sampled_states(&rules, open, step, 5);
         let mut checked = 0;
         for s in states {
             // The points a reachable card can have banked: the table solves only those.

@@ -15,7 +15,7 @@
 //!   score less the player's (each loss is the drop of the optimal expected final score that
 //!   the choice causes, and the dice average out), so this is an unbiased estimate of the
 //!   player's mean score, far tighter than the mean of the scores themselves;
-//! - the loss by kind of decision (the keeps with two and with one roll left, the boxes) and
+//! - the loss by kind of decision (the keeps by rolls left, the most first, then the boxes) and
 //!   by stage of the game (the first four turns, the last four, the middle);
 //! - the costliest habits: the sub-optimal choices grouped by what was done instead of the
 //!   best (a box for another, fewer dice kept than the best keep, a stop where rolling again
@@ -195,8 +195,9 @@ impl Estimate {
 /// The decisions of one kind, or of one stage of the game.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct KindLoss {
-    /// The kind (`keep, 2 rolls left`, `keep, 1 roll left`, `box`) or the stage (`early game
-    /// (turns 1-4)`, ...).
+    /// The kind (`keep, 2 rolls left`, `keep, 1 roll left`, `box` in a game of three rolls a
+    /// turn; a keep per number of rolls left in general) or the stage (`early game (turns
+    /// 1-4)`, ...).
     pub kind: String,
     /// Number of decisions.
     pub decisions: usize,
@@ -278,7 +279,9 @@ struct Tallies {
     games: Vec<(f64, f64, Option<u32>)>,
     decisions: usize,
     suboptimal: usize,
-    by_kind: [(usize, usize, f64); 3],
+    /// By the rolls left of the decision, the most first (its index: the game's most rolls
+    /// left less the decision's); the boxes last.
+    by_kind: Vec<(usize, usize, f64)>,
     by_stage: [(usize, usize, f64); 3],
     habits: BTreeMap<String, (usize, f64)>,
 }
@@ -333,6 +336,7 @@ pub fn rate(
     let late_start = (turns.saturating_sub(STAGE_TURNS) + 1).max(early_end + 1);
     let mut order: Vec<String> = Vec::new();
     let mut players: BTreeMap<String, Tallies> = BTreeMap::new();
+    let most_rolls_left = rules.most_rolls_left();
     for (done, record) in records.iter().enumerate() {
         let priced = review(table, record)?;
         let mut games: BTreeMap<&str, (f64, f64)> = BTreeMap::new();
@@ -340,7 +344,10 @@ pub fn rate(
             if !players.contains_key(&d.player) {
                 order.push(d.player.clone());
             }
-            let p = players.entry(d.player.clone()).or_default();
+            let p = players.entry(d.player.clone()).or_insert_with(|| Tallies {
+                by_kind: vec![(0, 0, 0.0); usize::from(most_rolls_left) + 1],
+                ..Tallies::default()
+            });
             p.kind
                 .get_or_insert(record.game.seats()[decision.seat].kind);
             let game = games.entry(&d.player).or_default();
@@ -349,17 +356,13 @@ pub fn rate(
             p.decisions += 1;
             let lost = d.loss > 0.0;
             p.suboptimal += usize::from(lost);
-            let kind = match d.rolls_left {
-                2 => 0,
-                1 => 1,
-                _ => 2,
-            };
+            let kind = usize::from(most_rolls_left - d.rolls_left.min(most_rolls_left));
             let stage = match d.turn {
                 t if t <= early_end => 0,
                 t if t >= late_start => 2,
                 _ => 1,
             };
-            for (tally, i) in [(&mut p.by_kind, kind), (&mut p.by_stage, stage)] {
+            for (tally, i) in [(&mut p.by_kind[..], kind), (&mut p.by_stage[..], stage)] {
                 tally[i].0 += 1;
                 tally[i].1 += usize::from(lost);
                 tally[i].2 += d.loss;
@@ -385,7 +388,14 @@ pub fn rate(
         progress(done + 1);
     }
     let optimal_score = table.expected_score();
-    let kinds = ["keep, 2 rolls left", "keep, 1 roll left", "box"].map(String::from);
+    let kinds: Vec<String> = rules
+        .rolls_left_in_turn()
+        .map(|n| match n {
+            0 => "box".to_string(),
+            1 => "keep, 1 roll left".to_string(),
+            n => format!("keep, {n} rolls left"),
+        })
+        .collect();
     let span = |first: u32, last: u32| match first.cmp(&last) {
         std::cmp::Ordering::Less => format!("turns {first}-{last}"),
         std::cmp::Ordering::Equal => format!("turn {first}"),
@@ -396,7 +406,7 @@ pub fn rate(
         format!("middle game ({})", span(early_end + 1, late_start - 1)),
         format!("late game ({})", span(late_start, turns)),
     ];
-    let losses = |names: &[String; 3], tallies: &[(usize, usize, f64); 3]| -> Vec<KindLoss> {
+    let losses = |names: &[String], tallies: &[(usize, usize, f64)]| -> Vec<KindLoss> {
         names
             .iter()
             .zip(tallies)

@@ -374,10 +374,9 @@ pub struct TargetTurn<'a> {
 /// from lanes shared with the turns of other games in the same state ([`TargetLanes`]).
 enum Chances<'a> {
     Whole {
-        /// The value of each keep with one roll left (and of stopping, at the rolls' entries).
-        one_roll_left: Vec<f64>,
-        /// The value of each keep with two rolls left.
-        two_rolls_left: Vec<f64>,
+        /// The value of each keep with `n` rolls left at `by_rolls_left[n - 1]` (with one
+        /// roll left, also of stopping, at the rolls' entries).
+        by_rolls_left: Vec<Vec<f64>>,
     },
     Lanes {
         lanes: Arc<TargetLanes<'a>>,
@@ -398,11 +397,9 @@ pub struct TargetLanes<'a> {
     state: crate::game::state::State,
     /// The points needed of each lane, ascending.
     needed: Vec<i64>,
-    /// Lane `l`'s value of multiset `i` with one roll left at `[i * lanes + l]` (a keep's
-    /// lanes side by side).
-    one_roll_left: Vec<f64>,
-    /// The same with two rolls left.
-    two_rolls_left: Vec<f64>,
+    /// Lane `l`'s value of multiset `i` with `n` rolls left at `by_rolls_left[n - 1][i *
+    /// lanes + l]` (a keep's lanes side by side).
+    by_rolls_left: Vec<Vec<f64>>,
     values: Arc<TurnValues>,
     /// The chance of each lane after filling a box, by (box, points, five of a kind), as
     /// [`VectorTable::after_box`] gives it; filled as the turns ask.
@@ -425,17 +422,16 @@ impl<'a> TargetLanes<'a> {
         needed.sort_unstable();
         needed.dedup();
         let width = needed.len();
-        let mut one = vec![0.0; needed.len() * multisets];
-        let mut two = vec![0.0; needed.len() * multisets];
+        let rolls = ev.rules().rolls();
+        let mut by_rolls_left = vec![vec![0.0; needed.len() * multisets]; keep_layers(rolls)];
         for (c, chunk) in needed.chunks(N).enumerate() {
             let mut xs = [chunk[0]; N];
             xs[..chunk.len()].copy_from_slice(chunk);
-            targets.turn_lanes::<N>(state, &xs, Layer::TwoRollsLeft, |layer, k| {
-                let into = match layer {
-                    Layer::OneRollLeft => &mut one,
-                    Layer::TwoRollsLeft => &mut two,
-                    Layer::ThreeRollsLeft | Layer::Opening => return,
+            targets.turn_lanes::<N>(state, &xs, Layer::first_decision(rolls), |layer, k| {
+                let Some(n) = layer.rolls_left() else {
+                    return;
                 };
+                let into = &mut by_rolls_left[usize::from(n) - 1];
                 for (i, lanes) in k.iter().enumerate().take(multisets) {
                     let at = i * width + c * N;
                     into[at..at + chunk.len()].copy_from_slice(&lanes[..chunk.len()]);
@@ -447,8 +443,7 @@ impl<'a> TargetLanes<'a> {
             targets,
             state: *state,
             needed,
-            one_roll_left: one,
-            two_rolls_left: two,
+            by_rolls_left,
             values: Arc::new(TurnValues::new(ev, state)),
             after_boxes: Mutex::default(),
         })
@@ -513,22 +508,22 @@ impl<'a> TargetTurn<'a> {
     ) -> Result<TargetTurn<'a>, TableError> {
         use crate::tables::vector::MAX_TURN_LANES as N;
         let multisets = ev.rules().dice().multisets();
-        let mut one = vec![0.0; multisets];
-        let mut two = vec![0.0; multisets];
-        let add = |into: &mut Vec<f64>, k: &[f64]| {
-            for (x, y) in into.iter_mut().zip(k) {
-                *x += y;
+        let rolls = ev.rules().rolls();
+        let last = Layer::first_decision(rolls);
+        let mut by_rolls_left = vec![vec![0.0; multisets]; keep_layers(rolls)];
+        // Adds a layer of keeps' values to its own (the opening's are not kept).
+        let mut add = |layer: Layer, k: &[f64]| {
+            if let Some(n) = layer.rolls_left() {
+                for (x, y) in by_rolls_left[usize::from(n) - 1].iter_mut().zip(k) {
+                    *x += y;
+                }
             }
         };
         if let [(needed, w)] = weights {
             // One target: one lane.
-            targets.turn_lanes::<1>(state, &[*needed], Layer::TwoRollsLeft, |layer, k| {
+            targets.turn_lanes::<1>(state, &[*needed], last, |layer, k| {
                 let k: Vec<f64> = k.iter().map(|v| w * v[0]).collect();
-                match layer {
-                    Layer::OneRollLeft => add(&mut one, &k),
-                    Layer::TwoRollsLeft => add(&mut two, &k),
-                    Layer::ThreeRollsLeft | Layer::Opening => {}
-                }
+                add(layer, &k);
             })?;
         } else {
             for chunk in weights.chunks(N) {
@@ -538,16 +533,12 @@ impl<'a> TargetTurn<'a> {
                     xs[l] = x;
                     ws[l] = w;
                 }
-                targets.turn_lanes::<N>(state, &xs, Layer::TwoRollsLeft, |layer, k| {
+                targets.turn_lanes::<N>(state, &xs, last, |layer, k| {
                     let k: Vec<f64> = k
                         .iter()
                         .map(|v| v.iter().zip(&ws).map(|(v, w)| v * w).sum())
                         .collect();
-                    match layer {
-                        Layer::OneRollLeft => add(&mut one, &k),
-                        Layer::TwoRollsLeft => add(&mut two, &k),
-                        Layer::ThreeRollsLeft | Layer::Opening => {}
-                    }
+                    add(layer, &k);
                 })?;
             }
         }
@@ -556,10 +547,7 @@ impl<'a> TargetTurn<'a> {
             targets,
             state: *state,
             weights: weights.to_vec(),
-            chances: Chances::Whole {
-                one_roll_left: one,
-                two_rolls_left: two,
-            },
+            chances: Chances::Whole { by_rolls_left },
             values: Arc::new(TurnValues::new(ev, state)),
         })
     }
@@ -588,29 +576,22 @@ impl<'a> TargetTurn<'a> {
         })
     }
 
-    /// The chance of keeping `keep` with `rolls_left` (1 or 2) rolls left (all five dice:
-    /// stopping to fill the best box for the target); for a mixture, the weighted sum.
+    /// The chance of keeping `keep` with `rolls_left` (1 to the game's rolls less one) rolls
+    /// left (all the dice: stopping to fill the best box for the target); for a mixture, the
+    /// weighted sum.
     pub fn keep_chance(&self, rolls_left: u8, keep: &crate::game::dice::Keep) -> f64 {
         use crate::tables::vector::MAX_TURN_LANES as N;
         let i = keep.index();
-        let one = keep.len() == self.ev.rules().dice().dice() || rolls_left <= 1;
+        // Stopping reads the layer of one roll left (the rolls' entries: the best box).
+        let n = if keep.len() == self.ev.rules().dice().dice() {
+            0
+        } else {
+            usize::from(rolls_left.max(1)) - 1
+        };
         match &self.chances {
-            Chances::Whole {
-                one_roll_left,
-                two_rolls_left,
-            } => {
-                if one {
-                    one_roll_left[i]
-                } else {
-                    two_rolls_left[i]
-                }
-            }
+            Chances::Whole { by_rolls_left } => by_rolls_left[n][i],
             Chances::Lanes { lanes, picks } => {
-                let layer = if one {
-                    &lanes.one_roll_left
-                } else {
-                    &lanes.two_rolls_left
-                };
+                let layer = &lanes.by_rolls_left[n];
                 let row = &layer[i * lanes.needed.len()..(i + 1) * lanes.needed.len()];
                 let v = |lane: usize| row[lane];
                 if let [(lane, w)] = picks[..] {
@@ -633,7 +614,8 @@ impl<'a> TargetTurn<'a> {
         }
     }
 
-    /// The keep of the target policy for `dice` with `rolls_left` (1 or 2) rolls left.
+    /// The keep of the target policy for `dice` with `rolls_left` (1 to the game's rolls
+    /// less one) rolls left.
     pub fn best_keep(
         &self,
         rolls_left: u8,
@@ -685,6 +667,11 @@ impl<'a> TargetTurn<'a> {
         Ok(best.best().expect("an open card has a legal box").0)
     }
 }
+/// The layers of keeps of a turn of `rolls` rolls: one per re-roll.
+fn keep_layers(rolls: u8) -> usize {
+    usize::from(rolls) - 1
+}
+
 /// What the target policy plays with: the two tables of the rules, every card of the target
 /// table read and checked (so that no turn of a game can fail), and the target.
 #[derive(Clone, Copy)]

@@ -551,7 +551,8 @@ impl<'a> TwoPlayerTurn<'a> {
             .action
     }
 
-    /// The dice kept from `dice` with `rolls_left` (1 or 2) rolls left; all five: stop.
+    /// The dice kept from `dice` with `rolls_left` (1 to the game's rolls less one) rolls
+    /// left; all the dice: stop.
     pub fn best_keep(&self, rolls_left: u8, dice: &Dice) -> Keep {
         match self.best(dice, rolls_left) {
             Action::Keep { keep, .. } => Keep::from_faces(&keep).expect("a keep of the dice"),

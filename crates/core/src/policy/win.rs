@@ -185,65 +185,31 @@ impl FinalScores {
         distribution: &VectorTable<f32>,
         position: &Position,
     ) -> Result<FinalScores, WinError> {
-        use crate::game::dice::{ALL_MULTISETS, Dice, Keep, Lattice};
+        use crate::game::dice::{ALL_MULTISETS, Dice};
         crate::policy::expected::advise(ev, position)?;
         let card = &position.card;
         let rules = card.rules();
         let state = card.state();
         let banked = card.banked();
-        let lattice = Lattice::get();
         let turn = crate::solve::expected::TurnValues::new(ev, &state);
-        // With no roll left: the expected-score box, then the distribution after it; once
-        // per roll.
-        let space = rules.dice();
-        let mut last: Vec<Option<Histogram>> = vec![None; ALL_MULTISETS];
-        let mut after_box = |dice: &Dice| -> Result<Histogram, WinError> {
-            if let Some(h) = &last[dice.index()] {
-                return Ok(h.clone());
-            }
+        // With no roll left: the expected-score box, then the distribution after it.
+        let after_box = |dice: &Dice| -> Result<Histogram, WinError> {
             let c = crate::policy::expected::best_box_for(ev, &state, dice)
                 .expect("an open card has a legal box");
             let next = state.after(&rules, c.index, c.points);
             let mut after = FinalScores::of_state(distribution, &rules, &next)?;
             after.lo += banked + c.points + c.bonus;
-            let h = Histogram::from(after);
-            last[dice.index()] = Some(h.clone());
-            Ok(h)
+            Ok(Histogram::from(after))
         };
-        // Keeping `keep` and rolling the others, then `then` for each roll.
-        let mix = |keep: &Keep,
-                   then: &mut dyn FnMut(&Dice) -> Result<Histogram, WinError>|
-         -> Result<Histogram, WinError> {
-            let mut h = Histogram::default();
-            for d in space.all_rolls().filter(|d| keep.is_within(d)) {
-                let p = lattice.outcome_probability(keep.index(), d.index());
-                h.add_scaled(p, &then(&d)?);
-            }
-            Ok(h)
-        };
-        let mut one_left = |dice: &Dice| -> Result<Histogram, WinError> {
-            let (keep, _) = turn.best_keep(1, dice);
-            if keep.len() == space.dice() {
-                after_box(dice)
-            } else {
-                mix(&keep, &mut after_box)
-            }
-        };
-        let dice = &position.dice;
-        let h = match position.rolls_left {
-            0 => after_box(dice)?,
-            1 => one_left(dice)?,
-            _ => {
-                let (keep, _) = turn.best_keep(2, dice);
-                if keep.len() == space.dice() {
-                    // Stopping with two rolls left: the policy stops again with one left
-                    // (keeping all five is never preferred unless it beats every re-roll).
-                    one_left(dice)?
-                } else {
-                    mix(&keep, &mut one_left)?
-                }
-            }
-        };
+        // The rest of the turn from each roll with each number of rolls left, once per roll.
+        let mut known = vec![vec![None; ALL_MULTISETS]; usize::from(position.rolls_left) + 1];
+        let h = rest_of_turn(
+            &turn,
+            &position.dice,
+            position.rolls_left,
+            &after_box,
+            &mut known,
+        )?;
         Ok(h.into())
     }
 
@@ -290,6 +256,47 @@ impl FinalScores {
         }
         self.hi()
     }
+}
+
+/// The distribution of the final score from `dice` with `rolls_left`, when the rest of the
+/// turn is the expected-score policy's (`turn`) and `after_box` gives it after the box of a
+/// roll with no roll left: each keep's rolls mixed by their chances. `known[n][roll]` holds
+/// what each roll with `n` rolls left gave, so each is worked out once.
+fn rest_of_turn(
+    turn: &crate::solve::expected::TurnValues,
+    dice: &crate::game::dice::Dice,
+    rolls_left: u8,
+    after_box: &dyn Fn(&crate::game::dice::Dice) -> Result<Histogram, WinError>,
+    known: &mut [Vec<Option<Histogram>>],
+) -> Result<Histogram, WinError> {
+    let n = usize::from(rolls_left);
+    if let Some(h) = &known[n][dice.index()] {
+        return Ok(h.clone());
+    }
+    let h = if rolls_left == 0 {
+        after_box(dice)?
+    } else {
+        let (keep, _) = turn.best_keep(rolls_left, dice);
+        if keep.len() == dice.len() {
+            // Stopping with rolls left: the policy stops again with one fewer (keeping all
+            // the dice is never preferred unless it beats every re-roll).
+            rest_of_turn(turn, dice, rolls_left - 1, after_box, known)?
+        } else {
+            let lattice = crate::game::dice::Lattice::get();
+            let space = turn.dice;
+            let mut h = Histogram::default();
+            for d in space.all_rolls().filter(|d| keep.is_within(d)) {
+                let p = lattice.outcome_probability(keep.index(), d.index());
+                h.add_scaled(
+                    p,
+                    &rest_of_turn(turn, &d, rolls_left - 1, after_box, known)?,
+                );
+            }
+            h
+        }
+    };
+    known[n][dice.index()] = Some(h.clone());
+    Ok(h)
 }
 
 /// A distribution being summed: `p[i]` is the mass of `lo + i`.
@@ -662,7 +669,7 @@ impl<'a> WinTurn<'a> {
         weights
     }
 
-    /// The keep for `dice` with `rolls_left` (1 or 2) rolls left.
+    /// The keep for `dice` with `rolls_left` (1 to the game's rolls less one) rolls left.
     pub fn best_keep(
         &self,
         rolls_left: u8,

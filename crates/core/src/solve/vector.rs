@@ -369,8 +369,8 @@ impl<T: Real> VectorObjective<T> {
 
 /// Makes `plan` (laid out for `state` by [`lay_out`], rows `specs`) follow the optimal
 /// policy of `ev` instead of the best choice: each roll's one row is the box that policy
-/// fills (as a choice of one row, by the Joker's mechanism), and its keeps with one and two
-/// rolls left are the policy's ([`crate::solve::kernel::policy_keeps`]). Returns the rows left to
+/// fills (as a choice of one row, by the Joker's mechanism), and its keeps with each number
+/// of rolls left (1 to the game's rolls less one) are the policy's ([`crate::solve::kernel::policy_keeps`]). Returns the rows left to
 /// fill: those of the boxes some roll fills, in the order of `specs`.
 ///
 /// The box of a roll is chosen among the rows the plan offers it (the open boxes in card
@@ -440,7 +440,8 @@ pub(crate) fn follow_policy<T: Real>(
             .push((r as u16, from, plan.joker_rows.len() as u16));
     }
     let turn = TurnValues::new(ev, state);
-    for rolls_left in [1u8, 2] {
+    // One layer of keeps per re-roll of the game: those with 1, 2, ... rolls left.
+    for rolls_left in 1..scores.rolls {
         for r in 0..rolls {
             let (keep, _) = turn.best_keep_of_roll(rolls_left, r);
             plan.keep_policy.push(keep as u16);

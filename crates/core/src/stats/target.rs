@@ -31,7 +31,7 @@ use std::sync::{LazyLock, Mutex};
 use rayon::prelude::*;
 
 use super::{Seed, roll_dice, turn_outcomes};
-use crate::game::dice::{ALL_MULTISETS, Dice, DiceSpace, Lattice};
+use crate::game::dice::{Dice, DiceSpace, Lattice};
 use crate::game::rules::{BoxMask, Rules};
 use crate::game::state::{Bonuses, Layout, ScoreCard, State, cards_by_depth};
 use crate::game::ties::Preferred;
@@ -232,8 +232,8 @@ struct TurnPlan {
     choices: Vec<(u16, f64)>,
     choices_start: Vec<usize>,
     /// `keep_values[rolls_left - 1][pos]`: [`TurnValues::keep_value`] of the keep at `pos`
-    /// of the game's [`KeepTable`].
-    keep_values: [Vec<f64>; 2],
+    /// of the game's [`KeepTable`], for 1 to the game's rolls less one rolls left.
+    keep_values: Vec<Vec<f64>>,
     /// The game's dice.
     space: DiceSpace,
 }
@@ -292,16 +292,18 @@ impl TurnPlan {
         let keeps = KeepTable::of(space);
         // `TurnValues::keep_value`: stopping, or a keep with one roll left, reads the layer of
         // one roll left.
-        let keep_values = [1u8, 2].map(|rolls_left| {
-            keeps
-                .index
-                .iter()
-                .zip(&keeps.stop)
-                .map(|(&i, &stop)| {
-                    values.value_of_index(if stop { 1 } else { rolls_left }, usize::from(i))
-                })
-                .collect()
-        });
+        let keep_values = (1..rules.rolls())
+            .map(|rolls_left| {
+                keeps
+                    .index
+                    .iter()
+                    .zip(&keeps.stop)
+                    .map(|(&i, &stop)| {
+                        values.value_of_index(if stop { 1 } else { rolls_left }, usize::from(i))
+                    })
+                    .collect()
+            })
+            .collect();
         TurnPlan {
             outcomes,
             choices,
@@ -431,20 +433,19 @@ fn target_lanes_of(
     xs[..n].copy_from_slice(coords);
     let space = plan.space;
     let (first_roll, rolls) = (space.first_roll(), space.rolls());
-    let mut one: Vec<[f64; LANES]> = Vec::with_capacity(ALL_MULTISETS);
-    let mut two: Vec<[f64; LANES]> = Vec::with_capacity(ALL_MULTISETS);
-    let mut open: Vec<[f64; LANES]> = Vec::with_capacity(rolls);
+    // The game's re-rolls: the decisions with 1 to `layers` rolls left.
+    let layers = plan.keep_values.len();
+    // `by_rolls_left[n - 1]`: the layer of `n` rolls left; the last entry, the opening's.
+    let mut by_rolls_left: Vec<Vec<[f64; LANES]>> = Vec::with_capacity(layers + 1);
     // After each layer the rolls' entries hold the best over the options of the next
-    // decision: the best box (one roll left's layer), the best keep with one roll left (two
-    // rolls left's), the best keep with two rolls left (the opening's).
+    // decision: the best box (one roll left's layer), the best keep with `n` rolls left
+    // (`n + 1` rolls left's, or the opening's for the first decision).
     targets
-        .turn_lanes::<LANES>(state, &xs, Layer::Opening, |layer, k| match layer {
-            Layer::OneRollLeft => one.extend_from_slice(k),
-            Layer::TwoRollsLeft => two.extend_from_slice(k),
-            Layer::ThreeRollsLeft => unreachable!("the vector tables are of three rolls a turn"),
-            Layer::Opening => open.extend_from_slice(&k[first_roll..]),
+        .turn_lanes::<LANES>(state, &xs, Layer::Opening, |_, k| {
+            by_rolls_left.push(k.to_vec());
         })
         .expect("every card of the target table was read when the player was made");
+    let one = &by_rolls_left[0];
     // The chance after each outcome, per lane: `VectorTable::after_box` at each coordinate.
     let chances: Vec<[f64; LANES]> = plan
         .outcomes
@@ -457,27 +458,21 @@ fn target_lanes_of(
     // `TargetTurn::best_keep`: each keep's chance (stopping, or a keep with one roll left,
     // reads the layer of one roll left), then its expected value.
     let keeps = KeepTable::of(space);
-    let mut kept = vec![[Kept::Stop; LANES]; 2 * rolls];
-    for rolls_left in [1u8, 2] {
-        let values = &plan.keep_values[usize::from(rolls_left - 1)];
+    let mut kept = vec![[Kept::Stop; LANES]; layers * rolls];
+    for (layer, values) in plan.keep_values.iter().enumerate() {
+        // The decisions with `layer + 1` rolls left: their keeps' chances in that layer, each
+        // roll's best in the next (its rolls' entries).
+        let (fewer, next) = (&by_rolls_left[layer], &by_rolls_left[layer + 1]);
         for r in 0..rolls {
             let (a, z) = (keeps.start[r], keeps.start[r + 1]);
             let source = |j: usize| {
                 let pos = a + j;
                 let i = usize::from(keeps.index[pos]);
-                if keeps.stop[pos] || rolls_left == 1 {
-                    &one[i]
-                } else {
-                    &two[i]
-                }
+                if keeps.stop[pos] { &one[i] } else { &fewer[i] }
             };
-            let best = if rolls_left == 1 {
-                &two[first_roll + r]
-            } else {
-                &open[r]
-            };
+            let best = &next[first_roll + r];
             let chosen = choose_lanes(z - a, n, best, source, |j| values[a + j]);
-            let out = &mut kept[usize::from(rolls_left - 1) * rolls + r];
+            let out = &mut kept[layer * rolls + r];
             for l in 0..n {
                 let pos = a + usize::from(chosen[l]);
                 out[l] = if keeps.stop[pos] {
@@ -507,10 +502,9 @@ fn target_lanes_of(
         }
     }
     // The probability from the opening rolls to the boxes, every lane at once.
-    // The vector tables are of three rolls a turn (a table set refuses other games).
     let chances = outcome_chances::<LANES>(
         space,
-        3,
+        layers as u8 + 1,
         n,
         plan.outcomes.len(),
         |rolls_left, r, l| kept[usize::from(rolls_left - 1) * rolls + r][l],
@@ -1198,7 +1192,7 @@ mod tests {
         let rolls = roll_dice(plan.space);
         let chances = outcome_chances::<1>(
             plan.space,
-            3,
+            plan.keep_values.len() as u8 + 1,
             1,
             plan.outcomes.len(),
             |rolls_left, r, _| {

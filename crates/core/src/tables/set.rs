@@ -522,19 +522,6 @@ impl TableSet {
     ) -> Result<Arc<T>, LoadError> {
         let paths = &self.paths;
         let rules = &self.rules;
-        if kind != TableKind::ExpectedScore && rules.rolls() != 3 {
-            // The vector and two-player solves run the turns of three rolls.
-            return Err(LoadError {
-                kind,
-                cause: LoadCause::NotOffered,
-                message: format!(
-                    "the {} table is solved for games of three rolls a turn, and {} has {}: ask for the expected score (no target, opponents or two-player)",
-                    kind.name(),
-                    rules.label(),
-                    rules.rolls()
-                ),
-            });
-        }
         let path = paths.path(rules, kind);
         // A path given is used as given: a missing folder is refused, as for every output
         // (the default folder, the cache, is made when missing).
