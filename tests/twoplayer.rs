@@ -567,6 +567,28 @@ fn two_player_bad_input_is_refused() {
     assert_bad_input(&o, "only for rule sets without bonuses (yacht)");
     let o = run(RuleSet::YACHT, Order::Any, &["solve", "--first", "ev"]);
     assert_bad_input(&o, "--two-player");
+    // A card of 13 boxes without bonuses: its table would not fit, refused before any solve.
+    let dir = crate::util::temp_dir();
+    let yacht = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/rules/yacht.toml"
+    ))
+    .unwrap();
+    let thirteen = yacht.replacen("name = \"yacht\"\n", "name = \"yacht-13\"\n", 1)
+        + "\n[[box]]\nname = \"second-choice\"\ntitle = \"Second choice\"\nkind = \"chance\"\n";
+    let path = crate::util::join(dir.path(), "yacht-13.toml");
+    std::fs::write(&path, thirteen).unwrap();
+    let path = crate::util::path_str(&path);
+    let o = crate::util::yahtzee_in(dir.path())
+        .args(["solve", "--rules", &path, "--two-player"])
+        .output()
+        .unwrap();
+    assert_bad_input(&o, "grows about fourfold with each box past 12");
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        1,
+        "no table written"
+    );
 }
 
 #[test]

@@ -39,9 +39,7 @@ use super::{
 use yahtzee_core::batch::{BatchError, Query};
 use yahtzee_core::game::dice::{Dice, GameDice, Roll};
 use yahtzee_core::game::rules::Rules;
-use yahtzee_core::game::state::ScoreCard;
 use yahtzee_core::policy::cache::TurnCache;
-use yahtzee_core::policy::expected::Position;
 use yahtzee_core::policy::player::Player;
 use yahtzee_core::policy::target::TargetError;
 use yahtzee_core::policy::target::TargetPlayer;
@@ -50,7 +48,9 @@ use yahtzee_core::policy::win::{
 };
 use yahtzee_core::stats::distribution::Tally;
 use yahtzee_core::stats::simulate::{MeanInterval, ShareInterval, play_turn};
-use yahtzee_core::stats::{VectorPolicy, distribution_from_card, distribution_from_position};
+use yahtzee_core::stats::{
+    Start, VectorPolicy, distribution_from_card, distribution_from_position,
+};
 use yahtzee_core::tables::expected::StrategyTable;
 use yahtzee_core::tables::vector::VectorTable;
 
@@ -130,22 +130,6 @@ impl Objective {
             Objective::Win(_) => format!(
                 "{from} final score if you keep playing to beat these opponents' distributions: every choice from here on the best response to them as they stand now, not re-solved as they play."
             ),
-        }
-    }
-}
-
-/// Where an outlook starts: the start of a turn of a card, or a position in a turn.
-#[derive(Clone, Debug)]
-enum Start {
-    Card(ScoreCard),
-    Position(Position),
-}
-
-impl Start {
-    fn card(&self) -> &ScoreCard {
-        match self {
-            Start::Card(c) => c,
-            Start::Position(p) => &p.card,
         }
     }
 }

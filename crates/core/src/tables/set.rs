@@ -239,16 +239,33 @@ fn not_offered(kind: TableKind) -> LoadError {
 /// target tables hold 0.8 GB of values; Maxi Yatzy's would hold 46 GiB.
 pub const VECTOR_MEMORY_LIMIT: u64 = 4 << 30;
 
+/// The most boxes of a game of two whose table is built ([`check_fits`]).
+pub const TWO_PLAYER_MOST_BOXES: usize = 12;
+
 /// `Ok` when the `kind` table of `rules` can be built: the target and distribution tables
 /// (and with them the win objective, whose vectors are as long) when their values
 /// ([`stored_values_bound`], 4 bytes each) fit in [`VECTOR_MEMORY_LIMIT`]; the table of the
-/// game of two for a game whose states are its cards ([`check_rules`]). Else the one line
+/// game of two for a game whose states are its cards ([`check_rules`]) of at most
+/// [`TWO_PLAYER_MOST_BOXES`] boxes. Else the one line
 /// that says why not, with what the game does answer. Milliseconds, a fraction of a second
 /// for a card of 20 boxes.
 pub fn check_fits(rules: &Rules, kind: TableKind) -> Result<(), String> {
     match kind {
         TableKind::ExpectedScore => Ok(()),
-        TableKind::TwoPlayer => check_rules(rules).map_err(|e| e.to_string()),
+        TableKind::TwoPlayer => {
+            check_rules(rules).map_err(|e| e.to_string())?;
+            // The game of two holds a value per pair of cards and lead: Yacht's 12 boxes take
+            // about 1 GB, and every box more about four times as much.
+            if rules.box_count() > TWO_PLAYER_MOST_BOXES {
+                return Err(format!(
+                    "the game of two of {game} is not solved: its table grows about fourfold with each box past {most} (Yacht's {most} boxes take about 1 GB; {game} has {boxes}); play {game} for the expected score, a target or against opponents",
+                    game = rules.label(),
+                    most = TWO_PLAYER_MOST_BOXES,
+                    boxes = rules.box_count(),
+                ));
+            }
+            Ok(())
+        }
         TableKind::Target | TableKind::Distribution => {
             let values = stored_values_bound(rules);
             let bytes = 4 * values;
