@@ -705,30 +705,19 @@ fn stats_from_a_card_and_a_position() {
         all.extend_from_slice(args);
         json(&all)["options"][0]["expected_final"].as_f64().unwrap()
     };
+    let in_turn = [
+        "--card",
+        card,
+        "--yahtzee-bonus",
+        "1",
+        "--dice",
+        "5,5,5,2,1",
+        "--rolls-left",
+        "1",
+    ];
     for (position, value) in [
         (vec!["--card", card, "--yahtzee-bonus", "1"], None),
-        (
-            vec![
-                "--card",
-                card,
-                "--yahtzee-bonus",
-                "1",
-                "--dice",
-                "5,5,5,2,1",
-                "--rolls-left",
-                "1",
-            ],
-            Some(advised(&[
-                "--card",
-                card,
-                "--yahtzee-bonus",
-                "1",
-                "--dice",
-                "5,5,5,2,1",
-                "--rolls-left",
-                "1",
-            ])),
-        ),
+        (in_turn.to_vec(), Some(advised(&in_turn))),
         (
             vec!["--dice", "6,6,6,6,6", "--rolls-left", "0"],
             Some(advised(&["--dice", "66666", "--rolls-left", "0"])),
