@@ -124,6 +124,14 @@ pub(crate) struct Seed {
 }
 
 impl Seed {
+    /// The depth (boxes filled) of `seeds`, all of one depth, where a forward pass from them
+    /// starts: the full card when there are none.
+    pub(crate) fn depth_of(rules: &Rules, seeds: &[Seed]) -> usize {
+        seeds
+            .first()
+            .map_or(rules.box_count(), |s| s.state.turns_played() as usize)
+    }
+
     /// The start of a turn of `card`, with chance 1.
     pub(crate) fn of_card(card: &ScoreCard) -> Seed {
         let rules = card.rules();
@@ -579,9 +587,7 @@ fn histogram_forward(
     let by_depth = cards_by_depth(&rules);
     let cards_at = |depth: usize| -> &[BoxMask] { &by_depth[depth] };
     let mut layer: Vec<Option<Block>> = vec![None; layout.masks];
-    let first = seeds
-        .first()
-        .map_or(boxes, |s| s.state.turns_played() as usize);
+    let first = Seed::depth_of(&rules, seeds);
     for seed in seeds {
         assert_eq!(
             seed.state.turns_played() as usize,

@@ -99,14 +99,6 @@ fn twiddle(f: usize, a: usize, n: usize) -> (f64, f64) {
     (angle.cos(), angle.sin())
 }
 
-/// The depths a pass from `seeds` runs: from theirs to the full card.
-fn depths_after(rules: &Rules, seeds: &[Seed]) -> usize {
-    let first = seeds
-        .first()
-        .map_or(rules.box_count(), |s| s.state.turns_played() as usize);
-    rules.box_count() - first
-}
-
 /// The mass of the states of one card reached in a pass.
 #[derive(Default)]
 struct CardMass {
@@ -207,7 +199,7 @@ pub(super) fn forward(
     let passes = frequencies.div_ceil(per_pass);
     // The frequencies spread evenly over the passes.
     let per_pass = frequencies.div_ceil(passes);
-    let depths = depths_after(&rules, seeds);
+    let depths = rules.box_count() - Seed::depth_of(&rules, seeds);
     let steps = (passes * depths) as u64;
     let mut tally = Tally::new(&rules);
     let mut visits = Visits::new(&rules);
@@ -289,7 +281,7 @@ fn run_pass(
         let range = &mut card.banked[i];
         *range = (range.0.min(seed.banked), range.1.max(seed.banked));
     }
-    let first = rules.box_count() - depths_after(&rules, seeds);
+    let first = Seed::depth_of(&rules, seeds);
     let mut events_of: Vec<Option<Vec<Option<Vec<TurnEvent>>>>> =
         (0..layout.masks).map(|_| None).collect();
     for (depth, cards) in by_depth[..rules.box_count()].iter().enumerate().skip(first) {
