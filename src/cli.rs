@@ -594,7 +594,7 @@ pub struct StatsArgs {
     /// The games from this card on instead of from a new game: its filled boxes with their
     /// points, as `advise --card` takes them (e.g. `ones=3,full-house=25,yahtzee=50`); the
     /// per-box figures count the boxes filled from there.
-    #[arg(long, value_name = "BOXES", conflicts_with = "target")]
+    #[arg(long, value_name = "BOXES")]
     pub card: Option<String>,
     /// With --card: the 100-point Yahtzee bonuses already earned on it.
     #[arg(
@@ -607,12 +607,7 @@ pub struct StatsArgs {
     pub yahtzee_bonus: u32,
     /// The games from these dice in a turn of --card (a new game's first turn without it), the
     /// rest of the turn played as `advise` ranks first, e.g. `1,3,3,5,6` or `13356`.
-    #[arg(
-        long,
-        value_name = "DICE",
-        allow_hyphen_values = true,
-        conflicts_with = "target"
-    )]
+    #[arg(long, value_name = "DICE", allow_hyphen_values = true)]
     pub dice: Option<String>,
     /// With --dice: rolls left this turn, 2 just after the first roll, 0 after the last
     /// [default: the game's rolls a turn less one].

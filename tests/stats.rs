@@ -776,10 +776,6 @@ fn stats_from_a_card_and_a_position() {
             vec!["stats", "--rules", "yahtzee,yacht", "--card", "ones=3"],
             "one rule set",
         ),
-        (
-            vec!["stats", "--card", "ones=3", "--target", "200"],
-            "--target",
-        ),
     ] {
         assert_bad_input(&run(RuleSet::YAHTZEE, Order::Any, &args), needle);
     }

@@ -322,6 +322,65 @@ fn stats_target_command_reports_both_policies() {
     assert!(out.contains("reaches 200 or more: "), "{out}");
 }
 
+/// `stats --target` from a card and from a position in a turn: the target policy's chance of
+/// reaching the target is the table's best chance from there (`advise --target`'s for the
+/// position) to 1e-6, at least the expected-score policy's, whose mean is `stats`' from the
+/// same start (to 1e-9); the start is reported.
+#[test]
+fn stats_target_from_a_card_and_a_position() {
+    target_table(RuleSet::YACHT, Order::Any);
+    let json = |args: &[&str]| -> serde_json::Value {
+        let o = run(RuleSet::YACHT, Order::Any, args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let card = "ones=3,sixes=24,yacht=50";
+    let in_turn = ["--card", card, "--dice", "6,6,6,2,1", "--rolls-left", "1"];
+    for (start, target) in [(vec!["--card", card], 220), (in_turn.to_vec(), 230)] {
+        let t = target.to_string();
+        let with = |head: &[&str]| -> serde_json::Value {
+            let mut args = head.to_vec();
+            args.extend_from_slice(&["--rules", "yacht", "--json"]);
+            args.extend_from_slice(&start);
+            json(&args)
+        };
+        let r = with(&["stats", "--target", &t]);
+        assert_eq!(r["from"]["card"], card, "{start:?}");
+        assert_eq!(r["from"]["banked"], 77);
+        let p = r["p_reach"].as_f64().unwrap();
+        let best = r["table_p_reach"].as_f64().unwrap();
+        assert!(p > 0.01 && p < 0.99, "{start:?}: {p}");
+        assert!((p - best).abs() < 1e-6, "{start:?}: {p} against {best}");
+        let e = &r["expected_score"];
+        assert!(p >= e["p_reach"].as_f64().unwrap() - 1e-9, "{start:?}");
+        let plain = with(&["stats"]);
+        let mean = plain["mean"].as_f64().unwrap();
+        assert!(
+            (e["mean"].as_f64().unwrap() - mean).abs() < 1e-9,
+            "{start:?}: {} against {mean}",
+            e["mean"]
+        );
+        if start.contains(&"--dice") {
+            let advised = with(&["advise", "--target", &t]);
+            let chance = advised["p_reach"].as_f64().unwrap();
+            assert!((best - chance).abs() < 1e-12, "{best} against {chance}");
+            assert_eq!(r["from"]["rolls_left"], 1);
+        } else {
+            let state = yahtzee_core::game::state::ScoreCard::parse(
+                *table(RuleSet::YACHT, Order::Any).rules(),
+                card,
+                0,
+            )
+            .unwrap()
+            .state();
+            let read = target_table(RuleSet::YACHT, Order::Any)
+                .value(&state, i64::from(target - 77))
+                .unwrap();
+            assert!((best - f64::from(read)).abs() < 1e-12);
+        }
+    }
+}
+
 #[test]
 fn stats_target_refuses_bad_targets() {
     for (args, needle) in [

@@ -12,7 +12,7 @@ use yahtzee_core::game::rules::Rules;
 use yahtzee_core::game::state::ScoreCard;
 use yahtzee_core::policy::expected::{Position, check_rolls_left};
 use yahtzee_core::policy::target::TargetPlayer;
-use yahtzee_core::report::{self, StatsReport, TargetStatsReport};
+use yahtzee_core::report::{self, FromReport, StatsReport, TargetStatsReport};
 use yahtzee_core::solve::vector::TARGET;
 use yahtzee_core::stats::Start;
 use yahtzee_core::stats::distribution::Summary;
@@ -32,16 +32,18 @@ pub fn run(args: &StatsArgs) -> Result<()> {
         .clone()
         .unwrap_or_else(|| default_table_path(&rules));
     summary::check(&args.report, &table_path)?;
-    if let Some(t) = args.target {
+    if args.target.is_some() {
         let target_path = args
             .target_table
             .clone()
             .unwrap_or_else(|| default_table_path_of(&rules, TARGET));
         summary::check(&args.report, &target_path)?;
-        return run_target(args, t);
     }
     // The start is checked before any table is loaded or built.
     let start = start(args, rules)?;
+    if let Some(t) = args.target {
+        return run_target(args, t, start.as_ref());
+    }
     let pool = super::thread_pool(args.threads)?;
     let tables = super::tables_at(rules, args.table.as_deref());
     let table = pool.install(|| tables.ev())?;
@@ -58,25 +60,7 @@ pub fn run(args: &StatsArgs) -> Result<()> {
         args.report.json,
         &report::stamped(&report, Some(table)),
         |out| {
-            let from = match &report.from {
-                None => String::new(),
-                Some(from) => format!(
-                    " from {}{}",
-                    if from.card.is_empty() {
-                        "a new card".to_string()
-                    } else {
-                        format!("the card {} ({} points)", from.card, from.banked)
-                    },
-                    match (&from.dice, from.rolls_left) {
-                        (Some(dice), Some(left)) => format!(
-                            " with {} showing and {left} roll{} left",
-                            dice.iter().map(u8::to_string).collect::<Vec<_>>().join(" "),
-                            if left == 1 { "" } else { "s" }
-                        ),
-                        _ => String::new(),
-                    }
-                ),
-            };
+            let from = from_phrase(report.from.as_ref());
             writeln!(
                 out,
                 "{}: exact distribution of the final score under optimal play{from} (solver mean {:.10}; {:.1} s on {} threads)",
@@ -93,8 +77,31 @@ pub fn run(args: &StatsArgs) -> Result<()> {
     Ok(())
 }
 
-/// `stats --target T`.
-fn run_target(args: &StatsArgs, target: u32) -> Result<()> {
+/// " from the card ... with ... showing and N rolls left", or nothing for a new game.
+fn from_phrase(from: Option<&FromReport>) -> String {
+    let Some(from) = from else {
+        return String::new();
+    };
+    format!(
+        " from {}{}",
+        if from.card.is_empty() {
+            "a new card".to_string()
+        } else {
+            format!("the card {} ({} points)", from.card, from.banked)
+        },
+        match (&from.dice, from.rolls_left) {
+            (Some(dice), Some(left)) => format!(
+                " with {} showing and {left} roll{} left",
+                dice.iter().map(u8::to_string).collect::<Vec<_>>().join(" "),
+                if left == 1 { "" } else { "s" }
+            ),
+            _ => String::new(),
+        }
+    )
+}
+
+/// `stats --target T`, from `start` (`None`: a new game).
+fn run_target(args: &StatsArgs, target: u32, start: Option<&Start>) -> Result<()> {
     let rules = args.rules.rules();
     let pool = super::thread_pool(args.threads)?;
     let tables = super::tables(
@@ -114,7 +121,7 @@ fn run_target(args: &StatsArgs, target: u32) -> Result<()> {
         "cards",
     );
     let (report, tally) = pool.install(|| {
-        report::stats_target(&player, &args.report.at_least, &|done, total| {
+        report::stats_target(&player, start, &args.report.at_least, &|done, total| {
             bar.set_length(total);
             bar.set_position(done);
         })
@@ -125,8 +132,13 @@ fn run_target(args: &StatsArgs, target: u32) -> Result<()> {
         &tally,
         &report.summary,
         &format!(
-            "{}: final score playing for {target} (exact)",
-            rules.label()
+            "{}: final score playing for {target}{} (exact)",
+            rules.label(),
+            if start.is_some() {
+                " from the position"
+            } else {
+                ""
+            }
         ),
     )?;
     let stamped = report::stamped(&report, Some(table));
@@ -140,8 +152,9 @@ fn write_target(out: &mut impl Write, r: &TargetStatsReport) -> std::io::Result<
     let e = &r.expected_score;
     writeln!(
         out,
-        "{}: exact distribution of the final score playing for {t} or more (best chance {} by the target table; {:.1} s on {} threads)",
+        "{}: exact distribution of the final score playing for {t} or more{} (best chance {} by the target table; {:.1} s on {} threads)",
         r.rules.label(),
+        from_phrase(r.from.as_ref()),
         probability(r.table_p_reach),
         r.seconds,
         r.threads

@@ -15,7 +15,7 @@ use crate::game::state::{State, reachable_state_count};
 use crate::policy::Policy;
 use crate::policy::expected::AdviceError;
 use crate::policy::player::Player;
-use crate::policy::target::TargetPlayer;
+use crate::policy::target::{TargetError, TargetPlayer};
 use crate::solve::expected::SolveOptions;
 use crate::solve::vector::{VectorObjective, max_remaining};
 use crate::stats::Start;
@@ -324,6 +324,23 @@ pub struct FromReport {
     pub rolls_left: Option<u8>,
 }
 
+impl FromReport {
+    /// What `start` is, as a report says it.
+    pub fn of(start: &Start) -> FromReport {
+        let card = start.card();
+        let (dice, rolls_left) = match start {
+            Start::Card(_) => (None, None),
+            Start::Position(p) => (Some(p.dice.faces()), Some(p.rolls_left)),
+        };
+        FromReport {
+            card: card.to_string(),
+            banked: card.banked(),
+            dice,
+            rolls_left,
+        }
+    }
+}
+
 /// The exact distribution of the final score under the optimal policy of `table`, with
 /// P(score >= t) for each of `thresholds`; the tally is returned too, for the whole
 /// distribution. `progress(done, total)` counts turns.
@@ -353,22 +370,13 @@ pub fn stats_from(
         ),
         Some(start) => {
             let tally = crate::stats::exact_distribution_from(table, start, progress)?;
-            let card = start.card();
-            let (dice, rolls_left, value) = match start {
-                Start::Card(c) => (None, None, f64::from(c.banked()) + table.value(&c.state())),
-                Start::Position(p) => (
-                    Some(p.dice.faces()),
-                    Some(p.rolls_left),
-                    crate::policy::expected::advise(table, p)?.options[0].expected_final(),
-                ),
+            let value = match start {
+                Start::Card(c) => f64::from(c.banked()) + table.value(&c.state()),
+                Start::Position(p) => {
+                    crate::policy::expected::advise(table, p)?.options[0].expected_final()
+                }
             };
-            let from = FromReport {
-                card: card.to_string(),
-                banked: card.banked(),
-                dice,
-                rolls_left,
-            };
-            (tally, Some(from), value)
+            (tally, Some(FromReport::of(start)), value)
         }
     };
     let seconds = clock.elapsed().as_secs_f64();
@@ -413,10 +421,14 @@ pub struct TargetStatsReport {
     pub target: u32,
     /// How ties between equally good options are broken: [`TARGET_TIE_CONVENTION`].
     pub tie_convention: &'static str,
+    /// Where the games start: absent for a new game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<FromReport>,
     /// P(final score >= target) under the target policy, from its exact distribution.
     pub p_reach: f64,
-    /// The best chance of reaching the target from an empty card according to the target
-    /// table, `P*(empty card, T)`: `p_reach` must equal it (to the precision of the table).
+    /// The best chance of reaching the target from the start (an empty card, or `from`)
+    /// according to the target table, `P*(start, T)`: `p_reach` must equal it (to the
+    /// precision of the table).
     pub table_p_reach: f64,
     /// How much more often the target policy reaches the target: `p_reach` less the
     /// expected-score policy's.
@@ -439,13 +451,15 @@ pub struct TargetStatsReport {
 /// The exact distribution of the final score under the target policy of `player`, beside
 /// the expected-score policy's, with P(score >= t) for each of `thresholds` (the target is
 /// always among them); the target policy's tally is returned too, for the whole
-/// distribution. `progress(done, total)` counts cards, first of the target policy's pass,
+/// distribution. `start`: where the games start (`None`: a new game), both policies playing
+/// from there. `progress(done, total)` counts cards, first of the target policy's pass,
 /// then of the expected-score policy's.
 pub fn stats_target(
     player: &TargetPlayer<'_>,
+    start: Option<&Start>,
     thresholds: &[u32],
     progress: &(dyn Fn(u64, u64) + Sync),
-) -> Result<(TargetStatsReport, Tally), TableError> {
+) -> Result<(TargetStatsReport, Tally), TargetError> {
     let ev = player.ev();
     let rules = *ev.rules();
     let target = player.target();
@@ -454,10 +468,37 @@ pub fn stats_target(
         thresholds.push(target);
         thresholds.sort_unstable();
     }
-    let start = Instant::now();
-    let tally = crate::stats::target_distribution(player, progress);
-    let seconds = start.elapsed().as_secs_f64();
-    let optimal = crate::stats::exact_distribution(ev, progress);
+    let clock = Instant::now();
+    let go_on = |done, total| {
+        progress(done, total);
+        true
+    };
+    let policy = crate::stats::VectorPolicy::target(player);
+    let never_stopped = "the computation is never stopped";
+    let (tally, table_p_reach) = match start {
+        None => (
+            crate::stats::target_distribution(player, progress),
+            f64::from(player.targets().value(&State::START, i64::from(target))?),
+        ),
+        Some(Start::Card(card)) => (
+            crate::stats::distribution_from_card(&policy, card, &go_on)?.expect(never_stopped),
+            f64::from(
+                player
+                    .targets()
+                    .value(&card.state(), i64::from(target) - i64::from(card.banked()))?,
+            ),
+        ),
+        Some(Start::Position(position)) => (
+            crate::stats::distribution_from_position(&policy, position, &go_on)?
+                .expect(never_stopped),
+            crate::policy::target::advise_target(ev, player.targets(), position, target)?.p_reach,
+        ),
+    };
+    let seconds = clock.elapsed().as_secs_f64();
+    let optimal = match start {
+        None => crate::stats::exact_distribution(ev, progress),
+        Some(start) => crate::stats::exact_distribution_from(ev, start, progress)?,
+    };
     let reach = |t: &Tally| t.mass_at_least(target) / t.total();
     let summary = Summary::of(&rules, &tally, &thresholds);
     let expected_score = ExpectedScorePolicy {
@@ -472,8 +513,9 @@ pub fn stats_target(
         policy: "target",
         target,
         tie_convention: TARGET_TIE_CONVENTION,
+        from: start.map(FromReport::of),
         p_reach,
-        table_p_reach: f64::from(player.targets().value(&State::START, i64::from(target))?),
+        table_p_reach,
         p_reach_gain: p_reach - expected_score.p_reach,
         mean_cost: expected_score.summary.mean - summary.mean,
         seconds,
