@@ -325,6 +325,10 @@ pub(crate) struct Plan<T> {
     /// (`ScoreTable::adds`): (box, index of its row of successor values, the row of 0 points).
     /// A roll adds its points.
     pub(crate) added: Vec<(u8, u16)>,
+    /// The row of each box of `ranked` for each roll, roll by roll (`ranked.len()` a roll),
+    /// made by [`Plan::index_rolls`] for the blocks of one state; empty after
+    /// [`Plan::begin`], when [`score_final_roll`] works the rows out from `ranked`.
+    roll_rows: Vec<u16>,
     /// The five-of-a-kind rolls decided by the Joker: (roll offset, range of `joker_rows`).
     pub(crate) jokers: Vec<(u16, u16, u16)>,
     /// Rows of the Joker's choices.
@@ -348,6 +352,7 @@ impl<T: Real> Plan<T> {
     pub(crate) fn new() -> Plan<T> {
         Plan {
             ranked: Vec::with_capacity(BOX_SLOTS),
+            roll_rows: Vec::new(),
             added: Vec::with_capacity(BOX_SLOTS),
             jokers: Vec::with_capacity(FACES),
             joker_rows: Vec::with_capacity(FACES * BOX_SLOTS),
@@ -365,6 +370,7 @@ impl<T: Real> Plan<T> {
         self.width = width;
         self.keep_policy.clear();
         self.ranked.clear();
+        self.roll_rows.clear();
         self.added.clear();
         self.jokers.clear();
         self.joker_rows.clear();
@@ -396,6 +402,28 @@ impl<T: Real> Plan<T> {
         let index = self.rows_made();
         self.rows.extend(lanes);
         debug_assert_eq!(self.rows_made(), index + 1, "a row has `width` lanes");
+        index
+    }
+
+    /// Works out the row of each box of `ranked` for each roll once, for a state whose turn
+    /// is run block after block ([`Plan::restart_rows`] keeps them): call it after `ranked`
+    /// is final; [`Plan::begin`] forgets them.
+    pub(crate) fn index_rolls(&mut self, scores: &ScoreTable) {
+        self.roll_rows.clear();
+        for ranks in &scores.rank {
+            for &(c, first) in &self.ranked {
+                self.roll_rows
+                    .push(first + u16::from(ranks[usize::from(c)]));
+            }
+        }
+    }
+
+    /// Appends the row `lanes` (`width` of them), returning its index.
+    #[inline(always)]
+    pub(crate) fn push_row_of(&mut self, lanes: &[T]) -> u16 {
+        debug_assert_eq!(lanes.len(), self.width, "a row has `width` lanes");
+        let index = self.rows_made();
+        self.rows.extend_from_slice(lanes);
         index
     }
 
@@ -480,6 +508,26 @@ pub(crate) fn score_final_roll<T: Real, const N: usize>(
     u0: usize,
     k: &mut [[T; N]],
 ) {
+    // Rows exactly one block wide (the vector objectives' blocks, a card of at most `N`
+    // lanes): each row is one `[T; N]`, read with a single bounds check. The row reads are
+    // most of this step's work, one per roll and open box.
+    if u0 == 0 && plan.width == N {
+        let blocks = plan.rows[plan.start..].as_chunks::<N>().0;
+        final_roll_with(plan, scores, dice, k, |row| &blocks[row]);
+    } else {
+        final_roll_with(plan, scores, dice, k, |row| plan.lanes_of::<N>(row, u0));
+    }
+}
+
+/// [`score_final_roll`] with the lanes of row `row` read by `lanes(row)`.
+#[inline(always)]
+fn final_roll_with<'p, T: Real + 'p, const N: usize>(
+    plan: &Plan<T>,
+    scores: &ScoreTable,
+    dice: DiceSpace,
+    k: &mut [[T; N]],
+    lanes: impl Fn(usize) -> &'p [T; N],
+) {
     let first_roll = dice.first_roll();
     // The best of the boxes that add their points, once per group of rolls scoring alike,
     // kept in the entries of the keeps (written only later, by `expect_keeps`).
@@ -487,7 +535,7 @@ pub(crate) fn score_final_roll<T: Real, const N: usize>(
         for (g, scored) in scores.group_points.iter().enumerate() {
             let mut acc = [T::NEG_INFINITY; N];
             for &(c, row) in &plan.added {
-                let successor = plan.lanes_of::<N>(usize::from(row), u0);
+                let successor = lanes(usize::from(row));
                 let gain = T::POINTS[usize::from(scored[usize::from(c)])];
                 for l in 0..N {
                     acc[l] = fmax(acc[l], successor[l] + gain);
@@ -496,25 +544,43 @@ pub(crate) fn score_final_roll<T: Real, const N: usize>(
             k[g] = acc;
         }
     }
-    for (r, ranks) in scores.rank.iter().enumerate() {
-        let mut acc = if plan.added.is_empty() {
+    let start = |k: &[[T; N]], r: usize| {
+        if plan.added.is_empty() {
             [T::NEG_INFINITY; N]
         } else {
             k[usize::from(scores.group[r])]
-        };
-        for &(c, first) in &plan.ranked {
-            let row = usize::from(first) + usize::from(ranks[usize::from(c)]);
-            let row = plan.lanes_of::<N>(row, u0);
-            for l in 0..N {
-                acc[l] = fmax(acc[l], row[l]);
-            }
         }
-        k[first_roll + r] = acc;
+    };
+    let boxes = plan.ranked.len();
+    if boxes > 0 && plan.roll_rows.len() == boxes * scores.rank.len() {
+        // The rows worked out once for the state (`Plan::index_rolls`).
+        for (r, rows) in plan.roll_rows.chunks_exact(boxes).enumerate() {
+            let mut acc = start(k, r);
+            for &row in rows {
+                let row = lanes(usize::from(row));
+                for l in 0..N {
+                    acc[l] = fmax(acc[l], row[l]);
+                }
+            }
+            k[first_roll + r] = acc;
+        }
+    } else {
+        for (r, ranks) in scores.rank.iter().enumerate() {
+            let mut acc = start(k, r);
+            for &(c, first) in &plan.ranked {
+                let row = usize::from(first) + usize::from(ranks[usize::from(c)]);
+                let row = lanes(row);
+                for l in 0..N {
+                    acc[l] = fmax(acc[l], row[l]);
+                }
+            }
+            k[first_roll + r] = acc;
+        }
     }
     for &(r, from, to) in &plan.jokers {
         let mut acc = [T::NEG_INFINITY; N];
         for &row in &plan.joker_rows[usize::from(from)..usize::from(to)] {
-            let row = plan.lanes_of::<N>(usize::from(row), u0);
+            let row = lanes(usize::from(row));
             for l in 0..N {
                 acc[l] = fmax(acc[l], row[l]);
             }

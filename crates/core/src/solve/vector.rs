@@ -532,16 +532,17 @@ fn solve_block<T: Real, const N: usize>(
     for s in specs {
         let card = table.solved(s.next.filled);
         let range = table.range(&s.next);
-        scratch.plan.push_row_with(|row| {
-            fill_shifted(
-                row,
-                x0 + sign * s.gain(),
-                card,
-                range,
-                table.below,
-                table.above,
-            );
-        });
+        let x = x0 + sign * s.gain();
+        // Most rows lie inside the successor's stored range: a copy of `N` stored values.
+        let from = x - i64::from(range.lo);
+        if from >= 0 && x + N as i64 <= range.end() {
+            let from = range.offset as usize + from as usize;
+            scratch.plan.push_row_of(&card[from..from + N]);
+        } else {
+            scratch.plan.push_row_with(|row| {
+                fill_shifted(row, x, card, range, table.below, table.above);
+            });
+        }
     }
     let k = scratch.keeps.block::<N>();
     run_turn(k, &scratch.plan, scores, 0, Layer::Opening, |_, _| {});
@@ -584,6 +585,7 @@ fn solve_card<T: Real, const W: usize>(
         if let Some(ev) = &objective.policy {
             specs = follow_policy(&mut scratch.plan, &specs, ev.as_ref(), scores, &state);
         }
+        scratch.plan.index_rolls(scores);
         // The coordinates where the state's vector can differ from its constants: those at
         // which some successor's stored range is read.
         let (mut from, mut to) = (i64::MAX, i64::MIN);

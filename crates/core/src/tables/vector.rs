@@ -367,6 +367,10 @@ fn file_cards(rules: &Rules) -> impl Iterator<Item = BoxMask> + '_ {
     (0..=rules.full_mask()).filter(|&m| rules.order_allows(m))
 }
 
+/// Cards packed together while a table file is written: enough to keep every thread busy,
+/// few enough that their packed bytes (a few hundred kB a card at most) stay small.
+const PACKED_TOGETHER: usize = 64;
+
 impl VectorTable<f32> {
     /// The packed words of the card `filled` as the file holds them: none for a card it
     /// leaves out.
@@ -414,10 +418,19 @@ impl VectorTable<f32> {
             tail: self.tail(),
             ..TableHeader::new(self.rules(), self.objective(), FILE_VALUE_TYPE)
         };
+        let cards: Vec<BoxMask> = file_cards(self.rules()).collect();
         container::write_table(out, header, |write| {
             write(&index)?;
-            for m in file_cards(self.rules()) {
-                write(&self.packed(m).map_err(to_io)?)?;
+            // Packed in parallel a group of cards at a time (a few MB held), written in order.
+            for group in cards.chunks(PACKED_TOGETHER) {
+                let packed = group
+                    .par_iter()
+                    .map(|&m| self.packed(m))
+                    .collect::<Result<Vec<_>, TableError>>()
+                    .map_err(to_io)?;
+                for bytes in &packed {
+                    write(bytes)?;
+                }
             }
             Ok(())
         })
