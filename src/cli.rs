@@ -150,7 +150,7 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub rules: RulesArgs,
     /// What to solve: the expected score of every state, or the target table (the best
-    /// chance of reaching every final score from every state, about a minute).
+    /// chance of reaching every final score from every state, about 20 s for yahtzee on two cores).
     #[arg(long, value_enum, default_value_t = ObjectiveArg::ExpectedScore)]
     pub objective: ObjectiveArg,
     /// Where to write the table [default: the cache folder, or $YAHTZEE_TABLE_DIR].
@@ -237,7 +237,7 @@ pub struct AdviseArgs {
     pub table: Option<PathBuf>,
     /// Rank the options by their chance of a final score of at least T (points banked
     /// included) instead of by expected score; the expected final score is shown beside.
-    /// The target table is built on first use (about a minute) and kept beside the table.
+    /// The target table is built on first use (about 20 s for yahtzee on two cores) and kept beside the table.
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(0..=100_000))]
     pub target: Option<u32>,
     /// Target table to use with --target or batch queries with a target [default: the cache
@@ -255,7 +255,7 @@ pub struct AdviseArgs {
     pub opponent_final: Vec<u32>,
     /// Distribution table for --opponent and batch queries with opponents (the final scores
     /// of expected-score play) [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if
-    /// missing (about a minute).
+    /// missing (about 20 s for yahtzee on two cores).
     #[arg(long, value_name = "PATH")]
     pub distribution_table: Option<PathBuf>,
     /// Rank the options by the exact chance of winning a game of two against the one
@@ -340,7 +340,7 @@ pub struct PlayArgs {
     pub coach_threshold: Option<String>,
     /// The coach and the hints price every decision of a person in chance of a final score
     /// of at least T (against the option best for T) instead of in expected points. The
-    /// target table is built on first use (about a minute for yahtzee).
+    /// target table is built on first use (about 20 s for yahtzee on two cores).
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(0..=100_000))]
     pub target: Option<u32>,
     /// What the coach and the hints price a person's decisions in: `points` (expected
@@ -360,7 +360,7 @@ pub struct PlayArgs {
     pub target_table: Option<PathBuf>,
     /// Distribution table for bots playing to win and --coach win (the other players' final
     /// scores under expected-score play) [default: the cache folder, or $YAHTZEE_TABLE_DIR];
-    /// built if missing (about a minute for yahtzee).
+    /// built if missing (about 20 s for yahtzee on two cores).
     #[arg(long, value_name = "PATH")]
     pub distribution_table: Option<PathBuf>,
     /// The table of the first turns of two-player play, for `bot:two-player` [default: the
@@ -502,7 +502,7 @@ pub struct ExportArgs {
     /// With a card's turn: the decisions when playing for a final score of at least T (the
     /// best chance of reaching it; ties: the higher expected final score), each with its
     /// chance, the runner-up and the gap in chance. The target table is built on first use
-    /// (about a minute for yahtzee).
+    /// (about 20 s for yahtzee on two cores).
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(0..=100_000), conflicts_with_all = ["all_states", "opening"])]
     pub target: Option<u32>,
     /// Target table to use with --target [default: the cache folder, or $YAHTZEE_TABLE_DIR];
@@ -617,7 +617,7 @@ pub struct StatsArgs {
     #[arg(long, value_name = "PATH")]
     pub table: Option<PathBuf>,
     /// Target table to use with --target [default: the cache folder, or $YAHTZEE_TABLE_DIR];
-    /// built if missing (about a minute for yahtzee).
+    /// built if missing (about 20 s for yahtzee on two cores).
     #[arg(long, value_name = "PATH", requires = "target")]
     pub target_table: Option<PathBuf>,
     /// Worker threads, 1 to 256 [default: one per core, or $RAYON_NUM_THREADS].
@@ -653,7 +653,7 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "PATH")]
     pub table: Option<PathBuf>,
     /// Target table for `target:T` and `win` [default: the cache folder, or
-    /// $YAHTZEE_TABLE_DIR]; built if missing (about a minute for yahtzee).
+    /// $YAHTZEE_TABLE_DIR]; built if missing (about 20 s for yahtzee on two cores).
     #[arg(long, value_name = "PATH")]
     pub target_table: Option<PathBuf>,
     /// Play matches instead: two to eight policies, comma-separated, one per seat (e.g.

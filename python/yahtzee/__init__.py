@@ -109,7 +109,7 @@ def solve(
 
     ``path`` is the table file (default: the cache folder, as for the command line);
     ``target_path`` the target table's, used by ``advise(..., target=T)`` and built on first
-    use (about a minute for the Yahtzee rule sets); ``distribution_path`` the distribution
+    use (about 20 seconds on two cores for the Yahtzee rule sets); ``distribution_path`` the distribution
     table's (the remaining score of every state under expected-score play), used by
     ``advise(..., opponents=[...])`` and built on first use too. The table has ``rules``, ``upper_first``,
     ``expected_score`` (of a new game), ``states`` (reachable turn-start states), ``path``,

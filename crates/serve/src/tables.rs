@@ -183,7 +183,7 @@ impl TableStore {
     }
 
     /// The target table of `rules`, loaded or built first if need be (this waits; a build
-    /// takes about a minute for the Yahtzee rule sets).
+    /// takes about 20 seconds for the Yahtzee rule sets).
     pub fn target(&self, rules: Rules) -> Result<Arc<VectorTable<f32>>, ApiError> {
         self.set(rules)
             .target()

@@ -85,7 +85,7 @@ impl TableKind {
             }
             TableKind::ExpectedScore => "a second or so",
             TableKind::Target | TableKind::Distribution => {
-                "about a minute and up to 250 MB on disk for the Yahtzee and Yatzy rule sets"
+                "about 20 seconds on two cores and up to 250 MB on disk for the Yahtzee and Yatzy rule sets"
             }
             TableKind::TwoPlayer => "the whole game, a few minutes, and 957 MB on disk",
         }
