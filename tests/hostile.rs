@@ -266,6 +266,32 @@ fn rayon_num_threads_gets_the_check_of_threads() {
     assert!(o.status.success(), "{}", stderr(&o));
 }
 
+/// `$YAHTZEE_MEMORY_GIB` (the memory of the exact distribution's passes) is checked before
+/// any work: a bad value is refused in one line, never silently replaced by the default.
+#[test]
+fn yahtzee_memory_gib_is_checked() {
+    let dir = temp_dir();
+    for bad in ["", "many", "0", "-2", "inf", "NaN"] {
+        let o = yahtzee_in(dir.path())
+            .env("YAHTZEE_MEMORY_GIB", bad)
+            .args(["solve", "--rules", "yacht"])
+            .stdin(Stdio::null())
+            .output()
+            .expect("the binary runs");
+        assert_bad_input(
+            &o,
+            "$YAHTZEE_MEMORY_GIB: the memory of the exact distribution",
+        );
+    }
+    assert!(!dir.path().join("yacht.v3.table").exists());
+    let o = yahtzee_in(dir.path())
+        .env("YAHTZEE_MEMORY_GIB", "2.5")
+        .args(["solve", "--rules", "yacht"])
+        .output()
+        .expect("the binary runs");
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
 #[test]
 fn a_temporary_whose_writer_holds_its_lock_is_never_deleted() {
     use yahtzee_core::files::remove_stale_temporaries;

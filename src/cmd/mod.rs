@@ -128,6 +128,18 @@ pub fn check_thread_env() -> Result<()> {
         })
 }
 
+/// Checks `$YAHTZEE_MEMORY_GIB`, the memory of the exact distribution's passes
+/// ([`yahtzee_core::stats::memory_gib`]): a number of GiB above 0 (or unset).
+pub fn check_memory_env() -> Result<()> {
+    use yahtzee_core::stats::{MEMORY_ENV, memory_gib};
+    let Some(value) = std::env::var_os(MEMORY_ENV) else {
+        return Ok(());
+    };
+    memory_gib(&value.to_string_lossy())
+        .map(drop)
+        .map_err(|e| anyhow!("${MEMORY_ENV}: {e}: fix it or unset it"))
+}
+
 /// The worker threads of `--threads N` (absent: one per core, or `$RAYON_NUM_THREADS`).
 pub fn thread_pool(threads: Option<u16>) -> Result<rayon::ThreadPool> {
     rayon::ThreadPoolBuilder::new()

@@ -485,15 +485,30 @@ pub(super) fn frequencies_within(rules: &Rules, budget: u64) -> usize {
     (per_state.saturating_sub(fixed) / 16).max(1) as usize
 }
 
-/// The memory the passes of [`forward`] may use: `$YAHTZEE_MEMORY_GIB` GiB when set to a
-/// number, else half of what the system reports available (Linux), or 4 GiB where it does not
-/// say. More memory, fewer passes: each pass runs every turn of the game again.
+/// The environment variable that sets the memory of the passes of [`forward`], in GiB.
+pub const MEMORY_ENV: &str = "YAHTZEE_MEMORY_GIB";
+
+/// The GiB of a value of [`MEMORY_ENV`]: a number above 0 (e.g. `8` or `2.5`), or why not,
+/// in words. The one reading of the variable: the passes' budget, and the command line's
+/// check of it before any work.
+pub fn memory_gib(value: &str) -> Result<f64, String> {
+    match value.trim().parse::<f64>() {
+        Ok(g) if g.is_finite() && g > 0.0 && g <= 1e6 => Ok(g),
+        _ => Err(format!(
+            "the memory of the exact distribution's passes must be a number of GiB above 0 (e.g. 8 or 2.5), not {value:?}"
+        )),
+    }
+}
+
+/// The memory the passes of [`forward`] may use: [`MEMORY_ENV`] GiB when set to a number
+/// ([`memory_gib`]; a front end refuses another value first), else half of what the system
+/// reports available (Linux), or 4 GiB where it does not say. More memory, fewer passes:
+/// each pass runs every turn of the game again.
 pub(super) fn default_budget() -> u64 {
     const GIB: u64 = 1 << 30;
-    if let Some(gib) = std::env::var("YAHTZEE_MEMORY_GIB")
+    if let Some(gib) = std::env::var(MEMORY_ENV)
         .ok()
-        .and_then(|v| v.trim().parse::<f64>().ok())
-        .filter(|g| g.is_finite() && *g > 0.0)
+        .and_then(|v| memory_gib(&v).ok())
     {
         return (gib * GIB as f64) as u64;
     }
