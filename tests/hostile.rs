@@ -242,54 +242,48 @@ fn a_batch_line_over_the_cap_gets_one_error_line_and_the_batch_goes_on() {
     assert!(lines[2].contains("\"dice\":[6,6,6,6,6]"), "{}", lines[2]);
 }
 
-#[test]
-fn rayon_num_threads_gets_the_check_of_threads() {
+/// `var` set to each of `bad` is refused before any work (`needle` in the one-line error, no
+/// table written); set to `good`, the command runs.
+fn env_var_is_checked(var: &str, bad: &[&str], needle: &str, good: &str) {
     let dir = temp_dir();
-    for bad in ["100000", "0", "", "many"] {
+    for value in bad {
         let o = yahtzee_in(dir.path())
-            .env("RAYON_NUM_THREADS", bad)
+            .env(var, value)
             .args(["solve", "--rules", "yacht"])
             .stdin(Stdio::null())
             .output()
             .expect("the binary runs");
-        assert_bad_input(
-            &o,
-            "$RAYON_NUM_THREADS: the number of worker threads must be from 1 to 256",
-        );
+        assert_bad_input(&o, needle);
     }
     assert!(!dir.path().join("yacht.v3.table").exists());
     let o = yahtzee_in(dir.path())
-        .env("RAYON_NUM_THREADS", "2")
+        .env(var, good)
         .args(["solve", "--rules", "yacht"])
         .output()
         .expect("the binary runs");
     assert!(o.status.success(), "{}", stderr(&o));
 }
 
+#[test]
+fn rayon_num_threads_gets_the_check_of_threads() {
+    env_var_is_checked(
+        "RAYON_NUM_THREADS",
+        &["100000", "0", "", "many"],
+        "$RAYON_NUM_THREADS: the number of worker threads must be from 1 to 256",
+        "2",
+    );
+}
+
 /// `$YAHTZEE_MEMORY_GIB` (the memory of the exact distribution's passes) is checked before
 /// any work: a bad value is refused in one line, never silently replaced by the default.
 #[test]
 fn yahtzee_memory_gib_is_checked() {
-    let dir = temp_dir();
-    for bad in ["", "many", "0", "-2", "inf", "NaN"] {
-        let o = yahtzee_in(dir.path())
-            .env("YAHTZEE_MEMORY_GIB", bad)
-            .args(["solve", "--rules", "yacht"])
-            .stdin(Stdio::null())
-            .output()
-            .expect("the binary runs");
-        assert_bad_input(
-            &o,
-            "$YAHTZEE_MEMORY_GIB: the memory of the exact distribution",
-        );
-    }
-    assert!(!dir.path().join("yacht.v3.table").exists());
-    let o = yahtzee_in(dir.path())
-        .env("YAHTZEE_MEMORY_GIB", "2.5")
-        .args(["solve", "--rules", "yacht"])
-        .output()
-        .expect("the binary runs");
-    assert!(o.status.success(), "{}", stderr(&o));
+    env_var_is_checked(
+        "YAHTZEE_MEMORY_GIB",
+        &["", "many", "0", "-2", "inf", "NaN"],
+        "$YAHTZEE_MEMORY_GIB: the memory of the exact distribution",
+        "2.5",
+    );
 }
 
 #[test]
