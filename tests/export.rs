@@ -74,10 +74,10 @@ fn option_text(o: &AdviceOption) -> String {
         Action::Keep {
             stop_and_score: Some(b),
             ..
-        } => b.clone(),
+        } => b.to_string(),
         Action::Keep { keep, .. } if keep.is_empty() => "-".to_string(),
-        Action::Keep { keep, .. } => keep.iter().map(u8::to_string).collect(),
-        Action::Score { category, .. } => category.clone(),
+        Action::Keep { keep, .. } => keep.faces().iter().map(u8::to_string).collect(),
+        Action::Score { category, .. } => category.to_string(),
     }
 }
 

@@ -355,8 +355,8 @@ fn win_exact_plays_the_first_option_of_the_win_advice() {
                     )
                 };
                 let best = match &advice.options[0].action {
-                    Action::Score { category, .. } => category.clone(),
-                    Action::Keep { keep, .. } => format!("{keep:?}"),
+                    Action::Score { category, .. } => category.to_string(),
+                    Action::Keep { keep, .. } => format!("{:?}", keep.faces()),
                 };
                 assert_eq!(played, best, "{mine} {dice:?} {rolls_left} left");
                 same += usize::from(by_fast == best);

@@ -601,7 +601,7 @@ pub fn option_values(
                     Action::Keep { keep, .. } => {
                         for (mask, cell) in row[..keeps].iter_mut().enumerate() {
                             let kept = (0..faces.len()).filter(|d| mask & (1 << d) != 0);
-                            if kept.map(|d| faces[d]).eq(keep.iter().copied()) {
+                            if kept.map(|d| faces[d]).eq(keep.faces()) {
                                 *cell = option.expected_final;
                             }
                         }

@@ -15,7 +15,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::game::dice::{ALL_MULTISETS, Dice};
+use crate::game::dice::{Dice, Keep};
 use crate::game::rules::{Category, Rules};
 use crate::game::state::{Bonuses, ScoreCard, State, set_bits};
 use crate::game::ties::{Preferred, PreferredLanes, best_by_preference, rank_by_preference};
@@ -66,16 +66,16 @@ pub struct Position {
 pub enum Action {
     /// Keep these dice and re-roll the others.
     Keep {
-        /// The kept faces, ascending.
-        keep: Vec<u8>,
+        /// The kept dice (their faces, ascending, in JSON).
+        keep: Keep,
         /// For a keep of all five dice: stop rolling and score this box.
         #[serde(skip_serializing_if = "Option::is_none")]
-        stop_and_score: Option<String>,
+        stop_and_score: Option<&'static str>,
     },
     /// Fill this box.
     Score {
         /// The box, named as on the command line.
-        category: String,
+        category: &'static str,
         /// Points the box scores now.
         points: u32,
         /// Bonus earned with it: the upper bonus for reaching the threshold, the
@@ -95,7 +95,7 @@ impl fmt::Display for Action {
                 ..
             } => write!(f, "stop and score {b}"),
             Action::Keep { keep, .. } if keep.is_empty() => f.write_str("reroll all"),
-            Action::Keep { keep, .. } => write!(f, "keep {}", faces(keep)),
+            Action::Keep { keep, .. } => write!(f, "keep {}", faces(&keep.faces())),
             Action::Score {
                 category,
                 points,
@@ -431,61 +431,59 @@ pub fn advise(table: &StrategyTable, position: &Position) -> Result<Advice, Advi
     let base = f64::from(banked);
     let dice = &position.dice;
     let choices = box_choices(table, &state, dice);
-    let options: Vec<AdviceOption> = if position.rolls_left == 0 {
-        choices
-            .iter()
-            .map(|c| AdviceOption {
-                action: Action::Score {
-                    category: c.category.name().to_string(),
-                    points: c.points,
-                    bonus: c.bonus,
-                },
-                expected_final: base + c.future,
-                loss: 0.0,
-            })
-            .collect()
+    // Each option's value first, in the order of preference (keeps: fewest dice, then lowest
+    // faces; boxes: card order), ranked by the one tie rule; then the options themselves,
+    // built once each in the ranked order.
+    let (values, build): (Vec<f64>, Box<dyn Fn(usize) -> Action + '_>) = if position.rolls_left == 0
+    {
+        let values = choices.iter().map(|c| base + c.future).collect();
+        let build = |i: usize| {
+            let c = &choices[i];
+            Action::Score {
+                category: c.category.name(),
+                points: c.points,
+                bonus: c.bonus,
+            }
+        };
+        (values, Box::new(build))
     } else {
-        // Only the layer of this many rolls left: its keep values.
+        // Only the layer of this many rolls left, and only the entries of this roll's
+        // keeps (a stop on the roll is the best box's value).
         let layer = Layer::with_rolls_left(position.rolls_left)
             .expect("rolls left checked against the game's");
-        let mut keep_values = Vec::with_capacity(ALL_MULTISETS);
-        turn_layers(table, &state, layer, |l, values| {
+        let keeps = dice.keeps_by_preference();
+        let stop = best_box(&choices);
+        let all = rules.dice().dice();
+        let mut values = Vec::with_capacity(keeps.len());
+        turn_layers(table, &state, layer, |l, layer_values| {
             if l == layer {
-                keep_values.extend_from_slice(values);
+                values.extend(keeps.iter().map(|keep| match stop {
+                    Some(b) if keep.len() == all => base + b.future,
+                    _ => base + layer_values[keep.index()],
+                }));
             }
         });
-        let stop = best_box(&choices);
-        dice.keeps_by_preference()
-            .iter()
-            .map(|&keep| {
-                let all = keep.len() == rules.dice().dice();
-                let (stop_and_score, future) = match (all, stop) {
-                    (true, Some(b)) => (Some(b.category.name().to_string()), b.future),
-                    _ => (None, keep_values[keep.index()]),
-                };
-                AdviceOption {
-                    action: Action::Keep {
-                        keep: keep.faces(),
-                        stop_and_score,
-                    },
-                    expected_final: base + future,
-                    loss: 0.0,
-                }
-            })
-            .collect()
+        let build = move |i: usize| {
+            let keep = keeps[i];
+            Action::Keep {
+                keep,
+                stop_and_score: stop
+                    .filter(|_| keep.len() == all)
+                    .map(|b| b.category.name()),
+            }
+        };
+        (values, Box::new(build))
     };
-    // The options are listed in the order of preference (keeps: fewest dice, then lowest
-    // faces; boxes: card order): rank them by the one tie rule.
-    let values: Vec<f64> = options.iter().map(AdviceOption::expected_final).collect();
-    let mut slots: Vec<Option<AdviceOption>> = options.into_iter().map(Some).collect();
-    let mut options: Vec<AdviceOption> = rank_by_preference(&values)
+    let order = rank_by_preference(&values);
+    let best = order.first().map_or(0.0, |&i| values[i]);
+    let options = order
         .into_iter()
-        .filter_map(|i| slots[i].take())
+        .map(|i| AdviceOption {
+            action: build(i),
+            expected_final: values[i],
+            loss: best - values[i],
+        })
         .collect();
-    let best = options.first().map_or(0.0, AdviceOption::expected_final);
-    for o in &mut options {
-        o.loss = best - o.expected_final;
-    }
     Ok(Advice {
         rules,
         banked,

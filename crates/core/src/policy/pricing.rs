@@ -69,8 +69,8 @@ pub fn describe_option(option: &AdviceOption) -> String {
 /// True when `action`, an option of a position, is the choice `choice`.
 fn is_choice(rules: &Rules, action: &Action, choice: Choice) -> bool {
     match (action, choice) {
-        (Action::Keep { keep, .. }, Choice::Keep(k)) => *keep == k.faces(),
-        (Action::Score { category, .. }, Choice::Score(i)) => category == rules.boxes()[i].name(),
+        (Action::Keep { keep, .. }, Choice::Keep(k)) => *keep == k,
+        (Action::Score { category, .. }, Choice::Score(i)) => *category == rules.boxes()[i].name(),
         _ => false,
     }
 }

@@ -18,6 +18,7 @@ use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 
+use crate::game::dice::Keep;
 use crate::game::rules::Rules;
 use crate::game::state::{State, set_bits};
 use crate::game::ties::Preferred;
@@ -200,7 +201,7 @@ pub(crate) fn price_options(
         table.after_box(&state, c.index, c.points, five, x)
     };
     let score = |c: &crate::policy::expected::BoxChoice| Action::Score {
-        category: c.category.name.to_string(),
+        category: c.category.name,
         points: c.points,
         bonus: c.bonus,
     };
@@ -229,7 +230,7 @@ pub(crate) fn price_options(
         for c in &choices {
             stop.offer(*c, (after_box(c)?, c.future));
         }
-        let ev_of = |keep: &[u8]| {
+        let ev_of = |keep: &Keep| {
             advice
                 .options
                 .iter()
@@ -237,13 +238,12 @@ pub(crate) fn price_options(
                 .map_or(f64::NAN, |o| o.expected_final)
         };
         for keep in dice.keeps_by_preference() {
-            let faces = keep.faces();
             if keep.len() == dice.len() {
                 if let Some((c, (p, _))) = stop.best() {
                     options.push(Priced {
                         action: Action::Keep {
-                            keep: faces,
-                            stop_and_score: Some(c.category.name.to_string()),
+                            keep: *keep,
+                            stop_and_score: Some(c.category.name),
                         },
                         value: p,
                         expected_final: base + c.future,
@@ -252,9 +252,9 @@ pub(crate) fn price_options(
                 }
             } else {
                 options.push(Priced {
-                    expected_final: ev_of(&faces),
+                    expected_final: ev_of(keep),
                     action: Action::Keep {
-                        keep: faces,
+                        keep: *keep,
                         stop_and_score: None,
                     },
                     value: values[keep.index()],

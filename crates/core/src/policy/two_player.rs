@@ -555,7 +555,7 @@ impl<'a> TwoPlayerTurn<'a> {
     /// left; all the dice: stop.
     pub fn best_keep(&self, rolls_left: u8, dice: &Dice) -> Keep {
         match self.best(dice, rolls_left) {
-            Action::Keep { keep, .. } => Keep::from_faces(&keep).expect("a keep of the dice"),
+            Action::Keep { keep, .. } => keep,
             other => unreachable!("with rolls left every option keeps dice, not {other:?}"),
         }
     }
@@ -567,7 +567,7 @@ impl<'a> TwoPlayerTurn<'a> {
             Action::Score {
                 category, points, ..
             } => {
-                let index = rules.box_by_name(&category).expect("a box of the rules");
+                let index = rules.box_by_name(category).expect("a box of the rules");
                 let state = self.card.state();
                 let bonuses =
                     state.bonuses_for(&rules, index, points, dice.five_of_a_kind().is_some());
