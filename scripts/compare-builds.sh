@@ -128,10 +128,10 @@ for rules in $ANSWER_RULES; do
         bin=$OLD_BIN
         [[ $who == new ]] && bin=$NEW_BIN
         log "answering $QUERIES $rules queries with the $who build"
-        # One table folder for both builds: the tables were compared byte for byte above, and
-        # a target or distribution table of yahtzee is minutes to build, so it is built once
-        # (by the old build, on its first query that needs it) and read by both.
-        YAHTZEE_TABLE_DIR=$WORK/cache-answers "$bin" advise --rules "$rules" --batch \
+        # A table folder per build: each answers from the tables it builds itself (on its
+        # first query that needs one), so that builds whose table files differ in format (the
+        # target and distribution tables changed with issue 24) are compared all the same.
+        YAHTZEE_TABLE_DIR=$WORK/cache-answers-$who "$bin" advise --rules "$rules" --batch \
             <"$WORK/q-$rules" >"$WORK/a-$who-$rules" 2>"$WORK/err"
     done
     verdict=$(python3 scripts/compare_answers.py "$WORK/a-old-$rules" "$WORK/a-new-$rules" 1e-12) || {
