@@ -467,7 +467,7 @@ fn card_layers(
         scratch.plan.build(turn, &scratch.succ, &scratch.lanes);
         let (k, plan) = scratch.keeps_and_plan::<CARD_LANES>();
         let mut shifted = Vec::new();
-        run_turn(k, plan, scores, 0, last, |layer, k| {
+        let visit = |layer, k: &[[f64; CARD_LANES]]| {
             if !any_held {
                 return visit(layer, k);
             }
@@ -482,8 +482,23 @@ fn card_layers(
                 out
             }));
             visit(layer, &shifted);
-        });
+        };
+        card_turn_dispatch(*DETECTED, (k, plan, scores, last, visit));
     });
+}
+
+simd_dispatch! {
+    /// The kernel's turn of a card's lanes ([`run_turn`]) compiled for the processor's
+    /// widest vectors (the same bits as the baseline's, in a fraction of the time).
+    fn card_turn_dispatch[F: FnMut(Layer, &[[f64; CARD_LANES]])](
+        k: &mut [[f64; CARD_LANES]],
+        plan: &Plan<f64>,
+        scores: &ScoreTable,
+        last: Layer,
+        visit: F,
+    ) -> () {
+        |k, plan, scores, last, visit| run_turn(k, plan, scores, 0, last, visit)
+    }
 }
 
 /// The optimal keep of every roll of one turn, by the tie rule, as multiset indices (a

@@ -103,7 +103,8 @@ pub fn roll_and_keep(
 /// One game in play.
 #[derive(Clone, Copy)]
 struct Game {
-    /// What its turn depends on ([`turn_key`]): the games of one key play the same turn.
+    /// What its next turn depends on ([`Keying::key`]): the games of one key play the same
+    /// turn.
     key: u64,
     /// Its number in the batch.
     number: u32,
@@ -119,11 +120,13 @@ struct Game {
 
 impl Game {
     /// Scores the turn `played` (the box filled, its points, the bonuses earned) on the
-    /// game's card, and the box in `tally`.
+    /// game's card, and the box in `tally`; keys the next turn (while the game is in the
+    /// cache, rather than in a pass of its own over every game).
     #[inline(always)]
     fn score_turn(
         &mut self,
         rules: &Rules,
+        keying: &Keying,
         (index, points, bonuses): (usize, u32, Bonuses),
         tally: &mut Tally,
     ) {
@@ -133,18 +136,34 @@ impl Game {
         self.fifty |= super::fills_fifty(rules, index, points);
         self.score += points + bonuses.points(rules);
         self.state = self.state.after(rules, index, points);
+        self.key = keying.key(&self.state, self.score);
     }
 }
 
-/// What `player`'s turn of a game depends on, as one number: the state (its index in
-/// `layout`) and, for the target policy, the points on the card.
-fn turn_key(player: &Player<'_>, layout: &Layout, state: &State, score: u32) -> u64 {
-    let points = if matches!(player, Player::Target(_)) {
-        score
-    } else {
-        0
-    };
-    ((layout.index(state) as u64) << 32) | u64::from(points)
+/// What a player's turn of a game depends on, as one number ([`Keying::key`]).
+#[derive(Clone, Copy)]
+struct Keying {
+    /// The layout of the states: a state's key is its index in it.
+    layout: Layout,
+    /// The points on the card count too (the target policy).
+    points: bool,
+}
+
+impl Keying {
+    fn of(player: &Player<'_>, layout: Layout) -> Keying {
+        Keying {
+            layout,
+            points: matches!(player, Player::Target(_)),
+        }
+    }
+
+    /// The key of the turn of `state` with `score` points on the card: the state (its
+    /// index in the layout) and, for the target policy, the points.
+    #[inline(always)]
+    fn key(&self, state: &State, score: u32) -> u64 {
+        let points = if self.points { score } else { 0 };
+        ((self.layout.index(state) as u64) << 32) | u64::from(points)
+    }
 }
 
 /// Plays `games` games with `seed` and tallies them (counts of games). `progress(done)` is
@@ -260,9 +279,10 @@ impl Deal<'_, '_, '_> {
             seed,
             ..
         } = *self;
+        let keying = Keying::of(player, layout);
         let mut games: Vec<Game> = (0..n)
             .map(|i| Game {
-                key: 0,
+                key: keying.key(&State::START, 0),
                 number: i as u32,
                 state: State::START,
                 score: 0,
@@ -273,9 +293,6 @@ impl Deal<'_, '_, '_> {
             })
             .collect();
         for turn in 0..rules.box_count() {
-            games
-                .par_iter_mut()
-                .for_each(|g| g.key = turn_key(player, &layout, &g.state, g.score));
             games.par_sort_unstable_by_key(|g| g.key);
             let boxes = games
                 .par_chunks_mut(SLICE)
@@ -293,6 +310,7 @@ impl Deal<'_, '_, '_> {
                                 for lanes in card.chunks_mut(CARD_LANES) {
                                     play_optimal(
                                         rules,
+                                        &keying,
                                         table,
                                         lanes,
                                         &mut keep_values,
@@ -321,7 +339,7 @@ impl Deal<'_, '_, '_> {
                                                 )
                                             },
                                         );
-                                        g.score_turn(rules, played, &mut boxes);
+                                        g.score_turn(rules, &keying, played, &mut boxes);
                                     }
                                 }
                             }
@@ -474,6 +492,7 @@ const DECIDED_BOXES: usize = 128;
 /// more all at once ([`card_best_boxes`]), the others' as met ([`best_box_for`]).
 fn play_optimal(
     rules: &Rules,
+    keying: &Keying,
     table: &StrategyTable,
     lanes: &mut [&mut [Game]],
     keep_values: &mut CardKeepValues,
@@ -514,7 +533,7 @@ fn play_optimal(
                     (c.index, c.points, c.bonuses)
                 },
             );
-            g.score_turn(rules, played, tally);
+            g.score_turn(rules, keying, played, tally);
         }
     }
 }
