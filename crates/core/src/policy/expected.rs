@@ -431,21 +431,20 @@ pub fn advise(table: &StrategyTable, position: &Position) -> Result<Advice, Advi
     let base = f64::from(banked);
     let dice = &position.dice;
     let choices = box_choices(table, &state, dice);
-    // Each option's value first, in the order of preference (keeps: fewest dice, then lowest
-    // faces; boxes: card order), ranked by the one tie rule; then the options themselves,
-    // built once each in the ranked order.
-    let (values, build): (Vec<f64>, Box<dyn Fn(usize) -> Action + '_>) = if position.rolls_left == 0
-    {
-        let values = choices.iter().map(|c| base + c.future).collect();
-        let build = |i: usize| {
-            let c = &choices[i];
-            Action::Score {
-                category: c.category.name(),
-                points: c.points,
-                bonus: c.bonus,
-            }
-        };
-        (values, Box::new(build))
+    // Every option with its value, in the order of preference (keeps: fewest dice, then
+    // lowest faces; boxes: card order), then ranked by the one tie rule.
+    let candidates: Vec<(Action, f64)> = if position.rolls_left == 0 {
+        choices
+            .iter()
+            .map(|c| {
+                let action = Action::Score {
+                    category: c.category.name(),
+                    points: c.points,
+                    bonus: c.bonus,
+                };
+                (action, base + c.future)
+            })
+            .collect()
     } else {
         // Only the layer of this many rolls left, and only the entries of this roll's
         // keeps (a stop on the roll is the best box's value).
@@ -454,32 +453,43 @@ pub fn advise(table: &StrategyTable, position: &Position) -> Result<Advice, Advi
         let keeps = dice.keeps_by_preference();
         let stop = best_box(&choices);
         let all = rules.dice().dice();
-        let mut values = Vec::with_capacity(keeps.len());
+        let mut candidates = Vec::with_capacity(keeps.len());
         turn_layers(table, &state, layer, |l, layer_values| {
             if l == layer {
-                values.extend(keeps.iter().map(|keep| match stop {
-                    Some(b) if keep.len() == all => base + b.future,
-                    _ => base + layer_values[keep.index()],
+                candidates.extend(keeps.iter().map(|&keep| match stop {
+                    Some(b) if keep.len() == all => {
+                        let stop_and_score = Some(b.category.name());
+                        (
+                            Action::Keep {
+                                keep,
+                                stop_and_score,
+                            },
+                            base + b.future,
+                        )
+                    }
+                    _ => {
+                        let stop_and_score = None;
+                        let value = base + layer_values[keep.index()];
+                        (
+                            Action::Keep {
+                                keep,
+                                stop_and_score,
+                            },
+                            value,
+                        )
+                    }
                 }));
             }
         });
-        let build = move |i: usize| {
-            let keep = keeps[i];
-            Action::Keep {
-                keep,
-                stop_and_score: stop
-                    .filter(|_| keep.len() == all)
-                    .map(|b| b.category.name()),
-            }
-        };
-        (values, Box::new(build))
+        candidates
     };
+    let values: Vec<f64> = candidates.iter().map(|&(_, v)| v).collect();
     let order = rank_by_preference(&values);
     let best = order.first().map_or(0.0, |&i| values[i]);
     let options = order
         .into_iter()
         .map(|i| AdviceOption {
-            action: build(i),
+            action: candidates[i].0.clone(),
             expected_final: values[i],
             loss: best - values[i],
         })
