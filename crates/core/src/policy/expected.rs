@@ -16,7 +16,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::game::dice::{Dice, Keep};
-use crate::game::rules::{Category, Rules};
+use crate::game::rules::{BoxMask, Category, Rules};
 use crate::game::state::{Bonuses, ScoreCard, State, set_bits};
 use crate::game::ties::{Preferred, PreferredLanes, best_by_preference, rank_by_preference};
 use crate::solve::expected::{CARD_LANES, ExpectedValues, Layer};
@@ -295,10 +295,93 @@ impl CardBoxes {
     }
 }
 
-/// [`CardBoxes`] of `states` (at most [`CARD_LANES`], all of one card). Outside the Joker and
-/// five of a kind, a box filled with the same points leads to the same state whatever the
-/// dice: each state values each box once per distinct points it can score (about 100 values
-/// instead of some 1,600 for an empty Yahtzee card), and the 252 rolls choose among them for
+/// Where each open box of a card has its distinct points, one after the other: the slots
+/// of [`card_best_boxes`] and [`StateBoxes`]. Outside the Joker and five of a kind, a box
+/// filled with the same points leads to the same state whatever the dice: a state values each
+/// box once per distinct points it can score (about 100 values instead of some 1,600 for an
+/// empty Yahtzee card).
+struct Slots {
+    /// The first slot of each open box (by card position): `first[index] + rank`, the rank of
+    /// the points among the box's distinct points.
+    first: Vec<usize>,
+    /// The number of slots.
+    len: usize,
+}
+
+impl Slots {
+    /// The slots of the card `filled`.
+    fn of(table: &StrategyTable, filled: BoxMask) -> Slots {
+        let rules = table.rules();
+        let mut first = vec![0; rules.box_count()];
+        let mut len = 0;
+        for index in set_bits(u64::from(rules.open_by_order(filled))) {
+            first[index] = len;
+            len += table.scores().distinct[index].len();
+        }
+        Slots { first, len }
+    }
+
+    /// Each slot's choice from `state` (filled with its points without five of a kind), in
+    /// slot order: `fill(slot, choice)`.
+    fn value(&self, table: &StrategyTable, state: &State, mut fill: impl FnMut(usize, BoxChoice)) {
+        let scores = table.scores();
+        for index in set_bits(u64::from(table.rules().open_by_order(state.filled))) {
+            let mut last = None;
+            for (rank, &points) in scores.distinct[index].iter().enumerate() {
+                let c = valued_after(table, state, index, u32::from(points), false, &mut last);
+                fill(self.first[index] + rank, c);
+            }
+        }
+    }
+
+    /// The slot of box `index` with the points of the roll at offset `r`.
+    #[inline(always)]
+    fn of_roll(&self, table: &StrategyTable, index: usize, r: usize) -> usize {
+        self.first[index] + usize::from(table.scores().rank[r][index])
+    }
+}
+
+/// The boxes of one state valued once ([`Slots`]), from which the best box of each roll met is
+/// chosen by a scan of the open boxes' values: what [`best_box_for`] chooses, bit for bit,
+/// cheaper when the state's rolls are many but too few to choose every roll's box at once
+/// ([`card_best_boxes`]).
+pub struct StateBoxes {
+    state: State,
+    slots: Slots,
+    /// Each slot's choice.
+    choices: Vec<BoxChoice>,
+}
+
+impl StateBoxes {
+    /// The boxes of `state`, valued.
+    pub fn of(table: &StrategyTable, state: &State) -> StateBoxes {
+        let slots = Slots::of(table, state.filled);
+        let mut choices = Vec::with_capacity(slots.len);
+        slots.value(table, state, |_, c| choices.push(c));
+        StateBoxes {
+            state: *state,
+            slots,
+            choices,
+        }
+    }
+
+    /// [`best_box_for`] of the roll `dice` (roll offset `r`).
+    pub fn best_of_roll(&self, table: &StrategyTable, r: usize, dice: &Dice) -> Option<BoxChoice> {
+        if table.scores().five_of_a_kind[r] {
+            // The Joker's and the five-of-a-kind bonus's own points and boxes.
+            return best_box_of_roll(table, &self.state, r, dice);
+        }
+        let mut best = Preferred::new();
+        for index in set_bits(u64::from(table.rules().open_by_order(self.state.filled))) {
+            let slot = self.slots.of_roll(table, index, r);
+            best.offer(slot, self.choices[slot].future);
+        }
+        best.best().map(|(slot, _)| self.choices[slot])
+    }
+}
+
+/// [`CardBoxes`] of `states` (at most [`CARD_LANES`], all of one card): each state values
+/// each box once per distinct points ([`Slots`]), and the 252 rolls choose among them for
 /// all the states at once by the tie rule's lane scan ([`PreferredLanes`]).
 pub fn card_best_boxes(table: &StrategyTable, states: &[State]) -> CardBoxes {
     assert!(!states.is_empty() && states.len() <= CARD_LANES);
@@ -310,26 +393,16 @@ pub fn card_best_boxes(table: &StrategyTable, states: &[State]) -> CardBoxes {
     let rules = table.rules();
     let scores = table.scores();
     let open = rules.open_by_order(filled);
-    // Each open box's distinct points: `first[index] + rank` in `future` and `choice`.
-    let mut first = vec![0; rules.box_count()];
-    let mut slots = 0;
-    for index in set_bits(u64::from(open)) {
-        first[index] = slots;
-        slots += scores.distinct[index].len();
-    }
-    let mut choices: Vec<BoxChoice> = Vec::with_capacity(slots * states.len());
-    let mut future = vec![[f64::NEG_INFINITY; CARD_LANES]; slots];
-    let mut choice = vec![[CardBoxes::NONE; CARD_LANES]; slots];
+    let slots = Slots::of(table, filled);
+    let mut choices: Vec<BoxChoice> = Vec::with_capacity(slots.len * states.len());
+    let mut future = vec![[f64::NEG_INFINITY; CARD_LANES]; slots.len];
+    let mut choice = vec![[CardBoxes::NONE; CARD_LANES]; slots.len];
     for (lane, state) in states.iter().enumerate() {
-        for index in set_bits(u64::from(open)) {
-            let mut last = None;
-            for (rank, &points) in scores.distinct[index].iter().enumerate() {
-                let c = valued_after(table, state, index, u32::from(points), false, &mut last);
-                future[first[index] + rank][lane] = c.future;
-                choice[first[index] + rank][lane] = choices.len() as u16;
-                choices.push(c);
-            }
-        }
+        slots.value(table, state, |slot, c| {
+            future[slot][lane] = c.future;
+            choice[slot][lane] = choices.len() as u16;
+            choices.push(c);
+        });
     }
     let space = rules.dice();
     let mut chosen = vec![[CardBoxes::NONE; CARD_LANES]; space.rolls()];
@@ -346,15 +419,11 @@ pub fn card_best_boxes(table: &StrategyTable, states: &[State]) -> CardBoxes {
         }
         let mut scan = PreferredLanes::<CARD_LANES>::new();
         for index in set_bits(u64::from(open)) {
-            scan.offer(
-                index as u16,
-                &future[first[index] + usize::from(scores.rank[r][index])],
-            );
+            scan.offer(index as u16, &future[slots.of_roll(table, index, r)]);
         }
         for (lane, &index) in scan.best().iter().enumerate().take(states.len()) {
             if index != CardBoxes::NONE {
-                let index = usize::from(index);
-                best[lane] = choice[first[index] + usize::from(scores.rank[r][index])][lane];
+                best[lane] = choice[slots.of_roll(table, usize::from(index), r)][lane];
             }
         }
     }
@@ -571,7 +640,7 @@ mod tests {
     /// The best boxes of a card's states chosen together are each state's best box alone,
     /// roll by roll: every reachable upper total and flag of a spread of cards.
     #[test]
-    fn card_best_boxes_are_the_best_box_of_each_state() {
+    fn card_best_boxes_and_state_boxes_are_the_best_box_of_each_state() {
         use crate::game::rules::{RuleSet, Rules};
         for set in [RuleSet::YAHTZEE, RuleSet::YATZY] {
             let rules = Rules::new(set);
@@ -586,10 +655,17 @@ mod tests {
                 for chunk in states.chunks(CARD_LANES) {
                     let card = card_best_boxes(&table, chunk);
                     for (lane, state) in chunk.iter().enumerate() {
+                        let valued = StateBoxes::of(&table, state);
                         for (r, dice) in Dice::all().enumerate() {
+                            let best = best_box_for(&table, state, &dice);
                             assert_eq!(
                                 card.of_roll(r, lane).copied(),
-                                best_box_for(&table, state, &dice),
+                                best,
+                                "{set:?} {state:?} {dice}"
+                            );
+                            assert_eq!(
+                                valued.best_of_roll(&table, r, &dice),
+                                best,
                                 "{set:?} {state:?} {dice}"
                             );
                         }

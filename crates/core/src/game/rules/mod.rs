@@ -859,6 +859,9 @@ pub struct Rules {
     pub set: &'static RuleSet,
     /// Whether the upper section must be filled first.
     pub order: Order,
+    /// Position of the set's five-of-a-kind box ([`RuleSet::five_of_a_kind_box`]), found
+    /// once: every box scored asks for it (a search of the card took a simulation about 2%).
+    five_of_a_kind: Option<u8>,
 }
 
 impl fmt::Debug for Rules {
@@ -906,15 +909,16 @@ impl Order {
 impl Rules {
     /// The rule set with boxes filled in any order.
     pub fn new(set: &'static RuleSet) -> Rules {
-        Rules {
-            set,
-            order: Order::Any,
-        }
+        Rules::with_order(set, Order::Any)
     }
 
     /// The rule set with the given order modifier.
     pub fn with_order(set: &'static RuleSet, order: Order) -> Rules {
-        Rules { set, order }
+        Rules {
+            set,
+            order,
+            five_of_a_kind: set.five_of_a_kind_box().map(|i| i as u8),
+        }
     }
 
     /// Every built-in rule set with every order modifier.
@@ -1067,7 +1071,7 @@ impl Rules {
 
     /// Position of the box that scores five of a kind, if the card has one.
     pub fn five_of_a_kind_box(&self) -> Option<usize> {
-        self.set.five_of_a_kind_box()
+        self.five_of_a_kind.map(usize::from)
     }
 
     /// The points of the five-of-a-kind box (50), or 0 without one.
