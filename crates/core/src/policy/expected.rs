@@ -16,7 +16,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::game::dice::{Dice, Keep};
-use crate::game::rules::{BoxMask, Category, Rules};
+use crate::game::rules::{BoxMask, Category, MAX_BOXES, Rules};
 use crate::game::state::{Bonuses, ScoreCard, State, set_bits};
 use crate::game::ties::{Preferred, PreferredLanes, best_by_preference, rank_by_preference};
 use crate::solve::expected::{CARD_LANES, ExpectedValues, Layer};
@@ -300,10 +300,11 @@ impl CardBoxes {
 /// filled with the same points leads to the same state whatever the dice: a state values each
 /// box once per distinct points it can score (about 100 values instead of some 1,600 for an
 /// empty Yahtzee card).
+#[derive(Clone, Copy)]
 struct Slots {
     /// The first slot of each open box (by card position): `first[index] + rank`, the rank of
     /// the points among the box's distinct points.
-    first: Vec<usize>,
+    first: [u16; MAX_BOXES],
     /// The number of slots.
     len: usize,
 }
@@ -312,10 +313,10 @@ impl Slots {
     /// The slots of the card `filled`.
     fn of(table: &StrategyTable, filled: BoxMask) -> Slots {
         let rules = table.rules();
-        let mut first = vec![0; rules.box_count()];
+        let mut first = [0; MAX_BOXES];
         let mut len = 0;
         for index in set_bits(u64::from(rules.open_by_order(filled))) {
-            first[index] = len;
+            first[index] = len as u16;
             len += table.scores().distinct[index].len();
         }
         Slots { first, len }
@@ -329,7 +330,7 @@ impl Slots {
             let mut last = None;
             for (rank, &points) in scores.distinct[index].iter().enumerate() {
                 let c = valued_after(table, state, index, u32::from(points), false, &mut last);
-                fill(self.first[index] + rank, c);
+                fill(usize::from(self.first[index]) + rank, c);
             }
         }
     }
@@ -337,7 +338,7 @@ impl Slots {
     /// The slot of box `index` with the points of the roll at offset `r`.
     #[inline(always)]
     fn of_roll(&self, table: &StrategyTable, index: usize, r: usize) -> usize {
-        self.first[index] + usize::from(table.scores().rank[r][index])
+        usize::from(self.first[index]) + usize::from(table.scores().rank[r][index])
     }
 }
 
@@ -353,16 +354,31 @@ pub struct StateBoxes {
 }
 
 impl StateBoxes {
+    /// No state's boxes yet: memory for [`StateBoxes::value`].
+    pub fn new() -> StateBoxes {
+        StateBoxes {
+            state: State::START,
+            slots: Slots {
+                first: [0; MAX_BOXES],
+                len: 0,
+            },
+            choices: Vec::new(),
+        }
+    }
+
     /// The boxes of `state`, valued.
     pub fn of(table: &StrategyTable, state: &State) -> StateBoxes {
-        let slots = Slots::of(table, state.filled);
-        let mut choices = Vec::with_capacity(slots.len);
-        slots.value(table, state, |_, c| choices.push(c));
-        StateBoxes {
-            state: *state,
-            slots,
-            choices,
-        }
+        let mut boxes = StateBoxes::new();
+        boxes.value(table, state);
+        boxes
+    }
+
+    /// The boxes of `state`, valued in place of the state's before (its memory reused).
+    pub fn value(&mut self, table: &StrategyTable, state: &State) {
+        self.state = *state;
+        self.slots = Slots::of(table, state.filled);
+        self.choices.clear();
+        self.slots.value(table, state, |_, c| self.choices.push(c));
     }
 
     /// [`best_box_for`] of the roll `dice` (roll offset `r`).
@@ -377,6 +393,12 @@ impl StateBoxes {
             best.offer(slot, self.choices[slot].future);
         }
         best.best().map(|(slot, _)| self.choices[slot])
+    }
+}
+
+impl Default for StateBoxes {
+    fn default() -> StateBoxes {
+        StateBoxes::new()
     }
 }
 

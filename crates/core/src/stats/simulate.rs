@@ -356,7 +356,7 @@ impl Deal<'_, '_, '_> {
                 .map(|slice| {
                     let mut boxes = Tally::new(rules);
                     let mut decisions = Decisions::new(rules);
-                    let mut keep_values = CardKeepValues::new(rules.dice());
+                    let mut scratch = OptimalScratch::new(rules);
                     let mut groups: Vec<&mut [Game]> =
                         slice.chunk_by_mut(|a, b| a.key == b.key).collect();
                     // A group that goes on in the slice before or after (only the first and
@@ -385,7 +385,7 @@ impl Deal<'_, '_, '_> {
                                         &keying,
                                         table,
                                         lanes,
-                                        &mut keep_values,
+                                        &mut scratch,
                                         &mut decisions,
                                         &mut boxes,
                                     );
@@ -675,10 +675,11 @@ impl Decisions {
 const DECIDED_KEEPS: usize = 64;
 
 /// Games of one state from which the optimal policy's boxes are all chosen at once
-/// ([`card_best_boxes`]) rather than as met ([`best_box_for`]). Measured as
-/// [`DECIDED_KEEPS`]: 3.9-4.7 s from 128 games, 4.3-4.7 s from 64, 4.5-4.8 s from 256,
-/// 4.6-4.7 s from 32.
-const DECIDED_BOXES: usize = 128;
+/// ([`card_best_boxes`]) rather than as met (from [`StateBoxes`]). Measured (Yatzy,
+/// 1,000,000 games, three interleaved rounds, wall time): 0.97-0.98 s from 128 games,
+/// 0.95-0.97 s from 256, 0.95-0.97 s from 512, 0.95-0.96 s from 2,048, 0.95-0.98 s never.
+/// (Before [`StateBoxes`], against [`best_box_for`] for each roll met, 128 was best.)
+const DECIDED_BOXES: usize = 512;
 
 /// Games of one state from which the optimal policy's boxes are chosen as met from the
 /// state's boxes valued once ([`StateBoxes`]) rather than each valued for each roll met
@@ -686,6 +687,21 @@ const DECIDED_BOXES: usize = 128;
 /// Measured (Yatzy, 1,000,000 games, three interleaved rounds): 1.29-1.30 s choosing every box
 /// as met, 1.16-1.18 s from 1 game, 1.12-1.20 s from 2, 1.13-1.17 s from 3, 1.14-1.32 s from 6.
 const VALUED_BOXES: usize = 4;
+
+/// The memory of [`play_optimal`], reused from block to block.
+struct OptimalScratch {
+    keep_values: CardKeepValues,
+    state_boxes: StateBoxes,
+}
+
+impl OptimalScratch {
+    fn new(rules: &Rules) -> OptimalScratch {
+        OptimalScratch {
+            keep_values: CardKeepValues::new(rules.dice()),
+            state_boxes: StateBoxes::new(),
+        }
+    }
+}
 
 /// Plays the optimal policy's turn of the games of `lanes`, groups of games of up to
 /// [`CARD_LANES`] states of one card (one group per state): one run of the kernel gives the
@@ -698,11 +714,15 @@ fn play_optimal(
     keying: &Keying,
     table: &StrategyTable,
     lanes: &mut [&mut [Game]],
-    keep_values: &mut CardKeepValues,
+    scratch: &mut OptimalScratch,
     decisions: &mut Decisions,
     tally: &mut Tally,
 ) {
     let states: Vec<State> = lanes.iter().map(|g| g[0].state()).collect();
+    let OptimalScratch {
+        keep_values,
+        state_boxes,
+    } = scratch;
     table.card_keep_values(&states, keep_values);
     let games: usize = lanes.iter().map(|g| g.len()).sum();
     let keeps = (games >= DECIDED_KEEPS).then(|| keep_values.keeps());
@@ -724,7 +744,10 @@ fn play_optimal(
         if let (Some(boxes), Some(at)) = (&boxes, boxed.iter().position(|&l| l == lane)) {
             decisions.take_boxes(boxes, at);
         }
-        let valued = (group.len() >= VALUED_BOXES).then(|| StateBoxes::of(table, &state));
+        let valued = (group.len() >= VALUED_BOXES).then(|| {
+            state_boxes.value(table, &state);
+            &*state_boxes
+        });
         for g in group.iter_mut() {
             let played = decisions.play(
                 &mut g.dice,
