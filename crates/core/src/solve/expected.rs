@@ -41,7 +41,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::game::dice::{ALL_MULTISETS, Dice, DiceSpace, Keep, MAX_DICE, MAX_ROLLS};
+use crate::game::dice::{ALL_MULTISETS, Dice, DiceSpace, Keep, MAX_DICE};
 use crate::game::rules::{BoxMask, Joker, MAX_BOXES, Rules};
 use crate::game::state::{
     Layout, State, UPPER_TOTALS, UpperTotals, cards_by_depth, reachable_upper_totals, set_bits,
@@ -756,7 +756,8 @@ fn best_keep_among(
 /// reused from card to card.
 pub struct CardKeepValues {
     /// `by_rolls_left[n - 1]`: the keep values with `n` rolls left; the first `layers` are
-    /// filled (the others kept for their memory).
+    /// filled (the others kept for their memory). With two rolls left or more, those of the
+    /// keeps of fewer than all the dice only.
     by_rolls_left: Vec<Vec<[f64; CARD_LANES]>>,
     layers: usize,
     dice: DiceSpace,
@@ -795,16 +796,8 @@ impl CardKeepValues {
 
     /// The keeps of every roll of every lane, by the lane scan of [`card_keeps`].
     pub fn keeps(&self) -> Vec<TurnKeeps> {
-        let simd = *DETECTED;
-        let (first_roll, rolls) = (self.dice.first_roll(), self.dice.rolls());
-        let mut by_rolls_left = Vec::with_capacity(self.layers);
-        for values in &self.by_rolls_left[..self.layers] {
-            let mut out = [[0u16; CARD_LANES]; MAX_ROLLS];
-            let out = &mut out[..rolls];
-            let stops = &self.with_rolls_left(1)[first_roll..first_roll + rolls];
-            scan_keeps(simd, (&values[..first_roll], stops, out));
-            by_rolls_left.push(out.to_vec());
-        }
+        let mut by_rolls_left = Vec::new();
+        self.lane_keeps(&mut by_rolls_left);
         (0..self.lanes)
             .map(|l| TurnKeeps {
                 by_rolls_left: by_rolls_left
@@ -813,6 +806,24 @@ impl CardKeepValues {
                     .collect(),
             })
             .collect()
+    }
+
+    /// [`CardKeepValues::keeps`] as the scan gives them, every lane together:
+    /// `into[n - 1][r][lane]`, the keep of the roll at offset `r` with `n` rolls left (`into`'s
+    /// memory reused).
+    pub fn lane_keeps(&self, into: &mut Vec<Vec<[u16; CARD_LANES]>>) {
+        let simd = *DETECTED;
+        let (first_roll, rolls) = (self.dice.first_roll(), self.dice.rolls());
+        into.resize_with(self.layers, Vec::new);
+        let stops = &self.with_rolls_left(1)[first_roll..first_roll + rolls];
+        for (values, out) in self.by_rolls_left[..self.layers]
+            .iter()
+            .zip(into.iter_mut())
+        {
+            out.clear();
+            out.resize(rolls, [0; CARD_LANES]);
+            scan_keeps(simd, (&values[..first_roll], stops, out));
+        }
     }
 }
 
@@ -828,6 +839,7 @@ pub(crate) fn card_keep_values(
     into.dice = turn.scores.dice;
     into.lanes = lanes.len();
     into.layers = 0;
+    let first_roll = into.dice.first_roll();
     card_layers(
         turn,
         layout,
@@ -841,7 +853,14 @@ pub(crate) fn card_keep_values(
                 }
                 let to = &mut into.by_rolls_left[into.layers];
                 to.clear();
-                to.extend_from_slice(k);
+                // With two rolls left or more only the keeps of fewer than all the dice are
+                // read: the rolls' own entries are those of stopping, with one roll left.
+                let read = if into.layers == 0 {
+                    k.len()
+                } else {
+                    first_roll
+                };
+                to.extend_from_slice(&k[..read]);
                 into.layers += 1;
             }
         },

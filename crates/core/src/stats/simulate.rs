@@ -29,7 +29,7 @@ use crate::game::rules::Rules;
 use crate::game::state::{Bonuses, Layout, State};
 use crate::policy::expected::{CardBoxes, StateBoxes, best_box_for, card_best_boxes};
 use crate::policy::player::{Player, PolicyTurn};
-use crate::solve::expected::{CARD_LANES, CardKeepValues, TurnKeeps};
+use crate::solve::expected::{CARD_LANES, CardKeepValues};
 use crate::stats::distribution::{Interval, Part, Tally};
 use crate::tables::expected::StrategyTable;
 
@@ -464,7 +464,7 @@ enum SharedTurn<'a> {
     /// The optimal policy's: every keep and every box chosen at once.
     Optimal {
         table: &'a StrategyTable,
-        keeps: TurnKeeps,
+        keeps: Vec<Vec<[u16; CARD_LANES]>>,
         boxes: CardBoxes,
     },
     /// Another policy's, its decisions taken as the games meet them.
@@ -496,9 +496,11 @@ impl<'a> SharedTurns<'a> {
                     Player::Optimal(table) => {
                         let mut values = CardKeepValues::new(rules.dice());
                         table.card_keep_values(&[state], &mut values);
+                        let mut keeps = Vec::new();
+                        values.lane_keeps(&mut keeps);
                         SharedTurn::Optimal {
                             table,
-                            keeps: values.keeps().swap_remove(0),
+                            keeps,
                             boxes: card_best_boxes(table, &[state]),
                         }
                     }
@@ -537,7 +539,7 @@ impl SharedTurn<'_> {
             } => {
                 let state = group[0].state();
                 decisions.forget();
-                decisions.take_keeps(keeps);
+                decisions.take_keeps(keeps, 0);
                 decisions.take_boxes(boxes, 0);
                 for g in group.iter_mut() {
                     let played = decisions.play(
@@ -613,10 +615,13 @@ impl Decisions {
         }
     }
 
-    /// Takes every keep at once.
-    fn take_keeps(&mut self, keeps: &TurnKeeps) {
-        for (row, from) in self.keeps.iter_mut().zip(&keeps.by_rolls_left) {
-            row.copy_from_slice(from);
+    /// Takes every keep at once: those of lane `lane` of `keeps` (by rolls left less one, then
+    /// roll offset, as [`CardKeepValues::lane_keeps`] gives them).
+    fn take_keeps(&mut self, keeps: &[Vec<[u16; CARD_LANES]>], lane: usize) {
+        for (row, from) in self.keeps.iter_mut().zip(keeps) {
+            for (keep, of_roll) in row.iter_mut().zip(from) {
+                *keep = of_roll[lane];
+            }
         }
         self.taken = None;
     }
@@ -691,6 +696,8 @@ const VALUED_BOXES: usize = 4;
 /// The memory of [`play_optimal`], reused from block to block.
 struct OptimalScratch {
     keep_values: CardKeepValues,
+    /// The keeps of every roll of every lane, when chosen at once.
+    lane_keeps: Vec<Vec<[u16; CARD_LANES]>>,
     state_boxes: StateBoxes,
 }
 
@@ -698,6 +705,7 @@ impl OptimalScratch {
     fn new(rules: &Rules) -> OptimalScratch {
         OptimalScratch {
             keep_values: CardKeepValues::new(rules.dice()),
+            lane_keeps: Vec::new(),
             state_boxes: StateBoxes::new(),
         }
     }
@@ -721,11 +729,15 @@ fn play_optimal(
     let states: Vec<State> = lanes.iter().map(|g| g[0].state()).collect();
     let OptimalScratch {
         keep_values,
+        lane_keeps,
         state_boxes,
     } = scratch;
     table.card_keep_values(&states, keep_values);
     let games: usize = lanes.iter().map(|g| g.len()).sum();
-    let keeps = (games >= DECIDED_KEEPS).then(|| keep_values.keeps());
+    let keeps = (games >= DECIDED_KEEPS).then(|| {
+        keep_values.lane_keeps(lane_keeps);
+        &*lane_keeps
+    });
     let boxed: Vec<usize> = (0..lanes.len())
         .filter(|&l| lanes[l].len() >= DECIDED_BOXES)
         .collect();
@@ -738,8 +750,8 @@ fn play_optimal(
     for (lane, group) in lanes.iter_mut().enumerate() {
         let state = states[lane];
         decisions.forget();
-        if let Some(keeps) = &keeps {
-            decisions.take_keeps(&keeps[lane]);
+        if let Some(keeps) = keeps {
+            decisions.take_keeps(keeps, lane);
         }
         if let (Some(boxes), Some(at)) = (&boxes, boxed.iter().position(|&l| l == lane)) {
             decisions.take_boxes(boxes, at);
