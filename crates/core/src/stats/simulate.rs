@@ -716,7 +716,8 @@ impl OptimalScratch {
 /// keep values of every state ([`StrategyTable::card_keep_values`]); the keeps are chosen
 /// for every roll at once when the states have [`DECIDED_KEEPS`] games or more, else each the
 /// first time a game meets its roll; the boxes of the states of [`DECIDED_BOXES`] games or
-/// more all at once ([`card_best_boxes`]), the others' as met ([`best_box_for`]).
+/// more all at once ([`card_best_boxes`]), the others' as met: from the state's boxes valued
+/// once ([`StateBoxes`]) from [`VALUED_BOXES`] games, else each valued ([`best_box_for`]).
 fn play_optimal(
     rules: &Rules,
     keying: &Keying,
