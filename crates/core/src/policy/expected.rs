@@ -547,28 +547,20 @@ pub fn advise(table: &StrategyTable, position: &Position) -> Result<Advice, Advi
         let mut candidates = Vec::with_capacity(keeps.len());
         turn_layers(table, &state, layer, |l, layer_values| {
             if l == layer {
-                candidates.extend(keeps.iter().map(|&keep| match stop {
-                    Some(b) if keep.len() == all => {
-                        let stop_and_score = Some(b.category.name());
-                        (
-                            Action::Keep {
-                                keep,
-                                stop_and_score,
-                            },
-                            base + b.future,
-                        )
-                    }
-                    _ => {
-                        let stop_and_score = None;
-                        let value = base + layer_values[keep.index()];
-                        (
-                            Action::Keep {
-                                keep,
-                                stop_and_score,
-                            },
-                            value,
-                        )
-                    }
+                candidates.extend(keeps.iter().map(|&keep| {
+                    let stop = stop.filter(|_| keep.len() == all);
+                    let value = match stop {
+                        Some(b) => base + b.future,
+                        None => base + layer_values[keep.index()],
+                    };
+                    let stop_and_score = stop.map(|b| b.category.name());
+                    (
+                        Action::Keep {
+                            keep,
+                            stop_and_score,
+                        },
+                        value,
+                    )
                 }));
             }
         });

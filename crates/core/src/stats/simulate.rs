@@ -27,7 +27,7 @@ use crate::game::dice::{Dice, GameDice, Multiset, Roll};
 use crate::game::rules::BoxMask;
 use crate::game::rules::Rules;
 use crate::game::state::{Bonuses, Layout, State};
-use crate::policy::expected::{CardBoxes, StateBoxes, best_box_for, card_best_boxes};
+use crate::policy::expected::{BoxChoice, CardBoxes, StateBoxes, best_box_for, card_best_boxes};
 use crate::policy::player::{Player, PolicyTurn};
 use crate::solve::expected::{CARD_LANES, CardKeepValues};
 use crate::stats::distribution::{Interval, Part, Tally};
@@ -546,9 +546,8 @@ impl SharedTurn<'_> {
                         &mut g.dice,
                         |_, _| unreachable!("every keep of the turn is taken"),
                         |roll| {
-                            let c = best_box_for(table, &state, &Dice::from_index(roll))
-                                .expect("a legal box");
-                            (c.index, c.points, c.bonuses)
+                            let c = best_box_for(table, &state, &Dice::from_index(roll));
+                            scored(&c.expect("a legal box"))
                         },
                     );
                     g.score_turn(rules, keying, played, tally);
@@ -557,6 +556,11 @@ impl SharedTurn<'_> {
             SharedTurn::Other(turn) => play_group(rules, keying, turn, group, decisions, tally),
         }
     }
+}
+
+/// What filling the box `c` does to a game: the box, its points, the bonuses earned.
+fn scored(c: &BoxChoice) -> (usize, u32, Bonuses) {
+    (c.index, c.points, c.bonuses)
 }
 
 /// The decisions of one policy turn, each taken the first time a game of the group meets its
@@ -629,9 +633,7 @@ impl Decisions {
     /// Takes every box at once: the choices of lane `lane` of `boxes`.
     fn take_boxes(&mut self, boxes: &CardBoxes, lane: usize) {
         for (r, known) in self.boxes.iter_mut().enumerate() {
-            *known = boxes
-                .of_roll(r, lane)
-                .map(|c| (c.index, c.points, c.bonuses));
+            *known = boxes.of_roll(r, lane).map(scored);
         }
         self.taken = None;
     }
@@ -774,7 +776,7 @@ fn play_optimal(
                         None => best_box_for(table, &state, &dice),
                     }
                     .expect("a legal box");
-                    (c.index, c.points, c.bonuses)
+                    scored(&c)
                 },
             );
             g.score_turn(rules, keying, played, tally);
