@@ -345,7 +345,11 @@ pub(crate) struct Plan<T> {
     /// roll (multiset index; the roll itself to stop) with one roll left, then with two (and
     /// three, in a game of four rolls a turn), one per roll each. Empty: every roll takes its
     /// best keep ([`best_keeps`]).
-    pub(crate) keep_policy: Vec<u16>,
+    keep_policy: Vec<u16>,
+    /// The rolls (offsets) `keep_policy` stops on with two rolls left or more: their final
+    /// values are kept apart, at `k[dice.multisets() + r]`, before the first layer of keeps
+    /// replaces them (with one roll left, stopping leaves the final value where it is).
+    later_stops: Vec<u16>,
 }
 
 impl<T: Real> Plan<T> {
@@ -361,6 +365,7 @@ impl<T: Real> Plan<T> {
             extra: Vec::new(),
             width: 1,
             keep_policy: Vec::new(),
+            later_stops: Vec::new(),
         }
     }
 
@@ -369,6 +374,7 @@ impl<T: Real> Plan<T> {
     pub(crate) fn begin(&mut self, width: usize, max_rows: usize) {
         self.width = width;
         self.keep_policy.clear();
+        self.later_stops.clear();
         self.ranked.clear();
         self.roll_rows.clear();
         self.added.clear();
@@ -389,6 +395,26 @@ impl<T: Real> Plan<T> {
         self.rows.reserve(per_line::<T>() + max_rows * width);
         self.start = aligned_start(&self.rows);
         self.rows.resize(self.start, T::ZERO);
+    }
+
+    /// Makes the plan follow the keeps `keeps` (see [`Plan::keep_policy`]: one per roll of
+    /// `dice` with one roll left, then with two, and so on) instead of the best ones.
+    pub(crate) fn follow_keeps(&mut self, dice: DiceSpace, keeps: impl IntoIterator<Item = u16>) {
+        self.keep_policy.clear();
+        self.keep_policy.extend(keeps);
+        let (first_roll, rolls) = (dice.first_roll(), dice.rolls());
+        self.later_stops.clear();
+        for r in 0..rolls {
+            let stop = (first_roll + r) as u16;
+            if self.keep_policy[rolls..]
+                .iter()
+                .skip(r)
+                .step_by(rolls)
+                .any(|&k| k == stop)
+            {
+                self.later_stops.push(r as u16);
+            }
+        }
     }
 
     /// Number of rows made so far: the index of the next.
@@ -780,10 +806,11 @@ fn turn_of<T: Real, const N: usize>(
         visit(Layer::Opening, &k[..multisets]);
         return;
     }
-    if !plan.keep_policy.is_empty() {
-        // A policy that stops with rolls left scores the roll as it is: keep the final
-        // roll's values after the multisets (`k` has `KEEP_ENTRIES` entries).
-        k.copy_within(dice.first_roll()..multisets, multisets);
+    // A policy that stops with two rolls left or more scores the roll as it is: keep those
+    // rolls' final values after the multisets (`k` has `KEEP_ENTRIES` entries).
+    for &r in &plan.later_stops {
+        let r = usize::from(r);
+        k[multisets + r] = k[dice.first_roll() + r];
     }
     expect_keeps(k, dice);
     visit(Layer::OneRollLeft, &k[..multisets]);
@@ -818,28 +845,31 @@ fn choose_keeps<T: Real, const N: usize>(
         best_keeps(k, dice);
     } else {
         let rolls = dice.rolls();
-        policy_keeps(&plan.keep_policy[layer * rolls..][..rolls], dice, k);
+        policy_keeps(&plan.keep_policy[layer * rolls..][..rolls], dice, layer, k);
     }
 }
 
-/// Step 3 under a given policy: each roll's entry becomes the value of the keep the policy
-/// takes for it (`keeps[r]`, a multiset index), or, when the policy stops (the roll's own
-/// index), the final roll's value, kept at `k[dice.multisets() + r]`. Only the rolls' entries
-/// are read afterwards, by [`expect_keeps`] or the opening mean.
+/// Step 3 under a given policy, for layer `layer` of keeps (0: one roll left): each roll's
+/// entry becomes the value of the keep the policy takes for it (`keeps[r]`, a multiset
+/// index), or, when the policy stops (the roll's own index), the final roll's value: still in
+/// the roll's entry with one roll left, kept at `k[dice.multisets() + r]` for the layers after
+/// ([`Plan::follow_keeps`]). Only the rolls' entries are read afterwards, by [`expect_keeps`]
+/// or the opening mean.
 #[inline(always)]
 pub(crate) fn policy_keeps<T: Real, const N: usize>(
     keeps: &[u16],
     dice: DiceSpace,
+    layer: usize,
     k: &mut [[T; N]],
 ) {
     let (first_roll, multisets) = (dice.first_roll(), dice.multisets());
     for (r, &keep) in keeps.iter().enumerate() {
-        let keep = usize::from(keep);
-        k[first_roll + r] = if keep == first_roll + r {
-            k[multisets + r]
-        } else {
-            k[keep]
-        };
+        let (keep, roll) = (usize::from(keep), first_roll + r);
+        if keep != roll {
+            k[roll] = k[keep];
+        } else if layer > 0 {
+            k[roll] = k[multisets + r];
+        }
     }
 }
 

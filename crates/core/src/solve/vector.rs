@@ -430,7 +430,6 @@ pub(crate) fn follow_policy<T: Real>(
     plan.ranked.clear();
     plan.jokers.clear();
     plan.joker_rows.clear();
-    plan.keep_policy.clear();
     for (r, &row) in chosen.iter().enumerate() {
         let from = plan.joker_rows.len() as u16;
         if row != u16::MAX {
@@ -439,14 +438,14 @@ pub(crate) fn follow_policy<T: Real>(
         plan.jokers
             .push((r as u16, from, plan.joker_rows.len() as u16));
     }
-    let turn = TurnValues::new(ev, state);
+    let turn = &TurnValues::new(ev, state);
     // One layer of keeps per re-roll of the game: those with 1, 2, ... rolls left.
-    for rolls_left in 1..scores.rolls {
-        for r in 0..rolls {
-            let (keep, _) = turn.best_keep_of_roll(rolls_left, r);
-            plan.keep_policy.push(keep as u16);
-        }
-    }
+    plan.follow_keeps(
+        scores.dice,
+        (1..scores.rolls).flat_map(|rolls_left| {
+            (0..rolls).map(move |r| turn.best_keep_of_roll(rolls_left, r).0 as u16)
+        }),
+    );
     used
 }
 
