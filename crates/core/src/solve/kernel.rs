@@ -329,6 +329,10 @@ pub(crate) struct Plan<T> {
     /// made by [`Plan::index_rolls`] for the blocks of one state; empty after
     /// [`Plan::begin`], when [`score_final_roll`] works the rows out from `ranked`.
     roll_rows: Vec<u16>,
+    /// Where each roll's rows start in `roll_rows` (one more entry than rolls), when
+    /// [`Plan::index_rolls`] left out each box's floor: then a roll lists only the rows of
+    /// the boxes where it scores more than their fewest points. Empty otherwise.
+    roll_from: Vec<u16>,
     /// The five-of-a-kind rolls decided by the Joker: (roll offset, range of `joker_rows`).
     pub(crate) jokers: Vec<(u16, u16, u16)>,
     /// Rows of the Joker's choices.
@@ -357,6 +361,7 @@ impl<T: Real> Plan<T> {
         Plan {
             ranked: Vec::with_capacity(BOX_SLOTS),
             roll_rows: Vec::new(),
+            roll_from: Vec::new(),
             added: Vec::with_capacity(BOX_SLOTS),
             jokers: Vec::with_capacity(FACES),
             joker_rows: Vec::with_capacity(FACES * BOX_SLOTS),
@@ -377,6 +382,7 @@ impl<T: Real> Plan<T> {
         self.later_stops.clear();
         self.ranked.clear();
         self.roll_rows.clear();
+        self.roll_from.clear();
         self.added.clear();
         self.jokers.clear();
         self.joker_rows.clear();
@@ -434,13 +440,29 @@ impl<T: Real> Plan<T> {
     /// Works out the row of each box of `ranked` for each roll once, for a state whose turn
     /// is run block after block ([`Plan::restart_rows`] keeps them): call it after `ranked`
     /// is final; [`Plan::begin`] forgets them.
-    pub(crate) fn index_rolls(&mut self, scores: &ScoreTable) {
+    ///
+    /// `above_floor`: for an objective whose values never fall as points are scored (a box's
+    /// row of more points is worth at least its row of fewer, lane by lane, to the bit), each
+    /// box's first row, its fewest points (its floor), is worth no more than any of its rows:
+    /// the best of the floors is then taken once per block, and a roll lists only the rows
+    /// of the boxes where it scores more than their fewest. The best box of each roll is the
+    /// same maximum, with about half the rows read.
+    pub(crate) fn index_rolls(&mut self, scores: &ScoreTable, above_floor: bool) {
         self.roll_rows.clear();
+        self.roll_from.clear();
         for ranks in &scores.rank {
-            for &(c, first) in &self.ranked {
-                self.roll_rows
-                    .push(first + u16::from(ranks[usize::from(c)]));
+            if above_floor {
+                self.roll_from.push(self.roll_rows.len() as u16);
             }
+            for &(c, first) in &self.ranked {
+                let rank = ranks[usize::from(c)];
+                if !above_floor || rank > 0 {
+                    self.roll_rows.push(first + u16::from(rank));
+                }
+            }
+        }
+        if above_floor {
+            self.roll_from.push(self.roll_rows.len() as u16);
         }
     }
 
@@ -578,7 +600,32 @@ fn final_roll_with<'p, T: Real + 'p, const N: usize>(
         }
     };
     let boxes = plan.ranked.len();
-    if boxes > 0 && plan.roll_rows.len() == boxes * scores.rank.len() {
+    if !plan.roll_from.is_empty() {
+        // Each box's floor read once for all the rolls; then each roll's rows above them.
+        let mut floor = [T::NEG_INFINITY; N];
+        for &(_, first) in &plan.ranked {
+            let row = lanes(usize::from(first));
+            for l in 0..N {
+                floor[l] = fmax(floor[l], row[l]);
+            }
+        }
+        for (r, from) in plan.roll_from.windows(2).enumerate() {
+            let mut acc = floor;
+            if !plan.added.is_empty() {
+                let added = start(k, r);
+                for l in 0..N {
+                    acc[l] = fmax(acc[l], added[l]);
+                }
+            }
+            for &row in &plan.roll_rows[usize::from(from[0])..usize::from(from[1])] {
+                let row = lanes(usize::from(row));
+                for l in 0..N {
+                    acc[l] = fmax(acc[l], row[l]);
+                }
+            }
+            k[first_roll + r] = acc;
+        }
+    } else if boxes > 0 && plan.roll_rows.len() == boxes * scores.rank.len() {
         // The rows worked out once for the state (`Plan::index_rolls`).
         for (r, rows) in plan.roll_rows.chunks_exact(boxes).enumerate() {
             let mut acc = start(k, r);

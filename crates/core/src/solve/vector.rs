@@ -346,6 +346,25 @@ impl<T: Real> VectorObjective<T> {
         }
     }
 
+    /// Whether scoring more points never lowers a value: every choice is the objective's
+    /// best (no policy followed) and the full card's vector, with the constants around it,
+    /// never falls the way points move the coordinate. Then no state's vector falls either,
+    /// to the bit (the kernel's sums, sixths, means and maxima never fall when a row rises),
+    /// and a box's row of more points is worth at least its row of fewer, lane by lane: the
+    /// final roll reads only the rows above each box's floor ([`Plan::index_rolls`]).
+    pub(crate) fn never_falls_with_points(&self) -> bool {
+        let read: Vec<f64> = std::iter::once(self.below)
+            .chain(self.terminal.1.iter().copied())
+            .chain(std::iter::once(self.above))
+            .map(T::to_f64)
+            .collect();
+        self.policy.is_none()
+            && read.windows(2).all(|w| match self.direction {
+                Direction::Need => w[0] >= w[1],
+                Direction::Banked => w[0] <= w[1],
+            })
+    }
+
     /// This objective with every choice made by the optimal policy of `ev` instead.
     fn following(self, ev: Arc<dyn ExpectedValues>) -> VectorObjective<T> {
         VectorObjective {
@@ -578,13 +597,14 @@ fn solve_card<T: Real, const W: usize>(
         lanes: 0,
     };
     let above = objective.above.to_f64();
+    let above_floor = objective.never_falls_with_points();
     let mut block = Vec::with_capacity(BLOCK);
     for (state, same) in card_states(rules, filled) {
         let mut specs = lay_out(&mut scratch.plan, rules, scores, &state);
         if let Some(ev) = &objective.policy {
             specs = follow_policy(&mut scratch.plan, &specs, ev.as_ref(), scores, &state);
         }
-        scratch.plan.index_rolls(scores);
+        scratch.plan.index_rolls(scores, above_floor);
         // The coordinates where the state's vector can differ from its constants: those at
         // which some successor's stored range is read.
         let (mut from, mut to) = (i64::MAX, i64::MIN);
