@@ -587,6 +587,27 @@ pub trait ExpectedValues: std::fmt::Debug + Send + Sync {
     /// [`Layer`]) as future points of this turn and after (the solver's own kernel, one
     /// lane).
     fn turn(&self, state: &State, last: Layer, visit: &mut dyn FnMut(Layer, &[f64]));
+    /// The optimal keeps of the turns of `states`, all of one card: each state's
+    /// [`TurnValues::best_keep_of_roll`] for every roll (by default one turn at a time; a
+    /// table that runs the kernel over several states at once does better).
+    fn card_keeps(&self, states: &[State]) -> Vec<TurnKeeps> {
+        let dice = self.rules().dice();
+        states
+            .iter()
+            .map(|state| {
+                let turn = TurnValues::new(self, state);
+                TurnKeeps {
+                    by_rolls_left: (1..self.rules().rolls())
+                        .map(|n| {
+                            (0..dice.rolls())
+                                .map(|r| turn.best_keep_of_roll(n, r).0 as u16)
+                                .collect()
+                        })
+                        .collect(),
+                }
+            })
+            .collect()
+    }
 }
 
 /// Shared solved values are the values they share.
@@ -601,6 +622,10 @@ impl<T: ExpectedValues + ?Sized> ExpectedValues for std::sync::Arc<T> {
 
     fn turn(&self, state: &State, last: Layer, visit: &mut dyn FnMut(Layer, &[f64])) {
         (**self).turn(state, last, visit);
+    }
+
+    fn card_keeps(&self, states: &[State]) -> Vec<TurnKeeps> {
+        (**self).card_keeps(states)
     }
 }
 

@@ -553,7 +553,8 @@ fn solve_mover<T: Lane, const W: usize>(
     if let Player::Expected(ev) = game.mover(ply) {
         // Reads the boxes in card order: before the reversal below (a policy's plan has
         // no ranked boxes left to reverse).
-        specs = follow_policy(&mut scratch.plan, &specs, ev.as_ref(), scores, &state);
+        let keeps = &ev.card_keeps(&[state])[0];
+        specs = follow_policy(&mut scratch.plan, &specs, ev.as_ref(), keeps, scores);
     }
     // The boxes last to first: of boxes of exactly the same value a maximum keeps the later
     // row, so the box first on the card is chosen (which changes no value, but a tie

@@ -37,7 +37,7 @@ use crate::game::state::{
     Layout, State, UpperTotals, cards_by_depth, reachable_upper_totals, set_bits,
 };
 use crate::game::ties::Preferred;
-use crate::solve::expected::{ExpectedValues, TurnValues, shared_upper_totals};
+use crate::solve::expected::{ExpectedValues, TurnKeeps, shared_upper_totals};
 use crate::solve::kernel::{KeepArray, Layer, Plan, Real, ScoreTable, opening_mean, run_turn};
 use crate::solve::simd::{Simd, simd_dispatch};
 
@@ -386,11 +386,12 @@ impl<T: Real> VectorObjective<T> {
     }
 }
 
-/// Makes `plan` (laid out for `state` by [`lay_out`], rows `specs`) follow the optimal
+/// Makes `plan` (laid out for a state by [`lay_out`], rows `specs`) follow the optimal
 /// policy of `ev` instead of the best choice: each roll's one row is the box that policy
 /// fills (as a choice of one row, by the Joker's mechanism), and its keeps with each number
-/// of rolls left (1 to the game's rolls less one) are the policy's ([`crate::solve::kernel::policy_keeps`]). Returns the rows left to
-/// fill: those of the boxes some roll fills, in the order of `specs`.
+/// of rolls left (1 to the game's rolls less one) are the policy's, `keeps` (the state's
+/// [`ExpectedValues::card_keeps`]; see [`crate::solve::kernel::policy_keeps`]). Returns the
+/// rows left to fill: those of the boxes some roll fills, in the order of `specs`.
 ///
 /// The box of a roll is chosen among the rows the plan offers it (the open boxes in card
 /// order, or the Joker's rows), each worth its points and bonus plus the expected score
@@ -401,8 +402,8 @@ pub(crate) fn follow_policy<T: Real>(
     plan: &mut Plan<T>,
     specs: &[RowSpec],
     ev: &dyn ExpectedValues,
+    keeps: &TurnKeeps,
     scores: &ScoreTable,
-    state: &State,
 ) -> Vec<RowSpec> {
     let worth: Vec<f64> = specs
         .iter()
@@ -457,14 +458,8 @@ pub(crate) fn follow_policy<T: Real>(
         plan.jokers
             .push((r as u16, from, plan.joker_rows.len() as u16));
     }
-    let turn = &TurnValues::new(ev, state);
     // One layer of keeps per re-roll of the game: those with 1, 2, ... rolls left.
-    plan.follow_keeps(
-        scores.dice,
-        (1..scores.rolls).flat_map(|rolls_left| {
-            (0..rolls).map(move |r| turn.best_keep_of_roll(rolls_left, r).0 as u16)
-        }),
-    );
+    plan.follow_keeps(scores.dice, keeps.by_rolls_left.iter().flatten().copied());
     used
 }
 
@@ -599,10 +594,16 @@ fn solve_card<T: Real, const W: usize>(
     let above = objective.above.to_f64();
     let above_floor = objective.never_falls_with_points();
     let mut block = Vec::with_capacity(BLOCK);
-    for (state, same) in card_states(rules, filled) {
+    let states = card_states(rules, filled);
+    // The policy's keeps of every state of the card, chosen together.
+    let keeps = objective.policy.as_ref().map(|ev| {
+        let of: Vec<State> = states.iter().map(|&(state, _)| state).collect();
+        ev.card_keeps(&of)
+    });
+    for (i, (state, same)) in states.into_iter().enumerate() {
         let mut specs = lay_out(&mut scratch.plan, rules, scores, &state);
-        if let Some(ev) = &objective.policy {
-            specs = follow_policy(&mut scratch.plan, &specs, ev.as_ref(), scores, &state);
+        if let (Some(ev), Some(keeps)) = (&objective.policy, &keeps) {
+            specs = follow_policy(&mut scratch.plan, &specs, ev.as_ref(), &keeps[i], scores);
         }
         scratch.plan.index_rolls(scores, above_floor);
         // The coordinates where the state's vector can differ from its constants: those at
@@ -1010,6 +1011,63 @@ mod tests {
                 }
             }
             assert!(checked > 100, "{}: {checked} turns", rules.label());
+        }
+    }
+
+    /// What makes the final roll's floors exact ([`Plan::index_rolls`]): in solved target and
+    /// win tables, each open box's row of more points is worth at least its row of fewer, at
+    /// every coordinate, to the bit (and so at least its floor), in every state of the
+    /// reduced games (the upper boxes, the bonuses and the Joker included).
+    #[test]
+    fn a_box_scoring_more_points_is_worth_at_least_as_much_to_the_bit() {
+        use crate::policy::win::FinalScores;
+        for rules in Rules::all().filter(|r| r.set.solves_in_seconds()) {
+            let objectives = [
+                VectorObjective::<f32>::target(rules),
+                VectorObjective::<f32>::win(rules, &[FinalScores::point(90)]),
+            ];
+            for objective in &objectives {
+                assert!(objective.never_falls_with_points());
+                let open = 4;
+                let table = solve_reduced(objective, open, Simd::detect(), &|_, _| {});
+                let scores = ScoreTable::new(&rules);
+                let mut plan = Plan::<f32>::new();
+                let (mut rows, mut rising) = (0, 0);
+                for state in reachable_states(&rules) {
+                    let left = rules.box_count() - state.filled.count_ones() as usize;
+                    if left == 0 || left > open {
+                        continue;
+                    }
+                    let specs = lay_out(&mut plan, &rules, &scores, &state);
+                    let range = table.range(&state);
+                    let sign = objective.direction.sign();
+                    for &(c, first) in &plan.ranked {
+                        let count = scores.distinct[usize::from(c)].len();
+                        let box_rows = &specs[usize::from(first)..][..count];
+                        for pair in box_rows.windows(2) {
+                            for x in i64::from(range.lo) - 20..range.end() + 20 {
+                                let read = |s: &RowSpec| {
+                                    table.value(&s.next, x + sign * s.gain()).unwrap()
+                                };
+                                let (fewer, more) = (read(&pair[0]), read(&pair[1]));
+                                assert!(
+                                    more >= fewer,
+                                    "{} {}: {state:?}, box {c}: {more} < {fewer} at {x}",
+                                    rules.label(),
+                                    objective.name
+                                );
+                                rows += 1;
+                                rising += usize::from(more > fewer);
+                            }
+                        }
+                    }
+                }
+                assert!(
+                    rising > 1000 && rows > rising,
+                    "{}: {rising} of {rows}",
+                    rules.label()
+                );
+            }
         }
     }
 

@@ -325,6 +325,10 @@ impl ExpectedValues for StrategyTable {
             visit,
         );
     }
+
+    fn card_keeps(&self, states: &[State]) -> Vec<TurnKeeps> {
+        StrategyTable::card_keeps(self, states)
+    }
 }
 
 /// Checks a table file's bytes part by part and returns its head and where the stored
