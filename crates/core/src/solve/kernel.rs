@@ -333,6 +333,12 @@ pub(crate) struct Plan<T> {
     /// [`Plan::index_rolls`] left out each box's floor: then a roll lists only the rows of
     /// the boxes where it scores more than their fewest points. Empty otherwise.
     roll_from: Vec<u16>,
+    /// The boxes `roll_rows` was made for, and whether above their floors: the next state of
+    /// a card (the same boxes open, their rows in the same places) reuses it. `None` after
+    /// [`Plan::begin`]: no index, the kernel works the rows out from `ranked`.
+    indexed: Option<(Vec<(u8, u16)>, bool)>,
+    /// The last index made, kept for reuse while `indexed` is `None`.
+    last_index: (Vec<(u8, u16)>, bool),
     /// The five-of-a-kind rolls decided by the Joker: (roll offset, range of `joker_rows`).
     pub(crate) jokers: Vec<(u16, u16, u16)>,
     /// Rows of the Joker's choices.
@@ -362,6 +368,8 @@ impl<T: Real> Plan<T> {
             ranked: Vec::with_capacity(BOX_SLOTS),
             roll_rows: Vec::new(),
             roll_from: Vec::new(),
+            indexed: None,
+            last_index: (Vec::new(), false),
             added: Vec::with_capacity(BOX_SLOTS),
             jokers: Vec::with_capacity(FACES),
             joker_rows: Vec::with_capacity(FACES * BOX_SLOTS),
@@ -381,8 +389,9 @@ impl<T: Real> Plan<T> {
         self.keep_policy.clear();
         self.later_stops.clear();
         self.ranked.clear();
-        self.roll_rows.clear();
-        self.roll_from.clear();
+        if let Some(index) = self.indexed.take() {
+            self.last_index = index;
+        }
         self.added.clear();
         self.jokers.clear();
         self.joker_rows.clear();
@@ -439,7 +448,9 @@ impl<T: Real> Plan<T> {
 
     /// Works out the row of each box of `ranked` for each roll once, for a state whose turn
     /// is run block after block ([`Plan::restart_rows`] keeps them): call it after `ranked`
-    /// is final; [`Plan::begin`] forgets them.
+    /// is final; [`Plan::begin`] forgets them. The next state with the same boxes (the
+    /// states of a card, one after another) reuses them: a plan indexes the rolls of one
+    /// [`ScoreTable`] in its life.
     ///
     /// `above_floor`: for an objective whose values never fall as points are scored (a box's
     /// row of more points is worth at least its row of fewer, lane by lane, to the bit), each
@@ -448,6 +459,15 @@ impl<T: Real> Plan<T> {
     /// of the boxes where it scores more than their fewest. The best box of each roll is the
     /// same maximum, with about half the rows read.
     pub(crate) fn index_rolls(&mut self, scores: &ScoreTable, above_floor: bool) {
+        if self.indexed.is_none()
+            && self.last_index.1 == above_floor
+            && self.last_index.0 == self.ranked
+        {
+            // The previous state's boxes, rows and rank table: its index holds.
+            self.indexed = Some(std::mem::take(&mut self.last_index));
+            return;
+        }
+        self.indexed = Some((self.ranked.clone(), above_floor));
         self.roll_rows.clear();
         self.roll_from.clear();
         for ranks in &scores.rank {
@@ -600,7 +620,8 @@ fn final_roll_with<'p, T: Real + 'p, const N: usize>(
         }
     };
     let boxes = plan.ranked.len();
-    if !plan.roll_from.is_empty() {
+    let indexed = plan.indexed.is_some();
+    if indexed && !plan.roll_from.is_empty() {
         // Each box's floor read once for all the rolls; then each roll's rows above them.
         let mut floor = [T::NEG_INFINITY; N];
         for &(_, first) in &plan.ranked {
@@ -625,7 +646,7 @@ fn final_roll_with<'p, T: Real + 'p, const N: usize>(
             }
             k[first_roll + r] = acc;
         }
-    } else if boxes > 0 && plan.roll_rows.len() == boxes * scores.rank.len() {
+    } else if indexed && boxes > 0 && plan.roll_rows.len() == boxes * scores.rank.len() {
         // The rows worked out once for the state (`Plan::index_rolls`).
         for (r, rows) in plan.roll_rows.chunks_exact(boxes).enumerate() {
             let mut acc = start(k, r);
