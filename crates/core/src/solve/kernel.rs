@@ -326,8 +326,9 @@ pub(crate) struct Plan<T> {
     /// A roll adds its points.
     pub(crate) added: Vec<(u8, u16)>,
     /// The row of each box of `ranked` for each roll, roll by roll (`ranked.len()` a roll),
-    /// made by [`Plan::index_rolls`] for the blocks of one state; empty after
-    /// [`Plan::begin`], when [`score_final_roll`] works the rows out from `ranked`.
+    /// made by [`Plan::index_rolls`] for the blocks of one state; unused after
+    /// [`Plan::begin`] (`indexed` is `None`), when [`score_final_roll`] works the rows out
+    /// from `ranked`.
     roll_rows: Vec<u16>,
     /// Where each roll's rows start in `roll_rows` (one more entry than rolls), when
     /// [`Plan::index_rolls`] left out each box's floor: then a roll lists only the rows of
