@@ -840,6 +840,10 @@ impl CardKeepValues {
         let simd = *DETECTED;
         let (first_roll, rolls) = (self.dice.first_roll(), self.dice.rolls());
         into.resize_with(self.layers, Vec::new);
+        if self.layers == 0 {
+            // One roll a turn: no keeps.
+            return;
+        }
         let stops = &self.with_rolls_left(1)[first_roll..first_roll + rolls];
         for (values, out) in self.by_rolls_left[..self.layers]
             .iter()

@@ -422,12 +422,8 @@ impl<T: Real> Plan<T> {
         self.later_stops.clear();
         for r in 0..rolls {
             let stop = (first_roll + r) as u16;
-            if self.keep_policy[rolls..]
-                .iter()
-                .skip(r)
-                .step_by(rolls)
-                .any(|&k| k == stop)
-            {
+            let mut later = self.keep_policy.chunks_exact(rolls).skip(1);
+            if later.any(|layer| layer[r] == stop) {
                 self.later_stops.push(r as u16);
             }
         }
