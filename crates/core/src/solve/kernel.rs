@@ -327,19 +327,19 @@ pub(crate) struct Plan<T> {
     pub(crate) added: Vec<(u8, u16)>,
     /// The row of each box of `ranked` for each roll, roll by roll (`ranked.len()` a roll),
     /// made by [`Plan::index_rolls`] for the blocks of one state; unused after
-    /// [`Plan::begin`] (`indexed` is `None`), when [`score_final_roll`] works the rows out
-    /// from `ranked`.
+    /// [`Plan::begin`] (`indexed` false), when [`score_final_roll`] works the rows out from
+    /// `ranked`.
     roll_rows: Vec<u16>,
     /// Where each roll's rows start in `roll_rows` (one more entry than rolls), when
     /// [`Plan::index_rolls`] left out each box's floor: then a roll lists only the rows of
     /// the boxes where it scores more than their fewest points. Empty otherwise.
     roll_from: Vec<u16>,
-    /// The boxes `roll_rows` was made for, and whether above their floors: the next state of
-    /// a card (the same boxes open, their rows in the same places) reuses it. `None` after
-    /// [`Plan::begin`]: no index, the kernel works the rows out from `ranked`.
-    indexed: Option<(Vec<(u8, u16)>, bool)>,
-    /// The last index made, kept for reuse while `indexed` is `None`.
-    last_index: (Vec<(u8, u16)>, bool),
+    /// Whether `roll_rows` is this plan's index: false after [`Plan::begin`], when the
+    /// kernel works the rows out from `ranked`.
+    indexed: bool,
+    /// The boxes the last index was made for, and whether above their floors: the next
+    /// state of a card (the same boxes open, their rows in the same places) reuses it.
+    index_of: (Vec<(u8, u16)>, bool),
     /// The five-of-a-kind rolls decided by the Joker: (roll offset, range of `joker_rows`).
     pub(crate) jokers: Vec<(u16, u16, u16)>,
     /// Rows of the Joker's choices.
@@ -369,8 +369,8 @@ impl<T: Real> Plan<T> {
             ranked: Vec::with_capacity(BOX_SLOTS),
             roll_rows: Vec::new(),
             roll_from: Vec::new(),
-            indexed: None,
-            last_index: (Vec::new(), false),
+            indexed: false,
+            index_of: (Vec::new(), false),
             added: Vec::with_capacity(BOX_SLOTS),
             jokers: Vec::with_capacity(FACES),
             joker_rows: Vec::with_capacity(FACES * BOX_SLOTS),
@@ -390,9 +390,7 @@ impl<T: Real> Plan<T> {
         self.keep_policy.clear();
         self.later_stops.clear();
         self.ranked.clear();
-        if let Some(index) = self.indexed.take() {
-            self.last_index = index;
-        }
+        self.indexed = false;
         self.added.clear();
         self.jokers.clear();
         self.joker_rows.clear();
@@ -456,15 +454,13 @@ impl<T: Real> Plan<T> {
     /// of the boxes where it scores more than their fewest. The best box of each roll is the
     /// same maximum, with about half the rows read.
     pub(crate) fn index_rolls(&mut self, scores: &ScoreTable, above_floor: bool) {
-        if self.indexed.is_none()
-            && self.last_index.1 == above_floor
-            && self.last_index.0 == self.ranked
-        {
+        self.indexed = true;
+        if self.index_of.1 == above_floor && self.index_of.0 == self.ranked {
             // The previous state's boxes, rows and rank table: its index holds.
-            self.indexed = Some(std::mem::take(&mut self.last_index));
             return;
         }
-        self.indexed = Some((self.ranked.clone(), above_floor));
+        self.index_of.0.clone_from(&self.ranked);
+        self.index_of.1 = above_floor;
         self.roll_rows.clear();
         self.roll_from.clear();
         for ranks in &scores.rank {
@@ -617,7 +613,7 @@ fn final_roll_with<'p, T: Real + 'p, const N: usize>(
         }
     };
     let boxes = plan.ranked.len();
-    let indexed = plan.indexed.is_some();
+    let indexed = plan.indexed;
     if indexed && !plan.roll_from.is_empty() {
         // Each box's floor read once for all the rolls; then each roll's rows above them.
         let mut floor = [T::NEG_INFINITY; N];
