@@ -924,6 +924,16 @@ impl Lattice {
             }
             remove_start.push(remove.len() as u32);
         }
+        // The kernel reads its keep arrays by these indices without a bounds check: each must
+        // be a multiset's (every multiset of fewer than six dice has six children).
+        let below_six = (0..ALL_MULTISETS).filter(|&i| usize::from(size[i]) < MAX_DICE);
+        assert!(
+            below_six
+                .flat_map(|i| add[i])
+                .chain(remove.iter().copied())
+                .all(|j| usize::from(j) < ALL_MULTISETS),
+            "the lattice's children and sub-multisets are multisets"
+        );
         let fact = |n: u8| (1..=u32::from(n)).product::<u32>();
         let ways: Vec<u32> = counts
             .iter()

@@ -538,29 +538,35 @@ struct CardVectors<T> {
     lanes: u64,
 }
 
+/// Where one row of a state's plan reads its lanes: the successor's card and range, and the
+/// shift of its coordinates (the points the row's box scores, with its bonus, towards the
+/// objective's direction). Found once per state, read by each of its blocks.
+struct Source<'a, T> {
+    values: &'a [T],
+    range: Range,
+    shift: i64,
+}
+
 /// The value of a state's turn at the coordinates of one block: the plan's rows filled from
 /// the successors for coordinates `x0..x0 + N`, the kernel run, the opening mean taken (in
 /// `f64`). Appends `N` values to `out`.
 #[inline(always)]
 fn solve_block<T: Real, const N: usize>(
-    (table, objective, scores, specs, x0): BlockArgs<'_, T>,
+    (table, scores, sources, x0): BlockArgs<'_, T>,
     scratch: &mut VectorScratch<T>,
     out: &mut Vec<T>,
 ) {
-    let sign = objective.direction.sign();
-    scratch.plan.restart_rows(N, specs.len());
-    for s in specs {
-        let card = table.solved(s.next.filled);
-        let range = table.range(&s.next);
-        let x = x0 + sign * s.gain();
+    scratch.plan.restart_rows(N, sources.len());
+    for s in sources {
+        let x = x0 + s.shift;
         // Most rows lie inside the successor's stored range: a copy of `N` stored values.
-        let from = x - i64::from(range.lo);
-        if from >= 0 && x + N as i64 <= range.end() {
-            let from = range.offset as usize + from as usize;
-            scratch.plan.push_row_of(&card[from..from + N]);
+        let from = x - i64::from(s.range.lo);
+        if from >= 0 && x + N as i64 <= s.range.end() {
+            let from = s.range.offset as usize + from as usize;
+            scratch.plan.push_row_of(&s.values[from..from + N]);
         } else {
             scratch.plan.push_row_with(|row| {
-                fill_shifted(row, x, card, range, table.below, table.above);
+                fill_shifted(row, x, s.values, s.range, table.below, table.above);
             });
         }
     }
@@ -570,15 +576,9 @@ fn solve_block<T: Real, const N: usize>(
     out.extend(total.iter().map(|&v| T::from_f64(v)));
 }
 
-/// What a block of one state's vector needs: the table so far, the objective, the scores,
-/// the state's rows and the block's first coordinate.
-type BlockArgs<'a, T> = (
-    &'a Solution<T>,
-    &'a VectorObjective<T>,
-    &'a ScoreTable,
-    &'a [RowSpec],
-    i64,
-);
+/// What a block of one state's vector needs: the table so far, the scores, where the
+/// state's rows read and the block's first coordinate.
+type BlockArgs<'a, T> = (&'a Solution<T>, &'a ScoreTable, &'a [Source<'a, T>], i64);
 
 /// Solves the vectors of the states of one card from the solved successors in `table`, in
 /// blocks of at most `W` lanes (32; the narrower blocks finish a vector).
@@ -609,20 +609,25 @@ fn solve_card<T: Real, const W: usize>(
         let of: Vec<State> = states.iter().map(|&(state, _)| state).collect();
         ev.card_keeps(&of)
     });
+    let mut sources = Vec::new();
     for (i, (state, same)) in states.into_iter().enumerate() {
         let mut specs = lay_out(&mut scratch.plan, rules, scores, &state);
         if let (Some(ev), Some(keeps)) = (&objective.policy, &keeps) {
             specs = follow_policy(&mut scratch.plan, &specs, ev.as_ref(), &keeps[i], scores);
         }
         scratch.plan.index_rolls(scores, above_floor);
+        sources.clear();
+        sources.extend(specs.iter().map(|s| Source {
+            values: table.solved(s.next.filled),
+            range: table.range(&s.next),
+            shift: sign * s.gain(),
+        }));
         // The coordinates where the state's vector can differ from its constants: those at
         // which some successor's stored range is read.
         let (mut from, mut to) = (i64::MAX, i64::MIN);
-        for s in &specs {
-            let r = table.range(&s.next);
-            let shift = sign * s.gain();
-            from = from.min(i64::from(r.lo) - shift);
-            to = to.max(r.end() - shift);
+        for s in &sources {
+            from = from.min(i64::from(s.range.lo) - s.shift);
+            to = to.max(s.range.end() - s.shift);
         }
         if sign < 0 {
             // Points still needed: nothing is needed below 1.
@@ -672,7 +677,7 @@ fn solve_card<T: Real, const W: usize>(
             } else {
                 left.next_power_of_two().max(TAIL_BLOCK)
             };
-            let args = (table, objective, scores, &specs[..], from + (b * W) as i64);
+            let args = (table, scores, &sources[..], from + (b * W) as i64);
             match width {
                 32 => solve_block::<T, 32>(args, scratch, &mut block),
                 16 => solve_block::<T, 16>(args, scratch, &mut block),
