@@ -666,7 +666,7 @@ pub(crate) fn ply_cards(rules: &Rules, start: Start, ply: usize) -> (Vec<BoxMask
 /// a ply in parallel (each by the same sequential code, so the values are the same at any
 /// thread count), keeping the plies for which `keep` is true (the start's is always kept).
 /// `progress(done, total)` counts pairs.
-pub fn solve<T: Lane>(
+pub fn solve<T: PlyLane>(
     game: &Game,
     start: Start,
     keep: &(dyn Fn(usize) -> bool + Sync),
@@ -674,12 +674,63 @@ pub fn solve<T: Lane>(
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<Solution<T>, TwoPlayerError> {
     let first_ply = start.ply(&game.rules)?;
-    solve_plies(game, start, first_ply, keep, simd, progress)
+    T::solve_plies(game, start, first_ply, keep, simd, progress)
 }
 
 /// [`solve`] from the last ply down to ply `down_to` only (at least the start's): the last
 /// turns of the (sub)game, whose lowest ply is then the one always kept.
-pub fn solve_plies<T: Lane>(
+pub fn solve_plies<T: PlyLane>(
+    game: &Game,
+    start: Start,
+    down_to: usize,
+    keep: &(dyn Fn(usize) -> bool + Sync),
+    simd: Simd,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<Solution<T>, TwoPlayerError> {
+    T::solve_plies(game, start, down_to, keep, simd, progress)
+}
+
+/// The lanes of a two-player solve (`f32`, `f64` and each with its tie companion), each with
+/// its backward pass compiled in this crate, once, as [`VectorLane`] does for the vector
+/// solve: a generic pass would be compiled again in every crate that calls it.
+///
+/// [`VectorLane`]: crate::solve::vector::VectorLane
+pub trait PlyLane: Lane {
+    /// [`solve_plies`] of this type.
+    #[doc(hidden)]
+    fn solve_plies(
+        game: &Game,
+        start: Start,
+        down_to: usize,
+        keep: &(dyn Fn(usize) -> bool + Sync),
+        simd: Simd,
+        progress: &(dyn Fn(u64, u64) + Sync),
+    ) -> Result<Solution<Self>, TwoPlayerError>;
+}
+
+macro_rules! ply_lane {
+    ($($t:ty),*) => {$(
+        impl PlyLane for $t {
+            // Never inlined into a caller: then the caller's crate would compile the pass.
+            #[inline(never)]
+            fn solve_plies(
+                game: &Game,
+                start: Start,
+                down_to: usize,
+                keep: &(dyn Fn(usize) -> bool + Sync),
+                simd: Simd,
+                progress: &(dyn Fn(u64, u64) + Sync),
+            ) -> Result<Solution<$t>, TwoPlayerError> {
+                solve_plies_of(game, start, down_to, keep, simd, progress)
+            }
+        }
+    )*};
+}
+
+ply_lane!(f32, f64, Duo<f32>, Duo<f64>);
+
+/// [`solve_plies`], generic: compiled only through [`PlyLane`].
+fn solve_plies_of<T: Lane>(
     game: &Game,
     start: Start,
     down_to: usize,

@@ -765,10 +765,47 @@ pub(crate) fn solve_one_card<T: Real>(
     (card.values.into_boxed_slice(), card.ranges)
 }
 
+/// The lanes of a vector solve, `f32` and `f64`, each with its backward pass compiled in this
+/// crate, once. The pass is generic, and a generic function is compiled in every crate that
+/// calls it: without this, the kernel (three instruction sets, five and six dice) was
+/// compiled again in the binary, the server and the tests, minutes of their build (see
+/// ARCHITECTURE.md, the workspace).
+pub trait VectorLane: Real {
+    /// [`solve_cards`] of this type.
+    #[doc(hidden)]
+    fn solve_cards(
+        objective: &VectorObjective<Self>,
+        include: &(dyn Fn(BoxMask) -> bool + Sync),
+        last: usize,
+        simd: Simd,
+        progress: &(dyn Fn(u64, u64) + Sync),
+    ) -> Solution<Self>;
+}
+
+macro_rules! vector_lane {
+    ($($t:ty),*) => {$(
+        impl VectorLane for $t {
+            // Never inlined into a caller: then the caller's crate would compile the pass.
+            #[inline(never)]
+            fn solve_cards(
+                objective: &VectorObjective<$t>,
+                include: &(dyn Fn(BoxMask) -> bool + Sync),
+                last: usize,
+                simd: Simd,
+                progress: &(dyn Fn(u64, u64) + Sync),
+            ) -> Solution<$t> {
+                solve_cards(objective, include, last, simd, progress)
+            }
+        }
+    )*};
+}
+
+vector_lane!(f32, f64);
+
 /// Solves a vector objective for every reachable state, backward from the full cards, one
 /// depth at a time, the cards of a depth in parallel (each by the same sequential code, so
 /// the table is the same at any thread count). `progress(done, total)` counts cards.
-pub fn solve<T: Real>(
+pub fn solve<T: VectorLane>(
     objective: &VectorObjective<T>,
     simd: Simd,
     progress: &(dyn Fn(u64, u64) + Sync),
@@ -778,27 +815,27 @@ pub fn solve<T: Real>(
 
 /// [`solve`] for the reduced game of the cards with at most `open` boxes open (the other
 /// cards are left unsolved): what the brute-force checks compare on.
-pub fn solve_reduced<T: Real>(
+pub fn solve_reduced<T: VectorLane>(
     objective: &VectorObjective<T>,
     open: usize,
     simd: Simd,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Solution<T> {
     let last = objective.rules.box_count().saturating_sub(open);
-    solve_cards(objective, &|_| true, last, simd, progress)
+    T::solve_cards(objective, &|_| true, last, simd, progress)
 }
 
 /// [`solve`] for the cards that follow `filled` (those with every box of `filled` filled;
 /// the other cards are left unsolved): all a game from a card with `filled` needs, for an
 /// objective solved for one position, such as the win objective against given opponents.
-pub fn solve_from<T: Real>(
+pub fn solve_from<T: VectorLane>(
     objective: &VectorObjective<T>,
     filled: BoxMask,
     simd: Simd,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Solution<T> {
     let depth = filled.count_ones() as usize;
-    solve_cards(objective, &|c| c & filled == filled, depth, simd, progress)
+    T::solve_cards(objective, &|c| c & filled == filled, depth, simd, progress)
 }
 
 /// The backward pass of [`solve`] over the cards of depth `last` and more for which

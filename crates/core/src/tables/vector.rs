@@ -119,7 +119,10 @@ impl<T: Real> VectorTable<T> {
         objective: &VectorObjective<T>,
         simd: crate::solve::simd::Simd,
         progress: &(dyn Fn(u64, u64) + Sync),
-    ) -> VectorTable<T> {
+    ) -> VectorTable<T>
+    where
+        T: crate::solve::vector::VectorLane,
+    {
         VectorTable::from(crate::solve::vector::solve(objective, simd, progress))
     }
 
