@@ -2,7 +2,8 @@
 //! virtual environment under `target/tmp/python-venv` (made once and reused while its
 //! interpreter runs), maturin and the test packages from PyPI (each list installed once per
 //! venv; the test packages download while the package compiles), `./python` built into a
-//! wheel by maturin (its Rust build under `target/tmp/python-build`, incremental) and
+//! wheel by maturin (its Rust build under `target/tmp/python-build`, incremental, in the
+//! `wheel-test` profile of `python/Cargo.toml`: the core at opt-level 1, quick to compile) and
 //! installed when it changed, then `pytest python/tests` against the binary of this build and
 //! the tables of [`table_dir`], solved beforehand by the shared fixtures. Without Python (or
 //! without `venv`, or without PyPI) the test says so and passes, unless `CI=true`: then it
@@ -124,7 +125,9 @@ fn build_wheel(
 ) -> Result<PathBuf, String> {
     let _ = std::fs::remove_dir_all(wheels);
     run(Command::new(python)
-        .args(["-m", "maturin", "build", "--release", "--quiet"])
+        .args(["-m", "maturin", "build", "--quiet"])
+        // The core built faster than for a user (see the profile in python/Cargo.toml).
+        .args(["--profile", "wheel-test"])
         .arg("--interpreter")
         .arg(python)
         .arg("--manifest-path")

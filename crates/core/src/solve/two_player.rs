@@ -690,13 +690,15 @@ pub fn solve_plies<T: PlyLane>(
     T::solve_plies(game, start, down_to, keep, simd, progress)
 }
 
-/// The lanes of a two-player solve (`f32`, `f64` and each with its tie companion), each with
-/// its backward pass compiled in this crate, once, as [`VectorLane`] does for the vector
+/// The lanes of a two-player solve: `f32` and `Duo<f32>` (with its tie companion), the
+/// tables', with their backward pass compiled in this crate, once, and `f64` and `Duo<f64>`,
+/// the exact checks', compiled where they are used, as [`VectorLane`] does for the vector
 /// solve: a generic pass would be compiled again in every crate that calls it.
 ///
 /// [`VectorLane`]: crate::solve::vector::VectorLane
 pub trait PlyLane: Lane {
-    /// [`solve_plies`] of this type.
+    /// [`solve_plies`] of this type: for the `f64` lanes this generic default, compiled in
+    /// the crate that calls it.
     #[doc(hidden)]
     fn solve_plies(
         game: &Game,
@@ -705,13 +707,16 @@ pub trait PlyLane: Lane {
         keep: &(dyn Fn(usize) -> bool + Sync),
         simd: Simd,
         progress: &(dyn Fn(u64, u64) + Sync),
-    ) -> Result<Solution<Self>, TwoPlayerError>;
+    ) -> Result<Solution<Self>, TwoPlayerError> {
+        solve_plies_of(game, start, down_to, keep, simd, progress)
+    }
 }
 
 macro_rules! ply_lane {
     ($($t:ty),*) => {$(
         impl PlyLane for $t {
-            // Never inlined into a caller: then the caller's crate would compile the pass.
+            // A function of this crate, never inlined into a caller (then the caller's crate
+            // would compile the pass again).
             #[inline(never)]
             fn solve_plies(
                 game: &Game,
@@ -727,7 +732,9 @@ macro_rules! ply_lane {
     )*};
 }
 
-ply_lane!(f32, f64, Duo<f32>, Duo<f64>);
+ply_lane!(f32, Duo<f32>);
+impl PlyLane for f64 {}
+impl PlyLane for Duo<f64> {}
 
 /// [`solve_plies`], generic: compiled only through [`PlyLane`].
 fn solve_plies_of<T: Lane>(

@@ -765,13 +765,16 @@ pub(crate) fn solve_one_card<T: Real>(
     (card.values.into_boxed_slice(), card.ranges)
 }
 
-/// The lanes of a vector solve, `f32` and `f64`, each with its backward pass compiled in this
-/// crate, once. The pass is generic, and a generic function is compiled in every crate that
-/// calls it: without this, the kernel (three instruction sets, five and six dice) was
-/// compiled again in the binary, the server and the tests, minutes of their build (see
-/// ARCHITECTURE.md, the workspace).
+/// The lanes of a vector solve: `f32`, the tables', with its backward pass compiled in this
+/// crate, once, and `f64`, the exact checks', compiled where it is used. The pass is generic,
+/// and a generic function is compiled in every crate that calls it: without this, the kernel
+/// (three instruction sets, five and six dice) was compiled again in the binary, the server
+/// and the tests, minutes of their build; and with both types compiled here, the `f64` kernel,
+/// which only the tests use, was minutes of every build of the core (the Python package's
+/// too). See ARCHITECTURE.md, the workspace.
 pub trait VectorLane: Real {
-    /// [`solve_cards`] of this type.
+    /// [`solve_cards`] of this type: for `f64` this generic default, compiled in the crate
+    /// that calls it.
     #[doc(hidden)]
     fn solve_cards(
         objective: &VectorObjective<Self>,
@@ -779,28 +782,27 @@ pub trait VectorLane: Real {
         last: usize,
         simd: Simd,
         progress: &(dyn Fn(u64, u64) + Sync),
-    ) -> Solution<Self>;
+    ) -> Solution<Self> {
+        solve_cards(objective, include, last, simd, progress)
+    }
 }
 
-macro_rules! vector_lane {
-    ($($t:ty),*) => {$(
-        impl VectorLane for $t {
-            // Never inlined into a caller: then the caller's crate would compile the pass.
-            #[inline(never)]
-            fn solve_cards(
-                objective: &VectorObjective<$t>,
-                include: &(dyn Fn(BoxMask) -> bool + Sync),
-                last: usize,
-                simd: Simd,
-                progress: &(dyn Fn(u64, u64) + Sync),
-            ) -> Solution<$t> {
-                solve_cards(objective, include, last, simd, progress)
-            }
-        }
-    )*};
+impl VectorLane for f32 {
+    // A function of this crate, never inlined into a caller (then the caller's crate would
+    // compile the pass again).
+    #[inline(never)]
+    fn solve_cards(
+        objective: &VectorObjective<f32>,
+        include: &(dyn Fn(BoxMask) -> bool + Sync),
+        last: usize,
+        simd: Simd,
+        progress: &(dyn Fn(u64, u64) + Sync),
+    ) -> Solution<f32> {
+        solve_cards(objective, include, last, simd, progress)
+    }
 }
 
-vector_lane!(f32, f64);
+impl VectorLane for f64 {}
 
 /// Solves a vector objective for every reachable state, backward from the full cards, one
 /// depth at a time, the cards of a depth in parallel (each by the same sequential code, so
