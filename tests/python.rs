@@ -3,7 +3,7 @@
 //! interpreter runs), maturin and the test packages from PyPI (each list installed once per
 //! venv; the test packages download while the package compiles), `./python` built into a
 //! wheel by maturin (its Rust build under `target/tmp/python-build`, incremental, in the
-//! `wheel-test` profile of `python/Cargo.toml`: the core at opt-level 1, quick to compile) and
+//! `wheel-test` profile of `python/Cargo.toml`: the core at opt-level 1) and
 //! installed when it changed, then `pytest python/tests` against the binary of this build and
 //! the tables of [`table_dir`], solved beforehand by the shared fixtures. Without Python (or
 //! without `venv`, or without PyPI) the test says so and passes, unless `CI=true`: then it
