@@ -1,6 +1,8 @@
-//! The README's examples, run as written: every ```console block is a transcript of `$ `
-//! commands and their exact standard output. In the expected output `[..]` matches any text
-//! (timings, paths). Commands may start with `echo '...' |` to feed standard input.
+//! The examples of the README and of the guide (`docs/*.md`), run as written: every ```console
+//! block is a transcript of `$ ` commands and their exact standard output. In the expected
+//! output `[..]` matches any text (timings, paths). Commands may start with `echo '...' |` to
+//! feed standard input. The blocks of one file run in order in a temporary folder of their
+//! own, so a block may use what an earlier block of the same file made (a table, a file).
 
 use std::path::Path;
 
@@ -11,11 +13,46 @@ struct Example {
     expected: Vec<String>,
 }
 
-fn examples() -> Vec<Example> {
-    let readme = include_str!("../README.md");
+/// The pages that hold examples at least (each with `console` blocks): a guard against a
+/// folder read that silently finds nothing.
+const PAGES_WITH_EXAMPLES: [&str; 6] = [
+    "README.md",
+    "docs/advice.md",
+    "docs/export.md",
+    "docs/rules-files.md",
+    "docs/solver.md",
+    "docs/stats.md",
+];
+
+/// The Markdown files whose examples are run, as (path from the repository root, text):
+/// `README.md`, then every `docs/*.md` in name order, read when the test runs, so that a new
+/// page of the guide is covered without a change here.
+fn pages() -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let read = |name: &str| {
+        std::fs::read_to_string(root.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+    };
+    let mut docs: Vec<String> = std::fs::read_dir(root.join("docs"))
+        .expect("the docs folder")
+        .map(|entry| entry.expect("a docs entry").file_name())
+        .filter_map(|name| name.to_str().map(str::to_string))
+        .filter(|name| name.ends_with(".md"))
+        .collect();
+    docs.sort();
+    let mut out = vec![("README.md".to_string(), read("README.md"))];
+    for name in docs {
+        let path = format!("docs/{name}");
+        let text = read(&path);
+        out.push((path, text));
+    }
+    out
+}
+
+/// The examples of the ```console blocks of `text`, in order.
+fn examples(text: &str) -> Vec<Example> {
     let mut out = Vec::new();
     let mut in_block = false;
-    for line in readme.lines() {
+    for line in text.lines() {
         if line.trim_start().starts_with("```") {
             in_block = !in_block && line.trim() == "```console";
             continue;
@@ -87,7 +124,7 @@ fn matches(pattern: &str, line: &str) -> bool {
     true
 }
 
-fn run_example(dir: &Path, e: &Example) {
+fn run_example(file: &str, dir: &Path, e: &Example) {
     let (input, command) = match e.command.split_once(" | ") {
         Some((echo, cmd)) if echo.starts_with("echo ") => {
             let w = words(echo);
@@ -98,18 +135,23 @@ fn run_example(dir: &Path, e: &Example) {
     let w = words(&command.replace("~/.cache/yahtzee", &dir.display().to_string()));
     assert_eq!(
         w[0], "yahtzee",
-        "README commands start with yahtzee: {}",
+        "{file}: commands start with yahtzee: {}",
         e.command
     );
     let args: Vec<&str> = w[1..].iter().map(String::as_str).collect();
     let o = run_with_input(dir, &args, &input);
-    assert!(o.status.success(), "`{}` failed: {}", e.command, stderr(&o));
+    assert!(
+        o.status.success(),
+        "{file}: `{}` failed: {}",
+        e.command,
+        stderr(&o)
+    );
     let got = stdout(&o);
     let got: Vec<&str> = got.lines().collect();
     assert_eq!(
         got.len(),
         e.expected.len(),
-        "`{}`: {} lines, README shows {}:\n{}",
+        "{file}: `{}`: {} lines, the file shows {}:\n{}",
         e.command,
         got.len(),
         e.expected.len(),
@@ -118,7 +160,7 @@ fn run_example(dir: &Path, e: &Example) {
     for (g, x) in got.iter().zip(&e.expected) {
         assert!(
             matches(x, g),
-            "`{}`:\n  README: {x}\n  got:    {g}",
+            "{file}: `{}`:\n  shown: {x}\n  got:   {g}",
             e.command
         );
     }
@@ -126,15 +168,34 @@ fn run_example(dir: &Path, e: &Example) {
 
 #[test]
 fn readme_examples_reproduce() {
-    let examples = examples();
-    assert!(
-        examples.len() >= 5,
-        "only {} examples found",
-        examples.len()
-    );
-    let dir = temp_dir();
-    for e in &examples {
-        run_example(dir.path(), e);
+    let pages: Vec<(String, Vec<Example>)> = pages()
+        .into_iter()
+        .map(|(file, text)| {
+            let examples = examples(&text);
+            let has_block = text.lines().any(|l| l.trim() == "```console");
+            assert!(
+                !has_block || !examples.is_empty(),
+                "{file}: a console block without a `$ ` command"
+            );
+            (file, examples)
+        })
+        .collect();
+    for known in PAGES_WITH_EXAMPLES {
+        assert!(
+            pages.iter().any(|(f, e)| f == known && !e.is_empty()),
+            "{known}: no examples found"
+        );
+    }
+    let readme = pages[0].1.len();
+    assert!(readme >= 5, "README.md: only {readme} examples found");
+    // The README held 15 examples before the guide was split off it; none is lost.
+    let total: usize = pages.iter().map(|(_, e)| e.len()).sum();
+    assert!(total >= 15, "only {total} examples found in all");
+    for (file, examples) in &pages {
+        let dir = temp_dir();
+        for e in examples {
+            run_example(file, dir.path(), e);
+        }
     }
 }
 
