@@ -2,8 +2,8 @@
 # Measures every table of every shipped rule set: for each, in a fresh folder, the
 # expected-score table (`solve`), the target table (`solve --objective target`) and the
 # distribution table (`solve --objective distribution`), each timed by GNU time (wall clock,
-# peak memory), and the size of its file. Writes results/table-sizes-DATE.md (the README's
-# "Table sizes" quotes it). Run from the repository root after `cargo build --release`
+# peak memory), and the size of its file. Writes results/table-sizes-DATE.md (quoted by
+# docs/performance.md, "Table sizes"). Run from the repository root after `cargo build --release`
 # ($YAHTZEE_BIN names another binary). About 15 minutes on two quiet cores (40 under a load
 # of 9); needs 1.6 GB of free disk (one rule set's tables at a time).
 set -euo pipefail

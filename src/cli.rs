@@ -57,7 +57,7 @@ pub struct RulesArgs {
     /// Rule set: a built-in name (yahtzee: official, forced Joker; yahtzee-free-joker:
     /// Verhoeff's free Joker; yahtzee-plain: no bonus and no Joker; yacht; yatzy: Scandinavian;
     /// yacht-dice: 51 Worldwide Games; maxi-yatzy: six dice, 20 boxes), or the path of a rules
-    /// file (one with a `/` or ending in `.toml`: README, "Rules files"); `yahtzee rules
+    /// file (one with a `/` or ending in `.toml`: docs/rules-files.md); `yahtzee rules
     /// NAME|PATH` prints the card of each.
     #[arg(long, default_value = "yahtzee", value_name = "NAME|PATH", value_parser = parse_rules)]
     pub rules: Rules,
@@ -386,8 +386,8 @@ pub struct ReviewArgs {
     pub games: Vec<PathBuf>,
     /// Rate each player across the games instead of listing every decision: the mean loss
     /// per decision and per game with 95% intervals, the loss by kind of decision, the
-    /// costliest habits and a rating (README, "A player's rating"), in expected points;
-    /// implied by several records or a folder.
+    /// costliest habits and a rating (docs/play-and-review.md, "A player's rating"), in
+    /// expected points; implied by several records or a folder.
     #[arg(long, conflicts_with_all = ["target", "win", "two_player"])]
     pub rating: bool,
     /// The rules file of a game played under one (`play --rules PATH`): the record names

@@ -7,8 +7,8 @@
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them). Without them
 //! the test says it was not run and why; under `CI=true` it fails. With
-//! `YAHTZEE_SCREENSHOTS=DIR` the screenshots are written to DIR (the README's come from
-//! `results/`).
+//! `YAHTZEE_SCREENSHOTS=DIR` the screenshots are written to DIR (those of the README and
+//! docs/serve.md come from `results/`).
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};

@@ -149,7 +149,7 @@ fn other_numbers_of_rolls_agree_with_brute_force_on_reduced_games() {
     }
 }
 
-/// The shipped example solves to the value the README gives, above Yahtzee's.
+/// The shipped example solves to the value docs/rules-files.md gives, above Yahtzee's.
 #[test]
 fn the_four_rolls_example_solves_to_its_value() {
     let rules = load(&std::fs::read_to_string(four_rolls_file()).unwrap(), None).unwrap();

@@ -1,7 +1,7 @@
 //! Rules files (`--rules PATH`, `data/rules/`): the shipped files give the built-in rule sets'
 //! golden values and the same table bytes, Yacht Dice its published value, the house-rule
-//! examples their values in the README, every command works on a rules file, and a malformed
-//! file is one line naming the line and the field, exit 2.
+//! examples their values in docs/rules-files.md, every command works on a rules file, and a
+//! malformed file is one line naming the line and the field, exit 2.
 
 use std::path::{Path, PathBuf};
 
@@ -190,7 +190,7 @@ fn maxi_yatzy_is_shipped_and_scores_by_its_rules() {
     assert_eq!(score("maxi-yatzy", [3, 3, 3, 3, 3, 1]), 0);
 }
 
-/// The house-rule examples of `data/rules/examples/`, with the values the README gives.
+/// The house-rule examples of `data/rules/examples/`, with the values docs/rules-files.md gives.
 #[test]
 fn house_rule_examples_solve_to_their_values() {
     for (name, value) in [

@@ -606,7 +606,7 @@ pub fn advise_against(
 /// for its own target `T` (the target table). With a fixed strategy that sum is exactly
 /// `E[u(final)]`; with a target-best chance for each `T` it is an upper bound that supposes
 /// the rest of the game could be played knowing the opponents' final scores, so this is an
-/// approximation of the best response, measured against it in the README. Ties as for a
+/// approximation of the best response, measured against it in docs/advice.md. Ties as for a
 /// target.
 pub struct WinTurn<'a>(crate::policy::target::TargetTurn<'a>);
 

@@ -76,7 +76,7 @@ impl TableKind {
 
     /// What a build costs, in words, for the messages that announce one (the terminal's
     /// note, the page's progress through [`TableStatus::build_cost`]): how long it takes and,
-    /// for the large tables, the size of the file it leaves (the README's "Table sizes",
+    /// for the large tables, the size of the file it leaves (docs/performance.md, "Table sizes",
     /// `results/table-sizes-2026-12-03.md`: a file of Yacht's is a few MB).
     pub fn build_cost(self, rules: &Rules) -> &'static str {
         match self {
