@@ -8,7 +8,7 @@
 //! of dice, the ranges of keeps and rolls and the number of throws, is a [`DiceSpace`]. The
 //! solver walks this lattice by adding one die (the expectation over a re-rolled die) and by
 //! removing one die (the best keep among the sub-multisets of a roll), so both moves are
-//! precomputed here once, in [`Lattice`].
+//! precomputed once in the kernel's [`Lattice`] (`yahtzee-kernel`, re-exported here).
 //!
 //! Dice enter the program in two ways, and each has one door here: written as text
 //! ([`parse_faces`], the one parser behind `--dice`, the game's commands and typed dice) or
@@ -29,25 +29,11 @@ use crate::text::{excerpt, plural};
 /// Number of dice in the games of five dice (every game but the six-dice ones, whose
 /// [`DiceSpace`] says six): the front ends' dice, parsed and shown.
 pub const DICE: usize = 5;
-/// The most dice a game may have.
-pub const MAX_DICE: usize = 6;
-/// Number of faces on a die.
-pub const FACES: usize = 6;
-/// Number of multisets of 0 to 5 dice: C(11, 5).
-pub const MULTISETS: usize = 462;
-/// Number of distinct rolls of five dice: C(10, 5).
-pub const ROLLS: usize = 252;
-/// Index of the first roll of five dice: the multisets are ordered by size, and the 210
-/// smaller ones come first.
-pub const FIRST_ROLL: usize = MULTISETS - ROLLS;
-/// Number of multisets of 0 to 6 dice, C(12, 6): the whole lattice.
-pub const ALL_MULTISETS: usize = 924;
-/// The most rolls a game has: the 462 of six dice.
-pub const MAX_ROLLS: usize = ALL_MULTISETS - MULTISETS;
-
-/// Number of multisets of at most `n` dice, C(n + 6, 6), for `n` = 0 to 6: where the
-/// multisets of `n + 1` dice start.
-const MULTISETS_UP_TO: [usize; MAX_DICE + 1] = [1, 7, 28, 84, 210, 462, 924];
+use yahtzee_kernel::lattice::Space;
+pub use yahtzee_kernel::lattice::{
+    ALL_MULTISETS, Counts, FACES, FIRST_ROLL, Lattice, MAX_DICE, MAX_ROLLS, MULTISETS, Multiset,
+    ROLLS,
+};
 
 /// The dice of a game, five or six, and what follows from their number: which multisets are
 /// its keeps and which its rolls, and how many ordered throws all the dice have. The solver's
@@ -81,13 +67,22 @@ impl DiceSpace {
     /// Number of multisets of at most this many dice (462 or 924): the keeps and rolls.
     #[inline(always)]
     pub const fn multisets(self) -> usize {
-        MULTISETS_UP_TO[self.dice as usize]
+        self.space().multisets()
     }
 
     /// Index of the first roll (210 or 462): the keeps of fewer dice come before.
     #[inline(always)]
     pub const fn first_roll(self) -> usize {
-        MULTISETS_UP_TO[self.dice as usize - 1]
+        self.space().first_roll()
+    }
+
+    /// The same dice as the kernel sees them.
+    #[inline(always)]
+    pub const fn space(self) -> Space {
+        match Space::of(self.dice as usize) {
+            Some(space) => space,
+            None => panic!("a game has five or six dice"),
+        }
     }
 
     /// Number of distinct rolls (252 or 462).
@@ -131,15 +126,6 @@ impl DiceSpace {
         Ok(Keep { counts })
     }
 }
-
-/// Count of each face, `counts[f - 1]` dice showing face `f`.
-pub type Counts = [u8; FACES];
-
-/// The dense index of a multiset of at most six dice (0..924). Indices are ordered by size,
-/// then lexicographically by the sorted faces, so every multiset comes after all its
-/// sub-multisets: index 0 is the empty keep, 210..462 are the rolls of five dice and
-/// 462..924 those of six.
-pub type Multiset = usize;
 
 /// How many faces a text or a list of dice must give.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -760,7 +746,7 @@ impl ThrowRolls {
         let lattice = Lattice::get();
         let mut start = Vec::new();
         let mut roll = Vec::new();
-        for keep in 0..MULTISETS_UP_TO[n - 1] {
+        for keep in 0..Space::of(n).expect("five or six dice").first_roll() {
             let k = n - usize::from(lattice.size[keep]);
             start.push((roll.len() as u32, k as u8));
             roll.extend(
@@ -825,153 +811,17 @@ impl Throws {
     }
 }
 
-/// The precomputed multiset lattice shared by the solver and the advice: every multiset of at
-/// most six dice (a game of five dice uses the first [`MULTISETS`], see [`DiceSpace`]).
-pub struct Lattice {
-    /// Face counts of each multiset.
-    pub counts: Vec<Counts>,
-    /// Number of dice in each multiset.
-    pub size: Vec<u8>,
-    /// `add[i][f]`: the multiset `i` plus one die showing `f + 1`; only for multisets of
-    /// fewer than six dice.
-    pub add: Vec<[u16; FACES]>,
-    /// Sub-multisets one die smaller, in compressed rows: those of multiset `i` are
-    /// `remove[remove_start[i]..remove_start[i + 1]]` (one per distinct face present).
-    pub remove: Vec<u16>,
-    /// Row starts of `remove`.
-    pub remove_start: Vec<u32>,
-    /// Probability of each roll when all five dice are thrown: 5! / (c1! ... c6!) / 6^5.
-    /// Indexed by roll offset (`index - FIRST_ROLL`).
-    pub roll_probability: Vec<f64>,
-    /// The number of ordered throws of each multiset's dice that show it, n! / (c1! ... c6!)
-    /// (at most 720), by index: a roll's chance is this over [`DiceSpace::throws`].
-    pub ways: Vec<u32>,
-    /// Dense index by base-7 code of the counts (`counts` read as digits, each 0..=6).
-    index_by_code: Vec<u16>,
+impl From<DiceSpace> for Space {
+    fn from(space: DiceSpace) -> Space {
+        space.space()
+    }
 }
 
-impl Lattice {
-    /// The lattice, built once on first use.
-    pub fn get() -> &'static Lattice {
-        static LATTICE: LazyLock<Lattice> = LazyLock::new(Lattice::build);
-        &LATTICE
-    }
-
-    fn code(counts: &Counts) -> usize {
-        counts
-            .iter()
-            .fold(0usize, |acc, &c| acc * 7 + usize::from(c))
-    }
-
-    /// Dense index of a multiset of at most six dice.
-    pub fn index_of(&self, counts: &Counts) -> Multiset {
-        usize::from(self.index_by_code[Self::code(counts)])
-    }
-
-    /// Probability of each roll of `space`'s dice, by roll offset (`index - first_roll`).
-    pub fn roll_probabilities(&self, space: DiceSpace) -> Vec<f64> {
-        let throws = f64::from(space.throws());
-        self.ways[space.first_roll()..space.multisets()]
-            .iter()
-            .map(|&w| f64::from(w) / throws)
-            .collect()
-    }
-
-    fn build() -> Lattice {
-        // Enumerate by size, then lexicographically by sorted faces: every sub-multiset then
-        // precedes its super-multisets, which lets the solver sweep in index order.
-        let mut counts: Vec<Counts> = Vec::with_capacity(ALL_MULTISETS);
-        for size in 0..=MAX_DICE {
-            let mut faces = Vec::new();
-            fn rec(start: u8, left: usize, faces: &mut Vec<u8>, out: &mut Vec<Counts>) {
-                if left == 0 {
-                    let mut c = [0u8; FACES];
-                    for &f in faces.iter() {
-                        c[usize::from(f - 1)] += 1;
-                    }
-                    out.push(c);
-                    return;
-                }
-                for f in start..=6 {
-                    faces.push(f);
-                    rec(f, left - 1, faces, out);
-                    faces.pop();
-                }
-            }
-            rec(1, size, &mut faces, &mut counts);
+impl From<Space> for DiceSpace {
+    fn from(space: Space) -> DiceSpace {
+        DiceSpace {
+            dice: space.dice() as u8,
         }
-        assert_eq!(counts.len(), ALL_MULTISETS);
-        let mut index_by_code = vec![u16::MAX; 7usize.pow(FACES as u32)];
-        for (i, c) in counts.iter().enumerate() {
-            index_by_code[Self::code(c)] = i as u16;
-        }
-        let size: Vec<u8> = counts.iter().map(|c| c.iter().sum()).collect();
-        let mut add = vec![[u16::MAX; FACES]; ALL_MULTISETS];
-        let mut remove = Vec::new();
-        let mut remove_start = vec![0u32];
-        for (i, c) in counts.iter().enumerate() {
-            for f in 0..FACES {
-                if usize::from(size[i]) < MAX_DICE {
-                    let mut d = *c;
-                    d[f] += 1;
-                    add[i][f] = index_by_code[Self::code(&d)];
-                }
-                if c[f] > 0 {
-                    let mut d = *c;
-                    d[f] -= 1;
-                    remove.push(index_by_code[Self::code(&d)]);
-                }
-            }
-            remove_start.push(remove.len() as u32);
-        }
-        // The kernel reads its keep arrays by these indices without a bounds check: each must
-        // be a multiset's (every multiset of fewer than six dice has six children).
-        let below_six = (0..ALL_MULTISETS).filter(|&i| usize::from(size[i]) < MAX_DICE);
-        assert!(
-            below_six
-                .flat_map(|i| add[i])
-                .chain(remove.iter().copied())
-                .all(|j| usize::from(j) < ALL_MULTISETS),
-            "the lattice's children and sub-multisets are multisets"
-        );
-        let fact = |n: u8| (1..=u32::from(n)).product::<u32>();
-        let ways: Vec<u32> = counts
-            .iter()
-            .map(|c| fact(c.iter().sum()) / c.iter().map(|&k| fact(k)).product::<u32>())
-            .collect();
-        let roll_probability = ways[FIRST_ROLL..MULTISETS]
-            .iter()
-            .map(|&w| f64::from(w) / 7776.0)
-            .collect();
-        Lattice {
-            counts,
-            size,
-            add,
-            remove,
-            remove_start,
-            roll_probability,
-            ways,
-            index_by_code,
-        }
-    }
-
-    /// Probability of rolling exactly `roll` when the dice of `keep` are kept and the others
-    /// thrown. Zero when `keep` is not within `roll`.
-    pub fn outcome_probability(&self, keep: Multiset, roll: Multiset) -> f64 {
-        let k = &self.counts[keep];
-        let r = &self.counts[roll];
-        let mut thrown = 0u8;
-        let mut denominator = 1.0;
-        for f in 0..FACES {
-            if k[f] > r[f] {
-                return 0.0;
-            }
-            let n = r[f] - k[f];
-            thrown += n;
-            denominator *= (1..=u32::from(n)).product::<u32>() as f64;
-        }
-        let numerator = (1..=u32::from(thrown)).product::<u32>() as f64;
-        numerator / denominator / 6f64.powi(i32::from(thrown))
     }
 }
 

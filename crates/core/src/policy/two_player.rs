@@ -29,7 +29,7 @@ use crate::game::state::{Bonuses, ScoreCard, State};
 use crate::policy::expected::{Action, Position, advise};
 use crate::policy::target::{OptionPrices, TargetError, price_options};
 use crate::policy::win::Opponent;
-use crate::solve::kernel::{KeepArray, Layer, Plan, ScoreTable, run_turn};
+use crate::solve::kernel::{KeepArray, Layer, Plan, ScoreTable, score_table, turn};
 use crate::solve::simd::Simd;
 use crate::solve::two_player::{Game, Ply, Solution, Start, TwoPlayerError, check_rules, solve};
 use crate::solve::vector::{RowSpec, lay_out};
@@ -215,10 +215,16 @@ impl OptionPrices for PlyPrices<'_> {
                 .expect("the next ply holds every successor");
             plan.push_row(std::iter::once(v));
         }
-        let k = keeps.block::<1>();
-        run_turn(k, &plan, &self.scores, 0, last, |layer, k| {
-            visit(layer, k.as_flattened());
-        });
+        turn(
+            Simd::BASELINE,
+            1,
+            &mut keeps,
+            &plan,
+            &self.scores,
+            0,
+            last,
+            visit,
+        );
         Ok(())
     }
 }
@@ -243,7 +249,7 @@ pub fn advise_two_player(
     at.start()?;
     let prices = PlyPrices {
         rules,
-        scores: ScoreTable::new(&rules),
+        scores: score_table(&rules),
         ply: next,
         opponent: at.opponent,
     };

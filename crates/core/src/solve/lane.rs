@@ -25,146 +25,10 @@
 //! sum one addition per part, over whole registers. Each operation is the duo's, lane by
 //! lane: the same bits as `Duo<f32>` lanes.
 
-use std::ops::{Add, Mul};
-use std::sync::LazyLock;
+pub use yahtzee_kernel::{Duo, DuoPack, PACK};
 
-use crate::solve::kernel::{POINT_VALUES, Real};
+use crate::solve::kernel::{Kernel, Real};
 use crate::solve::vector::{Range, fill_shifted};
-
-/// A value with the chance of a tie carried beside it. Compared (and so chosen by the
-/// kernel's maxima) by the value alone; added and scaled part by part.
-#[derive(Clone, Copy, Debug, Default)]
-#[repr(C)]
-pub struct Duo<T> {
-    /// The chance of winning plus half the chance of a tie (as the lane's objective has it).
-    pub value: T,
-    /// The chance of a tie, under the choices the value makes.
-    pub tie: T,
-}
-
-impl<T: PartialEq> PartialEq for Duo<T> {
-    /// Equal values: lanes compare by their value alone (the tie chance is not a criterion).
-    fn eq(&self, other: &Self) -> bool {
-        self.value == other.value
-    }
-}
-
-impl<T: PartialOrd> PartialOrd for Duo<T> {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        self.value.partial_cmp(&other.value)
-    }
-
-    #[inline(always)]
-    fn gt(&self, other: &Self) -> bool {
-        self.value > other.value
-    }
-}
-
-impl<T: Add<Output = T>> Add for Duo<T> {
-    type Output = Duo<T>;
-    #[inline(always)]
-    fn add(self, o: Duo<T>) -> Duo<T> {
-        Duo {
-            value: self.value + o.value,
-            tie: self.tie + o.tie,
-        }
-    }
-}
-
-impl<T: Mul<Output = T>> Mul for Duo<T> {
-    type Output = Duo<T>;
-    #[inline(always)]
-    fn mul(self, o: Duo<T>) -> Duo<T> {
-        Duo {
-            value: self.value * o.value,
-            tie: self.tie * o.tie,
-        }
-    }
-}
-
-macro_rules! duo {
-    ($t:ty) => {
-        impl Real for Duo<$t> {
-            const ZERO: Self = Duo {
-                value: 0.0,
-                tie: 0.0,
-            };
-            const ONE: Self = Duo {
-                value: 1.0,
-                tie: 1.0,
-            };
-            const NEG_INFINITY: Self = Duo {
-                value: <$t>::NEG_INFINITY,
-                tie: 0.0,
-            };
-            // Points add to the value only (the kernel adds them for the boxes that "add
-            // their points", which a vector objective's plan never has).
-            const POINTS: [Self; POINT_VALUES] = {
-                let mut table = [Duo {
-                    value: 0.0,
-                    tie: 0.0,
-                }; POINT_VALUES];
-                let mut p = 0;
-                while p < POINT_VALUES {
-                    table[p].value = p as $t;
-                    p += 1;
-                }
-                table
-            };
-            #[inline(always)]
-            fn sixth(self) -> Self {
-                Duo {
-                    value: self.value.sixth(),
-                    tie: self.tie.sixth(),
-                }
-            }
-            fn roll_ways() -> &'static [Self] {
-                static WAYS: LazyLock<Vec<Duo<$t>>> = LazyLock::new(|| {
-                    <$t>::roll_ways()
-                        .iter()
-                        .map(|&w| Duo { value: w, tie: w })
-                        .collect()
-                });
-                &WAYS
-            }
-            /// A value with no chance of a tie.
-            #[inline(always)]
-            fn from_f64(x: f64) -> Self {
-                Duo {
-                    value: x as $t,
-                    tie: 0.0,
-                }
-            }
-            /// The value.
-            #[inline(always)]
-            fn to_f64(self) -> f64 {
-                f64::from(self.value)
-            }
-            type Wide = (f64, f64);
-            const WIDE_ZERO: (f64, f64) = (0.0, 0.0);
-            #[inline(always)]
-            fn wide_add(acc: (f64, f64), x: Self) -> (f64, f64) {
-                (acc.0 + f64::from(x.value), acc.1 + f64::from(x.tie))
-            }
-            #[inline(always)]
-            fn wide_div(acc: (f64, f64), d: f64) -> (f64, f64) {
-                (acc.0 / d, acc.1 / d)
-            }
-            #[inline(always)]
-            fn wide_value(acc: (f64, f64)) -> f64 {
-                acc.0
-            }
-            /// By the values alone.
-            #[inline(always)]
-            fn greater(a: Self, b: Self) -> Self {
-                if a.value > b.value { a } else { b }
-            }
-        }
-    };
-}
-
-duo!(f32);
-duo!(f64);
 
 /// What a lane of the two-player solve carries, and how a turn's result `W` (to the player
 /// who moves) becomes the stored vector `S` (to the player who has just moved).
@@ -185,7 +49,7 @@ pub trait Lane: Real {
     fn value_part(self) -> Self::Value;
     /// What the kernel computes a block of lanes in: the lane itself (one per element), or,
     /// for an `f32` duo, [`DuoPack`]s of [`PACK`] lanes with their parts apart.
-    type Block: Real;
+    type Block: Kernel;
     /// Lanes per element of [`Lane::Block`].
     const PER_BLOCK: usize;
     /// Fills a kernel row of `row.len()` blocks with the lanes of `values` (stored from
@@ -193,129 +57,7 @@ pub trait Lane: Real {
     /// range and `WON` above it.
     fn fill_row(row: &mut [Self::Block], x: i64, values: &[Self], range: Range);
     /// Appends the first `n` lanes of the blocks' sums `wide` to `out`.
-    fn extend_wide(out: &mut Vec<Self::Wide>, wide: &[<Self::Block as Real>::Wide], n: usize);
-}
-
-/// Lanes of a [`DuoPack`]: 16 `f32`, one AVX-512 register per part.
-pub const PACK: usize = 16;
-
-/// [`PACK`] lanes of `Duo<f32>` with the values apart from the tie chances: the kernel's
-/// element for a solve with ties. Each operation is that of a `Duo<f32>` lane by lane (the
-/// same bits), but a maximum compares one register of values and blends two registers,
-/// where `Duo` lanes side by side had to be pulled apart first (measured: the solve with
-/// ties took 2.5 times as long as the values alone).
-#[derive(Clone, Copy, Debug)]
-#[repr(C, align(64))]
-pub struct DuoPack {
-    /// The lanes' values.
-    pub value: [f32; PACK],
-    /// The lanes' tie chances.
-    pub tie: [f32; PACK],
-}
-
-impl DuoPack {
-    /// Every lane `d`.
-    const fn splat(d: Duo<f32>) -> DuoPack {
-        DuoPack {
-            value: [d.value; PACK],
-            tie: [d.tie; PACK],
-        }
-    }
-
-    #[inline(always)]
-    fn zip(self, o: DuoPack, f: impl Fn(f32, f32) -> f32) -> DuoPack {
-        DuoPack {
-            value: std::array::from_fn(|i| f(self.value[i], o.value[i])),
-            tie: std::array::from_fn(|i| f(self.tie[i], o.tie[i])),
-        }
-    }
-}
-
-impl PartialEq for DuoPack {
-    /// Equal values in every lane (as `Duo`, the tie chances are not a criterion).
-    fn eq(&self, other: &Self) -> bool {
-        self.value == other.value
-    }
-}
-
-impl Add for DuoPack {
-    type Output = DuoPack;
-    #[inline(always)]
-    fn add(self, o: DuoPack) -> DuoPack {
-        self.zip(o, |a, b| a + b)
-    }
-}
-
-impl Mul for DuoPack {
-    type Output = DuoPack;
-    #[inline(always)]
-    fn mul(self, o: DuoPack) -> DuoPack {
-        self.zip(o, |a, b| a * b)
-    }
-}
-
-impl Real for DuoPack {
-    const ZERO: Self = DuoPack::splat(Duo::<f32>::ZERO);
-    const ONE: Self = DuoPack::splat(Duo::<f32>::ONE);
-    const NEG_INFINITY: Self = DuoPack::splat(Duo::<f32>::NEG_INFINITY);
-    const POINTS: [Self; POINT_VALUES] = {
-        let mut table = [DuoPack::ZERO; POINT_VALUES];
-        let mut p = 0;
-        while p < POINT_VALUES {
-            table[p] = DuoPack::splat(Duo::<f32>::POINTS[p]);
-            p += 1;
-        }
-        table
-    };
-    #[inline(always)]
-    fn sixth(self) -> Self {
-        DuoPack {
-            value: self.value.map(f32::sixth),
-            tie: self.tie.map(f32::sixth),
-        }
-    }
-    fn roll_ways() -> &'static [Self] {
-        static WAYS: LazyLock<Vec<DuoPack>> = LazyLock::new(|| {
-            Duo::<f32>::roll_ways()
-                .iter()
-                .map(|&w| DuoPack::splat(w))
-                .collect()
-        });
-        &WAYS
-    }
-    /// Every lane `x`, with no chance of a tie.
-    fn from_f64(x: f64) -> Self {
-        DuoPack::splat(Duo::<f32>::from_f64(x))
-    }
-    /// The first lane's value (a pack is read lane by lane: [`Lane::extend_wide`]).
-    fn to_f64(self) -> f64 {
-        f64::from(self.value[0])
-    }
-    type Wide = ([f64; PACK], [f64; PACK]);
-    const WIDE_ZERO: Self::Wide = ([0.0; PACK], [0.0; PACK]);
-    #[inline(always)]
-    fn wide_add(acc: Self::Wide, x: Self) -> Self::Wide {
-        (
-            std::array::from_fn(|i| acc.0[i] + f64::from(x.value[i])),
-            std::array::from_fn(|i| acc.1[i] + f64::from(x.tie[i])),
-        )
-    }
-    #[inline(always)]
-    fn wide_div(acc: Self::Wide, d: f64) -> Self::Wide {
-        (acc.0.map(|v| v / d), acc.1.map(|v| v / d))
-    }
-    /// The first lane's value, as [`Real::to_f64`].
-    fn wide_value(acc: Self::Wide) -> f64 {
-        acc.0[0]
-    }
-    #[inline(always)]
-    fn greater(a: Self, b: Self) -> Self {
-        let take: [bool; PACK] = std::array::from_fn(|i| a.value[i] > b.value[i]);
-        DuoPack {
-            value: std::array::from_fn(|i| if take[i] { a.value[i] } else { b.value[i] }),
-            tie: std::array::from_fn(|i| if take[i] { a.tie[i] } else { b.tie[i] }),
-        }
-    }
+    fn extend_wide(out: &mut Vec<Self::Wide>, wide: &[<Self::Block as Kernel>::Mean], n: usize);
 }
 
 macro_rules! value_lane {
@@ -381,7 +123,7 @@ macro_rules! value_lane {
                 $fill(row, x, values, range)
             }
             #[inline(always)]
-            fn extend_wide(out: &mut Vec<(f64, f64)>, wide: &[<$block as Real>::Wide], n: usize) {
+            fn extend_wide(out: &mut Vec<(f64, f64)>, wide: &[<$block as Kernel>::Mean], n: usize) {
                 $extend(out, wide, n)
             }
         }

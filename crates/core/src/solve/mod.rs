@@ -15,6 +15,7 @@ pub mod expected;
 pub(crate) mod forward;
 pub mod kernel;
 pub mod lane;
-pub mod simd;
+/// The instruction sets the kernel is compiled for, and the one a processor may use.
+pub use yahtzee_kernel::simd;
 pub mod two_player;
 pub mod vector;

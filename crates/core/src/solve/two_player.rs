@@ -45,10 +45,10 @@ use serde::Serialize;
 use crate::game::rules::{BoxMask, Rules};
 use crate::game::state::{Layout, State};
 use crate::solve::expected::ExpectedValues;
-use crate::solve::kernel::{KeepArray, Layer, Plan, Real, ScoreTable, opening_mean_of, run_turn};
-use crate::solve::lane::{Duo, Lane, PACK};
-use crate::solve::simd::{Simd, simd_dispatch};
-use crate::solve::vector::{BLOCK, RowSpec, TAIL_BLOCK, follow_policy, lay_out};
+use crate::solve::kernel::{KeepArray, Kernel, Plan, Real, ScoreTable, score_table};
+use crate::solve::lane::{Duo, Lane};
+use crate::solve::simd::Simd;
+use crate::solve::vector::{MAX_BLOCK, RowSpec, block_width, follow_policy, lay_out};
 
 pub use crate::solve::vector::Range;
 
@@ -470,57 +470,70 @@ struct Successor<'a, T> {
 struct Scratch<T: Lane> {
     keeps: KeepArray<T::Block>,
     plan: Plan<T::Block>,
+    /// A block's opening means, by element.
+    means: Vec<<T::Block as Kernel>::Mean>,
     w: Vec<T::Wide>,
 }
 
 impl<T: Lane> Scratch<T> {
     fn new() -> Scratch<T> {
         Scratch {
-            keeps: KeepArray::new(BLOCK.div_ceil(T::PER_BLOCK)),
+            keeps: KeepArray::new(MAX_BLOCK.div_ceil(T::PER_BLOCK)),
             plan: Plan::new(),
+            means: Vec::new(),
             w: Vec::new(),
         }
     }
 }
 
-/// The value `W(d)` of one pair at the leads `x0..x0 + N`: the plan's rows read from the
-/// successors at `d + p`, the kernel run, the opening mean taken. Appends `N` values.
-#[inline(always)]
-fn solve_block<T: Lane, const N: usize>(
-    successors: &[Successor<'_, T>],
-    scores: &ScoreTable,
-    x0: i64,
-    scratch: &mut Scratch<T>,
-) {
-    // The kernel's elements for the `N` lanes: one per lane, or packs (two of 16 lanes for
-    // 32, one for fewer: the lanes past `N` are computed and left out).
-    if T::PER_BLOCK == 1 {
-        solve_elements::<T, N, N>(successors, scores, x0, scratch);
-    } else if N > T::PER_BLOCK {
-        solve_elements::<T, N, { BLOCK / PACK }>(successors, scores, x0, scratch);
-    } else {
-        solve_elements::<T, N, 1>(successors, scores, x0, scratch);
+/// The narrowest block of a ply, in lanes: a vector's last lanes go in blocks of 16 or 8 (a
+/// block of 8 lanes of packs computes a whole pack of 16, the lanes past 8 left out).
+const TAIL_LANES: usize = 8;
+
+/// The widths of a ply's blocks in lanes, widest first: the kernel's widths of the lane's
+/// elements (`Kernel::widths`), halved down to [`TAIL_LANES`].
+fn lane_widths<T: Lane>(simd: Simd) -> Vec<usize> {
+    let mut widths: Vec<usize> = T::Block::widths(simd)
+        .iter()
+        .map(|&e| e * T::PER_BLOCK)
+        .collect();
+    while let Some(&w) = widths.last().filter(|&&w| w > TAIL_LANES) {
+        if !widths.contains(&(w / 2)) {
+            widths.push(w / 2);
+        }
     }
+    widths
 }
 
-/// [`solve_block`] in `M` kernel elements of [`Lane::Block`].
-#[inline(always)]
-fn solve_elements<T: Lane, const N: usize, const M: usize>(
+/// The value `W(d)` of one pair at the leads `x0..x0 + width`: the plan's rows read from the
+/// successors at `d + p`, the kernel run on the elements that hold the lanes (one per lane,
+/// or packs: two of 16 lanes for 32, one for fewer, the lanes past `width` computed and left
+/// out), the opening mean taken. Appends `width` values.
+fn solve_block<T: Lane>(
     successors: &[Successor<'_, T>],
     scores: &ScoreTable,
     x0: i64,
+    (simd, width): (Simd, usize),
     scratch: &mut Scratch<T>,
 ) {
-    debug_assert!(M * T::PER_BLOCK >= N, "the elements hold the lanes");
-    scratch.plan.restart_rows(M, successors.len());
+    let elements = width.div_ceil(T::PER_BLOCK);
+    scratch.plan.restart_rows(elements, successors.len());
     for s in successors {
         scratch.plan.push_row_with(|row| {
             T::fill_row(row, x0 + s.gain, s.values, s.range);
         });
     }
-    let k = scratch.keeps.block::<M>();
-    run_turn(k, &scratch.plan, scores, 0, Layer::Opening, |_, _| {});
-    T::extend_wide(&mut scratch.w, &opening_mean_of(k, scores.dice), N);
+    scratch.means.clear();
+    T::Block::solve(
+        simd,
+        elements,
+        &mut scratch.keeps,
+        &scratch.plan,
+        scores,
+        0,
+        &mut scratch.means,
+    );
+    T::extend_wide(&mut scratch.w, &scratch.means, width);
 }
 
 /// The vectors of one mover card's pairs: its values and each pair's range (in the order of
@@ -532,17 +545,19 @@ struct MoverVectors<T> {
 }
 
 /// Solves every pair of the mover card `mover` against the other cards `others` at ply
-/// `ply` from the next ply, in blocks of at most `W` lanes.
-#[inline(always)]
-fn solve_mover<T: Lane, const W: usize>(
+/// `ply` from the next ply, in blocks of the kernel's widths for `simd`.
+#[allow(clippy::too_many_arguments)]
+fn solve_mover<T: Lane>(
     game: &Game,
     scores: &ScoreTable,
     ply: usize,
     mover: BoxMask,
     others: &[BoxMask],
     next: &Ply<T>,
+    simd: Simd,
     scratch: &mut Scratch<T>,
 ) -> MoverVectors<T> {
+    let widths = lane_widths::<T>(simd);
     let rules = &game.rules;
     let state = State {
         filled: mover,
@@ -590,16 +605,8 @@ fn solve_mover<T: Lane, const W: usize>(
         let mut x0 = from;
         while x0 < to {
             let left = (to - x0) as usize;
-            let width = if left > W / 2 {
-                W
-            } else {
-                left.next_power_of_two().max(TAIL_BLOCK)
-            };
-            match width {
-                32 => solve_block::<T, 32>(&successors, scores, x0, scratch),
-                16 => solve_block::<T, 16>(&successors, scores, x0, scratch),
-                _ => solve_block::<T, TAIL_BLOCK>(&successors, scores, x0, scratch),
-            }
+            let width = block_width(&widths, left);
+            solve_block(&successors, scores, x0, (simd, width), scratch);
             out.lanes += width as u64;
             x0 += width as i64;
         }
@@ -635,21 +642,6 @@ fn solve_mover<T: Lane, const W: usize>(
     out
 }
 
-simd_dispatch! {
-    /// [`solve_mover`] in blocks of [`BLOCK`], compiled for an instruction set.
-    fn solve_mover_dispatch[T: Lane](
-        game: &Game,
-        scores: &ScoreTable,
-        ply: usize,
-        mover: BoxMask,
-        others: &[BoxMask],
-        next: &Ply<T>,
-        scratch: &mut Scratch<T>,
-    ) -> MoverVectors<T> {
-        solve_mover::<T, BLOCK>
-    }
-}
-
 /// The cards of the mover and of the other player at ply `ply` of the (sub)game from
 /// `start`.
 pub(crate) fn ply_cards(rules: &Rules, start: Start, ply: usize) -> (Vec<BoxMask>, Vec<BoxMask>) {
@@ -674,7 +666,7 @@ pub fn solve<T: PlyLane>(
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<Solution<T>, TwoPlayerError> {
     let first_ply = start.ply(&game.rules)?;
-    T::solve_plies(game, start, first_ply, keep, simd, progress)
+    solve_plies_of(game, start, first_ply, keep, simd, progress)
 }
 
 /// [`solve`] from the last ply down to ply `down_to` only (at least the start's): the last
@@ -687,56 +679,16 @@ pub fn solve_plies<T: PlyLane>(
     simd: Simd,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<Solution<T>, TwoPlayerError> {
-    T::solve_plies(game, start, down_to, keep, simd, progress)
+    solve_plies_of(game, start, down_to, keep, simd, progress)
 }
 
 /// The lanes of a two-player solve: `f32` and `Duo<f32>` (with its tie companion), the
-/// tables', with their backward pass compiled in this crate, once, and `f64` and `Duo<f64>`,
-/// the exact checks', compiled where they are used, as [`VectorLane`] does for the vector
-/// solve: a generic pass would be compiled again in every crate that calls it.
-///
-/// [`VectorLane`]: crate::solve::vector::VectorLane
-pub trait PlyLane: Lane {
-    /// [`solve_plies`] of this type: for the `f64` lanes this generic default, compiled in
-    /// the crate that calls it.
-    #[doc(hidden)]
-    fn solve_plies(
-        game: &Game,
-        start: Start,
-        down_to: usize,
-        keep: &(dyn Fn(usize) -> bool + Sync),
-        simd: Simd,
-        progress: &(dyn Fn(u64, u64) + Sync),
-    ) -> Result<Solution<Self>, TwoPlayerError> {
-        solve_plies_of(game, start, down_to, keep, simd, progress)
-    }
-}
+/// tables', and `f64` and `Duo<f64>`, the exact checks'. The pass over the plies is generic
+/// and small; its kernel is the kernel crate's, compiled there once for each lane's elements.
+pub trait PlyLane: Lane {}
+impl<T: Lane> PlyLane for T {}
 
-macro_rules! ply_lane {
-    ($($t:ty),*) => {$(
-        impl PlyLane for $t {
-            // A function of this crate, never inlined into a caller (then the caller's crate
-            // would compile the pass again).
-            #[inline(never)]
-            fn solve_plies(
-                game: &Game,
-                start: Start,
-                down_to: usize,
-                keep: &(dyn Fn(usize) -> bool + Sync),
-                simd: Simd,
-                progress: &(dyn Fn(u64, u64) + Sync),
-            ) -> Result<Solution<$t>, TwoPlayerError> {
-                solve_plies_of(game, start, down_to, keep, simd, progress)
-            }
-        }
-    )*};
-}
-
-ply_lane!(f32, Duo<f32>);
-impl PlyLane for f64 {}
-impl PlyLane for Duo<f64> {}
-
-/// [`solve_plies`], generic: compiled only through [`PlyLane`].
+/// [`solve_plies`].
 fn solve_plies_of<T: Lane>(
     game: &Game,
     start: Start,
@@ -749,7 +701,7 @@ fn solve_plies_of<T: Lane>(
     let rules = game.rules;
     let first_ply = start.ply(&rules)?.max(down_to).min(2 * rules.box_count());
     let last_ply = 2 * rules.box_count();
-    let scores = ScoreTable::new(&rules);
+    let scores = score_table(&rules);
     let masks = 1usize << rules.box_count();
     let cards: Vec<(Vec<BoxMask>, Vec<BoxMask>)> = (0..=last_ply)
         .map(|p| {
@@ -773,8 +725,7 @@ fn solve_plies_of<T: Lane>(
         let solved: Vec<MoverVectors<T>> = movers
             .par_iter()
             .map_init(Scratch::new, |scratch, &mover| {
-                let v =
-                    solve_mover_dispatch(simd, (game, &scores, ply, mover, others, &next, scratch));
+                let v = solve_mover(game, &scores, ply, mover, others, &next, simd, scratch);
                 let d = done.fetch_add(others.len() as u64, Ordering::Relaxed);
                 progress(d + others.len() as u64, total);
                 v

@@ -38,8 +38,8 @@ use crate::game::state::{
 };
 use crate::game::ties::Preferred;
 use crate::solve::expected::{ExpectedValues, TurnKeeps, shared_upper_totals};
-use crate::solve::kernel::{KeepArray, Layer, Plan, Real, ScoreTable, opening_mean, run_turn};
-use crate::solve::simd::{Simd, simd_dispatch};
+use crate::solve::kernel::{KeepArray, Kernel, Plan, Real, ScoreTable, score_table};
+use crate::solve::simd::Simd;
 
 /// Values below this at the end of a vector are left out (read as the `above` value, 0 for
 /// the target objective). The error this makes is at most `TAIL` per turn of the game, far
@@ -52,13 +52,16 @@ pub const TARGET: &str = "target";
 /// files.
 pub const DISTRIBUTION: &str = "distribution";
 
-/// Lanes solved together: four AVX2 registers of `f32` per multiset (two with AVX-512), like
-/// the 16 lanes of `f64` of the expected score. Measured with AVX-512 (Yacht's target table,
-/// one thread, best of 8): 64 lanes 1.5 times as long, 16 lanes 1.5 times as long.
-pub(crate) const BLOCK: usize = 32;
-/// The narrowest block: a vector's last lanes go in blocks of `BLOCK / 2`, ..., `TAIL_BLOCK`
-/// lanes rather than being padded to a whole block.
-pub(crate) const TAIL_BLOCK: usize = 8;
+/// The widest block of a vector solve (the kernel's widths: 32 lanes, a vector's last ones
+/// in blocks of 16 or 8; `yahtzee_kernel::Kernel::widths`). Measured with AVX-512 (Yacht's
+/// target table, one thread, best of 8): 64 lanes 1.5 times as long, 16 lanes 1.5 times as
+/// long.
+pub(crate) const MAX_BLOCK: usize = 32;
+
+/// The lanes a vector solve computes in: the tables' `f32`, and the exact checks' `f64`, each
+/// with the opening mean of a turn in `f64`.
+pub trait VectorLane: Kernel<Mean = f64> {}
+impl<T: Kernel<Mean = f64>> VectorLane for T {}
 
 /// Where a state's vector is stored: the values of coordinates `lo..lo + len`, from
 /// `offset` in its card's values.
@@ -520,13 +523,16 @@ fn card_vectors(rules: &Rules, filled: BoxMask) -> (&'static [bool], UpperTotals
 struct VectorScratch<T> {
     keeps: KeepArray<T>,
     plan: Plan<T>,
+    /// A block's opening means.
+    means: Vec<f64>,
 }
 
 impl<T: Real> VectorScratch<T> {
     fn new() -> VectorScratch<T> {
         VectorScratch {
-            keeps: KeepArray::new(BLOCK),
+            keeps: KeepArray::new(MAX_BLOCK),
             plan: Plan::new(),
+            means: Vec::with_capacity(MAX_BLOCK),
         }
     }
 }
@@ -547,49 +553,70 @@ struct Source<'a, T> {
     shift: i64,
 }
 
-/// The value of a state's turn at the coordinates of one block: the plan's rows filled from
-/// the successors for coordinates `x0..x0 + N`, the kernel run, the opening mean taken (in
-/// `f64`). Appends `N` values to `out`.
-#[inline(always)]
-fn solve_block<T: Real, const N: usize>(
+/// The value of a state's turn at the coordinates of one block of `width` lanes: the plan's
+/// rows filled from the successors for coordinates `x0..x0 + width`, the kernel run, the
+/// opening mean taken (in `f64`). Appends `width` values to `out`.
+fn solve_block<T: VectorLane>(
     (table, scores, sources, x0): BlockArgs<'_, T>,
+    (simd, width): (Simd, usize),
     scratch: &mut VectorScratch<T>,
     out: &mut Vec<T>,
 ) {
-    scratch.plan.restart_rows(N, sources.len());
+    scratch.plan.restart_rows(width, sources.len());
     for s in sources {
         let x = x0 + s.shift;
-        // Most rows lie inside the successor's stored range: a copy of `N` stored values.
+        // Most rows lie inside the successor's stored range: a copy of `width` stored values.
         let from = x - i64::from(s.range.lo);
-        if from >= 0 && x + N as i64 <= s.range.end() {
+        if from >= 0 && x + width as i64 <= s.range.end() {
             let from = s.range.offset as usize + from as usize;
-            scratch.plan.push_row_of(&s.values[from..from + N]);
+            scratch.plan.push_row_of(&s.values[from..from + width]);
         } else {
             scratch.plan.push_row_with(|row| {
                 fill_shifted(row, x, s.values, s.range, table.below, table.above);
             });
         }
     }
-    let k = scratch.keeps.block::<N>();
-    run_turn(k, &scratch.plan, scores, 0, Layer::Opening, |_, _| {});
-    let total = opening_mean(k, scores.dice);
-    out.extend(total.iter().map(|&v| T::from_f64(v)));
+    scratch.means.clear();
+    T::solve(
+        simd,
+        width,
+        &mut scratch.keeps,
+        &scratch.plan,
+        scores,
+        0,
+        &mut scratch.means,
+    );
+    out.extend(scratch.means.iter().map(|&v| T::from_f64(v)));
 }
 
 /// What a block of one state's vector needs: the table so far, the scores, where the
 /// state's rows read and the block's first coordinate.
 type BlockArgs<'a, T> = (&'a Solution<T>, &'a ScoreTable, &'a [Source<'a, T>], i64);
 
+/// The width of the block that covers the `left` lanes left of a vector: the narrowest of
+/// the kernel's `widths` (widest first) that holds them, or the widest.
+pub(crate) fn block_width(widths: &[usize], left: usize) -> usize {
+    widths
+        .iter()
+        .rev()
+        .copied()
+        .find(|&w| w >= left)
+        .unwrap_or(widths[0])
+}
+
 /// Solves the vectors of the states of one card from the solved successors in `table`, in
-/// blocks of at most `W` lanes (32; the narrower blocks finish a vector).
-#[inline(always)]
-fn solve_card<T: Real, const W: usize>(
+/// blocks of the kernel's widest width for `simd` (32; the narrower blocks finish a vector).
+fn solve_card<T: VectorLane>(
     table: &Solution<T>,
     objective: &VectorObjective<T>,
     scores: &ScoreTable,
     filled: BoxMask,
+    simd: Simd,
     scratch: &mut VectorScratch<T>,
 ) -> CardVectors<T> {
+    let widths = T::widths(simd);
+    #[allow(non_snake_case)]
+    let W = widths[0];
     let rules = &objective.rules;
     let layout = &table.layout;
     let sign = objective.direction.sign();
@@ -601,7 +628,7 @@ fn solve_card<T: Real, const W: usize>(
     let above = objective.above.to_f64();
     let above_floor = objective.never_falls_with_points();
     let monotone = objective.monotone();
-    let mut block = Vec::with_capacity(BLOCK);
+    let mut block = Vec::with_capacity(W);
     let mut span = Vec::new();
     let states = card_states(rules, filled);
     // The policy's keeps of every state of the card, chosen together.
@@ -664,25 +691,15 @@ fn solve_card<T: Real, const W: usize>(
         let blocks = len.div_ceil(W);
         span.clear();
         span.resize(blocks * W, objective.below);
-        // No closure here: the kernel must be inlined into this function, compiled for the
-        // instruction set (a closure is compiled for the baseline).
         let middle = if monotone { blocks / 2 } else { 0 };
         let (mut low, mut high) = (middle, middle);
         let mut b = middle;
         while b < blocks {
             block.clear();
             let left = len - b * W;
-            let width = if left > W / 2 {
-                W
-            } else {
-                left.next_power_of_two().max(TAIL_BLOCK)
-            };
+            let width = block_width(widths, left);
             let args = (table, scores, &sources[..], from + (b * W) as i64);
-            match width {
-                32 => solve_block::<T, 32>(args, scratch, &mut block),
-                16 => solve_block::<T, 16>(args, scratch, &mut block),
-                _ => solve_block::<T, TAIL_BLOCK>(args, scratch, &mut block),
-            }
+            solve_block(args, (simd, width), scratch, &mut block);
             let n = left.min(width);
             span[b * W..b * W + n].copy_from_slice(&block[..n]);
             card.lanes += width as u64;
@@ -736,24 +753,11 @@ fn solve_card<T: Real, const W: usize>(
     card
 }
 
-simd_dispatch! {
-    /// [`solve_card`] in blocks of [`BLOCK`], compiled for an instruction set.
-    fn solve_card_dispatch[T: Real](
-        table: &Solution<T>,
-        objective: &VectorObjective<T>,
-        scores: &ScoreTable,
-        filled: BoxMask,
-        scratch: &mut VectorScratch<T>,
-    ) -> CardVectors<T> {
-        solve_card::<T, BLOCK>
-    }
-}
-
 /// The values of the card `filled` and the range of each of its states (by layout index),
 /// solved from its successors' cards in `table` (which must be there): exactly, bit for bit,
 /// what [`solve`] computes for that card, on any instruction set. A table file that leaves a
 /// card out is read back through this.
-pub(crate) fn solve_one_card<T: Real>(
+pub(crate) fn solve_one_card<T: VectorLane>(
     table: &Solution<T>,
     objective: &VectorObjective<T>,
     scores: &ScoreTable,
@@ -761,48 +765,9 @@ pub(crate) fn solve_one_card<T: Real>(
     simd: Simd,
 ) -> (Box<[T]>, Vec<(usize, Range)>) {
     let mut scratch = VectorScratch::new();
-    let card = solve_card_dispatch(simd, (table, objective, scores, filled, &mut scratch));
+    let card = solve_card(table, objective, scores, filled, simd, &mut scratch);
     (card.values.into_boxed_slice(), card.ranges)
 }
-
-/// The lanes of a vector solve: `f32`, the tables', with its backward pass compiled in this
-/// crate, once, and `f64`, the exact checks', compiled where it is used. The pass is generic,
-/// and a generic function is compiled in every crate that calls it: without this, the kernel
-/// (three instruction sets, five and six dice) was compiled again in the binary, the server
-/// and the tests, minutes of their build; and with both types compiled here, the `f64` kernel,
-/// which only the tests use, was minutes of every build of the core (the Python package's
-/// too). See ARCHITECTURE.md, the workspace.
-pub trait VectorLane: Real {
-    /// [`solve_cards`] of this type: for `f64` this generic default, compiled in the crate
-    /// that calls it.
-    #[doc(hidden)]
-    fn solve_cards(
-        objective: &VectorObjective<Self>,
-        include: &(dyn Fn(BoxMask) -> bool + Sync),
-        last: usize,
-        simd: Simd,
-        progress: &(dyn Fn(u64, u64) + Sync),
-    ) -> Solution<Self> {
-        solve_cards(objective, include, last, simd, progress)
-    }
-}
-
-impl VectorLane for f32 {
-    // A function of this crate, never inlined into a caller (then the caller's crate would
-    // compile the pass again).
-    #[inline(never)]
-    fn solve_cards(
-        objective: &VectorObjective<f32>,
-        include: &(dyn Fn(BoxMask) -> bool + Sync),
-        last: usize,
-        simd: Simd,
-        progress: &(dyn Fn(u64, u64) + Sync),
-    ) -> Solution<f32> {
-        solve_cards(objective, include, last, simd, progress)
-    }
-}
-
-impl VectorLane for f64 {}
 
 /// Solves a vector objective for every reachable state, backward from the full cards, one
 /// depth at a time, the cards of a depth in parallel (each by the same sequential code, so
@@ -824,7 +789,7 @@ pub fn solve_reduced<T: VectorLane>(
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Solution<T> {
     let last = objective.rules.box_count().saturating_sub(open);
-    T::solve_cards(objective, &|_| true, last, simd, progress)
+    solve_cards(objective, &|_| true, last, simd, progress)
 }
 
 /// [`solve`] for the cards that follow `filled` (those with every box of `filled` filled;
@@ -837,12 +802,12 @@ pub fn solve_from<T: VectorLane>(
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Solution<T> {
     let depth = filled.count_ones() as usize;
-    T::solve_cards(objective, &|c| c & filled == filled, depth, simd, progress)
+    solve_cards(objective, &|c| c & filled == filled, depth, simd, progress)
 }
 
 /// The backward pass of [`solve`] over the cards of depth `last` and more for which
 /// `include` is true.
-fn solve_cards<T: Real>(
+fn solve_cards<T: VectorLane>(
     objective: &VectorObjective<T>,
     include: &(dyn Fn(BoxMask) -> bool + Sync),
     last: usize,
@@ -851,7 +816,7 @@ fn solve_cards<T: Real>(
 ) -> Solution<T> {
     let rules = objective.rules;
     let layout = Layout::of(&rules);
-    let scores = ScoreTable::new(&rules);
+    let scores = score_table(&rules);
     let by_depth: Vec<Vec<BoxMask>> = cards_by_depth(&rules)
         .into_iter()
         .enumerate()
@@ -908,7 +873,7 @@ fn solve_cards<T: Real>(
                 progress(started.fetch_add(1, Ordering::Relaxed), total);
                 (
                     filled,
-                    solve_card_dispatch(simd, (&table, objective, &scores, filled, scratch)),
+                    solve_card(&table, objective, &scores, filled, simd, scratch),
                 )
             })
             .collect();
@@ -1074,7 +1039,7 @@ mod tests {
     #[test]
     fn max_banked_grows_by_at_least_what_every_turn_scores() {
         for rules in Rules::all().filter(|r| r.set.solves_in_seconds()) {
-            let scores = ScoreTable::new(&rules);
+            let scores = score_table(&rules);
             let mut plan = Plan::<f64>::new();
             let mut checked = 0;
             for (i, state) in reachable_states(&rules).enumerate() {
@@ -1115,7 +1080,7 @@ mod tests {
                 assert!(objective.never_falls_with_points());
                 let open = 4;
                 let table = solve_reduced(objective, open, Simd::detect(), &|_, _| {});
-                let scores = ScoreTable::new(&rules);
+                let scores = score_table(&rules);
                 let mut plan = Plan::<f32>::new();
                 let (mut rows, mut rising) = (0, 0);
                 for (i, state) in reachable_states(&rules).enumerate() {

@@ -42,7 +42,7 @@ use crate::policy::win::FinalScores;
 use crate::solve::expected::TurnValues;
 use crate::solve::forward::{Kept, outcome_chances};
 use crate::solve::kernel::Layer;
-use crate::solve::simd::{Simd, simd_dispatch};
+use crate::solve::simd::Simd;
 use crate::solve::vector::max_remaining;
 use crate::stats::distribution::Tally;
 use crate::stats::visits::Visits;
@@ -50,6 +50,7 @@ use crate::tables::TableError;
 use crate::tables::expected::StrategyTable;
 use crate::tables::vector::MAX_TURN_LANES;
 use crate::tables::vector::VectorTable;
+use yahtzee_kernel::simd_dispatch;
 
 /// Cards whose turns are computed together: enough work for the threads, little enough
 /// memory (a Yahtzee card's turns for every banked value take up to tens of megabytes).

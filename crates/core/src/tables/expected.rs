@@ -32,6 +32,7 @@ use crate::solve::expected::{
     CARD_LANES, CardKeepValues, ExpectedValues, Layer, ScoreTable, SolveOptions, Turn, TurnKeeps,
     TurnValues, card_keep_values, card_keeps, card_turns,
 };
+use crate::solve::kernel::score_table;
 use crate::tables::container::{self, FORMAT_VERSION, Head, TableHeader};
 use crate::tables::{Origin, TableError};
 
@@ -66,7 +67,7 @@ impl StrategyTable {
                 rules: *rules,
                 layout: Layout::of(rules),
                 values: solution.values,
-                scores: Arc::new(ScoreTable::new(rules)),
+                scores: Arc::new(score_table(rules)),
                 checksum: OnceLock::new(),
             },
             solution.seconds,
@@ -299,7 +300,7 @@ impl StrategyTable {
             rules,
             layout,
             values,
-            scores: Arc::new(ScoreTable::new(&rules)),
+            scores: Arc::new(score_table(&rules)),
             checksum: OnceLock::new(),
         })
     }

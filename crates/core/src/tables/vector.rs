@@ -40,7 +40,7 @@ use rayon::prelude::*;
 use crate::game::rules::{BoxMask, Rules};
 use crate::game::state::{Layout, State, cards_by_depth, reachable_states, set_bits};
 use crate::solve::expected::ExpectedValues;
-use crate::solve::kernel::{KeepArray, Layer, Plan, Real, ScoreTable, run_turn};
+use crate::solve::kernel::{KeepArray, Layer, Plan, Real, ScoreTable, score_table, turn};
 use crate::solve::simd::Simd;
 use crate::solve::vector::{
     Range, RowSpec, Solution, VectorObjective, lay_out, read, solve_one_card,
@@ -103,7 +103,7 @@ impl<T: Real> From<Solution<T>> for VectorTable<T> {
     /// The table of a solve: every card solved is held.
     fn from(solution: Solution<T>) -> VectorTable<T> {
         VectorTable {
-            scores: Arc::new(ScoreTable::new(&solution.rules)),
+            scores: Arc::new(score_table(&solution.rules)),
             solution,
             file: None,
             policy: None,
@@ -341,8 +341,17 @@ impl VectorTable<f32> {
                     f64::from(v)
                 }));
             }
-            let k = keeps.block::<N>();
-            run_turn(k, plan, &self.scores, 0, last, |layer, k| visit(layer, k));
+            let mut visit = |layer, k: &[f64]| visit(layer, k.as_chunks::<N>().0);
+            turn(
+                Simd::detect(),
+                N,
+                keeps,
+                plan,
+                &self.scores,
+                0,
+                last,
+                &mut visit,
+            );
         });
         Ok(())
     }

@@ -66,10 +66,10 @@ pub const SHIPPED: [(&str, &str); 7] = [
 pub const MAX_FILE_BYTES: u64 = 64 * 1024;
 
 /// The most points a box or a bonus may be worth: the solver keeps a box's points for each
-/// roll in a byte (`solve::kernel::ScoreTable`), and the target and win tables hold a vector
+/// roll in a byte (`yahtzee_kernel::ScoreTable`), and the target and win tables hold a vector
 /// per state as long as the highest score still reachable, so points are kept in the range
 /// of the family's games (Maxi Yatzy's 100 is the largest).
-pub const MAX_POINTS: u32 = 100;
+pub const MAX_POINTS: u32 = yahtzee_kernel::MAX_POINTS;
 
 /// The longest name, title or alias.
 const MAX_NAME: usize = 40;

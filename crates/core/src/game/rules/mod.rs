@@ -25,14 +25,14 @@ use crate::game::dice::{DICE, Dice, DiceSpace, FACES};
 pub mod file;
 
 /// A set of boxes of one card, bit `i` for the box at position `i` of [`Rules::boxes`].
-pub type BoxMask = u32;
+pub type BoxMask = yahtzee_kernel::BoxMask;
 
 /// The most boxes a card may have: 20, Maxi Yatzy's card. The tables are dense over the
 /// cards, 2^n of them: at 20 boxes the expected-score values of Maxi Yatzy (85 upper totals,
 /// 8 bytes each) take 2^20 × 85 × 8 bytes = 713 MB while solving; each box more doubles that
 /// (1.4 GB at 21, 5.7 GB at 23), past what a solve may use (4 GiB). A [`BoxMask`] has 32
 /// bits, and the solver keeps one spare successor slot (see `solver`).
-pub const MAX_BOXES: usize = 20;
+pub const MAX_BOXES: usize = yahtzee_kernel::MAX_BOXES;
 
 /// Mask of the six upper boxes: in every rule set with an upper section they are the first
 /// six, Ones to Sixes.

@@ -94,16 +94,17 @@ impl Simd {
 /// nothing else, as it would calling the kernel directly. Passed inside a struct, that is
 /// lost, and the expected-score kernel ran 2% more instructions (scalar reloads in its hot
 /// loops; callgrind, full Yahtzee solve).
+#[macro_export]
 macro_rules! simd_dispatch {
     (
         $(#[$attr:meta])*
-        fn $name:ident[$($generics:tt)*]($($arg:ident: $ty:ty),+ $(,)?) -> $ret:ty {
+        $vis:vis fn $name:ident[$($generics:tt)*]($($arg:ident: $ty:ty),+ $(,)?) -> $ret:ty {
             $kernel:expr
         }
     ) => {
         $(#[$attr])*
-        fn $name<$($generics)*>(
-            simd: $crate::solve::simd::Simd,
+        $vis fn $name<$($generics)*>(
+            simd: $crate::simd::Simd,
             ($($arg,)+): ($($ty,)+),
         ) -> $ret {
             #[cfg(target_arch = "x86_64")]
@@ -120,60 +121,12 @@ macro_rules! simd_dispatch {
                 // SAFETY: a `Simd` is only made for an instruction set this processor has
                 // (`Simd::new` and `Simd::detect` check).
                 #[cfg(target_arch = "x86_64")]
-                $crate::solve::simd::Isa::Avx512 => unsafe { avx512($($arg),+) },
+                $crate::simd::Isa::Avx512 => unsafe { avx512($($arg),+) },
                 // SAFETY: as above.
                 #[cfg(target_arch = "x86_64")]
-                $crate::solve::simd::Isa::Avx2 => unsafe { avx2($($arg),+) },
+                $crate::simd::Isa::Avx2 => unsafe { avx2($($arg),+) },
                 _ => $kernel($($arg),+),
             }
         }
     };
-}
-
-pub(crate) use simd_dispatch;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Regression: `Simd` and `SolveOptions` were public with public variants, so safe code
-    /// could select AVX-512 on a processor without it (undefined behaviour). Now a `Simd` is
-    /// made only for an instruction set the processor has.
-    #[test]
-    fn unsupported_simd_level_cannot_be_constructed() {
-        for isa in [Isa::Avx512, Isa::Avx2, Isa::Baseline] {
-            assert_eq!(Simd::new(isa).is_some(), isa.is_present(), "{isa:?}");
-        }
-        #[cfg(target_arch = "x86_64")]
-        assert_eq!(
-            Simd::new(Isa::Avx512).is_some(),
-            std::arch::is_x86_feature_detected!("avx512f")
-        );
-        assert!(Simd::available().contains(&Simd::detect()));
-        assert_eq!(Simd::new(Isa::Baseline), Some(Simd::BASELINE));
-    }
-
-    /// A sum of squares.
-    #[inline(always)]
-    fn sum_of_squares(xs: &[f64]) -> f64 {
-        xs.iter().map(|x| x * x).sum()
-    }
-
-    simd_dispatch! {
-        /// [`sum_of_squares`] compiled for each instruction set.
-        fn sum_of_squares_on[](xs: &[f64]) -> f64 {
-            sum_of_squares
-        }
-    }
-
-    /// Every instruction set of this processor gives the same bits.
-    #[test]
-    fn every_instruction_set_runs_a_task_to_the_same_bits() {
-        let xs: Vec<f64> = (0..1000).map(|i| f64::from(i) / 7.0).collect();
-        let bits: Vec<u64> = Simd::available()
-            .into_iter()
-            .map(|simd| sum_of_squares_on(simd, (&xs,)).to_bits())
-            .collect();
-        assert!(bits.windows(2).all(|w| w[0] == w[1]), "{bits:?}");
-    }
 }
