@@ -40,7 +40,7 @@ TIMES=$WORK/times.tsv # label<TAB>wall<TAB>user<TAB>sys<TAB>peak_kb<TAB>bytes<TA
 log() { echo "[bench-parquet] $*" >&2; }
 
 log "building (cargo build --release)"
-cargo build --release --quiet
+cargo build --release --features full --quiet
 BIN=$REPO/target/release/yahtzee
 export YAHTZEE_TABLE_DIR=$WORK/tables
 "$BIN" solve >/dev/null

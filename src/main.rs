@@ -34,7 +34,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Stats(args) => cmd::stats::run(args),
         Command::Simulate(args) => cmd::simulate::run(args),
         Command::Rules(args) => cmd::rules::run(args),
+        #[cfg(feature = "serve")]
         Command::Serve(args) => cmd::serve::run(args),
+        #[cfg(not(feature = "serve"))]
+        Command::Serve(_) => Err(cmd::not_built("serve", "`yahtzee serve` (the web advisor)")),
         Command::Completions(args) => cmd::completions::run(args),
         Command::Man(args) => cmd::man::run(args),
     }

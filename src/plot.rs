@@ -46,10 +46,20 @@ pub enum PlotError {
         path: String,
     },
     /// No font to draw a PNG's text with. Fix: install one (e.g. DejaVu), or write an SVG.
+    #[cfg(feature = "png")]
     #[error(
         "no system font to draw the PNG's text with: install one (e.g. the fonts-dejavu package) or write the plot as .svg"
     )]
     NoFont,
+    /// A `.png` figure asked of a binary built without the PNG renderer. Fix: an SVG, or a
+    /// build with the feature.
+    #[error(
+        "{path}: PNG figures are not in this build of yahtzee: write the plot as .svg, or build with `cargo install --path . --features png` (or `--features full`)"
+    )]
+    PngNotBuilt {
+        /// The file, as given.
+        path: String,
+    },
 }
 
 /// How a figure is encoded, by its file's extension.
@@ -69,7 +79,10 @@ impl Encoding {
             .map(|e| e.to_string_lossy().to_ascii_lowercase());
         match ext.as_deref() {
             Some("svg") => Ok(Encoding::Svg),
-            Some("png") => Ok(Encoding::Png),
+            Some("png") if cfg!(feature = "png") => Ok(Encoding::Png),
+            Some("png") => Err(PlotError::PngNotBuilt {
+                path: yahtzee_core::text::excerpt(&path.display().to_string()),
+            }),
             _ => Err(PlotError::Extension {
                 path: yahtzee_core::text::excerpt(&path.display().to_string()),
             }),
@@ -182,7 +195,14 @@ pub fn plot(path: &Path, title: &str, curves: &[Curve], style: &Style) -> Result
     let svg = draw(title, curves, style)?;
     let bytes = match encoding {
         Encoding::Svg => svg.into_bytes(),
+        #[cfg(feature = "png")]
         Encoding::Png => render_png(&svg)?,
+        #[cfg(not(feature = "png"))]
+        Encoding::Png => {
+            return Err(PlotError::PngNotBuilt {
+                path: path.display().to_string(),
+            });
+        }
     };
     write_atomically(path, &bytes).map_err(|source| PlotError::Write {
         path: path.display().to_string(),
@@ -475,6 +495,7 @@ fn draw(title: &str, curves: &[Curve], style: &Style) -> Result<String, PlotErro
 }
 
 /// The families tried, in order, for the PNG's sans-serif text.
+#[cfg(feature = "png")]
 const SANS_SERIF: [&str; 6] = [
     "DejaVu Sans",
     "Liberation Sans",
@@ -485,6 +506,7 @@ const SANS_SERIF: [&str; 6] = [
 ];
 
 /// `svg` rendered to a PNG image by resvg, its text with a sans-serif system font.
+#[cfg(feature = "png")]
 fn render_png(svg: &str) -> Result<Vec<u8>, PlotError> {
     use resvg::{tiny_skia, usvg};
     let mut options = usvg::Options::default();
@@ -556,7 +578,13 @@ mod tests {
     #[test]
     fn the_extension_chooses_the_encoding() {
         assert_eq!(Encoding::of(Path::new("a.SVG")).unwrap(), Encoding::Svg);
-        assert_eq!(Encoding::of(Path::new("a.png")).unwrap(), Encoding::Png);
+        let png = Encoding::of(Path::new("a.png"));
+        if cfg!(feature = "png") {
+            assert_eq!(png.unwrap(), Encoding::Png);
+        } else {
+            let e = png.unwrap_err().to_string();
+            assert!(e.contains("--features png"), "{e}");
+        }
         let e = Encoding::of(Path::new("a.pdf")).unwrap_err().to_string();
         assert!(e.contains("end it in .svg or .png"), "{e}");
     }

@@ -5,8 +5,9 @@
 //! opponents to beat), a whole game against the bot, its record downloaded,
 //! uploaded and reviewed, several records rated, and the page at desktop and phone width.
 //!
-//! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them). Without them
-//! the test says it was not run and why; under `CI=true` it fails. With
+//! Needs Debian's `chromium` and `chromium-driver`, and npm for axe-core (`.ci/run` installs
+//! them). On a machine without them the tests are ignored (build.rs); under `CI=true`, or
+//! when one of them fails to run, a test fails and says why. With
 //! `YAHTZEE_SCREENSHOTS=DIR` the screenshots are written to DIR (those of the README and
 //! docs/serve.md come from `results/`).
 
@@ -491,17 +492,17 @@ fn assert_same_options(shown: &[Value], cli: &[Value]) {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
+#[cfg_attr(
+    missing_browser,
+    ignore = "Chromium, chromedriver or npm is not on this machine (see build.rs)"
+)]
 fn the_page_plays_as_a_player_would_against_the_command_line() {
-    let (chromium, driver) = match browser() {
-        Ok(b) => b,
-        Err(why) if std::env::var("CI").as_deref() == Ok("true") => {
-            panic!("the browser test cannot run under CI=true: {why}")
-        }
-        Err(why) => {
-            eprintln!("browser test not run: {why}");
-            return;
-        }
-    };
+    let (chromium, driver) =
+        browser().unwrap_or_else(|why| panic!("the browser test cannot run: {why}"));
     table(RuleSet::YAHTZEE, Order::Any);
     table(RuleSet::YACHT, Order::Any);
     let server = Served::start(&[]);
@@ -1050,17 +1051,17 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
 /// page records is the terminal's game with the same seed and the same choices (the person
 /// filling the first open box each turn), so the page's win bot plays as `yahtzee play`'s.
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
+#[cfg_attr(
+    missing_browser,
+    ignore = "Chromium, chromedriver or npm is not on this machine (see build.rs)"
+)]
 fn the_page_seats_a_win_bot_that_plays_as_the_terminal_s() {
-    let (chromium, driver) = match browser() {
-        Ok(b) => b,
-        Err(why) if std::env::var("CI").as_deref() == Ok("true") => {
-            panic!("the browser test cannot run under CI=true: {why}")
-        }
-        Err(why) => {
-            eprintln!("browser test not run: {why}");
-            return;
-        }
-    };
+    let (chromium, driver) =
+        browser().unwrap_or_else(|why| panic!("the browser test cannot run: {why}"));
     table(RuleSet::YAHTZEE, Order::Any);
     table(RuleSet::YACHT, Order::Any);
     crate::util::target_table(RuleSet::YACHT, Order::Any);
@@ -1212,28 +1213,12 @@ fn install_axe() -> Result<String, String> {
     std::fs::read_to_string(&script).map_err(|e| format!("{}: {e}", script.display()))
 }
 
-/// Chromium and its driver, and axe-core's script (`None`: its checks are not run), for a
-/// test of the page on a phone; `None` when the browser cannot run (said on stderr). Under
-/// `CI=true` either missing fails the test.
-fn browser_and_axe() -> Option<((PathBuf, PathBuf), Option<String>)> {
-    let ci = std::env::var("CI").as_deref() == Ok("true");
-    let found = match browser() {
-        Ok(b) => b,
-        Err(why) if ci => panic!("the browser test cannot run under CI=true: {why}"),
-        Err(why) => {
-            eprintln!("browser test not run: {why}");
-            return None;
-        }
-    };
-    let axe = match axe_script() {
-        Ok(s) => Some(s),
-        Err(why) if ci => panic!("axe-core cannot be installed under CI=true: {why}"),
-        Err(why) => {
-            eprintln!("axe-core checks not run: {why}");
-            None
-        }
-    };
-    Some((found, axe))
+/// Chromium and its driver, and axe-core's script, for a test of the page on a phone: either
+/// missing fails the test (on a machine without them the tests are ignored, see build.rs).
+fn browser_and_axe() -> ((PathBuf, PathBuf), String) {
+    let found = browser().unwrap_or_else(|why| panic!("the browser test cannot run: {why}"));
+    let axe = axe_script().unwrap_or_else(|why| panic!("axe-core cannot be installed: {why}"));
+    (found, axe)
 }
 
 impl Browser {
@@ -1292,13 +1277,6 @@ impl Browser {
                 .catch((e) => done('axe failed: ' + e));", "args": []})),
         );
         assert_eq!(v, json!([]), "axe-core's violations on {view}");
-    }
-
-    /// [`Browser::axe`] with `script`, when axe-core could be installed.
-    fn axe_if(&self, script: Option<&str>, view: &str) {
-        if let Some(script) = script {
-            self.axe(script, view);
-        }
     }
 
     /// axe-core finds a violation planted on the page (a button without a name): its
@@ -1506,11 +1484,17 @@ fn play_at_the_table(b: &Browser, server: &Served, dice: &mut TestDice, turns: u
 /// it, a change of rules asking first, errors beside their fields and in view, and
 /// axe-core's checks on each view with no violation.
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
+#[cfg_attr(
+    missing_browser,
+    ignore = "Chromium, chromedriver or npm is not on this machine (see build.rs)"
+)]
 fn a_phone_at_the_table_plays_a_whole_game_without_scrolling() {
-    let Some((found, axe)) = browser_and_axe() else {
-        return;
-    };
-    let axe_check = |b: &Browser, view: &str| b.axe_if(axe.as_deref(), view);
+    let (found, axe) = browser_and_axe();
+    let axe_check = |b: &Browser, view: &str| b.axe(&axe, view);
     let started = Instant::now();
     table(RuleSet::YAHTZEE, Order::Any);
     table(RuleSet::YACHT, Order::Any);
@@ -1529,9 +1513,7 @@ fn a_phone_at_the_table_plays_a_whole_game_without_scrolling() {
          .filter(([, r]) => r.width < 44 || r.height < 44).map(([n, r]) => `${n}: ${r.width}x${r.height}`)",
     );
     assert_eq!(small, json!([]), "touch targets under 44 px");
-    if let Some(script) = &axe {
-        b.axe_finds_a_planted_violation(script);
-    }
+    b.axe_finds_a_planted_violation(&axe);
     axe_check(&b, "the advice on a phone");
     b.screenshot("serve-phone-advice.png");
 
@@ -1725,11 +1707,17 @@ fn a_phone_at_the_table_plays_a_whole_game_without_scrolling() {
 /// nothing. Issue 27: "Rate several games" on the same tab rates records chosen as files and
 /// pasted, showing `yahtzee review --rating --json`'s figures.
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
+#[cfg_attr(
+    missing_browser,
+    ignore = "Chromium, chromedriver or npm is not on this machine (see build.rs)"
+)]
 fn a_phone_reviews_to_win_rates_several_games_and_cancels_a_table_build() {
-    let Some((found, axe)) = browser_and_axe() else {
-        return;
-    };
-    let axe_check = |b: &Browser, view: &str| b.axe_if(axe.as_deref(), view);
+    let (found, axe) = browser_and_axe();
+    let axe_check = |b: &Browser, view: &str| b.axe(&axe, view);
     table(RuleSet::YACHT, Order::Any);
     table(RuleSet::YAHTZEE, Order::Any);
     crate::util::distribution_table(RuleSet::YACHT, Order::Any);

@@ -337,6 +337,10 @@ fn assert_parquet_is_the_csv(set: &'static RuleSet, order: Order, scope: &[&str]
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "parquet"),
+    ignore = "the Parquet export is a feature: cargo test --release --all-features"
+)]
 fn card_parquet_is_the_card_csv_with_typed_columns() {
     let file = assert_parquet_is_the_csv(RuleSet::YAHTZEE, Order::Any, &[]);
     assert_eq!(
@@ -408,6 +412,10 @@ fn card_parquet_is_the_card_csv_with_typed_columns() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "parquet"),
+    ignore = "the Parquet export is a feature: cargo test --release --all-features"
+)]
 fn every_state_and_the_opening_in_parquet_are_their_csv() {
     let states = assert_parquet_is_the_csv(RuleSet::YACHT, Order::Any, &["--all-states"]);
     assert_eq!(
@@ -430,6 +438,10 @@ fn every_state_and_the_opening_in_parquet_are_their_csv() {
 /// The full policy of Yacht, 3,095,820 rows, in row groups of at most [`ROW_GROUP_ROWS`]:
 /// the stream crosses many batches and several groups, and still equals the CSV row for row.
 #[test]
+#[cfg_attr(
+    not(feature = "parquet"),
+    ignore = "the Parquet export is a feature: cargo test --release --all-features"
+)]
 fn full_yacht_policy_in_parquet_is_its_csv_in_row_groups() {
     let file = assert_parquet_is_the_csv(RuleSet::YACHT, Order::Any, &["--all-states", "--policy"]);
     assert_eq!(file.group_rows.iter().sum::<i64>(), 3_095_820);
@@ -449,6 +461,10 @@ fn full_yacht_policy_in_parquet_is_its_csv_in_row_groups() {
 /// A card with one box left and no roll left: every decision has a single option, so
 /// `runner_up` and `gap` never have a value; they are columns of the null type, all null.
 #[test]
+#[cfg_attr(
+    not(feature = "parquet"),
+    ignore = "the Parquet export is a feature: cargo test --release --all-features"
+)]
 fn columns_without_any_value_have_the_null_type() {
     let card = "ones=1,twos=2,threes=3,fours=4,fives=5,sixes=6,full-house=0,four-of-a-kind=0,little-straight=0,big-straight=0,choice=20";
     let file = assert_parquet_is_the_csv(
@@ -466,6 +482,10 @@ fn columns_without_any_value_have_the_null_type() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "parquet"),
+    ignore = "the Parquet export is a feature: cargo test --release --all-features"
+)]
 fn parquet_on_stdout_is_the_file_written_with_out() {
     let dir = temp_dir();
     let path = dir.path().join("p.parquet");
@@ -503,6 +523,10 @@ fn parquet_on_stdout_is_the_file_written_with_out() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "parquet"),
+    ignore = "the Parquet export is a feature: cargo test --release --all-features"
+)]
 fn a_target_card_in_parquet_is_its_csv() {
     // export_target_card_wrote_its_stream_not_parquet: the target scope goes through the
     // Parquet writer like every other scope.

@@ -97,6 +97,10 @@ fn stats_figure(flags: &[&str]) -> Vec<String> {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "png"),
+    ignore = "PNG figures are a feature: cargo test --release --all-features"
+)]
 fn cdf_log_scale_and_png_of_a_chosen_size() {
     let labels = stats_figure(&["--plot-kind", "cdf"]);
     assert!(

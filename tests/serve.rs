@@ -214,6 +214,10 @@ fn cli_batch(set: &'static RuleSet, order: Order, args: &[&str], lines: &[&str])
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
 fn advise_answers_every_batch_line_as_advise_batch_does() {
     table(RuleSet::YAHTZEE, Order::Any);
     table(RuleSet::YACHT, Order::UpperFirst);
@@ -281,6 +285,10 @@ fn advise_answers_every_batch_line_as_advise_batch_does() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
 fn rules_are_the_rules_json_of_every_rule_set() {
     let server = Served::start(&["--rules", "yacht"]);
     table(RuleSet::YACHT, Order::Any);
@@ -308,6 +316,10 @@ fn rules_are_the_rules_json_of_every_rule_set() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
 fn card_is_checked_as_the_command_line_checks_it_and_scores_as_a_game() {
     table(RuleSet::YAHTZEE, Order::Any);
     let server = Served::start(&[]);
@@ -402,6 +414,10 @@ fn card_is_checked_as_the_command_line_checks_it_and_scores_as_a_game() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
 fn stats_are_the_stats_json() {
     table(RuleSet::YACHT, Order::Any);
     let server = Served::start(&["--rules", "yacht"]);
@@ -484,6 +500,10 @@ fn play_to_the_end(server: &Served, mut game: Value) -> Value {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
 fn a_game_of_the_page_is_a_game_of_yahtzee_play_and_reviews_as_the_cli_reviews_it() {
     table(RuleSet::YACHT, Order::Any);
     let server = Served::start(&["--rules", "yacht"]);
@@ -586,6 +606,10 @@ fn a_game_of_the_page_is_a_game_of_yahtzee_play_and_reviews_as_the_cli_reviews_i
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
 fn a_game_of_typed_dice_takes_only_the_dice_due_and_the_referee_refuses_illegal_moves() {
     table(RuleSet::YACHT, Order::Any);
     let server = Served::start(&["--rules", "yacht"]);
@@ -702,6 +726,10 @@ fn a_game_of_typed_dice_takes_only_the_dice_due_and_the_referee_refuses_illegal_
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
 fn review_refuses_a_bad_record_with_the_line_and_the_reason() {
     table(RuleSet::YACHT, Order::Any);
     let server = Served::start(&["--rules", "yacht"]);
@@ -754,6 +782,10 @@ fn review_refuses_a_bad_record_with_the_line_and_the_reason() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
 fn every_error_class_is_json_and_no_request_kills_the_server() {
     table(RuleSet::YAHTZEE, Order::Any);
     let mut server = Served::start(&[]);
@@ -912,6 +944,10 @@ fn raw_request_to(addr: &str, request: &str) -> String {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
 fn tables_load_once_with_their_status_and_the_target_table_of_yacht_builds_on_demand() {
     let dir = temp_dir();
     // No table at all: the server builds the default rules' table at start, the page sees it.
@@ -985,6 +1021,10 @@ fn served_with_a_damaged_yacht_table() -> (tempfile::TempDir, Served) {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
 fn a_damaged_table_is_a_500_with_the_solve_that_rebuilds_it() {
     let (_dir, server) = served_with_a_damaged_yacht_table();
     let m = assert_error(
@@ -1001,6 +1041,10 @@ fn a_damaged_table_is_a_500_with_the_solve_that_rebuilds_it() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
 fn the_page_and_its_assets_are_embedded_and_fetch_nothing_from_elsewhere() {
     table(RuleSet::YACHT, Order::Any);
     let server = Served::start(&["--rules", "yacht"]);
@@ -1075,6 +1119,10 @@ fn the_page_and_its_assets_are_embedded_and_fetch_nothing_from_elsewhere() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
 fn serve_listens_on_this_machine_only_unless_told_and_says_so() {
     table(RuleSet::YAHTZEE, Order::Any);
     let server = Served::start(&[]);
@@ -1180,6 +1228,10 @@ fn call_with(
 /// refused on both addresses, one with it (in the query, the header or the cookie the page
 /// sets) is answered, and the QR code printed reads as the address printed.
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
 fn lan_answers_only_with_its_token_on_every_address_and_its_qr_code_is_its_address() {
     table(RuleSet::YAHTZEE, Order::Any);
     let (server, url, others, qr) = Served::start_lan(&["--host", "127.0.0.2"]);
@@ -1270,6 +1322,10 @@ fn lan_answers_only_with_its_token_on_every_address_and_its_qr_code_is_its_addre
 /// best chance of at least 0: 1). The server refuses every target that is not a whole
 /// number, in advice and in reviews, with status 400 and the reason.
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
 fn a_target_that_is_empty_or_not_a_whole_number_is_a_400() {
     table(RuleSet::YACHT, Order::Any);
     let server = Served::start(&["--rules", "yacht"]);
@@ -1308,6 +1364,10 @@ fn pmf_sums(o: &Value, t: u64) -> (f64, f64) {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
 fn outlook_is_the_distribution_of_the_final_score_under_the_line_s_objective() {
     table(RuleSet::YACHT, Order::Any);
     util::target_table(RuleSet::YACHT, Order::Any);
@@ -1464,6 +1524,10 @@ fn outlook_is_the_distribution_of_the_final_score_under_the_line_s_objective() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
 fn outlook_from_the_start_of_a_turn_is_the_distribution_of_stats() {
     table(RuleSet::YACHT, Order::Any);
     util::target_table(RuleSet::YACHT, Order::Any);
@@ -1545,6 +1609,10 @@ fn outlook_from_the_start_of_a_turn_is_the_distribution_of_stats() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
 fn an_outlook_shows_its_progress_and_stops_when_no_request_waits_for_it() {
     table(RuleSet::YACHT, Order::Any);
     util::target_table(RuleSet::YACHT, Order::Any);
@@ -1613,6 +1681,10 @@ pub fn two_player_record(server: &Served, seed: u64) -> String {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
 fn review_prices_in_the_objective_asked_as_review_does_with_its_flags() {
     table(RuleSet::YACHT, Order::Any);
     util::target_table(RuleSet::YACHT, Order::Any);
@@ -1779,6 +1851,10 @@ fn long_work(server: &Served) -> (u64, u64) {
 /// Issue 23, 17: advice against opponents (seconds to half a minute of a core) went on after
 /// its client had gone, and any number of them ran at once.
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
 fn abandoned_advice_went_on_computing_and_any_number_ran_at_once() {
     table(RuleSet::YAHTZEE, Order::Any);
     let server = Served::start(&[]);
@@ -1854,6 +1930,10 @@ fn abandoned_advice_went_on_computing_and_any_number_ran_at_once() {
 /// decisions now: after the connection closes, the server burns a small part of what the
 /// whole review costs.
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
 fn an_abandoned_review_stops_between_two_decisions() {
     table(RuleSet::YACHT, Order::Any);
     crate::util::distribution_table(RuleSet::YACHT, Order::Any);
@@ -1907,6 +1987,10 @@ fn an_abandoned_review_stops_between_two_decisions() {
 
 /// Issue 23, 18: any page the user visits could post `text/plain` to the local server.
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
 fn any_page_could_post_text_plain_to_the_local_server() {
     table(RuleSet::YACHT, Order::Any);
     let server = Served::start(&["--rules", "yacht"]);
@@ -2038,6 +2122,10 @@ fn any_page_could_post_text_plain_to_the_local_server() {
 
 /// Issue 23, 19: twelve `/api/load` requests built nine tables at once.
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
 fn twelve_loads_built_nine_tables_at_once() {
     let dir = temp_dir();
     let server = Served::start_in(dir.path(), &["--rules", "yacht"]);
@@ -2103,6 +2191,10 @@ fn twelve_loads_built_nine_tables_at_once() {
 /// Issue 23, 20: an idle connection, a head sent a byte at a time, half a body, or a body
 /// announced too large were kept open.
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
 fn slow_and_lying_clients_were_kept_open() {
     table(RuleSet::YACHT, Order::Any);
     let server = Served::start(&["--rules", "yacht"]);
@@ -2203,6 +2295,10 @@ fn slow_and_lying_clients_were_kept_open() {
 /// Issue 23, 21: a damaged table rebuilt as its 500 says was still refused until the server
 /// restarted.
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
 fn a_rebuilt_table_was_refused_until_restart() {
     let (dir, server) = served_with_a_damaged_yacht_table();
     let line = r#"{"dice": [1, 2, 3, 4, 5]}"#;
@@ -2229,6 +2325,10 @@ fn a_rebuilt_table_was_refused_until_restart() {
 /// Issue 23, 22: `/api/outlook` took `two_player` and `lead`, which its schema does not
 /// have.
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
 fn outlook_accepted_two_player_and_lead() {
     table(RuleSet::YACHT, Order::Any);
     let server = Served::start(&["--rules", "yacht"]);
@@ -2266,6 +2366,10 @@ fn outlook_accepted_two_player_and_lead() {
 /// turns first), each as the whole review has it, and the last line is the review
 /// `/api/review` answers.
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
 fn a_streamed_review_comes_decision_by_decision_and_ends_with_the_whole_review() {
     table(RuleSet::YACHT, Order::Any);
     util::distribution_table(RuleSet::YACHT, Order::Any);
@@ -2324,6 +2428,10 @@ fn a_streamed_review_comes_decision_by_decision_and_ends_with_the_whole_review()
 /// stops the build as its next card starts: nothing is saved, the status says `cancelled`,
 /// and asked for again the table builds anew.
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
 fn cancel_stops_a_table_build_and_leaves_no_file() {
     table(RuleSet::YACHT, Order::Any);
     let dir = util::dir_with_tables(&["yacht.v3.table"]);
@@ -2397,6 +2505,10 @@ fn cancel_stops_a_table_build_and_leaves_no_file() {
 /// the token being new at each start. It is kept (in the cache folder) until `--new-token`,
 /// which shuts out the pages of the old one.
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
 fn lan_keeps_its_token_across_restarts_until_a_new_one_is_asked_for() {
     table(RuleSet::YACHT, Order::Any);
     let dir = util::dir_with_tables(&["yacht.v3.table"]);
@@ -2446,6 +2558,10 @@ fn lan_keeps_its_token_across_restarts_until_a_new_one_is_asked_for() {
 /// games and 95% intervals, then the exact outlook, the one `/api/outlook` answers; a late
 /// position's answer comes at once, alone.
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
 fn a_streamed_outlook_estimates_from_simulated_games_until_the_exact_one_comes() {
     table(RuleSet::YACHT, Order::Any);
     util::target_table(RuleSet::YACHT, Order::Any);
@@ -2529,6 +2645,10 @@ fn a_streamed_outlook_estimates_from_simulated_games_until_the_exact_one_comes()
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
 fn rating_of_several_records_is_review_rating_json() {
     table(RuleSet::YACHT, Order::Any);
     let server = Served::start(&["--rules", "yacht"]);

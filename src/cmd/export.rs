@@ -82,6 +82,9 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         },
         Format::from,
     );
+    if format == Format::Columns && !cfg!(feature = "parquet") {
+        return Err(super::not_built("parquet", "the Parquet export"));
+    }
     if format == Format::Columns && args.out.is_none() && std::io::stdout().is_terminal() {
         bail!(
             "Parquet is a binary file, not for a terminal: give --out FILE.parquet, or redirect stdout to a file"
@@ -131,7 +134,10 @@ fn write_out(
 ) -> Result<()> {
     let write = |out: &mut (dyn Write + Send)| -> Result<u64> {
         if format == Format::Columns {
+            #[cfg(feature = "parquet")]
             return Ok(yahtzee_parquet::write(out, scope)?.0);
+            #[cfg(not(feature = "parquet"))]
+            return Err(super::not_built("parquet", "the Parquet export"));
         }
         scope(out)
     };

@@ -23,6 +23,7 @@ pub mod play;
 pub mod report;
 pub mod review;
 pub mod rules;
+#[cfg(feature = "serve")]
 pub mod serve;
 pub mod simulate;
 pub mod solve;
@@ -45,6 +46,14 @@ use yahtzee_core::tables::expected::{EXPECTED_SCORE, TABLE_DIR_ENV, default_tabl
 
 use yahtzee_core::tables::TableError;
 use yahtzee_core::tables::set::{Event, Observer, TableKind, TablePaths, TableSet};
+
+/// The error of a part this binary was built without: `what` needs the cargo feature
+/// `feature` (see `[features]` in Cargo.toml).
+pub fn not_built(feature: &str, what: &str) -> anyhow::Error {
+    anyhow!(
+        "{what} is not in this build of yahtzee: build it with `cargo install --path . --features {feature}` (or `--features full` for every part)"
+    )
+}
 
 /// A progress bar on stderr counting `unit`s, hidden when stderr is not a terminal.
 pub fn progress_bar(message: &str, unit: &str) -> ProgressBar {
