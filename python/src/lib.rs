@@ -351,10 +351,7 @@ fn stats<'py>(
 /// The chance that a game played by the optimal policy of `table` reaches each reachable
 /// turn-start state, in the order of `Table.values()` (the rows of `export --all-states`).
 #[pyfunction]
-fn visit_probabilities<'py>(
-    py: Python<'py>,
-    table: &Table,
-) -> PyResult<Bound<'py, PyArray1<f64>>> {
+fn visit_probabilities<'py>(py: Python<'py>, table: &Table) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let visits = py.detach(|| yahtzee_core::stats::visit_probabilities(table.ev(), &|_, _| {}));
     Ok(visits.in_state_order().into_pyarray(py))
 }
@@ -635,7 +632,11 @@ fn roll_on_card(
     dice: &[i64],
 ) -> PyResult<(Rules, ScoreCard, Dice)> {
     let rules = rules.rules(upper_first)?;
-    Ok((rules, card_of(rules, card, yahtzee_bonus)?, dice_of(Some(rules), dice)?))
+    Ok((
+        rules,
+        card_of(rules, card, yahtzee_bonus)?,
+        dice_of(Some(rules), dice)?,
+    ))
 }
 
 /// The boxes that `dice` may fill on `card` (and its `yahtzee_bonus`), in card order.
