@@ -24,6 +24,7 @@ use cli::{Cli, Command};
 fn run(cli: Cli) -> anyhow::Result<()> {
     cmd::check_thread_env()?;
     cmd::check_memory_env()?;
+    cmd::check_simd_env()?;
     match &cli.command {
         Command::Solve(args) => cmd::solve::run(args),
         Command::Advise(args) => cmd::advise::run(args),

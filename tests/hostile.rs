@@ -286,6 +286,33 @@ fn yahtzee_memory_gib_is_checked() {
     );
 }
 
+/// `$YAHTZEE_SIMD` (the kernel's instruction set, for benchmarks) names one this processor has:
+/// anything else is refused in one line, naming what it has; the baseline, which every
+/// processor has, runs, and gives the same table as the widest.
+#[test]
+fn yahtzee_simd_is_checked() {
+    env_var_is_checked(
+        "YAHTZEE_SIMD",
+        &["", "sse9", "AVX2", "avx2 "],
+        "is not an instruction set of the kernel: avx512, avx2 or baseline",
+        "baseline",
+    );
+    let dir = temp_dir();
+    let table = |simd: Option<&str>| {
+        let mut c = yahtzee_in(dir.path());
+        if let Some(simd) = simd {
+            c.env("YAHTZEE_SIMD", simd);
+        }
+        let o = c
+            .args(["solve", "--rules", "yahtzee", "--out", "t.table"])
+            .output()
+            .expect("the binary runs");
+        assert!(o.status.success(), "{}", stderr(&o));
+        std::fs::read(dir.path().join("t.table")).unwrap()
+    };
+    assert!(table(Some("baseline")) == table(None));
+}
+
 #[test]
 fn a_temporary_whose_writer_holds_its_lock_is_never_deleted() {
     use yahtzee_core::files::remove_stale_temporaries;

@@ -149,6 +149,15 @@ pub fn check_memory_env() -> Result<()> {
         .map_err(|e| anyhow!("${MEMORY_ENV}: {e}: fix it or unset it"))
 }
 
+/// Checks `$YAHTZEE_SIMD`, the kernel's instruction set for benchmarks (see
+/// [`yahtzee_core::solve::simd::Simd::detect`]): one this processor has (or unset).
+pub fn check_simd_env() -> Result<()> {
+    use yahtzee_core::solve::simd::{SIMD_ENV, Simd};
+    Simd::from_env()
+        .map(drop)
+        .map_err(|e| anyhow!("${SIMD_ENV}: {e}: fix it or unset it"))
+}
+
 /// The worker threads of `--threads N` (absent: one per core, or `$RAYON_NUM_THREADS`).
 pub fn thread_pool(threads: Option<u16>) -> Result<rayon::ThreadPool> {
     rayon::ThreadPoolBuilder::new()

@@ -16,6 +16,10 @@
 //! `mul_add` of the `f32` kernel was a call to `fmaf`, and the target table took ten times as
 //! long on an AMD EPYC without AVX-512 (Yacht: 1.34 s against 0.14 s).
 
+/// The environment variable that narrows the kernel to one instruction set the processor has
+/// (`avx512`, `avx2`, `baseline`): see [`Simd::detect`].
+pub const SIMD_ENV: &str = "YAHTZEE_SIMD";
+
 /// An instruction set of x86-64 the solver's kernel is compiled for.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Isa {
@@ -28,6 +32,22 @@ pub enum Isa {
 }
 
 impl Isa {
+    /// The name of the instruction set in [`SIMD_ENV`] and in records.
+    pub fn name(self) -> &'static str {
+        match self {
+            Isa::Avx512 => "avx512",
+            Isa::Avx2 => "avx2",
+            Isa::Baseline => "baseline",
+        }
+    }
+
+    /// The instruction set of a [`Isa::name`].
+    pub fn named(name: &str) -> Option<Isa> {
+        [Isa::Avx512, Isa::Avx2, Isa::Baseline]
+            .into_iter()
+            .find(|isa| isa.name() == name)
+    }
+
     /// True when this processor has the instruction set.
     pub fn is_present(self) -> bool {
         match self {
@@ -55,12 +75,42 @@ impl Simd {
     /// The baseline instructions, present everywhere.
     pub const BASELINE: Simd = Simd(Isa::Baseline);
 
-    /// The widest instruction set of this processor.
+    /// The instruction set the kernel runs: the widest of this processor, or the one
+    /// [`SIMD_ENV`] names when the processor has it (for benchmarks and for checking another
+    /// machine's path: every instruction set gives the same bits). Worked out once.
     pub fn detect() -> Simd {
+        static DETECTED: std::sync::OnceLock<Simd> = std::sync::OnceLock::new();
+        *DETECTED.get_or_init(|| match Simd::from_env() {
+            Ok(Some(simd)) => simd,
+            _ => Simd::widest(),
+        })
+    }
+
+    /// The widest instruction set of this processor.
+    pub fn widest() -> Simd {
         [Isa::Avx512, Isa::Avx2]
             .into_iter()
             .find(|isa| isa.is_present())
             .map_or(Simd::BASELINE, Simd)
+    }
+
+    /// The instruction set [`SIMD_ENV`] names (`None`: unset), or why it cannot be used: a
+    /// name that is none of [`Isa::name`]'s, or an instruction set this processor lacks.
+    pub fn from_env() -> Result<Option<Simd>, String> {
+        let Some(value) = std::env::var_os(SIMD_ENV) else {
+            return Ok(None);
+        };
+        let value = value.to_string_lossy();
+        let have: Vec<&str> = Simd::available().iter().map(|s| s.isa().name()).collect();
+        let isa = Isa::named(&value).ok_or_else(|| {
+            format!(
+                "{value:?} is not an instruction set of the kernel: avx512, avx2 or baseline (this processor has {})",
+                have.join(", ")
+            )
+        })?;
+        Simd::new(isa)
+            .map(Some)
+            .ok_or_else(|| format!("this processor has no {value}: it has {}", have.join(", ")))
     }
 
     /// `isa`, if this processor has it.

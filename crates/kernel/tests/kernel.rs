@@ -372,6 +372,16 @@ fn unsupported_simd_level_cannot_be_constructed() {
     assert_eq!(Simd::new(Isa::Baseline), Some(Simd::BASELINE));
 }
 
+/// The instruction sets' names, as `$YAHTZEE_SIMD` gives them, name each.
+#[test]
+fn instruction_sets_are_named() {
+    for isa in [Isa::Avx512, Isa::Avx2, Isa::Baseline] {
+        assert_eq!(Isa::named(isa.name()), Some(isa));
+    }
+    assert_eq!(Isa::named("sse9"), None);
+    assert_eq!(Isa::named("AVX2"), None);
+}
+
 /// A sum of squares.
 #[inline(always)]
 fn sum_of_squares(xs: &[f64]) -> f64 {

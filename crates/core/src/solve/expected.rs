@@ -366,7 +366,7 @@ impl Scratch {
         visit: &mut dyn FnMut(Layer, &[f64]),
     ) {
         turn(
-            *DETECTED,
+            Simd::detect(),
             width,
             &mut self.keeps,
             &self.plan,
@@ -548,9 +548,6 @@ pub(crate) fn card_keeps(
     card_keep_values(turn, layout, values, lanes, &mut keep_values);
     keep_values.keeps()
 }
-
-/// The processor's widest instruction set, for the scans of [`card_keeps`].
-static DETECTED: std::sync::LazyLock<Simd> = std::sync::LazyLock::new(Simd::detect);
 
 simd_dispatch! {
     /// [`scan_keeps_in`] compiled for the processor's widest vectors.
@@ -851,7 +848,7 @@ impl CardKeepValues {
     /// `into[n - 1][r][lane]`, the keep of the roll at offset `r` with `n` rolls left (`into`'s
     /// memory reused).
     pub fn lane_keeps(&self, into: &mut Vec<Vec<[u16; CARD_LANES]>>) {
-        let simd = *DETECTED;
+        let simd = Simd::detect();
         let (first_roll, rolls) = (self.dice.first_roll(), self.dice.rolls());
         into.resize_with(self.layers, Vec::new);
         if self.layers == 0 {

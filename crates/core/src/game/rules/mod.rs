@@ -712,74 +712,87 @@ const YAHTZEE_UPPER_BONUS: UpperBonus = UpperBonus {
     points: 35,
 };
 
+// The compiled rule sets are statics, each at one address (`RuleSet::YAHTZEE` ... refer to
+// them): a reference made by a `const` item would be a copy per use, whose addresses differ
+// between codegen units.
+static YAHTZEE_SET: RuleSet = RuleSet {
+    name: "yahtzee",
+    summary: "Yahtzee, official rules: upper bonus, Yahtzee bonus, forced Joker",
+    boxes: &YAHTZEE_BOXES,
+    upper_bonus: Some(YAHTZEE_UPPER_BONUS),
+    five_of_a_kind_bonus: Some(100),
+    joker: Joker::Forced,
+    file: None,
+    dice: DiceSpace::FIVE,
+    rolls: 3,
+};
+
+static YAHTZEE_FREE_JOKER_SET: RuleSet = RuleSet {
+    name: "yahtzee-free-joker",
+    summary: "Yahtzee with the free Joker of Verhoeff's optimal solitaire player",
+    boxes: &YAHTZEE_BOXES,
+    upper_bonus: Some(YAHTZEE_UPPER_BONUS),
+    five_of_a_kind_bonus: Some(100),
+    joker: Joker::Free,
+    file: None,
+    dice: DiceSpace::FIVE,
+    rolls: 3,
+};
+
+static YAHTZEE_PLAIN_SET: RuleSet = RuleSet {
+    name: "yahtzee-plain",
+    summary: "Yahtzee without the Yahtzee bonus and without the Joker",
+    boxes: &YAHTZEE_BOXES,
+    upper_bonus: Some(YAHTZEE_UPPER_BONUS),
+    five_of_a_kind_bonus: None,
+    joker: Joker::None,
+    file: None,
+    dice: DiceSpace::FIVE,
+    rolls: 3,
+};
+
+static YACHT_SET: RuleSet = RuleSet {
+    name: "yacht",
+    summary: "Yacht, the older public-domain game: 12 boxes, no bonuses, no Joker",
+    boxes: &YACHT_BOXES,
+    upper_bonus: None,
+    five_of_a_kind_bonus: None,
+    joker: Joker::None,
+    file: None,
+    dice: DiceSpace::FIVE,
+    rolls: 3,
+};
+
+static YATZY_SET: RuleSet = RuleSet {
+    name: "yatzy",
+    summary: "Scandinavian Yatzy: 15 boxes, upper bonus 50, no Yatzy bonus, no Joker",
+    boxes: &YATZY_BOXES,
+    upper_bonus: Some(UpperBonus {
+        threshold: 63,
+        points: 50,
+    }),
+    five_of_a_kind_bonus: None,
+    joker: Joker::None,
+    file: None,
+    dice: DiceSpace::FIVE,
+    rolls: 3,
+};
+
 impl RuleSet {
     /// Official Yahtzee rules: upper bonus, Yahtzee bonus, forced Joker.
-    pub const YAHTZEE: &'static RuleSet = &RuleSet {
-        name: "yahtzee",
-        summary: "Yahtzee, official rules: upper bonus, Yahtzee bonus, forced Joker",
-        boxes: &YAHTZEE_BOXES,
-        upper_bonus: Some(YAHTZEE_UPPER_BONUS),
-        five_of_a_kind_bonus: Some(100),
-        joker: Joker::Forced,
-        file: None,
-        dice: DiceSpace::FIVE,
-        rolls: 3,
-    };
+    pub const YAHTZEE: &'static RuleSet = &YAHTZEE_SET;
 
     /// Yahtzee with the free Joker of Verhoeff's optimal player.
-    pub const YAHTZEE_FREE_JOKER: &'static RuleSet = &RuleSet {
-        name: "yahtzee-free-joker",
-        summary: "Yahtzee with the free Joker of Verhoeff's optimal solitaire player",
-        boxes: &YAHTZEE_BOXES,
-        upper_bonus: Some(YAHTZEE_UPPER_BONUS),
-        five_of_a_kind_bonus: Some(100),
-        joker: Joker::Free,
-        file: None,
-        dice: DiceSpace::FIVE,
-        rolls: 3,
-    };
+    pub const YAHTZEE_FREE_JOKER: &'static RuleSet = &YAHTZEE_FREE_JOKER_SET;
 
     /// Yahtzee without the Yahtzee bonus and without the Joker.
-    pub const YAHTZEE_PLAIN: &'static RuleSet = &RuleSet {
-        name: "yahtzee-plain",
-        summary: "Yahtzee without the Yahtzee bonus and without the Joker",
-        boxes: &YAHTZEE_BOXES,
-        upper_bonus: Some(YAHTZEE_UPPER_BONUS),
-        five_of_a_kind_bonus: None,
-        joker: Joker::None,
-        file: None,
-        dice: DiceSpace::FIVE,
-        rolls: 3,
-    };
+    pub const YAHTZEE_PLAIN: &'static RuleSet = &YAHTZEE_PLAIN_SET;
 
     /// The older public-domain game: 12 boxes, no bonuses, no Joker.
-    pub const YACHT: &'static RuleSet = &RuleSet {
-        name: "yacht",
-        summary: "Yacht, the older public-domain game: 12 boxes, no bonuses, no Joker",
-        boxes: &YACHT_BOXES,
-        upper_bonus: None,
-        five_of_a_kind_bonus: None,
-        joker: Joker::None,
-        file: None,
-        dice: DiceSpace::FIVE,
-        rolls: 3,
-    };
+    pub const YACHT: &'static RuleSet = &YACHT_SET;
 
     /// Scandinavian Yatzy: 15 boxes, an upper bonus of 50, no Yatzy bonus, no Joker.
-    pub const YATZY: &'static RuleSet = &RuleSet {
-        name: "yatzy",
-        summary: "Scandinavian Yatzy: 15 boxes, upper bonus 50, no Yatzy bonus, no Joker",
-        boxes: &YATZY_BOXES,
-        upper_bonus: Some(UpperBonus {
-            threshold: 63,
-            points: 50,
-        }),
-        five_of_a_kind_bonus: None,
-        joker: Joker::None,
-        file: None,
-        dice: DiceSpace::FIVE,
-        rolls: 3,
-    };
+    pub const YATZY: &'static RuleSet = &YATZY_SET;
 
     /// The compiled descriptions, the reference each shipped rules file of the same name is
     /// checked against (the shipped file is loaded as this very description).
