@@ -98,7 +98,7 @@ LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
     echo
     echo "- Commit \`$REV\`; machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(free -g | awk '/Mem:/ {print $2}') GiB; load average $LOAD_START at the start, $LOAD_END at the end."
     echo "- Each step starts from a fresh \`git clone\` (no \`target/\`); the crates come from cargo's download cache (\`~/.cargo/registry\`) and maturin from pip's, as on a machine that has fetched them once."
-    echo "- Command: \`TESTS=$TESTS scripts/bench-build.sh\`."
+    echo "- Command: \`TESTS=$TESTS DOWNLOAD=$DOWNLOAD scripts/bench-build.sh\`."
     echo
     echo "| step | wall (s) | CPU (s) | goal |"
     echo "| --- | ---: | ---: | --- |"
