@@ -86,6 +86,8 @@ same_file() { # label args... : solves with both builds into their own file, cmp
     for who in old new; do
         local bin=$OLD_BIN
         [[ $who == new ]] && bin=$NEW_BIN
+        # A solve never replaces a file holding another game's or objective's table.
+        rm -f "$WORK/$who.table"
         YAHTZEE_TABLE_DIR=$WORK/cache-$who "$bin" "$@" --out "$WORK/$who.table" >/dev/null 2>"$WORK/err" || {
             cat "$WORK/err" >&2
             exit 1
