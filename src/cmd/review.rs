@@ -16,6 +16,7 @@ use crate::cli::{ReviewArgs, ReviewTarget};
 use yahtzee_core::play::rating::{rate, render_rating};
 use yahtzee_core::play::review::{GameRecord, render_review, review_for};
 use yahtzee_core::policy::pricing::Pricing;
+use yahtzee_core::text::plural;
 
 /// The largest game record reviewed: a game of eight players is tens of kilobytes.
 const MAX_RECORD_BYTES: u64 = 64 << 20;
@@ -116,69 +117,96 @@ fn read_record(path: &Path) -> Result<GameRecord> {
     Ok(record)
 }
 
-/// The records of the paths given: each file, and the `.jsonl` files of each folder (by
-/// name).
-fn record_paths(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+/// The paths of records among `paths`: each path that is not a folder, and the `.jsonl`
+/// entries of each folder (by name), whatever they are (a pipe or a link among them is
+/// refused when read, and said). A folder that cannot be listed or holds no `.jsonl` entry
+/// is skipped, with why.
+fn record_paths(paths: &[PathBuf], skipped: &mut Vec<String>) -> Vec<PathBuf> {
     let mut all = Vec::new();
     for path in paths {
         if !path.is_dir() {
             all.push(path.clone());
             continue;
         }
-        let mut found: Vec<PathBuf> = std::fs::read_dir(path)
-            .with_context(|| format!("cannot read the folder {}", path.display()))?
+        let entries = match std::fs::read_dir(path) {
+            Ok(entries) => entries,
+            Err(e) => {
+                skipped.push(format!("cannot read the folder {}: {e}", path.display()));
+                continue;
+            }
+        };
+        let mut found: Vec<PathBuf> = entries
             .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "jsonl"))
+            .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
             .collect();
         if found.is_empty() {
-            bail!(
+            skipped.push(format!(
                 "{}: the folder holds no game record (a .jsonl file written by `yahtzee play`)",
                 path.display()
-            );
+            ));
         }
         found.sort();
         all.extend(found);
     }
-    Ok(all)
+    all
 }
 
 /// Several records, a folder or --rating: each player's rating across the games, in
-/// expected points.
+/// expected points. One rule for every path, given or found in a folder: a path that is not a
+/// record of the rules rated (not a regular file, unreadable, malformed, of other rules) is
+/// skipped and named on stderr with why, the others are rated, and the command then fails
+/// (exit 2) with the count of those skipped.
 fn run_rating(args: &ReviewArgs) -> Result<()> {
     if args.target.is_some() || args.win || args.two_player {
         bail!(
             "a rating across games is in expected points: --target, --win and --two-player price one game; drop them, or review one record"
         );
     }
-    let paths = record_paths(&args.games)?;
-    let records = paths
-        .iter()
-        .map(|p| read_record(p))
-        .collect::<Result<Vec<GameRecord>>>()?;
-    let rules = records[0].game.rules();
-    if let Some(given) = args.rules
-        && given.set != rules.set
-    {
-        return Err(anyhow!(
-            "{}: the game was played under {}, not {}: give --rules the rules of the records, or drop it",
-            paths[0].display(),
-            rules.set,
-            given.set
-        ));
+    let mut skipped = Vec::new();
+    let paths = record_paths(&args.games, &mut skipped);
+    let mut rated: Vec<(PathBuf, GameRecord)> = Vec::new();
+    for path in paths {
+        match read_record(&path) {
+            Ok(record) => rated.push((path, record)),
+            Err(e) => skipped.push(format!("{e:#}")),
+        }
     }
-    if let Some((path, r)) = paths
+    // The rules rated: those of the first record read (of the rule set of --rules, if given).
+    let chosen = rated
         .iter()
-        .zip(&records)
-        .find(|(_, r)| r.game.rules() != rules)
-    {
-        bail!(
-            "{}: a game of {}, not {} like {}: rate the records of each rule set apart",
+        .find(|(_, r)| {
+            args.rules
+                .is_none_or(|given| given.set == r.game.rules().set)
+        })
+        .map(|(path, r)| (path.clone(), r.game.rules()));
+    rated.retain(|(path, record)| {
+        let theirs = record.game.rules();
+        let why = match (&args.rules, &chosen) {
+            (_, Some((_, rules))) if theirs == *rules => return true,
+            (Some(given), _) if given.set != theirs.set => {
+                format!("not {} as --rules says", given.set)
+            }
+            (_, Some((first, rules))) => format!("not {} like {}", rules.label(), first.display()),
+            (_, None) => "of no rules to rate".to_string(),
+        };
+        skipped.push(format!(
+            "{}: a game of {}, {why}: rate the records of each rule set apart",
             path.display(),
-            r.game.rules().label(),
-            rules.label(),
-            paths[0].display()
+            theirs.label()
+        ));
+        false
+    });
+    for why in &skipped {
+        note!("warning: {why}; skipped");
+    }
+    if rated.is_empty() {
+        bail!(
+            "no game record to rate: {} skipped (named above); give records written by `yahtzee play`",
+            plural(skipped.len() as u64, "path was", "paths were")
         );
     }
+    let rules = rated[0].1.game.rules();
+    let records: Vec<GameRecord> = rated.into_iter().map(|(_, r)| r).collect();
     let tables = super::tables(rules, table_paths!(args), super::RulesFrom::Input);
     let table = tables.ev()?;
     let bar = super::progress_bar(&format!("rating {} records", records.len()), "records");
@@ -190,5 +218,12 @@ fn run_rating(args: &ReviewArgs) -> Result<()> {
     super::print_result(args.json, &stamped, |out| {
         out.write_all(render_rating(&rating).as_bytes())
     })?;
+    if !skipped.is_empty() {
+        bail!(
+            "{} skipped (named above): the rating above is of the other {}",
+            plural(skipped.len() as u64, "path was", "paths were"),
+            plural(records.len() as u64, "record", "records")
+        );
+    }
     Ok(())
 }
