@@ -1082,11 +1082,7 @@ fn batch_errors_show_numbers_as_written_and_examples_of_the_game_s_dice() {
     // A game of six dice: its examples have six.
     let dir = temp_dir();
     let file = dir.path().join("six.toml");
-    std::fs::write(
-        &file,
-        SIX_DICE_RULES,
-    )
-    .unwrap();
+    std::fs::write(&file, SIX_DICE_RULES).unwrap();
     let o = run_bytes(
         dir.path(),
         &["advise", "--batch", "--rules", &path_str(&file)],
@@ -1121,11 +1117,7 @@ fn words_agree_with_the_count_and_the_game_s_dice() {
     assert_bad_input(&o, "1 Yahtzee bonus is impossible with 1 box filled");
     let dir = temp_dir();
     let file = dir.path().join("six.toml");
-    std::fs::write(
-        &file,
-        SIX_DICE_RULES,
-    )
-    .unwrap();
+    std::fs::write(&file, SIX_DICE_RULES).unwrap();
     let o = run_bytes(
         dir.path(),
         &[
@@ -1175,6 +1167,31 @@ fn table_errors_give_one_fix_and_say_what_is_wrong() {
         "{}",
         stderr(&o)
     );
+    // Not a table, or another's, at the default path: one fix too, the command's.
+    table(RuleSet::YAHTZEE, Order::Any);
+    let yahtzee = std::fs::read(table_dir().join("yahtzee.v3.table")).unwrap();
+    let others: [(&[u8], &str, &str); 2] = [
+        (
+            b"not a table",
+            "is not a yahtzee table (wrong magic bytes); rebuild it with `yahtzee solve --rules yacht`",
+            "give a strategy table file",
+        ),
+        (
+            &yahtzee,
+            "holds the table of yahtzee, not of yacht; rebuild it with `yahtzee solve --rules yacht`",
+            "use a table of",
+        ),
+    ];
+    for (bytes, said, not_said) in others {
+        std::fs::write(&path, bytes).unwrap();
+        let o = run_bytes(
+            dir.path(),
+            &["advise", "--rules", "yacht", "--dice", "1,2,3,4,5"],
+            b"",
+        );
+        assert_bad_input(&o, said);
+        assert!(!stderr(&o).contains(not_said), "{}", stderr(&o));
+    }
     // A header shorter than its fields: what is wrong, in words.
     let mut short = whole.clone();
     short[12..16].copy_from_slice(&3u32.to_le_bytes());

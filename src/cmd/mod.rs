@@ -322,7 +322,7 @@ impl Observer for Terminal {
             );
             return format!(
                 "--two-player-table: {}; rebuild it with `yahtzee solve {} --two-player --out {}`",
-                what_is_wrong(&error),
+                error.problem(),
                 rules.flags(),
                 quote(&path)
             );
@@ -418,18 +418,8 @@ pub fn table_error_of(
         },
         _ => return e.into(),
     };
-    anyhow!("{}; {fix}", what_is_wrong(&e))
-}
-
-/// The fix the core's table errors end with, for a front end that has no better one
-/// ([`TableError`]'s messages): the command line gives the `yahtzee solve` that does it.
-const CORE_FIX: &str = "; solve its rules again to rebuild it";
-
-/// What is wrong with a table, without the core's general fix ([`CORE_FIX`]): the message
-/// the command line follows with its own fix, so that no message gives two.
-fn what_is_wrong(e: &TableError) -> String {
-    let text = e.to_string();
-    text.strip_suffix(CORE_FIX).unwrap_or(&text).to_string()
+    // The problem in the core's words, then this fix alone (not the core's in words too).
+    anyhow!("{}; {fix}", e.problem())
 }
 
 /// `path` as a shell word: as is when it has only safe characters, else in single quotes.
