@@ -399,7 +399,7 @@ pub struct PlayArgs {
 pub struct ReviewArgs {
     /// The game record written by `yahtzee play`; several records, or a folder (its `.jsonl`
     /// files), rate the players across their games (see --rating): a path that is not a
-    /// record of the rules rated is named on stderr and skipped, and the exit status is 2.
+    /// record is named on stderr and skipped, the others rated, and the exit status is 2.
     #[arg(required = true, value_name = "GAME|FOLDER")]
     pub games: Vec<PathBuf>,
     /// Rate each player across the games instead of listing every decision: the mean loss

@@ -153,9 +153,10 @@ fn record_paths(paths: &[PathBuf], skipped: &mut Vec<String>) -> Vec<PathBuf> {
 
 /// Several records, a folder or --rating: each player's rating across the games, in
 /// expected points. One rule for every path, given or found in a folder: a path that is not a
-/// record of the rules rated (not a regular file, unreadable, malformed, of other rules) is
-/// skipped and named on stderr with why, the others are rated, and the command then fails
-/// (exit 2) with the count of those skipped.
+/// record (not a regular file, unreadable, malformed) is skipped and named on stderr with
+/// why, the others are rated, and the command then fails (exit 2) with the count of those
+/// skipped. Records of several rule sets, or of other rules than --rules, are refused as a
+/// whole (before any table is read): which games to rate together is the user's choice.
 fn run_rating(args: &ReviewArgs) -> Result<()> {
     if args.target.is_some() || args.win || args.two_player {
         bail!(
@@ -164,49 +165,50 @@ fn run_rating(args: &ReviewArgs) -> Result<()> {
     }
     let mut skipped = Vec::new();
     let paths = record_paths(&args.games, &mut skipped);
-    let mut rated: Vec<(PathBuf, GameRecord)> = Vec::new();
+    let mut read: Vec<(PathBuf, GameRecord)> = Vec::new();
     for path in paths {
         match read_record(&path) {
-            Ok(record) => rated.push((path, record)),
+            Ok(record) => read.push((path, record)),
             Err(e) => skipped.push(format!("{e:#}")),
         }
     }
-    // The rules rated: those of the first record read (of the rule set of --rules, if given).
-    let chosen = rated
-        .iter()
-        .find(|(_, r)| {
-            args.rules
-                .is_none_or(|given| given.set == r.game.rules().set)
-        })
-        .map(|(path, r)| (path.clone(), r.game.rules()));
-    rated.retain(|(path, record)| {
-        let theirs = record.game.rules();
-        let why = match (&args.rules, &chosen) {
-            (_, Some((_, rules))) if theirs == *rules => return true,
-            (Some(given), _) if given.set != theirs.set => {
-                format!("not {} as --rules says", given.set)
-            }
-            (_, Some((first, rules))) => format!("not {} like {}", rules.label(), first.display()),
-            (_, None) => "of no rules to rate".to_string(),
-        };
-        skipped.push(format!(
-            "{}: a game of {}, {why}: rate the records of each rule set apart",
-            path.display(),
-            theirs.label()
-        ));
-        false
-    });
-    for why in &skipped {
-        note!("warning: {why}; skipped");
-    }
-    if rated.is_empty() {
+    let Some((first, record)) = read.first() else {
+        // Nothing to rate: the one reason is the error; several are named, then counted.
+        if let [why] = &skipped[..] {
+            bail!("{why}");
+        }
+        for why in &skipped {
+            note!("warning: {why}; skipped");
+        }
         bail!(
             "no game record to rate: {} skipped (named above); give records written by `yahtzee play`",
             plural(skipped.len() as u64, "path was", "paths were")
         );
+    };
+    let rules = record.game.rules();
+    if let Some(given) = args.rules
+        && given.set != rules.set
+    {
+        bail!(
+            "{}: the game was played under {}, not {}: give --rules the rules of the records, or drop it",
+            first.display(),
+            rules.set,
+            given.set
+        );
     }
-    let rules = rated[0].1.game.rules();
-    let records: Vec<GameRecord> = rated.into_iter().map(|(_, r)| r).collect();
+    if let Some((path, r)) = read.iter().find(|(_, r)| r.game.rules() != rules) {
+        bail!(
+            "{}: a game of {}, not {} like {}: rate the records of each rule set apart",
+            path.display(),
+            r.game.rules().label(),
+            rules.label(),
+            first.display()
+        );
+    }
+    for why in &skipped {
+        note!("warning: {why}; skipped");
+    }
+    let records: Vec<GameRecord> = read.into_iter().map(|(_, r)| r).collect();
     let tables = super::tables(rules, table_paths!(args), super::RulesFrom::Input);
     let table = tables.ev()?;
     let bar = super::progress_bar(&format!("rating {} records", records.len()), "records");
