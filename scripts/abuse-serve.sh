@@ -52,9 +52,14 @@ set -euo pipefail
 export SLOW=${SLOW:-20} IDLE=${IDLE:-50} ABANDONED=${ABANDONED:-4} CROWD=${CROWD:-30}
 export HOLD=${HOLD:-3} LONG_HOLD=${LONG_HOLD:-12} RSS_LIMIT_MB=${RSS_LIMIT_MB:-1024}
 export CONN_EXTRA=${CONN_EXTRA:-20}
-export CONN_CAP=$(sed -n 's/^pub const MAX_CONNECTIONS: usize = \([0-9]*\);/\1/p' "$(git -C "$(dirname "$0")" rev-parse --show-toplevel)/crates/serve/src/limits.rs")
 REPO=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 cd "$REPO"
+# The cap of connections held, as the server's source states it.
+export CONN_CAP=$(sed -n 's/^pub const MAX_CONNECTIONS: usize = \([0-9]*\);/\1/p' crates/serve/src/limits.rs)
+if [ -z "$CONN_CAP" ]; then
+  echo "abuse-serve: no MAX_CONNECTIONS in crates/serve/src/limits.rs" >&2
+  exit 1
+fi
 DATE=$(date -u +%Y-%m-%d)
 export OUT=${OUT:-results/abuse-serve-$DATE.md}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/yahtzee-abuse-serve.XXXXXX")

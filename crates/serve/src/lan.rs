@@ -343,6 +343,30 @@ mod tests {
             let e = kept_token(&path, rotate).unwrap_err();
             assert!(e.to_string().contains("is a folder, not a file"), "{e}");
         }
+        std::fs::remove_dir(&path).unwrap();
+        let fifo = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: a valid C string; mkfifo only makes the node.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        let e = kept_token(&path, false).unwrap_err();
+        assert!(e.to_string().contains("is a named pipe, not a file"), "{e}");
+        std::fs::remove_file(&path).unwrap();
+        // A file of another user, of mode 600: refused too (only root can make one).
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } == 0 {
+            std::fs::write(&path, format!("{planted}\n")).unwrap();
+            set_mode(0o600);
+            std::os::unix::fs::chown(&path, Some(1), None).unwrap();
+            let e = kept_token(&path, false).unwrap_err();
+            assert!(
+                e.to_string()
+                    .contains("belongs to another user (user id 1; you are 0)"),
+                "{e}"
+            );
+            let (token, _) = kept_token(&path, true).unwrap();
+            assert_ne!(token, planted);
+            use std::os::unix::fs::MetadataExt as _;
+            assert_eq!(std::fs::metadata(&path).unwrap().uid(), 0);
+        }
     }
 
     #[test]
