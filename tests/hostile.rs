@@ -4,35 +4,15 @@
 //! review (issue 23), named after it.
 
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use yahtzee_core::game::rules::{Order, RuleSet};
 
 use crate::util::{
-    assert_bad_input, path_str, run_bytes, stderr, table, table_dir, temp_dir, yahtzee_in,
+    assert_bad_input, finish_within, path_str, run_bytes, stderr, table, table_dir, temp_dir,
+    yahtzee_in,
 };
-
-/// Waits for `child` at most `limit`; kills it and fails the test if it is still running:
-/// what hung for ever must now end at once.
-fn finish_within(mut child: Child, limit: Duration, what: &str) -> Output {
-    let start = Instant::now();
-    loop {
-        if child
-            .try_wait()
-            .expect("the child can be waited for")
-            .is_some()
-        {
-            return child.wait_with_output().expect("the child's output");
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("`{what}` was still running after {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
 
 /// Runs the binary with `args` in `cwd` (stdin empty), shared tables, at most 30 s.
 fn run_bounded(cwd: &Path, args: &[&str]) -> Output {

@@ -2844,12 +2844,16 @@ fn lan_refuses_a_token_file_others_could_read_or_write_or_a_link() {
     let planted = "0".repeat(48);
     let args = ["--host", "127.0.0.2", "--rules", "yacht"];
     let refused = |needle: &str| {
-        let o = util::yahtzee_in(dir.path())
+        // A server that starts (serving the file) would run for ever: at most 20 s.
+        let child = util::yahtzee_in(dir.path())
             .args(["serve", "--lan", "--port", "0"])
             .args(args)
             .stdin(Stdio::null())
-            .output()
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
             .unwrap();
+        let o = util::finish_within(child, Duration::from_secs(20), "serve --lan");
         util::assert_bad_input(&o, needle);
         assert!(stderr(&o).contains("--new-token"), "{}", stderr(&o));
     };
