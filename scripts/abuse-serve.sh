@@ -563,7 +563,7 @@ md.append(
     f"`scripts/abuse-serve.sh` at commit {env['COMMIT']}, on {env['CORES']} cores ({env['CPU_MODEL']}), "
     f"the server and its clients on the same machine (loopback). The server: `yahtzee serve --port 0` "
     f"(rules yahtzee) with a temporary `YAHTZEE_TABLE_DIR` holding the Yahtzee expected-score table. "
-    f"Settings: SLOW={SLOW} IDLE={IDLE} ABANDONED={ABANDONED} CROWD={CROWD} HOLD={HOLD:g} LONG_HOLD={LONG_HOLD:g} RSS_LIMIT_MB={RSS_LIMIT_MB}.\n"
+    f"Settings: SLOW={SLOW} IDLE={IDLE} ABANDONED={ABANDONED} CROWD={CROWD} HOLD={HOLD:g} LONG_HOLD={LONG_HOLD:g} RSS_LIMIT_MB={RSS_LIMIT_MB} CONN_EXTRA={CONN_EXTRA} (the cap of connections, MAX_CONNECTIONS: {CONN_CAP}).\n"
 )
 md.append("The expensive request (advice against a finished opponent from an empty Yahtzee card, the best response solved over every card; about half a minute of a core):\n")
 md.append(f"```sh\ncurl -s -H 'Content-Type: application/json' http://127.0.0.1:PORT/api/advise -d '{EXPENSIVE}'\n```\n")
