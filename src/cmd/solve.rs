@@ -1,6 +1,6 @@
 //! `yahtzee solve`: solve a rule set and save its table.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -15,7 +15,7 @@ use yahtzee_core::tables::expected::{
 };
 use yahtzee_core::tables::set::{TableKind, check_fits};
 use yahtzee_core::tables::vector::VectorTable;
-use yahtzee_core::text::{chance, excerpt};
+use yahtzee_core::text::chance;
 use yahtzee_core::{Rules, State};
 
 pub fn run(args: &SolveArgs) -> Result<()> {
@@ -29,6 +29,15 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         (false, _) => TableKind::ExpectedScore,
     };
     check_fits(&rules, kind).map_err(anyhow::Error::msg)?;
+    // What the solve will take, beside its bar (both for a person at a terminal).
+    if std::io::stderr().is_terminal() {
+        note!(
+            "solving the {} table of {}: {}",
+            kind.name(),
+            rules.label(),
+            kind.build_cost(&rules)
+        );
+    }
     if args.two_player {
         return run_two_player(args, rules, &pool);
     }
@@ -210,7 +219,7 @@ pub fn write_target(out: &mut dyn Write, report: &TargetReport) -> std::io::Resu
 /// Refuses an `--out` in a missing folder (as every output), or that holds a table of other
 /// rules or another objective than the one about to be solved, before any work: a solve
 /// replaces a table of its own kind (a stale or damaged one), never another
-/// (`--out yahtzee.v3.table` by mistake in a yacht solve).
+/// (`--out yahtzee.v4.table` by mistake in a yacht solve).
 fn check_out(out: Option<&Path>, rules: &Rules, objective: &str) -> Result<()> {
     let Some(path) = out else {
         return Ok(());
@@ -220,13 +229,10 @@ fn check_out(out: Option<&Path>, rules: &Rules, objective: &str) -> Result<()> {
     let Some(header) = yahtzee_core::tables::container::header_of_file(path) else {
         return Ok(());
     };
-    if header.rules() == Some(*rules) && header.objective == objective {
+    if header.is_of(rules) && header.objective == objective {
         return Ok(());
     }
-    let held = match header.rules() {
-        Some(held) => held.label(),
-        None => excerpt(&header.rules),
-    };
+    let held = header.rules_label();
     anyhow::bail!(
         "--out {} holds the {} table of {held}, which a solve of the {objective} table of {} never replaces: give another --out, or delete that file first",
         path.display(),

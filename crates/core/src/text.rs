@@ -33,6 +33,34 @@ pub fn plural(count: u64, one: &str, many: &str) -> String {
     format!("{count} {}", if count == 1 { one } else { many })
 }
 
+/// Bytes of memory as people read them, in binary units: `2.1 GiB`, `375 MiB`, `12 KiB`.
+pub fn memory(bytes: u64) -> String {
+    const KIB: f64 = 1024.0;
+    let b = bytes as f64;
+    if b >= KIB * KIB * KIB {
+        format!("{:.1} GiB", b / (KIB * KIB * KIB))
+    } else if b >= KIB * KIB {
+        format!("{:.0} MiB", b / (KIB * KIB))
+    } else {
+        format!("{:.0} KiB", (b / KIB).ceil())
+    }
+}
+
+/// Bytes of a file as people read them, in decimal units (as `ls -h --si` and the guide's
+/// table sizes): `738 MB`, `4.3 MB`, `1.2 GB`.
+pub fn file_size(bytes: u64) -> String {
+    let b = bytes as f64;
+    if b >= 1e9 {
+        format!("{:.1} GB", b / 1e9)
+    } else if b >= 1e7 {
+        format!("{:.0} MB", b / 1e6)
+    } else if b >= 1e6 {
+        format!("{:.1} MB", b / 1e6)
+    } else {
+        format!("{:.0} kB", (b / 1e3).ceil())
+    }
+}
+
 /// A large count as people read it: `12.3 billion`, `57.5 million`, a smaller one in full.
 pub fn large_count(n: u64) -> String {
     match n {

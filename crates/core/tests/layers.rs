@@ -15,7 +15,7 @@ use std::path::Path;
 /// The folders (and top-level files) of the library by layer: a module may use its own
 /// folder and the layers before its own. From `src/lib.rs`.
 const LAYERS: &[&[&str]] = &[
-    &["text", "files"],
+    &["text", "files", "memory"],
     &["game"],
     &["solve"],
     &["tables"],

@@ -75,6 +75,50 @@ pub(crate) fn held_bonus(rules: &Rules, upper: usize) -> f64 {
     }
 }
 
+/// The solved values a turn reads: every state's at its index in the layout (a whole table,
+/// or a solve under way), or the rows of a few cards only (a table read in part to answer a
+/// few positions of a game whose table is large: `StrategyTable::load_cards`).
+#[derive(Clone, Copy, Debug)]
+pub enum Solved<'a> {
+    /// Every state's value, in the order of [`Layout`].
+    All(&'a [f64]),
+    /// The rows of `cards` (ascending), card after card, each its `flags * lanes` values in
+    /// the order of [`Layout`].
+    Cards {
+        /// The cards held.
+        cards: &'a [BoxMask],
+        /// Their rows.
+        values: &'a [f64],
+    },
+}
+
+impl<'a> Solved<'a> {
+    /// The row of the card `filled` with the Yahtzee-box flag `yahtzee_50`: its `lanes`
+    /// values, one per upper total. Panics for a card a table read in part does not hold:
+    /// such a table is made for the positions whose cards it holds.
+    #[inline]
+    pub fn row(&self, layout: &Layout, filled: BoxMask, yahtzee_50: bool) -> &'a [f64] {
+        let at = match *self {
+            Solved::All(_) => layout.row(filled, yahtzee_50),
+            Solved::Cards { cards, .. } => {
+                let card = cards.binary_search(&filled).unwrap_or_else(|_| {
+                    panic!("the card {filled:#x} is not among the cards of a table read in part")
+                });
+                (card * layout.flags + usize::from(yahtzee_50 && layout.flags == 2)) * layout.lanes
+            }
+        };
+        let (Solved::All(values) | Solved::Cards { values, .. }) = *self;
+        &values[at..at + layout.lanes]
+    }
+
+    /// The value of `state`.
+    #[inline]
+    pub fn value(&self, layout: &Layout, state: &State) -> f64 {
+        self.row(layout, state.filled, state.yahtzee_50)
+            [usize::from(state.upper).min(layout.lanes - 1)]
+    }
+}
+
 /// Successor values of one card in "bonus held" form, for both values of the Yahtzee-box
 /// flag: row `(flag, slot)` (at `(flag * SLOTS + slot) * ROW`) holds at `i` the value of the
 /// state reached by filling the box of `slot`, at upper total `min(i, threshold)`, plus the
@@ -101,7 +145,7 @@ impl Successors {
         &mut self,
         rules: &Rules,
         layout: &Layout,
-        values: &[f64],
+        values: Solved<'_>,
         filled: BoxMask,
         flags: &[bool],
     ) {
@@ -122,15 +166,15 @@ impl Successors {
                     continue;
                 }
                 let next_flag = yahtzee_50 || (slot == SLOT_FIFTY && rules.has_yahtzee_bonus());
-                let base = layout.row(filled | (1 << index), next_flag);
+                let next = values.row(layout, filled | (1 << index), next_flag);
                 let at = Successors::at(yahtzee_50, slot);
                 // What the lanes of this layout read: its totals and the largest upper score.
                 let row = &mut self.rows[at..at + layout.lanes + 6 * MAX_DICE];
                 if rules.has_upper_bonus() {
-                    row[..last].copy_from_slice(&values[base..base + last]);
-                    row[last..].fill(values[base + last] + held);
+                    row[..last].copy_from_slice(&next[..last]);
+                    row[last..].fill(next[last] + held);
                 } else {
-                    row.fill(values[base]);
+                    row.fill(next[0]);
                 }
             }
         }
@@ -387,7 +431,7 @@ pub(crate) fn state_turn(
     rules: &Rules,
     scores: &ScoreTable,
     layout: &Layout,
-    values: &[f64],
+    values: Solved<'_>,
     state: &State,
     last: Layer,
     mut visit: impl FnMut(Layer, &[f64]),
@@ -438,7 +482,7 @@ pub const CARD_LANES: usize = 8;
 pub(crate) fn card_turns(
     turn: &Turn<'_>,
     layout: &Layout,
-    values: &[f64],
+    values: Solved<'_>,
     lanes: &[(u8, bool)],
     last: Layer,
     mut visit: impl FnMut(usize, Layer, &[f64]),
@@ -459,7 +503,7 @@ pub(crate) fn card_turns(
 fn card_layers(
     turn: &Turn<'_>,
     layout: &Layout,
-    values: &[f64],
+    values: Solved<'_>,
     lanes: &[(u8, bool)],
     last: Layer,
     mut visit: impl FnMut(Layer, &[[f64; CARD_LANES]]),
@@ -541,7 +585,7 @@ impl TurnKeeps {
 pub(crate) fn card_keeps(
     turn: &Turn<'_>,
     layout: &Layout,
-    values: &[f64],
+    values: Solved<'_>,
     lanes: &[(u8, bool)],
 ) -> Vec<TurnKeeps> {
     let mut keep_values = CardKeepValues::new(turn.scores.dice.into());
@@ -872,7 +916,7 @@ impl CardKeepValues {
 pub(crate) fn card_keep_values(
     turn: &Turn<'_>,
     layout: &Layout,
-    values: &[f64],
+    values: Solved<'_>,
     lanes: &[(u8, bool)],
     into: &mut CardKeepValues,
 ) {
@@ -977,7 +1021,9 @@ fn solve_card(
     let solved = lanes.len();
     let tail = width.min(TAIL_BLOCK);
     lanes.pad_to(tail);
-    scratch.succ.load(rules, layout, values, turn.filled, flags);
+    scratch
+        .succ
+        .load(rules, layout, Solved::All(values), turn.filled, flags);
     scratch.plan.build(turn, &scratch.succ, &scratch.lanes);
     scratch.results.clear();
     let all = scratch.lanes.len();

@@ -52,7 +52,6 @@ use crate::solve::forward::{Kept, outcome_chances, outcome_chances_from};
 use crate::stats::distribution::{Part, Tally};
 use crate::tables::expected::StrategyTable;
 
-pub use spectral::{MEMORY_ENV, memory_gib};
 pub use target::{
     BATCH, Play, VectorPolicy, distribution_from_card, distribution_from_position,
     target_distribution, target_distribution_from, target_visit_probabilities,

@@ -34,6 +34,7 @@ use super::{
 };
 use crate::game::rules::{BoxMask, Rules, highest_score};
 use crate::game::state::{ScoreCard, card_states, cards_by_depth, set_bits};
+use crate::memory;
 use crate::stats::distribution::{Part, Tally};
 use crate::stats::visits::Visits;
 use crate::tables::expected::StrategyTable;
@@ -485,41 +486,16 @@ pub(super) fn frequencies_within(rules: &Rules, budget: u64) -> usize {
     (per_state.saturating_sub(fixed) / 16).max(1) as usize
 }
 
-/// The environment variable that sets the memory of the passes of [`forward`], in GiB.
-pub const MEMORY_ENV: &str = "YAHTZEE_MEMORY_GIB";
-
-/// The GiB of a value of [`MEMORY_ENV`]: a number above 0 (e.g. `8` or `2.5`), or why not,
-/// in words. The one reading of the variable: the passes' budget, and the command line's
-/// check of it before any work.
-pub fn memory_gib(value: &str) -> Result<f64, String> {
-    match value.trim().parse::<f64>() {
-        Ok(g) if g.is_finite() && g > 0.0 && g <= 1e6 => Ok(g),
-        _ => Err(format!(
-            "the memory of the exact distribution's passes must be a number of GiB above 0 (e.g. 8 or 2.5), not {value:?}"
-        )),
-    }
-}
-
-/// The memory the passes of [`forward`] may use: [`MEMORY_ENV`] GiB when set to a number
-/// ([`memory_gib`]; a front end refuses another value first), else half of what the system
-/// reports available (Linux), or 4 GiB where it does not say. More memory, fewer passes:
-/// each pass runs every turn of the game again.
+/// The memory the passes of [`forward`] may use: all of [`MEMORY_ENV`](memory::MEMORY_ENV) GiB when set, else
+/// half of what the system has available ([`memory::available`]), at least half a GiB, or
+/// 4 GiB where it does not say. More memory, fewer passes: each pass runs every turn of the
+/// game again.
 pub(super) fn default_budget() -> u64 {
-    const GIB: u64 = 1 << 30;
-    if let Some(gib) = std::env::var(MEMORY_ENV)
-        .ok()
-        .and_then(|v| memory_gib(&v).ok())
-    {
-        return (gib * GIB as f64) as u64;
+    match memory::available() {
+        Some(a) if a.source == memory::Source::Env => a.bytes,
+        Some(a) => (a.bytes / 2).max(memory::GIB / 2),
+        None => 4 * memory::GIB,
     }
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|text| {
-            text.lines()
-                .find_map(|l| l.strip_prefix("MemAvailable:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        })
-        .map_or(4 * GIB, |kib| (kib * 1024 / 2).max(GIB / 2))
 }
 
 #[cfg(test)]

@@ -13,27 +13,31 @@
 //! Only reachable states are stored (536,448 of the 1,048,576 entries of the official rules'
 //! dense layout): the file is half the size, and loading puts each value back at its place.
 //!
-//! Loading checks each part in that order and refuses a file of another rule set: a table
-//! never answers a question about other rules. The same checks serve a table given as bytes
-//! ([`StrategyTable::from_bytes`]; loading a path reads the file and checks its bytes), and
-//! the errors say where the table came from ([`Origin`]). A file is written through
+//! Loading checks each part in that order and refuses a file of another rule set (by the
+//! SHA-256 of its game): a table never answers a question about other rules. The body is read
+//! as a stream, each value put at its place as it passes and the whole checksummed, so a load
+//! holds the values and no copy of the file. A table of a large game can be read in part
+//! ([`StrategyTable::load_cards`]): the rows of the few cards a position's turn reads, the
+//! body still read whole for its checksum, but a few megabytes held instead of gigabytes.
+//! The same checks serve a table given as bytes ([`StrategyTable::from_bytes`]), and the
+//! errors say where the table came from ([`Origin`]). A file is written through
 //! [`crate::files`], to a temporary name in the same folder renamed into place, so an
 //! interrupted write never leaves a half-written table where a table is expected.
 
-use std::io::{Seek, Write};
+use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use crate::game::rules::{Order, Rules};
+use crate::game::rules::{BoxMask, Order, Rules};
 use crate::game::state::{
     Layout, State, UPPER_TOTALS, UpperTotals, reachable_rows, reachable_state_count, set_bits,
 };
 use crate::solve::expected::{
-    CARD_LANES, CardKeepValues, ExpectedValues, Layer, ScoreTable, SolveOptions, Turn, TurnKeeps,
-    TurnValues, card_keep_values, card_keeps, card_turns,
+    CARD_LANES, CardKeepValues, ExpectedValues, Layer, ScoreTable, SolveOptions, Solved, Turn,
+    TurnKeeps, TurnValues, card_keep_values, card_keeps, card_turns,
 };
 use crate::solve::kernel::score_table;
-use crate::tables::container::{self, FORMAT_VERSION, Head, TableHeader};
+use crate::tables::container::{self, FORMAT_VERSION, Head, TableFile, TableHeader};
 use crate::tables::{Origin, TableError};
 
 /// The value type stored, written into the header.
@@ -43,14 +47,19 @@ pub const EXPECTED_SCORE: &str = "expected-score";
 /// Environment variable naming the folder of the default tables.
 pub const TABLE_DIR_ENV: &str = "YAHTZEE_TABLE_DIR";
 
-/// The solved values of every state of one rule set.
+/// The solved values of every state of one rule set (or of the states of a few cards: a
+/// table read in part, [`StrategyTable::load_cards`]).
 #[derive(Clone, Debug)]
 pub struct StrategyTable {
     rules: Rules,
     layout: Layout,
     values: Vec<f64>,
+    /// The cards whose rows `values` holds (ascending), for a table read in part; `None`:
+    /// every state's value, in the order of the layout.
+    cards: Option<Vec<BoxMask>>,
     scores: Arc<ScoreTable>,
-    /// The CRC-32 of the body of its file, computed when first asked for.
+    /// The CRC-32 of the body of its file: the header's for a table read, computed when first
+    /// asked for otherwise.
     checksum: OnceLock<u32>,
 }
 
@@ -67,11 +76,40 @@ impl StrategyTable {
                 rules: *rules,
                 layout: Layout::of(rules),
                 values: solution.values,
+                cards: None,
                 scores: Arc::new(score_table(rules)),
                 checksum: OnceLock::new(),
             },
             solution.seconds,
         )
+    }
+
+    /// The values as a turn reads them.
+    fn solved(&self) -> Solved<'_> {
+        match &self.cards {
+            None => Solved::All(&self.values),
+            Some(cards) => Solved::Cards {
+                cards,
+                values: &self.values,
+            },
+        }
+    }
+
+    /// True when the table holds every state's value; false for a table read in part
+    /// ([`StrategyTable::load_cards`]), which answers for the states of its cards alone.
+    pub fn is_whole(&self) -> bool {
+        self.cards.is_none()
+    }
+
+    /// The cards a turn of the card `filled` reads: its own and each it can become by filling
+    /// one more box (in the order of the rules), ascending. A table read in part for the
+    /// cards of some positions ([`StrategyTable::load_cards`]) answers their advice.
+    pub fn cards_of_turn(rules: &Rules, filled: BoxMask) -> Vec<BoxMask> {
+        let mut cards: Vec<BoxMask> = std::iter::once(filled)
+            .chain(set_bits(u64::from(rules.open_by_order(filled))).map(|b| filled | (1 << b)))
+            .collect();
+        cards.sort_unstable();
+        cards
     }
 
     /// The turn of the card of `states` (all of one card: the same boxes filled), `None`
@@ -102,7 +140,7 @@ impl StrategyTable {
             .flat_map(|chunk| {
                 let lanes: Vec<(u8, bool)> =
                     chunk.iter().map(|s| (s.upper, s.yahtzee_50)).collect();
-                card_keeps(&turn, &self.layout, &self.values, &lanes)
+                card_keeps(&turn, &self.layout, self.solved(), &lanes)
             })
             .collect()
     }
@@ -114,7 +152,7 @@ impl StrategyTable {
         let turn = self.card_turn(states).expect("a state");
         assert!(states.len() <= CARD_LANES);
         let lanes: Vec<(u8, bool)> = states.iter().map(|s| (s.upper, s.yahtzee_50)).collect();
-        card_keep_values(&turn, &self.layout, &self.values, &lanes, into);
+        card_keep_values(&turn, &self.layout, self.solved(), &lanes, into);
     }
 
     /// The turns of `states`, all of one card (the same boxes filled): each the
@@ -137,7 +175,7 @@ impl StrategyTable {
             card_turns(
                 &turn,
                 &self.layout,
-                &self.values,
+                self.solved(),
                 &lanes,
                 Layer::Opening,
                 |l, layer, v| {
@@ -163,7 +201,8 @@ impl StrategyTable {
         &self.scores
     }
 
-    /// All values, in the order of [`Layout`].
+    /// All values, in the order of [`Layout`] (for a table read in part, the rows of its
+    /// cards, card after card).
     pub fn values(&self) -> &[f64] {
         &self.values
     }
@@ -171,17 +210,29 @@ impl StrategyTable {
     /// Expected future score of a state under optimal play: the points still to come,
     /// bonuses included.
     pub fn value(&self, state: &State) -> f64 {
-        self.values[self.layout.index(state)]
+        self.solved().value(&self.layout, state)
     }
 
     /// The CRC-32 of the body of the table's file (what `yahtzee verify` prints as its
     /// checksum), the same for the table solved or loaded: the file's bytes are a function of
-    /// the values. Computed from the bytes the first time it is asked for (milliseconds).
+    /// the values. A table read has its header's, checked as it was read; a table solved
+    /// computes it from its body the first time it is asked for (milliseconds, no copy of
+    /// the body held).
     pub fn checksum(&self) -> u32 {
         *self.checksum.get_or_init(|| {
-            container::read_header(&self.to_bytes())
-                .expect("a table's own bytes have a header")
-                .checksum
+            let mut crc = crc32fast::Hasher::new();
+            let entries = reachable_state_count(&self.rules);
+            write_body(
+                entries,
+                &self.values,
+                reachable_rows(&self.rules),
+                &mut |bytes| {
+                    crc.update(bytes);
+                    Ok(())
+                },
+            )
+            .expect("checksumming cannot fail");
+            crc.finalize()
         })
     }
 
@@ -206,6 +257,11 @@ impl StrategyTable {
     /// [`crate::tables::container`]: the header is written again in place once the body's
     /// checksum is known, hence the `Seek`).
     pub fn write_to<W: Write + Seek>(&self, out: &mut W) -> std::io::Result<()> {
+        if !self.is_whole() {
+            return Err(std::io::Error::other(
+                "a table read in part (the rows of a few cards) cannot be written",
+            ));
+        }
         let entries = reachable_state_count(&self.rules);
         let header = TableHeader {
             entries,
@@ -232,77 +288,110 @@ impl StrategyTable {
     /// Loads the table of `rules` from `path`: reads the file and checks it as
     /// [`StrategyTable::from_bytes`] does, with the path in the errors.
     pub fn load(path: &Path, rules: &Rules) -> Result<StrategyTable, TableError> {
-        let bytes = container::read(path)?;
-        StrategyTable::checked(&bytes, Origin::File(path.to_path_buf()), rules)
+        StrategyTable::read_file(path, Some(rules), None).map(|(_, t)| t)
+    }
+
+    /// The part of the table of `rules` at `path` that the turns of the cards `cards` read:
+    /// the rows of their cards and of the cards after them ([`StrategyTable::cards_of_turn`]),
+    /// every other value passed over. The whole file is read and checked as
+    /// [`StrategyTable::load`] does (its checksum, every value a number), but only those rows
+    /// are held: the advice on a position of a game whose table takes gigabytes in memory
+    /// holds a few megabytes. The table answers for the states of those cards alone.
+    pub fn load_cards(
+        path: &Path,
+        rules: &Rules,
+        cards: &[BoxMask],
+    ) -> Result<StrategyTable, TableError> {
+        let mut held: Vec<BoxMask> = cards
+            .iter()
+            .flat_map(|&c| StrategyTable::cards_of_turn(rules, c))
+            .collect();
+        held.sort_unstable();
+        held.dedup();
+        StrategyTable::read_file(path, Some(rules), Some(held)).map(|(_, t)| t)
     }
 
     /// The table of `rules` from the bytes of a table file, refusing a table of other rules,
     /// of another format version, truncated or corrupted.
     pub fn from_bytes(bytes: &[u8], rules: &Rules) -> Result<StrategyTable, TableError> {
-        StrategyTable::checked(bytes, Origin::Bytes, rules)
-    }
-
-    fn checked(bytes: &[u8], origin: Origin, rules: &Rules) -> Result<StrategyTable, TableError> {
-        let (head, values_at) = check_bytes(bytes, origin)?;
-        head.check_rules(rules)?;
-        StrategyTable::from_parts(&head.origin, *rules, &bytes[values_at..])
+        StrategyTable::read_bytes(bytes, Some(rules)).map(|(_, t)| t)
     }
 
     /// Loads whatever table is at `path`, with the rules its header names: what `yahtzee
     /// verify` checks.
     pub fn open(path: &Path) -> Result<(TableHeader, StrategyTable), TableError> {
-        let bytes = container::read(path)?;
-        StrategyTable::opened(&bytes, Origin::File(path.to_path_buf()))
+        StrategyTable::open_as(path, None)
+    }
+
+    /// Loads the table at `path` as a table of `rules` when given (refusing one of other
+    /// rules, by their name and digest), else of the rules its header names (refusing rules
+    /// this program does not know, such as a rules file's that was not given): what `yahtzee
+    /// verify [--rules R]` checks.
+    pub fn open_as(
+        path: &Path,
+        rules: Option<&Rules>,
+    ) -> Result<(TableHeader, StrategyTable), TableError> {
+        StrategyTable::read_file(path, rules, None)
     }
 
     /// Whatever table `bytes` hold, with the rules its header names.
     pub fn open_bytes(bytes: &[u8]) -> Result<(TableHeader, StrategyTable), TableError> {
-        StrategyTable::opened(bytes, Origin::Bytes)
+        StrategyTable::read_bytes(bytes, None)
     }
 
-    fn opened(bytes: &[u8], origin: Origin) -> Result<(TableHeader, StrategyTable), TableError> {
-        let (head, values_at) = check_bytes(bytes, origin)?;
-        let rules = head.named_rules()?;
-        let table = StrategyTable::from_parts(&head.origin, rules, &bytes[values_at..])?;
-        Ok((head.header, table))
+    /// The table in the file at `path` (see [`StrategyTable::read`]).
+    fn read_file(
+        path: &Path,
+        rules: Option<&Rules>,
+        cards: Option<Vec<BoxMask>>,
+    ) -> Result<(TableHeader, StrategyTable), TableError> {
+        let file = TableFile::open(path)?;
+        let mut body = file.body()?;
+        StrategyTable::read(&file.head, file.len, rules, &mut body, cards)
     }
 
-    /// The table of `rules` from the stored values (`stored`: 8 bytes each), each put back
-    /// at its place in the dense layout.
-    fn from_parts(
-        origin: &Origin,
-        rules: Rules,
-        stored: &[u8],
-    ) -> Result<StrategyTable, TableError> {
-        let layout = Layout::of(&rules);
-        let entries = reachable_state_count(&rules);
-        if stored.len() as u64 != 8 * entries {
-            return Err(origin.corrupt(format!(
-                "{} values where {} rules have {entries} reachable states",
-                stored.len() / 8,
-                rules.label(),
-            )));
+    /// The table in `bytes` (see [`StrategyTable::read`]).
+    fn read_bytes(
+        bytes: &[u8],
+        rules: Option<&Rules>,
+    ) -> Result<(TableHeader, StrategyTable), TableError> {
+        let head = Head::of(bytes, Origin::Bytes)?;
+        let mut body = &bytes[head.body_at as usize..];
+        StrategyTable::read(&head, bytes.len() as u64, rules, &mut body, None)
+    }
+
+    /// The table of the head `head` of data of `len` bytes whose body `body` reads, checked
+    /// part by part: the objective and value type, the length, the rules (`rules` when given,
+    /// else those the header names), then the body as it is read ([`read_values`]): every
+    /// state's value kept, or the rows of `cards` alone.
+    fn read(
+        head: &Head,
+        len: u64,
+        rules: Option<&Rules>,
+        body: &mut dyn Read,
+        cards: Option<Vec<BoxMask>>,
+    ) -> Result<(TableHeader, StrategyTable), TableError> {
+        head.check_kind(EXPECTED_SCORE, VALUE_TYPE)?;
+        let header = &head.header;
+        // The fields of a vector table are 0 here (found by fuzzing: a table with another
+        // tail loaded, and wrote back other bytes than it was read from).
+        if header.index_checksum != 0 || header.tail.to_bits() != 0 {
+            return Err(head.origin.corrupt(
+                "header with an index checksum or a tail, which an expected-score table has not",
+            ));
         }
-        let mut values = vec![0.0; layout.len()];
-        let mut stored = stored.chunks_exact(8);
-        for (row, uppers) in reachable_rows(&rules) {
-            for u in set_bits(uppers) {
-                let v = stored.next().expect("as many values as reachable states");
-                let v = f64::from_le_bytes(v.try_into().expect("eight bytes"));
-                // No solve writes a value that is not finite: only a crafted file can.
-                if !v.is_finite() {
-                    return Err(origin.corrupt(format!("a value that is not a number ({v})")));
-                }
-                values[row + u] = v;
-            }
-        }
-        Ok(StrategyTable {
+        head.check_length(len, 0)?;
+        let rules = head.rules_or_named(rules)?;
+        let values = read_values(head, &rules, body, cards.as_deref())?;
+        let table = StrategyTable {
             rules,
-            layout,
+            layout: Layout::of(&rules),
             values,
+            cards,
             scores: Arc::new(score_table(&rules)),
-            checksum: OnceLock::new(),
-        })
+            checksum: OnceLock::from(header.checksum),
+        };
+        Ok((header.clone(), table))
     }
 }
 
@@ -320,7 +409,7 @@ impl ExpectedValues for StrategyTable {
             &self.rules,
             &self.scores,
             &self.layout,
-            &self.values,
+            self.solved(),
             state,
             last,
             visit,
@@ -332,30 +421,120 @@ impl ExpectedValues for StrategyTable {
     }
 }
 
-/// Checks a table file's bytes part by part and returns its head and where the stored
-/// values start.
-fn check_bytes(bytes: &[u8], origin: Origin) -> Result<(Head, usize), TableError> {
-    let head = Head::of(bytes, origin)?;
-    head.check_kind(EXPECTED_SCORE, VALUE_TYPE)?;
+/// The values of the body that `body` reads (as many bytes as the header of `head` says, the
+/// data's length checked against it), read once from end to end: every state's value at its
+/// place in the dense layout of `rules`, or with `cards` the rows of those cards alone, card
+/// after card. The checks are a whole file's, in this order: the body's CRC-32, its count of
+/// values (against its size, then the header's), the reachable states of `rules`, each value
+/// a number.
+fn read_values(
+    head: &Head,
+    rules: &Rules,
+    body: &mut dyn Read,
+    cards: Option<&[BoxMask]>,
+) -> Result<Vec<f64>, TableError> {
     let header = &head.header;
-    // The fields of a vector table are 0 here (found by fuzzing: a table with another tail
-    // loaded, and wrote back other bytes than it was read from).
-    if header.index_checksum != 0 || header.tail.to_bits() != 0 {
-        return Err(head.origin.corrupt(
-            "header with an index checksum or a tail, which an expected-score table has not",
-        ));
+    let origin = &head.origin;
+    let mut crc = crc32fast::Hasher::new();
+    let mut read = |bytes: &mut [u8]| -> Result<(), TableError> {
+        body.read_exact(bytes).map_err(|cause| match origin {
+            Origin::File(path) => TableError::Read {
+                path: path.clone(),
+                cause,
+            },
+            Origin::Bytes => origin.corrupt(cause.to_string()),
+        })?;
+        crc.update(bytes);
+        Ok(())
+    };
+    let layout = Layout::of(rules);
+    let reachable = reachable_state_count(rules);
+    // The values of these rules fill the body exactly: then they are read into place; else
+    // the body is only checksummed, and the checks below say what is wrong.
+    let fits = header.body_bytes == 8 * (1 + reachable);
+    let mut count = None;
+    let mut values = Vec::new();
+    let mut not_a_number = None;
+    if fits {
+        let width = layout.flags * layout.lanes;
+        values = vec![0.0; cards.map_or(layout.len(), |c| c.len() * width)];
+        let mut word = [0u8; 8];
+        read(&mut word)?;
+        count = Some(u64::from_le_bytes(word));
+        let mut row_bytes = [0u8; 8 * UPPER_TOTALS];
+        let mut next_card = 0;
+        for (row, uppers) in reachable_rows(rules) {
+            let bytes = &mut row_bytes[..8 * uppers.count_ones() as usize];
+            read(bytes)?;
+            // Where the row goes: its place in the layout, or among the rows of `cards`.
+            let place = match cards {
+                None => Some(row),
+                Some(cards) => {
+                    let filled = (row / width) as BoxMask;
+                    while next_card < cards.len() && cards[next_card] < filled {
+                        next_card += 1;
+                    }
+                    (cards.get(next_card) == Some(&filled))
+                        .then_some(next_card * width + row % width)
+                }
+            };
+            for (u, v) in set_bits(uppers).zip(bytes.chunks_exact(8)) {
+                let v = f64::from_le_bytes(v.try_into().expect("eight bytes"));
+                // No solve writes a value that is not finite: only a crafted file can.
+                if !v.is_finite() {
+                    not_a_number.get_or_insert(v);
+                }
+                if let Some(at) = place {
+                    values[at + u] = v;
+                }
+            }
+        }
+    } else {
+        let mut left = header.body_bytes;
+        if left >= 8 {
+            let mut word = [0u8; 8];
+            read(&mut word)?;
+            count = Some(u64::from_le_bytes(word));
+            left -= 8;
+        }
+        let mut piece = vec![0u8; 1 << 16];
+        while left > 0 {
+            let n = left.min(piece.len() as u64) as usize;
+            read(&mut piece[..n])?;
+            left -= n as u64;
+        }
     }
-    head.check_length(bytes.len() as u64, 0)?;
-    let body = &bytes[head.body_at as usize..];
-    container::check_crc(&head.origin, header.checksum, body)?;
-    let count = body_count(body).ok_or_else(|| head.origin.corrupt("unreadable values"))?;
+    let got = crc.finalize();
+    if got != header.checksum {
+        return Err(TableError::Checksum {
+            origin: origin.clone(),
+            expected: header.checksum,
+            got,
+        });
+    }
+    // The body is a count, then that many values (what bincode writes for a `Vec<f64>`).
+    let in_body = header
+        .body_bytes
+        .checked_sub(8)
+        .filter(|b| b % 8 == 0)
+        .map(|b| b / 8);
+    let count = match (count, in_body) {
+        (Some(count), Some(n)) if count == n => count,
+        _ => return Err(origin.corrupt("unreadable values")),
+    };
     if count != header.entries {
-        return Err(head
-            .origin
-            .corrupt(format!("{count} values, header says {}", header.entries)));
+        return Err(origin.corrupt(format!("{count} values, header says {}", header.entries)));
     }
-    let values_at = head.body_at as usize + 8;
-    Ok((head, values_at))
+    if !fits {
+        return Err(origin.corrupt(format!(
+            "{count} values where {} rules have {reachable} reachable states",
+            rules.label(),
+        )));
+    }
+    if let Some(v) = not_a_number {
+        return Err(origin.corrupt(format!("a value that is not a number ({v})")));
+    }
+    Ok(values)
 }
 
 /// Values per piece of the body written at a time.
@@ -392,14 +571,6 @@ fn write_body(
     Ok(8 + written as u64)
 }
 
-/// The count of values of a body made by [`write_body`], or `None` if it does not match the
-/// body's size.
-fn body_count(body: &[u8]) -> Option<u64> {
-    let (count, values) = body.split_first_chunk::<8>()?;
-    let count = u64::from_le_bytes(*count);
-    (values.len() % 8 == 0 && count == values.len() as u64 / 8).then_some(count)
-}
-
 /// The folder of the default tables: `$YAHTZEE_TABLE_DIR`, else the user's cache folder.
 pub fn default_table_dir() -> PathBuf {
     match std::env::var_os(TABLE_DIR_ENV) {
@@ -411,7 +582,7 @@ pub fn default_table_dir() -> PathBuf {
 }
 
 /// File name of the default expected-score table of `rules`, e.g.
-/// `yahtzee-upper-first.v3.table`.
+/// `yahtzee-upper-first.v4.table`.
 pub fn default_table_name(rules: &Rules) -> String {
     default_table_name_of(rules, EXPECTED_SCORE)
 }
@@ -430,7 +601,7 @@ pub fn default_table_of_name(name: &str) -> Option<(Rules, &'static str)> {
 }
 
 /// File name of the default table of `rules` for `objective`: the expected-score table's
-/// `yahtzee.v3.table`, the others' `yahtzee.target.v3.table`.
+/// `yahtzee.v4.table`, the others' `yahtzee.target.v4.table`.
 pub fn default_table_name_of(rules: &Rules, objective: &str) -> String {
     let modifier = match rules.order {
         Order::Any => "",
@@ -546,13 +717,83 @@ mod tests {
         .unwrap();
         assert_eq!(body, bincode::serialize(&values).unwrap());
         assert_eq!(size, body.len() as u64);
-        assert_eq!(body_count(&body), Some(values.len() as u64));
-        // A count that does not match the size, and a size that is not whole values.
-        let mut wrong = body.clone();
-        wrong[0] ^= 1;
-        assert_eq!(body_count(&wrong), None);
-        assert_eq!(body_count(&body[..body.len() - 3]), None);
-        assert_eq!(body_count(&body[..5]), None);
+    }
+
+    /// The body, read as a stream, is checked as a whole file's was: its checksum, its count
+    /// against its size and the header's, the reachable states of its rules, in that order.
+    #[test]
+    fn a_body_read_as_a_stream_is_checked_part_by_part() {
+        let rules = Rules::new(RuleSet::YACHT);
+        let (table, _) = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {});
+        let bytes = table.to_bytes();
+        // The magic, the version, the header's size, the header.
+        let body_at = 16 + u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+        // The header's last fields, from its end: tail (8), index checksum (4), checksum (4),
+        // body size (8), entries (8).
+        let field = |bytes: &mut Vec<u8>, from_end: usize, value: &[u8]| {
+            let at = body_at - from_end;
+            bytes[at..at + value.len()].copy_from_slice(value);
+        };
+        let sealed = |mut bytes: Vec<u8>| {
+            let crc = crc32fast::hash(&bytes[body_at..]);
+            field(&mut bytes, 16, &crc.to_le_bytes());
+            bytes
+        };
+        let message = |bytes: &[u8]| {
+            StrategyTable::from_bytes(bytes, &rules)
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(StrategyTable::from_bytes(&sealed(bytes.clone()), &rules).is_ok());
+        // A value changed: the checksum.
+        let mut changed = bytes.clone();
+        changed[body_at + 100] ^= 1;
+        assert!(message(&changed).contains("is corrupted (checksum"));
+        // The count of the body unlike its size.
+        let mut count = bytes.clone();
+        count[body_at] ^= 1;
+        assert!(message(&sealed(count)).contains("(unreadable values)"));
+        // The header's entries unlike the body's count.
+        let mut entries = bytes.clone();
+        field(&mut entries, 32, &4095u64.to_le_bytes());
+        assert!(message(&sealed(entries)).contains("(4096 values, header says 4095)"));
+        // One value more than the rules' reachable states, consistently counted.
+        let mut more = bytes.clone();
+        more.extend_from_slice(&0f64.to_le_bytes());
+        more[body_at..body_at + 8].copy_from_slice(&4097u64.to_le_bytes());
+        field(&mut more, 32, &4097u64.to_le_bytes());
+        field(&mut more, 24, &(8 * 4098u64).to_le_bytes());
+        assert!(
+            message(&sealed(more))
+                .contains("(4097 values where yacht rules have 4096 reachable states)")
+        );
+    }
+
+    /// A table read in part holds the rows of the cards asked for and of the cards after
+    /// them, each value where the whole table has it, and is never written.
+    #[test]
+    fn a_table_read_in_part_holds_the_rows_of_its_cards() {
+        let rules = Rules::with_order(RuleSet::YAHTZEE, Order::UpperFirst);
+        let (table, _) = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {});
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.table");
+        table.save(&path).unwrap();
+        let filled = 0b11_1111;
+        let part = StrategyTable::load_cards(&path, &rules, &[filled]).unwrap();
+        let cards = StrategyTable::cards_of_turn(&rules, filled);
+        // Upper first: after the upper section, any lower box.
+        assert_eq!(cards.len(), 1 + 7);
+        assert_eq!(part.values().len(), cards.len() * 2 * 64);
+        for &card in &cards {
+            for state in crate::game::state::card_states(&rules, card) {
+                assert_eq!(part.value(&state).to_bits(), table.value(&state).to_bits());
+            }
+        }
+        assert_eq!(part.checksum(), table.checksum());
+        assert!(
+            part.write_to(&mut std::io::Cursor::new(Vec::new()))
+                .is_err()
+        );
     }
 
     #[test]
