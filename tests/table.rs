@@ -694,7 +694,7 @@ fn forge_aliases(template: &str, target: u32) -> String {
         let (effect, letters) = reduce(&basis, game_crc(&text_of(1 << i)) ^ base, 1 << i);
         if effect != 0 {
             basis.push((effect, letters));
-            basis.sort_by(|a, b| b.0.cmp(&a.0));
+            basis.sort_by_key(|b| std::cmp::Reverse(b.0));
         }
     }
     let (left, letters) = reduce(&basis, target ^ base, 0);

@@ -30,7 +30,7 @@ use serde::Serialize;
 use crate::game::rules::{BoxMask, Rules};
 use crate::game::state::{Layout, cards_by_depth, reachable_state_count};
 use crate::memory;
-use crate::solve::expected::SolveOptions;
+use crate::solve::expected::{SolveOptions, solved_lanes};
 use crate::solve::two_player::{Game, Ties, check_rules};
 use crate::solve::vector::{DISTRIBUTION, TARGET, stored_values_bound};
 use crate::tables::TableError;
@@ -93,10 +93,15 @@ impl TableKind {
 /// and scratch, its buffers (a solve of Yacht peaks at 9 MB, `results/table-sizes-*.md`).
 const BASE_MEMORY: u64 = 8 << 20;
 
-/// Processor seconds of the expected-score solve per reachable state, roughly, for three
-/// rolls a turn: Maxi Yatzy's 57.5 million states take 81 s of CPU, Yahtzee's 536,448 about
-/// 1.5 s (results/maxi-yatzy-2026-12-03.md, results/table-sizes-2026-12-03.md).
-const EXPECTED_SECONDS_PER_STATE: f64 = 2e-6;
+/// Processor seconds of the expected-score solve per lane it runs ([`solved_lanes`]) with
+/// five dice and six, for three rolls a turn: Yahtzee's 385,016 lanes take 0.24 s of CPU,
+/// Yatzy's 1.07 million 0.70 s, Maxi Yatzy's 37.0 million 53.4 s (this machine,
+/// results/memory-2026-12-06.md).
+const EXPECTED_SECONDS_PER_LANE: [f64; 2] = [0.65e-6, 1.45e-6];
+
+/// Processor seconds per byte of the dense values of an expected-score solve: the system's
+/// work of giving it its pages (6.6 s of system time for the 2.1 GB of the game of issue 45).
+const EXPECTED_SECONDS_PER_BYTE: f64 = 3e-9;
 
 /// Processor seconds of the target and distribution solves per value of their bound
 /// ([`stored_values_bound`]), roughly: Yahtzee's target table, a bound of 209 million
@@ -152,10 +157,13 @@ impl Need {
                         text::memory(rows)
                     ),
                     disk: 8 * (1 + states) + 256,
-                    cpu_seconds: states as f64
-                        * EXPECTED_SECONDS_PER_STATE
-                        * f64::from(rules.rolls())
-                        / 3.0,
+                    // A turn of four rolls has three layers of keeps where one of three has
+                    // two (the game of issue 45: 8.4 million lanes, 22.6 s of CPU).
+                    cpu_seconds: solved_lanes(rules) as f64
+                        * EXPECTED_SECONDS_PER_LANE[usize::from(rules.dice().dice() == 6)]
+                        * (f64::from(rules.rolls()) - 1.0).max(0.5)
+                        / 2.0
+                        + EXPECTED_SECONDS_PER_BYTE * (8 * entries) as f64,
                 }
             }
             TableKind::Target | TableKind::Distribution => {
