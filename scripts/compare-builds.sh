@@ -86,6 +86,8 @@ same_file() { # label args... : solves with both builds into their own file, cmp
     for who in old new; do
         local bin=$OLD_BIN
         [[ $who == new ]] && bin=$NEW_BIN
+        # A solve never replaces a file holding another game's or objective's table.
+        rm -f "$WORK/$who.table"
         YAHTZEE_TABLE_DIR=$WORK/cache-$who "$bin" "$@" --out "$WORK/$who.table" >/dev/null 2>"$WORK/err" || {
             cat "$WORK/err" >&2
             exit 1
@@ -104,11 +106,16 @@ same_file() { # label args... : solves with both builds into their own file, cmp
 if [[ $SKIP_TABLES == 1 ]]; then
     echo "| (not compared in this run: SKIP_TABLES=1) | | |" >>"$TABLES"
 else
-for rules in yacht yahtzee yahtzee-free-joker yahtzee-plain yatzy; do
+for rules in yacht yahtzee yahtzee-free-joker yahtzee-plain yatzy yacht-dice; do
     same_file "solve --rules $rules" solve --rules "$rules"
     same_file "solve --rules $rules --upper-first" solve --rules "$rules" --upper-first
 done
-for flags in "--rules yacht" "--rules yacht --upper-first" "--rules yahtzee"; do
+# Six dice and 20 boxes (a minute or two a build), and the example rules files of data/rules/.
+same_file "solve --rules maxi-yatzy" solve --rules maxi-yatzy
+for file in data/rules/examples/*.toml; do
+    same_file "solve --rules $file" solve --rules "$file"
+done
+for flags in "--rules yacht" "--rules yacht --upper-first" "--rules yahtzee" "--rules yatzy"; do
     # shellcheck disable=SC2086
     same_file "solve $flags --objective target" solve $flags --objective target
     # shellcheck disable=SC2086
@@ -120,7 +127,7 @@ fi
 # ---- 3. Answers -------------------------------------------------------------------------------
 ANSWERS=$WORK/answers.md
 : >"$ANSWERS"
-ANSWER_RULES="yacht yahtzee"
+ANSWER_RULES="yacht yahtzee yatzy"
 [[ $SKIP_ANSWERS == 1 ]] && ANSWER_RULES="" && echo "| (not compared in this run: SKIP_ANSWERS=1) | |" >>"$ANSWERS"
 for rules in $ANSWER_RULES; do
     python3 scripts/random_positions.py "$NEW_BIN" "$rules" "$QUERIES" 7 >"$WORK/q-$rules"

@@ -35,7 +35,7 @@ def test_the_distribution_is_the_cli_pmf_and_summary(cli, tmp_path):
     rows = [line.split(",") for line in pmf.read_text().splitlines()[1:]]
     for score, p in rows:
         assert float(p) == s.pmf[int(score)]
-    # Yacht's published figures of the README: standard deviation, median, P(score >= 200).
+    # Yacht's published figures (docs/stats.md): standard deviation, median, P(score >= 200).
     assert round(s.std_dev, 4) == 35.2965 and s.summary["median"] == 169
     assert round(s.pmf[200:].sum(), 4) == 0.1847
 

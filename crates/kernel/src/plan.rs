@@ -405,8 +405,8 @@ impl<T: Real> Plan<T> {
     #[inline(always)]
     pub fn lanes_of<const N: usize>(&self, row: usize, u0: usize) -> &[T; N] {
         let at = self.start + row * self.width + u0;
-        self.rows[at..at + N]
-            .try_into()
+        self.rows[at..]
+            .first_chunk::<N>()
             .expect("rows cover the lanes asked for")
     }
 }

@@ -39,7 +39,9 @@ fn fmax<T: Real>(a: T, b: T) -> T {
 
 /// Step 1: the value of each roll when it is the last one, with the best box filled, written
 /// to the rolls' entries of `k` (from the first roll on), for the lanes `u0..u0 + N` of the
-/// plan.
+/// plan. The row reads are most of this step's work, one per roll and open box. (A second
+/// copy for rows exactly one block wide, read with one bounds check fewer, was no faster and
+/// added a quarter to the kernel's machine code: results/kernel-crate-2026-12-06.md.)
 #[inline(always)]
 pub(crate) fn score_final_roll<T: Real, const N: usize>(
     plan: &Plan<T>,
@@ -48,15 +50,7 @@ pub(crate) fn score_final_roll<T: Real, const N: usize>(
     u0: usize,
     k: &mut [[T; N]],
 ) {
-    // Rows exactly one block wide (the vector objectives' blocks, a card of at most `N`
-    // lanes): each row is one `[T; N]`, read with a single bounds check. The row reads are
-    // most of this step's work, one per roll and open box.
-    if u0 == 0 && plan.width == N {
-        let blocks = plan.rows[plan.start..].as_chunks::<N>().0;
-        final_roll_with(plan, scores, dice, k, |row| &blocks[row]);
-    } else {
-        final_roll_with(plan, scores, dice, k, |row| plan.lanes_of::<N>(row, u0));
-    }
+    final_roll_with(plan, scores, dice, k, |row| plan.lanes_of::<N>(row, u0));
 }
 
 /// [`score_final_roll`] with the lanes of row `row` read by `lanes(row)`.
@@ -110,16 +104,7 @@ fn final_roll_with<'p, T: Real + 'p, const N: usize>(
             let (their_rows, rest) = rows.split_at(usize::from(n) * usize::from(count));
             rows = rest;
             let group = (these, their_rows, &floor, !plan.added.is_empty());
-            match count {
-                0 => above_floor::<T, N, 0>(group, k, first_roll, &start, &lanes),
-                1 => above_floor::<T, N, 1>(group, k, first_roll, &start, &lanes),
-                2 => above_floor::<T, N, 2>(group, k, first_roll, &start, &lanes),
-                3 => above_floor::<T, N, 3>(group, k, first_roll, &start, &lanes),
-                4 => above_floor::<T, N, 4>(group, k, first_roll, &start, &lanes),
-                5 => above_floor::<T, N, 5>(group, k, first_roll, &start, &lanes),
-                6 => above_floor::<T, N, 6>(group, k, first_roll, &start, &lanes),
-                _ => above_floor::<T, N, 7>(group, k, first_roll, &start, &lanes),
-            }
+            above_floor(group, usize::from(count), k, first_roll, &start, &lanes);
         }
     } else if indexed && boxes > 0 && plan.roll_rows.len() == boxes * scores.rank.len() {
         // The rows worked out once for the state (`Plan::index_rolls`).
@@ -158,19 +143,23 @@ fn final_roll_with<'p, T: Real + 'p, const N: usize>(
     }
 }
 
-/// The final roll's values of rolls that list `C` rows above the floors each: the best of
-/// the floors, of the boxes that add their points (`start`, if `adds`) and of the rows. `C` is at most
-/// the number of open boxes (7 stands for 7 and more).
+/// The final roll's values of rolls that list `count` rows above the floors each: the best of
+/// the floors, of the boxes that add their points (`start`, if `adds`) and of the rows. The
+/// rolls of a group list as many rows, so the loop over them runs as many times from roll to
+/// roll and its end is predicted. (A copy per count, the count a constant, ran 2% fewer
+/// instructions and no faster, for a third more of the kernel's machine code:
+/// results/kernel-crate-2026-12-06.md.)
 #[inline(always)]
-fn above_floor<'p, T: Real + 'p, const N: usize, const C: usize>(
+fn above_floor<'p, T: Real + 'p, const N: usize>(
     (rolls, rows, floor, adds): (&[u16], &[u16], &[T; N], bool),
+    count: usize,
     k: &mut [[T; N]],
     first_roll: usize,
     start: &impl Fn(&[[T; N]], usize) -> [T; N],
     lanes: &impl Fn(usize) -> &'p [T; N],
 ) {
-    let per_roll = rows.len() / rolls.len().max(1);
-    debug_assert!(per_roll == C || (C == 7 && per_roll >= C));
+    let per_roll = count;
+    debug_assert_eq!(rows.len(), per_roll * rolls.len());
     for (i, &r) in rolls.iter().enumerate() {
         let r = usize::from(r);
         let mut acc = *floor;
@@ -180,7 +169,7 @@ fn above_floor<'p, T: Real + 'p, const N: usize, const C: usize>(
                 acc[l] = fmax(acc[l], added[l]);
             }
         }
-        let rows = &rows[i * per_roll..][..if C < 7 { C } else { per_roll }];
+        let rows = &rows[i * per_roll..][..per_roll];
         for &row in rows {
             let row = lanes(usize::from(row));
             for l in 0..N {
@@ -343,11 +332,36 @@ pub(crate) fn run_turn<T: Real, const N: usize>(
     scores: &ScoreTable,
     u0: usize,
     last: Layer,
-    mut visit: impl FnMut(Layer, &[[T; N]]),
+    visit: impl FnMut(Layer, &[[T; N]]),
 ) {
     // The dice and the rolls a turn are read at run time: one compiled turn serves every
-    // game (results/kernel-crate-2026-12-06.md measured what constant ranges would save).
-    let (dice, rolls) = (scores.dice, scores.rolls);
+    // game (results/kernel-crate-2026-12-06.md measured what constant ranges would save:
+    // 1-5% of the instructions, for five times the kernel's compile time).
+    run_turn_of(
+        k,
+        plan,
+        scores,
+        (scores.dice, scores.rolls),
+        u0,
+        last,
+        visit,
+    )
+}
+
+/// [`run_turn`] for `dice` and `rolls` a turn, which must be the score table's: constants
+/// where a copy is made for one game (the advice's one-lane turn of five dice and three rolls,
+/// `entry.rs`).
+#[inline(always)]
+pub(crate) fn run_turn_of<T: Real, const N: usize>(
+    k: &mut [[T; N]],
+    plan: &Plan<T>,
+    scores: &ScoreTable,
+    (dice, rolls): (Space, u8),
+    u0: usize,
+    last: Layer,
+    mut visit: impl FnMut(Layer, &[[T; N]]),
+) {
+    debug_assert!(dice == scores.dice && rolls == scores.rolls);
     let multisets = dice.multisets();
     score_final_roll(plan, scores, dice, u0, k);
     if rolls == 1 {
