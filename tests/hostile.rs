@@ -368,11 +368,12 @@ fn a_game_too_large_for_the_memory_is_refused_before_any_work() {
             "{err}"
         );
     }
-    // The solve's figure: its values and the rows of its widest depth, 2.3 GiB.
+    // The solve's figure: its values, the rows of its widest depth and the program, 2.4 GiB
+    // (2.36 GiB at peak, results/memory-2026-12-06.md).
     let o = run_limited(dir.path(), "", &memory, &["solve", "--rules", &rules]);
     assert_bad_input(&o, "solving the expected-score table of huge-");
     assert!(
-        stderr(&o).contains("needs 2.3 GiB of memory"),
+        stderr(&o).contains("needs 2.4 GiB of memory"),
         "{}",
         stderr(&o)
     );
@@ -382,6 +383,30 @@ fn a_game_too_large_for_the_memory_is_refused_before_any_work() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     left.sort();
+    assert_eq!(left, ["huge.toml"]);
+}
+
+/// Issue 45, item 1 (`stats likewise`): `stats` of the game too large, with room for its
+/// table but not for the passes of its exact distribution (a frequency of the transform of
+/// each state of a depth at least), is refused before any table is built, naming what it
+/// needs; it once built the table, then aborted on an allocation.
+#[test]
+fn an_exact_distribution_too_large_for_the_memory_is_refused_before_any_work() {
+    let dir = temp_dir();
+    let rules = huge_rules(dir.path());
+    let memory = [("YAHTZEE_MEMORY_GIB", "3.5")];
+    let o = run_limited(dir.path(), "", &memory, &["stats", "--rules", &rules]);
+    assert_bad_input(&o, "the exact distribution of huge-");
+    let err = stderr(&o);
+    assert!(err.contains("(its expected-score table, 2.0 GiB, and at least a frequency of the transform of each of the "), "{err}");
+    assert!(
+        err.contains("of memory, more than the 3.5 GiB that $YAHTZEE_MEMORY_GIB allows"),
+        "{err}"
+    );
+    let left: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
     assert_eq!(left, ["huge.toml"]);
 }
 
@@ -405,11 +430,23 @@ fn an_allocation_that_fails_is_one_line_never_an_abort() {
         &[("YAHTZEE_MEMORY_GIB", "64")],
         &["solve", "--rules", &rules],
     );
-    assert_bad_input(
-        &o,
-        "error: out of memory: 2130706432 bytes (1.98 GiB) more could not be had",
-    );
+    // The notice of what the solve takes (a solve of more than a GiB), then one line.
     let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(o.stdout.is_empty(), "{}", stdout(&o));
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(
+        lines[0].starts_with("solving the expected-score table of huge-")
+            && lines[0].ends_with(", 2.4 GiB of memory and 738 MB on disk"),
+        "{err}"
+    );
+    assert!(
+        lines[1].starts_with(
+            "error: out of memory: 2130706432 bytes (1.98 GiB) more could not be had"
+        ),
+        "{err}"
+    );
     assert!(!err.contains("memory allocation of"), "{err}");
     assert!(!err.contains("backtrace"), "{err}");
     assert!(!dir.path().join("huge.v4.table").exists());

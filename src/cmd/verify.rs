@@ -9,9 +9,20 @@ use yahtzee_core::report::{self, Verified};
 use yahtzee_core::solve::vector::{DISTRIBUTION, TARGET};
 use yahtzee_core::tables::TableError;
 use yahtzee_core::tables::container::header_of_file;
+use yahtzee_core::tables::set::{TableKind, check_load};
 use yahtzee_core::tables::two_player::{EarlyTable, TWO_PLAYER};
 
 pub fn run(args: &VerifyArgs) -> Result<()> {
+    // A table whose values would not fit in the memory available is refused before it is
+    // read (a two-player table is read a mover card at a time).
+    if let Some(header) = header_of_file(&args.path)
+        && let Some(rules) = args.rules.or_else(|| header.rules())
+        && header.is_of(&rules)
+        && let Some(kind) = TableKind::ALL.into_iter().find(|k| k.name() == header.objective)
+        && kind != TableKind::TwoPlayer
+    {
+        check_load(&rules, kind).map_err(anyhow::Error::msg)?;
+    }
     if let Some(rules) = two_player_rules(args) {
         return verify_two_player(args, &rules);
     }

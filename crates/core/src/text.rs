@@ -61,6 +61,21 @@ pub fn file_size(bytes: u64) -> String {
     }
 }
 
+/// A rough time for `cpu_seconds` of processor time shared by this machine's cores, as a
+/// notice says it: `about 2 minutes on 2 cores`, `a second or less on 2 cores`.
+pub fn rough_time(cpu_seconds: f64) -> String {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let seconds = cpu_seconds / cores as f64;
+    let time = match seconds {
+        s if s < 1.5 => "a second or less".to_string(),
+        s if s < 90.0 => format!("about {s:.0} seconds"),
+        s if s < 90.0 * 60.0 => format!("about {:.0} minutes", s / 60.0),
+        s if s < 48.0 * 3600.0 => format!("about {:.0} hours", s / 3600.0),
+        s => format!("about {:.0} days", s / 86400.0),
+    };
+    format!("{time} on {}", plural(cores as u64, "core", "cores"))
+}
+
 /// A large count as people read it: `12.3 billion`, `57.5 million`, a smaller one in full.
 pub fn large_count(n: u64) -> String {
     match n {

@@ -8,8 +8,9 @@
 //! header       bincode   TableHeader: rule set, modifier, the SHA-256 of the game,
 //!                        objective, value type, entry count, body size, CRC-32 of the
 //!                        body, CRC-32 of the index, tail
-//! body         the table's own: the expected-score values (`expected.rs`), or an index
-//!              then values in pieces (`vector.rs`, `two_player.rs`)
+//! body         the table's own: the expected-score values then the CRC-32 of each piece
+//!              of them (`expected.rs`), or an index then values in pieces (`vector.rs`,
+//!              `two_player.rs`)
 //! ```
 //!
 //! A table is written in one pass ([`write_table`]): the header goes first with a blank
@@ -76,8 +77,9 @@ pub struct TableHeader {
     pub body_bytes: u64,
     /// CRC-32 of the body.
     pub checksum: u32,
-    /// CRC-32 of the index of a vector table's body (what is read before any value); 0 for
-    /// the expected-score table.
+    /// CRC-32 of the index of the body: a vector table's (what is read before any value),
+    /// or the expected-score table's checksums of its pieces (read before any piece of a
+    /// table read in part).
     pub index_checksum: u32,
     /// The tail left out of a vector table's vectors (see [`crate::solve::vector::TAIL`]); 0
     /// for the expected-score table.
@@ -148,11 +150,13 @@ impl TableHeader {
 /// Writes a table file's bytes to `out` in one pass: the magic, the version and `header`
 /// with a blank body checksum, then the body, which `body` passes piece by piece to the
 /// writer it is given (each piece checksummed as it is written), then the header again in
-/// place with the body's CRC-32.
+/// place with the body's CRC-32. `body` returns the CRC-32 of an index it wrote last, known
+/// only once written (the expected-score table's), which the header then holds; `None` when
+/// the header holds its index checksum already.
 pub(crate) fn write_table<W: Write + Seek>(
     out: &mut W,
     mut header: TableHeader,
-    body: impl FnOnce(&mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()>,
+    body: impl FnOnce(&mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<Option<u32>>,
 ) -> io::Result<()> {
     header.checksum = 0;
     let start = out.stream_position()?;
@@ -162,11 +166,14 @@ pub(crate) fn write_table<W: Write + Seek>(
     out.write_all(&(header_bytes.len() as u32).to_le_bytes())?;
     out.write_all(&header_bytes)?;
     let mut checksum = crc32fast::Hasher::new();
-    body(&mut |bytes| {
+    let index_checksum = body(&mut |bytes| {
         checksum.update(bytes);
         out.write_all(bytes)
     })?;
     header.checksum = checksum.finalize();
+    if let Some(index_checksum) = index_checksum {
+        header.index_checksum = index_checksum;
+    }
     let again = bincode::serialize(&header).expect("a header always serializes");
     debug_assert_eq!(again.len(), header_bytes.len());
     let end = out.stream_position()?;

@@ -6,19 +6,27 @@
 //! value type `f64`, with this body:
 //!
 //! ```text
-//! body         bincode   Vec<f64>, the values of the reachable states
+//! body         count     u64 LE, the number of values
+//!              values    f64 LE, the values of the reachable states
 //!                        (`state::reachable_rows`), in the order of `state::Layout`
+//!              index     u32 LE, the CRC-32 of each piece of `PIECE_VALUES` values (the
+//!                        last piece shorter), whose own CRC-32 is the header's index checksum
 //! ```
+//!
+//! The count and the values are what bincode writes for a `Vec<f64>` (the body of format 3);
+//! the header's checksum is the CRC-32 of the whole body, index included.
 //!
 //! Only reachable states are stored (536,448 of the 1,048,576 entries of the official rules'
 //! dense layout): the file is half the size, and loading puts each value back at its place.
 //!
 //! Loading checks each part in that order and refuses a file of another rule set (by the
 //! SHA-256 of its game): a table never answers a question about other rules. The body is read
-//! as a stream, each value put at its place as it passes and the whole checksummed, so a load
-//! holds the values and no copy of the file. A table of a large game can be read in part
-//! ([`StrategyTable::load_cards`]): the rows of the few cards a position's turn reads, the
-//! body still read whole for its checksum, but a few megabytes held instead of gigabytes.
+//! as a stream, each value put at its place as it passes and the whole checksummed (each
+//! piece against the index too), so a load holds the values and no copy of the file. A table
+//! of a large game can be read in part ([`StrategyTable::load_cards`]): the rows of the few
+//! cards a position's turn reads, found by their place among the values and read with the
+//! pieces that hold them, each checked by its CRC-32 in the index (itself checked by the
+//! header): a few pieces of 32 KiB read and held, not the gigabytes of the whole table.
 //! The same checks serve a table given as bytes ([`StrategyTable::from_bytes`]), and the
 //! errors say where the table came from ([`Origin`]). A file is written through
 //! [`crate::files`], to a temporary name in the same folder renamed into place, so an
@@ -265,15 +273,15 @@ impl StrategyTable {
         let entries = reachable_state_count(&self.rules);
         let header = TableHeader {
             entries,
-            body_bytes: 8 * (1 + entries),
+            body_bytes: body_bytes(entries).expect("a table's size fits in 64 bits"),
             ..TableHeader::new(&self.rules, EXPECTED_SCORE, VALUE_TYPE)
         };
         let body_bytes = header.body_bytes;
         container::write_table(out, header, |write| {
             let rows = reachable_rows(&self.rules);
-            let size = write_body(entries, &self.values, rows, write)?;
+            let (size, index_checksum) = write_body(entries, &self.values, rows, write)?;
             debug_assert_eq!(size, body_bytes);
-            Ok(())
+            Ok(Some(index_checksum))
         })
     }
 
@@ -293,10 +301,13 @@ impl StrategyTable {
 
     /// The part of the table of `rules` at `path` that the turns of the cards `cards` read:
     /// the rows of their cards and of the cards after them ([`StrategyTable::cards_of_turn`]),
-    /// every other value passed over. The whole file is read and checked as
-    /// [`StrategyTable::load`] does (its checksum, every value a number), but only those rows
-    /// are held: the advice on a position of a game whose table takes gigabytes in memory
-    /// holds a few megabytes. The table answers for the states of those cards alone.
+    /// read with the pieces of the body that hold them and nothing else. The header is
+    /// checked as [`StrategyTable::load`] does, then the index of the pieces' checksums
+    /// (against the header's index checksum) and each piece read (against the index), and
+    /// every value held must be a number; the values of the other pieces are neither read nor
+    /// checked. The advice on a position of a game whose table takes gigabytes reads and
+    /// holds a few hundred kilobytes, in milliseconds. The table answers for the states of
+    /// those cards alone.
     pub fn load_cards(
         path: &Path,
         rules: &Rules,
@@ -346,8 +357,20 @@ impl StrategyTable {
         cards: Option<Vec<BoxMask>>,
     ) -> Result<(TableHeader, StrategyTable), TableError> {
         let file = TableFile::open(path)?;
-        let mut body = file.body()?;
-        StrategyTable::read(&file.head, file.len, rules, &mut body, cards)
+        match cards {
+            None => {
+                let mut body = file.body()?;
+                let values = |rules: &Rules| read_values(&file.head, rules, &mut body);
+                StrategyTable::read(&file.head, file.len, rules, values)
+            }
+            Some(cards) => {
+                let values = |rules: &Rules| read_cards(&file, rules, &cards);
+                let (header, mut table) =
+                    StrategyTable::read(&file.head, file.len, rules, values)?;
+                table.cards = Some(cards);
+                Ok((header, table))
+            }
+        }
     }
 
     /// The table in `bytes` (see [`StrategyTable::read`]).
@@ -357,37 +380,38 @@ impl StrategyTable {
     ) -> Result<(TableHeader, StrategyTable), TableError> {
         let head = Head::of(bytes, Origin::Bytes)?;
         let mut body = &bytes[head.body_at as usize..];
-        StrategyTable::read(&head, bytes.len() as u64, rules, &mut body, None)
+        let values = |rules: &Rules| read_values(&head, rules, &mut body);
+        StrategyTable::read(&head, bytes.len() as u64, rules, values)
     }
 
-    /// The table of the head `head` of data of `len` bytes whose body `body` reads, checked
-    /// part by part: the objective and value type, the length, the rules (`rules` when given,
-    /// else those the header names), then the body as it is read ([`read_values`]): every
-    /// state's value kept, or the rows of `cards` alone.
+    /// The table of the head `head` of data of `len` bytes, checked part by part: the
+    /// objective and value type, the length, the rules (`rules` when given, else those the
+    /// header names), then the values `values` reads for those rules (every state's,
+    /// [`read_values`], or the rows of some cards alone, [`read_cards`], which the caller
+    /// then names in the table).
     fn read(
         head: &Head,
         len: u64,
         rules: Option<&Rules>,
-        body: &mut dyn Read,
-        cards: Option<Vec<BoxMask>>,
+        values: impl FnOnce(&Rules) -> Result<Vec<f64>, TableError>,
     ) -> Result<(TableHeader, StrategyTable), TableError> {
         head.check_kind(EXPECTED_SCORE, VALUE_TYPE)?;
         let header = &head.header;
-        // The fields of a vector table are 0 here (found by fuzzing: a table with another
+        // The field of a vector table is 0 here (found by fuzzing: a table with another
         // tail loaded, and wrote back other bytes than it was read from).
-        if header.index_checksum != 0 || header.tail.to_bits() != 0 {
-            return Err(head.origin.corrupt(
-                "header with an index checksum or a tail, which an expected-score table has not",
-            ));
+        if header.tail.to_bits() != 0 {
+            return Err(head
+                .origin
+                .corrupt("header with a tail, which an expected-score table has not"));
         }
         head.check_length(len, 0)?;
         let rules = head.rules_or_named(rules)?;
-        let values = read_values(head, &rules, body, cards.as_deref())?;
+        let values = values(&rules)?;
         let table = StrategyTable {
             rules,
             layout: Layout::of(&rules),
             values,
-            cards,
+            cards: None,
             scores: Arc::new(score_table(&rules)),
             checksum: OnceLock::from(header.checksum),
         };
@@ -421,29 +445,45 @@ impl ExpectedValues for StrategyTable {
     }
 }
 
+/// Values per piece of the body, each checked by its CRC-32 in the index that ends the body:
+/// 32 KiB, so that the rows of one card (at most 2 x 127 values) rarely span two pieces, and
+/// the index of the largest game (92 million values) takes 90 KB.
+pub const PIECE_VALUES: usize = 4096;
+
+/// The pieces of `count` values.
+fn pieces(count: u64) -> u64 {
+    count.div_ceil(PIECE_VALUES as u64)
+}
+
+/// The size of the body of `count` values: the count, the values, the index of their pieces
+/// (`None` past `u64::MAX`: only a crafted header states such a count).
+pub(crate) fn body_bytes(count: u64) -> Option<u64> {
+    count.checked_mul(8)?.checked_add(8 + 4 * pieces(count))
+}
+
+/// The error of data read from `origin` whose bytes ran out (`cause`).
+fn read_error(origin: &Origin, cause: std::io::Error) -> TableError {
+    match origin {
+        Origin::File(path) => TableError::Read {
+            path: path.clone(),
+            cause,
+        },
+        Origin::Bytes => origin.corrupt(cause.to_string()),
+    }
+}
+
 /// The values of the body that `body` reads (as many bytes as the header of `head` says, the
-/// data's length checked against it), read once from end to end: every state's value at its
-/// place in the dense layout of `rules`, or with `cards` the rows of those cards alone, card
-/// after card. The checks are a whole file's, in this order: the body's CRC-32, its count of
-/// values (against its size, then the header's), the reachable states of `rules`, each value
-/// a number.
-fn read_values(
-    head: &Head,
-    rules: &Rules,
-    body: &mut dyn Read,
-    cards: Option<&[BoxMask]>,
-) -> Result<Vec<f64>, TableError> {
+/// data's length checked against it), read once from end to end, each at its place in the
+/// dense layout of `rules`. The checks are a whole file's, in this order: the body's CRC-32,
+/// its count of values ([`check_count`]), the index's CRC-32 and each piece's against it,
+/// each value a number.
+fn read_values(head: &Head, rules: &Rules, body: &mut dyn Read) -> Result<Vec<f64>, TableError> {
     let header = &head.header;
     let origin = &head.origin;
     let mut crc = crc32fast::Hasher::new();
     let mut read = |bytes: &mut [u8]| -> Result<(), TableError> {
-        body.read_exact(bytes).map_err(|cause| match origin {
-            Origin::File(path) => TableError::Read {
-                path: path.clone(),
-                cause,
-            },
-            Origin::Bytes => origin.corrupt(cause.to_string()),
-        })?;
+        body.read_exact(bytes)
+            .map_err(|cause| read_error(origin, cause))?;
         crc.update(bytes);
         Ok(())
     };
@@ -451,44 +491,48 @@ fn read_values(
     let reachable = reachable_state_count(rules);
     // The values of these rules fill the body exactly: then they are read into place; else
     // the body is only checksummed, and the checks below say what is wrong.
-    let fits = header.body_bytes == 8 * (1 + reachable);
+    let fits = Some(header.body_bytes) == body_bytes(reachable);
     let mut count = None;
     let mut values = Vec::new();
     let mut not_a_number = None;
+    // Each piece's CRC-32 as read, and the index's.
+    let mut piece_crcs = Vec::new();
+    let mut index = Vec::new();
     if fits {
-        let width = layout.flags * layout.lanes;
-        values = vec![0.0; cards.map_or(layout.len(), |c| c.len() * width)];
+        values = vec![0.0; layout.len()];
         let mut word = [0u8; 8];
         read(&mut word)?;
         count = Some(u64::from_le_bytes(word));
         let mut row_bytes = [0u8; 8 * UPPER_TOTALS];
-        let mut next_card = 0;
+        let (mut piece_crc, mut in_piece) = (crc32fast::Hasher::new(), 0);
         for (row, uppers) in reachable_rows(rules) {
             let bytes = &mut row_bytes[..8 * uppers.count_ones() as usize];
             read(bytes)?;
-            // Where the row goes: its place in the layout, or among the rows of `cards`.
-            let place = match cards {
-                None => Some(row),
-                Some(cards) => {
-                    let filled = (row / width) as BoxMask;
-                    while next_card < cards.len() && cards[next_card] < filled {
-                        next_card += 1;
-                    }
-                    (cards.get(next_card) == Some(&filled))
-                        .then_some(next_card * width + row % width)
+            // A row may end one piece and start the next.
+            let mut rest = &bytes[..];
+            while !rest.is_empty() {
+                let n = rest.len().min(8 * PIECE_VALUES - in_piece);
+                piece_crc.update(&rest[..n]);
+                (rest, in_piece) = (&rest[n..], in_piece + n);
+                if in_piece == 8 * PIECE_VALUES {
+                    piece_crcs.push(std::mem::take(&mut piece_crc).finalize());
+                    in_piece = 0;
                 }
-            };
+            }
             for (u, v) in set_bits(uppers).zip(bytes.chunks_exact(8)) {
                 let v = f64::from_le_bytes(v.try_into().expect("eight bytes"));
                 // No solve writes a value that is not finite: only a crafted file can.
                 if !v.is_finite() {
                     not_a_number.get_or_insert(v);
                 }
-                if let Some(at) = place {
-                    values[at + u] = v;
-                }
+                values[row + u] = v;
             }
         }
+        if in_piece > 0 {
+            piece_crcs.push(piece_crc.finalize());
+        }
+        index = vec![0u8; 4 * piece_crcs.len()];
+        read(&mut index)?;
     } else {
         let mut left = header.body_bytes;
         if left >= 8 {
@@ -512,24 +556,11 @@ fn read_values(
             got,
         });
     }
-    // The body is a count, then that many values (what bincode writes for a `Vec<f64>`).
-    let in_body = header
-        .body_bytes
-        .checked_sub(8)
-        .filter(|b| b % 8 == 0)
-        .map(|b| b / 8);
-    let count = match (count, in_body) {
-        (Some(count), Some(n)) if count == n => count,
-        _ => return Err(origin.corrupt("unreadable values")),
-    };
-    if count != header.entries {
-        return Err(origin.corrupt(format!("{count} values, header says {}", header.entries)));
-    }
-    if !fits {
-        return Err(origin.corrupt(format!(
-            "{count} values where {} rules have {reachable} reachable states",
-            rules.label(),
-        )));
+    check_count(head, rules, count)?;
+    // Only a crafted file has a body whose checksum holds and an index that does not.
+    container::check_crc(origin, header.index_checksum, &index)?;
+    for (i, &got) in piece_crcs.iter().enumerate() {
+        check_piece(origin, i, index_entry(&index, i), got)?;
     }
     if let Some(v) = not_a_number {
         return Err(origin.corrupt(format!("a value that is not a number ({v})")));
@@ -537,38 +568,154 @@ fn read_values(
     Ok(values)
 }
 
-/// Values per piece of the body written at a time.
-const BODY_PIECE: usize = 32 * 1024;
+/// The CRC-32 of the `i`-th piece that the index `index` lists.
+fn index_entry(index: &[u8], i: usize) -> u32 {
+    u32::from_le_bytes(index[4 * i..4 * i + 4].try_into().expect("4 bytes"))
+}
+
+/// Checks the CRC-32 `got` of the `piece`-th piece of the values against `expected`, its
+/// index's.
+fn check_piece(origin: &Origin, piece: usize, expected: u32, got: u32) -> Result<(), TableError> {
+    if got != expected {
+        return Err(origin.corrupt(format!(
+            "checksum {got:08x} of piece {piece} of its values, the index says {expected:08x}"
+        )));
+    }
+    Ok(())
+}
+
+/// Checks the count of values `count` of a body (its first word, `None` in a body too short
+/// to hold one) against the body's size, the header's entries and the reachable states of
+/// `rules`, in that order: what a body whose checksum holds can still get wrong.
+fn check_count(head: &Head, rules: &Rules, count: Option<u64>) -> Result<(), TableError> {
+    let header = &head.header;
+    let origin = &head.origin;
+    // The body is a count, that many values, and the index of their pieces.
+    let count = match count {
+        Some(count) if body_bytes(count) == Some(header.body_bytes) => count,
+        _ => return Err(origin.corrupt("unreadable values")),
+    };
+    if count != header.entries {
+        return Err(origin.corrupt(format!("{count} values, header says {}", header.entries)));
+    }
+    let reachable = reachable_state_count(rules);
+    if count != reachable {
+        return Err(origin.corrupt(format!(
+            "{count} values where {} rules have {reachable} reachable states",
+            rules.label(),
+        )));
+    }
+    Ok(())
+}
+
+/// The rows of `cards` (ascending) of the table of `rules` in `file`, card after card, each
+/// its `flags * lanes` values in the order of the layout (the rows a table read in part
+/// holds): the count of values checked ([`check_count`]), the index read and checked against
+/// the header's index checksum, then each piece that holds a row of those cards read and
+/// checked against the index, and each value held a number. The other pieces are not read.
+fn read_cards(file: &TableFile, rules: &Rules, cards: &[BoxMask]) -> Result<Vec<f64>, TableError> {
+    let head = &file.head;
+    let header = &head.header;
+    let origin = &head.origin;
+    let values_at = head.body_at + 8;
+    let count = (header.body_bytes >= 8)
+        .then(|| file.read_at(head.body_at, 8))
+        .transpose()?
+        .map(|word| u64::from_le_bytes(word[..].try_into().expect("8 bytes")));
+    check_count(head, rules, count)?;
+    let count = header.entries;
+    let index = file.read_at(values_at + 8 * count, 4 * pieces(count) as usize)?;
+    container::check_crc(origin, header.index_checksum, &index)?;
+    // Where each row of `cards` is among the values, and where it goes among those held.
+    let layout = Layout::of(rules);
+    let width = layout.flags * layout.lanes;
+    let mut rows = Vec::new();
+    let (mut first, mut next_card) = (0u64, 0);
+    for (row, uppers) in reachable_rows(rules) {
+        let filled = (row / width) as BoxMask;
+        while next_card < cards.len() && cards[next_card] < filled {
+            next_card += 1;
+        }
+        if cards.get(next_card) == Some(&filled) {
+            rows.push((first, next_card * width + row % width, uppers));
+        }
+        first += u64::from(uppers.count_ones());
+    }
+    // Each piece those rows touch, read once and checked.
+    let piece_values = PIECE_VALUES as u64;
+    let mut touched: Vec<u64> = rows
+        .iter()
+        .flat_map(|&(first, _, uppers)| {
+            let last = first + u64::from(uppers.count_ones()) - 1;
+            first / piece_values..=last / piece_values
+        })
+        .collect();
+    touched.sort_unstable();
+    touched.dedup();
+    let mut read = std::collections::HashMap::with_capacity(touched.len());
+    for p in touched {
+        let from = p * piece_values;
+        let n = (count - from).min(piece_values);
+        let bytes = file.read_at(values_at + 8 * from, 8 * n as usize)?;
+        let i = p as usize;
+        check_piece(origin, i, index_entry(&index, i), crc32fast::hash(&bytes))?;
+        read.insert(p, bytes);
+    }
+    let mut values = vec![0.0; cards.len() * width];
+    for (first, at, uppers) in rows {
+        for (i, u) in set_bits(uppers).enumerate() {
+            let k = first + i as u64;
+            let piece = &read[&(k / piece_values)];
+            let offset = 8 * (k % piece_values) as usize;
+            let v = f64::from_le_bytes(piece[offset..offset + 8].try_into().expect("8 bytes"));
+            // No solve writes a value that is not finite: only a crafted file can.
+            if !v.is_finite() {
+                return Err(origin.corrupt(format!("a value that is not a number ({v})")));
+            }
+            values[at + u] = v;
+        }
+    }
+    Ok(values)
+}
 
 /// Passes the body of a table storing the `count` values of `rows` (row start and set of
 /// totals, as `state::reachable_rows` lists them) to `write`, piece by piece, and returns its
-/// size. The body is what bincode writes for a `Vec<f64>` (the count as a little-endian
-/// u64, then each value little-endian), made here in pieces so that saving copies no more than
-/// a piece of the values at a time.
+/// size and the CRC-32 of its index. The body is the count as a little-endian u64, each value
+/// little-endian (what bincode writes for a `Vec<f64>`), then the index: the CRC-32 of each
+/// piece of [`PIECE_VALUES`] values (the last one shorter), made as the pieces are written, so
+/// that saving copies no more than a piece of the values at a time.
 fn write_body(
     count: u64,
     values: &[f64],
     rows: impl Iterator<Item = (usize, UpperTotals)>,
     write: &mut dyn FnMut(&[u8]) -> std::io::Result<()>,
-) -> std::io::Result<u64> {
+) -> std::io::Result<(u64, u32)> {
     write(&count.to_le_bytes())?;
-    let mut piece = Vec::with_capacity(BODY_PIECE * 8);
-    let mut written = 0;
+    let mut piece = Vec::with_capacity(PIECE_VALUES * 8);
+    let mut index = Vec::with_capacity(4 * pieces(count) as usize);
+    let mut flush = |piece: &mut Vec<u8>| -> std::io::Result<()> {
+        index.extend_from_slice(&crc32fast::hash(piece).to_le_bytes());
+        write(piece)?;
+        piece.clear();
+        Ok(())
+    };
+    let mut written = 0u64;
     for (row, uppers) in rows {
         for u in set_bits(uppers) {
             piece.extend_from_slice(&values[row + u].to_le_bytes());
-        }
-        // A row adds at most `UPPER_TOTALS` values: flush before the piece could grow.
-        if piece.len() + UPPER_TOTALS * 8 > piece.capacity() {
-            write(&piece)?;
-            written += piece.len();
-            piece.clear();
+            if piece.len() == 8 * PIECE_VALUES {
+                flush(&mut piece)?;
+            }
+            written += 1;
         }
     }
-    write(&piece)?;
-    written += piece.len();
-    debug_assert_eq!(written as u64, 8 * count);
-    Ok(8 + written as u64)
+    if !piece.is_empty() {
+        flush(&mut piece)?;
+    }
+    debug_assert_eq!(written, count);
+    write(&index)?;
+    let size = body_bytes(count).expect("a table's size fits in 64 bits");
+    Ok((size, crc32fast::hash(&index)))
 }
 
 /// The folder of the default tables: `$YAHTZEE_TABLE_DIR`, else the user's cache folder.
@@ -696,31 +843,49 @@ mod tests {
         }
     }
 
+    /// The body a table of `values` (in the order stored) has: their count and themselves as
+    /// bincode writes a `Vec<f64>`, then the CRC-32 of each piece of [`PIECE_VALUES`].
+    fn body_of(values: &[f64]) -> Vec<u8> {
+        let mut body = bincode::serialize(values).unwrap();
+        let crcs: Vec<u8> = body[8..]
+            .chunks(8 * PIECE_VALUES)
+            .flat_map(|piece| crc32fast::hash(piece).to_le_bytes())
+            .collect();
+        body.extend_from_slice(&crcs);
+        body
+    }
+
     #[test]
-    fn body_is_bincode_of_the_values() {
+    fn body_is_bincode_of_the_values_then_the_checksums_of_their_pieces() {
         // More than one piece, and values whose bytes differ from end to end.
-        let values: Vec<f64> = (0..BODY_PIECE * 2 + 5)
+        let values: Vec<f64> = (0..PIECE_VALUES * 2 + 5)
             .map(|i| i as f64 * 1.25 - 7.0)
             .collect();
         let mut body = Vec::new();
-        // Rows of 64, then one of 5 values.
-        let rows = (0..values.len()).step_by(64).map(|row| {
-            (
-                row,
-                (u64::MAX >> (64 - (values.len() - row).min(64))).into(),
-            )
-        });
-        let size = write_body(values.len() as u64, &values, rows, &mut |bytes| {
-            body.extend_from_slice(bytes);
-            Ok(())
-        })
-        .unwrap();
-        assert_eq!(body, bincode::serialize(&values).unwrap());
-        assert_eq!(size, body.len() as u64);
+        // Rows of 64, then one of 5 values: rows end where pieces do, and inside them.
+        for row_len in [64, 100] {
+            body.clear();
+            let rows = (0..values.len()).step_by(row_len).map(|row| {
+                (
+                    row,
+                    (u128::MAX >> (128 - (values.len() - row).min(row_len))),
+                )
+            });
+            let (size, index_checksum) =
+                write_body(values.len() as u64, &values, rows, &mut |bytes| {
+                    body.extend_from_slice(bytes);
+                    Ok(())
+                })
+                .unwrap();
+            assert_eq!(body, body_of(&values));
+            assert_eq!(size, body.len() as u64);
+            assert_eq!(index_checksum, crc32fast::hash(&body[body.len() - 12..]));
+        }
     }
 
     /// The body, read as a stream, is checked as a whole file's was: its checksum, its count
-    /// against its size and the header's, the reachable states of its rules, in that order.
+    /// against its size and the header's, the reachable states of its rules, the index and
+    /// each piece against it, in that order.
     #[test]
     fn a_body_read_as_a_stream_is_checked_part_by_part() {
         let rules = Rules::new(RuleSet::YACHT);
@@ -728,6 +893,8 @@ mod tests {
         let bytes = table.to_bytes();
         // The magic, the version, the header's size, the header.
         let body_at = 16 + u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+        // Yacht's 4096 values: one piece, its checksum the body's last 4 bytes.
+        assert_eq!(bytes.len(), body_at + 8 + 8 * 4096 + 4);
         // The header's last fields, from its end: tail (8), index checksum (4), checksum (4),
         // body size (8), entries (8).
         let field = |bytes: &mut Vec<u8>, from_end: usize, value: &[u8]| {
@@ -758,15 +925,32 @@ mod tests {
         field(&mut entries, 32, &4095u64.to_le_bytes());
         assert!(message(&sealed(entries)).contains("(4096 values, header says 4095)"));
         // One value more than the rules' reachable states, consistently counted.
-        let mut more = bytes.clone();
-        more.extend_from_slice(&0f64.to_le_bytes());
-        more[body_at..body_at + 8].copy_from_slice(&4097u64.to_le_bytes());
+        let mut values: Vec<f64> = bincode::deserialize(&bytes[body_at..]).unwrap();
+        values.push(0.0);
+        let body = body_of(&values);
+        let mut more = bytes[..body_at].to_vec();
+        more.extend_from_slice(&body);
         field(&mut more, 32, &4097u64.to_le_bytes());
-        field(&mut more, 24, &(8 * 4098u64).to_le_bytes());
+        field(&mut more, 24, &(body.len() as u64).to_le_bytes());
+        let index = crc32fast::hash(&body[body.len() - 8..]);
+        field(&mut more, 12, &index.to_le_bytes());
         assert!(
             message(&sealed(more))
                 .contains("(4097 values where yacht rules have 4096 reachable states)")
         );
+        // The index unlike the header's index checksum, the body's checksum recomputed.
+        let mut index = bytes.clone();
+        field(&mut index, 12, &1u32.to_le_bytes());
+        assert!(message(&sealed(index)).contains("is corrupted (checksum"));
+        // A piece unlike its checksum in the index, the index's and the body's recomputed.
+        let mut piece = bytes.clone();
+        piece[body_at + 100] ^= 1;
+        let at = piece.len() - 4;
+        let crc = crc32fast::hash(&piece[body_at + 8..at]) ^ 1;
+        piece[at..].copy_from_slice(&crc.to_le_bytes());
+        let index = crc32fast::hash(&piece[at..]);
+        field(&mut piece, 12, &index.to_le_bytes());
+        assert!(message(&sealed(piece)).contains("is corrupted (checksum"));
     }
 
     /// A table read in part holds the rows of the cards asked for and of the cards after
@@ -794,6 +978,19 @@ mod tests {
             part.write_to(&mut std::io::Cursor::new(Vec::new()))
                 .is_err()
         );
+        // The last value damaged (the full card's, in the last piece): a part that reads that
+        // piece is refused by its checksum, one that does not never reads it.
+        let mut bytes = std::fs::read(&path).unwrap();
+        let index_at = bytes.len() - 4 * pieces(table.states()) as usize;
+        bytes[index_at - 1] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        let last = rules.full_mask() & !(1 << 12);
+        let e = StrategyTable::load_cards(&path, &rules, &[last]).unwrap_err();
+        assert!(e.to_string().contains("is corrupted (checksum"), "{e}");
+        let e = StrategyTable::load(&path, &rules).unwrap_err();
+        assert!(e.to_string().contains("is corrupted (checksum"), "{e}");
+        let part = StrategyTable::load_cards(&path, &rules, &[0]).unwrap();
+        assert_eq!(part.value(&State::START), table.expected_score());
     }
 
     #[test]
@@ -803,10 +1000,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.table");
         table.save(&path).unwrap();
-        let header_and_prefix = std::fs::metadata(&path).unwrap().len() - 8 * table.states();
+        let header_and_prefix = std::fs::metadata(&path).unwrap().len()
+            - 8 * table.states()
+            - 4 * pieces(table.states());
         assert!(
             header_and_prefix < 200,
-            "{header_and_prefix} bytes beside the values"
+            "{header_and_prefix} bytes beside the values and their pieces' checksums"
         );
         let loaded = StrategyTable::load(&path, &rules).unwrap();
         assert_eq!(loaded.values(), table.values());

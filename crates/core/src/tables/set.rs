@@ -35,11 +35,13 @@ use crate::solve::two_player::{Game, Ties, check_rules};
 use crate::solve::vector::{DISTRIBUTION, TARGET, stored_values_bound};
 use crate::tables::TableError;
 use crate::tables::cache::{self, Loaded, Progress};
-use crate::tables::expected::{EXPECTED_SCORE, StrategyTable, default_table_path_of};
+use crate::tables::expected::{
+    EXPECTED_SCORE, StrategyTable, body_bytes, default_table_path_of,
+};
 use crate::tables::two_player::{EarlyTable, TWO_PLAYER};
 use crate::tables::two_player::{SolveReportError, solve_report};
 use crate::tables::vector::VectorTable;
-use crate::text::{self, file_size, large_count, plural};
+use crate::text::{self, file_size, large_count};
 
 /// Which table of a rule set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -89,9 +91,11 @@ impl TableKind {
     }
 }
 
-/// The memory at the peak of a program that holds no table: its code, its threads' stacks
-/// and scratch, its buffers (a solve of Yacht peaks at 9 MB, `results/table-sizes-*.md`).
-const BASE_MEMORY: u64 = 8 << 20;
+/// The memory at the peak of a program beside its tables: its code, its threads' stacks and
+/// scratch, its buffers, a game's score table and lattice (a solve of Yacht peaks at 9 MB,
+/// one of Yahtzee at 24 MB with 8 MB of values, `results/table-sizes-2026-12-03.md`; one of
+/// six dice and four rolls 15 MB above its values and rows, `results/memory-2026-12-06.md`).
+const BASE_MEMORY: u64 = 24 << 20;
 
 /// Processor seconds of the expected-score solve per lane it runs ([`solved_lanes`]) with
 /// five dice and six, for three rolls a turn: Yahtzee's 385,016 lanes take 0.24 s of CPU,
@@ -121,8 +125,10 @@ pub struct Need {
     pub build_memory: u64,
     /// Bytes of memory a load of the whole table holds.
     pub load_memory: u64,
-    /// What the memory is made of, in words (for a refusal).
+    /// What the memory of a build is made of, in words (for a refusal).
     pub memory_parts: String,
+    /// What the memory of a load is made of, in words (for a refusal).
+    pub load_parts: String,
     /// Bytes of the file a build leaves, about (at most, for the vector tables).
     pub disk: u64,
     /// Processor seconds of a build, roughly (the work divides among the cores).
@@ -147,16 +153,21 @@ impl Need {
                     .unwrap_or(1);
                 let rows = 8 * (widest * layout.flags * layout.lanes) as u64;
                 let states = reachable_state_count(rules);
+                let values = format!(
+                    "a value for each of its {} entries of cards, upper totals and flags, {}",
+                    large_count(entries),
+                    text::memory(8 * entries),
+                );
                 Need {
                     build_memory: BASE_MEMORY + 8 * entries + rows,
                     load_memory: BASE_MEMORY + 8 * entries,
                     memory_parts: format!(
-                        "a value for each of its {} entries of cards, upper totals and flags, {}, and the rows of its widest depth, {}",
-                        large_count(entries),
-                        text::memory(8 * entries),
+                        "{values}, and the rows of its widest depth, {}",
                         text::memory(rows)
                     ),
-                    disk: 8 * (1 + states) + 256,
+                    load_parts: values,
+                    // The body and a header.
+                    disk: body_bytes(states).unwrap_or(u64::MAX).saturating_add(256),
                     // A turn of four rolls has three layers of keeps where one of three has
                     // two (the game of issue 45: 8.4 million lanes, 22.6 s of CPU).
                     cpu_seconds: solved_lanes(rules) as f64
@@ -168,14 +179,16 @@ impl Need {
             }
             TableKind::Target | TableKind::Distribution => {
                 let values = stored_values_bound(rules);
+                let chances = format!(
+                    "up to {} chances, a chance per score each of its {} states can still add",
+                    large_count(values),
+                    large_count(reachable_state_count(rules))
+                );
                 let mut need = Need {
                     build_memory: BASE_MEMORY + 4 * values,
                     load_memory: BASE_MEMORY + 4 * values,
-                    memory_parts: format!(
-                        "up to {} chances, a chance per score each of its {} states can still add",
-                        large_count(values),
-                        large_count(reachable_state_count(rules))
-                    ),
+                    memory_parts: chances.clone(),
+                    load_parts: chances,
                     disk: (values as f64 * VECTOR_FILE_BYTES_PER_VALUE) as u64,
                     cpu_seconds: values as f64 * VECTOR_SECONDS_PER_VALUE,
                 };
@@ -184,40 +197,50 @@ impl Need {
                     let ev = Need::of(rules, TableKind::ExpectedScore);
                     need.build_memory += ev.load_memory - BASE_MEMORY;
                     need.load_memory += ev.load_memory - BASE_MEMORY;
-                    need.memory_parts
-                        .push_str(", and the expected-score table it follows");
+                    for parts in [&mut need.memory_parts, &mut need.load_parts] {
+                        parts.push_str(", and the expected-score table it follows");
+                    }
                 }
                 need
             }
-            TableKind::TwoPlayer => {
-                // Yacht's 12 boxes: 1.5 GB at peak, a file of 957 MB, 500 s of CPU
-                // (results/two-player-2026-12-02.md); each box fewer about a quarter.
-                let scale = 0.25f64.powi(TWO_PLAYER_MOST_BOXES as i32 - rules.box_count() as i32);
-                Need {
-                    build_memory: BASE_MEMORY + (1.54e9 * scale) as u64,
-                    load_memory: BASE_MEMORY + (0.96e9 * scale) as u64,
-                    memory_parts: "a chance of winning for each pair of cards and lead".to_string(),
-                    disk: (0.96e9 * scale) as u64,
-                    cpu_seconds: 500.0 * scale,
+            TableKind::TwoPlayer => Need::two_player(rules, Ties::Values),
+        }
+    }
+
+    /// What the solve of the game of two of `rules` takes, its table of the early plies
+    /// saved, with the tie chance carried or not (`ties`: `solve --two-player --ties`
+    /// carries it beside each value, twice the memory and the time). Measured on Yacht's 12
+    /// boxes (results/two-player-2026-12-02.md: 1,847 MiB at peak and 481 s of CPU, 3,775
+    /// MiB and 1,136 s with the tie chance; a file of 957 MB, whose advice holds its index
+    /// alone, 25 to 30 MiB at peak); each box fewer about a quarter.
+    pub fn two_player(rules: &Rules, ties: Ties) -> Need {
+        let scale = 0.25f64.powi(TWO_PLAYER_MOST_BOXES as i32 - rules.box_count() as i32);
+        let (peak, cpu) = match ties {
+            Ties::Values => (1.94e9, 481.0),
+            Ties::Carried => (3.96e9, 1136.0),
+        };
+        Need {
+            build_memory: BASE_MEMORY + (peak * scale) as u64,
+            load_memory: BASE_MEMORY + (0.02e9 * scale) as u64,
+            memory_parts: match ties {
+                Ties::Values => "a chance of winning for each pair of cards and lead",
+                Ties::Carried => {
+                    "a chance of winning and one of a tie for each pair of cards and lead"
                 }
             }
+            .to_string(),
+            load_parts: "the index of its pairs of cards".to_string(),
+            disk: (0.96e9 * scale) as u64,
+            cpu_seconds: cpu * scale,
         }
     }
 
     /// The build's cost in words: `about 2 minutes on 2 cores, 2.4 GiB of memory and 738 MB
     /// on disk`.
     pub fn words(&self) -> String {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let seconds = self.cpu_seconds / cores as f64;
-        let time = match seconds {
-            s if s < 1.5 => "a second or less".to_string(),
-            s if s < 90.0 => format!("about {:.0} seconds", s),
-            s if s < 90.0 * 60.0 => format!("about {:.0} minutes", s / 60.0),
-            s => format!("about {:.0} hours", s / 3600.0),
-        };
         format!(
-            "{time} on {}, {} of memory and {} on disk",
-            plural(cores as u64, "core", "cores"),
+            "{}, {} of memory and {} on disk",
+            text::rough_time(self.cpu_seconds),
             text::memory(self.build_memory),
             file_size(self.disk)
         )
@@ -389,8 +412,21 @@ pub const TWO_PLAYER_MOST_BOXES: usize = 12;
 /// one line that says why not, with the figures and what to do. Milliseconds, a fraction of
 /// a second for a card of 20 boxes: asked before any work.
 pub fn check_fits(rules: &Rules, kind: TableKind) -> Result<(), String> {
+    check_fits_need(rules, kind, &kind.need(rules))
+}
+
+/// [`check_fits`] of the `kind` table of `rules` whose build needs `need` (the game of two
+/// with its tie chance, [`Need::two_player`]).
+pub fn check_fits_need(rules: &Rules, kind: TableKind, need: &Need) -> Result<(), String> {
     check_game(rules, kind)?;
-    check_memory(rules, kind, Use::Build)
+    check_memory(rules, kind, need, Use::Build)
+}
+
+/// `Ok` when the `kind` table of `rules`, in its file already, can be read whole in the
+/// memory available ([`Need::load_memory`]: what `yahtzee verify` holds); else the one line
+/// that says why not, with the figures.
+pub fn check_load(rules: &Rules, kind: TableKind) -> Result<(), String> {
+    check_memory(rules, kind, &kind.need(rules), Use::Load)
 }
 
 /// Whether a table is built or loaded: what its memory is checked for.
@@ -402,11 +438,10 @@ enum Use {
 
 /// Refuses the `kind` table of `rules` when its build, or its load, needs more memory than
 /// is available ([`memory::check`]).
-fn check_memory(rules: &Rules, kind: TableKind, use_: Use) -> Result<(), String> {
-    let need = kind.need(rules);
-    let (verb, bytes) = match use_ {
-        Use::Build => ("solving", need.build_memory),
-        Use::Load => ("loading", need.load_memory),
+fn check_memory(rules: &Rules, kind: TableKind, need: &Need, use_: Use) -> Result<(), String> {
+    let (verb, bytes, parts) = match use_ {
+        Use::Build => ("solving", need.build_memory, &need.memory_parts),
+        Use::Load => ("loading", need.load_memory, &need.load_parts),
     };
     memory::check(
         bytes,
@@ -414,7 +449,7 @@ fn check_memory(rules: &Rules, kind: TableKind, use_: Use) -> Result<(), String>
             "{verb} the {} table of {} ({})",
             kind.name(),
             rules.label(),
-            need.memory_parts
+            parts
         ),
     )
 }
@@ -855,7 +890,7 @@ impl TableSet {
             Use::Build
         };
         check_game(&self.rules, kind)
-            .and_then(|()| check_memory(&self.rules, kind, use_))
+            .and_then(|()| check_memory(&self.rules, kind, &kind.need(&self.rules), use_))
             .map_err(|message| LoadError {
                 kind,
                 message,

@@ -444,7 +444,7 @@ impl VectorTable<f32> {
                     write(bytes)?;
                 }
             }
-            Ok(())
+            Ok(None)
         })
     }
 
@@ -902,7 +902,7 @@ mod tests {
         };
         let mut file = Vec::new();
         container::write_table(&mut std::io::Cursor::new(&mut file), old, |write| {
-            write(&bytes[bytes.len() - solved_body_len(&bytes)..])
+            write(&bytes[bytes.len() - solved_body_len(&bytes)..]).map(|()| None)
         })
         .unwrap();
         let e = VectorTable::from_bytes(&file, &rules, TARGET).unwrap_err();
