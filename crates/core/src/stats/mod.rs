@@ -584,7 +584,7 @@ impl Plan {
     }
 
     /// What the passes take, in words, for a notice: `326 frequencies in 9 passes over every
-    /// state: about 77 minutes on 2 cores and up to 17.8 GiB of memory beside its table`.
+    /// state: about 78 minutes on 2 cores and up to 17.8 GiB of memory beside its table`.
     pub fn words(&self) -> String {
         format!(
             "{} in {} over every state: {} and up to {} of memory beside its table",
