@@ -18,7 +18,9 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
     if let Some(header) = header_of_file(&args.path)
         && let Some(rules) = args.rules.or_else(|| header.rules())
         && header.is_of(&rules)
-        && let Some(kind) = TableKind::ALL.into_iter().find(|k| k.name() == header.objective)
+        && let Some(kind) = TableKind::ALL
+            .into_iter()
+            .find(|k| k.name() == header.objective)
         && kind != TableKind::TwoPlayer
     {
         check_load(&rules, kind).map_err(anyhow::Error::msg)?;

@@ -522,7 +522,9 @@ pub fn plan(rules: &Rules, budget: u64) -> Plan {
     let largest_depth = by_depth.iter().max().copied().unwrap_or(1);
     let fixed = state_bytes(rules, 0);
     let within = ((budget / peak).saturating_sub(fixed) / 16).max(1) as usize;
-    let frequencies = (highest_score(rules) as usize + 1) / 2 + 1;
+    // As `forward` counts them: half the scores of a transform of length `n`, and one.
+    let n = highest_score(rules) as usize + 1;
+    let frequencies = n / 2 + 1;
     // As `forward` spreads them.
     let per_pass = within.clamp(1, frequencies);
     let passes = frequencies.div_ceil(per_pass);

@@ -365,8 +365,7 @@ impl StrategyTable {
             }
             Some(cards) => {
                 let values = |rules: &Rules| read_cards(&file, rules, &cards);
-                let (header, mut table) =
-                    StrategyTable::read(&file.head, file.len, rules, values)?;
+                let (header, mut table) = StrategyTable::read(&file.head, file.len, rules, values)?;
                 table.cards = Some(cards);
                 Ok((header, table))
             }

@@ -35,9 +35,7 @@ use crate::solve::two_player::{Game, Ties, check_rules};
 use crate::solve::vector::{DISTRIBUTION, TARGET, stored_values_bound};
 use crate::tables::TableError;
 use crate::tables::cache::{self, Loaded, Progress};
-use crate::tables::expected::{
-    EXPECTED_SCORE, StrategyTable, body_bytes, default_table_path_of,
-};
+use crate::tables::expected::{EXPECTED_SCORE, StrategyTable, body_bytes, default_table_path_of};
 use crate::tables::two_player::{EarlyTable, TWO_PLAYER};
 use crate::tables::two_player::{SolveReportError, solve_report};
 use crate::tables::vector::VectorTable;
@@ -1107,7 +1105,12 @@ mod tests {
             (shipped("yatzy"), target, 794 * mb, 234_070_000),
             (shipped("yahtzee"), distribution, 845 * mb, 235_800_000),
             (shipped("yatzy"), distribution, 877 * mb, 249_410_000),
-            (shipped("yacht"), TableKind::TwoPlayer, 1_847 << 20, 956_610_067),
+            (
+                shipped("yacht"),
+                TableKind::TwoPlayer,
+                1_847 << 20,
+                956_610_067,
+            ),
         ];
         for (rules, kind, peak, file) in measured {
             let need = kind.need(&rules);
