@@ -7,8 +7,9 @@
 //!
 //! The folders are layers: each uses only those above it in this list.
 //!
-//! - [`text`], [`files`], [`memory`]: input quoted in errors and numbers in words; every
-//!   file written through a temporary renamed into place; the memory this program may use.
+//! - [`text`], [`files`]: input quoted in errors and numbers in words; every file written
+//!   through a temporary renamed into place.
+//! - [`memory`]: the memory this program may use (its refusals worded by [`text`]).
 //! - [`game`]: the game itself: rule sets as data, dice and keeps, states and score cards,
 //!   choices, and the tie conventions.
 //! - [`solve`]: the turn kernel and the backward solves of every objective (expected score,
