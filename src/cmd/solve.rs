@@ -255,7 +255,7 @@ fn run_two_player(
     rules: yahtzee_core::Rules,
     pool: &rayon::ThreadPool,
 ) -> Result<()> {
-    use yahtzee_core::solve::two_player::{Game, Player, Ties, check_rules};
+    use yahtzee_core::solve::two_player::{Game, Player, check_rules};
     use yahtzee_core::tables::two_player::solve_report;
     check_rules(&rules)?;
     let player = |arg: PlayerArg| -> Result<Player> {
