@@ -141,6 +141,21 @@ pub enum TableError {
         /// The objective of the table, as its header names it.
         got: String,
     },
+    /// The table is of rules this program does not know: a rules file's game (named
+    /// `NAME-DIGEST`) whose file was not given, or a game whose rules differ from those of
+    /// the rule set of that name here. Its values cannot be read without them. Fix: give
+    /// its rules file.
+    #[error(
+        "{origin} holds the {objective} table of {got}, a game whose rules this command was not given (a rules file's); give that rules file with --rules PATH"
+    )]
+    UnknownRules {
+        /// Where the data came from.
+        origin: Origin,
+        /// The objective of the table, as its header names it.
+        objective: String,
+        /// The rules of the table, as its header names them.
+        got: String,
+    },
     /// The table is sound but of other rules than asked for. Fix: use the table of the rules
     /// asked for, or ask about the rules of this table.
     WrongRules {
@@ -274,6 +289,7 @@ impl TableError {
             TableError::Magic { .. }
             | TableError::Write { .. }
             | TableError::WrongRules { .. }
+            | TableError::UnknownRules { .. }
             | TableError::WrongObjective { .. }
             | TableError::Unsolved { .. } => false,
         }
