@@ -145,9 +145,6 @@ pub enum TableError {
     /// `NAME-DIGEST`) whose file was not given, or a game whose rules differ from those of
     /// the rule set of that name here. Its values cannot be read without them. Fix: give
     /// its rules file.
-    #[error(
-        "{origin} holds the {objective} table of {got}, a game whose rules this command was not given (a rules file's); give that rules file with --rules PATH"
-    )]
     UnknownRules {
         /// Where the data came from.
         origin: Origin,
@@ -231,6 +228,13 @@ impl TableError {
                 "{origin} holds the table of {got}, not of {}",
                 expected.label()
             ),
+            TableError::UnknownRules {
+                origin,
+                objective,
+                got,
+            } => format!(
+                "{origin} holds the {objective} table of {got}, a game whose rules this command was not given (a rules file's)"
+            ),
         }
     }
 
@@ -252,6 +256,11 @@ impl TableError {
             }
             TableError::WrongRules { expected, .. } => {
                 Some(format!("use a table of {}", expected.label()))
+            }
+            // The one fix that names a flag: every front end takes the rules as `--rules`
+            // (Python as `rules`), and the table cannot be read without them.
+            TableError::UnknownRules { .. } => {
+                Some("give that rules file with --rules PATH".to_string())
             }
         }
     }
