@@ -2839,7 +2839,7 @@ fn the_server_holds_at_most_its_cap_of_connections() {
 fn lan_refuses_a_token_file_others_could_read_or_write_or_a_link() {
     use std::os::unix::fs::PermissionsExt as _;
     table(RuleSet::YACHT, Order::Any);
-    let dir = util::dir_with_tables(&["yacht.v3.table"]);
+    let dir = util::dir_with_tables(&["yacht.v4.table"]);
     let path = dir.path().join("serve-lan.token");
     let planted = "0".repeat(48);
     let args = ["--host", "127.0.0.2", "--rules", "yacht"];
