@@ -250,6 +250,14 @@ pub const TWO_PLAYER_MOST_BOXES: usize = 12;
 /// that says why not, with what the game does answer. Milliseconds, a fraction of a second
 /// for a card of 20 boxes.
 pub fn check_fits(rules: &Rules, kind: TableKind) -> Result<(), String> {
+    if rules.saved_rolls() {
+        // The solve of saved rolls gives the expected score from the start
+        // (`solve::saved`); no table of it is stored yet, so nothing else answers it.
+        return Err(format!(
+            "{game} keeps unused rolls for later turns (saved_rolls = true): so far only `yahtzee solve` answers it, with its exact expected score; advice, statistics, play and the other objectives need the rules without saved rolls",
+            game = rules.label(),
+        ));
+    }
     match kind {
         TableKind::ExpectedScore => Ok(()),
         TableKind::TwoPlayer => {
@@ -537,6 +545,9 @@ impl TableSet {
         slot: &Slot<T>,
         load: impl FnOnce(&Path, &(dyn Fn(Progress<'_>) + Sync)) -> Result<Loaded<T>, Failure>,
     ) -> Result<Arc<T>, LoadError> {
+        // Every table is refused before anything is read or built when the game has none
+        // (a game of saved rolls) or it would not fit ([`check_fits`]).
+        self.fits(kind)?;
         let paths = &self.paths;
         let rules = &self.rules;
         let path = paths.path(rules, kind);
