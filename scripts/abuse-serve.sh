@@ -16,18 +16,33 @@
 #    (two run, in the middle of their solve by then; the others wait);
 # 3. a crowd: CROWD such requests at once, held HOLD seconds, then all closed;
 # 4. cross-origin requests (another page's Origin, `null`) and POST bodies of text/plain,
-#    a form, or no type.
+#    a form, or no type;
+# 5. requests that do not name their one host as RFC 9112 asks (issue 45): two `Host`
+#    headers (either order), HTTP/1.1 without `Host`, a target in absolute form naming
+#    another host, a `Host` with user information; HTTP/1.0 without `Host`, and an absolute
+#    target naming the server itself;
+# 6. a flood of connections (issue 45): the cap of connections held (MAX_CONNECTIONS of
+#    crates/serve/src/limits.rs) and CONN_EXTRA more, all idle, then one request on each of
+#    the extra ones;
+# 7. the token file of `serve --lan` (issue 45), each in a fresh YAHTZEE_TABLE_DIR: a file of
+#    mode 644 and of mode 666 holding 48 zeros, a link to such a file, each refused (exit 2
+#    within 10 s, the link's target untouched); `--new-token` then replaces each with a file
+#    of mode 600, the link itself and never its target.
 #
 # Checks: no answer is a 5xx but the documented 503 (with Retry-After) of a long request
 # over the bound; each slow connection is closed within the head timeout (5 s) and a bit;
 # the half body is answered 408 and the huge one 413 at once; cross-origin requests get 403
-# and non-JSON bodies 415; after the clients of phases 2 and 3 leave, the server's CPU time
+# and non-JSON bodies 415; the requests of phase 5 get 400 (the last two 200); with the cap
+# of connections held, the server's open files grow by at most the cap and a few, the extra
+# connections get no answer while the others are held and a 200 each within 2 s of their
+# closing; the token files of phase 7 are refused and replaced as said; after the clients of
+# phases 2 and 3 leave, the server's CPU time
 # (utime + stime of /proc/PID/stat) stops growing within 2 s (a window of 1 s with less
 # than 0.05 s of CPU); its resident memory (VmRSS, sampled every 0.1 s) stays under
 # RSS_LIMIT_MB; at the end the server answers and has not panicked.
 #
 # Environment:
-#   SLOW=20 IDLE=50 ABANDONED=4 CROWD=30 HOLD=3 LONG_HOLD=12 RSS_LIMIT_MB=1024
+#   SLOW=20 IDLE=50 ABANDONED=4 CROWD=30 HOLD=3 LONG_HOLD=12 RSS_LIMIT_MB=1024 CONN_EXTRA=20
 #   OUT=...       where to write the record (default results/abuse-serve-<date>.md)
 #
 # Needs: cargo, python3 (standard library only), Linux (/proc), lscpu.
@@ -36,8 +51,15 @@ set -euo pipefail
 
 export SLOW=${SLOW:-20} IDLE=${IDLE:-50} ABANDONED=${ABANDONED:-4} CROWD=${CROWD:-30}
 export HOLD=${HOLD:-3} LONG_HOLD=${LONG_HOLD:-12} RSS_LIMIT_MB=${RSS_LIMIT_MB:-1024}
+export CONN_EXTRA=${CONN_EXTRA:-20}
 REPO=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 cd "$REPO"
+# The cap of connections held, as the server's source states it.
+export CONN_CAP=$(sed -n 's/^pub const MAX_CONNECTIONS: usize = \([0-9]*\);/\1/p' crates/serve/src/limits.rs)
+if [ -z "$CONN_CAP" ]; then
+  echo "abuse-serve: no MAX_CONNECTIONS in crates/serve/src/limits.rs" >&2
+  exit 1
+fi
 DATE=$(date -u +%Y-%m-%d)
 export OUT=${OUT:-results/abuse-serve-$DATE.md}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/yahtzee-abuse-serve.XXXXXX")
@@ -64,7 +86,7 @@ if [ -z "$PORT" ]; then
   echo "abuse-serve: the server did not start: $(cat "$WORK/err")" >&2
   exit 1
 fi
-export PORT SERVER_PID=$SERVER SERVER_ERR=$WORK/err
+export PORT SERVER_PID=$SERVER SERVER_ERR=$WORK/err BIN WORK
 export COMMIT=$(git rev-parse --short HEAD)
 export CPU_MODEL=$(lscpu | sed -n 's/^Model name: *//p' | head -1)
 export CORES=$(nproc)
@@ -72,7 +94,7 @@ log "server $SERVER on port $PORT; abusing it (about a minute)"
 
 set +e
 python3 - <<'PY'
-import json, os, socket, sys, threading, time
+import json, os, shutil, socket, stat, subprocess, sys, threading, time
 
 PORT = int(os.environ["PORT"])
 PID = int(os.environ["SERVER_PID"])
@@ -364,6 +386,155 @@ verdict(
     ", ".join(f"{w}: {g}" for w, _, _, _, g in results["origins"]),
 )
 
+# -- 5. the one host of a request (RFC 9112) ---------------------------------------------
+host_cases = [
+    ("two Host headers", "GET /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n", 400),
+    ("two Host headers, the other first", "GET /api/status HTTP/1.1\r\nHost: evil.example\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", 400),
+    ("HTTP/1.1 without Host", "GET /api/status HTTP/1.1\r\nConnection: close\r\n\r\n", 400),
+    ("absolute target of another host", "GET http://evil.example/api/status HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", 400),
+    ("Host with user information", "GET /api/status HTTP/1.1\r\nHost: me@127.0.0.1\r\nConnection: close\r\n\r\n", 400),
+    ("HTTP/1.0 without Host", "GET /api/status HTTP/1.0\r\n\r\n", 200),
+    ("absolute target of the server", f"GET http://127.0.0.1:{PORT}/api/status HTTP/1.1\r\nHost: 127.0.0.1:{PORT}\r\nConnection: close\r\n\r\n", 200),
+]
+results["hosts"] = []
+for what, raw, want in host_cases:
+    got, _, _ = ask(what, raw.encode())
+    results["hosts"].append((what, want, got))
+verdict(
+    "requests that do not name their one host get 400 (RFC 9112), the others 200",
+    all(want == got for _, want, got in results["hosts"]),
+    ", ".join(f"{w}: {g}" for w, _, g in results["hosts"]),
+)
+
+
+# -- 6. a flood of connections -----------------------------------------------------------
+def open_files():
+    return len(os.listdir(f"/proc/{PID}/fd"))
+
+
+CONN_CAP, CONN_EXTRA = int(os.environ["CONN_CAP"]), int(os.environ["CONN_EXTRA"])
+time.sleep(2)  # the server done with the connections of the phases before
+files_before = open_files()
+held = [connect() for _ in range(CONN_CAP)]
+extra = [connect() for _ in range(CONN_EXTRA)]
+for s in extra:
+    s.sendall(request("GET", "/api/status"))
+time.sleep(1.5)
+files_held = open_files()
+answered_while_held = 0
+for s in extra:
+    s.setblocking(False)
+    try:
+        if s.recv(1):
+            answered_while_held += 1
+    except BlockingIOError:
+        pass
+    s.setblocking(True)
+closed_at = time.monotonic()
+for s in held:
+    s.close()
+extra_statuses, extra_seconds = [], []
+for s in extra:
+    answer = read_all(s, 10)
+    extra_statuses.append(status_of(answer))
+    extra_seconds.append(time.monotonic() - closed_at)
+    note("past the cap", extra_statuses[-1])
+    s.close()
+results["flood"] = {
+    "cap": CONN_CAP,
+    "extra": CONN_EXTRA,
+    "files_before": files_before,
+    "files_held": files_held,
+    "answered_while_held": answered_while_held,
+    "statuses": sorted(set(map(str, extra_statuses))),
+    "last": max(extra_seconds, default=0),
+}
+verdict(
+    f"{CONN_CAP} idle connections (the cap) and {CONN_EXTRA} more: the server holds the cap, the others wait unanswered, then get 200 within 2 s of the held ones closing",
+    files_held - files_before <= CONN_CAP + 4
+    and answered_while_held == 0
+    and all(st == 200 for st in extra_statuses)
+    and max(extra_seconds, default=0) <= 2,
+    f"open files {files_before} -> {files_held} while held; {answered_while_held} of the {CONN_EXTRA} answered while held; then {', '.join(results['flood']['statuses'])} within {results['flood']['last']:.1f} s",
+)
+
+
+# -- 7. the token file of serve --lan ----------------------------------------------------
+BIN, WORK = os.environ["BIN"], os.environ["WORK"]
+PLANTED = "0" * 48 + "\n"
+
+
+def lan(folder, *extra_args, wait=10):
+    """`serve --lan` on loopback with the tables of `folder`: (exit status, or None if it
+    still runs after `wait` seconds, then stopped; its stderr's first line)."""
+    env = dict(os.environ, YAHTZEE_TABLE_DIR=folder)
+    p = subprocess.Popen(
+        [BIN, "serve", "--lan", "--host", "127.0.0.1", "--port", "0", *extra_args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env, text=True,
+    )
+    try:
+        out, err = p.communicate(timeout=wait)
+        return p.returncode, err.strip().splitlines()[0] if err.strip() else ""
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+        return None, ""
+
+
+def token_case(name, make):
+    folder = os.path.join(WORK, f"lan-{name}")
+    os.makedirs(folder)
+    path = os.path.join(folder, "serve-lan.token")
+    target = make(folder, path)
+    refused = lan(folder)
+    target_kept = target is None or open(target).read() == PLANTED
+    rotated = lan(folder, "--new-token", wait=3)
+    st = os.lstat(path)
+    replaced = (
+        stat.S_ISREG(st.st_mode)
+        and (st.st_mode & 0o777) == 0o600
+        and open(path).read() != PLANTED
+        and (target is None or open(target).read() == PLANTED)
+    )
+    return {"case": name, "refused": refused, "target_kept": target_kept, "rotated": rotated[0], "replaced": replaced}
+
+
+def planted(mode):
+    def make(folder, path):
+        with open(path, "w") as f:
+            f.write(PLANTED)
+        os.chmod(path, mode)
+        return None
+    return make
+
+
+def linked(folder, path):
+    target = os.path.join(folder, "elsewhere")
+    with open(target, "w") as f:
+        f.write(PLANTED)
+    os.chmod(target, 0o600)
+    os.symlink(target, path)
+    return target
+
+
+results["tokens"] = [
+    token_case("mode 644", planted(0o644)),
+    token_case("mode 666", planted(0o666)),
+    token_case("a link", linked),
+]
+verdict(
+    "serve --lan refuses a token file others can read or write, or a link (exit 2), and --new-token replaces it with one of mode 600 (the link, not its target)",
+    all(
+        r["refused"][0] == 2 and "--new-token" in r["refused"][1] and r["target_kept"]
+        and r["rotated"] is None and r["replaced"]
+        for r in results["tokens"]
+    ),
+    "; ".join(
+        f"{r['case']}: exit {r['refused'][0]}, then --new-token {'runs' if r['rotated'] is None else 'exits ' + str(r['rotated'])}, file {'replaced, mode 600' if r['replaced'] else 'NOT replaced'}"
+        for r in results["tokens"]
+    ),
+)
+
 # -- the end -----------------------------------------------------------------------------
 sampling = False
 final, _, _ = ask("after", request("GET", "/api/status"))
@@ -392,7 +563,7 @@ md.append(
     f"`scripts/abuse-serve.sh` at commit {env['COMMIT']}, on {env['CORES']} cores ({env['CPU_MODEL']}), "
     f"the server and its clients on the same machine (loopback). The server: `yahtzee serve --port 0` "
     f"(rules yahtzee) with a temporary `YAHTZEE_TABLE_DIR` holding the Yahtzee expected-score table. "
-    f"Settings: SLOW={SLOW} IDLE={IDLE} ABANDONED={ABANDONED} CROWD={CROWD} HOLD={HOLD:g} LONG_HOLD={LONG_HOLD:g} RSS_LIMIT_MB={RSS_LIMIT_MB}.\n"
+    f"Settings: SLOW={SLOW} IDLE={IDLE} ABANDONED={ABANDONED} CROWD={CROWD} HOLD={HOLD:g} LONG_HOLD={LONG_HOLD:g} RSS_LIMIT_MB={RSS_LIMIT_MB} CONN_EXTRA={CONN_EXTRA} (the cap of connections, MAX_CONNECTIONS: {CONN_CAP}).\n"
 )
 md.append("The expensive request (advice against a finished opponent from an empty Yahtzee card, the best response solved over every card; about half a minute of a core):\n")
 md.append(f"```sh\ncurl -s -H 'Content-Type: application/json' http://127.0.0.1:PORT/api/advise -d '{EXPENSIVE}'\n```\n")
@@ -414,6 +585,25 @@ for key, title in [("abandoned", "Abandoned advice"), ("crowd", "The crowd")]:
     )
 md.append(f"- Peak resident memory of the server: {peak['rss']:.0f} MB.")
 md.append(f"- Answers by status: {', '.join(f'{k}: {v}' for k, v in sorted(counts.items(), key=lambda kv: (kv[0] is None, kv[0] or 0)))} (None: closed without an answer).")
+md.append(
+    f"- Connections: with the cap of {results['flood']['cap']} held idle, the server's open files went from "
+    f"{results['flood']['files_before']} to {results['flood']['files_held']}; of {results['flood']['extra']} more, "
+    f"{results['flood']['answered_while_held']} were answered while the others were held, and after they closed, "
+    f"all got {', '.join(results['flood']['statuses'])} within {results['flood']['last']:.1f} s."
+)
+md.append("\n## The host of a request (RFC 9112)\n")
+md.append("| request | expected | answered |\n| --- | --- | --- |")
+for what, want, got in results["hosts"]:
+    md.append(f"| {what} | {want} | {got} |")
+md.append("\n## The token file of `serve --lan`\n")
+md.append("| file | without --new-token | the refusal | --new-token |\n| --- | --- | --- | --- |")
+for r in results["tokens"]:
+    md.append(
+        f"| {r['case']} | exit {r['refused'][0]} | {r['refused'][1].replace('|', '/')} | "
+        f"{'runs' if r['rotated'] is None else 'exit ' + str(r['rotated'])}, "
+        f"{'replaced by a file of mode 600' if r['replaced'] else 'NOT replaced'}"
+        f"{', the link target untouched' if r['case'] == 'a link' and r['target_kept'] else ''} |"
+    )
 md.append("\n## Other origins and types\n")
 md.append("| request | method, path | expected | answered |\n| --- | --- | --- | --- |")
 for what, method, path, want, got in results["origins"]:

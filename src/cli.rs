@@ -88,19 +88,36 @@ impl RulesArgs {
 #[derive(Args, Debug, Clone)]
 pub struct RuleSetsArgs {
     /// Rule set, a built-in name or the path of a rules file, as for every command (`yahtzee
-    /// rules` lists them); several (comma-separated, or --rules repeated) are compared: one
-    /// line of figures each, their distributions overlaid in one --plot.
-    #[arg(long, default_value = "yahtzee", value_name = "NAME|PATH,...", value_parser = parse_rules, value_delimiter = ',', action = clap::ArgAction::Append)]
-    pub rules: Vec<Rules>,
+    /// rules` lists them; a path is taken whole, commas included); several (--rules repeated,
+    /// or built-in names separated by commas) are compared: one line of figures each, their
+    /// distributions overlaid in one --plot.
+    #[arg(long, default_value = "yahtzee", value_name = "NAME|PATH", value_parser = parse_rule_sets, action = clap::ArgAction::Append)]
+    pub rules: Vec<RuleSetList>,
     /// No lower box may be filled while an upper box is open.
     #[arg(long)]
     pub upper_first: bool,
 }
 
+/// The rule sets of one `stats --rules` value.
+#[derive(Clone, Debug)]
+pub struct RuleSetList(pub Vec<Rules>);
+
+/// Parses a value of `stats --rules`: what every command's `--rules` takes (a path is one
+/// rules file, commas and all), or built-in names separated by commas.
+fn parse_rule_sets(arg: &str) -> Result<RuleSetList, String> {
+    if crate::cmd::is_rules_path(arg) || !arg.contains(',') {
+        return parse_rules(arg).map(|rules| RuleSetList(vec![rules]));
+    }
+    arg.split(',')
+        .map(|name| parse_rules(name.trim()))
+        .collect::<Result<_, _>>()
+        .map(RuleSetList)
+}
+
 impl RuleSetsArgs {
     /// Every rule set asked for, in order, each with `--upper-first` when given.
     pub fn all(&self) -> Vec<Rules> {
-        (self.rules.iter())
+        (self.rules.iter().flat_map(|list| &list.0))
             .map(|&rules| {
                 RulesArgs {
                     rules,
@@ -381,7 +398,8 @@ pub struct PlayArgs {
 #[derive(Args, Debug)]
 pub struct ReviewArgs {
     /// The game record written by `yahtzee play`; several records, or a folder (its `.jsonl`
-    /// files), rate the players across their games (see --rating).
+    /// files), rate the players across their games (see --rating): a path that is not a
+    /// record is named on stderr and skipped, the others rated, and the exit status is 2.
     #[arg(required = true, value_name = "GAME|FOLDER")]
     pub games: Vec<PathBuf>,
     /// Rate each player across the games instead of listing every decision: the mean loss

@@ -1682,6 +1682,15 @@ fn a_phone_at_the_table_plays_a_whole_game_without_scrolling() {
             .contains("answers only with its token"),
         "{refused}"
     );
+    // Issue 45: a page that says what to do, not the API's raw JSON.
+    assert_eq!(
+        b.js("const h = document.querySelector('h1'); return h ? h.textContent : null"),
+        "Scan the QR code again"
+    );
+    assert!(
+        !refused.as_str().unwrap().trim_start().starts_with('{'),
+        "{refused}"
+    );
     for _ in 0..2 {
         b.go(&url);
         b.wait("the page over the network", || {

@@ -4,35 +4,15 @@
 //! review (issue 23), named after it.
 
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use yahtzee_core::game::rules::{Order, RuleSet};
 
 use crate::util::{
-    assert_bad_input, path_str, run_bytes, stderr, table, table_dir, temp_dir, yahtzee_in,
+    assert_bad_input, finish_within, path_str, run_bytes, stderr, table, table_dir, temp_dir,
+    yahtzee_in,
 };
-
-/// Waits for `child` at most `limit`; kills it and fails the test if it is still running:
-/// what hung for ever must now end at once.
-fn finish_within(mut child: Child, limit: Duration, what: &str) -> Output {
-    let start = Instant::now();
-    loop {
-        if child
-            .try_wait()
-            .expect("the child can be waited for")
-            .is_some()
-        {
-            return child.wait_with_output().expect("the child's output");
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("`{what}` was still running after {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
 
 /// Runs the binary with `args` in `cwd` (stdin empty), shared tables, at most 30 s.
 fn run_bounded(cwd: &Path, args: &[&str]) -> Output {
@@ -736,4 +716,472 @@ fn a_table_longer_than_its_header_says_is_refused_before_its_body_is_read() {
             stderr(&o)
         );
     }
+}
+
+// -- Issue 45, items 4 to 12: the hostile user's second round -------------------------------
+
+/// A small game of six dice: two boxes, solved at once.
+const SIX_DICE_RULES: &str = "name = \"six-small\"\ndice = 6\nrolls = 3\n[[box]]\nname = \"chance\"\nkind = \"chance\"\n[[box]]\nname = \"quint\"\nkind = \"of-a-kind\"\ncount = 5\nscore = \"matching\"\n";
+
+/// The record of a seeded game of Yacht played by the bot, at `path`.
+fn bot_record(path: &Path, seed: &str) {
+    let o = crate::util::run(
+        RuleSet::YACHT,
+        Order::Any,
+        &[
+            "play",
+            "--rules",
+            "yacht",
+            "--players",
+            "bot",
+            "--seed",
+            seed,
+            "--record",
+            &path_str(path),
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// Issue 45: a player named U+202E + "tob" was accepted by `play --players` (it shows as
+/// "bot"), and a rules file's box titles took U+202E, U+2028, U+0085 and U+007F. Names and
+/// titles refuse the Unicode categories Cc, Cf, Zl and Zp.
+#[test]
+fn names_and_titles_with_control_format_or_separator_characters_are_refused() {
+    table(RuleSet::YACHT, Order::Any);
+    let dir = temp_dir();
+    for name in [
+        "\u{202e}tob",
+        "a\u{2028}b",
+        "a\u{85}b",
+        "a\u{7f}b",
+        "a\u{2066}b",
+    ] {
+        let players = format!("{name},bot");
+        let record = path_str(&dir.path().join("game.jsonl"));
+        let o = crate::util::run(
+            RuleSet::YACHT,
+            Order::Any,
+            &[
+                "play",
+                "--rules",
+                "yacht",
+                "--players",
+                &players,
+                "--seed",
+                "1",
+                "--record",
+                &record,
+            ],
+        );
+        assert_bad_input(&o, "is not allowed");
+        assert!(!stderr(&o).contains(name), "printed raw: {}", stderr(&o));
+    }
+    let base = "name = \"titled\"\ndice = 5\nrolls = 3\n[[box]]\nname = \"c\"\nkind = \"chance\"\n";
+    for escape in [
+        "\\u202E", "\\u2028", "\\u0085", "\\u007F", "\\u200B", "\\uFEFF",
+    ] {
+        for field in ["title", "summary"] {
+            let text = match field {
+                "title" => format!("{base}title = \"a{escape}b\"\n"),
+                _ => base.replace(
+                    "rolls = 3\n",
+                    &format!("rolls = 3\nsummary = \"a{escape}b\"\n"),
+                ),
+            };
+            let file = dir.path().join("titled.toml");
+            std::fs::write(&file, text).unwrap();
+            let o = run_bytes(dir.path(), &["rules", &path_str(&file)], b"");
+            assert_bad_input(&o, "printable characters");
+        }
+    }
+}
+
+/// Issue 45: `review DIR` of one good record, a pipe, a link to /dev/zero and a link loop
+/// said "1 record" with exit 0 and no word of the others; a malformed file in a folder
+/// stopped the whole rating. One rule for all: each path skipped is named on stderr with its
+/// reason, the rest are rated, and the exit status is 2.
+#[cfg(unix)]
+#[test]
+fn review_of_a_folder_names_every_path_it_skips_and_fails() {
+    let dir = temp_dir();
+    let games = dir.path().join("games");
+    std::fs::create_dir(&games).unwrap();
+    bot_record(&games.join("a-good.jsonl"), "3");
+    bot_record(&games.join("b-good.jsonl"), "4");
+    mkfifo(&games.join("c-pipe.jsonl"));
+    symlink(Path::new("/dev/zero"), &games.join("d-zero.jsonl"));
+    symlink(&games.join("e-loop.jsonl"), &games.join("e-loop.jsonl"));
+    std::fs::write(games.join("f-bad.jsonl"), "{\"type\":\"game\"\n").unwrap();
+    std::fs::write(games.join("notes.txt"), "not a record").unwrap();
+    let all = run_bounded(dir.path(), &["review", &path_str(&games)]);
+    let err = stderr(&all);
+    assert_eq!(all.status.code(), Some(2), "{err}");
+    assert!(
+        crate::util::stdout(&all).starts_with("yacht, 2 records:"),
+        "{}",
+        crate::util::stdout(&all)
+    );
+    for (name, reason) in [
+        ("c-pipe.jsonl", "is a named pipe"),
+        ("d-zero.jsonl", "is a device"),
+        ("e-loop.jsonl", "symbolic links"),
+        ("f-bad.jsonl", "line 1"),
+    ] {
+        let line = err
+            .lines()
+            .find(|l| l.contains(name))
+            .unwrap_or_else(|| panic!("{name} not named: {err}"));
+        assert!(line.starts_with("warning: "), "{line}");
+        assert!(line.contains(reason), "{name}: {line}");
+        assert!(line.ends_with("; skipped"), "{line}");
+    }
+    assert!(!err.contains("notes.txt"), "{err}");
+    assert!(
+        err.trim_end().ends_with(
+            "error: 4 paths were skipped (named above): the rating above is of the other 2 records"
+        ),
+        "{err}"
+    );
+    // The same paths one by one: the same rule.
+    let paths: Vec<String> = ["a-good", "b-good", "c-pipe", "d-zero", "e-loop", "f-bad"]
+        .iter()
+        .map(|n| path_str(&games.join(format!("{n}.jsonl"))))
+        .collect();
+    let mut args = vec!["review"];
+    args.extend(paths.iter().map(String::as_str));
+    let each = run_bounded(dir.path(), &args);
+    assert_eq!(each.status.code(), Some(2), "{}", stderr(&each));
+    assert_eq!(crate::util::stdout(&each), crate::util::stdout(&all));
+    assert_eq!(stderr(&each).lines().count(), err.lines().count());
+    // Nothing to rate: one line, exit 2.
+    let o = run_bounded(dir.path(), &["review", &paths[2], &paths[4], "--rating"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).trim_end().ends_with("error: no game record to rate: 2 paths were skipped (named above); give records written by `yahtzee play`"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(o.stdout.is_empty());
+}
+
+/// Issue 45: `review bom.jsonl`, a record behind a UTF-8 byte-order mark, was refused ("line
+/// 1: not a game header"), while `advise --batch` skips the mark.
+#[test]
+fn a_record_behind_a_byte_order_mark_is_reviewed() {
+    let dir = temp_dir();
+    let plain = dir.path().join("plain.jsonl");
+    bot_record(&plain, "5");
+    let bom = dir.path().join("bom.jsonl");
+    let mut bytes = b"\xEF\xBB\xBF".to_vec();
+    bytes.extend(std::fs::read(&plain).unwrap());
+    std::fs::write(&bom, bytes).unwrap();
+    let with = run_bounded(dir.path(), &["review", &path_str(&bom)]);
+    assert!(with.status.success(), "{}", stderr(&with));
+    let without = run_bounded(dir.path(), &["review", &path_str(&plain)]);
+    assert_eq!(with.stdout, without.stdout);
+}
+
+/// Issue 45: `stats --rules 'rules/a,b.toml'` said "cannot read rules/a": the path was split
+/// at its comma. A path is one rules file, as every command takes it; names still list.
+#[test]
+fn stats_takes_a_rules_file_whose_path_has_a_comma() {
+    table(RuleSet::YACHT, Order::Any);
+    let dir = temp_dir();
+    std::fs::create_dir(dir.path().join("rules")).unwrap();
+    std::fs::write(
+        dir.path().join("rules/a,b.toml"),
+        include_str!("../data/rules/yacht.toml"),
+    )
+    .unwrap();
+    let stats = |rules: &str| run_bounded(dir.path(), &["stats", "--rules", rules, "--json"]);
+    let o = stats("rules/a,b.toml");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let by_name = stats("yacht");
+    let mean = |o: &Output| {
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["mean"].as_f64().unwrap()
+    };
+    assert_eq!(mean(&o), mean(&by_name));
+    // The same value as advise takes.
+    let o = run_bounded(
+        dir.path(),
+        &["advise", "--rules", "rules/a,b.toml", "--dice", "1,2,3,4,5"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    // A missing path with a comma says it is one path.
+    let o = stats("rules/x,y.toml");
+    assert_bad_input(&o, "the whole value, commas included, is its path");
+    // Names separated by commas are still several rule sets.
+    let o = run_bounded(dir.path(), &["stats", "--rules", "yacht,yacht", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v.as_array().map(Vec::len), Some(2), "{v}");
+}
+
+/// Issue 45: `advise --opponent <a full card>` said "the card is full... no move left to
+/// advise": a full card is an opponent who has finished, with the card's total, as
+/// `--opponent-final` says; `stats --card <full>` says the game is over and at what score.
+#[test]
+fn a_full_opponent_card_is_an_opponent_who_has_finished() {
+    table(RuleSet::YACHT, Order::Any);
+    let dir = temp_dir();
+    let full = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,full-house=0,four-of-a-kind=20,little-straight=30,big-straight=0,choice=22,yacht=50";
+    let total = "185";
+    let position = [
+        "advise",
+        "--rules",
+        "yacht",
+        "--card",
+        "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,full-house=0,four-of-a-kind=20,little-straight=30,big-straight=0",
+        "--dice",
+        "6,6,6,6,5",
+        "--rolls-left",
+        "1",
+    ];
+    let against = |flag: &str, value: &str| {
+        let mut args = position.to_vec();
+        args.extend([flag, value]);
+        run_bounded(dir.path(), &args)
+    };
+    let by_card = against("--opponent", full);
+    assert!(by_card.status.success(), "{}", stderr(&by_card));
+    let by_final = against("--opponent-final", total);
+    assert!(by_final.status.success(), "{}", stderr(&by_final));
+    assert_eq!(by_card.stdout, by_final.stdout);
+    assert!(
+        crate::util::stdout(&by_card).contains(&format!("opponent 1: finished with {total}")),
+        "{}",
+        crate::util::stdout(&by_card)
+    );
+    // The batch reads a full opponent's card the same way.
+    let line = format!(
+        r#"{{"card": {{"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18, "full-house": 0, "four-of-a-kind": 20, "little-straight": 30, "big-straight": 0}}, "dice": [6, 6, 6, 6, 5], "rolls_left": 1, "opponents": [{{"card": {{{}}}}}]}}"#,
+        full.split(',')
+            .map(|e| {
+                let (b, p) = e.split_once('=').unwrap();
+                format!("\"{b}\": {p}")
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let final_line = line.replace(
+        &line[line.find("[{\"card\"").unwrap()..line.len() - 1],
+        &format!("[{{\"final\": {total}}}]"),
+    );
+    let o = run_bytes(
+        table_dir(),
+        &["advise", "--batch", "--rules", "yacht"],
+        format!("{line}\n{final_line}\n").as_bytes(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let answers: Vec<&str> = std::str::from_utf8(&o.stdout).unwrap().lines().collect();
+    assert_eq!(answers.len(), 2);
+    assert!(!answers[0].contains("error"), "{}", answers[0]);
+    assert_eq!(answers[0], answers[1]);
+    // stats from a full card: the game is over, at its total.
+    let o = run_bounded(dir.path(), &["stats", "--rules", "yacht", "--card", full]);
+    assert_bad_input(&o, &format!("the game is over at {total} points"));
+    assert!(!stderr(&o).contains("advise"), "{}", stderr(&o));
+}
+
+/// Issue 45: `advise --batch` fed all its lines at once wrote nothing while a later line
+/// waited on a table being built (minutes), and, killed then, lost the answers it had
+/// finished. Each answer is written and flushed as it is ready.
+#[test]
+fn a_batch_writes_each_answer_before_the_next_line_is_answered() {
+    use std::io::{BufRead, BufReader, Write};
+    table(RuleSet::YACHT, Order::Any);
+    let dir = crate::util::dir_with_tables(&["yacht.v3.table"]);
+    let mut child = yahtzee_in(dir.path())
+        .args(["advise", "--batch", "--rules", "yacht"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let quick = r#"{"dice": [1, 2, 3, 4, 5]}"#;
+    // The exact game of two from a new card: its table of the first turns is solved first
+    // (minutes).
+    let slow = r#"{"dice": [1, 2, 3, 4, 5], "two_player": true, "opponents": [{"card": {}}]}"#;
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(format!("{quick}\n{quick}\n{quick}\n{quick}\n{slow}\n").as_bytes())
+        .unwrap();
+    stdin.flush().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let out = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut answers = Vec::new();
+    while answers.len() < 4 {
+        match rx.recv_timeout(Duration::from_secs(60)) {
+            Ok(line) => answers.push(line),
+            Err(_) => break,
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    drop(stdin);
+    assert_eq!(
+        answers.len(),
+        4,
+        "answers written while the fifth line waited: {answers:?}"
+    );
+    for a in &answers {
+        assert!(a.contains("\"options\""), "{a}");
+    }
+}
+
+/// Issue 45: words of the batch that misled: `"rolls_left": 1.0` was refused as "not 1", a
+/// number of 2^64 printed as 18446744073709552000, and the example of a game of six dice
+/// showed five.
+#[test]
+fn batch_errors_show_numbers_as_written_and_examples_of_the_game_s_dice() {
+    table(RuleSet::YACHT, Order::Any);
+    let o = run_bytes(
+        table_dir(),
+        &["advise", "--batch", "--rules", "yacht"],
+        b"{\"dice\": [1, 2, 3, 4, 5], \"rolls_left\": 1.0}\n{\"dice\": [1, 2, 3, 4, 5], \"target\": 18446744073709551616}\n",
+    );
+    let out = crate::util::stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].contains("not 1.0\""), "{}", lines[0]);
+    assert!(
+        lines[1].contains("not 1.8446744073709552e19"),
+        "{}",
+        lines[1]
+    );
+    assert!(!out.contains("18446744073709552000"), "{out}");
+    // A game of six dice: its examples have six.
+    let dir = temp_dir();
+    let file = dir.path().join("six.toml");
+    std::fs::write(&file, SIX_DICE_RULES).unwrap();
+    let o = run_bytes(
+        dir.path(),
+        &["advise", "--batch", "--rules", &path_str(&file)],
+        b"\n{}\n{\"x\": 1}\nnot json\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = crate::util::stdout(&o);
+    assert_eq!(out.lines().count(), 4, "{out}");
+    for line in out.lines() {
+        assert!(line.contains("[1, 2, 3, 3, 5, 6]"), "{line}");
+        assert!(!line.contains("[1, 3, 3, 5, 6]"), "{line}");
+    }
+}
+
+/// Issue 45: "1 Yahtzee bonus are impossible", and the help of `play` in a game of six dice
+/// said "positions (1 to 5)" and "re-roll all five dice".
+#[test]
+fn words_agree_with_the_count_and_the_game_s_dice() {
+    let o = crate::util::run(
+        RuleSet::YAHTZEE,
+        Order::Any,
+        &[
+            "advise",
+            "--card",
+            "yahtzee=50",
+            "--yahtzee-bonus",
+            "1",
+            "--dice",
+            "12345",
+        ],
+    );
+    assert_bad_input(&o, "1 Yahtzee bonus is impossible with 1 box filled");
+    let dir = temp_dir();
+    let file = dir.path().join("six.toml");
+    std::fs::write(&file, SIX_DICE_RULES).unwrap();
+    let o = run_bytes(
+        dir.path(),
+        &[
+            "play",
+            "--rules",
+            &path_str(&file),
+            "--players",
+            "ann",
+            "--seed",
+            "1",
+            "--coach-threshold",
+            "off",
+            "--record",
+            &path_str(&dir.path().join("game.jsonl")),
+        ],
+        b"p 7\nhelp\nquit\n",
+    );
+    let out = crate::util::stdout(&o);
+    assert!(out.contains("(1 to 6, as shown)"), "{out}");
+    assert!(out.contains("re-roll all six dice"), "{out}");
+    assert!(out.contains("positions are 1 to 6"), "{out}");
+    assert!(
+        out.contains("everyone rolls all six dice") || !out.contains("Opening roll"),
+        "{out}"
+    );
+    assert!(!out.contains("five"), "{out}");
+}
+
+/// Issue 45: a table error gave two fixes ("solve its rules again to rebuild it; rebuild it
+/// with ...") and a header cut short said "unreadable header: io error: " with no cause.
+#[test]
+fn table_errors_give_one_fix_and_say_what_is_wrong() {
+    table(RuleSet::YACHT, Order::Any);
+    let dir = temp_dir();
+    let path = dir.path().join("yacht.v3.table");
+    let whole = std::fs::read(table_dir().join("yacht.v3.table")).unwrap();
+    // Cut short: the fix is the command that rebuilds it, once.
+    std::fs::write(&path, &whole[..whole.len() / 2]).unwrap();
+    let o = run_bytes(
+        dir.path(),
+        &["advise", "--rules", "yacht", "--dice", "1,2,3,4,5"],
+        b"",
+    );
+    assert_bad_input(&o, "rebuild it with `yahtzee solve --rules yacht`");
+    assert!(
+        !stderr(&o).contains("solve its rules again"),
+        "{}",
+        stderr(&o)
+    );
+    // Not a table, or another's, at the default path: one fix too, the command's.
+    table(RuleSet::YAHTZEE, Order::Any);
+    let yahtzee = std::fs::read(table_dir().join("yahtzee.v3.table")).unwrap();
+    let others: [(&[u8], &str, &str); 2] = [
+        (
+            b"not a table",
+            "is not a yahtzee table (wrong magic bytes); rebuild it with `yahtzee solve --rules yacht`",
+            "give a strategy table file",
+        ),
+        (
+            &yahtzee,
+            "holds the table of yahtzee, not of yacht; rebuild it with `yahtzee solve --rules yacht`",
+            "use a table of",
+        ),
+    ];
+    for (bytes, said, not_said) in others {
+        std::fs::write(&path, bytes).unwrap();
+        let o = run_bytes(
+            dir.path(),
+            &["advise", "--rules", "yacht", "--dice", "1,2,3,4,5"],
+            b"",
+        );
+        assert_bad_input(&o, said);
+        assert!(!stderr(&o).contains(not_said), "{}", stderr(&o));
+    }
+    // A header shorter than its fields: what is wrong, in words.
+    let mut short = whole.clone();
+    short[12..16].copy_from_slice(&3u32.to_le_bytes());
+    std::fs::write(&path, &short).unwrap();
+    let o = run_bytes(dir.path(), &["verify", &path_str(&path)], b"");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("unreadable header: it ends before its last field"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stderr(&o).contains("io error"), "{}", stderr(&o));
 }

@@ -1029,7 +1029,7 @@ fn a_score_with_rolls_left_is_fixed_as_the_message_says() {
     assert_bad_input(
         &o,
         &format!(
-            "line {}: rolls are left: keep all five dice (a `keep` line) to stop first",
+            "line {}: rolls are left: keep all the dice (a `keep` line) to stop first",
             first_roll + 2
         ),
     );

@@ -2701,3 +2701,246 @@ fn rating_of_several_records_is_review_rating_json() {
         "rate the records of each rule set apart",
     );
 }
+
+/// Issue 45: two `Host` headers (only the first was checked), HTTP/1.1 without `Host`, and an
+/// absolute-form `GET http://evil.example/api/status` with `Host: 127.0.0.1` were answered
+/// 200. Each is a 400 as RFC 9112 asks; HTTP/1.0 without `Host` and a target in absolute form
+/// naming the server itself are answered.
+#[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
+fn a_request_that_does_not_name_its_one_host_is_a_400() {
+    table(RuleSet::YAHTZEE, Order::Any);
+    let server = Served::start(&[]);
+    let port = server.port();
+    let status = |answer: &str| -> u16 {
+        answer
+            .split(' ')
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("no status: {answer:?}"))
+    };
+    for (request, want, needle) in [
+        (
+            "GET /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n".to_string(),
+            400,
+            "2 Host headers",
+        ),
+        (
+            "GET /api/status HTTP/1.1\r\nHost: evil.example\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".to_string(),
+            400,
+            "2 Host headers",
+        ),
+        (
+            "GET /api/status HTTP/1.1\r\nConnection: close\r\n\r\n".to_string(),
+            400,
+            "needs a Host header",
+        ),
+        (
+            "GET http://evil.example/api/status HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".to_string(),
+            400,
+            "names the host evil.example",
+        ),
+        (
+            "GET /api/status HTTP/1.1\r\nHost: user@127.0.0.1\r\nConnection: close\r\n\r\n"
+                .to_string(),
+            400,
+            "is not a host and port",
+        ),
+        // The target's host, when it agrees with Host, is the one checked.
+        (
+            "GET http://evil.example/api/status HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n".to_string(),
+            403,
+            "is not this machine",
+        ),
+        (
+            format!("GET http://127.0.0.1:{port}/api/status HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"),
+            200,
+            "\"tables\"",
+        ),
+        (
+            "GET /api/status HTTP/1.0\r\n\r\n".to_string(),
+            200,
+            "\"tables\"",
+        ),
+    ] {
+        let answer = raw_request(port, &request);
+        assert_eq!(status(&answer), want, "{request:?}: {answer}");
+        assert!(answer.contains(needle), "{request:?}: {answer}");
+    }
+    assert!(!server.err.lock().unwrap().contains("panicked"));
+}
+
+/// Issue 45: the accept loop held every connection it was given (tested to 50): it holds at
+/// most `limits::MAX_CONNECTIONS`; one more waits, unaccepted, and is answered as soon as a
+/// held one closes.
+#[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
+fn the_server_holds_at_most_its_cap_of_connections() {
+    table(RuleSet::YAHTZEE, Order::Any);
+    let server = Served::start(&[]);
+    let port = server.port();
+    let cap = yahtzee_serve::limits::MAX_CONNECTIONS;
+    let fds = |pid: u32| std::fs::read_dir(format!("/proc/{pid}/fd")).map(|d| d.count());
+    let before = fds(server.pid()).unwrap_or(0);
+    // The cap, idle (each closed by the server after the head timeout, 5 s: the test is done
+    // with them well before).
+    let held: Vec<TcpStream> = (0..cap)
+        .map(|_| TcpStream::connect(("127.0.0.1", port)).unwrap())
+        .collect();
+    let mut one_more = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    one_more
+        .write_all(b"GET /api/status HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    one_more
+        .set_read_timeout(Some(Duration::from_millis(1500)))
+        .unwrap();
+    let mut first = [0u8; 1];
+    let waited = one_more.read(&mut first);
+    assert!(
+        matches!(&waited, Err(e) if e.kind() == std::io::ErrorKind::WouldBlock || e.kind() == std::io::ErrorKind::TimedOut),
+        "the connection past the cap was answered: {waited:?}"
+    );
+    if let Ok(now) = fds(server.pid()) {
+        assert!(
+            now <= before + cap + 2,
+            "{now} files open with {cap} connections held ({before} before)"
+        );
+    }
+    // One held connection closes: the one waiting is accepted and answered.
+    let started = Instant::now();
+    drop(held);
+    one_more
+        .set_read_timeout(Some(Duration::from_secs(3)))
+        .unwrap();
+    let mut rest = Vec::new();
+    let _ = one_more.read_to_end(&mut rest);
+    let answer = String::from_utf8_lossy(&[&first[..0], &rest[..]].concat()).into_owned();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(started.elapsed() < Duration::from_secs(3));
+    assert_eq!(server.get("/api/status").0, 200);
+}
+
+/// Issue 45: `serve --lan` reused a token file of mode 644 without a word, served a planted
+/// `000...0` file of mode 666 as its token, and read a link (which `--new-token` then wrote
+/// through, its target replaced). Each is refused, exit 2, with the fix; `--new-token`
+/// replaces it (the link, never its target) with a token its owner alone can read.
+#[cfg(unix)]
+#[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
+fn lan_refuses_a_token_file_others_could_read_or_write_or_a_link() {
+    use std::os::unix::fs::PermissionsExt as _;
+    table(RuleSet::YACHT, Order::Any);
+    let dir = util::dir_with_tables(&["yacht.v3.table"]);
+    let path = dir.path().join("serve-lan.token");
+    let planted = "0".repeat(48);
+    let args = ["--host", "127.0.0.2", "--rules", "yacht"];
+    let refused = |needle: &str| {
+        // A server that starts (serving the file) would run for ever: at most 20 s.
+        let child = util::yahtzee_in(dir.path())
+            .args(["serve", "--lan", "--port", "0"])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let o = util::finish_within(child, Duration::from_secs(20), "serve --lan");
+        util::assert_bad_input(&o, needle);
+        assert!(stderr(&o).contains("--new-token"), "{}", stderr(&o));
+    };
+    for (mode, said) in [
+        (0o644, "can be read by others (mode 644)"),
+        (0o666, "can be read and written by others (mode 666)"),
+    ] {
+        std::fs::write(&path, format!("{planted}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
+        refused(said);
+    }
+    // --new-token replaces it: a new token, the user's alone.
+    let (server, url, _, _) =
+        Served::start_lan_in(dir.path(), &[&args[..], &["--new-token"]].concat());
+    let token = url.split("?token=").nth(1).unwrap().to_string();
+    assert_ne!(token, planted);
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+    drop(server);
+    // A link to a file of the token's shape: refused, never read; --new-token replaces the
+    // link and leaves its target alone.
+    let target = dir.path().join("elsewhere");
+    std::fs::write(&target, format!("{planted}\n")).unwrap();
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o600)).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    std::os::unix::fs::symlink(&target, &path).unwrap();
+    refused("is a link (to ");
+    let (server, url, _, _) =
+        Served::start_lan_in(dir.path(), &[&args[..], &["--new-token"]].concat());
+    assert_ne!(url.split("?token=").nth(1).unwrap(), planted);
+    drop(server);
+    assert_eq!(
+        std::fs::read_to_string(&target).unwrap(),
+        format!("{planted}\n")
+    );
+    let mode = std::fs::metadata(&target).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+    assert!(std::fs::symlink_metadata(&path).unwrap().is_file());
+}
+
+/// Issue 45: a phone that opened the page without the token got the API's raw JSON. A
+/// browser asking for a page gets a short page saying to scan the QR code again (403); the
+/// API's callers still get `{"error": ...}`.
+#[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
+fn a_page_opened_without_the_token_says_to_scan_the_qr_code_again() {
+    table(RuleSet::YAHTZEE, Order::Any);
+    let (server, _, _, _) = Served::start_lan(&["--host", "127.0.0.2"]);
+    let accept = [(
+        "Accept",
+        "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+    )];
+    for path in ["/", "/?token=wrong", "/api/status"] {
+        let (status, _, body) = call_with("GET", &format!("{}{path}", server.base), &accept, "");
+        assert_eq!(status, 403, "{path}: {body}");
+        assert!(body.starts_with("<!doctype html>"), "{path}: {body}");
+        assert!(body.contains("Scan the QR code again"), "{body}");
+        assert!(body.contains("answers only with its token"), "{body}");
+    }
+    let (status, _, body) = call_with("GET", &format!("{}/api/status", server.base), &[], "");
+    assert_eq!(status, 403);
+    assert!(body.starts_with("{\"error\":"), "{body}");
+}
+
+/// Issue 45: a player named U+202E + "tob" was accepted by `/api/game` (and showed as "bot").
+#[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
+fn a_player_name_with_a_control_or_format_character_is_a_400() {
+    table(RuleSet::YACHT, Order::Any);
+    let server = Served::start(&["--rules", "yacht"]);
+    for name in [
+        "\u{202e}tob",
+        "a\u{2028}b",
+        "a\u{85}b",
+        "a\u{7f}b",
+        "a\u{200b}b",
+    ] {
+        let answer = server.post(
+            "/api/game?rules=yacht",
+            &serde_json::json!({"players": format!("{name},bot"), "seed": 1}).to_string(),
+        );
+        assert_error(&answer, 400, "is not allowed");
+    }
+}

@@ -4,8 +4,9 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::solve::expected::SolveOptions;
@@ -104,6 +105,27 @@ pub fn assert_bad_input(o: &Output, needle: &str) {
     assert!(err.contains(needle), "`{needle}` not in: {err}");
     assert!(o.stdout.is_empty(), "stdout: {}", stdout(o));
     assert!(!err.contains("panicked"), "{err}");
+}
+
+/// Waits for `child` at most `limit`; kills it and fails the test if it is still running:
+/// what hung for ever must now end at once.
+pub fn finish_within(mut child: Child, limit: Duration, what: &str) -> Output {
+    let start = Instant::now();
+    loop {
+        if child
+            .try_wait()
+            .expect("the child can be waited for")
+            .is_some()
+        {
+            return child.wait_with_output().expect("the child's output");
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("`{what}` was still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 /// A fresh temporary folder.

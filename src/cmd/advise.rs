@@ -11,7 +11,7 @@ use yahtzee_core::game::rules::Rules;
 use yahtzee_core::game::state::ScoreCard;
 use yahtzee_core::policy::expected::{Advice, Position};
 use yahtzee_core::policy::target::TargetAdvice;
-use yahtzee_core::policy::win::{Opponent, WinAdvice, parse_opponent_card};
+use yahtzee_core::policy::win::{Opponent, WinAdvice, parse_opponent};
 use yahtzee_core::policy::{self, Answer, Objective};
 use yahtzee_core::tables::expected::StrategyTable;
 use yahtzee_core::tables::set::TableSet;
@@ -73,9 +73,10 @@ pub fn run(args: &AdviseArgs) -> Result<()> {
 fn objective(args: &AdviseArgs, rules: Rules) -> Result<Objective> {
     let mut opponents = Vec::new();
     for (i, text) in args.opponent.iter().enumerate() {
-        let card = parse_opponent_card(rules, text)
+        // A full card is a finished opponent, as --opponent-final N says.
+        let opponent = parse_opponent(rules, text)
             .map_err(|e| anyhow::anyhow!("--opponent {}: {e}", i + 1))?;
-        opponents.push(Opponent::Playing(card));
+        opponents.push(opponent);
     }
     opponents.extend(args.opponent_final.iter().map(|&n| Opponent::Finished(n)));
     if args.two_player {

@@ -166,13 +166,19 @@ pub fn thread_pool(threads: Option<u16>) -> Result<rayon::ThreadPool> {
         .context("cannot start the worker threads")
 }
 
+/// True when a `--rules` value is the path of a rules file (it has a `/` or ends in
+/// `.toml`), not a built-in rule set's name: the one rule of every command.
+pub fn is_rules_path(arg: &str) -> bool {
+    arg.contains('/') || arg.ends_with(".toml")
+}
+
 /// The rules named on the command line: a built-in rule set's name, or the path of a rules
-/// file (an argument with a `/` or ending in `.toml`), read and checked. The messages do not
+/// file ([`is_rules_path`]), read and checked. The messages do not
 /// repeat the argument: clap's error, which carries them, quotes it first.
 pub fn load_rules(arg: &str) -> Result<Rules> {
     use yahtzee_core::game::rules::RuleSet;
     use yahtzee_core::game::rules::file::{MAX_FILE_BYTES, load};
-    if !arg.contains('/') && !arg.ends_with(".toml") {
+    if !is_rules_path(arg) {
         return RuleSet::from_name(arg)
             .filter(|set| set.file.is_none())
             .map(Rules::new)
@@ -184,8 +190,14 @@ pub fn load_rules(arg: &str) -> Result<Rules> {
             });
     }
     let path = Path::new(arg);
-    let bytes = yahtzee_core::files::read_regular(path, MAX_FILE_BYTES)
-        .context("cannot read the rules file")?;
+    let bytes = yahtzee_core::files::read_regular(path, MAX_FILE_BYTES).with_context(|| {
+        if arg.contains(',') {
+            // `stats` compares rule sets named with commas: a path is one, commas and all.
+            "cannot read the rules file (the whole value, commas included, is its path; to compare several rule sets, give --rules once for each)"
+        } else {
+            "cannot read the rules file"
+        }
+    })?;
     let text = String::from_utf8(bytes).map_err(|_| anyhow!("the rules file is not UTF-8 text"))?;
     load(&text, Some(path)).map_err(|e| anyhow!("rules file, {e}"))
 }
@@ -309,7 +321,8 @@ impl Observer for Terminal {
                 Path::to_path_buf,
             );
             return format!(
-                "--two-player-table: {error}; rebuild it with `yahtzee solve {} --two-player --out {}`",
+                "--two-player-table: {}; rebuild it with `yahtzee solve {} --two-player --out {}`",
+                error.problem(),
                 rules.flags(),
                 quote(&path)
             );
@@ -405,7 +418,8 @@ pub fn table_error_of(
         },
         _ => return e.into(),
     };
-    anyhow!("{e}; {fix}")
+    // The problem in the core's words, then this fix alone (not the core's in words too).
+    anyhow!("{}; {fix}", e.problem())
 }
 
 /// `path` as a shell word: as is when it has only safe characters, else in single quotes.

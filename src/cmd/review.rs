@@ -16,6 +16,7 @@ use crate::cli::{ReviewArgs, ReviewTarget};
 use yahtzee_core::play::rating::{rate, render_rating};
 use yahtzee_core::play::review::{GameRecord, render_review, review_for};
 use yahtzee_core::policy::pricing::Pricing;
+use yahtzee_core::text::plural;
 
 /// The largest game record reviewed: a game of eight players is tens of kilobytes.
 const MAX_RECORD_BYTES: u64 = 64 << 20;
@@ -116,69 +117,98 @@ fn read_record(path: &Path) -> Result<GameRecord> {
     Ok(record)
 }
 
-/// The records of the paths given: each file, and the `.jsonl` files of each folder (by
-/// name).
-fn record_paths(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+/// The paths of records among `paths`: each path that is not a folder, and the `.jsonl`
+/// entries of each folder (by name), whatever they are (a pipe or a link among them is
+/// refused when read, and said). A folder that cannot be listed or holds no `.jsonl` entry
+/// is skipped, with why.
+fn record_paths(paths: &[PathBuf], skipped: &mut Vec<String>) -> Vec<PathBuf> {
     let mut all = Vec::new();
     for path in paths {
         if !path.is_dir() {
             all.push(path.clone());
             continue;
         }
-        let mut found: Vec<PathBuf> = std::fs::read_dir(path)
-            .with_context(|| format!("cannot read the folder {}", path.display()))?
+        let entries = match std::fs::read_dir(path) {
+            Ok(entries) => entries,
+            Err(e) => {
+                skipped.push(format!("cannot read the folder {}: {e}", path.display()));
+                continue;
+            }
+        };
+        let mut found: Vec<PathBuf> = entries
             .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "jsonl"))
+            .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
             .collect();
         if found.is_empty() {
-            bail!(
+            skipped.push(format!(
                 "{}: the folder holds no game record (a .jsonl file written by `yahtzee play`)",
                 path.display()
-            );
+            ));
         }
         found.sort();
         all.extend(found);
     }
-    Ok(all)
+    all
 }
 
 /// Several records, a folder or --rating: each player's rating across the games, in
-/// expected points.
+/// expected points. One rule for every path, given or found in a folder: a path that is not a
+/// record (not a regular file, unreadable, malformed) is skipped and named on stderr with
+/// why, the others are rated, and the command then fails (exit 2) with the count of those
+/// skipped. Records of several rule sets, or of other rules than --rules, are refused as a
+/// whole (before any table is read): which games to rate together is the user's choice.
 fn run_rating(args: &ReviewArgs) -> Result<()> {
     if args.target.is_some() || args.win || args.two_player {
         bail!(
             "a rating across games is in expected points: --target, --win and --two-player price one game; drop them, or review one record"
         );
     }
-    let paths = record_paths(&args.games)?;
-    let records = paths
-        .iter()
-        .map(|p| read_record(p))
-        .collect::<Result<Vec<GameRecord>>>()?;
-    let rules = records[0].game.rules();
+    let mut skipped = Vec::new();
+    let paths = record_paths(&args.games, &mut skipped);
+    let mut read: Vec<(PathBuf, GameRecord)> = Vec::new();
+    for path in paths {
+        match read_record(&path) {
+            Ok(record) => read.push((path, record)),
+            Err(e) => skipped.push(format!("{e:#}")),
+        }
+    }
+    let Some((first, record)) = read.first() else {
+        // Nothing to rate: the one reason is the error; several are named, then counted.
+        if let [why] = &skipped[..] {
+            bail!("{why}");
+        }
+        for why in &skipped {
+            note!("warning: {why}; skipped");
+        }
+        bail!(
+            "no game record to rate: {} skipped (named above); give records written by `yahtzee play`",
+            plural(skipped.len() as u64, "path was", "paths were")
+        );
+    };
+    let rules = record.game.rules();
     if let Some(given) = args.rules
         && given.set != rules.set
     {
-        return Err(anyhow!(
+        bail!(
             "{}: the game was played under {}, not {}: give --rules the rules of the records, or drop it",
-            paths[0].display(),
+            first.display(),
             rules.set,
             given.set
-        ));
+        );
     }
-    if let Some((path, r)) = paths
-        .iter()
-        .zip(&records)
-        .find(|(_, r)| r.game.rules() != rules)
-    {
+    if let Some((path, r)) = read.iter().find(|(_, r)| r.game.rules() != rules) {
         bail!(
             "{}: a game of {}, not {} like {}: rate the records of each rule set apart",
             path.display(),
             r.game.rules().label(),
             rules.label(),
-            paths[0].display()
+            first.display()
         );
     }
+    for why in &skipped {
+        note!("warning: {why}; skipped");
+    }
+    let records: Vec<GameRecord> = read.into_iter().map(|(_, r)| r).collect();
     let tables = super::tables(rules, table_paths!(args), super::RulesFrom::Input);
     let table = tables.ev()?;
     let bar = super::progress_bar(&format!("rating {} records", records.len()), "records");
@@ -190,5 +220,12 @@ fn run_rating(args: &ReviewArgs) -> Result<()> {
     super::print_result(args.json, &stamped, |out| {
         out.write_all(render_rating(&rating).as_bytes())
     })?;
+    if !skipped.is_empty() {
+        bail!(
+            "{} skipped (named above): the rating above is of the other {}",
+            plural(skipped.len() as u64, "path was", "paths were"),
+            plural(records.len() as u64, "record", "records")
+        );
+    }
     Ok(())
 }

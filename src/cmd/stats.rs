@@ -23,7 +23,7 @@ use yahtzee_core::tables::set::TablePaths;
 use yahtzee_core::text::probability;
 
 pub fn run(args: &StatsArgs) -> Result<()> {
-    if args.rules.rules.len() > 1 {
+    if args.rules.all().len() > 1 {
         return run_several(args);
     }
     let rules = args.rules.rules();

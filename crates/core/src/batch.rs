@@ -51,8 +51,29 @@ use crate::tables::provenance::stamped_by;
 use crate::tables::set::{LoadError, TableSet};
 use crate::text::excerpt;
 
-/// The shape of a query, shown in error lines.
+/// The shape of a query, shown in error lines (a game of five dice; [`example`]).
 pub const EXAMPLE: &str = r#"{"card": {"ones": 3, "full-house": 25}, "yahtzee_bonus": 0, "dice": [1, 3, 3, 5, 6], "rolls_left": 2}"#;
+
+/// The shape of a query of a game of six dice, shown in its error lines.
+pub const EXAMPLE_SIX: &str = r#"{"card": {"ones": 3, "chance": 20}, "yahtzee_bonus": 0, "dice": [1, 2, 3, 3, 5, 6], "rolls_left": 2}"#;
+
+/// The example query of the error lines of a game of `dice`: its dice are the game's.
+pub fn example(dice: dice::DiceSpace) -> &'static str {
+    if dice == dice::DiceSpace::SIX {
+        EXAMPLE_SIX
+    } else {
+        EXAMPLE
+    }
+}
+
+/// The dice of [`example`], for the error of a query without dice.
+fn example_dice(dice: dice::DiceSpace) -> &'static str {
+    if dice == dice::DiceSpace::SIX {
+        "[1, 2, 3, 3, 5, 6]"
+    } else {
+        "[1, 3, 3, 5, 6]"
+    }
+}
 
 /// The keys of a query, in the order of [`EXAMPLE`], then the optional objective.
 pub const KEYS: [&str; 8] = [
@@ -80,36 +101,62 @@ pub const MAX_TARGET: u32 = 100_000;
 pub enum BatchError {
     /// The line is not UTF-8 text. Fix: send UTF-8.
     #[error(
-        "the line is not UTF-8 text (invalid byte at column {column}); a query is a JSON object like {EXAMPLE}"
+        "the line is not UTF-8 text (invalid byte at column {column}); a query is a JSON object like {}",
+        example(*.dice)
     )]
     NotUtf8 {
         /// 1-based byte column of the first invalid byte.
         column: usize,
+        /// The dice of the game, whose query the message shows.
+        dice: dice::DiceSpace,
     },
     /// The line is longer than [`MAX_LINE_BYTES`]. Fix: one query per line.
     #[error(
-        "the line is longer than {MAX_LINE_BYTES} bytes, the most a query may take; a query is one JSON object per line like {EXAMPLE}"
+        "the line is longer than {MAX_LINE_BYTES} bytes, the most a query may take; a query is one JSON object per line like {}",
+        example(*.dice)
     )]
-    TooLong,
+    TooLong {
+        /// The dice of the game, whose query the message shows.
+        dice: dice::DiceSpace,
+    },
     /// The line is empty or only spaces. Fix: send one query per line, or no line.
-    #[error("empty line; a query is a JSON object like {EXAMPLE}")]
-    Blank,
+    #[error("empty line; a query is a JSON object like {}", example(*.dice))]
+    Blank {
+        /// The dice of the game, whose query the message shows.
+        dice: dice::DiceSpace,
+    },
     /// The line is not valid JSON. Fix: send a JSON object.
-    #[error("bad query, not JSON ({0}); a query is a JSON object like {EXAMPLE}")]
-    Json(String),
+    #[error(
+        "bad query, not JSON ({reason}); a query is a JSON object like {}",
+        example(*.dice)
+    )]
+    Json {
+        /// What the JSON reader said.
+        reason: String,
+        /// The dice of the game, whose query the message shows.
+        dice: dice::DiceSpace,
+    },
     /// The line is JSON but not an object. Fix: send a JSON object.
-    #[error("bad query, {got} is not an object; a query is a JSON object like {EXAMPLE}")]
+    #[error(
+        "bad query, {got} is not an object; a query is a JSON object like {}",
+        example(*.dice)
+    )]
     NotObject {
         /// What the line holds instead.
         got: String,
+        /// The dice of the game, whose query the message shows.
+        dice: dice::DiceSpace,
     },
     /// A key that queries do not have. Fix: use the keys of [`KEYS`].
     #[error(
-        "unknown key `{key}`: the keys are card, yahtzee_bonus, dice, rolls_left, target, opponents, two_player and lead, as in {EXAMPLE}"
+        "unknown key `{key}`: the keys are card, yahtzee_bonus, dice, rolls_left, target, opponents, two_player and lead, as in {}",
+        example(*.dice)
     )]
     UnknownKey {
         /// The key (an excerpt).
         key: String,
+        /// The dice of the game, whose query the message shows.
+        dice: dice::DiceSpace,
     },
     /// A key given twice. Fix: give each key once.
     #[error("key `{key}` is given twice: give each key once")]
@@ -129,9 +176,14 @@ pub enum BatchError {
     },
     /// `dice` is missing. Fix: give the dice.
     #[error(
-        "the query has no dice: add e.g. \"dice\": [1, 3, 3, 5, 6]; a query looks like {EXAMPLE}"
+        "the query has no dice: add e.g. \"dice\": {}; a query looks like {}",
+        example_dice(*.dice),
+        example(*.dice)
     )]
-    NoDice,
+    NoDice {
+        /// The dice of the game, whose query the message shows.
+        dice: dice::DiceSpace,
+    },
     /// The card (or its Yahtzee bonuses) is impossible under the rules of the table.
     #[error(transparent)]
     Card(#[from] CardError),
@@ -279,19 +331,31 @@ const POINTS: &str = "an integer of points, like 3";
 const BONUS: &str = "an integer, 0 or more, like 1 (leave it out for none)";
 
 impl Query {
-    /// Reads one line (without its line end): UTF-8, JSON, an object of the keys of [`KEYS`],
-    /// each once, each of its type.
+    /// Reads one line (without its line end) of a game of five dice: see [`Query::parse_in`].
     pub fn parse(line: &[u8]) -> Result<Query, BatchError> {
+        Query::parse_in(line, dice::DiceSpace::FIVE)
+    }
+
+    /// Reads one line (without its line end) of a game of `space`'s dice: UTF-8, JSON, an
+    /// object of the keys of [`KEYS`], each once, each of its type. The errors' examples are
+    /// queries of the game's dice (the dice themselves are checked against the game by
+    /// [`Query::position`]).
+    pub fn parse_in(line: &[u8], space: dice::DiceSpace) -> Result<Query, BatchError> {
         let text = std::str::from_utf8(line).map_err(|e| BatchError::NotUtf8 {
             column: e.valid_up_to() + 1,
+            dice: space,
         })?;
         if text.trim().is_empty() {
-            return Err(BatchError::Blank);
+            return Err(BatchError::Blank { dice: space });
         }
-        let json: Json = serde_json::from_str(text).map_err(|e| BatchError::Json(e.to_string()))?;
+        let json: Json = serde_json::from_str(text).map_err(|e| BatchError::Json {
+            reason: e.to_string(),
+            dice: space,
+        })?;
         let Json::Object(entries) = json else {
             return Err(BatchError::NotObject {
                 got: json.describe(),
+                dice: space,
             });
         };
         let (mut card_entries, mut yahtzee_bonus, mut dice, mut rolls_left, mut target) =
@@ -315,7 +379,7 @@ impl Query {
                         .and_then(|n| u32::try_from(n).ok())
                         .ok_or_else(|| value.wrong(key, BONUS))?
                 }
-                "dice" => dice = Some(dice_of(value)?),
+                "dice" => dice = Some(dice_of(value, space)?),
                 "rolls_left" => {
                     rolls_left = Some(
                         value
@@ -348,7 +412,12 @@ impl Query {
                             .ok_or_else(|| value.wrong(key, LEAD))?,
                     )
                 }
-                _ => return Err(BatchError::UnknownKey { key: excerpt(key) }),
+                _ => {
+                    return Err(BatchError::UnknownKey {
+                        key: excerpt(key),
+                        dice: space,
+                    });
+                }
             }
             seen.push(key);
         }
@@ -369,7 +438,7 @@ impl Query {
         Ok(Query {
             card: card_entries,
             yahtzee_bonus,
-            dice: dice.ok_or(BatchError::NoDice)?,
+            dice: dice.ok_or(BatchError::NoDice { dice: space })?,
             rolls_left,
             target,
             opponents,
@@ -384,7 +453,7 @@ impl Query {
         let rolls_left = self.rolls_left.unwrap_or(rules.most_rolls_left());
         check_rolls_left(&rules, u32::from(rolls_left))?;
         Ok(Position {
-            card: card_of(rules, &self.card, self.yahtzee_bonus)?,
+            card: card_of(rules, &self.card, self.yahtzee_bonus).map_err(BatchError::Card)?,
             dice: rules.dice().check(self.dice).map_err(AdviceError::from)?,
             rolls_left,
         })
@@ -404,12 +473,11 @@ impl Query {
                 OpponentQuery::Playing {
                     card,
                     yahtzee_bonus,
-                } => card_of(rules, card, *yahtzee_bonus)
-                    .map(Opponent::Playing)
-                    .map_err(|e| match e {
-                        BatchError::Card(source) => BatchError::OpponentCard { which, source },
-                        e => e,
-                    }),
+                } => {
+                    // A full card is a finished opponent (its total), as at a table.
+                    crate::policy::win::opponent_of(card_of(rules, card, *yahtzee_bonus))
+                        .map_err(|source| BatchError::OpponentCard { which, source })
+                }
             })
             .collect::<Result<Vec<_>, BatchError>>()
             .map(Some)
@@ -420,12 +488,12 @@ fn card_of(
     rules: Rules,
     card: &[(String, i64)],
     yahtzee_bonus: u32,
-) -> Result<ScoreCard, BatchError> {
+) -> Result<ScoreCard, CardError> {
     let entries: Vec<(String, String)> = card
         .iter()
         .map(|(name, points)| (name.clone(), points.to_string()))
         .collect();
-    Ok(ScoreCard::from_entries(rules, &entries, yahtzee_bonus)?)
+    ScoreCard::from_entries(rules, &entries, yahtzee_bonus)
 }
 
 fn opponents_of(value: &Json) -> Result<Vec<OpponentQuery>, BatchError> {
@@ -502,9 +570,12 @@ fn card(value: &Json) -> Result<Vec<(String, i64)>, BatchError> {
         .collect()
 }
 
-fn dice_of(value: &Json) -> Result<Dice, BatchError> {
+/// The dice of a query: an array of faces (whether they are the game's number of dice is
+/// checked with the rules); the error names what the game's dice must be.
+fn dice_of(value: &Json, space: dice::DiceSpace) -> Result<Dice, BatchError> {
+    let wanted = dice_wanted(space);
     let Json::Array(items) = value else {
-        return Err(value.wrong("dice", DICE));
+        return Err(value.wrong("dice", wanted));
     };
     let faces: Option<Vec<u8>> = items
         .iter()
@@ -512,21 +583,13 @@ fn dice_of(value: &Json) -> Result<Dice, BatchError> {
         .collect();
     faces
         .and_then(|f| Dice::from_faces(&f).ok())
-        .ok_or_else(|| value.wrong("dice", DICE))
+        .ok_or_else(|| value.wrong("dice", wanted))
 }
 
 /// Answers one line: the advice of its position with `tables`, or why there is none.
 pub fn answer(tables: &TableSet, line: &[u8]) -> Result<Answer, BatchError> {
-    // Dice that are not an array of faces: the error names the game's number of dice.
-    let query = Query::parse(line).map_err(|e| match e {
-        BatchError::Value { key, got, .. } if key == "dice" => BatchError::Value {
-            expected: dice_wanted(tables.rules().dice()),
-            key,
-            got,
-        },
-        e => e,
-    })?;
     let rules = *tables.rules();
+    let query = Query::parse_in(line, rules.dice())?;
     let position = query.position(rules)?;
     let objective = match (query.two_player, query.opponents(rules)?, query.target) {
         (true, opponents, _) => {
@@ -691,30 +754,37 @@ fn end_line(line: &mut Vec<u8>, fits: bool) -> bool {
 /// Answers every line of `input` on `output`, one line each, in order, and returns the number
 /// of lines. A line ends at `\n` (a `\r` before it is dropped); the last may have no line end;
 /// a byte-order mark at the start of the input is skipped; a line longer than
-/// [`MAX_LINE_BYTES`] gets an error line. The output is flushed whenever the input has no
-/// more lines waiting, so a caller that sends one query at a time gets each answer at once.
-pub fn run(table: &TableSet, input: impl Read, output: impl Write) -> io::Result<u64> {
+/// [`MAX_LINE_BYTES`] gets an error line. Each answer is written and flushed as soon as it is
+/// ready, before the next line is read: a caller that sends one query at a time gets each
+/// answer at once, and a batch stopped in the middle (killed while a later line waits on a
+/// table being built) keeps every answer it finished. (A flush is one write of one line: a
+/// few microseconds, against the tens of an answer.)
+pub fn run(table: &TableSet, input: impl Read, mut output: impl Write) -> io::Result<u64> {
     let mut input = BufReader::with_capacity(1 << 16, input);
-    let mut output = io::BufWriter::with_capacity(1 << 16, output);
     let mut line = Vec::new();
     let mut count = 0;
     while let Some(fits) = next_line(&mut input, &mut line)? {
         let mut text = &line[..];
         if count == 0 {
-            text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+            text = crate::text::without_bom(text);
         }
         let answer = if fits {
             answer_line(table, text)
         } else {
-            error_line(&BatchError::TooLong.to_string())
+            error_line(
+                &BatchError::TooLong {
+                    dice: table.rules().dice(),
+                }
+                .to_string(),
+            )
         };
-        writeln!(output, "{answer}")?;
+        // The answer and its line end in one write.
+        let mut bytes = answer.into_bytes();
+        bytes.push(b'\n');
+        output.write_all(&bytes)?;
+        output.flush()?;
         count += 1;
-        if input.buffer().is_empty() {
-            output.flush()?;
-        }
     }
-    output.flush()?;
     Ok(count)
 }
 
@@ -745,7 +815,10 @@ impl Json {
             Json::Null => "null".to_string(),
             Json::Bool(b) => b.to_string(),
             Json::Integer(n) => excerpt(&n.to_string()),
-            Json::Float(x) => excerpt(&x.to_string()),
+            // As a number with a decimal point or an exponent, as it was written: `1.0` (not
+            // `1`, an integer the key would take), 2^64 as `1.8446744073709552e19` (not the
+            // digits of a float that were never typed).
+            Json::Float(x) => excerpt(&format!("{x:?}")),
             Json::String(s) => format!("the string \"{}\"", excerpt(s)),
             Json::Array(items) => {
                 let faces: Option<Vec<u8>> = items
@@ -934,7 +1007,13 @@ mod tests {
         assert!(err("{}").starts_with("the query has no dice"));
         assert!(err("{\"x\n").contains("not JSON"));
         let e = Query::parse(b"{\"dice\": [1,2,3,4,5]}\xff").unwrap_err();
-        assert_eq!(e, BatchError::NotUtf8 { column: 22 });
+        assert_eq!(
+            e,
+            BatchError::NotUtf8 {
+                column: 22,
+                dice: dice::DiceSpace::FIVE
+            }
+        );
     }
 
     #[test]

@@ -22,7 +22,8 @@
 //! output path is refused before it is opened ([`open_regular`], [`output_path`]), so that no
 //! device node is replaced by a file, no pipe blocks the program for ever and no endless
 //! device (`/dev/zero`) is read. A link to a regular file is read and written through (the
-//! link stays a link).
+//! link stays a link), except by a secret ([`write_secret`]: a file its owner alone can read
+//! from the moment it is made, which replaces a link at its path).
 
 use std::collections::BTreeSet;
 use std::fs::{self, File};
@@ -62,6 +63,16 @@ where
 /// Writes `bytes` to `path` through a temporary (see [`write_file`]).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     write_file(path, |f| f.write_all(bytes))
+}
+
+/// Writes `bytes`, a secret, to `path` through a temporary that only its owner can read or
+/// write from the moment it is made (mode 600 on Unix), synced and renamed onto `path`
+/// itself: whatever stands there (a file of others, a link) is replaced, and a link is never
+/// written through. A folder at `path` is not replaced: the rename fails.
+pub fn write_secret(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut tmp = Temporary::open(path, 0o600)?;
+    tmp.file.write_all(bytes)?;
+    tmp.commit()
 }
 
 /// The folder `path` is written into (`.` for a bare file name).
@@ -115,7 +126,7 @@ fn not_a_folder(path: &Path) -> io::Error {
 }
 
 /// What a file type is called in messages: `a folder`, `a named pipe`, ...
-fn kind_of(t: fs::FileType) -> &'static str {
+pub fn kind_of(t: fs::FileType) -> &'static str {
     if t.is_dir() {
         "a folder"
     } else if t.is_symlink() {
@@ -238,19 +249,38 @@ struct Temporary {
 }
 
 impl Temporary {
+    /// The temporary of a write to `target` ([`output_path`]: through a link to a regular
+    /// file), readable by everyone the folder lets read it (mode 666 less the umask).
     fn create(target: &Path) -> io::Result<Temporary> {
         let dir = folder_of(target);
         if dir.exists() && !dir.is_dir() {
             return Err(not_a_folder(dir));
         }
-        let target = &output_path(target)?;
+        Temporary::open(&output_path(target)?, 0o666)
+    }
+
+    /// The temporary of a write to `target` itself, made with `mode` (less the umask; on
+    /// Unix).
+    fn open(target: &Path, mode: u32) -> io::Result<Temporary> {
         let dir = folder_of(target);
+        if dir.exists() && !dir.is_dir() {
+            return Err(not_a_folder(dir));
+        }
         // Best effort: a folder that cannot be listed still takes the write.
         let _ = remove_stale_temporaries(dir);
         let path = temporary_name(target);
         // Registered before it exists, so an interruption from here on removes it.
         open_set().insert(path.clone());
-        match File::options().write(true).create_new(true).open(&path) {
+        let mut options = File::options();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt as _;
+            options.mode(mode);
+        }
+        #[cfg(not(unix))]
+        let _ = mode;
+        match options.open(&path) {
             Ok(file) => {
                 // Held while the file is written, released by the system when this process
                 // ends however it ends: what tells a live temporary from a stale one where the
@@ -424,6 +454,27 @@ mod tests {
         write_atomically(&path, b"new").unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "new");
         assert_eq!(names(dir.path()), ["out.csv"]);
+    }
+
+    /// Issue 45: `serve --lan --new-token` wrote the token through a link at its path (the
+    /// link's target replaced and set to 0600). A secret replaces the link, and is its owner's
+    /// alone from the start.
+    #[cfg(unix)]
+    #[test]
+    fn a_secret_replaces_a_link_and_is_never_readable_by_others() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("elsewhere");
+        fs::write(&target, "theirs").unwrap();
+        let path = dir.path().join("secret");
+        std::os::unix::fs::symlink(&target, &path).unwrap();
+        write_secret(&path, b"mine").unwrap();
+        assert_eq!(fs::read_to_string(&target).unwrap(), "theirs");
+        let meta = fs::symlink_metadata(&path).unwrap();
+        assert!(meta.is_file(), "{meta:?}");
+        assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+        assert_eq!(fs::read_to_string(&path).unwrap(), "mine");
+        assert_eq!(names(dir.path()), ["elsewhere", "secret"]);
     }
 
     #[test]

@@ -4,6 +4,10 @@
 //! An error names what was wrong, so it quotes the input; but a message is one line, and an
 //! input can be anything (a 10 MB name, a newline, control characters). [`excerpt`] is the
 //! one way the library quotes input: escaped, and cut to a short prefix.
+//!
+//! Text the program keeps and shows again (a player's name, a box's title) is checked by
+//! [`is_printable`], the one rule for every name and title: no character that moves or hides
+//! the text around it. [`without_bom`] is the one way an input's byte-order mark is skipped.
 
 /// Characters of input an error message quotes at most.
 pub const EXCERPT_CHARS: usize = 40;
@@ -26,6 +30,68 @@ pub fn excerpt(text: &str) -> String {
         out.push_str(&format!("... ({chars} characters)"));
     }
     out
+}
+
+/// True when `c` may stand in a name or a title shown to people: it is none of the Unicode
+/// general categories Cc (control characters: a newline, an escape, U+007F, U+0085), Cf
+/// (format characters: the bidirectional overrides and isolates such as U+202E, which turn
+/// the text after them around, the zero-width characters, the byte-order mark), Zl and Zp
+/// (the line and paragraph separators U+2028 and U+2029).
+pub fn is_printable(c: char) -> bool {
+    !(c.is_control() || is_format(c) || matches!(c, '\u{2028}' | '\u{2029}'))
+}
+
+/// True when every character of `text` is [`is_printable`].
+pub fn printable(text: &str) -> bool {
+    text.chars().all(is_printable)
+}
+
+/// True when `c` is of the Unicode general category Cf (format), as of Unicode 15.1.
+fn is_format(c: char) -> bool {
+    matches!(
+        u32::from(c),
+        0xAD | 0x600..=0x605
+            | 0x61C
+            | 0x6DD
+            | 0x70F
+            | 0x890..=0x891
+            | 0x8E2
+            | 0x180E
+            | 0x200B..=0x200F
+            | 0x202A..=0x202E
+            | 0x2060..=0x2064
+            | 0x2066..=0x206F
+            | 0xFEFF
+            | 0xFFF9..=0xFFFB
+            | 0x110BD
+            | 0x110CD
+            | 0x13430..=0x1343F
+            | 0x1BCA0..=0x1BCA3
+            | 0x1D173..=0x1D17A
+            | 0xE0001
+            | 0xE0020..=0xE007F
+    )
+}
+
+/// The UTF-8 byte-order mark, which some editors write at the start of a text file.
+pub const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// `bytes` without the byte-order mark at their start, if they have one: how every input
+/// read as lines of text (a batch, a game record) is read from its first character.
+pub fn without_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(BOM).unwrap_or(bytes)
+}
+
+/// A small count in words, as a sentence says it: `five`, `six` (from zero to twelve; a
+/// larger one in digits).
+pub fn number_word(n: usize) -> String {
+    const WORDS: [&str; 13] = [
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+        "eleven", "twelve",
+    ];
+    WORDS
+        .get(n)
+        .map_or_else(|| n.to_string(), |w| w.to_string())
 }
 
 /// `count` and the noun in the right number: `1 box`, `2 boxes`.
@@ -112,6 +178,60 @@ mod tests {
             assert_ne!(text, "1.0000", "{p}");
             assert!(!["0", "1"].contains(&text.as_str()), "{p}: {text}");
         }
+    }
+
+    /// Issue 45: a player named U+202E + "tob" showed as "bot", and box titles took U+202E,
+    /// U+2028, U+0085 and U+007F: no control, format or separator character is printable.
+    #[test]
+    fn control_format_and_separator_characters_are_not_printable() {
+        for c in [
+            '\u{0}',
+            '\n',
+            '\u{1b}',
+            '\u{7f}',
+            '\u{85}',
+            '\u{9f}',
+            '\u{ad}',
+            '\u{61c}',
+            '\u{200b}',
+            '\u{200d}',
+            '\u{200e}',
+            '\u{202a}',
+            '\u{202e}',
+            '\u{2028}',
+            '\u{2029}',
+            '\u{2066}',
+            '\u{2069}',
+            '\u{feff}',
+            '\u{fff9}',
+            '\u{e0001}',
+            '\u{e0041}',
+            '\u{13439}',
+        ] {
+            assert!(!is_printable(c), "{:?}", c);
+        }
+        for c in [
+            'a', 'Z', ' ', 'é', 'ß', 'ø', '中', '😀', '\u{fe0f}', '\u{301}', '\u{a0}',
+        ] {
+            assert!(is_printable(c), "{:?}", c);
+        }
+        assert!(printable("Anna-Lena O'Neil"));
+        assert!(!printable("\u{202e}tob"));
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped_once_at_the_start() {
+        assert_eq!(without_bom(b"\xEF\xBB\xBF{}"), b"{}");
+        assert_eq!(without_bom(b"{}"), b"{}");
+        assert_eq!(without_bom(b"\xEF\xBB\xBF\xEF\xBB\xBF"), BOM);
+        assert_eq!(without_bom(b"\xEF\xBB"), b"\xEF\xBB");
+    }
+
+    #[test]
+    fn small_numbers_are_words() {
+        assert_eq!(number_word(5), "five");
+        assert_eq!(number_word(6), "six");
+        assert_eq!(number_word(13), "13");
     }
 
     #[test]

@@ -21,12 +21,14 @@
 //! also as `{"error": "..."}`. No request names a file: the only files the server writes are
 //! the tables of its cache, as every command does.
 //!
-//! What a client may ask of it is bounded ([`limits`]): a request from another origin (an
-//! `Origin` header that is not the server's own) gets 403, a POST body that is not declared
-//! `application/json` 415, a head not read within [`limits::HEADER_TIMEOUT`] closes the
-//! connection, a body not read within [`limits::BODY_TIMEOUT`] gets 408; the long computations
-//! run a few at a time (503 with `Retry-After` past the queue), and stop when their client is
-//! gone.
+//! What a client may ask of it is bounded ([`limits`]): a request that does not name its
+//! host once as RFC 9112 asks (no `Host` in HTTP/1.1, two of them, or a target in absolute
+//! form naming another) gets 400, a request from another origin (an `Origin` header that is
+//! not the server's own) 403, a POST body that is not declared `application/json` 415, a head
+//! not read within [`limits::HEADER_TIMEOUT`] closes the connection, a body not read within
+//! [`limits::BODY_TIMEOUT`] gets 408; at most [`limits::MAX_CONNECTIONS`] connections are
+//! held at once (more wait, unaccepted, until one closes); the long computations run a few at
+//! a time (503 with `Retry-After` past the queue), and stop when their client is gone.
 //!
 //! Tables are loaded (or built) once per rules and shared by every request ([`tables`]);
 //! work on them runs on tokio's blocking threads, never on the threads that serve
@@ -207,22 +209,36 @@ pub fn run(options: ServeOptions, ready: impl FnOnce(&[SocketAddr])) -> Result<(
         }
         ready(&bound);
         let app = router(server);
+        // One count of the connections held, for both addresses.
+        let slots = Arc::new(tokio::sync::Semaphore::new(limits::MAX_CONNECTIONS));
         match second {
             Some(second) => {
-                let other = tokio::spawn(accept(second, app.clone()));
-                let first = accept(listener, app).await;
+                let other = tokio::spawn(accept(second, app.clone(), Arc::clone(&slots)));
+                let first = accept(listener, app, slots).await;
                 other.abort();
                 first
             }
-            None => accept(listener, app).await,
+            None => accept(listener, app, slots).await,
         }
     })
 }
 
 /// Answers the connections of `listener` with `app`, each on a task of its own, HTTP/1 with
-/// [`limits::HEADER_TIMEOUT`] to read each request's head (`axum::serve` sets none).
-async fn accept(listener: tokio::net::TcpListener, app: Router) -> Result<(), ServeError> {
+/// [`limits::HEADER_TIMEOUT`] to read each request's head (`axum::serve` sets none). A
+/// connection is accepted only with one of the `slots` free ([`limits::MAX_CONNECTIONS`]),
+/// held until it closes: past the cap, new connections wait in the system's queue of the
+/// listener, costing the server nothing, until a held one closes (an idle one within the
+/// head timeout).
+async fn accept(
+    listener: tokio::net::TcpListener,
+    app: Router,
+    slots: Arc<tokio::sync::Semaphore>,
+) -> Result<(), ServeError> {
     loop {
+        // The semaphore is never closed: no slot means no server.
+        let Ok(slot) = Arc::clone(&slots).acquire_owned().await else {
+            return Ok(());
+        };
         let stream = match listener.accept().await {
             Ok((stream, _)) => stream,
             // A connection reset before it was accepted is the client's affair; out of file
@@ -236,6 +252,8 @@ async fn accept(listener: tokio::net::TcpListener, app: Router) -> Result<(), Se
         let _ = stream.set_nodelay(true);
         let service = hyper_util::service::TowerToHyperService::new(app.clone());
         tokio::spawn(async move {
+            // Held while the connection is.
+            let _slot = slot;
             // A connection's error (a timeout, garbage, a reset) ends that connection alone.
             let _ = hyper::server::conn::http1::Builder::new()
                 .timer(hyper_util::rt::TokioTimer::new())
@@ -357,12 +375,80 @@ fn is_media_type(content_type: &str, media_type: &str) -> bool {
         .is_some_and(|t| t.trim().eq_ignore_ascii_case(media_type))
 }
 
+/// The host a request names, as RFC 9112 (section 3.2) has a server find it: the `Host`
+/// header, which an HTTP/1.1 request must have, once, with a valid `host[:port]` (or empty);
+/// a target in absolute form (`GET http://host/path`) must name the same host. `None`: an
+/// HTTP/1.0 request without `Host` or an absolute target. Anything else is a 400 that names
+/// what is wrong.
+pub fn request_host(
+    version: axum::http::Version,
+    uri: &axum::http::Uri,
+    headers: &axum::http::HeaderMap,
+) -> Result<Option<String>, ApiError> {
+    let rfc = "(RFC 9112, section 3.2)";
+    let mut hosts = headers.get_all(header::HOST).iter();
+    let host = match (hosts.next(), hosts.next()) {
+        (Some(_), Some(_)) => {
+            let count = headers.get_all(header::HOST).iter().count();
+            return Err(ApiError::bad(format!(
+                "the request has {count} Host headers: a request names its host in one {rfc}"
+            )));
+        }
+        (Some(value), None) => {
+            let text = value
+                .to_str()
+                .ok()
+                .filter(|t| t.is_empty() || is_host_and_port(t));
+            let Some(text) = text else {
+                return Err(ApiError::bad(format!(
+                    "the Host header {} is not a host and port, like localhost:8080 {rfc}",
+                    excerpt(&String::from_utf8_lossy(value.as_bytes()))
+                )));
+            };
+            Some(text.to_string())
+        }
+        (None, _) => None,
+    };
+    match (uri.authority(), host) {
+        (Some(target), Some(host)) if !target.as_str().eq_ignore_ascii_case(&host) => {
+            Err(ApiError::bad(format!(
+                "the request's target names the host {} but its Host header {}: a request names one host {rfc}",
+                excerpt(target.as_str()),
+                excerpt(&host)
+            )))
+        }
+        (Some(target), _) => Ok(Some(target.as_str().to_string())),
+        (None, None) if version >= axum::http::Version::HTTP_11 => Err(ApiError::bad(format!(
+            "an HTTP/1.1 request needs a Host header naming the server, like Host: localhost:8080 {rfc}"
+        ))),
+        (None, host) => Ok(host),
+    }
+}
+
+/// True when `text` is `host` or `host:port` (RFC 9112's `uri-host [ ":" port ]`): no user
+/// information, a port of digits.
+fn is_host_and_port(text: &str) -> bool {
+    let Ok(authority) = text.parse::<axum::http::uri::Authority>() else {
+        return false;
+    };
+    let host = authority.host();
+    !text.contains('@')
+        && !host.is_empty()
+        && text[host.len()..]
+            .strip_prefix(':')
+            .map_or(text.len() == host.len(), |port| {
+                port.bytes().all(|b| b.is_ascii_digit())
+            })
+}
+
 /// Checks where a request comes from and what it carries, before any endpoint reads it:
 ///
-/// - a server on a loopback address refuses a request whose `Host` is not a loopback name
+/// - a request that does not name its one host as RFC 9112 asks is refused (400,
+///   [`request_host`]);
+/// - a server on a loopback address refuses a request whose host is not a loopback name
 ///   (403): a page elsewhere whose name was made to resolve to 127.0.0.1 (DNS rebinding)
-///   sends its own name, and must not read or drive the local API. A request without
-///   `Host` (HTTP/1.0, not a browser) passes;
+///   sends its own name, and must not read or drive the local API. An HTTP/1.0 request
+///   without `Host` (not a browser) passes;
 /// - a request whose `Origin` is not the server's own ([`same_origin`]) is refused (403):
 ///   any page the user visits can send requests to the local server, and a browser names
 ///   that page's origin on each (on every POST, and on every cross-origin fetch);
@@ -375,30 +461,34 @@ async fn check_request(
     mut request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> Response {
+    let host = match request_host(request.version(), request.uri(), request.headers()) {
+        Ok(host) => host,
+        Err(e) => return e.into_response(),
+    };
     let mut set_cookie = None;
     if let Some(token) = &server.token {
         match check_token(&mut request, token) {
             Ok(cookie) => set_cookie = cookie,
+            Err(e) if wants_a_page(&request) => return no_token_page(e),
             Err(e) => return e.into_response(),
         }
     }
     let headers = request.headers();
-    let host = headers.get(header::HOST);
     if server.loopback_only
-        && let Some(host) = host
-        && !host.to_str().is_ok_and(host_is_local)
+        && let Some(host) = &host
+        && !host_is_local(host)
     {
         return ApiError::new(
             StatusCode::FORBIDDEN,
             format!(
                 "the Host {} is not this machine: the server listens on a loopback address and answers only localhost, 127.0.0.1 or [::1] (give --host to listen elsewhere)",
-                excerpt(&String::from_utf8_lossy(host.as_bytes()))
+                excerpt(host)
             ),
         )
         .into_response();
     }
     if let Some(origin) = headers.get(header::ORIGIN) {
-        let host = host.and_then(|h| h.to_str().ok());
+        let host = host.as_deref();
         if !origin
             .to_str()
             .is_ok_and(|o| same_origin(o, host, server.addr))
@@ -447,6 +537,48 @@ async fn check_request(
         response.headers_mut().append(header::SET_COOKIE, cookie);
     }
     response
+}
+
+/// True when `request` is a browser's for a page to show (a GET of HTML, a phone opening an
+/// address), not a call of the API.
+fn wants_a_page(request: &axum::extract::Request) -> bool {
+    matches!(*request.method(), Method::GET | Method::HEAD)
+        && request
+            .headers()
+            .get_all(header::ACCEPT)
+            .iter()
+            .any(|v| v.to_str().is_ok_and(|v| is_media_type_in(v, "text/html")))
+}
+
+/// True when the `Accept` list `accept` names `media_type`.
+fn is_media_type_in(accept: &str, media_type: &str) -> bool {
+    accept.split(',').any(|t| is_media_type(t, media_type))
+}
+
+/// The page a browser gets without the token (403): what to do, in words a phone shows
+/// (the error of the API, `refusal`, under it).
+fn no_token_page(refusal: ApiError) -> Response {
+    let body = format!(
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>Yahtzee: scan the QR code again</title>\n</head>\n<body>\n<main>\n<h1>Scan the QR code again</h1>\n<p>This page opens only with the address that <code>yahtzee serve --lan</code> printed, with its token: scan the QR code in its terminal again with the phone's camera (or type the address with its <code>?token=...</code>).</p>\n<p>A server started with <code>--new-token</code> shuts out the pages opened with its old token.</p>\n<p><small>{}</small></p>\n</main>\n</body>\n</html>\n",
+        html_escape(&refusal.message)
+    );
+    let mut r = page(body, "text/html; charset=utf-8");
+    *r.status_mut() = refusal.status;
+    r
+}
+
+/// `text` with the characters HTML gives a meaning escaped.
+fn html_escape(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '&' => "&amp;".to_string(),
+            '<' => "&lt;".to_string(),
+            '>' => "&gt;".to_string(),
+            '"' => "&quot;".to_string(),
+            '\'' => "&#39;".to_string(),
+            c => c.to_string(),
+        })
+        .collect()
 }
 
 /// Checks the token of a request to a server with one (`serve --lan`): in the
@@ -835,6 +967,46 @@ mod tests {
             e.message
                 .starts_with("unknown rule set `chess`: the rule sets are yahtzee,")
         );
+    }
+
+    /// Issue 45: two `Host` headers (only the first was checked), HTTP/1.1 without `Host`,
+    /// and `GET http://evil.example/...` with `Host: 127.0.0.1` were answered 200. RFC 9112
+    /// asks for 400.
+    #[test]
+    fn a_request_names_its_one_host_as_rfc_9112_asks() {
+        use axum::http::{HeaderMap, HeaderValue, Uri, Version};
+        let headers = |hosts: &[&str]| {
+            let mut h = HeaderMap::new();
+            for host in hosts {
+                h.append(header::HOST, HeaderValue::from_str(host).unwrap());
+            }
+            h
+        };
+        let path: Uri = "/api/status".parse().unwrap();
+        let absolute: Uri = "http://evil.example/api/status".parse().unwrap();
+        let host = |v, uri: &Uri, hosts: &[&str]| request_host(v, uri, &headers(hosts));
+        let v11 = Version::HTTP_11;
+        assert_eq!(
+            host(v11, &path, &["127.0.0.1:8080"]),
+            Ok(Some("127.0.0.1:8080".to_string()))
+        );
+        assert_eq!(host(Version::HTTP_10, &path, &[]), Ok(None));
+        let e = host(v11, &path, &["127.0.0.1", "evil.example"]).unwrap_err();
+        assert_eq!(e.status, StatusCode::BAD_REQUEST);
+        assert!(e.message.contains("2 Host headers"), "{e:?}");
+        let e = host(v11, &path, &[]).unwrap_err();
+        assert!(e.message.contains("needs a Host header"), "{e:?}");
+        let e = host(v11, &absolute, &["127.0.0.1"]).unwrap_err();
+        assert!(e.message.contains("names the host evil.example"), "{e:?}");
+        assert_eq!(
+            host(v11, &absolute, &["EVIL.example"]),
+            Ok(Some("evil.example".to_string()))
+        );
+        for bad in ["a b", "user@127.0.0.1", "127.0.0.1:x"] {
+            let e = host(v11, &path, &[bad]).unwrap_err();
+            assert!(e.message.contains("is not a host and port"), "{bad}: {e:?}");
+        }
+        assert_eq!(host(v11, &path, &[""]), Ok(Some(String::new())));
     }
 
     #[test]

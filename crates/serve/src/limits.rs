@@ -38,6 +38,14 @@ pub const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
 /// arrive in time is answered 408.
 pub const BODY_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// The most connections the server holds at once, on all its addresses: far more than its
+/// page uses (a browser keeps at most six to a server; a family's phones and a laptop, about
+/// thirty), far fewer than the files a process may open (1024 by default). Past it, a new
+/// connection is not accepted until a held one closes (an idle one within
+/// [`HEADER_TIMEOUT`]): it waits in the system's queue of the listener, costing the server
+/// no file and no memory.
+pub const MAX_CONNECTIONS: usize = 128;
+
 /// The long computations that run at once (one per core of a small machine).
 pub const AT_ONCE: usize = 2;
 

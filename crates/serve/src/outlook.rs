@@ -37,7 +37,7 @@ use super::{
     ApiError, BODY_LIMIT, Server, blocking, json, query_pairs, read_body, rules_param, stream_param,
 };
 use yahtzee_core::batch::{BatchError, Query};
-use yahtzee_core::game::dice::{Dice, GameDice, Roll};
+use yahtzee_core::game::dice::{Dice, DiceSpace, GameDice, Roll};
 use yahtzee_core::game::rules::Rules;
 use yahtzee_core::policy::cache::TurnCache;
 use yahtzee_core::policy::player::Player;
@@ -212,7 +212,7 @@ const KEYS: &str = "card, yahtzee_bonus, dice, rolls_left, target and opponents"
 /// A batch line and whether it is at the start of a turn: a line without `dice` is read with
 /// stand-in dice (which are then not used), so that it is checked, key by key, as every
 /// batch line is, with the same messages; `two_player` and `lead` are refused.
-fn parse_line(line: &[u8]) -> Result<(Query, bool), ApiError> {
+fn parse_line(line: &[u8], space: DiceSpace) -> Result<(Query, bool), ApiError> {
     // A line that is not a JSON object gets the batch line's message below.
     if let Ok(serde_json::Value::Object(keys)) = serde_json::from_slice(line) {
         for key in ["two_player", "lead"] {
@@ -223,19 +223,19 @@ fn parse_line(line: &[u8]) -> Result<(Query, bool), ApiError> {
             }
         }
     }
-    parse_batch_line(line)
+    parse_batch_line(line, space)
 }
 
-fn parse_batch_line(line: &[u8]) -> Result<(Query, bool), ApiError> {
-    match Query::parse(line) {
+fn parse_batch_line(line: &[u8], space: DiceSpace) -> Result<(Query, bool), ApiError> {
+    match Query::parse_in(line, space) {
         Ok(q) => Ok((q, false)),
-        Err(BatchError::NoDice) => {
+        Err(no_dice @ BatchError::NoDice { .. }) => {
             // The line is a JSON object whose every key is known and checked: the first `{`
             // opens it.
             let at = line
                 .iter()
                 .position(|&b| b == b'{')
-                .ok_or_else(|| ApiError::bad(BatchError::NoDice.to_string()))?;
+                .ok_or_else(|| ApiError::bad(no_dice.to_string()))?;
             let rest = &line[at + 1..];
             let empty = rest
                 .iter()
@@ -247,9 +247,14 @@ fn parse_batch_line(line: &[u8]) -> Result<(Query, bool), ApiError> {
                 with.push(b',');
             }
             with.extend_from_slice(rest);
-            let query = Query::parse(&with).map_err(|e| ApiError::bad(e.to_string()))?;
-            let keys: serde_json::Value = serde_json::from_slice(line)
-                .map_err(|e| ApiError::bad(BatchError::Json(e.to_string()).to_string()))?;
+            let query = Query::parse_in(&with, space).map_err(|e| ApiError::bad(e.to_string()))?;
+            let keys: serde_json::Value = serde_json::from_slice(line).map_err(|e| {
+                let e = BatchError::Json {
+                    reason: e.to_string(),
+                    dice: space,
+                };
+                ApiError::bad(e.to_string())
+            })?;
             if keys.get("rolls_left").is_some() {
                 return Err(ApiError::bad(
                     "rolls_left is for the dice showing: give dice with it, or leave both out for the start of a turn, before its roll",
@@ -512,7 +517,7 @@ enum Joined {
 /// Checks the question of the batch line `line` under `rules` and answers it, or (for the
 /// target and win policies) joins the job that answers it.
 fn prepare(server: &Arc<Server>, rules: Rules, line: &[u8]) -> Result<Joined, ApiError> {
-    let (query, turn_start) = parse_line(line)?;
+    let (query, turn_start) = parse_line(line, rules.dice())?;
     let position = query
         .position(rules)
         .map_err(|e| ApiError::bad(e.to_string()))?;
@@ -839,22 +844,23 @@ mod tests {
 
     #[test]
     fn a_line_without_dice_is_the_start_of_a_turn() {
-        let (q, start) = parse_line(br#" {"card": {"ones": 3}, "target": 200}"#).unwrap();
+        let (q, start) =
+            parse_line(br#" {"card": {"ones": 3}, "target": 200}"#, DiceSpace::FIVE).unwrap();
         assert!(start);
         assert_eq!(q.target, Some(200));
         assert_eq!(q.card, vec![("ones".to_string(), 3)]);
-        let (_, start) = parse_line(b"{}").unwrap();
+        let (_, start) = parse_line(b"{}", DiceSpace::FIVE).unwrap();
         assert!(start);
-        let (_, start) = parse_line(br#"{"dice": [1, 2, 3, 4, 5]}"#).unwrap();
+        let (_, start) = parse_line(br#"{"dice": [1, 2, 3, 4, 5]}"#, DiceSpace::FIVE).unwrap();
         assert!(!start);
         // The line's own mistakes keep their messages.
-        let e = parse_line(br#"{"card": {"ones": "3"}}"#).unwrap_err();
+        let e = parse_line(br#"{"card": {"ones": "3"}}"#, DiceSpace::FIVE).unwrap_err();
         assert!(e.message.starts_with("card.ones must be"), "{}", e.message);
-        let e = parse_line(br#"{"card": {}, "card": {}}"#).unwrap_err();
+        let e = parse_line(br#"{"card": {}, "card": {}}"#, DiceSpace::FIVE).unwrap_err();
         assert!(e.message.contains("given twice"), "{}", e.message);
-        let e = parse_line(br#"{"rolls_left": 1}"#).unwrap_err();
+        let e = parse_line(br#"{"rolls_left": 1}"#, DiceSpace::FIVE).unwrap_err();
         assert!(e.message.starts_with("rolls_left is for the dice showing"));
-        let e = parse_line(b"[]").unwrap_err();
+        let e = parse_line(b"[]", DiceSpace::FIVE).unwrap_err();
         assert!(e.message.contains("is not an object"), "{}", e.message);
     }
 
@@ -865,7 +871,7 @@ mod tests {
             r#"{"two_player": false}"#,
             r#"{"dice": [1, 2, 3, 4, 5], "opponents": [{"final": 100}], "two_player": true, "lead": 3}"#,
         ] {
-            let e = parse_line(line.as_bytes()).unwrap_err();
+            let e = parse_line(line.as_bytes(), DiceSpace::FIVE).unwrap_err();
             assert_eq!(e.status, axum::http::StatusCode::BAD_REQUEST);
             assert!(
                 e.message.starts_with("unknown key `two_player` for /api/outlook: the keys are card, yahtzee_bonus, dice, rolls_left, target and opponents"),
@@ -873,7 +879,7 @@ mod tests {
                 e.message
             );
         }
-        let e = parse_line(br#"{"lead": 3}"#).unwrap_err();
+        let e = parse_line(br#"{"lead": 3}"#, DiceSpace::FIVE).unwrap_err();
         assert!(
             e.message.starts_with("unknown key `lead` for /api/outlook"),
             "{}",

@@ -157,10 +157,7 @@ impl fmt::Display for FaceCount {
             let commas = faces.iter().map(u8::to_string).collect::<Vec<_>>();
             format!("e.g. `{}` or `{}`", commas.join(","), commas.concat())
         };
-        let words = |n: usize| {
-            let words = ["zero", "one", "two", "three", "four", "five", "six"];
-            words.get(n).map_or(n.to_string(), |w| w.to_string())
-        };
+        let words = crate::text::number_word;
         match *self {
             FaceCount::Exactly(1) => write!(f, "exactly one face from 1 to 6, e.g. `4`"),
             FaceCount::Exactly(n) => {

@@ -369,9 +369,16 @@ pub enum CardError {
         /// Every score the box can hold.
         allowed: String,
     },
-    /// Every box is filled: there is no decision left.
-    #[error("the card is full: every box is filled, there is no move left to advise")]
-    Full,
+    /// Every box is filled: the game is over, there is no decision left. Fix: a card with a
+    /// box still open; where a finished player's card is meant (an opponent's), the caller
+    /// reads it as their final score, `total`.
+    #[error(
+        "the card is full: every box is filled, so the game is over at {total} points and no decision is left; give a card with a box still open"
+    )]
+    Full {
+        /// The card's final score, bonuses included.
+        total: u32,
+    },
     /// A lower box filled while an upper box is open under the upper-first order: fill the
     /// upper section first, or use the rules without that order.
     #[error(
@@ -405,7 +412,8 @@ pub enum CardError {
     NoBonusRule(String),
     /// More bonuses than turns played after the five-of-a-kind box: at most one per turn.
     #[error(
-        "{bonuses} are impossible with {filled} filled: at most one per turn after the {box_name} box, so at most {max}"
+        "{bonuses} {} impossible with {filled} filled: at most one per turn after the {box_name} box, so at most {max}",
+        if .bonuses.starts_with("1 ") { "is" } else { "are" }
     )]
     TooManyBonuses {
         /// The bonuses given, e.g. `3 Yahtzee bonuses`.
@@ -419,9 +427,14 @@ pub enum CardError {
     },
 }
 
-/// `n Yahtzee bonus(es)` in the right number.
-fn bonus_count(n: u32) -> String {
-    plural(u64::from(n), "Yahtzee bonus", "Yahtzee bonuses")
+/// `n Yahtzee bonus(es)` in the right number, the bonus named after the five-of-a-kind box
+/// (`title`: its title on the card, `Yahtzee`).
+fn bonus_count(n: u32, title: &str) -> String {
+    plural(
+        u64::from(n),
+        &format!("{title} bonus"),
+        &format!("{title} bonuses"),
+    )
 }
 
 /// `is` for one box, `are` for several.
@@ -518,9 +531,6 @@ impl ScoreCard {
             card.points[index] = Some(points);
         }
         let filled = card.filled();
-        if filled == rules.full_mask() {
-            return Err(CardError::Full);
-        }
         if !rules.order_allows(filled) {
             let upper = rules.upper_mask();
             return Err(CardError::Order {
@@ -538,10 +548,11 @@ impl ScoreCard {
                 return Err(CardError::NoBonusRule(rules.set.name().to_string()));
             };
             let box_name = rules.boxes()[five].name;
+            let title = rules.boxes()[five].title;
             let points = rules.five_of_a_kind_points();
             if card.points[five] != Some(points) {
                 return Err(CardError::BonusWithoutFifty {
-                    bonuses: bonus_count(yahtzee_bonuses),
+                    bonuses: bonus_count(yahtzee_bonuses, title),
                     box_name,
                     points,
                 });
@@ -549,7 +560,7 @@ impl ScoreCard {
             let max = filled.count_ones() - 1;
             if yahtzee_bonuses > max {
                 return Err(CardError::TooManyBonuses {
-                    bonuses: bonus_count(yahtzee_bonuses),
+                    bonuses: bonus_count(yahtzee_bonuses, title),
                     filled: plural(u64::from(filled.count_ones()), "box", "boxes"),
                     box_name,
                     max,
@@ -557,6 +568,12 @@ impl ScoreCard {
             }
         }
         card.yahtzee_bonuses = yahtzee_bonuses;
+        // Checked last, so that a full card is a whole card: its total is its final score.
+        if card.is_full() {
+            return Err(CardError::Full {
+                total: card.banked(),
+            });
+        }
         Ok(card)
     }
 
@@ -758,7 +775,13 @@ mod tests {
             CardError::TooManyBonuses { .. }
         ));
         let full = "ones=1,twos=2,threes=3,fours=4,fives=5,sixes=6,three-of-a-kind=20,four-of-a-kind=0,full-house=25,small-straight=30,large-straight=0,yahtzee=0,chance=22";
-        assert_eq!(bad(full, 0), CardError::Full);
+        assert_eq!(bad(full, 0), CardError::Full { total: 118 });
+        // 1 bonus, said in the singular.
+        let e = bad("yahtzee=50", 1).to_string();
+        assert!(
+            e.starts_with("1 Yahtzee bonus is impossible with 1 box filled"),
+            "{e}"
+        );
         let upper_first = Rules::with_order(RuleSet::YAHTZEE, Order::UpperFirst);
         assert!(matches!(
             ScoreCard::parse(upper_first, "ones=2,chance=20", 0),

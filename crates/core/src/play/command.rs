@@ -2,9 +2,9 @@
 //!
 //! ```text
 //! keep 3 3 5   k 335      keep these faces, re-roll the rest ("keep" alone: re-roll all)
-//! pos 1 2      p 12       keep the dice at these positions (1 to 5, as the dice are shown)
-//! roll         r          re-roll all five dice
-//! stop                    keep all five dice and score now
+//! pos 1 2      p 12       keep the dice at these positions (1 to 5, or 6 in a game of six dice)
+//! roll         r          re-roll all the dice
+//! stop                    keep all the dice and score now
 //! score fh     s fh       fill a box, by name or alias (`fh`, `3k`, `ss`, `ch`, ...)
 //! hint         ?          the ten best options of `yahtzee advise` for this position
 //! hint all     ? all      every option
@@ -70,13 +70,16 @@ pub enum CommandError {
     /// A keep of faces that are not dice (a 7, six dice). Fix: at most five faces 1 to 6.
     #[error(transparent)]
     Dice(#[from] DiceError),
-    /// A position that is not 1 to 5. Fix: the positions of the dice as shown, 1 to 5.
+    /// A position that is not one of the dice's. Fix: the positions of the dice as shown, 1
+    /// to the number of dice.
     #[error(
-        "{part} is not a position: positions are 1 to 5, as the dice are shown, e.g. `pos 1 2` or `p 12`"
+        "{part} is not a position: positions are 1 to {dice}, as the dice are shown, e.g. `pos 1 2` or `p 12`"
     )]
     NotAPosition {
         /// The part, quoted (`` `6` ``) through [`excerpt`], or `an empty part`.
         part: String,
+        /// The number of dice of the game.
+        dice: usize,
     },
     /// A position given twice. Fix: give each die once.
     #[error("position {position} is given twice: give each die once")]
@@ -86,24 +89,30 @@ pub enum CommandError {
     },
 }
 
-/// The list of commands, for `help`.
-pub const HELP: &str = "\
+/// The list of commands, for `help`, in a game of `dice` dice (five or six).
+pub fn help(dice: usize) -> String {
+    let all = crate::text::number_word(dice);
+    format!(
+        "\
 commands:
   keep 3 3 5  (or k 335)   keep these faces and re-roll the others; `keep` alone re-rolls all
-  pos 1 2     (or p 12)    keep the dice at these positions (1 to 5, as shown)
-  roll        (or r)       re-roll all five dice
-  stop                     keep all five dice and score now
+  pos 1 2     (or p 12)    keep the dice at these positions (1 to {dice}, as shown)
+  roll        (or r)       re-roll all {all} dice
+  stop                     keep all {all} dice and score now
   score fh    (or s fh)    fill a box, by name or short alias
   hint        (or ?)       the ten best options here, by expected final score (by
                            chance, when the coach plays for a target or to win)
   hint all    (or ? all)   every option here
   card                     show the score cards
-  quit                     end the game (the record keeps what was played)";
+  quit                     end the game (the record keeps what was played)"
+    )
+}
 
 /// Positions among `dice` dice given as `1 2`, `1,2` or `12` (the syntax of dice:
 /// [`split_numbers`]).
 fn positions(text: &str, dice: usize) -> Result<Vec<usize>, CommandError> {
     let not_a_position = |part: &str| CommandError::NotAPosition {
+        dice,
         part: if part.is_empty() {
             "an empty part".to_string()
         } else {
@@ -202,7 +211,7 @@ mod tests {
         let err = |line: &str| parse_command(line, DICE).unwrap_err().to_string();
         assert!(err("keep 7").contains("`7` is not a face"));
         assert!(err("keep 1 1 1 1 1 1").contains("6 faces given"));
-        assert!(err("p 6").contains("`6` is not a position"));
+        assert!(err("p 6").contains("`6` is not a position: positions are 1 to 5"));
         assert_eq!(
             err("p 1 1"),
             "position 1 is given twice: give each die once"
@@ -213,6 +222,24 @@ mod tests {
         assert_eq!(parse_command("  ", DICE), Err(CommandError::Empty));
         let long = format!("dance\n{}", "x".repeat(100_000));
         assert!(!err(&long).contains('\n') && err(&long).len() < 200);
+    }
+
+    /// Issue 45: the help of a game of six dice said "positions (1 to 5)" and "re-roll all
+    /// five dice", and its error "positions are 1 to 5".
+    #[test]
+    fn help_and_positions_count_the_game_s_dice() {
+        let six = help(6);
+        assert!(six.contains("positions (1 to 6, as shown)"), "{six}");
+        assert!(six.contains("re-roll all six dice"), "{six}");
+        assert!(six.contains("keep all six dice and score now"), "{six}");
+        assert!(!six.contains("five"), "{six}");
+        assert!(help(5).contains("re-roll all five dice"));
+        assert_eq!(
+            parse_command("p 6", 6),
+            Ok(PlayerCommand::KeepPositions(vec![6]))
+        );
+        let e = parse_command("p 7", 6).unwrap_err().to_string();
+        assert!(e.contains("positions are 1 to 6"), "{e}");
     }
 
     #[test]

@@ -399,7 +399,10 @@ impl Message {
         let name = |seat: usize| game.seats()[seat].name.as_str();
         Some(match self {
             Message::OpeningRolls => {
-                "Opening roll: everyone rolls all five dice, the highest total starts.".into()
+                format!(
+                    "Opening roll: everyone rolls all {} dice, the highest total starts.",
+                    crate::text::number_word(game.rules().dice().dice())
+                )
             }
             Message::OpeningRoll { seat, dice } => {
                 let name = name(*seat);

@@ -58,10 +58,11 @@ pub enum Illegal {
     /// A player's name is empty. Fix: give every player a name.
     #[error("empty player name: every player needs a name, e.g. alice, bob or bot")]
     EmptyName,
-    /// A player's name is too long or holds control characters or quotes. Fix: a name of at
-    /// most [`MAX_NAME_CHARS`] printable characters, without `"`.
+    /// A player's name is too long or holds quotes or characters that are not printable
+    /// (controls, bidirectional overrides, separators: [`crate::text::is_printable`]). Fix: a
+    /// name of at most [`MAX_NAME_CHARS`] printable characters, without `"`.
     #[error(
-        "player name `{name}` is not allowed: use at most 20 printable characters, without `\"`"
+        "player name `{name}` is not allowed: use at most 20 printable characters (no `\"`, control or format character such as U+202E)"
     )]
     BadName {
         /// The name, quoted through [`excerpt`].
@@ -213,8 +214,8 @@ pub enum Illegal {
         /// The dice showing.
         dice: Dice,
     },
-    /// A box filled with rolls left. Fix: stop first (keep all five dice).
-    #[error("rolls are left: keep all five dice (a `keep` line) to stop first")]
+    /// A box filled with rolls left. Fix: stop first (keep all the dice).
+    #[error("rolls are left: keep all the dice (a `keep` line) to stop first")]
     ScoreWithRollsLeft,
     /// A box filled before rolling. Fix: roll first.
     #[error("no box can be filled now: roll first")]
@@ -298,7 +299,7 @@ pub fn possessive(name: &str) -> String {
 pub const MAX_PLAYERS: usize = crate::stats::matches::MAX_SEATS;
 
 /// Checks the names of a table: one to [`MAX_PLAYERS`] seats, each name non-empty, at most [`MAX_NAME_CHARS`] printable
-/// characters without `"`, and no two alike in any case; a target only for a bot, from 0 to
+/// characters ([`crate::text::is_printable`]) without `"`, and no two alike in any case; a target only for a bot, from 0 to
 /// [`MAX_TARGET`]; a win policy only for a bot without a target, at a table of two or more.
 pub fn check_names(seats: &[Seat]) -> Result<(), Illegal> {
     if seats.is_empty() {
@@ -313,7 +314,8 @@ pub fn check_names(seats: &[Seat]) -> Result<(), Illegal> {
             return Err(Illegal::EmptyName);
         }
         if name.chars().count() > MAX_NAME_CHARS
-            || name.chars().any(|c| c.is_control() || c == '"')
+            || !crate::text::printable(name)
+            || name.contains('"')
             || name.trim() != name
         {
             return Err(Illegal::BadName {

@@ -111,7 +111,8 @@ pub fn parse_records(text: &[u8]) -> Result<Vec<GameRecord>, RatingError> {
     let mut starts: Vec<(usize, usize)> = Vec::new();
     let mut at = 0;
     for (n, line) in text.split_inclusive(|&b| b == b'\n').enumerate() {
-        if starts.is_empty() || is_header(line.trim_ascii()) {
+        // A record's header may follow a byte-order mark (files joined as they were saved).
+        if starts.is_empty() || is_header(crate::text::without_bom(line).trim_ascii()) {
             starts.push((n, at));
         }
         at += line.len();

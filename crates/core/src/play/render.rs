@@ -63,9 +63,13 @@ pub fn render_cards(seats: &[Seat], cards: &[ScoreCard]) -> String {
             }
         }
     }
-    if rules.has_yahtzee_bonus() {
+    // The bonus of a further five of a kind, named after its box (`yahtzee bonus`).
+    if let Some(five) = rules
+        .five_of_a_kind_box()
+        .filter(|_| rules.has_yahtzee_bonus())
+    {
         row(
-            "yahtzee bonus",
+            &format!("{} bonus", rules.boxes()[five].name()),
             cards
                 .iter()
                 .map(|c| (rules.yahtzee_bonus_points() * c.yahtzee_bonuses()).to_string())
@@ -108,5 +112,26 @@ mod tests {
         );
         assert_eq!(line("yahtzee bonus"), vec!["0", "100"]);
         assert_eq!(line("total"), vec!["2", "251"]);
+    }
+
+    /// Issue 45: the card row of the bonus of a further five of a kind said "yahtzee bonus"
+    /// in a game whose box is named `maxi`: it is named after the box.
+    #[test]
+    fn the_five_of_a_kind_bonus_row_is_named_after_its_box() {
+        let (_, yahtzee) = crate::game::rules::file::SHIPPED
+            .iter()
+            .find(|(name, _)| *name == "yahtzee")
+            .unwrap();
+        let text = yahtzee
+            .replace(
+                "name = \"yahtzee\"\ntitle = \"Yahtzee\"",
+                "name = \"maxi\"\ntitle = \"Maxi\"",
+            )
+            .replace("name = \"yahtzee\"", "name = \"house\"");
+        let rules = crate::game::rules::file::load(&text, None).unwrap();
+        let card = ScoreCard::parse(rules, "maxi=50", 0).unwrap();
+        let cards = render_cards(&[Seat::human("ann")], &[card]);
+        assert!(cards.contains("maxi bonus"), "{cards}");
+        assert!(!cards.contains("yahtzee"), "{cards}");
     }
 }

@@ -40,7 +40,7 @@ use crate::play::{DiceMode, Event, FinalScore, Game, Header, Illegal, SeatKind, 
 use crate::policy::expected::AdviceError;
 use crate::policy::pricing::{Decision, Evaluation, Pricer, Pricing, PricingError, evaluate};
 use crate::tables::expected::StrategyTable;
-use crate::text::{excerpt, plural};
+use crate::text::{excerpt, plural, without_bom};
 
 /// A record refused, with the line (from 1) and the reason. Each message says what the record
 /// should hold instead; the format is in `data/README-games.md`.
@@ -284,10 +284,11 @@ fn record_lines(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8], bool)> {
 }
 
 impl GameRecord {
-    /// Reads and checks a whole record, as bytes or text. A last line cut off in the middle
-    /// (no newline, and its JSON or UTF-8 ends early) ends the record early: the lines before
-    /// it are reviewed and [`GameRecord::cut_off`] says where. Any other malformed line
-    /// refuses the record.
+    /// Reads and checks a whole record, as bytes or text. A byte-order mark before the first
+    /// line is skipped ([`crate::text::without_bom`]), as `advise --batch` skips it. A last
+    /// line cut off in the middle (no newline, and its JSON or UTF-8 ends early) ends the
+    /// record early: the lines before it are reviewed and [`GameRecord::cut_off`] says where.
+    /// Any other malformed line refuses the record.
     pub fn parse(record: impl AsRef<[u8]>) -> Result<GameRecord, RecordError> {
         let mut header: Option<(usize, Header)> = None;
         let mut game: Option<Game> = None;
@@ -295,7 +296,7 @@ impl GameRecord {
         let mut decisions = Vec::new();
         let mut ended = false;
         let mut cut_off = None;
-        for (n, bytes, unterminated) in record_lines(record.as_ref()) {
+        for (n, bytes, unterminated) in record_lines(without_bom(record.as_ref())) {
             let text = match std::str::from_utf8(bytes) {
                 Ok(t) => t.trim(),
                 // A character cut in the middle, at the very end: the line was cut off.
@@ -1127,6 +1128,38 @@ mod tests {
         bytes.extend(b"\xff{}\n");
         let e = GameRecord::parse(&bytes).unwrap_err();
         assert_eq!(e, RecordError::NotUtf8 { line: 3 });
+    }
+
+    /// Issue 45: `review bom.jsonl` said "line 1: not a game header" for a record saved with
+    /// a byte-order mark, which `advise --batch` skips. A mark anywhere else is still refused.
+    #[test]
+    fn a_byte_order_mark_before_the_header_is_skipped() {
+        let text = format!("\u{feff}{}", [HEAD, ORDER, ROLL, KEEP].join("\n"));
+        let r = GameRecord::parse(&text).unwrap();
+        assert_eq!(
+            (r.decisions.len(), r.header.seats[0].name.as_str()),
+            (1, "ann")
+        );
+        let e = parse(&[HEAD, &format!("\u{feff}{ORDER}")]).unwrap_err();
+        assert_eq!(e.line(), Some(2), "{e}");
+    }
+
+    /// Issue 45: a record whose player is named U+202E + "tob" was reviewed, its name
+    /// printed raw (showing as "bot"). The referee's check of names refuses it.
+    #[test]
+    fn a_name_with_a_bidirectional_override_is_refused() {
+        for name in [
+            "\u{202e}tob",
+            "a\u{2028}b",
+            "a\u{85}b",
+            "a\u{7f}",
+            "a\u{200b}b",
+        ] {
+            let head = HEAD.replace("\"ann\"", &serde_json::to_string(name).unwrap());
+            let e = parse(&[&head]).unwrap_err();
+            assert_eq!(e.line(), Some(1), "{name:?}: {e}");
+            assert!(e.to_string().contains("is not allowed"), "{e}");
+        }
     }
 
     const ROLL: &str =

@@ -30,7 +30,7 @@ use crate::policy::win::MODEL;
 use crate::tables::set::TableSet;
 use crate::text::{excerpt, plural, probability};
 
-use super::command::{HELP, HINT_ROWS, HintRows, PlayerCommand, parse_command, resolve_keep};
+use super::command::{HINT_ROWS, HintRows, PlayerCommand, help, parse_command, resolve_keep};
 use super::host::{CoachObjective, Due, Front, Host, HostError, Message, PlayOptions, Standing};
 use super::record::{RecordFileError, RecordWriter};
 use super::render::render_cards;
@@ -211,7 +211,7 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
             CoachObjective::ExpectedScore => {}
         }
         if game.seats().iter().any(|s| s.kind == SeatKind::Human) {
-            writeln!(out, "{HELP}")?;
+            writeln!(out, "{}", help(game.rules().dice().dice()))?;
         }
         Ok(())
     }
@@ -353,7 +353,9 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
             let game = self.host.game();
             match command {
                 PlayerCommand::Quit => return Ok(false),
-                PlayerCommand::Help => writeln!(self.front.out, "{HELP}")?,
+                PlayerCommand::Help => {
+                    writeln!(self.front.out, "{}", help(game.rules().dice().dice()))?
+                }
                 PlayerCommand::Card => writeln!(
                     self.front.out,
                     "{}",

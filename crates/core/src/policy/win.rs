@@ -98,13 +98,24 @@ pub fn opponents_at_table(seat: usize, cards: &[ScoreCard]) -> Vec<Opponent> {
 }
 
 /// The name of the entry of an opponent's card that gives their Yahtzee bonuses
-/// ([`parse_opponent_card`]).
+/// ([`parse_opponent`]).
 pub const BONUS_ENTRY: &str = "yahtzee-bonus";
+
+/// The opponent of a card checked like the player's: still playing from it, or, when every
+/// box is filled, finished with its total (bonuses included): what `opponents_at_table` makes
+/// of a card at a table.
+pub fn opponent_of(card: Result<ScoreCard, CardError>) -> Result<Opponent, CardError> {
+    match card {
+        Ok(card) => Ok(Opponent::Playing(card)),
+        Err(CardError::Full { total }) => Ok(Opponent::Finished(total)),
+        Err(e) => Err(e),
+    }
+}
 
 /// Parses an opponent's card: the card syntax (`ones=3,full-house=25`), plus an optional
 /// entry `yahtzee-bonus=N` for the Yahtzee bonuses they have earned, checked like the
-/// player's card.
-pub fn parse_opponent_card(rules: Rules, text: &str) -> Result<ScoreCard, CardError> {
+/// player's card; a full card is a finished opponent ([`opponent_of`]).
+pub fn parse_opponent(rules: Rules, text: &str) -> Result<Opponent, CardError> {
     let mut boxes = Vec::new();
     let mut bonuses = 0;
     for entry in text.split(',').map(str::trim).filter(|e| !e.is_empty()) {
@@ -120,7 +131,7 @@ pub fn parse_opponent_card(rules: Rules, text: &str) -> Result<ScoreCard, CardEr
             _ => boxes.push(entry),
         }
     }
-    ScoreCard::parse(rules, &boxes.join(","), bonuses)
+    opponent_of(ScoreCard::parse(rules, &boxes.join(","), bonuses))
 }
 
 /// The distribution of a final score: `pmf[i]` is the chance of `lo + i` points.

@@ -236,8 +236,16 @@ impl Head {
         if bytes.len() < body_at {
             return Err(truncated(body_at as u64));
         }
-        let header: TableHeader = bincode::deserialize(&bytes[PREFIX..body_at])
-            .map_err(|e| origin.corrupt(format!("unreadable header: {e}")))?;
+        let header: TableHeader = bincode::deserialize(&bytes[PREFIX..body_at]).map_err(|e| {
+            // bincode's end of input has no message of its own ("io error: ").
+            let why = match &*e {
+                bincode::ErrorKind::Io(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => {
+                    "it ends before its last field".to_string()
+                }
+                other => other.to_string(),
+            };
+            origin.corrupt(format!("unreadable header: {why}"))
+        })?;
         Ok(Head {
             header,
             body_at: body_at as u64,

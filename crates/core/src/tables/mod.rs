@@ -59,15 +59,16 @@ impl std::fmt::Display for Origin {
     }
 }
 
-/// Errors in reading or writing a table. Each message says what is wrong and how to fix it,
-/// in words: the messages name no command or flag, since the fix depends on the front end
-/// (the binary adds the command that rebuilds the file, see [`TableError::needs_rebuild`]).
+/// Errors in reading or writing a table. Each message says what is wrong
+/// ([`TableError::problem`]) and how to fix it ([`TableError::fix`]), in words: the messages
+/// name no command or flag, since the fix depends on the front end (the binary follows the
+/// problem with its own fix, the command that rebuilds the file: see
+/// [`TableError::needs_rebuild`]).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum TableError {
     /// The file cannot be read (missing, a folder, no permission). Fix: build the table of
     /// the rules at that path, or give the path of an existing table.
-    #[error("cannot read table {path}: {cause}")]
     Read {
         /// The file.
         path: PathBuf,
@@ -76,7 +77,6 @@ pub enum TableError {
     },
     /// The file cannot be written (read-only or full folder, a file where a folder should
     /// be). Fix: write it to a writable folder.
-    #[error("cannot write table {path}: {cause}")]
     Write {
         /// The file.
         path: PathBuf,
@@ -86,15 +86,11 @@ pub enum TableError {
     /// The data does not start with the table [`MAGIC`](container::MAGIC): it is not a table
     /// at all (perhaps another file given by mistake, which must not be overwritten). Fix:
     /// give a table.
-    #[error("{origin} is not a yahtzee table (wrong magic bytes); give a strategy table file")]
     Magic {
         /// Where the data came from.
         origin: Origin,
     },
     /// The table was written in another format version. Fix: rebuild it with this program.
-    #[error(
-        "{origin} has table format version {got}, this program reads version {expected}; solve its rules again to rebuild it"
-    )]
     Version {
         /// Where the data came from.
         origin: Origin,
@@ -104,9 +100,6 @@ pub enum TableError {
         got: u32,
     },
     /// The data ends early (an interrupted copy, a full disk). Fix: rebuild it.
-    #[error(
-        "{origin} is truncated ({got} of {expected} bytes); solve its rules again to rebuild it"
-    )]
     Truncated {
         /// Where the data came from.
         origin: Origin,
@@ -116,7 +109,6 @@ pub enum TableError {
         got: u64,
     },
     /// The data is damaged or inconsistent. Fix: rebuild it.
-    #[error("{origin} is corrupted ({what}); solve its rules again to rebuild it")]
     Corrupt {
         /// Where the data came from.
         origin: Origin,
@@ -124,9 +116,6 @@ pub enum TableError {
         what: String,
     },
     /// The body's CRC-32 differs from the header's. Fix: rebuild it.
-    #[error(
-        "{origin} is corrupted (checksum {got:08x}, header says {expected:08x}); solve its rules again to rebuild it"
-    )]
     Checksum {
         /// Where the data came from.
         origin: Origin,
@@ -137,9 +126,6 @@ pub enum TableError {
     },
     /// A card the table does not hold: it was solved for a reduced game only (the last
     /// turns). Fix: solve the whole game.
-    #[error(
-        "the table holds no values for the card {filled} (it was solved for the last turns only); solve the whole game"
-    )]
     Unsolved {
         /// The card's mask of filled boxes.
         filled: BoxMask,
@@ -147,9 +133,6 @@ pub enum TableError {
     /// The table is sound but solves another objective (a target table where the
     /// expected-score table was asked for, say). Fix: give the table of the objective asked
     /// for.
-    #[error(
-        "{origin} holds a table of the objective `{got}`, not `{expected}`; use a table of `{expected}`"
-    )]
     WrongObjective {
         /// Where the data came from.
         origin: Origin,
@@ -160,7 +143,6 @@ pub enum TableError {
     },
     /// The table is sound but of other rules than asked for. Fix: use the table of the rules
     /// asked for, or ask about the rules of this table.
-    #[error("{origin} holds the table of {got}, not of {expected}; use a table of {expected}", expected = expected.label())]
     WrongRules {
         /// Where the data came from.
         origin: Origin,
@@ -173,7 +155,92 @@ pub enum TableError {
     },
 }
 
+impl std::fmt::Display for TableError {
+    /// The problem, then the fix in words when there is one: `X is truncated (...); solve
+    /// its rules again to rebuild it`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.problem())?;
+        match self.fix() {
+            Some(fix) => write!(f, "; {fix}"),
+            None => Ok(()),
+        }
+    }
+}
+
 impl TableError {
+    /// What is wrong, without the fix: what a front end with a fix of its own (a command
+    /// that rebuilds the file) follows with it, so that no message gives two.
+    pub fn problem(&self) -> String {
+        match self {
+            TableError::Read { path, cause } => {
+                format!("cannot read table {}: {cause}", path.display())
+            }
+            TableError::Write { path, cause } => {
+                format!("cannot write table {}: {cause}", path.display())
+            }
+            TableError::Magic { origin } => {
+                format!("{origin} is not a yahtzee table (wrong magic bytes)")
+            }
+            TableError::Version {
+                origin,
+                expected,
+                got,
+            } => format!(
+                "{origin} has table format version {got}, this program reads version {expected}"
+            ),
+            TableError::Truncated {
+                origin,
+                expected,
+                got,
+            } => format!("{origin} is truncated ({got} of {expected} bytes)"),
+            TableError::Corrupt { origin, what } => format!("{origin} is corrupted ({what})"),
+            TableError::Checksum {
+                origin,
+                expected,
+                got,
+            } => format!("{origin} is corrupted (checksum {got:08x}, header says {expected:08x})"),
+            TableError::Unsolved { filled } => format!(
+                "the table holds no values for the card {filled} (it was solved for the last turns only)"
+            ),
+            TableError::WrongObjective {
+                origin,
+                expected,
+                got,
+            } => format!("{origin} holds a table of the objective `{got}`, not `{expected}`"),
+            TableError::WrongRules {
+                origin,
+                expected,
+                got,
+                ..
+            } => format!(
+                "{origin} holds the table of {got}, not of {}",
+                expected.label()
+            ),
+        }
+    }
+
+    /// The fix in words, naming no command or flag (`solve its rules again to rebuild it`),
+    /// or `None` where the problem says it all (a file the system cannot read or write).
+    pub fn fix(&self) -> Option<String> {
+        match self {
+            TableError::Read { .. } | TableError::Write { .. } => None,
+            TableError::Magic { .. } => Some("give a strategy table file".to_string()),
+            TableError::Version { .. }
+            | TableError::Truncated { .. }
+            | TableError::Corrupt { .. }
+            | TableError::Checksum { .. } => {
+                Some("solve its rules again to rebuild it".to_string())
+            }
+            TableError::Unsolved { .. } => Some("solve the whole game".to_string()),
+            TableError::WrongObjective { expected, .. } => {
+                Some(format!("use a table of `{expected}`"))
+            }
+            TableError::WrongRules { expected, .. } => {
+                Some(format!("use a table of {}", expected.label()))
+            }
+        }
+    }
+
     /// The error with the data's origin set to the file `path` (for data read from it).
     pub fn at(self, path: &Path) -> TableError {
         let file = Origin::File(path.to_path_buf());

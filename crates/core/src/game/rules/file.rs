@@ -420,6 +420,18 @@ fn line_of(text: &str, offset: usize) -> usize {
         + 1
 }
 
+/// The line (from 1) of `text` whose key (before its `=`, or a table's header) has the most
+/// dotted parts.
+fn line_of_longest_key(text: &str) -> usize {
+    let parts = |line: &str| {
+        let key = line.split('=').next().unwrap_or("");
+        key.matches('.').count()
+    };
+    (text.lines().enumerate())
+        .max_by_key(|&(i, line)| (parts(line), std::cmp::Reverse(i)))
+        .map_or(1, |(i, _)| i + 1)
+}
+
 /// A field of a box, as read.
 type Field<T> = Option<Spanned<T>>;
 
@@ -532,9 +544,21 @@ struct RawBox {
 
 /// Reads and checks a rules file: its description, or its first mistake.
 pub fn parse(text: &str) -> Result<Description, RulesFileError> {
-    let raw: RawFile = toml::from_str(text).map_err(|e| RulesFileError {
-        line: e.span().map_or(1, |s| line_of(text, s.start)),
-        message: e.message().trim().replace('\n', " "),
+    let raw: RawFile = toml::from_str(text).map_err(|e| {
+        let message = e.message().trim().replace('\n', " ");
+        match e.span() {
+            Some(s) => RulesFileError {
+                line: line_of(text, s.start),
+                message,
+            },
+            // TOML's limit on a dotted key's parts comes without a place: the key of the
+            // most parts is it.
+            None if message == "recursion limit" => RulesFileError {
+                line: line_of_longest_key(text),
+                message: "a dotted key of 80 parts or more, more than TOML reads: the keys of a rules file are names like `dice` or `upper_bonus.points`".to_string(),
+            },
+            None => RulesFileError { line: 1, message },
+        }
     })?;
     Checker { text }.check(raw)
 }
@@ -596,10 +620,12 @@ impl Checker<'_> {
         max: usize,
     ) -> Result<String, RulesFileError> {
         let text = field.get_ref().trim();
-        if text.is_empty() || text.chars().count() > max || text.chars().any(char::is_control) {
+        if text.is_empty() || text.chars().count() > max || !crate::text::printable(text) {
             return self.error(
                 &field.span(),
-                format!("{what} must be one line of 1 to {max} characters"),
+                format!(
+                    "{what} must be one line of 1 to {max} printable characters (no control, format or line-separator character, such as U+202E)"
+                ),
             );
         }
         Ok(text.to_string())
@@ -1433,6 +1459,19 @@ mod tests {
             errors > 100 && loaded > 100,
             "{errors} errors, {loaded} loaded"
         );
+    }
+
+    /// Issue 45: a dotted key past TOML's limit of parts was said to be on line 1, wherever
+    /// it was.
+    #[test]
+    fn a_dotted_key_of_too_many_parts_is_named_at_its_line() {
+        let key = ["a"; 100].join(".");
+        let text = format!("name = \"x\"\ndice = 5\n\n{key} = 1\nrolls = 3\n");
+        let e = parse(&text).unwrap_err();
+        assert_eq!(e.line, 4, "{e}");
+        assert!(e.message.contains("dotted key"), "{e}");
+        let text = format!("name = \"x\"\n[{key}]\n");
+        assert_eq!(parse(&text).unwrap_err().line, 2);
     }
 
     /// Inputs that once panicked or could: never a panic, always an error or a description.

@@ -299,8 +299,8 @@ impl Scoring {
 }
 
 /// A number of dice in words: `five`, `six`.
-fn words(dice: usize) -> &'static str {
-    if dice == DICE { "five" } else { "six" }
+fn words(dice: usize) -> String {
+    crate::text::number_word(dice)
 }
 
 /// The best of two groups of different faces, `big` dice of one and `small` of another
