@@ -1054,10 +1054,11 @@ impl CardLanes {
         out: &mut [f64],
     ) {
         out.fill(0.0);
-        for j in 0..self.solved {
-            let (u, flag) = (usize::from(lanes.upper[j]), lanes.flag[j]);
+        let states = lanes.upper.iter().zip(&lanes.flag).zip(results);
+        for ((&u, &flag), &value) in states.take(self.solved) {
+            let u = usize::from(u);
             let row = &mut out[usize::from(flag) * layout.lanes..][..layout.lanes];
-            let w = results[j] - held_bonus(rules, u);
+            let w = value - held_bonus(rules, u);
             if self.shared & (1 << u) != 0 {
                 for t in set_bits(self.shared) {
                     row[t] = w;
