@@ -128,8 +128,8 @@ mkdir -p "$TABLES"
 log "our tables into $TABLES (yahtzee solve --rules yatzy / yahtzee)"
 setup solve-ours-yatzy env RAYON_NUM_THREADS="$THREADS" YAHTZEE_TABLE_DIR="$TABLES" "$OURS" solve --rules yatzy
 setup solve-ours-yahtzee env RAYON_NUM_THREADS="$THREADS" YAHTZEE_TABLE_DIR="$TABLES" "$OURS" solve --rules yahtzee
-OURS_YATZY_TABLE=$TABLES/yatzy.v3.table
-OURS_YAHTZEE_TABLE=$TABLES/yahtzee.v3.table
+OURS_YATZY_TABLE=$TABLES/yatzy.v4.table
+OURS_YAHTZEE_TABLE=$TABLES/yahtzee.v4.table
 for t in "$OURS_YATZY_TABLE" "$OURS_YAHTZEE_TABLE"; do
     [[ -f $t ]] || { log "expected our table at $t; found: $(ls "$TABLES")"; exit 1; }
 done
@@ -422,8 +422,8 @@ print("### Tables on disk")
 print()
 print("| table | size |")
 print("| --- | ---: |")
-print(f"| ours, Yatzy (`yatzy.v3.table`) | {mb(sizes['SIZE_OURS_YATZY'])} |")
-print(f"| ours, Yahtzee (`yahtzee.v3.table`) | {mb(sizes['SIZE_OURS_YAHTZEE'])} |")
+print(f"| ours, Yatzy (`yatzy.v4.table`) | {mb(sizes['SIZE_OURS_YATZY'])} |")
+print(f"| ours, Yahtzee (`yahtzee.v4.table`) | {mb(sizes['SIZE_OURS_YAHTZEE'])} |")
 print(f"| dlangk/yatzy state values (`all_states.bin`), used by lockstep and oracle | {mb(sizes['SIZE_PEER_TABLE'])} |")
 oracle_size = sizes["SIZE_PEER_ORACLE"]
 oracle_cell = f"{mb(oracle_size)} = {oracle_size / 2**30:.2f} GiB" if oracle_size else "not built"

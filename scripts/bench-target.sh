@@ -67,12 +67,12 @@ done
 mkdir -p "$YAHTZEE_TABLE_DIR"
 for i in $(seq 1 "$RUNS"); do
     run "expected-score yahtzee" "$WORK/yahtzee.table" solve --rules yahtzee --out "$WORK/yahtzee.table"
-    cp "$WORK/yahtzee.table" "$YAHTZEE_TABLE_DIR/yahtzee.v3.table"
+    cp "$WORK/yahtzee.table" "$YAHTZEE_TABLE_DIR/yahtzee.v4.table"
     run "target yahtzee" "$WORK/yahtzee.target" solve --rules yahtzee --objective target --out "$WORK/yahtzee.target"
     run "distribution yahtzee" "$WORK/yahtzee.distribution" solve --rules yahtzee --objective distribution --out "$WORK/yahtzee.distribution"
 done
-cp "$WORK/yahtzee.target" "$YAHTZEE_TABLE_DIR/yahtzee.target.v3.table"
-cp "$WORK/yahtzee.distribution" "$YAHTZEE_TABLE_DIR/yahtzee.distribution.v3.table"
+cp "$WORK/yahtzee.target" "$YAHTZEE_TABLE_DIR/yahtzee.target.v4.table"
+cp "$WORK/yahtzee.distribution" "$YAHTZEE_TABLE_DIR/yahtzee.distribution.v4.table"
 # Win advice: an opponent with 7 boxes open against a player with 7 open (the budget: 1 s a
 # query as a process), and both cards empty (the slowest case: the best response solved for
 # every card that can follow).

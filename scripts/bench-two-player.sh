@@ -63,7 +63,7 @@ run() {
     log "$label: ${wall}s wall, ${user}s user, $((peak / 1024)) MiB peak"
 }
 
-TABLE=$YAHTZEE_TABLE_DIR/yacht.two-player.v3.table
+TABLE=$YAHTZEE_TABLE_DIR/yacht.two-player.v4.table
 run "solve --two-player (optimal, optimal)" solve --rules yacht --two-player --json
 SOLVE_JSON=$(cat "$WORK/out")
 TABLE_BYTES=$(stat -c %s "$TABLE")

@@ -75,7 +75,7 @@ build() {
         done
     done
     for which in before after; do
-        mv "$WORK/$which.$rules.$objective" "$WORK/tables-$which/$rules.$objective.v3.table"
+        mv "$WORK/$which.$rules.$objective" "$WORK/tables-$which/$rules.$objective.v4.table"
     done
 }
 

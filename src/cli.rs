@@ -297,7 +297,8 @@ pub struct VerifyArgs {
     /// The table file to check.
     pub path: PathBuf,
     /// The rules file of a table of a rules file's rules (its header names them as
-    /// NAME-CHECKSUM, known once the file is loaded); a built-in rule set's table needs none.
+    /// NAME-DIGEST, known once the file is loaded); a built-in rule set's table needs none.
+    /// Given, the table is checked as a table of these rules: a table of others is refused.
     #[arg(long, value_name = "PATH", value_parser = parse_rules)]
     pub rules: Option<Rules>,
     /// Print the result as one JSON object.

@@ -10,9 +10,14 @@ macro_rules! note {
     }};
 }
 
+mod alloc;
 mod cli;
 mod cmd;
 mod plot;
+
+/// An allocation that fails is one line and exit status 2, never an abort (see [`alloc`]).
+#[global_allocator]
+static ALLOCATOR: alloc::OneLine = alloc::OneLine;
 
 use std::process::ExitCode;
 

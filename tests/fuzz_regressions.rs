@@ -20,6 +20,7 @@ fn body_at(bytes: &[u8]) -> usize {
 /// The header's last fields, from its end: the tail (`f64`), the index checksum and the
 /// body's checksum (`u32` each), the body's size (`u64`).
 const CHECKSUM_FROM_END: usize = 16;
+const INDEX_CHECKSUM_FROM_END: usize = 12;
 const BODY_SIZE_FROM_END: usize = 24;
 
 /// The Yacht (upper section first) table file with its header's body size set to
@@ -83,6 +84,13 @@ fn table_with_values_that_are_not_numbers_is_corrupt() {
     let at = body_at(&bytes);
     bytes[at + 8..at + 16].copy_from_slice(&f64::NAN.to_le_bytes());
     bytes[at + 16..at + 24].copy_from_slice(&f64::INFINITY.to_le_bytes());
+    // Yacht's 4096 values are one piece: its checksum, the index, ends the body.
+    let index_at = bytes.len() - 4;
+    let piece = crc32fast::hash(&bytes[at + 8..index_at]);
+    bytes[index_at..].copy_from_slice(&piece.to_le_bytes());
+    let index = crc32fast::hash(&bytes[index_at..]);
+    bytes[at - INDEX_CHECKSUM_FROM_END..at - INDEX_CHECKSUM_FROM_END + 4]
+        .copy_from_slice(&index.to_le_bytes());
     let checksum = crc32fast::hash(&bytes[at..]);
     bytes[at - CHECKSUM_FROM_END..at - CHECKSUM_FROM_END + 4]
         .copy_from_slice(&checksum.to_le_bytes());
@@ -98,21 +106,21 @@ fn table_with_values_that_are_not_numbers_is_corrupt() {
 
 /// Found by the fuzzer `table_bytes` on format 3 (2026-12-01, after 6,184 runs): a Yacht
 /// table whose header held a tail (a field of vector tables, 0 in an expected-score table)
-/// loaded, and wrote back other bytes than it was read from. A tail or an index checksum in
-/// an expected-score table's header now makes it corrupt.
+/// loaded, and wrote back other bytes than it was read from. A tail in an expected-score
+/// table's header now makes it corrupt; its index checksum (0 in format 3, the CRC-32 of
+/// the index of its pieces since format 4) is checked against the index.
 #[test]
 fn expected_score_table_with_a_tail_in_its_header_is_corrupt() {
-    for (from_end, field) in [(8, "tail"), (12, "index checksum")] {
+    for (from_end, field, message) in [
+        (8, "tail", "(header with a tail"),
+        (12, "index checksum", "(checksum"),
+    ] {
         let mut bytes = table(RuleSet::YACHT, Order::Any).to_bytes();
         let at = body_at(&bytes) - from_end;
         bytes[at + 3] = 0xf9;
-        assert!(
-            matches!(
-                StrategyTable::from_bytes(&bytes, &Rules::new(RuleSet::YACHT)),
-                Err(TableError::Corrupt { .. })
-            ),
-            "{field}"
-        );
+        let e = StrategyTable::from_bytes(&bytes, &Rules::new(RuleSet::YACHT)).unwrap_err();
+        assert!(e.needs_rebuild(), "{field}: {e}");
+        assert!(e.to_string().contains(message), "{field}: {e}");
         let dir = temp_dir();
         let path = join(dir.path(), "tail.table");
         std::fs::write(&path, &bytes).unwrap();
@@ -120,6 +128,6 @@ fn expected_score_table_with_a_tail_in_its_header_is_corrupt() {
             .args(["verify", &path_str(&path)])
             .output()
             .unwrap();
-        assert_bad_input(&o, "index checksum or a tail");
+        assert_bad_input(&o, message);
     }
 }

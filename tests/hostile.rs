@@ -235,7 +235,7 @@ fn env_var_is_checked(var: &str, bad: &[&str], needle: &str, good: &str) {
             .expect("the binary runs");
         assert_bad_input(&o, needle);
     }
-    assert!(!dir.path().join("yacht.v3.table").exists());
+    assert!(!dir.path().join("yacht.v4.table").exists());
     let o = yahtzee_in(dir.path())
         .env(var, good)
         .args(["solve", "--rules", "yacht"])
@@ -254,16 +254,185 @@ fn rayon_num_threads_gets_the_check_of_threads() {
     );
 }
 
-/// `$YAHTZEE_MEMORY_GIB` (the memory of the exact distribution's passes) is checked before
-/// any work: a bad value is refused in one line, never silently replaced by the default.
+/// `$YAHTZEE_MEMORY_GIB` (the memory this program may use) is checked before any work: a bad
+/// value is refused in one line, never silently replaced by the default.
 #[test]
 fn yahtzee_memory_gib_is_checked() {
     env_var_is_checked(
         "YAHTZEE_MEMORY_GIB",
         &["", "many", "0", "-2", "inf", "NaN"],
-        "$YAHTZEE_MEMORY_GIB: the memory of the exact distribution",
+        "$YAHTZEE_MEMORY_GIB: the memory this program may use must be a number of GiB",
         "2.5",
     );
+}
+
+/// The legal game too large for the machine of issue 45: Maxi Yatzy's 20 boxes and six dice,
+/// with four rolls a turn, an upper bonus of 100 at 126, a five-of-a-kind bonus and a forced
+/// Joker. Its dense table holds 2^20 cards x 127 upper totals x 2 flags = 266 million values,
+/// 1.98 GiB as `f64`, and its widest depth's rows 0.35 GiB more while solving.
+fn huge_rules(dir: &Path) -> String {
+    let maxi = include_str!("../data/rules/maxi-yatzy.toml");
+    let text = [
+        ("rolls = 3", "rolls = 4"),
+        (
+            "joker = \"none\"",
+            "joker = \"forced\"\nfive_of_a_kind_bonus = 100",
+        ),
+        (
+            "upper_bonus = { threshold = 84, points = 100 }",
+            "upper_bonus = { threshold = 126, points = 100 }",
+        ),
+        ("name = \"maxi-yatzy\"", "name = \"huge\""),
+    ]
+    .iter()
+    .fold(maxi.to_string(), |text, (from, to)| {
+        assert!(text.contains(from), "{from}");
+        text.replacen(from, to, 1)
+    });
+    let path = dir.join("huge.toml");
+    std::fs::write(&path, text).unwrap();
+    path_str(&path)
+}
+
+/// Runs the binary in `dir` (its table folder too) with the environment `env` and `args`,
+/// under `sh -c` with `limit` first (a `ulimit`), for at most 60 s: a game refused before
+/// any work ends at once, where its solve would take minutes.
+fn run_limited(dir: &Path, limit: &str, env: &[(&str, &str)], args: &[&str]) -> Output {
+    let mut command = format!("{limit} exec \"$0\"");
+    for i in 1..=args.len() {
+        command.push_str(&format!(" \"${{{i}}}\""));
+    }
+    let mut c = Command::new("sh");
+    c.arg("-c")
+        .arg(command)
+        .arg(env!("CARGO_BIN_EXE_yahtzee"))
+        .args(args)
+        .env("YAHTZEE_TABLE_DIR", dir)
+        .env_remove("YAHTZEE_MEMORY_GIB")
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let child = c.spawn().expect("sh runs");
+    finish_within(child, Duration::from_secs(60), &args.join(" "))
+}
+
+/// Issue 45, item 1: a game whose tables do not fit in the memory available is refused before
+/// any work, in one line naming what it needs and what there is, by every command that would
+/// solve or load its table; nothing is written.
+#[test]
+fn a_game_too_large_for_the_memory_is_refused_before_any_work() {
+    let dir = temp_dir();
+    let rules = huge_rules(dir.path());
+    let memory = [("YAHTZEE_MEMORY_GIB", "2")];
+    for args in [
+        vec!["solve", "--rules", &rules],
+        vec!["advise", "--rules", &rules, "--dice", "1,3,3,5,6,6"],
+        vec!["stats", "--rules", &rules],
+        vec!["simulate", "--rules", &rules, "--games", "10"],
+        vec!["export", "--rules", &rules, "--out", "x.csv"],
+    ] {
+        // Within `run_limited`'s minute: the solve alone would take minutes.
+        let o = run_limited(dir.path(), "", &memory, &args);
+        assert_bad_input(&o, "the expected-score table of huge-");
+        let err = stderr(&o);
+        assert!(
+            err.contains("(a value for each of its 266.3 million entries of cards, upper totals and flags, 2.0 GiB, and the rows of its widest depth, 358 MiB)"),
+            "{err}"
+        );
+        assert!(
+            err.contains("of memory, more than the 2.0 GiB that $YAHTZEE_MEMORY_GIB allows"),
+            "{err}"
+        );
+    }
+    // The solve's figure: its values, the rows of its widest depth and the program, 2.4 GiB
+    // (2.36 GiB at peak, results/memory-2026-12-06.md).
+    let o = run_limited(dir.path(), "", &memory, &["solve", "--rules", &rules]);
+    assert_bad_input(&o, "solving the expected-score table of huge-");
+    assert!(
+        stderr(&o).contains("needs 2.4 GiB of memory"),
+        "{}",
+        stderr(&o)
+    );
+    // Nothing was written but the rules file.
+    let mut left: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["huge.toml"]);
+}
+
+/// Issue 45, item 1 (`stats likewise`): `stats` of the game too large, with room for its
+/// table but not for the passes of its exact distribution (a frequency of the transform of
+/// each state of a depth at least), is refused before any table is built, naming what it
+/// needs; it once built the table, then aborted on an allocation.
+#[test]
+fn an_exact_distribution_too_large_for_the_memory_is_refused_before_any_work() {
+    let dir = temp_dir();
+    let rules = huge_rules(dir.path());
+    let memory = [("YAHTZEE_MEMORY_GIB", "3.5")];
+    let o = run_limited(dir.path(), "", &memory, &["stats", "--rules", &rules]);
+    assert_bad_input(&o, "the exact distribution of huge-");
+    let err = stderr(&o);
+    assert!(err.contains("(its expected-score table, 2.0 GiB, and at least a frequency of the transform of each of the "), "{err}");
+    assert!(
+        err.contains("of memory, more than the 3.5 GiB that $YAHTZEE_MEMORY_GIB allows"),
+        "{err}"
+    );
+    let left: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left, ["huge.toml"]);
+}
+
+/// Issue 45, item 1: under a cap on the process's memory (`ulimit -v`) the game too large is
+/// refused with the room left under the cap; and when `$YAHTZEE_MEMORY_GIB` promises more
+/// than the cap allows, the allocation that fails is one line and exit status 2, not Rust's
+/// "memory allocation of 2130706432 bytes failed", a backtrace and SIGABRT.
+#[test]
+fn an_allocation_that_fails_is_one_line_never_an_abort() {
+    let dir = temp_dir();
+    let rules = huge_rules(dir.path());
+    let cap = "ulimit -v 1500000 &&";
+    let o = run_limited(dir.path(), cap, &[], &["solve", "--rules", &rules]);
+    assert_bad_input(
+        &o,
+        "left under this process's address-space limit (ulimit -v)",
+    );
+    let o = run_limited(
+        dir.path(),
+        cap,
+        &[("YAHTZEE_MEMORY_GIB", "64")],
+        &["solve", "--rules", &rules],
+    );
+    // The notice of what the solve takes (a solve of more than a GiB), then one line.
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        o.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(
+        lines[0].starts_with("solving the expected-score table of huge-")
+            && lines[0].ends_with(", 2.4 GiB of memory and 738 MB on disk"),
+        "{err}"
+    );
+    assert!(
+        lines[1]
+            .starts_with("error: out of memory: 2130706432 bytes (1.98 GiB) more could not be had"),
+        "{err}"
+    );
+    assert!(!err.contains("memory allocation of"), "{err}");
+    assert!(!err.contains("backtrace"), "{err}");
+    assert!(!dir.path().join("huge.v4.table").exists());
 }
 
 /// `$YAHTZEE_SIMD` (the kernel's instruction set, for benchmarks) names one this processor has:
@@ -341,7 +510,7 @@ fn a_temporary_whose_writer_holds_its_lock_is_never_deleted() {
 fn solve_never_replaces_a_table_of_other_rules_or_another_objective() {
     let dir = temp_dir();
     let solve = |args: &[&str]| run_bytes(dir.path(), args, b"");
-    let yacht = dir.path().join("yacht.v3.table");
+    let yacht = dir.path().join("yacht.v4.table");
     let o = solve(&["solve", "--rules", "yacht"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let before = std::fs::read(&yacht).unwrap();
@@ -415,7 +584,7 @@ fn the_remedy_of_a_table_error_is_one_that_works() {
     let dir = temp_dir();
     let run = |args: &[&str]| run_bytes(dir.path(), args, b"");
     // A missing target table: the command suggested builds a target table there.
-    let target = dir.path().join("yacht.target.v3.table");
+    let target = dir.path().join("yacht.target.v4.table");
     let o = run(&["verify", &path_str(&target)]);
     assert_bad_input(
         &o,
@@ -426,8 +595,8 @@ fn the_remedy_of_a_table_error_is_one_that_works() {
     // The default table of yahtzee-plain holding yacht's: no --table was given to drop.
     let o = run(&["solve", "--rules", "yacht"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let yacht = dir.path().join("yacht.v3.table");
-    std::fs::copy(&yacht, dir.path().join("yahtzee-plain.v3.table")).unwrap();
+    let yacht = dir.path().join("yacht.v4.table");
+    std::fs::copy(&yacht, dir.path().join("yahtzee-plain.v4.table")).unwrap();
     let o = run(&["advise", "--rules", "yahtzee-plain", "--dice", "1,2,3,4,5"]);
     assert_bad_input(&o, "rebuild it with `yahtzee solve --rules yahtzee-plain`");
     assert!(!stderr(&o).contains("--table"), "{}", stderr(&o));
@@ -689,8 +858,8 @@ fn ctrl_c_during_a_build_ends_the_progress_bar_s_line() {
 fn a_table_longer_than_its_header_says_is_refused_before_its_body_is_read() {
     table(RuleSet::YACHT, Order::Any);
     let dir = temp_dir();
-    let path = dir.path().join("yacht.v3.table");
-    std::fs::copy(table_dir().join("yacht.v3.table"), &path).unwrap();
+    let path = dir.path().join("yacht.v4.table");
+    std::fs::copy(table_dir().join("yacht.v4.table"), &path).unwrap();
     // 8 GB of trailing bytes, sparse (no disk used): what `verify` once read whole.
     let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
     file.set_len(8 << 30).unwrap();

@@ -240,7 +240,7 @@ fn every_command_works_with_a_rules_file() {
     };
     let card = json(&run(&["rules", &file, "--json"]));
     let name = card["rules"].as_str().unwrap().to_string();
-    assert!(name.starts_with("yacht-4k40-") && name.len() == "yacht-4k40-".len() + 8);
+    assert!(name.starts_with("yacht-4k40-") && name.len() == "yacht-4k40-".len() + 16);
     assert_eq!(
         card["boxes"][7]["scores"],
         "at least 4 dice of one face: 40"
@@ -259,7 +259,7 @@ fn every_command_works_with_a_rules_file() {
     assert_eq!(advice["rules"], name.as_str());
     assert_eq!(advice["options"][0]["category"], "four-of-a-kind");
     assert_eq!(advice["options"][0]["points"], 40);
-    let table_file = path_str(&join(dir.path(), &format!("{name}.v3.table")));
+    let table_file = path_str(&join(dir.path(), &format!("{name}.v4.table")));
     let o = run(&["verify", "--rules", &file, &table_file]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains(&format!("holds the {name} table")));
@@ -267,7 +267,7 @@ fn every_command_works_with_a_rules_file() {
     let o = run(&["verify", &table_file]);
     assert_bad_input(
         &o,
-        "the rules of a rules file: give that file with --rules PATH",
+        "a game whose rules this command was not given (a rules file's); give that rules file with --rules PATH",
     );
     let value = load(&std::fs::read_to_string(&file).unwrap(), None)
         .map(|r| solve(&r).expected_score())

@@ -991,7 +991,7 @@ fn tables_load_once_with_their_status_and_the_target_table_of_yacht_builds_on_de
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    assert_eq!(names, ["yacht.target.v3.table", "yacht.v3.table"]);
+    assert_eq!(names, ["yacht.target.v4.table", "yacht.v4.table"]);
     // The advice with a target is the CLI's, from the same table.
     let line =
         r#"{"card": {"ones": 2, "twos": 8, "threes": 9}, "dice": [2, 2, 6, 2, 6], "target": 150}"#;
@@ -2434,7 +2434,7 @@ fn a_streamed_review_comes_decision_by_decision_and_ends_with_the_whole_review()
 )]
 fn cancel_stops_a_table_build_and_leaves_no_file() {
     table(RuleSet::YACHT, Order::Any);
-    let dir = util::dir_with_tables(&["yacht.v3.table"]);
+    let dir = util::dir_with_tables(&["yacht.v4.table"]);
     let server = Served::start_in(dir.path(), &["--rules", "yacht"]);
     let target = |server: &Served| -> Value {
         let (_, body) = server.get("/api/status");
@@ -2511,7 +2511,7 @@ fn cancel_stops_a_table_build_and_leaves_no_file() {
 )]
 fn lan_keeps_its_token_across_restarts_until_a_new_one_is_asked_for() {
     table(RuleSet::YACHT, Order::Any);
-    let dir = util::dir_with_tables(&["yacht.v3.table"]);
+    let dir = util::dir_with_tables(&["yacht.v4.table"]);
     let args = ["--host", "127.0.0.2", "--rules", "yacht"];
     let token_of = |url: &str| url.split("?token=").nth(1).expect("a token").to_string();
     let status_with = |server: &Served, token: &str| {

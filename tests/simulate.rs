@@ -177,7 +177,7 @@ fn simulate_rejects_bad_options() {
 
 #[test]
 fn simulate_never_overwrites_a_table_with_its_files() {
-    let table = table_dir().join("yacht.v3.table");
+    let table = table_dir().join("yacht.v4.table");
     crate::util::table(RuleSet::YACHT, Order::Any);
     let before = std::fs::read(&table).unwrap();
     for flag in ["--pmf", "--plot"] {

@@ -6,8 +6,11 @@ use std::io::{self, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
+use yahtzee_core::ScoreCard;
 use yahtzee_core::files;
+use yahtzee_core::game::rules::file::{load, parse};
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
+use yahtzee_core::policy::expected::Position;
 use yahtzee_core::tables::container::FORMAT_VERSION;
 use yahtzee_core::tables::expected::StrategyTable;
 use yahtzee_core::tables::{Origin, TableError};
@@ -244,7 +247,7 @@ fn damaged_default_table_gets_a_rebuild_command() {
             .status
             .success()
     );
-    let path = dir.path().join("yacht.v3.table");
+    let path = dir.path().join("yacht.v4.table");
     truncate(&path);
     let o = yahtzee_in(dir.path()).args(query).output().unwrap();
     assert_bad_input(&o, "is truncated");
@@ -338,7 +341,7 @@ fn advise_builds_a_missing_table_first_then_reuses_it() {
     let o = yahtzee_in(dir.path()).args(query).output().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("building it once"));
-    let path = dir.path().join("yacht.v3.table");
+    let path = dir.path().join("yacht.v4.table");
     assert!(path.exists());
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["rules"], "yacht");
@@ -584,7 +587,7 @@ fn a_table_path_that_is_not_a_table_is_never_suggested_for_overwrite() {
 #[test]
 fn a_cache_file_that_is_not_a_table_gets_a_rebuild_command() {
     let dir = temp_dir();
-    fs::write(dir.path().join("yacht.v3.table"), "").unwrap();
+    fs::write(dir.path().join("yacht.v4.table"), "").unwrap();
     let query = ["advise", "--rules", "yacht", "--dice", "12345"];
     let o = yahtzee_in(dir.path()).args(query).output().unwrap();
     assert_bad_input(&o, "is not a yahtzee table");
@@ -640,4 +643,284 @@ fn export_out_never_overwrites_a_table_or_the_table_it_reads() {
         help.contains("a strategy table or the table being read is never overwritten"),
         "{help}"
     );
+}
+
+/// Yacht's rules file under the name `name`, with `from` replaced by `to` in each pair.
+fn yacht_file(name: &str, changes: &[(&str, &str)]) -> String {
+    let yacht = include_str!("../data/rules/yacht.toml");
+    // The file's own name comes first; the yacht box's name after it is left alone.
+    let text = yacht.replacen("name = \"yacht\"", &format!("name = \"{name}\""), 1);
+    changes.iter().fold(text, |text, (from, to)| {
+        assert!(text.contains(from), "{from}");
+        text.replacen(from, to, 1)
+    })
+}
+
+/// The CRC-32 of the game a rules file describes: what named a rules file's game, and its
+/// tables, before table format 4.
+fn game_crc(text: &str) -> u32 {
+    crc32fast::hash(parse(text).unwrap().game_text().as_bytes())
+}
+
+/// `template` with its `ALIAS1` and `ALIAS2` made into two aliases of 40 letters such that the
+/// game it describes has the CRC-32 `target`: a CRC-32 of texts of one length is affine in
+/// their bits, so 80 letters each one of two one bit apart (`p` or `q`, `r` or `s`) set it by
+/// 32 equations over GF(2), solved by elimination: 81 checksums, no search.
+fn forge_aliases(template: &str, target: u32) -> String {
+    let text_of = |bits: u128| {
+        let alias = |from: usize, letters: [char; 2]| -> String {
+            (0..40)
+                .map(|i| letters[((bits >> (from + i)) & 1) as usize])
+                .collect()
+        };
+        template
+            .replace("ALIAS1", &alias(0, ['p', 'q']))
+            .replace("ALIAS2", &alias(40, ['r', 's']))
+    };
+    let base = game_crc(&text_of(0));
+    // A basis of the letters' effects, each with a distinct highest bit (highest first), and
+    // the letters that make it.
+    let mut basis: Vec<(u32, u128)> = Vec::new();
+    let reduce = |basis: &[(u32, u128)], mut effect: u32, mut letters: u128| {
+        for &(b, l) in basis {
+            if effect ^ b < effect {
+                effect ^= b;
+                letters ^= l;
+            }
+        }
+        (effect, letters)
+    };
+    for i in 0..80 {
+        let (effect, letters) = reduce(&basis, game_crc(&text_of(1 << i)) ^ base, 1 << i);
+        if effect != 0 {
+            basis.push((effect, letters));
+            basis.sort_by_key(|b| std::cmp::Reverse(b.0));
+        }
+    }
+    let (left, letters) = reduce(&basis, target ^ base, 0);
+    assert_eq!(left, 0, "the letters reach every checksum");
+    let forged = text_of(letters);
+    assert_eq!(game_crc(&forged), target);
+    forged
+}
+
+/// The best option's expected final score in the JSON advice of `o`.
+fn best_value(o: &std::process::Output) -> f64 {
+    assert!(o.status.success(), "{}", stderr(o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(o)).unwrap();
+    v["options"][0]["expected_final"].as_f64().unwrap()
+}
+
+/// Issue 45, item 2: two rules files whose games differ but whose CRC-32 was forged to
+/// collide (Yacht named `collide`, and a Yacht whose Yacht box is worth 10 with two aliases
+/// forged) each get a table of their own, and a table's header naming one game with the
+/// digest of another is refused: a game is identified by the SHA-256 of its description.
+#[test]
+fn rules_forged_to_collide_under_a_crc32_get_tables_of_their_own() {
+    let dir = temp_dir();
+    let a = yacht_file("collide", &[]);
+    let b = forge_aliases(
+        &yacht_file(
+            "collide",
+            &[
+                (
+                    "aliases = [\"y\"]",
+                    "aliases = [\"y\", \"ALIAS1\", \"ALIAS2\"]",
+                ),
+                ("points = 50", "points = 10"),
+            ],
+        ),
+        game_crc(&a),
+    );
+    assert!(!parse(&a).unwrap().same_game(&parse(&b).unwrap()));
+    let (a_path, b_path) = (dir.path().join("A.toml"), dir.path().join("B.toml"));
+    fs::write(&a_path, &a).unwrap();
+    fs::write(&b_path, &b).unwrap();
+    let advise = |rules: &Path| {
+        yahtzee_in(dir.path())
+            .args(["advise", "--dice", "1,3,3,5,6", "--json", "--rules"])
+            .arg(rules)
+            .output()
+            .unwrap()
+    };
+    let own_value = |text: &str| {
+        let rules = load(text, None).unwrap();
+        let (table, _) = StrategyTable::solve(&rules, Default::default(), &|_, _| {});
+        let position = Position {
+            card: ScoreCard::new(rules),
+            dice: "1,3,3,5,6".parse().unwrap(),
+            rolls_left: 2,
+        };
+        yahtzee_core::advise(&table, &position).unwrap().options[0].expected_final
+    };
+    // A first, then B: each answers from its own table.
+    let a_value = best_value(&advise(&a_path));
+    let b_value = best_value(&advise(&b_path));
+    assert!((a_value - own_value(&a)).abs() < 1e-9, "{a_value}");
+    assert!((b_value - own_value(&b)).abs() < 1e-9, "{b_value}");
+    assert!((a_value - b_value).abs() > 1.0, "{a_value} {b_value}");
+    let tables: Vec<String> = names(dir.path())
+        .into_iter()
+        .filter(|n| n.ends_with(".table"))
+        .collect();
+    assert_eq!(tables.len(), 2, "{tables:?}");
+    let (a_name, b_name) = (load(&a, None).unwrap(), load(&b, None).unwrap());
+    let (a_name, b_name) = (a_name.set.name(), b_name.set.name());
+    assert_ne!(a_name, b_name);
+    let a_table = dir.path().join(format!("{a_name}.v{FORMAT_VERSION}.table"));
+    let b_table = dir.path().join(format!("{b_name}.v{FORMAT_VERSION}.table"));
+    // `verify` with B's rules refuses A's table, naming both games.
+    let o = yahtzee_in(dir.path())
+        .arg("verify")
+        .arg(&a_table)
+        .arg("--rules")
+        .arg(&b_path)
+        .output()
+        .unwrap();
+    assert_bad_input(&o, &format!("holds the table of {a_name}, not of {b_name}"));
+    // A's table with B's name written into its header (names of one length): the name is
+    // B's, the digest A's, and the table is refused, never used for B.
+    let forged: Vec<u8> = {
+        let bytes = fs::read(&a_table).unwrap();
+        let at = bytes
+            .windows(a_name.len())
+            .position(|w| w == a_name.as_bytes())
+            .unwrap();
+        let mut bytes = bytes;
+        bytes[at..at + b_name.len()].copy_from_slice(b_name.as_bytes());
+        bytes
+    };
+    fs::write(&b_table, forged).unwrap();
+    let o = advise(&b_path);
+    assert_bad_input(
+        &o,
+        &format!("holds the table of another game named {b_name}, not of {b_name}"),
+    );
+    let b_rules = load(&b, None).unwrap();
+    let e = StrategyTable::load(&b_table, &b_rules).unwrap_err();
+    assert!(
+        matches!(e, TableError::WrongRules { found: None, .. }),
+        "{e:?}"
+    );
+}
+
+/// Two small games of rules files: the six upper boxes (`s6`), and those and a Choice
+/// (`mid6`).
+fn small_games(dir: &Path) -> (PathBuf, PathBuf) {
+    let upper: String = include_str!("../data/rules/yacht.toml")
+        .split("\n[[box]]")
+        .take(7)
+        .collect::<Vec<_>>()
+        .join("\n[[box]]");
+    let s6 = upper.replacen("name = \"yacht\"", "name = \"s6\"", 1);
+    let mid6 = format!(
+        "{}\n[[box]]\nname = \"choice\"\ntitle = \"Choice\"\nkind = \"chance\"\n",
+        upper.replacen("name = \"yacht\"", "name = \"mid6\"", 1)
+    );
+    let (s6_path, mid6_path) = (dir.join("s6.toml"), dir.join("mid6.toml"));
+    fs::write(&s6_path, s6).unwrap();
+    fs::write(&mid6_path, mid6).unwrap();
+    (s6_path, mid6_path)
+}
+
+/// Issue 45, item 3: `verify` of a sound table of a rules file's game says which game it
+/// holds and to give its rules file (not "corrupted"); with another game's rules file it
+/// says which game the table holds and which was asked for; a damaged one is rebuilt by a
+/// command that works.
+#[test]
+fn verify_of_a_rules_file_table_names_its_game_and_a_fix_that_works() {
+    let dir = temp_dir();
+    let (s6, mid6) = small_games(dir.path());
+    let (s6_file, mid6_file) = (path_str(&s6), path_str(&mid6));
+    let table = path_str(&dir.path().join("mid6.table"));
+    let run = |args: &[&str]| yahtzee_in(dir.path()).args(args).output().unwrap();
+    let o = run(&["solve", "--rules", &mid6_file, "--out", &table]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let name_of = |path: &Path| {
+        load(&fs::read_to_string(path).unwrap(), None)
+            .unwrap()
+            .set
+            .name()
+    };
+    let (mid6_name, s6_name) = (name_of(&mid6), name_of(&s6));
+    // Sound, without its rules: which game, and the fix.
+    let o = run(&["verify", &table]);
+    assert_bad_input(
+        &o,
+        &format!(
+            "holds the expected-score table of {mid6_name}, a game whose rules this command was not given (a rules file's); give that rules file with --rules PATH"
+        ),
+    );
+    assert!(!stderr(&o).contains("corrupted"), "{}", stderr(&o));
+    // The fix works.
+    let o = run(&["verify", &table, "--rules", &mid6_file]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains(&format!("holds the {mid6_name} table")),
+        "{}",
+        stdout(&o)
+    );
+    // With another game's rules file.
+    let o = run(&["verify", "--rules", &s6_file, &table]);
+    assert_bad_input(
+        &o,
+        &format!("holds the table of {mid6_name}, not of {s6_name}"),
+    );
+    assert!(!stderr(&o).contains("corrupted"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("give --rules the rules file of that game"),
+        "{}",
+        stderr(&o)
+    );
+    // Damaged: the rebuild names the rules file to give, and works with it.
+    truncate(&dir.path().join("mid6.table"));
+    let o = run(&["verify", &table]);
+    assert_bad_input(&o, "is truncated");
+    let words: Vec<String> = suggested_command(&stderr(&o))
+        .into_iter()
+        .map(|w| if w == "FILE" { mid6_file.clone() } else { w })
+        .collect();
+    assert!(words.contains(&mid6_file), "{words:?}");
+    let o = yahtzee_in(dir.path()).args(&words[1..]).output().unwrap();
+    assert!(o.status.success(), "`{}`: {}", words.join(" "), stderr(&o));
+    let o = run(&["verify", &table, "--rules", &mid6_file]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// Issue 45, item 1: a table read in part (the rows of a position's card and the cards after
+/// it) advises exactly as the whole table, holding a small part of its values; it is never
+/// written.
+#[test]
+fn a_table_read_in_part_advises_as_the_whole_table() {
+    let rules = Rules::new(RuleSet::YAHTZEE);
+    let whole = table(RuleSet::YAHTZEE, Order::Any);
+    let path = table_dir().join(yahtzee_core::tables::expected::default_table_name(&rules));
+    let full = rules.full_mask();
+    for filled in (0..full).step_by(331).chain([0, full & !1]) {
+        let part = StrategyTable::load_cards(&path, &rules, &[filled]).unwrap();
+        assert!(!part.is_whole());
+        assert!(part.values().len() * 100 < whole.values().len());
+        assert_eq!(part.checksum(), whole.checksum());
+        let boxes: Vec<(usize, u32)> = (0..rules.box_count())
+            .filter(|b| filled & (1 << b) != 0)
+            .map(|b| (b, rules.possible_scores(b)[0]))
+            .collect();
+        let card = ScoreCard::from_boxes(rules, &boxes, 0).unwrap();
+        for (dice, rolls_left) in [("1,3,3,5,6", 2), ("6,6,6,6,6", 0), ("2,3,4,5,5", 1)] {
+            let position = Position {
+                card: card.clone(),
+                dice: dice.parse().unwrap(),
+                rolls_left,
+            };
+            assert_eq!(
+                yahtzee_core::advise(&part, &position),
+                yahtzee_core::advise(whole, &position),
+                "{filled:#x} {dice} {rolls_left}"
+            );
+        }
+    }
+    let part = StrategyTable::load_cards(&path, &rules, &[0]).unwrap();
+    let dir = temp_dir();
+    assert!(part.save(&dir.path().join("t.table")).is_err());
+    assert!(names(dir.path()).is_empty());
 }

@@ -507,7 +507,7 @@ fn two_player_table_verifies_and_refuses_damage() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
         stdout(&o).starts_with(&format!(
-            "ok: {path_text} holds the two-player table of yacht (upper first) (format v3, plies 1 to 9"
+            "ok: {path_text} holds the two-player table of yacht (upper first) (format v4, plies 1 to 9"
         )),
         "{}",
         stdout(&o)

@@ -3,10 +3,10 @@
 //! `StrategyTable::from_bytes` (the table of given rules, what every other command calls,
 //! through `load`). No panic, and each error is one line.
 //!
-//! A mutated file almost never keeps its CRC-32, so each input is also tried with the
-//! checksum in its header recomputed over its body (the checksum is followed by the index
-//! checksum and the tail, 12 bytes, at the end of the header): that copy gets past the
-//! checksum to the checks of the values. A table that loads
+//! A mutated file almost never keeps its CRC-32, so each input is also tried with its
+//! checksums recomputed (the header's checksum of the body, followed by the index checksum
+//! and the tail, 12 bytes, at the end of the header; and each piece's checksum in the index
+//! at the end of the body): that copy gets past the checksums to the checks of the values. A table that loads
 //! writes back the same bytes, and serves advice and batch answers without a panic, whatever
 //! its values are.
 
@@ -18,7 +18,7 @@ use yahtzee_core::game::dice::Dice;
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::game::state::ScoreCard;
 use yahtzee_core::policy::expected::{Position, advise};
-use yahtzee_core::tables::expected::StrategyTable;
+use yahtzee_core::tables::expected::{PIECE_VALUES, StrategyTable};
 use yahtzee_core::tables::container::MAGIC;
 use yahtzee_core::tables::container::read_header;
 use yahtzee_core::tables::set::TableSet;
@@ -27,8 +27,10 @@ use yahtzee_fuzz::check_message;
 /// Bytes before the header: the magic, the version and the header's size.
 const PREFIX: usize = MAGIC.len() + 8;
 
-/// `bytes` with the header's checksum set to the CRC-32 of the body, when the header's
-/// size leaves room for it.
+/// `bytes` sealed again, when the header's size leaves room for its checksums: a body laid
+/// out as an expected-score table's (a count, that many values, the CRC-32 of each piece of
+/// `PIECE_VALUES` values) gets its pieces' checksums and its index's (the header's index
+/// checksum) recomputed, then the header's checksum is set to the CRC-32 of the body.
 fn with_checksum(bytes: &[u8]) -> Option<Vec<u8>> {
     let size = bytes.get(MAGIC.len() + 4..PREFIX)?;
     let size = u32::from_le_bytes(size.try_into().ok()?) as usize;
@@ -37,7 +39,23 @@ fn with_checksum(bytes: &[u8]) -> Option<Vec<u8>> {
         return None;
     }
     let mut fixed = bytes.to_vec();
-    let checksum = crc32fast::hash(&bytes[body_at..]);
+    let body_len = (bytes.len() - body_at) as u64;
+    if let Some(count) = bytes.get(body_at..body_at + 8) {
+        let count = u64::from_le_bytes(count.try_into().ok()?);
+        let pieces = count.div_ceil(PIECE_VALUES as u64);
+        let values = count.checked_mul(8).and_then(|v| v.checked_add(8));
+        if values.and_then(|v| v.checked_add(4 * pieces)) == Some(body_len) {
+            let index_at = body_at + values? as usize;
+            let index: Vec<u8> = bytes[body_at + 8..index_at]
+                .chunks(8 * PIECE_VALUES)
+                .flat_map(|piece| crc32fast::hash(piece).to_le_bytes())
+                .collect();
+            fixed[index_at..].copy_from_slice(&index);
+            let index_checksum = crc32fast::hash(&index);
+            fixed[body_at - 12..body_at - 8].copy_from_slice(&index_checksum.to_le_bytes());
+        }
+    }
+    let checksum = crc32fast::hash(&fixed[body_at..]);
     fixed[body_at - 16..body_at - 12].copy_from_slice(&checksum.to_le_bytes());
     Some(fixed)
 }

@@ -152,9 +152,10 @@ impl Observer for Stderr {
         };
         match event {
             Event::Building { path } => eprintln!(
-                "no {what} for {} at {}: building it once",
+                "no {what} for {} at {}: building it once ({})",
                 rules.label(),
-                path.display()
+                path.display(),
+                kind.build_cost(rules)
             ),
             Event::NotSaved { error, .. } => eprintln!(
                 "warning: the {what} was built but not saved, so it is built again next time ({error})"
@@ -340,6 +341,8 @@ fn stats<'py>(
     at_least: Vec<i64>,
 ) -> PyResult<(Bound<'py, PyArray1<f64>>, String)> {
     let at_least = thresholds(&at_least)?;
+    // Refused before any work when its passes cannot fit in the memory available.
+    yahtzee_core::stats::check_exact(table.ev().rules()).map_err(value_error)?;
     let (report, tally) = py.detach(|| report::stats(table.ev(), &at_least, &|_, _| {}));
     let total = tally.total();
     let pmf: Vec<f64> = tally.score.iter().map(|m| m / total).collect();

@@ -42,12 +42,21 @@ pub fn run(args: &AdviseArgs) -> Result<()> {
     };
     let objective = objective(args, rules)?;
     policy::check_objective(&tables, &objective)?;
-    // The table of the rules first, whatever the objective: a missing one is built with its
-    // own bar before any other.
-    tables.ev()?;
+    // The expected score of one position reads the rows of its card and the next: of a game
+    // whose table takes gigabytes, those alone are read (`TableSet::ev_for`).
+    let part;
+    let tables = if objective == Objective::ExpectedScore {
+        part = TableSet::of_expected_score(tables.ev_for(&[position.card.filled()])?);
+        &part
+    } else {
+        // The table of the rules first, whatever the objective: a missing one is built with
+        // its own bar before any other.
+        tables.ev()?;
+        &tables
+    };
     let bar = matches!(objective, Objective::TwoPlayer { .. })
         .then(|| super::progress_bar("solving the rest of the game", "pairs"));
-    let answer = policy::advise(&tables, &position, &objective, &|done, total| {
+    let answer = policy::advise(tables, &position, &objective, &|done, total| {
         if let Some(bar) = &bar {
             bar.set_length(total);
             bar.set_position(done);
@@ -63,7 +72,7 @@ pub fn run(args: &AdviseArgs) -> Result<()> {
         Answer::Win(advice) => render_win(advice),
         Answer::TwoPlayer(advice) => render_two_player(advice),
     };
-    let stamped = yahtzee_core::report::stamped_by(&answer, &tables);
+    let stamped = yahtzee_core::report::stamped_by(&answer, tables);
     super::print_result(args.json, &stamped, |out| out.write_all(text.as_bytes()))
 }
 

@@ -137,10 +137,10 @@ pub fn check_thread_env() -> Result<()> {
         })
 }
 
-/// Checks `$YAHTZEE_MEMORY_GIB`, the memory of the exact distribution's passes
-/// ([`yahtzee_core::stats::memory_gib`]): a number of GiB above 0 (or unset).
+/// Checks `$YAHTZEE_MEMORY_GIB`, the memory this program may use
+/// ([`yahtzee_core::memory::memory_gib`]): a number of GiB above 0 (or unset).
 pub fn check_memory_env() -> Result<()> {
-    use yahtzee_core::stats::{MEMORY_ENV, memory_gib};
+    use yahtzee_core::memory::{MEMORY_ENV, memory_gib};
     let Some(value) = std::env::var_os(MEMORY_ENV) else {
         return Ok(());
     };

@@ -17,7 +17,7 @@ pub fn run(args: &RulesCardArgs) -> Result<()> {
     };
     if args.toml {
         let mut description = Description::of(rules.set, rules.order);
-        // A rules file's rule set is named NAME-CHECKSUM; its file says NAME.
+        // A rules file's rule set is named NAME-DIGEST; its file says NAME.
         if rules.set.file.is_some()
             && let Some((name, _)) = description.name.rsplit_once('-')
         {

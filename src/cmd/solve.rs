@@ -1,6 +1,6 @@
 //! `yahtzee solve`: solve a rule set and save its table.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -9,13 +9,14 @@ use anyhow::Result;
 use super::RulesFrom;
 use crate::cli::{ObjectiveArg, PlayerArg, SolveArgs};
 use yahtzee_core::report::{self, TargetReport};
+use yahtzee_core::solve::two_player::Ties;
 use yahtzee_core::solve::vector::{DISTRIBUTION, TARGET, VectorObjective};
 use yahtzee_core::tables::expected::{
     EXPECTED_SCORE, StrategyTable, default_table_path, default_table_path_of,
 };
-use yahtzee_core::tables::set::{TableKind, check_fits};
+use yahtzee_core::tables::set::{Need, TableKind, check_fits_need};
 use yahtzee_core::tables::vector::VectorTable;
-use yahtzee_core::text::{chance, excerpt};
+use yahtzee_core::text::chance;
 use yahtzee_core::{Rules, State};
 
 pub fn run(args: &SolveArgs) -> Result<()> {
@@ -31,7 +32,22 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         (false, ObjectiveArg::Distribution) => TableKind::Distribution,
         (false, _) => TableKind::ExpectedScore,
     };
-    check_fits(&rules, kind).map_err(anyhow::Error::msg)?;
+    let need = match kind {
+        TableKind::TwoPlayer if args.ties => Need::two_player(&rules, Ties::Carried),
+        _ => kind.need(&rules),
+    };
+    check_fits_need(&rules, kind, &need).map_err(anyhow::Error::msg)?;
+    check_out(args.out.as_deref(), &rules, kind.name())?;
+    // What the solve will take, beside its bar: for a person at a terminal, and for every
+    // solve of more than a few seconds or a GiB.
+    if std::io::stderr().is_terminal() || need.cpu_seconds > 10.0 || need.build_memory > 1 << 30 {
+        note!(
+            "solving the {} table of {}: {}",
+            kind.name(),
+            rules.label(),
+            need.words()
+        );
+    }
     if args.two_player {
         return run_two_player(args, rules, &pool);
     }
@@ -75,9 +91,6 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     Ok(())
 }
 
-/// The most memory the solve of saved rolls may take for its two depths of values.
-const SAVED_MEMORY_LIMIT: u64 = 12 << 30;
-
 /// `solve` of a game with saved rolls: the exact expected score from the start, every
 /// reachable state solved, two depths held at a time; no table is written yet.
 fn run_saved(args: &SolveArgs, rules: Rules, pool: &rayon::ThreadPool) -> Result<()> {
@@ -90,15 +103,16 @@ fn run_saved(args: &SolveArgs, rules: Rules, pool: &rayon::ThreadPool) -> Result
         );
     }
     let gib = |b: u64| b as f64 / f64::from(1u32 << 30);
-    let peak = peak_bytes(&rules);
-    if peak > SAVED_MEMORY_LIMIT {
-        anyhow::bail!(
-            "{} with saved rolls would hold {:.1} GiB of values at once (two depths of its cards, a row per number of rolls saved), more than the {:.0} GiB allowed; fewer boxes, dice or rolls a turn make it smaller",
-            rules.label(),
-            gib(peak),
-            gib(SAVED_MEMORY_LIMIT)
-        );
-    }
+    // Two depths of values, a row per number of rolls saved, and the program beside them.
+    let peak = peak_bytes(&rules) + yahtzee_core::tables::set::BASE_MEMORY;
+    yahtzee_core::memory::check(
+        peak,
+        &format!(
+            "solving {} with saved rolls (two depths of its cards, a row per number of rolls saved)",
+            rules.label()
+        ),
+    )
+    .map_err(anyhow::Error::msg)?;
     eprintln!(
         "solving {} with saved rolls: up to {:.1} GiB of memory",
         rules.label(),
@@ -281,26 +295,24 @@ pub fn write_target(out: &mut dyn Write, report: &TargetReport) -> std::io::Resu
     writeln!(out, "{what}  {}", reach.join("  "))
 }
 
-/// Refuses an `--out` in a missing folder (as every output), or that holds a table of other
-/// rules or another objective than the one about to be solved, before any work: a solve
-/// replaces a table of its own kind (a stale or damaged one), never another
-/// (`--out yahtzee.v3.table` by mistake in a yacht solve).
+/// Refuses an `--out` in a missing folder or that is not a regular file (as every output),
+/// or that holds a table of other rules or another objective than the one about to be
+/// solved, before any work: a solve replaces a table of its own kind (a stale or damaged
+/// one), never another (`--out yahtzee.v4.table` by mistake in a yacht solve).
 fn check_out(out: Option<&Path>, rules: &Rules, objective: &str) -> Result<()> {
     let Some(path) = out else {
         return Ok(());
     };
     yahtzee_core::files::check_folder_of(path)
+        .and_then(|()| yahtzee_core::files::output_path(path).map(drop))
         .map_err(|e| anyhow::anyhow!("cannot write --out {}: {e}", path.display()))?;
     let Some(header) = yahtzee_core::tables::container::header_of_file(path) else {
         return Ok(());
     };
-    if header.rules() == Some(*rules) && header.objective == objective {
+    if header.is_of(rules) && header.objective == objective {
         return Ok(());
     }
-    let held = match header.rules() {
-        Some(held) => held.label(),
-        None => excerpt(&header.rules),
-    };
+    let held = header.rules_label();
     anyhow::bail!(
         "--out {} holds the {} table of {held}, which a solve of the {objective} table of {} never replaces: give another --out, or delete that file first",
         path.display(),
@@ -315,7 +327,7 @@ fn run_two_player(
     rules: yahtzee_core::Rules,
     pool: &rayon::ThreadPool,
 ) -> Result<()> {
-    use yahtzee_core::solve::two_player::{Game, Player, Ties, check_rules};
+    use yahtzee_core::solve::two_player::{Game, Player, check_rules};
     use yahtzee_core::tables::two_player::solve_report;
     check_rules(&rules)?;
     let player = |arg: PlayerArg| -> Result<Player> {

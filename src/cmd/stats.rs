@@ -19,7 +19,7 @@ use yahtzee_core::stats::distribution::Summary;
 use yahtzee_core::stats::distribution::Tally;
 use yahtzee_core::tables::expected::StrategyTable;
 use yahtzee_core::tables::expected::{default_table_path, default_table_path_of};
-use yahtzee_core::tables::set::TablePaths;
+use yahtzee_core::tables::set::{TableKind, TablePaths};
 use yahtzee_core::text::probability;
 
 pub fn run(args: &StatsArgs) -> Result<()> {
@@ -46,6 +46,8 @@ pub fn run(args: &StatsArgs) -> Result<()> {
     }
     let pool = super::thread_pool(args.threads)?;
     let tables = super::tables_at(rules, args.table.as_deref());
+    tables.check(TableKind::ExpectedScore)?;
+    check_exact(&rules)?;
     let table = pool.install(|| tables.ev())?;
     let (report, tally) = distribution(&pool, table, start.as_ref(), &args.report.at_least)?;
     let title = match &report.from {
@@ -204,6 +206,22 @@ fn write_target(out: &mut impl Write, r: &TargetStatsReport) -> std::io::Result<
     Ok(())
 }
 
+/// Refuses the exact distribution of `rules` when it cannot fit in the memory available
+/// (`yahtzee_core::stats::check_exact`), before any table is loaded or built; else says what
+/// it takes when it is computed by passes of transforms (a card of more than 15 boxes: an
+/// hour or more).
+fn check_exact(rules: &Rules) -> Result<()> {
+    yahtzee_core::stats::check_exact(rules).map_err(anyhow::Error::msg)?;
+    if let Some(plan) = yahtzee_core::stats::exact_plan(rules) {
+        note!(
+            "the exact distribution of {}: {}",
+            rules.label(),
+            plan.words()
+        );
+    }
+    Ok(())
+}
+
 /// `stats --rules A,B,...`: the exact distribution of each rule set, one line of figures
 /// each (JSON: each one's report), overlaid in one --plot.
 fn run_several(args: &StatsArgs) -> Result<()> {
@@ -222,6 +240,8 @@ fn run_several(args: &StatsArgs) -> Result<()> {
     }
     for rules in &all {
         summary::check(&args.report, &default_table_path(rules))?;
+        super::tables_at(*rules, None).check(TableKind::ExpectedScore)?;
+        check_exact(rules)?;
     }
     let pool = super::thread_pool(args.threads)?;
     let mut reports = Vec::with_capacity(all.len());

@@ -9,13 +9,28 @@ use yahtzee_core::report::{self, Verified};
 use yahtzee_core::solve::vector::{DISTRIBUTION, TARGET};
 use yahtzee_core::tables::TableError;
 use yahtzee_core::tables::container::header_of_file;
+use yahtzee_core::tables::set::{TableKind, check_load};
 use yahtzee_core::tables::two_player::{EarlyTable, TWO_PLAYER};
 
 pub fn run(args: &VerifyArgs) -> Result<()> {
-    if let Some(rules) = two_player_rules(&args.path) {
+    // A table whose values would not fit in the memory available is refused before it is
+    // read (a two-player table is read a mover card at a time).
+    if let Some(header) = header_of_file(&args.path)
+        && let Some(rules) = args.rules.or_else(|| header.rules())
+        && header.is_of(&rules)
+        && let Some(kind) = TableKind::ALL
+            .into_iter()
+            .find(|k| k.name() == header.objective)
+        && kind != TableKind::TwoPlayer
+    {
+        check_load(&rules, kind).map_err(anyhow::Error::msg)?;
+    }
+    if let Some(rules) = two_player_rules(args) {
         return verify_two_player(args, &rules);
     }
-    let report = match report::verify_any(&args.path).map_err(|e| verify_error(e, args))? {
+    let report = match report::verify_any(&args.path, args.rules.as_ref())
+        .map_err(|e| verify_error(e, args))?
+    {
         Verified::ExpectedScore(r) => r,
         Verified::Target(r) => {
             return super::print_result(args.json, &r, |out| {
@@ -41,11 +56,12 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
     Ok(())
 }
 
-/// The rules of the file at `path` when its header (read alone: the two-player table is
-/// large) says it is the two-player table of known rules.
-fn two_player_rules(path: &std::path::Path) -> Option<yahtzee_core::Rules> {
-    let header = header_of_file(path)?;
-    (header.objective == TWO_PLAYER).then(|| header.rules())?
+/// The rules to check the file at `args.path` against when its header (read alone: the
+/// two-player table is large) says it is a two-player table: `--rules` when given (the load
+/// refuses a table of others), else the rules the header names, when known.
+fn two_player_rules(args: &VerifyArgs) -> Option<yahtzee_core::Rules> {
+    let header = header_of_file(&args.path)?;
+    (header.objective == TWO_PLAYER).then(|| args.rules.or_else(|| header.rules()))?
 }
 
 /// `verify` of the two-player table: its header and index at load, then every value read
@@ -74,16 +90,26 @@ fn verify_two_player(args: &VerifyArgs, rules: &yahtzee_core::Rules) -> Result<(
 /// The error with its fix: the command that builds the table again at the same path, for the
 /// rules its header names when it can still be read.
 fn verify_error(e: TableError, args: &VerifyArgs) -> anyhow::Error {
+    if let TableError::WrongRules { found, .. } = &e {
+        // The table of other rules than `--rules` names: check it as a table of its own.
+        let fix = match found {
+            Some(found) => format!("give `{}` to check it", found.flags()),
+            None => "give --rules the rules file of that game to check it".to_string(),
+        };
+        return anyhow!("{e}; {fix}");
+    }
     if !e.needs_rebuild() {
-        // Not a table at all, or a folder: the message says so, and there is nothing to build.
+        // Not a table at all, a folder, or the table of a rules file not given: the message
+        // says so, and there is nothing to build.
         return e.into();
     }
     // What the file holds, from its header, or else from its name when it is the name of a
-    // default table (`yacht.target.v3.table`).
+    // default table (`yacht.target.v4.table`).
     let named = (args.path.file_name().and_then(|n| n.to_str()))
         .and_then(yahtzee_core::tables::expected::default_table_of_name);
-    let (known, objective) = match header_of_file(&args.path) {
-        Some(h) => (h.rules(), h.objective),
+    let header = header_of_file(&args.path);
+    let (known, objective) = match &header {
+        Some(h) => (args.rules.or_else(|| h.rules()), h.objective.clone()),
         None => (
             named.map(|(rules, _)| rules),
             named.map_or(String::new(), |(_, kind)| kind.to_string()),
@@ -106,8 +132,16 @@ fn verify_error(e: TableError, args: &VerifyArgs) -> anyhow::Error {
             },
             rules.flags()
         ),
-        None => anyhow!(
-            "{e}; build it with `yahtzee solve --out {out}` (the official rules; add --rules R for others)"
-        ),
+        // A header naming a game this run does not know: a rules file's, whose file solves
+        // it again (only a table of the same game is replaced by a solve).
+        None => match &header {
+            Some(h) => anyhow!(
+                "{e}; it holds a table of {}, a rules file's game: rebuild it with `yahtzee solve --rules FILE{objective} --out {out}`, FILE that game's rules file",
+                h.rules_label()
+            ),
+            None => anyhow!(
+                "{e}; build it with `yahtzee solve --out {out}` (the official rules; add --rules R for others)"
+            ),
+        },
     }
 }

@@ -9,6 +9,7 @@
 //!
 //! - [`text`], [`files`]: input quoted in errors and numbers in words; every file written
 //!   through a temporary renamed into place.
+//! - [`memory`]: the memory this program may use (its refusals worded by [`text`]).
 //! - [`game`]: the game itself: rule sets as data, dice and keeps, states and score cards,
 //!   choices, and the tie conventions.
 //! - [`solve`]: the turn kernel and the backward solves of every objective (expected score,
@@ -27,6 +28,7 @@ pub mod batch;
 pub mod export;
 pub mod files;
 pub mod game;
+pub mod memory;
 pub mod play;
 pub mod policy;
 pub mod report;

@@ -129,9 +129,11 @@ impl VerifyReport {
     }
 }
 
-/// Checks the expected-score table file at `path` and says what it holds.
-pub fn verify(path: &Path) -> Result<VerifyReport, TableError> {
-    let (header, table) = StrategyTable::open(path)?;
+/// Checks the expected-score table file at `path` and says what it holds: a table of
+/// `rules` when given (a table of other rules is refused), else of the rules its header names
+/// (see [`StrategyTable::open_as`]).
+pub fn verify(path: &Path, rules: Option<&Rules>) -> Result<VerifyReport, TableError> {
+    let (header, table) = StrategyTable::open_as(path, rules)?;
     Ok(VerifyReport::of(path, &header, &table))
 }
 
@@ -269,14 +271,14 @@ pub enum Verified {
 }
 
 /// Checks the table file at `path`, of whatever objective its header names, and says what
-/// it holds.
-pub fn verify_any(path: &Path) -> Result<Verified, TableError> {
-    let bytes = crate::tables::container::read(path)?;
-    let header = crate::tables::container::read_header(&bytes).map_err(|e| e.at(path))?;
-    if header.objective == EXPECTED_SCORE {
-        return verify(path).map(Verified::ExpectedScore);
+/// it holds: a table of `rules` when given, else of the rules its header names.
+pub fn verify_any(path: &Path, rules: Option<&Rules>) -> Result<Verified, TableError> {
+    // The header alone decides which table it is: the body is read once, by the check.
+    let head = crate::tables::container::TableFile::open(path)?.head;
+    if head.header.objective == EXPECTED_SCORE {
+        return verify(path, rules).map(Verified::ExpectedScore);
     }
-    let (header, table) = VectorTable::verify(path)?;
+    let (header, table) = VectorTable::verify(path, rules)?;
     let mut report = TargetReport::of(&table, path)?;
     report.checksum = Some(format!("{:08x}", header.checksum));
     Ok(Verified::Target(report))

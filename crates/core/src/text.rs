@@ -99,6 +99,49 @@ pub fn plural(count: u64, one: &str, many: &str) -> String {
     format!("{count} {}", if count == 1 { one } else { many })
 }
 
+/// Bytes of memory as people read them, in binary units: `2.1 GiB`, `375 MiB`, `12 KiB`.
+pub fn memory(bytes: u64) -> String {
+    const KIB: f64 = 1024.0;
+    let b = bytes as f64;
+    if b >= KIB * KIB * KIB {
+        format!("{:.1} GiB", b / (KIB * KIB * KIB))
+    } else if b >= KIB * KIB {
+        format!("{:.0} MiB", b / (KIB * KIB))
+    } else {
+        format!("{:.0} KiB", (b / KIB).ceil())
+    }
+}
+
+/// Bytes of a file as people read them, in decimal units (as `ls -h --si` and the guide's
+/// table sizes): `738 MB`, `4.3 MB`, `1.2 GB`.
+pub fn file_size(bytes: u64) -> String {
+    let b = bytes as f64;
+    if b >= 1e9 {
+        format!("{:.1} GB", b / 1e9)
+    } else if b >= 1e7 {
+        format!("{:.0} MB", b / 1e6)
+    } else if b >= 1e6 {
+        format!("{:.1} MB", b / 1e6)
+    } else {
+        format!("{:.0} kB", (b / 1e3).ceil())
+    }
+}
+
+/// A rough time for `cpu_seconds` of processor time shared by this machine's cores, as a
+/// notice says it: `about 2 minutes on 2 cores`, `a second or less on 2 cores`.
+pub fn rough_time(cpu_seconds: f64) -> String {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let seconds = cpu_seconds / cores as f64;
+    let time = match seconds {
+        s if s < 1.5 => "a second or less".to_string(),
+        s if s < 90.0 => format!("about {s:.0} seconds"),
+        s if s < 90.0 * 60.0 => format!("about {:.0} minutes", s / 60.0),
+        s if s < 48.0 * 3600.0 => format!("about {:.0} hours", s / 3600.0),
+        s => format!("about {:.0} days", s / 86400.0),
+    };
+    format!("{time} on {}", plural(cores as u64, "core", "cores"))
+}
+
 /// A large count as people read it: `12.3 billion`, `57.5 million`, a smaller one in full.
 pub fn large_count(n: u64) -> String {
     match n {

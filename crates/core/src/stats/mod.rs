@@ -46,13 +46,16 @@ use rayon::prelude::*;
 use crate::game::dice::{Dice, DiceSpace, MAX_ROLLS};
 use crate::game::rules::{BoxMask, Rules};
 use crate::game::state::{Bonuses, Layout, ScoreCard, State, cards_by_depth, set_bits};
+use crate::memory;
 use crate::policy::expected::{AdviceError, BoxChoice, Position, card_best_boxes};
 use crate::solve::expected::CARD_LANES;
 use crate::solve::forward::{Kept, outcome_chances, outcome_chances_from};
 use crate::stats::distribution::{Part, Tally};
 use crate::tables::expected::StrategyTable;
+use crate::tables::set::{Need, TableKind};
+use crate::text::{self, large_count, plural};
 
-pub use spectral::{MEMORY_ENV, memory_gib};
+pub use spectral::Plan;
 pub use target::{
     BATCH, Play, VectorPolicy, distribution_from_card, distribution_from_position,
     target_distribution, target_distribution_from, target_visit_probabilities,
@@ -552,6 +555,70 @@ pub fn exact_forward(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + Sync)
     )
 }
 
+/// Processor seconds of a pass of transforms per state it carries ([`Plan::states`]),
+/// roughly: Maxi Yatzy's 86.3 million (its 57.5 million states, those whose five-of-a-kind
+/// box is filled twice: 0 or its points) took 9,251 s of CPU in 9 passes of up to 37
+/// frequencies (results/maxi-yatzy-distribution-2026-12-03.md); a pass of fewer frequencies
+/// takes less.
+const SPECTRAL_SECONDS_PER_STATE: f64 = 12e-6;
+
+/// What the exact distribution of `rules` takes beyond its expected-score table, worked out
+/// before any work (a fraction of a second for a card of 20 boxes): nothing for a card of at
+/// most 15 boxes (histograms, seconds: `None`), else the passes of transforms within the
+/// memory the passes would have ([`spectral::plan`]).
+pub fn exact_plan(rules: &Rules) -> Option<Plan> {
+    if rules.set.solves_in_seconds() {
+        return None;
+    }
+    let table = Need::of(rules, TableKind::ExpectedScore).load_memory;
+    Some(spectral::plan(
+        rules,
+        spectral::default_budget(table, false),
+    ))
+}
+
+impl Plan {
+    /// Processor seconds of the passes, roughly.
+    pub fn cpu_seconds(&self) -> f64 {
+        (self.passes as u64 * self.states) as f64 * SPECTRAL_SECONDS_PER_STATE
+    }
+
+    /// What the passes take, in words, for a notice: `326 frequencies in 9 passes over every
+    /// state: about 78 minutes on 2 cores and up to 17.8 GiB of memory beside its table`.
+    pub fn words(&self) -> String {
+        format!(
+            "{} in {} over every state: {} and up to {} of memory beside its table",
+            plural(self.frequencies as u64, "frequency", "frequencies"),
+            plural(self.passes as u64, "pass", "passes"),
+            text::rough_time(self.cpu_seconds()),
+            text::memory(self.memory)
+        )
+    }
+}
+
+/// `Ok` unless the exact distribution of `rules` cannot be had in the memory available
+/// ([`memory::available`], or `$YAHTZEE_MEMORY_GIB`): its expected-score table loaded and a
+/// pass of one frequency over its largest depth ([`Plan::least_memory`]) would need more.
+/// Else the one line that says why, with the figures. Asked before any table is loaded or
+/// built (a fraction of a second for a card of 20 boxes).
+pub fn check_exact(rules: &Rules) -> Result<(), String> {
+    let Some(plan) = exact_plan(rules) else {
+        return Ok(());
+    };
+    let table = Need::of(rules, TableKind::ExpectedScore).load_memory;
+    memory::check(
+        table + plan.least_memory,
+        &format!(
+            "the exact distribution of {} (its expected-score table, {}, and at least a frequency of the transform of each of the {} states of its largest depth, {}; {})",
+            rules.label(),
+            text::memory(table),
+            large_count(plan.largest_depth),
+            text::memory(plan.least_memory),
+            plan.words()
+        ),
+    )
+}
+
 /// [`exact_forward`] from `seeds`, states of one depth each reached with its chance.
 fn forward_from(
     table: &StrategyTable,
@@ -562,7 +629,7 @@ fn forward_from(
     if rules.set.solves_in_seconds() {
         histogram_forward(table, seeds, progress)
     } else {
-        let budget = spectral::default_budget();
+        let budget = spectral::default_budget(8 * table.values().len() as u64, true);
         spectral::forward(
             table,
             spectral::frequencies_within(rules, budget),

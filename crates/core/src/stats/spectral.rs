@@ -33,7 +33,8 @@ use super::{
     tally_turn,
 };
 use crate::game::rules::{BoxMask, Rules, highest_score};
-use crate::game::state::{ScoreCard, card_states, cards_by_depth, set_bits};
+use crate::game::state::{ScoreCard, cards_by_depth, reachable_upper_totals, set_bits};
+use crate::memory;
 use crate::stats::distribution::{Part, Tally};
 use crate::stats::visits::Visits;
 use crate::tables::expected::StrategyTable;
@@ -457,69 +458,113 @@ fn inverse(spectrum: &[(f64, f64)], n: usize, banked: (u32, u32)) -> Vec<f64> {
     out
 }
 
-/// The frequencies a pass can carry within `budget` bytes: the states of the two largest
-/// adjacent depths, each with a real and an imaginary part per frequency. At least 1.
-pub(super) fn frequencies_within(rules: &Rules, budget: u64) -> usize {
+/// The states of each depth of `rules` as a pass holds them (both halves of a card whose
+/// five-of-a-kind box is filled, 0 or its points).
+fn states_by_depth(rules: &Rules) -> Vec<u64> {
     let five = rules.five_of_a_kind_box();
     let mut by_depth = vec![0u64; rules.box_count() + 1];
     for (depth, cards) in cards_by_depth(rules).iter().enumerate() {
         for &m in cards {
-            // Both halves of a card with its five-of-a-kind box filled (0 or its points).
             let halves = if five.is_some_and(|b| m & (1 << b) != 0) {
                 2
             } else {
                 1
             };
-            by_depth[depth] += halves * card_states(rules, m).len() as u64;
+            // `state::card_states(rules, m).len()`, counted without making them.
+            let flags = if rules.has_yahtzee_bonus() { 2 } else { 1 };
+            let states = flags * u64::from(reachable_upper_totals(rules, m).count_ones());
+            by_depth[depth] += halves * states;
         }
     }
+    by_depth
+}
+
+/// The bytes a pass holds for each state at `width` frequencies: a real and an imaginary
+/// part per frequency, the bonuses, the range banked and the slot's place.
+fn state_bytes(rules: &Rules, width: usize) -> u64 {
+    16 * width as u64 + 8 * bonus_width(rules) as u64 + 8 + 8
+}
+
+/// How the exact distribution of a game is computed by transforms within a memory budget
+/// ([`plan`]), and what it takes: what a front end says before the work, and refuses when
+/// even one frequency a pass does not fit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Plan {
+    /// The frequencies of the transform (half the scores, the others their conjugates).
+    pub frequencies: usize,
+    /// The most frequencies a pass carries within the budget (at most all).
+    pub per_pass: usize,
+    /// The passes over every state, each carrying a share of the frequencies.
+    pub passes: usize,
+    /// Bytes the passes may hold at most: the states of the two largest adjacent depths at
+    /// the frequencies of a pass (a pass holds about one depth's: about a third of it).
+    pub memory: u64,
+    /// The states of its largest depth (counted as [`Plan::states`]).
+    pub largest_depth: u64,
+    /// Bytes a pass holds at least: the largest depth's states at one frequency.
+    pub least_memory: u64,
+    /// The states every pass carries: each state of the game, twice where the
+    /// five-of-a-kind box is filled (0 or its points).
+    pub states: u64,
+}
+
+/// The plan of the passes of `rules` within `budget` bytes: as many frequencies a pass as
+/// the two largest adjacent depths' states can carry (at least 1), spread evenly over the
+/// passes. Milliseconds, a fraction of a second for a card of 20 boxes.
+pub fn plan(rules: &Rules, budget: u64) -> Plan {
+    let by_depth = states_by_depth(rules);
     let peak = by_depth
         .windows(2)
         .map(|w| w[0] + w[1])
         .max()
         .unwrap_or(1)
         .max(1);
-    // Besides the transform: the bonuses, the range banked, and the slot's place.
-    let fixed = 8 * bonus_width(rules) as u64 + 8 + 8;
-    let per_state = budget / peak;
-    (per_state.saturating_sub(fixed) / 16).max(1) as usize
-}
-
-/// The environment variable that sets the memory of the passes of [`forward`], in GiB.
-pub const MEMORY_ENV: &str = "YAHTZEE_MEMORY_GIB";
-
-/// The GiB of a value of [`MEMORY_ENV`]: a number above 0 (e.g. `8` or `2.5`), or why not,
-/// in words. The one reading of the variable: the passes' budget, and the command line's
-/// check of it before any work.
-pub fn memory_gib(value: &str) -> Result<f64, String> {
-    match value.trim().parse::<f64>() {
-        Ok(g) if g.is_finite() && g > 0.0 && g <= 1e6 => Ok(g),
-        _ => Err(format!(
-            "the memory of the exact distribution's passes must be a number of GiB above 0 (e.g. 8 or 2.5), not {value:?}"
-        )),
+    let largest_depth = by_depth.iter().max().copied().unwrap_or(1);
+    let fixed = state_bytes(rules, 0);
+    let within = ((budget / peak).saturating_sub(fixed) / 16).max(1) as usize;
+    // As `forward` counts them: half the scores of a transform of length `n`, and one.
+    let n = highest_score(rules) as usize + 1;
+    let frequencies = n / 2 + 1;
+    // As `forward` spreads them.
+    let per_pass = within.clamp(1, frequencies);
+    let passes = frequencies.div_ceil(per_pass);
+    Plan {
+        frequencies,
+        per_pass,
+        passes,
+        memory: peak * state_bytes(rules, frequencies.div_ceil(passes)),
+        largest_depth,
+        least_memory: largest_depth * state_bytes(rules, 1),
+        states: by_depth.iter().sum(),
     }
 }
 
-/// The memory the passes of [`forward`] may use: [`MEMORY_ENV`] GiB when set to a number
-/// ([`memory_gib`]; a front end refuses another value first), else half of what the system
-/// reports available (Linux), or 4 GiB where it does not say. More memory, fewer passes:
-/// each pass runs every turn of the game again.
-pub(super) fn default_budget() -> u64 {
-    const GIB: u64 = 1 << 30;
-    if let Some(gib) = std::env::var(MEMORY_ENV)
-        .ok()
-        .and_then(|v| memory_gib(&v).ok())
-    {
-        return (gib * GIB as f64) as u64;
+/// The frequencies a pass can carry within `budget` bytes ([`plan`]). At least 1.
+pub(super) fn frequencies_within(rules: &Rules, budget: u64) -> usize {
+    plan(rules, budget).per_pass
+}
+
+/// The memory the passes of [`forward`] may use beside the expected-score table, of `table`
+/// bytes, loaded already or not (`loaded`; not yet, what the system has available will go
+/// down by it): what `$YAHTZEE_MEMORY_GIB` allows less the table when set, else half of
+/// what the system has available beside the table ([`memory::available`]), at least half a
+/// GiB either way, or 4 GiB where the system does not say. More memory, fewer passes: each
+/// pass runs every turn of the game again.
+pub(super) fn default_budget(table: u64, loaded: bool) -> u64 {
+    match memory::available() {
+        Some(a) if a.source == memory::Source::Env => {
+            a.bytes.saturating_sub(table).max(memory::GIB / 2)
+        }
+        Some(a) => {
+            let room = if loaded {
+                a.bytes
+            } else {
+                a.bytes.saturating_sub(table)
+            };
+            (room / 2).max(memory::GIB / 2)
+        }
+        None => 4 * memory::GIB,
     }
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|text| {
-            text.lines()
-                .find_map(|l| l.strip_prefix("MemAvailable:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        })
-        .map_or(4 * GIB, |kib| (kib * 1024 / 2).max(GIB / 2))
 }
 
 #[cfg(test)]

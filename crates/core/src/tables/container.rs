@@ -5,10 +5,12 @@
 //! version      u32 LE    FORMAT_VERSION: read before anything else, so a file of another
 //!                        format version is named as such rather than as corrupt
 //! header size  u32 LE
-//! header       bincode   TableHeader: rule set, modifier, objective, value type, entry
-//!                        count, body size, CRC-32 of the body, CRC-32 of the index, tail
-//! body         the table's own: the expected-score values (`expected.rs`), or an index
-//!              then values in pieces (`vector.rs`, `two_player.rs`)
+//! header       bincode   TableHeader: rule set, modifier, the SHA-256 of the game,
+//!                        objective, value type, entry count, body size, CRC-32 of the
+//!                        body, CRC-32 of the index, tail
+//! body         the table's own: the expected-score values then the CRC-32 of each piece
+//!              of them (`expected.rs`), or an index then values in pieces (`vector.rs`,
+//!              `two_player.rs`)
 //! ```
 //!
 //! A table is written in one pass ([`write_table`]): the header goes first with a blank
@@ -16,8 +18,10 @@
 //! place (a CRC-32 has a fixed size), hence the `Seek`; it is saved through
 //! [`crate::files`] ([`save`]), to a temporary renamed into place. It is read back and
 //! checked part by part: the magic, the version and the header ([`Head::of`]), the objective
-//! and value type ([`Head::check_kind`]), the rules ([`Head::check_rules`]), the length
-//! ([`Head::check_length`]), then the checksums.
+//! and value type ([`Head::check_kind`]), the rules ([`Head::check_rules`]: the name, the
+//! modifier and the whole SHA-256 of the game, so that a table is never used for other rules,
+//! even rules forged to share a name), the length ([`Head::check_length`]), then the
+//! checksums.
 //!
 //! The tables whose values are read when first asked for (the vector tables, the early plies
 //! of the game of two) share more: their body is an index, then `f32` values in pieces (a
@@ -30,7 +34,7 @@
 //! holds one ([`holds_table`]: it starts with the magic).
 
 use std::fs::File;
-use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -39,12 +43,14 @@ use crate::files;
 use crate::game::rules::{Order, RuleSet, Rules};
 use crate::solve::vector::Range;
 use crate::tables::{Origin, TableError};
+use crate::text::excerpt;
 
 /// First bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"YHTZTBL\0";
 /// Version of the file format, bumped whenever the layout or the meaning of the values
-/// changes; a file of another version is refused.
-pub const FORMAT_VERSION: u32 = 3;
+/// changes; a file of another version is refused. Version 4: the header holds the SHA-256 of
+/// the game (version 3 named a rules file's game by a CRC-32, which can be forged).
+pub const FORMAT_VERSION: u32 = 4;
 /// Bytes before the header: the magic, the version and the header's size.
 const PREFIX: usize = MAGIC.len() + 8;
 /// The largest header read: a header names a rule set and an objective, far less.
@@ -57,6 +63,10 @@ pub struct TableHeader {
     pub rules: String,
     /// True for the `--upper-first` modifier.
     pub upper_first: bool,
+    /// The identity of the game: the SHA-256 of its description
+    /// ([`RuleSet::digest`]), 64 hexadecimal digits. A table is used for the rules of its
+    /// name only when their digest is this one.
+    pub game: String,
     /// The objective solved: `expected-score`, `target`, `distribution`, `two-player`.
     pub objective: String,
     /// Value type of the body, `f64` or `f32`.
@@ -67,8 +77,9 @@ pub struct TableHeader {
     pub body_bytes: u64,
     /// CRC-32 of the body.
     pub checksum: u32,
-    /// CRC-32 of the index of a vector table's body (what is read before any value); 0 for
-    /// the expected-score table.
+    /// CRC-32 of the index of the body: a vector table's (what is read before any value),
+    /// or the expected-score table's checksums of its pieces (read before any piece of a
+    /// table read in part).
     pub index_checksum: u32,
     /// The tail left out of a vector table's vectors (see [`crate::solve::vector::TAIL`]); 0
     /// for the expected-score table.
@@ -82,6 +93,7 @@ impl TableHeader {
         TableHeader {
             rules: rules.set.name().to_string(),
             upper_first: rules.order == Order::UpperFirst,
+            game: rules.set.digest().to_string(),
             objective: objective.to_string(),
             value_type: value_type.to_string(),
             entries: 0,
@@ -92,28 +104,59 @@ impl TableHeader {
         }
     }
 
-    /// The rules named by the header, if this program knows them.
+    /// The rules named by the header, if this program knows them: a built-in rule set, or
+    /// a rules file's loaded in this run, whose game is the one of the header's digest.
     pub fn rules(&self) -> Option<Rules> {
         let set = RuleSet::from_name(&self.rules)?;
-        Some(Rules::with_order(
-            set,
-            if self.upper_first {
-                Order::UpperFirst
-            } else {
-                Order::Any
-            },
-        ))
+        (set.digest().to_string() == self.game).then(|| Rules::with_order(set, self.order()))
+    }
+
+    /// True when the table is of `rules`: their name, their modifier and their game's digest.
+    pub fn is_of(&self, rules: &Rules) -> bool {
+        self.rules == rules.set.name()
+            && self.order() == rules.order
+            && self.game == rules.set.digest().to_string()
+    }
+
+    /// The modifier the header names.
+    fn order(&self) -> Order {
+        if self.upper_first {
+            Order::UpperFirst
+        } else {
+            Order::Any
+        }
+    }
+
+    /// The rules of the table in words, for messages: their label when this program knows
+    /// them, else the name the header gives (an excerpt), said to be another game when a
+    /// rule set of that name here is not that game.
+    pub fn rules_label(&self) -> String {
+        if let Some(rules) = self.rules() {
+            return rules.label();
+        }
+        let name = excerpt(&self.rules);
+        let label = match self.order() {
+            Order::Any => name,
+            Order::UpperFirst => format!("{name} (upper first)"),
+        };
+        if RuleSet::from_name(&self.rules).is_some() {
+            format!("another game named {label}")
+        } else {
+            label
+        }
     }
 }
 
 /// Writes a table file's bytes to `out` in one pass: the magic, the version and `header`
 /// with a blank body checksum, then the body, which `body` passes piece by piece to the
 /// writer it is given (each piece checksummed as it is written), then the header again in
-/// place with the body's CRC-32.
+/// place with the body's CRC-32. `body` returns the CRC-32 of an index it wrote last, known
+/// only once written (the expected-score table's), which the header then holds; `None` when
+/// the header holds its index checksum already.
 pub(crate) fn write_table<W: Write + Seek>(
     out: &mut W,
     mut header: TableHeader,
-    body: impl FnOnce(&mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()>,
+    body: impl FnOnce(&mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<Option<u32>>,
 ) -> io::Result<()> {
     header.checksum = 0;
     let start = out.stream_position()?;
@@ -123,11 +166,14 @@ pub(crate) fn write_table<W: Write + Seek>(
     out.write_all(&(header_bytes.len() as u32).to_le_bytes())?;
     out.write_all(&header_bytes)?;
     let mut checksum = crc32fast::Hasher::new();
-    body(&mut |bytes| {
+    let index_checksum = body(&mut |bytes| {
         checksum.update(bytes);
         out.write_all(bytes)
     })?;
     header.checksum = checksum.finalize();
+    if let Some(index_checksum) = index_checksum {
+        header.index_checksum = index_checksum;
+    }
     let again = bincode::serialize(&header).expect("a header always serializes");
     debug_assert_eq!(again.len(), header_bytes.len());
     let end = out.stream_position()?;
@@ -276,42 +322,37 @@ impl Head {
         Ok(())
     }
 
-    /// Checks that the header names `rules`: a table never answers a question about other
-    /// rules.
+    /// Checks that the header names `rules`, the same game by its digest: a table never
+    /// answers a question about other rules.
     pub(crate) fn check_rules(&self, rules: &Rules) -> Result<(), TableError> {
-        let found = self.header.rules();
-        if found != Some(*rules) {
+        if !self.header.is_of(rules) {
             return Err(TableError::WrongRules {
                 origin: self.origin.clone(),
                 expected: *rules,
-                got: found.map_or_else(|| crate::text::excerpt(&self.header.rules), |r| r.label()),
-                found,
+                got: self.header.rules_label(),
+                found: self.header.rules(),
             });
         }
         Ok(())
     }
 
-    /// The rules the header names: a header naming rules this program does not know is of a
-    /// damaged table.
+    /// The rules the header names, which must be known to read the table: a rules file's
+    /// game is known once its file is loaded (`--rules PATH`), and the error says so.
     pub(crate) fn named_rules(&self) -> Result<Rules, TableError> {
-        self.header.rules().ok_or_else(|| {
-            // A rules file's rule set is named NAME-CHECKSUM (8 hex digits).
-            let name = &self.header.rules;
-            let of_a_file = name.len() > 9
-                && name.as_bytes()[name.len() - 9] == b'-'
-                && name[name.len() - 8..]
-                    .bytes()
-                    .all(|b| b.is_ascii_hexdigit());
-            self.origin.corrupt(format!(
-                "unknown rule set `{}`{}",
-                crate::text::excerpt(name),
-                if of_a_file {
-                    ", the rules of a rules file: give that file with --rules PATH"
-                } else {
-                    ""
-                }
-            ))
+        self.header.rules().ok_or_else(|| TableError::UnknownRules {
+            origin: self.origin.clone(),
+            objective: excerpt(&self.header.objective),
+            got: self.header.rules_label(),
         })
+    }
+
+    /// The rules of the table: `rules` when given (checked against the header), else those
+    /// the header names ([`Head::named_rules`]).
+    pub(crate) fn rules_or_named(&self, rules: Option<&Rules>) -> Result<Rules, TableError> {
+        match rules {
+            Some(rules) => self.check_rules(rules).map(|()| *rules),
+            None => self.named_rules(),
+        }
     }
 
     /// Checks the length `len` of the table's bytes against the body size of the header (and
@@ -381,6 +422,18 @@ impl TableFile {
             len,
             head,
         })
+    }
+
+    /// A reader of the body, the bytes after the header, buffered: a table read as a
+    /// stream holds no copy of its file.
+    pub(crate) fn body(&self) -> Result<BufReader<&File>, TableError> {
+        let mut file = &self.file;
+        file.seek(SeekFrom::Start(self.head.body_at))
+            .map_err(|cause| TableError::Read {
+                path: self.path.clone(),
+                cause,
+            })?;
+        Ok(BufReader::with_capacity(1 << 20, file))
     }
 
     /// The `count` bytes from `at` (whose length was checked).

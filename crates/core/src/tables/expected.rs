@@ -6,34 +6,46 @@
 //! value type `f64`, with this body:
 //!
 //! ```text
-//! body         bincode   Vec<f64>, the values of the reachable states
+//! body         count     u64 LE, the number of values
+//!              values    f64 LE, the values of the reachable states
 //!                        (`state::reachable_rows`), in the order of `state::Layout`
+//!              index     u32 LE, the CRC-32 of each piece of `PIECE_VALUES` values (the
+//!                        last piece shorter), whose own CRC-32 is the header's index checksum
 //! ```
+//!
+//! The count and the values are what bincode writes for a `Vec<f64>` (the body of format 3);
+//! the header's checksum is the CRC-32 of the whole body, index included.
 //!
 //! Only reachable states are stored (536,448 of the 1,048,576 entries of the official rules'
 //! dense layout): the file is half the size, and loading puts each value back at its place.
 //!
-//! Loading checks each part in that order and refuses a file of another rule set: a table
-//! never answers a question about other rules. The same checks serve a table given as bytes
-//! ([`StrategyTable::from_bytes`]; loading a path reads the file and checks its bytes), and
-//! the errors say where the table came from ([`Origin`]). A file is written through
+//! Loading checks each part in that order and refuses a file of another rule set (by the
+//! SHA-256 of its game): a table never answers a question about other rules. The body is read
+//! as a stream, each value put at its place as it passes and the whole checksummed (each
+//! piece against the index too), so a load holds the values and no copy of the file. A table
+//! of a large game can be read in part ([`StrategyTable::load_cards`]): the rows of the few
+//! cards a position's turn reads, found by their place among the values and read with the
+//! pieces that hold them, each checked by its CRC-32 in the index (itself checked by the
+//! header): a few pieces of 32 KiB read and held, not the gigabytes of the whole table.
+//! The same checks serve a table given as bytes ([`StrategyTable::from_bytes`]), and the
+//! errors say where the table came from ([`Origin`]). A file is written through
 //! [`crate::files`], to a temporary name in the same folder renamed into place, so an
 //! interrupted write never leaves a half-written table where a table is expected.
 
-use std::io::{Seek, Write};
+use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use crate::game::rules::{Order, Rules};
+use crate::game::rules::{BoxMask, Order, Rules};
 use crate::game::state::{
     Layout, State, UPPER_TOTALS, UpperTotals, reachable_rows, reachable_state_count, set_bits,
 };
 use crate::solve::expected::{
-    CARD_LANES, CardKeepValues, ExpectedValues, Layer, ScoreTable, SolveOptions, Turn, TurnKeeps,
-    TurnValues, card_keep_values, card_keeps, card_turns,
+    CARD_LANES, CardKeepValues, ExpectedValues, Layer, ScoreTable, SolveOptions, Solved, Turn,
+    TurnKeeps, TurnValues, card_keep_values, card_keeps, card_turns,
 };
 use crate::solve::kernel::score_table;
-use crate::tables::container::{self, FORMAT_VERSION, Head, TableHeader};
+use crate::tables::container::{self, FORMAT_VERSION, Head, TableFile, TableHeader};
 use crate::tables::{Origin, TableError};
 
 /// The value type stored, written into the header.
@@ -43,14 +55,19 @@ pub const EXPECTED_SCORE: &str = "expected-score";
 /// Environment variable naming the folder of the default tables.
 pub const TABLE_DIR_ENV: &str = "YAHTZEE_TABLE_DIR";
 
-/// The solved values of every state of one rule set.
+/// The solved values of every state of one rule set (or of the states of a few cards: a
+/// table read in part, [`StrategyTable::load_cards`]).
 #[derive(Clone, Debug)]
 pub struct StrategyTable {
     rules: Rules,
     layout: Layout,
     values: Vec<f64>,
+    /// The cards whose rows `values` holds (ascending), for a table read in part; `None`:
+    /// every state's value, in the order of the layout.
+    cards: Option<Vec<BoxMask>>,
     scores: Arc<ScoreTable>,
-    /// The CRC-32 of the body of its file, computed when first asked for.
+    /// The CRC-32 of the body of its file: the header's for a table read, computed when first
+    /// asked for otherwise.
     checksum: OnceLock<u32>,
 }
 
@@ -67,11 +84,40 @@ impl StrategyTable {
                 rules: *rules,
                 layout: Layout::of(rules),
                 values: solution.values,
+                cards: None,
                 scores: Arc::new(score_table(rules)),
                 checksum: OnceLock::new(),
             },
             solution.seconds,
         )
+    }
+
+    /// The values as a turn reads them.
+    fn solved(&self) -> Solved<'_> {
+        match &self.cards {
+            None => Solved::All(&self.values),
+            Some(cards) => Solved::Cards {
+                cards,
+                values: &self.values,
+            },
+        }
+    }
+
+    /// True when the table holds every state's value; false for a table read in part
+    /// ([`StrategyTable::load_cards`]), which answers for the states of its cards alone.
+    pub fn is_whole(&self) -> bool {
+        self.cards.is_none()
+    }
+
+    /// The cards a turn of the card `filled` reads: its own and each it can become by filling
+    /// one more box (in the order of the rules), ascending. A table read in part for the
+    /// cards of some positions ([`StrategyTable::load_cards`]) answers their advice.
+    pub fn cards_of_turn(rules: &Rules, filled: BoxMask) -> Vec<BoxMask> {
+        let mut cards: Vec<BoxMask> = std::iter::once(filled)
+            .chain(set_bits(u64::from(rules.open_by_order(filled))).map(|b| filled | (1 << b)))
+            .collect();
+        cards.sort_unstable();
+        cards
     }
 
     /// The turn of the card of `states` (all of one card: the same boxes filled), `None`
@@ -102,7 +148,7 @@ impl StrategyTable {
             .flat_map(|chunk| {
                 let lanes: Vec<(u8, bool)> =
                     chunk.iter().map(|s| (s.upper, s.yahtzee_50)).collect();
-                card_keeps(&turn, &self.layout, &self.values, &lanes)
+                card_keeps(&turn, &self.layout, self.solved(), &lanes)
             })
             .collect()
     }
@@ -114,7 +160,7 @@ impl StrategyTable {
         let turn = self.card_turn(states).expect("a state");
         assert!(states.len() <= CARD_LANES);
         let lanes: Vec<(u8, bool)> = states.iter().map(|s| (s.upper, s.yahtzee_50)).collect();
-        card_keep_values(&turn, &self.layout, &self.values, &lanes, into);
+        card_keep_values(&turn, &self.layout, self.solved(), &lanes, into);
     }
 
     /// The turns of `states`, all of one card (the same boxes filled): each the
@@ -137,7 +183,7 @@ impl StrategyTable {
             card_turns(
                 &turn,
                 &self.layout,
-                &self.values,
+                self.solved(),
                 &lanes,
                 Layer::Opening,
                 |l, layer, v| {
@@ -163,7 +209,8 @@ impl StrategyTable {
         &self.scores
     }
 
-    /// All values, in the order of [`Layout`].
+    /// All values, in the order of [`Layout`] (for a table read in part, the rows of its
+    /// cards, card after card).
     pub fn values(&self) -> &[f64] {
         &self.values
     }
@@ -171,17 +218,29 @@ impl StrategyTable {
     /// Expected future score of a state under optimal play: the points still to come,
     /// bonuses included.
     pub fn value(&self, state: &State) -> f64 {
-        self.values[self.layout.index(state)]
+        self.solved().value(&self.layout, state)
     }
 
     /// The CRC-32 of the body of the table's file (what `yahtzee verify` prints as its
     /// checksum), the same for the table solved or loaded: the file's bytes are a function of
-    /// the values. Computed from the bytes the first time it is asked for (milliseconds).
+    /// the values. A table read has its header's, checked as it was read; a table solved
+    /// computes it from its body the first time it is asked for (milliseconds, no copy of
+    /// the body held).
     pub fn checksum(&self) -> u32 {
         *self.checksum.get_or_init(|| {
-            container::read_header(&self.to_bytes())
-                .expect("a table's own bytes have a header")
-                .checksum
+            let mut crc = crc32fast::Hasher::new();
+            let entries = reachable_state_count(&self.rules);
+            write_body(
+                entries,
+                &self.values,
+                reachable_rows(&self.rules),
+                &mut |bytes| {
+                    crc.update(bytes);
+                    Ok(())
+                },
+            )
+            .expect("checksumming cannot fail");
+            crc.finalize()
         })
     }
 
@@ -206,18 +265,23 @@ impl StrategyTable {
     /// [`crate::tables::container`]: the header is written again in place once the body's
     /// checksum is known, hence the `Seek`).
     pub fn write_to<W: Write + Seek>(&self, out: &mut W) -> std::io::Result<()> {
+        if !self.is_whole() {
+            return Err(std::io::Error::other(
+                "a table read in part (the rows of a few cards) cannot be written",
+            ));
+        }
         let entries = reachable_state_count(&self.rules);
         let header = TableHeader {
             entries,
-            body_bytes: 8 * (1 + entries),
+            body_bytes: body_bytes(entries).expect("a table's size fits in 64 bits"),
             ..TableHeader::new(&self.rules, EXPECTED_SCORE, VALUE_TYPE)
         };
         let body_bytes = header.body_bytes;
         container::write_table(out, header, |write| {
             let rows = reachable_rows(&self.rules);
-            let size = write_body(entries, &self.values, rows, write)?;
+            let (size, index_checksum) = write_body(entries, &self.values, rows, write)?;
             debug_assert_eq!(size, body_bytes);
-            Ok(())
+            Ok(Some(index_checksum))
         })
     }
 
@@ -232,77 +296,125 @@ impl StrategyTable {
     /// Loads the table of `rules` from `path`: reads the file and checks it as
     /// [`StrategyTable::from_bytes`] does, with the path in the errors.
     pub fn load(path: &Path, rules: &Rules) -> Result<StrategyTable, TableError> {
-        let bytes = container::read(path)?;
-        StrategyTable::checked(&bytes, Origin::File(path.to_path_buf()), rules)
+        StrategyTable::read_file(path, Some(rules), None).map(|(_, t)| t)
+    }
+
+    /// The part of the table of `rules` at `path` that the turns of the cards `cards` read:
+    /// the rows of their cards and of the cards after them ([`StrategyTable::cards_of_turn`]),
+    /// read with the pieces of the body that hold them and nothing else. The header is
+    /// checked as [`StrategyTable::load`] does, then the index of the pieces' checksums
+    /// (against the header's index checksum) and each piece read (against the index), and
+    /// every value held must be a number; the values of the other pieces are neither read nor
+    /// checked. The advice on a position of a game whose table takes gigabytes reads and
+    /// holds a few hundred kilobytes, in milliseconds. The table answers for the states of
+    /// those cards alone.
+    pub fn load_cards(
+        path: &Path,
+        rules: &Rules,
+        cards: &[BoxMask],
+    ) -> Result<StrategyTable, TableError> {
+        let mut held: Vec<BoxMask> = cards
+            .iter()
+            .flat_map(|&c| StrategyTable::cards_of_turn(rules, c))
+            .collect();
+        held.sort_unstable();
+        held.dedup();
+        StrategyTable::read_file(path, Some(rules), Some(held)).map(|(_, t)| t)
     }
 
     /// The table of `rules` from the bytes of a table file, refusing a table of other rules,
     /// of another format version, truncated or corrupted.
     pub fn from_bytes(bytes: &[u8], rules: &Rules) -> Result<StrategyTable, TableError> {
-        StrategyTable::checked(bytes, Origin::Bytes, rules)
-    }
-
-    fn checked(bytes: &[u8], origin: Origin, rules: &Rules) -> Result<StrategyTable, TableError> {
-        let (head, values_at) = check_bytes(bytes, origin)?;
-        head.check_rules(rules)?;
-        StrategyTable::from_parts(&head.origin, *rules, &bytes[values_at..])
+        StrategyTable::read_bytes(bytes, Some(rules)).map(|(_, t)| t)
     }
 
     /// Loads whatever table is at `path`, with the rules its header names: what `yahtzee
     /// verify` checks.
     pub fn open(path: &Path) -> Result<(TableHeader, StrategyTable), TableError> {
-        let bytes = container::read(path)?;
-        StrategyTable::opened(&bytes, Origin::File(path.to_path_buf()))
+        StrategyTable::open_as(path, None)
+    }
+
+    /// Loads the table at `path` as a table of `rules` when given (refusing one of other
+    /// rules, by their name and digest), else of the rules its header names (refusing rules
+    /// this program does not know, such as a rules file's that was not given): what `yahtzee
+    /// verify [--rules R]` checks.
+    pub fn open_as(
+        path: &Path,
+        rules: Option<&Rules>,
+    ) -> Result<(TableHeader, StrategyTable), TableError> {
+        StrategyTable::read_file(path, rules, None)
     }
 
     /// Whatever table `bytes` hold, with the rules its header names.
     pub fn open_bytes(bytes: &[u8]) -> Result<(TableHeader, StrategyTable), TableError> {
-        StrategyTable::opened(bytes, Origin::Bytes)
+        StrategyTable::read_bytes(bytes, None)
     }
 
-    fn opened(bytes: &[u8], origin: Origin) -> Result<(TableHeader, StrategyTable), TableError> {
-        let (head, values_at) = check_bytes(bytes, origin)?;
-        let rules = head.named_rules()?;
-        let table = StrategyTable::from_parts(&head.origin, rules, &bytes[values_at..])?;
-        Ok((head.header, table))
-    }
-
-    /// The table of `rules` from the stored values (`stored`: 8 bytes each), each put back
-    /// at its place in the dense layout.
-    fn from_parts(
-        origin: &Origin,
-        rules: Rules,
-        stored: &[u8],
-    ) -> Result<StrategyTable, TableError> {
-        let layout = Layout::of(&rules);
-        let entries = reachable_state_count(&rules);
-        if stored.len() as u64 != 8 * entries {
-            return Err(origin.corrupt(format!(
-                "{} values where {} rules have {entries} reachable states",
-                stored.len() / 8,
-                rules.label(),
-            )));
-        }
-        let mut values = vec![0.0; layout.len()];
-        let mut stored = stored.chunks_exact(8);
-        for (row, uppers) in reachable_rows(&rules) {
-            for u in set_bits(uppers) {
-                let v = stored.next().expect("as many values as reachable states");
-                let v = f64::from_le_bytes(v.try_into().expect("eight bytes"));
-                // No solve writes a value that is not finite: only a crafted file can.
-                if !v.is_finite() {
-                    return Err(origin.corrupt(format!("a value that is not a number ({v})")));
-                }
-                values[row + u] = v;
+    /// The table in the file at `path` (see [`StrategyTable::read`]).
+    fn read_file(
+        path: &Path,
+        rules: Option<&Rules>,
+        cards: Option<Vec<BoxMask>>,
+    ) -> Result<(TableHeader, StrategyTable), TableError> {
+        let file = TableFile::open(path)?;
+        match cards {
+            None => {
+                let mut body = file.body()?;
+                let values = |rules: &Rules| read_values(&file.head, rules, &mut body);
+                StrategyTable::read(&file.head, file.len, rules, values)
+            }
+            Some(cards) => {
+                let values = |rules: &Rules| read_cards(&file, rules, &cards);
+                let (header, mut table) = StrategyTable::read(&file.head, file.len, rules, values)?;
+                table.cards = Some(cards);
+                Ok((header, table))
             }
         }
-        Ok(StrategyTable {
+    }
+
+    /// The table in `bytes` (see [`StrategyTable::read`]).
+    fn read_bytes(
+        bytes: &[u8],
+        rules: Option<&Rules>,
+    ) -> Result<(TableHeader, StrategyTable), TableError> {
+        let head = Head::of(bytes, Origin::Bytes)?;
+        let mut body = &bytes[head.body_at as usize..];
+        let values = |rules: &Rules| read_values(&head, rules, &mut body);
+        StrategyTable::read(&head, bytes.len() as u64, rules, values)
+    }
+
+    /// The table of the head `head` of data of `len` bytes, checked part by part: the
+    /// objective and value type, the length, the rules (`rules` when given, else those the
+    /// header names), then the values `values` reads for those rules (every state's,
+    /// [`read_values`], or the rows of some cards alone, [`read_cards`], which the caller
+    /// then names in the table).
+    fn read(
+        head: &Head,
+        len: u64,
+        rules: Option<&Rules>,
+        values: impl FnOnce(&Rules) -> Result<Vec<f64>, TableError>,
+    ) -> Result<(TableHeader, StrategyTable), TableError> {
+        head.check_kind(EXPECTED_SCORE, VALUE_TYPE)?;
+        let header = &head.header;
+        // The field of a vector table is 0 here (found by fuzzing: a table with another
+        // tail loaded, and wrote back other bytes than it was read from).
+        if header.tail.to_bits() != 0 {
+            return Err(head
+                .origin
+                .corrupt("header with a tail, which an expected-score table has not"));
+        }
+        head.check_length(len, 0)?;
+        let rules = head.rules_or_named(rules)?;
+        let values = values(&rules)?;
+        let table = StrategyTable {
             rules,
-            layout,
+            layout: Layout::of(&rules),
             values,
+            cards: None,
             scores: Arc::new(score_table(&rules)),
-            checksum: OnceLock::new(),
-        })
+            checksum: OnceLock::from(header.checksum),
+        };
+        Ok((header.clone(), table))
     }
 }
 
@@ -320,7 +432,7 @@ impl ExpectedValues for StrategyTable {
             &self.rules,
             &self.scores,
             &self.layout,
-            &self.values,
+            self.solved(),
             state,
             last,
             visit,
@@ -332,72 +444,277 @@ impl ExpectedValues for StrategyTable {
     }
 }
 
-/// Checks a table file's bytes part by part and returns its head and where the stored
-/// values start.
-fn check_bytes(bytes: &[u8], origin: Origin) -> Result<(Head, usize), TableError> {
-    let head = Head::of(bytes, origin)?;
-    head.check_kind(EXPECTED_SCORE, VALUE_TYPE)?;
-    let header = &head.header;
-    // The fields of a vector table are 0 here (found by fuzzing: a table with another tail
-    // loaded, and wrote back other bytes than it was read from).
-    if header.index_checksum != 0 || header.tail.to_bits() != 0 {
-        return Err(head.origin.corrupt(
-            "header with an index checksum or a tail, which an expected-score table has not",
-        ));
-    }
-    head.check_length(bytes.len() as u64, 0)?;
-    let body = &bytes[head.body_at as usize..];
-    container::check_crc(&head.origin, header.checksum, body)?;
-    let count = body_count(body).ok_or_else(|| head.origin.corrupt("unreadable values"))?;
-    if count != header.entries {
-        return Err(head
-            .origin
-            .corrupt(format!("{count} values, header says {}", header.entries)));
-    }
-    let values_at = head.body_at as usize + 8;
-    Ok((head, values_at))
+/// Values per piece of the body, each checked by its CRC-32 in the index that ends the body:
+/// 32 KiB, so that the rows of one card (at most 2 x 127 values) rarely span two pieces, and
+/// the index of the largest game (92 million values) takes 90 KB.
+pub const PIECE_VALUES: usize = 4096;
+
+/// The pieces of `count` values.
+fn pieces(count: u64) -> u64 {
+    count.div_ceil(PIECE_VALUES as u64)
 }
 
-/// Values per piece of the body written at a time.
-const BODY_PIECE: usize = 32 * 1024;
+/// The size of the body of `count` values: the count, the values, the index of their pieces
+/// (`None` past `u64::MAX`: only a crafted header states such a count).
+pub(crate) fn body_bytes(count: u64) -> Option<u64> {
+    count.checked_mul(8)?.checked_add(8 + 4 * pieces(count))
+}
+
+/// The error of data read from `origin` whose bytes ran out (`cause`).
+fn read_error(origin: &Origin, cause: std::io::Error) -> TableError {
+    match origin {
+        Origin::File(path) => TableError::Read {
+            path: path.clone(),
+            cause,
+        },
+        Origin::Bytes => origin.corrupt(cause.to_string()),
+    }
+}
+
+/// The values of the body that `body` reads (as many bytes as the header of `head` says, the
+/// data's length checked against it), read once from end to end, each at its place in the
+/// dense layout of `rules`. The checks are a whole file's, in this order: the body's CRC-32,
+/// its count of values ([`check_count`]), the index's CRC-32 and each piece's against it,
+/// each value a number.
+fn read_values(head: &Head, rules: &Rules, body: &mut dyn Read) -> Result<Vec<f64>, TableError> {
+    let header = &head.header;
+    let origin = &head.origin;
+    let mut crc = crc32fast::Hasher::new();
+    let mut read = |bytes: &mut [u8]| -> Result<(), TableError> {
+        body.read_exact(bytes)
+            .map_err(|cause| read_error(origin, cause))?;
+        crc.update(bytes);
+        Ok(())
+    };
+    let layout = Layout::of(rules);
+    let reachable = reachable_state_count(rules);
+    // The values of these rules fill the body exactly: then they are read into place; else
+    // the body is only checksummed, and the checks below say what is wrong.
+    let fits = Some(header.body_bytes) == body_bytes(reachable);
+    let mut count = None;
+    let mut values = Vec::new();
+    let mut not_a_number = None;
+    // Each piece's CRC-32 as read, and the index's.
+    let mut piece_crcs = Vec::new();
+    let mut index = Vec::new();
+    if fits {
+        values = vec![0.0; layout.len()];
+        let mut word = [0u8; 8];
+        read(&mut word)?;
+        count = Some(u64::from_le_bytes(word));
+        let mut row_bytes = [0u8; 8 * UPPER_TOTALS];
+        let (mut piece_crc, mut in_piece) = (crc32fast::Hasher::new(), 0);
+        for (row, uppers) in reachable_rows(rules) {
+            let bytes = &mut row_bytes[..8 * uppers.count_ones() as usize];
+            read(bytes)?;
+            // A row may end one piece and start the next.
+            let mut rest = &bytes[..];
+            while !rest.is_empty() {
+                let n = rest.len().min(8 * PIECE_VALUES - in_piece);
+                piece_crc.update(&rest[..n]);
+                (rest, in_piece) = (&rest[n..], in_piece + n);
+                if in_piece == 8 * PIECE_VALUES {
+                    piece_crcs.push(std::mem::take(&mut piece_crc).finalize());
+                    in_piece = 0;
+                }
+            }
+            for (u, v) in set_bits(uppers).zip(bytes.chunks_exact(8)) {
+                let v = f64::from_le_bytes(v.try_into().expect("eight bytes"));
+                // No solve writes a value that is not finite: only a crafted file can.
+                if !v.is_finite() {
+                    not_a_number.get_or_insert(v);
+                }
+                values[row + u] = v;
+            }
+        }
+        if in_piece > 0 {
+            piece_crcs.push(piece_crc.finalize());
+        }
+        index = vec![0u8; 4 * piece_crcs.len()];
+        read(&mut index)?;
+    } else {
+        let mut left = header.body_bytes;
+        if left >= 8 {
+            let mut word = [0u8; 8];
+            read(&mut word)?;
+            count = Some(u64::from_le_bytes(word));
+            left -= 8;
+        }
+        let mut piece = vec![0u8; 1 << 16];
+        while left > 0 {
+            let n = left.min(piece.len() as u64) as usize;
+            read(&mut piece[..n])?;
+            left -= n as u64;
+        }
+    }
+    let got = crc.finalize();
+    if got != header.checksum {
+        return Err(TableError::Checksum {
+            origin: origin.clone(),
+            expected: header.checksum,
+            got,
+        });
+    }
+    check_count(head, rules, count)?;
+    // Only a crafted file has a body whose checksum holds and an index that does not.
+    container::check_crc(origin, header.index_checksum, &index)?;
+    for (i, &got) in piece_crcs.iter().enumerate() {
+        check_piece(origin, i, index_entry(&index, i), got)?;
+    }
+    if let Some(v) = not_a_number {
+        return Err(origin.corrupt(format!("a value that is not a number ({v})")));
+    }
+    Ok(values)
+}
+
+/// The CRC-32 of the `i`-th piece that the index `index` lists.
+fn index_entry(index: &[u8], i: usize) -> u32 {
+    u32::from_le_bytes(index[4 * i..4 * i + 4].try_into().expect("4 bytes"))
+}
+
+/// Checks the CRC-32 `got` of the `piece`-th piece of the values against `expected`, its
+/// index's.
+fn check_piece(origin: &Origin, piece: usize, expected: u32, got: u32) -> Result<(), TableError> {
+    if got != expected {
+        return Err(origin.corrupt(format!(
+            "checksum {got:08x} of piece {piece} of its values, the index says {expected:08x}"
+        )));
+    }
+    Ok(())
+}
+
+/// Checks the count of values `count` of a body (its first word, `None` in a body too short
+/// to hold one) against the body's size, the header's entries and the reachable states of
+/// `rules`, in that order: what a body whose checksum holds can still get wrong.
+fn check_count(head: &Head, rules: &Rules, count: Option<u64>) -> Result<(), TableError> {
+    let header = &head.header;
+    let origin = &head.origin;
+    // The body is a count, that many values, and the index of their pieces.
+    let count = match count {
+        Some(count) if body_bytes(count) == Some(header.body_bytes) => count,
+        _ => return Err(origin.corrupt("unreadable values")),
+    };
+    if count != header.entries {
+        return Err(origin.corrupt(format!("{count} values, header says {}", header.entries)));
+    }
+    let reachable = reachable_state_count(rules);
+    if count != reachable {
+        return Err(origin.corrupt(format!(
+            "{count} values where {} rules have {reachable} reachable states",
+            rules.label(),
+        )));
+    }
+    Ok(())
+}
+
+/// The rows of `cards` (ascending) of the table of `rules` in `file`, card after card, each
+/// its `flags * lanes` values in the order of the layout (the rows a table read in part
+/// holds): the count of values checked ([`check_count`]), the index read and checked against
+/// the header's index checksum, then each piece that holds a row of those cards read and
+/// checked against the index, and each value held a number. The other pieces are not read.
+fn read_cards(file: &TableFile, rules: &Rules, cards: &[BoxMask]) -> Result<Vec<f64>, TableError> {
+    let head = &file.head;
+    let header = &head.header;
+    let origin = &head.origin;
+    let values_at = head.body_at + 8;
+    let count = (header.body_bytes >= 8)
+        .then(|| file.read_at(head.body_at, 8))
+        .transpose()?
+        .map(|word| u64::from_le_bytes(word[..].try_into().expect("8 bytes")));
+    check_count(head, rules, count)?;
+    let count = header.entries;
+    let index = file.read_at(values_at + 8 * count, 4 * pieces(count) as usize)?;
+    container::check_crc(origin, header.index_checksum, &index)?;
+    // Where each row of `cards` is among the values, and where it goes among those held.
+    let layout = Layout::of(rules);
+    let width = layout.flags * layout.lanes;
+    let mut rows = Vec::new();
+    let (mut first, mut next_card) = (0u64, 0);
+    for (row, uppers) in reachable_rows(rules) {
+        let filled = (row / width) as BoxMask;
+        while next_card < cards.len() && cards[next_card] < filled {
+            next_card += 1;
+        }
+        if cards.get(next_card) == Some(&filled) {
+            rows.push((first, next_card * width + row % width, uppers));
+        }
+        first += u64::from(uppers.count_ones());
+    }
+    // Each piece those rows touch, read once and checked.
+    let piece_values = PIECE_VALUES as u64;
+    let mut touched: Vec<u64> = rows
+        .iter()
+        .flat_map(|&(first, _, uppers)| {
+            let last = first + u64::from(uppers.count_ones()) - 1;
+            first / piece_values..=last / piece_values
+        })
+        .collect();
+    touched.sort_unstable();
+    touched.dedup();
+    let mut read = std::collections::HashMap::with_capacity(touched.len());
+    for p in touched {
+        let from = p * piece_values;
+        let n = (count - from).min(piece_values);
+        let bytes = file.read_at(values_at + 8 * from, 8 * n as usize)?;
+        let i = p as usize;
+        check_piece(origin, i, index_entry(&index, i), crc32fast::hash(&bytes))?;
+        read.insert(p, bytes);
+    }
+    let mut values = vec![0.0; cards.len() * width];
+    for (first, at, uppers) in rows {
+        for (i, u) in set_bits(uppers).enumerate() {
+            let k = first + i as u64;
+            let piece = &read[&(k / piece_values)];
+            let offset = 8 * (k % piece_values) as usize;
+            let v = f64::from_le_bytes(piece[offset..offset + 8].try_into().expect("8 bytes"));
+            // No solve writes a value that is not finite: only a crafted file can.
+            if !v.is_finite() {
+                return Err(origin.corrupt(format!("a value that is not a number ({v})")));
+            }
+            values[at + u] = v;
+        }
+    }
+    Ok(values)
+}
 
 /// Passes the body of a table storing the `count` values of `rows` (row start and set of
 /// totals, as `state::reachable_rows` lists them) to `write`, piece by piece, and returns its
-/// size. The body is what bincode writes for a `Vec<f64>` (the count as a little-endian
-/// u64, then each value little-endian), made here in pieces so that saving copies no more than
-/// a piece of the values at a time.
+/// size and the CRC-32 of its index. The body is the count as a little-endian u64, each value
+/// little-endian (what bincode writes for a `Vec<f64>`), then the index: the CRC-32 of each
+/// piece of [`PIECE_VALUES`] values (the last one shorter), made as the pieces are written, so
+/// that saving copies no more than a piece of the values at a time.
 fn write_body(
     count: u64,
     values: &[f64],
     rows: impl Iterator<Item = (usize, UpperTotals)>,
     write: &mut dyn FnMut(&[u8]) -> std::io::Result<()>,
-) -> std::io::Result<u64> {
+) -> std::io::Result<(u64, u32)> {
     write(&count.to_le_bytes())?;
-    let mut piece = Vec::with_capacity(BODY_PIECE * 8);
-    let mut written = 0;
+    let mut piece = Vec::with_capacity(PIECE_VALUES * 8);
+    let mut index = Vec::with_capacity(4 * pieces(count) as usize);
+    let mut flush = |piece: &mut Vec<u8>| -> std::io::Result<()> {
+        index.extend_from_slice(&crc32fast::hash(piece).to_le_bytes());
+        write(piece)?;
+        piece.clear();
+        Ok(())
+    };
+    let mut written = 0u64;
     for (row, uppers) in rows {
         for u in set_bits(uppers) {
             piece.extend_from_slice(&values[row + u].to_le_bytes());
-        }
-        // A row adds at most `UPPER_TOTALS` values: flush before the piece could grow.
-        if piece.len() + UPPER_TOTALS * 8 > piece.capacity() {
-            write(&piece)?;
-            written += piece.len();
-            piece.clear();
+            if piece.len() == 8 * PIECE_VALUES {
+                flush(&mut piece)?;
+            }
+            written += 1;
         }
     }
-    write(&piece)?;
-    written += piece.len();
-    debug_assert_eq!(written as u64, 8 * count);
-    Ok(8 + written as u64)
-}
-
-/// The count of values of a body made by [`write_body`], or `None` if it does not match the
-/// body's size.
-fn body_count(body: &[u8]) -> Option<u64> {
-    let (count, values) = body.split_first_chunk::<8>()?;
-    let count = u64::from_le_bytes(*count);
-    (values.len() % 8 == 0 && count == values.len() as u64 / 8).then_some(count)
+    if !piece.is_empty() {
+        flush(&mut piece)?;
+    }
+    debug_assert_eq!(written, count);
+    write(&index)?;
+    let size = body_bytes(count).expect("a table's size fits in 64 bits");
+    Ok((size, crc32fast::hash(&index)))
 }
 
 /// The folder of the default tables: `$YAHTZEE_TABLE_DIR`, else the user's cache folder.
@@ -411,7 +728,7 @@ pub fn default_table_dir() -> PathBuf {
 }
 
 /// File name of the default expected-score table of `rules`, e.g.
-/// `yahtzee-upper-first.v3.table`.
+/// `yahtzee-upper-first.v4.table`.
 pub fn default_table_name(rules: &Rules) -> String {
     default_table_name_of(rules, EXPECTED_SCORE)
 }
@@ -430,7 +747,7 @@ pub fn default_table_of_name(name: &str) -> Option<(Rules, &'static str)> {
 }
 
 /// File name of the default table of `rules` for `objective`: the expected-score table's
-/// `yahtzee.v3.table`, the others' `yahtzee.target.v3.table`.
+/// `yahtzee.v4.table`, the others' `yahtzee.target.v4.table`.
 pub fn default_table_name_of(rules: &Rules, objective: &str) -> String {
     let modifier = match rules.order {
         Order::Any => "",
@@ -525,34 +842,154 @@ mod tests {
         }
     }
 
+    /// The body a table of `values` (in the order stored) has: their count and themselves as
+    /// bincode writes a `Vec<f64>`, then the CRC-32 of each piece of [`PIECE_VALUES`].
+    fn body_of(values: &[f64]) -> Vec<u8> {
+        let mut body = bincode::serialize(values).unwrap();
+        let crcs: Vec<u8> = body[8..]
+            .chunks(8 * PIECE_VALUES)
+            .flat_map(|piece| crc32fast::hash(piece).to_le_bytes())
+            .collect();
+        body.extend_from_slice(&crcs);
+        body
+    }
+
     #[test]
-    fn body_is_bincode_of_the_values() {
+    fn body_is_bincode_of_the_values_then_the_checksums_of_their_pieces() {
         // More than one piece, and values whose bytes differ from end to end.
-        let values: Vec<f64> = (0..BODY_PIECE * 2 + 5)
+        let values: Vec<f64> = (0..PIECE_VALUES * 2 + 5)
             .map(|i| i as f64 * 1.25 - 7.0)
             .collect();
         let mut body = Vec::new();
-        // Rows of 64, then one of 5 values.
-        let rows = (0..values.len()).step_by(64).map(|row| {
-            (
-                row,
-                (u64::MAX >> (64 - (values.len() - row).min(64))).into(),
-            )
-        });
-        let size = write_body(values.len() as u64, &values, rows, &mut |bytes| {
-            body.extend_from_slice(bytes);
-            Ok(())
-        })
-        .unwrap();
-        assert_eq!(body, bincode::serialize(&values).unwrap());
-        assert_eq!(size, body.len() as u64);
-        assert_eq!(body_count(&body), Some(values.len() as u64));
-        // A count that does not match the size, and a size that is not whole values.
-        let mut wrong = body.clone();
-        wrong[0] ^= 1;
-        assert_eq!(body_count(&wrong), None);
-        assert_eq!(body_count(&body[..body.len() - 3]), None);
-        assert_eq!(body_count(&body[..5]), None);
+        // Rows of 64, then one of 5 values: rows end where pieces do, and inside them.
+        for row_len in [64, 100] {
+            body.clear();
+            let rows = (0..values.len()).step_by(row_len).map(|row| {
+                (
+                    row,
+                    (u128::MAX >> (128 - (values.len() - row).min(row_len))),
+                )
+            });
+            let (size, index_checksum) =
+                write_body(values.len() as u64, &values, rows, &mut |bytes| {
+                    body.extend_from_slice(bytes);
+                    Ok(())
+                })
+                .unwrap();
+            assert_eq!(body, body_of(&values));
+            assert_eq!(size, body.len() as u64);
+            assert_eq!(index_checksum, crc32fast::hash(&body[body.len() - 12..]));
+        }
+    }
+
+    /// The body, read as a stream, is checked as a whole file's was: its checksum, its count
+    /// against its size and the header's, the reachable states of its rules, the index and
+    /// each piece against it, in that order.
+    #[test]
+    fn a_body_read_as_a_stream_is_checked_part_by_part() {
+        let rules = Rules::new(RuleSet::YACHT);
+        let (table, _) = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {});
+        let bytes = table.to_bytes();
+        // The magic, the version, the header's size, the header.
+        let body_at = 16 + u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+        // Yacht's 4096 values: one piece, its checksum the body's last 4 bytes.
+        assert_eq!(bytes.len(), body_at + 8 + 8 * 4096 + 4);
+        // The header's last fields, from its end: tail (8), index checksum (4), checksum (4),
+        // body size (8), entries (8).
+        let field = |bytes: &mut Vec<u8>, from_end: usize, value: &[u8]| {
+            let at = body_at - from_end;
+            bytes[at..at + value.len()].copy_from_slice(value);
+        };
+        let sealed = |mut bytes: Vec<u8>| {
+            let crc = crc32fast::hash(&bytes[body_at..]);
+            field(&mut bytes, 16, &crc.to_le_bytes());
+            bytes
+        };
+        let message = |bytes: &[u8]| {
+            StrategyTable::from_bytes(bytes, &rules)
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(StrategyTable::from_bytes(&sealed(bytes.clone()), &rules).is_ok());
+        // A value changed: the checksum.
+        let mut changed = bytes.clone();
+        changed[body_at + 100] ^= 1;
+        assert!(message(&changed).contains("is corrupted (checksum"));
+        // The count of the body unlike its size.
+        let mut count = bytes.clone();
+        count[body_at] ^= 1;
+        assert!(message(&sealed(count)).contains("(unreadable values)"));
+        // The header's entries unlike the body's count.
+        let mut entries = bytes.clone();
+        field(&mut entries, 32, &4095u64.to_le_bytes());
+        assert!(message(&sealed(entries)).contains("(4096 values, header says 4095)"));
+        // One value more than the rules' reachable states, consistently counted.
+        let mut values: Vec<f64> = bincode::deserialize(&bytes[body_at..]).unwrap();
+        values.push(0.0);
+        let body = body_of(&values);
+        let mut more = bytes[..body_at].to_vec();
+        more.extend_from_slice(&body);
+        field(&mut more, 32, &4097u64.to_le_bytes());
+        field(&mut more, 24, &(body.len() as u64).to_le_bytes());
+        let index = crc32fast::hash(&body[body.len() - 8..]);
+        field(&mut more, 12, &index.to_le_bytes());
+        assert!(
+            message(&sealed(more))
+                .contains("(4097 values where yacht rules have 4096 reachable states)")
+        );
+        // The index unlike the header's index checksum, the body's checksum recomputed.
+        let mut index = bytes.clone();
+        field(&mut index, 12, &1u32.to_le_bytes());
+        assert!(message(&sealed(index)).contains("is corrupted (checksum"));
+        // A piece unlike its checksum in the index, the index's and the body's recomputed.
+        let mut piece = bytes.clone();
+        piece[body_at + 100] ^= 1;
+        let at = piece.len() - 4;
+        let crc = crc32fast::hash(&piece[body_at + 8..at]) ^ 1;
+        piece[at..].copy_from_slice(&crc.to_le_bytes());
+        let index = crc32fast::hash(&piece[at..]);
+        field(&mut piece, 12, &index.to_le_bytes());
+        assert!(message(&sealed(piece)).contains("is corrupted (checksum"));
+    }
+
+    /// A table read in part holds the rows of the cards asked for and of the cards after
+    /// them, each value where the whole table has it, and is never written.
+    #[test]
+    fn a_table_read_in_part_holds_the_rows_of_its_cards() {
+        let rules = Rules::with_order(RuleSet::YAHTZEE, Order::UpperFirst);
+        let (table, _) = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {});
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.table");
+        table.save(&path).unwrap();
+        let filled = 0b11_1111;
+        let part = StrategyTable::load_cards(&path, &rules, &[filled]).unwrap();
+        let cards = StrategyTable::cards_of_turn(&rules, filled);
+        // Upper first: after the upper section, any lower box.
+        assert_eq!(cards.len(), 1 + 7);
+        assert_eq!(part.values().len(), cards.len() * 2 * 64);
+        for &card in &cards {
+            for state in crate::game::state::card_states(&rules, card) {
+                assert_eq!(part.value(&state).to_bits(), table.value(&state).to_bits());
+            }
+        }
+        assert_eq!(part.checksum(), table.checksum());
+        assert!(
+            part.write_to(&mut std::io::Cursor::new(Vec::new()))
+                .is_err()
+        );
+        // The last value damaged (the full card's, in the last piece): a part that reads that
+        // piece is refused by its checksum, one that does not never reads it.
+        let mut bytes = std::fs::read(&path).unwrap();
+        let index_at = bytes.len() - 4 * pieces(table.states()) as usize;
+        bytes[index_at - 1] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        let last = rules.full_mask() & !(1 << 12);
+        let e = StrategyTable::load_cards(&path, &rules, &[last]).unwrap_err();
+        assert!(e.to_string().contains("is corrupted (checksum"), "{e}");
+        let e = StrategyTable::load(&path, &rules).unwrap_err();
+        assert!(e.to_string().contains("is corrupted (checksum"), "{e}");
+        let part = StrategyTable::load_cards(&path, &rules, &[0]).unwrap();
+        assert_eq!(part.value(&State::START), table.expected_score());
     }
 
     #[test]
@@ -562,10 +999,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.table");
         table.save(&path).unwrap();
-        let header_and_prefix = std::fs::metadata(&path).unwrap().len() - 8 * table.states();
+        let header_and_prefix = std::fs::metadata(&path).unwrap().len()
+            - 8 * table.states()
+            - 4 * pieces(table.states());
         assert!(
             header_and_prefix < 200,
-            "{header_and_prefix} bytes beside the values"
+            "{header_and_prefix} bytes beside the values and their pieces' checksums"
         );
         let loaded = StrategyTable::load(&path, &rules).unwrap();
         assert_eq!(loaded.values(), table.values());

@@ -141,6 +141,18 @@ pub enum TableError {
         /// The objective of the table, as its header names it.
         got: String,
     },
+    /// The table is of rules this program does not know: a rules file's game (named
+    /// `NAME-DIGEST`) whose file was not given, or a game whose rules differ from those of
+    /// the rule set of that name here. Its values cannot be read without them. Fix: give
+    /// its rules file.
+    UnknownRules {
+        /// Where the data came from.
+        origin: Origin,
+        /// The objective of the table, as its header names it.
+        objective: String,
+        /// The rules of the table, as its header names them.
+        got: String,
+    },
     /// The table is sound but of other rules than asked for. Fix: use the table of the rules
     /// asked for, or ask about the rules of this table.
     WrongRules {
@@ -216,6 +228,13 @@ impl TableError {
                 "{origin} holds the table of {got}, not of {}",
                 expected.label()
             ),
+            TableError::UnknownRules {
+                origin,
+                objective,
+                got,
+            } => format!(
+                "{origin} holds the {objective} table of {got}, a game whose rules this command was not given (a rules file's)"
+            ),
         }
     }
 
@@ -237,6 +256,11 @@ impl TableError {
             }
             TableError::WrongRules { expected, .. } => {
                 Some(format!("use a table of {}", expected.label()))
+            }
+            // The one fix that names a flag: every front end takes the rules as `--rules`
+            // (Python as `rules`), and the table cannot be read without them.
+            TableError::UnknownRules { .. } => {
+                Some("give that rules file with --rules PATH".to_string())
             }
         }
     }
@@ -274,6 +298,7 @@ impl TableError {
             TableError::Magic { .. }
             | TableError::Write { .. }
             | TableError::WrongRules { .. }
+            | TableError::UnknownRules { .. }
             | TableError::WrongObjective { .. }
             | TableError::Unsolved { .. } => false,
         }

@@ -326,7 +326,7 @@ impl Solution<f32> {
                         write(&container::value_bytes(values))?;
                     }
                 }
-                Ok(())
+                Ok(None)
             })
         })
     }

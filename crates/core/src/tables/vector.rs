@@ -444,7 +444,7 @@ impl VectorTable<f32> {
                     write(bytes)?;
                 }
             }
-            Ok(())
+            Ok(None)
         })
     }
 
@@ -489,12 +489,17 @@ impl VectorTable<f32> {
         VectorTable::checked(bytes, Head::of(bytes, Origin::Bytes)?, rules, objective)
     }
 
-    /// The vector table in the file at `path`, whatever its rules and objective (as its
-    /// header names them), every part checked: what `yahtzee verify` does.
-    pub fn verify(path: &Path) -> Result<(TableHeader, VectorTable<f32>), TableError> {
+    /// The vector table in the file at `path`, whatever its objective (as its header names
+    /// it), of `rules` when given (a table of other rules is refused), else of the rules its
+    /// header names, every part checked: what `yahtzee verify [--rules R]` does.
+    pub fn verify(
+        path: &Path,
+        rules: Option<&Rules>,
+    ) -> Result<(TableHeader, VectorTable<f32>), TableError> {
+        let head = TableFile::open(path)?.head;
+        let rules = head.rules_or_named(rules)?;
         let bytes = container::read(path)?;
         let head = Head::of(&bytes, Origin::File(path.to_path_buf()))?;
-        let rules = head.named_rules()?;
         let objective =
             VectorObjective::by_name(&head.header.objective, rules).ok_or_else(|| {
                 head.origin.corrupt(format!(
@@ -897,7 +902,7 @@ mod tests {
         };
         let mut file = Vec::new();
         container::write_table(&mut std::io::Cursor::new(&mut file), old, |write| {
-            write(&bytes[bytes.len() - solved_body_len(&bytes)..])
+            write(&bytes[bytes.len() - solved_body_len(&bytes)..]).map(|()| None)
         })
         .unwrap();
         let e = VectorTable::from_bytes(&file, &rules, TARGET).unwrap_err();

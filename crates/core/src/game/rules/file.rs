@@ -10,9 +10,11 @@
 //! A loaded description is interned: loaded again (from the same or another file) it is the
 //! same `&'static RuleSet`, so a long-running front end never holds two copies. A file whose
 //! description is a built-in one under the built-in's name *is* that built-in (its tables, its
-//! records); any other file's rule set is named `NAME-CHECKSUM` (the CRC-32 of what it
-//! describes), so that its table files never collide with another's and a table of other
-//! rules is never used for it.
+//! records); any other file's rule set is named `NAME-DIGEST`, the first 16 hexadecimal digits
+//! of the SHA-256 of what it describes ([`GameDigest`]), so that its table files never
+//! collide with another's. A table's header holds the whole digest, compared on every load
+//! (`tables::container`): a table of other rules is never used for it, even for rules forged
+//! to collide (a CRC-32, linear, was forged in 80 tries; issue 45).
 
 use std::path::Path;
 use std::sync::{LazyLock, Mutex};
@@ -158,10 +160,11 @@ impl Description {
         self.game_text() == other.game_text()
     }
 
-    /// What the game is, as text: everything but the name, the summary and the order.
-    fn game_text(&self) -> String {
+    /// What the game is, as text: everything but the name, the summary and the order. Its
+    /// SHA-256 is the game's identity ([`Description::digest`]).
+    pub fn game_text(&self) -> String {
         // The dice are named only when they are not five, so that every game of five dice
-        // keeps the checksum (and the table names) it had before six dice.
+        // keeps the text it had before six dice.
         let dice = match self.dice.dice() {
             5 => String::new(),
             n => format!("|dice={n}"),
@@ -179,15 +182,22 @@ impl Description {
         )
     }
 
-    /// The CRC-32 of the game described (see [`Description::same_game`]).
-    pub fn checksum(&self) -> u32 {
-        crc32fast::hash(self.game_text().as_bytes())
+    /// The identity of the game described (see [`Description::same_game`]): the SHA-256 of
+    /// its description as text, what a table's header holds and every load compares.
+    pub fn digest(&self) -> GameDigest {
+        use sha2::Digest as _;
+        GameDigest(sha2::Sha256::digest(self.game_text().as_bytes()).into())
     }
 
     /// The rule set of this description, made once per game and kept for the life of the
     /// program: a built-in one when this is a built-in game under its name, else the one
-    /// made by the first load of the same game. `file` is the path it was read from, for the
-    /// command lines suggested in messages.
+    /// made by the first load of the same game (the same name and [`Description::digest`]).
+    /// `file` is the path it was read from, for the command lines suggested in messages.
+    ///
+    /// A game's name is `NAME-` and the first 16 hexadecimal digits of its digest; should
+    /// another game loaded in this run already hold that name (a collision of 64 bits, which
+    /// only a forgery makes), this one is named with its whole digest: two games never share
+    /// a name within a run.
     pub fn intern(&self, file: Option<&Path>) -> Rules {
         let set = if let Some(&set) = RuleSet::all()
             .iter()
@@ -195,13 +205,22 @@ impl Description {
         {
             set
         } else {
-            let id = format!("{}-{:08x}", self.name, self.checksum());
+            let digest = self.digest();
             let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
-            match loaded.iter().find(|(s, _)| s.name == id) {
-                Some((set, _)) => *set,
+            let short = format!("{}-{}", self.name, digest.short());
+            let id = match loaded.iter().find(|l| l.set.name == short) {
+                Some(l) if l.digest != digest => format!("{}-{digest}", self.name),
+                _ => short,
+            };
+            match loaded.iter().find(|l| l.set.name == id) {
+                Some(l) => l.set,
                 None => {
                     let set = self.leak(id, file.map(|p| p.display().to_string()));
-                    loaded.push((set, scores_of(set)));
+                    loaded.push(Loaded {
+                        set,
+                        scores: scores_of(set),
+                        digest,
+                    });
                     set
                 }
             }
@@ -353,12 +372,43 @@ fn joker_word(joker: Joker) -> &'static str {
     }
 }
 
+/// The identity of a game: the SHA-256 of its description (see [`Description::digest`]),
+/// written in hexadecimal.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct GameDigest(pub [u8; 32]);
+
+impl GameDigest {
+    /// The hexadecimal digits of the first 8 bytes: what the name of a rules file's game
+    /// carries (`NAME-DIGEST`).
+    pub fn short(&self) -> String {
+        self.to_string()[..16].to_string()
+    }
+}
+
+impl std::fmt::Display for GameDigest {
+    /// The 64 hexadecimal digits.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.iter().try_for_each(|b| write!(f, "{b:02x}"))
+    }
+}
+
+impl std::fmt::Debug for GameDigest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "GameDigest({self})")
+    }
+}
+
 /// The rule sets loaded from files that are not built-in, each with its possible scores per
 /// box (see [`Rules::possible_scores`]).
 static LOADED: Mutex<Vec<Loaded>> = Mutex::new(Vec::new());
 
-/// A rule set loaded from a file and the possible scores of each of its boxes.
-type Loaded = (&'static RuleSet, &'static [Vec<u32>]);
+/// A rule set loaded from a file (or made by a program), the possible scores of each of its
+/// boxes and its digest.
+struct Loaded {
+    set: &'static RuleSet,
+    scores: &'static [Vec<u32>],
+    digest: GameDigest,
+}
 
 /// The possible scores of each box of `set`, kept for the life of the program.
 fn scores_of(set: &'static RuleSet) -> &'static [Vec<u32>] {
@@ -373,18 +423,23 @@ fn scores_of(set: &'static RuleSet) -> &'static [Vec<u32>] {
 /// made by a program (then kept among the loaded ones from its first use).
 pub(super) fn loaded_scores(set: &'static RuleSet) -> &'static [Vec<u32>] {
     let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, scores)) = loaded.iter().find(|(s, _)| s.name == set.name) {
-        return scores;
+    if let Some(l) = loaded.iter().find(|l| l.set.name == set.name) {
+        return l.scores;
     }
     let scores = scores_of(set);
-    loaded.push((set, scores));
+    let digest = Description::of(set, Order::Any).digest();
+    loaded.push(Loaded {
+        set,
+        scores,
+        digest,
+    });
     scores
 }
 
-/// The rule set loaded from a file under the name `name` (`NAME-CHECKSUM`), if any.
+/// The rule set loaded from a file under the name `name` (`NAME-DIGEST`), if any.
 pub(super) fn loaded(name: &str) -> Option<&'static RuleSet> {
     let loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
-    loaded.iter().find(|(s, _)| s.name == name).map(|(s, _)| *s)
+    loaded.iter().find(|l| l.set.name == name).map(|l| l.set)
 }
 
 /// The built-in rule sets, each loaded from its shipped file: the compiled description of the
@@ -1141,6 +1196,59 @@ mod tests {
         assert_eq!(rules.flags(), "--rules yatzy --upper-first");
     }
 
+    /// The digest is the SHA-256 of the game's text: 64 hexadecimal digits, of which a name
+    /// carries 16; the same game has the same digest whatever its name, summary and order,
+    /// and another game another.
+    #[test]
+    fn a_game_is_identified_by_the_sha256_of_its_description() {
+        let yacht = parse(shipped("yacht")).unwrap();
+        let digest = yacht.digest();
+        let hex = digest.to_string();
+        assert_eq!(hex.len(), 64);
+        assert!(
+            hex.bytes()
+                .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+        );
+        assert_eq!(digest.short(), hex[..16]);
+        assert_eq!(RuleSet::YACHT.digest(), digest);
+        let mut renamed = yacht.clone();
+        renamed.name = "other".to_string();
+        renamed.summary = "another summary".to_string();
+        renamed.order = Order::UpperFirst;
+        assert_eq!(renamed.digest(), digest);
+        let mut alias = yacht.clone();
+        alias.boxes[0].aliases.push("uno".to_string());
+        assert_ne!(alias.digest(), digest);
+        // SHA-256 of the text, as any other implementation computes it.
+        use sha2::Digest as _;
+        let expected: [u8; 32] = sha2::Sha256::digest(yacht.game_text().as_bytes()).into();
+        assert_eq!(digest.0, expected);
+    }
+
+    /// Should another game loaded in this run already hold a game's name (its 16 digits
+    /// collide: only a forgery does), the game is named with its whole digest: two games
+    /// never share a name, and so never a table, within a run.
+    #[test]
+    fn a_game_whose_name_is_taken_by_another_is_named_with_its_whole_digest() {
+        let text = shipped("yacht")
+            .replacen("name = \"yacht\"", "name = \"taken\"", 1)
+            .replace("points = 50", "points = 45");
+        let d = parse(&text).unwrap();
+        let short = format!("taken-{}", d.digest().short());
+        // Another game under that name, as a forger would make one.
+        let other = parse(shipped("yacht")).unwrap().leak(short.clone(), None);
+        LOADED.lock().unwrap().push(Loaded {
+            set: other,
+            scores: scores_of(other),
+            digest: Description::of(other, Order::Any).digest(),
+        });
+        let rules = d.intern(None);
+        assert_eq!(rules.set.name, format!("taken-{}", d.digest()));
+        assert!(!std::ptr::eq(rules.set, other));
+        assert_eq!(RuleSet::from_name(&short), Some(other));
+        assert!(std::ptr::eq(d.intern(None).set, rules.set), "interned once");
+    }
+
     #[test]
     fn another_game_gets_a_name_of_its_own_and_is_made_once() {
         let text = shipped("yacht").replace("points = 30", "points = 35");
@@ -1148,7 +1256,8 @@ mod tests {
         let a = d.intern(Some(Path::new("house rules/yacht.toml")));
         let b = parse(&text).unwrap().intern(None);
         assert!(std::ptr::eq(a.set, b.set), "interned once");
-        assert_eq!(a.set.name, format!("yacht-{:08x}", d.checksum()));
+        assert_eq!(a.set.name, format!("yacht-{}", d.digest().short()));
+        assert_eq!(a.set.name.len(), "yacht-".len() + 16);
         assert_ne!(a.set, RuleSet::YACHT);
         assert_eq!(RuleSet::from_name(a.set.name), Some(a.set));
         assert_eq!(a.flags(), "--rules 'house rules/yacht.toml'");

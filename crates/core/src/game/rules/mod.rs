@@ -824,13 +824,21 @@ impl RuleSet {
     }
 
     /// The rule set called `name`: a built-in one, or one loaded from a rules file in this
-    /// run (named `NAME-CHECKSUM`).
+    /// run (named `NAME-DIGEST`, see [`file::Description::intern`]).
     pub fn from_name(name: &str) -> Option<&'static RuleSet> {
         RuleSet::all()
             .iter()
             .copied()
             .find(|r| r.name == name)
             .or_else(|| file::loaded(name))
+    }
+
+    /// The identity of the game, whatever its name: the SHA-256 of its description
+    /// ([`file::Description::digest`]), which a table's header holds and every load
+    /// compares. Worked out from the description each time (microseconds): asked once per
+    /// table read or written.
+    pub fn digest(&self) -> file::GameDigest {
+        file::Description::of(self, Order::Any).digest()
     }
 
     /// The names of every built-in rule set.
