@@ -25,6 +25,8 @@ pub struct BruteForce {
     /// The distribution of the remaining score under expected-score play, of the states
     /// computed so far: `[p]` is the chance of exactly `p` more points.
     distributions: HashMap<State, Vec<f64>>,
+    /// Expected remaining score under saved rolls of the (state, rolls saved) computed so far.
+    saved: HashMap<(State, usize), f64>,
 }
 
 /// The tie rule of `shared/RULES.md`, written again here: scanning options in the order of
@@ -113,6 +115,7 @@ impl BruteForce {
             values: HashMap::new(),
             targets: HashMap::new(),
             distributions: HashMap::new(),
+            saved: HashMap::new(),
         }
     }
 
@@ -182,6 +185,52 @@ impl BruteForce {
             .collect();
         let v = self.turn(by_hand);
         self.values.insert(state, v);
+        v
+    }
+
+    /// The expected remaining score of `state` with `saved` rolls saved under the rule of
+    /// saved rolls, written from `shared/RULES.md` section 8 alone: the turn has the rules'
+    /// re-rolls plus `saved`; a box filled with `r` re-rolls left leads to the next turn
+    /// with `r` saved; with re-rolls left a hand may be scored now or any dice kept.
+    pub fn saved_value(&mut self, state: State, saved: usize) -> f64 {
+        if state.filled == self.rules.full_mask() {
+            return 0.0;
+        }
+        if let Some(&v) = self.saved.get(&(state, saved)) {
+            return v;
+        }
+        let endings = self.endings(&state);
+        let rerolls = usize::from(self.rules.rolls()) - 1 + saved;
+        let mut by_hand: Vec<f64> = Vec::new();
+        for r in 0..=rerolls {
+            // Filling a box now, with `r` re-rolls left: the next turn has `r` saved.
+            let mut now = Vec::with_capacity(endings.len());
+            for ends in &endings {
+                let mut best = f64::NEG_INFINITY;
+                for &(_, p, b, next) in ends {
+                    best = best.max(f64::from(p + b) + self.saved_value(next, r));
+                }
+                now.push(best);
+            }
+            if r > 0 {
+                // Or keeping dice and rolling again, the hands with one re-roll fewer.
+                for (h, subsets) in self.moves.iter().enumerate() {
+                    for outcomes in subsets {
+                        let v: f64 = outcomes.iter().map(|&(p, o)| p * by_hand[o]).sum();
+                        now[h] = now[h].max(v);
+                    }
+                }
+            }
+            by_hand = now;
+        }
+        let throws = 6f64.powi(self.dice as i32);
+        let v = self
+            .hands
+            .iter()
+            .zip(&by_hand)
+            .map(|((_, count), v)| f64::from(*count) / throws * v)
+            .sum();
+        self.saved.insert((state, saved), v);
         v
     }
 

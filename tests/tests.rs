@@ -21,6 +21,7 @@ mod readme;
 mod rolls;
 mod rules;
 mod rules_file;
+mod saved_rolls;
 mod serve;
 mod simulate;
 mod solver;

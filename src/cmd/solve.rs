@@ -22,6 +22,9 @@ use yahtzee_core::{Rules, State};
 pub fn run(args: &SolveArgs) -> Result<()> {
     let rules = args.rules.rules();
     let pool = super::thread_pool(args.threads)?;
+    if rules.saved_rolls() {
+        return run_saved(args, rules, &pool);
+    }
     // A table that would not fit in memory is refused before anything is solved.
     let kind = match (args.two_player, args.objective) {
         (true, _) => TableKind::TwoPlayer,
@@ -84,6 +87,75 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             report.path
         )?;
         Ok(())
+    })?;
+    Ok(())
+}
+
+/// `solve` of a game with saved rolls: the exact expected score from the start, every
+/// reachable state solved, two depths held at a time; no table is written yet.
+fn run_saved(args: &SolveArgs, rules: Rules, pool: &rayon::ThreadPool) -> Result<()> {
+    use yahtzee_core::solve::expected::SolveOptions;
+    use yahtzee_core::solve::saved::{peak_bytes, solve_saved};
+    if args.two_player || args.objective != ObjectiveArg::ExpectedScore || args.out.is_some() {
+        anyhow::bail!(
+            "{} keeps unused rolls for later turns (saved_rolls = true): its solve gives the expected score and writes no table yet; leave out --objective, --two-player and --out",
+            rules.label()
+        );
+    }
+    let gib = |b: u64| b as f64 / f64::from(1u32 << 30);
+    // Two depths of values, a row per number of rolls saved, and the program beside them.
+    let peak = peak_bytes(&rules) + yahtzee_core::tables::set::BASE_MEMORY;
+    yahtzee_core::memory::check(
+        peak,
+        &format!(
+            "solving {} with saved rolls (two depths of its cards, a row per number of rolls saved)",
+            rules.label()
+        ),
+    )
+    .map_err(anyhow::Error::msg)?;
+    eprintln!(
+        "solving {} with saved rolls: up to {:.1} GiB of memory",
+        rules.label(),
+        gib(peak)
+    );
+    let bar = super::progress_bar(&format!("solving {}", rules.label()), "cards");
+    let solved = pool.install(|| {
+        solve_saved(&rules, SolveOptions::default(), false, &|done, total| {
+            bar.set_length(total);
+            bar.set_position(done);
+        })
+    });
+    bar.finish_and_clear();
+    #[derive(serde::Serialize)]
+    struct SavedReport {
+        rules: String,
+        saved_rolls: bool,
+        expected_score: f64,
+        states: u64,
+        peak_value_bytes: u64,
+        seconds: f64,
+        threads: usize,
+    }
+    let report = SavedReport {
+        rules: rules.label(),
+        saved_rolls: true,
+        expected_score: solved.expected_score,
+        states: solved.states,
+        peak_value_bytes: solved.peak_bytes,
+        seconds: solved.seconds,
+        threads: pool.current_num_threads(),
+    };
+    super::print_result(args.json, &report, |out| {
+        writeln!(
+            out,
+            "{} (saved rolls): expected score {:.10}, {} states, solved in {:.3} s on {} threads, {:.2} GiB of values at most",
+            report.rules,
+            report.expected_score,
+            report.states,
+            report.seconds,
+            report.threads,
+            gib(report.peak_value_bytes),
+        )
     })?;
     Ok(())
 }

@@ -18,7 +18,7 @@ use crate::lattice::Space;
 use crate::plan::{KeepArray, Plan, ScoreTable};
 use crate::real::Real;
 use crate::simd::{Isa, Simd};
-use crate::turn::{Layer, opening_mean, run_turn, run_turn_of};
+use crate::turn::{Layer, opening_mean, run_saved_turn, run_turn, run_turn_of};
 
 /// The copies of one entry: for each width of each instruction set's list, a call of the
 /// entry's function compiled for that instruction set (`$avx512`, `$avx2`, `$baseline`,
@@ -126,6 +126,57 @@ pub fn turn(
         avx512: [8], avx2: [8], baseline: [16, 8, 1]
     )
 }
+
+/// A turn under the rule of saved rolls of a block of `width` lanes of `f64`, those from
+/// `u0` of the plans' rows: `plans[r]` holds the rows of the successors with `r` rolls saved,
+/// from none to the most re-rolls this turn may have. For each number of rolls saved `s` at
+/// the start of the turn (0 to `plans.len() - rolls`), the opening mean of each lane (the
+/// expected score) is appended to `out`: `width` values for `s = 0`, then for `s = 1`, and so
+/// on. `spare` is a second keep array, for the values of scoring now.
+#[allow(clippy::too_many_arguments)]
+pub fn saved_turn(
+    simd: Simd,
+    width: usize,
+    keeps: &mut KeepArray<f64>,
+    spare: &mut KeepArray<f64>,
+    plans: &[Plan<f64>],
+    scores: &ScoreTable,
+    u0: usize,
+    out: &mut Vec<f64>,
+) {
+    copies!(
+        simd, width, (keeps, spare, plans, scores, u0, out),
+        saved_avx512, saved_avx2, saved_baseline, f64,
+        avx512: [32, 8], avx2: [16, 8], baseline: [16, 8, 1]
+    )
+}
+
+/// [`saved_turn`] with `N` lanes.
+#[inline(always)]
+fn saved_in<T: OpeningMean<Mean = f64>, const N: usize>(
+    keeps: &mut KeepArray<T>,
+    spare: &mut KeepArray<T>,
+    plans: &[Plan<T>],
+    scores: &ScoreTable,
+    u0: usize,
+    out: &mut Vec<f64>,
+) {
+    let (k, spare) = (keeps.block::<N>(), spare.block::<N>());
+    run_saved_turn(k, spare, plans, scores, u0, |_, k| {
+        out.extend_from_slice(&T::opening(k, scores))
+    });
+}
+
+isa_copies!(
+    saved_in[OpeningMean<Mean = f64>](
+        keeps: &mut KeepArray<T>,
+        spare: &mut KeepArray<T>,
+        plans: &[Plan<T>],
+        scores: &ScoreTable,
+        u0: usize,
+        out: &mut Vec<f64>
+    ): saved_avx512, saved_avx2, saved_baseline
+);
 
 /// [`turn`]'s one-lane copy for five dice and three rolls a turn.
 #[inline(never)]

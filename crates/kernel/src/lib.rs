@@ -28,7 +28,7 @@ pub mod simd;
 mod turn;
 
 pub use duo::{Duo, DuoPack, PACK};
-pub use entry::{Kernel, turn};
+pub use entry::{Kernel, saved_turn, turn};
 pub use plan::{
     BOX_SLOTS, BoxMask, KEEP_ENTRIES, KeepArray, MAX_BOXES, MAX_ROLLS_A_TURN, Plan, ScoreTable,
     aligned_start, per_line,

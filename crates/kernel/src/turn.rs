@@ -395,6 +395,45 @@ pub(crate) fn run_turn_of<T: Real, const N: usize>(
     visit(Layer::Opening, &k[..multisets]);
 }
 
+/// A turn under the rule of saved rolls (`shared/RULES.md`, section 8), for lanes
+/// `u0..u0 + N`: the re-rolls a turn leaves unused when it scores are saved, so filling a box
+/// with `r` re-rolls left leads to the next turn with `r` saved, and a turn with `s` saved has
+/// `rolls - 1 + s` re-rolls. `plans[r]` holds the rows of the successors with `r` rolls saved,
+/// for `r` from 0 to `rolls - 1 + most`, where `most` is the most this card's turn may start
+/// with. One pass over the re-rolls left serves every `s` at once: with `r` re-rolls left a
+/// roll is worth the best of filling a box now (`plans[r]`, scored into `spare`) and of the
+/// best keep (a mean over the roll with `r - 1` left); the turn that starts with `s` saved
+/// is the opening mean after `rolls - 1 + s` re-rolls, handed to `opening(s, k)`. Rolling
+/// again keeping every die is never better than scoring (a value never falls with a roll
+/// more saved), so the rolls' own entries hold the value of scoring now.
+#[inline(always)]
+pub(crate) fn run_saved_turn<T: Real, const N: usize>(
+    k: &mut [[T; N]],
+    spare: &mut [[T; N]],
+    plans: &[Plan<T>],
+    scores: &ScoreTable,
+    u0: usize,
+    mut opening: impl FnMut(usize, &[[T; N]]),
+) {
+    let dice = scores.dice;
+    let rerolls = usize::from(scores.rolls) - 1;
+    assert!(plans.len() > rerolls, "a plan for each re-roll of a turn");
+    let rolls = dice.first_roll()..dice.multisets();
+    score_final_roll(&plans[0], scores, dice, u0, k);
+    if rerolls == 0 {
+        opening(0, k);
+    }
+    for (r, plan) in plans.iter().enumerate().skip(1) {
+        expect_keeps(k, dice);
+        score_final_roll(plan, scores, dice, u0, spare);
+        k[rolls.clone()].copy_from_slice(&spare[rolls.clone()]);
+        best_keeps(k, dice);
+        if r >= rerolls {
+            opening(r - rerolls, k);
+        }
+    }
+}
+
 /// Step 3 as the plan says: the best keep of every roll ([`best_keeps`]), or the keep of
 /// the plan's policy (layer 0: one roll left, 1: two, and so on).
 #[inline(always)]

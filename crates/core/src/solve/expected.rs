@@ -149,6 +149,22 @@ impl Successors {
         filled: BoxMask,
         flags: &[bool],
     ) {
+        self.load_with(rules, layout, filled, flags, |next, flag| {
+            values.row(layout, next, flag)
+        });
+    }
+
+    /// [`Successors::load`] with the solved row (`layout.lanes` values) of each card and flag
+    /// reached read by `row(card, flag)`: the same rows from another store of values (the
+    /// solve under saved rolls keeps a depth at a time, a row per rolls saved).
+    pub(crate) fn load_with<'v>(
+        &mut self,
+        rules: &Rules,
+        layout: &Layout,
+        filled: BoxMask,
+        flags: &[bool],
+        row_of: impl Fn(BoxMask, bool) -> &'v [f64],
+    ) {
         let last = layout.lanes - 1;
         let held = held_bonus(rules, last);
         let open = rules.open_by_order(filled);
@@ -166,15 +182,15 @@ impl Successors {
                     continue;
                 }
                 let next_flag = yahtzee_50 || (slot == SLOT_FIFTY && rules.has_yahtzee_bonus());
-                let next = values.row(layout, filled | (1 << index), next_flag);
+                let solved = row_of(filled | (1 << index), next_flag);
                 let at = Successors::at(yahtzee_50, slot);
                 // What the lanes of this layout read: its totals and the largest upper score.
                 let row = &mut self.rows[at..at + layout.lanes + 6 * MAX_DICE];
                 if rules.has_upper_bonus() {
-                    row[..last].copy_from_slice(&next[..last]);
-                    row[last..].fill(next[last] + held);
+                    row[..last].copy_from_slice(&solved[..last]);
+                    row[last..].fill(solved[last] + held);
                 } else {
-                    row.fill(next[0]);
+                    row.fill(solved[0]);
                 }
             }
         }
@@ -1023,11 +1039,51 @@ fn solve_card(
     scratch: &mut Scratch,
     out: &mut [f64],
 ) {
+    let card = card_lanes(turn, layout, width, &mut scratch.lanes);
+    scratch
+        .succ
+        .load(turn.rules, layout, Solved::All(values), turn.filled, card.flags);
+    scratch.plan.build(turn, &scratch.succ, &scratch.lanes);
+    scratch.results.clear();
+    let all = scratch.lanes.len();
+    let mut u0 = 0;
+    while u0 < all {
+        let block = if all - u0 >= width { width } else { card.tail };
+        scratch.solve_block(simd, block, turn.scores, u0);
+        u0 += block;
+    }
+    card.write_row(turn.rules, layout, &scratch.lanes, &scratch.results, out);
+}
+
+/// The lanes of one card's turn ([`card_lanes`]) and how their values fill its rows.
+pub(crate) struct CardLanes {
+    /// The Yahtzee-box flags solved.
+    pub flags: &'static [bool],
+    /// The lanes that stand for states (the others pad the last block).
+    pub solved: usize,
+    /// The upper totals one lane stands for together ([`shared_upper_totals`]).
+    shared: UpperTotals,
+    /// The width of the blocks after the full ones.
+    pub tail: usize,
+    /// The reachable states of the card: its reachable upper totals times its flags.
+    pub states: usize,
+}
+
+/// Lists the reachable states of `turn`'s card in `lanes`, both Yahtzee-box flags when its
+/// five-of-a-kind box is filled (in a layout of two flags), one lane for the totals whose value
+/// does not depend on the total ([`shared_upper_totals`]), padded to whole blocks of the tail
+/// width (`width`, at most [`TAIL_BLOCK`]).
+pub(crate) fn card_lanes(
+    turn: &Turn<'_>,
+    layout: &Layout,
+    width: usize,
+    lanes: &mut Lanes,
+) -> CardLanes {
     let rules = turn.rules;
     let five_box_filled = rules
         .five_of_a_kind_box()
         .is_some_and(|b| turn.filled & (1 << b) != 0);
-    let flags: &[bool] = if layout.flags == 2 && five_box_filled {
+    let flags: &'static [bool] = if layout.flags == 2 && five_box_filled {
         &[false, true]
     } else {
         &[false]
@@ -1041,7 +1097,6 @@ fn solve_card(
     } else {
         (1, 0)
     };
-    let lanes = &mut scratch.lanes;
     lanes.clear();
     // One lane stands for all the totals of `shared`: the lowest.
     let solo = (reachable & !shared) | (shared & shared.wrapping_neg());
@@ -1053,29 +1108,40 @@ fn solve_card(
     let solved = lanes.len();
     let tail = width.min(TAIL_BLOCK);
     lanes.pad_to(tail);
-    scratch
-        .succ
-        .load(rules, layout, Solved::All(values), turn.filled, flags);
-    scratch.plan.build(turn, &scratch.succ, &scratch.lanes);
-    scratch.results.clear();
-    let all = scratch.lanes.len();
-    let mut u0 = 0;
-    while u0 < all {
-        let block = if all - u0 >= width { width } else { tail };
-        scratch.solve_block(simd, block, turn.scores, u0);
-        u0 += block;
+    CardLanes {
+        flags,
+        solved,
+        shared,
+        tail,
+        states: reachable.count_ones() as usize * flags.len(),
     }
-    out.fill(0.0);
-    for j in 0..solved {
-        let (u, flag) = (usize::from(scratch.lanes.upper[j]), scratch.lanes.flag[j]);
-        let row = &mut out[usize::from(flag) * layout.lanes..][..layout.lanes];
-        let w = scratch.results[j] - held_bonus(rules, u);
-        if shared & (1 << u) != 0 {
-            for t in set_bits(shared) {
-                row[t] = w;
+}
+
+impl CardLanes {
+    /// Writes the card's rows of state values (without the held bonus) to `out`:
+    /// `layout.flags` rows of `layout.lanes` values, from the value of each lane in
+    /// `results` ("bonus held"). Unreachable states are left at 0.
+    pub(crate) fn write_row(
+        &self,
+        rules: &Rules,
+        layout: &Layout,
+        lanes: &Lanes,
+        results: &[f64],
+        out: &mut [f64],
+    ) {
+        out.fill(0.0);
+        let states = lanes.upper.iter().zip(&lanes.flag).zip(results);
+        for ((&u, &flag), &value) in states.take(self.solved) {
+            let u = usize::from(u);
+            let row = &mut out[usize::from(flag) * layout.lanes..][..layout.lanes];
+            let w = value - held_bonus(rules, u);
+            if self.shared & (1 << u) != 0 {
+                for t in set_bits(self.shared) {
+                    row[t] = w;
+                }
+            } else {
+                row[u] = w;
             }
-        } else {
-            row[u] = w;
         }
     }
 }

@@ -8,7 +8,7 @@
 
 pub use yahtzee_kernel::{
     BOX_SLOTS, KEEP_ENTRIES, KeepArray, Kernel, Layer, POINT_VALUES, Plan, Real, ScoreTable,
-    aligned_start, per_line, turn,
+    aligned_start, per_line, saved_turn, turn,
 };
 
 use crate::game::rules::{BoxMask, Rules};

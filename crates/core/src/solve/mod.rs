@@ -1,7 +1,8 @@
 //! The solvers: the turn kernel that every objective runs ([`kernel`]), the backward solve of
 //! the expected score ([`expected`]), of the vector objectives (a vector per state: target
 //! score, distributions; [`vector`]) and of the exact game of two ([`two_player`], with the
-//! lanes of its pairs in [`lane`]); the instruction sets they are compiled for ([`simd`]); and
+//! lanes of its pairs in [`lane`]), of the expected score under the rule of saved rolls
+//! ([`saved`]); the instruction sets they are compiled for ([`simd`]); and
 //! the forward pass of a turn under a policy, the kernel's counterpart for statistics
 //! ([`forward`]).
 //!
@@ -15,6 +16,7 @@ pub mod expected;
 pub(crate) mod forward;
 pub mod kernel;
 pub mod lane;
+pub mod saved;
 /// The instruction sets the kernel is compiled for, and the one a processor may use.
 pub use yahtzee_kernel::simd;
 pub mod two_player;

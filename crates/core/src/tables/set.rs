@@ -94,7 +94,7 @@ impl TableKind {
 /// one of Yahtzee at 19 MB with 8 MB of values, one of six dice and four rolls 15 MB above
 /// its values and rows on two threads: `results/memory-2026-12-06.md`), with room for more
 /// threads.
-const BASE_MEMORY: u64 = 32 << 20;
+pub const BASE_MEMORY: u64 = 32 << 20;
 
 /// Processor seconds of the expected-score solve per lane it runs ([`solved_lanes`]) with
 /// five dice and six, for three rolls a turn: Yahtzee's 385,016 lanes took 0.25 s of CPU,
@@ -461,6 +461,14 @@ fn check_memory(rules: &Rules, kind: TableKind, need: &Need, use_: Use) -> Resul
 /// The limits of each kind of table whatever the memory: the sizes of the vector tables, the
 /// games the game of two is solved for.
 fn check_game(rules: &Rules, kind: TableKind) -> Result<(), String> {
+    if rules.saved_rolls() {
+        // The solve of saved rolls gives the expected score from the start
+        // (`solve::saved`); no table of it is stored yet, so nothing else answers it.
+        return Err(format!(
+            "{game} keeps unused rolls for later turns (saved_rolls = true): so far only `yahtzee solve` answers it, with its exact expected score; advice, statistics, play and the other objectives need the rules without saved rolls",
+            game = rules.label(),
+        ));
+    }
     match kind {
         TableKind::ExpectedScore => Ok(()),
         TableKind::TwoPlayer => {
@@ -773,6 +781,9 @@ impl TableSet {
         slot: &Slot<T>,
         load: impl FnOnce(&Path, &(dyn Fn(Progress<'_>) + Sync)) -> Result<Loaded<T>, Failure>,
     ) -> Result<Arc<T>, LoadError> {
+        // Every table is refused before anything is read or built when the game has none
+        // (a game of saved rolls) or it would not fit ([`check_fits`]).
+        self.fits(kind)?;
         let paths = &self.paths;
         let rules = &self.rules;
         let path = paths.path(rules, kind);

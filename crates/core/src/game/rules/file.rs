@@ -108,6 +108,8 @@ pub struct Description {
     pub dice: DiceSpace,
     /// Rolls a turn: 1 to [`MAX_ROLLS_A_TURN`].
     pub rolls: u8,
+    /// The rule of saved rolls.
+    pub saved_rolls: bool,
 }
 
 /// One box of a [`Description`].
@@ -148,6 +150,7 @@ impl Description {
             order,
             dice: set.dice,
             rolls: set.rolls,
+            saved_rolls: set.saved_rolls,
         }
     }
 
@@ -171,8 +174,10 @@ impl Description {
             3 => String::new(),
             n => format!("|rolls={n}"),
         };
+        // And the rule of saved rolls, only when it applies.
+        let saved = if self.saved_rolls { "|saved_rolls" } else { "" };
         format!(
-            "{:?}|{:?}|{:?}|{:?}{dice}{rolls}",
+            "{:?}|{:?}|{:?}|{:?}{dice}{rolls}{saved}",
             self.boxes, self.upper_bonus, self.five_of_a_kind_bonus, self.joker
         )
     }
@@ -255,6 +260,7 @@ impl Description {
             file: file.as_deref().map(text),
             dice: self.dice,
             rolls: self.rolls,
+            saved_rolls: self.saved_rolls,
         }))
     }
 
@@ -269,6 +275,9 @@ impl Description {
         line(&mut out, "summary", quoted(&self.summary));
         line(&mut out, "dice", self.dice.dice().to_string());
         line(&mut out, "rolls", self.rolls.to_string());
+        if self.saved_rolls {
+            line(&mut out, "saved_rolls", "true".to_string());
+        }
         line(
             &mut out,
             "upper_first",
@@ -489,6 +498,7 @@ struct RawFile {
     summary: Field<String>,
     dice: Spanned<i64>,
     rolls: Spanned<i64>,
+    saved_rolls: Field<bool>,
     upper_first: Field<bool>,
     joker: Field<RawJoker>,
     five_of_a_kind_bonus: Field<i64>,
@@ -695,6 +705,14 @@ impl Checker<'_> {
             1..=i64::from(MAX_ROLLS_A_TURN),
             &format!("1 to {MAX_ROLLS_A_TURN}"),
         )?;
+        let saved_rolls = raw.saved_rolls.as_ref().is_some_and(|s| *s.get_ref());
+        if saved_rolls && rolls == 1 {
+            let span = raw.saved_rolls.as_ref().expect("set").span();
+            return self.error(
+                &span,
+                "`saved_rolls` needs re-rolls to save: `rolls` 2 to 4, not 1".to_string(),
+            );
+        }
         let boxes = self.boxes(&raw.boxes, dice)?;
         let upper = boxes.iter().any(|b| b.section == Section::Upper);
         let upper_bonus = match &raw.upper_bonus {
@@ -777,6 +795,7 @@ impl Checker<'_> {
             order: Order::upper_first(raw.upper_first.is_some_and(|u| *u.get_ref())),
             dice,
             rolls,
+            saved_rolls,
         })
     }
 

@@ -438,6 +438,9 @@ pub struct RuleSet {
     pub dice: DiceSpace,
     /// Rolls a turn: 1 to [`MAX_ROLLS_A_TURN`] (3 in every game but a house rule's).
     pub rolls: u8,
+    /// Saved rolls (Maxi Yatzy's printed rule, `shared/RULES.md` section 8): the re-rolls a
+    /// turn leaves unused when it scores are kept for later turns.
+    pub saved_rolls: bool,
 }
 
 /// The most rolls a turn a rule set may have (a house rule's four).
@@ -725,6 +728,7 @@ static YAHTZEE_SET: RuleSet = RuleSet {
     file: None,
     dice: DiceSpace::FIVE,
     rolls: 3,
+    saved_rolls: false,
 };
 
 static YAHTZEE_FREE_JOKER_SET: RuleSet = RuleSet {
@@ -737,6 +741,7 @@ static YAHTZEE_FREE_JOKER_SET: RuleSet = RuleSet {
     file: None,
     dice: DiceSpace::FIVE,
     rolls: 3,
+    saved_rolls: false,
 };
 
 static YAHTZEE_PLAIN_SET: RuleSet = RuleSet {
@@ -749,6 +754,7 @@ static YAHTZEE_PLAIN_SET: RuleSet = RuleSet {
     file: None,
     dice: DiceSpace::FIVE,
     rolls: 3,
+    saved_rolls: false,
 };
 
 static YACHT_SET: RuleSet = RuleSet {
@@ -761,6 +767,7 @@ static YACHT_SET: RuleSet = RuleSet {
     file: None,
     dice: DiceSpace::FIVE,
     rolls: 3,
+    saved_rolls: false,
 };
 
 static YATZY_SET: RuleSet = RuleSet {
@@ -776,6 +783,7 @@ static YATZY_SET: RuleSet = RuleSet {
     file: None,
     dice: DiceSpace::FIVE,
     rolls: 3,
+    saved_rolls: false,
 };
 
 impl RuleSet {
@@ -987,6 +995,22 @@ impl Rules {
     /// Rolls a turn: 3, or a house rule's 1, 2 or 4.
     pub fn rolls(&self) -> u8 {
         self.set.rolls
+    }
+
+    /// True when the re-rolls a turn leaves unused are saved for later turns (the rule of
+    /// saved rolls, `shared/RULES.md` section 8).
+    pub fn saved_rolls(&self) -> bool {
+        self.set.saved_rolls
+    }
+
+    /// The most rolls saved at the start of a turn with `turns_played` turns played: the
+    /// re-rolls of a turn (its rolls less one) for each, none without the rule.
+    pub fn most_saved_rolls(&self, turns_played: usize) -> usize {
+        if self.saved_rolls() {
+            usize::from(self.rolls() - 1) * turns_played
+        } else {
+            0
+        }
     }
 
     /// The rolls left a decision of a turn may have: 0 (the dice are final) to one less
