@@ -1040,9 +1040,13 @@ fn solve_card(
     out: &mut [f64],
 ) {
     let card = card_lanes(turn, layout, width, &mut scratch.lanes);
-    scratch
-        .succ
-        .load(turn.rules, layout, Solved::All(values), turn.filled, card.flags);
+    scratch.succ.load(
+        turn.rules,
+        layout,
+        Solved::All(values),
+        turn.filled,
+        card.flags,
+    );
     scratch.plan.build(turn, &scratch.succ, &scratch.lanes);
     scratch.results.clear();
     let all = scratch.lanes.len();
