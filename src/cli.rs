@@ -6,11 +6,15 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::plot::{Kind, Scale, Style};
+use crate::values::{Lineup, ReviewTarget, RuleSetList};
+use crate::values::{
+    parse_lineup, parse_plot_size, parse_policy, parse_review_target, parse_rolls_left,
+    parse_rule_sets, parse_rules, parse_threads,
+};
 use yahtzee_core::export::Format;
 use yahtzee_core::game::rules::{Order, Rules};
 use yahtzee_core::policy::Policy;
 use yahtzee_core::stats::distribution::THRESHOLDS;
-use yahtzee_core::text::excerpt;
 
 /// Optimal strategy for the Yahtzee family (Yahtzee with the official or free Joker or none,
 /// Yacht, Scandinavian Yatzy, Yacht Dice, and rules files): exact solver, advice, statistics.
@@ -66,12 +70,6 @@ pub struct RulesArgs {
     pub upper_first: bool,
 }
 
-/// Parses `--rules`: a built-in rule set's name or a rules file's path, loaded and checked
-/// (a mistake is one line: the file, the line, the field and what is allowed).
-fn parse_rules(arg: &str) -> Result<Rules, String> {
-    crate::cmd::load_rules(arg).map_err(|e| format!("{e:#}"))
-}
-
 impl RulesArgs {
     /// The rules of the flags: `--upper-first` adds the order to a rule set's (a rules file
     /// may ask for it too).
@@ -96,22 +94,6 @@ pub struct RuleSetsArgs {
     /// No lower box may be filled while an upper box is open.
     #[arg(long)]
     pub upper_first: bool,
-}
-
-/// The rule sets of one `stats --rules` value.
-#[derive(Clone, Debug)]
-pub struct RuleSetList(pub Vec<Rules>);
-
-/// Parses a value of `stats --rules`: what every command's `--rules` takes (a path is one
-/// rules file, commas and all), or built-in names separated by commas.
-fn parse_rule_sets(arg: &str) -> Result<RuleSetList, String> {
-    if crate::cmd::is_rules_path(arg) || !arg.contains(',') {
-        return parse_rules(arg).map(|rules| RuleSetList(vec![rules]));
-    }
-    arg.split(',')
-        .map(|name| parse_rules(name.trim()))
-        .collect::<Result<_, _>>()
-        .map(RuleSetList)
 }
 
 impl RuleSetsArgs {
@@ -306,32 +288,6 @@ pub struct VerifyArgs {
     pub json: bool,
 }
 
-/// Rolls left: 0, 1 or 2 (to 3 in a game of four rolls a turn; the command checks the
-/// number against its game's).
-pub fn parse_rolls_left(text: &str) -> Result<u8, String> {
-    let most = yahtzee_core::game::rules::MAX_ROLLS_A_TURN - 1;
-    match text.trim().parse::<u8>() {
-        Ok(n) if n <= most => Ok(n),
-        _ => Err(format!(
-            "rolls left must be 0, 1 or 2 (up to {most} in a game of {} rolls a turn), not `{}`",
-            most + 1,
-            excerpt(text.trim())
-        )),
-    }
-}
-
-/// Worker threads: 1 to [`crate::cmd::MAX_THREADS`].
-pub fn parse_threads(text: &str) -> Result<u16, String> {
-    let max = crate::cmd::MAX_THREADS;
-    match text.trim().parse::<u64>() {
-        Ok(n) if (1..=u64::from(max)).contains(&n) => Ok(n as u16),
-        _ => Err(format!(
-            "the number of worker threads must be from 1 to {max}, not `{}` (leave --threads out for one per core)",
-            excerpt(text)
-        )),
-    }
-}
-
 #[derive(Args, Debug)]
 pub struct PlayArgs {
     #[command(flatten)]
@@ -460,31 +416,6 @@ pub enum CoachObjective {
     Win,
 }
 
-/// `review --target`: a target score, or `off` for expected points.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReviewTarget {
-    /// Priced in chance of reaching this final score.
-    Score(u32),
-    /// Priced in expected points.
-    Off,
-}
-
-/// Parses `review --target`: `off`, or a whole number from 0 to 100000.
-pub fn parse_review_target(text: &str) -> Result<ReviewTarget, String> {
-    let text = text.trim();
-    if text.eq_ignore_ascii_case("off") {
-        return Ok(ReviewTarget::Off);
-    }
-    match text.parse::<u32>() {
-        Ok(t) if t <= yahtzee_core::policy::MAX_TARGET => Ok(ReviewTarget::Score(t)),
-        _ => Err(format!(
-            "the target must be `off` or a whole number from 0 to {}, not `{}`",
-            yahtzee_core::policy::MAX_TARGET,
-            excerpt(text)
-        )),
-    }
-}
-
 #[derive(Args, Debug)]
 pub struct ExportArgs {
     #[command(flatten)]
@@ -580,21 +511,6 @@ impl ReportArgs {
             scale: self.plot_scale,
             size: self.plot_size,
         }
-    }
-}
-
-/// Parses `--plot-size WIDTHxHEIGHT`, each from 200 to 8000 pixels.
-pub fn parse_plot_size(text: &str) -> Result<(u32, u32), String> {
-    let size = text
-        .trim()
-        .split_once(['x', 'X'])
-        .and_then(|(w, h)| Some((w.trim().parse::<u32>().ok()?, h.trim().parse::<u32>().ok()?)));
-    match size {
-        Some((w, h)) if (200..=8000).contains(&w) && (200..=8000).contains(&h) => Ok((w, h)),
-        _ => Err(format!(
-            "the plot's size is WIDTHxHEIGHT in pixels, each from 200 to 8000 (e.g. 1000x600), not `{}`",
-            excerpt(text)
-        )),
     }
 }
 
@@ -709,30 +625,6 @@ pub struct SimulateArgs {
     /// Worker threads, 1 to 256 [default: one per core, or $RAYON_NUM_THREADS].
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<u16>,
-}
-
-/// `--policy`: a policy of [`yahtzee_core::policy::Policy`] by its name, `target:T` for a target;
-/// the policies that play to win need opponents, so a match.
-pub fn parse_policy(text: &str) -> Result<Policy, String> {
-    match text.parse::<Policy>().map_err(|e| e.to_string())? {
-        p @ (Policy::Win | Policy::WinExact | Policy::TwoPlayer) => Err(format!(
-            "{} needs opponents: use --match ev,{}",
-            p.name(),
-            p.name()
-        )),
-        p => Ok(p),
-    }
-}
-
-/// The policies of `--match`, one per seat.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Lineup(pub Vec<Policy>);
-
-/// `--match`: a lineup of [`yahtzee_core::stats::matches::parse_lineup`].
-pub fn parse_lineup(text: &str) -> Result<Lineup, String> {
-    yahtzee_core::stats::matches::parse_lineup(text)
-        .map(Lineup)
-        .map_err(|e| e.to_string())
 }
 
 /// `--format`: the formats of [`yahtzee_core::export::Format`].

@@ -14,6 +14,7 @@ mod alloc;
 mod cli;
 mod cmd;
 mod plot;
+mod values;
 
 /// An allocation that fails is one line and exit status 2, never an abort (see [`alloc`]).
 #[global_allocator]

@@ -91,3 +91,81 @@ fn man_page_is_roff_with_every_subcommand() {
         "no command `bogus`: the commands are solve, advise",
     );
 }
+
+/// The binary's files form no import circle (issue 49: `cli.rs` and `cmd/mod.rs` imported each
+/// other): the modules of `src/` (`cmd/` as one) and the modules each names as `crate::X` or
+/// in a `use crate::{...}`, checked for a cycle. `main.rs` declares them all and is left out.
+#[test]
+fn the_binary_s_files_form_no_import_circle() {
+    use std::collections::{BTreeMap, BTreeSet};
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files: Vec<std::path::PathBuf> = Vec::new();
+    let mut folders = vec![src.clone()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    // The module of a file: its first component under src/, without `.rs`.
+    let module = |path: &std::path::Path| {
+        let rest = path.strip_prefix(&src).unwrap();
+        let first = rest
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_string_lossy();
+        first.trim_end_matches(".rs").to_string()
+    };
+    let modules: BTreeSet<String> = files.iter().map(|p| module(p)).collect();
+    let mut imports: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for path in &files {
+        let from = module(path);
+        if from == "main" || from == "build" {
+            continue;
+        }
+        let text = std::fs::read_to_string(path).unwrap();
+        for (at, _) in text.match_indices("crate::") {
+            let name: String = text[at + 7..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if modules.contains(&name) && name != from && name != "main" {
+                imports.entry(from.clone()).or_default().insert(name);
+            }
+        }
+    }
+    assert!(
+        imports.get("cli").is_some_and(|i| i.contains("values")),
+        "the scan reads the imports: {imports:?}"
+    );
+    // A depth-first search for a cycle.
+    fn visit(
+        m: &str,
+        imports: &BTreeMap<String, BTreeSet<String>>,
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) {
+        if let Some(at) = path.iter().position(|p| p == m) {
+            panic!("an import circle: {:?} -> {m}", &path[at..]);
+        }
+        if done.contains(m) {
+            return;
+        }
+        path.push(m.to_string());
+        for next in imports.get(m).into_iter().flatten() {
+            visit(next, imports, path, done);
+        }
+        path.pop();
+        done.insert(m.to_string());
+    }
+    let mut done = BTreeSet::new();
+    for m in imports.keys() {
+        visit(m, &imports, &mut Vec::new(), &mut done);
+    }
+}

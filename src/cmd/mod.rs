@@ -115,19 +115,13 @@ pub fn print_result<R: serde::Serialize>(
     Ok(())
 }
 
-/// The most worker threads `--threads` takes: far above the cores of any machine this runs
-/// on (more threads than cores only slow the work down, and each keeps its own scratch
-/// arrays), and low enough that a typo such as `--threads 10000` is refused at once instead
-/// of starting thousands of threads.
-pub const MAX_THREADS: u16 = 256;
-
 /// Checks `$RAYON_NUM_THREADS`, which sizes the worker threads of a command without
-/// `--threads`, as `--threads` is checked: 1 to [`MAX_THREADS`] (or unset).
+/// `--threads`, as `--threads` is checked: 1 to [`crate::values::MAX_THREADS`] (or unset).
 pub fn check_thread_env() -> Result<()> {
     let Some(value) = std::env::var_os("RAYON_NUM_THREADS") else {
         return Ok(());
     };
-    crate::cli::parse_threads(&value.to_string_lossy())
+    crate::values::parse_threads(&value.to_string_lossy())
         .map(drop)
         .map_err(|e| {
             anyhow!(
@@ -164,42 +158,6 @@ pub fn thread_pool(threads: Option<u16>) -> Result<rayon::ThreadPool> {
         .num_threads(threads.map_or(0, usize::from))
         .build()
         .context("cannot start the worker threads")
-}
-
-/// True when a `--rules` value is the path of a rules file (it has a `/` or ends in
-/// `.toml`), not a built-in rule set's name: the one rule of every command.
-pub fn is_rules_path(arg: &str) -> bool {
-    arg.contains('/') || arg.ends_with(".toml")
-}
-
-/// The rules named on the command line: a built-in rule set's name, or the path of a rules
-/// file ([`is_rules_path`]), read and checked. The messages do not
-/// repeat the argument: clap's error, which carries them, quotes it first.
-pub fn load_rules(arg: &str) -> Result<Rules> {
-    use yahtzee_core::game::rules::RuleSet;
-    use yahtzee_core::game::rules::file::{MAX_FILE_BYTES, load};
-    if !is_rules_path(arg) {
-        return RuleSet::from_name(arg)
-            .filter(|set| set.file.is_none())
-            .map(Rules::new)
-            .ok_or_else(|| {
-                anyhow!(
-                    "not a rule set: the rule sets are {}, or give the path of a rules file (with a `/` or ending in .toml)",
-                    RuleSet::names().join(", ")
-                )
-            });
-    }
-    let path = Path::new(arg);
-    let bytes = yahtzee_core::files::read_regular(path, MAX_FILE_BYTES).with_context(|| {
-        if arg.contains(',') {
-            // `stats` compares rule sets named with commas: a path is one, commas and all.
-            "cannot read the rules file (the whole value, commas included, is its path; to compare several rule sets, give --rules once for each)"
-        } else {
-            "cannot read the rules file"
-        }
-    })?;
-    let text = String::from_utf8(bytes).map_err(|_| anyhow!("the rules file is not UTF-8 text"))?;
-    load(&text, Some(path)).map_err(|e| anyhow!("rules file, {e}"))
 }
 
 /// Where a command takes its rules from, which decides the fix of a table of other rules.

@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
 
-use crate::cli::{ReviewArgs, ReviewTarget};
+use crate::cli::ReviewArgs;
+use crate::values::ReviewTarget;
 use yahtzee_core::play::rating::{rate, render_rating};
 use yahtzee_core::play::review::{GameRecord, render_review, review_for};
 use yahtzee_core::policy::pricing::Pricing;

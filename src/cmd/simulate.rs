@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, anyhow, bail};
 
 use super::report as summary;
-use crate::cli::{Lineup, SimulateArgs};
+use crate::cli::SimulateArgs;
 use crate::plot::Curve;
+use crate::values::Lineup;
 use yahtzee_core::policy::Needs;
 use yahtzee_core::policy::player::{Player, PlayerError, players};
 use yahtzee_core::report::{self, MatchReport, SimulateError, SimulateReport};
