@@ -223,13 +223,17 @@ pub struct AdviseArgs {
     /// one].
     #[arg(long, value_name = "0|1|2", allow_negative_numbers = true, value_parser = parse_rolls_left)]
     pub rolls_left: Option<u8>,
+    /// In a game with saved rolls: the rolls saved before this turn, whose re-rolls may then
+    /// exceed two (--rolls-left up to 2 plus these) [default: 0].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=60))]
+    pub saved: Option<u8>,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
     /// Answer one JSON query per line of stdin with one JSON line each, loading the table once
     /// (the position comes from each line, so --dice, --card, --yahtzee-bonus and
     /// --rolls-left are refused).
-    #[arg(long, conflicts_with_all = ["dice", "card", "yahtzee_bonus", "rolls_left"])]
+    #[arg(long, conflicts_with_all = ["dice", "card", "yahtzee_bonus", "rolls_left", "saved"])]
     pub batch: bool,
     /// Strategy table to use [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.
     #[arg(long, value_name = "PATH")]
@@ -445,6 +449,10 @@ pub struct ExportArgs {
     /// Only decisions with this many rolls left.
     #[arg(long, value_name = "0|1|2", allow_negative_numbers = true, value_parser = parse_rolls_left)]
     pub rolls_left: Option<u8>,
+    /// In a game with saved rolls: the rolls saved before this turn, whose re-rolls may then
+    /// exceed two (--rolls-left up to 2 plus these) [default: 0].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=60))]
+    pub saved: Option<u8>,
     /// Only decisions where the best option beats the runner-up by at least this many points
     /// (with --target: this much chance, from 0 to 1).
     #[arg(long, value_name = "POINTS", allow_negative_numbers = true)]

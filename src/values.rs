@@ -80,10 +80,12 @@ pub fn parse_rule_sets(arg: &str) -> Result<RuleSetList, String> {
 /// number against its game's).
 pub fn parse_rolls_left(text: &str) -> Result<u8, String> {
     let most = yahtzee_core::game::rules::MAX_ROLLS_A_TURN - 1;
+    // Under saved rolls a turn may have the rolls saved before it too: two a turn played.
+    let saved = most + 2 * yahtzee_core::game::rules::MAX_BOXES as u8;
     match text.trim().parse::<u8>() {
-        Ok(n) if n <= most => Ok(n),
+        Ok(n) if n <= saved => Ok(n),
         _ => Err(format!(
-            "rolls left must be 0, 1 or 2 (up to {most} in a game of {} rolls a turn), not `{}`",
+            "rolls left must be 0, 1 or 2 (up to {most} in a game of {} rolls a turn, more with saved rolls), not `{}`",
             most + 1,
             excerpt(text.trim())
         )),

@@ -199,8 +199,25 @@ impl BruteForce {
         if let Some(&v) = self.saved.get(&(state, saved)) {
             return v;
         }
-        let endings = self.endings(&state);
         let rerolls = usize::from(self.rules.rolls()) - 1 + saved;
+        let by_hand = self.saved_layers(state, rerolls).pop().expect("a layer");
+        let throws = 6f64.powi(self.dice as i32);
+        let v = self
+            .hands
+            .iter()
+            .zip(&by_hand)
+            .map(|((_, count), v)| f64::from(*count) / throws * v)
+            .sum();
+        self.saved.insert((state, saved), v);
+        v
+    }
+
+    /// Under saved rolls, the value of each hand (as [`BruteForce::hand`] indexes them) of a
+    /// turn of `state` with `r` re-rolls left, for `r` from 0 to `rerolls`: the best of
+    /// filling a box now (the next turn with `r` saved) and of keeping dice and rolling again.
+    pub fn saved_layers(&mut self, state: State, rerolls: usize) -> Vec<Vec<f64>> {
+        let endings = self.endings(&state);
+        let mut layers: Vec<Vec<f64>> = Vec::new();
         let mut by_hand: Vec<f64> = Vec::new();
         for r in 0..=rerolls {
             // Filling a box now, with `r` re-rolls left: the next turn has `r` saved.
@@ -221,17 +238,33 @@ impl BruteForce {
                     }
                 }
             }
-            by_hand = now;
+            by_hand = now.clone();
+            layers.push(now);
         }
-        let throws = 6f64.powi(self.dice as i32);
-        let v = self
-            .hands
+        layers
+    }
+
+    /// The index of the sorted hand `faces`.
+    pub fn hand(&self, faces: &[u8]) -> usize {
+        self.hands
             .iter()
-            .zip(&by_hand)
-            .map(|((_, count), v)| f64::from(*count) / throws * v)
-            .sum();
-        self.saved.insert((state, saved), v);
-        v
+            .position(|(h, _)| h == faces)
+            .expect("a hand of the game's dice")
+    }
+
+    /// The value of keeping the dice `kept` (sorted faces, a sub-multiset of the hand) and
+    /// throwing the others, by the values `after` of the hands then seen.
+    pub fn keep_value(&self, kept: &[u8], after: &[f64]) -> f64 {
+        let thrown = self.dice - kept.len();
+        let total = 6f64.powi(thrown as i32);
+        throws(thrown as u32)
+            .iter()
+            .map(|(out, count)| {
+                let mut h: Vec<u8> = kept.iter().chain(out).copied().collect();
+                h.sort_unstable();
+                f64::from(*count) / total * after[self.hand(&h)]
+            })
+            .sum()
     }
 
     /// The best chance, over every strategy, of scoring at least `t` more points from

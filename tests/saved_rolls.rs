@@ -5,9 +5,12 @@
 
 use yahtzee_core::game::rules::Rules;
 use yahtzee_core::game::rules::file::load;
-use yahtzee_core::game::state::{State, card_states};
+use yahtzee_core::game::state::{ScoreCard, State, card_states};
+use yahtzee_core::policy::expected::{Action, Position};
+use yahtzee_core::policy::saved::advise;
 use yahtzee_core::solve::expected::SolveOptions;
 use yahtzee_core::solve::saved::{SavedSolution, solve_saved};
+use yahtzee_core::tables::saved::SavedTable;
 
 use crate::brute::BruteForce;
 use crate::util::*;
@@ -203,9 +206,113 @@ fn a_roll_more_saved_is_never_worth_less() {
     );
 }
 
+/// The table of saved rolls written as the solve goes and read back, whole and in part: every
+/// value the solve gives, bit for bit; a value the table cannot hold is `None`.
+#[test]
+fn the_table_of_saved_rolls_holds_the_solve() {
+    let rules = game(5, 3, "joker = \"forced\"\nfive_of_a_kind_bonus = 100", LOWER_FIVE);
+    let dir = temp_dir();
+    let path = join(dir.path(), "saved.table");
+    let built = SavedTable::build(&path, &rules, SolveOptions::default(), &|_, _| {}).unwrap();
+    let solved = solve(&rules);
+    assert_eq!(built.solution.expected_score, solved.expected_score);
+    // A value per state solved, and the full cards' (0, for each number of rolls saved).
+    let full = card_states(&rules, rules.full_mask()).len() * (rules.most_saved_rolls(4) + 1);
+    assert_eq!(built.values, built.solution.states + full as u64);
+    let whole = SavedTable::load(&path, &rules).unwrap();
+    assert!(whole.is_whole());
+    assert_eq!(whole.expected_score(), Some(solved.expected_score));
+    let mut checked = 0;
+    for filled in 0..=rules.full_mask() {
+        let part = SavedTable::load_cards(&path, &rules, &[filled]).unwrap();
+        let played = filled.count_ones() as usize;
+        for s in card_states(&rules, filled) {
+            for saved in 0..=rules.most_saved_rolls(played) {
+                let want = solved.value(&s, saved).unwrap();
+                assert_eq!(whole.value(&s, saved).unwrap().to_bits(), want.to_bits());
+                assert_eq!(part.value(&s, saved).unwrap().to_bits(), want.to_bits());
+                checked += 1;
+            }
+            assert_eq!(whole.value(&s, rules.most_saved_rolls(played) + 1), None);
+        }
+    }
+    assert!(checked > 100, "{checked}");
+    // A damaged byte is found, whole or in part.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let at = bytes.len() - 4 * 8;
+    bytes[at] ^= 1;
+    let bad = join(dir.path(), "bad.table");
+    std::fs::write(&bad, &bytes).unwrap();
+    assert!(SavedTable::load(&bad, &rules).is_err());
+}
+
+/// Advice under saved rolls against the naive solver: on cards of a reduced game (five dice,
+/// the five-of-a-kind bonus and Joker), with each number of rolls saved and re-rolls left
+/// up to the most, every option's value (each box filled now with the re-rolls left saved,
+/// each keep), and the best option's value is the hand's.
+#[test]
+fn advice_under_saved_rolls_agrees_with_brute_force() {
+    let rules = game(5, 3, "joker = \"forced\"\nfive_of_a_kind_bonus = 100", LOWER_FIVE);
+    let dir = temp_dir();
+    let path = join(dir.path(), "saved.table");
+    SavedTable::build(&path, &rules, SolveOptions::default(), &|_, _| {}).unwrap();
+    let mut brute = BruteForce::new(rules);
+    let cards: [&[(usize, u32)]; 5] = [&[], &[(1, 25)], &[(2, 50)], &[(2, 0), (3, 17)], &[(0, 12), (1, 0), (3, 30)]];
+    let hands: [[u8; 5]; 4] = [[1, 1, 2, 2, 3], [6, 6, 6, 6, 6], [2, 3, 4, 5, 6], [1, 1, 1, 5, 6]];
+    let mut checked = 0;
+    for boxes in cards {
+        let card = ScoreCard::from_boxes(rules, boxes, 0).unwrap();
+        let state = card.state();
+        let table = SavedTable::load_cards(&path, &rules, &[state.filled]).unwrap();
+        let most = 2 + rules.most_saved_rolls(boxes.len());
+        let layers = brute.saved_layers(state, most);
+        let banked = f64::from(card.banked());
+        for faces in hands {
+            let dice = rules.dice().dice_of(&faces).unwrap();
+            let h = brute.hand(&faces);
+            for rolls_left in 0..=most {
+                let position = Position {
+                    card: card.clone(),
+                    dice,
+                    rolls_left: rolls_left as u8,
+                };
+                let advice = advise(&table, &position).unwrap();
+                let best = advice.options[0].expected_final - banked;
+                assert!((best - layers[rolls_left][h]).abs() < 1e-9, "{boxes:?} {faces:?} {rolls_left}: {best} vs {}", layers[rolls_left][h]);
+                for option in &advice.options {
+                    let want = match &option.action {
+                        Action::Score { category, points, bonus, saves } => {
+                            assert_eq!(*saves, Some(rolls_left as u8));
+                            let index = rules.box_by_name(category).unwrap();
+                            let next = state.after(&rules, index, *points);
+                            f64::from(points + bonus) + brute.saved_value(next, rolls_left)
+                        }
+                        Action::Keep { keep, stop_and_score } => {
+                            assert!(rolls_left > 0 && stop_and_score.is_none() && keep.len() < 5);
+                            brute.keep_value(&keep.faces(), &layers[rolls_left - 1])
+                        }
+                    };
+                    let got = option.expected_final - banked;
+                    assert!((got - want).abs() < 1e-9, "{boxes:?} {faces:?} {rolls_left} {}: {got} vs {want}", option.action);
+                    checked += 1;
+                }
+            }
+        }
+        // Past the most re-rolls the card can have: refused.
+        let position = Position {
+            card: card.clone(),
+            dice: rules.dice().dice_of(&hands[0]).unwrap(),
+            rolls_left: (most + 1) as u8,
+        };
+        assert!(advise(&table, &position).is_err());
+    }
+    assert!(checked > 1000, "{checked}");
+}
+
 /// The command line on a small game with saved rolls: `solve` prints the solve's expected
-/// score (and its JSON), refuses a table's flags, and every other command refuses the game
-/// in one line, exit 2, before building anything.
+/// score (and its JSON) and writes its table, `advise` reads it with the rolls saved and the
+/// re-rolls left, every objective but the expected score is refused, and the commands that do
+/// not know saved rolls yet refuse the game in one line, exit 2, before building anything.
 #[test]
 fn the_command_line_solves_a_game_of_saved_rolls_and_refuses_the_rest() {
     let dir = temp_dir();
@@ -228,17 +335,56 @@ fn the_command_line_solves_a_game_of_saved_rolls_and_refuses_the_rest() {
     );
     for flags in [
         &["solve", "--objective", "target"][..],
-        &["solve", "--out", "t.table"],
         &["solve", "--two-player"],
     ] {
         let mut args = flags.to_vec();
         args.extend(["--rules", &file]);
         assert_bad_input(&run_bytes(dir.path(), &args, b""), "saved_rolls = true");
     }
+    // The table `solve` wrote answers `advise`, as the library does.
+    let rules = load(&text, None).unwrap();
+    let table = SavedTable::load(&join(dir.path(), &std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).find(|n| n.ends_with(".table")).unwrap()), &rules).unwrap();
+    let card = ScoreCard::parse(rules, "house=25", 0).unwrap();
+    let position = Position {
+        card,
+        dice: rules.dice().parse("1 1 2 2 3").unwrap(),
+        rolls_left: 3,
+    };
+    let want = advise(&table, &position).unwrap();
+    let json = json_in(
+        dir.path(),
+        &["advise", "--rules", &file, "--card", "house=25", "--dice", "11223", "--saved", "1", "--json"],
+    );
+    assert_eq!(json["rolls_left"], 3, "{json}");
+    let options = json["options"].as_array().unwrap();
+    assert_eq!(options.len(), want.options.len());
+    for (got, want) in options.iter().zip(&want.options) {
+        assert_eq!(got["expected_final"].as_f64(), Some(want.expected_final), "{got}");
+    }
+    assert!(options.iter().any(|o| o["kind"] == "score" && o["saves"] == 3), "{json}");
+    let o = run_bytes(
+        dir.path(),
+        &["advise", "--rules", &file, "--card", "house=25", "--dice", "11223", "--saved", "1"],
+        b"",
+    );
+    assert!(stdout(&o).contains(", keep 3 rolls"), "{}", stdout(&o));
+    for (flags, needle) in [
+        (&["--saved", "3"][..], "at most 2 rolls can be saved"),
+        (&["--saved", "1", "--rolls-left", "4"], "rolls left must be 0 to 3"),
+        (&["--target", "100"], "saved_rolls = true"),
+        (&["--batch"], "--batch"),
+    ] {
+        let mut args = vec!["advise", "--rules", &file, "--card", "house=25"];
+        if !flags.contains(&"--batch") {
+            args.extend(["--dice", "11223"]);
+        }
+        args.extend(flags);
+        assert_bad_input(&run_bytes(dir.path(), &args, b""), needle);
+    }
+    let yacht = run_bytes(dir.path(), &["advise", "--rules", "yacht", "--dice", "11223", "--saved", "1"], b"");
+    assert_bad_input(&yacht, "--saved");
     for command in [
-        &["advise", "--dice", "1,2,3,4,5"][..],
-        &["advise", "--dice", "1,2,3,4,5", "--target", "100"],
-        &["stats"],
+        &["stats"][..],
         &["simulate", "--games", "10"],
         &["export", "--out", "x.csv"],
         &["play"],
@@ -247,10 +393,13 @@ fn the_command_line_solves_a_game_of_saved_rolls_and_refuses_the_rest() {
         args.extend(["--rules", &file]);
         assert_bad_input(&run_bytes(dir.path(), &args, b""), "saved_rolls = true");
     }
-    // Nothing was written: no table, no export.
-    let left: Vec<_> = std::fs::read_dir(dir.path())
+    // Nothing else was written: the rules and the one table.
+    let mut left: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(left, ["saved.toml"], "{left:?}");
+    left.sort();
+    assert_eq!(left.len(), 2, "{left:?}");
+    assert!(left.iter().any(|n| n == "saved.toml"), "{left:?}");
+    assert!(left.iter().any(|n| n.ends_with(".table")), "{left:?}");
 }

@@ -13,7 +13,6 @@ use yahtzee_core::policy::expected::{Advice, Position};
 use yahtzee_core::policy::target::TargetAdvice;
 use yahtzee_core::policy::win::{Opponent, WinAdvice, parse_opponent};
 use yahtzee_core::policy::{self, Answer, Objective};
-use yahtzee_core::tables::expected::StrategyTable;
 use yahtzee_core::tables::set::TableSet;
 use yahtzee_core::text::{chance, probability};
 
@@ -25,6 +24,15 @@ pub fn run(args: &AdviseArgs) -> Result<()> {
         );
     }
     let tables = super::tables(rules, table_paths!(args), super::RulesFrom::Flags);
+    if rules.saved_rolls() {
+        return run_saved(args, rules, &tables);
+    }
+    if args.saved.is_some() {
+        anyhow::bail!(
+            "--saved is the rolls saved in a game that keeps unused rolls for later turns, and {} does not (saved_rolls = true in a rules file): leave out --saved",
+            rules.label()
+        );
+    }
     if args.batch {
         return run_batch(args, &tables);
     }
@@ -67,13 +75,65 @@ pub fn run(args: &AdviseArgs) -> Result<()> {
     }
     let answer = answer?;
     let text = match &answer {
-        Answer::Advice(advice) => render(advice, tables.ev()?),
+        Answer::Advice(advice) => render(advice),
         Answer::Target(advice) => render_target(advice),
         Answer::Win(advice) => render_win(advice),
         Answer::TwoPlayer(advice) => render_two_player(advice),
     };
     let stamped = yahtzee_core::report::stamped_by(&answer, tables);
     super::print_result(args.json, &stamped, |out| out.write_all(text.as_bytes()))
+}
+
+/// `advise` in a game of saved rolls: the position's rolls saved (`--saved`, at the start of
+/// this turn) and its re-rolls left (up to the turn's two and the rolls saved), the table of
+/// saved rolls read for the position's cards alone (built first when missing).
+fn run_saved(args: &AdviseArgs, rules: Rules, tables: &TableSet) -> Result<()> {
+    use yahtzee_core::policy::saved;
+    if args.batch {
+        anyhow::bail!(
+            "--batch does not answer games with saved rolls yet ({}): ask one position at a time with --saved and --rolls-left",
+            rules.label()
+        );
+    }
+    if objective(args, rules)? != Objective::ExpectedScore {
+        anyhow::bail!(yahtzee_core::tables::set::saved_rolls_only(
+            &rules,
+            "--target, --opponent and --two-player"
+        ));
+    }
+    let card = ScoreCard::parse(rules, &args.card, args.yahtzee_bonus)?;
+    let dice = rules
+        .dice()
+        .parse(args.dice.as_deref().unwrap_or_default())?;
+    let turns = card.filled().count_ones() as usize;
+    let most = rules.most_saved_rolls(turns);
+    let saved_rolls = args.saved.unwrap_or(0);
+    if usize::from(saved_rolls) > most {
+        anyhow::bail!(
+            "--saved {saved_rolls}: after {turns} turns at most {most} rolls can be saved ({} a turn)",
+            rules.rolls() - 1
+        );
+    }
+    let rerolls = rules.rolls() - 1;
+    let rolls_left = args.rolls_left.unwrap_or(rerolls + saved_rolls);
+    if rolls_left > rerolls + saved_rolls {
+        anyhow::bail!(
+            "rolls left must be 0 to {} (the turn's {rerolls} re-rolls and the {saved_rolls} saved before it: --saved), not {rolls_left}",
+            rerolls + saved_rolls
+        );
+    }
+    saved::check_rerolls_left(&rules, turns, u32::from(rolls_left))?;
+    let position = Position {
+        card,
+        dice,
+        rolls_left,
+    };
+    let table = tables.saved_for(&[position.card.filled()])?;
+    let advice = saved::advise(&table, &position)?;
+    let stamped = yahtzee_core::tables::provenance::stamped_with(&advice, table.checksum());
+    super::print_result(args.json, &stamped, |out| {
+        out.write_all(render(&advice).as_bytes())
+    })
 }
 
 /// The objective of the flags: `--two-player` against the one opponent, else to win against
@@ -199,10 +259,10 @@ fn render_win(advice: &WinAdvice) -> String {
 }
 
 /// The human table: one line per option, best first.
-fn render(advice: &Advice, table: &StrategyTable) -> String {
+fn render(advice: &Advice) -> String {
     let mut s = format!(
         "{} | dice {} | {} roll{} left | banked {}\n",
-        table.rules().label(),
+        advice.rules.label(),
         join_faces(&advice.dice),
         advice.rolls_left,
         if advice.rolls_left == 1 { "" } else { "s" },

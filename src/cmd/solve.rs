@@ -92,16 +92,23 @@ pub fn run(args: &SolveArgs) -> Result<()> {
 }
 
 /// `solve` of a game with saved rolls: the exact expected score from the start, every
-/// reachable state solved, two depths held at a time; no table is written yet.
+/// reachable state solved, two depths held at a time, each written to the table of saved
+/// rolls as it is solved (`--out`, else its default path).
 fn run_saved(args: &SolveArgs, rules: Rules, pool: &rayon::ThreadPool) -> Result<()> {
     use yahtzee_core::solve::expected::SolveOptions;
-    use yahtzee_core::solve::saved::{peak_bytes, solve_saved};
-    if args.two_player || args.objective != ObjectiveArg::ExpectedScore || args.out.is_some() {
+    use yahtzee_core::solve::saved::peak_bytes;
+    use yahtzee_core::tables::saved::{SAVED_EXPECTED_SCORE, SavedTable, saved_value_count};
+    if args.two_player || args.objective != ObjectiveArg::ExpectedScore {
         anyhow::bail!(
-            "{} keeps unused rolls for later turns (saved_rolls = true): its solve gives the expected score and writes no table yet; leave out --objective, --two-player and --out",
+            "{} keeps unused rolls for later turns (saved_rolls = true): it is solved for the expected score alone; leave out --objective and --two-player",
             rules.label()
         );
     }
+    check_out(args.out.as_deref(), &rules, SAVED_EXPECTED_SCORE)?;
+    let path = args
+        .out
+        .clone()
+        .unwrap_or_else(|| default_table_path(&rules));
     let gib = |b: u64| b as f64 / f64::from(1u32 << 30);
     // Two depths of values, a row per number of rolls saved, and the program beside them.
     let peak = peak_bytes(&rules) + yahtzee_core::tables::set::BASE_MEMORY;
@@ -113,19 +120,24 @@ fn run_saved(args: &SolveArgs, rules: Rules, pool: &rayon::ThreadPool) -> Result
         ),
     )
     .map_err(anyhow::Error::msg)?;
-    eprintln!(
-        "solving {} with saved rolls: up to {:.1} GiB of memory",
+    let file = 8 * saved_value_count(&rules);
+    note!(
+        "solving {} with saved rolls: up to {:.1} GiB of memory, a table of {:.1} GiB",
         rules.label(),
-        gib(peak)
+        gib(peak),
+        gib(file)
     );
     let bar = super::progress_bar(&format!("solving {}", rules.label()), "cards");
-    let solved = pool.install(|| {
-        solve_saved(&rules, SolveOptions::default(), false, &|done, total| {
+    let built = pool.install(|| {
+        SavedTable::build(&path, &rules, SolveOptions::default(), &|done, total| {
             bar.set_length(total);
             bar.set_position(done);
         })
     });
     bar.finish_and_clear();
+    let built =
+        built.map_err(|e| super::table_error(e, &rules, args.out.as_deref(), RulesFrom::Flags))?;
+    let solved = &built.solution;
     #[derive(serde::Serialize)]
     struct SavedReport {
         rules: String,
@@ -133,8 +145,10 @@ fn run_saved(args: &SolveArgs, rules: Rules, pool: &rayon::ThreadPool) -> Result
         expected_score: f64,
         states: u64,
         peak_value_bytes: u64,
+        table_bytes: u64,
         seconds: f64,
         threads: usize,
+        path: String,
     }
     let report = SavedReport {
         rules: rules.label(),
@@ -142,19 +156,23 @@ fn run_saved(args: &SolveArgs, rules: Rules, pool: &rayon::ThreadPool) -> Result
         expected_score: solved.expected_score,
         states: solved.states,
         peak_value_bytes: solved.peak_bytes,
+        table_bytes: built.bytes,
         seconds: solved.seconds,
         threads: pool.current_num_threads(),
+        path: path.display().to_string(),
     };
     super::print_result(args.json, &report, |out| {
         writeln!(
             out,
-            "{} (saved rolls): expected score {:.10}, {} states, solved in {:.3} s on {} threads, {:.2} GiB of values at most",
+            "{} (saved rolls): expected score {:.10}, {} states, solved in {:.3} s on {} threads, {:.2} GiB of values at most, table {} ({:.2} GiB)",
             report.rules,
             report.expected_score,
             report.states,
             report.seconds,
             report.threads,
             gib(report.peak_value_bytes),
+            report.path,
+            gib(report.table_bytes),
         )
     })?;
     Ok(())

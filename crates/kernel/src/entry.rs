@@ -132,7 +132,10 @@ pub fn turn(
 /// from none to the most re-rolls this turn may have. For each number of rolls saved `s` at
 /// the start of the turn (0 to `plans.len() - rolls`), the opening mean of each lane (the
 /// expected score) is appended to `out`: `width` values for `s = 0`, then for `s = 1`, and so
-/// on. `spare` is a second keep array, for the values of scoring now.
+/// on. `spare` is a second keep array, for the values of scoring now. With `visit`, a query's
+/// turn: `visit(r, entries)` sees each layer of `r` re-rolls left, `r` from 0 (one entry per
+/// multiset, `width` lanes side by side: the keeps' values with `r` re-rolls left, and the
+/// rolls' values of scoring now).
 #[allow(clippy::too_many_arguments)]
 pub fn saved_turn(
     simd: Simd,
@@ -143,9 +146,10 @@ pub fn saved_turn(
     scores: &ScoreTable,
     u0: usize,
     out: &mut Vec<f64>,
+    visit: Option<&mut dyn FnMut(usize, &[f64])>,
 ) {
     copies!(
-        simd, width, (keeps, spare, plans, scores, u0, out),
+        simd, width, (keeps, spare, plans, scores, u0, out, visit),
         saved_avx512, saved_avx2, saved_baseline, f64,
         avx512: [32, 8], avx2: [16, 8], baseline: [16, 8, 1]
     )
@@ -160,11 +164,23 @@ fn saved_in<T: OpeningMean<Mean = f64>, const N: usize>(
     scores: &ScoreTable,
     u0: usize,
     out: &mut Vec<f64>,
+    mut visit: Option<&mut dyn FnMut(usize, &[T])>,
 ) {
     let (k, spare) = (keeps.block::<N>(), spare.block::<N>());
-    run_saved_turn(k, spare, plans, scores, u0, |_, k| {
-        out.extend_from_slice(&T::opening(k, scores))
-    });
+    let multisets = scores.dice.multisets();
+    run_saved_turn(
+        k,
+        spare,
+        plans,
+        scores,
+        u0,
+        |r, k| {
+            if let Some(visit) = visit.as_mut() {
+                visit(r, k[..multisets].as_flattened());
+            }
+        },
+        |_, k| out.extend_from_slice(&T::opening(k, scores)),
+    );
 }
 
 isa_copies!(
@@ -174,7 +190,8 @@ isa_copies!(
         plans: &[Plan<T>],
         scores: &ScoreTable,
         u0: usize,
-        out: &mut Vec<f64>
+        out: &mut Vec<f64>,
+        visit: Option<&mut dyn FnMut(usize, &[T])>
     ): saved_avx512, saved_avx2, saved_baseline
 );
 

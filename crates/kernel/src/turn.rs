@@ -403,7 +403,10 @@ pub(crate) fn run_turn_of<T: Real, const N: usize>(
 /// with. One pass over the re-rolls left serves every `s` at once: with `r` re-rolls left a
 /// roll is worth the best of filling a box now (`plans[r]`, scored into `spare`) and of the
 /// best keep (a mean over the roll with `r - 1` left); the turn that starts with `s` saved
-/// is the opening mean after `rolls - 1 + s` re-rolls, handed to `opening(s, k)`. Rolling
+/// is the opening mean after `rolls - 1 + s` re-rolls, handed to `opening(r, k)` (`r` the
+/// re-rolls left: `s` is `r - rolls + 1`). `layer(r, k)` sees `k` before the best keeps of
+/// the layer of `r` re-rolls left are chosen (`r` from 0): the keeps' entries hold the keeps'
+/// values with `r` re-rolls left (for `r` > 0), the rolls' entries those of scoring now. Rolling
 /// again keeping every die is never better than scoring (a value never falls with a roll
 /// more saved), so the rolls' own entries hold the value of scoring now.
 #[inline(always)]
@@ -413,6 +416,7 @@ pub(crate) fn run_saved_turn<T: Real, const N: usize>(
     plans: &[Plan<T>],
     scores: &ScoreTable,
     u0: usize,
+    mut layer: impl FnMut(usize, &[[T; N]]),
     mut opening: impl FnMut(usize, &[[T; N]]),
 ) {
     let dice = scores.dice;
@@ -420,6 +424,7 @@ pub(crate) fn run_saved_turn<T: Real, const N: usize>(
     assert!(plans.len() > rerolls, "a plan for each re-roll of a turn");
     let rolls = dice.first_roll()..dice.multisets();
     score_final_roll(&plans[0], scores, dice, u0, k);
+    layer(0, k);
     if rerolls == 0 {
         opening(0, k);
     }
@@ -427,9 +432,10 @@ pub(crate) fn run_saved_turn<T: Real, const N: usize>(
         expect_keeps(k, dice);
         score_final_roll(plan, scores, dice, u0, spare);
         k[rolls.clone()].copy_from_slice(&spare[rolls.clone()]);
+        layer(r, k);
         best_keeps(k, dice);
         if r >= rerolls {
-            opening(r - rerolls, k);
+            opening(r, k);
         }
     }
 }

@@ -21,6 +21,7 @@ use crate::game::state::{Bonuses, ScoreCard, State, set_bits};
 use crate::game::ties::{Preferred, PreferredLanes, best_by_preference, rank_by_preference};
 use crate::solve::expected::{CARD_LANES, ExpectedValues, Layer};
 use crate::tables::expected::StrategyTable;
+use crate::text::plural;
 
 /// Errors in a position given by a user.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -81,6 +82,10 @@ pub enum Action {
         /// Bonus earned with it: the upper bonus for reaching the threshold, the
         /// five-of-a-kind bonus for a further Yahtzee.
         bonus: u32,
+        /// Under saved rolls, the re-rolls left unused that scoring now saves for later
+        /// turns (absent in other games).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        saves: Option<u8>,
     },
 }
 
@@ -100,10 +105,17 @@ impl fmt::Display for Action {
                 category,
                 points,
                 bonus,
-            } if *bonus > 0 => write!(f, "score {category} for {points} (+{bonus} bonus)"),
-            Action::Score {
-                category, points, ..
-            } => write!(f, "score {category} for {points}"),
+                saves,
+            } => {
+                write!(f, "score {category} for {points}")?;
+                if *bonus > 0 {
+                    write!(f, " (+{bonus} bonus)")?;
+                }
+                match saves {
+                    Some(n @ 1..) => write!(f, ", keep {}", plural(u64::from(*n), "roll", "rolls")),
+                    _ => Ok(()),
+                }
+            }
         }
     }
 }
@@ -532,6 +544,7 @@ pub fn advise(table: &StrategyTable, position: &Position) -> Result<Advice, Advi
                     category: c.category.name(),
                     points: c.points,
                     bonus: c.bonus,
+                    saves: None,
                 };
                 (action, base + c.future)
             })
@@ -566,6 +579,18 @@ pub fn advise(table: &StrategyTable, position: &Position) -> Result<Advice, Advi
         });
         candidates
     };
+    Ok(ranked(rules, banked, position, candidates))
+}
+
+/// The advice of `position` whose options are `candidates` (each with its expected final
+/// score), in the order of preference: ranked by the one tie rule
+/// ([`rank_by_preference`]), each with its loss against the best.
+pub(crate) fn ranked(
+    rules: Rules,
+    banked: u32,
+    position: &Position,
+    candidates: Vec<(Action, f64)>,
+) -> Advice {
     let values: Vec<f64> = candidates.iter().map(|&(_, v)| v).collect();
     let order = rank_by_preference(&values);
     let best = order.first().map_or(0.0, |&i| values[i]);
@@ -577,13 +602,13 @@ pub fn advise(table: &StrategyTable, position: &Position) -> Result<Advice, Advi
             loss: best - values[i],
         })
         .collect();
-    Ok(Advice {
+    Advice {
         rules,
         banked,
-        dice: dice.faces(),
+        dice: position.dice.faces(),
         rolls_left: position.rolls_left,
         options,
-    })
+    }
 }
 
 #[cfg(test)]

@@ -22,6 +22,7 @@ pub mod cache;
 pub mod expected;
 pub mod player;
 pub mod pricing;
+pub mod saved;
 pub mod target;
 pub mod two_player;
 pub mod win;

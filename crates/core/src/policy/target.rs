@@ -204,6 +204,7 @@ pub(crate) fn price_options(
         category: c.category.name,
         points: c.points,
         bonus: c.bonus,
+        saves: None,
     };
     // Every option in the order of preference.
     let mut options: Vec<Priced> = Vec::new();

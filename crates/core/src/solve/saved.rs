@@ -43,7 +43,7 @@ pub struct Depth {
 
 impl Depth {
     /// The values of every card of `cards` (ascending) with up to `most` rolls saved, all 0.
-    fn zeros(cards: Vec<BoxMask>, most: usize, layout: Layout) -> Depth {
+    pub(crate) fn zeros(cards: Vec<BoxMask>, most: usize, layout: Layout) -> Depth {
         let len = cards.len() * (most + 1) * layout.flags * layout.lanes;
         Depth {
             values: vec![0.0; len],
@@ -53,14 +53,25 @@ impl Depth {
         }
     }
 
+    /// The cards held, ascending.
+    pub fn cards(&self) -> &[BoxMask] {
+        &self.cards
+    }
+
+    /// The values held: for each card, each number of rolls saved, each flag and each upper
+    /// total (0 for unreachable states).
+    pub(crate) fn values_mut(&mut self) -> &mut [f64] {
+        &mut self.values
+    }
+
     /// The values of a card: `(most + 1) * flags * lanes`.
-    fn per_card(&self) -> usize {
+    pub(crate) fn per_card(&self) -> usize {
         (self.most + 1) * self.layout.flags * self.layout.lanes
     }
 
     /// The row (one value per upper total) of card `filled` with `saved` rolls saved and the
     /// Yahtzee-box flag `flag`.
-    fn row(&self, filled: BoxMask, saved: usize, flag: bool) -> &[f64] {
+    pub(crate) fn row(&self, filled: BoxMask, saved: usize, flag: bool) -> &[f64] {
         let card = self
             .cards
             .binary_search(&filled)
@@ -188,6 +199,7 @@ fn solve_card(
             turn.scores,
             u0,
             &mut scratch.block,
+            None,
         );
         for (s, values) in scratch.block.chunks_exact(block).enumerate() {
             scratch.results[s * all + u0..][..block].copy_from_slice(values);
@@ -233,6 +245,28 @@ pub fn solve_saved(
     keep: bool,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> SavedSolution {
+    let mut kept = Vec::new();
+    let solution = solve_saved_with(rules, options, progress, &mut |depth: &Depth| {
+        if keep {
+            kept.push(depth.clone());
+        }
+        Ok::<(), std::convert::Infallible>(())
+    });
+    let Ok(mut solution) = solution;
+    kept.reverse();
+    solution.depths = kept;
+    solution
+}
+
+/// [`solve_saved`] handing each depth, once solved, to `on_depth`, from the full cards to the
+/// empty card (what the table of saved rolls writes as it goes: `tables::saved`); an error of
+/// `on_depth` stops the solve. The solution keeps no depth.
+pub fn solve_saved_with<E>(
+    rules: &Rules,
+    options: SolveOptions,
+    progress: &(dyn Fn(u64, u64) + Sync),
+    on_depth: &mut dyn FnMut(&Depth) -> Result<(), E>,
+) -> Result<SavedSolution, E> {
     assert!(rules.saved_rolls(), "a game with saved rolls");
     let start = Instant::now();
     let layout = Layout::of(rules);
@@ -251,11 +285,11 @@ pub fn solve_saved(
         rules.most_saved_rolls(boxes),
         layout,
     );
+    on_depth(&next)?;
     let mut done = by_depth[boxes].len() as u64;
     progress(done, total);
     let mut states = 0u64;
     let mut peak = 0u64;
-    let mut kept = Vec::new();
     for depth in (0..boxes).rev() {
         let most = rules.most_saved_rolls(depth);
         let mut this = Depth::zeros(by_depth[depth].clone(), most, layout);
@@ -275,24 +309,76 @@ pub fn solve_saved(
                 solve_card(&turn, &layout, (&next, most), (simd, width), scratch, out)
             })
             .sum::<u64>();
+        on_depth(&this)?;
         done += this.cards.len() as u64;
         progress(done, total);
-        let solved = std::mem::replace(&mut next, this);
-        if keep {
-            kept.push(solved);
-        }
+        next = this;
     }
     let expected_score = next.row(0, 0, false)[0];
-    if keep {
-        kept.push(next);
-        kept.reverse();
-    }
-    SavedSolution {
+    Ok(SavedSolution {
         rules: *rules,
         expected_score,
         states,
         peak_bytes: peak,
         seconds: start.elapsed().as_secs_f64(),
-        depths: kept,
+        depths: Vec::new(),
+    })
+}
+
+/// The layers of one turn of `state` under saved rolls with `rerolls_left` re-rolls left (at
+/// most the re-rolls the next depth's rows `next` were solved for), against `next`:
+/// `visit(r, entries)` sees the layer of `r` re-rolls left (`r` from 0, one entry per
+/// multiset: the keeps' values with `r` re-rolls left for `r` > 0, the rolls' values) as
+/// future points of this turn and after, the upper bonus already held taken off: the
+/// solve's own kernel ([`saved_turn`]) with one lane, so that advice reads exactly what the
+/// solve computed.
+pub(crate) fn state_turn(
+    rules: &Rules,
+    scores: &ScoreTable,
+    next: &Depth,
+    state: &State,
+    rerolls_left: usize,
+    mut visit: impl FnMut(usize, &[f64]),
+) {
+    let layout = next.layout;
+    let turn = Turn {
+        rules,
+        scores,
+        filled: state.filled,
+    };
+    let rerolls = usize::from(rules.rolls()) - 1;
+    let levels = rerolls_left.max(rerolls) + 1;
+    assert!(levels <= next.most + 1, "rows for every re-roll left");
+    let upper = usize::from(state.upper).min(layout.lanes - 1);
+    let held = crate::solve::expected::held_bonus(rules, upper);
+    let flag = state.yahtzee_50 && layout.flags == 2;
+    let mut scratch = Scratch::new();
+    scratch.lanes.push(upper as u8, flag);
+    for r in 0..levels {
+        let mut plan = Plan::new();
+        scratch
+            .succ
+            .load_with(rules, &layout, state.filled, &[flag], |c, flag| {
+                next.row(c, r, flag)
+            });
+        plan.build(&turn, &scratch.succ, &scratch.lanes);
+        scratch.plans.push(plan);
     }
+    let mut out = Vec::new();
+    saved_turn(
+        Simd::detect(),
+        1,
+        &mut scratch.keeps,
+        &mut scratch.spare,
+        &scratch.plans,
+        scores,
+        0,
+        &mut out,
+        Some(&mut |r, k: &[f64]| {
+            if r <= rerolls_left {
+                let less: Vec<f64> = k.iter().map(|v| v - held).collect();
+                visit(r, &less);
+            }
+        }),
+    );
 }

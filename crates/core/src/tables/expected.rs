@@ -615,20 +615,17 @@ fn check_count(head: &Head, rules: &Rules, count: Option<u64>) -> Result<(), Tab
 fn read_cards(file: &TableFile, rules: &Rules, cards: &[BoxMask]) -> Result<Vec<f64>, TableError> {
     let head = &file.head;
     let header = &head.header;
-    let origin = &head.origin;
-    let values_at = head.body_at + 8;
     let count = (header.body_bytes >= 8)
         .then(|| file.read_at(head.body_at, 8))
         .transpose()?
         .map(|word| u64::from_le_bytes(word[..].try_into().expect("8 bytes")));
     check_count(head, rules, count)?;
     let count = header.entries;
-    let index = file.read_at(values_at + 8 * count, 4 * pieces(count) as usize)?;
-    container::check_crc(origin, header.index_checksum, &index)?;
+    let index = read_index(file, count)?;
     // Where each row of `cards` is among the values, and where it goes among those held.
     let layout = Layout::of(rules);
     let width = layout.flags * layout.lanes;
-    let mut rows = Vec::new();
+    let (mut wanted, mut places) = (Vec::new(), Vec::new());
     let (mut first, mut next_card) = (0u64, 0);
     for (row, uppers) in reachable_rows(rules) {
         let filled = (row / width) as BoxMask;
@@ -636,19 +633,114 @@ fn read_cards(file: &TableFile, rules: &Rules, cards: &[BoxMask]) -> Result<Vec<
             next_card += 1;
         }
         if cards.get(next_card) == Some(&filled) {
-            rows.push((first, next_card * width + row % width, uppers));
+            for (i, u) in set_bits(uppers).enumerate() {
+                wanted.push(first + i as u64);
+                places.push(next_card * width + row % width + u);
+            }
         }
         first += u64::from(uppers.count_ones());
     }
-    // Each piece those rows touch, read once and checked.
-    let piece_values = PIECE_VALUES as u64;
-    let mut touched: Vec<u64> = rows
-        .iter()
-        .flat_map(|&(first, _, uppers)| {
-            let last = first + u64::from(uppers.count_ones()) - 1;
-            first / piece_values..=last / piece_values
+    let mut values = vec![0.0; cards.len() * width];
+    for (v, at) in read_values_at(file, &index, count, &wanted)?
+        .into_iter()
+        .zip(places)
+    {
+        values[at] = v;
+    }
+    Ok(values)
+}
+
+/// Passes the body of a table storing the `count` values of `rows` (row start and set of
+/// totals, as `state::reachable_rows` lists them) to `write`, piece by piece, and returns its
+/// size and the CRC-32 of its index ([`BodyWriter`]).
+fn write_body(
+    count: u64,
+    values: &[f64],
+    rows: impl Iterator<Item = (usize, UpperTotals)>,
+    write: &mut dyn FnMut(&[u8]) -> std::io::Result<()>,
+) -> std::io::Result<(u64, u32)> {
+    let mut body = BodyWriter::new(count, write)?;
+    for (row, uppers) in rows {
+        for u in set_bits(uppers) {
+            body.push(values[row + u])?;
+        }
+    }
+    body.finish()
+}
+
+/// The writer of a body of `f64` values in pieces: the count as a little-endian u64, each
+/// value little-endian (what bincode writes for a `Vec<f64>`), then the index: the CRC-32 of
+/// each piece of [`PIECE_VALUES`] values (the last one shorter), made as the pieces are
+/// written, so that saving copies no more than a piece of the values at a time. The body of
+/// the expected-score table, and of the table of saved rolls ([`super::saved`]).
+pub(crate) struct BodyWriter<'w> {
+    write: &'w mut dyn FnMut(&[u8]) -> std::io::Result<()>,
+    count: u64,
+    written: u64,
+    piece: Vec<u8>,
+    index: Vec<u8>,
+}
+
+impl<'w> BodyWriter<'w> {
+    /// A body of `count` values, its count written.
+    pub(crate) fn new(
+        count: u64,
+        write: &'w mut dyn FnMut(&[u8]) -> std::io::Result<()>,
+    ) -> std::io::Result<BodyWriter<'w>> {
+        write(&count.to_le_bytes())?;
+        Ok(BodyWriter {
+            write,
+            count,
+            written: 0,
+            piece: Vec::with_capacity(PIECE_VALUES * 8),
+            index: Vec::with_capacity(4 * pieces(count) as usize),
         })
-        .collect();
+    }
+
+    /// The next value.
+    pub(crate) fn push(&mut self, value: f64) -> std::io::Result<()> {
+        self.piece.extend_from_slice(&value.to_le_bytes());
+        self.written += 1;
+        if self.piece.len() == 8 * PIECE_VALUES {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.index
+            .extend_from_slice(&crc32fast::hash(&self.piece).to_le_bytes());
+        (self.write)(&self.piece)?;
+        self.piece.clear();
+        Ok(())
+    }
+
+    /// The last piece and the index: the body's size and the index's CRC-32.
+    pub(crate) fn finish(mut self) -> std::io::Result<(u64, u32)> {
+        if !self.piece.is_empty() {
+            self.flush()?;
+        }
+        debug_assert_eq!(self.written, self.count);
+        (self.write)(&self.index)?;
+        let size = body_bytes(self.count).expect("a table's size fits in 64 bits");
+        Ok((size, crc32fast::hash(&self.index)))
+    }
+}
+
+/// The values at the positions `wanted` (value numbers, ascending or not) of the body of
+/// `count` values of `file`, whose index `index` was checked: each piece holding one read
+/// once and checked against the index, each value a number. What a table read in part reads.
+pub(crate) fn read_values_at(
+    file: &TableFile,
+    index: &[u8],
+    count: u64,
+    wanted: &[u64],
+) -> Result<Vec<f64>, TableError> {
+    let head = &file.head;
+    let origin = &head.origin;
+    let values_at = head.body_at + 8;
+    let piece_values = PIECE_VALUES as u64;
+    let mut touched: Vec<u64> = wanted.iter().map(|k| k / piece_values).collect();
     touched.sort_unstable();
     touched.dedup();
     let mut read = std::collections::HashMap::with_capacity(touched.len());
@@ -657,64 +749,32 @@ fn read_cards(file: &TableFile, rules: &Rules, cards: &[BoxMask]) -> Result<Vec<
         let n = (count - from).min(piece_values);
         let bytes = file.read_at(values_at + 8 * from, 8 * n as usize)?;
         let i = p as usize;
-        check_piece(origin, i, index_entry(&index, i), crc32fast::hash(&bytes))?;
+        check_piece(origin, i, index_entry(index, i), crc32fast::hash(&bytes))?;
         read.insert(p, bytes);
     }
-    let mut values = vec![0.0; cards.len() * width];
-    for (first, at, uppers) in rows {
-        for (i, u) in set_bits(uppers).enumerate() {
-            let k = first + i as u64;
+    wanted
+        .iter()
+        .map(|&k| {
             let piece = &read[&(k / piece_values)];
             let offset = 8 * (k % piece_values) as usize;
             let v = f64::from_le_bytes(piece[offset..offset + 8].try_into().expect("8 bytes"));
             // No solve writes a value that is not finite: only a crafted file can.
-            if !v.is_finite() {
-                return Err(origin.corrupt(format!("a value that is not a number ({v})")));
+            if v.is_finite() {
+                Ok(v)
+            } else {
+                Err(origin.corrupt(format!("a value that is not a number ({v})")))
             }
-            values[at + u] = v;
-        }
-    }
-    Ok(values)
+        })
+        .collect()
 }
 
-/// Passes the body of a table storing the `count` values of `rows` (row start and set of
-/// totals, as `state::reachable_rows` lists them) to `write`, piece by piece, and returns its
-/// size and the CRC-32 of its index. The body is the count as a little-endian u64, each value
-/// little-endian (what bincode writes for a `Vec<f64>`), then the index: the CRC-32 of each
-/// piece of [`PIECE_VALUES`] values (the last one shorter), made as the pieces are written, so
-/// that saving copies no more than a piece of the values at a time.
-fn write_body(
-    count: u64,
-    values: &[f64],
-    rows: impl Iterator<Item = (usize, UpperTotals)>,
-    write: &mut dyn FnMut(&[u8]) -> std::io::Result<()>,
-) -> std::io::Result<(u64, u32)> {
-    write(&count.to_le_bytes())?;
-    let mut piece = Vec::with_capacity(PIECE_VALUES * 8);
-    let mut index = Vec::with_capacity(4 * pieces(count) as usize);
-    let mut flush = |piece: &mut Vec<u8>| -> std::io::Result<()> {
-        index.extend_from_slice(&crc32fast::hash(piece).to_le_bytes());
-        write(piece)?;
-        piece.clear();
-        Ok(())
-    };
-    let mut written = 0u64;
-    for (row, uppers) in rows {
-        for u in set_bits(uppers) {
-            piece.extend_from_slice(&values[row + u].to_le_bytes());
-            if piece.len() == 8 * PIECE_VALUES {
-                flush(&mut piece)?;
-            }
-            written += 1;
-        }
-    }
-    if !piece.is_empty() {
-        flush(&mut piece)?;
-    }
-    debug_assert_eq!(written, count);
-    write(&index)?;
-    let size = body_bytes(count).expect("a table's size fits in 64 bits");
-    Ok((size, crc32fast::hash(&index)))
+/// The index of the pieces of a body of `count` values in `file`, checked against the
+/// header's index checksum.
+pub(crate) fn read_index(file: &TableFile, count: u64) -> Result<Vec<u8>, TableError> {
+    let head = &file.head;
+    let index = file.read_at(head.body_at + 8 + 8 * count, 4 * pieces(count) as usize)?;
+    container::check_crc(&head.origin, head.header.index_checksum, &index)?;
+    Ok(index)
 }
 
 /// The folder of the default tables: `$YAHTZEE_TABLE_DIR`, else the user's cache folder.

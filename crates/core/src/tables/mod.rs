@@ -17,6 +17,7 @@ pub mod cache;
 pub mod container;
 pub mod expected;
 pub mod provenance;
+pub mod saved;
 pub mod set;
 pub mod two_player;
 pub mod vector;

@@ -56,6 +56,18 @@ pub fn stamped<'a, R: Serialize>(result: &'a R, table: Option<&StrategyTable>) -
     }
 }
 
+/// `result` with the provenance of a result computed from the table of the CRC-32 `checksum`
+/// (the table of saved rolls, read in part).
+pub fn stamped_with<R: Serialize>(result: &R, checksum: u32) -> Stamped<'_, R> {
+    Stamped {
+        result,
+        provenance: Provenance {
+            version: VERSION,
+            table_checksum: Some(format!("{checksum:08x}")),
+        },
+    }
+}
+
 /// `result` with the provenance of a result computed from the tables of `set`: the checksum
 /// of its expected-score table when that table was read (it is never loaded or built for
 /// this).

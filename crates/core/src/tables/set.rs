@@ -34,7 +34,8 @@ use crate::solve::expected::{SolveOptions, solved_lanes};
 use crate::solve::two_player::{Game, Ties, check_rules};
 use crate::solve::vector::{DISTRIBUTION, TARGET, stored_values_bound};
 use crate::tables::TableError;
-use crate::tables::cache::{self, Loaded, Progress};
+use crate::tables::cache::{self, Loaded, Progress, Source};
+use crate::tables::saved::{SavedTable, saved_value_count};
 use crate::tables::expected::{EXPECTED_SCORE, StrategyTable, body_bytes, default_table_path_of};
 use crate::tables::two_player::{EarlyTable, TWO_PLAYER};
 use crate::tables::two_player::{SolveReportError, solve_report};
@@ -96,6 +97,10 @@ impl TableKind {
 /// threads.
 pub const BASE_MEMORY: u64 = 32 << 20;
 
+/// Processor seconds of the solve under saved rolls per value it stores: Maxi Yatzy's
+/// 1,269,658,211 took 459 s on 2 cores (results/maxi-yatzy-saved-rolls-2026-12-06.md).
+const SAVED_SECONDS_PER_VALUE: f64 = 0.72e-6;
+
 /// Processor seconds of the expected-score solve per lane it runs ([`solved_lanes`]) with
 /// five dice and six, for three rolls a turn: Yahtzee's 385,016 lanes took 0.25 s of CPU,
 /// Yatzy's 1.07 million 0.63 s, Maxi Yatzy's 37.0 million 55 s (results/memory-2026-12-06.md).
@@ -140,6 +145,7 @@ impl Need {
     /// card of 20 boxes (its cards counted by depth, its reachable states).
     pub fn of(rules: &Rules, kind: TableKind) -> Need {
         match kind {
+            TableKind::ExpectedScore if rules.saved_rolls() => Need::saved_rolls(rules),
             TableKind::ExpectedScore => {
                 // The solve holds an f64 for every entry of the dense layout (each card, upper
                 // total and flag), and the rows of one depth's cards as it solves them; a load
@@ -236,6 +242,31 @@ impl Need {
             load_parts: "the index of its pairs of cards".to_string(),
             disk: (0.96e9 * scale) as u64,
             cpu_seconds: cpu * scale,
+        }
+    }
+
+    /// What the table of saved rolls of `rules` takes (`tables::saved`): its solve holds two
+    /// depths of values, a row per number of rolls saved ([`crate::solve::saved::peak_bytes`]),
+    /// and writes each as it goes; advice reads the rows of a position's cards alone. Measured
+    /// on Maxi Yatzy with saved rolls (results/maxi-yatzy-saved-rolls-2026-12-06.md: 1.27
+    /// billion states, 4.93 GiB at peak, 459 s on 2 cores).
+    pub fn saved_rolls(rules: &Rules) -> Need {
+        let values = saved_value_count(rules);
+        let peak = crate::solve::saved::peak_bytes(rules);
+        Need {
+            build_memory: BASE_MEMORY + peak,
+            load_memory: BASE_MEMORY + 8 * values,
+            memory_parts: format!(
+                "two depths of its cards, a row per number of rolls saved, {}",
+                text::memory(peak)
+            ),
+            load_parts: format!(
+                "a value for each of its {} states and numbers of rolls saved, {}",
+                large_count(values),
+                text::memory(8 * values)
+            ),
+            disk: body_bytes(values).unwrap_or(u64::MAX).saturating_add(256),
+            cpu_seconds: values as f64 * SAVED_SECONDS_PER_VALUE,
         }
     }
 
@@ -462,12 +493,12 @@ fn check_memory(rules: &Rules, kind: TableKind, need: &Need, use_: Use) -> Resul
 /// games the game of two is solved for.
 fn check_game(rules: &Rules, kind: TableKind) -> Result<(), String> {
     if rules.saved_rolls() {
-        // The solve of saved rolls gives the expected score from the start
-        // (`solve::saved`); no table of it is stored yet, so nothing else answers it.
-        return Err(format!(
-            "{game} keeps unused rolls for later turns (saved_rolls = true): so far only `yahtzee solve` answers it, with its exact expected score; advice, statistics, play and the other objectives need the rules without saved rolls",
-            game = rules.label(),
-        ));
+        // The table of saved rolls (`tables::saved`) is the expected score's; no other
+        // objective is solved under saved rolls.
+        if kind == TableKind::ExpectedScore {
+            return Ok(());
+        }
+        return Err(saved_rolls_only(rules, "the target, win and two-player objectives"));
     }
     match kind {
         TableKind::ExpectedScore => Ok(()),
@@ -502,6 +533,15 @@ fn check_game(rules: &Rules, kind: TableKind) -> Result<(), String> {
             ))
         }
     }
+}
+
+/// The refusal of `what` for a game of saved rolls, which is solved for the expected score
+/// alone.
+pub fn saved_rolls_only(rules: &Rules, what: &str) -> String {
+    format!(
+        "{game} keeps unused rolls for later turns (saved_rolls = true), and is solved for the expected score alone: {what} need the rules without saved rolls",
+        game = rules.label(),
+    )
 }
 
 /// One table being loaded or loaded.
@@ -623,6 +663,8 @@ pub struct TableSet {
     target: Slot<VectorTable<f32>>,
     distribution: Slot<VectorTable<f32>>,
     two_player: Slot<EarlyTable>,
+    /// The table of saved rolls, built (it is read in part, for each question).
+    saved: Slot<()>,
 }
 
 impl TableSet {
@@ -640,6 +682,7 @@ impl TableSet {
             target: Slot::default(),
             distribution: Slot::default(),
             two_player: Slot::default(),
+            saved: Slot::default(),
         }
     }
 
@@ -660,6 +703,7 @@ impl TableSet {
             target: Slot::settled(Err(not_offered(TableKind::Target))),
             distribution: Slot::settled(Err(not_offered(TableKind::Distribution))),
             two_player: Slot::settled(Err(not_offered(TableKind::TwoPlayer))),
+            saved: Slot::settled(Err(not_offered(TableKind::ExpectedScore))),
         }
     }
 
@@ -704,10 +748,18 @@ impl TableSet {
         self.paths.path(&self.rules, kind)
     }
 
-    /// The expected-score table, loaded or built first if need be (this waits).
+    /// The expected-score table, loaded or built first if need be (this waits). A game of
+    /// saved rolls has none: its table is [`TableSet::saved_for`]'s.
     pub fn ev(&self) -> Result<&Arc<StrategyTable>, LoadError> {
         let rules = self.rules;
         self.ev.get(|| {
+            if rules.saved_rolls() {
+                return Err(LoadError {
+                    kind: TableKind::ExpectedScore,
+                    cause: LoadCause::NotOffered,
+                    message: saved_rolls_only(&rules, "this question and its objective"),
+                });
+            }
             self.fits(TableKind::ExpectedScore)?;
             self.load(TableKind::ExpectedScore, &self.ev, |path, progress| {
                 Ok(cache::load_or_build(&rules, Some(path), progress)?)
@@ -733,6 +785,44 @@ impl TableSet {
         StrategyTable::load_cards(&path, &self.rules, cards)
             .map(Arc::new)
             .map_err(|e| self.failed(TableKind::ExpectedScore, e))
+    }
+
+    /// The table of saved rolls (a game with `saved_rolls = true`) as far as the turns of the
+    /// cards `cards` read it ([`SavedTable::load_cards`]), built first when its file is
+    /// missing (this waits: seconds for a game of five dice, minutes for Maxi Yatzy; the
+    /// observer hears of it as of the expected-score table's build).
+    pub fn saved_for(&self, cards: &[BoxMask]) -> Result<Arc<SavedTable>, LoadError> {
+        let kind = TableKind::ExpectedScore;
+        let rules = self.rules;
+        if !rules.saved_rolls() {
+            return Err(LoadError {
+                kind,
+                cause: LoadCause::NotOffered,
+                message: format!(
+                    "{} does not keep unused rolls for later turns: its table is the expected score's",
+                    rules.label()
+                ),
+            });
+        }
+        let path = self.path(kind);
+        if path.symlink_metadata().is_err() {
+            self.saved.get(|| {
+                self.load(kind, &self.saved, |path, progress| {
+                    progress(Progress::Building { path });
+                    SavedTable::build(path, &rules, SolveOptions::default(), &|done, total| {
+                        progress(Progress::Solving { done, total })
+                    })?;
+                    Ok(Loaded {
+                        table: (),
+                        path: path.to_path_buf(),
+                        source: Source::Built(Ok(())),
+                    })
+                })
+            })?;
+        }
+        SavedTable::load_cards(&path, &rules, cards)
+            .map(Arc::new)
+            .map_err(|e| self.failed(kind, e))
     }
 
     /// The target table, loaded or built first if need be (this waits; a build takes about a
