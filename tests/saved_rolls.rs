@@ -210,7 +210,12 @@ fn a_roll_more_saved_is_never_worth_less() {
 /// value the solve gives, bit for bit; a value the table cannot hold is `None`.
 #[test]
 fn the_table_of_saved_rolls_holds_the_solve() {
-    let rules = game(5, 3, "joker = \"forced\"\nfive_of_a_kind_bonus = 100", LOWER_FIVE);
+    let rules = game(
+        5,
+        3,
+        "joker = \"forced\"\nfive_of_a_kind_bonus = 100",
+        LOWER_FIVE,
+    );
     let dir = temp_dir();
     let path = join(dir.path(), "saved.table");
     let built = SavedTable::build(&path, &rules, SolveOptions::default(), &|_, _| {}).unwrap();
@@ -252,13 +257,29 @@ fn the_table_of_saved_rolls_holds_the_solve() {
 /// each keep), and the best option's value is the hand's.
 #[test]
 fn advice_under_saved_rolls_agrees_with_brute_force() {
-    let rules = game(5, 3, "joker = \"forced\"\nfive_of_a_kind_bonus = 100", LOWER_FIVE);
+    let rules = game(
+        5,
+        3,
+        "joker = \"forced\"\nfive_of_a_kind_bonus = 100",
+        LOWER_FIVE,
+    );
     let dir = temp_dir();
     let path = join(dir.path(), "saved.table");
     SavedTable::build(&path, &rules, SolveOptions::default(), &|_, _| {}).unwrap();
     let mut brute = BruteForce::new(rules);
-    let cards: [&[(usize, u32)]; 5] = [&[], &[(1, 25)], &[(2, 50)], &[(2, 0), (3, 17)], &[(0, 12), (1, 0), (3, 30)]];
-    let hands: [[u8; 5]; 4] = [[1, 1, 2, 2, 3], [6, 6, 6, 6, 6], [2, 3, 4, 5, 6], [1, 1, 1, 5, 6]];
+    let cards: [&[(usize, u32)]; 5] = [
+        &[],
+        &[(1, 25)],
+        &[(2, 50)],
+        &[(2, 0), (3, 17)],
+        &[(0, 12), (1, 0), (3, 30)],
+    ];
+    let hands: [[u8; 5]; 4] = [
+        [1, 1, 2, 2, 3],
+        [6, 6, 6, 6, 6],
+        [2, 3, 4, 5, 6],
+        [1, 1, 1, 5, 6],
+    ];
     let mut checked = 0;
     for boxes in cards {
         let card = ScoreCard::from_boxes(rules, boxes, 0).unwrap();
@@ -278,22 +299,38 @@ fn advice_under_saved_rolls_agrees_with_brute_force() {
                 };
                 let advice = advise(&table, &position).unwrap();
                 let best = advice.options[0].expected_final - banked;
-                assert!((best - layers[rolls_left][h]).abs() < 1e-9, "{boxes:?} {faces:?} {rolls_left}: {best} vs {}", layers[rolls_left][h]);
+                assert!(
+                    (best - layers[rolls_left][h]).abs() < 1e-9,
+                    "{boxes:?} {faces:?} {rolls_left}: {best} vs {}",
+                    layers[rolls_left][h]
+                );
                 for option in &advice.options {
                     let want = match &option.action {
-                        Action::Score { category, points, bonus, saves } => {
+                        Action::Score {
+                            category,
+                            points,
+                            bonus,
+                            saves,
+                        } => {
                             assert_eq!(*saves, Some(rolls_left as u8));
                             let index = rules.box_by_name(category).unwrap();
                             let next = state.after(&rules, index, *points);
                             f64::from(points + bonus) + brute.saved_value(next, rolls_left)
                         }
-                        Action::Keep { keep, stop_and_score } => {
+                        Action::Keep {
+                            keep,
+                            stop_and_score,
+                        } => {
                             assert!(rolls_left > 0 && stop_and_score.is_none() && keep.len() < 5);
                             brute.keep_value(&keep.faces(), &layers[rolls_left - 1])
                         }
                     };
                     let got = option.expected_final - banked;
-                    assert!((got - want).abs() < 1e-9, "{boxes:?} {faces:?} {rolls_left} {}: {got} vs {want}", option.action);
+                    assert!(
+                        (got - want).abs() < 1e-9,
+                        "{boxes:?} {faces:?} {rolls_left} {}: {got} vs {want}",
+                        option.action
+                    );
                     checked += 1;
                 }
             }
@@ -343,34 +380,62 @@ fn the_command_line_solves_a_game_of_saved_rolls_and_refuses_the_rest() {
     }
     // The table `solve` wrote answers `advise`, as the library does.
     let rules = load(&text, None).unwrap();
-    let table = SavedTable::load(&join(dir.path(), &std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).find(|n| n.ends_with(".table")).unwrap()), &rules).unwrap();
+    let table = SavedTable::load(
+        &join(
+            dir.path(),
+            &std::fs::read_dir(dir.path())
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .find(|n| n.ends_with(".table"))
+                .unwrap(),
+        ),
+        &rules,
+    )
+    .unwrap();
     let card = ScoreCard::parse(rules, "house=25", 0).unwrap();
     let position = Position {
         card,
         dice: rules.dice().parse("1 1 2 2 3").unwrap(),
         rolls_left: 3,
     };
-    let want = advise(&table, &position).unwrap();
+    let advised = advise(&table, &position).unwrap();
     let json = json_in(
         dir.path(),
-        &["advise", "--rules", &file, "--card", "house=25", "--dice", "11223", "--saved", "1", "--json"],
+        &[
+            "advise", "--rules", &file, "--card", "house=25", "--dice", "11223", "--saved", "1",
+            "--json",
+        ],
     );
     assert_eq!(json["rolls_left"], 3, "{json}");
     let options = json["options"].as_array().unwrap();
-    assert_eq!(options.len(), want.options.len());
-    for (got, want) in options.iter().zip(&want.options) {
-        assert_eq!(got["expected_final"].as_f64(), Some(want.expected_final), "{got}");
+    assert_eq!(options.len(), advised.options.len());
+    for (got, want) in options.iter().zip(&advised.options) {
+        assert_eq!(
+            got["expected_final"].as_f64(),
+            Some(want.expected_final),
+            "{got}"
+        );
     }
-    assert!(options.iter().any(|o| o["kind"] == "score" && o["saves"] == 3), "{json}");
+    assert!(
+        options
+            .iter()
+            .any(|o| o["kind"] == "score" && o["saves"] == 3),
+        "{json}"
+    );
     let o = run_bytes(
         dir.path(),
-        &["advise", "--rules", &file, "--card", "house=25", "--dice", "11223", "--saved", "1"],
+        &[
+            "advise", "--rules", &file, "--card", "house=25", "--dice", "11223", "--saved", "1",
+        ],
         b"",
     );
     assert!(stdout(&o).contains(", keep 3 rolls"), "{}", stdout(&o));
     for (flags, needle) in [
         (&["--saved", "3"][..], "at most 2 rolls can be saved"),
-        (&["--saved", "1", "--rolls-left", "4"], "rolls left must be 0 to 3"),
+        (
+            &["--saved", "1", "--rolls-left", "4"],
+            "rolls left must be 0 to 3",
+        ),
         (&["--target", "100"], "saved_rolls = true"),
         (&["--batch"], "--batch"),
     ] {
@@ -381,14 +446,50 @@ fn the_command_line_solves_a_game_of_saved_rolls_and_refuses_the_rest() {
         args.extend(flags);
         assert_bad_input(&run_bytes(dir.path(), &args, b""), needle);
     }
-    let yacht = run_bytes(dir.path(), &["advise", "--rules", "yacht", "--dice", "11223", "--saved", "1"], b"");
+    let yacht = run_bytes(
+        dir.path(),
+        &[
+            "advise", "--rules", "yacht", "--dice", "11223", "--saved", "1",
+        ],
+        b"",
+    );
     assert_bad_input(&yacht, "--saved");
-    for command in [
-        &["stats"][..],
-        &["simulate", "--games", "10"],
-        &["export", "--out", "x.csv"],
-        &["play"],
-    ] {
+    // Simulated games under saved rolls: the mean within its interval of the exact value, the
+    // same report at any thread count; the other policies and matches refused.
+    let json = json_in(
+        dir.path(),
+        &["simulate", "--rules", &file, "--games", "3000", "--json"],
+    );
+    let (low, high) = (
+        json["mean_interval"]["low"].as_f64().unwrap(),
+        json["mean_interval"]["high"].as_f64().unwrap(),
+    );
+    let se = json["mean_interval"]["standard_error"].as_f64().unwrap();
+    assert!(
+        (low + high) / 2.0 - want < 4.0 * se && want - (low + high) / 2.0 < 4.0 * se,
+        "{want} {json}"
+    );
+    let one = json_in(
+        dir.path(),
+        &[
+            "simulate",
+            "--rules",
+            &file,
+            "--games",
+            "3000",
+            "--threads",
+            "1",
+            "--json",
+        ],
+    );
+    assert_eq!(one["mean_interval"], json["mean_interval"]);
+    assert_eq!(one["boxes"], json["boxes"]);
+    for flags in [&["--policy", "greedy"][..], &["--match", "optimal,greedy"]] {
+        let mut args = vec!["simulate", "--rules", &file, "--games", "10"];
+        args.extend(flags);
+        assert_bad_input(&run_bytes(dir.path(), &args, b""), "saved_rolls = true");
+    }
+    for command in [&["stats"][..], &["export", "--out", "x.csv"], &["play"]] {
         let mut args = command.to_vec();
         args.extend(["--rules", &file]);
         assert_bad_input(&run_bytes(dir.path(), &args, b""), "saved_rolls = true");

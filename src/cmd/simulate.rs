@@ -11,8 +11,8 @@ use super::report as summary;
 use crate::cli::SimulateArgs;
 use crate::plot::Curve;
 use crate::values::Lineup;
-use yahtzee_core::policy::Needs;
 use yahtzee_core::policy::player::{Player, PlayerError, players};
+use yahtzee_core::policy::{Needs, Policy};
 use yahtzee_core::report::{self, MatchReport, SimulateError, SimulateReport};
 use yahtzee_core::solve::vector::{DISTRIBUTION, TARGET};
 use yahtzee_core::stats::distribution::Tally;
@@ -34,15 +34,25 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
     report::check_games(args.games).map_err(games_error)?;
     let pool = super::thread_pool(args.threads)?;
     let tables = super::tables(rules, table_paths!(args), super::RulesFrom::Flags);
+    if rules.saved_rolls() && (args.lineup.is_some() || policy != Policy::Optimal) {
+        bail!(yahtzee_core::tables::set::saved_rolls_only(
+            &rules,
+            "matches and the policies but the optimal one (--policy optimal)"
+        ));
+    }
     if let Some(lineup) = &args.lineup {
         return pool.install(|| run_match(args, lineup, &tables));
     }
     if args.policy.len() > 1 {
         return pool.install(|| run_several(args, &tables));
     }
-    // (The parser of --policy refuses the policies that need opponents.)
-    let player = pool.install(|| Player::new(policy, &tables))?;
-    let (report, tally) = pool.install(|| games(args, &player)).map_err(games_error)?;
+    let (report, tally) = if rules.saved_rolls() {
+        pool.install(|| saved_games(args, &tables))?
+    } else {
+        // (The parser of --policy refuses the policies that need opponents.)
+        let player = pool.install(|| Player::new(policy, &tables))?;
+        pool.install(|| games(args, &player)).map_err(games_error)?
+    };
     summary::write_files(
         &args.report,
         &tally,
@@ -248,6 +258,33 @@ fn run_several(args: &SimulateArgs, tables: &TableSet) -> Result<()> {
 }
 
 /// The games of `args` played by `player`, with a progress bar.
+/// The games of a game with saved rolls under the optimal policy, from the whole table of
+/// saved rolls (built first when missing).
+fn saved_games(args: &SimulateArgs, tables: &TableSet) -> Result<(SimulateReport, Tally)> {
+    let rules = args.rules.rules();
+    let table = tables.saved()?;
+    let bar = super::progress_bar(
+        &format!("optimal games of {} with saved rolls", rules.label()),
+        "games",
+    );
+    bar.set_length(args.games);
+    let start = std::time::Instant::now();
+    let tally =
+        yahtzee_core::stats::simulate::simulate_saved(&table, args.games, args.seed, &|done| {
+            bar.set_position(done)
+        });
+    bar.finish_and_clear();
+    let report = SimulateReport::of(
+        &rules,
+        Policy::Optimal,
+        args.seed,
+        &tally,
+        start,
+        &args.report.at_least,
+    );
+    Ok((report, tally))
+}
+
 fn games(
     args: &SimulateArgs,
     player: &Player<'_>,

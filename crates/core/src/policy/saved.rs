@@ -12,7 +12,10 @@
 //! lead to, with the re-rolls left saved. Ties are ranked by the rule of every advice
 //! ([`super::expected`]).
 
+use crate::game::dice::Dice;
 use crate::game::rules::Rules;
+use crate::game::state::State;
+use crate::game::ties::rank_by_preference;
 use crate::policy::expected::{Action, Advice, AdviceError, Position, ranked};
 use crate::solve::saved::state_turn;
 use crate::tables::saved::SavedTable;
@@ -61,48 +64,101 @@ pub fn advise(table: &SavedTable, position: &Position) -> Result<Advice, AdviceE
     check_rerolls_left(&rules, turns_played, u32::from(position.rolls_left))?;
     let banked = position.card.banked();
     let base = f64::from(banked);
-    let dice = &position.dice;
     let rerolls_left = usize::from(position.rolls_left);
-    // The keeps of fewer than all the dice first, in the order of preference, then the boxes
-    // in card order: the order of every advice's options (a stop comes after the keeps).
-    let mut candidates: Vec<(Action, f64)> = Vec::new();
-    if rerolls_left > 0 && turns_played < rules.box_count() {
-        let all = rules.dice().dice();
-        let keeps: Vec<_> = dice
-            .keeps_by_preference()
-            .iter()
-            .filter(|k| k.len() < all)
-            .copied()
-            .collect();
-        let next = table.depth(turns_played + 1);
-        state_turn(&rules, table.scores(), next, &state, rerolls_left, |r, layer| {
-            if r == rerolls_left {
-                candidates.extend(keeps.iter().map(|keep| {
-                    let action = Action::Keep {
-                        keep: *keep,
-                        stop_and_score: None,
-                    };
-                    (action, base + layer[keep.index()])
-                }));
-            }
-        });
-    }
-    let legal = rules.legal_boxes(state.filled, dice);
-    let five = dice.five_of_a_kind().is_some();
-    for index in (0..rules.box_count()).filter(|i| legal & (1 << i) != 0) {
-        let points = rules.score(index, dice, state.filled);
-        let bonus = state.bonuses_for(&rules, index, points, five).points(&rules);
-        let next = state.after(&rules, index, points);
-        let value = table
-            .value(&next, rerolls_left)
-            .expect("the table holds the cards after the position's");
-        let action = Action::Score {
-            category: rules.boxes()[index].name(),
-            points,
-            bonus,
-            saves: Some(position.rolls_left),
-        };
-        candidates.push((action, base + f64::from(points + bonus) + value));
+    let turn = SavedTurn::new(table, state, rerolls_left);
+    let mut candidates = turn.options(&position.dice, rerolls_left);
+    for (_, value) in &mut candidates {
+        *value += base;
     }
     Ok(ranked(rules, banked, position, candidates))
+}
+
+/// One turn of a state under saved rolls: the keeps' values with each number of re-rolls left
+/// up to the most the turn has (one run of the solve's kernel for this state,
+/// [`state_turn`]), from which the options of every roll and re-rolls left are valued:
+/// advice's, and every decision of a simulated game's turn.
+pub struct SavedTurn<'t> {
+    table: &'t SavedTable,
+    state: State,
+    /// `keeps[r]`: the values of the keeps with `r` re-rolls left (entry by multiset;
+    /// `keeps[0]` is empty: no keep without a re-roll).
+    keeps: Vec<Vec<f64>>,
+}
+
+impl<'t> SavedTurn<'t> {
+    /// The turn of `state` with up to `rerolls` re-rolls left (the table holds the cards
+    /// after `state`'s).
+    pub fn new(table: &'t SavedTable, state: State, rerolls: usize) -> SavedTurn<'t> {
+        let rules = table.rules();
+        let mut keeps = vec![Vec::new(); rerolls + 1];
+        let played = state.filled.count_ones() as usize;
+        if rerolls > 0 && played < rules.box_count() {
+            let next = table.depth(played + 1);
+            state_turn(rules, table.scores(), next, &state, rerolls, |r, layer| {
+                if r > 0 {
+                    keeps[r] = layer.to_vec();
+                }
+            });
+        }
+        SavedTurn {
+            table,
+            state,
+            keeps,
+        }
+    }
+
+    /// Every legal option for `dice` with `rerolls_left` (at most the turn's) in the order
+    /// of preference, each with its value: the points of this turn and the expected score
+    /// after it. The keeps of fewer than all the dice first (fewest dice first), then the
+    /// boxes in card order, each filled now with the re-rolls left saved.
+    pub fn options(&self, dice: &Dice, rerolls_left: usize) -> Vec<(Action, f64)> {
+        let rules = *self.table.rules();
+        let state = &self.state;
+        let mut options: Vec<(Action, f64)> = Vec::new();
+        if let Some(values) = self.keeps.get(rerolls_left).filter(|v| !v.is_empty()) {
+            let all = rules.dice().dice();
+            options.extend(
+                dice.keeps_by_preference()
+                    .iter()
+                    .filter(|k| k.len() < all)
+                    .map(|&keep| {
+                        let action = Action::Keep {
+                            keep,
+                            stop_and_score: None,
+                        };
+                        (action, values[keep.index()])
+                    }),
+            );
+        }
+        let legal = rules.legal_boxes(state.filled, dice);
+        let five = dice.five_of_a_kind().is_some();
+        for index in (0..rules.box_count()).filter(|i| legal & (1 << i) != 0) {
+            let points = rules.score(index, dice, state.filled);
+            let bonus = state
+                .bonuses_for(&rules, index, points, five)
+                .points(&rules);
+            let next = state.after(&rules, index, points);
+            let value = self
+                .table
+                .value(&next, rerolls_left)
+                .expect("the table holds the cards after the turn's");
+            let action = Action::Score {
+                category: rules.boxes()[index].name(),
+                points,
+                bonus,
+                saves: Some(rerolls_left as u8),
+            };
+            options.push((action, f64::from(points + bonus) + value));
+        }
+        options
+    }
+
+    /// The option advice ranks first for `dice` with `rerolls_left` (the tie rule of every
+    /// advice), and its value.
+    pub fn best(&self, dice: &Dice, rerolls_left: usize) -> (Action, f64) {
+        let options = self.options(dice, rerolls_left);
+        let values: Vec<f64> = options.iter().map(|&(_, v)| v).collect();
+        let first = rank_by_preference(&values)[0];
+        options.into_iter().nth(first).expect("an option")
+    }
 }

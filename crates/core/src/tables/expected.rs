@@ -641,11 +641,9 @@ fn read_cards(file: &TableFile, rules: &Rules, cards: &[BoxMask]) -> Result<Vec<
         first += u64::from(uppers.count_ones());
     }
     let mut values = vec![0.0; cards.len() * width];
-    for (v, at) in read_values_at(file, &index, count, &wanted)?
-        .into_iter()
-        .zip(places)
-    {
-        values[at] = v;
+    let mut pieces = Pieces::new(file, &index, count);
+    for (k, at) in wanted.into_iter().zip(places) {
+        values[at] = pieces.value(k)?;
     }
     Ok(values)
 }
@@ -727,45 +725,58 @@ impl<'w> BodyWriter<'w> {
     }
 }
 
-/// The values at the positions `wanted` (value numbers, ascending or not) of the body of
-/// `count` values of `file`, whose index `index` was checked: each piece holding one read
-/// once and checked against the index, each value a number. What a table read in part reads.
-pub(crate) fn read_values_at(
-    file: &TableFile,
-    index: &[u8],
+/// The values of a body of `count` values of `file` read piece by piece, on demand: each
+/// piece read when a value of it is first asked for and checked against the index (`index`,
+/// checked already), the last one kept, each value a number. Values asked for in ascending
+/// order read each piece once; what a table read in part, or read whole a card at a time,
+/// reads.
+pub(crate) struct Pieces<'f> {
+    file: &'f TableFile,
+    index: &'f [u8],
     count: u64,
-    wanted: &[u64],
-) -> Result<Vec<f64>, TableError> {
-    let head = &file.head;
-    let origin = &head.origin;
-    let values_at = head.body_at + 8;
-    let piece_values = PIECE_VALUES as u64;
-    let mut touched: Vec<u64> = wanted.iter().map(|k| k / piece_values).collect();
-    touched.sort_unstable();
-    touched.dedup();
-    let mut read = std::collections::HashMap::with_capacity(touched.len());
-    for p in touched {
-        let from = p * piece_values;
-        let n = (count - from).min(piece_values);
-        let bytes = file.read_at(values_at + 8 * from, 8 * n as usize)?;
-        let i = p as usize;
-        check_piece(origin, i, index_entry(index, i), crc32fast::hash(&bytes))?;
-        read.insert(p, bytes);
+    /// The piece held, and its bytes.
+    held: Option<(u64, Vec<u8>)>,
+}
+
+impl<'f> Pieces<'f> {
+    pub(crate) fn new(file: &'f TableFile, index: &'f [u8], count: u64) -> Pieces<'f> {
+        Pieces {
+            file,
+            index,
+            count,
+            held: None,
+        }
     }
-    wanted
-        .iter()
-        .map(|&k| {
-            let piece = &read[&(k / piece_values)];
-            let offset = 8 * (k % piece_values) as usize;
-            let v = f64::from_le_bytes(piece[offset..offset + 8].try_into().expect("8 bytes"));
-            // No solve writes a value that is not finite: only a crafted file can.
-            if v.is_finite() {
-                Ok(v)
-            } else {
-                Err(origin.corrupt(format!("a value that is not a number ({v})")))
-            }
-        })
-        .collect()
+
+    /// The `k`-th value.
+    pub(crate) fn value(&mut self, k: u64) -> Result<f64, TableError> {
+        let piece_values = PIECE_VALUES as u64;
+        let p = k / piece_values;
+        let origin = &self.file.head.origin;
+        if self.held.as_ref().is_none_or(|(held, _)| *held != p) {
+            let from = p * piece_values;
+            let n = (self.count - from).min(piece_values);
+            let values_at = self.file.head.body_at + 8;
+            let bytes = self.file.read_at(values_at + 8 * from, 8 * n as usize)?;
+            let i = p as usize;
+            check_piece(
+                origin,
+                i,
+                index_entry(self.index, i),
+                crc32fast::hash(&bytes),
+            )?;
+            self.held = Some((p, bytes));
+        }
+        let (_, piece) = self.held.as_ref().expect("the piece was read");
+        let offset = 8 * (k % piece_values) as usize;
+        let v = f64::from_le_bytes(piece[offset..offset + 8].try_into().expect("8 bytes"));
+        // No solve writes a value that is not finite: only a crafted file can.
+        if v.is_finite() {
+            Ok(v)
+        } else {
+            Err(origin.corrupt(format!("a value that is not a number ({v})")))
+        }
+    }
 }
 
 /// The index of the pieces of a body of `count` values in `file`, checked against the

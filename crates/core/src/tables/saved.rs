@@ -26,7 +26,7 @@ use crate::solve::saved::{Depth, SavedSolution, solve_saved_with};
 use crate::tables::TableError;
 use crate::tables::container::{self, TableFile, TableHeader};
 use crate::tables::expected::{
-    BodyWriter, StrategyTable, VALUE_TYPE, body_bytes, read_index, read_values_at,
+    BodyWriter, Pieces, StrategyTable, VALUE_TYPE, body_bytes, read_index,
 };
 
 /// The objective of the table of saved rolls, as its header names it.
@@ -203,15 +203,17 @@ impl SavedTable {
         }
         let stored = file.read_at(head.body_at, 8)?;
         if u64::from_le_bytes(stored[..].try_into().expect("8 bytes")) != count {
-            return Err(head.origin.corrupt("a count of values other than the header's"));
+            return Err(head
+                .origin
+                .corrupt("a count of values other than the header's"));
         }
         let index = read_index(&file, count)?;
         let layout = Layout::of(rules);
         let by_depth = cards_by_depth(rules);
-        // The depths in the file's order (the full cards first), each card's first value.
+        // The depths in the file's order (the full cards first); each card held read from
+        // its first value, the pieces in order.
+        let mut pieces = Pieces::new(&file, &index, count);
         let mut depths = Vec::with_capacity(rows.len());
-        let mut wanted = Vec::new();
-        let mut places = Vec::new();
         let mut first = 0u64;
         for t in (0..rows.len()).rev() {
             let most = rules.most_saved_rolls(t);
@@ -223,7 +225,7 @@ impl SavedTable {
                     .filter(|c| c.count_ones() as usize == t)
                     .collect(),
             };
-            let depth = Depth::zeros(held, most, layout);
+            let mut depth = Depth::zeros(held, most, layout);
             let per_card = depth.per_card();
             let mut at_card = 0;
             let mut card_first = first;
@@ -231,31 +233,23 @@ impl SavedTable {
                 while at_card < depth.cards().len() && depth.cards()[at_card] < card.card {
                     at_card += 1;
                 }
-                let block = card.per_saved() * (most as u64 + 1);
                 if depth.cards().get(at_card) == Some(&card.card) {
                     let mut k = card_first;
                     for saved in 0..=most {
                         for flag in 0..card.flags {
-                            let row = at_card * per_card
-                                + (saved * layout.flags + flag) * layout.lanes;
+                            let row =
+                                at_card * per_card + (saved * layout.flags + flag) * layout.lanes;
                             for u in set_bits(card.uppers) {
-                                wanted.push(k);
-                                places.push((depths.len(), row + u));
+                                depth.values_mut()[row + u] = pieces.value(k)?;
                                 k += 1;
                             }
                         }
                     }
                 }
-                card_first += block;
+                card_first += card.per_saved() * (most as u64 + 1);
             }
             first += counts[t];
             depths.push(depth);
-        }
-        for (v, (d, at)) in read_values_at(&file, &index, count, &wanted)?
-            .into_iter()
-            .zip(places)
-        {
-            depths[d].values_mut()[at] = v;
         }
         depths.reverse();
         Ok(SavedTable {

@@ -35,8 +35,8 @@ use crate::solve::two_player::{Game, Ties, check_rules};
 use crate::solve::vector::{DISTRIBUTION, TARGET, stored_values_bound};
 use crate::tables::TableError;
 use crate::tables::cache::{self, Loaded, Progress, Source};
-use crate::tables::saved::{SavedTable, saved_value_count};
 use crate::tables::expected::{EXPECTED_SCORE, StrategyTable, body_bytes, default_table_path_of};
+use crate::tables::saved::{SavedTable, saved_value_count};
 use crate::tables::two_player::{EarlyTable, TWO_PLAYER};
 use crate::tables::two_player::{SolveReportError, solve_report};
 use crate::tables::vector::VectorTable;
@@ -253,17 +253,25 @@ impl Need {
     pub fn saved_rolls(rules: &Rules) -> Need {
         let values = saved_value_count(rules);
         let peak = crate::solve::saved::peak_bytes(rules);
+        // A whole load holds every card's rows, a row per number of rolls saved.
+        let layout = Layout::of(rules);
+        let dense: u64 = cards_by_depth(rules)
+            .iter()
+            .enumerate()
+            .map(|(t, cards)| {
+                (cards.len() * (rules.most_saved_rolls(t) + 1) * layout.flags * layout.lanes) as u64
+            })
+            .sum();
         Need {
             build_memory: BASE_MEMORY + peak,
-            load_memory: BASE_MEMORY + 8 * values,
+            load_memory: BASE_MEMORY + 8 * dense,
             memory_parts: format!(
                 "two depths of its cards, a row per number of rolls saved, {}",
                 text::memory(peak)
             ),
             load_parts: format!(
-                "a value for each of its {} states and numbers of rolls saved, {}",
-                large_count(values),
-                text::memory(8 * values)
+                "a row of upper totals for each of its cards and numbers of rolls saved, {}",
+                text::memory(8 * dense)
             ),
             disk: body_bytes(values).unwrap_or(u64::MAX).saturating_add(256),
             cpu_seconds: values as f64 * SAVED_SECONDS_PER_VALUE,
@@ -498,7 +506,10 @@ fn check_game(rules: &Rules, kind: TableKind) -> Result<(), String> {
         if kind == TableKind::ExpectedScore {
             return Ok(());
         }
-        return Err(saved_rolls_only(rules, "the target, win and two-player objectives"));
+        return Err(saved_rolls_only(
+            rules,
+            "the target, win and two-player objectives",
+        ));
     }
     match kind {
         TableKind::ExpectedScore => Ok(()),
@@ -792,6 +803,30 @@ impl TableSet {
     /// missing (this waits: seconds for a game of five dice, minutes for Maxi Yatzy; the
     /// observer hears of it as of the expected-score table's build).
     pub fn saved_for(&self, cards: &[BoxMask]) -> Result<Arc<SavedTable>, LoadError> {
+        let path = self.saved_built()?;
+        SavedTable::load_cards(&path, &self.rules, cards)
+            .map(Arc::new)
+            .map_err(|e| self.failed(TableKind::ExpectedScore, e))
+    }
+
+    /// The whole table of saved rolls (what a simulation reads), built first when its file is
+    /// missing; refused before anything is read when its values would not fit in memory.
+    pub fn saved(&self) -> Result<Arc<SavedTable>, LoadError> {
+        let kind = TableKind::ExpectedScore;
+        let path = self.saved_built()?;
+        let need = kind.need(&self.rules);
+        check_memory(&self.rules, kind, &need, Use::Load).map_err(|message| LoadError {
+            kind,
+            message,
+            cause: LoadCause::NotOffered,
+        })?;
+        SavedTable::load(&path, &self.rules)
+            .map(Arc::new)
+            .map_err(|e| self.failed(kind, e))
+    }
+
+    /// The path of the table of saved rolls, built there first when missing.
+    fn saved_built(&self) -> Result<PathBuf, LoadError> {
         let kind = TableKind::ExpectedScore;
         let rules = self.rules;
         if !rules.saved_rolls() {
@@ -820,9 +855,7 @@ impl TableSet {
                 })
             })?;
         }
-        SavedTable::load_cards(&path, &rules, cards)
-            .map(Arc::new)
-            .map_err(|e| self.failed(kind, e))
+        Ok(path)
     }
 
     /// The target table, loaded or built first if need be (this waits; a build takes about a
