@@ -141,8 +141,8 @@ fn yacht_dice_reproduces_the_published_value() {
     assert!((got - 191.7608797522).abs() < 1e-9, "{got:.10}");
 }
 
-/// Maxi Yatzy is shipped (`shared/RULES.md`, section 8): `yahtzee rules maxi-yatzy` prints its
-/// card of 20 boxes, in words for six dice, with the upper bonus of 100 at 84 and no Joker,
+/// Maxi Yatzy is shipped as printed (`shared/RULES.md`, section 8: saved rolls): `yahtzee
+/// rules maxi-yatzy` prints its card of 20 boxes, in words for six dice, with the upper bonus of 100 at 84 and no Joker,
 /// and its boxes score by the printed rules.
 #[test]
 fn maxi_yatzy_is_shipped_and_scores_by_its_rules() {
@@ -154,6 +154,7 @@ fn maxi_yatzy_is_shipped_and_scores_by_its_rules() {
     assert!(o.status.success(), "{}", stderr(&o));
     let card = json(&o);
     assert_eq!(card["rules"], "maxi-yatzy");
+    assert_eq!(card["saved_rolls"], true, "the printed rule of saved rolls");
     assert_eq!(card["boxes"].as_array().map(Vec::len), Some(20));
     assert_eq!(card["upper_bonus"]["threshold"], 84);
     assert_eq!(card["upper_bonus"]["points"], 100);
@@ -398,7 +399,7 @@ fn a_malformed_rules_file_is_one_line_naming_line_and_field() {
         // Six dice: thresholds to 126 (Maxi Yatzy's 84 and more), no further.
         (
             maxi.replacen("threshold = 84", "threshold = 127", 1),
-            "line 15: `upper_bonus.threshold` 127 is impossible: the upper section adds up to at most 126; allowed: 1 to 126",
+            "line 17: `upper_bonus.threshold` 127 is impossible: the upper section adds up to at most 126; allowed: 1 to 126",
         ),
         (
             good.replacen("name = \"choice\"", "name = \"sixes\"", 1),
@@ -798,7 +799,8 @@ fn six_dice_target_agrees_with_brute_force_on_reduced_games() {
     }
 }
 
-/// Maxi Yatzy's target and win objectives are refused in one line that says the memory
+/// Maxi Yatzy's target and win objectives are refused in one line: as printed, with saved
+/// rolls, solved for the expected score alone; without saved rolls, saying the memory
 /// their tables would need (46 GiB of chances, more than the 4 GiB a table may take), before
 /// any table is built (the folder of tables stays empty): advice for a target or against an
 /// opponent, a simulation of the target policy, and the solve of either vector table.
@@ -812,14 +814,23 @@ fn maxi_yatzy_target_and_win_are_refused_before_any_build() {
         &["solve", "--objective", "target"],
         &["solve", "--objective", "distribution"],
     ] {
+        // Maxi Yatzy as printed saves rolls, and is solved for the expected score alone.
+        let mut printed = args.to_vec();
+        printed.extend_from_slice(&["--rules", "maxi-yatzy"]);
+        assert_bad_input(&run_bytes(dir.path(), &printed, b""), "saved_rolls = true");
+        let without = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/data/rules/examples/maxi-yatzy-no-saved-rolls.toml"
+        );
         let mut args = args.to_vec();
-        args.extend_from_slice(&["--rules", "maxi-yatzy"]);
+        args.extend_from_slice(&["--rules", without]);
         let o = run_bytes(dir.path(), &args, b"");
         let err = stderr(&o);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
         assert!(
-            err.contains("the target and win objectives of maxi-yatzy are not solved")
+            err.contains("the target and win objectives of maxi-yatzy-no-saved-rolls")
+                && err.contains("are not solved")
                 && err.contains("12.3 billion chances (46 GiB of memory")
                 && err.contains("57.5 million states")
                 && err.contains("more than the 4 GiB a table may take"),

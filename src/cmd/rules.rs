@@ -70,6 +70,12 @@ pub fn run(args: &RulesCardArgs) -> Result<()> {
             )?,
             None => writeln!(out, "five-of-a-kind bonus: none")?,
         }
+        if card.saved_rolls {
+            writeln!(
+                out,
+                "saved rolls: the re-rolls a turn leaves unused when it scores are kept for later turns"
+            )?;
+        }
         writeln!(out, "joker: {}", card.joker_rule)?;
         writeln!(out, "order: {}", card.order_rule)?;
         writeln!(out, "highest possible score: {}", card.highest_score)?;

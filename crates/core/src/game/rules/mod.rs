@@ -1296,6 +1296,8 @@ pub struct RulesCard {
     pub dice: usize,
     /// Rolls a turn: 3, or a house rule's 1, 2 or 4.
     pub rolls: u8,
+    /// The rule of saved rolls: the re-rolls a turn leaves unused are kept for later turns.
+    pub saved_rolls: bool,
     /// The boxes in card order.
     pub boxes: Vec<BoxCard>,
     /// The upper bonus, if any.
@@ -1334,6 +1336,7 @@ impl RulesCard {
             summary: rules.set.summary,
             dice: rules.dice().dice(),
             rolls: rules.rolls(),
+            saved_rolls: rules.saved_rolls(),
             boxes,
             upper_bonus: rules.upper_bonus(),
             five_of_a_kind_bonus: rules.set.five_of_a_kind_bonus,
