@@ -127,6 +127,10 @@ pub fn turn(
     )
 }
 
+/// What a query's turn under saved rolls shows of each layer ([`saved_turn`]): the re-rolls
+/// left and the layer's entries.
+pub type LayerVisit<'v, T> = &'v mut dyn FnMut(usize, &[T]);
+
 /// A turn under the rule of saved rolls of a block of `width` lanes of `f64`, those from
 /// `u0` of the plans' rows: `plans[r]` holds the rows of the successors with `r` rolls saved,
 /// from none to the most re-rolls this turn may have. For each number of rolls saved `s` at
@@ -146,7 +150,7 @@ pub fn saved_turn(
     scores: &ScoreTable,
     u0: usize,
     out: &mut Vec<f64>,
-    visit: Option<&mut dyn FnMut(usize, &[f64])>,
+    visit: Option<LayerVisit<'_, f64>>,
 ) {
     copies!(
         simd, width, (keeps, spare, plans, scores, u0, out, visit),
@@ -164,7 +168,7 @@ fn saved_in<T: OpeningMean<Mean = f64>, const N: usize>(
     scores: &ScoreTable,
     u0: usize,
     out: &mut Vec<f64>,
-    mut visit: Option<&mut dyn FnMut(usize, &[T])>,
+    mut visit: Option<LayerVisit<'_, T>>,
 ) {
     let (k, spare) = (keeps.block::<N>(), spare.block::<N>());
     let multisets = scores.dice.multisets();
@@ -191,7 +195,7 @@ isa_copies!(
         scores: &ScoreTable,
         u0: usize,
         out: &mut Vec<f64>,
-        visit: Option<&mut dyn FnMut(usize, &[T])>
+        visit: Option<LayerVisit<'_, T>>
     ): saved_avx512, saved_avx2, saved_baseline
 );
 

@@ -862,6 +862,87 @@ impl ShareInterval {
     }
 }
 
+/// Plays `games` games of a game of saved rolls (`shared/RULES.md`, section 8) under the
+/// optimal policy, the one advice ranks first at every decision ([`SavedTurn::best`]), and
+/// tallies them like [`simulate`]. Game `g` rolls [`GameDice::of_game`]`(seed, g)`; a turn
+/// starts with the rules' re-rolls and the rolls saved before it, and saves the re-rolls left
+/// when it scores. One run of the kernel a turn (no lockstep: the rolls saved set every
+/// game apart). `table` must be whole. Runs on the current rayon pool; the same tally at any
+/// thread count.
+pub fn simulate_saved(
+    table: &SavedTable,
+    games: u64,
+    seed: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Tally {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let rules = *table.rules();
+    let done = AtomicU64::new(0);
+    let cards: Vec<ScoreCard> = (0..games)
+        .into_par_iter()
+        .map(|g| {
+            let card = play_saved_game(table, GameDice::of_game(seed, g));
+            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+            if n.is_multiple_of(64) || n == games {
+                progress(n);
+            }
+            card
+        })
+        .collect();
+    let mut tally = Tally::new(&rules);
+    for card in cards {
+        let score = card.banked();
+        tally.add_score(score, 1.0);
+        for index in 0..rules.box_count() {
+            tally.add_box(index, card.points(index).expect("a full card"), 1.0);
+        }
+        if card.has_upper_bonus() {
+            tally.upper_bonus += 1.0;
+        }
+        tally.add_yahtzee_bonuses(card.yahtzee_bonuses() as usize, 1.0);
+        let part = Part {
+            upper_bonus: card.has_upper_bonus(),
+            fifty: card.state().yahtzee_50,
+        };
+        tally.add_part(part, score, 1.0);
+    }
+    tally
+}
+
+/// One game of saved rolls played to its end with the dice of `rng`: its card.
+fn play_saved_game(table: &SavedTable, mut rng: GameDice) -> ScoreCard {
+    let rules = *table.rules();
+    let space = rules.dice();
+    let mut card = ScoreCard::new(rules);
+    let mut saved = 0;
+    while !card.is_full() {
+        let state = card.state();
+        let mut left = usize::from(rules.rolls() - 1) + saved;
+        let turn = SavedTurn::new(table, state, left);
+        let mut roll = rng.throw_index(space, 0);
+        loop {
+            let dice = Dice::from_index(roll);
+            match turn.best(&dice, left).0 {
+                Action::Keep { keep, .. } => {
+                    roll = rng.throw_index(space, keep.index());
+                    left -= 1;
+                }
+                Action::Score {
+                    category, points, ..
+                } => {
+                    let index = rules.box_by_name(category).expect("a box of the rules");
+                    let five = dice.five_of_a_kind().is_some();
+                    let bonuses = state.bonuses_for(&rules, index, points, five);
+                    card.fill(index, points, bonuses.yahtzee);
+                    saved = left;
+                    break;
+                }
+            }
+        }
+    }
+    card
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -984,85 +1065,4 @@ mod tests {
         assert_eq!(tally, simulate(&rules, &Player::Greedy, 3_000, 42, &|_| {}));
         assert_eq!(run(3), (tally, scores));
     }
-}
-
-/// Plays `games` games of a game of saved rolls (`shared/RULES.md`, section 8) under the
-/// optimal policy, the one advice ranks first at every decision ([`SavedTurn::best`]), and
-/// tallies them like [`simulate`]. Game `g` rolls [`GameDice::of_game`]`(seed, g)`; a turn
-/// starts with the rules' re-rolls and the rolls saved before it, and saves the re-rolls left
-/// when it scores. One run of the kernel a turn (no lockstep: the rolls saved set every
-/// game apart). `table` must be whole. Runs on the current rayon pool; the same tally at any
-/// thread count.
-pub fn simulate_saved(
-    table: &SavedTable,
-    games: u64,
-    seed: u64,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Tally {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    let rules = *table.rules();
-    let done = AtomicU64::new(0);
-    let cards: Vec<ScoreCard> = (0..games)
-        .into_par_iter()
-        .map(|g| {
-            let card = play_saved_game(table, GameDice::of_game(seed, g));
-            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-            if n.is_multiple_of(64) || n == games {
-                progress(n);
-            }
-            card
-        })
-        .collect();
-    let mut tally = Tally::new(&rules);
-    for card in cards {
-        let score = card.banked();
-        tally.add_score(score, 1.0);
-        for index in 0..rules.box_count() {
-            tally.add_box(index, card.points(index).expect("a full card"), 1.0);
-        }
-        if card.has_upper_bonus() {
-            tally.upper_bonus += 1.0;
-        }
-        tally.add_yahtzee_bonuses(card.yahtzee_bonuses() as usize, 1.0);
-        let part = Part {
-            upper_bonus: card.has_upper_bonus(),
-            fifty: card.state().yahtzee_50,
-        };
-        tally.add_part(part, score, 1.0);
-    }
-    tally
-}
-
-/// One game of saved rolls played to its end with the dice of `rng`: its card.
-fn play_saved_game(table: &SavedTable, mut rng: GameDice) -> ScoreCard {
-    let rules = *table.rules();
-    let space = rules.dice();
-    let mut card = ScoreCard::new(rules);
-    let mut saved = 0;
-    while !card.is_full() {
-        let state = card.state();
-        let mut left = usize::from(rules.rolls() - 1) + saved;
-        let turn = SavedTurn::new(table, state, left);
-        let mut roll = rng.throw_index(space, 0);
-        loop {
-            let dice = Dice::from_index(roll);
-            match turn.best(&dice, left).0 {
-                Action::Keep { keep, .. } => {
-                    roll = rng.throw_index(space, keep.index());
-                    left -= 1;
-                }
-                Action::Score {
-                    category, points, ..
-                } => {
-                    let index = rules.box_by_name(category).expect("a box of the rules");
-                    let five = dice.five_of_a_kind().is_some();
-                    let bonuses = state.bonuses_for(&rules, index, points, five);
-                    card.fill(index, points, bonuses.yahtzee);
-                    saved = left;
-                    break;
-                }
-            }
-        }
-    }
-    card
 }
