@@ -422,6 +422,64 @@ fn the_command_line_solves_a_game_of_saved_rolls_and_refuses_the_rest() {
             .any(|o| o["kind"] == "score" && o["saves"] == 3),
         "{json}"
     );
+    assert!(json["table_checksum"].is_string(), "{json}");
+    // --batch: the same answer from a query with "saved", an error line for each mistake.
+    let input = concat!(
+        r#"{"card": {"house": 25}, "dice": [1, 1, 2, 2, 3], "saved": 1}"#,
+        "\n",
+        r#"{"card": {"house": 25}, "dice": [1, 1, 2, 2, 3], "saved": 1, "rolls_left": 4}"#,
+        "\n",
+        r#"{"card": {"house": 25}, "dice": [1, 1, 2, 2, 3], "saved": 3}"#,
+        "\n",
+        r#"{"dice": [1, 1, 2, 2, 3], "target": 100}"#,
+        "\n",
+    );
+    let o = run_bytes(
+        dir.path(),
+        &["advise", "--rules", &file, "--batch"],
+        input.as_bytes(),
+    );
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4, "{}", stdout(&o));
+    assert_eq!(lines[0]["options"], json["options"], "{}", lines[0]);
+    assert!(
+        lines[1]["error"]
+            .as_str()
+            .unwrap()
+            .contains("rolls left must be 0 to 3"),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[2]["error"]
+            .as_str()
+            .unwrap()
+            .contains("at most 2 rolls can be saved"),
+        "{}",
+        lines[2]
+    );
+    assert!(
+        lines[3]["error"]
+            .as_str()
+            .unwrap()
+            .contains("saved_rolls = true"),
+        "{}",
+        lines[3]
+    );
+    let other = temp_dir();
+    let o = run_bytes(
+        other.path(),
+        &["advise", "--rules", "yacht", "--batch"],
+        concat!(r#"{"dice": [1, 1, 2, 2, 3], "saved": 1}"#, "\n").as_bytes(),
+    );
+    assert!(
+        stdout(&o).contains("this game does not keep unused rolls"),
+        "{}",
+        stdout(&o)
+    );
     let o = run_bytes(
         dir.path(),
         &[
@@ -437,12 +495,10 @@ fn the_command_line_solves_a_game_of_saved_rolls_and_refuses_the_rest() {
             "rolls left must be 0 to 3",
         ),
         (&["--target", "100"], "saved_rolls = true"),
-        (&["--batch"], "--batch"),
     ] {
-        let mut args = vec!["advise", "--rules", &file, "--card", "house=25"];
-        if !flags.contains(&"--batch") {
-            args.extend(["--dice", "11223"]);
-        }
+        let mut args = vec![
+            "advise", "--rules", &file, "--card", "house=25", "--dice", "11223",
+        ];
         args.extend(flags);
         assert_bad_input(&run_bytes(dir.path(), &args, b""), needle);
     }

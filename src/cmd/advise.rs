@@ -89,17 +89,14 @@ pub fn run(args: &AdviseArgs) -> Result<()> {
 /// saved rolls read for the position's cards alone (built first when missing).
 fn run_saved(args: &AdviseArgs, rules: Rules, tables: &TableSet) -> Result<()> {
     use yahtzee_core::policy::saved;
-    if args.batch {
-        anyhow::bail!(
-            "--batch does not answer games with saved rolls yet ({}): ask one position at a time with --saved and --rolls-left",
-            rules.label()
-        );
-    }
     if objective(args, rules)? != Objective::ExpectedScore {
         anyhow::bail!(yahtzee_core::tables::set::saved_rolls_only(
             &rules,
             "--target, --opponent and --two-player"
         ));
+    }
+    if args.batch {
+        return run_batch(args, tables);
     }
     let card = ScoreCard::parse(rules, &args.card, args.yahtzee_bonus)?;
     let dice = rules
@@ -128,11 +125,14 @@ fn run_saved(args: &AdviseArgs, rules: Rules, tables: &TableSet) -> Result<()> {
         dice,
         rolls_left,
     };
-    let table = tables.saved_for(&[position.card.filled()])?;
-    let advice = saved::advise(&table, &position)?;
-    let stamped = yahtzee_core::tables::provenance::stamped_with(&advice, table.checksum());
+    // The one dispatch of advice, which reads the table of saved rolls for this card.
+    let answer = policy::advise(tables, &position, &Objective::ExpectedScore, &|_, _| {})?;
+    let Answer::Advice(advice) = &answer else {
+        unreachable!("the expected score's advice")
+    };
+    let stamped = yahtzee_core::report::stamped_by(&answer, tables);
     super::print_result(args.json, &stamped, |out| {
-        out.write_all(render(&advice).as_bytes())
+        out.write_all(render(advice).as_bytes())
     })
 }
 
@@ -177,8 +177,13 @@ fn run_batch(args: &AdviseArgs, tables: &TableSet) -> Result<()> {
             "--target is refused with --batch: give each query its own target, e.g. {{\"dice\": [1, 3, 3, 5, 6], \"target\": 300}}"
         );
     }
-    // The expected-score table before the first line: every query reads it.
-    tables.ev()?;
+    // The expected-score table before the first line: every query reads it (under saved
+    // rolls, each query reads its card's rows of the table of saved rolls, built here first).
+    if tables.rules().saved_rolls() {
+        tables.saved_for(&[0])?;
+    } else {
+        tables.ev()?;
+    }
     batch::run(tables, std::io::stdin().lock(), std::io::stdout().lock())?;
     Ok(())
 }

@@ -39,7 +39,7 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use crate::game::dice::{self, Dice, join_faces};
-use crate::game::rules::{MAX_ROLLS_A_TURN, Rules};
+use crate::game::rules::{MAX_BOXES, MAX_ROLLS_A_TURN, Rules};
 use crate::game::state::{CardError, ScoreCard};
 use crate::policy::expected::{self as expected, Action, AdviceError, Position, check_rolls_left};
 use crate::policy::target::TargetError;
@@ -76,11 +76,12 @@ fn example_dice(dice: dice::DiceSpace) -> &'static str {
 }
 
 /// The keys of a query, in the order of [`EXAMPLE`], then the optional objective.
-pub const KEYS: [&str; 8] = [
+pub const KEYS: [&str; 9] = [
     "card",
     "yahtzee_bonus",
     "dice",
     "rolls_left",
+    "saved",
     "target",
     "opponents",
     "two_player",
@@ -149,7 +150,7 @@ pub enum BatchError {
     },
     /// A key that queries do not have. Fix: use the keys of [`KEYS`].
     #[error(
-        "unknown key `{key}`: the keys are card, yahtzee_bonus, dice, rolls_left, target, opponents, two_player and lead, as in {}",
+        "unknown key `{key}`: the keys are card, yahtzee_bonus, dice, rolls_left, saved, target, opponents, two_player and lead, as in {}",
         example(*.dice)
     )]
     UnknownKey {
@@ -263,9 +264,12 @@ pub struct Query {
     pub yahtzee_bonus: u32,
     /// The dice.
     pub dice: Dice,
-    /// Rolls left: 0, 1 or 2 (to 3 in a game of four rolls a turn); `None`: the start of a
-    /// turn, the game's rolls a turn less one.
+    /// Rolls left: 0, 1 or 2 (to 3 in a game of four rolls a turn; under saved rolls, to
+    /// the turn's re-rolls plus the rolls saved); `None`: the start of a turn, the game's
+    /// rolls a turn less one (and the rolls saved).
     pub rolls_left: Option<u8>,
+    /// Under saved rolls, the rolls saved before this turn (`None`: none).
+    pub saved: Option<u8>,
     /// The final score to reach, for target advice.
     pub target: Option<u32>,
     /// The other players, for win advice (the one opponent of a two-player query).
@@ -308,7 +312,13 @@ const TWO_PLAYER: &str = "true or false (true: the exact game of two against the
 const LEAD: &str = "an integer from -10000 to 10000, your points less the opponent's, like -12";
 
 /// What `rolls_left` must be.
-const ROLLS_LEFT: &str = "the integer 0, 1 or 2 (to 3 in a game of four rolls a turn)";
+const ROLLS_LEFT: &str =
+    "the integer 0, 1 or 2 (to 3 in a game of four rolls a turn, more with saved rolls)";
+/// What `saved` must be.
+const SAVED: &str = "the integer number of rolls saved before this turn, like 2, in a game that keeps unused rolls for later turns";
+/// The most re-rolls a turn may have left: a game of four rolls a turn, or the rolls saved of
+/// a card of the most boxes (two a turn).
+const MOST_ROLLS_LEFT: i128 = MAX_ROLLS_A_TURN as i128 - 1 + 2 * MAX_BOXES as i128;
 /// What `dice` must be, in a game of five dice ([`dice_wanted`]).
 const DICE: &str = "an array of five integer faces from 1 to 6, like [1, 3, 3, 5, 6]";
 /// What `dice` must be, in a game of six dice.
@@ -360,6 +370,7 @@ impl Query {
         };
         let (mut card_entries, mut yahtzee_bonus, mut dice, mut rolls_left, mut target) =
             (Vec::new(), 0, None, None, None);
+        let mut saved = None;
         let mut opponents = None;
         let (mut two_player, mut lead) = (false, None);
         // Only keys of KEYS are ever added, each at most once.
@@ -384,9 +395,18 @@ impl Query {
                     rolls_left = Some(
                         value
                             .integer()
-                            .filter(|n| (0..i128::from(MAX_ROLLS_A_TURN)).contains(n))
+                            .filter(|n| (0..=MOST_ROLLS_LEFT).contains(n))
                             .map(|n| n as u8)
                             .ok_or_else(|| value.wrong(key, ROLLS_LEFT))?,
+                    )
+                }
+                "saved" => {
+                    saved = Some(
+                        value
+                            .integer()
+                            .filter(|n| (0..=2 * MAX_BOXES as i128).contains(n))
+                            .map(|n| n as u8)
+                            .ok_or_else(|| value.wrong(key, SAVED))?,
                     )
                 }
                 "target" => {
@@ -440,6 +460,7 @@ impl Query {
             yahtzee_bonus,
             dice: dice.ok_or(BatchError::NoDice { dice: space })?,
             rolls_left,
+            saved,
             target,
             opponents,
             two_player,
@@ -450,10 +471,47 @@ impl Query {
     /// The position under `rules`: the card, the dice and the rolls left checked against
     /// the rules.
     pub fn position(&self, rules: Rules) -> Result<Position, BatchError> {
-        let rolls_left = self.rolls_left.unwrap_or(rules.most_rolls_left());
-        check_rolls_left(&rules, u32::from(rolls_left))?;
+        let card = card_of(rules, &self.card, self.yahtzee_bonus).map_err(BatchError::Card)?;
+        let rerolls = rules.most_rolls_left();
+        let rolls_left = if rules.saved_rolls() {
+            // Under saved rolls: the turn's re-rolls and the rolls saved before it.
+            let saved = self.saved.unwrap_or(0);
+            let turns = card.filled().count_ones() as usize;
+            if usize::from(saved) > rules.most_saved_rolls(turns) {
+                return Err(BatchError::Value {
+                    key: "saved".to_string(),
+                    expected: SAVED,
+                    got: format!(
+                        "{saved} (after {turns} turns at most {} rolls can be saved)",
+                        rules.most_saved_rolls(turns)
+                    ),
+                });
+            }
+            let rolls_left = self.rolls_left.unwrap_or(rerolls + saved);
+            if rolls_left > rerolls + saved {
+                return Err(BatchError::Advice(AdviceError::RollsLeft {
+                    given: u32::from(rolls_left),
+                    allowed: format!(
+                        "0 to {} (the turn's {rerolls} re-rolls and the {saved} rolls saved before it, \"saved\")",
+                        rerolls + saved
+                    ),
+                }));
+            }
+            rolls_left
+        } else {
+            if let Some(saved) = self.saved {
+                return Err(BatchError::Value {
+                    key: "saved".to_string(),
+                    expected: "left out: this game does not keep unused rolls for later turns",
+                    got: saved.to_string(),
+                });
+            }
+            let rolls_left = self.rolls_left.unwrap_or(rerolls);
+            check_rolls_left(&rules, u32::from(rolls_left))?;
+            rolls_left
+        };
         Ok(Position {
-            card: card_of(rules, &self.card, self.yahtzee_bonus).map_err(BatchError::Card)?,
+            card,
             dice: rules.dice().check(self.dice).map_err(AdviceError::from)?,
             rolls_left,
         })

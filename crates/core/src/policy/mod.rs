@@ -109,6 +109,12 @@ pub fn advise(
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<Answer, AdviseError> {
     check_objective(tables, objective)?;
+    if tables.rules().saved_rolls() {
+        // Solved for the expected score alone (`check_objective` refused the others): its
+        // table read for the position's card and the next.
+        let table = tables.saved_for(&[position.card.filled()])?;
+        return Ok(Answer::Advice(saved::advise(&table, position)?));
+    }
     let ev = tables.ev()?;
     Ok(match objective {
         Objective::ExpectedScore => Answer::Advice(expected::advise(ev, position)?),

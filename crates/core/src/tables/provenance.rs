@@ -56,22 +56,20 @@ pub fn stamped<'a, R: Serialize>(result: &'a R, table: Option<&StrategyTable>) -
     }
 }
 
-/// `result` with the provenance of a result computed from the table of the CRC-32 `checksum`
-/// (the table of saved rolls, read in part).
-pub fn stamped_with<R: Serialize>(result: &R, checksum: u32) -> Stamped<'_, R> {
-    Stamped {
-        result,
-        provenance: Provenance {
-            version: VERSION,
-            table_checksum: Some(format!("{checksum:08x}")),
-        },
-    }
-}
-
 /// `result` with the provenance of a result computed from the tables of `set`: the checksum
 /// of its expected-score table when that table was read (it is never loaded or built for
-/// this).
+/// this), or of its table of saved rolls.
 pub fn stamped_by<'a, R: Serialize>(result: &'a R, set: &TableSet) -> Stamped<'a, R> {
+    if set.rules().saved_rolls() {
+        // The table of saved rolls, read in part for each question.
+        return Stamped {
+            result,
+            provenance: Provenance {
+                version: VERSION,
+                table_checksum: set.saved_checksum().map(|c| format!("{c:08x}")),
+            },
+        };
+    }
     let read = set
         .asked_for(TableKind::ExpectedScore)
         .then(|| set.ev().ok())

@@ -676,6 +676,8 @@ pub struct TableSet {
     two_player: Slot<EarlyTable>,
     /// The table of saved rolls, built (it is read in part, for each question).
     saved: Slot<()>,
+    /// The checksum of the table of saved rolls, once read.
+    saved_checksum: OnceLock<u32>,
 }
 
 impl TableSet {
@@ -694,6 +696,7 @@ impl TableSet {
             distribution: Slot::default(),
             two_player: Slot::default(),
             saved: Slot::default(),
+            saved_checksum: OnceLock::new(),
         }
     }
 
@@ -715,6 +718,7 @@ impl TableSet {
             distribution: Slot::settled(Err(not_offered(TableKind::Distribution))),
             two_player: Slot::settled(Err(not_offered(TableKind::TwoPlayer))),
             saved: Slot::settled(Err(not_offered(TableKind::ExpectedScore))),
+            saved_checksum: OnceLock::new(),
         }
     }
 
@@ -804,9 +808,15 @@ impl TableSet {
     /// observer hears of it as of the expected-score table's build).
     pub fn saved_for(&self, cards: &[BoxMask]) -> Result<Arc<SavedTable>, LoadError> {
         let path = self.saved_built()?;
-        SavedTable::load_cards(&path, &self.rules, cards)
-            .map(Arc::new)
-            .map_err(|e| self.failed(TableKind::ExpectedScore, e))
+        let table = SavedTable::load_cards(&path, &self.rules, cards)
+            .map_err(|e| self.failed(TableKind::ExpectedScore, e))?;
+        let _ = self.saved_checksum.set(table.checksum());
+        Ok(Arc::new(table))
+    }
+
+    /// The checksum of the table of saved rolls, once read.
+    pub fn saved_checksum(&self) -> Option<u32> {
+        self.saved_checksum.get().copied()
     }
 
     /// The whole table of saved rolls (what a simulation reads), built first when its file is
@@ -820,9 +830,9 @@ impl TableSet {
             message,
             cause: LoadCause::NotOffered,
         })?;
-        SavedTable::load(&path, &self.rules)
-            .map(Arc::new)
-            .map_err(|e| self.failed(kind, e))
+        let table = SavedTable::load(&path, &self.rules).map_err(|e| self.failed(kind, e))?;
+        let _ = self.saved_checksum.set(table.checksum());
+        Ok(Arc::new(table))
     }
 
     /// The path of the table of saved rolls, built there first when missing.
