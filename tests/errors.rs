@@ -204,9 +204,7 @@ fn bad_batch_lines_get_an_error_line_and_the_rest_go_on() {
             .contains("five integer faces from 1 to 6, like [1, 3, 3, 5, 6], not [1, 3, 3, 5, 7]")
     );
     assert!(error_of(&lines[3]).contains("`twos` cannot hold 3"));
-    assert!(error_of(&lines[4]).contains(
-        "rolls_left must be the integer 0, 1 or 2 (to 3 in a game of four rolls a turn), not 5"
-    ));
+    assert!(error_of(&lines[4]).contains("rolls left must be 0, 1 or 2, not 5"));
     assert_eq!(lines[5]["banked"], 3);
     assert_eq!(lines[5]["options"][0]["kind"], "score");
 }
@@ -282,7 +280,7 @@ fn batch_values_of_the_wrong_type_are_refused_with_the_expected_shape() {
     );
     let expect = [
         "card.ones must be an integer of points, like 3, not the string \"3\"",
-        "rolls_left must be the integer 0, 1 or 2 (to 3 in a game of four rolls a turn), not the string \"1\"",
+        "rolls_left must be the integer 0, 1 or 2 (to 3 in a game of four rolls a turn, more with saved rolls), not the string \"1\"",
         "card must be an object of box name to integer points, like {\"ones\": 3, \"full-house\": 25}",
         "dice must be an array of five integer faces from 1 to 6, like [1, 3, 3, 5, 6]",
         "yahtzee_bonus must be an integer, 0 or more",
