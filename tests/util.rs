@@ -11,9 +11,10 @@ use std::time::{Duration, Instant};
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::solve::expected::SolveOptions;
 use yahtzee_core::solve::vector::{TARGET, VectorObjective};
-use yahtzee_core::tables::expected::{StrategyTable, default_table_name, default_table_name_of};
+use yahtzee_core::tables::expected::StrategyTable;
 use yahtzee_core::tables::set::{Silent, TableKind, TablePaths, TableSet};
 use yahtzee_core::tables::vector::VectorTable;
+use yahtzee_core::tables::{default_table_name, default_table_name_of};
 
 /// A folder holding the default tables of every rule set, solved once per test process and
 /// shared by the tests (pass it as `YAHTZEE_TABLE_DIR`).

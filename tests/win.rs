@@ -174,7 +174,14 @@ fn win_against_a_finished_opponent_lies_between_target_chances() {
         };
         let banked = i64::from(card.banked());
         for y in [100u32, 150, 180, 200, 250] {
-            let a = advise_win(ev, Some(dist), &position, &[Opponent::Finished(y)]).unwrap();
+            let a = advise_win(
+                ev,
+                Some(dist),
+                &position,
+                &[Opponent::Finished(y)],
+                &|_, _| {},
+            )
+            .unwrap();
             let reach = |t: u32| {
                 yahtzee_core::policy::target::advise_target(ev, target, &position, t)
                     .unwrap()
@@ -194,19 +201,34 @@ fn win_against_a_finished_opponent_lies_between_target_chances() {
             );
             let _ = banked;
         }
-        let sure = advise_win(ev, Some(dist), &position, &[Opponent::Finished(0)]).unwrap();
+        let sure = advise_win(
+            ev,
+            Some(dist),
+            &position,
+            &[Opponent::Finished(0)],
+            &|_, _| {},
+        )
+        .unwrap();
         assert!(
             (sure.p_win - 1.0).abs() < 1e-6 || card.banked() == 0,
             "{}",
             sure.p_win
         );
-        let lost = advise_win(ev, Some(dist), &position, &[Opponent::Finished(10_000)]).unwrap();
+        let lost = advise_win(
+            ev,
+            Some(dist),
+            &position,
+            &[Opponent::Finished(10_000)],
+            &|_, _| {},
+        )
+        .unwrap();
         assert_eq!(lost.p_win, 0.0);
         let far_below = advise_win(
             ev,
             Some(dist),
             &position,
             &[Opponent::Finished(card.banked().saturating_sub(1))],
+            &|_, _| {},
         )
         .unwrap();
         if card.banked() > 0 {
