@@ -12,7 +12,7 @@ use serde_json::Value;
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::tables::set::TableKind;
 
-use crate::util::{self, run, run_bytes, stderr, stdout, table, table_dir, temp_dir};
+use crate::util::{self, run, run_advise, run_bytes, stderr, stdout, table, table_dir, temp_dir};
 
 /// A `yahtzee serve` process on a free port, stopped when dropped.
 pub struct Served {
@@ -320,13 +320,9 @@ fn win_advice_of_the_server_is_advise_opponent_json_by_the_same_path() {
     );
     table(RuleSet::YACHT, Order::Any);
     let server = Served::start(&[]);
-    let o = run(
+    let o = run_advise(
         RuleSet::YACHT,
-        Order::Any,
         &[
-            "advise",
-            "--rules",
-            "yacht",
             "--card",
             "ones=2,twos=6,choice=20",
             "--dice",

@@ -84,6 +84,14 @@ pub fn run(set: &'static RuleSet, order: Order, args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// `yahtzee advise --rules NAME ARGS` of `set` in its default order, with the shared tables
+/// (its table solved first): the position checks and exactness checks of every objective.
+pub fn run_advise(set: &'static RuleSet, args: &[&str]) -> Output {
+    let mut all = vec!["advise", "--rules", set.name()];
+    all.extend_from_slice(args);
+    run(set, Order::Any, &all)
+}
+
 /// Runs the binary with `args` and `input` on stdin.
 pub fn run_with_input(dir: &Path, args: &[&str], input: &str) -> Output {
     run_bytes(dir, args, input.as_bytes())

@@ -316,42 +316,17 @@ fn advise_against_opponents_json_equals_batch() {
 
 #[test]
 fn bad_opponents_are_refused_in_one_line() {
-    use crate::util::{assert_bad_input, run, run_with_input, stdout, table_dir};
-    let o = run(
-        RuleSet::YACHT,
-        Order::Any,
-        &[
-            "advise",
-            "--rules",
-            "yacht",
-            "--dice",
-            "11111",
-            "--opponent",
-            "ones=7",
-        ],
-    );
+    use crate::util::{assert_bad_input, run_advise, run_with_input, stdout, table_dir};
+    let o = run_advise(RuleSet::YACHT, &["--dice", "11111", "--opponent", "ones=7"]);
     assert_bad_input(&o, "--opponent 1: `ones` cannot hold 7");
-    let o = run(
+    let o = run_advise(
         RuleSet::YACHT,
-        Order::Any,
-        &[
-            "advise",
-            "--rules",
-            "yacht",
-            "--dice",
-            "11111",
-            "--opponent",
-            "yahtzee-bonus=x",
-        ],
+        &["--dice", "11111", "--opponent", "yahtzee-bonus=x"],
     );
     assert_bad_input(&o, "not a count of Yahtzee bonuses");
-    let o = run(
+    let o = run_advise(
         RuleSet::YACHT,
-        Order::Any,
         &[
-            "advise",
-            "--rules",
-            "yacht",
             "--dice",
             "11111",
             "--opponent-final",
