@@ -173,15 +173,19 @@ fn win_against_a_finished_opponent_lies_between_target_chances() {
             rolls_left,
         };
         let banked = i64::from(card.banked());
-        for y in [100u32, 150, 180, 200, 250] {
-            let a = advise_win(
+        // The advice against one opponent who finished with `y`.
+        let against = |y: u32| {
+            advise_win(
                 ev,
                 Some(dist),
                 &position,
                 &[Opponent::Finished(y)],
                 &|_, _| {},
             )
-            .unwrap();
+            .unwrap()
+        };
+        for y in [100u32, 150, 180, 200, 250] {
+            let a = against(y);
             let reach = |t: u32| {
                 yahtzee_core::policy::target::advise_target(ev, target, &position, t)
                     .unwrap()
@@ -201,36 +205,15 @@ fn win_against_a_finished_opponent_lies_between_target_chances() {
             );
             let _ = banked;
         }
-        let sure = advise_win(
-            ev,
-            Some(dist),
-            &position,
-            &[Opponent::Finished(0)],
-            &|_, _| {},
-        )
-        .unwrap();
+        let sure = against(0);
         assert!(
             (sure.p_win - 1.0).abs() < 1e-6 || card.banked() == 0,
             "{}",
             sure.p_win
         );
-        let lost = advise_win(
-            ev,
-            Some(dist),
-            &position,
-            &[Opponent::Finished(10_000)],
-            &|_, _| {},
-        )
-        .unwrap();
+        let lost = against(10_000);
         assert_eq!(lost.p_win, 0.0);
-        let far_below = advise_win(
-            ev,
-            Some(dist),
-            &position,
-            &[Opponent::Finished(card.banked().saturating_sub(1))],
-            &|_, _| {},
-        )
-        .unwrap();
+        let far_below = against(card.banked().saturating_sub(1));
         if card.banked() > 0 {
             assert!((far_below.p_win - 1.0).abs() < 1e-6, "{}", far_below.p_win);
         }
