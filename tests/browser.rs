@@ -189,6 +189,17 @@ impl Browser {
         }
     }
 
+    /// `value` typed into the box `name` of the card (a tap on the box, the value and Enter),
+    /// once the card shows it.
+    fn enter_box(&self, name: &str, value: &str) {
+        let css = format!("#card button.box[data-box=\"{name}\"]");
+        self.click(&css);
+        self.keys("#card .box-edit input", &format!("{value}{ENTER}"));
+        self.wait(&format!("{name} = {value}"), || {
+            (self.text(&css) == value).then_some(())
+        });
+    }
+
     /// A command of this session; a WebDriver error panics with a screenshot saved.
     fn cmd(&self, method: &str, path: &str, body: Option<Value>) -> Value {
         let v = self
@@ -545,16 +556,8 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     assert_eq!(shown[0]["label"], "keep 3 3");
 
     // A position entered by clicking: two boxes, then a refused entry with the CLI's message.
-    b.click("#card button.box[data-box=\"ones\"]");
-    b.keys("#card .box-edit input", &format!("3{ENTER}"));
-    b.wait("ones = 3", || {
-        (b.text("#card button.box[data-box=\"ones\"]") == "3").then_some(())
-    });
-    b.click("#card button.box[data-box=\"chance\"]");
-    b.keys("#card .box-edit input", &format!("22{ENTER}"));
-    b.wait("chance = 22", || {
-        (b.text("#card button.box[data-box=\"chance\"]") == "22").then_some(())
-    });
+    b.enter_box("ones", "3");
+    b.enter_box("chance", "22");
     b.click("#card button.box[data-box=\"twos\"]");
     b.keys("#card .box-edit input", &format!("3{ENTER}"));
     // The refusal beside the box, in view, not in a banner.
@@ -747,16 +750,8 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     assert!((p - cli_p).abs() < 1e-9, "{p} vs the CLI's {cli_p}");
     b.screenshot("serve-target.png");
     b.click("input[name=\"objective\"][value=\"ev\"]");
-    b.click("#card button.box[data-box=\"ones\"]");
-    b.keys("#card .box-edit input", &format!("2{ENTER}"));
-    b.wait("ones = 2", || {
-        (b.text("#card button.box[data-box=\"ones\"]") == "2").then_some(())
-    });
-    b.click("#card button.box[data-box=\"twos\"]");
-    b.keys("#card .box-edit input", &format!("8{ENTER}"));
-    b.wait("twos = 8", || {
-        (b.text("#card button.box[data-box=\"twos\"]") == "8").then_some(())
-    });
+    b.enter_box("ones", "2");
+    b.enter_box("twos", "8");
     b.clear("#dice-text");
     b.keys("#dice-text", &format!("22626{ENTER}"));
     b.click("input[name=\"rolls-left\"][value=\"2\"]");
