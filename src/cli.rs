@@ -55,6 +55,40 @@ pub enum Command {
     Man(ManArgs),
 }
 
+/// The files of the expected-score and target tables (`--table`, `--target-table`): the
+/// tables of `stats` and `export`, and the first of [`TableArgs`].
+#[derive(Args, Debug)]
+pub struct ScoreTableArgs {
+    /// Strategy table (the expected score of every state) to use [default: the cache folder,
+    /// or $YAHTZEE_TABLE_DIR]; built if missing.
+    #[arg(long, value_name = "PATH")]
+    pub table: Option<PathBuf>,
+    /// Target table (the best chance of each final score from every state), read for a
+    /// target score, and by a bot that plays to win [default: the cache folder, or
+    /// $YAHTZEE_TABLE_DIR]; built if missing (about 20 s for yahtzee on two cores).
+    #[arg(long, value_name = "PATH")]
+    pub target_table: Option<PathBuf>,
+}
+
+/// The files of every table a command that plays or prices against others may read: the
+/// expected-score and target tables ([`ScoreTableArgs`]), the distribution table and the
+/// table of the first turns of the game of two.
+#[derive(Args, Debug)]
+pub struct TableArgs {
+    #[command(flatten)]
+    pub score: ScoreTableArgs,
+    /// Distribution table (the final scores of expected-score play from every state), read
+    /// to play or price to win against players still playing [default: the cache folder, or
+    /// $YAHTZEE_TABLE_DIR]; built if missing (about 20 s for yahtzee on two cores).
+    #[arg(long, value_name = "PATH")]
+    pub distribution_table: Option<PathBuf>,
+    /// The table of the first turns of two-player play, read by the exact game of two in
+    /// those turns [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing (the
+    /// whole game solved, a few minutes).
+    #[arg(long, value_name = "PATH")]
+    pub two_player_table: Option<PathBuf>,
+}
+
 /// The rule set and its modifier, shared by every command.
 #[derive(Args, Debug, Clone)]
 pub struct RulesArgs {
@@ -235,18 +269,11 @@ pub struct AdviseArgs {
     /// --rolls-left are refused).
     #[arg(long, conflicts_with_all = ["dice", "card", "yahtzee_bonus", "rolls_left", "saved"])]
     pub batch: bool,
-    /// Strategy table to use [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.
-    #[arg(long, value_name = "PATH")]
-    pub table: Option<PathBuf>,
     /// Rank the options by their chance of a final score of at least T (points banked
     /// included) instead of by expected score; the expected final score is shown beside.
     /// The target table is built on first use (about 20 s for yahtzee on two cores) and kept beside the table.
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(0..=100_000))]
     pub target: Option<u32>,
-    /// Target table to use with --target or batch queries with a target [default: the cache
-    /// folder, or $YAHTZEE_TABLE_DIR]; built if missing.
-    #[arg(long, value_name = "PATH")]
-    pub target_table: Option<PathBuf>,
     /// Rank the options by their chance of winning against an opponent still playing with
     /// this card (the --card syntax, plus `yahtzee-bonus=N` for their Yahtzee bonuses), who
     /// plays for the highest average. Repeat for several opponents.
@@ -256,11 +283,6 @@ pub struct AdviseArgs {
     /// with N points. Repeat for several; combines with --opponent.
     #[arg(long, value_name = "N", conflicts_with_all = ["target", "batch"], value_parser = clap::value_parser!(u32).range(0..=100_000))]
     pub opponent_final: Vec<u32>,
-    /// Distribution table for --opponent and batch queries with opponents (the final scores
-    /// of expected-score play) [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if
-    /// missing (about 20 s for yahtzee on two cores).
-    #[arg(long, value_name = "PATH")]
-    pub distribution_table: Option<PathBuf>,
     /// Rank the options by the exact chance of winning a game of two against the one
     /// --opponent (or --opponent-final, who has finished) (Yacht), both playing to win; you
     /// are the first player if you have filled as many boxes as the opponent, the second if
@@ -271,11 +293,8 @@ pub struct AdviseArgs {
     /// two cards' points].
     #[arg(long, value_name = "D", requires = "two_player", allow_negative_numbers = true, value_parser = clap::value_parser!(i64).range(-10_000..=10_000))]
     pub lead: Option<i64>,
-    /// With --two-player (or --batch): the table of the first turns of two-player play
-    /// [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing (the whole game
-    /// solved, a few minutes), read only for positions in the first turns.
-    #[arg(long, value_name = "PATH")]
-    pub two_player_table: Option<PathBuf>,
+    #[command(flatten)]
+    pub tables: TableArgs,
 }
 
 #[derive(Args, Debug)]
@@ -332,28 +351,13 @@ pub struct PlayArgs {
         conflicts_with = "target"
     )]
     pub coach: CoachObjective,
-    /// Target table for --target and for bots playing for a target or to win [default: the
-    /// cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.
-    #[arg(long, value_name = "PATH")]
-    pub target_table: Option<PathBuf>,
-    /// Distribution table for bots playing to win and --coach win (the other players' final
-    /// scores under expected-score play) [default: the cache folder, or $YAHTZEE_TABLE_DIR];
-    /// built if missing (about 20 s for yahtzee on two cores).
-    #[arg(long, value_name = "PATH")]
-    pub distribution_table: Option<PathBuf>,
-    /// The table of the first turns of two-player play, for `bot:two-player` [default: the
-    /// cache folder, or $YAHTZEE_TABLE_DIR]; built if missing (the whole game solved, a few
-    /// minutes).
-    #[arg(long, value_name = "PATH")]
-    pub two_player_table: Option<PathBuf>,
     /// Where to save the game record (JSON Lines) [default: yahtzee-game-YYYYMMDD-HHMMSS.jsonl
     /// in the current folder, UTC, with -2, -3, ... when a game of the same second has that
     /// name]; an existing file is never overwritten.
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
-    /// Strategy table to use [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.
-    #[arg(long, value_name = "PATH")]
-    pub table: Option<PathBuf>,
+    #[command(flatten)]
+    pub tables: TableArgs,
 }
 
 #[derive(Args, Debug)]
@@ -393,22 +397,8 @@ pub struct ReviewArgs {
     /// prices such a record in points].
     #[arg(long, conflicts_with_all = ["target", "win"])]
     pub two_player: bool,
-    /// The table of the first turns of two-player play, for --two-player [default: the cache
-    /// folder, or $YAHTZEE_TABLE_DIR]; built if missing (the whole game solved, a few
-    /// minutes).
-    #[arg(long, value_name = "PATH")]
-    pub two_player_table: Option<PathBuf>,
-    /// Target table for a review priced for a target [default: the cache folder, or
-    /// $YAHTZEE_TABLE_DIR]; built if missing.
-    #[arg(long, value_name = "PATH")]
-    pub target_table: Option<PathBuf>,
-    /// Distribution table for a review priced in chance of winning [default: the cache
-    /// folder, or $YAHTZEE_TABLE_DIR]; built if missing.
-    #[arg(long, value_name = "PATH")]
-    pub distribution_table: Option<PathBuf>,
-    /// Strategy table to use [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.
-    #[arg(long, value_name = "PATH")]
-    pub table: Option<PathBuf>,
+    #[command(flatten)]
+    pub tables: TableArgs,
 }
 
 /// `play --coach`: what the coach and the hints price in.
@@ -421,6 +411,8 @@ pub enum CoachObjective {
 }
 
 #[derive(Args, Debug)]
+// `--target-table` is read only with `--target`.
+#[command(mut_arg("target_table", |a| a.requires("target")))]
 pub struct ExportArgs {
     #[command(flatten)]
     pub rules: RulesArgs,
@@ -463,10 +455,6 @@ pub struct ExportArgs {
     /// (about 20 s for yahtzee on two cores).
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(0..=100_000), conflicts_with_all = ["all_states", "opening"])]
     pub target: Option<u32>,
-    /// Target table to use with --target [default: the cache folder, or $YAHTZEE_TABLE_DIR];
-    /// built if missing.
-    #[arg(long, value_name = "PATH", requires = "target")]
-    pub target_table: Option<PathBuf>,
     /// Output format [default: markdown for --opening, csv otherwise].
     #[arg(long, value_enum)]
     pub format: Option<FormatArg>,
@@ -475,9 +463,8 @@ pub struct ExportArgs {
     /// overwritten.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Strategy table to use [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.
-    #[arg(long, value_name = "PATH")]
-    pub table: Option<PathBuf>,
+    #[command(flatten)]
+    pub tables: ScoreTableArgs,
 }
 
 /// How `stats` and `simulate` report a distribution.
@@ -523,6 +510,8 @@ impl ReportArgs {
 }
 
 #[derive(Args, Debug)]
+// `--target-table` is read only with `--target`.
+#[command(mut_arg("target_table", |a| a.requires("target")))]
 pub struct StatsArgs {
     #[command(flatten)]
     pub rules: RuleSetsArgs,
@@ -556,16 +545,11 @@ pub struct StatsArgs {
     /// [default: the game's rolls a turn less one].
     #[arg(long, value_name = "0|1|2", allow_negative_numbers = true, value_parser = parse_rolls_left, requires = "dice")]
     pub rolls_left: Option<u8>,
-    /// Strategy table to use [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.
-    #[arg(long, value_name = "PATH")]
-    pub table: Option<PathBuf>,
-    /// Target table to use with --target [default: the cache folder, or $YAHTZEE_TABLE_DIR];
-    /// built if missing (about 20 s for yahtzee on two cores).
-    #[arg(long, value_name = "PATH", requires = "target")]
-    pub target_table: Option<PathBuf>,
     /// Worker threads, 1 to 256 [default: one per core, or $RAYON_NUM_THREADS].
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<u16>,
+    #[command(flatten)]
+    pub tables: ScoreTableArgs,
 }
 
 #[derive(Args, Debug)]
@@ -591,14 +575,6 @@ pub struct SimulateArgs {
     /// their distributions overlaid in one --plot.
     #[arg(long, default_value = "optimal", value_name = "POLICY,...", value_parser = parse_policy, value_delimiter = ',', action = clap::ArgAction::Append)]
     pub policy: Vec<Policy>,
-    /// Strategy table for the optimal and the target policy [default: the cache folder, or
-    /// $YAHTZEE_TABLE_DIR]; built if missing.
-    #[arg(long, value_name = "PATH")]
-    pub table: Option<PathBuf>,
-    /// Target table for `target:T` and `win` [default: the cache folder, or
-    /// $YAHTZEE_TABLE_DIR]; built if missing (about 20 s for yahtzee on two cores).
-    #[arg(long, value_name = "PATH")]
-    pub target_table: Option<PathBuf>,
     /// Play matches instead: two to eight policies, comma-separated, one per seat (e.g.
     /// `ev,win`). Besides the policies of --policy (`ev` is `optimal`): `win`, the fast win
     /// bot (each choice for the best chance of beating the others, whose final scores it
@@ -621,18 +597,11 @@ pub struct SimulateArgs {
     /// two matches of the same seed game by game.
     #[arg(long, value_name = "FILE.csv", requires = "lineup")]
     pub games_csv: Option<PathBuf>,
-    /// Distribution table for the opponents of `win` and `win-exact` in --match [default:
-    /// the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing.
-    #[arg(long, value_name = "PATH")]
-    pub distribution_table: Option<PathBuf>,
-    /// The table of the first turns of two-player play, for `two-player` in --match
-    /// [default: the cache folder, or $YAHTZEE_TABLE_DIR]; built if missing (the whole game
-    /// solved, a few minutes).
-    #[arg(long, value_name = "PATH")]
-    pub two_player_table: Option<PathBuf>,
     /// Worker threads, 1 to 256 [default: one per core, or $RAYON_NUM_THREADS].
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<u16>,
+    #[command(flatten)]
+    pub tables: TableArgs,
 }
 
 /// `--format`: the formats of [`yahtzee_core::export::Format`].

@@ -123,13 +123,43 @@ struct Browser {
     driver: Driver,
     session: String,
     shots: PathBuf,
+    /// Chromium's profile, a folder of its own (removed after the browser is stopped).
+    _profile: tempfile::TempDir,
 }
 
 /// The key of an element reference in WebDriver answers.
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 impl Browser {
-    fn start(chromium: &Path, driver: &Path, profile: &Path, shots: PathBuf) -> Browser {
+    /// A new headless Chromium (a profile of its own) on the page of the server at `base`,
+    /// once the page is ready: at a phone's size (390x844) when `phone`, else in its window
+    /// of 1280x1000. Its screenshots go to `$YAHTZEE_SCREENSHOTS`, or to `work`. Chromium or
+    /// its driver missing fails the test (on a machine without them the tests are ignored,
+    /// see build.rs).
+    fn open(base: &str, work: &Path, phone: bool) -> Browser {
+        let (chromium, driver) =
+            browser().unwrap_or_else(|why| panic!("the browser test cannot run: {why}"));
+        let shots =
+            std::env::var_os("YAHTZEE_SCREENSHOTS").map_or(work.to_path_buf(), PathBuf::from);
+        std::fs::create_dir_all(&shots).unwrap();
+        let b = Browser::start(&chromium, &driver, temp_dir(), shots);
+        b.go(&format!("{base}/"));
+        if phone {
+            b.viewport(390, 844, true);
+        }
+        b.wait("the page", || {
+            (b.js("return document.body.dataset.ready || null").as_str() == Some("true"))
+                .then_some(())
+        });
+        b
+    }
+
+    fn start(
+        chromium: &Path,
+        driver: &Path,
+        profile: tempfile::TempDir,
+        shots: PathBuf,
+    ) -> Browser {
         let driver = Driver::start(driver);
         let caps = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
@@ -139,7 +169,7 @@ impl Browser {
                     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                     "--disable-background-networking", "--disable-component-update", "--disable-sync",
                     "--disable-dev-shm-usage", "--hide-scrollbars",
-                    format!("--user-data-dir={}", profile.display()),
+                    format!("--user-data-dir={}", profile.path().display()),
                     "--window-size=1280,1000",
                 ],
             },
@@ -155,7 +185,19 @@ impl Browser {
             driver,
             session,
             shots,
+            _profile: profile,
         }
+    }
+
+    /// `value` typed into the box `name` of the card (a tap on the box, the value and Enter),
+    /// once the card shows it.
+    fn enter_box(&self, name: &str, value: &str) {
+        let css = format!("#card button.box[data-box=\"{name}\"]");
+        self.click(&css);
+        self.keys("#card .box-edit input", &format!("{value}{ENTER}"));
+        self.wait(&format!("{name} = {value}"), || {
+            (self.text(&css) == value).then_some(())
+        });
     }
 
     /// A command of this session; a WebDriver error panics with a screenshot saved.
@@ -493,29 +535,15 @@ fn assert_same_options(shown: &[Value], cli: &[Value]) {
 
 #[test]
 #[cfg_attr(
-    not(feature = "serve"),
-    ignore = "the web advisor is a feature: cargo test --release --all-features"
-)]
-#[cfg_attr(
-    missing_browser,
-    ignore = "Chromium, chromedriver or npm is not on this machine (see build.rs)"
+    any(not(feature = "serve"), missing_browser),
+    ignore = "needs the feature serve (cargo test --release --all-features), Chromium, chromedriver and npm (see build.rs)"
 )]
 fn the_page_plays_as_a_player_would_against_the_command_line() {
-    let (chromium, driver) =
-        browser().unwrap_or_else(|why| panic!("the browser test cannot run: {why}"));
     table(RuleSet::YAHTZEE, Order::Any);
     table(RuleSet::YACHT, Order::Any);
     let server = Served::start(&[]);
-    let profile = temp_dir();
     let work = temp_dir();
-    let shots =
-        std::env::var_os("YAHTZEE_SCREENSHOTS").map_or(work.path().to_path_buf(), PathBuf::from);
-    std::fs::create_dir_all(&shots).unwrap();
-    let b = Browser::start(&chromium, &driver, profile.path(), shots.clone());
-    b.go(&format!("{}/", server.base));
-    b.wait("the page", || {
-        (b.js("return document.body.dataset.ready || null").as_str() == Some("true")).then_some(())
-    });
+    let b = Browser::open(&server.base, work.path(), false);
     let first = json!({"card": {}, "yahtzee_bonus": 0, "dice": [1, 3, 3, 5, 6], "rolls_left": 2});
     let shown = b.options_for(&first);
     assert_same_options(
@@ -528,16 +556,8 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     assert_eq!(shown[0]["label"], "keep 3 3");
 
     // A position entered by clicking: two boxes, then a refused entry with the CLI's message.
-    b.click("#card button.box[data-box=\"ones\"]");
-    b.keys("#card .box-edit input", &format!("3{ENTER}"));
-    b.wait("ones = 3", || {
-        (b.text("#card button.box[data-box=\"ones\"]") == "3").then_some(())
-    });
-    b.click("#card button.box[data-box=\"chance\"]");
-    b.keys("#card .box-edit input", &format!("22{ENTER}"));
-    b.wait("chance = 22", || {
-        (b.text("#card button.box[data-box=\"chance\"]") == "22").then_some(())
-    });
+    b.enter_box("ones", "3");
+    b.enter_box("chance", "22");
     b.click("#card button.box[data-box=\"twos\"]");
     b.keys("#card .box-edit input", &format!("3{ENTER}"));
     // The refusal beside the box, in view, not in a banner.
@@ -730,16 +750,8 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     assert!((p - cli_p).abs() < 1e-9, "{p} vs the CLI's {cli_p}");
     b.screenshot("serve-target.png");
     b.click("input[name=\"objective\"][value=\"ev\"]");
-    b.click("#card button.box[data-box=\"ones\"]");
-    b.keys("#card .box-edit input", &format!("2{ENTER}"));
-    b.wait("ones = 2", || {
-        (b.text("#card button.box[data-box=\"ones\"]") == "2").then_some(())
-    });
-    b.click("#card button.box[data-box=\"twos\"]");
-    b.keys("#card .box-edit input", &format!("8{ENTER}"));
-    b.wait("twos = 8", || {
-        (b.text("#card button.box[data-box=\"twos\"]") == "8").then_some(())
-    });
+    b.enter_box("ones", "2");
+    b.enter_box("twos", "8");
     b.clear("#dice-text");
     b.keys("#dice-text", &format!("22626{ENTER}"));
     b.click("input[name=\"rolls-left\"][value=\"2\"]");
@@ -1052,33 +1064,17 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
 /// filling the first open box each turn), so the page's win bot plays as `yahtzee play`'s.
 #[test]
 #[cfg_attr(
-    not(feature = "serve"),
-    ignore = "the web advisor is a feature: cargo test --release --all-features"
-)]
-#[cfg_attr(
-    missing_browser,
-    ignore = "Chromium, chromedriver or npm is not on this machine (see build.rs)"
+    any(not(feature = "serve"), missing_browser),
+    ignore = "needs the feature serve (cargo test --release --all-features), Chromium, chromedriver and npm (see build.rs)"
 )]
 fn the_page_seats_a_win_bot_that_plays_as_the_terminal_s() {
-    let (chromium, driver) =
-        browser().unwrap_or_else(|why| panic!("the browser test cannot run: {why}"));
     table(RuleSet::YAHTZEE, Order::Any);
     table(RuleSet::YACHT, Order::Any);
     crate::util::target_table(RuleSet::YACHT, Order::Any);
     crate::util::distribution_table(RuleSet::YACHT, Order::Any);
     let server = Served::start(&[]);
-    let profile = temp_dir();
     let work = temp_dir();
-    let b = Browser::start(
-        &chromium,
-        &driver,
-        profile.path(),
-        work.path().to_path_buf(),
-    );
-    b.go(&format!("{}/", server.base));
-    b.wait("the page", || {
-        (b.js("return document.body.dataset.ready || null").as_str() == Some("true")).then_some(())
-    });
+    let b = Browser::open(&server.base, work.path(), false);
     let rules = b.find("#rules option[value=\"yacht\"]");
     b.cmd("POST", &format!("/element/{rules}/click"), None);
     b.wait("the yacht card", || {
@@ -1213,37 +1209,15 @@ fn install_axe() -> Result<String, String> {
     std::fs::read_to_string(&script).map_err(|e| format!("{}: {e}", script.display()))
 }
 
-/// Chromium and its driver, and axe-core's script, for a test of the page on a phone: either
-/// missing fails the test (on a machine without them the tests are ignored, see build.rs).
-fn browser_and_axe() -> ((PathBuf, PathBuf), String) {
-    let found = browser().unwrap_or_else(|why| panic!("the browser test cannot run: {why}"));
-    let axe = axe_script().unwrap_or_else(|why| panic!("axe-core cannot be installed: {why}"));
-    (found, axe)
+/// axe-core's script, for a test of the page on a phone, once Chromium and its driver are
+/// found: either missing fails the test (on a machine without them the tests are ignored,
+/// see build.rs).
+fn browser_and_axe() -> String {
+    browser().unwrap_or_else(|why| panic!("the browser test cannot run: {why}"));
+    axe_script().unwrap_or_else(|why| panic!("axe-core cannot be installed: {why}"))
 }
 
 impl Browser {
-    /// Chromium with the profile `profile` on the page at `base` as a phone sees it
-    /// (390x844), once the page is ready; its screenshots go to `$YAHTZEE_SCREENSHOTS`, or to
-    /// `work`.
-    fn on_phone(
-        (chromium, driver): &(PathBuf, PathBuf),
-        profile: &Path,
-        work: &Path,
-        base: &str,
-    ) -> Browser {
-        let shots =
-            std::env::var_os("YAHTZEE_SCREENSHOTS").map_or(work.to_path_buf(), PathBuf::from);
-        std::fs::create_dir_all(&shots).unwrap();
-        let b = Browser::start(chromium, driver, profile, shots);
-        b.go(&format!("{base}/"));
-        b.viewport(390, 844, true);
-        b.wait("the page", || {
-            (b.js("return document.body.dataset.ready || null").as_str() == Some("true"))
-                .then_some(())
-        });
-        b
-    }
-
     /// Chromium's viewport set to `width` x `height` (a phone: touch, mobile layout).
     fn viewport(&self, width: u32, height: u32, mobile: bool) {
         self.cmd(
@@ -1485,23 +1459,18 @@ fn play_at_the_table(b: &Browser, server: &Served, dice: &mut TestDice, turns: u
 /// axe-core's checks on each view with no violation.
 #[test]
 #[cfg_attr(
-    not(feature = "serve"),
-    ignore = "the web advisor is a feature: cargo test --release --all-features"
-)]
-#[cfg_attr(
-    missing_browser,
-    ignore = "Chromium, chromedriver or npm is not on this machine (see build.rs)"
+    any(not(feature = "serve"), missing_browser),
+    ignore = "needs the feature serve (cargo test --release --all-features), Chromium, chromedriver and npm (see build.rs)"
 )]
 fn a_phone_at_the_table_plays_a_whole_game_without_scrolling() {
-    let (found, axe) = browser_and_axe();
+    let axe = browser_and_axe();
     let axe_check = |b: &Browser, view: &str| b.axe(&axe, view);
     let started = Instant::now();
     table(RuleSet::YAHTZEE, Order::Any);
     table(RuleSet::YACHT, Order::Any);
     let server = Served::start(&[]);
-    let profile = temp_dir();
     let work = temp_dir();
-    let b = Browser::on_phone(&found, profile.path(), work.path(), &server.base);
+    let b = Browser::open(&server.base, work.path(), true);
     b.options_for(
         &json!({"card": {}, "yahtzee_bonus": 0, "dice": [1, 3, 3, 5, 6], "rolls_left": 2}),
     );
@@ -1717,15 +1686,11 @@ fn a_phone_at_the_table_plays_a_whole_game_without_scrolling() {
 /// pasted, showing `yahtzee review --rating --json`'s figures.
 #[test]
 #[cfg_attr(
-    not(feature = "serve"),
-    ignore = "the web advisor is a feature: cargo test --release --all-features"
-)]
-#[cfg_attr(
-    missing_browser,
-    ignore = "Chromium, chromedriver or npm is not on this machine (see build.rs)"
+    any(not(feature = "serve"), missing_browser),
+    ignore = "needs the feature serve (cargo test --release --all-features), Chromium, chromedriver and npm (see build.rs)"
 )]
 fn a_phone_reviews_to_win_rates_several_games_and_cancels_a_table_build() {
-    let (found, axe) = browser_and_axe();
+    let axe = browser_and_axe();
     let axe_check = |b: &Browser, view: &str| b.axe(&axe, view);
     table(RuleSet::YACHT, Order::Any);
     table(RuleSet::YAHTZEE, Order::Any);
@@ -1747,8 +1712,7 @@ fn a_phone_reviews_to_win_rates_several_games_and_cancels_a_table_build() {
     assert!(o.status.success(), "{}", stderr(&o));
     let cli: Value = serde_json::from_str(&stdout(&o)).unwrap();
     let decisions = cli["decisions"].as_array().unwrap().len();
-    let profile = temp_dir();
-    let b = Browser::on_phone(&found, profile.path(), work.path(), &server.base);
+    let b = Browser::open(&server.base, work.path(), true);
 
     // The review priced to win, decision by decision.
     b.click("#tab-review");

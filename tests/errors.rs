@@ -45,18 +45,9 @@ fn unknown_box_and_box_given_twice() {
         &advise(&["--dice", "12345", "--card", "ones"]),
         "is not `box=points`",
     );
-    let yacht = run(
+    let yacht = run_advise(
         RuleSet::YACHT,
-        Order::Any,
-        &[
-            "advise",
-            "--rules",
-            "yacht",
-            "--dice",
-            "12345",
-            "--card",
-            "three-of-a-kind=20",
-        ],
+        &["--dice", "12345", "--card", "three-of-a-kind=20"],
     );
     assert_bad_input(&yacht, "the boxes are ones, twos");
 }

@@ -687,9 +687,9 @@ fn review_of_a_record_of_other_rules_than_the_table_gives_a_fix_that_works() {
     let record = dir.path().join("yacht.jsonl");
     bot_game(RuleSet::YACHT, "6", &record);
     table(RuleSet::YAHTZEE, Order::Any);
-    let wrong = table_dir().join(yahtzee_core::tables::expected::default_table_name(
-        &Rules::new(RuleSet::YAHTZEE),
-    ));
+    let wrong = table_dir().join(yahtzee_core::tables::default_table_name(&Rules::new(
+        RuleSet::YAHTZEE,
+    )));
     let o = run(
         RuleSet::YACHT,
         Order::Any,

@@ -97,7 +97,7 @@ fn aliases_in_any_case_name_the_same_boxes() {
 #[test]
 fn yatzy_works_in_every_command() {
     use crate::util::{path_str, table, table_dir, temp_dir};
-    use yahtzee_core::tables::expected::default_table_name;
+    use yahtzee_core::tables::default_table_name;
     let rules = yahtzee_core::game::rules::Rules::new(RuleSet::YATZY);
     let t = table(RuleSet::YATZY, Order::Any);
     assert_eq!(t.states(), 1_430_528);

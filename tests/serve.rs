@@ -12,7 +12,7 @@ use serde_json::Value;
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::tables::set::TableKind;
 
-use crate::util::{self, run, run_bytes, stderr, stdout, table, table_dir, temp_dir};
+use crate::util::{self, run, run_advise, run_bytes, stderr, stdout, table, table_dir, temp_dir};
 
 /// A `yahtzee serve` process on a free port, stopped when dropped.
 pub struct Served {
@@ -282,6 +282,71 @@ fn advise_answers_every_batch_line_as_advise_batch_does() {
     // A line end at the end of the body is the end of the batch line, as on stdin.
     let (status, body) = server.post("/api/advise", "{\"dice\": [1, 3, 3, 5, 6]}\r\n");
     assert_eq!(status, 200, "{body}");
+}
+
+/// The server's advice against opponents is `advise --opponent ... --json`'s, by the same
+/// path: the answer of `/api/advise` equals the command's, and the server's API asks the
+/// core's one path of advice (`batch::answer`, which calls `policy::advise` as the command
+/// does) and solves no best response of its own.
+#[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
+fn win_advice_of_the_server_is_advise_opponent_json_by_the_same_path() {
+    let api = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/serve/src/api.rs"),
+    )
+    .unwrap();
+    assert!(
+        api.contains("batch::answer("),
+        "the API advises through batch::answer"
+    );
+    for own in [
+        "advise_win",
+        "advise_against",
+        "solve_against",
+        "best_response",
+        "policy::expected::advise",
+    ] {
+        assert!(!api.contains(own), "crates/serve/src/api.rs calls {own}");
+    }
+    let advise =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/cmd/advise.rs"))
+            .unwrap();
+    assert!(
+        advise.contains("policy::advise("),
+        "advise calls policy::advise"
+    );
+    table(RuleSet::YACHT, Order::Any);
+    let server = Served::start(&[]);
+    let o = run_advise(
+        RuleSet::YACHT,
+        &[
+            "--card",
+            "ones=2,twos=6,choice=20",
+            "--dice",
+            "6,6,6,2,1",
+            "--rolls-left",
+            "1",
+            "--opponent",
+            "ones=3,twos=4,yacht=50",
+            "--opponent-final",
+            "120",
+            "--json",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let cli: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let line = r#"{"card": {"ones": 2, "twos": 6, "choice": 20}, "dice": [6, 6, 6, 2, 1], "rolls_left": 1, "opponents": [{"card": {"ones": 3, "twos": 4, "yacht": 50}}, {"final": 120}]}"#;
+    let (status, body) = server.post("/api/advise?rules=yacht", line);
+    assert_eq!(status, 200, "{body}");
+    let served: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(served, cli);
+    assert!(
+        served["p_win"].as_f64().is_some_and(|p| p > 0.0 && p < 1.0),
+        "{body}"
+    );
 }
 
 #[test]
@@ -1012,7 +1077,7 @@ fn served_with_a_damaged_yacht_table() -> (tempfile::TempDir, Served) {
     let rules = Rules::new(RuleSet::YACHT);
     std::fs::write(
         dir.path()
-            .join(yahtzee_core::tables::expected::default_table_name(&rules)),
+            .join(yahtzee_core::tables::default_table_name(&rules)),
         b"not a table",
     )
     .unwrap();

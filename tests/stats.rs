@@ -12,7 +12,8 @@ use yahtzee_core::stats::{
     Forward, Visits, card_outcomes, exact_distribution, exact_forward, target_visit_probabilities,
     visit_probabilities,
 };
-use yahtzee_core::tables::expected::{StrategyTable, default_table_name};
+use yahtzee_core::tables::default_table_name;
+use yahtzee_core::tables::expected::StrategyTable;
 
 use crate::util::*;
 

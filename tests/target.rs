@@ -328,9 +328,9 @@ fn target_tables_are_verified_and_damage_gets_a_rebuild_command() {
     let again = advise_json(&["verify", &p, "--json"]);
     assert_eq!(again["reach"], solved["reach"]);
     // An expected-score table given as the target table is refused with the fix.
-    let ev = crate::util::table_dir().join(yahtzee_core::tables::expected::default_table_name(
-        &Rules::new(RuleSet::YACHT),
-    ));
+    let ev = crate::util::table_dir().join(yahtzee_core::tables::default_table_name(&Rules::new(
+        RuleSet::YACHT,
+    )));
     let o = crate::util::run(
         RuleSet::YACHT,
         Order::Any,
@@ -402,7 +402,7 @@ fn solve_curve_reads_an_existing_table() {
     use std::os::unix::fs::MetadataExt;
     use yahtzee_core::State;
     use yahtzee_core::solve::vector::DISTRIBUTION;
-    use yahtzee_core::tables::expected::default_table_name_of;
+    use yahtzee_core::tables::default_table_name_of;
     let stamp = |path: &std::path::Path| {
         let m = std::fs::metadata(path).unwrap();
         (m.ino(), m.modified().unwrap(), m.len())

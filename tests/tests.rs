@@ -4,6 +4,7 @@ mod brute;
 mod util;
 
 mod advise;
+mod architecture;
 mod browser;
 mod cli;
 mod distribution;

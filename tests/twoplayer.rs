@@ -456,18 +456,14 @@ fn two_player_advice_averages_to_the_solved_value() {
 
 #[test]
 fn two_player_advice_with_the_last_box_knows_the_outcome() {
-    use crate::util::{run, stdout};
+    use crate::util::{run_advise, stdout};
     let rules = Rules::with_order(RuleSet::YACHT, Order::Any);
     // You are second with only Choice open, the opponent has finished with 50: 20 behind.
     let own = card_text(&rules, all_but(&rules, &["choice"]), &[("sixes", 30)]);
     for (dice, value) in [("55555", 1.0), ("44444", 0.5), ("12345", 0.0)] {
-        let o = run(
+        let o = run_advise(
             RuleSet::YACHT,
-            Order::Any,
             &[
-                "advise",
-                "--rules",
-                "yacht",
                 "--two-player",
                 "--card",
                 &own,
@@ -488,13 +484,9 @@ fn two_player_advice_with_the_last_box_knows_the_outcome() {
         assert_eq!(v["options"][0]["category"], "choice");
     }
     // With --lead the cards' points are not the score: 30 behind, 25 points lose.
-    let o = run(
+    let o = run_advise(
         RuleSet::YACHT,
-        Order::Any,
         &[
-            "advise",
-            "--rules",
-            "yacht",
             "--two-player",
             "--card",
             &own,
@@ -658,18 +650,14 @@ fn two_player_table_of_early_plies_reads_back_and_refuses_damage() {
 
 #[test]
 fn two_player_advice_refuses_a_file_that_is_not_a_table() {
-    use crate::util::{assert_bad_input, run};
+    use crate::util::{assert_bad_input, run_advise};
     let dir = crate::util::temp_dir();
     let path = dir.path().join("notes.txt");
     std::fs::write(&path, "not a table").unwrap();
     // A new game reads the first turns' table.
-    let o = run(
+    let o = run_advise(
         RuleSet::YACHT,
-        Order::Any,
         &[
-            "advise",
-            "--rules",
-            "yacht",
             "--two-player",
             "--opponent",
             "",

@@ -497,11 +497,10 @@ fn two_player_batch_lines_answer_as_the_command_line() {
 fn two_player_table_verifies_and_refuses_damage() {
     two_player_table();
     let rules = upper_first();
-    let path =
-        crate::util::table_dir().join(yahtzee_core::tables::expected::default_table_name_of(
-            &rules,
-            yahtzee_core::tables::two_player::TWO_PLAYER,
-        ));
+    let path = crate::util::table_dir().join(yahtzee_core::tables::default_table_name_of(
+        &rules,
+        yahtzee_core::tables::two_player::TWO_PLAYER,
+    ));
     let path_text = path.to_str().unwrap().to_string();
     let o = run(RuleSet::YACHT, Order::UpperFirst, &["verify", &path_text]);
     assert!(o.status.success(), "{}", stderr(&o));

@@ -11,9 +11,10 @@ use std::time::{Duration, Instant};
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::solve::expected::SolveOptions;
 use yahtzee_core::solve::vector::{TARGET, VectorObjective};
-use yahtzee_core::tables::expected::{StrategyTable, default_table_name, default_table_name_of};
+use yahtzee_core::tables::expected::StrategyTable;
 use yahtzee_core::tables::set::{Silent, TableKind, TablePaths, TableSet};
 use yahtzee_core::tables::vector::VectorTable;
+use yahtzee_core::tables::{default_table_name, default_table_name_of};
 
 /// A folder holding the default tables of every rule set, solved once per test process and
 /// shared by the tests (pass it as `YAHTZEE_TABLE_DIR`).
@@ -81,6 +82,14 @@ pub fn run(set: &'static RuleSet, order: Order, args: &[&str]) -> Output {
         .stdin(Stdio::null())
         .output()
         .expect("the binary runs")
+}
+
+/// `yahtzee advise --rules NAME ARGS` of `set` in its default order, with the shared tables
+/// (its table solved first): the position checks and exactness checks of every objective.
+pub fn run_advise(set: &'static RuleSet, args: &[&str]) -> Output {
+    let mut all = vec!["advise", "--rules", set.name()];
+    all.extend_from_slice(args);
+    run(set, Order::Any, &all)
 }
 
 /// Runs the binary with `args` and `input` on stdin.

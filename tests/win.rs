@@ -173,8 +173,19 @@ fn win_against_a_finished_opponent_lies_between_target_chances() {
             rolls_left,
         };
         let banked = i64::from(card.banked());
+        // The advice against one opponent who finished with `y`.
+        let against = |y: u32| {
+            advise_win(
+                ev,
+                Some(dist),
+                &position,
+                &[Opponent::Finished(y)],
+                &|_, _| {},
+            )
+            .unwrap()
+        };
         for y in [100u32, 150, 180, 200, 250] {
-            let a = advise_win(ev, Some(dist), &position, &[Opponent::Finished(y)]).unwrap();
+            let a = against(y);
             let reach = |t: u32| {
                 yahtzee_core::policy::target::advise_target(ev, target, &position, t)
                     .unwrap()
@@ -194,21 +205,15 @@ fn win_against_a_finished_opponent_lies_between_target_chances() {
             );
             let _ = banked;
         }
-        let sure = advise_win(ev, Some(dist), &position, &[Opponent::Finished(0)]).unwrap();
+        let sure = against(0);
         assert!(
             (sure.p_win - 1.0).abs() < 1e-6 || card.banked() == 0,
             "{}",
             sure.p_win
         );
-        let lost = advise_win(ev, Some(dist), &position, &[Opponent::Finished(10_000)]).unwrap();
+        let lost = against(10_000);
         assert_eq!(lost.p_win, 0.0);
-        let far_below = advise_win(
-            ev,
-            Some(dist),
-            &position,
-            &[Opponent::Finished(card.banked().saturating_sub(1))],
-        )
-        .unwrap();
+        let far_below = against(card.banked().saturating_sub(1));
         if card.banked() > 0 {
             assert!((far_below.p_win - 1.0).abs() < 1e-6, "{}", far_below.p_win);
         }
@@ -294,42 +299,17 @@ fn advise_against_opponents_json_equals_batch() {
 
 #[test]
 fn bad_opponents_are_refused_in_one_line() {
-    use crate::util::{assert_bad_input, run, run_with_input, stdout, table_dir};
-    let o = run(
-        RuleSet::YACHT,
-        Order::Any,
-        &[
-            "advise",
-            "--rules",
-            "yacht",
-            "--dice",
-            "11111",
-            "--opponent",
-            "ones=7",
-        ],
-    );
+    use crate::util::{assert_bad_input, run_advise, run_with_input, stdout, table_dir};
+    let o = run_advise(RuleSet::YACHT, &["--dice", "11111", "--opponent", "ones=7"]);
     assert_bad_input(&o, "--opponent 1: `ones` cannot hold 7");
-    let o = run(
+    let o = run_advise(
         RuleSet::YACHT,
-        Order::Any,
-        &[
-            "advise",
-            "--rules",
-            "yacht",
-            "--dice",
-            "11111",
-            "--opponent",
-            "yahtzee-bonus=x",
-        ],
+        &["--dice", "11111", "--opponent", "yahtzee-bonus=x"],
     );
     assert_bad_input(&o, "not a count of Yahtzee bonuses");
-    let o = run(
+    let o = run_advise(
         RuleSet::YACHT,
-        Order::Any,
         &[
-            "advise",
-            "--rules",
-            "yacht",
             "--dice",
             "11111",
             "--opponent-final",

@@ -305,7 +305,8 @@ fn the_coach_for_winning_prices_as_the_review_and_advise_do() {
         } else {
             Opponent::Playing(bot.clone())
         };
-        let advice = advise_win(ev, Some(distribution), &d.position, &[opponent]).unwrap();
+        let advice =
+            advise_win(ev, Some(distribution), &d.position, &[opponent], &|_, _| {}).unwrap();
         let chosen = advice
             .options
             .iter()

@@ -20,6 +20,7 @@ use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use yahtzee_core::batch;
+use yahtzee_core::cancel::Cancel;
 use yahtzee_core::game::choice::Choice;
 use yahtzee_core::game::dice::{Dice, DiceSpace, Keep};
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
@@ -267,7 +268,7 @@ fn solve(
 /// Answers one batch query: the advice as JSON, or `ValueError` with the batch's message.
 #[pyfunction]
 fn advise_line(py: Python<'_>, table: &Table, line: &str) -> PyResult<String> {
-    let answer = py.detach(|| batch::answer(&table.set, line.as_bytes()));
+    let answer = py.detach(|| batch::answer(&table.set, line.as_bytes(), &Cancel::new()));
     let answer = answer.map_err(value_error)?;
     // With the version and table checksum, as `advise --json` and each batch line state them.
     serde_json::to_string(&yahtzee_core::report::stamped_by(&answer, &table.set))

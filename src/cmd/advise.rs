@@ -6,6 +6,7 @@ use anyhow::Result;
 
 use crate::cli::AdviseArgs;
 use yahtzee_core::batch;
+use yahtzee_core::cancel::Cancel;
 use yahtzee_core::game::dice::join_faces;
 use yahtzee_core::game::rules::Rules;
 use yahtzee_core::game::state::ScoreCard;
@@ -18,12 +19,16 @@ use yahtzee_core::text::{chance, probability};
 
 pub fn run(args: &AdviseArgs) -> Result<()> {
     let rules = args.rules.rules();
-    if args.two_player_table.is_some() && !args.two_player && !args.batch {
+    if args.tables.two_player_table.is_some() && !args.two_player && !args.batch {
         anyhow::bail!(
             "--two-player-table is read by --two-player (or by --batch queries with \"two_player\": true): add --two-player, or drop --two-player-table"
         );
     }
-    let tables = super::tables(rules, table_paths!(args), super::RulesFrom::Flags);
+    let tables = super::tables(
+        rules,
+        super::table_paths(&args.tables),
+        super::RulesFrom::Flags,
+    );
     if rules.saved_rolls() {
         return run_saved(args, rules, &tables);
     }
@@ -64,12 +69,14 @@ pub fn run(args: &AdviseArgs) -> Result<()> {
     };
     let bar = matches!(objective, Objective::TwoPlayer { .. })
         .then(|| super::progress_bar("solving the rest of the game", "pairs"));
-    let answer = policy::advise(tables, &position, &objective, &|done, total| {
+    // Nothing stops the command's solve but the process's end (Ctrl-C).
+    let progress = |done, total| {
         if let Some(bar) = &bar {
             bar.set_length(total);
             bar.set_position(done);
         }
-    });
+    };
+    let answer = policy::advise(tables, &position, &objective, &progress, &Cancel::new());
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
@@ -126,7 +133,13 @@ fn run_saved(args: &AdviseArgs, rules: Rules, tables: &TableSet) -> Result<()> {
         rolls_left,
     };
     // The one dispatch of advice, which reads the table of saved rolls for this card.
-    let answer = policy::advise(tables, &position, &Objective::ExpectedScore, &|_, _| {})?;
+    let answer = policy::advise(
+        tables,
+        &position,
+        &Objective::ExpectedScore,
+        &|_, _| {},
+        &Cancel::new(),
+    )?;
     let Answer::Advice(advice) = &answer else {
         unreachable!("the expected score's advice")
     };

@@ -10,10 +10,9 @@ use crate::cli::ExportArgs;
 use yahtzee_core::export::{self, Filter, Format};
 use yahtzee_core::files;
 use yahtzee_core::game::state::ScoreCard;
-use yahtzee_core::solve::vector::TARGET;
 use yahtzee_core::stats::{Visits, visit_probabilities};
-use yahtzee_core::tables::expected::{StrategyTable, default_table_path, default_table_path_of};
-use yahtzee_core::tables::set::TablePaths;
+use yahtzee_core::tables::expected::StrategyTable;
+use yahtzee_core::tables::set::TableKind;
 
 /// The validated request.
 enum Scope {
@@ -91,23 +90,14 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         );
     }
     if let Some(path) = &args.out {
-        let table = args
-            .table
-            .clone()
-            .unwrap_or_else(|| default_table_path(&rules));
-        let target_table = args
-            .target_table
-            .clone()
-            .unwrap_or_else(|| default_table_path_of(&rules, TARGET));
+        let paths = super::score_table_paths(&args.tables);
+        let table = paths.path(&rules, TableKind::ExpectedScore);
+        let target_table = paths.path(&rules, TableKind::Target);
         super::check_output("--out", path, &[&table, &target_table])?;
     }
     let tables = super::tables(
         rules,
-        TablePaths {
-            expected_score: args.table.clone(),
-            target: args.target_table.clone(),
-            ..TablePaths::default()
-        },
+        super::score_table_paths(&args.tables),
         super::RulesFrom::Flags,
     );
     let table = tables.ev()?;

@@ -2,19 +2,6 @@
 //! with the progress bar and the warnings), the fix hints of table errors as commands that
 //! work, the worker threads, the output file checks and printing a result.
 
-/// The [`TablePaths`] of a command's four table flags (`--table`, `--target-table`,
-/// `--distribution-table`, `--two-player-table`: fields of the same names in its args).
-macro_rules! table_paths {
-    ($args:expr) => {
-        yahtzee_core::tables::set::TablePaths {
-            expected_score: $args.table.clone(),
-            target: $args.target_table.clone(),
-            distribution: $args.distribution_table.clone(),
-            two_player: $args.two_player_table.clone(),
-        }
-    };
-}
-
 pub mod advise;
 pub mod completions;
 pub mod export;
@@ -42,10 +29,32 @@ use yahtzee_core::solve::vector::{DISTRIBUTION, TARGET};
 use yahtzee_core::tables::container;
 use yahtzee_core::tables::two_player::TWO_PLAYER;
 
-use yahtzee_core::tables::expected::{EXPECTED_SCORE, TABLE_DIR_ENV, default_table_path_of};
+use yahtzee_core::tables::expected::EXPECTED_SCORE;
+use yahtzee_core::tables::{TABLE_DIR_ENV, default_table_path_of};
+
+use crate::cli::{ScoreTableArgs, TableArgs};
 
 use yahtzee_core::tables::TableError;
 use yahtzee_core::tables::set::{Event, Observer, TableKind, TablePaths, TableSet};
+
+/// Where the tables of a command's table flags are ([`TableArgs`]: `--table`,
+/// `--target-table`, `--distribution-table`, `--two-player-table`).
+pub fn table_paths(args: &TableArgs) -> TablePaths {
+    TablePaths {
+        distribution: args.distribution_table.clone(),
+        two_player: args.two_player_table.clone(),
+        ..score_table_paths(&args.score)
+    }
+}
+
+/// Where the tables of `--table` and `--target-table` are ([`ScoreTableArgs`]).
+pub fn score_table_paths(args: &ScoreTableArgs) -> TablePaths {
+    TablePaths {
+        expected_score: args.table.clone(),
+        target: args.target_table.clone(),
+        ..TablePaths::default()
+    }
+}
 
 /// The error of a part this binary was built without: `what` needs the cargo feature
 /// `feature` (see `[features]` in Cargo.toml).

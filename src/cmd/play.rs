@@ -84,7 +84,11 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         coach_target: args.target,
         coach_win,
     };
-    let tables = super::tables(rules, table_paths!(args), super::RulesFrom::Flags);
+    let tables = super::tables(
+        rules,
+        super::table_paths(&args.tables),
+        super::RulesFrom::Flags,
+    );
     // Every table the game needs, loaded (or built) before the record file is created.
     options.needs().load(&tables)?;
     // Created new, never over an existing file, and appended line by line: an interrupted

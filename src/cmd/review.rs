@@ -40,7 +40,11 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
         ));
     }
     // The rules come from the record: a table of other rules is fixed by the table alone.
-    let tables = super::tables(rules, table_paths!(args), super::RulesFrom::Input);
+    let tables = super::tables(
+        rules,
+        super::table_paths(&args.tables),
+        super::RulesFrom::Input,
+    );
     let table = tables.ev()?;
     // The coach's objective of the record (its target, or winning) unless --target or
     // --win says otherwise.
@@ -210,7 +214,11 @@ fn run_rating(args: &ReviewArgs) -> Result<()> {
         note!("warning: {why}; skipped");
     }
     let records: Vec<GameRecord> = read.into_iter().map(|(_, r)| r).collect();
-    let tables = super::tables(rules, table_paths!(args), super::RulesFrom::Input);
+    let tables = super::tables(
+        rules,
+        super::table_paths(&args.tables),
+        super::RulesFrom::Input,
+    );
     let table = tables.ev()?;
     let bar = super::progress_bar(&format!("rating {} records", records.len()), "records");
     bar.set_length(records.len() as u64);

@@ -24,7 +24,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         };
         // The token of the last start, so that a page put on a phone's home screen still
         // opens (--new-token: a new one).
-        let path = yahtzee_core::tables::expected::default_table_dir().join(lan::TOKEN_FILE);
+        let path = yahtzee_core::tables::default_table_dir().join(lan::TOKEN_FILE);
         let (token, not_kept) =
             lan::kept_token(&path, args.new_token).map_err(|e| anyhow!("--lan: {e}"))?;
         if let Some(why) = not_kept {

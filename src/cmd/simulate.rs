@@ -17,23 +17,25 @@ use yahtzee_core::report::{self, MatchReport, SimulateError, SimulateReport};
 use yahtzee_core::solve::vector::{DISTRIBUTION, TARGET};
 use yahtzee_core::stats::distribution::Tally;
 use yahtzee_core::stats::matches::Match;
-use yahtzee_core::tables::expected::{default_table_path, default_table_path_of};
+use yahtzee_core::tables::default_table_path_of;
+use yahtzee_core::tables::set::TableKind;
 use yahtzee_core::tables::set::TableSet;
 use yahtzee_core::text::probability;
 
 pub fn run(args: &SimulateArgs) -> Result<()> {
     let rules = args.rules.rules();
     let policy = args.policy[0];
-    let table_path = args
-        .table
-        .clone()
-        .unwrap_or_else(|| default_table_path(&rules));
+    let table_path = super::table_paths(&args.tables).path(&rules, TableKind::ExpectedScore);
     summary::check(&args.report, &table_path)?;
     // Before any table is built.
     let games_error = |e| anyhow!("--games {}: {e}", args.games);
     report::check_games(args.games).map_err(games_error)?;
     let pool = super::thread_pool(args.threads)?;
-    let tables = super::tables(rules, table_paths!(args), super::RulesFrom::Flags);
+    let tables = super::tables(
+        rules,
+        super::table_paths(&args.tables),
+        super::RulesFrom::Flags,
+    );
     if rules.saved_rolls() && (args.lineup.is_some() || policy != Policy::Optimal) {
         bail!(yahtzee_core::tables::set::saved_rolls_only(
             &rules,
@@ -109,13 +111,14 @@ fn run_match(args: &SimulateArgs, lineup: &Lineup, set: &TableSet) -> Result<()>
     let policies = &lineup.0;
     if let Some(path) = &args.games_csv {
         let tables = [
-            args.table
-                .clone()
-                .unwrap_or_else(|| default_table_path(&rules)),
+            super::table_paths(&args.tables).path(&rules, TableKind::ExpectedScore),
             default_table_path_of(&rules, TARGET),
             default_table_path_of(&rules, DISTRIBUTION),
         ];
-        let given = [&args.target_table, &args.distribution_table];
+        let given = [
+            &args.tables.score.target_table,
+            &args.tables.distribution_table,
+        ];
         let mut read: Vec<&Path> = tables.iter().map(PathBuf::as_path).collect();
         read.extend(given.iter().filter_map(|p| p.as_deref()));
         super::check_output("--games-csv", path, &read)?;

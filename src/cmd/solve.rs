@@ -11,11 +11,10 @@ use crate::cli::{ObjectiveArg, PlayerArg, SolveArgs};
 use yahtzee_core::report::{self, TargetReport};
 use yahtzee_core::solve::two_player::Ties;
 use yahtzee_core::solve::vector::{DISTRIBUTION, TARGET, VectorObjective};
-use yahtzee_core::tables::expected::{
-    EXPECTED_SCORE, StrategyTable, default_table_path, default_table_path_of,
-};
+use yahtzee_core::tables::expected::{EXPECTED_SCORE, StrategyTable};
 use yahtzee_core::tables::set::{Need, TableKind, check_fits_need};
 use yahtzee_core::tables::vector::VectorTable;
+use yahtzee_core::tables::{default_table_path, default_table_path_of};
 use yahtzee_core::text::chance;
 use yahtzee_core::{Rules, State};
 

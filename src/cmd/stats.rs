@@ -13,13 +13,12 @@ use yahtzee_core::game::state::ScoreCard;
 use yahtzee_core::policy::expected::{Position, check_rolls_left};
 use yahtzee_core::policy::target::TargetPlayer;
 use yahtzee_core::report::{self, FromReport, StatsReport, TargetStatsReport};
-use yahtzee_core::solve::vector::TARGET;
 use yahtzee_core::stats::Start;
 use yahtzee_core::stats::distribution::Summary;
 use yahtzee_core::stats::distribution::Tally;
+use yahtzee_core::tables::default_table_path;
 use yahtzee_core::tables::expected::StrategyTable;
-use yahtzee_core::tables::expected::{default_table_path, default_table_path_of};
-use yahtzee_core::tables::set::{TableKind, TablePaths};
+use yahtzee_core::tables::set::TableKind;
 use yahtzee_core::text::probability;
 
 pub fn run(args: &StatsArgs) -> Result<()> {
@@ -27,17 +26,10 @@ pub fn run(args: &StatsArgs) -> Result<()> {
         return run_several(args);
     }
     let rules = args.rules.rules();
-    let table_path = args
-        .table
-        .clone()
-        .unwrap_or_else(|| default_table_path(&rules));
-    summary::check(&args.report, &table_path)?;
+    let paths = super::score_table_paths(&args.tables);
+    summary::check(&args.report, &paths.path(&rules, TableKind::ExpectedScore))?;
     if args.target.is_some() {
-        let target_path = args
-            .target_table
-            .clone()
-            .unwrap_or_else(|| default_table_path_of(&rules, TARGET));
-        summary::check(&args.report, &target_path)?;
+        summary::check(&args.report, &paths.path(&rules, TableKind::Target))?;
     }
     // The start is checked before any table is loaded or built.
     let start = start(args, rules)?;
@@ -45,7 +37,7 @@ pub fn run(args: &StatsArgs) -> Result<()> {
         return run_target(args, t, start.as_ref());
     }
     let pool = super::thread_pool(args.threads)?;
-    let tables = super::tables_at(rules, args.table.as_deref());
+    let tables = super::tables_at(rules, args.tables.table.as_deref());
     tables.check(TableKind::ExpectedScore)?;
     check_exact(&rules)?;
     let table = pool.install(|| tables.ev())?;
@@ -108,11 +100,7 @@ fn run_target(args: &StatsArgs, target: u32, start: Option<&Start>) -> Result<()
     let pool = super::thread_pool(args.threads)?;
     let tables = super::tables(
         rules,
-        TablePaths {
-            expected_score: args.table.clone(),
-            target: args.target_table.clone(),
-            ..TablePaths::default()
-        },
+        super::score_table_paths(&args.tables),
         super::RulesFrom::Flags,
     );
     let table = pool.install(|| tables.ev())?;
@@ -229,7 +217,7 @@ fn run_several(args: &StatsArgs) -> Result<()> {
     if args.target.is_some() {
         bail!("--target compares two policies of one rule set: give --rules one rule set");
     }
-    if args.table.is_some() {
+    if args.tables.table.is_some() {
         bail!("--table is the table of one rule set: leave it out to compare several");
     }
     if args.report.pmf.is_some() {

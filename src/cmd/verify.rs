@@ -106,7 +106,7 @@ fn verify_error(e: TableError, args: &VerifyArgs) -> anyhow::Error {
     // What the file holds, from its header, or else from its name when it is the name of a
     // default table (`yacht.target.v4.table`).
     let named = (args.path.file_name().and_then(|n| n.to_str()))
-        .and_then(yahtzee_core::tables::expected::default_table_of_name);
+        .and_then(yahtzee_core::tables::default_table_of_name);
     let header = header_of_file(&args.path);
     let (known, objective) = match &header {
         Some(h) => (args.rules.or_else(|| h.rules()), h.objective.clone()),

@@ -38,6 +38,7 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 
+use crate::cancel::Cancel;
 use crate::game::dice::{self, Dice, join_faces};
 use crate::game::rules::{MAX_BOXES, MAX_ROLLS_A_TURN, Rules};
 use crate::game::state::{CardError, ScoreCard};
@@ -233,6 +234,9 @@ pub enum BatchError {
     /// [`TwoPlayerAdviceError`]).
     #[error("two_player: {0}")]
     TwoPlayer(String),
+    /// The solve of the answer was stopped (see [`AdviseError::Cancelled`]).
+    #[error("{}", AdviseError::Cancelled)]
+    Cancelled,
 }
 
 impl From<TwoPlayerAdviceError> for BatchError {
@@ -644,8 +648,9 @@ fn dice_of(value: &Json, space: dice::DiceSpace) -> Result<Dice, BatchError> {
         .ok_or_else(|| value.wrong("dice", wanted))
 }
 
-/// Answers one line: the advice of its position with `tables`, or why there is none.
-pub fn answer(tables: &TableSet, line: &[u8]) -> Result<Answer, BatchError> {
+/// Answers one line: the advice of its position with `tables` ([`policy::advise`], whose
+/// solve stops once `cancel` is set), or why there is none.
+pub fn answer(tables: &TableSet, line: &[u8], cancel: &Cancel) -> Result<Answer, BatchError> {
     let rules = *tables.rules();
     let query = Query::parse_in(line, rules.dice())?;
     let position = query.position(rules)?;
@@ -666,7 +671,13 @@ pub fn answer(tables: &TableSet, line: &[u8]) -> Result<Answer, BatchError> {
         (false, None, Some(target)) => Objective::Target(target),
         (false, None, None) => Objective::ExpectedScore,
     };
-    Ok(policy::advise(tables, &position, &objective, &|_, _| {})?)
+    Ok(policy::advise(
+        tables,
+        &position,
+        &objective,
+        &|_, _| {},
+        cancel,
+    )?)
 }
 
 impl From<AdviseError> for BatchError {
@@ -677,6 +688,7 @@ impl From<AdviseError> for BatchError {
             AdviseError::Win(e) => e.into(),
             AdviseError::TwoPlayer(e) => e.into(),
             AdviseError::Table(e) => BatchError::Table(e),
+            AdviseError::Cancelled => BatchError::Cancelled,
         }
     }
 }
@@ -742,7 +754,8 @@ pub fn option_values(
 /// `{"error": "..."}`.
 pub fn answer_line(table: &TableSet, line: &[u8]) -> String {
     // Each answer states its provenance: a line is a result of its own.
-    let answer = answer(table, line).map(|a| serde_json::to_string(&stamped_by(&a, table)));
+    let answer =
+        answer(table, line, &Cancel::new()).map(|a| serde_json::to_string(&stamped_by(&a, table)));
     match answer {
         Ok(Ok(json)) => json,
         Ok(Err(e)) => error_line(&e.to_string()),
@@ -1031,11 +1044,11 @@ mod tests {
             (r#"{"dice": [1,2,3,4,"5"]}"#, "not an array of 5 items"),
             (
                 r#"{"dice": [1,2,3,4,5], "rolls_left": "1"}"#,
-                "rolls_left must be the integer 0, 1 or 2 (to 3 in a game of four rolls a turn), not the string \"1\"",
+                "rolls_left must be the integer 0, 1 or 2 (to 3 in a game of four rolls a turn, more with saved rolls), not the string \"1\"",
             ),
             (
-                r#"{"dice": [1,2,3,4,5], "rolls_left": 4}"#,
-                "rolls_left must be the integer 0, 1 or 2 (to 3 in a game of four rolls a turn), not 4",
+                r#"{"dice": [1,2,3,4,5], "rolls_left": 99}"#,
+                "rolls_left must be the integer 0, 1 or 2 (to 3 in a game of four rolls a turn, more with saved rolls), not 99",
             ),
             (
                 r#"{"dice": [1,2,3,4,5], "yahtzee_bonus": "1"}"#,

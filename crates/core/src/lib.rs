@@ -7,8 +7,8 @@
 //!
 //! The folders are layers: each uses only those above it in this list.
 //!
-//! - [`text`], [`files`]: input quoted in errors and numbers in words; every file written
-//!   through a temporary renamed into place.
+//! - [`text`], [`files`], [`cancel`]: input quoted in errors and numbers in words; every file
+//!   written through a temporary renamed into place; the token that stops long work.
 //! - [`memory`]: the memory this program may use (its refusals worded by [`text`]).
 //! - [`game`]: the game itself: rule sets as data, dice and keeps, states and score cards,
 //!   choices, and the tie conventions.
@@ -25,6 +25,7 @@
 //! - [`report`]: the result of each command.
 
 pub mod batch;
+pub mod cancel;
 pub mod export;
 pub mod files;
 pub mod game;

@@ -30,7 +30,7 @@ use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::limits::{LongWork, best_response_until, line, long_stream, long_work, stopped, until};
+use super::limits::{Cancel, LongWork, line, long_stream, long_work, stopped};
 use super::{
     ApiError, BODY_LIMIT, RECORD_LIMIT, Server, TableKind, blocking, json, json_text, param,
     query_pairs, read_body, rules_param, stamped_json, stream_param,
@@ -46,10 +46,8 @@ use yahtzee_core::play::review::{
 use yahtzee_core::play::{box_names, check_legal};
 use yahtzee_core::policy::Answer;
 use yahtzee_core::policy::pricing::Pricing;
-use yahtzee_core::policy::win::{
-    MODEL, Opponent, advise_against, needs_distribution, opponent_scores,
-};
-use yahtzee_core::report::{Provenance, Stamped, StatsReport, stamped, stamped_by, stats};
+use yahtzee_core::policy::win::MODEL;
+use yahtzee_core::report::{Provenance, Stamped, StatsReport, stamped_by, stats};
 use yahtzee_core::stats::distribution::{Summary, THRESHOLDS, Tally};
 use yahtzee_core::tables::set::LoadCause;
 use yahtzee_core::text::excerpt;
@@ -382,77 +380,42 @@ async fn card(State(server): State<Arc<Server>>, RawQuery(raw): RawQuery, body: 
     }
 }
 
-/// The answer of one batch line under `rules`, as `advise --batch` writes it; an error of
-/// the query is a 400, a table that cannot be loaded a 500.
-pub fn advise_line(server: &Arc<Server>, rules: Rules, line: &[u8]) -> Result<String, ApiError> {
+/// The answer of one batch line under `rules`, as `advise --batch` writes it
+/// ([`batch::answer`], the path of every front end's advice), its solve stopped once
+/// `cancel` is set (503, read by no one); an error of the query is a 400, a table that
+/// cannot be loaded a 500.
+pub fn advise_line(
+    server: &Arc<Server>,
+    rules: Rules,
+    line: &[u8],
+    cancel: &Cancel,
+) -> Result<String, ApiError> {
     let tables = server.tables.set(rules);
     // Every query reads the expected-score table: one that cannot be loaded is the server's
     // error, not the query's.
     tables.ev().map_err(super::tables::table_error)?;
-    let answer: Answer = batch::answer(&tables, line).map_err(|e| match e {
-        BatchError::Table(e) if e.cause != LoadCause::NotOffered => super::tables::table_error(e),
-        other => ApiError::bad(other.to_string()),
-    })?;
+    let answer: Answer = batch::answer(&tables, line, cancel).map_err(batch_error)?;
     serde_json::to_string(&stamped_by(&answer, &tables))
         .map_err(|e| ApiError::internal(e.to_string()))
 }
 
 /// The error of a batch line as the server answers it: a table that cannot be loaded is a
-/// 500, any other a 400.
+/// 500, a solve stopped (its client gone) a 503, any other a 400.
 fn batch_error(e: BatchError) -> ApiError {
     match e {
         BatchError::Table(e) if e.cause != LoadCause::NotOffered => super::tables::table_error(e),
+        BatchError::Cancelled => stopped(),
         other => ApiError::bad(other.to_string()),
     }
 }
 
-/// The opponents of a line that asks for advice against them (not the game of two): the
-/// long questions, which solve the best response to the opponents (seconds to half a
-/// minute). `None` for any other line, or one with a mistake (answered by
-/// [`advise_line`]).
-fn win_query(rules: Rules, line: &[u8]) -> Option<(Query, Vec<Opponent>)> {
-    let query = Query::parse(line).ok()?;
-    if query.two_player {
-        return None;
-    }
-    let opponents = query.opponents(rules).ok()??;
-    Some((query, opponents))
-}
-
-/// The answer of `query`, a line with `opponents`, as [`advise_line`] gives it (the same
-/// checks in the same order as [`batch::answer`], then [`yahtzee_core::policy::advise`]):
-/// the best response to the opponents solved with a check of `cancel` between its depths,
-/// so that the solve stops when the request is gone.
-fn win_line(
-    server: &Arc<Server>,
-    rules: Rules,
-    query: &Query,
-    opponents: &[Opponent],
-    cancel: &super::limits::Cancel,
-) -> Result<String, ApiError> {
-    let tables = server.tables.set(rules);
-    let ev = tables.ev().map_err(super::tables::table_error)?;
-    let position = query.position(rules).map_err(batch_error)?;
-    // The position is checked before the distribution table is loaded or built.
-    yahtzee_core::policy::expected::advise(ev, &position)
-        .map_err(|e| batch_error(BatchError::Advice(e)))?;
-    let distribution = if needs_distribution(opponents) {
-        Some(
-            &**tables
-                .distribution()
-                .map_err(|e| batch_error(BatchError::Table(e)))?,
-        )
-    } else {
-        None
-    };
-    let win = |e| batch_error(BatchError::from(e));
-    let scores = opponent_scores(ev.rules(), distribution, opponents).map_err(win)?;
-    let table =
-        best_response_until(&position.card, &scores, &|| cancel.is_set()).ok_or_else(stopped)?;
-    let advice = advise_against(ev, &table, &position, opponents, &scores).map_err(win)?;
-    let answer = Answer::Win(advice);
-    serde_json::to_string(&stamped(&answer, Some(ev)))
-        .map_err(|e| ApiError::internal(e.to_string()))
+/// True for a line that asks for advice against opponents (not the game of two): the long
+/// questions, which solve the best response to the opponents (seconds to half a minute),
+/// run a few at a time ([`long_work`]). False for any other line, or one with a mistake
+/// (answered at once).
+fn win_query(rules: Rules, line: &[u8]) -> bool {
+    Query::parse(line)
+        .is_ok_and(|query| !query.two_player && query.opponents(rules).is_ok_and(|o| o.is_some()))
 }
 
 async fn advise(
@@ -470,14 +433,14 @@ async fn advise(
                 line.pop();
             }
         }
-        if let Some((query, opponents)) = win_query(rules, &line) {
+        if win_query(rules, &line) {
             let s = Arc::clone(&server);
             return long_work(&server, "/api/advise", move |cancel| {
-                win_line(&s, rules, &query, &opponents, cancel)
+                advise_line(&s, rules, &line, cancel)
             })
             .await;
         }
-        blocking(move || advise_line(&server, rules, &line)).await
+        blocking(move || advise_line(&server, rules, &line, &Cancel::new())).await
     };
     match answer.await {
         Ok(text) => json_text(text),
@@ -500,7 +463,7 @@ pub fn stats_report(
     server: &Arc<Server>,
     rules: Rules,
     thresholds: &[u32],
-    stop: &(dyn Fn() -> bool + Sync),
+    cancel: &Cancel,
 ) -> Result<(StatsReport, Provenance), ApiError> {
     let cell = {
         let mut map = server.stats.lock().unwrap_or_else(|e| e.into_inner());
@@ -508,11 +471,12 @@ pub fn stats_report(
     };
     let table = server.tables.ev(rules)?;
     // A computation stopped leaves the cell empty: a request waiting for it computes it.
-    let (report, tally) = until(stop, |check| {
-        cell.get_or_init(|| stats(&table, &THRESHOLDS, &|_, _| check()))
-            .clone()
-    })
-    .ok_or_else(stopped)?;
+    let (report, tally) = cancel
+        .until(|check| {
+            cell.get_or_init(|| stats(&table, &THRESHOLDS, &|_, _| check()))
+                .clone()
+        })
+        .ok_or_else(stopped)?;
     let mut report = report;
     report.summary = Summary::of(&rules, &tally, thresholds);
     Ok((report, Provenance::of(Some(&table))))
@@ -565,10 +529,10 @@ async fn stats_of(
         };
         let s = Arc::clone(&server);
         if computed {
-            return blocking(move || stats_report(&s, rules, &thresholds, &|| false)).await;
+            return blocking(move || stats_report(&s, rules, &thresholds, &Cancel::new())).await;
         }
         long_work(&server, "/api/stats", move |cancel| {
-            stats_report(&s, rules, &thresholds, &|| cancel.is_set())
+            stats_report(&s, rules, &thresholds, cancel)
         })
         .await
     };
@@ -713,7 +677,7 @@ pub fn price_review(
     server: &Arc<Server>,
     record: &GameRecord,
     objective: ReviewObjective,
-    cancel: &super::limits::Cancel,
+    cancel: &Cancel,
     send: &(dyn Fn(String) + Sync),
 ) -> Result<(Review, Provenance), ApiError> {
     let rules = record.game.rules();
@@ -762,25 +726,26 @@ pub fn price_review(
             total: p.total,
             decision: p.decision,
         }));
-        !cancel.is_set()
+        !cancel.is_cancelled()
     };
     // Each decision priced to win is a solve: stopped within one of its cards.
-    until(&|| cancel.is_set(), |check| {
-        review_progressively(
-            &table,
-            record,
-            pricing,
-            &|done, total| {
-                check();
-                solving(done, total);
-            },
-            &mut priced,
-        )
-    })
-    .ok_or_else(stopped)?
-    .map_err(failed)?
-    .ok_or_else(stopped)
-    .map(|review| (review, Provenance::of(Some(&table))))
+    cancel
+        .until(|check| {
+            review_progressively(
+                &table,
+                record,
+                pricing,
+                &|done, total| {
+                    check();
+                    solving(done, total);
+                },
+                &mut priced,
+            )
+        })
+        .ok_or_else(stopped)?
+        .map_err(failed)?
+        .ok_or_else(stopped)
+        .map(|review| (review, Provenance::of(Some(&table))))
 }
 
 async fn review_of(

@@ -200,7 +200,7 @@ pub fn run(options: ServeOptions, ready: impl FnOnce(&[SocketAddr])) -> Result<(
         server.tables.start(options.rules, TableKind::ExpectedScore);
         // The distribution table (the page's chart) is loaded at start only when it is in
         // the cache: building it takes about 20 seconds, which the page asks for first.
-        let distribution = yahtzee_core::tables::expected::default_table_path_of(
+        let distribution = yahtzee_core::tables::default_table_path_of(
             &options.rules,
             yahtzee_core::solve::vector::DISTRIBUTION,
         );

@@ -6,28 +6,25 @@
 //! A long request is admitted while fewer than [`AT_ONCE`] + [`WAITING`] are running or
 //! waiting, else answered 503 with `Retry-After` at once; it waits its turn without holding a
 //! thread, and leaves the queue when its connection closes. Once running, its work sees a
-//! [`Cancel`] flag, set when the request is dropped (the client closed the connection): the
-//! solve of the best response against opponents checks it as each card of its backward pass
-//! starts ([`best_response_until`]), so abandoned advice stops within a card's work instead of
-//! running to its end.
+//! [`Cancel`] token (the core's, [`yahtzee_core::cancel`]), set when the request is dropped
+//! (the client closed the connection): the solve of the best response against opponents
+//! checks it as each card of its backward pass starts (in
+//! [`yahtzee_core::policy::advise`], as for every front end), so abandoned advice stops within
+//! a card's work instead of running to its end.
 //!
 //! A long request may also answer as it goes ([`long_stream`]): its work sends lines of JSON
 //! (a review, decision by decision) that the client reads as they come, in one chunked
 //! answer; the client's closing the connection sets the [`Cancel`] flag as above.
 
-use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use axum::http::StatusCode;
 use serde::Serialize;
 
 use super::{ApiError, Server, blocking};
-use yahtzee_core::game::state::ScoreCard;
-use yahtzee_core::policy::win::{FinalScores, best_response_with};
-use yahtzee_core::solve::simd::Simd;
-use yahtzee_core::tables::vector::VectorTable;
+pub use yahtzee_core::cancel::Cancel;
 
 /// The longest wait for a request's head (its request line and headers), from the moment
 /// the connection is ready for one: an idle connection, or a client sending a byte at a
@@ -150,23 +147,13 @@ impl Limits {
     }
 }
 
-/// Set once the request that started a computation is gone.
-#[derive(Clone, Default)]
-pub struct Cancel(Arc<AtomicBool>);
-
-impl Cancel {
-    /// True once the request is gone: the computation's answer will not be read.
-    pub fn is_set(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
-    }
-}
-
-/// Sets its flag when dropped (with the request's future that holds it).
-struct SetOnDrop(Arc<AtomicBool>);
+/// Cancels its token when dropped (with the request's future that holds it): the request
+/// is gone, the computation's answer will not be read.
+struct SetOnDrop(Cancel);
 
 impl Drop for SetOnDrop {
     fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.0.cancel();
     }
 }
 
@@ -184,13 +171,13 @@ pub async fn long_work<T: Send + 'static>(
         .acquire_owned()
         .await
         .map_err(|_| ApiError::internal("internal error: the server's queue is closed"))?;
-    let cancel = Cancel::default();
-    let _gone = SetOnDrop(Arc::clone(&cancel.0));
+    let cancel = Cancel::new();
+    let _gone = SetOnDrop(cancel.clone());
     server.limits.running.fetch_add(1, Ordering::AcqRel);
     let running = Running(Arc::clone(&server.limits.running));
     blocking(move || {
         let _held = (permit, admission, running);
-        if cancel.is_set() {
+        if cancel.is_cancelled() {
             return Err(stopped());
         }
         work(&cancel)
@@ -274,7 +261,7 @@ pub fn long_stream(
         let running = Running(running);
         let _ = blocking(move || {
             let _held = (permit, admission, running);
-            if cancel.is_set() {
+            if cancel.is_cancelled() {
                 return Ok(());
             }
             let send = |text: String| {
@@ -301,8 +288,8 @@ pub fn streamed() -> (
     axum::response::Response,
 ) {
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<String>();
-    let cancel = Cancel::default();
-    let gone = SetOnDrop(Arc::clone(&cancel.0));
+    let cancel = Cancel::new();
+    let gone = SetOnDrop(cancel.clone());
     let mut response = axum::response::Response::new(axum::body::Body::new(Lines {
         lines: rx,
         _gone: gone,
@@ -319,93 +306,9 @@ pub fn streamed() -> (
     (tx, cancel, response)
 }
 
-/// The marker of a computation stopped by [`until`].
-struct Stopped;
-
-/// Runs `work`, giving it a check to call now and then, which stops it (unwinding out of
-/// it, without a panic message) once `stop()` is true: the value of `work`, or `None` when
-/// stopped. Only for pure computations (nothing shared is left half-done by the unwinding);
-/// a real panic of `work` goes on as a panic.
-pub fn until<R>(
-    stop: &(dyn Fn() -> bool + Sync),
-    work: impl FnOnce(&(dyn Fn() + Sync)) -> R,
-) -> Option<R> {
-    let check = || {
-        if stop() {
-            resume_unwind(Box::new(Stopped));
-        }
-    };
-    match catch_unwind(AssertUnwindSafe(|| work(&check))) {
-        Ok(r) => Some(r),
-        Err(payload) if payload.is::<Stopped>() => None,
-        Err(payload) => resume_unwind(payload),
-    }
-}
-
-/// [`yahtzee_core::policy::win::best_response`], stopped before the next card of its solve
-/// once `stop()` is true (`None`).
-pub fn best_response_until(
-    card: &ScoreCard,
-    opponents: &[FinalScores],
-    stop: &(dyn Fn() -> bool + Sync),
-) -> Option<VectorTable<f32>> {
-    until(stop, |check| {
-        best_response_with(card, opponents, Simd::detect(), &|_, _| check())
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::AtomicU32;
-    use yahtzee_core::game::rules::{RuleSet, Rules};
-
-    #[test]
-    fn a_stopped_computation_gives_none_and_a_panic_stays_a_panic() {
-        let calls = AtomicU32::new(0);
-        let stop = || calls.fetch_add(1, Ordering::Relaxed) >= 2;
-        let out = until(&stop, |check| {
-            for _ in 0..10 {
-                check();
-            }
-            7
-        });
-        assert_eq!(out, None);
-        assert_eq!(calls.load(Ordering::Relaxed), 3);
-        assert_eq!(
-            until(&|| false, |check| {
-                check();
-                7
-            }),
-            Some(7)
-        );
-        let panicked = catch_unwind(|| until(&|| false, |_| -> u8 { panic!("a bug") }));
-        assert!(panicked.is_err());
-    }
-
-    #[test]
-    fn the_best_response_stops_when_told_and_is_the_core_s_otherwise() {
-        let rules = Rules::new(RuleSet::YACHT);
-        let card = ScoreCard::parse(rules, "", 0).unwrap();
-        let opponents = [FinalScores::point(150)];
-        let core = yahtzee_core::policy::win::best_response(&card, &opponents, Simd::detect());
-        let ours = best_response_until(&card, &opponents, &|| false).unwrap();
-        let state = card.state();
-        for b in [0u32, 50, 100, 150] {
-            assert_eq!(
-                core.value(&state, i64::from(b)).unwrap(),
-                ours.value(&state, i64::from(b)).unwrap()
-            );
-        }
-        // Told to stop at the 4th check (one as each card starts, from the solve's threads):
-        // the cards already started each check once more and stop, far from the 4,096 cards
-        // of a Yacht card's solve.
-        let checks = AtomicU32::new(0);
-        let stop = || checks.fetch_add(1, Ordering::Relaxed) >= 3;
-        assert!(best_response_until(&card, &opponents, &stop).is_none());
-        let checked = checks.load(Ordering::Relaxed);
-        assert!((4..1000).contains(&checked), "{checked} checks");
-    }
 
     #[test]
     fn requests_over_the_bound_are_busy() {

@@ -32,7 +32,7 @@ use serde::Serialize;
 
 use std::time::{Duration, Instant};
 
-use super::limits::{best_response_until, error_line, line, stopped, streamed};
+use super::limits::{Cancel, error_line, line, stopped, streamed};
 use super::{
     ApiError, BODY_LIMIT, Server, blocking, json, query_pairs, read_body, rules_param, stream_param,
 };
@@ -44,8 +44,10 @@ use yahtzee_core::policy::player::Player;
 use yahtzee_core::policy::target::TargetError;
 use yahtzee_core::policy::target::TargetPlayer;
 use yahtzee_core::policy::win::{
-    FinalScores, MODEL, Opponent, WinError, needs_distribution, opponent_scores, utility,
+    FinalScores, MODEL, Opponent, WinError, best_response_with, needs_distribution,
+    opponent_scores, utility,
 };
+use yahtzee_core::solve::simd::Simd;
 use yahtzee_core::stats::distribution::Tally;
 use yahtzee_core::stats::simulate::{MeanInterval, ShareInterval, play_turn};
 use yahtzee_core::stats::{
@@ -305,7 +307,7 @@ pub struct Job {
     work: Mutex<Option<Work>>,
     /// Requests waiting for it; changed under the lock of [`Outlooks::jobs`].
     waiters: Mutex<usize>,
-    cancelled: AtomicBool,
+    cancelled: Cancel,
     phase: AtomicU8,
     done: AtomicU64,
     total: AtomicU64,
@@ -385,7 +387,7 @@ impl Drop for Waiter {
         let mut waiters = self.job.waiters.lock().unwrap_or_else(|e| e.into_inner());
         *waiters -= 1;
         if *waiters == 0 && self.job.result.get().is_none() {
-            self.job.cancelled.store(true, Ordering::Relaxed);
+            self.job.cancelled.cancel();
             jobs.retain(|j| !Arc::ptr_eq(j, &self.job));
         }
     }
@@ -406,7 +408,7 @@ impl Outlooks {
         let mut jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
         let job = match jobs
             .iter()
-            .find(|j| j.key == key && !j.cancelled.load(Ordering::Relaxed))
+            .find(|j| j.key == key && !j.cancelled.is_cancelled())
         {
             Some(j) => Arc::clone(j),
             None => {
@@ -445,7 +447,7 @@ impl Outlooks {
     }
 
     fn compute(&self, job: &Job) -> Result<Outlook, ApiError> {
-        if job.cancelled.load(Ordering::Relaxed) {
+        if job.cancelled.is_cancelled() {
             return Err(stopped());
         }
         job.phase.store(PREPARING, Ordering::Relaxed);
@@ -459,7 +461,7 @@ impl Outlooks {
             job.phase.store(COMPUTING, Ordering::Relaxed);
             job.total.store(total, Ordering::Relaxed);
             job.done.store(done, Ordering::Relaxed);
-            !job.cancelled.load(Ordering::Relaxed)
+            !job.cancelled.is_cancelled()
         };
         let table_error = |e: TargetError| match e {
             TargetError::Advice(e) => ApiError::bad(e.to_string()),
@@ -486,9 +488,12 @@ impl Outlooks {
             }
             (Work::Win { ev }, Objective::Win(scores)) => {
                 // Stopped between two depths of the solve once no request waits.
-                let table =
-                    best_response_until(card, scores, &|| job.cancelled.load(Ordering::Relaxed))
-                        .ok_or_else(stopped)?;
+                let table = job
+                    .cancelled
+                    .until(|check| {
+                        best_response_with(card, scores, Simd::detect(), &|_, _| check())
+                    })
+                    .ok_or_else(stopped)?;
                 let policy = VectorPolicy::win(&ev, &table, scores, &state).map_err(table_error)?;
                 run(&policy).map_err(table_error)?
             }
@@ -597,7 +602,7 @@ fn prepare(server: &Arc<Server>, rules: Rules, line: &[u8]) -> Result<Joined, Ap
         start,
         work: Mutex::new(Some(work)),
         waiters: Mutex::new(0),
-        cancelled: AtomicBool::new(false),
+        cancelled: Cancel::new(),
         phase: AtomicU8::new(WAITING),
         done: AtomicU64::new(0),
         total: AtomicU64::new(0),
@@ -737,7 +742,7 @@ fn outlook_stream(server: &Arc<Server>, joined: Joined) -> Result<Response, ApiE
                 Arc::clone(&job),
             );
             tokio::task::spawn_blocking(move || {
-                let stop = || exact.load(Ordering::Relaxed) || cancel.is_set();
+                let stop = || exact.load(Ordering::Relaxed) || cancel.is_cancelled();
                 let send = |text: String| {
                     let _ = tx.send(text);
                 };

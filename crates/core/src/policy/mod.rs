@@ -29,6 +29,7 @@ pub mod win;
 
 use serde::Serialize;
 
+use crate::cancel::Cancel;
 use crate::text::excerpt;
 
 use crate::policy::expected::{Advice, AdviceError, Position};
@@ -96,17 +97,24 @@ pub enum AdviseError {
     /// A table the objective needs (see [`LoadError`]).
     #[error(transparent)]
     Table(#[from] LoadError),
+    /// The solve of the answer was stopped ([`advise`]'s `cancel`): no one waits for it.
+    #[error("the advice was cancelled before its end: no one waits for it")]
+    Cancelled,
 }
 
 /// The options of `position` ranked under `objective`, with the tables of `tables` (each
-/// loaded or built when first needed, after the position is checked). `progress(done,
-/// total)` follows the solve of the rest of a game of two, the one answer that may take
-/// seconds.
+/// loaded or built when first needed, after the position is checked): the one path of
+/// advice of every front end (the command line, the batch protocol, the server, Python).
+/// `progress(done, total)` follows the solve of the rest of a game of two, the one answer
+/// that may take more than seconds. The solves of the answers against opponents (the best
+/// response) and of the game of two stop as their next card starts once `cancel` is set
+/// ([`AdviseError::Cancelled`]); a table's build has its own ([`TableSet::cancel`]).
 pub fn advise(
     tables: &TableSet,
     position: &Position,
     objective: &Objective,
     progress: &(dyn Fn(u64, u64) + Sync),
+    cancel: &Cancel,
 ) -> Result<Answer, AdviseError> {
     check_objective(tables, objective)?;
     if tables.rules().saved_rolls() {
@@ -130,7 +138,9 @@ pub fn advise(
             } else {
                 None
             };
-            Answer::Win(advise_win(ev, distribution, position, opponents)?)
+            let advice = cancel
+                .until(|check| advise_win(ev, distribution, position, opponents, &|_, _| check()));
+            Answer::Win(advice.ok_or(AdviseError::Cancelled)??)
         }
         Objective::TwoPlayer { opponent, lead } => {
             let at = TwoPlayerPosition::against(position.clone(), opponent, *lead);
@@ -141,7 +151,13 @@ pub fn advise(
             } else {
                 None
             };
-            Answer::TwoPlayer(advise_at(ev, &at, early, Simd::detect(), progress)?)
+            let advice = cancel.until(|check| {
+                advise_at(ev, &at, early, Simd::detect(), &|done, total| {
+                    check();
+                    progress(done, total);
+                })
+            });
+            Answer::TwoPlayer(advice.ok_or(AdviseError::Cancelled)??)
         }
     })
 }
@@ -333,5 +349,86 @@ impl Needs {
             tables.two_player()?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::rules::{RuleSet, Rules};
+    use crate::game::state::ScoreCard;
+    use crate::policy::win::{FinalScores, best_response, best_response_with};
+    use crate::solve::expected::SolveOptions;
+    use crate::tables::expected::StrategyTable;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    /// The best response stopped by a token: at the 4th check (one as each card starts, from
+    /// the solve's threads) the cards already started each check once more and stop, far
+    /// from the 4,096 cards of a Yacht card's solve; not stopped, it is the unwatched solve.
+    #[test]
+    fn the_best_response_stops_when_told_and_is_the_same_otherwise() {
+        let rules = Rules::new(RuleSet::YACHT);
+        let card = ScoreCard::parse(rules, "", 0).unwrap();
+        let opponents = [FinalScores::point(150)];
+        let plain = best_response(&card, &opponents, Simd::detect());
+        let never = Cancel::new();
+        let watched = never
+            .until(|check| best_response_with(&card, &opponents, Simd::detect(), &|_, _| check()))
+            .unwrap();
+        let state = card.state();
+        for b in [0i64, 50, 100, 150] {
+            assert_eq!(
+                plain.value(&state, b).unwrap(),
+                watched.value(&state, b).unwrap()
+            );
+        }
+        let cancel = Cancel::new();
+        let checks = AtomicU32::new(0);
+        let stopped = cancel.until(|check| {
+            best_response_with(&card, &opponents, Simd::detect(), &|_, _| {
+                if checks.fetch_add(1, Ordering::Relaxed) >= 3 {
+                    cancel.cancel();
+                }
+                check();
+            })
+        });
+        assert!(stopped.is_none());
+        let checked = checks.load(Ordering::Relaxed);
+        assert!((4..1000).contains(&checked), "{checked} checks");
+    }
+
+    /// Advice against opponents (and in the game of two) asked with a token already set is
+    /// [`AdviseError::Cancelled`]; with a token not set, the same as without one.
+    #[test]
+    fn advice_whose_token_is_set_is_cancelled() {
+        let rules = Rules::new(RuleSet::YACHT);
+        let (table, _) = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {});
+        let tables = TableSet::of_expected_score(Arc::new(table));
+        let position = Position {
+            card: ScoreCard::parse(rules, "", 0).unwrap(),
+            dice: rules.dice().parse("1,3,3,5,6").unwrap(),
+            rolls_left: 2,
+        };
+        let win = Objective::Win(vec![Opponent::Finished(120)]);
+        let set = Cancel::new();
+        set.cancel();
+        let e = advise(&tables, &position, &win, &|_, _| {}, &set).unwrap_err();
+        assert!(matches!(e, AdviseError::Cancelled), "{e}");
+        let answer = advise(&tables, &position, &win, &|_, _| {}, &Cancel::new()).unwrap();
+        let ev = tables.ev().unwrap();
+        let alone = advise_win(ev, None, &position, &[Opponent::Finished(120)], &|_, _| {});
+        assert_eq!(answer, Answer::Win(alone.unwrap()));
+        // The expected score has no solve to stop.
+        assert!(
+            advise(
+                &tables,
+                &position,
+                &Objective::ExpectedScore,
+                &|_, _| {},
+                &set
+            )
+            .is_ok()
+        );
     }
 }

@@ -537,12 +537,15 @@ pub struct WinAdvice {
 
 /// Advises on `position` to beat `opponents`, with the expected-score table `ev` and the
 /// distribution table `distribution` of the position's rules (needed only for opponents still
-/// playing, see [`needs_distribution`]).
+/// playing, see [`needs_distribution`]). `progress(done, total)` counts the cards of the
+/// solve of the best response, called as each starts from the solve's threads (what
+/// [`crate::policy::advise`] stops the solve from, [`crate::cancel::Cancel::until`]).
 pub fn advise_win(
     ev: &StrategyTable,
     distribution: Option<&VectorTable<f32>>,
     position: &Position,
     opponents: &[Opponent],
+    progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<WinAdvice, WinError> {
     let (scores, table) = solve_against(
         ev,
@@ -550,7 +553,7 @@ pub fn advise_win(
         position,
         opponents,
         Simd::detect(),
-        &|_, _| {},
+        progress,
     )?;
     advise_against(ev, &table, position, opponents, &scores)
 }

@@ -14,8 +14,9 @@ use crate::game::rules::Rules;
 use crate::solve::expected::SolveOptions;
 use crate::solve::vector::{self, VectorObjective};
 use crate::tables::TableError;
-use crate::tables::expected::{StrategyTable, default_table_path, default_table_path_of};
+use crate::tables::expected::StrategyTable;
 use crate::tables::vector::VectorTable;
+use crate::tables::{default_table_path, default_table_path_of};
 
 /// What [`load_or_build`] reports while it works.
 #[derive(Clone, Copy, Debug)]

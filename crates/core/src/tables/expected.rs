@@ -33,10 +33,10 @@
 //! interrupted write never leaves a half-written table where a table is expected.
 
 use std::io::{Read, Seek, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-use crate::game::rules::{BoxMask, Order, Rules};
+use crate::game::rules::{BoxMask, Rules};
 use crate::game::state::{
     Layout, State, UPPER_TOTALS, UpperTotals, reachable_rows, reachable_state_count, set_bits,
 };
@@ -45,15 +45,13 @@ use crate::solve::expected::{
     TurnKeeps, TurnValues, card_keep_values, card_keeps, card_turns,
 };
 use crate::solve::kernel::score_table;
-use crate::tables::container::{self, FORMAT_VERSION, Head, TableFile, TableHeader};
+use crate::tables::container::{self, Head, TableFile, TableHeader};
 use crate::tables::{Origin, TableError};
 
 /// The value type stored, written into the header.
 pub const VALUE_TYPE: &str = "f64";
 /// The objective of the expected-score table, written into the header.
 pub const EXPECTED_SCORE: &str = "expected-score";
-/// Environment variable naming the folder of the default tables.
-pub const TABLE_DIR_ENV: &str = "YAHTZEE_TABLE_DIR";
 
 /// The solved values of every state of one rule set (or of the states of a few cards: a
 /// table read in part, [`StrategyTable::load_cards`]).
@@ -788,67 +786,11 @@ pub(crate) fn read_index(file: &TableFile, count: u64) -> Result<Vec<u8>, TableE
     Ok(index)
 }
 
-/// The folder of the default tables: `$YAHTZEE_TABLE_DIR`, else the user's cache folder.
-pub fn default_table_dir() -> PathBuf {
-    match std::env::var_os(TABLE_DIR_ENV) {
-        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
-        _ => dirs::cache_dir()
-            .unwrap_or_else(std::env::temp_dir)
-            .join("yahtzee"),
-    }
-}
-
-/// File name of the default expected-score table of `rules`, e.g.
-/// `yahtzee-upper-first.v4.table`.
-pub fn default_table_name(rules: &Rules) -> String {
-    default_table_name_of(rules, EXPECTED_SCORE)
-}
-
-/// The rules and objective whose default table file is named `name` (see
-/// [`default_table_name_of`]), if it is such a name: what a message about a missing file of
-/// that name can suggest building.
-pub fn default_table_of_name(name: &str) -> Option<(Rules, &'static str)> {
-    use crate::solve::vector::{DISTRIBUTION, TARGET};
-    use crate::tables::two_player::TWO_PLAYER;
-    Rules::all()
-        .flat_map(|rules| {
-            [EXPECTED_SCORE, TARGET, DISTRIBUTION, TWO_PLAYER].map(move |kind| (rules, kind))
-        })
-        .find(|(rules, kind)| default_table_name_of(rules, kind) == name)
-}
-
-/// File name of the default table of `rules` for `objective`: the expected-score table's
-/// `yahtzee.v4.table`, the others' `yahtzee.target.v4.table`.
-pub fn default_table_name_of(rules: &Rules, objective: &str) -> String {
-    let modifier = match rules.order {
-        Order::Any => "",
-        Order::UpperFirst => "-upper-first",
-    };
-    let kind = if objective == EXPECTED_SCORE {
-        String::new()
-    } else {
-        format!(".{objective}")
-    };
-    format!(
-        "{}{modifier}{kind}.v{FORMAT_VERSION}.table",
-        rules.set.name()
-    )
-}
-
-/// The default table path of `rules`.
-pub fn default_table_path(rules: &Rules) -> PathBuf {
-    default_table_dir().join(default_table_name(rules))
-}
-
-/// The default table path of `rules` for `objective`.
-pub fn default_table_path_of(rules: &Rules, objective: &str) -> PathBuf {
-    default_table_dir().join(default_table_name_of(rules, objective))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::dice::ROLLS;
+    use crate::game::rules::Order;
     use crate::game::rules::RuleSet;
 
     /// A card's turns (and keeps) computed together are, bit for bit, each state's turn

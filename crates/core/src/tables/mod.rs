@@ -7,11 +7,16 @@
 //! provenance every JSON result states (the version, the table's checksum: [`provenance`]).
 //!
 //! The errors of every table, read or written, are one type here ([`TableError`]), naming
-//! where the table came from ([`Origin`]).
+//! where the table came from ([`Origin`]); so are the default places of every kind of table
+//! (the folder, [`default_table_dir`], and each file's name, [`default_table_name_of`]).
 
 use std::path::{Path, PathBuf};
 
-use crate::game::rules::{BoxMask, Rules};
+use crate::game::rules::{BoxMask, Order, Rules};
+use crate::solve::vector::{DISTRIBUTION, TARGET};
+use crate::tables::container::FORMAT_VERSION;
+use crate::tables::expected::EXPECTED_SCORE;
+use crate::tables::two_player::TWO_PLAYER;
 
 pub mod cache;
 pub mod container;
@@ -58,6 +63,66 @@ impl std::fmt::Display for Origin {
             Origin::Bytes => f.write_str("the table data"),
         }
     }
+}
+
+// The default paths of every kind of table: one folder, one name per rules and objective.
+
+/// Environment variable naming the folder of the default tables.
+pub const TABLE_DIR_ENV: &str = "YAHTZEE_TABLE_DIR";
+
+/// The folder of the default tables: `$YAHTZEE_TABLE_DIR`, else the user's cache folder.
+pub fn default_table_dir() -> PathBuf {
+    match std::env::var_os(TABLE_DIR_ENV) {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        _ => dirs::cache_dir()
+            .unwrap_or_else(std::env::temp_dir)
+            .join("yahtzee"),
+    }
+}
+
+/// File name of the default expected-score table of `rules`, e.g.
+/// `yahtzee-upper-first.v4.table`.
+pub fn default_table_name(rules: &Rules) -> String {
+    default_table_name_of(rules, EXPECTED_SCORE)
+}
+
+/// The rules and objective whose default table file is named `name` (see
+/// [`default_table_name_of`]), if it is such a name: what a message about a missing file of
+/// that name can suggest building.
+pub fn default_table_of_name(name: &str) -> Option<(Rules, &'static str)> {
+    Rules::all()
+        .flat_map(|rules| {
+            [EXPECTED_SCORE, TARGET, DISTRIBUTION, TWO_PLAYER].map(move |kind| (rules, kind))
+        })
+        .find(|(rules, kind)| default_table_name_of(rules, kind) == name)
+}
+
+/// File name of the default table of `rules` for `objective`: the expected-score table's
+/// `yahtzee.v4.table`, the others' `yahtzee.target.v4.table`.
+pub fn default_table_name_of(rules: &Rules, objective: &str) -> String {
+    let modifier = match rules.order {
+        Order::Any => "",
+        Order::UpperFirst => "-upper-first",
+    };
+    let kind = if objective == EXPECTED_SCORE {
+        String::new()
+    } else {
+        format!(".{objective}")
+    };
+    format!(
+        "{}{modifier}{kind}.v{FORMAT_VERSION}.table",
+        rules.set.name()
+    )
+}
+
+/// The default table path of `rules`.
+pub fn default_table_path(rules: &Rules) -> PathBuf {
+    default_table_dir().join(default_table_name(rules))
+}
+
+/// The default table path of `rules` for `objective`.
+pub fn default_table_path_of(rules: &Rules, objective: &str) -> PathBuf {
+    default_table_dir().join(default_table_name_of(rules, objective))
 }
 
 /// Errors in reading or writing a table. Each message says what is wrong

@@ -20,13 +20,13 @@
 //! anything is saved, so no file is left behind; the slot then holds a [`LoadCause::Cancelled`]
 //! error (a set made again builds the table anew).
 
-use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use serde::Serialize;
 
+use crate::cancel::Cancel;
 use crate::game::rules::{BoxMask, Rules};
 use crate::game::state::{Layout, cards_by_depth, reachable_state_count};
 use crate::memory;
@@ -35,7 +35,8 @@ use crate::solve::two_player::{Game, Ties, check_rules};
 use crate::solve::vector::{DISTRIBUTION, TARGET, stored_values_bound};
 use crate::tables::TableError;
 use crate::tables::cache::{self, Loaded, Progress, Source};
-use crate::tables::expected::{EXPECTED_SCORE, StrategyTable, body_bytes, default_table_path_of};
+use crate::tables::default_table_path_of;
+use crate::tables::expected::{EXPECTED_SCORE, StrategyTable, body_bytes};
 use crate::tables::saved::{SavedTable, saved_value_count};
 use crate::tables::two_player::{EarlyTable, TWO_PLAYER};
 use crate::tables::two_player::{SolveReportError, solve_report};
@@ -410,9 +411,6 @@ pub enum LoadCause {
     Cancelled,
 }
 
-/// The unwinding payload that stops a build from its progress callback.
-struct BuildCancelled;
-
 /// The message of a table a set does not offer: what the question should leave out.
 fn not_offered(kind: TableKind) -> LoadError {
     let message = match kind {
@@ -560,7 +558,7 @@ struct Slot<T> {
     started: AtomicBool,
     building: AtomicBool,
     /// Set to stop the build under way ([`TableSet::cancel`]).
-    cancel: AtomicBool,
+    cancel: Cancel,
     done: AtomicU64,
     total: AtomicU64,
     value: OnceLock<Result<Arc<T>, LoadError>>,
@@ -574,7 +572,7 @@ impl<T> Default for Slot<T> {
         Slot {
             started: AtomicBool::new(false),
             building: AtomicBool::new(false),
-            cancel: AtomicBool::new(false),
+            cancel: Cancel::new(),
             done: AtomicU64::new(0),
             total: AtomicU64::new(0),
             value: OnceLock::new(),
@@ -938,15 +936,9 @@ impl TableSet {
         let observer = &*self.observer;
         // The slot's counters alone: the closure is shared with the solve's threads.
         let (building, done_so_far, steps) = (&slot.building, &slot.done, &slot.total);
-        let cancel = &slot.cancel;
-        // A build told to stop unwinds out of its solve at its next step (nothing is saved
-        // before the solve's end); the unwinding is caught below.
-        let stop_here = || {
-            if cancel.load(Ordering::Relaxed) {
-                resume_unwind(Box::new(BuildCancelled));
-            }
-        };
-        let loaded = catch_unwind(AssertUnwindSafe(|| {
+        // A build told to stop stops at its next step (nothing is saved before the solve's
+        // end).
+        let loaded = slot.cancel.until(|stop_here| {
             load(&path, &|p| match p {
                 Progress::Building { path } => {
                     stop_here();
@@ -960,10 +952,10 @@ impl TableSet {
                     observer.report(rules, kind, Event::Solving { done, total });
                 }
             })
-        }));
+        });
         let loaded = match loaded {
-            Ok(loaded) => loaded,
-            Err(payload) if payload.is::<BuildCancelled>() => {
+            Some(loaded) => loaded,
+            None => {
                 if slot.building.load(Ordering::Relaxed) {
                     observer.report(rules, kind, Event::Cancelled);
                 }
@@ -977,7 +969,6 @@ impl TableSet {
                     cause: LoadCause::Cancelled,
                 });
             }
-            Err(payload) => resume_unwind(payload),
         };
         if slot.building.load(Ordering::Relaxed) {
             observer.report(rules, kind, Event::Built);
@@ -1075,7 +1066,7 @@ impl TableSet {
             self.status(kind).state,
             LoadState::Loading | LoadState::Building
         ) {
-            cancel.store(true, Ordering::Relaxed);
+            cancel.cancel();
         }
         self.status(kind)
     }
