@@ -698,6 +698,8 @@ fn rule_sets() -> Vec<&'static str> {
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // The commit every result states (build.rs).
+    yahtzee_core::report::set_commit(env!("YAHTZEE_COMMIT"));
     m.add_class::<Table>()?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(advise_line, m)?)?;
@@ -720,5 +722,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("BATCH_EXAMPLE", batch::EXAMPLE)?;
     m.add("KEEP_COLUMNS", batch::KEEP_COLUMNS)?;
     m.add("VERSION", env!("CARGO_PKG_VERSION"))?;
+    m.add("COMMIT", env!("YAHTZEE_COMMIT"))?;
+    m.add("DICE_GENERATOR", yahtzee_core::game::dice::DICE_GENERATOR)?;
     Ok(())
 }

@@ -54,6 +54,7 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
             policy.label(),
             args.seed
         ),
+        &report::Provenance::by(&tables),
     )?;
     let stamped = report::stamped_by(&report, &tables);
     super::print_result(args.report.json, &stamped, |out| {
@@ -224,6 +225,7 @@ fn run_several(args: &SimulateArgs, tables: &TableSet) -> Result<()> {
             args.games,
             args.seed
         ),
+        &report::Provenance::by(tables),
     )?;
     let stamped: Vec<_> = (reports.iter())
         .map(|r| report::stamped_by(r, tables))

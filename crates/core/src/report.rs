@@ -27,7 +27,9 @@ use crate::tables::container::TableHeader;
 use crate::tables::expected::{EXPECTED_SCORE, StrategyTable};
 use crate::tables::vector::VectorTable;
 
-pub use crate::tables::provenance::{Provenance, Stamped, VERSION, stamped, stamped_by};
+pub use crate::tables::provenance::{
+    Provenance, Stamped, UNKNOWN_COMMIT, VERSION, commit, set_commit, stamped, stamped_by,
+};
 
 /// The tie convention of the optimal policy, as every report that applies it states it.
 pub const TIE_CONVENTION: &str = "options within 1e-9 of the best are ties: among keeps, the fewest dice (then the lowest faces); among boxes, the first on the card";
