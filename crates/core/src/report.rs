@@ -384,8 +384,39 @@ pub fn stats_from(
         }
     };
     let seconds = clock.elapsed().as_secs_f64();
+    let report = stats_report(table, &tally, from, solver_mean, thresholds, seconds);
+    Ok((report, tally))
+}
+
+/// The report of [`stats`] from the tally of a forward pass already made from a new game
+/// ([`crate::stats::exact_forward`], whose visits a caller may keep too), which took
+/// `seconds`: a front end that keeps the pass answers both without a second one.
+pub fn stats_of_forward(
+    table: &StrategyTable,
+    forward: &crate::stats::Forward,
+    thresholds: &[u32],
+    seconds: f64,
+) -> StatsReport {
+    stats_report(
+        table,
+        &forward.tally,
+        None,
+        table.expected_score(),
+        thresholds,
+        seconds,
+    )
+}
+
+fn stats_report(
+    table: &StrategyTable,
+    tally: &Tally,
+    from: Option<FromReport>,
+    solver_mean: f64,
+    thresholds: &[u32],
+    seconds: f64,
+) -> StatsReport {
     let rules = *table.rules();
-    let report = StatsReport {
+    StatsReport {
         rules,
         method: "exact",
         policy: "optimal",
@@ -394,9 +425,8 @@ pub fn stats_from(
         solver_mean,
         seconds,
         threads: rayon::current_num_threads(),
-        summary: Summary::of(&rules, &tally, thresholds),
-    };
-    Ok((report, tally))
+        summary: Summary::of(&rules, tally, thresholds),
+    }
 }
 
 /// The expected-score policy beside the target policy, for the same target.
