@@ -392,7 +392,7 @@ fn stats<'py>(
             ))
         })?;
         let targets = py.detach(|| table.set.target()).map_err(load_error)?;
-        let player = yahtzee_core::policy::target::TargetPlayer::new(table.ev(), &targets, target)
+        let player = yahtzee_core::policy::target::TargetPlayer::new(table.ev(), targets, target)
             .map_err(value_error)?;
         let (report, tally) = py
             .detach(|| report::stats_target(&player, start.as_ref(), &at_least, &|_, _| {}))
