@@ -682,7 +682,7 @@ fn target_export_refuses_other_scopes_and_gaps_out_of_range() {
 }
 
 /// The chance of facing each decision of the full policy, against a naive count: every
-/// ordered throw of the dice enumerated (no lattice), the policy's action read from the row
+/// ordered throw of the dice enumerated (no lattice: the throws of `brute.rs`), the policy's action read from the row
 /// (a keep re-rolls the other dice, a box holds the five dice through the rolls left), on
 /// states of Yacht. With a visit probability of 1 the column is the chance within the turn.
 #[test]
@@ -691,20 +691,11 @@ fn faced_probability_is_the_chance_of_the_turn_reaching_the_decision() {
     use yahtzee_core::game::state::{State, reachable_states};
     let table = table(RuleSet::YACHT, Order::Any);
     let rules = *table.rules();
-    // Every ordered throw of `n` dice, as sorted faces.
-    let throws = |n: u32| -> Vec<Vec<u8>> {
-        (0..6u32.pow(n))
-            .map(|mut code| {
-                let mut faces: Vec<u8> = (0..n)
-                    .map(|_| {
-                        let f = (code % 6) as u8 + 1;
-                        code /= 6;
-                        f
-                    })
-                    .collect();
-                faces.sort_unstable();
-                faces
-            })
+    // Every ordered throw of `n` dice as sorted faces, with its count: the naive solver's.
+    let throws = |n: u32| -> Vec<(Vec<u8>, f64)> {
+        let all = f64::from(6u32.pow(n));
+        (crate::brute::throws(n).into_iter())
+            .map(|(faces, count)| (faces, f64::from(count) / all))
             .collect()
     };
     let text = |faces: &[u8]| -> String { faces.iter().map(|f| char::from(b'0' + f)).collect() };
@@ -723,8 +714,8 @@ fn faced_probability_is_the_chance_of_the_turn_reaching_the_decision() {
         };
         // The chance of each sorted hand with 2 rolls left: the opening throw.
         let mut at: HashMap<String, f64> = HashMap::new();
-        for hand in throws(5) {
-            *at.entry(text(&hand)).or_default() += 1.0 / 7776.0;
+        for (hand, p) in throws(5) {
+            *at.entry(text(&hand)).or_default() += p;
         }
         for rolls_left in (0..=2u8).rev() {
             for (dice, p) in &at {
@@ -755,12 +746,10 @@ fn faced_probability_is_the_chance_of_the_turn_reaching_the_decision() {
                     // A box: stop, the five dice held.
                     dice.bytes().map(|b| b - b'0').collect()
                 };
-                let outcomes = throws(5 - kept.len() as u32);
-                let share = p / outcomes.len() as f64;
-                for thrown in outcomes {
+                for (thrown, q) in throws(5 - kept.len() as u32) {
                     let mut hand = [kept.clone(), thrown].concat();
                     hand.sort_unstable();
-                    *next.entry(text(&hand)).or_default() += share;
+                    *next.entry(text(&hand)).or_default() += p * q;
                 }
             }
             at = next;

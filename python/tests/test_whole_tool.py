@@ -270,4 +270,7 @@ def test_bad_thresholds_and_a_table_of_the_other_fill_order_are_value_errors(yac
 
 def test_the_version_is_the_packages(cli):
     assert yahtzee.__version__ == importlib.metadata.version("yahtzee")
-    assert cli.run("--version").stdout.split() == ["yahtzee", yahtzee.__version__]
+    # The binary and the package built from the same checkout: the same version and commit.
+    assert cli.run("--version").stdout == (
+        f"yahtzee {yahtzee.__version__} (commit {yahtzee.COMMIT})\n"
+    )
