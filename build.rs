@@ -1,5 +1,6 @@
-//! The `yahtzee` package's build script: which programs that some tests drive are missing on
-//! this machine. Nothing here touches the program itself.
+//! The `yahtzee` package's build script: the commit the binary is built from
+//! (`build/commit.rs`: `YAHTZEE_COMMIT`, which every result states), and which programs that
+//! some tests drive are missing on this machine.
 //!
 //! A test of the page drives Chromium through chromedriver and checks each view with
 //! axe-core from npm; a test of the Python package needs `python3` with its `venv` module. On
@@ -12,8 +13,13 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
+#[path = "build/commit.rs"]
+mod commit;
+
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
+    println!("cargo::rerun-if-changed=build/commit.rs");
+    commit::emit();
     println!("cargo::rerun-if-env-changed=CI");
     println!("cargo::rustc-check-cfg=cfg(missing_python)");
     println!("cargo::rustc-check-cfg=cfg(missing_browser)");

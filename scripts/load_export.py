@@ -26,8 +26,9 @@ BOXES = {
     ],
 }
 
-INTEGER = {"filled", "upper", "rolls_left", "turns_played"}
-FLOAT = {"expected", "gap", "expected_remaining", "gap_2", "gap_1"}
+INTEGER = {"filled", "upper", "rolls_left", "turns_played", "needed"}
+FLOAT = {"expected", "gap", "expected_remaining", "gap_2", "gap_1", "p_reach",
+         "visit_probability", "faced_probability"}
 BOOLEAN = {"yahtzee_50"}
 TEXT = {"dice", "best", "runner_up", "pattern", "best_2", "runner_up_2", "best_1", "runner_up_1"}
 

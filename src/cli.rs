@@ -19,7 +19,17 @@ use yahtzee_core::stats::distribution::THRESHOLDS;
 /// Optimal strategy for the Yahtzee family (Yahtzee with the official or free Joker or none,
 /// Yacht, Scandinavian Yatzy, Yacht Dice, and rules files): exact solver, advice, statistics.
 #[derive(Parser, Debug)]
-#[command(name = "yahtzee", version, about, long_about = None)]
+#[command(
+    name = "yahtzee",
+    version = concat!(
+        env!("CARGO_PKG_VERSION"),
+        " (commit ",
+        env!("YAHTZEE_COMMIT"),
+        ")"
+    ),
+    about,
+    long_about = None
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,

@@ -113,6 +113,8 @@ fn bounded(line: &str) -> String {
 }
 
 fn main() -> ExitCode {
+    // The commit every result states (build.rs).
+    yahtzee_core::report::set_commit(env!("YAHTZEE_COMMIT"));
     // An interrupted write leaves no temporary file behind (a `kill -9` cannot be caught:
     // the next write into the folder removes those).
     let _ = ctrlc::set_handler(|| {

@@ -189,10 +189,18 @@ const PALETTE: [RGBColor; 7] = [
 ];
 
 /// Draws `curves` into `path` (SVG or PNG by its extension; written to a temporary name,
-/// then renamed), titled `title`.
-pub fn plot(path: &Path, title: &str, curves: &[Curve], style: &Style) -> Result<(), PlotError> {
+/// then renamed), titled `title`, with `source` (where the figures come from: the program's
+/// version and commit, the dice generator, the table; `Provenance::line`) in small print
+/// under the figure.
+pub fn plot(
+    path: &Path,
+    title: &str,
+    source: &str,
+    curves: &[Curve],
+    style: &Style,
+) -> Result<(), PlotError> {
     let encoding = Encoding::of(path)?;
-    let svg = draw(title, curves, style)?;
+    let svg = draw(title, source, curves, style)?;
     let bytes = match encoding {
         Encoding::Svg => svg.into_bytes(),
         #[cfg(feature = "png")]
@@ -248,7 +256,7 @@ fn probability_label(y: f64, scale: Scale) -> String {
 }
 
 /// The SVG of the figure.
-fn draw(title: &str, curves: &[Curve], style: &Style) -> Result<String, PlotError> {
+fn draw(title: &str, source: &str, curves: &[Curve], style: &Style) -> Result<String, PlotError> {
     if curves.is_empty() || curves.iter().any(|c| c.pmf.is_empty()) {
         return Err(PlotError::Empty);
     }
@@ -342,8 +350,22 @@ fn draw(title: &str, curves: &[Curve], style: &Style) -> Result<String, PlotErro
     let mut svg = String::new();
     {
         let fail = |e: &dyn std::fmt::Debug| PlotError::Draw(format!("{e:?}"));
-        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| fail(&e))?;
+        let whole = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        whole.fill(&WHITE).map_err(|e| fail(&e))?;
+        // A strip under the figure for its source, in small print.
+        let footer = (font * 1.1) as u32;
+        let (root, strip) = whole.split_vertically(height.saturating_sub(footer));
+        let height = height.saturating_sub(footer);
+        let small = TextStyle::from(("sans-serif", font * 0.6))
+            .color(&RGBColor(120, 120, 120))
+            .pos(Pos::new(HPos::Left, VPos::Center));
+        strip
+            .draw(&Text::new(
+                source.to_string(),
+                (4, (footer / 2) as i32),
+                small,
+            ))
+            .map_err(|e| fail(&e))?;
         let x_range = f64::from(lo) - 0.5..f64::from(hi) + 0.5;
         let margin = (font * 0.8) as u32;
         let mut builder = ChartBuilder::on(&root);
@@ -489,7 +511,7 @@ fn draw(title: &str, curves: &[Curve], style: &Style) -> Result<String, PlotErro
             ))
             .map_err(|e| fail(&e))?;
         }
-        root.present().map_err(|e| fail(&e))?;
+        whole.present().map_err(|e| fail(&e))?;
     }
     Ok(svg)
 }
@@ -550,16 +572,19 @@ mod tests {
     fn draws_an_svg_with_one_bar_per_score() {
         let svg = draw(
             "test",
+            "yahtzee 0.2.0, commit unknown, dice generator 3",
             &[curve("", &[(10, 0.25), (11, 0.5), (13, 0.25)])],
             &Style::default(),
         )
         .unwrap();
         assert!(svg.starts_with("<svg"));
         assert!(svg.contains("final score"));
+        // Where it comes from, in small print.
+        assert!(svg.contains("yahtzee 0.2.0, commit unknown, dice generator 3"));
         // The background, the plot area, three bars and the legend's box at least.
         assert!(svg.matches("<rect").count() >= 5, "{svg}");
         assert!(matches!(
-            draw("x", &[curve("", &[])], &Style::default()),
+            draw("x", "", &[curve("", &[])], &Style::default()),
             Err(PlotError::Empty)
         ));
     }

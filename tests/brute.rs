@@ -52,7 +52,7 @@ fn add_scaled(a: &mut Vec<f64>, w: f64, b: &[f64]) {
 }
 
 /// Every ordered throw of `n` dice, grouped by sorted outcome, with its count.
-fn throws(n: u32) -> Vec<(Vec<u8>, u32)> {
+pub fn throws(n: u32) -> Vec<(Vec<u8>, u32)> {
     let mut counts: HashMap<Vec<u8>, u32> = HashMap::new();
     for code in 0..6u32.pow(n) {
         let mut c = code;

@@ -169,3 +169,28 @@ fn the_binary_s_files_form_no_import_circle() {
         visit(m, &imports, &mut Vec::new(), &mut done);
     }
 }
+
+/// The commit the binary states (`--version`, and every JSON result) is the checkout's HEAD
+/// it was built from (`build.rs`), or `unknown` outside a git checkout.
+#[test]
+fn the_binary_states_the_commit_it_was_built_from() {
+    let head = std::process::Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8(o.stdout).unwrap().trim().to_string());
+    let built = env!("YAHTZEE_COMMIT");
+    match head {
+        Some(head) => assert_eq!(built, head),
+        None => assert_eq!(built, "unknown"),
+    }
+    let dir = temp_dir();
+    let o = yahtzee_in(dir.path()).arg("--version").output().unwrap();
+    assert!(o.status.success());
+    assert_eq!(
+        stdout(&o),
+        format!("yahtzee {} (commit {built})\n", env!("CARGO_PKG_VERSION"))
+    );
+}

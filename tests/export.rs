@@ -20,6 +20,9 @@ fn jsonl_rows(text: &str) -> Vec<&str> {
     assert!(meta["columns"].is_array(), "{first}");
     assert!(meta["rules"].is_string(), "{first}");
     assert_eq!(meta["version"], env!("CARGO_PKG_VERSION"), "{first}");
+    assert_eq!(meta["commit"], env!("YAHTZEE_COMMIT"), "{first}");
+    assert!(meta["filled_bits"].is_array(), "{first}");
+    assert!(meta["rounding"].is_string(), "{first}");
     assert_eq!(
         meta["table_checksum"].as_str().map(str::len),
         Some(8),
@@ -179,6 +182,7 @@ fn card_export_through_the_binary_matches_advise() {
                 runner_up: v["runner_up"].as_str().map(|_| s("runner_up")),
                 gap: v["gap"].as_f64(),
                 visit_probability: v["visit_probability"].as_f64(),
+                faced_probability: v["faced_probability"].as_f64(),
             }
         })
         .collect();
@@ -293,19 +297,36 @@ fn yacht_full_policy_has_a_row_per_state_roll_and_rolls_left() {
         &["export", "--rules", "yacht"],
     ));
     let mut count = 0u64;
+    // The chances of facing the decisions of one state with one number of rolls left, summed,
+    // by (filled, upper, yahtzee_50, rolls_left), with the state's visit probability.
+    let mut faced: std::collections::HashMap<[String; 4], (f64, f64)> =
+        std::collections::HashMap::new();
     for line in lines {
         let line = line.unwrap();
+        let fields: Vec<&str> = line.split(',').collect();
+        let (visit, chance) = (&fields[9], &fields[10]);
         if (count as usize) < card.len() - 1 {
             // The same decision, and the empty card's visit probability: every game starts
-            // there (the card's export has none).
-            let (decision, visit) = line.rsplit_once(',').unwrap();
-            let want = card[count as usize + 1].join(",");
-            assert_eq!(Some((decision, "")), want.rsplit_once(','));
-            assert_eq!(visit, "1.0");
+            // there (the card's export has none, nor the chance of facing a decision).
+            let want = &card[count as usize + 1];
+            assert_eq!(fields[..9], want[..9]);
+            assert_eq!(want[9..], ["", ""]);
+            assert_eq!(*visit, "1.0");
         }
+        let key = [0, 1, 2, 4].map(|i| fields[i].to_string());
+        let entry = faced.entry(key).or_insert((visit.parse().unwrap(), 0.0));
+        entry.1 += chance.parse::<f64>().unwrap();
         count += 1;
     }
     assert_eq!(count, decisions);
+    // The decisions of a state with one number of rolls left add up to its visit probability.
+    assert_eq!(faced.len() as u64, decisions / 252);
+    for (key, (visit, sum)) in &faced {
+        assert!(
+            (sum - visit).abs() <= 1e-12 * visit,
+            "{key:?}: {sum} against {visit}"
+        );
+    }
     assert_eq!(count, 4095 * 756);
     // Written through a temporary name: nothing else is left in the folder.
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
@@ -658,4 +679,80 @@ fn target_export_refuses_other_scopes_and_gaps_out_of_range() {
         &["export", "--rules", "yacht", "--target", "100001"],
     );
     assert_bad_input(&o, "100001");
+}
+
+/// The chance of facing each decision of the full policy, against a naive count: every
+/// ordered throw of the dice enumerated (no lattice: the throws of `brute.rs`), the policy's action read from the row
+/// (a keep re-rolls the other dice, a box holds the five dice through the rolls left), on
+/// states of Yacht. With a visit probability of 1 the column is the chance within the turn.
+#[test]
+fn faced_probability_is_the_chance_of_the_turn_reaching_the_decision() {
+    use std::collections::HashMap;
+    use yahtzee_core::game::state::{State, reachable_states};
+    let table = table(RuleSet::YACHT, Order::Any);
+    let rules = *table.rules();
+    // Every ordered throw of `n` dice as sorted faces, with its count: the naive solver's.
+    let throws = |n: u32| -> Vec<(Vec<u8>, f64)> {
+        let all = f64::from(6u32.pow(n));
+        (crate::brute::throws(n).into_iter())
+            .map(|(faces, count)| (faces, f64::from(count) / all))
+            .collect()
+    };
+    let text = |faces: &[u8]| -> String { faces.iter().map(|f| char::from(b'0' + f)).collect() };
+    let states: Vec<State> = reachable_states(&rules)
+        .filter(|s| s.filled != rules.full_mask())
+        .step_by(800)
+        .collect();
+    assert!(states.len() >= 5);
+    for state in states {
+        let mut rows = Vec::new();
+        export::state_rows(table, &state, 0.0, Some(1.0), &Filter::default(), &mut rows);
+        let row = |dice: &str, rolls_left: u8| {
+            rows.iter()
+                .find(|r| r.dice == dice && r.rolls_left == rolls_left)
+                .unwrap()
+        };
+        // The chance of each sorted hand with 2 rolls left: the opening throw.
+        let mut at: HashMap<String, f64> = HashMap::new();
+        for (hand, p) in throws(5) {
+            *at.entry(text(&hand)).or_default() += p;
+        }
+        for rolls_left in (0..=2u8).rev() {
+            for (dice, p) in &at {
+                let got = row(dice, rolls_left).faced_probability.unwrap();
+                assert!(
+                    (got - p).abs() < 1e-14,
+                    "{state:?} {dice} {rolls_left}: {got} against {p}"
+                );
+            }
+            // Every roll the turn never shows there faces with chance 0.
+            let reached: f64 = rows
+                .iter()
+                .filter(|r| r.rolls_left == rolls_left && !at.contains_key(r.dice))
+                .map(|r| r.faced_probability.unwrap())
+                .sum();
+            assert_eq!(reached, 0.0);
+            if rolls_left == 0 {
+                break;
+            }
+            let mut next: HashMap<String, f64> = HashMap::new();
+            for (dice, p) in &at {
+                let best = row(dice, rolls_left).best;
+                let kept: Vec<u8> = if best == "-" {
+                    Vec::new()
+                } else if best.bytes().all(|b| b.is_ascii_digit()) {
+                    best.bytes().map(|b| b - b'0').collect()
+                } else {
+                    // A box: stop, the five dice held.
+                    dice.bytes().map(|b| b - b'0').collect()
+                };
+                for (thrown, q) in throws(5 - kept.len() as u32) {
+                    let mut hand = [kept.clone(), thrown].concat();
+                    hand.sort_unstable();
+                    *next.entry(text(&hand)).or_default() += p * q;
+                }
+            }
+            at = next;
+        }
+    }
 }

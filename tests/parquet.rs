@@ -355,8 +355,10 @@ fn card_parquet_is_the_card_csv_with_typed_columns() {
             ("expected", double()),
             ("runner_up", text()),
             ("gap", double()),
-            // A card's turn has no visit probability: a column without values.
+            // A card's turn has no visit probability, nor a chance of facing its
+            // decisions: columns without values.
             ("visit_probability", null()),
+            ("faced_probability", null()),
         ]
     );
     assert_eq!(file.group_rows, [756]);
@@ -376,6 +378,23 @@ fn card_parquet_is_the_card_csv_with_typed_columns() {
     assert_eq!(source["upper_first"], false);
     assert_eq!(source["version"], env!("CARGO_PKG_VERSION"));
     assert_eq!(source["table_checksum"].as_str().map(str::len), Some(8));
+    assert_eq!(source["commit"], env!("YAHTZEE_COMMIT"));
+    assert_eq!(
+        source["dice_generator"],
+        yahtzee_core::game::dice::DICE_GENERATOR
+    );
+    // The box of each bit of `filled`, and what is rounded.
+    let bits: Vec<String> = serde_json::from_str(file.metadata("filled_bits").unwrap()).unwrap();
+    assert_eq!(bits[0], "ones");
+    assert_eq!(bits[11], "yahtzee");
+    assert_eq!(bits.len(), 13);
+    assert_eq!(
+        file.metadata("rounding"),
+        Some(
+            "expected, gap rounded to 6 decimals (half away from zero); every other number is \
+             written as computed (a 64-bit float, not rounded)."
+        )
+    );
     // What pyarrow, pandas and polars read: unsigned integers, and the strings as
     // dictionaries (categoricals).
     assert_eq!(
@@ -391,6 +410,7 @@ fn card_parquet_is_the_card_csv_with_typed_columns() {
             ("runner_up", "dictionary<int32, utf8>"),
             ("gap", "float64"),
             ("visit_probability", "null"),
+            ("faced_probability", "null"),
         ]
         .map(|(n, t)| (n.to_string(), t.to_string()))
     );

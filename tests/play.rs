@@ -1342,8 +1342,8 @@ fn target_seats_records_and_thresholds_are_checked() {
             "line 1: coach_target must be a whole number from 0 to 100000",
         ),
         (
-            head.replace("\"format\":1", "\"format\":5"),
-            "record format 5 is not supported: this program reads formats 1, 2, 3 and 4",
+            head.replace("\"format\":1", "\"format\":6"),
+            "record format 6 is not supported: this program reads formats 1, 2, 3, 4 and 5",
         ),
     ]
     .into_iter()

@@ -19,8 +19,9 @@ use crate::util::{stderr, stdout, table, table_dir};
 /// What builds the package: maturin, the build backend of `python/pyproject.toml`.
 const BUILD_REQUIREMENTS: &[&str] = &["maturin>=1.7,<2"];
 
-/// What the suite imports, from PyPI: pytest, the package's own numpy, and the examples'
-/// matplotlib, pandas, polars, DuckDB and pyarrow.
+/// What the suite imports, from PyPI: pytest, the package's own numpy, the examples'
+/// matplotlib, pandas, polars, DuckDB and pyarrow, mypy (a typed script checked with
+/// `--strict`) and cffconvert (CITATION.cff validated).
 const TEST_REQUIREMENTS: &[&str] = &[
     "pytest",
     "numpy",
@@ -29,6 +30,8 @@ const TEST_REQUIREMENTS: &[&str] = &[
     "polars",
     "duckdb",
     "pyarrow",
+    "mypy",
+    "cffconvert",
 ];
 
 /// The tables the suite loads from `$YAHTZEE_TABLE_DIR` (`yahtzee.solve` of these rules),

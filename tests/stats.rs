@@ -590,8 +590,9 @@ fn stats_json_has_the_split_and_simulate_gives_every_share_an_interval() {
     assert!(line.contains(" 0 [0, "), "{line}");
 }
 
-/// Every JSON result states its provenance: the rules, the program's version and, where a
-/// strategy table was read, its checksum, the one `verify` prints (issue 27).
+/// Every JSON result states its provenance: the rules, the program's version, the commit it
+/// was built from, the dice generator's version and, where a strategy table was read, its
+/// checksum, the one `verify` prints (issues 27 and 48).
 #[test]
 fn every_json_result_states_its_rules_version_and_table_checksum() {
     let (set, order) = (RuleSet::YACHT, Order::Any);
@@ -606,6 +607,12 @@ fn every_json_result_states_its_rules_version_and_table_checksum() {
     let checksum = verified["checksum"].as_str().unwrap().to_string();
     let check = |what: &str, v: &serde_json::Value, with_table: bool| {
         assert_eq!(v["version"], env!("CARGO_PKG_VERSION"), "{what}: {v}");
+        assert_eq!(v["commit"], env!("YAHTZEE_COMMIT"), "{what}: {v}");
+        assert_eq!(
+            v["dice_generator"],
+            yahtzee_core::game::dice::DICE_GENERATOR,
+            "{what}: {v}"
+        );
         assert_eq!(v["rules"], "yacht", "{what}: {v}");
         assert_eq!(v["upper_first"], false, "{what}: {v}");
         if with_table {

@@ -13,7 +13,7 @@
 //!   rayon threads), so other Python threads go on meanwhile.
 
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::{PyOSError, PyValueError};
@@ -29,11 +29,12 @@ use yahtzee_core::play::own::{OwnChoiceError, play_own_game};
 use yahtzee_core::play::rating::parse_records;
 use yahtzee_core::play::score_box;
 use yahtzee_core::policy::Policy;
-use yahtzee_core::policy::expected::Position;
+use yahtzee_core::policy::expected::{Position, check_rolls_left};
 use yahtzee_core::policy::player::Player;
 use yahtzee_core::report::{self, SimulateReport};
 use yahtzee_core::stats::distribution::Tally;
 use yahtzee_core::stats::simulate::simulate_scores;
+use yahtzee_core::stats::{Forward, Start};
 use yahtzee_core::tables::expected::StrategyTable;
 use yahtzee_core::tables::set::{
     Event, LoadCause, LoadError, Observer, TableKind, TablePaths, TableSet,
@@ -172,6 +173,10 @@ impl Observer for Stderr {
 #[pyclass(frozen, module = "yahtzee._native")]
 struct Table {
     set: TableSet,
+    /// The forward pass of the optimal policy from a new game and its seconds, made on first
+    /// use and kept: `stats` of a new game and `visit_probabilities` both read it, so the
+    /// second asks nothing of the processor.
+    forward: OnceLock<(Forward, f64)>,
 }
 
 impl Table {
@@ -180,6 +185,16 @@ impl Table {
         self.set
             .ev()
             .expect("the expected-score table is loaded when a Table is made")
+    }
+
+    /// The forward pass of a new game ([`Table::forward`]), made the first time it is asked
+    /// for.
+    fn forward(&self) -> &(Forward, f64) {
+        self.forward.get_or_init(|| {
+            let clock = std::time::Instant::now();
+            let forward = yahtzee_core::stats::exact_forward(self.ev(), &|_, _| {});
+            (forward, clock.elapsed().as_secs_f64())
+        })
     }
 }
 
@@ -262,7 +277,10 @@ fn solve(
     };
     let set = TableSet::new(rules, paths, Arc::new(Stderr)).without(TableKind::TwoPlayer);
     py.detach(|| set.ev().map(|_| ())).map_err(load_error)?;
-    Ok(Table { set })
+    Ok(Table {
+        set,
+        forward: OnceLock::new(),
+    })
 }
 
 /// Answers one batch query: the advice as JSON, or `ValueError` with the batch's message.
@@ -333,31 +351,133 @@ fn rate(py: Python<'_>, table: &Table, records: Vec<String>) -> PyResult<String>
     serde_json::to_string(&report::stamped(&rating, Some(table.ev()))).map_err(value_error)
 }
 
-/// The exact distribution of the final score under optimal play: P(score = s) for every s
-/// from 0, and the report of `stats --json`.
+/// The exact distribution of the final score: P(score = s) for every s from 0, and the
+/// report of `stats --json`: under optimal play, or with `target` under the target policy
+/// (`stats --target`, the expected-score policy beside it); from a new game, or from `card`
+/// (its `(box, points)` entries, `yahtzee_bonus` bonuses) and, with `dice`, from the position
+/// with `rolls_left` (default: the first roll's). A new game's pass under optimal play is made
+/// once per table and kept (`visit_probabilities` reads the same).
 #[pyfunction]
+#[pyo3(signature = (table, at_least, card=None, yahtzee_bonus=0, dice=None, rolls_left=None, target=None))]
+#[allow(clippy::too_many_arguments)]
 fn stats<'py>(
     py: Python<'py>,
     table: &Table,
     at_least: Vec<i64>,
+    card: Option<Vec<(String, i64)>>,
+    yahtzee_bonus: i64,
+    dice: Option<Vec<i64>>,
+    rolls_left: Option<i64>,
+    target: Option<i64>,
 ) -> PyResult<(Bound<'py, PyArray1<f64>>, String)> {
     let at_least = thresholds(&at_least)?;
+    let rules = *table.ev().rules();
     // Refused before any work when its passes cannot fit in the memory available.
-    yahtzee_core::stats::check_exact(table.ev().rules()).map_err(value_error)?;
-    let (report, tally) = py.detach(|| report::stats(table.ev(), &at_least, &|_, _| {}));
-    let total = tally.total();
-    let pmf: Vec<f64> = tally.score.iter().map(|m| m / total).collect();
-    let stamped = report::stamped(&report, Some(table.ev()));
-    let json = serde_json::to_string(&stamped).map_err(value_error)?;
-    Ok((pmf.into_pyarray(py), json))
+    yahtzee_core::stats::check_exact(&rules).map_err(value_error)?;
+    let start = start_of(
+        rules,
+        card.as_deref(),
+        yahtzee_bonus,
+        dice.as_deref(),
+        rolls_left,
+    )?;
+    let pmf = |tally: &Tally| -> Vec<f64> {
+        let total = tally.total();
+        tally.score.iter().map(|m| m / total).collect()
+    };
+    let stamp = |json: Result<String, serde_json::Error>| json.map_err(value_error);
+    if let Some(target) = target {
+        let target = u32::try_from(target).map_err(|_| {
+            value_error(format!(
+                "target must be a whole number of points from 0, not {target}"
+            ))
+        })?;
+        let targets = py.detach(|| table.set.target()).map_err(load_error)?;
+        let player = yahtzee_core::policy::target::TargetPlayer::new(table.ev(), targets, target)
+            .map_err(value_error)?;
+        let (report, tally) = py
+            .detach(|| report::stats_target(&player, start.as_ref(), &at_least, &|_, _| {}))
+            .map_err(value_error)?;
+        let json = stamp(serde_json::to_string(&report::stamped(
+            &report,
+            Some(table.ev()),
+        )))?;
+        return Ok((pmf(&tally).into_pyarray(py), json));
+    }
+    let (report, tally) = match &start {
+        None => {
+            let (forward, seconds) = py.detach(|| table.forward());
+            let report = report::stats_of_forward(table.ev(), forward, &at_least, *seconds);
+            (report, None)
+        }
+        Some(start) => {
+            let (report, tally) = py
+                .detach(|| report::stats_from(table.ev(), Some(start), &at_least, &|_, _| {}))
+                .map_err(value_error)?;
+            (report, Some(tally))
+        }
+    };
+    let tally = tally.as_ref().unwrap_or(&table.forward().0.tally);
+    let json = stamp(serde_json::to_string(&report::stamped(
+        &report,
+        Some(table.ev()),
+    )))?;
+    Ok((pmf(tally).into_pyarray(py), json))
+}
+
+/// Where a distribution starts: `None` for a new game (no card, no dice), else the card's
+/// turn, or with `dice` the position with `rolls_left` (default: the first roll's), checked
+/// as `stats --card --dice --rolls-left` checks them.
+fn start_of(
+    rules: Rules,
+    card: Option<&[(String, i64)]>,
+    yahtzee_bonus: i64,
+    dice: Option<&[i64]>,
+    rolls_left: Option<i64>,
+) -> PyResult<Option<Start>> {
+    if card.is_none() && dice.is_none() {
+        if yahtzee_bonus != 0 {
+            return Err(value_error(
+                "yahtzee_bonus is of a card: give the card (or {} for a new one)",
+            ));
+        }
+        if rolls_left.is_some() {
+            return Err(value_error("rolls_left is of a position: give its dice"));
+        }
+        return Ok(None);
+    }
+    let card = card_of(rules, card.unwrap_or_default(), yahtzee_bonus)?;
+    let Some(dice) = dice else {
+        if rolls_left.is_some() {
+            return Err(value_error("rolls_left is of a position: give its dice"));
+        }
+        return Ok(Some(Start::Card(card)));
+    };
+    let dice = dice_of(Some(rules), dice)?;
+    let rolls_left = match rolls_left {
+        None => rules.most_rolls_left(),
+        Some(r) => {
+            let r = u32::try_from(r).map_err(|_| {
+                value_error(format!("rolls_left must be a whole number from 0, not {r}"))
+            })?;
+            check_rolls_left(&rules, r).map_err(value_error)?;
+            r as u8
+        }
+    };
+    Ok(Some(Start::Position(Position {
+        card,
+        dice,
+        rolls_left,
+    })))
 }
 
 /// The chance that a game played by the optimal policy of `table` reaches each reachable
-/// turn-start state, in the order of `Table.values()` (the rows of `export --all-states`).
+/// turn-start state, in the order of `Table.values()` (the rows of `export --all-states`):
+/// from the pass [`stats`] of a new game keeps (made here if it was not yet).
 #[pyfunction]
 fn visit_probabilities<'py>(py: Python<'py>, table: &Table) -> PyResult<Bound<'py, PyArray1<f64>>> {
-    let visits = py.detach(|| yahtzee_core::stats::visit_probabilities(table.ev(), &|_, _| {}));
-    Ok(visits.in_state_order().into_pyarray(py))
+    let (forward, _) = py.detach(|| table.forward());
+    Ok(forward.visits.in_state_order().into_pyarray(py))
 }
 
 /// A number of games or a seed from Python, as a `u64`, or the command line's message.
@@ -699,6 +819,8 @@ fn rule_sets() -> Vec<&'static str> {
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // The commit every result states (build.rs).
+    yahtzee_core::report::set_commit(env!("YAHTZEE_COMMIT"));
     m.add_class::<Table>()?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(advise_line, m)?)?;
@@ -721,5 +843,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("BATCH_EXAMPLE", batch::EXAMPLE)?;
     m.add("KEEP_COLUMNS", batch::KEEP_COLUMNS)?;
     m.add("VERSION", env!("CARGO_PKG_VERSION"))?;
+    m.add("COMMIT", env!("YAHTZEE_COMMIT"))?;
+    m.add("DICE_GENERATOR", yahtzee_core::game::dice::DICE_GENERATOR)?;
     Ok(())
 }

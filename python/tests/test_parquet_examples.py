@@ -88,23 +88,25 @@ def test_the_columns_have_the_documented_types(policy):
         "filled": "uint32", "upper": "uint8", "yahtzee_50": "bool", "dice": "category",
         "rolls_left": "uint8", "best": "category", "expected": "float64",
         "runner_up": "category", "gap": "float64", "visit_probability": "float64",
+        "faced_probability": "float64",
     }
     assert dict(pl.scan_parquet(path).collect_schema()) == {
         "filled": pl.UInt32, "upper": pl.UInt8, "yahtzee_50": pl.Boolean,
         "dice": pl.Categorical, "rolls_left": pl.UInt8, "best": pl.Categorical,
         "expected": pl.Float64, "runner_up": pl.Categorical, "gap": pl.Float64,
-        "visit_probability": pl.Float64,
+        "visit_probability": pl.Float64, "faced_probability": pl.Float64,
     }
     dictionary = pa.dictionary(pa.int32(), pa.string())
     assert pq.read_schema(path) == pa.schema(
         [("filled", pa.uint32()), ("upper", pa.uint8()), ("yahtzee_50", pa.bool_()),
          ("dice", dictionary), ("rolls_left", pa.uint8()), ("best", dictionary),
          ("expected", pa.float64()), ("runner_up", dictionary), ("gap", pa.float64()),
-         ("visit_probability", pa.float64())]
+         ("visit_probability", pa.float64()), ("faced_probability", pa.float64())]
     )
     described = duckdb.sql(f"DESCRIBE SELECT * FROM '{path}'").fetchall()
     assert {r[0]: r[1] for r in described} == {
         "filled": "UINTEGER", "upper": "UTINYINT", "yahtzee_50": "BOOLEAN", "dice": "VARCHAR",
         "rolls_left": "UTINYINT", "best": "VARCHAR", "expected": "DOUBLE",
         "runner_up": "VARCHAR", "gap": "DOUBLE", "visit_probability": "DOUBLE",
+        "faced_probability": "DOUBLE",
     }

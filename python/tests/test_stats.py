@@ -13,7 +13,7 @@ import yahtzee
 # bonuses and Jokers on 15,018 states.
 @pytest.mark.parametrize("rules,upper_first", [("yacht", False), ("yahtzee", True), ("yatzy", True)])
 def test_the_exact_distribution_sums_to_one_and_has_the_solver_mean(rules, upper_first):
-    s = yahtzee.stats(rules, upper_first)
+    s = yahtzee.stats(rules, upper_first=upper_first)
     table = yahtzee.solve(rules, upper_first)
     assert s.pmf.dtype == np.float64
     assert abs(s.pmf.sum() - 1) < 1e-12

@@ -35,8 +35,8 @@ def random_positions(rules, count, seed):
             else:
                 dice = sorted(rng.randint(1, 6) for _ in range(5))
             positions.append((dict(card), bonuses, dice, rng.randint(0, 2)))
-            box = rng.choice(yahtzee.legal_boxes(rules, dice, card, bonuses))
-            s = yahtzee.score(rules, dice, box, card, bonuses)
+            box = rng.choice(yahtzee.legal_boxes(rules, card, dice, bonuses))
+            s = yahtzee.score(rules, card, dice, box, bonuses)
             card[box] = s.points
             bonuses += s.bonus >= 100
     return positions[:count]
@@ -155,19 +155,19 @@ def test_the_rules_engine_scores_as_the_advice_does():
     table = yahtzee.solve("yahtzee")
     card = {"ones": 3, "yahtzee": 50, "fours": 12}
     # A further Yahtzee of fours with fours filled: the forced Joker, any lower box.
-    legal = yahtzee.legal_boxes("yahtzee", "44444", card, 1)
+    legal = yahtzee.legal_boxes("yahtzee", card, "44444", 1)
     advice = yahtzee.advise(table, card, "44444", 0, 1)
     assert legal == tuple(o.category for o in sorted(
         advice.options, key=lambda o: yahtzee.boxes("yahtzee").index(o.category)))
     for o in advice.options:
-        s = yahtzee.score("yahtzee", "44444", o.category, card, 1)
+        s = yahtzee.score("yahtzee", card, "44444", o.category, 1)
         assert (s.box, s.points, s.bonus) == (o.category, o.points, o.bonus)
-    assert yahtzee.score("yahtzee", "44444", "large-straight", card, 1) == yahtzee.Score(
+    assert yahtzee.score("yahtzee", card, "44444", "large-straight", 1) == yahtzee.Score(
         "large-straight", 40, 100)
     with pytest.raises(ValueError, match="fours"):
-        yahtzee.score("yahtzee", "44444", "fours", card, 1)
+        yahtzee.score("yahtzee", card, "44444", "fours", 1)
     with pytest.raises(ValueError, match="unknown box"):
-        yahtzee.score("yahtzee", "44444", "fourz")
+        yahtzee.score("yahtzee", None, "44444", "fourz")
     # The keeps: the keep options of the advice, in the order of the tie convention.
     k = yahtzee.keeps("13356")
     assert k[0] == () and k[-1] == (1, 3, 3, 5, 6) and len(k) == 24
@@ -176,8 +176,8 @@ def test_the_rules_engine_scores_as_the_advice_does():
     # A rules file, by its path.
     house = ROOT / "data" / "rules" / "examples" / "yahtzee-four-of-a-kind-40.toml"
     assert yahtzee.boxes(house) == yahtzee.boxes("yahtzee")
-    assert yahtzee.score(house, "33334", "four-of-a-kind").points == 40
-    assert yahtzee.score("yahtzee", "33334", "four-of-a-kind").points == 16
+    assert yahtzee.score(house, None, "33334", "four-of-a-kind").points == 40
+    assert yahtzee.score("yahtzee", None, "33334", "four-of-a-kind").points == 16
     assert yahtzee.boxes("yacht", upper_first=True)[0] == "ones"
     with pytest.raises(ValueError, match="or give the path of a rules file"):
         yahtzee.boxes("yahtzee-deluxe")
@@ -204,8 +204,8 @@ def test_a_policy_of_ones_own_copying_the_optimal_one_plays_the_optimal_games(ya
     def greedy_own(p):
         if p.rolls_left:
             return p.dice
-        best = max(yahtzee.legal_boxes("yacht", p.dice, p.card),
-                   key=lambda b: yahtzee.score("yacht", p.dice, b, p.card).total)
+        best = max(yahtzee.legal_boxes("yacht", p.card, p.dice),
+                   key=lambda b: yahtzee.score("yacht", p.card, p.dice, b).total)
         return best
 
     assert (yahtzee.simulate("yacht", games=200, seed=11, policy=greedy_own).scores
@@ -243,7 +243,7 @@ def test_results_are_value_objects(yacht):
     a, b = yahtzee.advise(yacht, dice="13356"), yahtzee.advise(yacht, dice=[6, 5, 3, 3, 1])
     assert a == b and hash(a) == hash(b) and a.best == b.best and hash(a.best) == hash(b.best)
     assert a != yahtzee.advise(yacht, dice="13356", rolls_left=1)
-    assert yahtzee.Score("ones", 3, 0) == yahtzee.score("yacht", "11134", "ones")
+    assert yahtzee.Score("ones", 3, 0) == yahtzee.score("yacht", None, "11134", "ones")
     # Stats and Simulation have one shape.
     for r in (exact, sim):
         assert r.rules == "yacht" and r.upper_first is False
@@ -270,4 +270,7 @@ def test_bad_thresholds_and_a_table_of_the_other_fill_order_are_value_errors(yac
 
 def test_the_version_is_the_packages(cli):
     assert yahtzee.__version__ == importlib.metadata.version("yahtzee")
-    assert cli.run("--version").stdout.split() == ["yahtzee", yahtzee.__version__]
+    # The binary and the package built from the same checkout: the same version and commit.
+    assert cli.run("--version").stdout == (
+        f"yahtzee {yahtzee.__version__} (commit {yahtzee.COMMIT})\n"
+    )

@@ -29,10 +29,11 @@ from __future__ import annotations
 
 import json
 import operator
+import warnings
 from dataclasses import dataclass, field
 from os import PathLike
 from typing import (
-    Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union,
+    Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union,
 )
 
 import numpy as np
@@ -53,10 +54,14 @@ __all__ = [
     "POLICIES",
     "DEFAULT_THRESHOLDS",
     "KEEP_COLUMNS",
+    "COMMIT",
+    "DICE_GENERATOR",
     "solve",
     "advise",
     "advise_batch",
     "option_values",
+    "option_labels",
+    "option_frame",
     "keep_column",
     "box_column",
     "keep_columns",
@@ -76,8 +81,17 @@ __all__ = [
     "rate",
 ]
 
-#: The package's version (the version of the Rust crate it was built from).
+#: The package's version (the version of the Rust crate it was built from). It changes
+#: whenever an output for the same input changes.
 __version__: str = _native.VERSION
+
+#: The commit the package was built from (``git rev-parse HEAD``), or ``"unknown"`` when it
+#: was built outside a git checkout. Every result's ``summary`` states it as ``commit``.
+COMMIT: str = _native.COMMIT
+
+#: The version of the dice generator of :func:`simulate`: with the version and the seed, it
+#: says which dice a seeded simulation rolled.
+DICE_GENERATOR: int = _native.DICE_GENERATOR
 
 #: The columns of :func:`option_values` before the boxes' in a game of five dice: one per
 #: subset of the five dice (:func:`keep_columns` of any game: 64 with six dice).
@@ -94,15 +108,15 @@ DEFAULT_THRESHOLDS: Tuple[int, ...] = (200, 250, 300, 350, 400, 500)
 
 Card = Union[None, str, Mapping[str, int]]
 DiceLike = Union[str, Sequence[int]]
-RulesLike = Union[str, PathLike, Table]
+RulesLike = Union[str, "PathLike[str]", Table]
 
 
 def solve(
     rules: str = "yahtzee",
     upper_first: bool = False,
-    path: Union[None, str, PathLike] = None,
-    target_path: Union[None, str, PathLike] = None,
-    distribution_path: Union[None, str, PathLike] = None,
+    path: Union[None, str, "PathLike[str]"] = None,
+    target_path: Union[None, str, "PathLike[str]"] = None,
+    distribution_path: Union[None, str, "PathLike[str]"] = None,
 ) -> Table:
     """The strategy table of ``rules``: loaded from its file when there is one, else solved
     (about a second for the Yahtzee rule sets) and saved there for next time.
@@ -210,9 +224,12 @@ class Advice:
     you_are: Optional[str] = None
     lead: Optional[int] = None
     value: Optional[float] = None
-    #: The program's version and the checksum of the expected-score table read, as every
-    #: JSON result of the command line states them (not compared: where the answer came from).
+    #: The program's version and commit, the dice generator's version and the checksum of the
+    #: expected-score table read, as every JSON result of the command line states them (not
+    #: compared: where the answer came from).
     version: Optional[str] = field(default=None, repr=False, compare=False)
+    commit: Optional[str] = field(default=None, repr=False, compare=False)
+    dice_generator: Optional[int] = field(default=None, repr=False, compare=False)
     table_checksum: Optional[str] = field(default=None, repr=False, compare=False)
     json: Dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
@@ -234,8 +251,7 @@ class Advice:
     def to_dataframe(self) -> Any:
         """The options as a pandas DataFrame, one row per option, best first (pandas must be
         installed); the column ``option`` is the option in words."""
-        import pandas as pd
-
+        pd = _import("pandas", "Advice.to_dataframe")
         rows = []
         for o in self.options:
             row = {"option": str(o)}
@@ -243,9 +259,24 @@ class Advice:
             rows.append(row)
         return pd.DataFrame(rows)
 
+    to_pandas = to_dataframe
+
 
 def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
+
+
+def _import(module: str, what: str) -> Any:
+    """``module`` imported on first use (pandas and polars are optional), or an ImportError
+    that says how to install it."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise ImportError(
+            f"{what} needs {module}, which is not installed: pip install {module}"
+        ) from None
 
 
 def _rules(rules: RulesLike) -> Union[str, Table]:
@@ -485,6 +516,32 @@ def option_values(
     )
 
 
+def option_labels(rules: RulesLike = "yahtzee", upper_first: bool = False) -> Tuple[str, ...]:
+    """The name of each column of :func:`option_values` in a game of ``rules``: ``keep_m``
+    for the keep column ``m`` (the dice at the set bits of ``m``, the dice ascending, bit 0
+    the lowest: ``keep_0`` re-rolls all, the last keeps all and stops), then ``score_BOX``
+    for each box in card order (``score_ones`` ...)."""
+    k = keep_columns(rules, upper_first)
+    return tuple(f"keep_{m}" for m in range(k)) + tuple(
+        f"score_{b}" for b in boxes(rules, upper_first)
+    )
+
+
+def option_frame(
+    table: Table,
+    cards: Any,
+    dice: Any,
+    rolls_left: Any = 2,
+    yahtzee_bonus: Any = 0,
+) -> Any:
+    """:func:`option_values` as a pandas DataFrame, its columns named by
+    :func:`option_labels` (pandas must be installed; it is imported here, not with the
+    package)."""
+    pd = _import("pandas", "option_frame")
+    values = option_values(table, cards, dice, rolls_left, yahtzee_bonus)
+    return pd.DataFrame(values, columns=list(option_labels(table)))
+
+
 def keep_column(dice: DiceLike, keep: Sequence[int]) -> int:
     """The column of :func:`option_values` that keeps ``keep`` from ``dice``: the lowest mask
     of the ascending dice whose faces are ``keep``. ``ValueError`` when the dice do not hold
@@ -530,19 +587,50 @@ def boxes(rules: RulesLike = "yahtzee", upper_first: bool = False) -> Tuple[str,
     return tuple(_native.boxes(_rules(rules), bool(upper_first)))
 
 
+def _is_dice(value: Any) -> bool:
+    # Dice as the functions take them: faces (ints), or their text (digits, perhaps
+    # separated); never a card (None, a mapping, or text with `=`) nor a box name.
+    if isinstance(value, str):
+        return value != "" and all(c.isdigit() or c in ", " for c in value)
+    return (
+        isinstance(value, (list, tuple, np.ndarray))
+        and len(value) > 0
+        and all(isinstance(f, (int, np.integer)) and not isinstance(f, bool) for f in value)
+    )
+
+
+def _old_order(function: str, order: str) -> None:
+    warnings.warn(
+        f"{function}: the dice before the card is the order of version 0.1; give the rules, "
+        f"then the position: {order}",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+
+
 def legal_boxes(
     rules: RulesLike,
-    dice: DiceLike,
-    card: Card = None,
+    card: Union[Card, DiceLike] = None,
+    dice: Union[DiceLike, Card] = (),
     yahtzee_bonus: int = 0,
     upper_first: bool = False,
 ) -> Tuple[str, ...]:
     """The boxes ``dice`` may fill on ``card``, in card order: the open boxes, restricted by
-    the fill order and by the forced Joker."""
+    the fill order and by the forced Joker.
+
+    The arguments come in the order of every function of the package: the rules, then the
+    position (``card``, ``dice``). The order of version 0.1, ``legal_boxes(rules, dice,
+    card)``, is still read (the dice are told from a card), with a ``DeprecationWarning``.
+    """
+    the_card: Any = card
+    the_dice: Any = dice
+    if _is_dice(card):
+        _old_order("legal_boxes", "legal_boxes(rules, card, dice)")
+        the_card, the_dice = (None if isinstance(dice, tuple) and dice == () else dice), card
     return tuple(
         _native.legal_boxes(
-            _rules(rules), bool(upper_first), _entries(rules, upper_first, card),
-            _integer(yahtzee_bonus), _dice(dice),
+            _rules(rules), bool(upper_first), _entries(rules, upper_first, the_card),
+            _integer(yahtzee_bonus), _dice(the_dice),
         )
     )
 
@@ -564,18 +652,32 @@ class Score:
 
 def score(
     rules: RulesLike,
+    card: Union[Card, DiceLike],
     dice: DiceLike,
-    box: str,
-    card: Card = None,
+    box: Union[str, Card] = None,
     yahtzee_bonus: int = 0,
     upper_first: bool = False,
 ) -> Score:
     """Fills ``box`` with ``dice`` on ``card`` (with ``yahtzee_bonus`` bonuses earned), as the
     referee of ``yahtzee play`` scores it; ``ValueError`` saying why when the box cannot be
-    filled (filled already, the fill order, the forced Joker)."""
+    filled (filled already, the fill order, the forced Joker).
+
+    The arguments come in the order of every function of the package: the rules, then the
+    position (``card``, ``None`` for a new game, and ``dice``), then the box. The order of
+    version 0.1, ``score(rules, dice, box, card)``, is still read (a box name is never dice),
+    with a ``DeprecationWarning``.
+    """
+    the_card: Any = card
+    the_dice: Any = dice
+    the_box: Any = box
+    if isinstance(dice, str) and not _is_dice(dice):
+        _old_order("score", "score(rules, card, dice, box)")
+        the_card, the_dice, the_box = box, card, dice
+    if not isinstance(the_box, str):
+        raise ValueError(f"box must be a box's name, not {the_box!r}")
     name, points, bonus = _native.score(
-        _rules(rules), bool(upper_first), _entries(rules, upper_first, card),
-        _integer(yahtzee_bonus), _dice(dice), str(box),
+        _rules(rules), bool(upper_first), _entries(rules, upper_first, the_card),
+        _integer(yahtzee_bonus), _dice(the_dice), the_box,
     )
     return Score(name, points, bonus)
 
@@ -638,13 +740,30 @@ class _Figures:
         """P(score >= t) for each threshold t asked for."""
         return {a["score"]: a["probability"] for a in self.summary["at_least"]}
 
+    def to_pandas(self) -> Any:
+        """The distribution as a pandas DataFrame (pandas must be installed; it is imported
+        here, not with the package): one row per final score from 0, columns ``score``,
+        ``probability`` (``pmf``) and ``at_least`` (P(final >= score))."""
+        pd = _import("pandas", f"{type(self).__name__}.to_pandas")
+        return pd.DataFrame(self._columns())
+
+    def to_polars(self) -> Any:
+        """The same as :meth:`to_pandas`, as a polars DataFrame (polars must be installed)."""
+        pl = _import("polars", f"{type(self).__name__}.to_polars")
+        return pl.DataFrame(self._columns())
+
+    def _columns(self) -> Dict[str, np.ndarray]:
+        pmf = np.asarray(self.pmf, dtype=np.float64)
+        tail = np.cumsum(pmf[::-1])[::-1]
+        return {"score": self.support, "probability": pmf, "at_least": tail}
+
     def _key(self) -> Tuple[Any, ...]:
         raise NotImplementedError
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return self._key() == other._key()  # type: ignore[attr-defined]
+        return bool(self._key() == other._key())
 
     def __hash__(self) -> int:
         return hash(self._key())
@@ -707,16 +826,50 @@ def _table_of(rules: RulesLike, upper_first: Optional[bool]) -> Table:
 
 def stats(
     rules: RulesLike = "yahtzee",
+    card: Card = None,
+    dice: Optional[DiceLike] = None,
+    rolls_left: Optional[int] = None,
+    yahtzee_bonus: int = 0,
+    target: Optional[int] = None,
     upper_first: Optional[bool] = None,
     at_least: Sequence[int] = DEFAULT_THRESHOLDS,
 ) -> Stats:
-    """The exact distribution of the final score under optimal play (nothing sampled), as
-    ``yahtzee stats``: give the rules (their table is loaded or built) or a table (then
-    ``upper_first``, if given, must be the table's). ``at_least`` are the thresholds t of the
-    summary's P(score >= t), whole numbers from 0.
+    """The exact distribution of the final score (nothing sampled), as ``yahtzee stats``:
+    give the rules (their table is loaded or built) or a table (then ``upper_first``, if
+    given, must be the table's), then the position as :func:`advise` takes it.
+
+    From a new game by default; from the start of a turn of ``card`` (with
+    ``yahtzee_bonus`` bonuses earned), or with ``dice`` from the position with
+    ``rolls_left`` (default: just after the first roll), as ``stats --card --dice
+    --rolls-left``. Under optimal play for the expected score by default; with ``target=T``
+    under the policy of the best chance of a final score of at least ``T``, as ``stats
+    --target T`` (the summary holds the expected-score policy's figures beside it, in
+    ``expected_score``). ``at_least`` are the thresholds t of the summary's P(score >= t),
+    whole numbers from 0.
+
+    The pass of a new game under optimal play is made once per table and kept: a second
+    ``stats`` of the table, or :func:`visit_probabilities`, reads it.
+
+    The order of version 0.1, ``stats(rules, upper_first, at_least)``, is still read (a
+    card is never ``True`` or ``False``), with a ``DeprecationWarning``.
     """
+    if isinstance(card, bool):
+        _old_order("stats", "stats(rules, card, dice, ..., upper_first=...)")
+        upper_first, card = card, None
+        if dice is not None:
+            old_at_least: Any = dice
+            at_least, dice = old_at_least, None
     table = _table_of(rules, upper_first)
-    pmf, report = _native.stats(table, [_threshold(t) for t in at_least])
+    position = card is not None or dice is not None or yahtzee_bonus != 0
+    pmf, report = _native.stats(
+        table,
+        [_threshold(t) for t in at_least],
+        _entries(table, table.upper_first, card) if position else None,
+        _integer(yahtzee_bonus),
+        None if dice is None else _dice(dice),
+        None if rolls_left is None else _integer(rolls_left),
+        None if target is None else _integer(target),
+    )
     summary, timing = _figures(report)
     return Stats(pmf=_frozen(pmf), summary=summary, timing=timing)
 
@@ -726,7 +879,8 @@ def visit_probabilities(rules: RulesLike = "yahtzee", upper_first: Optional[bool
     turn-start state: a read-only float64 array aligned with the rows of ``Table.values()``
     (and of ``yahtzee export --all-states``, its ``visit_probability`` column). The chances of
     the states with the same ``turns_played`` add up to 1, so any per-state figure weighted by
-    them is counted in games, not in states. Give the rules or a table, as for :func:`stats`.
+    them is counted in games, not in states. Give the rules or a table, as for :func:`stats`;
+    the pass is that of :func:`stats` of a new game, made once per table and kept.
     """
     table = _table_of(rules, upper_first)
     return _frozen(_native.visit_probabilities(table))
@@ -797,7 +951,7 @@ class Position:
     rolls_left: int
     yahtzee_bonus: int
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         return iter((self.card, self.dice, self.rolls_left, self.yahtzee_bonus))
 
     def __hash__(self) -> int:
@@ -859,7 +1013,9 @@ def simulate(
         if isinstance(rules, Table):
             _table_of(rules, upper_first)
 
-        def ask(card, bonus, dice, rolls_left):
+        def ask(
+            card: List[Tuple[str, int]], bonus: int, dice: List[int], rolls_left: int
+        ) -> Tuple[str, Any]:
             at = Position(dict(card), tuple(dice), rolls_left, bonus)
             return _choice(decide(at), at)
 
@@ -971,6 +1127,8 @@ class Rating:
     records: int
     players: Tuple[PlayerRating, ...]
     version: Optional[str] = field(default=None, repr=False, compare=False)
+    commit: Optional[str] = field(default=None, repr=False, compare=False)
+    dice_generator: Optional[int] = field(default=None, repr=False, compare=False)
     table_checksum: Optional[str] = field(default=None, repr=False, compare=False)
 
 

@@ -6,6 +6,8 @@ import numpy as np
 BATCH_EXAMPLE: str
 KEEP_COLUMNS: int
 VERSION: str
+COMMIT: str
+DICE_GENERATOR: int
 
 class Table:
     """The strategy table of some rules (see ``yahtzee.solve``)."""
@@ -35,7 +37,16 @@ def advise_line(table: Table, line: str) -> str: ...
 def advise_lines(table: Table, lines: List[str]) -> List[str]: ...
 def card_entries(rules: Union[str, Table], upper_first: bool, text: str) -> List[Tuple[str, int]]: ...
 def parse_dice(text: str) -> List[int]: ...
-def stats(table: Table, at_least: List[int]) -> Tuple[np.ndarray, str]: ...
+def stats(
+    table: Table,
+    at_least: List[int],
+    card: Optional[List[Tuple[str, int]]] = None,
+    yahtzee_bonus: int = 0,
+    dice: Optional[List[int]] = None,
+    rolls_left: Optional[int] = None,
+    target: Optional[int] = None,
+) -> Tuple[np.ndarray, str]: ...
+def rate(table: Table, records: List[str]) -> str: ...
 def visit_probabilities(table: Table) -> np.ndarray: ...
 def simulate(
     rules: Tuple[str, bool],

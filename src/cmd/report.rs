@@ -10,6 +10,7 @@ use crate::cli::ReportArgs;
 use crate::plot::{Curve, Encoding, plot};
 use yahtzee_core::Rules;
 use yahtzee_core::files::same_file;
+use yahtzee_core::report::Provenance;
 use yahtzee_core::stats::distribution::{Interval, Split, Summary, Tally};
 use yahtzee_core::text::probability;
 
@@ -39,7 +40,14 @@ pub fn check(args: &ReportArgs, table: &Path) -> Result<()> {
 }
 
 /// Writes the CSV file and the plot asked for, of `tally` whose figures are `summary`.
-pub fn write_files(args: &ReportArgs, tally: &Tally, summary: &Summary, title: &str) -> Result<()> {
+/// `source` is where the figures come from (`Provenance::line`), printed under the plot.
+pub fn write_files(
+    args: &ReportArgs,
+    tally: &Tally,
+    summary: &Summary,
+    title: &str,
+    source: &Provenance,
+) -> Result<()> {
     if let Some(path) = &args.pmf {
         tally
             .write_pmf_csv(path)
@@ -49,6 +57,7 @@ pub fn write_files(args: &ReportArgs, tally: &Tally, summary: &Summary, title: &
         plot(
             path,
             title,
+            &source.line(),
             &[Curve::new("", tally, summary)],
             &args.plot_style(),
         )?;
@@ -212,10 +221,15 @@ fn write_split(out: &mut impl Write, split: &Split) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Draws `curves` overlaid into --plot, when asked for.
-pub fn plot_curves(args: &ReportArgs, curves: &[Curve], title: &str) -> Result<()> {
+/// Draws `curves` overlaid into --plot, when asked for, with `source` under it.
+pub fn plot_curves(
+    args: &ReportArgs,
+    curves: &[Curve],
+    title: &str,
+    source: &Provenance,
+) -> Result<()> {
     if let Some(path) = &args.plot {
-        plot(path, title, curves, &args.plot_style())?;
+        plot(path, title, &source.line(), curves, &args.plot_style())?;
     }
     Ok(())
 }

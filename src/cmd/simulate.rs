@@ -66,6 +66,7 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
             policy.label(),
             args.seed
         ),
+        &report::Provenance::by(&tables),
     )?;
     let stamped = report::stamped_by(&report, &tables);
     super::print_result(args.report.json, &stamped, |out| {
@@ -237,6 +238,7 @@ fn run_several(args: &SimulateArgs, tables: &TableSet) -> Result<()> {
             args.games,
             args.seed
         ),
+        &report::Provenance::by(tables),
     )?;
     let stamped: Vec<_> = (reports.iter())
         .map(|r| report::stamped_by(r, tables))

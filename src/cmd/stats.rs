@@ -49,7 +49,13 @@ pub fn run(args: &StatsArgs) -> Result<()> {
             rules.label()
         ),
     };
-    summary::write_files(&args.report, &tally, &report.summary, &title)?;
+    summary::write_files(
+        &args.report,
+        &tally,
+        &report.summary,
+        &title,
+        &report::Provenance::of(Some(table)),
+    )?;
     super::print_result(
         args.report.json,
         &report::stamped(&report, Some(table)),
@@ -130,6 +136,7 @@ fn run_target(args: &StatsArgs, target: u32, start: Option<&Start>) -> Result<()
                 ""
             }
         ),
+        &report::Provenance::of(Some(table)),
     )?;
     let stamped = report::stamped(&report, Some(table));
     super::print_result(args.report.json, &stamped, |out| write_target(out, &report))?;
@@ -251,6 +258,8 @@ fn run_several(args: &StatsArgs) -> Result<()> {
         &args.report,
         &curves,
         "final score under optimal play (exact)",
+        // Several tables: the program alone (each JSON result names its own table).
+        &report::Provenance::of(None),
     )?;
     super::print_result(args.report.json, &stamped, |out| {
         writeln!(

@@ -27,7 +27,9 @@ use crate::tables::container::TableHeader;
 use crate::tables::expected::{EXPECTED_SCORE, StrategyTable};
 use crate::tables::vector::VectorTable;
 
-pub use crate::tables::provenance::{Provenance, Stamped, VERSION, stamped, stamped_by};
+pub use crate::tables::provenance::{
+    Provenance, Stamped, UNKNOWN_COMMIT, VERSION, commit, set_commit, stamped, stamped_by,
+};
 
 /// The tie convention of the optimal policy, as every report that applies it states it.
 pub const TIE_CONVENTION: &str = "options within 1e-9 of the best are ties: among keeps, the fewest dice (then the lowest faces); among boxes, the first on the card";
@@ -382,8 +384,39 @@ pub fn stats_from(
         }
     };
     let seconds = clock.elapsed().as_secs_f64();
+    let report = stats_report(table, &tally, from, solver_mean, thresholds, seconds);
+    Ok((report, tally))
+}
+
+/// The report of [`stats`] from the tally of a forward pass already made from a new game
+/// ([`crate::stats::exact_forward`], whose visits a caller may keep too), which took
+/// `seconds`: a front end that keeps the pass answers both without a second one.
+pub fn stats_of_forward(
+    table: &StrategyTable,
+    forward: &crate::stats::Forward,
+    thresholds: &[u32],
+    seconds: f64,
+) -> StatsReport {
+    stats_report(
+        table,
+        &forward.tally,
+        None,
+        table.expected_score(),
+        thresholds,
+        seconds,
+    )
+}
+
+fn stats_report(
+    table: &StrategyTable,
+    tally: &Tally,
+    from: Option<FromReport>,
+    solver_mean: f64,
+    thresholds: &[u32],
+    seconds: f64,
+) -> StatsReport {
     let rules = *table.rules();
-    let report = StatsReport {
+    StatsReport {
         rules,
         method: "exact",
         policy: "optimal",
@@ -392,9 +425,8 @@ pub fn stats_from(
         solver_mean,
         seconds,
         threads: rayon::current_num_threads(),
-        summary: Summary::of(&rules, &tally, thresholds),
-    };
-    Ok((report, tally))
+        summary: Summary::of(&rules, tally, thresholds),
+    }
 }
 
 /// The expected-score policy beside the target policy, for the same target.

@@ -400,11 +400,25 @@ fn properties(header: &Header, kinds: &[Kind]) -> io::Result<WriterProperties> {
     }
     metadata.push(KeyValue::new(
         "generator".to_string(),
-        format!("yahtzee {}", env!("CARGO_PKG_VERSION")),
+        format!("yahtzee {}", yahtzee_core::report::VERSION),
     ));
     if !header.source.is_empty() {
-        // The rules, the version and the table's checksum, as one JSON object.
+        // The rules, the version, the commit, the dice generator and the table's checksum,
+        // as one JSON object.
         metadata.push(KeyValue::new("source".to_string(), header.source.clone()));
+    }
+    if !header.filled_bits.is_empty() {
+        // The box of each bit of `filled`: a JSON array, bit `i` its `i`-th name.
+        metadata.push(KeyValue::new(
+            "filled_bits".to_string(),
+            header.filled_bits.clone(),
+        ));
+    }
+    if !header.rounding.is_empty() {
+        metadata.push(KeyValue::new(
+            "rounding".to_string(),
+            header.rounding.clone(),
+        ));
     }
     let fields: Vec<(&str, ArrowType)> = header
         .columns
@@ -954,6 +968,7 @@ mod tests {
     impl Row for Late {
         const COLUMNS: &'static [&'static str] = &["n", "late"];
         const TITLES: &'static [&'static str] = &["n", "late"];
+        const ROUNDED: &'static [&'static str] = &[];
     }
 
     fn export_late(rows: usize, nulls: usize) -> Result<Vec<u8>, io::Error> {
@@ -1036,6 +1051,8 @@ mod tests {
             title: "split".into(),
             notes: vec![],
             source: String::new(),
+            filled_bits: String::new(),
+            rounding: String::new(),
         };
         let kinds = [Kind::U32, Kind::Str];
         let schema = Type::group_type_builder(ROOT)

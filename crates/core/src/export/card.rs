@@ -19,6 +19,7 @@ pub fn card_rows(table: &StrategyTable, card: &ScoreCard, filter: &Filter) -> Ve
         table,
         &card.state(),
         f64::from(card.banked()),
+        None,
         filter,
         &mut rows,
     );

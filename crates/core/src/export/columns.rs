@@ -63,6 +63,12 @@ impl<R: Row> Exporter<R> for ColumnsExporter {
             title: meta.title.clone(),
             notes: meta.notes.clone(),
             source: meta.source.clone(),
+            filled_bits: if meta.filled_bits.is_empty() {
+                String::new()
+            } else {
+                serde_json::to_string(&meta.filled_bits).expect("names serialize")
+            },
+            rounding: super::rounding::<R>(),
         };
         let payload = serde_json::to_vec(&header).expect("a header serializes");
         frame(FRAME_HEADER, &payload, out);
@@ -102,6 +108,13 @@ pub struct Header {
     /// Where the rows come from, as one JSON object ([`Meta::source`]); empty when not known.
     #[serde(default)]
     pub source: String,
+    /// The box of each bit of `filled` ([`Meta::filled_bits`]) as a JSON array of names;
+    /// empty when not known.
+    #[serde(default)]
+    pub filled_bits: String,
+    /// Which columns are rounded ([`super::rounding`]).
+    #[serde(default)]
+    pub rounding: String,
 }
 
 /// A row that cannot be written as columns (a field of a type rows do not have).
@@ -465,6 +478,7 @@ mod tests {
     impl Row for Mixed {
         const COLUMNS: &'static [&'static str] = &["a", "b", "c", "d", "e"];
         const TITLES: &'static [&'static str] = &["a", "b", "c", "d", "e"];
+        const ROUNDED: &'static [&'static str] = &[];
     }
 
     #[test]
@@ -474,6 +488,7 @@ mod tests {
             title: "t".into(),
             notes: vec!["n".into()],
             source: r#"{"rules":"yacht"}"#.into(),
+            filled_bits: vec!["ones".into()],
         };
         Exporter::<Mixed>::begin(&ColumnsExporter, &meta, &mut out);
         let rows = [
@@ -537,6 +552,7 @@ mod tests {
         impl Row for Nested {
             const COLUMNS: &'static [&'static str] = &["faces"];
             const TITLES: &'static [&'static str] = &["faces"];
+            const ROUNDED: &'static [&'static str] = &[];
         }
         let mut buf = Vec::new();
         let e = ColumnsExporter

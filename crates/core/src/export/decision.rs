@@ -13,6 +13,7 @@ use crate::game::state::State;
 use crate::game::ties::best_two;
 use crate::policy::expected::box_choices;
 use crate::solve::expected::TurnValues;
+use crate::solve::forward::{Kept, roll_chances};
 use crate::tables::expected::StrategyTable;
 
 /// One decision of optimal play: a roll, in a state, with some rolls left.
@@ -47,6 +48,13 @@ pub struct DecisionRow {
     /// optimal policy from an empty card starts a turn in this decision's state (the
     /// `visit_probability` of [`super::StateRow`]); absent in the other scopes.
     pub visit_probability: Option<f64>,
+    /// In the full policy: the chance that a game played by the optimal policy from an
+    /// empty card faces this decision: its state's `visit_probability` times the chance that
+    /// the turn shows these dice with these rolls left under optimal play within the turn
+    /// (a stop holds its dice through the rolls left: see [`roll_chances`]). The decisions
+    /// of a state with one number of rolls left add up to its `visit_probability`; absent in
+    /// the other scopes.
+    pub faced_probability: Option<f64>,
 }
 
 impl Row for DecisionRow {
@@ -61,6 +69,7 @@ impl Row for DecisionRow {
         "runner_up",
         "gap",
         "visit_probability",
+        "faced_probability",
     ];
     const TITLES: &'static [&'static str] = &[
         "filled",
@@ -73,7 +82,9 @@ impl Row for DecisionRow {
         "runner-up",
         "gap",
         "visit probability",
+        "faced probability",
     ];
+    const ROUNDED: &'static [&'static str] = &["expected", "gap"];
 }
 
 /// The best option of one decision and the runner-up, with their values (points of this
@@ -186,30 +197,64 @@ fn decision_row(
         runner_up: d.runner_up.map(|(c, _)| choice_text(&c, rules)),
         gap: d.gap().map(round),
         visit_probability: None,
+        faced_probability: None,
     }
 }
 
 /// Appends the decisions of `state` that pass `filter`: rolls left 2, 1, 0 (from the game's
 /// rolls a turn less one), and within each the 252 rolls in index order (ascending dice).
+/// With `visit`, the chance that optimal play reaches `state` (the full policy), each row
+/// also holds it and the chance of facing its decision ([`DecisionRow::faced_probability`]).
 pub fn state_rows(
     table: &StrategyTable,
     state: &State,
     base: f64,
+    visit: Option<f64>,
     filter: &Filter,
     out: &mut Vec<DecisionRow>,
 ) {
+    let rules = table.rules();
+    if state.filled == rules.full_mask() {
+        // A full card: no decision is left.
+        return;
+    }
     let turn = TurnValues::new(table, state);
-    for rolls_left in table.rules().rolls_left_in_turn() {
+    // The decisions of each number of rolls left the rows or the chances of facing them
+    // need: the chances follow the policy's keeps at every number of rolls left.
+    let mut decisions: Vec<Vec<Decision>> = vec![Vec::new(); usize::from(rules.rolls())];
+    for rolls_left in rules.rolls_left_in_turn() {
+        if filter.wants_rolls_left(rolls_left) || (visit.is_some() && rolls_left > 0) {
+            decisions[usize::from(rolls_left)] = rules
+                .dice()
+                .all_rolls()
+                .map(|dice| {
+                    decide(table, state, &turn, &dice, rolls_left)
+                        .expect("a card with an open box has a decision")
+                })
+                .collect();
+        }
+    }
+    let faced = visit.map(|_| {
+        roll_chances(rules.dice(), rules.rolls(), |rolls_left, r| match decisions
+            [usize::from(rolls_left)][r]
+            .best
+        {
+            Choice::Keep(k) => Kept::Keep(k.index() as u16),
+            Choice::Score(_) => Kept::Stop,
+        })
+    });
+    for rolls_left in rules.rolls_left_in_turn() {
         if !filter.wants_rolls_left(rolls_left) {
             continue;
         }
-        for (r, dice) in table.rules().dice().all_rolls().enumerate() {
-            let Some(d) = decide(table, state, &turn, &dice, rolls_left) else {
-                // A full card: no decision is left.
-                return;
-            };
+        for (r, d) in decisions[usize::from(rolls_left)].iter().enumerate() {
             if filter.wants_gap(d.gap()) {
-                out.push(decision_row(table, state, &d, r, rolls_left, base));
+                let mut row = decision_row(table, state, d, r, rolls_left, base);
+                if let (Some(v), Some(faced)) = (visit, &faced) {
+                    row.visit_probability = Some(v);
+                    row.faced_probability = Some(v * faced[usize::from(rolls_left)][r]);
+                }
+                out.push(row);
             }
         }
     }
@@ -234,6 +279,7 @@ mod tests {
             runner_up: None,
             gap: None,
             visit_probability: None,
+            faced_probability: None,
         });
     }
 
@@ -251,7 +297,7 @@ mod tests {
             yahtzee_50: false,
         };
         let mut rows = Vec::new();
-        state_rows(&table, &full, 0.0, &Filter::default(), &mut rows);
+        state_rows(&table, &full, 0.0, None, &Filter::default(), &mut rows);
         assert!(rows.is_empty());
         let turn = TurnValues::new(&table, &full);
         let dice: Dice = "12345".parse().unwrap();

@@ -1,5 +1,6 @@
 //! JSON lines: first the document's metadata (`{"metadata": {...}}`: the title, the notes,
-//! the columns and the source: rules, version, table checksum), then one object per row, keys
+//! the columns, the box of each bit of `filled`, the rounding and the source: rules, version,
+//! commit, dice generator, table checksum), then one object per row, keys
 //! in column order, absent values as `null`.
 
 use std::io;
@@ -15,6 +16,10 @@ impl<R: Row> Exporter<R> for JsonlExporter {
         metadata.insert("title".into(), meta.title.clone().into());
         metadata.insert("notes".into(), meta.notes.clone().into());
         metadata.insert("columns".into(), R::COLUMNS.to_vec().into());
+        if !meta.filled_bits.is_empty() {
+            metadata.insert("filled_bits".into(), meta.filled_bits.clone().into());
+        }
+        metadata.insert("rounding".into(), super::rounding::<R>().into());
         if let Ok(serde_json::Value::Object(source)) = serde_json::from_str(&meta.source) {
             metadata.extend(source);
         }

@@ -93,6 +93,22 @@ pub trait Row: Serialize + Send + Sync {
     const COLUMNS: &'static [&'static str];
     /// Column titles of the Markdown tables, one per column.
     const TITLES: &'static [&'static str];
+    /// The columns written rounded to [`DECIMALS`] decimals (points); every other number is
+    /// written as computed.
+    const ROUNDED: &'static [&'static str];
+}
+
+/// What the files that say so (JSON lines' metadata, Parquet's key-value metadata) say of the
+/// rounding of rows of type `R`.
+pub fn rounding<R: Row>() -> String {
+    let exact = "every other number is written as computed (a 64-bit float, not rounded)";
+    match R::ROUNDED {
+        [] => format!("No column is rounded: {exact}."),
+        columns => format!(
+            "{} rounded to {DECIMALS} decimals (half away from zero); {exact}.",
+            columns.join(", ")
+        ),
+    }
 }
 
 /// What a document says before its rows: Markdown shows the title and notes, JSON lines
@@ -108,6 +124,9 @@ pub struct Meta {
     /// program's version and the checksum of the table read
     /// ([`crate::tables::provenance`]); empty when not known.
     pub source: String,
+    /// The box of each bit of the column `filled`: bit `i` is set when box `filled_bits[i]`
+    /// is filled (the rules' card order); empty when not known.
+    pub filled_bits: Vec<String>,
 }
 
 impl Meta {
@@ -126,6 +145,9 @@ impl Meta {
             notes,
             source: serde_json::to_string(&stamped(&source, Some(table)))
                 .expect("a source serializes"),
+            filled_bits: (table.rules().boxes().iter())
+                .map(|b| b.name().to_string())
+                .collect(),
         }
     }
 }
@@ -270,6 +292,7 @@ fn rules_title(rules: &Rules) -> String {
 }
 
 const VISIT_NOTE: &str = "The visit probability is the chance that a game played by optimal play from an empty card starts a turn in the state: those of the states with the same number of filled boxes add up to 1, so a figure weighted by it counts games, not states.";
+const FACED_NOTE: &str = "The faced probability is the chance that a game played by optimal play from an empty card faces the decision: the state's visit probability times the chance that the turn shows these dice with these rolls left (a stop holds its dice through the rolls left, where it fills the same box), so the decisions of a state with one number of rolls left add up to its visit probability.";
 const TIE_NOTE: &str = "Ties (options within 1e-9 points) follow the convention of the published figures: among equal keeps the one with the fewest dice (then the lowest faces), among equal boxes the one first on the card.";
 const ACTION_NOTE: &str = "A keep is written as the kept faces (`33` = keep both threes and re-roll the rest), `-` means re-roll all five dice, a box name means score that box now (with rolls left: stop rolling). The gap is how many points the best option is worth more than the runner-up.";
 

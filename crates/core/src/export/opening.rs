@@ -62,6 +62,7 @@ impl Row for OpeningRow {
         "else",
         "gap",
     ];
+    const ROUNDED: &'static [&'static str] = &["expected", "gap_2", "gap_1"];
 }
 
 /// The pattern of a roll. Every roll has exactly one: a run of four or five faces wins over

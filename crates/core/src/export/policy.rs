@@ -8,8 +8,8 @@ use std::io::{self, Write};
 use rayon::prelude::*;
 
 use super::{
-    ACTION_NOTE, DecisionRow, Filter, Format, Meta, TIE_NOTE, VISIT_NOTE, exporter, gap_note,
-    rules_title, state_rows,
+    ACTION_NOTE, DecisionRow, FACED_NOTE, Filter, Format, Meta, TIE_NOTE, VISIT_NOTE, exporter,
+    gap_note, rules_title, state_rows,
 };
 use crate::game::rules::Rules;
 use crate::game::state::{State, reachable_states};
@@ -27,7 +27,7 @@ const POLICY_WINDOW: usize = 64;
 /// parallel by chunks and written in order, so the output is the same at any thread count;
 /// only a window of chunks is held in memory at a time. `visit(state)` is the chance that
 /// optimal play reaches a state (the statistics' `visit_probabilities`), written beside each
-/// of its decisions. `progress(done, total)` is called with states done. Returns the number
+/// of its decisions with the chance of facing the decision. `progress(done, total)` is called with states done. Returns the number
 /// of rows.
 pub fn write_policy(
     table: &StrategyTable,
@@ -48,6 +48,7 @@ pub fn write_policy(
         ACTION_NOTE.to_string(),
         TIE_NOTE.to_string(),
         VISIT_NOTE.to_string(),
+        FACED_NOTE.to_string(),
     ];
     notes.extend(gap_note(filter));
     exporter.begin(
@@ -74,11 +75,7 @@ pub fn write_policy(
                 let mut count = 0;
                 for s in chunk {
                     rows.clear();
-                    state_rows(table, s, 0.0, filter, &mut rows);
-                    let p = Some(visit(s));
-                    for row in &mut rows {
-                        row.visit_probability = p;
-                    }
+                    state_rows(table, s, 0.0, Some(visit(s)), filter, &mut rows);
                     if format == Format::Markdown && !rows.is_empty() {
                         exporter.table(Some(&describe_state(rules, s)), &mut bytes);
                     }

@@ -46,6 +46,7 @@ impl Row for StateRow {
         "expected remaining",
         "visit probability",
     ];
+    const ROUNDED: &'static [&'static str] = &["expected_remaining"];
 }
 
 /// Writes the value of every reachable turn-start state (scope `--all-states`), with the

@@ -82,6 +82,7 @@ impl Row for TargetDecisionRow {
         "runner-up",
         "gap",
     ];
+    const ROUNDED: &'static [&'static str] = &["expected"];
 }
 
 /// The best option of one target decision and the runner-up: (choice, chance, expected

@@ -600,6 +600,15 @@ pub trait Roll {
     }
 }
 
+/// The version of the dice generators ([`DiceRng`], [`GameDice`] and their throws): a seed
+/// gives the same dice from every build with the same version, and every result that rolls
+/// dice from a seed states it beside the program's version and commit
+/// ([`crate::tables::provenance`]). Bump it with any change that moves a seed's dice.
+/// 1: the dice before 2026-12-03; 2: each simulated game its own SplitMix64 stream
+/// ([`GameDice`], commit 5bae67d); 3: a throw's fresh dice drawn at once from one output
+/// (commit 8697332), the dice since.
+pub const DICE_GENERATOR: u32 = 3;
+
 /// One die from a 32-bit word by rejection sampling, so the result does not depend on any
 /// library's range algorithm; `None` for a word to reject. 4_294_967_292 = 6 * 715_827_882 is
 /// the largest multiple of 6 not above 2^32.

@@ -35,6 +35,7 @@ use crate::policy::two_player::NextPlies;
 use crate::policy::win::{opponent_scores, opponents_at_table};
 use crate::policy::{Answer, MAX_TARGET, Needs, Policy};
 use crate::solve::simd::Simd;
+use crate::tables::provenance::Provenance;
 use crate::tables::set::{LoadError, TableSet};
 use crate::text::{excerpt, plural, probability};
 
@@ -183,6 +184,7 @@ pub fn header(options: &PlayOptions) -> Header {
         coach_target: options.coach_target,
         coach_win: options.coach_win,
         started: now_utc().0,
+        provenance: Some(Provenance::of(None)),
     }
 }
 

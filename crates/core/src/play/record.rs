@@ -18,18 +18,22 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::rules::RuleSet;
 use crate::policy::Policy;
+use crate::tables::provenance::Provenance;
 
 /// Version of the record format, written in every header and checked when reading. Format 2
 /// added the target of a bot playing for a target score (`target` of a seat) and the
 /// coach's target (`coach_target` of the header); format 3 the bots that play to win
 /// (`policy` of a seat) and the coach for winning (`coach_win` of the header); format 4 the
-/// bot that plays the exact game of two (`"policy": "two-player"`).
-pub const RECORD_FORMAT: u32 = 4;
+/// bot that plays the exact game of two (`"policy": "two-player"`); format 5 the program that
+/// wrote the record (`provenance` of the header: its version, commit and dice generator,
+/// which with the seed say which dice a seeded game rolled).
+pub const RECORD_FORMAT: u32 = 5;
 
-/// The record formats this program reads: a format-3 record is a format-4 record without a
-/// two-player bot, a format-2 record one without win bots or a coach for winning either, a
-/// format-1 record one without targets either.
-pub const RECORD_FORMATS: [u32; 4] = [1, 2, 3, 4];
+/// The record formats this program reads: a format-4 record is a format-5 record without its
+/// provenance, a format-3 record one without a two-player bot either, a format-2 record one
+/// without win bots or a coach for winning either, a format-1 record one without targets
+/// either.
+pub const RECORD_FORMATS: [u32; 5] = [1, 2, 3, 4, 5];
 
 /// How a bot plays to win against the other players at the table (format 3): the policies
 /// `win` and `win-exact` of `yahtzee simulate --match`, against the others' current cards.
@@ -153,6 +157,10 @@ pub struct Header {
     pub coach_win: bool,
     /// When the game started, UTC, `YYYY-MM-DDTHH:MM:SSZ`.
     pub started: String,
+    /// The program that wrote the record: its version, commit and dice generator (format 5;
+    /// absent before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<Provenance>,
 }
 
 /// A player's final total.

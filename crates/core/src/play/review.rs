@@ -82,7 +82,7 @@ pub enum RecordError {
     /// A record format this program does not read. Fix: review it with the program that
     /// wrote it.
     #[error(
-        "line {line}: record format {got} is not supported: this program reads formats 1, 2, 3 and 4"
+        "line {line}: record format {got} is not supported: this program reads formats 1, 2, 3, 4 and 5"
     )]
     Format {
         /// The line.

@@ -110,23 +110,7 @@ pub(crate) fn outcome_chances_from<const N: usize>(
                 }
             }
         }
-        // Throw the dice not kept one at a time: the mass of each multiset of fewer than
-        // all the dice goes, a sixth to each face, to the multiset one die larger. Multisets are
-        // ordered by size, so one forward sweep finishes every keep: 1,260 additions whatever
-        // the keeps, against up to 252 multiply-adds per keep with the outcome probabilities.
-        for i in 0..first_roll {
-            let m = mass[i];
-            if m.iter().all(|&x| x == 0.0) {
-                continue;
-            }
-            let sixth = m.map(|x| x / FACES as f64);
-            for &child in &lattice.add[i] {
-                let c = &mut mass[usize::from(child)];
-                for l in 0..N {
-                    c[l] += sixth[l];
-                }
-            }
-        }
+        throw_kept(lattice, first_roll, mass);
         p.copy_from_slice(&mass[first_roll..]);
     }
     let mut chances = vec![[0.0f64; N]; outcomes];
@@ -141,6 +125,74 @@ pub(crate) fn outcome_chances_from<const N: usize>(
             }
         }
     }
+    chances
+}
+
+/// Throws the dice not kept: `mass[i]` is each lane's chance of keeping the multiset `i`
+/// (of fewer than all the dice); afterwards the rolls (`first_roll..`) hold the chances of
+/// the rolls those keeps become, added to what they held. One die at a time: the mass of each
+/// multiset of fewer than all the dice goes, a sixth to each face, to the multiset one die
+/// larger. Multisets are ordered by size, so one forward sweep finishes every keep: 1,260
+/// additions whatever the keeps, against up to 252 multiply-adds per keep with the outcome
+/// probabilities.
+#[inline(always)]
+fn throw_kept<const N: usize>(lattice: &Lattice, first_roll: usize, mass: &mut [[f64; N]]) {
+    for i in 0..first_roll {
+        let m = mass[i];
+        if m.iter().all(|&x| x == 0.0) {
+            continue;
+        }
+        let sixth = m.map(|x| x / FACES as f64);
+        for &child in &lattice.add[i] {
+            let c = &mut mass[usize::from(child)];
+            for l in 0..N {
+                c[l] += sixth[l];
+            }
+        }
+    }
+}
+
+/// The chance of facing each roll at each number of rolls left in a turn of a game of
+/// `space`'s dice and `rolls_a_turn` rolls a turn, under the policy `keep(rolls_left, roll)`
+/// (by roll offset, asked for `rolls_left` from `rolls_a_turn - 1` down to 1, for every roll
+/// the turn reaches). `chances[rolls_left][r]` for `rolls_left` in `0..rolls_a_turn`; each
+/// row adds up to 1, to rounding.
+///
+/// A stop (keeping all the dice) counts as holding them through the rolls left: the roll
+/// is faced again with fewer rolls left, where the policy fills the same box (a stop's value
+/// is its best box's at any number of rolls left, and every other keep is worth no more with
+/// fewer rolls left). So the decisions of one number of rolls left are the turn's ways of
+/// reaching that point, and their chances add up to the chance of the turn.
+pub(crate) fn roll_chances(
+    space: DiceSpace,
+    rolls_a_turn: u8,
+    mut keep: impl FnMut(u8, usize) -> Kept,
+) -> Vec<Vec<f64>> {
+    let lattice = Lattice::get();
+    let (first_roll, rolls) = (space.first_roll(), space.rolls());
+    let throws = f64::from(space.throws());
+    let mut chances = vec![Vec::new(); usize::from(rolls_a_turn)];
+    let mut p: Vec<f64> = (0..rolls)
+        .map(|r| f64::from(lattice.ways[first_roll + r]) / throws)
+        .collect();
+    let mut mass = vec![[0.0f64; 1]; space.multisets()];
+    for rolls_left in (1..rolls_a_turn).rev() {
+        mass.fill([0.0]);
+        for (r, &q) in p.iter().enumerate() {
+            if q == 0.0 {
+                continue;
+            }
+            let to = match keep(rolls_left, r) {
+                Kept::Stop => first_roll + r,
+                Kept::Keep(i) => usize::from(i),
+            };
+            mass[to][0] += q;
+        }
+        throw_kept(lattice, first_roll, &mut mass);
+        let next = mass[first_roll..].iter().map(|m| m[0]).collect();
+        chances[usize::from(rolls_left)] = std::mem::replace(&mut p, next);
+    }
+    chances[0] = p;
     chances
 }
 
@@ -186,6 +238,33 @@ mod tests {
         let lattice = Lattice::get();
         for (c, &q) in spread.iter().zip(&lattice.roll_probability) {
             assert!((c[0] - q).abs() < 1e-15);
+        }
+    }
+
+    /// Facing chances: a stop holds the roll through the turn, a re-roll of everything is
+    /// the opening roll again; each number of rolls left adds up to 1.
+    #[test]
+    fn roll_chances_carry_stops_and_add_up_to_one() {
+        let lattice = Lattice::get();
+        let held = roll_chances(FIVE, 3, |_, _| Kept::Stop);
+        let again = roll_chances(FIVE, 3, |_, _| Kept::Keep(0));
+        for rolls_left in 0..3 {
+            assert_eq!(held[rolls_left], lattice.roll_probability);
+            for (a, &q) in again[rolls_left].iter().zip(&lattice.roll_probability) {
+                assert!((a - q).abs() < 1e-15);
+            }
+        }
+        // Keeping one die of the roll's lowest face: every row still adds up to 1.
+        let low = roll_chances(FIVE, 3, |_, r| {
+            let face = crate::game::dice::Dice::from_index(FIVE.first_roll() + r).faces()[0];
+            Kept::Keep(
+                crate::game::dice::Keep::from_faces(&[face])
+                    .unwrap()
+                    .index() as u16,
+            )
+        });
+        for row in &low {
+            assert!((row.iter().sum::<f64>() - 1.0).abs() < 1e-12);
         }
     }
 }
