@@ -518,16 +518,22 @@ pub fn check_rolls_left(rules: &Rules, rolls_left: u32) -> Result<(), AdviceErro
     Ok(())
 }
 
-/// Advises on a position with the table of its rules.
-pub fn advise(table: &StrategyTable, position: &Position) -> Result<Advice, AdviceError> {
-    let rules = *table.rules();
-    if position.card.rules() != rules {
+/// Checks that `position` is of `rules` (the table's) and its dice the game's.
+pub(crate) fn check_position(rules: &Rules, position: &Position) -> Result<(), AdviceError> {
+    if position.card.rules() != *rules {
         return Err(AdviceError::RulesMismatch {
             card: position.card.rules().label(),
             table: rules.label(),
         });
     }
     rules.dice().check(position.dice)?;
+    Ok(())
+}
+
+/// Advises on a position with the table of its rules.
+pub fn advise(table: &StrategyTable, position: &Position) -> Result<Advice, AdviceError> {
+    let rules = *table.rules();
+    check_position(&rules, position)?;
     check_rolls_left(&rules, u32::from(position.rolls_left))?;
     let state = position.card.state();
     let banked = position.card.banked();

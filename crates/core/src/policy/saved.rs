@@ -16,7 +16,7 @@ use crate::game::dice::Dice;
 use crate::game::rules::Rules;
 use crate::game::state::State;
 use crate::game::ties::rank_by_preference;
-use crate::policy::expected::{Action, Advice, AdviceError, Position, ranked};
+use crate::policy::expected::{Action, Advice, AdviceError, Position, check_position, ranked};
 use crate::solve::saved::state_turn;
 use crate::tables::saved::SavedTable;
 
@@ -52,13 +52,7 @@ pub fn check_rerolls_left(
 /// the position's card: [`SavedTable::load_cards`]).
 pub fn advise(table: &SavedTable, position: &Position) -> Result<Advice, AdviceError> {
     let rules = *table.rules();
-    if position.card.rules() != rules {
-        return Err(AdviceError::RulesMismatch {
-            card: position.card.rules().label(),
-            table: rules.label(),
-        });
-    }
-    rules.dice().check(position.dice)?;
+    check_position(&rules, position)?;
     let state = position.card.state();
     let turns_played = state.filled.count_ones() as usize;
     check_rerolls_left(&rules, turns_played, u32::from(position.rolls_left))?;

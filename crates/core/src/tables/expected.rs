@@ -311,13 +311,20 @@ impl StrategyTable {
         rules: &Rules,
         cards: &[BoxMask],
     ) -> Result<StrategyTable, TableError> {
+        let held = StrategyTable::cards_of_turns(rules, cards);
+        StrategyTable::read_file(path, Some(rules), Some(held)).map(|(_, t)| t)
+    }
+
+    /// The cards the turns of the cards `cards` read ([`StrategyTable::cards_of_turn`] of
+    /// each), ascending, each once: what a table read in part for them holds.
+    pub fn cards_of_turns(rules: &Rules, cards: &[BoxMask]) -> Vec<BoxMask> {
         let mut held: Vec<BoxMask> = cards
             .iter()
             .flat_map(|&c| StrategyTable::cards_of_turn(rules, c))
             .collect();
         held.sort_unstable();
         held.dedup();
-        StrategyTable::read_file(path, Some(rules), Some(held)).map(|(_, t)| t)
+        held
     }
 
     /// The table of `rules` from the bytes of a table file, refusing a table of other rules,

@@ -170,12 +170,7 @@ impl SavedTable {
         rules: &Rules,
         cards: &[BoxMask],
     ) -> Result<SavedTable, TableError> {
-        let mut held: Vec<BoxMask> = cards
-            .iter()
-            .flat_map(|&c| StrategyTable::cards_of_turn(rules, c))
-            .collect();
-        held.sort_unstable();
-        held.dedup();
+        let held = StrategyTable::cards_of_turns(rules, cards);
         SavedTable::read(path, rules, Some(&held))
     }
 
