@@ -603,7 +603,7 @@ pub trait Roll {
 /// The version of the dice generators ([`DiceRng`], [`GameDice`] and their throws): a seed
 /// gives the same dice from every build with the same version, and every result that rolls
 /// dice from a seed states it beside the program's version and commit
-/// ([`crate::tables::provenance`]). Bump it with any change that moves a seed's dice.
+/// (`tables/provenance.rs`). Bump it with any change that moves a seed's dice.
 /// 1: the dice before 2026-12-03; 2: each simulated game its own SplitMix64 stream
 /// ([`GameDice`], commit 5bae67d); 3: a throw's fresh dice drawn at once from one output
 /// (commit 8697332), the dice since.
