@@ -560,3 +560,41 @@ fn the_command_line_solves_a_game_of_saved_rolls_and_refuses_the_rest() {
     assert!(left.iter().any(|n| n == "saved.toml"), "{left:?}");
     assert!(left.iter().any(|n| n.ends_with(".table")), "{left:?}");
 }
+
+/// The server's advice under saved rolls is `advise --batch`'s, by the same path: a query with
+/// the rolls saved, posted to `/api/advise` of `serve --rules FILE`, gets the command's line.
+#[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
+fn the_server_advises_under_saved_rolls_as_advise_batch_does() {
+    let dir = temp_dir();
+    let text = format!(
+        "name = \"saved-serve\"\ndice = 5\nrolls = 3\nsaved_rolls = true\njoker = \"forced\"\nfive_of_a_kind_bonus = 100\n{LOWER_FIVE}"
+    );
+    let file = join(dir.path(), "saved.toml");
+    std::fs::write(&file, &text).unwrap();
+    let file = path_str(&file);
+    let lines = [
+        r#"{"card": {"house": 25}, "dice": [1, 1, 2, 2, 3], "saved": 1}"#,
+        r#"{"dice": [6, 6, 6, 6, 2], "rolls_left": 1}"#,
+        r#"{"card": {"house": 25}, "dice": [1, 1, 2, 2, 3], "saved": 1, "rolls_left": 4}"#,
+    ];
+    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let o = run_bytes(
+        dir.path(),
+        &["advise", "--rules", &file, "--batch"],
+        input.as_bytes(),
+    );
+    let want: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
+    assert_eq!(want.len(), lines.len(), "{}", stderr(&o));
+    let server = crate::serve::Served::start_in(dir.path(), &["--rules", &file]);
+    for (line, want) in lines.iter().zip(&want) {
+        let (status, body) = server.post("/api/advise", line);
+        assert_eq!(&body, want, "{line}");
+        let error = want.starts_with(r#"{"error":"#);
+        assert_eq!(status, if error { 400 } else { 200 }, "{line}: {body}");
+    }
+    assert!(want[0].contains(r#""saves":3"#), "{}", want[0]);
+}

@@ -391,9 +391,13 @@ pub fn advise_line(
     cancel: &Cancel,
 ) -> Result<String, ApiError> {
     let tables = server.tables.set(rules);
-    // Every query reads the expected-score table: one that cannot be loaded is the server's
-    // error, not the query's.
-    tables.ev().map_err(super::tables::table_error)?;
+    // Every query reads the expected-score table (under saved rolls, its card's rows of the
+    // table of saved rolls): one that cannot be loaded is the server's error, not the query's.
+    if rules.saved_rolls() {
+        tables.saved_for(&[0]).map_err(super::tables::table_error)?;
+    } else {
+        tables.ev().map_err(super::tables::table_error)?;
+    }
     let answer: Answer = batch::answer(&tables, line, cancel).map_err(batch_error)?;
     serde_json::to_string(&stamped_by(&answer, &tables))
         .map_err(|e| ApiError::internal(e.to_string()))
