@@ -545,11 +545,43 @@ fn the_command_line_solves_a_game_of_saved_rolls_and_refuses_the_rest() {
         args.extend(flags);
         assert_bad_input(&run_bytes(dir.path(), &args, b""), "saved_rolls = true");
     }
-    for command in [&["stats"][..], &["export", "--out", "x.csv"], &["play"]] {
+    for command in [&["export", "--out", "x.csv"][..], &["play"]] {
         let mut args = command.to_vec();
         args.extend(["--rules", &file]);
         assert_bad_input(&run_bytes(dir.path(), &args, b""), "saved_rolls = true");
     }
+    // The exact distribution is refused, naming what its pass would carry and what estimates it.
+    let o = run_bytes(dir.path(), &["stats", "--rules", &file], b"");
+    assert_bad_input(&o, "under saved rolls is not computed");
+    assert!(
+        stderr(&o).contains("yahtzee simulate --rules"),
+        "{}",
+        stderr(&o)
+    );
+    // `verify` reads the table of saved rolls piece by piece and names its expected score.
+    let table_file = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "table"))
+        .unwrap();
+    let json = json_in(
+        dir.path(),
+        &["verify", &path_str(&table_file), "--rules", &file, "--json"],
+    );
+    assert_eq!(json["expected_score"].as_f64(), Some(want), "{json}");
+    // A value changed in place (its piece's checksum no longer holds) is found.
+    let mut bytes = std::fs::read(&table_file).unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 0x10;
+    let bad = join(dir.path(), "bad.table");
+    std::fs::write(&bad, &bytes).unwrap();
+    let o = run_bytes(
+        dir.path(),
+        &["verify", &path_str(&bad), "--rules", &file],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    std::fs::remove_file(&bad).unwrap();
     // Nothing else was written: the rules and the one table.
     let mut left: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()

@@ -26,6 +26,14 @@ pub fn run(args: &StatsArgs) -> Result<()> {
         return run_several(args);
     }
     let rules = args.rules.rules();
+    if rules.saved_rolls() {
+        anyhow::bail!(
+            "the exact distribution of {} under saved rolls is not computed: its pass would carry the rolls saved beside each state and its points ({} states and numbers of rolls saved, each with a histogram of the points banked), which the distribution's pass does not; `yahtzee simulate --rules {}` estimates it from the optimal policy's games",
+            rules.label(),
+            yahtzee_core::text::large_count(yahtzee_core::tables::saved::saved_value_count(&rules)),
+            rules.set.name(),
+        );
+    }
     let paths = super::score_table_paths(&args.tables);
     summary::check(&args.report, &paths.path(&rules, TableKind::ExpectedScore))?;
     if args.target.is_some() {

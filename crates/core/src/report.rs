@@ -280,6 +280,26 @@ pub fn verify_any(path: &Path, rules: Option<&Rules>) -> Result<Verified, TableE
     if head.header.objective == EXPECTED_SCORE {
         return verify(path, rules).map(Verified::ExpectedScore);
     }
+    if head.header.objective == crate::tables::saved::SAVED_EXPECTED_SCORE {
+        let (header, expected_score) = crate::tables::saved::SavedTable::verify(path, rules)?;
+        let rules = match rules {
+            Some(rules) => *rules,
+            None => head
+                .header
+                .rules()
+                .expect("the rules the table was read with"),
+        };
+        return Ok(Verified::ExpectedScore(VerifyReport {
+            path: path.display().to_string(),
+            rules,
+            format_version: FORMAT_VERSION,
+            value_type: header.value_type.clone(),
+            entries: header.entries,
+            checksum: format!("{:08x}", header.checksum),
+            states: header.entries,
+            expected_score,
+        }));
+    }
     let (header, table) = VectorTable::verify(path, rules)?;
     let mut report = TargetReport::of(&table, path)?;
     report.checksum = Some(format!("{:08x}", header.checksum));

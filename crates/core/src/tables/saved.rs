@@ -174,20 +174,32 @@ impl SavedTable {
         SavedTable::read(path, rules, Some(&held))
     }
 
-    /// The table at `path`, every card's rows or those of `cards` (ascending).
-    fn read(
-        path: &Path,
-        rules: &Rules,
-        cards: Option<&[BoxMask]>,
-    ) -> Result<SavedTable, TableError> {
+    /// Checks every piece of the table at `path` (of `rules` when given, else of the rules
+    /// its header names) against the index, and every value a number, reading the file once
+    /// piece by piece (a table of gigabytes in a few megabytes of memory): what `yahtzee
+    /// verify` does. Returns its header and the expected score from the start.
+    pub fn verify(path: &Path, rules: Option<&Rules>) -> Result<(TableHeader, f64), TableError> {
+        let (file, rules) = SavedTable::open(path, rules)?;
+        let count = file.head.header.entries;
+        let index = read_index(&file, count)?;
+        let mut pieces = Pieces::new(&file, &index, count);
+        for k in 0..count {
+            pieces.value(k)?;
+        }
+        let start = SavedTable::read(path, &rules, Some(&[0]))?;
+        let score = start.expected_score().expect("the empty card is held");
+        Ok((file.head.header.clone(), score))
+    }
+
+    /// The table file at `path`, its header checked: the objective, the length, the rules
+    /// (`rules` when given, else those it names), the count of values.
+    fn open(path: &Path, rules: Option<&Rules>) -> Result<(TableFile, Rules), TableError> {
         let file = TableFile::open(path)?;
         let head = &file.head;
         head.check_kind(SAVED_EXPECTED_SCORE, VALUE_TYPE)?;
         head.check_length(file.len, 0)?;
-        head.check_rules(rules)?;
-        let rows = rows_by_depth(rules);
-        let counts = depth_counts(rules, &rows);
-        let count: u64 = counts.iter().sum();
+        let rules = head.rules_or_named(rules)?;
+        let count = saved_value_count(&rules);
         let header = &head.header;
         if header.entries != count || Some(header.body_bytes) != body_bytes(count) {
             return Err(head.origin.corrupt(format!(
@@ -202,6 +214,20 @@ impl SavedTable {
                 .origin
                 .corrupt("a count of values other than the header's"));
         }
+        Ok((file, rules))
+    }
+
+    /// The table at `path`, every card's rows or those of `cards` (ascending).
+    fn read(
+        path: &Path,
+        rules: &Rules,
+        cards: Option<&[BoxMask]>,
+    ) -> Result<SavedTable, TableError> {
+        let (file, _) = SavedTable::open(path, Some(rules))?;
+        let rows = rows_by_depth(rules);
+        let counts = depth_counts(rules, &rows);
+        let count: u64 = counts.iter().sum();
+        let header = &file.head.header;
         let index = read_index(&file, count)?;
         let layout = Layout::of(rules);
         let by_depth = cards_by_depth(rules);
