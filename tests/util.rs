@@ -202,6 +202,31 @@ pub fn run_bytes(dir: &Path, args: &[&str], input: &[u8]) -> Output {
     out
 }
 
+/// The review of the game record `record` as JSON (`yahtzee review RECORD --json ARGS`), with
+/// the table of `set` and `order`; the review must succeed.
+pub fn review_json(
+    set: &'static RuleSet,
+    order: Order,
+    record: &Path,
+    args: &[&str],
+) -> serde_json::Value {
+    let record = path_str(record);
+    let mut all = vec!["review", &record, "--json"];
+    all.extend_from_slice(args);
+    let o = run(set, order, &all);
+    assert!(o.status.success(), "{all:?}: {}", stderr(&o));
+    serde_json::from_str(&stdout(&o)).expect("review prints JSON")
+}
+
+/// The events of the game record `record`: one JSON value a line.
+pub fn record_events(record: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(record)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 /// The one JSON object the binary prints for `args` in `dir` (the command must succeed).
 pub fn json_in(dir: &Path, args: &[&str]) -> serde_json::Value {
     let o = run_bytes(dir, args, b"");
