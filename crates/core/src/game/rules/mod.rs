@@ -1399,6 +1399,25 @@ mod tests {
         rules.score(idx(rules, name), &d(dice), filled)
     }
 
+    /// Asserts each case of `cases` under `rules` with the boxes `filled` filled: a case is a
+    /// box and what it scores with some dice, as `box dice=points dice=points ..`. A failure
+    /// names the case.
+    fn assert_scores(rules: &Rules, filled: BoxMask, cases: &[&str]) {
+        for case in cases {
+            let mut words = case.split_whitespace();
+            let name = words.next().unwrap();
+            for pair in words {
+                let (dice, want) = pair.split_once('=').unwrap();
+                assert_eq!(
+                    score(rules, name, dice, filled),
+                    want.parse::<u32>().unwrap(),
+                    "{rules}: {name} of {dice}, boxes filled: [{}]",
+                    rules.names_of(filled)
+                );
+            }
+        }
+    }
+
     const YAHTZEES: [&RuleSet; 3] = [
         RuleSet::YAHTZEE,
         RuleSet::YAHTZEE_FREE_JOKER,
@@ -1471,41 +1490,33 @@ mod tests {
     #[test]
     fn upper_boxes_score_the_matching_dice() {
         for &set in RuleSet::all() {
-            let r = Rules::new(set);
-            assert_eq!(score(&r, "ones", "11235", 0), 2);
-            assert_eq!(score(&r, "twos", "12225", 0), 6);
-            assert_eq!(score(&r, "threes", "33336", 0), 12);
-            assert_eq!(score(&r, "fours", "12356", 0), 0);
-            assert_eq!(score(&r, "fives", "55555", 0), 25);
-            assert_eq!(score(&r, "sixes", "16666", 0), 24);
+            let cases = [
+                "ones 11235=2",
+                "twos 12225=6",
+                "threes 33336=12",
+                "fours 12356=0",
+                "fives 55555=25",
+                "sixes 16666=24",
+            ];
+            assert_scores(&Rules::new(set), 0, &cases);
         }
     }
 
     #[test]
     fn yahtzee_lower_boxes_score_by_their_conditions() {
         for set in YAHTZEES {
-            let r = Rules::new(set);
-            assert_eq!(score(&r, "three-of-a-kind", "33345", 0), 18);
-            assert_eq!(score(&r, "three-of-a-kind", "33445", 0), 0);
-            assert_eq!(score(&r, "four-of-a-kind", "44441", 0), 17);
-            assert_eq!(score(&r, "four-of-a-kind", "44411", 0), 0);
-            assert_eq!(score(&r, "full-house", "22333", 0), 25);
-            assert_eq!(score(&r, "full-house", "22334", 0), 0);
-            assert_eq!(score(&r, "small-straight", "12346", 0), 30);
-            assert_eq!(score(&r, "small-straight", "23345", 0), 30);
-            assert_eq!(score(&r, "small-straight", "34566", 0), 30);
-            assert_eq!(score(&r, "small-straight", "12356", 0), 0);
-            assert_eq!(score(&r, "large-straight", "12345", 0), 40);
-            assert_eq!(score(&r, "large-straight", "23456", 0), 40);
-            assert_eq!(score(&r, "large-straight", "12346", 0), 0);
-            assert_eq!(score(&r, "yahtzee", "66666", 0), 50);
-            assert_eq!(score(&r, "yahtzee", "66665", 0), 0);
-            assert_eq!(score(&r, "chance", "12356", 0), 17);
-            // Five of a kind with the Yahtzee box open is not a Full House, and counts for
-            // three and four of a kind.
-            assert_eq!(score(&r, "full-house", "33333", 0), 0);
-            assert_eq!(score(&r, "three-of-a-kind", "33333", 0), 15);
-            assert_eq!(score(&r, "four-of-a-kind", "33333", 0), 15);
+            let cases = [
+                "three-of-a-kind 33345=18 33445=0 33333=15",
+                "four-of-a-kind 44441=17 44411=0 33333=15",
+                // Five of a kind with the Yahtzee box open is not a Full House, and counts
+                // for three and four of a kind.
+                "full-house 22333=25 22334=0 33333=0",
+                "small-straight 12346=30 23345=30 34566=30 12356=0",
+                "large-straight 12345=40 23456=40 12346=0",
+                "yahtzee 66666=50 66665=0",
+                "chance 12356=17",
+            ];
+            assert_scores(&Rules::new(set), 0, &cases);
         }
     }
 
@@ -1513,25 +1524,19 @@ mod tests {
     fn yacht_boxes_score_by_their_conditions() {
         let r = Rules::new(RuleSet::YACHT);
         assert_eq!(r.box_count(), 12);
-        assert_eq!(score(&r, "full-house", "22333", 0), 13);
-        assert_eq!(score(&r, "full-house", "66655", 0), 28);
-        assert_eq!(score(&r, "full-house", "33333", 0), 0);
-        assert_eq!(score(&r, "full-house", "22334", 0), 0);
-        assert_eq!(score(&r, "four-of-a-kind", "44441", 0), 17);
-        assert_eq!(score(&r, "four-of-a-kind", "44444", 0), 20);
-        assert_eq!(score(&r, "four-of-a-kind", "44411", 0), 0);
-        assert_eq!(score(&r, "little-straight", "12345", 0), 30);
-        assert_eq!(score(&r, "little-straight", "23456", 0), 0);
-        assert_eq!(score(&r, "big-straight", "23456", 0), 30);
-        assert_eq!(score(&r, "big-straight", "12345", 0), 0);
-        assert_eq!(score(&r, "big-straight", "12346", 0), 0);
-        assert_eq!(score(&r, "choice", "12356", 0), 17);
-        assert_eq!(score(&r, "yacht", "22222", 0), 50);
-        assert_eq!(score(&r, "yacht", "22221", 0), 0);
+        let cases = [
+            "full-house 22333=13 66655=28 33333=0 22334=0",
+            "four-of-a-kind 44441=17 44444=20 44411=0",
+            "little-straight 12345=30 23456=0",
+            "big-straight 23456=30 12345=0 12346=0",
+            "choice 12356=17",
+            "yacht 22222=50 22221=0",
+        ];
+        assert_scores(&r, 0, &cases);
         // No Joker in Yacht, even with the Yacht box filled.
         let filled = bit(&r, "yacht");
-        assert_eq!(score(&r, "full-house", "22222", filled), 0);
-        assert_eq!(score(&r, "little-straight", "22222", filled), 0);
+        let cases = ["full-house 22222=0", "little-straight 22222=0"];
+        assert_scores(&r, filled, &cases);
         assert_eq!(r.legal_boxes(filled, &d("22222")), r.full_mask() & !filled);
         assert!(!r.has_upper_bonus() && !r.has_yahtzee_bonus());
     }
@@ -1540,50 +1545,22 @@ mod tests {
     fn yatzy_boxes_score_by_their_conditions() {
         let r = Rules::new(RuleSet::YATZY);
         assert_eq!(r.box_count(), 15);
-        assert_eq!(score(&r, "one-pair", "11356", 0), 2);
-        assert_eq!(score(&r, "one-pair", "33556", 0), 10, "the highest pair");
-        assert_eq!(score(&r, "one-pair", "12345", 0), 0);
-        assert_eq!(
-            score(&r, "one-pair", "66666", 0),
-            12,
-            "five of a kind is a pair"
-        );
-        assert_eq!(score(&r, "two-pairs", "33556", 0), 16);
-        assert_eq!(
-            score(&r, "two-pairs", "22333", 0),
-            10,
-            "a full house holds two pairs"
-        );
-        assert_eq!(
-            score(&r, "two-pairs", "44441", 0),
-            0,
-            "four of a kind is one face"
-        );
-        assert_eq!(score(&r, "two-pairs", "55555", 0), 0);
-        assert_eq!(
-            score(&r, "three-of-a-kind", "33345", 0),
-            9,
-            "the three matching dice"
-        );
-        assert_eq!(score(&r, "three-of-a-kind", "66666", 0), 18);
-        assert_eq!(score(&r, "three-of-a-kind", "33445", 0), 0);
-        assert_eq!(score(&r, "four-of-a-kind", "44441", 0), 16);
-        assert_eq!(score(&r, "four-of-a-kind", "22222", 0), 8);
-        assert_eq!(score(&r, "four-of-a-kind", "44411", 0), 0);
-        assert_eq!(score(&r, "small-straight", "12345", 0), 15);
-        assert_eq!(
-            score(&r, "small-straight", "12346", 0),
-            0,
-            "exactly 1-2-3-4-5"
-        );
-        assert_eq!(score(&r, "small-straight", "23456", 0), 0);
-        assert_eq!(score(&r, "large-straight", "23456", 0), 20);
-        assert_eq!(score(&r, "large-straight", "12345", 0), 0);
-        assert_eq!(score(&r, "full-house", "22333", 0), 13);
-        assert_eq!(score(&r, "full-house", "33333", 0), 0);
-        assert_eq!(score(&r, "chance", "12356", 0), 17);
-        assert_eq!(score(&r, "yatzy", "44444", 0), 50);
-        assert_eq!(score(&r, "yatzy", "44441", 0), 0);
+        let cases = [
+            // The highest pair counts; five of a kind is a pair.
+            "one-pair 11356=2 33556=10 12345=0 66666=12",
+            // A full house holds two pairs; four of a kind is one face.
+            "two-pairs 33556=16 22333=10 44441=0 55555=0",
+            // The three matching dice count.
+            "three-of-a-kind 33345=9 66666=18 33445=0",
+            "four-of-a-kind 44441=16 22222=8 44411=0",
+            // Exactly 1-2-3-4-5.
+            "small-straight 12345=15 12346=0 23456=0",
+            "large-straight 23456=20 12345=0",
+            "full-house 22333=13 33333=0",
+            "chance 12356=17",
+            "yatzy 44444=50 44441=0",
+        ];
+        assert_scores(&r, 0, &cases);
         // No Joker and no Yatzy bonus; the upper bonus is 50.
         let filled = bit(&r, "yatzy");
         assert!(!r.is_joker(filled, &d("22222")));
@@ -1613,12 +1590,15 @@ mod tests {
         let legal = r.legal_boxes(filled, &d("44444"));
         let lower_open = r.full_mask() & !UPPER_MASK & !filled;
         assert_eq!(legal, lower_open, "any open lower box, no upper box");
-        assert_eq!(score(&r, "full-house", "44444", filled), 25);
-        assert_eq!(score(&r, "small-straight", "44444", filled), 30);
-        assert_eq!(score(&r, "large-straight", "44444", filled), 40);
-        assert_eq!(score(&r, "three-of-a-kind", "44444", filled), 20);
-        assert_eq!(score(&r, "four-of-a-kind", "44444", filled), 20);
-        assert_eq!(score(&r, "chance", "44444", filled), 20);
+        let cases = [
+            "full-house 44444=25",
+            "small-straight 44444=30",
+            "large-straight 44444=40",
+            "three-of-a-kind 44444=20",
+            "four-of-a-kind 44444=20",
+            "chance 44444=20",
+        ];
+        assert_scores(&r, filled, &cases);
     }
 
     #[test]
@@ -1654,16 +1634,22 @@ mod tests {
         let y = bit(&r, "yahtzee");
         // Upper box of the face open: any open box, straights and full house score 0.
         assert_eq!(r.legal_boxes(y, &d("44444")), r.full_mask() & !y);
-        assert_eq!(score(&r, "full-house", "44444", y), 0);
-        assert_eq!(score(&r, "large-straight", "44444", y), 0);
-        assert_eq!(score(&r, "chance", "44444", y), 20);
-        assert_eq!(score(&r, "fours", "44444", y), 20);
+        let cases = [
+            "full-house 44444=0",
+            "large-straight 44444=0",
+            "chance 44444=20",
+            "fours 44444=20",
+        ];
+        assert_scores(&r, y, &cases);
         // Upper box of the face filled: fixed values.
         let f = y | bit(&r, "fours");
-        assert_eq!(score(&r, "full-house", "44444", f), 25);
-        assert_eq!(score(&r, "small-straight", "44444", f), 30);
-        assert_eq!(score(&r, "large-straight", "44444", f), 40);
-        assert_eq!(score(&r, "ones", "44444", f), 0);
+        let cases = [
+            "full-house 44444=25",
+            "small-straight 44444=30",
+            "large-straight 44444=40",
+            "ones 44444=0",
+        ];
+        assert_scores(&r, f, &cases);
         assert_eq!(r.legal_boxes(f, &d("44444")), r.full_mask() & !f);
         // Everything but the upper section filled: any open upper box, scoring normally.
         let g = (r.full_mask() & !UPPER_MASK) | bit(&r, "fours");
