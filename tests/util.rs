@@ -202,6 +202,43 @@ pub fn run_bytes(dir: &Path, args: &[&str], input: &[u8]) -> Output {
     out
 }
 
+/// The events of a game record's `text`, one JSON value a line, without the header's start
+/// time: the one difference two games of one seed and the same choices may have.
+pub fn events_but_start(text: &str) -> Vec<serde_json::Value> {
+    text.lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v.as_object_mut().unwrap().remove("started");
+            v
+        })
+        .collect()
+}
+
+/// The JSON of `yahtzee stats --rules NAME --json ARGS` for `set` in its default order, with
+/// the shared tables (its table solved first); the command must succeed.
+pub fn stats_json(set: &'static RuleSet, args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["stats", "--rules", set.name(), "--json"];
+    all.extend_from_slice(args);
+    let o = run(set, Order::Any, &all);
+    assert!(o.status.success(), "{all:?}: {}", stderr(&o));
+    serde_json::from_str(&stdout(&o)).expect("stats prints JSON")
+}
+
+/// Asserts that the distribution `pmf` (a JSON list of `[score, chance]`, as the server
+/// answers) is the one of the CSV file `csv` (as `--pmf` writes it): the same scores, the
+/// chances within 1e-15, as serde_json's default float reader may read the server's
+/// shortest round-trip digits one unit in the last place away (the CSV is read exactly).
+pub fn assert_pmf_is_csv(pmf: &serde_json::Value, csv: &Path) {
+    let cli = read_pmf_csv(csv);
+    let served = pmf.as_array().expect("a list of [score, chance]");
+    assert_eq!(served.len(), cli.len(), "{pmf} vs {}", csv.display());
+    for (e, &(t, q)) in served.iter().zip(&cli) {
+        let (s, p) = (e[0].as_u64().unwrap(), e[1].as_f64().unwrap());
+        assert_eq!(s, t);
+        assert!((p - q).abs() <= 1e-15 * q, "score {s}: {p} vs {q}");
+    }
+}
+
 /// The review of the game record `record` as JSON (`yahtzee review RECORD --json ARGS`), with
 /// the table of `set` and `order`; the review must succeed.
 pub fn review_json(

@@ -497,18 +497,9 @@ fn the_page_seats_a_win_bot_that_plays_as_the_terminal_s() {
     let dir = temp_dir();
     let (record, _) = bot_game(dir.path(), "bot:win,bot2", "5");
     let terminal = std::fs::read_to_string(&record).unwrap();
-    let events = |text: &str| -> Vec<Value> {
-        text.lines()
-            .map(|l| {
-                let mut v: Value = serde_json::from_str(l).unwrap();
-                // The start time is the only difference allowed.
-                v.as_object_mut().unwrap().remove("started");
-                v
-            })
-            .collect()
-    };
-    assert_eq!(events(&page), events(&terminal));
-    assert_eq!(events(&page)[0]["seats"][0]["policy"], "win");
+    let events = events_but_start(&page);
+    assert_eq!(events, events_but_start(&terminal));
+    assert_eq!(events[0]["seats"][0]["policy"], "win");
     assert_error(
         &server.post(
             "/api/game?rules=yacht",
