@@ -522,6 +522,67 @@ const FOURS: Category = upper("fours", "Fours", 4, &["4", "4s"]);
 const FIVES: Category = upper("fives", "Fives", 5, &["5", "5s"]);
 const SIXES: Category = upper("sixes", "Sixes", 6, &["6", "6s"]);
 
+/// Three or four of a kind (`count`), scoring `sum`.
+const fn of_a_kind(count: u8, sum: Sum) -> Category {
+    let (name, title, aliases): (&str, &str, &[&str]) = if count == 3 {
+        ("three-of-a-kind", "Three of a kind", &["3k", "3ok", "toak"])
+    } else {
+        ("four-of-a-kind", "Four of a kind", &["4k", "4ok", "foak"])
+    };
+    lower(name, title, aliases, Scoring::OfAKind { count, sum })
+}
+
+/// Full House: `fixed` points, or the sum of the dice when `None`.
+const fn full_house(fixed: Option<u32>) -> Category {
+    let scoring = Scoring::FullHouse {
+        fixed,
+        five_of_a_kind: false,
+    };
+    lower("full-house", "Full House", &["fh", "full"], scoring)
+}
+
+/// A straight of `length` faces starting at one of `starts`, for `points`.
+const fn straight(length: u8, starts: u8, points: u32) -> Scoring {
+    Scoring::Straight {
+        length,
+        starts,
+        points: Some(points),
+    }
+}
+
+/// Small Straight: a run of `length` faces starting at one of `starts`, for `points`.
+const fn small_straight(length: u8, starts: u8, points: u32) -> Category {
+    let scoring = straight(length, starts, points);
+    lower(
+        "small-straight",
+        "Small Straight",
+        &["ss", "sm", "small"],
+        scoring,
+    )
+}
+
+/// Large Straight: five faces in a row starting at one of `starts`, for `points`.
+const fn large_straight(starts: u8, points: u32) -> Category {
+    let scoring = straight(5, starts, points);
+    lower(
+        "large-straight",
+        "Large Straight",
+        &["ls", "lg", "large"],
+        scoring,
+    )
+}
+
+/// The box of five of a kind, for 50.
+const fn five_of_a_kind(
+    name: &'static str,
+    title: &'static str,
+    aliases: &'static [&'static str],
+) -> Category {
+    lower(name, title, aliases, Scoring::FiveOfAKind { points: 50 })
+}
+
+const CHANCE: Category = lower("chance", "Chance", &["c", "ch"], Scoring::Chance);
+
 const YAHTZEE_BOXES: [Category; 13] = [
     ONES,
     TWOS,
@@ -529,60 +590,13 @@ const YAHTZEE_BOXES: [Category; 13] = [
     FOURS,
     FIVES,
     SIXES,
-    lower(
-        "three-of-a-kind",
-        "Three of a kind",
-        &["3k", "3ok", "toak"],
-        Scoring::OfAKind {
-            count: 3,
-            sum: Sum::AllDice,
-        },
-    ),
-    lower(
-        "four-of-a-kind",
-        "Four of a kind",
-        &["4k", "4ok", "foak"],
-        Scoring::OfAKind {
-            count: 4,
-            sum: Sum::AllDice,
-        },
-    ),
-    lower(
-        "full-house",
-        "Full House",
-        &["fh", "full"],
-        Scoring::FullHouse {
-            fixed: Some(25),
-            five_of_a_kind: false,
-        },
-    ),
-    lower(
-        "small-straight",
-        "Small Straight",
-        &["ss", "sm", "small"],
-        Scoring::Straight {
-            length: 4,
-            starts: 0b111,
-            points: Some(30),
-        },
-    ),
-    lower(
-        "large-straight",
-        "Large Straight",
-        &["ls", "lg", "large"],
-        Scoring::Straight {
-            length: 5,
-            starts: 0b11,
-            points: Some(40),
-        },
-    ),
-    lower(
-        "yahtzee",
-        "Yahtzee",
-        &["y", "yz"],
-        Scoring::FiveOfAKind { points: 50 },
-    ),
-    lower("chance", "Chance", &["c", "ch"], Scoring::Chance),
+    of_a_kind(3, Sum::AllDice),
+    of_a_kind(4, Sum::AllDice),
+    full_house(Some(25)),
+    small_straight(4, 0b111, 30),
+    large_straight(0b11, 40),
+    five_of_a_kind("yahtzee", "Yahtzee", &["y", "yz"]),
+    CHANCE,
 ];
 
 const YACHT_BOXES: [Category; 12] = [
@@ -592,51 +606,22 @@ const YACHT_BOXES: [Category; 12] = [
     FOURS,
     FIVES,
     SIXES,
-    lower(
-        "full-house",
-        "Full House",
-        &["fh", "full"],
-        Scoring::FullHouse {
-            fixed: None,
-            five_of_a_kind: false,
-        },
-    ),
-    lower(
-        "four-of-a-kind",
-        "Four of a kind",
-        &["4k", "4ok", "foak"],
-        Scoring::OfAKind {
-            count: 4,
-            sum: Sum::AllDice,
-        },
-    ),
+    full_house(None),
+    of_a_kind(4, Sum::AllDice),
     lower(
         "little-straight",
         "Little Straight",
         &["ls", "little"],
-        Scoring::Straight {
-            length: 5,
-            starts: 0b1,
-            points: Some(30),
-        },
+        straight(5, 0b1, 30),
     ),
     lower(
         "big-straight",
         "Big Straight",
         &["bs", "big"],
-        Scoring::Straight {
-            length: 5,
-            starts: 0b10,
-            points: Some(30),
-        },
+        straight(5, 0b10, 30),
     ),
     lower("choice", "Choice", &["c", "ch", "chance"], Scoring::Chance),
-    lower(
-        "yacht",
-        "Yacht",
-        &["y"],
-        Scoring::FiveOfAKind { points: 50 },
-    ),
+    five_of_a_kind("yacht", "Yacht", &["y"]),
 ];
 
 const YATZY_BOXES: [Category; 15] = [
@@ -653,60 +638,13 @@ const YATZY_BOXES: [Category; 15] = [
         Scoring::OnePair,
     ),
     lower("two-pairs", "Two Pairs", &["2p", "tp"], Scoring::TwoPairs),
-    lower(
-        "three-of-a-kind",
-        "Three of a kind",
-        &["3k", "3ok", "toak"],
-        Scoring::OfAKind {
-            count: 3,
-            sum: Sum::Matching,
-        },
-    ),
-    lower(
-        "four-of-a-kind",
-        "Four of a kind",
-        &["4k", "4ok", "foak"],
-        Scoring::OfAKind {
-            count: 4,
-            sum: Sum::Matching,
-        },
-    ),
-    lower(
-        "small-straight",
-        "Small Straight",
-        &["ss", "sm", "small"],
-        Scoring::Straight {
-            length: 5,
-            starts: 0b1,
-            points: Some(15),
-        },
-    ),
-    lower(
-        "large-straight",
-        "Large Straight",
-        &["ls", "lg", "large"],
-        Scoring::Straight {
-            length: 5,
-            starts: 0b10,
-            points: Some(20),
-        },
-    ),
-    lower(
-        "full-house",
-        "Full House",
-        &["fh", "full"],
-        Scoring::FullHouse {
-            fixed: None,
-            five_of_a_kind: false,
-        },
-    ),
-    lower("chance", "Chance", &["c", "ch"], Scoring::Chance),
-    lower(
-        "yatzy",
-        "Yatzy",
-        &["y", "yz"],
-        Scoring::FiveOfAKind { points: 50 },
-    ),
+    of_a_kind(3, Sum::Matching),
+    of_a_kind(4, Sum::Matching),
+    small_straight(5, 0b1, 15),
+    large_straight(0b10, 20),
+    full_house(None),
+    CHANCE,
+    five_of_a_kind("yatzy", "Yatzy", &["y", "yz"]),
 ];
 
 /// The upper bonus of Yahtzee: 35 for 63 or more.
