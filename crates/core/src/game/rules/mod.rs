@@ -581,15 +581,22 @@ const fn five_of_a_kind(
     lower(name, title, aliases, Scoring::FiveOfAKind { points: 50 })
 }
 
+/// A card of `N` boxes: the six upper boxes, then `lower`.
+const fn card<const L: usize, const N: usize>(lower: [Category; L]) -> [Category; N] {
+    assert!(N == 6 + L, "N is the six upper boxes and the lower ones");
+    let upper = [ONES, TWOS, THREES, FOURS, FIVES, SIXES];
+    let mut boxes = [ONES; N];
+    let mut i = 0;
+    while i < N {
+        boxes[i] = if i < 6 { upper[i] } else { lower[i - 6] };
+        i += 1;
+    }
+    boxes
+}
+
 const CHANCE: Category = lower("chance", "Chance", &["c", "ch"], Scoring::Chance);
 
-const YAHTZEE_BOXES: [Category; 13] = [
-    ONES,
-    TWOS,
-    THREES,
-    FOURS,
-    FIVES,
-    SIXES,
+const YAHTZEE_BOXES: [Category; 13] = card([
     of_a_kind(3, Sum::AllDice),
     of_a_kind(4, Sum::AllDice),
     full_house(Some(25)),
@@ -597,15 +604,9 @@ const YAHTZEE_BOXES: [Category; 13] = [
     large_straight(0b11, 40),
     five_of_a_kind("yahtzee", "Yahtzee", &["y", "yz"]),
     CHANCE,
-];
+]);
 
-const YACHT_BOXES: [Category; 12] = [
-    ONES,
-    TWOS,
-    THREES,
-    FOURS,
-    FIVES,
-    SIXES,
+const YACHT_BOXES: [Category; 12] = card([
     full_house(None),
     of_a_kind(4, Sum::AllDice),
     lower(
@@ -622,15 +623,9 @@ const YACHT_BOXES: [Category; 12] = [
     ),
     lower("choice", "Choice", &["c", "ch", "chance"], Scoring::Chance),
     five_of_a_kind("yacht", "Yacht", &["y"]),
-];
+]);
 
-const YATZY_BOXES: [Category; 15] = [
-    ONES,
-    TWOS,
-    THREES,
-    FOURS,
-    FIVES,
-    SIXES,
+const YATZY_BOXES: [Category; 15] = card([
     lower(
         "one-pair",
         "One Pair",
@@ -645,7 +640,7 @@ const YATZY_BOXES: [Category; 15] = [
     full_house(None),
     CHANCE,
     five_of_a_kind("yatzy", "Yatzy", &["y", "yz"]),
-];
+]);
 
 /// The upper bonus of Yahtzee: 35 for 63 or more.
 const YAHTZEE_UPPER_BONUS: UpperBonus = UpperBonus {
@@ -1440,29 +1435,22 @@ mod tests {
         }
     }
 
+    /// The lower boxes of each rule set score by their conditions, no box filled: a case is
+    /// `box dice=points ..`.
     #[test]
-    fn yahtzee_lower_boxes_score_by_their_conditions() {
-        for set in YAHTZEES {
-            let cases = [
-                "three-of-a-kind 33345=18 33445=0 33333=15",
-                "four-of-a-kind 44441=17 44411=0 33333=15",
-                // Five of a kind with the Yahtzee box open is not a Full House, and counts
-                // for three and four of a kind.
-                "full-house 22333=25 22334=0 33333=0",
-                "small-straight 12346=30 23345=30 34566=30 12356=0",
-                "large-straight 12345=40 23456=40 12346=0",
-                "yahtzee 66666=50 66665=0",
-                "chance 12356=17",
-            ];
-            assert_scores(&Rules::new(set), 0, &cases);
-        }
-    }
-
-    #[test]
-    fn yacht_boxes_score_by_their_conditions() {
-        let r = Rules::new(RuleSet::YACHT);
-        assert_eq!(r.box_count(), 12);
-        let cases = [
+    fn lower_boxes_score_by_their_conditions() {
+        let yahtzee = [
+            "three-of-a-kind 33345=18 33445=0 33333=15",
+            "four-of-a-kind 44441=17 44411=0 33333=15",
+            // Five of a kind with the Yahtzee box open is not a Full House, and counts for
+            // three and four of a kind.
+            "full-house 22333=25 22334=0 33333=0",
+            "small-straight 12346=30 23345=30 34566=30 12356=0",
+            "large-straight 12345=40 23456=40 12346=0",
+            "yahtzee 66666=50 66665=0",
+            "chance 12356=17",
+        ];
+        let yacht = [
             "full-house 22333=13 66655=28 33333=0 22334=0",
             "four-of-a-kind 44441=17 44444=20 44411=0",
             "little-straight 12345=30 23456=0",
@@ -1470,20 +1458,7 @@ mod tests {
             "choice 12356=17",
             "yacht 22222=50 22221=0",
         ];
-        assert_scores(&r, 0, &cases);
-        // No Joker in Yacht, even with the Yacht box filled.
-        let filled = bit(&r, "yacht");
-        let cases = ["full-house 22222=0", "little-straight 22222=0"];
-        assert_scores(&r, filled, &cases);
-        assert_eq!(r.legal_boxes(filled, &d("22222")), r.full_mask() & !filled);
-        assert!(!r.has_upper_bonus() && !r.has_yahtzee_bonus());
-    }
-
-    #[test]
-    fn yatzy_boxes_score_by_their_conditions() {
-        let r = Rules::new(RuleSet::YATZY);
-        assert_eq!(r.box_count(), 15);
-        let cases = [
+        let yatzy = [
             // The highest pair counts; five of a kind is a pair.
             "one-pair 11356=2 33556=10 12345=0 66666=12",
             // A full house holds two pairs; four of a kind is one face.
@@ -1498,12 +1473,43 @@ mod tests {
             "chance 12356=17",
             "yatzy 44444=50 44441=0",
         ];
-        assert_scores(&r, 0, &cases);
-        // No Joker and no Yatzy bonus; the upper bonus is 50.
-        let filled = bit(&r, "yatzy");
-        assert!(!r.is_joker(filled, &d("22222")));
-        assert_eq!(score(&r, "full-house", "22222", filled), 0);
-        assert_eq!(r.legal_boxes(filled, &d("22222")), r.full_mask() & !filled);
+        let sets: [(&[&RuleSet], &[&str]); 3] = [
+            (&YAHTZEES, &yahtzee),
+            (&[RuleSet::YACHT], &yacht),
+            (&[RuleSet::YATZY], &yatzy),
+        ];
+        for (sets, cases) in sets {
+            for &set in sets {
+                assert_scores(&Rules::new(set), 0, cases);
+            }
+        }
+    }
+
+    /// Neither Yacht nor Yatzy has a Joker: five of a kind with its box filled is no Full
+    /// House (nor, in Yacht, a Little Straight), and any open box takes it.
+    #[test]
+    fn yacht_and_yatzy_have_no_joker() {
+        let yacht = ["full-house 22222=0", "little-straight 22222=0"];
+        for (set, five, cases) in [
+            (RuleSet::YACHT, "yacht", &yacht[..]),
+            (RuleSet::YATZY, "yatzy", &["full-house 22222=0"]),
+        ] {
+            let r = Rules::new(set);
+            let filled = bit(&r, five);
+            assert!(!r.is_joker(filled, &d("22222")), "{set}");
+            assert_scores(&r, filled, cases);
+            let open = r.full_mask() & !filled;
+            assert_eq!(r.legal_boxes(filled, &d("22222")), open, "{set}");
+        }
+    }
+
+    #[test]
+    fn yacht_and_yatzy_cards_and_bonuses() {
+        let r = Rules::new(RuleSet::YACHT);
+        assert_eq!(r.box_count(), 12);
+        assert!(!r.has_upper_bonus() && !r.has_yahtzee_bonus());
+        let r = Rules::new(RuleSet::YATZY);
+        assert_eq!(r.box_count(), 15);
         assert_eq!(r.upper_bonus_points(), 50);
         assert!(!r.has_yahtzee_bonus());
         assert_eq!(highest_score(&r), 374, "shared/RULES.md");
