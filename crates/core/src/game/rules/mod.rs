@@ -651,56 +651,28 @@ const YAHTZEE_UPPER_BONUS: UpperBonus = UpperBonus {
 // The compiled rule sets are statics, each at one address (`RuleSet::YAHTZEE` ... refer to
 // them): a reference made by a `const` item would be a copy per use, whose addresses differ
 // between codegen units.
-static YAHTZEE_SET: RuleSet = RuleSet {
-    name: "yahtzee",
-    summary: "Yahtzee, official rules: upper bonus, Yahtzee bonus, forced Joker",
-    boxes: &YAHTZEE_BOXES,
-    upper_bonus: Some(YAHTZEE_UPPER_BONUS),
-    five_of_a_kind_bonus: Some(100),
-    joker: Joker::Forced,
-    file: None,
-    dice: DiceSpace::FIVE,
-    rolls: 3,
-    saved_rolls: false,
-};
+static YAHTZEE_SET: RuleSet = YAHTZEE_RULES;
 
 static YAHTZEE_FREE_JOKER_SET: RuleSet = RuleSet {
     name: "yahtzee-free-joker",
     summary: "Yahtzee with the free Joker of Verhoeff's optimal solitaire player",
-    boxes: &YAHTZEE_BOXES,
-    upper_bonus: Some(YAHTZEE_UPPER_BONUS),
-    five_of_a_kind_bonus: Some(100),
     joker: Joker::Free,
-    file: None,
-    dice: DiceSpace::FIVE,
-    rolls: 3,
-    saved_rolls: false,
+    ..YAHTZEE_RULES
 };
 
 static YAHTZEE_PLAIN_SET: RuleSet = RuleSet {
     name: "yahtzee-plain",
     summary: "Yahtzee without the Yahtzee bonus and without the Joker",
-    boxes: &YAHTZEE_BOXES,
-    upper_bonus: Some(YAHTZEE_UPPER_BONUS),
     five_of_a_kind_bonus: None,
     joker: Joker::None,
-    file: None,
-    dice: DiceSpace::FIVE,
-    rolls: 3,
-    saved_rolls: false,
+    ..YAHTZEE_RULES
 };
 
 static YACHT_SET: RuleSet = RuleSet {
     name: "yacht",
     summary: "Yacht, the older public-domain game: 12 boxes, no bonuses, no Joker",
     boxes: &YACHT_BOXES,
-    upper_bonus: None,
-    five_of_a_kind_bonus: None,
-    joker: Joker::None,
-    file: None,
-    dice: DiceSpace::FIVE,
-    rolls: 3,
-    saved_rolls: false,
+    ..FIVE_DICE
 };
 
 static YATZY_SET: RuleSet = RuleSet {
@@ -711,12 +683,34 @@ static YATZY_SET: RuleSet = RuleSet {
         threshold: 63,
         points: 50,
     }),
+    ..FIVE_DICE
+};
+
+/// What the compiled rule sets share: five dice, three rolls a turn, no rolls saved, no rules
+/// file; and, unless a set says otherwise, no bonus and no Joker. Each set gives its own
+/// name, summary and boxes.
+const FIVE_DICE: RuleSet = RuleSet {
+    name: "",
+    summary: "",
+    boxes: &[],
+    upper_bonus: None,
     five_of_a_kind_bonus: None,
     joker: Joker::None,
     file: None,
     dice: DiceSpace::FIVE,
     rolls: 3,
     saved_rolls: false,
+};
+
+/// Official Yahtzee, which its variants change.
+const YAHTZEE_RULES: RuleSet = RuleSet {
+    name: "yahtzee",
+    summary: "Yahtzee, official rules: upper bonus, Yahtzee bonus, forced Joker",
+    boxes: &YAHTZEE_BOXES,
+    upper_bonus: Some(YAHTZEE_UPPER_BONUS),
+    five_of_a_kind_bonus: Some(100),
+    joker: Joker::Forced,
+    ..FIVE_DICE
 };
 
 impl RuleSet {
