@@ -182,9 +182,13 @@ pub fn run_suggested(dir: &Path, text: &str) -> Output {
 
 /// Runs the binary with `args` and the bytes `input` on stdin (which may be any bytes).
 pub fn run_bytes(dir: &Path, args: &[&str], input: &[u8]) -> Output {
+    fed(yahtzee_in(dir).args(args), input)
+}
+
+/// Runs `command` with the bytes `input` on stdin: its output.
+fn fed(command: &mut Command, input: &[u8]) -> Output {
     use std::io::Write;
-    let mut child = yahtzee_in(dir)
-        .args(args)
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -319,25 +323,7 @@ pub fn assert_means_of_file(dir: &Path, file: &str, want: f64) {
 /// Runs the binary with `args` in the working folder `cwd`, with the shared tables of
 /// [`table_dir`] and `input` (any bytes) on stdin.
 pub fn run_in(cwd: &Path, args: &[&str], input: &[u8]) -> Output {
-    use std::io::Write;
-    let mut child = yahtzee_in(table_dir())
-        .current_dir(cwd)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut stdin = child.stdin.take().expect("stdin is piped");
-    let input = input.to_vec();
-    // Written from a thread: a large input must not block on a full stdout pipe.
-    let writer = std::thread::spawn(move || stdin.write_all(&input));
-    let out = child.wait_with_output().expect("the binary ends");
-    writer
-        .join()
-        .expect("the writer ends")
-        .expect("stdin takes the input");
-    out
+    fed(yahtzee_in(table_dir()).current_dir(cwd).args(args), input)
 }
 
 /// The distribution table of `rules` (the opponents of the win bots), solved once per test
