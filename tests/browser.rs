@@ -21,7 +21,10 @@ use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::tables::set::TableKind;
 
 use crate::serve::Served;
-use crate::util::{run, stderr, stdout, table, temp_dir};
+use crate::util::{
+    assert_pmf_is_csv, events_but_start, review_json, run, stats_json, stderr, stdout, table,
+    temp_dir,
+};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -147,10 +150,7 @@ impl Browser {
         if phone {
             b.viewport(390, 844, true);
         }
-        b.wait("the page", || {
-            (b.js("return document.body.dataset.ready || null").as_str() == Some("true"))
-                .then_some(())
-        });
+        b.wait_ready("the page");
         b
     }
 
@@ -377,10 +377,7 @@ impl Browser {
     fn options_for(&self, query: &Value) -> Vec<Value> {
         let want = query.to_string();
         self.wait(&format!("the options of {want}"), || {
-            let got = self
-                .js("const l = document.querySelector('#options'); return l.dataset.query || null");
-            let got: Value = serde_json::from_str(got.as_str()?).ok()?;
-            (got == *query).then_some(())
+            (self.options_query()? == *query).then_some(())
         });
         self.find_all("#options button.option")
             .iter()
@@ -514,6 +511,17 @@ fn assert_chart_is(shown: &Value, answer: &Value, chance: &str) {
     );
 }
 
+/// The page of a server of the shared tables (those of Yahtzee and Yacht solved first) in a
+/// browser, at a phone's size when `phone`, with a work folder for its screenshots and files.
+fn open_page(phone: bool) -> (Served, tempfile::TempDir, Browser) {
+    table(RuleSet::YAHTZEE, Order::Any);
+    table(RuleSet::YACHT, Order::Any);
+    let server = Served::start(&[]);
+    let work = temp_dir();
+    let b = Browser::open(&server.base, work.path(), phone);
+    (server, work, b)
+}
+
 /// Compares the options shown with the CLI's: same order, same options, same numbers.
 fn assert_same_options(shown: &[Value], cli: &[Value]) {
     assert_eq!(shown.len(), cli.len(), "{shown:?}\n{cli:?}");
@@ -539,11 +547,7 @@ fn assert_same_options(shown: &[Value], cli: &[Value]) {
     ignore = "needs the feature serve (cargo test --release --all-features), Chromium, chromedriver and npm (see build.rs)"
 )]
 fn the_page_plays_as_a_player_would_against_the_command_line() {
-    table(RuleSet::YAHTZEE, Order::Any);
-    table(RuleSet::YACHT, Order::Any);
-    let server = Served::start(&[]);
-    let work = temp_dir();
-    let b = Browser::open(&server.base, work.path(), false);
+    let (server, work, b) = open_page(false);
     let first = json!({"card": {}, "yahtzee_bonus": 0, "dice": [1, 3, 3, 5, 6], "rolls_left": 2});
     let shown = b.options_for(&first);
     assert_same_options(
@@ -595,20 +599,20 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     b.click("#face-picker button[data-face=\"4\"]");
     b.keys("#dice button[data-i=\"3\"]", "4");
     b.click("input[name=\"rolls-left\"][value=\"1\"]");
+    // The options shown for `query` (the card entered above) are those of `advise --json`
+    // for that card, the dice `dice` and `rolls` rolls left: the command line's advice.
+    let options_as_cli = |query: &Value, dice: &str, rolls: &str| {
+        let card = "ones=3,chance=22";
+        let args = ["--card", card, "--dice", dice, "--rolls-left", rolls];
+        let cli = cli_advice(RuleSet::YAHTZEE, &args);
+        assert_same_options(
+            &b.options_for(query),
+            &expected_options(&cli, "expected_final"),
+        );
+        cli
+    };
     let q = json!({"card": {"ones": 3, "chance": 22}, "yahtzee_bonus": 0, "dice": [2, 3, 4, 4, 6], "rolls_left": 1});
-    let shown = b.options_for(&q);
-    let cli = cli_advice(
-        RuleSet::YAHTZEE,
-        &[
-            "--card",
-            "ones=3,chance=22",
-            "--dice",
-            "23446",
-            "--rolls-left",
-            "1",
-        ],
-    );
-    assert_same_options(&shown, &expected_options(&cli, "expected_final"));
+    let cli = options_as_cli(&q, "23446", "1");
 
     // Apply the best keep, enter the re-rolled dice, score the best box (by the keyboard).
     let kept: Vec<u8> = cli["options"][0]["keep"]
@@ -627,19 +631,7 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     b.keys("#dice-text", &format!("{typed}{ENTER}"));
     dice.sort_unstable();
     let q = json!({"card": {"ones": 3, "chance": 22}, "yahtzee_bonus": 0, "dice": kept.iter().copied().chain(std::iter::repeat_n(6, 5 - kept.len())).collect::<Vec<u8>>(), "rolls_left": 0});
-    let shown = b.options_for(&q);
-    let cli = cli_advice(
-        RuleSet::YAHTZEE,
-        &[
-            "--card",
-            "ones=3,chance=22",
-            "--dice",
-            &typed,
-            "--rolls-left",
-            "0",
-        ],
-    );
-    assert_same_options(&shown, &expected_options(&cli, "expected_final"));
+    let cli = options_as_cli(&q, &typed, "0");
     let best = &cli["options"][0];
     let category = best["category"].as_str().unwrap();
     let best_option = b.find("#options button.option[data-rank=\"1\"]");
@@ -673,22 +665,13 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
 
     // The objectives, under Yacht (its target table builds in a second): the change of
     // rules wipes the card, so it asks first.
-    let rules = b.find("#rules option[value=\"yacht\"]");
-    b.cmd("POST", &format!("/element/{rules}/click"), None);
-    let asked = b.cmd("GET", "/alert/text", None);
+    b.pick_rules("yacht");
+    let asked = b.answer_alert(true);
     assert!(
-        asked
-            .as_str()
-            .unwrap()
-            .starts_with("Change the rules to Yacht? The score card (25 points) is cleared"),
+        asked.starts_with("Change the rules to Yacht? The score card (25 points) is cleared"),
         "{asked}"
     );
-    b.cmd("POST", "/alert/accept", Some(json!({})));
-    b.wait("the yacht card", || {
-        b.find_all("#card button.box[data-box=\"choice\"]")
-            .first()
-            .cloned()
-    });
+    b.wait_for_box("choice");
     // The start of a game, before its first roll, playing for 120: the chart, with the
     // progress of its computation shown meanwhile, is the server's answer, which is the
     // distribution of `stats --target 120`.
@@ -711,40 +694,11 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     let answer = server.post_ok("/api/outlook?rules=yacht", &opening);
     assert_chart_is(&shown, &answer, "P(final ≥ 120)");
     let csv = work.path().join("opening.csv");
-    let o = run(
+    let stats = stats_json(
         RuleSet::YACHT,
-        Order::Any,
-        &[
-            "stats",
-            "--rules",
-            "yacht",
-            "--target",
-            "120",
-            "--json",
-            "--pmf",
-            &csv.display().to_string(),
-        ],
+        &["--target", "120", "--pmf", &csv.display().to_string()],
     );
-    assert!(o.status.success(), "{}", stderr(&o));
-    let stats: Value = serde_json::from_str(&stdout(&o)).unwrap();
-    let cli: Vec<Value> = std::fs::read_to_string(&csv)
-        .unwrap()
-        .lines()
-        .skip(1)
-        .map(|l| {
-            let (s, p) = l.split_once(',').unwrap();
-            json!([s.parse::<u64>().unwrap(), p.parse::<f64>().unwrap()])
-        })
-        .collect();
-    // Within 1e-15: serde_json's default float reader may read the server's shortest
-    // round-trip digits one unit in the last place away (the CSV is read exactly).
-    let served = answer["pmf"].as_array().unwrap();
-    assert_eq!(served.len(), cli.len());
-    for (s, c) in served.iter().zip(&cli) {
-        assert_eq!(s[0], c[0]);
-        let (p, q) = (s[1].as_f64().unwrap(), c[1].as_f64().unwrap());
-        assert!((p - q).abs() <= 1e-15 * q, "score {}: {p} vs {q}", s[0]);
-    }
+    assert_pmf_is_csv(&answer["pmf"], &csv);
     let p = shown["p"].as_f64().unwrap();
     let cli_p = stats["p_reach"].as_f64().unwrap();
     assert!((p - cli_p).abs() < 1e-9, "{p} vs the CLI's {cli_p}");
@@ -776,24 +730,25 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     b.clear("#target");
     b.keys("#target", &format!("150{TAB}"));
     b.click("input[name=\"objective\"][value=\"target\"]");
+    // The options shown for an objective (`query`), as the command line's with `flags` (its
+    // figure `value`), the summary starting with `summary`; then the chart that follows, and
+    // the server's answer for it (the distribution of the final score from this position
+    // under the objective's policy).
+    let mut shown_for = |query: &Value, flags: &[&str], value: &str, summary: &str| {
+        let shown = b.options_for(query);
+        let cli = cli_advice(RuleSet::YACHT, &[&card[..], flags].concat());
+        assert_same_options(&shown, &expected_options(&cli, value));
+        let text = b.text("#summary");
+        assert!(text.starts_with(summary), "{text}");
+        let chart = b.outlook_for(query, &mut progress);
+        (chart, server.post_ok("/api/outlook?rules=yacht", query))
+    };
     let mut target = yacht.clone();
     target["target"] = json!(150);
-    let shown = b.options_for(&target);
-    let mut args = card.to_vec();
-    args.extend(["--target", "150"]);
-    assert_same_options(
-        &shown,
-        &expected_options(&cli_advice(RuleSet::YACHT, &args), "p_reach"),
-    );
-    assert!(
-        b.text("#summary")
-            .starts_with("Best chance of a final score of at least 150: ")
-    );
-    // The chart follows: the distribution when playing for 150 from this position.
-    let shown = b.outlook_for(&target, &mut progress);
-    let answer = server.post_ok("/api/outlook?rules=yacht", &target);
+    let summary = "Best chance of a final score of at least 150: ";
+    let (chart, answer) = shown_for(&target, &["--target", "150"], "p_reach", summary);
     assert_eq!(answer["policy"], "target");
-    assert_chart_is(&shown, &answer, "P(final ≥ 150)");
+    assert_chart_is(&chart, &answer, "P(final ≥ 150)");
     // To win against an opponent whose card is typed as the command line takes it.
     b.click("input[name=\"objective\"][value=\"win\"]");
     b.keys(
@@ -806,18 +761,10 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     );
     let mut win = yacht.clone();
     win["opponents"] = json!([{"card": {"ones": 3, "twos": 4}, "yahtzee_bonus": 0}]);
-    let shown = b.options_for(&win);
-    let mut args = card.to_vec();
-    args.extend(["--opponent", "ones=3,twos=4"]);
-    assert_same_options(
-        &shown,
-        &expected_options(&cli_advice(RuleSet::YACHT, &args), "p_win"),
-    );
-    assert!(b.text("#summary").starts_with("Best chance of winning: "));
-    let shown = b.outlook_for(&win, &mut progress);
-    let answer = server.post_ok("/api/outlook?rules=yacht", &win);
+    let opponent = ["--opponent", "ones=3,twos=4"];
+    let (chart, answer) = shown_for(&win, &opponent, "p_win", "Best chance of winning: ");
     assert_eq!(answer["policy"], "win");
-    assert_chart_is(&shown, &answer, "P(win)");
+    assert_chart_is(&chart, &answer, "P(win)");
     b.clear("#opponent-list li input[data-box=\"ones\"]");
     b.keys(
         "#opponent-list li input[data-box=\"ones\"]",
@@ -846,35 +793,16 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     b.resize(1280, 1000);
 
     // A whole game against the bot, with the coach and the hints.
-    b.click("#tab-play");
-    b.clear("#players");
-    b.keys("#players", "you,bot");
-    b.keys("#seed", "11");
-    b.click("#new-game button[type=\"submit\"]");
-    b.wait("the board", || {
-        (b.js("return document.querySelector('#board').dataset.state || null")
-            .as_str()
-            == Some("playing"))
-        .then_some(())
-    });
+    b.new_game("you,bot", "11");
     b.click("#show-hints");
-    let lines = || {
-        b.js("return Number(document.querySelector('#board').dataset.lines)")
-            .as_u64()
-            .unwrap()
-    };
     for step in 0.. {
         assert!(step < 400, "the game does not end");
-        let state = b
-            .js("return document.querySelector('#board').dataset.state")
-            .as_str()
-            .unwrap()
-            .to_string();
+        let state = b.board_state().expect("the board's state");
         if state != "playing" {
             assert_eq!(state, "over");
             break;
         }
-        let before = lines();
+        let before = b.board_lines();
         if step % 5 == 1 && !b.find_all("#game-roll").is_empty() {
             // Keep the first two dice by selecting them, then roll.
             b.click("#game-dice button[data-i=\"0\"]");
@@ -891,7 +819,9 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
             b.wait("the hints", || b.find_all(&css).first().cloned());
             b.click(&css);
         }
-        b.wait("the next position", || (lines() != before).then_some(()));
+        b.wait("the next position", || {
+            (b.board_lines() != before).then_some(())
+        });
     }
     let result = b.text("#game-state");
     assert!(result.contains(" with "), "{result}");
@@ -906,18 +836,10 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     );
 
     // Download the record (the link's address), review it with the CLI and upload it.
-    let href = b.attr_of(&b.find("#download-record"), "href").unwrap();
-    let (status, record) = server.get(href.strip_prefix(&server.base).unwrap_or(&href));
-    assert_eq!(status, 200);
+    let record = b.download_record(&server);
     let path = work.path().join("game.jsonl");
     std::fs::write(&path, &record).unwrap();
-    let o = run(
-        RuleSet::YACHT,
-        Order::Any,
-        &["review", &path.display().to_string(), "--json"],
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
-    let review: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let review = review_json(RuleSet::YACHT, Order::Any, &path, &[]);
     let end: Value = serde_json::from_str(record.lines().last().unwrap()).unwrap();
     for score in end["scores"].as_array().unwrap() {
         let cell = format!(
@@ -957,19 +879,7 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
             .first()
             .cloned()
     });
-    let o = run(
-        RuleSet::YACHT,
-        Order::Any,
-        &[
-            "review",
-            &path.display().to_string(),
-            "--json",
-            "--target",
-            "150",
-        ],
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
-    let priced: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let priced = review_json(RuleSet::YACHT, Order::Any, &path, &["--target", "150"]);
     for p in priced["players"].as_array().unwrap() {
         let row = format!(
             "#review-players tr[data-player=\"{}\"]",
@@ -1031,16 +941,9 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     b.wait("the busy state gone", || {
         (b.js("return document.querySelector('#status').hidden") == true).then_some(())
     });
-    let deadline = Instant::now() + Duration::from_secs(5);
-    loop {
-        let (_, status) = server.get("/api/status");
-        let v: Value = serde_json::from_str(&status).unwrap();
-        if v["long_work"]["admitted"] == 0 {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the review went on: {v}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for_status(&server, 5, "the review", |v| {
+        v["long_work"]["admitted"] == 0
+    });
     let shown = b.attr_of(&b.find("#review-result"), "data-objective");
     let title = b.text("#review-title");
     assert!(
@@ -1068,57 +971,30 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     ignore = "needs the feature serve (cargo test --release --all-features), Chromium, chromedriver and npm (see build.rs)"
 )]
 fn the_page_seats_a_win_bot_that_plays_as_the_terminal_s() {
-    table(RuleSet::YAHTZEE, Order::Any);
-    table(RuleSet::YACHT, Order::Any);
     crate::util::target_table(RuleSet::YACHT, Order::Any);
     crate::util::distribution_table(RuleSet::YACHT, Order::Any);
-    let server = Served::start(&[]);
-    let work = temp_dir();
-    let b = Browser::open(&server.base, work.path(), false);
-    let rules = b.find("#rules option[value=\"yacht\"]");
-    b.cmd("POST", &format!("/element/{rules}/click"), None);
-    b.wait("the yacht card", || {
-        b.find_all("#card button.box[data-box=\"choice\"]")
-            .first()
-            .cloned()
-    });
-    b.click("#tab-play");
-    b.clear("#players");
-    b.keys("#players", "you,bot:win");
-    b.keys("#seed", "8");
-    b.click("#new-game button[type=\"submit\"]");
-    b.wait("the board", || {
-        (b.js("return document.querySelector('#board').dataset.state || null")
-            .as_str()
-            == Some("playing"))
-        .then_some(())
-    });
-    let lines = || {
-        b.js("return Number(document.querySelector('#board').dataset.lines)")
-            .as_u64()
-            .unwrap()
-    };
+    let (server, work, b) = open_page(false);
+    b.pick_rules("yacht");
+    b.wait_for_box("choice");
+    b.new_game("you,bot:win", "8");
     for step in 0.. {
         assert!(step < 40, "the game does not end");
-        if b.js("return document.querySelector('#board').dataset.state")
-            .as_str()
-            != Some("playing")
-        {
+        if b.board_state().as_deref() != Some("playing") {
             break;
         }
-        let before = lines();
+        let before = b.board_lines();
         // The first open box, whatever the dice: a stop and that box.
         b.wait("a box to fill", || {
             b.find_all("#game-cards button.playable").first().cloned()
         });
         b.click("#game-cards button.playable");
-        b.wait("the next position", || (lines() != before).then_some(()));
+        b.wait("the next position", || {
+            (b.board_lines() != before).then_some(())
+        });
     }
     assert!(b.text("#game-state").contains(" with "));
     assert!(b.text("#game-cards").contains("bot (bot)"));
-    let href = b.attr_of(&b.find("#download-record"), "href").unwrap();
-    let (status, page) = server.get(href.strip_prefix(&server.base).unwrap_or(&href));
-    assert_eq!(status, 200);
+    let page = b.download_record(&server);
     // The same game in the terminal: the same seed, `you` filling the boxes in card order.
     let record = work.path().join("terminal.jsonl");
     let boxes = yahtzee_core::game::rules::Rules::new(RuleSet::YACHT)
@@ -1144,18 +1020,10 @@ fn the_page_seats_a_win_bot_that_plays_as_the_terminal_s() {
         &boxes,
     );
     assert!(o.status.success(), "{}", stderr(&o));
-    let events = |text: &str| -> Vec<Value> {
-        text.lines()
-            .map(|l| {
-                let mut v: Value = serde_json::from_str(l).unwrap();
-                v.as_object_mut().unwrap().remove("started");
-                v
-            })
-            .collect()
-    };
     let terminal = std::fs::read_to_string(&record).unwrap();
-    assert_eq!(events(&page), events(&terminal));
-    assert_eq!(events(&page)[0]["seats"][1]["policy"], "win");
+    let events = events_but_start(&page);
+    assert_eq!(events, events_but_start(&terminal));
+    assert_eq!(events[0]["seats"][1]["policy"], "win");
 }
 
 /// The page's `estimate` of a rating's figure: the mean and its 95% interval to `places`
@@ -1209,12 +1077,26 @@ fn install_axe() -> Result<String, String> {
     std::fs::read_to_string(&script).map_err(|e| format!("{}: {e}", script.display()))
 }
 
-/// axe-core's script, for a test of the page on a phone, once Chromium and its driver are
-/// found: either missing fails the test (on a machine without them the tests are ignored,
-/// see build.rs).
-fn browser_and_axe() -> String {
-    browser().unwrap_or_else(|why| panic!("the browser test cannot run: {why}"));
-    axe_script().unwrap_or_else(|why| panic!("axe-core cannot be installed: {why}"))
+/// axe-core's checks of the page, for a test of the page on a phone.
+struct Axe {
+    script: String,
+}
+
+impl Axe {
+    /// axe-core's script, once Chromium and its driver are found: either missing fails the
+    /// test (on a machine without them the tests are ignored, see build.rs).
+    fn new() -> Axe {
+        browser().unwrap_or_else(|why| panic!("the browser test cannot run: {why}"));
+        let script =
+            axe_script().unwrap_or_else(|why| panic!("axe-core cannot be installed: {why}"));
+        Axe { script }
+    }
+
+    /// No violation of axe-core's checks on the page of `b` as it is now (`view`: its name
+    /// in the message).
+    fn check(&self, b: &Browser, view: &str) {
+        b.axe(&self.script, view);
+    }
 }
 
 impl Browser {
@@ -1286,6 +1168,106 @@ impl Browser {
             css.replace('\'', "\\'")
         )) == true
     }
+
+    /// True when nothing of the page is wider than the window (no scrolling sideways).
+    fn fits_width(&self) -> bool {
+        self.js("return document.documentElement.scrollWidth <= window.innerWidth") == true
+    }
+
+    /// Waits until the page is ready (`what`: the wait's words), after a load or a reload.
+    fn wait_ready(&self, what: &str) {
+        self.wait(what, || {
+            (self
+                .js("return document.body.dataset.ready || null")
+                .as_str()
+                == Some("true"))
+            .then_some(())
+        });
+    }
+
+    /// The query the options answer (the list's `data-query`), once there is one.
+    fn options_query(&self) -> Option<Value> {
+        let v = self.js("return document.querySelector('#options').dataset.query || null");
+        serde_json::from_str(v.as_str()?).ok()
+    }
+
+    /// Picks the rules `name` in the menu of rules (a change that would clear the card asks
+    /// first: see [`Browser::answer_alert`]).
+    fn pick_rules(&self, name: &str) {
+        let option = self.find(&format!("#rules option[value=\"{name}\"]"));
+        self.cmd("POST", &format!("/element/{option}/click"), None);
+    }
+
+    /// The text of the alert on the page, once answered: OK when `accept`, else Cancel.
+    fn answer_alert(&self, accept: bool) -> String {
+        let text = self.cmd("GET", "/alert/text", None);
+        let answer = if accept { "accept" } else { "dismiss" };
+        self.cmd("POST", &format!("/alert/{answer}"), Some(json!({})));
+        text.as_str().expect("the alert's text").to_string()
+    }
+
+    /// Waits until the card shows the box `name` (the card of the rules just picked).
+    fn wait_for_box(&self, name: &str) {
+        let css = format!("#card button.box[data-box=\"{name}\"]");
+        self.wait(&format!("the box {name} on the card"), || {
+            self.find_all(&css).first().cloned()
+        });
+    }
+
+    /// A new game on the play view for `players`, with dice from `seed`, once it is playing.
+    fn new_game(&self, players: &str, seed: &str) {
+        self.click("#tab-play");
+        self.clear("#players");
+        self.keys("#players", players);
+        self.keys("#seed", seed);
+        self.start_game();
+    }
+
+    /// Starts the game set on the play view, and waits until its board is playing.
+    fn start_game(&self) {
+        self.click("#new-game button[type=\"submit\"]");
+        self.wait("the board", || {
+            (self.board_state().as_deref() == Some("playing")).then_some(())
+        });
+    }
+
+    /// The state of the game's board (`playing`, `over`), once there is one.
+    fn board_state(&self) -> Option<String> {
+        let v = self.js("return document.querySelector('#board').dataset.state || null");
+        v.as_str().map(str::to_string)
+    }
+
+    /// The lines of the game's record so far, as the board counts them.
+    fn board_lines(&self) -> u64 {
+        self.js("return Number(document.querySelector('#board').dataset.lines)")
+            .as_u64()
+            .unwrap()
+    }
+
+    /// The record of the game on the board, fetched from `server` at its download link.
+    fn download_record(&self, server: &Served) -> String {
+        let href = self
+            .attr_of(&self.find("#download-record"), "href")
+            .unwrap();
+        let (status, record) = server.get(href.strip_prefix(&server.base).unwrap_or(&href));
+        assert_eq!(status, 200, "{record}");
+        record
+    }
+}
+
+/// Polls the server's `/api/status` until `done` holds for it, for `seconds` at most (`what`:
+/// what goes on meanwhile, in the failure).
+fn wait_for_status(server: &Served, seconds: u64, what: &str, done: impl Fn(&Value) -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    loop {
+        let (_, body) = server.get("/api/status");
+        let v: Value = serde_json::from_str(&body).unwrap();
+        if done(&v) {
+            return;
+        }
+        assert!(Instant::now() < deadline, "{what} went on: {v}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
 
 /// What a game on the advisor took, as a player at the table plays it.
@@ -1350,10 +1332,7 @@ fn play_at_the_table(b: &Browser, server: &Served, dice: &mut TestDice, turns: u
             rolls += 1;
             count.digits += open as u32;
             let q = b.wait("the advice of the roll", || {
-                let v = b.js(
-                    "const l = document.querySelector('#options'); return l.dataset.query || null",
-                );
-                let q: Value = serde_json::from_str(v.as_str()?).ok()?;
+                let q = b.options_query()?;
                 (q["rolls_left"] == rolls_left && q["dice"].as_array()?.iter().all(Value::is_u64))
                     .then_some(q)
             });
@@ -1386,15 +1365,9 @@ fn play_at_the_table(b: &Browser, server: &Served, dice: &mut TestDice, turns: u
                      document.querySelector('#options').dataset.query, document.querySelector('#undo').disabled]",
                 );
                 b.go(&base);
-                b.wait("the page again", || {
-                    (b.js("return document.body.dataset.ready || null").as_str() == Some("true"))
-                        .then_some(())
-                });
-                let q2 = q.clone();
+                b.wait_ready("the page again");
                 b.wait("the same position", || {
-                    let v = b.js("return document.querySelector('#options').dataset.query || null");
-                    let got: Value = serde_json::from_str(v.as_str()?).ok()?;
-                    (got == q2).then_some(())
+                    (b.options_query()? == q).then_some(())
                 });
                 let after = b.js(
                     "return [document.querySelector('#card-total').textContent, \
@@ -1426,9 +1399,7 @@ fn play_at_the_table(b: &Browser, server: &Served, dice: &mut TestDice, turns: u
             if kept.len() == 5 {
                 // Stop rolling: the boxes are the options now.
                 b.wait("the boxes", || {
-                    let v = b.js("const l = document.querySelector('#options'); return l.dataset.query || null");
-                    let q: Value = serde_json::from_str(v.as_str()?).ok()?;
-                    (q["rolls_left"] == 0).then_some(())
+                    (b.options_query()?["rolls_left"] == 0).then_some(())
                 });
                 let best = "#options button.option[data-rank=\"1\"]";
                 if !b.on_screen(best) {
@@ -1463,14 +1434,9 @@ fn play_at_the_table(b: &Browser, server: &Served, dice: &mut TestDice, turns: u
     ignore = "needs the feature serve (cargo test --release --all-features), Chromium, chromedriver and npm (see build.rs)"
 )]
 fn a_phone_at_the_table_plays_a_whole_game_without_scrolling() {
-    let axe = browser_and_axe();
-    let axe_check = |b: &Browser, view: &str| b.axe(&axe, view);
+    let axe = Axe::new();
     let started = Instant::now();
-    table(RuleSet::YAHTZEE, Order::Any);
-    table(RuleSet::YACHT, Order::Any);
-    let server = Served::start(&[]);
-    let work = temp_dir();
-    let b = Browser::open(&server.base, work.path(), true);
+    let (server, _work, b) = open_page(true);
     b.options_for(
         &json!({"card": {}, "yahtzee_bonus": 0, "dice": [1, 3, 3, 5, 6], "rolls_left": 2}),
     );
@@ -1482,14 +1448,14 @@ fn a_phone_at_the_table_plays_a_whole_game_without_scrolling() {
          .filter(([, r]) => r.width < 44 || r.height < 44).map(([n, r]) => `${n}: ${r.width}x${r.height}`)",
     );
     assert_eq!(small, json!([]), "touch targets under 44 px");
-    b.axe_finds_a_planted_violation(&axe);
-    axe_check(&b, "the advice on a phone");
+    b.axe_finds_a_planted_violation(&axe.script);
+    axe.check(&b, "the advice on a phone");
     b.screenshot("serve-phone-advice.png");
 
     // A die set by a tap and a face picked from six.
     b.click("#dice button[data-i=\"0\"]");
     assert_eq!(b.find_all("#face-picker button").len(), 6);
-    axe_check(&b, "the faces of a die");
+    axe.check(&b, "the faces of a die");
     b.screenshot("serve-phone-picker.png");
     b.click("#face-picker button[data-face=\"4\"]");
     b.options_for(
@@ -1507,7 +1473,7 @@ fn a_phone_at_the_table_plays_a_whole_game_without_scrolling() {
     );
     b.click("#card-toggle");
     assert!(b.on_screen("#card button.box[data-box=\"ones\"]"));
-    axe_check(&b, "the card on a phone");
+    axe.check(&b, "the card on a phone");
     b.screenshot("serve-phone-card.png");
     b.click("#card-close");
 
@@ -1541,17 +1507,12 @@ fn a_phone_at_the_table_plays_a_whole_game_without_scrolling() {
 
     // A change of rules that would wipe the card asks first: No keeps everything.
     let total = b.text("#card-total");
-    let rules = b.find("#rules option[value=\"yacht\"]");
-    b.cmd("POST", &format!("/element/{rules}/click"), None);
-    let asked = b.cmd("GET", "/alert/text", None);
+    b.pick_rules("yacht");
+    let asked = b.answer_alert(false);
     assert!(
-        asked
-            .as_str()
-            .unwrap()
-            .starts_with("Change the rules to Yacht? The score card"),
+        asked.starts_with("Change the rules to Yacht? The score card"),
         "{asked}"
     );
-    b.cmd("POST", "/alert/dismiss", Some(json!({})));
     assert_eq!(
         b.js("return document.querySelector('#rules').value"),
         "yahtzee"
@@ -1586,7 +1547,7 @@ fn a_phone_at_the_table_plays_a_whole_game_without_scrolling() {
         );
     }
     b.screenshot("serve-phone-error.png");
-    axe_check(&b, "an error beside the target");
+    axe.check(&b, "an error beside the target");
     b.click("input[name=\"objective\"][value=\"ev\"]");
     b.wait("the error gone", || {
         b.text("#target-error").is_empty().then_some(())
@@ -1595,37 +1556,25 @@ fn a_phone_at_the_table_plays_a_whole_game_without_scrolling() {
     b.keys("#target", &format!("250{TAB}"));
     // The other views.
     b.click("#tab-play");
-    axe_check(&b, "the game view on a phone");
-    b.click("#new-game button[type=\"submit\"]");
-    b.wait("the board", || {
-        (b.js("return document.querySelector('#board').dataset.state || null")
-            .as_str()
-            == Some("playing"))
-        .then_some(())
-    });
+    axe.check(&b, "the game view on a phone");
+    b.start_game();
     b.click("#show-hints");
     b.wait("the hints", || {
         b.find_all("#game-options button.option").first().cloned()
     });
-    assert_eq!(
-        b.js("return document.documentElement.scrollWidth <= window.innerWidth"),
-        true,
-        "the game fits the phone's width"
-    );
-    axe_check(&b, "a game on a phone");
+    assert!(b.fits_width(), "the game fits the phone's width");
+    axe.check(&b, "a game on a phone");
     b.screenshot("serve-phone-play.png");
     b.click("#tab-review");
-    axe_check(&b, "the review view on a phone");
+    axe.check(&b, "the review view on a phone");
     b.click("#tab-advise");
 
     // On a laptop: the same, a fresh game.
     b.js("localStorage.clear(); return true");
     b.go(&format!("{}/", server.base));
     b.viewport(1280, 900, false);
-    b.wait("the page", || {
-        (b.js("return document.body.dataset.ready || null").as_str() == Some("true")).then_some(())
-    });
-    axe_check(&b, "the advice on a laptop");
+    b.wait_ready("the page");
+    axe.check(&b, "the advice on a laptop");
     let laptop = play_at_the_table(&b, &server, &mut dice, 13);
     eprintln!("laptop 1280x900: {laptop:?}");
     assert_eq!(laptop.scrolls, 0, "scrolls on a laptop: {laptop:?}");
@@ -1662,10 +1611,7 @@ fn a_phone_at_the_table_plays_a_whole_game_without_scrolling() {
     );
     for _ in 0..2 {
         b.go(&url);
-        b.wait("the page over the network", || {
-            (b.js("return document.body.dataset.ready || null").as_str() == Some("true"))
-                .then_some(())
-        });
+        b.wait_ready("the page over the network");
         b.options_for(
             &json!({"card": {}, "yahtzee_bonus": 0, "dice": [1, 3, 3, 5, 6], "rolls_left": 2}),
         );
@@ -1674,9 +1620,7 @@ fn a_phone_at_the_table_plays_a_whole_game_without_scrolling() {
         b.js("localStorage.clear(); return true");
     }
     b.go(&format!("{}/", lan.base));
-    b.wait("the page again, from the session", || {
-        (b.js("return document.body.dataset.ready || null").as_str() == Some("true")).then_some(())
-    });
+    b.wait_ready("the page again, from the session");
 }
 
 /// Issue 25: on a phone, the review of a game priced to win comes decision by decision as
@@ -1690,8 +1634,7 @@ fn a_phone_at_the_table_plays_a_whole_game_without_scrolling() {
     ignore = "needs the feature serve (cargo test --release --all-features), Chromium, chromedriver and npm (see build.rs)"
 )]
 fn a_phone_reviews_to_win_rates_several_games_and_cancels_a_table_build() {
-    let axe = browser_and_axe();
-    let axe_check = |b: &Browser, view: &str| b.axe(&axe, view);
+    let axe = Axe::new();
     table(RuleSet::YACHT, Order::Any);
     table(RuleSet::YAHTZEE, Order::Any);
     crate::util::distribution_table(RuleSet::YACHT, Order::Any);
@@ -1743,12 +1686,8 @@ fn a_phone_reviews_to_win_rates_several_games_and_cancels_a_table_build() {
         b.find_all("#status[hidden]").len() == 1,
         "the busy state goes"
     );
-    assert_eq!(
-        b.js("return document.documentElement.scrollWidth <= window.innerWidth"),
-        true,
-        "the review fits the phone's width"
-    );
-    axe_check(&b, "a review priced to win, on a phone");
+    assert!(b.fits_width(), "the review fits the phone's width");
+    axe.check(&b, "a review priced to win, on a phone");
     b.screenshot("serve-phone-review-win.png");
 
     // Rate several games: two records chosen as files, one pasted, as the command line rates
@@ -1826,17 +1765,12 @@ fn a_phone_reviews_to_win_rates_several_games_and_cancels_a_table_build() {
     // The bot plays optimally; ann, filling the first open box, is rated by her losses.
     assert_eq!(players[1]["loss_per_game"]["mean"], 0.0);
     assert!(players[0]["loss_per_game"]["mean"].as_f64().unwrap() > 1.0);
-    assert_eq!(
-        b.js("return document.documentElement.scrollWidth <= window.innerWidth"),
-        true,
-        "the rating fits the phone's width"
-    );
-    axe_check(&b, "the rating of several games, on a phone");
+    assert!(b.fits_width(), "the rating fits the phone's width");
+    axe.check(&b, "the rating of several games, on a phone");
 
     // Yahtzee, playing for a target: its table is built (minutes), with Cancel in view.
     b.click("#tab-advise");
-    let rules = b.find("#rules option[value=\"yahtzee\"]");
-    b.cmd("POST", &format!("/element/{rules}/click"), None);
+    b.pick_rules("yahtzee");
     b.wait("the rules of Yahtzee", || {
         (b.js("return document.querySelector('#rules').value") == "yahtzee").then_some(())
     });
@@ -1849,29 +1783,18 @@ fn a_phone_reviews_to_win_rates_several_games_and_cancels_a_table_build() {
         .then_some(())
     });
     assert!(b.on_screen("#cancel"), "Cancel is on the first screen");
-    axe_check(&b, "a table being built, on a phone");
+    axe.check(&b, "a table being built, on a phone");
     b.screenshot("serve-phone-building.png");
     b.click("#cancel");
     // The server stops the build: its status says so, and nothing is saved.
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let (_, body) = server.get("/api/status");
-        let v: Value = serde_json::from_str(&body).unwrap();
-        let state = v["tables"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|t| t["rules"] == "yahtzee" && t["objective"] == "target")
-            .map(|t| t["state"].clone());
-        if state == Some(json!("cancelled")) {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the build went on: {body}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for_status(&server, 60, "the build", |v| {
+        v["tables"].as_array().unwrap().iter().any(|t| {
+            t["rules"] == "yahtzee" && t["objective"] == "target" && t["state"] == "cancelled"
+        })
+    });
     crate::util::assert_no_file_starting(dir.path(), "yahtzee.target");
     b.wait("the busy state gone", || {
         (b.find_all("#status[hidden]").len() == 1).then_some(())
     });
-    axe_check(&b, "the advice after a cancelled build, on a phone");
+    axe.check(&b, "the advice after a cancelled build, on a phone");
 }

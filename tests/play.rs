@@ -19,18 +19,52 @@ fn play(set: &'static RuleSet, order: Order, args: &[&str], input: &str) -> Outp
     run_with_input(table_dir(), &all, input)
 }
 
-fn review_json(set: &'static RuleSet, order: Order, record: &Path) -> Value {
-    let o = run(set, order, &["review", &path_str(record), "--json"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    serde_json::from_str(&stdout(&o)).expect("review prints JSON")
+/// A recorded game of `yahtzee play`, the set-up most of these tests share: the rules go in
+/// as `--rules` (and `--upper-first`), the seats as `--players`, the record as `--record`.
+struct Game {
+    set: &'static RuleSet,
+    order: Order,
+    args: Vec<String>,
 }
 
-fn lines(record: &Path) -> Vec<Value> {
-    std::fs::read_to_string(record)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+impl Game {
+    /// A game under `set` and `order` for `players` (as `--players` takes them), recorded at
+    /// `record`.
+    fn new(set: &'static RuleSet, order: Order, players: &str, record: &Path) -> Self {
+        let mut args = vec!["--rules", set.name()];
+        if order == Order::UpperFirst {
+            args.push("--upper-first");
+        }
+        let record = path_str(record);
+        args.extend(["--players", players, "--record", &record]);
+        Game {
+            set,
+            order,
+            args: args.into_iter().map(String::from).collect(),
+        }
+    }
+
+    /// Dice rolled from `seed`.
+    fn seed(self, seed: &str) -> Self {
+        self.flags(&["--seed", seed])
+    }
+
+    /// More flags, as typed.
+    fn flags(mut self, flags: &[&str]) -> Self {
+        self.args.extend(flags.iter().map(|f| f.to_string()));
+        self
+    }
+
+    /// Plays the game with `input` (any bytes) typed by the people at the table: its output,
+    /// the game ended without error (an error fails the test with its stderr).
+    fn play(self, input: impl AsRef<[u8]>) -> Output {
+        table(self.set, self.order);
+        let mut args = vec!["play"];
+        args.extend(self.args.iter().map(String::as_str));
+        let o = run_bytes(table_dir(), &args, input.as_ref());
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        o
+    }
 }
 
 #[test]
@@ -42,20 +76,12 @@ fn bot_games_review_at_zero_loss() {
         (RuleSet::YAHTZEE_FREE_JOKER, Order::Any, "bot", "8"),
     ] {
         let record = dir.path().join(format!("{}-{seed}.jsonl", set.name()));
-        let mut args = vec!["--players", players, "--seed", seed, "--record"];
-        let rec = path_str(&record);
-        args.push(&rec);
-        args.extend(["--rules", set.name()]);
-        if order == Order::UpperFirst {
-            args.push("--upper-first");
-        }
-        let o = play(set, order, &args, "");
-        assert!(o.status.success(), "{}", stderr(&o));
-        let events = lines(&record);
+        let o = Game::new(set, order, players, &record).seed(seed).play("");
+        let events = record_events(&record);
         let end = events.last().unwrap();
         assert_eq!(end["type"], "end");
         assert_eq!(end["complete"], true);
-        let r = review_json(set, order, &record);
+        let r = review_json(set, order, &record, &[]);
         assert_eq!(r["complete"], true);
         let boxes = Rules::with_order(set, order).box_count();
         for (p, score) in r["players"]
@@ -84,21 +110,10 @@ fn a_seed_replays_the_same_game() {
     let dir = temp_dir();
     let game = |name: &str| {
         let record = dir.path().join(name);
-        let o = play(
-            RuleSet::YAHTZEE,
-            Order::Any,
-            &[
-                "--players",
-                "ann,bot",
-                "--seed",
-                "2024",
-                "--record",
-                &path_str(&record),
-            ],
-            "roll\nroll\n",
-        );
-        assert!(o.status.success(), "{}", stderr(&o));
-        let mut events = lines(&record);
+        Game::new(RuleSet::YAHTZEE, Order::Any, "ann,bot", &record)
+            .seed("2024")
+            .play("roll\nroll\n");
+        let mut events = record_events(&record);
         events.remove(0); // the header holds the start time
         events
     };
@@ -107,7 +122,12 @@ fn a_seed_replays_the_same_game() {
     // The input ended during ann's first turn: the record says so.
     let end = a.last().unwrap();
     assert_eq!(end["complete"], false);
-    let r = review_json(RuleSet::YAHTZEE, Order::Any, &dir.path().join("a.jsonl"));
+    let r = review_json(
+        RuleSet::YAHTZEE,
+        Order::Any,
+        &dir.path().join("a.jsonl"),
+        &[],
+    );
     assert_eq!(r["complete"], false);
 }
 
@@ -115,23 +135,9 @@ fn a_seed_replays_the_same_game() {
 fn refusals_name_the_rule_and_quit_saves_the_game() {
     let dir = temp_dir();
     let record = dir.path().join("uf.jsonl");
-    let o = play(
-        RuleSet::YACHT,
-        Order::UpperFirst,
-        &[
-            "--rules",
-            "yacht",
-            "--upper-first",
-            "--players",
-            "ann",
-            "--seed",
-            "1",
-            "--record",
-            &path_str(&record),
-        ],
-        "s choice\ns sevens\nhint\nquit\n",
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = Game::new(RuleSet::YACHT, Order::UpperFirst, "ann", &record)
+        .seed("1")
+        .play("s choice\ns sevens\nhint\nquit\n");
     let out = stdout(&o);
     assert!(
         out.contains("under the upper-first rule the upper boxes come first: choice waits"),
@@ -139,7 +145,7 @@ fn refusals_name_the_rule_and_quit_saves_the_game() {
     );
     assert!(out.contains("unknown box `sevens`"), "{out}");
     assert!(out.contains("expected final"), "{out}");
-    let events = lines(&record);
+    let events = record_events(&record);
     assert_eq!(events.last().unwrap()["complete"], false);
     assert_eq!(events[0]["upper_first"], true);
 }
@@ -190,20 +196,10 @@ s 3k
 fn scripted_game_reports_the_losses_of_advise() {
     let dir = temp_dir();
     let record = dir.path().join("scripted.jsonl");
-    let o = play(
-        RuleSet::YAHTZEE,
-        Order::Any,
-        &[
-            "--players",
-            "ann",
-            "--manual-dice",
-            "--record",
-            &path_str(&record),
-        ],
-        SCRIPT,
-    );
+    let o = Game::new(RuleSet::YAHTZEE, Order::Any, "ann", &record)
+        .flags(&["--manual-dice"])
+        .play(SCRIPT);
     let out = stdout(&o);
-    assert!(o.status.success(), "{}", stderr(&o));
     // Every bad entry was refused with its reason, and the game went on.
     assert!(out.contains("invalid dice `7`: `7` is not a face"), "{out}");
     assert!(
@@ -222,7 +218,7 @@ fn scripted_game_reports_the_losses_of_advise() {
     // Boxes 40+50+10+30+25+9+17+15+18+12+3+20+20, upper 67 so +35, one Yahtzee bonus +100.
     assert!(out.contains("Game over: 404 points."), "{out}");
 
-    let r = review_json(RuleSet::YAHTZEE, Order::Any, &record);
+    let r = review_json(RuleSet::YAHTZEE, Order::Any, &record, &[]);
     assert_eq!(r["complete"], true);
     let decisions = r["decisions"].as_array().unwrap();
     let first = &decisions[0];
@@ -328,22 +324,9 @@ fn scripted_game_reports_the_losses_of_advise() {
 fn bad_records_are_refused_with_the_line_and_reason() {
     let dir = temp_dir();
     let record = dir.path().join("good.jsonl");
-    let o = play(
-        RuleSet::YACHT,
-        Order::Any,
-        &[
-            "--players",
-            "bot",
-            "--seed",
-            "1",
-            "--rules",
-            "yacht",
-            "--record",
-            &path_str(&record),
-        ],
-        "",
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
+    Game::new(RuleSet::YACHT, Order::Any, "bot", &record)
+        .seed("1")
+        .play("");
     let text = std::fs::read_to_string(&record).unwrap();
     let good: Vec<&str> = text.lines().collect();
     let score_line = good.iter().position(|l| l.contains("\"score\"")).unwrap();
@@ -430,22 +413,9 @@ fn bad_flags_fail_before_the_game() {
 
 /// A bot game of `rules` with `seed`, recorded at `record`; its stdout.
 fn bot_game(set: &'static RuleSet, seed: &str, record: &Path) -> String {
-    let o = play(
-        set,
-        Order::Any,
-        &[
-            "--rules",
-            set.name(),
-            "--players",
-            "bot",
-            "--seed",
-            seed,
-            "--record",
-            &path_str(record),
-        ],
-        "",
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = Game::new(set, Order::Any, "bot", record)
+        .seed(seed)
+        .play("");
     stdout(&o)
 }
 
@@ -468,7 +438,7 @@ fn bot_turn_shows_the_dice_it_scores() {
             .collect::<Vec<_>>()
             .join(" ")
     };
-    let events = lines(&record);
+    let events = record_events(&record);
     let rolled: Vec<String> = events
         .iter()
         .filter(|e| e["type"] == "roll")
@@ -501,20 +471,9 @@ fn hint_all_shows_every_option_and_hint_says_how() {
     // `hint` showed 10 options and no way to see the others.
     let dir = temp_dir();
     let record = dir.path().join("hint.jsonl");
-    let o = play(
-        RuleSet::YAHTZEE,
-        Order::Any,
-        &[
-            "--players",
-            "ann",
-            "--seed",
-            "42",
-            "--record",
-            &path_str(&record),
-        ],
-        "hint\nhint all\nquit\n",
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = Game::new(RuleSet::YAHTZEE, Order::Any, "ann", &record)
+        .seed("42")
+        .play("hint\nhint all\nquit\n");
     let out = stdout(&o);
     // Seed 42 rolls 4 4 5 1 3 first (see dice::tests::seed_42_rolls_these_dice).
     assert!(
@@ -595,7 +554,7 @@ fn second_game_in_the_same_second_gets_its_own_default_record() {
             std::fs::read_to_string(&first).unwrap(),
             "the first game of this second\n"
         );
-        let saved = lines(&second);
+        let saved = record_events(&second);
         assert_eq!(saved.last().unwrap()["complete"], true);
         assert!(stdout(&o).contains(&format!("yahtzee-game-{stamp}-2.jsonl")));
         checked = true;
@@ -804,22 +763,10 @@ fn coach_threshold_off_silences_the_coach() {
     let dir = temp_dir();
     let game = |threshold: &str| {
         let record = dir.path().join(format!("coach-{threshold}.jsonl"));
-        let o = play(
-            RuleSet::YAHTZEE,
-            Order::Any,
-            &[
-                "--players",
-                "ann",
-                "--manual-dice",
-                "--coach-threshold",
-                threshold,
-                "--record",
-                &path_str(&record),
-            ],
-            SCRIPT,
-        );
-        assert!(o.status.success(), "{}", stderr(&o));
-        (stdout(&o), lines(&record))
+        let o = Game::new(RuleSet::YAHTZEE, Order::Any, "ann", &record)
+            .flags(&["--manual-dice", "--coach-threshold", threshold])
+            .play(SCRIPT);
+        (stdout(&o), record_events(&record))
     };
     let (coached, _) = game("0.2");
     assert!(coached.contains("coach:"), "{coached}");
@@ -849,20 +796,9 @@ fn coach_threshold_off_silences_the_coach() {
 fn player_called_you_is_told_you_score_not_you_scores() {
     let dir = temp_dir();
     let record = dir.path().join("you.jsonl");
-    let o = play(
-        RuleSet::YAHTZEE,
-        Order::Any,
-        &[
-            "--seed",
-            "5",
-            "--record",
-            &path_str(&record),
-            "--players",
-            "you,bot",
-        ],
-        "stop\ns chance\nquit\n",
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = Game::new(RuleSet::YAHTZEE, Order::Any, "you,bot", &record)
+        .seed("5")
+        .play("stop\ns chance\nquit\n");
     let out = stdout(&o);
     assert!(out.contains("you score chance for"), "{out}");
     assert!(out.contains("bot scores "), "{out}");
@@ -892,23 +828,10 @@ fn player_called_you_is_told_you_score_not_you_scores() {
 fn input_that_is_not_utf8_is_refused_and_the_game_goes_on() {
     // A line of Latin-1 (or any non-UTF-8 bytes) ended the game with an I/O error.
     let dir = temp_dir();
-    table(RuleSet::YACHT, Order::Any);
-    let o = run_in(
-        dir.path(),
-        &[
-            "play",
-            "--rules",
-            "yacht",
-            "--players",
-            "ann",
-            "--seed",
-            "1",
-            "--record",
-            "g.jsonl",
-        ],
-        b"s caf\xe9\nstop\ns choice\nquit\n",
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
+    let record = dir.path().join("g.jsonl");
+    let o = Game::new(RuleSet::YACHT, Order::Any, "ann", &record)
+        .seed("1")
+        .play(b"s caf\xe9\nstop\ns choice\nquit\n");
     let out = stdout(&o);
     assert!(out.contains("is not UTF-8 text: type it again"), "{out}");
     assert!(out.contains("ann scores choice for"), "{out}");
@@ -920,20 +843,9 @@ fn no_rolls_left_hint_names_a_box_that_can_be_scored() {
     let dir = temp_dir();
     let game = |name: &str, input: &str| {
         let record = dir.path().join(name);
-        let o = play(
-            RuleSet::YAHTZEE,
-            Order::Any,
-            &[
-                "--players",
-                "ann",
-                "--seed",
-                "9",
-                "--record",
-                &path_str(&record),
-            ],
-            input,
-        );
-        assert!(o.status.success(), "{}", stderr(&o));
+        let o = Game::new(RuleSet::YAHTZEE, Order::Any, "ann", &record)
+            .seed("9")
+            .play(input);
         stdout(&o)
     };
     // Turn 1 fills chance; turn 2 asks for a keep with no roll left.
@@ -958,20 +870,11 @@ fn every_command_the_game_suggests_is_a_command() {
     // `score fh`, `hint` and `help`: each is taken as a command.
     let dir = temp_dir();
     let record = dir.path().join("commands.jsonl");
-    let o = play(
-        RuleSet::YAHTZEE,
-        Order::Any,
-        &[
-            "--players",
-            "ann",
-            "--seed",
-            "42",
-            "--record",
-            &path_str(&record),
-        ],
-        "dance\n\nhelp\nhint\npos 1 2\nroll\nscore fh\nkeep 3 3\nstop\nscore chance\nquit\n",
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
+    let typed =
+        "dance\n\nhelp\nhint\npos 1 2\nroll\nscore fh\nkeep 3 3\nstop\nscore chance\nquit\n";
+    let o = Game::new(RuleSet::YAHTZEE, Order::Any, "ann", &record)
+        .seed("42")
+        .play(typed);
     let out = stdout(&o);
     assert_eq!(out.matches("unknown command").count(), 1, "{out}");
     assert!(
@@ -981,7 +884,7 @@ fn every_command_the_game_suggests_is_a_command() {
     // `help` printed the list a second time.
     assert_eq!(out.matches("commands:\n").count(), 2, "{out}");
     assert!(out.contains("rank  option"), "{out}");
-    let events = lines(&record);
+    let events = record_events(&record);
     let kinds: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
     // pos 1 2, roll, score fh; then keep 3 3 (or its refusal), stop, score chance.
     assert_eq!(events[3]["keep"], serde_json::json!([1, 3]), "{kinds:?}");
@@ -1036,13 +939,7 @@ fn a_score_with_rolls_left_is_fixed_as_the_message_says() {
     let keep = format!(r#"{{"type":"keep","player":"bot","turn":1,"keep":{dice},"rolls_left":2}}"#);
     let fixed = [head, vec![keep, score_line]].concat();
     std::fs::write(&path, fixed.join("\n")).unwrap();
-    let o = run(
-        RuleSet::YACHT,
-        Order::Any,
-        &["review", &path_str(&path), "--json"],
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
-    let r: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let r = review_json(RuleSet::YACHT, Order::Any, &path, &[]);
     assert_eq!(r["decisions"].as_array().unwrap().len(), 2);
 }
 
@@ -1054,19 +951,15 @@ fn score_with_rolls_left_is_recorded_and_reviewed_as_a_stop_then_the_box() {
     let dir = temp_dir();
     let record_of = |name: &str, input: &str| -> Vec<Value> {
         let record = dir.path().join(name);
-        let o = play(
-            RuleSet::YAHTZEE,
-            Order::Any,
-            &["--seed", "11", "--record", &path_str(&record)],
-            input,
-        );
-        assert!(o.status.success(), "{}", stderr(&o));
+        let o = Game::new(RuleSet::YAHTZEE, Order::Any, "you", &record)
+            .seed("11")
+            .play(input);
         assert!(
             stdout(&o).contains("you score chance for"),
             "{}",
             stdout(&o)
         );
-        let mut events = lines(&record);
+        let mut events = record_events(&record);
         // The header's start time is the only difference two games of one seed may have.
         events[0]["started"] = Value::Null;
         events
@@ -1087,6 +980,7 @@ fn score_with_rolls_left_is_recorded_and_reviewed_as_a_stop_then_the_box() {
         RuleSet::YAHTZEE,
         Order::Any,
         &dir.path().join("shorthand.jsonl"),
+        &[],
     );
     let decisions = r["decisions"].as_array().unwrap();
     assert_eq!(decisions.len(), 2);
@@ -1112,43 +1006,23 @@ fn target_bot_games_review_at_zero_loss_for_their_target() {
     let dir = temp_dir();
     for seed in ["3", "21"] {
         let record = dir.path().join(format!("targets-{seed}.jsonl"));
-        let rec = path_str(&record);
-        let o = play(
-            RuleSet::YACHT,
-            Order::Any,
-            &[
-                "--rules",
-                "yacht",
-                "--players",
-                "bot:target=190,bot2:target=150,bot3",
-                "--seed",
-                seed,
-                "--record",
-                &rec,
-            ],
-            "",
-        );
-        assert!(o.status.success(), "{}", stderr(&o));
+        let players = "bot:target=190,bot2:target=150,bot3";
+        let o = Game::new(RuleSet::YACHT, Order::Any, players, &record)
+            .seed(seed)
+            .play("");
         let out = stdout(&o);
         assert!(
             out.contains("players bot (playing for 190), bot2 (playing for 150), bot3"),
             "{out}"
         );
-        let head = &lines(&record)[0];
+        let head = &record_events(&record)[0];
         assert_eq!(head["format"], yahtzee_core::play::record::RECORD_FORMAT);
         assert_eq!(head["seats"][0]["target"], 190);
         assert_eq!(head["seats"][1]["target"], 150);
         assert!(head["seats"][2].get("target").is_none());
         assert!(head["coach_target"].is_null());
-        let review = |target: &str| -> Value {
-            let o = run(
-                RuleSet::YACHT,
-                Order::Any,
-                &["review", &rec, "--json", "--target", target],
-            );
-            assert!(o.status.success(), "{}", stderr(&o));
-            serde_json::from_str(&stdout(&o)).unwrap()
-        };
+        let review =
+            |target| review_json(RuleSet::YACHT, Order::Any, &record, &["--target", target]);
         for (seat, target) in [(0, "190"), (1, "150")] {
             let r = review(target);
             assert_eq!(r["objective"], "target");
@@ -1174,29 +1048,15 @@ fn a_target_bot_plays_otherwise_than_the_optimal_bot() {
         let record = dir
             .path()
             .join(format!("{}.jsonl", players.replace([':', '='], "-")));
-        let rec = path_str(&record);
-        let o = play(
-            RuleSet::YACHT,
-            Order::Any,
-            &[
-                "--rules",
-                "yacht",
-                "--players",
-                players,
-                "--seed",
-                "9",
-                "--record",
-                &rec,
-            ],
-            "",
-        );
-        assert!(o.status.success(), "{}", stderr(&o));
+        Game::new(RuleSet::YACHT, Order::Any, players, &record)
+            .seed("9")
+            .play("");
         record
     };
     let optimal = game("bot");
     let target = game("bot:target=230");
-    assert_ne!(lines(&optimal)[2..], lines(&target)[2..]);
-    let r = review_json(RuleSet::YACHT, Order::Any, &target);
+    assert_ne!(record_events(&optimal)[2..], record_events(&target)[2..]);
+    let r = review_json(RuleSet::YACHT, Order::Any, &target, &[]);
     assert!(r["players"][0]["total_loss"].as_f64().unwrap() > 0.0);
 }
 
@@ -1209,35 +1069,20 @@ fn coach_with_a_target_prices_in_chance_and_the_review_agrees() {
     let dir = temp_dir();
     let record = dir.path().join("coached.jsonl");
     let rec = path_str(&record);
-    let o = play(
-        RuleSet::YACHT,
-        Order::Any,
-        &[
-            "--rules",
-            "yacht",
-            "--players",
-            "ann",
-            "--manual-dice",
-            "--target",
-            "150",
-            "--coach-threshold",
-            "0",
-            "--record",
-            &rec,
-        ],
-        "13356\nhint\nkeep 6\n1234\nstop\ns choice\n22256\nkeep 2 2 2\n11\nkeep 2 2 2 1\n3\ns twos\n",
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
+    let typed = "13356\nhint\nkeep 6\n1234\nstop\ns choice\n22256\nkeep 2 2 2\n11\nkeep 2 2 2 1\n3\ns twos\n";
+    let o = Game::new(RuleSet::YACHT, Order::Any, "ann", &record)
+        .flags(&["--manual-dice", "--target", "150", "--coach-threshold", "0"])
+        .play(typed);
     let out = stdout(&o);
     assert!(
         out.contains("in chance of a final score of 150 or more"),
         "{out}"
     );
     assert!(out.contains("P(final>=150)"), "{out}");
-    let head = &lines(&record)[0];
+    let head = &record_events(&record)[0];
     assert_eq!(head["coach_target"], 150);
     assert_eq!(head["coach_threshold"], 0.0);
-    let r = review_json(RuleSet::YACHT, Order::Any, &record);
+    let r = review_json(RuleSet::YACHT, Order::Any, &record, &[]);
     assert_eq!(r["objective"], "target");
     assert_eq!(r["target"], 150);
     let decisions = r["decisions"].as_array().unwrap();

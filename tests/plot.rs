@@ -46,20 +46,7 @@ fn png_size(bytes: &[u8]) -> (u32, u32) {
 fn a_figure_has_whole_score_ticks_marks_and_a_legend() {
     let dir = temp_dir();
     let svg = dir.path().join("pmf.svg");
-    let o = run(
-        RuleSet::YACHT,
-        Order::Any,
-        &[
-            "stats",
-            "--rules",
-            "yacht",
-            "--json",
-            "--plot",
-            &path_str(&svg),
-        ],
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let v = stats_json(RuleSet::YACHT, &["--plot", &path_str(&svg)]);
     let text = std::fs::read_to_string(&svg).unwrap();
     let labels = texts(&text);
     // The score axis: whole numbers only (plotters' default wrote "100.0").

@@ -486,20 +486,7 @@ fn card_is_checked_as_the_command_line_checks_it_and_scores_as_a_game() {
 fn stats_are_the_stats_json() {
     table(RuleSet::YACHT, Order::Any);
     let server = Served::start(&["--rules", "yacht"]);
-    let cli = run(
-        RuleSet::YACHT,
-        Order::Any,
-        &[
-            "stats",
-            "--rules",
-            "yacht",
-            "--json",
-            "--at-least",
-            "150,200",
-        ],
-    );
-    assert!(cli.status.success(), "{}", stderr(&cli));
-    let mut want: Value = serde_json::from_str(&stdout(&cli)).unwrap();
+    let mut want = util::stats_json(RuleSet::YACHT, &["--at-least", "150,200"]);
     let mut got = server.post_ok(
         "/api/stats?rules=yacht",
         &serde_json::json!({"at_least": [150, 200]}),
@@ -1602,22 +1589,10 @@ fn outlook_from_the_start_of_a_turn_is_the_distribution_of_stats() {
     // Playing for 80 from an empty card: the distribution of `stats --target 80` (a low
     // target, quick: most states are past it and share the expected-score turn).
     let csv = dir.path().join("pmf.csv");
-    let o = run(
+    let stats = util::stats_json(
         RuleSet::YACHT,
-        Order::Any,
-        &[
-            "stats",
-            "--rules",
-            "yacht",
-            "--target",
-            "80",
-            "--json",
-            "--pmf",
-            &csv.display().to_string(),
-        ],
+        &["--target", "80", "--pmf", &csv.display().to_string()],
     );
-    assert!(o.status.success(), "{}", stderr(&o));
-    let stats: Value = serde_json::from_str(&stdout(&o)).unwrap();
     let outlook = server.post_ok(
         "/api/outlook?rules=yacht",
         &serde_json::json!({"target": 80}),
@@ -1630,20 +1605,7 @@ fn outlook_from_the_start_of_a_turn_is_the_distribution_of_stats() {
             .unwrap()
             .starts_with("From the start of the turn, before its roll: ")
     );
-    let cli = crate::util::read_pmf_csv(&csv);
-    let served: Vec<(u64, f64)> = outlook["pmf"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| (e[0].as_u64().unwrap(), e[1].as_f64().unwrap()))
-        .collect();
-    // Within 1e-15: serde_json's default float reader may read the server's shortest
-    // round-trip digits one unit in the last place away (the CSV is read exactly).
-    assert_eq!(served.len(), cli.len());
-    for ((s, p), (t, q)) in served.iter().zip(&cli) {
-        assert_eq!(s, t);
-        assert!((p - q).abs() <= 1e-15 * q, "score {s}: {p} vs {q}");
-    }
+    util::assert_pmf_is_csv(&outlook["pmf"], &csv);
     for (key, theirs) in [("mean", "mean"), ("p_at_least_target", "p_reach")] {
         let (a, b) = (
             outlook[key].as_f64().unwrap(),

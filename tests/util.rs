@@ -182,9 +182,13 @@ pub fn run_suggested(dir: &Path, text: &str) -> Output {
 
 /// Runs the binary with `args` and the bytes `input` on stdin (which may be any bytes).
 pub fn run_bytes(dir: &Path, args: &[&str], input: &[u8]) -> Output {
+    fed(yahtzee_in(dir).args(args), input)
+}
+
+/// Runs `command` with the bytes `input` on stdin: its output.
+fn fed(command: &mut Command, input: &[u8]) -> Output {
     use std::io::Write;
-    let mut child = yahtzee_in(dir)
-        .args(args)
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -200,6 +204,68 @@ pub fn run_bytes(dir: &Path, args: &[&str], input: &[u8]) -> Output {
         .expect("the writer ends")
         .expect("stdin takes the input");
     out
+}
+
+/// The events of a game record's `text`, one JSON value a line, without the header's start
+/// time: the one difference two games of one seed and the same choices may have.
+pub fn events_but_start(text: &str) -> Vec<serde_json::Value> {
+    text.lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v.as_object_mut().unwrap().remove("started");
+            v
+        })
+        .collect()
+}
+
+/// The JSON of `yahtzee stats --rules NAME --json ARGS` for `set` in its default order, with
+/// the shared tables (its table solved first); the command must succeed.
+pub fn stats_json(set: &'static RuleSet, args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["stats", "--rules", set.name(), "--json"];
+    all.extend_from_slice(args);
+    let o = run(set, Order::Any, &all);
+    assert!(o.status.success(), "{all:?}: {}", stderr(&o));
+    serde_json::from_str(&stdout(&o)).expect("stats prints JSON")
+}
+
+/// Asserts that the distribution `pmf` (a JSON list of `[score, chance]`, as the server
+/// answers) is the one of the CSV file `csv` (as `--pmf` writes it): the same scores, the
+/// chances within 1e-15, as serde_json's default float reader may read the server's
+/// shortest round-trip digits one unit in the last place away (the CSV is read exactly).
+pub fn assert_pmf_is_csv(pmf: &serde_json::Value, csv: &Path) {
+    let cli = read_pmf_csv(csv);
+    let served = pmf.as_array().expect("a list of [score, chance]");
+    assert_eq!(served.len(), cli.len(), "{pmf} vs {}", csv.display());
+    for (e, &(t, q)) in served.iter().zip(&cli) {
+        let (s, p) = (e[0].as_u64().unwrap(), e[1].as_f64().unwrap());
+        assert_eq!(s, t);
+        assert!((p - q).abs() <= 1e-15 * q, "score {s}: {p} vs {q}");
+    }
+}
+
+/// The review of the game record `record` as JSON (`yahtzee review RECORD --json ARGS`), with
+/// the table of `set` and `order`; the review must succeed.
+pub fn review_json(
+    set: &'static RuleSet,
+    order: Order,
+    record: &Path,
+    args: &[&str],
+) -> serde_json::Value {
+    let record = path_str(record);
+    let mut all = vec!["review", &record, "--json"];
+    all.extend_from_slice(args);
+    let o = run(set, order, &all);
+    assert!(o.status.success(), "{all:?}: {}", stderr(&o));
+    serde_json::from_str(&stdout(&o)).expect("review prints JSON")
+}
+
+/// The events of the game record `record`: one JSON value a line.
+pub fn record_events(record: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(record)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
 }
 
 /// The one JSON object the binary prints for `args` in `dir` (the command must succeed).
@@ -257,25 +323,7 @@ pub fn assert_means_of_file(dir: &Path, file: &str, want: f64) {
 /// Runs the binary with `args` in the working folder `cwd`, with the shared tables of
 /// [`table_dir`] and `input` (any bytes) on stdin.
 pub fn run_in(cwd: &Path, args: &[&str], input: &[u8]) -> Output {
-    use std::io::Write;
-    let mut child = yahtzee_in(table_dir())
-        .current_dir(cwd)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut stdin = child.stdin.take().expect("stdin is piped");
-    let input = input.to_vec();
-    // Written from a thread: a large input must not block on a full stdout pipe.
-    let writer = std::thread::spawn(move || stdin.write_all(&input));
-    let out = child.wait_with_output().expect("the binary ends");
-    writer
-        .join()
-        .expect("the writer ends")
-        .expect("stdin takes the input");
-    out
+    fed(yahtzee_in(table_dir()).current_dir(cwd).args(args), input)
 }
 
 /// The distribution table of `rules` (the opponents of the win bots), solved once per test

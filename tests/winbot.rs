@@ -59,20 +59,7 @@ fn bot_game(dir: &Path, players: &str, seed: &str) -> (PathBuf, String) {
 /// `yahtzee review RECORD --json ARGS`.
 fn review(record: &Path, args: &[&str]) -> Value {
     tables();
-    let rec = path_str(record);
-    let mut all = vec!["review", rec.as_str(), "--json"];
-    all.extend_from_slice(args);
-    let o = run(RuleSet::YACHT, Order::Any, &all);
-    assert!(o.status.success(), "{}", stderr(&o));
-    serde_json::from_str(&stdout(&o)).expect("review prints JSON")
-}
-
-fn lines(record: &Path) -> Vec<Value> {
-    std::fs::read_to_string(record)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    review_json(RuleSet::YACHT, Order::Any, record, args)
 }
 
 fn loss(p: &Value) -> f64 {
@@ -92,7 +79,7 @@ fn win_bots_review_at_zero_loss_in_win_probability() {
             out.contains("bot (playing to win, exact best response)"),
             "{out}"
         );
-        let head = &lines(&record)[0];
+        let head = &record_events(&record)[0];
         assert_eq!(head["format"], yahtzee_core::play::record::RECORD_FORMAT);
         assert_eq!(head["coach_win"], false);
         let exact = players.split(',').position(|p| p.contains(':')).unwrap();
@@ -215,7 +202,7 @@ fn a_win_bot_plays_otherwise_than_the_optimal_bot() {
     let dir = temp_dir();
     let (optimal, _) = bot_game(dir.path(), "bot,bot2", "2");
     let (win, _) = bot_game(dir.path(), "bot:win,bot2", "2");
-    assert_ne!(lines(&optimal)[2..], lines(&win)[2..]);
+    assert_ne!(record_events(&optimal)[2..], record_events(&win)[2..]);
     let r = review(&win, &["--target", "off"]);
     assert_eq!(r["objective"], "expected-score");
     assert!(loss(&r["players"][0]) > 0.0, "{}", r["players"][0]);
@@ -264,7 +251,7 @@ fn the_coach_for_winning_prices_as_the_review_and_advise_do() {
     );
     assert!(out.contains("P(win)"), "{out}");
     assert!(out.contains("  model: each opponent plays"), "{out}");
-    let head = &lines(&record)[0];
+    let head = &record_events(&record)[0];
     assert_eq!(head["coach_win"], true);
     assert_eq!(head["coach_threshold"], 0.0);
     let r = review(&record, &[]);
@@ -510,18 +497,9 @@ fn the_page_seats_a_win_bot_that_plays_as_the_terminal_s() {
     let dir = temp_dir();
     let (record, _) = bot_game(dir.path(), "bot:win,bot2", "5");
     let terminal = std::fs::read_to_string(&record).unwrap();
-    let events = |text: &str| -> Vec<Value> {
-        text.lines()
-            .map(|l| {
-                let mut v: Value = serde_json::from_str(l).unwrap();
-                // The start time is the only difference allowed.
-                v.as_object_mut().unwrap().remove("started");
-                v
-            })
-            .collect()
-    };
-    assert_eq!(events(&page), events(&terminal));
-    assert_eq!(events(&page)[0]["seats"][0]["policy"], "win");
+    let events = events_but_start(&page);
+    assert_eq!(events, events_but_start(&terminal));
+    assert_eq!(events[0]["seats"][0]["policy"], "win");
     assert_error(
         &server.post(
             "/api/game?rules=yacht",
