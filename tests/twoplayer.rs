@@ -460,48 +460,34 @@ fn two_player_advice_with_the_last_box_knows_the_outcome() {
     let rules = Rules::with_order(RuleSet::YACHT, Order::Any);
     // You are second with only Choice open, the opponent has finished with 50: 20 behind.
     let own = card_text(&rules, all_but(&rules, &["choice"]), &[("sixes", 30)]);
-    for (dice, value) in [("55555", 1.0), ("44444", 0.5), ("12345", 0.0)] {
-        let o = run_advise(
-            RuleSet::YACHT,
-            &[
-                "--two-player",
-                "--card",
-                &own,
-                "--opponent-final",
-                "50",
-                "--dice",
-                dice,
-                "--rolls-left",
-                "0",
-                "--json",
-            ],
-        );
+    // The two-player advice of `dice` with no roll left, and `extra` flags.
+    let last_roll = |dice: &str, extra: &[&str]| -> serde_json::Value {
+        let mut args = vec![
+            "--two-player",
+            "--card",
+            &own,
+            "--opponent-final",
+            "50",
+            "--dice",
+            dice,
+            "--rolls-left",
+            "0",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let o = run_advise(RuleSet::YACHT, &args);
         assert!(o.status.success(), "{}", crate::util::stderr(&o));
-        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        serde_json::from_str(&stdout(&o)).unwrap()
+    };
+    for (dice, value) in [("55555", 1.0), ("44444", 0.5), ("12345", 0.0)] {
+        let v = last_roll(dice, &[]);
         assert_eq!(v["you_are"], "second");
         assert_eq!(v["lead"], -20);
         assert_eq!(v["value"], value, "{dice}: {v}");
         assert_eq!(v["options"][0]["category"], "choice");
     }
     // With --lead the cards' points are not the score: 30 behind, 25 points lose.
-    let o = run_advise(
-        RuleSet::YACHT,
-        &[
-            "--two-player",
-            "--card",
-            &own,
-            "--opponent-final",
-            "50",
-            "--lead",
-            "-30",
-            "--dice",
-            "55555",
-            "--rolls-left",
-            "0",
-            "--json",
-        ],
-    );
-    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let v = last_roll("55555", &["--lead", "-30"]);
     assert_eq!(v["value"], 0.0, "{v}");
 }
 

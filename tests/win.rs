@@ -366,6 +366,21 @@ fn final_score_distribution_from_a_position_is_the_cards_over_its_rolls() {
     let rules = Rules::new(RuleSet::YACHT);
     let card = ScoreCard::parse(rules, "ones=2,fours=12,sixes=24,choice=20,yacht=0", 0).unwrap();
     let whole = FinalScores::of_card(dist, &card).unwrap();
+    // The distribution of `position`, whose mean is its advice's best expected final score.
+    let of_position = |position: &Position| {
+        let f = FinalScores::of_position(ev, dist, position).unwrap();
+        let best = yahtzee_core::policy::expected::advise(ev, position)
+            .unwrap()
+            .options[0]
+            .expected_final();
+        let (dice, rolls_left) = (position.dice, position.rolls_left);
+        assert!(
+            (f.mean() - best).abs() < 1e-3,
+            "{dice:?}, {rolls_left} rolls left: {} vs {best}",
+            f.mean()
+        );
+        f
+    };
     let mut mixed = vec![0.0; whole.pmf.len() + 40];
     for (r, dice) in Dice::all().enumerate() {
         let position = Position {
@@ -373,16 +388,7 @@ fn final_score_distribution_from_a_position_is_the_cards_over_its_rolls() {
             dice,
             rolls_left: 2,
         };
-        let f = FinalScores::of_position(ev, dist, &position).unwrap();
-        let best = yahtzee_core::policy::expected::advise(ev, &position)
-            .unwrap()
-            .options[0]
-            .expected_final();
-        assert!(
-            (f.mean() - best).abs() < 1e-3,
-            "{dice:?}: {} vs {best}",
-            f.mean()
-        );
+        let f = of_position(&position);
         for (i, p) in f.pmf.iter().enumerate() {
             mixed[(f.lo - whole.lo) as usize + i] += Lattice::get().roll_probability[r] * p;
         }
@@ -401,17 +407,8 @@ fn final_score_distribution_from_a_position_is_the_cards_over_its_rolls() {
             dice: "23556".parse().unwrap(),
             rolls_left,
         };
-        let f = FinalScores::of_position(ev, dist, &position).unwrap();
+        let f = of_position(&position);
         let total: f64 = f.pmf.iter().sum();
         assert!((total - 1.0).abs() < 1e-6);
-        let best = yahtzee_core::policy::expected::advise(ev, &position)
-            .unwrap()
-            .options[0]
-            .expected_final();
-        assert!(
-            (f.mean() - best).abs() < 1e-3,
-            "{rolls_left}: {} vs {best}",
-            f.mean()
-        );
     }
 }
