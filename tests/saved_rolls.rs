@@ -613,6 +613,24 @@ fn the_server_advises_under_saved_rolls_as_advise_batch_does() {
         r#"{"dice": [6, 6, 6, 6, 2], "rolls_left": 1}"#,
         r#"{"card": {"house": 25}, "dice": [1, 1, 2, 2, 3], "saved": 1, "rolls_left": 4}"#,
     ];
+    // Maxi Yatzy's table of saved rolls (minutes, gigabytes) is not built by a request: the
+    // server says how to build it, and builds nothing.
+    {
+        let empty = temp_dir();
+        let server = crate::serve::Served::start_in(empty.path(), &["--rules", "yacht"]);
+        let (status, body) = server.post(
+            "/api/advise?rules=maxi-yatzy",
+            r#"{"dice": [1, 2, 3, 4, 5, 6], "saved": 0}"#,
+        );
+        assert_eq!(status, 503, "{body}");
+        assert!(body.contains("yahtzee solve --rules maxi-yatzy"), "{body}");
+        let built: Vec<_> = std::fs::read_dir(empty.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .filter(|n| n.to_string_lossy().contains("maxi"))
+            .collect();
+        assert!(built.is_empty(), "{built:?}");
+    }
     let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
     let o = run_bytes(
         dir.path(),

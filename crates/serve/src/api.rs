@@ -380,6 +380,11 @@ async fn card(State(server): State<Arc<Server>>, RawQuery(raw): RawQuery, body: 
     }
 }
 
+/// The most processor seconds a table of saved rolls may take to be built by a request (a
+/// game of five dice: seconds); a larger one (Maxi Yatzy's: minutes and gigabytes) is built
+/// by the command line.
+const SAVED_BUILD_SECONDS: f64 = 60.0;
+
 /// The answer of one batch line under `rules`, as `advise --batch` writes it
 /// ([`batch::answer`], the path of every front end's advice), its solve stopped once
 /// `cancel` is set (503, read by no one); an error of the query is a 400, a table that
@@ -394,6 +399,28 @@ pub fn advise_line(
     // Every query reads the expected-score table (under saved rolls, its card's rows of the
     // table of saved rolls): one that cannot be loaded is the server's error, not the query's.
     if rules.saved_rolls() {
+        // The page does not build a table of saved rolls (Maxi Yatzy's takes minutes and
+        // gigabytes): the command line does, once.
+        let kind = yahtzee_core::tables::set::TableKind::ExpectedScore;
+        let path = tables.path(kind);
+        if path.symlink_metadata().is_err() && kind.need(&rules).cpu_seconds > SAVED_BUILD_SECONDS {
+            let builtin = yahtzee_core::RuleSet::all()
+                .iter()
+                .any(|set| set.name == rules.set.name && set.digest() == rules.set.digest());
+            let command = if builtin {
+                format!("yahtzee solve --rules {}", rules.set.name())
+            } else {
+                "yahtzee solve --rules FILE, FILE its rules file,".to_string()
+            };
+            return Err(ApiError::new(
+                axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "the table of saved rolls of {} is not built, and the page does not build it ({}): build it once with {command} and ask again",
+                    rules.label(),
+                    kind.build_cost(&rules),
+                ),
+            ));
+        }
         tables.saved_for(&[0]).map_err(super::tables::table_error)?;
     } else {
         tables.ev().map_err(super::tables::table_error)?;
