@@ -109,24 +109,8 @@ fn run_saved(args: &AdviseArgs, rules: Rules, tables: &TableSet) -> Result<()> {
     let dice = rules
         .dice()
         .parse(args.dice.as_deref().unwrap_or_default())?;
-    let turns = card.filled().count_ones() as usize;
-    let most = rules.most_saved_rolls(turns);
-    let saved_rolls = args.saved.unwrap_or(0);
-    if usize::from(saved_rolls) > most {
-        anyhow::bail!(
-            "--saved {saved_rolls}: after {turns} turns at most {most} rolls can be saved ({} a turn)",
-            rules.rolls() - 1
-        );
-    }
-    let rerolls = rules.rolls() - 1;
-    let rolls_left = args.rolls_left.unwrap_or(rerolls + saved_rolls);
-    if rolls_left > rerolls + saved_rolls {
-        anyhow::bail!(
-            "rolls left must be 0 to {} (the turn's {rerolls} re-rolls and the {saved_rolls} saved before it: --saved), not {rolls_left}",
-            rerolls + saved_rolls
-        );
-    }
-    saved::check_rerolls_left(&rules, turns, u32::from(rolls_left))?;
+    let rolls_left = saved::rerolls_left(&rules, &card, args.saved.unwrap_or(0), args.rolls_left)
+        .map_err(|e| anyhow::anyhow!("--saved, --rolls-left: {e}"))?;
     let position = Position {
         card,
         dice,

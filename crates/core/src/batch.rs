@@ -480,28 +480,7 @@ impl Query {
         let rolls_left = if rules.saved_rolls() {
             // Under saved rolls: the turn's re-rolls and the rolls saved before it.
             let saved = self.saved.unwrap_or(0);
-            let turns = card.filled().count_ones() as usize;
-            if usize::from(saved) > rules.most_saved_rolls(turns) {
-                return Err(BatchError::Value {
-                    key: "saved".to_string(),
-                    expected: SAVED,
-                    got: format!(
-                        "{saved} (after {turns} turns at most {} rolls can be saved)",
-                        rules.most_saved_rolls(turns)
-                    ),
-                });
-            }
-            let rolls_left = self.rolls_left.unwrap_or(rerolls + saved);
-            if rolls_left > rerolls + saved {
-                return Err(BatchError::Advice(AdviceError::RollsLeft {
-                    given: u32::from(rolls_left),
-                    allowed: format!(
-                        "0 to {} (the turn's {rerolls} re-rolls and the {saved} rolls saved before it, \"saved\")",
-                        rerolls + saved
-                    ),
-                }));
-            }
-            rolls_left
+            crate::policy::saved::rerolls_left(&rules, &card, saved, self.rolls_left)?
         } else {
             if let Some(saved) = self.saved {
                 return Err(BatchError::Value {

@@ -40,6 +40,17 @@ pub enum AdviceError {
     /// game of five): give as many as the game has.
     #[error(transparent)]
     Dice(#[from] crate::game::dice::DiceError),
+    /// Under saved rolls, more rolls saved before a turn than the turns played can have
+    /// saved (the rules' re-rolls each turn): give at most `most`.
+    #[error("{given} rolls saved: after {turns} turns at most {most} rolls can be saved")]
+    Saved {
+        /// The rolls saved given.
+        given: u32,
+        /// The turns played (boxes filled).
+        turns: usize,
+        /// The most rolls they can have saved.
+        most: usize,
+    },
     /// A card of other rules than the table's: load the table of the card's rules.
     #[error("the card is for {card} but the table is for {table}: load the table of {card}")]
     RulesMismatch {

@@ -14,7 +14,7 @@
 
 use crate::game::dice::Dice;
 use crate::game::rules::Rules;
-use crate::game::state::State;
+use crate::game::state::{ScoreCard, State};
 use crate::game::ties::rank_by_preference;
 use crate::policy::expected::{Action, Advice, AdviceError, Position, check_position, ranked};
 use crate::solve::saved::state_turn;
@@ -45,6 +45,39 @@ pub fn check_rerolls_left(
         });
     }
     Ok(())
+}
+
+/// The re-rolls left of a position of `card` under saved rolls, with `saved` rolls saved
+/// before this turn: `rolls_left` when given, else the turn's re-rolls and `saved`; `saved`
+/// at most what the turns played can have saved, and `rolls_left` at most the turn's re-rolls
+/// and `saved`. The one check of the command line's flags and of a batch query's keys.
+pub fn rerolls_left(
+    rules: &Rules,
+    card: &ScoreCard,
+    saved: u8,
+    rolls_left: Option<u8>,
+) -> Result<u8, AdviceError> {
+    let turns = card.filled().count_ones() as usize;
+    let most = rules.most_saved_rolls(turns);
+    if usize::from(saved) > most {
+        return Err(AdviceError::Saved {
+            given: u32::from(saved),
+            turns,
+            most,
+        });
+    }
+    let rerolls = rules.most_rolls_left();
+    let rolls_left = rolls_left.unwrap_or(rerolls + saved);
+    if rolls_left > rerolls + saved {
+        return Err(AdviceError::RollsLeft {
+            given: u32::from(rolls_left),
+            allowed: format!(
+                "0 to {} (the turn's {rerolls} re-rolls and the {saved} rolls saved before it)",
+                rerolls + saved
+            ),
+        });
+    }
+    Ok(rolls_left)
 }
 
 /// Every legal option of `position` (its `rolls_left` the re-rolls left this turn), ranked,
