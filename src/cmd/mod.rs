@@ -99,6 +99,9 @@ pub fn leave_bars() {
     for bar in shown_bars().drain(..).filter_map(|b| b.upgrade()) {
         if !bar.is_finished() && !bar.is_hidden() {
             bar.abandon();
+            // indicatif redraws a finished bar on every update, so a worker still counting
+            // would draw it again after the line's end: it draws nowhere from here on.
+            bar.set_draw_target(ProgressDrawTarget::hidden());
             drawn = true;
         }
     }
