@@ -27,6 +27,8 @@ pub struct BruteForce {
     distributions: HashMap<State, Vec<f64>>,
     /// Expected remaining score under saved rolls of the (state, rolls saved) computed so far.
     saved: HashMap<(State, usize), f64>,
+    /// [`BruteForce::saved_policy_distribution`] of the (state, rolls saved) computed so far.
+    saved_distributions: HashMap<(State, usize), Vec<f64>>,
 }
 
 /// The tie rule of `shared/RULES.md`, written again here: scanning options in the order of
@@ -116,6 +118,7 @@ impl BruteForce {
             targets: HashMap::new(),
             distributions: HashMap::new(),
             saved: HashMap::new(),
+            saved_distributions: HashMap::new(),
         }
     }
 
@@ -359,6 +362,73 @@ impl BruteForce {
             add_scaled(&mut d, f64::from(*count) / 6f64.powi(self.dice as i32), h);
         }
         self.distributions.insert(state, d.clone());
+        d
+    }
+
+    /// Under saved rolls, the distribution of the points scored from `state` with `saved`
+    /// rolls saved on when every choice is the expected-score policy's ([`Self::saved_layers`]'s
+    /// values), ties broken by the documented rule over the options in the order of advice:
+    /// the keeps of fewer than all the dice (fewest dice, then lowest faces), then the boxes in
+    /// card order, each filled now with the re-rolls left saved.
+    pub fn saved_policy_distribution(&mut self, state: State, saved: usize) -> Vec<f64> {
+        if state.filled == self.rules.full_mask() {
+            return vec![1.0];
+        }
+        if let Some(d) = self.saved_distributions.get(&(state, saved)) {
+            return d.clone();
+        }
+        let endings = self.endings(&state);
+        let rerolls = usize::from(self.rules.rolls()) - 1 + saved;
+        let mut values: Vec<f64> = Vec::new();
+        let mut dists: Vec<Vec<f64>> = Vec::new();
+        for r in 0..=rerolls {
+            let mut next_values = Vec::new();
+            let mut next_dists = Vec::new();
+            let hands = self.hands.clone();
+            for (h, ((hand, _), ends)) in hands.iter().zip(&endings).enumerate() {
+                let mut options: Vec<(f64, Vec<f64>)> = Vec::new();
+                if r > 0 {
+                    let mut keeps: Vec<(usize, Vec<u8>, u32)> = (0..1u32 << self.dice)
+                        .map(|subset| {
+                            let kept: Vec<u8> = (0..self.dice)
+                                .filter(|i| subset & (1 << i) != 0)
+                                .map(|i| hand[i])
+                                .collect();
+                            (kept.len(), kept, subset)
+                        })
+                        .filter(|k| k.0 < self.dice)
+                        .collect();
+                    keeps.sort();
+                    keeps.dedup_by(|a, b| a.1 == b.1);
+                    for k in keeps {
+                        let outcomes = &self.moves[h][k.2 as usize];
+                        let value = outcomes.iter().map(|&(p, o)| p * values[o]).sum();
+                        let mut d = Vec::new();
+                        for &(p, o) in outcomes {
+                            add_scaled(&mut d, p, &dists[o]);
+                        }
+                        options.push((value, d));
+                    }
+                }
+                for &(_, p, b, next) in ends {
+                    let value = f64::from(p + b) + self.saved_value(next, r);
+                    let mut d = vec![0.0; (p + b) as usize];
+                    d.extend(self.saved_policy_distribution(next, r));
+                    options.push((value, d));
+                }
+                let chosen = preferred(options.iter().map(|o| o.0));
+                let (value, d) = options.swap_remove(chosen);
+                next_values.push(value);
+                next_dists.push(d);
+            }
+            values = next_values;
+            dists = next_dists;
+        }
+        let mut d = Vec::new();
+        for ((_, count), h) in self.hands.iter().zip(&dists) {
+            add_scaled(&mut d, f64::from(*count) / 6f64.powi(self.dice as i32), h);
+        }
+        self.saved_distributions.insert((state, saved), d.clone());
         d
     }
 

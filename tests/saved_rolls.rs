@@ -648,3 +648,59 @@ fn the_server_advises_under_saved_rolls_as_advise_batch_does() {
     }
     assert!(want[0].contains(r#""saves":3"#), "{}", want[0]);
 }
+
+/// The exact distribution of the final score under saved rolls (`stats::saved`) against the
+/// naive solver's distribution of the same policy (every choice the best by its own values,
+/// ties by the documented rule): five dice with the five-of-a-kind bonus and Joker at two and
+/// three rolls a turn, and six dice; every final score's chance to 1e-9, the mean the
+/// expected score, every box filled once in every game.
+#[test]
+fn the_exact_distribution_under_saved_rolls_agrees_with_brute_force() {
+    let six = r#"
+[[box]]
+name = "pair"
+kind = "one-pair"
+
+[[box]]
+name = "maxi"
+kind = "all-of-a-kind"
+points = 100
+
+[[box]]
+name = "chance"
+kind = "chance"
+"#;
+    let forced = "joker = \"forced\"\nfive_of_a_kind_bonus = 100";
+    for rules in [
+        game(5, 3, forced, LOWER_FIVE),
+        game(5, 2, forced, LOWER_FIVE),
+        game(6, 3, "", six),
+    ] {
+        let dir = temp_dir();
+        let path = join(dir.path(), "saved.table");
+        SavedTable::build(&path, &rules, SolveOptions::default(), &|_, _| {}).unwrap();
+        let table = SavedTable::load(&path, &rules).unwrap();
+        let tally = yahtzee_core::stats::saved::saved_distribution(&table, &|_, _| {});
+        let want = BruteForce::new(rules).saved_policy_distribution(State::START, 0);
+        let got = &tally.score;
+        for score in 0..got.len().max(want.len()) {
+            let (g, w) = (
+                got.get(score).copied().unwrap_or(0.0),
+                want.get(score).copied().unwrap_or(0.0),
+            );
+            assert!(
+                (g - w).abs() < 1e-9,
+                "{}: P({score}) {g} vs {w}",
+                rules.label()
+            );
+        }
+        assert!((tally.total() - 1.0).abs() < 1e-12);
+        let mean: f64 = tally.pmf().iter().map(|&(s, p)| f64::from(s) * p).sum();
+        let expected = table.expected_score().unwrap();
+        assert!((mean - expected).abs() < 1e-9, "{mean} vs {expected}");
+        for b in &tally.boxes {
+            assert!((b.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        }
+        assert!(want.iter().filter(|&&p| p > 0.0).count() > 10);
+    }
+}

@@ -27,12 +27,7 @@ pub fn run(args: &StatsArgs) -> Result<()> {
     }
     let rules = args.rules.rules();
     if rules.saved_rolls() {
-        anyhow::bail!(
-            "the exact distribution of {} under saved rolls is not computed: its pass would carry the rolls saved beside each state and its points ({} states and numbers of rolls saved, each with a histogram of the points banked), which the distribution's pass does not; `yahtzee simulate --rules {}` estimates it from the optimal policy's games",
-            rules.label(),
-            yahtzee_core::text::large_count(yahtzee_core::tables::saved::saved_value_count(&rules)),
-            rules.set.name(),
-        );
+        return run_saved(args, rules);
     }
     let paths = super::score_table_paths(&args.tables);
     summary::check(&args.report, &paths.path(&rules, TableKind::ExpectedScore))?;
@@ -67,22 +62,75 @@ pub fn run(args: &StatsArgs) -> Result<()> {
     super::print_result(
         args.report.json,
         &report::stamped(&report, Some(table)),
-        |out| {
-            let from = from_phrase(report.from.as_ref());
-            writeln!(
-                out,
-                "{}: exact distribution of the final score under optimal play{from} (solver mean {:.10}; {:.1} s on {} threads)",
-                rules.label(),
-                report.solver_mean,
-                report.seconds,
-                report.threads
-            )?;
-            summary::write_summary(out, &report.summary, &rules)?;
-            writeln!(out, "ties: {}", report.tie_convention)?;
-            Ok(())
-        },
+        |out| write_exact(out, &report),
     )?;
     Ok(())
+}
+
+/// The human text of an exact distribution of the expected-score policy.
+fn write_exact(out: &mut impl Write, report: &StatsReport) -> std::io::Result<()> {
+    let rules = report.rules;
+    let from = from_phrase(report.from.as_ref());
+    writeln!(
+        out,
+        "{}: exact distribution of the final score under optimal play{from} (solver mean {:.10}; {:.1} s on {} threads)",
+        rules.label(),
+        report.solver_mean,
+        report.seconds,
+        report.threads
+    )?;
+    summary::write_summary(out, &report.summary, &rules)?;
+    writeln!(out, "ties: {}", report.tie_convention)?;
+    Ok(())
+}
+
+/// `stats` of a game of saved rolls: the exact distribution from a new game, for cards of at
+/// most 15 boxes (Yatzy with saved rolls); the others are refused before any table is read.
+fn run_saved(args: &StatsArgs, rules: Rules) -> Result<()> {
+    let label = rules.label();
+    if args.target.is_some() {
+        anyhow::bail!(yahtzee_core::tables::set::saved_rolls_only(
+            &rules,
+            "--target (the target objective)"
+        ));
+    }
+    if args.card.is_some() || args.dice.is_some() {
+        anyhow::bail!(
+            "--card and --dice are not offered for {label}, a game with saved rolls: `stats` gives its distribution from a new game (leave them out), and `simulate` plays none from a position either"
+        );
+    }
+    if !rules.set.solves_in_seconds() {
+        anyhow::bail!(
+            "the exact distribution of {label} under saved rolls is computed for cards of at most 15 boxes: its pass would carry a histogram of the points banked beside each of its {} states and numbers of rolls saved, more than this machine holds; `yahtzee simulate --rules {}` estimates it from the optimal policy's games",
+            yahtzee_core::text::large_count(yahtzee_core::tables::saved::saved_value_count(&rules)),
+            rules.set.name(),
+        );
+    }
+    let paths = super::score_table_paths(&args.tables);
+    summary::check(&args.report, &paths.path(&rules, TableKind::ExpectedScore))?;
+    let pool = super::thread_pool(args.threads)?;
+    let tables = super::tables_at(rules, args.tables.table.as_deref());
+    let table = pool.install(|| tables.saved())?;
+    let bar = super::progress_bar(&format!("distribution of {label}"), "turns");
+    let (report, tally) = pool.install(|| {
+        report::stats_saved(&table, &args.report.at_least, &|done, total| {
+            bar.set_length(total);
+            bar.set_position(done);
+        })
+    });
+    bar.finish_and_clear();
+    summary::write_files(
+        &args.report,
+        &tally,
+        &report.summary,
+        &format!("{label}: final score under optimal play (exact)"),
+        &report::Provenance::by(&tables),
+    )?;
+    super::print_result(
+        args.report.json,
+        &report::stamped_by(&report, &tables),
+        |out| write_exact(out, &report),
+    )
 }
 
 /// " from the card ... with ... showing and N rolls left", or nothing for a new game.

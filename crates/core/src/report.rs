@@ -25,6 +25,7 @@ use crate::tables::TableError;
 use crate::tables::container::FORMAT_VERSION;
 use crate::tables::container::TableHeader;
 use crate::tables::expected::{EXPECTED_SCORE, StrategyTable};
+use crate::tables::saved::SavedTable;
 use crate::tables::vector::VectorTable;
 
 pub use crate::tables::provenance::{
@@ -404,8 +405,31 @@ pub fn stats_from(
         }
     };
     let seconds = clock.elapsed().as_secs_f64();
-    let report = stats_report(table, &tally, from, solver_mean, thresholds, seconds);
+    let report = stats_report(
+        table.rules(),
+        &tally,
+        from,
+        solver_mean,
+        thresholds,
+        seconds,
+    );
     Ok((report, tally))
+}
+
+/// The exact distribution of the final score of a game of saved rolls from a new game under
+/// the optimal policy of `table` (whole: [`crate::stats::saved::saved_distribution`]), with
+/// its report.
+pub fn stats_saved(
+    table: &SavedTable,
+    thresholds: &[u32],
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> (StatsReport, Tally) {
+    let clock = Instant::now();
+    let tally = crate::stats::saved::saved_distribution(table, progress);
+    let seconds = clock.elapsed().as_secs_f64();
+    let mean = table.expected_score().expect("the whole table");
+    let report = stats_report(table.rules(), &tally, None, mean, thresholds, seconds);
+    (report, tally)
 }
 
 /// The report of [`stats`] from the tally of a forward pass already made from a new game
@@ -418,7 +442,7 @@ pub fn stats_of_forward(
     seconds: f64,
 ) -> StatsReport {
     stats_report(
-        table,
+        table.rules(),
         &forward.tally,
         None,
         table.expected_score(),
@@ -428,14 +452,14 @@ pub fn stats_of_forward(
 }
 
 fn stats_report(
-    table: &StrategyTable,
+    rules: &Rules,
     tally: &Tally,
     from: Option<FromReport>,
     solver_mean: f64,
     thresholds: &[u32],
     seconds: f64,
 ) -> StatsReport {
-    let rules = *table.rules();
+    let rules = *rules;
     StatsReport {
         rules,
         method: "exact",

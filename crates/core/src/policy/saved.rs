@@ -12,10 +12,10 @@
 //! lead to, with the re-rolls left saved. Ties are ranked by the rule of every advice
 //! ([`super::expected`]).
 
-use crate::game::dice::Dice;
+use crate::game::dice::{Dice, Keep};
 use crate::game::rules::Rules;
 use crate::game::state::{ScoreCard, State};
-use crate::game::ties::rank_by_preference;
+use crate::game::ties::Preferred;
 use crate::policy::expected::{Action, Advice, AdviceError, Position, check_position, ranked};
 use crate::solve::saved::state_turn;
 use crate::tables::saved::SavedTable;
@@ -139,53 +139,118 @@ impl<'t> SavedTurn<'t> {
     /// after it. The keeps of fewer than all the dice first (fewest dice first), then the
     /// boxes in card order, each filled now with the re-rolls left saved.
     pub fn options(&self, dice: &Dice, rerolls_left: usize) -> Vec<(Action, f64)> {
-        let rules = *self.table.rules();
-        let state = &self.state;
-        let mut options: Vec<(Action, f64)> = Vec::new();
-        if let Some(values) = self.keeps.get(rerolls_left).filter(|v| !v.is_empty()) {
-            let all = rules.dice().dice();
-            options.extend(
-                dice.keeps_by_preference()
-                    .iter()
-                    .filter(|k| k.len() < all)
-                    .map(|&keep| {
-                        let action = Action::Keep {
-                            keep,
-                            stop_and_score: None,
-                        };
-                        (action, values[keep.index()])
-                    }),
-            );
-        }
-        let legal = rules.legal_boxes(state.filled, dice);
-        let five = dice.five_of_a_kind().is_some();
-        for index in (0..rules.box_count()).filter(|i| legal & (1 << i) != 0) {
-            let points = rules.score(index, dice, state.filled);
-            let bonus = state
-                .bonuses_for(&rules, index, points, five)
-                .points(&rules);
-            let next = state.after(&rules, index, points);
-            let value = self
-                .table
-                .value(&next, rerolls_left)
-                .expect("the table holds the cards after the turn's");
-            let action = Action::Score {
-                category: rules.boxes()[index].name(),
-                points,
-                bonus,
-                saves: Some(rerolls_left as u8),
-            };
-            options.push((action, f64::from(points + bonus) + value));
-        }
+        let mut options = Vec::new();
+        self.scan(
+            dice,
+            rerolls_left,
+            |index, points, five| self.scored(index, points, five, rerolls_left),
+            |choice, value| options.push((self.action(dice, choice, rerolls_left), value)),
+        );
         options
     }
 
     /// The option advice ranks first for `dice` with `rerolls_left` (the tie rule of every
     /// advice), and its value.
     pub fn best(&self, dice: &Dice, rerolls_left: usize) -> (Action, f64) {
-        let options = self.options(dice, rerolls_left);
-        let values: Vec<f64> = options.iter().map(|&(_, v)| v).collect();
-        let first = rank_by_preference(&values)[0];
-        options.into_iter().nth(first).expect("an option")
+        let (choice, value) = self.choose(dice, rerolls_left, |index, points, five| {
+            self.scored(index, points, five, rerolls_left)
+        });
+        (self.action(dice, choice, rerolls_left), value)
     }
+
+    /// [`SavedTurn::best`] as a [`Choice`], the boxes valued by `scored(index, points, five)`
+    /// (what [`SavedTurn::scored`] gives, perhaps remembered by the caller: the exact
+    /// distribution asks for every roll of a turn): the first of [`SavedTurn::options`] by
+    /// the tie rule of every advice ([`Preferred`]).
+    pub fn choose(
+        &self,
+        dice: &Dice,
+        rerolls_left: usize,
+        scored: impl FnMut(usize, u32, bool) -> f64,
+    ) -> (Choice, f64) {
+        let mut best = Preferred::new();
+        self.scan(dice, rerolls_left, scored, |choice, value| {
+            best.offer(choice, value)
+        });
+        best.best().expect("a legal option")
+    }
+
+    /// Offers every legal option for `dice` with `rerolls_left`, in the order of preference,
+    /// to `offer`: the one listing of the options behind [`SavedTurn::options`] and
+    /// [`SavedTurn::choose`].
+    fn scan(
+        &self,
+        dice: &Dice,
+        rerolls_left: usize,
+        mut scored: impl FnMut(usize, u32, bool) -> f64,
+        mut offer: impl FnMut(Choice, f64),
+    ) {
+        let rules = self.table.rules();
+        let state = &self.state;
+        if let Some(values) = self.keeps.get(rerolls_left).filter(|v| !v.is_empty()) {
+            let first_roll = rules.dice().first_roll();
+            for &keep in Dice::keep_indices_of(dice.index()) {
+                // Keeping all the dice re-rolls none: never better than scoring now.
+                if usize::from(keep) < first_roll {
+                    offer(Choice::Keep(keep), values[usize::from(keep)]);
+                }
+            }
+        }
+        let legal = rules.legal_boxes(state.filled, dice);
+        let five = dice.five_of_a_kind().is_some();
+        for index in (0..rules.box_count()).filter(|i| legal & (1 << i) != 0) {
+            let points = rules.score(index, dice, state.filled);
+            offer(Choice::Score(index), scored(index, points, five));
+        }
+    }
+
+    /// The value of filling box `index` with `points` now (`five`: the dice are five of a
+    /// kind) with `rerolls_left` saved: the points and bonus of this turn and the table's
+    /// value of the state after it.
+    pub fn scored(&self, index: usize, points: u32, five: bool, rerolls_left: usize) -> f64 {
+        let rules = self.table.rules();
+        let bonus = self
+            .state
+            .bonuses_for(rules, index, points, five)
+            .points(rules);
+        let next = self.state.after(rules, index, points);
+        let value = self
+            .table
+            .value(&next, rerolls_left)
+            .expect("the table holds the cards after the turn's");
+        f64::from(points + bonus) + value
+    }
+
+    /// The [`Action`] of `choice` for `dice` with `rerolls_left`.
+    fn action(&self, dice: &Dice, choice: Choice, rerolls_left: usize) -> Action {
+        let rules = self.table.rules();
+        match choice {
+            Choice::Keep(keep) => Action::Keep {
+                keep: Keep::from_index(usize::from(keep)),
+                stop_and_score: None,
+            },
+            Choice::Score(index) => {
+                let points = rules.score(index, dice, self.state.filled);
+                let five = dice.five_of_a_kind().is_some();
+                Action::Score {
+                    category: rules.boxes()[index].name(),
+                    points,
+                    bonus: self
+                        .state
+                        .bonuses_for(rules, index, points, five)
+                        .points(rules),
+                    saves: Some(rerolls_left as u8),
+                }
+            }
+        }
+    }
+}
+
+/// What the policy does with a roll under saved rolls: re-roll some dice or fill a box now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// Keep the multiset of this index (fewer than all the dice) and re-roll the others.
+    Keep(u16),
+    /// Fill the box at this position on the card now, saving the re-rolls left.
+    Score(usize),
 }

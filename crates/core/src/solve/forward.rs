@@ -136,7 +136,11 @@ pub(crate) fn outcome_chances_from<const N: usize>(
 /// additions whatever the keeps, against up to 252 multiply-adds per keep with the outcome
 /// probabilities.
 #[inline(always)]
-fn throw_kept<const N: usize>(lattice: &Lattice, first_roll: usize, mass: &mut [[f64; N]]) {
+pub(crate) fn throw_kept<const N: usize>(
+    lattice: &Lattice,
+    first_roll: usize,
+    mass: &mut [[f64; N]],
+) {
     for i in 0..first_roll {
         let m = mass[i];
         if m.iter().all(|&x| x == 0.0) {

@@ -33,6 +33,7 @@
 
 pub mod distribution;
 pub mod matches;
+pub mod saved;
 pub mod simulate;
 mod spectral;
 mod target;
@@ -394,6 +395,29 @@ impl Histogram {
             self.bonuses.resize(bonuses + 1, 0.0);
         }
         self.bonuses[bonuses] += mass;
+    }
+
+    /// Adds the masses of `other`, entry by entry.
+    fn add_histogram(&mut self, other: &Histogram) {
+        let lo = self.lo.min(other.lo);
+        let hi = (self.lo as usize + self.points.len()).max(other.lo as usize + other.points.len());
+        if lo < self.lo || hi > self.lo as usize + self.points.len() {
+            let mut points = vec![0.0; hi - lo as usize];
+            let at = (self.lo - lo) as usize;
+            points[at..at + self.points.len()].copy_from_slice(&self.points);
+            self.points = points;
+            self.lo = lo;
+        }
+        let at = (other.lo - self.lo) as usize;
+        for (d, &s) in self.points[at..].iter_mut().zip(&other.points) {
+            *d += s;
+        }
+        if self.bonuses.len() < other.bonuses.len() {
+            self.bonuses.resize(other.bonuses.len(), 0.0);
+        }
+        for (d, &s) in self.bonuses.iter_mut().zip(&other.bonuses) {
+            *d += s;
+        }
     }
 }
 
@@ -840,12 +864,18 @@ fn gather(
             }
         }
     }
+    summed(&contributions, 2 * slots)
+}
+
+/// The block of `len` histograms the `contributions` make, each the sum of those of its
+/// slot in their order; `None` when there are none.
+fn summed(contributions: &[Contribution<'_>], len: usize) -> Option<Block> {
     if contributions.is_empty() {
         return None;
     }
     // First pass: the range of points and bonus counts of each successor.
-    let mut range: Vec<Option<(u32, u32, usize)>> = vec![None; 2 * slots];
-    for c in &contributions {
+    let mut range: Vec<Option<(u32, u32, usize)>> = vec![None; len];
+    for c in contributions {
         let lo = c.from.lo + c.shift;
         let hi = lo + c.from.points.len() as u32;
         let nb = c.from.bonuses.len() + usize::from(c.yahtzee_bonus);
@@ -865,7 +895,7 @@ fn gather(
         })
         .collect();
     // Second pass: the sums, in contribution order.
-    for c in &contributions {
+    for c in contributions {
         let h = block[c.slot]
             .as_mut()
             .expect("every contributed slot has a histogram");

@@ -1,0 +1,366 @@
+//! The exact distribution of the final score under saved rolls (`shared/RULES.md`, section 8):
+//! the forward pass of [`super`] with one more number in every state, the rolls saved.
+//!
+//! A turn-start state is a card, an upper total, a flag and the rolls saved `s`; it holds a
+//! histogram of the points banked so far, as the states of the ordinary pass do. One turn of a
+//! state ([`turn_events`]) ends in a box, its points, its bonus and the re-rolls left when the
+//! box was filled, which are the next turn's rolls saved: the policy is the advice's
+//! ([`SavedTurn::choose`], the tie rule of every advice), and its choices with `r` re-rolls
+//! left depend on the card and `r` only, so the choices of every roll at every `r` are made
+//! once for a state and shared by all its numbers of rolls saved. Each number of rolls saved
+//! then carries the opening roll's chances down from its own re-rolls (`rolls - 1 + s`) to 0:
+//! a roll whose choice is a box ends the turn there, saving the re-rolls left.
+//!
+//! The histograms move to the next depth as in the ordinary pass, each successor gathering
+//! its predecessors' in a fixed order (box, predecessor, event), so the distribution is the
+//! same bits at any thread count. The histograms of two depths are held at once: for Yatzy
+//! with saved rolls, 24 million states and rolls saved with their histograms
+//! (results/saved-rolls-stats-2026-12-06.md).
+
+use rayon::prelude::*;
+
+use crate::game::dice::{ALL_MULTISETS, Lattice};
+use crate::game::rules::{BoxMask, Rules};
+use crate::game::state::{Layout, State, cards_by_depth};
+use crate::policy::saved::{Choice, SavedTurn};
+use crate::solve::forward::{Kept, throw_kept};
+use crate::stats::distribution::Tally;
+use crate::tables::saved::SavedTable;
+
+use super::{
+    Block, Contribution, Histogram, TurnEvent, block_slot, fills_fifty, final_part, roll_dice,
+    state_of, summed, tally_turn,
+};
+
+/// One way a turn under saved rolls can end: the box, its points and bonus with their chance
+/// ([`TurnEvent`]), and the re-rolls left when the box was filled (the next turn's rolls
+/// saved).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SavedEvent {
+    /// The box filled, its points, its bonus and the chance.
+    pub event: TurnEvent,
+    /// The re-rolls left, saved for the next turns.
+    pub saves: u8,
+}
+
+/// Every way the turn of `state` can end under the optimal policy, for each number of rolls
+/// saved of `saved`: `result[i]` for `saved[i]`, sorted by box, then points, then bonus, then
+/// re-rolls saved. Each list's chances sum to 1 (to rounding), and its events' mean value
+/// (their points and the table's value of the state after, with the re-rolls saved) is the
+/// table's value of the state with those rolls saved.
+pub fn turn_events(table: &SavedTable, state: &State, saved: &[usize]) -> Vec<Vec<SavedEvent>> {
+    let rules = *table.rules();
+    let space = rules.dice();
+    let rerolls = usize::from(rules.rolls() - 1);
+    let most = saved.iter().map(|&s| rerolls + s).max().unwrap_or(0);
+    let turn = SavedTurn::new(table, *state, most);
+    let dice = roll_dice(space);
+    // The box of each roll's choice with each re-rolls left, as an event of this state
+    // (`Err`), or its keep (`Ok`): made once for all the numbers of rolls saved.
+    let boxes = rules.box_count();
+    let mut id_of = vec![u16::MAX; boxes * 256 * 2];
+    let mut kinds: Vec<TurnEvent> = Vec::new();
+    let mut scored = vec![f64::NAN; boxes * 256 * 2];
+    let mut touched: Vec<usize> = Vec::new();
+    let choices: Vec<Vec<Result<Kept, u16>>> = (0..=most)
+        .map(|r| {
+            for at in touched.drain(..) {
+                scored[at] = f64::NAN;
+            }
+            dice.iter()
+                .map(|d| {
+                    let (choice, _) = turn.choose(d, r, |index, points, five| {
+                        let at = (index * 256 + points as usize) * 2 + usize::from(five);
+                        if scored[at].is_nan() {
+                            scored[at] = turn.scored(index, points, five, r);
+                            touched.push(at);
+                        }
+                        scored[at]
+                    });
+                    match choice {
+                        Choice::Keep(k) => Ok(Kept::Keep(k)),
+                        Choice::Score(index) => {
+                            let points = rules.score(index, d, state.filled);
+                            let five = d.five_of_a_kind().is_some();
+                            let at = (index * 256 + points as usize) * 2 + usize::from(five);
+                            if id_of[at] == u16::MAX {
+                                let bonuses = state.bonuses_for(&rules, index, points, five);
+                                id_of[at] = kinds.len() as u16;
+                                kinds.push(TurnEvent {
+                                    box_index: index as u8,
+                                    points: points as u8,
+                                    bonus: bonuses.points(&rules) as u16,
+                                    bonuses,
+                                    probability: 0.0,
+                                });
+                            }
+                            Err(id_of[at])
+                        }
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    // The kinds of events in the order of the lists.
+    let mut order: Vec<usize> = (0..kinds.len()).collect();
+    order.sort_by_key(|&k| (kinds[k].box_index, kinds[k].points, kinds[k].bonus));
+    let lattice = Lattice::get();
+    let first_roll = space.first_roll();
+    let opening: Vec<f64> = (0..space.rolls())
+        .map(|r| f64::from(lattice.ways[first_roll + r]) / f64::from(space.throws()))
+        .collect();
+    saved
+        .iter()
+        .map(|&s| {
+            let start = rerolls + s;
+            // `chance[kind * (start + 1) + r]`: ending in event `kind` with `r` re-rolls left.
+            let mut chance = vec![0.0; kinds.len() * (start + 1)];
+            let mut p = opening.clone();
+            let mut mass = [[0.0f64; 1]; ALL_MULTISETS];
+            let mass = &mut mass[..space.multisets()];
+            for r in (0..=start).rev() {
+                mass.fill([0.0]);
+                for (roll, &q) in p.iter().enumerate() {
+                    if q == 0.0 {
+                        continue;
+                    }
+                    match choices[r][roll] {
+                        Ok(Kept::Keep(k)) => mass[usize::from(k)][0] += q,
+                        Ok(Kept::Stop) => unreachable!("a re-roll keeps fewer than all the dice"),
+                        Err(kind) => chance[usize::from(kind) * (start + 1) + r] += q,
+                    }
+                }
+                if r > 0 {
+                    throw_kept(lattice, first_roll, mass);
+                    for (q, m) in p.iter_mut().zip(&mass[first_roll..]) {
+                        *q = m[0];
+                    }
+                }
+            }
+            let mut events = Vec::new();
+            for &kind in &order {
+                for r in 0..=start {
+                    let probability = chance[kind * (start + 1) + r];
+                    if probability > 0.0 {
+                        events.push(SavedEvent {
+                            event: TurnEvent {
+                                probability,
+                                ..kinds[kind]
+                            },
+                            saves: r as u8,
+                        });
+                    }
+                }
+            }
+            events
+        })
+        .collect()
+}
+
+/// The histograms of one card under saved rolls: a [`Block`] for each number of rolls saved,
+/// one after the other (`saved * 2 * slots + block_slot`).
+type SavedBlock = Block;
+
+/// The exact distribution of the final score of a game of saved rolls from an empty card
+/// under the optimal policy of `table` (whole), with the per-box figures and the parts.
+/// `progress(done, total)` is called after each depth.
+pub fn saved_distribution(table: &SavedTable, progress: &(dyn Fn(u64, u64) + Sync)) -> Tally {
+    assert!(table.is_whole(), "the whole table of saved rolls");
+    let rules = *table.rules();
+    let layout = Layout::of(&rules);
+    let boxes = rules.box_count();
+    let slots = layout.flags * layout.lanes;
+    let per_saved = 2 * slots;
+    let mut tally = Tally::new(&rules);
+    let by_depth = cards_by_depth(&rules);
+    let mut layer: Vec<Option<SavedBlock>> = vec![None; layout.masks];
+    let mut start: SavedBlock = vec![None; per_saved];
+    start[block_slot(&layout, &State::START, false)] = Some(Histogram {
+        lo: 0,
+        points: vec![1.0],
+        bonuses: vec![1.0],
+    });
+    layer[0] = Some(start);
+    progress(0, boxes as u64);
+    let mut events_of: Vec<Option<Vec<Option<Vec<SavedEvent>>>>> = vec![None; layout.masks];
+    for depth in 0..boxes {
+        let mut next_layer: Vec<Option<SavedBlock>> = vec![None; layout.masks];
+        // The cards of the depth a chunk at a time, so that the turns of a chunk alone are
+        // held (they take more memory than the histograms); each card of the next depth adds
+        // what it gathers from a chunk's cards to what it holds, chunk after chunk, the same
+        // sums in the same order at any thread count.
+        for chunk in by_depth[depth].chunks(CHUNK) {
+            // Step 1: the turns of every state reached, each with every number of rolls
+            // saved it is reached with, in parallel.
+            let turns: Vec<(BoxMask, Vec<Option<Vec<SavedEvent>>>)> = chunk
+                .par_iter()
+                .filter_map(|&m| {
+                    let block = layer[m as usize].as_ref()?;
+                    Some((m, card_turns(table, &layout, m, block)))
+                })
+                .collect();
+            for (m, e) in turns {
+                events_of[m as usize] = Some(e);
+            }
+            // The per-box figures, in a fixed order: card, rolls saved, slot, event.
+            for &m in chunk {
+                let (Some(block), Some(events)) = (&layer[m as usize], &events_of[m as usize])
+                else {
+                    continue;
+                };
+                for (k, h) in block.iter().enumerate() {
+                    let (Some(h), Some(ev)) = (h, &events[event_slot(k, slots)]) else {
+                        continue;
+                    };
+                    let plain: Vec<TurnEvent> = ev.iter().map(|e| e.event).collect();
+                    tally_turn(&mut tally, h.points.iter().sum(), &plain);
+                }
+            }
+            // Step 2: every card of the next depth gathers the chunk's histograms.
+            next_layer
+                .par_iter_mut()
+                .enumerate()
+                .filter(|(next, _)| next.count_ones() as usize == depth + 1)
+                .for_each(|(next, held)| {
+                    let next = next as BoxMask;
+                    if let Some(block) = gather_saved(&rules, &layout, &layer, &events_of, next) {
+                        add_block(held, block);
+                    }
+                });
+            for &m in chunk {
+                events_of[m as usize] = None;
+                layer[m as usize] = None;
+            }
+        }
+        layer = next_layer;
+        progress(depth as u64 + 1, boxes as u64);
+    }
+    for (m, block) in layer.iter().enumerate() {
+        let Some(block) = block else {
+            continue;
+        };
+        for (k, h) in block.iter().enumerate() {
+            let Some(h) = h else {
+                continue;
+            };
+            let half = k % per_saved;
+            let state = state_of(&layout, m as BoxMask, half % slots);
+            let part = final_part(&rules, &state, half >= slots);
+            for (i, &p) in h.points.iter().enumerate() {
+                if p > 0.0 {
+                    tally.add_score(h.lo + i as u32, p);
+                    tally.add_part(part, h.lo + i as u32, p);
+                }
+            }
+            for (n, &p) in h.bonuses.iter().enumerate() {
+                tally.add_yahtzee_bonuses(n, p);
+            }
+        }
+    }
+    tally
+}
+
+/// The cards whose turns are held at once: a fixed number, so that the sums are the same at
+/// any thread count.
+const CHUNK: usize = 256;
+
+/// Adds the histograms of `block` to those `held` holds (none yet: `None`).
+fn add_block(held: &mut Option<SavedBlock>, block: SavedBlock) {
+    let Some(held) = held else {
+        *held = Some(block);
+        return;
+    };
+    for (h, b) in held.iter_mut().zip(block) {
+        match (h.as_mut(), b) {
+            (_, None) => {}
+            (None, b) => *h = b,
+            (Some(h), Some(b)) => h.add_histogram(&b),
+        }
+    }
+}
+
+/// The place of the turn of block entry `k` among a card's turns: its rolls saved and slot
+/// (both halves of the five-of-a-kind box share a turn).
+fn event_slot(k: usize, slots: usize) -> usize {
+    (k / (2 * slots)) * slots + k % slots
+}
+
+/// The turns of the states of card `m` reached in `block`, by [`event_slot`]; `None` for the
+/// others. A state's numbers of rolls saved share one run of [`turn_events`].
+fn card_turns(
+    table: &SavedTable,
+    layout: &Layout,
+    m: BoxMask,
+    block: &SavedBlock,
+) -> Vec<Option<Vec<SavedEvent>>> {
+    let slots = layout.flags * layout.lanes;
+    let saved_counts = block.len() / (2 * slots);
+    let mut turns = vec![None; saved_counts * slots];
+    for slot in 0..slots {
+        let saved: Vec<usize> = (0..saved_counts)
+            .filter(|&s| {
+                let at = s * 2 * slots + slot;
+                block[at].is_some() || block[at + slots].is_some()
+            })
+            .collect();
+        if saved.is_empty() {
+            continue;
+        }
+        let state = state_of(layout, m, slot);
+        for (s, events) in saved.iter().zip(turn_events(table, &state, &saved)) {
+            turns[s * slots + slot] = Some(events);
+        }
+    }
+    turns
+}
+
+/// The block of card `next` under saved rolls: the histograms of its predecessors (one box
+/// fewer) moved by their events of that box to the rolls saved after them, summed in a fixed
+/// order. `None` when no state of it is reached.
+fn gather_saved(
+    rules: &Rules,
+    layout: &Layout,
+    layer: &[Option<SavedBlock>],
+    events_of: &[Option<Vec<Option<Vec<SavedEvent>>>>],
+    next: BoxMask,
+) -> Option<SavedBlock> {
+    let slots = layout.flags * layout.lanes;
+    let per_saved = 2 * slots;
+    let mut contributions: Vec<Contribution<'_>> = Vec::new();
+    for b in 0..rules.box_count() {
+        if next & (1 << b) == 0 {
+            continue;
+        }
+        let m = next & !(1 << b);
+        let (Some(block), Some(events)) = (&layer[m as usize], &events_of[m as usize]) else {
+            continue;
+        };
+        for (k, h) in block.iter().enumerate() {
+            let (Some(h), Some(ev)) = (h, &events[event_slot(k, slots)]) else {
+                continue;
+            };
+            let half = k % per_saved;
+            let state = state_of(layout, m, half % slots);
+            let fifty = half >= slots;
+            // Events are sorted by box: those of box `b` are one run.
+            let from = ev.partition_point(|e| usize::from(e.event.box_index) < b);
+            for e in ev[from..]
+                .iter()
+                .take_while(|e| usize::from(e.event.box_index) == b)
+            {
+                let points = u32::from(e.event.points);
+                let after = state.after(rules, b, points);
+                let fifty = fifty || fills_fifty(rules, b, points);
+                contributions.push(Contribution {
+                    slot: usize::from(e.saves) * per_saved + block_slot(layout, &after, fifty),
+                    from: h,
+                    shift: e.event.banked(),
+                    probability: e.event.probability,
+                    yahtzee_bonus: e.event.yahtzee_bonus(),
+                });
+            }
+        }
+    }
+    let saved_counts = rules.most_saved_rolls(next.count_ones() as usize) + 1;
+    summed(&contributions, saved_counts * per_saved)
+}
