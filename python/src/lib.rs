@@ -14,8 +14,8 @@
 //! - A game of saved rolls (`saved_rolls = true` in a rules file) is a [`Table`] too, of its
 //!   table of saved rolls: its advice goes through the same batch protocol (the query's
 //!   `saved`), its games through [`simulate_saved_scores`]; what is not solved under saved
-//!   rolls (the target, win and two-player objectives, the exact distribution) is refused
-//!   with the library's message.
+//!   rolls (the target, win and two-player objectives, the exact distribution, the baseline
+//!   policies) is a `ValueError` saying why, in the library's words where it has them.
 
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
