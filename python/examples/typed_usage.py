@@ -4,6 +4,8 @@ checked against them)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 import yahtzee
@@ -26,7 +28,16 @@ score: yahtzee.Score = yahtzee.score("yacht", None, "11134", "ones")
 total: int = score.total
 
 simulation: yahtzee.Simulation = yahtzee.simulate(table, games=100, seed=1)
+
+# A game of saved rolls (a rules file with `saved_rolls = true`): the same calls, with the rolls
+# saved before the turn.
+example = Path(__file__).resolve().parents[2] / "data" / "rules" / "examples"
+saved_game: yahtzee.Table = yahtzee.solve(example / "yatzy-saved-rolls.toml")
+keeps_rolls: bool = saved_game.saved_rolls
+saved_advice: yahtzee.Advice = yahtzee.advise(saved_game, {"ones": 3}, "13356", saved=2)
+saves: int | None = saved_advice.best.saves
+to_come: float = yahtzee.value(saved_game, {"ones": 3}, saved=2)
 rating_needs_records = yahtzee.rate
 provenance: tuple[str, str, int] = (yahtzee.__version__, yahtzee.COMMIT, yahtzee.DICE_GENERATOR)
 print(value, mean, new_game.sd, visits.sum(), values.shape, labels[0], legal, total,
-      simulation.mean, provenance)
+      simulation.mean, provenance, keeps_rolls, saves, to_come)

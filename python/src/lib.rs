@@ -11,6 +11,11 @@
 //!   written is an `OSError`.
 //! - Solves, statistics, simulations and batches run with the GIL released (on the library's
 //!   rayon threads), so other Python threads go on meanwhile.
+//! - A game of saved rolls (`saved_rolls = true` in a rules file) is a [`Table`] too, of its
+//!   table of saved rolls: its advice goes through the same batch protocol (the query's
+//!   `saved`), its games through [`simulate_saved_scores`]; what is not solved under saved
+//!   rolls (the target, win and two-player objectives, the exact distribution, the baseline
+//!   policies) is a `ValueError` saying why, in the library's words where it has them.
 
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
@@ -24,7 +29,7 @@ use yahtzee_core::cancel::Cancel;
 use yahtzee_core::game::choice::Choice;
 use yahtzee_core::game::dice::{Dice, DiceSpace, Keep};
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
-use yahtzee_core::game::state::{ScoreCard, reachable_states};
+use yahtzee_core::game::state::{ScoreCard, State, reachable_states};
 use yahtzee_core::play::own::{OwnChoiceError, play_own_game};
 use yahtzee_core::play::rating::parse_records;
 use yahtzee_core::play::score_box;
@@ -33,11 +38,12 @@ use yahtzee_core::policy::expected::{Position, check_rolls_left};
 use yahtzee_core::policy::player::Player;
 use yahtzee_core::report::{self, SimulateReport};
 use yahtzee_core::stats::distribution::Tally;
-use yahtzee_core::stats::simulate::simulate_scores;
+use yahtzee_core::stats::simulate::{simulate_saved_scores, simulate_scores};
 use yahtzee_core::stats::{Forward, Start};
 use yahtzee_core::tables::expected::StrategyTable;
+use yahtzee_core::tables::saved::saved_value_count;
 use yahtzee_core::tables::set::{
-    Event, LoadCause, LoadError, Observer, TableKind, TablePaths, TableSet,
+    Event, LoadCause, LoadError, Observer, TableKind, TablePaths, TableSet, saved_rolls_only,
 };
 
 /// The rules `rules` names: a rule set's name, or the path of a rules file (with a `/` or
@@ -80,7 +86,7 @@ enum RulesArg<'py> {
 impl RulesArg<'_> {
     fn rules(&self, upper_first: bool) -> PyResult<Rules> {
         match self {
-            RulesArg::Table(t) => Ok(*t.get().ev().rules()),
+            RulesArg::Table(t) => Ok(t.get().game()),
             RulesArg::Named(name) => rules_of(name, upper_first),
         }
     }
@@ -169,7 +175,8 @@ impl Observer for Stderr {
 
 /// The tables of some rules: the strategy table, with its target table read (or built) when
 /// a query first names a target, and its distribution table when a query first names
-/// opponents.
+/// opponents; in a game of saved rolls, the table of saved rolls alone (built when the
+/// `Table` is made, then read in part for each question, or whole for games and `values`).
 #[pyclass(frozen, module = "yahtzee._native")]
 struct Table {
     set: TableSet,
@@ -177,22 +184,50 @@ struct Table {
     /// use and kept: `stats` of a new game and `visit_probabilities` both read it, so the
     /// second asks nothing of the processor.
     forward: OnceLock<(Forward, f64)>,
+    /// In a game of saved rolls, the expected score of a new game, read from the table of
+    /// saved rolls when the `Table` was made; `None` in other games.
+    saved_start: Option<f64>,
 }
 
 impl Table {
-    /// The expected-score table (loaded when the `Table` was made).
-    fn ev(&self) -> &StrategyTable {
-        self.set
-            .ev()
-            .expect("the expected-score table is loaded when a Table is made")
+    /// The rules of the table.
+    fn game(&self) -> Rules {
+        *self.set.rules()
     }
 
-    /// The forward pass of a new game ([`Table::forward`]), made the first time it is asked
-    /// for.
-    fn forward(&self) -> &(Forward, f64) {
+    /// The expected-score table (loaded when the `Table` was made), or in a game of saved
+    /// rolls, which has none, the refusal of `what` (plural: "... need the rules without
+    /// saved rolls").
+    fn ev(&self, what: &str) -> PyResult<&StrategyTable> {
+        let rules = self.game();
+        if rules.saved_rolls() {
+            return Err(value_error(saved_rolls_only(&rules, what)));
+        }
+        Ok(self
+            .set
+            .ev()
+            .expect("the expected-score table is loaded when a Table is made"))
+    }
+
+    /// The expected-score table for the exact distribution of the final score, which is not
+    /// computed under saved rolls: the refusal says what estimates it instead.
+    fn exact(&self) -> PyResult<&StrategyTable> {
+        let rules = self.game();
+        if rules.saved_rolls() {
+            return Err(value_error(format!(
+                "the exact distribution of {} under saved rolls is not computed: its pass would carry the rolls saved beside each state and its points, which the distribution's pass does not; yahtzee.simulate(table) estimates it from the optimal policy's games",
+                rules.label()
+            )));
+        }
+        self.ev("the exact distribution")
+    }
+
+    /// The forward pass of a new game ([`Table::forward`]) under the optimal policy of `ev`
+    /// (this table's), made the first time it is asked for.
+    fn forward(&self, ev: &StrategyTable) -> &(Forward, f64) {
         self.forward.get_or_init(|| {
             let clock = std::time::Instant::now();
-            let forward = yahtzee_core::stats::exact_forward(self.ev(), &|_, _| {});
+            let forward = yahtzee_core::stats::exact_forward(ev, &|_, _| {});
             (forward, clock.elapsed().as_secs_f64())
         })
     }
@@ -203,25 +238,39 @@ impl Table {
     /// The rule set's name.
     #[getter]
     fn rules(&self) -> &'static str {
-        self.ev().rules().set.name()
+        self.game().set.name()
     }
 
     /// True under the upper-section-first modifier.
     #[getter]
     fn upper_first(&self) -> bool {
-        self.ev().rules().order == Order::UpperFirst
+        self.game().order == Order::UpperFirst
+    }
+
+    /// True in a game that keeps unused rolls for later turns (`saved_rolls = true`).
+    #[getter]
+    fn saved_rolls(&self) -> bool {
+        self.game().saved_rolls()
     }
 
     /// The expected final score of a new game under optimal play.
     #[getter]
-    fn expected_score(&self) -> f64 {
-        self.ev().expected_score()
+    fn expected_score(&self) -> PyResult<f64> {
+        match self.saved_start {
+            Some(start) => Ok(start),
+            None => Ok(self.ev("the expected-score table")?.expected_score()),
+        }
     }
 
-    /// The number of reachable turn-start states.
+    /// The number of reachable turn-start states; in a game of saved rolls, of reachable
+    /// states and numbers of rolls saved (the `states` of `yahtzee solve --json`).
     #[getter]
-    fn states(&self) -> u64 {
-        self.ev().states()
+    fn states(&self) -> PyResult<u64> {
+        let rules = self.game();
+        if rules.saved_rolls() {
+            return Ok(saved_value_count(&rules));
+        }
+        Ok(self.ev("the expected-score table")?.states())
     }
 
     /// The table's file (read, written, or where it could not be written).
@@ -230,34 +279,68 @@ impl Table {
         self.set.path(TableKind::ExpectedScore)
     }
 
-    /// The target table's file (read, or built on first use).
+    /// The target table's file (read, or built on first use); none in a game of saved rolls.
     #[getter]
-    fn target_path(&self) -> PathBuf {
-        self.set.path(TableKind::Target)
+    fn target_path(&self) -> PyResult<PathBuf> {
+        let rules = self.game();
+        if rules.saved_rolls() {
+            // The core's refusal of the target table (`TableSet::target`).
+            return Err(value_error(saved_rolls_only(
+                &rules,
+                "the target, win and two-player objectives",
+            )));
+        }
+        Ok(self.set.path(TableKind::Target))
     }
 
     /// Every reachable state in layout order: the columns of `export --all-states`, the value
-    /// unrounded.
+    /// unrounded; in a game of saved rolls, a row per state and number of rolls saved it can
+    /// have (ascending), with the column `saved` (the whole table of saved rolls is read).
     fn values<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let rules = *self.ev().rules();
-        let states: Vec<_> = reachable_states(&rules).collect();
-        let filled: Vec<u32> = states.iter().map(|s| s.filled).collect();
-        let upper: Vec<u8> = states.iter().map(|s| s.upper).collect();
-        let flag: Vec<bool> = states.iter().map(|s| s.yahtzee_50).collect();
-        let turns: Vec<u32> = states.iter().map(|s| s.turns_played()).collect();
-        let value: Vec<f64> = states.iter().map(|s| self.ev().value(s)).collect();
+        let rules = self.game();
+        // The expected remaining score of a state with `k` rolls saved.
+        type ValueOf<'t> = Box<dyn Fn(&State, usize) -> f64 + 't>;
+        let value_of: ValueOf<'_> = if rules.saved_rolls() {
+            let table = py.detach(|| self.set.saved()).map_err(load_error)?;
+            Box::new(move |s, k| {
+                table
+                    .value(s, k)
+                    .expect("the whole table holds every reachable state")
+            })
+        } else {
+            let ev = self.ev("the expected-score table")?;
+            Box::new(move |s, _| ev.value(s))
+        };
+        let (mut filled, mut upper, mut flag, mut turns) = (vec![], vec![], vec![], vec![]);
+        let (mut saved, mut value): (Vec<u8>, Vec<f64>) = (vec![], vec![]);
+        for s in reachable_states(&rules) {
+            // A row per number of rolls saved the state can have: one without saved rolls.
+            let most = rules.most_saved_rolls(s.turns_played() as usize);
+            for k in 0..=most {
+                filled.push(s.filled);
+                upper.push(s.upper);
+                flag.push(s.yahtzee_50);
+                turns.push(s.turns_played());
+                saved.push(k as u8);
+                value.push(value_of(&s, k));
+            }
+        }
         let out = PyDict::new(py);
         out.set_item("filled", filled.into_pyarray(py))?;
         out.set_item("upper", upper.into_pyarray(py))?;
         out.set_item("yahtzee_50", flag.into_pyarray(py))?;
         out.set_item("turns_played", turns.into_pyarray(py))?;
+        if rules.saved_rolls() {
+            out.set_item("saved", saved.into_pyarray(py))?;
+        }
         out.set_item("expected_remaining", value.into_pyarray(py))?;
         Ok(out)
     }
 }
 
 /// Loads the table of `rules` from its file (`path`, default the cache folder), or solves and
-/// saves it there first.
+/// saves it there first: in a game of saved rolls, the table of saved rolls, of which the
+/// new game's rows are read (its expected score).
 #[pyfunction]
 #[pyo3(signature = (rules, upper_first, path=None, target_path=None, distribution_path=None))]
 fn solve(
@@ -276,10 +359,21 @@ fn solve(
         two_player: None,
     };
     let set = TableSet::new(rules, paths, Arc::new(Stderr)).without(TableKind::TwoPlayer);
-    py.detach(|| set.ev().map(|_| ())).map_err(load_error)?;
+    let saved_start = if rules.saved_rolls() {
+        let start = py.detach(|| set.saved_for(&[0])).map_err(load_error)?;
+        Some(
+            start
+                .expected_score()
+                .expect("the rows of the empty card were read"),
+        )
+    } else {
+        py.detach(|| set.ev().map(|_| ())).map_err(load_error)?;
+        None
+    };
     Ok(Table {
         set,
         forward: OnceLock::new(),
+        saved_start,
     })
 }
 
@@ -304,6 +398,38 @@ fn advise_lines(py: Python<'_>, table: &Table, lines: Vec<String>) -> Vec<String
             .map(|line| batch::answer_line(&table.set, line.as_bytes()))
             .collect()
     })
+}
+
+/// The expected remaining score of `card` (its `(box, points)` entries) at the start of a
+/// turn under optimal play: the points still to come, the upper bonus not yet earned
+/// included. In a game of saved rolls, with `saved` rolls saved before the turn, checked as
+/// advice checks them ([`yahtzee_core::policy::saved::rerolls_left`]), from the rows of the
+/// card read from the table of saved rolls; in other games `saved` is 0.
+#[pyfunction]
+fn value(py: Python<'_>, table: &Table, card: Vec<(String, i64)>, saved: i64) -> PyResult<f64> {
+    let rules = table.game();
+    let card = card_of(rules, &card, 0)?;
+    if !rules.saved_rolls() {
+        if saved != 0 {
+            return Err(value_error(format!(
+                "saved is the rolls saved in a game that keeps unused rolls for later turns, and {} does not (saved_rolls = true in a rules file): leave out saved",
+                rules.label()
+            )));
+        }
+        return Ok(table.ev("the expected-score table")?.value(&card.state()));
+    }
+    let saved = u8::try_from(saved).map_err(|_| {
+        value_error(format!(
+            "saved must be the whole number of rolls saved before this turn, from 0, not {saved}"
+        ))
+    })?;
+    yahtzee_core::policy::saved::rerolls_left(&rules, &card, saved, None).map_err(value_error)?;
+    let part = py
+        .detach(|| table.set.saved_for(&[card.filled()]))
+        .map_err(load_error)?;
+    Ok(part
+        .value(&card.state(), usize::from(saved))
+        .expect("the rows of the card were read"))
 }
 
 /// The filled boxes of a card written as on the command line (`ones=3,full-house=25`), by
@@ -344,11 +470,12 @@ fn rate(py: Python<'_>, table: &Table, records: Vec<String>) -> PyResult<String>
     for text in &records {
         all.extend(parse_records(text.as_bytes()).map_err(value_error)?);
     }
+    let ev = table.ev("ratings of game records")?;
     let rating = py
-        .detach(|| yahtzee_core::play::rating::rate(table.ev(), &all, &|_| {}))
+        .detach(|| yahtzee_core::play::rating::rate(ev, &all, &|_| {}))
         .map_err(value_error)?;
     // The version and the table's checksum, as `review --rating --json`.
-    serde_json::to_string(&report::stamped(&rating, Some(table.ev()))).map_err(value_error)
+    serde_json::to_string(&report::stamped(&rating, Some(ev))).map_err(value_error)
 }
 
 /// The exact distribution of the final score: P(score = s) for every s from 0, and the
@@ -371,7 +498,8 @@ fn stats<'py>(
     target: Option<i64>,
 ) -> PyResult<(Bound<'py, PyArray1<f64>>, String)> {
     let at_least = thresholds(&at_least)?;
-    let rules = *table.ev().rules();
+    let ev = table.exact()?;
+    let rules = *ev.rules();
     // Refused before any work when its passes cannot fit in the memory available.
     yahtzee_core::stats::check_exact(&rules).map_err(value_error)?;
     let start = start_of(
@@ -393,35 +521,29 @@ fn stats<'py>(
             ))
         })?;
         let targets = py.detach(|| table.set.target()).map_err(load_error)?;
-        let player = yahtzee_core::policy::target::TargetPlayer::new(table.ev(), targets, target)
+        let player = yahtzee_core::policy::target::TargetPlayer::new(ev, targets, target)
             .map_err(value_error)?;
         let (report, tally) = py
             .detach(|| report::stats_target(&player, start.as_ref(), &at_least, &|_, _| {}))
             .map_err(value_error)?;
-        let json = stamp(serde_json::to_string(&report::stamped(
-            &report,
-            Some(table.ev()),
-        )))?;
+        let json = stamp(serde_json::to_string(&report::stamped(&report, Some(ev))))?;
         return Ok((pmf(&tally).into_pyarray(py), json));
     }
     let (report, tally) = match &start {
         None => {
-            let (forward, seconds) = py.detach(|| table.forward());
-            let report = report::stats_of_forward(table.ev(), forward, &at_least, *seconds);
+            let (forward, seconds) = py.detach(|| table.forward(ev));
+            let report = report::stats_of_forward(ev, forward, &at_least, *seconds);
             (report, None)
         }
         Some(start) => {
             let (report, tally) = py
-                .detach(|| report::stats_from(table.ev(), Some(start), &at_least, &|_, _| {}))
+                .detach(|| report::stats_from(ev, Some(start), &at_least, &|_, _| {}))
                 .map_err(value_error)?;
             (report, Some(tally))
         }
     };
-    let tally = tally.as_ref().unwrap_or(&table.forward().0.tally);
-    let json = stamp(serde_json::to_string(&report::stamped(
-        &report,
-        Some(table.ev()),
-    )))?;
+    let tally = tally.as_ref().unwrap_or(&table.forward(ev).0.tally);
+    let json = stamp(serde_json::to_string(&report::stamped(&report, Some(ev))))?;
     Ok((pmf(tally).into_pyarray(py), json))
 }
 
@@ -476,7 +598,8 @@ fn start_of(
 /// from the pass [`stats`] of a new game keeps (made here if it was not yet).
 #[pyfunction]
 fn visit_probabilities<'py>(py: Python<'py>, table: &Table) -> PyResult<Bound<'py, PyArray1<f64>>> {
-    let (forward, _) = py.detach(|| table.forward());
+    let ev = table.exact()?;
+    let (forward, _) = py.detach(|| table.forward(ev));
     Ok(forward.visits.in_state_order().into_pyarray(py))
 }
 
@@ -500,7 +623,9 @@ fn games_and_seed(games: i128, seed: i128) -> PyResult<(u64, u64)> {
 
 /// Plays `games` games with `seed` under `policy` (`table` for the policies that play with
 /// tables) on `rules` (the rule set's name and the upper-section-first modifier): every game's
-/// final score in the order dealt, and the report of `simulate --json`.
+/// final score in the order dealt, and the report of `simulate --json`. A game of saved rolls
+/// is played by the optimal policy alone, from the whole table of saved rolls
+/// ([`simulate_saved_scores`]), as `simulate` of the command line plays it.
 #[pyfunction]
 #[pyo3(signature = (rules, games, seed, policy, at_least, table=None))]
 fn simulate<'py>(
@@ -523,13 +648,35 @@ fn simulate<'py>(
         )));
     }
     if let Some(t) = table
-        && *t.ev().rules() != rules
+        && t.game() != rules
     {
         return Err(PyValueError::new_err(format!(
             "the table is of {}, not of {}: give the table of the rules played",
-            t.ev().rules().label(),
+            t.game().label(),
             rules.label()
         )));
+    }
+    if rules.saved_rolls() {
+        if policy != Policy::Optimal {
+            // The command line's refusal (`yahtzee simulate` of a game of saved rolls).
+            return Err(value_error(saved_rolls_only(
+                &rules,
+                "the policies but the optimal one (optimal)",
+            )));
+        }
+        let Some(t) = table else {
+            return Err(value_error(
+                "the optimal policy plays with a table: give the table of the rules",
+            ));
+        };
+        let saved = py.detach(|| t.set.saved()).map_err(load_error)?;
+        let start = std::time::Instant::now();
+        let (tally, scores) = py.detach(|| simulate_saved_scores(&saved, games, seed, &|_| {}));
+        let report = SimulateReport::of(&rules, policy, seed, &tally, start, &at_least);
+        // The version, and the checksum of the table of saved rolls, as `simulate --json`.
+        let json =
+            serde_json::to_string(&report::stamped_by(&report, &t.set)).map_err(value_error)?;
+        return Ok((scores.into_pyarray(py), json));
     }
     let player = match (policy, table) {
         (Policy::Greedy, _) => Player::Greedy,
@@ -550,7 +697,9 @@ fn simulate<'py>(
     // The version, and the table's checksum where the policy read it, as `simulate --json`.
     let read = match player {
         Player::Greedy | Player::MostCommon => None,
-        _ => table.map(Table::ev),
+        _ => table
+            .map(|t| t.ev("the expected-score table"))
+            .transpose()?,
     };
     let json = serde_json::to_string(&report::stamped(&report, read)).map_err(value_error)?;
     Ok((scores.into_pyarray(py), json))
@@ -593,6 +742,12 @@ fn simulate_own<'py>(
     at_least: Vec<i64>,
 ) -> PyResult<(Bound<'py, PyArray1<u32>>, String)> {
     let rules = rules.rules(upper_first)?;
+    if rules.saved_rolls() {
+        return Err(value_error(saved_rolls_only(
+            &rules,
+            "policies of one's own (callables)",
+        )));
+    }
     let (games, seed) = games_and_seed(games, seed)?;
     let at_least = thresholds(&at_least)?;
     let start = std::time::Instant::now();
@@ -665,7 +820,15 @@ fn option_values<'py>(
     dice: PyReadonlyArray2<'py, i64>,
     rolls_left: PyReadonlyArray1<'py, i64>,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-    let rules = *table.ev().rules();
+    let rules = table.game();
+    if rules.saved_rolls() {
+        return Err(value_error(format!(
+            "option_values values positions of turns of {} rolls, and {} keeps unused rolls for later turns (saved_rolls = true): advise and advise_batch take a position's rolls saved (saved=N)",
+            rules.rolls(),
+            rules.label()
+        )));
+    }
+    let ev = table.ev("option_values")?;
     let (cards, bonus) = (cards.as_array(), yahtzee_bonus.as_array());
     let (dice, rolls) = (dice.as_array(), rolls_left.as_array());
     let n = rolls.len();
@@ -707,7 +870,7 @@ fn option_values<'py>(
         })
         .collect::<PyResult<Vec<_>>>()?;
     let values = py
-        .detach(|| batch::option_values(table.ev(), &positions))
+        .detach(|| batch::option_values(ev, &positions))
         .map_err(|(i, e)| value_error(format!("position {i}: {e}")))?;
     values
         .into_pyarray(py)
@@ -725,7 +888,8 @@ fn target_curve<'py>(
     card: Vec<(String, i64)>,
     yahtzee_bonus: i64,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-    let card = card_of(*table.ev().rules(), &card, yahtzee_bonus)?;
+    let card = card_of(table.game(), &card, yahtzee_bonus)?;
+    // Refused in a game of saved rolls, with the core's message.
     let targets = py.detach(|| table.set.target()).map_err(load_error)?;
     let curve = targets.curve(&card.state()).map_err(value_error)?;
     let mut p = vec![1.0; card.banked() as usize];
@@ -825,6 +989,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(advise_line, m)?)?;
     m.add_function(wrap_pyfunction!(advise_lines, m)?)?;
+    m.add_function(wrap_pyfunction!(value, m)?)?;
     m.add_function(wrap_pyfunction!(card_entries, m)?)?;
     m.add_function(wrap_pyfunction!(parse_dice, m)?)?;
     m.add_function(wrap_pyfunction!(stats, m)?)?;

@@ -17,6 +17,13 @@ Rules are named as on the command line: ``yahtzee`` (official, forced Joker),
 ``maxi-yatzy`` (the built-in rule sets), or the path of a rules file (with a ``/`` or ending in ``.toml``, as ``--rules
 PATH``); ``upper_first=True`` adds the modifier "no lower box while an upper box is open".
 
+A game of saved rolls (a rules file with ``saved_rolls = true``, such as
+``data/rules/examples/yatzy-saved-rolls.toml``: the re-rolls a turn leaves unused are kept for
+later turns) is solved and advised the same way: ``advise(..., saved=N)`` takes the rolls
+saved before the turn, :func:`value` the expected remaining score of a card with rolls saved,
+and :func:`simulate` plays its optimal games; what is not solved under saved rolls (targets,
+opponents, the exact distribution) raises ``ValueError`` saying so.
+
 Results are plain value objects: they compare equal (``==``) when they hold the same figures
 (timings aside), hash, and print in one line.
 
@@ -59,6 +66,7 @@ __all__ = [
     "solve",
     "advise",
     "advise_batch",
+    "value",
     "option_values",
     "option_labels",
     "option_frame",
@@ -112,7 +120,7 @@ RulesLike = Union[str, "PathLike[str]", Table]
 
 
 def solve(
-    rules: str = "yahtzee",
+    rules: Union[str, "PathLike[str]"] = "yahtzee",
     upper_first: bool = False,
     path: Union[None, str, "PathLike[str]"] = None,
     target_path: Union[None, str, "PathLike[str]"] = None,
@@ -126,7 +134,7 @@ def solve(
     use (about 20 seconds on two cores for the Yahtzee rule sets); ``distribution_path`` the distribution
     table's (the remaining score of every state under expected-score play), used by
     ``advise(..., opponents=[...])`` and built on first use too. The table has ``rules``, ``upper_first``,
-    ``expected_score`` (of a new game), ``states`` (reachable turn-start states), ``path``,
+    ``saved_rolls``, ``expected_score`` (of a new game), ``states`` (reachable turn-start states), ``path``,
     and ``values()``: a dict of numpy arrays, one entry per reachable state in layout order,
     ``filled`` (uint32 mask of filled boxes, bit i for box i in card order), ``upper``
     (uint8, upper total capped at 63), ``yahtzee_50`` (bool, the Yahtzee box holds 50),
@@ -134,6 +142,14 @@ def solve(
     to come under optimal play) -- the columns of ``yahtzee export --all-states``, unrounded.
     ``pandas.DataFrame(table.values())`` makes a data frame of it. ``rules`` may also be
     the path of a rules file; ``table.target_path`` is the target table's file.
+
+    A game of saved rolls (a rules file with ``saved_rolls = true``) has one table, of every
+    reachable state with every number of rolls saved it can have (``yahtzee solve --rules
+    FILE`` builds the same file; Yatzy with saved rolls in seconds, Maxi Yatzy in minutes and
+    10 GB): ``states`` counts the states and numbers of rolls saved, ``values()`` has a row
+    for each, with the column ``saved`` (uint8) before ``expected_remaining``, and
+    ``target_path`` raises ``ValueError``: no target, win or two-player table is solved under
+    saved rolls.
     """
     return _native.solve(
         str(rules),
@@ -157,7 +173,9 @@ class AdviceOption:
     ``expected_loss`` are under expected-score play. Against opponents, ``p_win`` is its chance
     of winning, ``loss`` the loss in that chance, and ``expected_final`` and
     ``expected_loss`` are under expected-score play. In the game of two, ``value`` is the
-    chance of winning plus half the chance of a tie, ``loss`` the loss in it.
+    chance of winning plus half the chance of a tie, ``loss`` the loss in it. Under saved
+    rolls, a ``score`` option has ``saves``: the re-rolls left that filling the box now keeps
+    for later turns.
     """
 
     kind: str
@@ -173,6 +191,7 @@ class AdviceOption:
     expected_loss: Optional[float] = None
     p_win: Optional[float] = None
     value: Optional[float] = None
+    saves: Optional[int] = None
 
     @classmethod
     def _of(cls, o: Mapping[str, Any]) -> "AdviceOption":
@@ -184,6 +203,8 @@ class AdviceOption:
     def __str__(self) -> str:
         if self.kind == "score":
             extra = f" (+{self.bonus} bonus)" if self.bonus else ""
+            if self.saves:
+                extra += f", keep {self.saves} roll" + ("s" if self.saves > 1 else "")
             return f"score {self.category} for {self.points}{extra}"
         if self.stop_and_score is not None:
             return f"stop and score {self.stop_and_score}"
@@ -353,6 +374,7 @@ def _query(
     opponents: Optional[Sequence[Any]],
     two_player: bool = False,
     lead: Optional[int] = None,
+    saved: Optional[int] = None,
 ) -> str:
     query: Dict[str, Any] = {}
     entries = _card(table, table.upper_first, card)
@@ -362,6 +384,8 @@ def _query(
     query["dice"] = _dice(dice)
     if rolls_left is not None:
         query["rolls_left"] = _integer(rolls_left)
+    if saved is not None:
+        query["saved"] = _integer(saved)
     if target is not None:
         query["target"] = _integer(target)
     if opponents is not None:
@@ -386,6 +410,7 @@ def advise(
     opponents: Optional[Sequence[Any]] = None,
     two_player: bool = False,
     lead: Optional[int] = None,
+    saved: Optional[int] = None,
 ) -> Advice:
     """Every legal option of a position, ranked, as ``yahtzee advise --json`` answers.
 
@@ -406,10 +431,18 @@ def advise(
     difference of the cards); positions early in the game need the table of the game of two,
     which ``advise --two-player`` builds: they raise ``ValueError`` here.
 
+    In a game of saved rolls (``table.saved_rolls``), ``saved`` is the rolls saved before
+    this turn (default 0), as ``advise --saved N`` takes it: ``rolls_left`` is then the
+    re-rolls left this turn, up to the game's two and ``saved`` (the default), and each
+    ``score`` option ``saves`` the re-rolls left for later turns. Only the expected score is
+    solved under saved rolls: a target or opponents raise ``ValueError``. In other games
+    ``saved`` is left out.
+
     Raises ``ValueError`` with the command line's message for an impossible position.
     """
     line = _query(
-        table, card, dice, rolls_left, yahtzee_bonus, target, opponents, two_player, lead
+        table, card, dice, rolls_left, yahtzee_bonus, target, opponents, two_player, lead,
+        saved,
     )
     return Advice._of(json.loads(_native.advise_line(table, line)))
 
@@ -417,11 +450,13 @@ def advise(
 def advise_batch(table: Table, queries: Iterable[Mapping[str, Any]]) -> List[Advice]:
     """Answers many positions at once, in parallel, without the GIL: each query is a dict of
     the keyword arguments of :func:`advise` (``card``, ``dice``, ``rolls_left``,
-    ``yahtzee_bonus``, ``target``, ``opponents``, ``two_player``, ``lead``). Returns the advice of each, in order; if any query is
-    bad, raises ``ValueError`` naming the first bad one (counting from 0) and why.
+    ``yahtzee_bonus``, ``target``, ``opponents``, ``two_player``, ``lead``, ``saved``).
+    Returns the advice of each, in order; if any query is bad, raises ``ValueError`` naming
+    the first bad one (counting from 0) and why.
     """
     allowed = {
-        "card", "dice", "rolls_left", "yahtzee_bonus", "target", "opponents", "two_player", "lead"
+        "card", "dice", "rolls_left", "yahtzee_bonus", "target", "opponents", "two_player",
+        "lead", "saved",
     }
     lines = []
     for i, q in enumerate(queries):
@@ -429,7 +464,7 @@ def advise_batch(table: Table, queries: Iterable[Mapping[str, Any]]) -> List[Adv
         if unknown:
             raise ValueError(
                 f"query {i}: unknown key `{sorted(unknown)[0]}`: the keys are card, dice, "
-                "rolls_left, yahtzee_bonus, target, opponents, two_player and lead"
+                "rolls_left, yahtzee_bonus, target, opponents, two_player, lead and saved"
             )
         lines.append(
             _query(
@@ -442,6 +477,7 @@ def advise_batch(table: Table, queries: Iterable[Mapping[str, Any]]) -> List[Adv
                 q.get("opponents"),
                 bool(q.get("two_player", False)),
                 q.get("lead"),
+                q.get("saved"),
             )
         )
     answers = [json.loads(a) for a in _native.advise_lines(table, lines)]
@@ -449,6 +485,18 @@ def advise_batch(table: Table, queries: Iterable[Mapping[str, Any]]) -> List[Adv
         if "error" in a:
             raise ValueError(f"query {i}: {a['error']}")
     return [Advice._of(a) for a in answers]
+
+
+def value(table: Table, card: Card = None, saved: int = 0) -> float:
+    """The expected remaining score of ``card`` (as :func:`advise` takes it; ``None`` for a
+    new game) at the start of a turn under optimal play: the points still to come, the upper
+    bonus not yet earned included (the card's points are not counted: add them for the
+    expected final score). In a game of saved rolls, with ``saved`` rolls saved before the
+    turn: at most the game's re-rolls times the turns played, else ``ValueError`` with the
+    message :func:`advise` gives (the core's one check of the rolls saved); ``value(table)`` is ``table.expected_score``. In other
+    games ``saved`` is 0 and the value is that of ``table.values()``.
+    """
+    return _native.value(table, _entries(table, table.upper_first, card), _integer(saved))
 
 
 def _dice_array(dice: Any) -> np.ndarray:
@@ -997,6 +1045,8 @@ def simulate(
     seed gives the same games as ``yahtzee simulate --seed`` at any thread count. Give the
     rules or a table (the optimal policy plays with the table; the baselines need none; with
     a table, ``upper_first``, if given, must be the table's). Memory: 4 bytes a game.
+    A game of saved rolls is played by the optimal policy alone (the whole table of saved
+    rolls is read), as ``yahtzee simulate`` plays it.
 
     ``policy`` may also be a callable of one's own: it gets a :class:`Position` at each
     decision and answers a keep (the faces kept; all five stop rolling, and it is asked again

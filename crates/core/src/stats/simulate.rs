@@ -875,6 +875,18 @@ pub fn simulate_saved(
     seed: u64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Tally {
+    simulate_saved_scores(table, games, seed, progress).0
+}
+
+/// Plays like [`simulate_saved`] and also returns the final score of every game, in the
+/// order of their numbers (what Python's `simulate` hands back): the cards are held until the
+/// tally anyway, so the scores cost nothing more.
+pub fn simulate_saved_scores(
+    table: &SavedTable,
+    games: u64,
+    seed: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> (Tally, Vec<u32>) {
     use std::sync::atomic::{AtomicU64, Ordering};
     let rules = *table.rules();
     let done = AtomicU64::new(0);
@@ -890,8 +902,10 @@ pub fn simulate_saved(
         })
         .collect();
     let mut tally = Tally::new(&rules);
+    let mut scores = Vec::with_capacity(cards.len());
     for card in cards {
         let score = card.banked();
+        scores.push(score);
         tally.add_score(score, 1.0);
         for index in 0..rules.box_count() {
             tally.add_box(index, card.points(index).expect("a full card"), 1.0);
@@ -906,7 +920,7 @@ pub fn simulate_saved(
         };
         tally.add_part(part, score, 1.0);
     }
-    tally
+    (tally, scores)
 }
 
 /// One game of saved rolls played to its end with the dice of `rng`: its card.
