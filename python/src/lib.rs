@@ -498,6 +498,23 @@ fn stats<'py>(
     target: Option<i64>,
 ) -> PyResult<(Bound<'py, PyArray1<f64>>, String)> {
     let at_least = thresholds(&at_least)?;
+    if table.game().saved_rolls() {
+        let rules = table.game();
+        yahtzee_core::stats::saved::check_saved_stats(
+            &rules,
+            card.is_some() || dice.is_some(),
+            target.is_some(),
+        )
+        .map_err(value_error)?;
+        let saved = py.detach(|| table.set.saved()).map_err(load_error)?;
+        let (report, tally) =
+            py.detach(|| report::stats_saved(&saved, &at_least, &|_, _| {}));
+        let total = tally.total();
+        let pmf: Vec<f64> = tally.score.iter().map(|m| m / total).collect();
+        let json = serde_json::to_string(&report::stamped_by(&report, &table.set))
+            .map_err(value_error)?;
+        return Ok((pmf.into_pyarray(py), json));
+    }
     let ev = table.exact()?;
     let rules = *ev.rules();
     // Refused before any work when its passes cannot fit in the memory available.

@@ -220,7 +220,10 @@ def refusals(table):
     objectives = "the target, win and two-player objectives need the rules without saved rolls"
     exact = "under saved rolls is not computed"
     return {
-        "stats": (lambda: yahtzee.stats(table), exact),
+        "stats from a card": (
+            lambda: yahtzee.stats(table, card={"ones": 3}),
+            "is computed from a new game alone",
+        ),
         "visit_probabilities": (lambda: yahtzee.visit_probabilities(table), exact),
         "target": (lambda: yahtzee.advise(table, dice="13356", target=250), objectives),
         "opponents": (lambda: yahtzee.advise(table, dice="13356", opponents=[250]), objectives),
@@ -254,3 +257,54 @@ def test_what_saved_rolls_do_not_solve_is_refused_saying_why(table, what):
     assert message.count(table.rules) == 1 and "\n" not in message
     assert "keeps unused rolls for later turns" in message or "under saved rolls" in message
     assert why in message
+
+
+SMALL = """name = "saved-small"
+dice = 5
+rolls = 3
+saved_rolls = true
+joker = "forced"
+five_of_a_kind_bonus = 100
+
+[[box]]
+name = "three"
+kind = "of-a-kind"
+count = 3
+score = "sum"
+
+[[box]]
+name = "house"
+kind = "full-house"
+points = 25
+
+[[box]]
+name = "yahtzee"
+kind = "five-of-a-kind"
+points = 50
+
+[[box]]
+name = "chance"
+kind = "chance"
+"""
+
+
+def test_stats_of_a_game_of_saved_rolls_is_the_command_line_s_exact_distribution(
+    cli, tmp_path
+):
+    """The exact distribution under saved rolls (of a game of four boxes: the command line's
+    test checks it against a brute force): its chances sum to 1, its mean is the expected
+    score, and its report is `stats --json`'s."""
+    rules = tmp_path / "saved-small.toml"
+    rules.write_text(SMALL)
+    table = yahtzee.solve(str(rules))
+    result = yahtzee.stats(table)
+    pmf = result.pmf
+    assert abs(pmf.sum() - 1.0) < 1e-12
+    mean = float((np.arange(len(pmf)) * pmf).sum())
+    assert abs(mean - table.expected_score) < 1e-9
+    want = cli.json("stats", "--rules", str(rules), "--json")
+    got = dict(result.summary)
+    for report in (want, got):
+        for key in ("seconds", "threads"):
+            report.pop(key, None)
+    assert got == want

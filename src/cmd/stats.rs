@@ -88,24 +88,12 @@ fn write_exact(out: &mut impl Write, report: &StatsReport) -> std::io::Result<()
 /// most 15 boxes (Yatzy with saved rolls); the others are refused before any table is read.
 fn run_saved(args: &StatsArgs, rules: Rules) -> Result<()> {
     let label = rules.label();
-    if args.target.is_some() {
-        anyhow::bail!(yahtzee_core::tables::set::saved_rolls_only(
-            &rules,
-            "--target (the target objective)"
-        ));
-    }
-    if args.card.is_some() || args.dice.is_some() {
-        anyhow::bail!(
-            "--card and --dice are not offered for {label}, a game with saved rolls: `stats` gives its distribution from a new game (leave them out), and `simulate` plays none from a position either"
-        );
-    }
-    if !rules.set.solves_in_seconds() {
-        anyhow::bail!(
-            "the exact distribution of {label} under saved rolls is computed for cards of at most 15 boxes: its pass would carry a histogram of the points banked beside each of its {} states and numbers of rolls saved, more than this machine holds; `yahtzee simulate --rules {}` estimates it from the optimal policy's games",
-            yahtzee_core::text::large_count(yahtzee_core::tables::saved::saved_value_count(&rules)),
-            rules.set.name(),
-        );
-    }
+    yahtzee_core::stats::saved::check_saved_stats(
+        &rules,
+        args.card.is_some() || args.dice.is_some(),
+        args.target.is_some(),
+    )
+    .map_err(anyhow::Error::msg)?;
     let paths = super::score_table_paths(&args.tables);
     summary::check(&args.report, &paths.path(&rules, TableKind::ExpectedScore))?;
     let pool = super::thread_pool(args.threads)?;

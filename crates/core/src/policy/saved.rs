@@ -140,9 +140,11 @@ impl<'t> SavedTurn<'t> {
     /// boxes in card order, each filled now with the re-rolls left saved.
     pub fn options(&self, dice: &Dice, rerolls_left: usize) -> Vec<(Action, f64)> {
         let mut options = Vec::new();
+        let fills = self.fills(dice);
         self.scan(
             dice,
             rerolls_left,
+            &fills,
             |index, points, five| self.scored(index, points, five, rerolls_left),
             |choice, value| options.push((self.action(dice, choice, rerolls_left), value)),
         );
@@ -152,43 +154,59 @@ impl<'t> SavedTurn<'t> {
     /// The option advice ranks first for `dice` with `rerolls_left` (the tie rule of every
     /// advice), and its value.
     pub fn best(&self, dice: &Dice, rerolls_left: usize) -> (Action, f64) {
-        let (choice, value) = self.choose(dice, rerolls_left, |index, points, five| {
+        let fills = self.fills(dice);
+        let (choice, value) = self.choose(dice, rerolls_left, &fills, |index, points, five| {
             self.scored(index, points, five, rerolls_left)
         });
         (self.action(dice, choice, rerolls_left), value)
     }
 
-    /// [`SavedTurn::best`] as a [`Choice`], the boxes valued by `scored(index, points, five)`
-    /// (what [`SavedTurn::scored`] gives, perhaps remembered by the caller: the exact
-    /// distribution asks for every roll of a turn): the first of [`SavedTurn::options`] by
-    /// the tie rule of every advice ([`Preferred`]).
+    /// The boxes `dice` may fill now, in card order, with their points: the same whatever the
+    /// re-rolls left (the exact distribution lists them once for a roll of a turn).
+    pub fn fills(&self, dice: &Dice) -> Fills {
+        let rules = self.table.rules();
+        let filled = self.state.filled;
+        let legal = rules.legal_boxes(filled, dice);
+        Fills {
+            boxes: (0..rules.box_count())
+                .filter(|i| legal & (1 << i) != 0)
+                .map(|i| (i, rules.score(i, dice, filled)))
+                .collect(),
+            five: dice.five_of_a_kind().is_some(),
+        }
+    }
+
+    /// [`SavedTurn::best`] as a [`Choice`], for `dice` whose boxes are `fills`, the boxes
+    /// valued by `scored(index, points, five)` (what [`SavedTurn::scored`] gives, perhaps
+    /// remembered by the caller: the exact distribution asks for every roll of a turn): the
+    /// first of [`SavedTurn::options`] by the tie rule of every advice ([`Preferred`]).
     pub fn choose(
         &self,
         dice: &Dice,
         rerolls_left: usize,
+        fills: &Fills,
         scored: impl FnMut(usize, u32, bool) -> f64,
     ) -> (Choice, f64) {
         let mut best = Preferred::new();
-        self.scan(dice, rerolls_left, scored, |choice, value| {
+        self.scan(dice, rerolls_left, fills, scored, |choice, value| {
             best.offer(choice, value)
         });
         best.best().expect("a legal option")
     }
 
-    /// Offers every legal option for `dice` with `rerolls_left`, in the order of preference,
-    /// to `offer`: the one listing of the options behind [`SavedTurn::options`] and
-    /// [`SavedTurn::choose`].
+    /// Offers every legal option for `dice` (whose boxes are `fills`) with `rerolls_left`, in
+    /// the order of preference, to `offer`: the one listing of the options behind
+    /// [`SavedTurn::options`] and [`SavedTurn::choose`].
     fn scan(
         &self,
         dice: &Dice,
         rerolls_left: usize,
+        fills: &Fills,
         mut scored: impl FnMut(usize, u32, bool) -> f64,
         mut offer: impl FnMut(Choice, f64),
     ) {
-        let rules = self.table.rules();
-        let state = &self.state;
         if let Some(values) = self.keeps.get(rerolls_left).filter(|v| !v.is_empty()) {
-            let first_roll = rules.dice().first_roll();
+            let first_roll = self.table.rules().dice().first_roll();
             for &keep in Dice::keep_indices_of(dice.index()) {
                 // Keeping all the dice re-rolls none: never better than scoring now.
                 if usize::from(keep) < first_roll {
@@ -196,11 +214,8 @@ impl<'t> SavedTurn<'t> {
                 }
             }
         }
-        let legal = rules.legal_boxes(state.filled, dice);
-        let five = dice.five_of_a_kind().is_some();
-        for index in (0..rules.box_count()).filter(|i| legal & (1 << i) != 0) {
-            let points = rules.score(index, dice, state.filled);
-            offer(Choice::Score(index), scored(index, points, five));
+        for &(index, points) in &fills.boxes {
+            offer(Choice::Score(index), scored(index, points, fills.five));
         }
     }
 
@@ -244,6 +259,15 @@ impl<'t> SavedTurn<'t> {
             }
         }
     }
+}
+
+/// The boxes a roll may fill now ([`SavedTurn::fills`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fills {
+    /// Each box the rules allow, in card order, with its points.
+    pub boxes: Vec<(usize, u32)>,
+    /// The dice are five of a kind (which may earn a bonus).
+    pub five: bool,
 }
 
 /// What the policy does with a roll under saved rolls: re-roll some dice or fill a box now.

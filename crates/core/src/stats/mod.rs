@@ -790,7 +790,7 @@ fn card_events(
 
 /// Adds to the per-box figures of `tally` the turn `events` of a state reached with chance
 /// `reach`.
-fn tally_turn(tally: &mut Tally, reach: f64, events: &[TurnEvent]) {
+fn tally_turn<'e>(tally: &mut Tally, reach: f64, events: impl IntoIterator<Item = &'e TurnEvent>) {
     for e in events {
         let mass = reach * e.probability;
         tally.add_box(usize::from(e.box_index), u32::from(e.points), mass);

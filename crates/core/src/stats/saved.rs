@@ -22,7 +22,7 @@ use rayon::prelude::*;
 use crate::game::dice::{ALL_MULTISETS, Lattice};
 use crate::game::rules::{BoxMask, Rules};
 use crate::game::state::{Layout, State, cards_by_depth};
-use crate::policy::saved::{Choice, SavedTurn};
+use crate::policy::saved::{Choice, Fills, SavedTurn};
 use crate::solve::forward::{Kept, throw_kept};
 use crate::stats::distribution::Tally;
 use crate::tables::saved::SavedTable;
@@ -31,6 +31,13 @@ use super::{
     Block, Contribution, Histogram, TurnEvent, block_slot, fills_fifty, final_part, roll_dice,
     state_of, summed, tally_turn,
 };
+
+thread_local! {
+    /// The working arrays of [`turn_events`], each thread's own: the kinds of events and the
+    /// values of the boxes by points, and the entries of the values to reset.
+    static SCRATCH: std::cell::RefCell<(Vec<u16>, Vec<f64>, Vec<usize>)> =
+        const { std::cell::RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
+}
 
 /// One way a turn under saved rolls can end: the box, its points and bonus with their chance
 /// ([`TurnEvent`]), and the re-rolls left when the box was filled (the next turn's rolls
@@ -58,49 +65,68 @@ pub fn turn_events(table: &SavedTable, state: &State, saved: &[usize]) -> Vec<Ve
     // The box of each roll's choice with each re-rolls left, as an event of this state
     // (`Err`), or its keep (`Ok`): made once for all the numbers of rolls saved.
     let boxes = rules.box_count();
-    let mut id_of = vec![u16::MAX; boxes * 256 * 2];
     let mut kinds: Vec<TurnEvent> = Vec::new();
-    let mut scored = vec![f64::NAN; boxes * 256 * 2];
-    let mut touched: Vec<usize> = Vec::new();
-    let choices: Vec<Vec<Result<Kept, u16>>> = (0..=most)
-        .map(|r| {
-            for at in touched.drain(..) {
-                scored[at] = f64::NAN;
-            }
-            dice.iter()
-                .map(|d| {
-                    let (choice, _) = turn.choose(d, r, |index, points, five| {
-                        let at = (index * 256 + points as usize) * 2 + usize::from(five);
-                        if scored[at].is_nan() {
-                            scored[at] = turn.scored(index, points, five, r);
-                            touched.push(at);
-                        }
-                        scored[at]
-                    });
-                    match choice {
-                        Choice::Keep(k) => Ok(Kept::Keep(k)),
-                        Choice::Score(index) => {
-                            let points = rules.score(index, d, state.filled);
-                            let five = d.five_of_a_kind().is_some();
+    let choices: Vec<Vec<Result<Kept, u16>>> = SCRATCH.with_borrow_mut(|scratch| {
+        // A box's points and dice's five of a kind at `(index * 256 + points) * 2 + five`:
+        // the event's kind (`u16::MAX`: none yet) and the value of filling it now (NaN: not
+        // yet asked with these re-rolls left); each thread's, reset entry by entry after use.
+        let (id_of, scored, touched) = scratch;
+        if id_of.len() < boxes * 512 {
+            id_of.resize(boxes * 512, u16::MAX);
+            scored.resize(boxes * 512, f64::NAN);
+        }
+        let mut ids_used: Vec<usize> = Vec::new();
+        let fills: Vec<Fills> = dice.iter().map(|d| turn.fills(d)).collect();
+        let choices = (0..=most)
+            .map(|r| {
+                for at in touched.drain(..) {
+                    scored[at] = f64::NAN;
+                }
+                dice.iter()
+                    .zip(&fills)
+                    .map(|(d, fills)| {
+                        let (choice, _) = turn.choose(d, r, fills, |index, points, five| {
                             let at = (index * 256 + points as usize) * 2 + usize::from(five);
-                            if id_of[at] == u16::MAX {
-                                let bonuses = state.bonuses_for(&rules, index, points, five);
-                                id_of[at] = kinds.len() as u16;
-                                kinds.push(TurnEvent {
-                                    box_index: index as u8,
-                                    points: points as u8,
-                                    bonus: bonuses.points(&rules) as u16,
-                                    bonuses,
-                                    probability: 0.0,
-                                });
+                            if scored[at].is_nan() {
+                                scored[at] = turn.scored(index, points, five, r);
+                                touched.push(at);
                             }
-                            Err(id_of[at])
+                            scored[at]
+                        });
+                        match choice {
+                            Choice::Keep(k) => Ok(Kept::Keep(k)),
+                            Choice::Score(index) => {
+                                let (_, points) = fills.boxes
+                                    [fills.boxes.partition_point(|&(i, _)| i < index)];
+                                let five = fills.five;
+                                let at = (index * 256 + points as usize) * 2 + usize::from(five);
+                                if id_of[at] == u16::MAX {
+                                    let bonuses = state.bonuses_for(&rules, index, points, five);
+                                    id_of[at] = kinds.len() as u16;
+                                    ids_used.push(at);
+                                    kinds.push(TurnEvent {
+                                        box_index: index as u8,
+                                        points: points as u8,
+                                        bonus: bonuses.points(&rules) as u16,
+                                        bonuses,
+                                        probability: 0.0,
+                                    });
+                                }
+                                Err(id_of[at])
+                            }
                         }
-                    }
-                })
-                .collect()
-        })
-        .collect();
+                    })
+                    .collect()
+            })
+            .collect();
+        for at in touched.drain(..) {
+            scored[at] = f64::NAN;
+        }
+        for at in ids_used {
+            id_of[at] = u16::MAX;
+        }
+        choices
+    });
     // The kinds of events in the order of the lists.
     let mut order: Vec<usize> = (0..kinds.len()).collect();
     order.sort_by_key(|&k| (kinds[k].box_index, kinds[k].points, kinds[k].bonus));
@@ -161,6 +187,32 @@ pub fn turn_events(table: &SavedTable, state: &State, saved: &[usize]) -> Vec<Ve
 /// one after the other (`saved * 2 * slots + block_slot`).
 type SavedBlock = Block;
 
+/// `Ok` when the exact distribution of `rules` (a game of saved rolls) is computed from a new
+/// game (`from_start`: asked from a card or a position, refused) for the expected-score
+/// policy (`target`: for a target, refused): cards of at most 15 boxes, whose histograms fit
+/// in memory. Else the one line that says why, asked before any table is read.
+pub fn check_saved_stats(rules: &Rules, from_start: bool, target: bool) -> Result<(), String> {
+    let label = rules.label();
+    if target {
+        return Err(crate::tables::set::saved_rolls_only(
+            rules,
+            "a target (the target objective)",
+        ));
+    }
+    if from_start {
+        return Err(format!(
+            "the exact distribution of {label}, a game with saved rolls, is computed from a new game alone: leave the card and the dice out"
+        ));
+    }
+    if !rules.set.solves_in_seconds() {
+        return Err(format!(
+            "the exact distribution of {label} under saved rolls is computed for cards of at most 15 boxes: its pass would carry a histogram of the points banked beside each of its {} states and numbers of rolls saved, more than this machine holds; a simulation of the optimal policy's games (`simulate`) estimates it",
+            crate::text::large_count(crate::tables::saved::saved_value_count(rules)),
+        ));
+    }
+    Ok(())
+}
+
 /// The exact distribution of the final score of a game of saved rolls from an empty card
 /// under the optimal policy of `table` (whole), with the per-box figures and the parts.
 /// `progress(done, total)` is called after each depth.
@@ -212,8 +264,7 @@ pub fn saved_distribution(table: &SavedTable, progress: &(dyn Fn(u64, u64) + Syn
                     let (Some(h), Some(ev)) = (h, &events[event_slot(k, slots)]) else {
                         continue;
                     };
-                    let plain: Vec<TurnEvent> = ev.iter().map(|e| e.event).collect();
-                    tally_turn(&mut tally, h.points.iter().sum(), &plain);
+                    tally_turn(&mut tally, h.points.iter().sum(), ev.iter().map(|e| &e.event));
                 }
             }
             // Step 2: every card of the next depth gathers the chunk's histograms.
