@@ -26,7 +26,7 @@ BOXES = {
     ],
 }
 
-INTEGER = {"filled", "upper", "rolls_left", "turns_played", "needed"}
+INTEGER = {"filled", "upper", "rolls_left", "turns_played", "needed", "saved"}
 FLOAT = {"expected", "gap", "expected_remaining", "gap_2", "gap_1", "p_reach",
          "visit_probability", "faced_probability"}
 BOOLEAN = {"yahtzee_50"}
@@ -69,14 +69,17 @@ def filled_boxes(mask, rules="yahtzee"):
 
 
 def parse_action(text):
-    """('keep', [faces]) for a keep (`-` keeps nothing), ('score', box) for a box, or None."""
+    """('keep', [faces]) for a keep (`-` keeps nothing), ('score', box) for a box, or None.
+
+    Under saved rolls a box is written with the re-rolls it saves, `chance (saves 3)`: the
+    box alone is returned (what it saves is the row's rolls left)."""
     if text is None:
         return None
     if text == "-":
         return ("keep", [])
     if text.isdigit():
         return ("keep", [int(c) for c in text])
-    return ("score", text)
+    return ("score", text.split(" (saves ")[0])
 
 
 def main(argv):

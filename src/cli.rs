@@ -439,10 +439,12 @@ pub struct ExportArgs {
         conflicts_with_all = ["all_states", "opening"]
     )]
     pub yahtzee_bonus: u32,
-    /// Scope: the expected remaining score of every reachable turn-start state.
+    /// Scope: the expected remaining score of every reachable turn-start state (in a game
+    /// with saved rolls, with each number of rolls saved it can have).
     #[arg(long, conflicts_with = "opening")]
     pub all_states: bool,
-    /// With --all-states: the full policy instead, every decision of every reachable state.
+    /// With --all-states: the full policy instead, every decision of every reachable state
+    /// (in a game with saved rolls, at each number of re-rolls left its turns can have).
     #[arg(long, requires = "all_states")]
     pub policy: bool,
     /// Scope: the opening cheat sheet, the first turn's 252 rolls grouped by pattern.
@@ -451,8 +453,9 @@ pub struct ExportArgs {
     /// Only decisions with this many rolls left.
     #[arg(long, value_name = "0|1|2", allow_negative_numbers = true, value_parser = parse_rolls_left)]
     pub rolls_left: Option<u8>,
-    /// In a game with saved rolls: the rolls saved before this turn, whose re-rolls may then
-    /// exceed two (--rolls-left up to 2 plus these) [default: 0].
+    /// In a game with saved rolls, with a card's turn: the rolls saved before this turn,
+    /// whose re-rolls may then exceed two (its rows, and --rolls-left, up to 2 plus these)
+    /// [default: 0].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=60))]
     pub saved: Option<u8>,
     /// Only decisions where the best option beats the runner-up by at least this many points

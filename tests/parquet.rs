@@ -42,9 +42,9 @@ fn cell(field: &Field) -> Cell {
 }
 
 /// A column's Parquet type: its physical type and its logical type.
-type ColumnType = (PhysicalType, Option<LogicalType>);
+pub type ColumnType = (PhysicalType, Option<LogicalType>);
 
-fn unsigned(bits: i8) -> ColumnType {
+pub fn unsigned(bits: i8) -> ColumnType {
     let physical = if bits == 64 {
         PhysicalType::INT64
     } else {
@@ -57,16 +57,16 @@ fn int64() -> ColumnType {
     (PhysicalType::INT64, None)
 }
 
-fn boolean() -> ColumnType {
+pub fn boolean() -> ColumnType {
     (PhysicalType::BOOLEAN, None)
 }
 
-fn double() -> ColumnType {
+pub fn double() -> ColumnType {
     (PhysicalType::DOUBLE, None)
 }
 
 /// Text: UTF-8 byte arrays (dictionary-encoded; their Arrow type says so).
-fn text() -> ColumnType {
+pub fn text() -> ColumnType {
     (PhysicalType::BYTE_ARRAY, Some(LogicalType::String))
 }
 
@@ -222,21 +222,21 @@ fn arrow_schema(value: &str) -> Vec<(String, String)> {
 }
 
 /// What a Parquet file says of itself: its columns, row groups and key-value metadata.
-struct Read {
+pub struct Read {
     columns: Vec<(String, ColumnType)>,
-    group_rows: Vec<i64>,
+    pub group_rows: Vec<i64>,
     metadata: Vec<(String, String)>,
 }
 
 impl Read {
-    fn types(&self) -> Vec<(&str, ColumnType)> {
+    pub fn types(&self) -> Vec<(&str, ColumnType)> {
         self.columns
             .iter()
             .map(|(n, t)| (n.as_str(), t.clone()))
             .collect()
     }
 
-    fn metadata(&self, key: &str) -> Option<&str> {
+    pub fn metadata(&self, key: &str) -> Option<&str> {
         self.metadata
             .iter()
             .find(|(k, _)| k == key)
@@ -296,10 +296,17 @@ fn assert_parquet_is_the_csv(set: &'static RuleSet, order: Order, scope: &[&str]
         let o = run(set, order, &args);
         assert!(o.status.success(), "{scope:?} {format}: {}", stderr(&o));
     }
-    let text = std::fs::read_to_string(&csv_path).unwrap();
+    assert_files_agree(&csv_path, &pq_path, scope)
+}
+
+/// Asserts that the Parquet file `pq_path` holds exactly the rows and columns of the CSV file
+/// `csv_path`, both exports of `scope`, with the Arrow schema of its column types; returns
+/// the file read back.
+pub fn assert_files_agree(csv_path: &Path, pq_path: &Path, scope: &[&str]) -> Read {
+    let text = std::fs::read_to_string(csv_path).unwrap();
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let file = read(&pq_path);
+    let file = read(pq_path);
     let names: Vec<&str> = file.columns.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, header, "{scope:?}");
     // Arrow readers see the types of the ARROW:schema metadata: the same columns, their
@@ -313,7 +320,7 @@ fn assert_parquet_is_the_csv(set: &'static RuleSet, order: Order, scope: &[&str]
     assert_eq!(arrow, want, "{scope:?}");
     let mut rows = 0;
     let mut csv_rows = lines.map(|l| l.split(',').collect::<Vec<&str>>());
-    for row in reader(&pq_path).get_row_iter(None).unwrap() {
+    for row in reader(pq_path).get_row_iter(None).unwrap() {
         let row = row.unwrap();
         let fields = csv_rows.next().expect("as many CSV rows");
         assert_eq!(row.len(), header.len());

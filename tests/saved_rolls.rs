@@ -1,7 +1,9 @@
 //! The rule of saved rolls (`shared/RULES.md` section 8; `saved_rolls = true` in a rules file):
 //! the solve against the naive solver of `brute.rs` on reduced games (five and six dice, the
 //! five-of-a-kind bonus and Joker, the upper bonus), every value to 1e-9; a value never falls
-//! with a roll more saved; the examples of Yatzy and Maxi Yatzy with saved rolls.
+//! with a roll more saved; the examples of Yatzy and Maxi Yatzy with saved rolls; `export` of
+//! a card's turn, of every state, of the full policy and of the opening, against `advise` and
+//! the table.
 
 use yahtzee_core::game::rules::Rules;
 use yahtzee_core::game::rules::file::load;
@@ -545,19 +547,30 @@ fn the_command_line_solves_a_game_of_saved_rolls_and_refuses_the_rest() {
         args.extend(flags);
         assert_bad_input(&run_bytes(dir.path(), &args, b""), "saved_rolls = true");
     }
-    for command in [&["export", "--out", "x.csv"][..], &["play"]] {
-        let mut args = command.to_vec();
-        args.extend(["--rules", &file]);
-        assert_bad_input(&run_bytes(dir.path(), &args, b""), "saved_rolls = true");
-    }
-    // The exact distribution is refused, naming what its pass would carry and what estimates it.
-    let o = run_bytes(dir.path(), &["stats", "--rules", &file], b"");
-    assert_bad_input(&o, "under saved rolls is not computed");
-    assert!(
-        stderr(&o).contains("yahtzee simulate --rules"),
-        "{}",
-        stderr(&o)
+    // `export` knows saved rolls (the tests of its scopes are below); `play` does not yet.
+    assert_bad_input(
+        &run_bytes(dir.path(), &["play", "--rules", &file], b""),
+        "saved_rolls = true",
     );
+    // The exact distribution from a new game (checked against the brute force below): its
+    // mean the solve's; from a card, or for a target, refused in one line.
+    let json = json_in(dir.path(), &["stats", "--rules", &file, "--json"]);
+    assert!(
+        (json["mean"].as_f64().unwrap() - want).abs() < 1e-9,
+        "{want} {json}"
+    );
+    assert_eq!(json["solver_mean"].as_f64(), Some(want), "{json}");
+    for (flags, needle) in [
+        (
+            &["--card", "house=25"][..],
+            "computed from a new game alone",
+        ),
+        (&["--target", "100"], "saved_rolls = true"),
+    ] {
+        let mut args = vec!["stats", "--rules", &file];
+        args.extend(flags);
+        assert_bad_input(&run_bytes(dir.path(), &args, b""), needle);
+    }
     // `verify` reads the table of saved rolls piece by piece and names its expected score.
     let table_file = std::fs::read_dir(dir.path())
         .unwrap()
@@ -703,4 +716,545 @@ kind = "chance"
         }
         assert!(want.iter().filter(|&&p| p > 0.0).count() > 10);
     }
+}
+
+/// An option of advice (its JSON, `advise --json`'s) as exports write it: a keep as its faces
+/// (`-` for none), a box by its name, with the re-rolls it saves when there are any.
+fn option_text(option: &serde_json::Value) -> String {
+    match option["kind"].as_str() {
+        Some("keep") => {
+            let faces: String = (option["keep"].as_array().unwrap().iter())
+                .map(|f| f.to_string())
+                .collect();
+            if faces.is_empty() {
+                "-".to_string()
+            } else {
+                faces
+            }
+        }
+        Some("score") => {
+            let category = option["category"].as_str().unwrap();
+            match option["saves"]
+                .as_u64()
+                .expect("a box under saved rolls saves")
+            {
+                0 => category.to_string(),
+                n => format!("{category} (saves {n})"),
+            }
+        }
+        _ => panic!("an option: {option}"),
+    }
+}
+
+/// Asserts that the exported decision `row` (its JSON) is the advice `advice` (the JSON of
+/// `advise --json`, or the library's advice as JSON) on the same position, `banked` points on
+/// the card: the best option and the runner-up are advice's first two, the value its best's
+/// to 1e-9 (rounded as exports round), the gap its loss to the runner-up.
+fn assert_row_is_advice(row: &serde_json::Value, advice: &serde_json::Value, what: &str) {
+    let options = advice["options"].as_array().unwrap();
+    assert_eq!(
+        row["best"],
+        option_text(&options[0]).as_str(),
+        "{what}: {row}"
+    );
+    let best = options[0]["expected_final"].as_f64().unwrap();
+    let expected = row["expected"].as_f64().unwrap();
+    assert!(
+        (expected - yahtzee_core::export::round(best)).abs() < 1e-9,
+        "{what}: {expected} vs {best}"
+    );
+    match options.get(1) {
+        None => assert!(row["runner_up"].is_null() && row["gap"].is_null(), "{what}"),
+        Some(second) => {
+            assert_eq!(row["runner_up"], option_text(second).as_str(), "{what}");
+            let loss = second["loss"].as_f64().unwrap();
+            let gap = row["gap"].as_f64().unwrap();
+            // Advice's loss is taken on final scores (the banked points added), the export's
+            // gap on the points to come: the same to a few ulps, a rounding unit at most.
+            assert!(
+                (gap - loss).abs() < 1e-6,
+                "{what}: gap {gap} vs loss {loss}"
+            );
+        }
+    }
+}
+
+/// The rows of an export in JSON lines, and its metadata.
+fn jsonl(o: &std::process::Output) -> (serde_json::Value, Vec<serde_json::Value>) {
+    assert!(o.status.success(), "{}", stderr(o));
+    let mut lines = stdout(o)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .collect::<Vec<_>>()
+        .into_iter();
+    let meta = lines.next().expect("the metadata line")["metadata"].clone();
+    (meta, lines.collect())
+}
+
+/// `export` of a card's turn in Yatzy with saved rolls (`--card`, `--saved N`): every roll at
+/// every re-roll left from the turn's most (2 + N) down to 0, each decision the one `advise`
+/// ranks first, its value and the runner-up advise's: every row against the library's advice
+/// on the table, and rows of several rolls and re-rolls left against `advise --saved N
+/// --rolls-left R --json`; `--rolls-left` keeps the rows of one number of re-rolls left, the
+/// same rows.
+#[test]
+fn the_turn_export_under_saved_rolls_is_advise() {
+    let (_, rules, table) = saved_yatzy();
+    let cards = [
+        ("", 0u8),
+        ("ones=3,twos=4", 2),
+        (
+            "ones=3,twos=4,threes=6,fours=8,fives=10,sixes=12,one-pair=8",
+            14,
+        ),
+        ("chance=20,yatzy=50", 4),
+    ];
+    let mut checked = 0;
+    for (card_text, saved) in cards {
+        let card = ScoreCard::parse(rules, card_text, 0).unwrap();
+        let saved_flag = saved.to_string();
+        let flags = [
+            "export",
+            "--card",
+            card_text,
+            "--saved",
+            &saved_flag,
+            "--format",
+            "jsonl",
+        ];
+        let (meta, rows) = jsonl(&run_saved_yatzy(&flags));
+        assert_eq!(
+            meta["table_checksum"],
+            format!("{:08x}", table.checksum()).as_str(),
+            "{meta}"
+        );
+        assert!(
+            meta["title"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("with {saved} rolls saved")),
+            "{meta}"
+        );
+        let most = 2 + u64::from(saved);
+        assert_eq!(rows.len() as u64, 252 * (most + 1), "{card_text}");
+        for (i, row) in rows.iter().enumerate() {
+            let rolls_left = most - i as u64 / 252;
+            assert_eq!(row["rolls_left"], rolls_left, "{card_text} {row}");
+            let dice = rules.dice().parse(row["dice"].as_str().unwrap()).unwrap();
+            let position = Position {
+                card: card.clone(),
+                dice,
+                rolls_left: rolls_left as u8,
+            };
+            let advice = serde_json::to_value(advise(table, &position).unwrap()).unwrap();
+            assert_row_is_advice(row, &advice, &format!("{card_text} {rolls_left}"));
+            assert!(row["visit_probability"].is_null(), "{row}");
+            checked += 1;
+        }
+        // The command's own advice on a few positions.
+        for (dice, rolls_left) in [
+            ("11223", most),
+            ("66666", most / 2),
+            ("12345", 1),
+            ("13456", 0),
+            ("22335", most),
+        ] {
+            let r = rolls_left.to_string();
+            let o = run_saved_yatzy(&[
+                "advise",
+                "--card",
+                card_text,
+                "--dice",
+                dice,
+                "--saved",
+                &saved_flag,
+                "--rolls-left",
+                &r,
+                "--json",
+            ]);
+            assert!(o.status.success(), "{}", stderr(&o));
+            let advice: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+            let row = rows
+                .iter()
+                .find(|row| row["dice"] == dice && row["rolls_left"] == rolls_left)
+                .unwrap();
+            assert_row_is_advice(row, &advice, &format!("{card_text} {dice} {rolls_left}"));
+        }
+        // One number of re-rolls left: its rows, as the whole turn has them.
+        let r = (most - 1).to_string();
+        let mut filtered = flags.to_vec();
+        filtered.extend(["--rolls-left", &r]);
+        let (_, part) = jsonl(&run_saved_yatzy(&filtered));
+        let want: Vec<&serde_json::Value> = rows
+            .iter()
+            .filter(|row| row["rolls_left"] == most - 1)
+            .collect();
+        assert_eq!(part.len(), 252);
+        assert_eq!(part.iter().collect::<Vec<_>>(), want, "{card_text}");
+    }
+    assert_eq!(checked, 252 * (3 + 5 + 17 + 7));
+    // A box filled with re-rolls left says what it saves: five sixes at once.
+    let o = run_saved_yatzy(&["export", "--rolls-left", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains(",66666,2,yatzy (saves 2),"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// `export --opening` of Yatzy with saved rolls: the first turn, no roll saved, the sheet of
+/// every other game (252 rolls, two decisions each), each decision `advise`'s.
+#[test]
+fn the_opening_under_saved_rolls_is_advise() {
+    let (_, rules, table) = saved_yatzy();
+    let (meta, rows) = jsonl(&run_saved_yatzy(&[
+        "export",
+        "--opening",
+        "--format",
+        "jsonl",
+    ]));
+    assert!(
+        meta["notes"][0]
+            .as_str()
+            .unwrap()
+            .contains(&format!("{:.4}", table.expected_score().unwrap())),
+        "{meta}"
+    );
+    assert_eq!(rows.len(), 252);
+    let card = ScoreCard::new(rules);
+    for row in &rows {
+        let dice = rules.dice().parse(row["dice"].as_str().unwrap()).unwrap();
+        for rolls_left in [2, 1] {
+            let position = Position {
+                card: card.clone(),
+                dice,
+                rolls_left,
+            };
+            let advice = serde_json::to_value(advise(table, &position).unwrap()).unwrap();
+            let decision = serde_json::json!({
+                "best": row[format!("best_{rolls_left}")],
+                "expected": if rolls_left == 2 {
+                    row["expected"].clone()
+                } else {
+                    // The sheet gives the value of the roll with two rolls left alone.
+                    serde_json::json!(yahtzee_core::export::round(
+                        advice["options"][0]["expected_final"].as_f64().unwrap()
+                    ))
+                },
+                "runner_up": row[format!("runner_up_{rolls_left}")],
+                "gap": row[format!("gap_{rolls_left}")],
+            });
+            assert_row_is_advice(&decision, &advice, &format!("{row}"));
+        }
+    }
+    // No roll is saved before the first turn.
+    assert_bad_input(
+        &run_saved_yatzy(&["export", "--opening", "--saved", "1"]),
+        "leave out --saved",
+    );
+}
+
+/// A game of saved rolls with the upper bonus and a chance: seven boxes, every state and
+/// number of rolls saved in a few thousand values.
+fn upper_game() -> String {
+    let faces: String = (1..=6)
+        .map(|f| format!("\n[[box]]\nname = \"f{f}\"\nkind = \"face\"\nface = {f}\n"))
+        .collect();
+    format!(
+        "name = \"saved-upper\"\ndice = 5\nrolls = 3\nsaved_rolls = true\nupper_bonus = {{ threshold = 8, points = 20 }}\n{faces}\n[[box]]\nname = \"chance\"\nkind = \"chance\"\n"
+    )
+}
+
+/// `export --all-states` of games of saved rolls: every reachable state once for each number
+/// of rolls saved it can have (as many rows as the table has values,
+/// `saved_value_count`), in layout order and the rolls saved ascending, each value the
+/// solve's; the empty card with none saved is the game's expected score.
+#[test]
+fn every_state_under_saved_rolls_is_exported_with_its_rolls_saved() {
+    use yahtzee_core::game::state::reachable_states;
+    use yahtzee_core::tables::saved::saved_value_count;
+    let dir = temp_dir();
+    for (name, text) in [
+        ("upper.toml", upper_game()),
+        (
+            "lower.toml",
+            format!(
+                "name = \"saved-lower\"\ndice = 5\nrolls = 3\nsaved_rolls = true\njoker = \"forced\"\nfive_of_a_kind_bonus = 100\n{LOWER_FIVE}"
+            ),
+        ),
+    ] {
+        let file = join(dir.path(), name);
+        std::fs::write(&file, &text).unwrap();
+        let rules = load(&text, None).unwrap();
+        let solved = solve(&rules);
+        let o = run_bytes(
+            dir.path(),
+            &["export", "--rules", &path_str(&file), "--all-states"],
+            b"",
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        let text = stdout(&o);
+        let mut lines = text.lines();
+        assert_eq!(
+            lines.next(),
+            Some("filled,upper,yahtzee_50,turns_played,saved,expected_remaining")
+        );
+        let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+        assert_eq!(rows.len() as u64, saved_value_count(&rules), "{name}");
+        let mut want = reachable_states(&rules).flat_map(|s| {
+            let t = s.turns_played() as usize;
+            (0..=rules.most_saved_rolls(t)).map(move |saved| (s, saved))
+        });
+        for row in &rows {
+            let (s, saved) = want.next().unwrap();
+            let state = format!(
+                "{},{},{},{},{saved}",
+                s.filled,
+                s.upper,
+                s.yahtzee_50,
+                s.turns_played()
+            );
+            assert_eq!(row[..5].join(","), state, "{name}");
+            let value: f64 = row[5].parse().unwrap();
+            let exact = solved.value(&s, saved).unwrap();
+            assert!(
+                (value - yahtzee_core::export::round(exact)).abs() < 1e-9,
+                "{name} {state}: {value} vs {exact}"
+            );
+        }
+        assert!(want.next().is_none());
+        assert_eq!(rows[0][..5].join(","), "0,0,false,0,0");
+        let start: f64 = rows[0][5].parse().unwrap();
+        assert!((start - yahtzee_core::export::round(solved.expected_score)).abs() < 1e-9);
+        // --rolls-left and --min-gap select decisions: not with the values alone.
+        assert_bad_input(
+            &run_bytes(
+                dir.path(),
+                &[
+                    "export",
+                    "--rules",
+                    &path_str(&file),
+                    "--all-states",
+                    "--rolls-left",
+                    "3",
+                ],
+                b"",
+            ),
+            "add --policy",
+        );
+    }
+}
+
+/// `export --all-states --policy` of a game of saved rolls: every decision of every state with
+/// an open box at each number of re-rolls left its turns can have (0 to 2 and the most rolls
+/// it can have saved), each `advise`'s on cards of those states; `--rolls-left` keeps one
+/// number of them, up to the last turn's most.
+#[test]
+fn the_policy_under_saved_rolls_is_every_state_at_every_reroll_left() {
+    use yahtzee_core::game::state::reachable_states;
+    use yahtzee_core::policy::saved::most_rerolls;
+    let dir = temp_dir();
+    let text = format!(
+        "name = \"saved-policy\"\ndice = 5\nrolls = 3\nsaved_rolls = true\njoker = \"forced\"\nfive_of_a_kind_bonus = 100\n{LOWER_FIVE}"
+    );
+    let file = join(dir.path(), "saved.toml");
+    std::fs::write(&file, &text).unwrap();
+    let file = path_str(&file);
+    let rules = load(&text, None).unwrap();
+    let (_, rows) = jsonl(&run_bytes(
+        dir.path(),
+        &[
+            "export",
+            "--rules",
+            &file,
+            "--all-states",
+            "--policy",
+            "--format",
+            "jsonl",
+        ],
+        b"",
+    ));
+    let want: usize = reachable_states(&rules)
+        .filter(|s| s.filled != rules.full_mask())
+        .map(|s| 252 * (most_rerolls(&rules, s.turns_played() as usize) + 1))
+        .sum();
+    assert_eq!(rows.len(), want);
+    let table_file = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "table"))
+        .unwrap();
+    let table = SavedTable::load(&table_file, &rules).unwrap();
+    let cards: [&[(usize, u32)]; 4] = [&[], &[(1, 25)], &[(2, 50)], &[(0, 12), (1, 0), (3, 30)]];
+    let mut checked = 0;
+    for boxes in cards {
+        let card = ScoreCard::from_boxes(rules, boxes, 0).unwrap();
+        let state = card.state();
+        let banked = f64::from(card.banked());
+        let of_state: Vec<&serde_json::Value> = rows
+            .iter()
+            .filter(|r| {
+                r["filled"] == state.filled
+                    && r["upper"] == state.upper
+                    && r["yahtzee_50"] == state.yahtzee_50
+            })
+            .collect();
+        let most = most_rerolls(&rules, boxes.len());
+        assert_eq!(of_state.len(), 252 * (most + 1), "{boxes:?}");
+        for row in of_state {
+            let rolls_left = row["rolls_left"].as_u64().unwrap() as u8;
+            let dice = rules.dice().parse(row["dice"].as_str().unwrap()).unwrap();
+            let position = Position {
+                card: card.clone(),
+                dice,
+                rolls_left,
+            };
+            let mut advice = serde_json::to_value(advise(&table, &position).unwrap()).unwrap();
+            // The policy's values count no banked points.
+            for option in advice["options"].as_array_mut().unwrap() {
+                let v = option["expected_final"].as_f64().unwrap();
+                option["expected_final"] = serde_json::json!(v - banked);
+            }
+            assert_row_is_advice(row, &advice, &format!("{boxes:?} {rolls_left}"));
+            checked += 1;
+        }
+    }
+    assert!(checked > 2000, "{checked}");
+    // One number of re-rolls left: the rows that have it, the last turn's most at most.
+    let most = most_rerolls(&rules, rules.box_count() - 1);
+    let r = most.to_string();
+    let (_, part) = jsonl(&run_bytes(
+        dir.path(),
+        &[
+            "export",
+            "--rules",
+            &file,
+            "--all-states",
+            "--policy",
+            "--rolls-left",
+            &r,
+            "--format",
+            "jsonl",
+        ],
+        b"",
+    ));
+    let want: Vec<&serde_json::Value> = rows.iter().filter(|r| r["rolls_left"] == most).collect();
+    assert!(!want.is_empty());
+    assert_eq!(part.iter().collect::<Vec<_>>(), want);
+    let over = (most + 1).to_string();
+    assert_bad_input(
+        &run_bytes(
+            dir.path(),
+            &[
+                "export",
+                "--rules",
+                &file,
+                "--all-states",
+                "--policy",
+                "--rolls-left",
+                &over,
+            ],
+            b"",
+        ),
+        &format!("rolls left must be 0 to {most}"),
+    );
+}
+
+/// The mistakes of `export` under saved rolls, and `--saved` in a game without them: one line,
+/// exit 2, before any table is read or built.
+#[test]
+fn export_refuses_what_saved_rolls_do_not_allow_in_one_line() {
+    for (flags, needle) in [
+        (
+            &["export", "--card", "ones=3", "--saved", "3"][..],
+            "at most 2 rolls can be saved",
+        ),
+        (
+            &[
+                "export",
+                "--card",
+                "ones=3",
+                "--saved",
+                "2",
+                "--rolls-left",
+                "5",
+            ],
+            "rolls left must be 0 to 4",
+        ),
+        (
+            &["export", "--rolls-left", "3"],
+            "rolls left must be 0 to 2",
+        ),
+        (
+            &["export", "--all-states", "--saved", "1"],
+            "leave out --saved",
+        ),
+        (&["export", "--target", "200"], "saved_rolls = true"),
+    ] {
+        assert_bad_input(&run_saved_yatzy(flags), needle);
+    }
+    // A game without saved rolls: --saved is refused, nothing built.
+    let dir = temp_dir();
+    let o = run_bytes(
+        dir.path(),
+        &[
+            "export", "--rules", "yacht", "--saved", "1", "--out", "x.csv",
+        ],
+        b"",
+    );
+    assert_bad_input(&o, "does not (saved_rolls = true in a rules file)");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+/// `export --all-states --format parquet` of a game of saved rolls: the rows of its CSV, the
+/// rolls saved an unsigned byte like the rolls left.
+#[test]
+#[cfg_attr(
+    not(feature = "parquet"),
+    ignore = "the Parquet export is a feature: cargo test --release --all-features"
+)]
+fn every_state_under_saved_rolls_in_parquet_is_its_csv() {
+    use crate::parquet::{assert_files_agree, boolean, double, unsigned};
+    let dir = temp_dir();
+    let file = join(dir.path(), "upper.toml");
+    std::fs::write(&file, upper_game()).unwrap();
+    let file = path_str(&file);
+    let csv = join(dir.path(), "x.csv");
+    let pq = join(dir.path(), "x.parquet");
+    for (format, path) in [("csv", &csv), ("parquet", &pq)] {
+        let out = path_str(path);
+        let o = run_bytes(
+            dir.path(),
+            &[
+                "export",
+                "--rules",
+                &file,
+                "--all-states",
+                "--format",
+                format,
+                "--out",
+                &out,
+            ],
+            b"",
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let read = assert_files_agree(&csv, &pq, &["--all-states"]);
+    assert_eq!(
+        read.types(),
+        [
+            ("filled", unsigned(32)),
+            ("upper", unsigned(8)),
+            ("yahtzee_50", boolean()),
+            ("turns_played", unsigned(32)),
+            ("saved", unsigned(8)),
+            ("expected_remaining", double()),
+        ]
+    );
+    let rules = load(&upper_game(), None).unwrap();
+    assert_eq!(
+        read.group_rows.iter().sum::<i64>() as u64,
+        yahtzee_core::tables::saved::saved_value_count(&rules)
+    );
 }

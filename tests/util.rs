@@ -8,10 +8,12 @@ use std::process::{Child, Command, Output, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+use yahtzee_core::game::rules::file::load;
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::solve::expected::SolveOptions;
 use yahtzee_core::solve::vector::{TARGET, VectorObjective};
 use yahtzee_core::tables::expected::StrategyTable;
+use yahtzee_core::tables::saved::SavedTable;
 use yahtzee_core::tables::set::{Silent, TableKind, TablePaths, TableSet};
 use yahtzee_core::tables::vector::VectorTable;
 use yahtzee_core::tables::{default_table_name, default_table_name_of};
@@ -64,6 +66,41 @@ pub fn target_table(set: &'static RuleSet, order: Order) -> &'static VectorTable
     let t: &'static VectorTable<f32> = Box::leak(Box::new(t));
     guard.push((rules, t));
     t
+}
+
+/// Yatzy with saved rolls (the example rules file `data/rules/examples/yatzy-saved-rolls.toml`)
+/// and its table of saved rolls, built once per test process (about 5 s) and saved in
+/// [`table_dir`] under its default name, so that the binary run by [`run_saved_yatzy`] reads
+/// it there: the rules file's path, the rules and the whole table.
+pub fn saved_yatzy() -> (&'static str, Rules, &'static SavedTable) {
+    static TABLE: OnceLock<(String, Rules, SavedTable)> = OnceLock::new();
+    let (file, rules, table) = TABLE.get_or_init(|| {
+        let file = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/data/rules/examples/yatzy-saved-rolls.toml"
+        );
+        let rules = load(&std::fs::read_to_string(file).unwrap(), None).expect("the example");
+        let path = table_dir().join(default_table_name(&rules));
+        SavedTable::build(&path, &rules, SolveOptions::default(), &|_, _| {})
+            .expect("the table of saved rolls saves");
+        let table = SavedTable::load(&path, &rules).expect("the table of saved rolls loads");
+        (file.to_string(), rules, table)
+    });
+    (file, *rules, table)
+}
+
+/// Runs the binary with `args` after `--rules FILE` of Yatzy with saved rolls, its table of
+/// saved rolls built first in [`table_dir`] ([`saved_yatzy`]): `yahtzee COMMAND --rules FILE
+/// ARGS` for `args` = `[COMMAND, ARGS...]`.
+pub fn run_saved_yatzy(args: &[&str]) -> Output {
+    let (file, _, _) = saved_yatzy();
+    let mut all = vec![args[0], "--rules", file];
+    all.extend_from_slice(&args[1..]);
+    yahtzee_in(table_dir())
+        .args(&all)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs")
 }
 
 /// The `yahtzee` binary with `YAHTZEE_TABLE_DIR` set to `dir`.

@@ -507,12 +507,11 @@ fn stats<'py>(
         )
         .map_err(value_error)?;
         let saved = py.detach(|| table.set.saved()).map_err(load_error)?;
-        let (report, tally) =
-            py.detach(|| report::stats_saved(&saved, &at_least, &|_, _| {}));
+        let (report, tally) = py.detach(|| report::stats_saved(&saved, &at_least, &|_, _| {}));
         let total = tally.total();
         let pmf: Vec<f64> = tally.score.iter().map(|m| m / total).collect();
-        let json = serde_json::to_string(&report::stamped_by(&report, &table.set))
-            .map_err(value_error)?;
+        let json =
+            serde_json::to_string(&report::stamped_by(&report, &table.set)).map_err(value_error)?;
         return Ok((pmf.into_pyarray(py), json));
     }
     let ev = table.exact()?;

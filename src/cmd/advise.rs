@@ -33,10 +33,7 @@ pub fn run(args: &AdviseArgs) -> Result<()> {
         return run_saved(args, rules, &tables);
     }
     if args.saved.is_some() {
-        anyhow::bail!(
-            "--saved is the rolls saved in a game that keeps unused rolls for later turns, and {} does not (saved_rolls = true in a rules file): leave out --saved",
-            rules.label()
-        );
+        return Err(super::no_saved_rolls(&rules));
     }
     if args.batch {
         return run_batch(args, &tables);

@@ -1,6 +1,9 @@
 //! `yahtzee export`: strategy tables of one card's turn, of every state, of the full policy
 //! or of the opening, as CSV, JSON lines, Markdown or Parquet, to stdout or to a file; a
-//! card's turn for a target score with `--target T`.
+//! card's turn for a target score with `--target T`. A game of saved rolls exports a card's
+//! turn with the rolls saved before it (`--saved N`), every state with each number of rolls
+//! saved, the full policy at each number of re-rolls left and the opening, from its table of
+//! saved rolls.
 
 use std::io::{BufWriter, IsTerminal, Write};
 
@@ -9,10 +12,13 @@ use anyhow::{Context, Result, bail};
 use crate::cli::ExportArgs;
 use yahtzee_core::export::{self, Filter, Format};
 use yahtzee_core::files;
+use yahtzee_core::game::rules::Rules;
 use yahtzee_core::game::state::ScoreCard;
+use yahtzee_core::policy::saved;
 use yahtzee_core::stats::{Visits, visit_probabilities};
 use yahtzee_core::tables::expected::StrategyTable;
-use yahtzee_core::tables::set::TableKind;
+use yahtzee_core::tables::saved::SavedTable;
+use yahtzee_core::tables::set::{TableKind, saved_rolls_only};
 
 /// The validated request.
 enum Scope {
@@ -22,10 +28,13 @@ enum Scope {
     Opening,
 }
 
+/// The rolls-left and gap filters of the flags. Under saved rolls the rolls left are checked
+/// with the card's rolls saved ([`saved_scope`]).
 fn filter(args: &ExportArgs) -> Result<Filter> {
     let rolls_left = args.rolls_left;
-    if let Some(n) = rolls_left {
-        yahtzee_core::policy::expected::check_rolls_left(&args.rules.rules(), u32::from(n))?;
+    let rules = args.rules.rules();
+    if let Some(n) = rolls_left.filter(|_| !rules.saved_rolls()) {
+        yahtzee_core::policy::expected::check_rolls_left(&rules, u32::from(n))?;
     }
     if let Some(g) = args.min_gap {
         if args.target.is_some() && !(0.0..=1.0).contains(&g) {
@@ -43,36 +52,17 @@ fn filter(args: &ExportArgs) -> Result<Filter> {
 
 pub fn run(args: &ExportArgs) -> Result<()> {
     let rules = args.rules.rules();
+    if args.saved.is_some() && !rules.saved_rolls() {
+        return Err(super::no_saved_rolls(&rules));
+    }
     let filter = filter(args)?;
-    let scope = if args.opening {
-        if filter.rolls_left.is_some() {
-            bail!(
-                "--opening always shows both 2 and 1 rolls left: drop --rolls-left, or use `--rolls-left N` without --opening for one turn of a new game"
-            );
-        }
-        if rules.rolls() != 3 {
-            bail!(
-                "--opening is the sheet of a turn of three rolls (its columns: 2 and 1 rolls left), and {} has {} rolls a turn: use `--card \"\"` for the first turn's decisions by rolls left",
-                rules.label(),
-                rules.rolls()
-            );
-        }
-        Scope::Opening
-    } else if args.all_states && args.policy {
-        Scope::Policy
-    } else if args.all_states {
-        if filter != Filter::default() {
-            bail!(
-                "--rolls-left and --min-gap select decisions, and --all-states alone writes state values: add --policy, or drop them"
-            );
-        }
-        Scope::StateValues
+    let scope = scope(args, rules, &filter)?;
+    // Under saved rolls: the rolls saved before the card's turn, checked with its re-rolls
+    // left before any table is read.
+    let saved = if rules.saved_rolls() {
+        Some(saved_scope(args, rules, &scope)?)
     } else {
-        Scope::Card(ScoreCard::parse(
-            rules,
-            args.card.as_deref().unwrap_or_default(),
-            args.yahtzee_bonus,
-        )?)
+        None
     };
     let format = args.format.map_or(
         match scope {
@@ -100,6 +90,18 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         super::score_table_paths(&args.tables),
         super::RulesFrom::Flags,
     );
+    if let Some(saved) = saved {
+        // The table of saved rolls (built first when missing): whole for every state, else
+        // read for the cards the turn reads.
+        let table = match &scope {
+            Scope::StateValues | Scope::Policy => tables.saved()?,
+            Scope::Card(card) => tables.saved_for(&[card.filled()])?,
+            _ => tables.saved_for(&[0])?,
+        };
+        return write_out(args, format, |out| {
+            write_saved_scope(&table, &scope, saved, &filter, format, out)
+        });
+    }
     let table = tables.ev()?;
     if let (Some(target), Scope::Card(card)) = (args.target, &scope) {
         let targets = tables.target()?;
@@ -112,6 +114,99 @@ pub fn run(args: &ExportArgs) -> Result<()> {
     }
     write_out(args, format, |out| {
         write_scope(table, &scope, &filter, format, out)
+    })
+}
+
+/// The scope of the flags, checked.
+fn scope(args: &ExportArgs, rules: Rules, filter: &Filter) -> Result<Scope> {
+    Ok(if args.opening {
+        if filter.rolls_left.is_some() {
+            bail!(
+                "--opening always shows both 2 and 1 rolls left: drop --rolls-left, or use `--rolls-left N` without --opening for one turn of a new game"
+            );
+        }
+        if rules.rolls() != 3 {
+            bail!(
+                "--opening is the sheet of a turn of three rolls (its columns: 2 and 1 rolls left), and {} has {} rolls a turn: use `--card \"\"` for the first turn's decisions by rolls left",
+                rules.label(),
+                rules.rolls()
+            );
+        }
+        Scope::Opening
+    } else if args.all_states && args.policy {
+        Scope::Policy
+    } else if args.all_states {
+        if *filter != Filter::default() {
+            bail!(
+                "--rolls-left and --min-gap select decisions, and --all-states alone writes state values: add --policy, or drop them"
+            );
+        }
+        Scope::StateValues
+    } else {
+        Scope::Card(ScoreCard::parse(
+            rules,
+            args.card.as_deref().unwrap_or_default(),
+            args.yahtzee_bonus,
+        )?)
+    })
+}
+
+/// The rolls saved before the turn of a game of saved rolls, checked against the scope: with
+/// a card, `--saved` (default 0) and `--rolls-left` by the core's one check of them
+/// ([`saved::rerolls_left`]); the other scopes take no `--saved`; the objectives other than
+/// the expected score are refused.
+fn saved_scope(args: &ExportArgs, rules: Rules, scope: &Scope) -> Result<u8> {
+    if args.target.is_some() {
+        bail!(saved_rolls_only(&rules, "--target and its target table"));
+    }
+    match scope {
+        Scope::Card(card) => {
+            let saved = args.saved.unwrap_or(0);
+            saved::rerolls_left(&rules, card, saved, args.rolls_left)
+                .map_err(|e| anyhow::anyhow!("--saved, --rolls-left: {e}"))?;
+            Ok(saved)
+        }
+        _ if args.saved.is_some() => bail!(
+            "--saved is the rolls saved before the turn of --card; --all-states writes every number of rolls saved (its column `saved`) and --opening the first turn, with none saved: leave out --saved"
+        ),
+        Scope::Policy => {
+            // Every state at each number of re-rolls left it can have: up to those of the
+            // last turn.
+            if let Some(n) = args.rolls_left {
+                saved::check_rerolls_left(&rules, rules.box_count() - 1, u32::from(n))
+                    .map_err(|e| anyhow::anyhow!("--rolls-left: {e}"))?;
+            }
+            Ok(0)
+        }
+        _ => Ok(0),
+    }
+}
+
+/// Writes what `scope` exports in a game of saved rolls from its table of saved rolls: a
+/// card's turn with `saved` rolls saved before it, every state's values with each number of
+/// rolls saved, the full policy (every state at each number of re-rolls left), or the
+/// opening.
+fn write_saved_scope(
+    table: &SavedTable,
+    scope: &Scope,
+    saved: u8,
+    filter: &Filter,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<u64> {
+    Ok(match scope {
+        Scope::Card(card) => export::write_saved_card(table, card, saved, filter, format, out)?,
+        Scope::StateValues => export::write_saved_state_values(table, format, out)?,
+        Scope::Opening => export::write_saved_opening(table, filter.min_gap, format, out)?,
+        Scope::Policy => {
+            let bar = super::progress_bar("exporting policy", "states");
+            let rows = export::write_saved_policy(table, filter, format, out, &|done, total| {
+                bar.set_length(total);
+                bar.set_position(done);
+            })?;
+            bar.finish_and_clear();
+            rows
+        }
     })
 }
 

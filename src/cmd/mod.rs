@@ -408,3 +408,11 @@ pub fn quote(path: &Path) -> String {
 pub fn check_output(flag: &str, path: &Path, tables: &[&Path]) -> Result<()> {
     container::check_output(path, tables).map_err(|e| anyhow!("{flag}: {e}"))
 }
+
+/// The refusal of `--saved` (`advise`, `export`) in a game that does not keep unused rolls.
+pub fn no_saved_rolls(rules: &Rules) -> anyhow::Error {
+    anyhow!(
+        "--saved is the rolls saved in a game that keeps unused rolls for later turns, and {} does not (saved_rolls = true in a rules file): leave out --saved",
+        rules.label()
+    )
+}

@@ -1,17 +1,21 @@
 //! The decision of one roll: the best option under the library's policy and the runner-up
 //! ([`decide`], [`Decision`]), and the [`DecisionRow`] that writes it. The card and the full
 //! policy write the decisions of a state ([`state_rows`]); the opening sheet writes two
-//! decisions of each opening roll.
+//! decisions of each opening roll. Under saved rolls the decision is the one of
+//! [`SavedTurn`]'s options ([`saved_decide`]), and a box is written with the re-rolls left
+//! it saves ([`saved_choice_text`]); the card writes the decisions of a turn with
+//! [`saved_state_rows`].
 
 use serde::Serialize;
 
-use super::{Filter, Row, choice_text, dice_text, round};
+use super::{Filter, Row, choice_text, dice_text, round, saves_text};
 use crate::game::choice::Choice;
 use crate::game::dice::{Dice, Keep};
-use crate::game::rules::BoxMask;
+use crate::game::rules::{BoxMask, Rules};
 use crate::game::state::State;
 use crate::game::ties::best_two;
-use crate::policy::expected::box_choices;
+use crate::policy::expected::{Action, box_choices};
+use crate::policy::saved::SavedTurn;
 use crate::solve::expected::TurnValues;
 use crate::solve::forward::{Kept, roll_chances};
 use crate::tables::expected::StrategyTable;
@@ -176,25 +180,26 @@ fn keeps_of(dice: &Dice) -> &'static [Keep] {
     dice.keeps_by_preference()
 }
 
-/// The rows of one decision in `state`, `base` points already banked.
+/// The row of one decision in `state`, `base` points already banked, its options written by
+/// `text`.
 fn decision_row(
-    table: &StrategyTable,
+    rules: &Rules,
     state: &State,
     d: &Decision,
     r: usize,
     rolls_left: u8,
     base: f64,
+    text: impl Fn(&Choice) -> &'static str,
 ) -> DecisionRow {
-    let rules = table.rules();
     DecisionRow {
         filled: state.filled,
         upper: state.upper,
         yahtzee_50: state.yahtzee_50,
         dice: dice_text(rules.dice().first_roll() + r),
         rolls_left,
-        best: choice_text(&d.best, rules),
+        best: text(&d.best),
         expected: round(base + d.value),
-        runner_up: d.runner_up.map(|(c, _)| choice_text(&c, rules)),
+        runner_up: d.runner_up.map(|(c, _)| text(&c)),
         gap: d.gap().map(round),
         visit_probability: None,
         faced_probability: None,
@@ -249,12 +254,89 @@ pub fn state_rows(
         }
         for (r, d) in decisions[usize::from(rolls_left)].iter().enumerate() {
             if filter.wants_gap(d.gap()) {
-                let mut row = decision_row(table, state, d, r, rolls_left, base);
+                let mut row = decision_row(rules, state, d, r, rolls_left, base, |c| {
+                    choice_text(c, rules)
+                });
                 if let (Some(v), Some(faced)) = (visit, &faced) {
                     row.visit_probability = Some(v);
                     row.faced_probability = Some(v * faced[usize::from(rolls_left)][r]);
                 }
                 out.push(row);
+            }
+        }
+    }
+}
+
+/// The decision for `dice` with `rerolls_left` re-rolls left in the turn `turn` of a game of
+/// saved rolls (at most the re-rolls `turn` was made for): the first two of [`SavedTurn`]'s
+/// options (the keeps of fewer than all the dice, and every legal box filled now with the
+/// re-rolls left saved) under the one tie rule ([`best_two`]), the two options `advise`
+/// ranks first. A box is held as its [`Choice::Score`], which with re-rolls left saves them
+/// ([`saved_choice_text`]). `None` on a full card.
+pub fn saved_decide(
+    rules: &Rules,
+    turn: &SavedTurn,
+    dice: &Dice,
+    rerolls_left: usize,
+) -> Option<Decision> {
+    let options = turn.options(dice, rerolls_left);
+    let values: Vec<f64> = options.iter().map(|&(_, v)| v).collect();
+    let (best, second) = best_two(&values);
+    let choice = |i: usize| match &options[i].0 {
+        Action::Keep { keep, .. } => Choice::Keep(*keep),
+        Action::Score { category, .. } => Choice::Score(
+            rules
+                .boxes()
+                .iter()
+                .position(|b| b.name() == *category)
+                .expect("a box of the rules"),
+        ),
+    };
+    let best = best?;
+    Some(Decision {
+        best: choice(best),
+        value: values[best],
+        runner_up: second.map(|i| (choice(i), values[i])),
+    })
+}
+
+/// A [`Choice`] of a turn under saved rolls with `rerolls_left` re-rolls left, as exports
+/// write it: a keep as [`choice_text`] does, a box with the re-rolls it saves for later
+/// turns ([`saves_text`]: `chance (saves 3)`; with none left, its name alone).
+pub fn saved_choice_text(choice: &Choice, rules: &Rules, rerolls_left: u8) -> &'static str {
+    match choice {
+        Choice::Keep(_) => choice_text(choice, rules),
+        Choice::Score(i) => saves_text(rules.boxes()[*i].name(), rerolls_left),
+    }
+}
+
+/// Appends the decisions of `state` in a game of saved rolls that pass `filter`: the re-rolls
+/// left from `most` (the turn's, at most those `turn` was made for) down to 0, and within
+/// each the rolls in index order (ascending dice), each valued by `turn` (the turn of
+/// `state`), `base` points already banked. A full card has none.
+pub fn saved_state_rows(
+    rules: &Rules,
+    turn: &SavedTurn,
+    state: &State,
+    most: u8,
+    base: f64,
+    filter: &Filter,
+    out: &mut Vec<DecisionRow>,
+) {
+    if state.filled == rules.full_mask() {
+        return;
+    }
+    for rolls_left in (0..=most).rev() {
+        if !filter.wants_rolls_left(rolls_left) {
+            continue;
+        }
+        for (r, dice) in rules.dice().all_rolls().enumerate() {
+            let d = saved_decide(rules, turn, &dice, usize::from(rolls_left))
+                .expect("a card with an open box has a decision");
+            if filter.wants_gap(d.gap()) {
+                out.push(decision_row(rules, state, &d, r, rolls_left, base, |c| {
+                    saved_choice_text(c, rules, rolls_left)
+                }));
             }
         }
     }

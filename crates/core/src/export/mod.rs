@@ -42,8 +42,9 @@ mod policy;
 mod states;
 mod target;
 
+use std::collections::HashMap;
 use std::io::{self, Write};
-use std::sync::LazyLock;
+use std::sync::{LazyLock, Mutex, PoisonError};
 
 use serde::Serialize;
 
@@ -52,13 +53,19 @@ use crate::game::dice::{ALL_MULTISETS, Dice, FIRST_ROLL, Keep, Multiset};
 use crate::game::rules::{Order, Rules};
 use crate::game::ties::TIE;
 use crate::tables::expected::StrategyTable;
-use crate::tables::provenance::stamped;
+use crate::tables::provenance::{Provenance, Stamped, stamped};
+use crate::tables::saved::SavedTable;
 
-pub use card::{card_rows, write_card};
-pub use decision::{Decision, DecisionRow, decide, state_rows};
-pub use opening::{OpeningRow, Pattern, opening_rows, pattern_of, write_opening};
-pub use policy::{describe_state, write_policy};
-pub use states::{StateRow, write_state_values};
+pub use card::{card_rows, saved_card_rows, write_card, write_saved_card};
+pub use decision::{
+    Decision, DecisionRow, decide, saved_choice_text, saved_decide, saved_state_rows, state_rows,
+};
+pub use opening::{
+    OpeningRow, Pattern, opening_rows, pattern_of, saved_opening_rows, write_opening,
+    write_saved_opening,
+};
+pub use policy::{describe_state, write_policy, write_saved_policy};
+pub use states::{SavedStateRow, StateRow, write_saved_state_values, write_state_values};
 pub use target::{
     TargetCardTurn, TargetDecision, TargetDecisionRow, TargetExportError, target_card_rows,
     write_target_card,
@@ -132,24 +139,47 @@ pub struct Meta {
 impl Meta {
     /// The document of rows computed from `table`, with its source.
     pub fn of(table: &StrategyTable, title: String, notes: Vec<String>) -> Meta {
-        #[derive(Serialize)]
-        struct Source {
-            #[serde(flatten)]
-            rules: Rules,
-        }
         let source = Source {
             rules: *table.rules(),
         };
+        Meta::with_source(table.rules(), &stamped(&source, Some(table)), title, notes)
+    }
+
+    /// The document of rows computed from the table of saved rolls `table`, with its source
+    /// (the checksum of that table).
+    pub fn of_saved(table: &SavedTable, title: String, notes: Vec<String>) -> Meta {
+        let source = Source {
+            rules: *table.rules(),
+        };
+        let stamped = Stamped {
+            result: &source,
+            provenance: Provenance::of_saved(table),
+        };
+        Meta::with_source(table.rules(), &stamped, title, notes)
+    }
+
+    fn with_source(
+        rules: &Rules,
+        source: &Stamped<'_, Source>,
+        title: String,
+        notes: Vec<String>,
+    ) -> Meta {
         Meta {
             title,
             notes,
-            source: serde_json::to_string(&stamped(&source, Some(table)))
-                .expect("a source serializes"),
-            filled_bits: (table.rules().boxes().iter())
+            source: serde_json::to_string(source).expect("a source serializes"),
+            filled_bits: (rules.boxes().iter())
                 .map(|b| b.name().to_string())
                 .collect(),
         }
     }
+}
+
+/// The rules of a document's source.
+#[derive(Serialize)]
+struct Source {
+    #[serde(flatten)]
+    rules: Rules,
 }
 
 /// Renders rows of type `R` in one format. Rendering goes to byte buffers so that chunks of
@@ -173,12 +203,13 @@ pub fn exporter<R: Row>(format: Format) -> Box<dyn Exporter<R>> {
     }
 }
 
-/// Writes the decisions of one turn of `rules` (scope `--card`, of the expected-score or the
-/// target policy): `meta`, then one table per number of rolls left (2, 1, 0 in a game of
-/// three rolls a turn) that `filter` wants, holding the rows with that many rolls left.
-/// Returns how many rows there were.
+/// Writes the decisions of one turn (scope `--card`, of the expected-score or the target
+/// policy): `meta`, then one table per number of rolls left of `rolls_left` (the turn's, in
+/// the order they come: 2, 1, 0 in a game of three rolls a turn; under saved rolls from the
+/// turn's most re-rolls down to 0) that `filter` wants, holding the rows with that many rolls
+/// left. Returns how many rows there were.
 fn write_turn<R: Row + Clone>(
-    rules: &Rules,
+    rolls_left_in_turn: impl IntoIterator<Item = u8>,
     format: Format,
     meta: &Meta,
     rows: &[R],
@@ -189,7 +220,7 @@ fn write_turn<R: Row + Clone>(
     let exporter = exporter::<R>(format);
     let mut buf = Vec::new();
     exporter.begin(meta, &mut buf);
-    for rolls_left in rules.rolls_left_in_turn() {
+    for rolls_left in rolls_left_in_turn {
         if !filter.wants_rolls_left(rolls_left) {
             continue;
         }
@@ -213,7 +244,8 @@ fn write_turn<R: Row + Clone>(
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Filter {
     /// Only decisions with this many rolls left (0, 1 or 2; to 3 in a game of four rolls a
-    /// turn); all when `None`.
+    /// turn; under saved rolls, up to the turn's re-rolls and the rolls saved before it); all
+    /// when `None`.
     pub rolls_left: Option<u8>,
     /// Only decisions whose best option beats the runner-up by at least this many points;
     /// decisions with a single option (no runner-up) are then left out too.
@@ -279,21 +311,42 @@ pub fn choice_text(choice: &Choice, rules: &Rules) -> &'static str {
     }
 }
 
+/// The box `name` filled with `saves` re-rolls left, which it saves for later turns (a game
+/// of saved rolls), as exports write it: `chance (saves 3)`; `chance` when none is left. The
+/// texts are made once each (a few hundred at most: the boxes of the rules read, by the
+/// re-rolls a turn can have).
+pub fn saves_text(name: &'static str, saves: u8) -> &'static str {
+    static TEXT: LazyLock<Mutex<HashMap<(&'static str, u8), &'static str>>> =
+        LazyLock::new(Default::default);
+    if saves == 0 {
+        return name;
+    }
+    let mut texts = TEXT.lock().unwrap_or_else(PoisonError::into_inner);
+    texts
+        .entry((name, saves))
+        .or_insert_with(|| Box::leak(format!("{name} (saves {saves})").into_boxed_str()))
+}
+
 fn digits(faces: &[u8]) -> String {
     faces.iter().map(|f| char::from(b'0' + f)).collect()
 }
 
 /// A short description of the rule set for titles.
 fn rules_title(rules: &Rules) -> String {
-    match rules.order {
+    let mut title = match rules.order {
         Order::Any => rules.set.name().to_string(),
         Order::UpperFirst => format!("{} (upper section first)", rules.set.name()),
+    };
+    if rules.saved_rolls() {
+        title.push_str(" (saved rolls)");
     }
+    title
 }
 
 const VISIT_NOTE: &str = "The visit probability is the chance that a game played by optimal play from an empty card starts a turn in the state: those of the states with the same number of filled boxes add up to 1, so a figure weighted by it counts games, not states.";
 const FACED_NOTE: &str = "The faced probability is the chance that a game played by optimal play from an empty card faces the decision: the state's visit probability times the chance that the turn shows these dice with these rolls left (a stop holds its dice through the rolls left, where it fills the same box), so the decisions of a state with one number of rolls left add up to its visit probability.";
 const TIE_NOTE: &str = "Ties (options within 1e-9 points) follow the convention of the published figures: among equal keeps the one with the fewest dice (then the lowest faces), among equal boxes the one first on the card.";
+const SAVES_NOTE: &str = "Under saved rolls a box filled with re-rolls left saves them for later turns, and is written with them: `chance (saves 3)` fills Chance now and keeps the 3 re-rolls left for the turns to come (the row's rolls left); a box with none left is written by its name alone. Keeping all the dice is never better than filling a box now, and is not an option.";
 const ACTION_NOTE: &str = "A keep is written as the kept faces (`33` = keep both threes and re-roll the rest), `-` means re-roll all five dice, a box name means score that box now (with rolls left: stop rolling). The gap is how many points the best option is worth more than the runner-up.";
 
 /// The note of a `min_gap` filter on decisions, if there is one.

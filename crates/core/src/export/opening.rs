@@ -1,20 +1,26 @@
 //! Scope `--opening`: the opening cheat sheet, what optimal play does with each of the 252
 //! first rolls of a new game, with two rolls left and with one ([`OpeningRow`]), grouped by
 //! [`Pattern`]. Patterns are what a player sees at a glance in five dice; they describe the
-//! dice, not boxes, so they read the same under every rule set.
+//! dice, not boxes, so they read the same under every rule set. Under saved rolls the first
+//! turn has no roll saved: the same sheet, from the table of saved rolls
+//! ([`saved_opening_rows`]), a box written with the re-rolls it saves.
 
 use std::io::{self, Write};
 
 use serde::Serialize;
 
 use super::{
-    ACTION_NOTE, Filter, Format, Meta, Row, TIE_NOTE, choice_text, decide, dice_text, exporter,
-    round, rules_title,
+    ACTION_NOTE, Decision, Filter, Format, Meta, Row, SAVES_NOTE, TIE_NOTE, choice_text, decide,
+    dice_text, exporter, round, rules_title, saved_choice_text, saved_decide,
 };
+use crate::game::choice::Choice;
 use crate::game::dice::Dice;
+use crate::game::rules::Rules;
 use crate::game::state::State;
+use crate::policy::saved::SavedTurn;
 use crate::solve::expected::TurnValues;
 use crate::tables::expected::StrategyTable;
+use crate::tables::saved::SavedTable;
 
 /// One opening roll of the cheat sheet: what to do with it with two rolls left, and with one.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -148,16 +154,49 @@ pub fn opening_rows(table: &StrategyTable, min_gap: Option<f64>) -> Vec<OpeningR
     let rules = table.rules();
     let state = State::START;
     let turn = TurnValues::new(table, &state);
+    sheet_rows(
+        rules,
+        min_gap,
+        |dice, rolls_left| decide(table, &state, &turn, dice, rolls_left),
+        |r, _| turn.opening_rolls[r],
+        |choice, _| choice_text(choice, rules),
+    )
+}
+
+/// The opening cheat sheet of a game of saved rolls (scope `--opening`): the first turn has
+/// no roll saved, so its rows are [`opening_rows`]'s, each decision one of the turn of the
+/// table of saved rolls ([`saved_decide`]) and a box written with the re-rolls it saves.
+/// `table` holds the empty card and the cards after it.
+pub fn saved_opening_rows(table: &SavedTable, min_gap: Option<f64>) -> Vec<OpeningRow> {
+    let rules = table.rules();
+    let most = rules.most_rolls_left();
+    let turn = SavedTurn::new(table, State::START, usize::from(most));
+    sheet_rows(
+        rules,
+        min_gap,
+        |dice, rolls_left| saved_decide(rules, &turn, dice, usize::from(rolls_left)),
+        |_, two| two.value,
+        |choice, rolls_left| saved_choice_text(choice, rules, rolls_left),
+    )
+}
+
+/// The rows of the sheet: each roll's decisions with two rolls left and with one
+/// (`decide(dice, rolls_left)`), its expected final score (`expected(roll index, decision with
+/// two rolls left)`), the options written by `text(choice, rolls_left)`.
+fn sheet_rows(
+    rules: &Rules,
+    min_gap: Option<f64>,
+    decide: impl Fn(&Dice, u8) -> Option<Decision>,
+    expected: impl Fn(usize, &Decision) -> f64,
+    text: impl Fn(&Choice, u8) -> &'static str,
+) -> Vec<OpeningRow> {
     let filter = Filter {
         rolls_left: None,
         min_gap,
     };
     let mut rows: Vec<(Pattern, usize, OpeningRow)> = Vec::new();
     for (r, dice) in rules.dice().all_rolls().enumerate() {
-        let (Some(two), Some(one)) = (
-            decide(table, &state, &turn, &dice, 2),
-            decide(table, &state, &turn, &dice, 1),
-        ) else {
+        let (Some(two), Some(one)) = (decide(&dice, 2), decide(&dice, 1)) else {
             continue;
         };
         if !filter.wants_gap(two.gap()) && !filter.wants_gap(one.gap()) {
@@ -170,12 +209,12 @@ pub fn opening_rows(table: &StrategyTable, min_gap: Option<f64>) -> Vec<OpeningR
             OpeningRow {
                 pattern: pattern.name(),
                 dice: dice_text(dice.index()),
-                expected: round(turn.opening_rolls[r]),
-                best_2: choice_text(&two.best, rules),
-                runner_up_2: two.runner_up.map(|(c, _)| choice_text(&c, rules)),
+                expected: round(expected(r, &two)),
+                best_2: text(&two.best, 2),
+                runner_up_2: two.runner_up.map(|(c, _)| text(&c, 2)),
                 gap_2: two.gap().map(round),
-                best_1: choice_text(&one.best, rules),
-                runner_up_1: one.runner_up.map(|(c, _)| choice_text(&c, rules)),
+                best_1: text(&one.best, 1),
+                runner_up_1: one.runner_up.map(|(c, _)| text(&c, 1)),
                 gap_1: one.gap().map(round),
             },
         ));
@@ -192,9 +231,7 @@ pub fn write_opening(
     out: &mut dyn Write,
 ) -> io::Result<u64> {
     let rules = table.rules();
-    let exporter = exporter::<OpeningRow>(format);
-    let rows = opening_rows(table, min_gap);
-    let mut notes = vec![
+    let notes = vec![
         format!(
             "What optimal solitaire play keeps on the first turn of a new game (expected final score {:.4}). For each opening roll: the keep with two rolls left, and the keep if the same dice show after the second roll (one roll left). The expected column is the expected final score after this opening roll.",
             table.expected_score()
@@ -202,20 +239,78 @@ pub fn write_opening(
         ACTION_NOTE.to_string(),
         TIE_NOTE.to_string(),
     ];
+    let meta = |notes| {
+        Meta::of(
+            table,
+            format!("Opening cheat sheet: {}", rules_title(rules)),
+            notes,
+        )
+    };
+    write_sheet(
+        &opening_rows(table, min_gap),
+        min_gap,
+        notes,
+        meta,
+        format,
+        out,
+    )
+}
+
+/// Writes the opening cheat sheet of a game of saved rolls ([`saved_opening_rows`]), one
+/// table per pattern, and returns the number of rows.
+pub fn write_saved_opening(
+    table: &SavedTable,
+    min_gap: Option<f64>,
+    format: Format,
+    out: &mut dyn Write,
+) -> io::Result<u64> {
+    let rules = table.rules();
+    let notes = vec![
+        format!(
+            "What optimal solitaire play does on the first turn of a new game with saved rolls, no roll saved yet (expected final score {:.4}). For each opening roll: the option with two rolls left, and the option if the same dice show after the second roll (one roll left). The expected column is the expected final score after this opening roll.",
+            table
+                .expected_score()
+                .expect("the table holds the empty card")
+        ),
+        ACTION_NOTE.to_string(),
+        SAVES_NOTE.to_string(),
+        TIE_NOTE.to_string(),
+    ];
+    let meta = |notes| {
+        Meta::of_saved(
+            table,
+            format!("Opening cheat sheet: {}", rules_title(rules)),
+            notes,
+        )
+    };
+    write_sheet(
+        &saved_opening_rows(table, min_gap),
+        min_gap,
+        notes,
+        meta,
+        format,
+        out,
+    )
+}
+
+/// Writes the sheet's `rows`, one table per pattern, under the document `meta(notes)` (the
+/// note of `min_gap` added), and returns the number of rows.
+fn write_sheet(
+    rows: &[OpeningRow],
+    min_gap: Option<f64>,
+    mut notes: Vec<String>,
+    meta: impl FnOnce(Vec<String>) -> Meta,
+    format: Format,
+    out: &mut dyn Write,
+) -> io::Result<u64> {
+    let exporter = exporter::<OpeningRow>(format);
     if let Some(g) = min_gap {
         notes.push(format!(
             "Only rolls where at least one decision has a gap of at least {g} points."
         ));
     }
     let mut buf = Vec::new();
-    exporter.begin(
-        &Meta::of(
-            table,
-            format!("Opening cheat sheet: {}", rules_title(rules)),
-            notes,
-        ),
-        &mut buf,
-    );
+    exporter.begin(&meta(notes), &mut buf);
     for pattern in Pattern::ALL {
         let part: Vec<OpeningRow> = rows
             .iter()

@@ -277,7 +277,7 @@ pub fn write_target_card(
     let rows = target_card_rows(ev, targets, card, target, filter)?;
     let meta = target_meta(ev, targets, card, target, filter)?;
     Ok(write_turn(
-        ev.rules(),
+        ev.rules().rolls_left_in_turn(),
         format,
         &meta,
         &rows,

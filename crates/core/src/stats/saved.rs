@@ -96,8 +96,8 @@ pub fn turn_events(table: &SavedTable, state: &State, saved: &[usize]) -> Vec<Ve
                         match choice {
                             Choice::Keep(k) => Ok(Kept::Keep(k)),
                             Choice::Score(index) => {
-                                let (_, points) = fills.boxes
-                                    [fills.boxes.partition_point(|&(i, _)| i < index)];
+                                let (_, points) =
+                                    fills.boxes[fills.boxes.partition_point(|&(i, _)| i < index)];
                                 let five = fills.five;
                                 let at = (index * 256 + points as usize) * 2 + usize::from(five);
                                 if id_of[at] == u16::MAX {
@@ -264,7 +264,11 @@ pub fn saved_distribution(table: &SavedTable, progress: &(dyn Fn(u64, u64) + Syn
                     let (Some(h), Some(ev)) = (h, &events[event_slot(k, slots)]) else {
                         continue;
                     };
-                    tally_turn(&mut tally, h.points.iter().sum(), ev.iter().map(|e| &e.event));
+                    tally_turn(
+                        &mut tally,
+                        h.points.iter().sum(),
+                        ev.iter().map(|e| &e.event),
+                    );
                 }
             }
             // Step 2: every card of the next depth gathers the chunk's histograms.

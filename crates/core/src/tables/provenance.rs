@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::dice::DICE_GENERATOR;
 use crate::tables::expected::StrategyTable;
+use crate::tables::saved::SavedTable;
 use crate::tables::set::{TableKind, TableSet};
 
 /// The version of the program, as every JSON result states it. It changes whenever an output
@@ -68,6 +69,15 @@ impl Provenance {
             commit: commit().to_string(),
             dice_generator: DICE_GENERATOR,
             table_checksum: table.map(|t| format!("{:08x}", t.checksum())),
+        }
+    }
+
+    /// The provenance of a result computed from the table of saved rolls `table`: its
+    /// checksum.
+    pub fn of_saved(table: &SavedTable) -> Provenance {
+        Provenance {
+            table_checksum: Some(format!("{:08x}", table.checksum())),
+            ..Provenance::of(None)
         }
     }
 
