@@ -3,8 +3,15 @@
 //! five-of-a-kind bonus and Joker, the upper bonus), every value to 1e-9; a value never falls
 //! with a roll more saved; the examples of Yatzy and Maxi Yatzy with saved rolls; `export` of
 //! a card's turn, of every state, of the full policy and of the opening, against `advise` and
-//! the table.
+//! the table; `play` and `review` of Yatzy with saved rolls (the optimal bot, a person saving
+//! and spending rolls, records that break the rule, the objectives refused); the exact
+//! distribution against the naive solver's.
 
+use std::path::Path;
+use std::process::Output;
+use std::sync::OnceLock;
+
+use serde_json::Value;
 use yahtzee_core::game::rules::Rules;
 use yahtzee_core::game::rules::file::load;
 use yahtzee_core::game::state::{ScoreCard, State, card_states};
@@ -350,8 +357,9 @@ fn advice_under_saved_rolls_agrees_with_brute_force() {
 
 /// The command line on a small game with saved rolls: `solve` prints the solve's expected
 /// score (and its JSON) and writes its table, `advise` reads it with the rolls saved and the
-/// re-rolls left, every objective but the expected score is refused, and the commands that do
-/// not know saved rolls yet refuse the game in one line, exit 2, before building anything.
+/// re-rolls left, every objective but the expected score is refused (`play --target` too), and
+/// the commands that do not know saved rolls yet refuse the game in one line, exit 2, before
+/// building anything.
 #[test]
 fn the_command_line_solves_a_game_of_saved_rolls_and_refuses_the_rest() {
     let dir = temp_dir();
@@ -547,9 +555,13 @@ fn the_command_line_solves_a_game_of_saved_rolls_and_refuses_the_rest() {
         args.extend(flags);
         assert_bad_input(&run_bytes(dir.path(), &args, b""), "saved_rolls = true");
     }
-    // `export` knows saved rolls (the tests of its scopes are below); `play` does not yet.
+    // `play` plays such a game (its tests are below), the other objectives refused.
     assert_bad_input(
-        &run_bytes(dir.path(), &["play", "--rules", &file], b""),
+        &run_bytes(
+            dir.path(),
+            &["play", "--target", "100", "--rules", &file],
+            b"",
+        ),
         "saved_rolls = true",
     );
     // The exact distribution from a new game (checked against the brute force below): its
@@ -1256,5 +1268,528 @@ fn every_state_under_saved_rolls_in_parquet_is_its_csv() {
     assert_eq!(
         read.group_rows.iter().sum::<i64>() as u64,
         yahtzee_core::tables::saved::saved_value_count(&rules)
+    );
+}
+
+/// The example rules of Yatzy with saved rolls.
+const YATZY_SAVED: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/data/rules/examples/yatzy-saved-rolls.toml"
+);
+
+/// A folder holding the table of saved rolls of [`YATZY_SAVED`] (195 MB), built once per test
+/// process by `yahtzee solve` (5 to 15 s on two cores), for the games of `play` and their
+/// reviews (pass it as `YAHTZEE_TABLE_DIR`, as [`run_bytes`] does).
+fn yatzy_saved_tables() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = temp_dir();
+        let o = run_bytes(dir.path(), &["solve", "--rules", YATZY_SAVED], b"");
+        assert!(o.status.success(), "{}", stderr(&o));
+        dir
+    })
+    .path()
+}
+
+/// `yahtzee play --rules YATZY_SAVED --players PLAYERS --record RECORD FLAGS` with `input`
+/// typed, with the table of [`yatzy_saved_tables`]: its output, the game ended without error.
+fn play_saved(players: &str, record: &Path, flags: &[&str], input: &str) -> Output {
+    let record = path_str(record);
+    let mut args = vec![
+        "play",
+        "--rules",
+        YATZY_SAVED,
+        "--players",
+        players,
+        "--record",
+        &record,
+    ];
+    args.extend_from_slice(flags);
+    let o = run_bytes(yatzy_saved_tables(), &args, input.as_bytes());
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    o
+}
+
+/// `yahtzee review RECORD --rules YATZY_SAVED FLAGS` with the table of
+/// [`yatzy_saved_tables`].
+fn review_saved(record: &Path, flags: &[&str]) -> Output {
+    let record = path_str(record);
+    let mut args = vec!["review", &record, "--rules", YATZY_SAVED];
+    args.extend_from_slice(flags);
+    run_bytes(yatzy_saved_tables(), &args, b"")
+}
+
+/// The JSON of [`review_saved`] with `--json` (the review must succeed).
+fn review_saved_json(record: &Path, flags: &[&str]) -> Value {
+    let mut all = vec!["--json"];
+    all.extend_from_slice(flags);
+    let o = review_saved(record, &all);
+    assert!(o.status.success(), "{}", stderr(&o));
+    serde_json::from_str(&stdout(&o)).expect("review prints JSON")
+}
+
+/// The optimal expected score of Yatzy with saved rolls (docs/rules-files.md).
+const YATZY_SAVED_SCORE: f64 = 280.4109275551;
+
+/// A game of two optimal bots of Yatzy with saved rolls: the same seed plays the same game,
+/// each turn of 2 re-rolls and the bot's rolls saved (the record states them: a turn's first
+/// roll its `saved`, a score its `rolls_left`), the bots save rolls and spend them, and the
+/// review prices every decision at zero loss (each the first option of the advice under saved
+/// rolls); the rating of the record rates both bots masters, against the exact expected score
+/// under saved rolls.
+#[test]
+fn an_optimal_bot_game_with_saved_rolls_replays_and_reviews_at_zero_loss() {
+    let dir = temp_dir();
+    let game = |name: &str| {
+        let record = dir.path().join(name);
+        let o = play_saved("bot,bot2", &record, &["--seed", "11"], "");
+        (record, stdout(&o))
+    };
+    let (a, out) = game("a.jsonl");
+    let (b, _) = game("b.jsonl");
+    let text = std::fs::read_to_string(&a).unwrap();
+    assert_eq!(
+        events_but_start(&text),
+        events_but_start(&std::fs::read_to_string(&b).unwrap())
+    );
+    assert!(
+        out.contains("(0 rolls saved: 2 re-rolls this turn)"),
+        "{out}"
+    );
+    assert!(out.contains("rolls saved     "), "{out}");
+    let events = record_events(&a);
+    assert_eq!(events.last().unwrap()["complete"], true);
+    // Every turn's first roll has the game's 2 re-rolls and the rolls the player saved, the
+    // re-rolls left unused by the box before.
+    let mut saved = std::collections::BTreeMap::<String, u64>::new();
+    let mut first = true;
+    let (mut saving, mut spending) = (0, 0);
+    for e in &events[1..] {
+        let player = e["player"].as_str().unwrap_or_default().to_string();
+        match e["type"].as_str().unwrap() {
+            "roll" if first => {
+                let had = *saved.get(&player).unwrap_or(&0);
+                assert_eq!(e["saved"], had, "{e}");
+                assert_eq!(e["rolls_left"], 2 + had, "{e}");
+                first = false;
+            }
+            "roll" => assert!(e.get("saved").is_none(), "{e}"),
+            "keep" => {
+                spending += usize::from(e["rolls_left"].as_u64().unwrap() > 2);
+                assert!(e["keep"].as_array().unwrap().len() < 5, "{e}");
+            }
+            "score" => {
+                let left = e["rolls_left"].as_u64().unwrap();
+                saving += usize::from(left > 0);
+                saved.insert(player, left);
+                first = true;
+            }
+            _ => {}
+        }
+    }
+    assert!(saving > 5 && spending > 5, "{saving} {spending}");
+    let r = review_saved_json(&a, &[]);
+    assert_eq!(r["saved_rolls"], true);
+    assert_eq!(r["objective"], "expected-score");
+    assert_eq!(r["complete"], true);
+    for p in r["players"].as_array().unwrap() {
+        assert_eq!(p["total_loss"], 0.0, "{p}");
+        assert_eq!(p["by_size"]["optimal"], p["decisions"], "{p}");
+    }
+    let decisions = r["decisions"].as_array().unwrap();
+    assert_eq!(
+        decisions.iter().filter(|d| d["kind"] == "score").count(),
+        2 * 15
+    );
+    assert!(decisions.iter().all(|d| d["saved"].is_u64()));
+    assert!(
+        decisions
+            .iter()
+            .any(|d| d["kind"] == "score" && d["rolls_left"].as_u64() > Some(2))
+    );
+    let text = stdout(&review_saved(&a, &[]));
+    assert!(text.contains("under saved rolls"), "{text}");
+    assert!(text.contains(", keep "), "{text}");
+    // The rating: masters at zero loss, against the exact expected score under saved rolls.
+    let o = review_saved(&a, &["--rating", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rating: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!((rating["optimal_score"].as_f64().unwrap() - YATZY_SAVED_SCORE).abs() < 1e-9);
+    for p in rating["players"].as_array().unwrap() {
+        assert_eq!(p["rating"], "master", "{p}");
+        assert_eq!(p["loss_per_game"]["mean"], 0.0, "{p}");
+        let kinds: Vec<&str> = (p["by_kind"].as_array().unwrap().iter())
+            .map(|k| k["kind"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                "keep, over 2 rolls left (saved)",
+                "keep, 2 rolls left",
+                "keep, 1 roll left",
+                "box, rolls left (saving them)",
+                "box, no roll left"
+            ]
+        );
+    }
+    assert!(rating["table_checksum"].is_string(), "{rating}");
+}
+
+/// A person's game of Yatzy with saved rolls, typed dice: twos filled on the first roll
+/// saves its 2 re-rolls; the next turn has 4 and spends them all (a stop refused, as a keep
+/// once none is left); a large straight filled with 2 left saves them; ones filled at once
+/// saves 4; the fifth turn, of 6 re-rolls, is left before its roll. The record states the rolls saved and
+/// the re-rolls each box saves, the coach speaks on the decisions that lose 0.2 points or
+/// more, and the review prices every decision as `advise --saved N --rolls-left R` prices
+/// that option, saving against spending.
+const SAVING_AND_SPENDING: &str = "\
+11223
+hint
+s twos
+12356
+stop
+k 6
+6666
+k 66
+666
+k 666
+66
+k 6666
+6
+k 6
+s y
+23456
+s ls
+11456
+hint all
+s 1s
+quit
+";
+
+/// The game of [`SAVING_AND_SPENDING`], played, recorded, reviewed and rated.
+#[test]
+fn a_person_saves_rolls_spends_them_and_the_review_prices_each_as_advise_does() {
+    let dir = temp_dir();
+    let record = dir.path().join("ann.jsonl");
+    let o = play_saved("ann", &record, &["--manual-dice"], SAVING_AND_SPENDING);
+    let out = stdout(&o);
+    assert!(
+        out.contains("Saved rolls: the re-rolls a turn leaves unused"),
+        "{out}"
+    );
+    assert!(out.contains("score ones for 2, keep 2 rolls"), "{out}");
+    assert!(
+        out.contains("ann scores twos for 4 (total 4, rolls saved: 2)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("== ann, turn 2 of 15 ==   (2 rolls saved: 4 re-rolls this turn)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("ann rolled 1 2 3 5 6   (4 rolls left)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("! under saved rolls a turn stops by filling a box"),
+        "{out}"
+    );
+    assert!(out.contains("! no rolls left: score a box"), "{out}");
+    assert!(
+        out.contains("ann scores large-straight for 20 (total 74, rolls saved: 2)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("(4 rolls saved: 6 re-rolls this turn)"),
+        "{out}"
+    );
+    let events = record_events(&record);
+    let lines: Vec<&Value> = events.iter().collect();
+    let of = |kind: &str| -> Vec<&Value> {
+        lines
+            .iter()
+            .copied()
+            .filter(|e| e["type"] == kind)
+            .collect()
+    };
+    let scores: Vec<(u64, u64)> = of("score")
+        .iter()
+        .map(|e| {
+            (
+                e["turn"].as_u64().unwrap(),
+                e["rolls_left"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(scores, [(1, 2), (2, 0), (3, 2), (4, 4)]);
+    let firsts: Vec<(u64, u64)> = of("roll")
+        .iter()
+        .filter(|e| e.get("saved").is_some())
+        .map(|e| {
+            (
+                e["saved"].as_u64().unwrap(),
+                e["rolls_left"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(firsts, [(0, 2), (2, 4), (0, 2), (2, 4)]);
+    let keeps: Vec<u64> = of("keep")
+        .iter()
+        .map(|e| e["rolls_left"].as_u64().unwrap())
+        .collect();
+    assert_eq!(keeps, [4, 3, 2, 1]);
+    assert_eq!(events.last().unwrap()["complete"], false);
+
+    let r = review_saved_json(&record, &[]);
+    let decisions = r["decisions"].as_array().unwrap();
+    assert_eq!(decisions.len(), 8);
+    let mut total = 0.0;
+    let mut coached = 0;
+    for d in decisions {
+        let card = d["card"].as_str().unwrap();
+        let dice: String = (d["dice"].as_array().unwrap().iter())
+            .map(|f| f.to_string())
+            .collect();
+        let (saved, left) = (d["saved"].to_string(), d["rolls_left"].to_string());
+        let mut args = vec![
+            "advise",
+            "--rules",
+            YATZY_SAVED,
+            "--dice",
+            &dice,
+            "--saved",
+            &saved,
+            "--rolls-left",
+            &left,
+            "--json",
+        ];
+        if !card.is_empty() {
+            args.extend(["--card", card]);
+        }
+        let advice = json_in(yatzy_saved_tables(), &args);
+        let options = advice["options"].as_array().unwrap();
+        // The option of the record's line: a keep of those faces, or that box.
+        let event = &events[d["line"].as_u64().unwrap() as usize - 1];
+        let option = options
+            .iter()
+            .find(|o| match d["kind"].as_str().unwrap() {
+                "keep" => o["kind"] == "keep" && o["keep"] == event["keep"],
+                _ => o["kind"] == "score" && o["category"] == event["box"],
+            })
+            .unwrap_or_else(|| panic!("no option of advise is {d}"));
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-10;
+        let want = option["loss"].as_f64().unwrap();
+        let want = if want <= 1e-9 { 0.0 } else { want };
+        let loss = d["loss"].as_f64().unwrap();
+        assert!(close(loss, want), "{loss} vs {want}: {d}");
+        assert!(close(
+            d["best_value"].as_f64().unwrap(),
+            options[0]["expected_final"].as_f64().unwrap()
+        ));
+        assert!(close(
+            d["chosen_value"].as_f64().unwrap(),
+            option["expected_final"].as_f64().unwrap()
+        ));
+        if loss >= 0.2 {
+            coached += 1;
+            assert!(
+                out.contains(&format!("costs {loss:.4} points")),
+                "{loss} {out}"
+            );
+        }
+        total += loss;
+    }
+    assert_eq!(out.matches("coach:").count(), coached);
+    // Twos instead of ones on the first roll; keeping 6 6 of 6 6 6 6 6 with 3 re-rolls left
+    // instead of filling the Yatzy box and saving them.
+    assert!(
+        decisions[0]["loss"].as_f64().unwrap() > 0.0,
+        "{}",
+        decisions[0]
+    );
+    assert_eq!(decisions[0]["best"], "score ones for 2, keep 2 rolls");
+    let spent = &decisions[2];
+    assert_eq!(
+        (spent["rolls_left"].as_u64(), spent["saved"].as_u64()),
+        (Some(3), Some(2))
+    );
+    assert_eq!(spent["best"], "score yatzy for 50, keep 3 rolls");
+    assert!(spent["loss"].as_f64().unwrap() > 5.0, "{spent}");
+    let p = &r["players"][0];
+    assert!((p["total_loss"].as_f64().unwrap() - total).abs() < 1e-9);
+    assert_eq!(p["decisions"], 8);
+    // The rating counts the keeps spending rolls saved and the boxes saving rolls apart.
+    let o = review_saved(&record, &["--rating", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rating: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let counts: Vec<u64> = (rating["players"][0]["by_kind"].as_array().unwrap().iter())
+        .map(|k| k["decisions"].as_u64().unwrap())
+        .collect();
+    assert_eq!(counts, [2, 1, 1, 3, 1]);
+    let habits = rating["players"][0]["habits"].as_array().unwrap();
+    assert!(
+        habits.iter().any(|h| h["habit"]
+            == "kept 2 dice and rolled again where scoring now (saving the rolls left) is best"),
+        "{habits:?}"
+    );
+}
+
+/// A record of Yatzy with saved rolls that breaks the rule is refused with the line and the
+/// reason: a turn's first roll with more re-rolls than the player has, or other rolls saved; a
+/// keep with more re-rolls left than the roll before, or once none is left; a box saving more
+/// re-rolls than were left; a stop by a keep of all the dice; and a target or a coach for
+/// winning in the header of such a game.
+#[test]
+fn a_record_breaking_the_rule_of_saved_rolls_is_refused_with_the_line_and_reason() {
+    let dir = temp_dir();
+    let record = dir.path().join("good.jsonl");
+    play_saved("ann", &record, &["--manual-dice"], SAVING_AND_SPENDING);
+    let text = std::fs::read_to_string(&record).unwrap();
+    let good: Vec<String> = text.lines().map(str::to_string).collect();
+    let at = |needle: &str| {
+        good.iter()
+            .position(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("{needle} not in {text}"))
+    };
+    let second = at(r#""turn":2,"dice":[1,2,3,5,6],"rolls_left":4,"saved":2"#);
+    let first_keep = at(r#""turn":2,"keep":[6],"rolls_left":4"#);
+    let last_roll = at(r#""turn":2,"dice":[6,6,6,6,6],"rolls_left":0"#);
+    let first_score = at(r#""box":"twos""#);
+    let edited = |line: usize, from: &str, to: &str| {
+        let mut v = good.clone();
+        assert!(v[line].contains(from), "{}", v[line]);
+        v[line] = v[line].replace(from, to);
+        v
+    };
+    let inserted = |line: usize, new: &str| {
+        let mut v = good.clone();
+        v.insert(line, new.to_string());
+        v
+    };
+    let cases: Vec<(Vec<String>, String)> = vec![
+        (
+            edited(second, r#""rolls_left":4,"saved":2"#, r#""rolls_left":5"#),
+            format!(
+                "line {}: this roll leaves 4 re-rolls: the turn's 2 and the 2 rolls saved before it, not 5",
+                second + 1
+            ),
+        ),
+        (
+            edited(second, r#""saved":2"#, r#""saved":3"#),
+            format!(
+                "line {}: ann had 2 rolls saved before this turn, not 3",
+                second + 1
+            ),
+        ),
+        (
+            edited(first_keep, r#""rolls_left":4"#, r#""rolls_left":5"#),
+            format!(
+                "line {}: the keep is made with 4 rolls left, not 5",
+                first_keep + 1
+            ),
+        ),
+        (
+            inserted(
+                last_roll + 1,
+                r#"{"type":"keep","player":"ann","turn":2,"keep":[6],"rolls_left":0}"#,
+            ),
+            format!("line {}: no keep is due now", last_roll + 2),
+        ),
+        (
+            edited(first_score, r#""rolls_left":2"#, r#""rolls_left":3"#),
+            format!(
+                "line {}: the box is filled with 2 re-rolls left, which it saves, not 3",
+                first_score + 1
+            ),
+        ),
+        (
+            edited(first_keep, r#""keep":[6]"#, r#""keep":[1,2,3,5,6]"#),
+            format!(
+                "line {}: under saved rolls a turn stops by filling a box",
+                first_keep + 1
+            ),
+        ),
+        (
+            edited(
+                0,
+                r#""coach_win":false"#,
+                r#""coach_win":false,"coach_target":200"#,
+            )
+            .into_iter()
+            .map(|l| l.replace(r#""coach_target":null,"#, ""))
+            .collect(),
+            "line 1: yatzy-saved-rolls-".to_string(),
+        ),
+    ];
+    for (i, (lines, needle)) in cases.into_iter().enumerate() {
+        let path = dir.path().join(format!("bad{i}.jsonl"));
+        std::fs::write(&path, lines.join("\n")).unwrap();
+        let o = review_saved(&path, &[]);
+        assert_bad_input(&o, &needle);
+    }
+    // The record as written is reviewed.
+    let o = review_saved(&record, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// A game of saved rolls is solved for the expected score alone: `play` refuses a coach for a
+/// target or for winning and the bots that play for a target or to win, and `review` the
+/// other pricings, in one line, exit 2, before any game or review; the server's page does not
+/// host such a game.
+#[test]
+fn objectives_other_than_the_expected_score_are_refused_in_one_line() {
+    let dir = temp_dir();
+    let record = path_str(&dir.path().join("never.jsonl"));
+    for flags in [
+        &["--target", "250"][..],
+        &["--players", "ann,bot", "--coach", "win"],
+        &["--players", "ann,bot:target=250"],
+        &["--players", "ann,bot:win"],
+        &["--players", "ann,bot:win-exact"],
+    ] {
+        let mut args = vec!["play", "--rules", YATZY_SAVED, "--record", &record];
+        args.extend_from_slice(flags);
+        let o = run_bytes(yatzy_saved_tables(), &args, b"");
+        assert_bad_input(&o, "saved_rolls = true");
+    }
+    let o = run_bytes(
+        yatzy_saved_tables(),
+        &[
+            "play",
+            "--rules",
+            YATZY_SAVED,
+            "--players",
+            "ann,bot:two-player",
+            "--record",
+            &record,
+        ],
+        b"",
+    );
+    assert_bad_input(&o, "two-player");
+    assert!(!dir.path().join("never.jsonl").exists());
+    let played = dir.path().join("bot.jsonl");
+    play_saved("bot", &played, &["--seed", "3"], "");
+    for flags in [&["--target", "250"][..], &["--win"], &["--two-player"]] {
+        assert_bad_input(&review_saved(&played, flags), "saved_rolls = true");
+    }
+    // `--target off` is the expected score, which is priced.
+    let r = review_saved_json(&played, &["--target", "off"]);
+    assert_eq!(r["players"][0]["total_loss"], 0.0);
+}
+
+/// The page's games keep no rolls saved: a new game of saved rolls posted to `/api/game` is a
+/// bad request that says so (and names `yahtzee play`), not the server's error.
+#[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
+fn the_page_does_not_host_a_game_of_saved_rolls() {
+    let server = crate::serve::Served::start_in(yatzy_saved_tables(), &["--rules", YATZY_SAVED]);
+    let (status, body) = server.post("/api/game", r#"{"players": "you,bot", "seed": 1}"#);
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body.contains("keeps unused rolls for later turns") && body.contains("`yahtzee play`"),
+        "{body}"
     );
 }

@@ -1,5 +1,6 @@
 //! `yahtzee play`: a game in the terminal for people and bots (the optimal bot, bots
-//! playing for a target score, bots playing to win), with a coach. The
+//! playing for a target score, bots playing to win), with a coach; under saved rolls, the
+//! optimal bot and the coach in expected points, with the table of saved rolls. The
 //! game itself is [`yahtzee_core::play::session::play`]; this turns the flags into its options,
 //! loads the tables it needs and creates the record file.
 
@@ -13,6 +14,7 @@ use crate::cli::{CoachObjective, PlayArgs};
 use yahtzee_core::play::host::{DiceSource, PlayOptions, parse_seats};
 use yahtzee_core::play::record::{RecordFileError, RecordWriter, now_utc};
 use yahtzee_core::play::session::{PlayError, play};
+use yahtzee_core::policy::Policy;
 use yahtzee_core::text::excerpt;
 
 /// `--coach-threshold`: `off`, or a number of points, 0 or more (default 0.2), or with a
@@ -60,6 +62,22 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     // before any table is loaded or built.
     yahtzee_core::play::Game::new(rules, seats.clone()).map_err(|e| anyhow!("--players: {e}"))?;
     let coach_win = args.coach == CoachObjective::Win;
+    if rules.saved_rolls() {
+        // Solved for the expected score alone: its coach prices in points, its bot is the
+        // optimal bot (`PlayOptions::check_saved_rolls` says the same in the core's words).
+        let saved_only = |what| anyhow!(yahtzee_core::tables::set::saved_rolls_only(&rules, what));
+        if args.target.is_some() || coach_win {
+            return Err(saved_only("--target and --coach win"));
+        }
+        if seats
+            .iter()
+            .any(|s| s.bot_policy().is_some_and(|p| p != Policy::Optimal))
+        {
+            return Err(saved_only(
+                "--players with bots playing for a target or to win (bot:target=T, bot:win, bot:win-exact)",
+            ));
+        }
+    }
     if coach_win && seats.len() < 2 {
         return Err(anyhow!(
             "--coach win prices in chance of winning against the other players, but --players has only one seat: seat two or more, e.g. --players you,bot"
@@ -89,8 +107,9 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         super::table_paths(&args.tables),
         super::RulesFrom::Flags,
     );
-    // Every table the game needs, loaded (or built) before the record file is created.
-    options.needs().load(&tables)?;
+    // Every table the game needs, loaded (or built) before the record file is created (under
+    // saved rolls, the table of saved rolls built when missing, then read a card at a time).
+    options.load(&tables)?;
     // Created new, never over an existing file, and appended line by line: an interrupted
     // game keeps its record.
     let created = match &args.record {

@@ -2,6 +2,7 @@
 //! chance of reaching a target (`--target T`, by default the record's coach target) or in
 //! chance of winning (`--win`, by default when the record's coach coached to win), or by
 //! the exact game of two (`--two-player`, by default for a record with a two-player bot).
+//! A game of saved rolls is priced in expected points alone, with its table of saved rolls.
 //! The work is
 //! [`yahtzee_core::play::review`]; this reads the file, loads the table of its rules and prints.
 //! Several records, or a folder of them, rate each player across the games
@@ -14,9 +15,10 @@ use anyhow::{Context, Result, anyhow, bail};
 
 use crate::cli::ReviewArgs;
 use crate::values::ReviewTarget;
-use yahtzee_core::play::rating::{rate, render_rating};
-use yahtzee_core::play::review::{GameRecord, render_review, review_for};
+use yahtzee_core::play::rating::{rate, rate_saved, render_rating};
+use yahtzee_core::play::review::{GameRecord, render_review, review_for, review_saved};
 use yahtzee_core::policy::pricing::Pricing;
+use yahtzee_core::tables::set::TableSet;
 use yahtzee_core::text::plural;
 
 /// The largest game record reviewed: a game of eight players is tens of kilobytes.
@@ -45,6 +47,9 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
         super::table_paths(&args.tables),
         super::RulesFrom::Input,
     );
+    if rules.saved_rolls() {
+        return review_saved_rolls(args, &record, &tables);
+    }
     let table = tables.ev()?;
     // The coach's objective of the record (its target, or winning) unless --target or
     // --win says otherwise.
@@ -105,6 +110,24 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
         Ok(())
     })?;
     Ok(())
+}
+
+/// The review of a record of a game of saved rolls: in expected points alone, with the table
+/// of saved rolls (built when missing, read a card at a time), each decision against the
+/// options of its position, saving against spending.
+fn review_saved_rolls(args: &ReviewArgs, record: &GameRecord, tables: &TableSet) -> Result<()> {
+    if matches!(args.target, Some(ReviewTarget::Score(_))) || args.win || args.two_player {
+        bail!(yahtzee_core::tables::set::saved_rolls_only(
+            &record.game.rules(),
+            "--target, --win and --two-player"
+        ));
+    }
+    let report = review_saved(tables, record)?;
+    let stamped = yahtzee_core::report::stamped_by(&report, tables);
+    super::print_result(args.json, &stamped, |out| {
+        out.write_all(render_review(&report).as_bytes())?;
+        Ok(())
+    })
 }
 
 /// Reads and checks the record at `path`, warning of a record cut off.
@@ -219,6 +242,19 @@ fn run_rating(args: &ReviewArgs) -> Result<()> {
         super::table_paths(&args.tables),
         super::RulesFrom::Input,
     );
+    if rules.saved_rolls() {
+        // Under saved rolls, with the table of saved rolls, read a card at a time.
+        let bar = super::progress_bar(&format!("rating {} records", records.len()), "records");
+        bar.set_length(records.len() as u64);
+        let rating = rate_saved(&tables, &records, &|done| bar.set_position(done as u64));
+        bar.finish_and_clear();
+        let rating = rating?;
+        let stamped = yahtzee_core::report::stamped_by(&rating, &tables);
+        super::print_result(args.json, &stamped, |out| {
+            out.write_all(render_rating(&rating).as_bytes())
+        })?;
+        return skipped_fails(&skipped, records.len());
+    }
     let table = tables.ev()?;
     let bar = super::progress_bar(&format!("rating {} records", records.len()), "records");
     bar.set_length(records.len() as u64);
@@ -229,11 +265,16 @@ fn run_rating(args: &ReviewArgs) -> Result<()> {
     super::print_result(args.json, &stamped, |out| {
         out.write_all(render_rating(&rating).as_bytes())
     })?;
+    skipped_fails(&skipped, records.len())
+}
+
+/// The failure of a rating of `rated` records when some paths were `skipped` (named above).
+fn skipped_fails(skipped: &[String], rated: usize) -> Result<()> {
     if !skipped.is_empty() {
         bail!(
             "{} skipped (named above): the rating above is of the other {}",
             plural(skipped.len() as u64, "path was", "paths were"),
-            plural(records.len() as u64, "record", "records")
+            plural(rated as u64, "record", "records")
         );
     }
     Ok(())

@@ -523,6 +523,13 @@ const NEW_GAME_EXAMPLE: &str =
 /// `--players` (absent: `you`), `dice` `seeded` (absent) or `manual`, `seed` (absent: from the
 /// clock), `coach_threshold` in points or `null` for no coach (absent: 0.2).
 pub fn parse_new_game(rules: Rules, bytes: &[u8]) -> Result<PlayOptions, ApiError> {
+    if rules.saved_rolls() {
+        // `yahtzee play` plays such a game; the page's games do not keep the rolls saved.
+        return Err(ApiError::bad(format!(
+            "{} keeps unused rolls for later turns (saved_rolls = true): the page does not play such a game; `yahtzee play` in a terminal does",
+            rules.label()
+        )));
+    }
     let body: NewGameBody = if bytes.iter().all(u8::is_ascii_whitespace) {
         NewGameBody {
             players: None,

@@ -23,6 +23,13 @@
 //! (finished players at their totals) for a bot playing to win. A person's decision is priced
 //! in one place, by a [`Pricer`] of the coach's objective (`yahtzee review`'s computation);
 //! the hints rank the options with the same pricer ([`Host::advise`]).
+//!
+//! Under saved rolls (rules with `saved_rolls`) the referee keeps each seat's rolls saved, a
+//! turn has the game's re-rolls and those, and a box filled with re-rolls left saves them; the
+//! optimal bot plays [`SavedTurn::best`] and the coach and the hints price with
+//! [`evaluate_saved`] and [`crate::policy::saved::advise`], the table of saved rolls read a
+//! card at a time ([`SavedCards`]). Such a game is solved for the expected score alone: other
+//! bots and coaches are refused ([`PlayOptions::check_saved_rolls`]).
 
 use std::sync::Arc;
 
@@ -44,8 +51,10 @@ use super::{
     DiceMode, Event, Game, Header, Illegal, Phase, RECORD_FORMAT, Seat, SeatKind, WinPolicy, agree,
     box_names, check_legal, check_names,
 };
-use crate::policy::expected::Position;
-use crate::policy::pricing::Decision;
+use crate::policy::expected::{Action, Position};
+use crate::policy::pricing::{Decision, evaluate_saved};
+use crate::policy::saved::{SavedCards, SavedTurn};
+use crate::tables::set::saved_rolls_only;
 
 /// Where the dice come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,6 +94,35 @@ impl PlayOptions {
             (Some(t), false) => CoachObjective::Target(t),
             (None, false) => CoachObjective::ExpectedScore,
         }
+    }
+
+    /// Under saved rolls, refuses what is not solved under them: a coach for a target or for
+    /// winning, and bots playing for a target or to win (the optimal bot and the coach in
+    /// expected points play and price with the table of saved rolls).
+    pub fn check_saved_rolls(&self) -> Result<(), HostError> {
+        if !self.rules.saved_rolls() {
+            return Ok(());
+        }
+        let refused = |what: &str| Err(HostError::SavedRolls(saved_rolls_only(&self.rules, what)));
+        if self.coach_objective() != CoachObjective::ExpectedScore {
+            return refused("a coach for a target or for winning");
+        }
+        if (self.seats.iter()).any(|s| s.bot_policy().is_some_and(|p| p != Policy::Optimal)) {
+            return refused("bots playing for a target or to win");
+        }
+        Ok(())
+    }
+
+    /// Loads (or builds) every table the game needs ([`PlayOptions::needs`]); under saved
+    /// rolls, checks what it refuses ([`PlayOptions::check_saved_rolls`]) and builds the table
+    /// of saved rolls when missing (then read a card at a time as the game goes).
+    pub fn load(&self, tables: &TableSet) -> Result<(), HostError> {
+        if self.rules.saved_rolls() {
+            self.check_saved_rolls()?;
+            tables.saved_for(&[0])?;
+            return Ok(());
+        }
+        Ok(self.needs().load(tables)?)
     }
 
     /// The tables the game needs: the expected-score table, and those of its bots' policies
@@ -243,6 +281,11 @@ pub enum HostError {
     /// the record.
     #[error("internal error, the referee refused the game's own event: {0}")]
     Internal(Illegal),
+    /// Under saved rolls, a coach for a target or for winning, or a bot playing for a target
+    /// or to win: the game is solved for the expected score alone. Fix: the coach in points
+    /// and the optimal bot.
+    #[error("{0}")]
+    SavedRolls(String),
     /// A move after the game was left. Fix: start a new game.
     #[error("the game was left: start a new game")]
     Left,
@@ -422,11 +465,22 @@ impl Message {
                 format!("Play order: {}", players.join(", "))
             }
             Message::Order { .. } => return None,
-            Message::TurnBegins { seat, turn } => format!(
-                "== {}, turn {turn} of {} ==",
-                name(*seat),
-                game.rules().box_count()
-            ),
+            Message::TurnBegins { seat, turn } => {
+                let head = format!(
+                    "== {}, turn {turn} of {} ==",
+                    name(*seat),
+                    game.rules().box_count()
+                );
+                if !game.rules().saved_rolls() {
+                    return Some(head);
+                }
+                // Under saved rolls: the rolls saved before the turn, and its re-rolls.
+                format!(
+                    "{head}   ({} saved: {} this turn)",
+                    plural(u64::from(game.saved()[*seat]), "roll", "rolls"),
+                    plural(u64::from(game.turn_rerolls(*seat)), "re-roll", "re-rolls")
+                )
+            }
             Message::Rolled {
                 seat,
                 dice,
@@ -465,8 +519,13 @@ impl Message {
                 } else {
                     String::new()
                 };
+                let saved = match game.rules().saved_rolls() {
+                    // The re-rolls left unused are all the rolls saved now.
+                    true => format!(", rolls saved: {}", game.saved()[*seat]),
+                    false => String::new(),
+                };
                 format!(
-                    "{name} {} {category} for {points}{extra} (total {total})",
+                    "{name} {} {category} for {points}{extra} (total {total}{saved})",
                     agree(name, "scores", "score")
                 )
             }
@@ -590,6 +649,8 @@ pub struct Host {
     /// The plies of the game of two, put away without their table between two turns of a
     /// two-player bot.
     plies: Option<NextPlies<'static>>,
+    /// Under saved rolls, the table of saved rolls as the turns read it, a card at a time.
+    saved: SavedCards,
     standing: Standing,
 }
 
@@ -608,15 +669,43 @@ impl Host {
         if options.coach_win && (options.coach_target.is_some() || options.seats.len() < 2) {
             return Err(HostError::CoachWin);
         }
+        let bots: Vec<Option<Policy>> = options.seats.iter().map(Seat::bot_policy).collect();
+        let objective = options.coach_objective();
+        let head = header(options);
+        let host = |plies| Host {
+            game,
+            record: vec![head.to_line()],
+            header: head,
+            limit: None,
+            rng: match options.dice {
+                DiceSource::Seeded(seed) => Some(DiceRng::new(seed)),
+                DiceSource::Manual => None,
+            },
+            bots: bots.clone(),
+            coach: Coach {
+                objective,
+                threshold: options.coach_threshold,
+                every: false,
+                solves: Solves::default(),
+            },
+            plies,
+            saved: SavedCards::default(),
+            standing: Standing::Playing,
+            tables: Arc::clone(&tables),
+        };
+        if options.rules.saved_rolls() {
+            // The optimal bot, the coach and the hints read the table of saved rolls a card
+            // at a time; its first card now, so that a table that cannot be had fails here.
+            options.load(&tables)?;
+            return Ok(host(None));
+        }
         let needs = options.needs();
         needs.load(&tables)?;
-        let bots: Vec<Option<Policy>> = options.seats.iter().map(Seat::bot_policy).collect();
         let players = bots
             .iter()
             .flatten()
             .map(|&p| Player::new(p, &tables))
             .collect::<Result<Vec<Player>, PlayerError>>()?;
-        let objective = options.coach_objective();
         let ev = tables.ev()?;
         if let CoachObjective::Target(_) = objective {
             // Reads every card of the target table, as a target bot does.
@@ -641,27 +730,7 @@ impl Host {
             }
             None => None,
         };
-        let header = header(options);
-        Ok(Host {
-            game,
-            record: vec![header.to_line()],
-            header,
-            limit: None,
-            rng: match options.dice {
-                DiceSource::Seeded(seed) => Some(DiceRng::new(seed)),
-                DiceSource::Manual => None,
-            },
-            bots,
-            coach: Coach {
-                objective,
-                threshold: options.coach_threshold,
-                every: false,
-                solves: Solves::default(),
-            },
-            plies,
-            standing: Standing::Playing,
-            tables,
-        })
+        Ok(host(plies))
     }
 
     /// This host with a record of at most `limit` lines: a move that would write more is
@@ -818,6 +887,10 @@ impl Host {
             .into());
         };
         match self.game.phase() {
+            // Under saved rolls the box is filled at once, its re-rolls left saved.
+            Phase::Rolled { .. } if rules.saved_rolls() => {
+                self.apply_score(seat, index, By::Person, front)?
+            }
             Phase::Rolled { dice, .. } => {
                 check_legal(&rules, &self.game.cards()[seat], &dice, index)
                     .map_err(HostError::Refused)?;
@@ -853,6 +926,11 @@ impl Host {
             rolls_left,
         };
         let tables = Arc::clone(&self.tables);
+        if self.game.rules().saved_rolls() {
+            let table = self.saved.for_card(&tables, position.card.filled())?;
+            let advice = crate::policy::saved::advise(&table, &position);
+            return Ok(Answer::Advice(advice.map_err(PricingError::from)?));
+        }
         let mut pricer = self.pricer(&tables)?;
         let answer = pricer.advise(seat, &position, self.game.cards());
         self.coach.solves = pricer.into_solves();
@@ -925,6 +1003,9 @@ impl Host {
         let Some(policy) = self.bots[seat] else {
             return Ok(());
         };
+        if self.game.rules().saved_rolls() {
+            return self.play_saved_bot(seat, front);
+        }
         let player = Player::new(policy, &tables).map_err(HostError::from)?;
         let rules = self.game.rules();
         let cards = self.game.cards();
@@ -969,6 +1050,41 @@ impl Host {
                     if !self.roll_seeded(seat, front)? {
                         break;
                     }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The moves of the optimal bot of `seat` under saved rolls, as [`Host`]'s `play_bot`
+    /// plays the others': each the option advice ranks first ([`SavedTurn::best`], as
+    /// `yahtzee simulate` plays such a game), a box filled with re-rolls left saving them.
+    fn play_saved_bot<F: Front>(&mut self, seat: usize, front: &mut F) -> Result<(), F::Error> {
+        let tables = Arc::clone(&self.tables);
+        let rules = self.game.rules();
+        let card = self.game.cards()[seat].clone();
+        let table = self.saved.for_card(&tables, card.filled());
+        let table = table.map_err(HostError::from)?;
+        let rerolls = usize::from(self.game.turn_rerolls(seat));
+        let turn = SavedTurn::new(&table, card.state(), rerolls);
+        while self.game.to_move() == Some(seat) {
+            let (dice, left) = match self.game.phase() {
+                Phase::Rolled { dice, rolls_left } => (dice, rolls_left),
+                Phase::MustScore { dice } => (dice, 0),
+                _ => {
+                    if !self.roll_seeded(seat, front)? {
+                        break;
+                    }
+                    continue;
+                }
+            };
+            match turn.best(&dice, usize::from(left)).0 {
+                Action::Keep { keep, .. } => {
+                    self.apply_keep(seat, keep.faces(), By::Host, front)?;
+                }
+                Action::Score { category, .. } => {
+                    let index = rules.box_by_name(category).expect("a box of the rules");
+                    return self.apply_score(seat, index, By::Host, front);
                 }
             }
         }
@@ -1023,9 +1139,14 @@ impl Host {
                 Ok(())
             }
             Phase::TurnStart | Phase::Kept { .. } => {
-                let (mut all, rolls_left) = match self.game.phase() {
-                    Phase::Kept { keep, rolls_left } => (keep.faces(), rolls_left - 1),
-                    _ => (Vec::new(), self.game.rules().most_rolls_left()),
+                // Under saved rolls, a turn's first roll states the rolls saved before it.
+                let (mut all, rolls_left, saved) = match self.game.phase() {
+                    Phase::Kept { keep, rolls_left } => (keep.faces(), rolls_left - 1, None),
+                    _ => (
+                        Vec::new(),
+                        self.game.turn_rerolls(seat),
+                        (self.game.rules().saved_rolls()).then(|| self.game.saved()[seat]),
+                    ),
                 };
                 all.extend(faces);
                 all.sort_unstable();
@@ -1034,6 +1155,7 @@ impl Host {
                     turn,
                     dice: all,
                     rolls_left,
+                    saved,
                 };
                 self.emit(event, By::Host, front)?;
                 let dice = match self.game.phase() {
@@ -1106,8 +1228,14 @@ impl Host {
         front: &mut F,
     ) -> Result<(), F::Error> {
         let rules = self.game.rules();
-        let Phase::MustScore { dice } = self.game.phase() else {
-            return Err(HostError::Refused(Illegal::ScoreWithRollsLeft).into());
+        // Under saved rolls a box may be filled with re-rolls left: it saves them.
+        let (dice, left) = match self.game.phase() {
+            Phase::MustScore { dice } => (dice, 0),
+            Phase::Rolled { dice, rolls_left } if rules.saved_rolls() => (dice, rolls_left),
+            Phase::Rolled { .. } => {
+                return Err(HostError::Refused(Illegal::ScoreWithRollsLeft).into());
+            }
+            _ => return Err(HostError::Refused(Illegal::NoScoreDue).into()),
         };
         let state = self.game.cards()[seat].state();
         let points = rules.score(index, &dice, state.filled);
@@ -1119,6 +1247,7 @@ impl Host {
             category: category.clone(),
             points,
             bonus,
+            rolls_left: rules.saved_rolls().then_some(left),
         };
         let decision = self.emit(event, by, front)?;
         let total = self.game.cards()[seat].banked();
@@ -1148,10 +1277,16 @@ impl Host {
             return Ok(());
         }
         let tables = Arc::clone(&self.tables);
-        let mut pricer = self.pricer(&tables)?;
-        let evaluation = pricer.evaluate(&decision);
-        self.coach.solves = pricer.into_solves();
-        let evaluation = evaluation.map_err(HostError::from)?;
+        let evaluation = if self.game.rules().saved_rolls() {
+            let table = (self.saved).for_card(&tables, decision.position.card.filled());
+            let table = table.map_err(HostError::from)?;
+            evaluate_saved(&table, &decision).map_err(|e| HostError::from(PricingError::from(e)))?
+        } else {
+            let mut pricer = self.pricer(&tables)?;
+            let evaluation = pricer.evaluate(&decision);
+            self.coach.solves = pricer.into_solves();
+            evaluation.map_err(HostError::from)?
+        };
         let speaks = self
             .coach
             .threshold

@@ -198,6 +198,61 @@ pub enum Illegal {
     /// left.
     #[error("no keep is due now: keeps follow a roll with rolls left")]
     NoKeepDue,
+    /// Under saved rolls, the first roll of a turn with other re-rolls left than the game's
+    /// and the player's rolls saved. Fix: those re-rolls.
+    #[error(
+        "this roll leaves {}: the turn's {rerolls} and the {} saved before it, not {got}",
+        plural(u64::from(*.expected), "re-roll", "re-rolls"),
+        plural(u64::from(*.saved), "roll", "rolls")
+    )]
+    SavedRollsLeft {
+        /// Re-rolls left after this roll.
+        expected: u8,
+        /// The re-rolls of a turn of the game.
+        rerolls: u8,
+        /// The rolls the player saved before the turn.
+        saved: u8,
+        /// Rolls left the event says.
+        got: u8,
+    },
+    /// Under saved rolls, a first roll that states other rolls saved than the player's. Fix:
+    /// the rolls the player saved (the re-rolls left by the boxes filled before).
+    #[error("{player} had {} saved before this turn, not {got}", plural(u64::from(*.expected), "roll", "rolls"))]
+    WrongSaved {
+        /// The player.
+        player: String,
+        /// The rolls the player saved.
+        expected: u8,
+        /// The rolls saved the event says.
+        got: u8,
+    },
+    /// The rolls saved stated on a re-roll. Fix: only a turn's first roll states them.
+    #[error("only the first roll of a turn states the rolls saved before it (`saved`)")]
+    SavedOnReroll,
+    /// A field of saved rolls (a roll's `saved`, a score's `rolls_left`) in a game without
+    /// them. Fix: remove it.
+    #[error(
+        "this game does not keep unused rolls for later turns: a roll has no `saved` and a score no `rolls_left`"
+    )]
+    NoSavedRolls,
+    /// Under saved rolls, a keep of all the dice: a turn stops by filling a box, which saves
+    /// the re-rolls left. Fix: fill a box.
+    #[error(
+        "under saved rolls a turn stops by filling a box, its re-rolls left saved for later turns: score a box now instead of keeping all the dice"
+    )]
+    StopUnderSavedRolls,
+    /// Under saved rolls, a box filled with other re-rolls left than the turn has. Fix: the
+    /// re-rolls left when the box is filled.
+    #[error(
+        "the box is filled with {} left, which it saves, not {got}",
+        plural(u64::from(*.expected), "re-roll", "re-rolls")
+    )]
+    ScoreRollsLeft {
+        /// The re-rolls left.
+        expected: u8,
+        /// The re-rolls left the event says.
+        got: u8,
+    },
     /// A keep with the wrong count of rolls left. Fix: the rolls left of the roll before.
     #[error("the keep is made with {} left, not {got}", plural(u64::from(*.expected), "roll", "rolls"))]
     KeepRollsLeft {
@@ -380,6 +435,10 @@ pub struct Game {
     /// Number of boxes filled so far by all players: the next to move is `order[scored % n]`.
     scored: usize,
     phase: Phase,
+    /// Under saved rolls, the rolls each seat has saved: the re-rolls its turns left unused
+    /// when they filled a box (for the player to move, those saved before the turn under
+    /// way). All 0 in other games.
+    saved: Vec<u8>,
 }
 
 impl Game {
@@ -413,6 +472,7 @@ impl Game {
             opening_totals: Vec::new(),
             scored: 0,
             phase,
+            saved: vec![0; n],
         })
     }
 
@@ -481,6 +541,25 @@ impl Game {
                 total: c.banked(),
             })
             .collect()
+    }
+
+    /// The rolls each seat has saved, in seat order: under saved rolls, the re-rolls its
+    /// turns left unused when they filled a box (for the player to move, those saved before
+    /// the turn under way); 0 in other games.
+    pub fn saved(&self) -> &[u8] {
+        &self.saved
+    }
+
+    /// The re-rolls a turn of `seat` starts with: the game's (two in a game of three rolls a
+    /// turn) and, under saved rolls, the rolls the seat saved before it.
+    pub fn turn_rerolls(&self, seat: usize) -> u8 {
+        self.rules.most_rolls_left() + self.saved[seat]
+    }
+
+    /// Under saved rolls, the rolls `seat` saved before its turn under way (or next);
+    /// `None` in other games: what a decision states.
+    fn saved_of(&self, seat: usize) -> Option<u8> {
+        self.rules.saved_rolls().then_some(self.saved[seat])
     }
 
     /// Opening rolls made in the current round (0 right after a tie starts a new round).
@@ -592,16 +671,44 @@ impl Game {
                     turn,
                     dice,
                     rolls_left,
+                    saved,
                 },
                 phase,
             ) => {
-                self.check_mover(player, *turn)?;
+                let seat = self.check_mover(player, *turn)?;
                 let dice = parse_dice(&self.rules, dice)?;
+                if saved.is_some() && !self.rules.saved_rolls() {
+                    return Err(Illegal::NoSavedRolls);
+                }
                 let expected_left = match phase {
-                    Phase::TurnStart => self.rules.most_rolls_left(),
+                    Phase::TurnStart => {
+                        let had = self.saved[seat];
+                        if let Some(got) = *saved
+                            && got != had
+                        {
+                            return Err(Illegal::WrongSaved {
+                                player: self.seats[seat].name.clone(),
+                                expected: had,
+                                got,
+                            });
+                        }
+                        let expected = self.turn_rerolls(seat);
+                        if self.rules.saved_rolls() && *rolls_left != expected {
+                            return Err(Illegal::SavedRollsLeft {
+                                expected,
+                                rerolls: self.rules.most_rolls_left(),
+                                saved: had,
+                                got: *rolls_left,
+                            });
+                        }
+                        expected
+                    }
                     Phase::Kept { keep, rolls_left } => {
                         if !keep.is_within(&dice) {
                             return Err(Illegal::RollLostKeep { dice, keep });
+                        }
+                        if saved.is_some() {
+                            return Err(Illegal::SavedOnReroll);
                         }
                         rolls_left - 1
                     }
@@ -648,6 +755,9 @@ impl Game {
                     });
                 }
                 let keep = parse_keep(keep, &dice)?;
+                if keep.len() == dice.len() && self.rules.saved_rolls() {
+                    return Err(Illegal::StopUnderSavedRolls);
+                }
                 self.phase = if keep.len() == dice.len() {
                     Phase::MustScore { dice }
                 } else {
@@ -664,6 +774,7 @@ impl Game {
                         dice,
                         rolls_left: left,
                     },
+                    saved: self.saved_of(seat),
                     cards: self.cards.clone(),
                     choice: Choice::Keep(keep),
                 }))
@@ -675,15 +786,29 @@ impl Game {
                     category,
                     points,
                     bonus,
+                    rolls_left,
                 },
                 phase,
             ) => {
                 let seat = self.check_mover(player, *turn)?;
-                let dice = match phase {
-                    Phase::MustScore { dice } => dice,
+                let saved_rolls = self.rules.saved_rolls();
+                // Under saved rolls a box may be filled with re-rolls left, which it saves.
+                let (dice, left) = match phase {
+                    Phase::MustScore { dice } => (dice, 0),
+                    Phase::Rolled { dice, rolls_left } if saved_rolls => (dice, rolls_left),
                     Phase::Rolled { .. } => return Err(Illegal::ScoreWithRollsLeft),
                     _ => return Err(Illegal::NoScoreDue),
                 };
+                match *rolls_left {
+                    Some(_) if !saved_rolls => return Err(Illegal::NoSavedRolls),
+                    Some(got) if got != left => {
+                        return Err(Illegal::ScoreRollsLeft {
+                            expected: left,
+                            got,
+                        });
+                    }
+                    _ => {}
+                }
                 let card = &self.cards[seat];
                 let index = match self.rules.box_by_name(category) {
                     Some(i) => i,
@@ -714,14 +839,19 @@ impl Game {
                     position: Position {
                         card: card.clone(),
                         dice,
-                        rolls_left: 0,
+                        rolls_left: left,
                     },
+                    saved: self.saved_of(seat),
                     cards: self.cards.clone(),
                     choice: Choice::Score(index),
                 };
                 let yahtzee_bonus = state.yahtzee_50 && five;
                 debug_assert_eq!(yahtzee_bonus, bonuses.yahtzee);
                 self.cards[seat].fill(index, want, yahtzee_bonus);
+                if saved_rolls {
+                    // The re-rolls left unused are the rolls saved for the next turn.
+                    self.saved[seat] = left;
+                }
                 self.scored += 1;
                 self.phase = if self.scored == self.seats.len() * self.rules.box_count() {
                     Phase::Over
@@ -846,6 +976,7 @@ mod tests {
             turn: 1,
             dice: d.to_vec(),
             rolls_left: left,
+            saved: None,
         };
         let keep = |k: &[u8], left| Event::Keep {
             player: "a".into(),
@@ -877,6 +1008,7 @@ mod tests {
             category: b.into(),
             points: p,
             bonus,
+            rolls_left: None,
         };
         assert!(
             g.apply(&score("threes", 9, 0))
@@ -895,6 +1027,97 @@ mod tests {
         g.apply(&score("threes", 9, 0)).unwrap();
         assert_eq!(g.turn(), 2);
         assert_eq!(g.totals()[0].total, 9);
+    }
+
+    /// Under saved rolls a box is filled with re-rolls left, which it saves: the player's next
+    /// turn has them beside the game's two; a keep of all the dice, more re-rolls than the
+    /// player has, and the fields of saved rolls in another game are refused.
+    #[test]
+    fn saved_rolls_are_kept_for_the_player_s_later_turns() {
+        let rules = crate::game::rules::file::load(
+            include_str!("../../../../data/rules/examples/yatzy-saved-rolls.toml"),
+            None,
+        )
+        .unwrap();
+        let mut g = Game::new(rules, seats(&["a"])).unwrap();
+        g.apply(&Event::Order {
+            players: vec!["a".into()],
+        })
+        .unwrap();
+        let roll = |turn, d: [u8; 5], left, saved| Event::Roll {
+            player: "a".into(),
+            turn,
+            dice: d.to_vec(),
+            rolls_left: left,
+            saved,
+        };
+        let keep = |turn, k: &[u8], left| Event::Keep {
+            player: "a".into(),
+            turn,
+            keep: k.to_vec(),
+            rolls_left: left,
+        };
+        let score = |turn, b: &str, p, left| Event::Score {
+            player: "a".into(),
+            turn,
+            category: b.into(),
+            points: p,
+            bonus: 0,
+            rolls_left: left,
+        };
+        let err = |g: &mut Game, e: &Event| g.clone().apply(e).unwrap_err().to_string();
+        assert_eq!(
+            err(&mut g, &roll(1, [1, 1, 2, 2, 3], 2, Some(1))),
+            "a had 0 rolls saved before this turn, not 1"
+        );
+        g.apply(&roll(1, [1, 1, 2, 2, 3], 2, Some(0))).unwrap();
+        assert!(err(&mut g, &keep(1, &[1, 1, 2, 2, 3], 2)).contains("under saved rolls"));
+        assert_eq!(
+            err(&mut g, &score(1, "ones", 2, Some(1))),
+            "the box is filled with 2 re-rolls left, which it saves, not 1"
+        );
+        // Ones filled at once: the turn's two re-rolls are saved.
+        let d = g.apply(&score(1, "ones", 2, None)).unwrap().unwrap();
+        assert_eq!((d.position.rolls_left, d.saved), (2, Some(0)));
+        assert_eq!(g.saved(), [2]);
+        assert_eq!(g.turn_rerolls(0), 4);
+        assert_eq!(
+            err(&mut g, &roll(2, [1, 1, 2, 2, 3], 5, None)),
+            "this roll leaves 4 re-rolls: the turn's 2 and the 2 rolls saved before it, not 5"
+        );
+        g.apply(&roll(2, [1, 2, 3, 5, 6], 4, None)).unwrap();
+        // Three re-rolls spent, one left, which the box saves.
+        for (left, dice) in [
+            (4, [1, 2, 3, 5, 6]),
+            (3, [1, 2, 5, 6, 6]),
+            (2, [1, 5, 6, 6, 6]),
+        ] {
+            let d = g.apply(&keep(2, &[6], left)).unwrap().unwrap();
+            assert_eq!((d.position.rolls_left, d.saved), (left, Some(2)));
+            assert_eq!(d.position.dice.faces(), dice.to_vec());
+            let next = match left {
+                4 => [1, 2, 5, 6, 6],
+                3 => [1, 5, 6, 6, 6],
+                _ => [3, 3, 6, 6, 6],
+            };
+            assert!(err(&mut g, &roll(2, next, left - 1, Some(2))).contains("first roll"));
+            g.apply(&roll(2, next, left - 1, None)).unwrap();
+        }
+        g.apply(&score(2, "full-house", 24, Some(1))).unwrap();
+        assert_eq!(g.saved(), [1]);
+        // A game without saved rolls refuses their fields.
+        let mut plain = Game::new(Rules::new(RuleSet::YATZY), seats(&["a"])).unwrap();
+        plain
+            .apply(&Event::Order {
+                players: vec!["a".into()],
+            })
+            .unwrap();
+        assert!(err(&mut plain, &roll(1, [1, 1, 2, 2, 3], 2, Some(0))).contains("does not keep"));
+        plain.apply(&roll(1, [1, 1, 2, 2, 3], 2, None)).unwrap();
+        assert!(err(&mut plain, &score(1, "ones", 2, None)).contains("rolls are left"));
+        plain.apply(&keep(1, &[1, 1, 2, 2, 3], 2)).unwrap();
+        assert!(err(&mut plain, &score(1, "ones", 2, Some(0))).contains("does not keep"));
+        assert_eq!(plain.saved(), [0]);
     }
 
     #[test]

@@ -29,9 +29,12 @@ use serde::Serialize;
 use crate::game::choice::Choice;
 use crate::game::rules::Rules;
 use crate::play::SeatKind;
-use crate::play::review::{GameRecord, RecordError, review};
-use crate::policy::expected::{Action, AdviceError, advise};
+use crate::play::review::{GameRecord, RecordError, Review, ReviewError, review, review_saved};
+use crate::policy::expected::{Action, AdviceError, Position, advise};
+use crate::policy::pricing::PricingError;
+use crate::policy::saved::SavedCards;
 use crate::tables::expected::StrategyTable;
+use crate::tables::set::TableSet;
 use crate::text::plural;
 
 /// The rating scale: a class by the mean loss per game, in expected points, each class up to
@@ -88,6 +91,10 @@ pub enum RatingError {
     /// A decision could not be priced (see [`AdviceError`]).
     #[error(transparent)]
     Advice(#[from] AdviceError),
+    /// A decision of a game of saved rolls could not be priced, or the table of saved rolls
+    /// cannot be had (see [`ReviewError`]).
+    #[error(transparent)]
+    Saved(#[from] ReviewError),
     /// One of several records in one text is malformed (see [`RecordError`]).
     #[error("record {index} (from line {line}): {source}")]
     Record {
@@ -307,8 +314,56 @@ fn habit(rules: &Rules, choice: Choice, best: &Action) -> String {
                 _ => format!("kept {} where the best keeps {best}", dice(kept)),
             }
         }
-        // A position offers keeps or boxes, never both.
-        _ => "other".to_string(),
+        // Under saved rolls a position with re-rolls left offers both: a box, which saves
+        // them, and the keeps, which spend one.
+        (Choice::Score(_), Action::Keep { keep, .. }) => format!(
+            "scored (saving the rolls left) where the best keeps {} and rolls again",
+            dice(keep.len())
+        ),
+        (Choice::Keep(k), Action::Score { .. }) => format!(
+            "kept {} and rolled again where scoring now (saving the rolls left) is best",
+            dice(k.faces().len())
+        ),
+    }
+}
+
+/// The kinds of decision a rating counts apart, in the order it lists them. In a game of
+/// three rolls a turn: the keeps with 2 rolls left, with 1, the boxes. Under saved rolls the
+/// keeps with more re-rolls left than a turn's (spending rolls saved) come first, and the
+/// boxes filled with re-rolls left (saving them) apart from those filled after the last roll.
+fn kinds(rules: &Rules) -> Vec<String> {
+    let most = rules.most_rolls_left();
+    let keep = |n: u8| match n {
+        1 => "keep, 1 roll left".to_string(),
+        n => format!("keep, {n} rolls left"),
+    };
+    if !rules.saved_rolls() {
+        return (rules.rolls_left_in_turn())
+            .map(|n| match n {
+                0 => "box".to_string(),
+                n => keep(n),
+            })
+            .collect();
+    }
+    let mut names = vec![format!("keep, over {most} rolls left (saved)")];
+    names.extend((1..=most).rev().map(keep));
+    names.push("box, rolls left (saving them)".to_string());
+    names.push("box, no roll left".to_string());
+    names
+}
+
+/// The place among [`kinds`] of a decision of `kind` (`keep` or `score`) with `left` rolls
+/// left.
+fn kind_of(rules: &Rules, kind: &str, left: u8) -> usize {
+    let most = rules.most_rolls_left();
+    if !rules.saved_rolls() {
+        return usize::from(most - left.min(most));
+    }
+    match (kind, left) {
+        ("keep", l) if l > most => 0,
+        ("keep", l) => 1 + usize::from(most - l),
+        (_, 0) => usize::from(most) + 2,
+        _ => usize::from(most) + 1,
     }
 }
 
@@ -320,6 +375,52 @@ pub fn rate(
     progress: &dyn Fn(usize),
 ) -> Result<Rating, RatingError> {
     let rules = *table.rules();
+    check_records(&rules, records)?;
+    rate_with(
+        rules,
+        table.expected_score(),
+        records,
+        progress,
+        &mut |record| Ok(review(table, record)?),
+        &mut |position| Ok(advise(table, position)?.options.swap_remove(0).action),
+    )
+}
+
+/// [`rate`] for records of a game of saved rolls, with the table of saved rolls of `tables`
+/// (of the records' rules; built when missing, read a card at a time): every decision priced
+/// as [`review_saved`] prices it, saving against spending, and the expected score measured
+/// against the optimal expected score under saved rolls.
+pub fn rate_saved(
+    tables: &TableSet,
+    records: &[GameRecord],
+    progress: &dyn Fn(usize),
+) -> Result<Rating, RatingError> {
+    let rules = *tables.rules();
+    check_records(&rules, records)?;
+    let mut cards = SavedCards::default();
+    let start = cards.for_card(tables, 0).map_err(ReviewError::from)?;
+    let optimal = start
+        .expected_score()
+        .expect("the table holds the empty card");
+    rate_with(
+        rules,
+        optimal,
+        records,
+        progress,
+        &mut |record| Ok(review_saved(tables, record)?),
+        &mut |position| {
+            let table = cards.for_card(tables, position.card.filled());
+            let table = table.map_err(ReviewError::from)?;
+            let advice = crate::policy::saved::advise(&table, position)
+                .map_err(|e| ReviewError::from(PricingError::from(e)))?;
+            Ok(advice.options.into_iter().next().expect("an option").action)
+        },
+    )
+}
+
+/// Refuses no record, or a record of other rules than `rules`.
+fn check_records(rules: &Rules, records: &[GameRecord]) -> Result<(), RatingError> {
+    let rules = *rules;
     if records.is_empty() {
         return Err(RatingError::NoRecords);
     }
@@ -330,6 +431,20 @@ pub fn rate(
             got: r.game.rules().label(),
         });
     }
+    Ok(())
+}
+
+/// The rating of the players of `records` (checked to be games of `rules`), each priced by
+/// `price`, the habits named against the best option of a position by `best`, the expected
+/// score measured against `optimal_score`.
+fn rate_with(
+    rules: Rules,
+    optimal_score: f64,
+    records: &[GameRecord],
+    progress: &dyn Fn(usize),
+    price: &mut dyn FnMut(&GameRecord) -> Result<Review, RatingError>,
+    best: &mut dyn FnMut(&Position) -> Result<Action, RatingError>,
+) -> Result<Rating, RatingError> {
     let turns = rules.box_count() as u32;
     // The early game's last turn and the late game's first (a card of fewer than nine boxes,
     // from a rules file, has a short or no middle game).
@@ -337,16 +452,16 @@ pub fn rate(
     let late_start = (turns.saturating_sub(STAGE_TURNS) + 1).max(early_end + 1);
     let mut order: Vec<String> = Vec::new();
     let mut players: BTreeMap<String, Tallies> = BTreeMap::new();
-    let most_rolls_left = rules.most_rolls_left();
+    let kinds = kinds(&rules);
     for (done, record) in records.iter().enumerate() {
-        let priced = review(table, record)?;
+        let priced = price(record)?;
         let mut games: BTreeMap<&str, (f64, f64)> = BTreeMap::new();
         for ((_, decision), d) in record.decisions.iter().zip(&priced.decisions) {
             if !players.contains_key(&d.player) {
                 order.push(d.player.clone());
             }
             let p = players.entry(d.player.clone()).or_insert_with(|| Tallies {
-                by_kind: vec![(0, 0, 0.0); usize::from(most_rolls_left) + 1],
+                by_kind: vec![(0, 0, 0.0); kinds.len()],
                 ..Tallies::default()
             });
             p.kind
@@ -357,7 +472,7 @@ pub fn rate(
             p.decisions += 1;
             let lost = d.loss > 0.0;
             p.suboptimal += usize::from(lost);
-            let kind = usize::from(most_rolls_left - d.rolls_left.min(most_rolls_left));
+            let kind = kind_of(&rules, d.kind, d.rolls_left);
             let stage = match d.turn {
                 t if t <= early_end => 0,
                 t if t >= late_start => 2,
@@ -369,8 +484,7 @@ pub fn rate(
                 tally[i].2 += d.loss;
             }
             if lost {
-                let advice = advise(table, &decision.position)?;
-                let key = habit(&rules, decision.choice, &advice.options[0].action);
+                let key = habit(&rules, decision.choice, &best(&decision.position)?);
                 let h = p.habits.entry(key).or_default();
                 h.0 += 1;
                 h.1 += d.loss;
@@ -388,15 +502,6 @@ pub fn rate(
         }
         progress(done + 1);
     }
-    let optimal_score = table.expected_score();
-    let kinds: Vec<String> = rules
-        .rolls_left_in_turn()
-        .map(|n| match n {
-            0 => "box".to_string(),
-            1 => "keep, 1 roll left".to_string(),
-            n => format!("keep, {n} rolls left"),
-        })
-        .collect();
     let span = |first: u32, last: u32| match first.cmp(&last) {
         std::cmp::Ordering::Less => format!("turns {first}-{last}"),
         std::cmp::Ordering::Equal => format!("turn {first}"),

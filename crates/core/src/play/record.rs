@@ -27,6 +27,11 @@ use crate::tables::provenance::Provenance;
 /// bot that plays the exact game of two (`"policy": "two-player"`); format 5 the program that
 /// wrote the record (`provenance` of the header: its version, commit and dice generator,
 /// which with the seed say which dice a seeded game rolled).
+///
+/// A game with saved rolls (rules with `saved_rolls`) is written in the same format, with two
+/// fields no other game has: the rolls saved before a turn on its first roll (`saved` of a
+/// `roll`) and the re-rolls left that filling a box saves (`rolls_left` of a `score`). Only
+/// this program plays such games, and a record of any other game is as it was.
 pub const RECORD_FORMAT: u32 = 5;
 
 /// The record formats this program reads: a format-4 record is a format-5 record without its
@@ -197,8 +202,14 @@ pub enum Event {
         turn: u32,
         /// All five dice after the roll (kept and re-rolled), ascending.
         dice: Vec<u8>,
-        /// Rolls left after this roll: 2 after the first roll of a turn.
+        /// Rolls left after this roll: 2 after the first roll of a turn (under saved rolls,
+        /// 2 and the rolls saved before the turn).
         rolls_left: u8,
+        /// Under saved rolls, on the first roll of a turn: the rolls the player had saved
+        /// before it (from 0). Absent in other games and on a re-roll; when absent under
+        /// saved rolls, it is what the game replayed says.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        saved: Option<u8>,
     },
     /// The dice kept before a re-roll; keeping all five means stopping to score.
     Keep {
@@ -208,7 +219,8 @@ pub enum Event {
         turn: u32,
         /// The kept faces, ascending.
         keep: Vec<u8>,
-        /// Rolls left when keeping (1 or 2).
+        /// Rolls left when keeping (1 or 2; under saved rolls, up to 2 and the rolls saved
+        /// before the turn).
         rolls_left: u8,
     },
     /// The box filled at the end of a turn.
@@ -225,6 +237,11 @@ pub enum Event {
         /// Bonus earned with it: 35 for reaching 63 in the upper section, 100 for a further
         /// Yahtzee.
         bonus: u32,
+        /// Under saved rolls: the re-rolls left when the box is filled, which it saves for
+        /// the player's later turns (0 after the last roll). Absent in other games; when
+        /// absent under saved rolls, it is what the game replayed says.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rolls_left: Option<u8>,
     },
     /// The last line: the game is over or was left.
     End {
@@ -506,6 +523,7 @@ mod tests {
             category: "full-house".into(),
             points: 25,
             bonus: 0,
+            rolls_left: None,
         };
         let line = e.to_line();
         assert!(line.contains("\"type\":\"score\""), "{line}");
@@ -513,5 +531,19 @@ mod tests {
         assert_eq!(serde_json::from_str::<Event>(&line).unwrap(), e);
         let extra = line.replace("\"bonus\":0", "\"bonus\":0,\"x\":1");
         assert!(serde_json::from_str::<Event>(&extra).is_err());
+        // The fields of saved rolls are written only when they are set: a line of another
+        // game is as it was.
+        assert!(!line.contains("rolls_left"), "{line}");
+        let saved = Event::Score {
+            player: "ann".into(),
+            turn: 3,
+            category: "full-house".into(),
+            points: 25,
+            bonus: 0,
+            rolls_left: Some(3),
+        };
+        let line = saved.to_line();
+        assert!(line.ends_with(r#""bonus":0,"rolls_left":3}"#), "{line}");
+        assert_eq!(serde_json::from_str::<Event>(&line).unwrap(), saved);
     }
 }

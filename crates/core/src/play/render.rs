@@ -22,6 +22,18 @@ fn bonus_cell(card: &ScoreCard) -> String {
 
 /// The cards of `seats` side by side.
 pub fn render_cards(seats: &[Seat], cards: &[ScoreCard]) -> String {
+    render_cards_saved(seats, cards, None)
+}
+
+/// The cards of the players of `game` side by side, with each player's rolls saved under
+/// saved rolls (a last row, `rolls saved`).
+pub fn render_game(game: &super::Game) -> String {
+    let saved = game.rules().saved_rolls().then(|| game.saved());
+    render_cards_saved(game.seats(), game.cards(), saved)
+}
+
+/// The cards of `seats` side by side, and when given each player's rolls `saved`.
+fn render_cards_saved(seats: &[Seat], cards: &[ScoreCard], saved: Option<&[u8]>) -> String {
     let Some(first) = cards.first() else {
         return String::new();
     };
@@ -80,6 +92,9 @@ pub fn render_cards(seats: &[Seat], cards: &[ScoreCard]) -> String {
         "total",
         cards.iter().map(|c| c.banked().to_string()).collect(),
     );
+    if let Some(saved) = saved {
+        row("rolls saved", saved.iter().map(u8::to_string).collect());
+    }
     out
 }
 

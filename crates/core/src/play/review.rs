@@ -24,6 +24,10 @@
 //! tie it gave away, both playing to win from there, so a two-player bot reviews at zero
 //! loss.
 //!
+//! A record of saved rolls is priced in expected points alone ([`review_saved`]), each
+//! decision against the options of its position with its re-rolls left, saving against
+//! spending, as `advise --saved N --rolls-left R` prices them.
+//!
 //! Priced to win, each turn is a solve of the rest of the game (minutes for the first turns
 //! of a Yahtzee game), so a front end can take the review as it comes
 //! ([`review_progressively`]): each decision as soon as it is priced, the last turns first
@@ -38,8 +42,12 @@ use crate::play::record::HeaderLine;
 use crate::play::record::RECORD_FORMATS;
 use crate::play::{DiceMode, Event, FinalScore, Game, Header, Illegal, SeatKind, WinPolicy};
 use crate::policy::expected::AdviceError;
-use crate::policy::pricing::{Decision, Evaluation, Pricer, Pricing, PricingError, evaluate};
+use crate::policy::pricing::{
+    Decision, Evaluation, Pricer, Pricing, PricingError, evaluate, evaluate_saved,
+};
+use crate::policy::saved::SavedCards;
 use crate::tables::expected::StrategyTable;
+use crate::tables::set::{LoadError, TableSet};
 use crate::text::{excerpt, plural, without_bom};
 
 /// A record refused, with the line (from 1) and the reason. Each message says what the record
@@ -116,6 +124,18 @@ pub enum RecordError {
         line: usize,
         /// The format of the record.
         format: u32,
+    },
+    /// A game of saved rolls with a bot playing for a target or to win, or a coach for a
+    /// target or for winning: such a game is solved for the expected score alone, and `play`
+    /// seats and coaches none. Fix: remove them.
+    #[error(
+        "line {line}: {game} keeps unused rolls for later turns and is solved for the expected score alone: its records have no bot playing for a target or to win, and no coach for a target or for winning"
+    )]
+    SavedRollsOnly {
+        /// The line.
+        line: usize,
+        /// The game, by its rules' label.
+        game: String,
     },
     /// A coach for winning and for a target at once, or at a table of one. Fix: one of them,
     /// the coach for winning at a table of two or more.
@@ -224,6 +244,7 @@ impl RecordError {
             | RecordError::TargetInFormat1 { line }
             | RecordError::WinBeforeFormat3 { line, .. }
             | RecordError::TwoPlayerBeforeFormat4 { line, .. }
+            | RecordError::SavedRollsOnly { line, .. }
             | RecordError::CoachWin { line }
             | RecordError::CoachTarget { line }
             | RecordError::Illegal { line, .. }
@@ -334,9 +355,8 @@ impl GameRecord {
                     .map(|seed| SeededDice {
                         rng: DiceRng::new(seed),
                         seed,
-                        kept: Vec::new(),
+                        kept: None,
                         dice: game.as_ref().map_or(DICE, |g| g.rules().dice().dice()),
-                        first_rolls_left: game.as_ref().map_or(2, |g| g.rules().most_rolls_left()),
                     });
                 header = Some((n, head));
                 continue;
@@ -415,6 +435,17 @@ fn check_header(line: usize, header: &Header) -> Result<(), RecordError> {
             format: header.format,
         });
     }
+    if header.rules.saved_rolls && (has_target || has_win) {
+        let order = if header.upper_first {
+            crate::game::rules::Order::UpperFirst
+        } else {
+            crate::game::rules::Order::Any
+        };
+        return Err(RecordError::SavedRollsOnly {
+            line,
+            game: Rules::with_order(header.rules, order).label(),
+        });
+    }
     if header.coach_win && (header.coach_target.is_some() || header.seats.len() < 2) {
         return Err(RecordError::CoachWin { line });
     }
@@ -487,8 +518,13 @@ pub struct DecisionReview {
     pub banked: u32,
     /// The dice, ascending.
     pub dice: Vec<u8>,
-    /// Rolls left (0 for a scoring decision).
+    /// Rolls left (0 for a scoring decision; under saved rolls, the re-rolls left, which a
+    /// box filled then saves).
     pub rolls_left: u8,
+    /// Under saved rolls, the rolls the player had saved before this turn (`advise --saved`);
+    /// absent in other games.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub saved: Option<u8>,
     /// `keep` or `score`.
     pub kind: &'static str,
     /// The choice made, in words.
@@ -633,6 +669,10 @@ pub struct Review {
     /// The rules of the game: `rules` (the rule set's name) and `upper_first`.
     #[serde(flatten)]
     pub rules: Rules,
+    /// True for a game of saved rolls, priced with the table of saved rolls (each decision
+    /// against the options of its position, saving against spending); absent in other games.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub saved_rolls: bool,
     /// What the decisions are priced in: `expected-score` (expected points, against optimal
     /// play), `target` (chance of a final score of at least `target`, against the option
     /// best for it) or `win` (chance of winning against the other players at the table,
@@ -662,12 +702,12 @@ pub struct Review {
 struct SeededDice {
     rng: DiceRng,
     seed: u64,
-    /// The faces of the last keep.
-    kept: Vec<u8>,
+    /// The faces of the keep the next roll re-rolls around; `None` when the next roll is a
+    /// turn's first (a roll follows a keep exactly when it is a re-roll: under saved rolls
+    /// its rolls left do not tell, a first roll having 2 and the rolls saved).
+    kept: Option<Vec<u8>>,
     /// The game's number of dice.
     dice: usize,
-    /// The rolls left after the first roll of a turn: 2 in a game of three rolls a turn.
-    first_rolls_left: u8,
 }
 
 impl SeededDice {
@@ -675,18 +715,22 @@ impl SeededDice {
     fn check(&mut self, line: usize, event: &Event) -> Result<(), RecordError> {
         let (dice, mut expected) = match event {
             Event::Keep { keep, .. } => {
-                self.kept = keep.clone();
+                self.kept = Some(keep.clone());
+                return Ok(());
+            }
+            Event::Score { .. } => {
+                // After a stop (a keep of all the dice), the next roll is a turn's first.
+                self.kept = None;
                 return Ok(());
             }
             Event::Opening { dice, .. } => (dice, self.rng.dice(self.dice)),
-            Event::Roll {
-                dice, rolls_left, ..
-            } if *rolls_left == self.first_rolls_left => (dice, self.rng.dice(self.dice)),
-            Event::Roll { dice, .. } => {
-                let mut all = self.kept.clone();
-                all.extend(self.rng.dice(self.dice - self.kept.len()));
-                (dice, all)
-            }
+            Event::Roll { dice, .. } => match self.kept.take() {
+                Some(mut all) => {
+                    all.extend(self.rng.dice(self.dice - all.len()));
+                    (dice, all)
+                }
+                None => (dice, self.rng.dice(self.dice)),
+            },
             _ => return Ok(()),
         };
         expected.sort_unstable();
@@ -725,6 +769,9 @@ pub enum ReviewError {
         /// Its number of players.
         players: usize,
     },
+    /// The table of saved rolls of a record of saved rolls cannot be had (see [`LoadError`]).
+    #[error(transparent)]
+    Table(#[from] LoadError),
 }
 
 /// Prices every decision of `record` with `table` (the table of the record's rules) in
@@ -743,6 +790,21 @@ pub fn review_for(
     check_pricing(record, pricing)?;
     let mut pricer = Pricer::new(table, pricing)?;
     Ok(review_with(record, pricing, |d| pricer.evaluate(d))?)
+}
+
+/// Prices every decision of `record`, a game of saved rolls, in expected points with the
+/// table of saved rolls of `tables` (of the record's rules; built when missing, read a card at
+/// a time): each decision against the options of its position, the re-rolls left included
+/// ([`evaluate_saved`]: a box filled now, saving them, against a keep spending one), as the
+/// coach of `yahtzee play` and `yahtzee advise --saved N --rolls-left R` price it. The
+/// optimal bot's games review at zero loss.
+pub fn review_saved(tables: &TableSet, record: &GameRecord) -> Result<Review, ReviewError> {
+    let mut cards = SavedCards::default();
+    review_with(record, Pricing::ExpectedScore, |d| {
+        let table = cards.for_card(tables, d.position.card.filled())?;
+        let priced = evaluate_saved(&table, d).map_err(PricingError::from)?;
+        Ok::<_, ReviewError>(priced)
+    })
 }
 
 /// One decision priced by [`review_progressively`], as soon as it is priced.
@@ -852,6 +914,7 @@ fn decision_review(
         banked: card.banked(),
         dice: d.position.dice.faces(),
         rolls_left: d.position.rolls_left,
+        saved: d.saved,
         kind: match d.choice {
             Choice::Keep(_) => "keep",
             Choice::Score(_) => "score",
@@ -923,6 +986,7 @@ fn summarize(record: &GameRecord, pricing: Pricing<'_>, decisions: Vec<DecisionR
         .collect();
     Review {
         rules: record.game.rules(),
+        saved_rolls: record.game.rules().saved_rolls(),
         objective: pricing.objective(),
         target,
         model: matches!(pricing, Pricing::Win { .. }).then_some(crate::policy::win::MODEL),
@@ -958,20 +1022,35 @@ pub fn render_review(r: &Review) -> String {
             "decisions priced in chance of winning against the other players at the table, against the option best for it\nmodel: {model}\n\n"
         ),
         (None, None) if r.objective == crate::tables::two_player::TWO_PLAYER => "decisions priced in the exact chance of winning the game of two (plus half a tie), both players playing to win from there, against the option best for it\n\n".to_string(),
+        (None, None) if r.saved_rolls => "decisions priced in expected points, against optimal play under saved rolls (saved: the rolls saved before the turn; left: the re-rolls left, which a box filled then saves)\n\n".to_string(),
         (None, None) => "decisions priced in expected points, against optimal play\n\n".to_string(),
     });
+    // Under saved rolls, the rolls saved before the turn beside the re-rolls left, and the
+    // choices as wide as the longest (`score two-pairs for 20, keep 4 rolls`).
+    let w = match r.saved_rolls {
+        true => (r.decisions.iter())
+            .map(|d| d.choice.chars().count().max(d.best.chars().count()))
+            .fold(32, usize::max),
+        false => 32,
+    };
+    let saved_head = if r.saved_rolls {
+        format!(" {:>5}", "saved")
+    } else {
+        String::new()
+    };
     s.push_str(&format!(
-        "{:>5}  {:<10} {:>4} {:>6}  {:<5} {:>4}  {:<32} {:<32} {:>8}\n",
-        "line", "player", "turn", "banked", "dice", "left", "choice", "best", "loss"
+        "{:>5}  {:<10} {:>4} {:>6}  {:<5}{} {:>4}  {:<w$} {:<w$} {:>8}\n",
+        "line", "player", "turn", "banked", "dice", saved_head, "left", "choice", "best", "loss"
     ));
     for d in &r.decisions {
         s.push_str(&format!(
-            "{:>5}  {:<10} {:>4} {:>6}  {:<5} {:>4}  {:<32} {:<32} {:>8.4}\n",
+            "{:>5}  {:<10} {:>4} {:>6}  {:<5}{} {:>4}  {:<w$} {:<w$} {:>8.4}\n",
             d.line,
             d.player,
             d.turn,
             d.banked,
             faces(&d.dice),
+            d.saved.map_or(String::new(), |n| format!(" {n:>5}")),
             d.rolls_left,
             d.choice,
             d.best,

@@ -16,6 +16,9 @@
 //! coach target in chance of reaching it, or coaching to win in chance of winning against the
 //! other players; `hint` ranks the options of the position the same way.
 //!
+//! Under saved rolls the optimal bot plays, the coach and `hint` price saving against spending,
+//! a box filled with re-rolls left saves them, and the cards show each player's rolls saved.
+//!
 //! With `--manual-dice` the players type the dice of a real table: all five for a first roll
 //! or an opening roll, and only the re-rolled dice for a re-roll (the kept dice stay).
 
@@ -24,7 +27,6 @@ use std::sync::Arc;
 
 use crate::game::dice::{Dice, FaceCount, parse_faces};
 use crate::policy::Answer;
-use crate::policy::expected::box_choices;
 use crate::policy::pricing::describe_option;
 use crate::policy::win::MODEL;
 use crate::tables::set::TableSet;
@@ -33,7 +35,7 @@ use crate::text::{excerpt, plural, probability};
 use super::command::{HINT_ROWS, HintRows, PlayerCommand, help, parse_command, resolve_keep};
 use super::host::{CoachObjective, Due, Front, Host, HostError, Message, PlayOptions, Standing};
 use super::record::{RecordFileError, RecordWriter};
-use super::render::render_cards;
+use super::render::render_game;
 use super::{FinalScore, Game, Seat, SeatKind, WinPolicy, agree};
 
 /// Why a game could not be played to its end. The record keeps what was played before.
@@ -99,10 +101,10 @@ impl<W: Write, F: Write> Front for Terminal<'_, W, F> {
         let person = |seat: usize| game.seats()[seat].kind == SeatKind::Human;
         match message {
             Message::TurnBegins { seat, .. } if person(*seat) => {
-                writeln!(self.out, "\n{}", render_cards(game.seats(), game.cards()))?;
+                writeln!(self.out, "\n{}", render_game(game))?;
             }
             Message::Ended { .. } => {
-                writeln!(self.out, "\n{}", render_cards(game.seats(), game.cards()))?;
+                writeln!(self.out, "\n{}", render_game(game))?;
             }
             Message::Kept { seat, .. } if person(*seat) => return Ok(()),
             Message::Kept { seat, keep } if keep.is_empty() => {
@@ -209,6 +211,13 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
                 "The coach and the hints price every decision in chance of winning against the other players at the table (model: {MODEL})."
             )?,
             CoachObjective::ExpectedScore => {}
+        }
+        if rules.saved_rolls() {
+            writeln!(
+                out,
+                "Saved rolls: the re-rolls a turn leaves unused when it scores a box are saved for the player's later turns (`score BOX` with re-rolls left saves them; a turn has the game's {} re-rolls and the rolls saved). The coach and `hint` price saving against spending.",
+                rules.most_rolls_left()
+            )?;
         }
         if game.seats().iter().any(|s| s.kind == SeatKind::Human) {
             writeln!(out, "{}", help(game.rules().dice().dice()))?;
@@ -324,13 +333,18 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
         let name = game.seats()[seat].name.clone();
         let rules = game.rules();
         if rolls_left == 0 {
-            let ev = self.host.tables().ev().map_err(HostError::from)?;
             let state = game.cards()[seat].state();
-            let open: Vec<String> = box_choices(ev, &state, &dice)
-                .iter()
-                .map(|c| match c.bonus {
-                    0 => format!("{} {}", c.category.name(), c.points),
-                    b => format!("{} {}+{b}", c.category.name(), c.points),
+            let legal = rules.legal_boxes(state.filled, &dice);
+            let five = dice.five_of_a_kind().is_some();
+            let open: Vec<String> = (0..rules.box_count())
+                .filter(|i| legal & (1 << i) != 0)
+                .map(|index| {
+                    let name = rules.boxes()[index].name();
+                    let points = rules.score(index, &dice, state.filled);
+                    match state.bonus_for(&rules, index, points, five) {
+                        0 => format!("{name} {points}"),
+                        b => format!("{name} {points}+{b}"),
+                    }
                 })
                 .collect();
             writeln!(
@@ -356,11 +370,7 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
                 PlayerCommand::Help => {
                     writeln!(self.front.out, "{}", help(game.rules().dice().dice()))?
                 }
-                PlayerCommand::Card => writeln!(
-                    self.front.out,
-                    "{}",
-                    render_cards(game.seats(), game.cards())
-                )?,
+                PlayerCommand::Card => writeln!(self.front.out, "{}", render_game(game))?,
                 PlayerCommand::Hint(rows) => {
                     let answer = self.host.advise()?;
                     self.hint(&answer, rows)?;
@@ -377,10 +387,14 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
                         continue;
                     }
                     match resolve_keep(&command, &dice) {
-                        Some(Ok(keep)) => {
-                            self.host.keep(keep.faces(), &mut self.front)?;
-                            return Ok(true);
-                        }
+                        Some(Ok(keep)) => match self.host.keep(keep.faces(), &mut self.front) {
+                            Ok(()) => return Ok(true),
+                            // A keep of all the dice under saved rolls: a box stops a turn.
+                            Err(PlayError::Host(HostError::Refused(e))) => {
+                                writeln!(self.front.out, "  ! {e}")?
+                            }
+                            Err(e) => return Err(e),
+                        },
                         Some(Err(e)) => writeln!(self.front.out, "  ! {e}")?,
                         None => unreachable!("a keep command resolves to a keep"),
                     }

@@ -22,6 +22,7 @@ use crate::policy::win::{
 };
 use crate::solve::simd::Simd;
 use crate::tables::expected::StrategyTable;
+use crate::tables::saved::SavedTable;
 use crate::tables::two_player::EarlyTable;
 use crate::tables::vector::VectorTable;
 
@@ -32,8 +33,12 @@ pub struct Decision {
     pub seat: usize,
     /// That player's turn number, from 1.
     pub turn: u32,
-    /// Card, dice and rolls left before the choice (0 rolls left when scoring).
+    /// Card, dice and rolls left before the choice (0 rolls left when scoring, but under
+    /// saved rolls the re-rolls left that the box saves).
     pub position: Position,
+    /// Under saved rolls, the rolls the player had saved before this turn (the turn's
+    /// re-rolls are the game's and these); `None` in other games.
+    pub saved: Option<u8>,
     /// Every seat's card at the moment of the choice, in seat order (the player's is
     /// `position.card`): what a player sees of the others, for pricing in win probability.
     pub cards: Vec<ScoreCard>,
@@ -113,6 +118,21 @@ fn chosen<'o, T>(
 /// Prices `decision` with [`advise`] on the same position: the loss of the option chosen.
 pub fn evaluate(table: &StrategyTable, decision: &Decision) -> Result<Evaluation, AdviceError> {
     let advice = advise(table, &decision.position)?;
+    let chosen = chosen(table.rules(), &advice.options, |o| &o.action, decision);
+    let best = &advice.options[0];
+    Ok(evaluation(
+        (&chosen.action, chosen.expected_final(), chosen.loss()),
+        (&best.action, best.expected_final()),
+    ))
+}
+
+/// Prices `decision` of a game of saved rolls with [`crate::policy::saved::advise`] on the
+/// same position (its re-rolls left, which a box filled now saves): the loss of the option
+/// chosen against the best of [`crate::policy::saved::SavedTurn::options`], so that saving
+/// ("score chance for 24, keep 3 rolls") is priced against spending (a keep and a re-roll).
+/// `table` holds the rows of the position's card.
+pub fn evaluate_saved(table: &SavedTable, decision: &Decision) -> Result<Evaluation, AdviceError> {
+    let advice = crate::policy::saved::advise(table, &decision.position)?;
     let chosen = chosen(table.rules(), &advice.options, |o| &o.action, decision);
     let best = &advice.options[0];
     Ok(evaluation(

@@ -12,13 +12,16 @@
 //! lead to, with the re-rolls left saved. Ties are ranked by the rule of every advice
 //! ([`super::expected`]).
 
+use std::sync::Arc;
+
 use crate::game::dice::{Dice, Keep};
-use crate::game::rules::Rules;
+use crate::game::rules::{BoxMask, Rules};
 use crate::game::state::{ScoreCard, State};
 use crate::game::ties::Preferred;
 use crate::policy::expected::{Action, Advice, AdviceError, Position, check_position, ranked};
 use crate::solve::saved::state_turn;
 use crate::tables::saved::SavedTable;
+use crate::tables::set::{LoadError, TableSet};
 
 /// The most re-rolls a turn of a card with `turns_played` boxes filled may have left: the
 /// game's re-rolls and the most rolls saved by then.
@@ -277,4 +280,33 @@ pub enum Choice {
     Keep(u16),
     /// Fill the box at this position on the card now, saving the re-rolls left.
     Score(usize),
+}
+
+/// The table of saved rolls of one game, read for the card of each turn as the turns come
+/// ([`TableSet::saved_for`]: the rows of the card and of the cards after it, milliseconds
+/// whatever the table's size, Maxi Yatzy's 10 GB included), the last card's kept, so that the
+/// decisions of one turn read the file once: what the bots, the coach and the hints of a game
+/// in progress and the review of a record play and price with.
+#[derive(Default)]
+pub struct SavedCards {
+    last: Option<(BoxMask, Arc<SavedTable>)>,
+}
+
+impl SavedCards {
+    /// The table of saved rolls of `tables` holding the turns of the card `filled` (built
+    /// first when missing).
+    pub fn for_card(
+        &mut self,
+        tables: &TableSet,
+        filled: BoxMask,
+    ) -> Result<Arc<SavedTable>, LoadError> {
+        if let Some((card, table)) = &self.last
+            && *card == filled
+        {
+            return Ok(Arc::clone(table));
+        }
+        let table = tables.saved_for(&[filled])?;
+        self.last = Some((filled, Arc::clone(&table)));
+        Ok(table)
+    }
 }
