@@ -572,6 +572,14 @@ fn the_command_line_solves_a_game_of_saved_rolls_and_refuses_the_rest() {
         "{want} {json}"
     );
     assert_eq!(json["solver_mean"].as_f64(), Some(want), "{json}");
+    // The same distribution at any thread count, to the bit.
+    let one = json_in(
+        dir.path(),
+        &["stats", "--rules", &file, "--threads", "1", "--json"],
+    );
+    for key in ["percentiles", "at_least", "boxes", "std_dev", "mean", "shape", "split"] {
+        assert_eq!(one[key], json[key], "{key}");
+    }
     for (flags, needle) in [
         (
             &["--card", "house=25"][..],
