@@ -577,7 +577,15 @@ fn the_command_line_solves_a_game_of_saved_rolls_and_refuses_the_rest() {
         dir.path(),
         &["stats", "--rules", &file, "--threads", "1", "--json"],
     );
-    for key in ["percentiles", "at_least", "boxes", "std_dev", "mean", "shape", "split"] {
+    for key in [
+        "percentiles",
+        "at_least",
+        "boxes",
+        "std_dev",
+        "mean",
+        "shape",
+        "split",
+    ] {
         assert_eq!(one[key], json[key], "{key}");
     }
     for (flags, needle) in [

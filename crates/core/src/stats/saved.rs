@@ -19,9 +19,9 @@
 
 use rayon::prelude::*;
 
-use crate::game::dice::{ALL_MULTISETS, Lattice};
+use crate::game::dice::Lattice;
 use crate::game::rules::{BoxMask, Rules};
-use crate::game::state::{Layout, State, cards_by_depth};
+use crate::game::state::{Layout, State, cards_by_depth, set_bits};
 use crate::policy::saved::{Choice, Fills, SavedTurn};
 use crate::solve::forward::{Kept, throw_kept};
 use crate::stats::distribution::Tally;
@@ -135,38 +135,49 @@ pub fn turn_events(table: &SavedTable, state: &State, saved: &[usize]) -> Vec<Ve
     let opening: Vec<f64> = (0..space.rolls())
         .map(|r| f64::from(lattice.ways[first_roll + r]) / f64::from(space.throws()))
         .collect();
-    saved
-        .iter()
-        .map(|&s| {
-            let start = rerolls + s;
-            // `chance[kind * (start + 1) + r]`: ending in event `kind` with `r` re-rolls left.
-            let mut chance = vec![0.0; kinds.len() * (start + 1)];
-            let mut p = opening.clone();
-            let mut mass = [[0.0f64; 1]; ALL_MULTISETS];
-            let mass = &mut mass[..space.multisets()];
-            for r in (0..=start).rev() {
-                mass.fill([0.0]);
-                for (roll, &q) in p.iter().enumerate() {
-                    if q == 0.0 {
-                        continue;
-                    }
-                    match choices[r][roll] {
-                        Ok(Kept::Keep(k)) => mass[usize::from(k)][0] += q,
-                        Ok(Kept::Stop) => unreachable!("a re-roll keeps fewer than all the dice"),
-                        Err(kind) => chance[usize::from(kind) * (start + 1) + r] += q,
-                    }
-                }
-                if r > 0 {
-                    throw_kept(lattice, first_roll, mass);
-                    for (q, m) in p.iter_mut().zip(&mass[first_roll..]) {
-                        *q = m[0];
+    // The numbers of rolls saved [`LANES`] at a time, each in a lane of one pass: a lane
+    // starts (its opening roll's chances) at its own re-rolls, and until then holds nothing,
+    // so each lane's sums are those of a pass of its own, bit for bit.
+    let mut lists = Vec::with_capacity(saved.len());
+    for group in saved.chunks(LANES) {
+        let top = rerolls + group.iter().max().expect("a group of one or more");
+        let stride = top + 1;
+        // `chance[kind * stride + r][lane]`: ending in event `kind` with `r` re-rolls left.
+        let mut chance = vec![[0.0f64; LANES]; kinds.len() * stride];
+        let mut p = vec![[0.0f64; LANES]; space.rolls()];
+        let mut mass = vec![[0.0f64; LANES]; space.multisets()];
+        for r in (0..=top).rev() {
+            for (lane, &s) in group.iter().enumerate() {
+                if rerolls + s == r {
+                    for (q, &o) in p.iter_mut().zip(&opening) {
+                        q[lane] = o;
                     }
                 }
             }
+            mass.fill([0.0; LANES]);
+            for (roll, q) in p.iter().enumerate() {
+                if q.iter().all(|&x| x == 0.0) {
+                    continue;
+                }
+                let to = match choices[r][roll] {
+                    Ok(Kept::Keep(k)) => &mut mass[usize::from(k)],
+                    Ok(Kept::Stop) => unreachable!("a re-roll keeps fewer than all the dice"),
+                    Err(kind) => &mut chance[usize::from(kind) * stride + r],
+                };
+                for (t, &x) in to.iter_mut().zip(q) {
+                    *t += x;
+                }
+            }
+            if r > 0 {
+                throw_kept(lattice, first_roll, &mut mass);
+                p.copy_from_slice(&mass[first_roll..]);
+            }
+        }
+        for (lane, &s) in group.iter().enumerate() {
             let mut events = Vec::new();
             for &kind in &order {
-                for r in 0..=start {
-                    let probability = chance[kind * (start + 1) + r];
+                for r in 0..=rerolls + s {
+                    let probability = chance[kind * stride + r][lane];
                     if probability > 0.0 {
                         events.push(SavedEvent {
                             event: TurnEvent {
@@ -178,10 +189,14 @@ pub fn turn_events(table: &SavedTable, state: &State, saved: &[usize]) -> Vec<Ve
                     }
                 }
             }
-            events
-        })
-        .collect()
+            lists.push(events);
+        }
+    }
+    lists
 }
+
+/// The numbers of rolls saved of a state carried through its turn at once ([`turn_events`]).
+const LANES: usize = 8;
 
 /// The histograms of one card under saved rolls: a [`Block`] for each number of rolls saved,
 /// one after the other (`saved * 2 * slots + block_slot`).
@@ -351,22 +366,78 @@ fn card_turns(
     let slots = layout.flags * layout.lanes;
     let saved_counts = block.len() / (2 * slots);
     let mut turns = vec![None; saved_counts * slots];
-    for slot in 0..slots {
-        let saved: Vec<usize> = (0..saved_counts)
-            .filter(|&s| {
-                let at = s * 2 * slots + slot;
-                block[at].is_some() || block[at + slots].is_some()
-            })
-            .collect();
-        if saved.is_empty() {
-            continue;
+    // Each slot reached, with the rolls saved it is reached with.
+    let reached: Vec<(usize, Vec<usize>)> = (0..slots)
+        .map(|slot| {
+            let saved = (0..saved_counts)
+                .filter(|&s| {
+                    let at = s * 2 * slots + slot;
+                    block[at].is_some() || block[at + slots].is_some()
+                })
+                .collect();
+            (slot, saved)
+        })
+        .filter(|(_, saved): &(usize, Vec<usize>)| !saved.is_empty())
+        .collect();
+    // Slots whose turns are the same ([`same_turn_key`]) share one run, with every rolls
+    // saved any of them is reached with.
+    let rerolls = usize::from(table.rules().rolls() - 1);
+    let most = reached
+        .iter()
+        .filter_map(|(_, saved)| saved.last())
+        .max()
+        .map_or(0, |&s| rerolls + s);
+    let mut groups: Vec<(Vec<u64>, Vec<usize>)> = Vec::new();
+    for (k, (slot, _)) in reached.iter().enumerate() {
+        let key = same_turn_key(table, &state_of(layout, m, *slot), most);
+        match groups.iter_mut().find(|(g, _)| *g == key) {
+            Some((_, members)) => members.push(k),
+            None => groups.push((key, vec![k])),
         }
-        let state = state_of(layout, m, slot);
-        for (s, events) in saved.iter().zip(turn_events(table, &state, &saved)) {
-            turns[s * slots + slot] = Some(events);
+    }
+    for (_, members) in groups {
+        let mut saved: Vec<usize> = members
+            .iter()
+            .flat_map(|&k| reached[k].1.iter().copied())
+            .collect();
+        saved.sort_unstable();
+        saved.dedup();
+        let state = state_of(layout, m, reached[members[0]].0);
+        let events = turn_events(table, &state, &saved);
+        for &k in &members {
+            let (slot, own) = &reached[k];
+            for &s in own {
+                let at = saved.binary_search(&s).expect("the group's rolls saved");
+                turns[s * slots + slot] = Some(events[at].clone());
+            }
         }
     }
     turns
+}
+
+/// What the turn of `state` with up to `most` re-rolls reads of its state: its flag, and for
+/// every box it may fill with every points the box can score, the value of the state after
+/// with each number of re-rolls saved and whether the box earns the upper bonus. Two states of
+/// one card with the same key play the same turn, event for event and bit for bit (the kernel,
+/// the choices and the forward pass read nothing else), as the ordinary pass's states do
+/// ([`super::same_turns`]).
+fn same_turn_key(table: &SavedTable, state: &State, most: usize) -> Vec<u64> {
+    let rules = table.rules();
+    let scores = table.scores();
+    let mut key = vec![u64::from(state.yahtzee_50)];
+    for index in set_bits(u64::from(rules.open_by_order(state.filled))) {
+        for &points in &scores.distinct[index] {
+            let points = u32::from(points);
+            let next = state.after(rules, index, points);
+            key.push(u64::from(
+                state.bonuses_for(rules, index, points, false).upper,
+            ));
+            for r in 0..=most {
+                key.push(table.value(&next, r).map_or(u64::MAX, f64::to_bits));
+            }
+        }
+    }
+    key
 }
 
 /// The block of card `next` under saved rolls: the histograms of its predecessors (one box
