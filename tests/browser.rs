@@ -29,10 +29,13 @@ use crate::util::{
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 
-/// The WebDriver key of Enter, Escape and Tab.
+/// The WebDriver keys of Enter, Escape and Tab.
 const ENTER: &str = "\u{E007}";
 const ESCAPE: &str = "\u{E00C}";
 const TAB: &str = "\u{E004}";
+/// The WebDriver keys of the arrows up and down.
+const ARROW_UP: &str = "\u{E013}";
+const ARROW_DOWN: &str = "\u{E015}";
 
 /// The browser and its driver, or why the test cannot run.
 fn browser() -> Result<(PathBuf, PathBuf), String> {
@@ -1104,7 +1107,17 @@ fn the_page_advises_with_saved_rolls_as_advise_saved_does() {
         (field_value(&b, "#rerolls") == "5").then_some(())
     });
     assert_eq!(b.text("#saved-error"), "");
+    // A tap on - of the re-rolls left, and the arrow keys: down twice, up once.
     b.click("#saved-rolls button.step[data-for=\"rerolls\"][data-step=\"-1\"]");
+    assert_eq!(field_value(&b, "#rerolls"), "4");
+    b.keys("#rerolls", &format!("{ARROW_DOWN}{ARROW_DOWN}{ARROW_UP}"));
+    b.wait("3 re-rolls left", || {
+        (b.js("return document.querySelector('#options').dataset.query || ''")
+            .as_str()
+            .is_some_and(|q| q.contains("\"rolls_left\":3")))
+        .then_some(())
+    });
+    b.click("#saved-rolls button.step[data-for=\"rerolls\"][data-step=\"1\"]");
     assert_eq!(field_value(&b, "#rerolls"), "4");
 
     // The dice: the options are advise --saved 3 --rolls-left 4's, the best first.
