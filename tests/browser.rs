@@ -29,10 +29,13 @@ use crate::util::{
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 
-/// The WebDriver key of Enter, Escape and Tab.
+/// The WebDriver keys of Enter, Escape and Tab.
 const ENTER: &str = "\u{E007}";
 const ESCAPE: &str = "\u{E00C}";
 const TAB: &str = "\u{E004}";
+/// The WebDriver keys of the arrows up and down.
+const ARROW_UP: &str = "\u{E013}";
+const ARROW_DOWN: &str = "\u{E015}";
 
 /// The browser and its driver, or why the test cannot run.
 fn browser() -> Result<(PathBuf, PathBuf), String> {
@@ -1024,6 +1027,205 @@ fn the_page_seats_a_win_bot_that_plays_as_the_terminal_s() {
     let events = events_but_start(&page);
     assert_eq!(events, events_but_start(&terminal));
     assert_eq!(events[0]["seats"][1]["policy"], "win");
+}
+
+/// The value of the field `css` (an input) as the page shows it.
+fn field_value(b: &Browser, css: &str) -> String {
+    b.js(&format!("return document.querySelector('{css}').value"))
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// `advise ARGS --json` of Yatzy with saved rolls (its table built first).
+fn saved_cli_advice(args: &[&str]) -> Value {
+    let mut all = vec!["advise"];
+    all.extend(args);
+    all.push("--json");
+    let o = crate::util::run_saved_yatzy(&all);
+    assert!(o.status.success(), "{}", stderr(&o));
+    serde_json::from_str(&stdout(&o)).unwrap()
+}
+
+#[test]
+#[cfg_attr(
+    any(not(feature = "serve"), missing_browser),
+    ignore = "needs the feature serve (cargo test --release --all-features), Chromium, chromedriver and npm (see build.rs)"
+)]
+fn the_page_advises_with_saved_rolls_as_advise_saved_does() {
+    let axe = Axe::new();
+    let (file, rules, _) = crate::util::saved_yatzy();
+    table(RuleSet::YATZY, Order::Any);
+    let server = Served::start(&["--rules", file]);
+    let work = temp_dir();
+    let b = Browser::open(&server.base, work.path(), false);
+    let shown_saved = |b: &Browser| b.find_all("#saved-rolls:not([hidden])").len() == 1;
+    b.wait("the controls of saved rolls", || {
+        shown_saved(&b).then_some(())
+    });
+    assert_eq!(
+        b.find_all("#rolls-left[hidden]").len(),
+        1,
+        "no radios of rolls left"
+    );
+    assert_eq!(
+        b.find_all("#objective[hidden]").len(),
+        1,
+        "the highest average alone"
+    );
+    assert_eq!(
+        b.find_all("#outlook-section[hidden]").len(),
+        1,
+        "no distribution"
+    );
+
+    // Two turns played: at most 4 rolls saved. By taps: + up to the most (a tap more does
+    // nothing), the re-rolls left moving with them; by the keyboard: 3 typed.
+    b.enter_box("ones", "3");
+    b.enter_box("twos", "6");
+    assert_eq!(b.js("return document.querySelector('#saved').max"), "4");
+    let more = "#saved-rolls button.step[data-for=\"saved\"][data-step=\"1\"]";
+    for _ in 0..5 {
+        b.click(more);
+    }
+    assert_eq!(field_value(&b, "#saved"), "4");
+    assert_eq!(field_value(&b, "#rerolls"), "6");
+    assert_eq!(
+        b.attr_of(&b.find(more), "aria-disabled").as_deref(),
+        Some("true")
+    );
+    b.clear("#saved");
+    b.keys("#saved", &format!("9{TAB}"));
+    b.wait("the refusal of 9 rolls saved", || {
+        b.text("#saved-error")
+            .starts_with("the rolls saved are a whole number from 0 to 4")
+            .then_some(())
+    });
+    b.clear("#saved");
+    b.keys("#saved", &format!("3{TAB}"));
+    b.wait("3 rolls saved", || {
+        (field_value(&b, "#rerolls") == "5").then_some(())
+    });
+    assert_eq!(b.text("#saved-error"), "");
+    // A tap on - of the re-rolls left, and the arrow keys: down twice, up once.
+    b.click("#saved-rolls button.step[data-for=\"rerolls\"][data-step=\"-1\"]");
+    assert_eq!(field_value(&b, "#rerolls"), "4");
+    b.keys("#rerolls", &format!("{ARROW_DOWN}{ARROW_DOWN}{ARROW_UP}"));
+    b.wait("3 re-rolls left", || {
+        (b.js("return document.querySelector('#options').dataset.query || ''")
+            .as_str()
+            .is_some_and(|q| q.contains("\"rolls_left\":3")))
+        .then_some(())
+    });
+    b.click("#saved-rolls button.step[data-for=\"rerolls\"][data-step=\"1\"]");
+    assert_eq!(field_value(&b, "#rerolls"), "4");
+
+    // The dice: the options are advise --saved 3 --rolls-left 4's, the best first.
+    b.keys("#dice-text", &format!("13356{ENTER}"));
+    let query = json!({"card": {"ones": 3, "twos": 6}, "yahtzee_bonus": 0,
+        "dice": [1, 3, 3, 5, 6], "rolls_left": 4, "saved": 3});
+    let shown = b.options_for(&query);
+    let cli = saved_cli_advice(&[
+        "--card",
+        "ones=3,twos=6",
+        "--saved",
+        "3",
+        "--rolls-left",
+        "4",
+        "--dice",
+        "13356",
+    ]);
+    assert_same_options(&shown, &expected_options(&cli, "expected_final"));
+    let best = &cli["options"][0];
+    let faces = |k: &Value| {
+        k.as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert_eq!(best["kind"], "keep", "{best}");
+    let label = format!("keep {}", faces(&best["keep"]));
+    assert_eq!(shown[0]["label"], label.as_str());
+    assert_eq!(
+        b.text("#summary"),
+        format!(
+            "Best: {label}, expected final score {:.2} (banked 9).",
+            best["expected_final"].as_f64().unwrap()
+        )
+    );
+    // A box scored now keeps the turn's re-rolls left: said as the command line says it.
+    let score = cli["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["kind"] == "score")
+        .unwrap();
+    assert_eq!(score["saves"], 4, "{score}");
+    let category = score["category"].as_str().unwrap();
+    let title = rules.boxes()[rules.box_by_name(category).unwrap()].title;
+    let at = shown.iter().find(|o| o["category"] == category).unwrap();
+    assert_eq!(
+        at["label"],
+        format!("score {title} for {}, keep 4 rolls", score["points"]).as_str()
+    );
+    axe.check(&b, "the advice of a game of saved rolls");
+    b.screenshot("serve-saved-rolls.png");
+
+    // One tap to save: the box scored, the next turn has the 4 re-rolls left saved, and
+    // spends them with its own 2.
+    b.click(&format!(
+        "#options button.option[data-category=\"{category}\"]"
+    ));
+    b.wait("the next turn", || {
+        (field_value(&b, "#saved") == "4" && field_value(&b, "#rerolls") == "6").then_some(())
+    });
+    b.keys("#dice-text", &format!("22456{ENTER}"));
+    let card = format!("ones=3,twos=6,{category}={}", score["points"]);
+    let mut next_card = json!({"ones": 3, "twos": 6});
+    next_card[category] = score["points"].clone();
+    let query = json!({"card": next_card, "yahtzee_bonus": 0,
+        "dice": [2, 2, 4, 5, 6], "rolls_left": 6, "saved": 4});
+    let shown = b.options_for(&query);
+    let cli = saved_cli_advice(&["--card", &card, "--saved", "4", "--dice", "22456"]);
+    assert_eq!(cli["rolls_left"], 6);
+    assert_same_options(&shown, &expected_options(&cli, "expected_final"));
+    // A re-roll spends one.
+    b.click("#options button.option[data-kind=\"keep\"]");
+    b.wait("a re-roll spent", || {
+        (field_value(&b, "#rerolls") == "5").then_some(())
+    });
+    assert_eq!(field_value(&b, "#saved"), "4");
+
+    // Yatzy without saved rolls: no control of saved rolls, the radios of rolls left, and a
+    // query without rolls saved.
+    b.pick_rules("yatzy");
+    b.answer_alert(true);
+    b.wait("the rules of Yatzy", || {
+        (b.js("return document.querySelector('#rules').value") == "yatzy"
+            && b.find_all("#rolls-left:not([hidden])").len() == 1)
+            .then_some(())
+    });
+    assert!(!shown_saved(&b), "no control of saved rolls");
+    assert_eq!(b.find_all("#objective:not([hidden])").len(), 1);
+    b.keys("#dice-text", &format!("13356{ENTER}"));
+    let query = json!({"card": {}, "yahtzee_bonus": 0, "dice": [1, 3, 3, 5, 6], "rolls_left": 2});
+    let shown = b.options_for(&query);
+    assert_same_options(
+        &shown,
+        &expected_options(
+            &cli_advice(RuleSet::YATZY, &["--dice", "13356"]),
+            "expected_final",
+        ),
+    );
+    assert!(
+        shown
+            .iter()
+            .all(|o| !o["label"].as_str().unwrap().contains(", keep ")),
+        "{shown:?}"
+    );
+    axe.check(&b, "the advice of Yatzy after a game of saved rolls");
 }
 
 /// The page's `estimate` of a rating's figure: the mean and its 95% interval to `places`

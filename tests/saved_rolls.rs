@@ -688,6 +688,14 @@ fn the_server_advises_under_saved_rolls_as_advise_batch_does() {
         assert_eq!(status, if error { 400 } else { 200 }, "{line}: {body}");
     }
     assert!(want[0].contains(r#""saves":3"#), "{}", want[0]);
+    // The card's view gives the page the most rolls its turns played may have saved.
+    let (status, body) = server.post("/api/card", r#"{"card": "house=25"}"#);
+    assert_eq!(status, 200, "{body}");
+    let view: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(view["most_saved"], 2, "{body}");
+    let (status, body) = server.post("/api/card?rules=yacht", r#"{"card": "choice=20"}"#);
+    assert_eq!(status, 200, "{body}");
+    assert!(!body.contains("most_saved"), "{body}");
 }
 
 /// The exact distribution of the final score under saved rolls (`stats::saved`) against the

@@ -193,6 +193,10 @@ pub struct CardView {
     pub banked: u32,
     /// True when every box is filled.
     pub full: bool,
+    /// Under saved rolls only: the most rolls the card's turns played may have saved (the
+    /// page's most for its rolls saved; absent for other games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub most_saved: Option<usize>,
 }
 
 impl CardView {
@@ -221,6 +225,9 @@ impl CardView {
             yahtzee_bonus_points: card.yahtzee_bonuses() * rules.yahtzee_bonus_points(),
             banked: card.banked(),
             full: card.is_full(),
+            most_saved: rules
+                .saved_rolls()
+                .then(|| rules.most_saved_rolls(card.filled().count_ones() as usize)),
         }
     }
 }

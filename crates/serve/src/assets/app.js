@@ -210,9 +210,10 @@ function optionLabel(o, card = S.rulesCard) {
     if (o.keep.length === 0) return 'reroll all';
     return 'keep ' + o.keep.join(' ');
   }
-  return o.bonus > 0
-    ? `score ${boxTitle(o.category, card)} for ${o.points} (+${o.bonus} bonus)`
-    : `score ${boxTitle(o.category, card)} for ${o.points}`;
+  const bonus = o.bonus > 0 ? ` (+${o.bonus} bonus)` : '';
+  // Under saved rolls: the re-rolls the box carries forward, as the command line says them.
+  const saves = o.saves > 0 ? `, keep ${o.saves} roll${o.saves === 1 ? '' : 's'}` : '';
+  return `score ${boxTitle(o.category, card)} for ${o.points}${bonus}${saves}`;
 }
 
 /** One die as SVG pips. */
@@ -240,6 +241,24 @@ function firstRollsLeft(card = S.rulesCard) {
   return ((card && card.rolls) || 3) - 1;
 }
 
+/** True when the page's rules keep the re-rolls a turn leaves unused for later turns
+ * (`saved_rolls = true`). */
+function savedRolls(card = S.rulesCard) {
+  return Boolean(card && card.saved_rolls);
+}
+
+/** The most rolls the card's turns played may have saved (the server's, with the card's
+ * view): 0 in a game without saved rolls. */
+function mostSaved() {
+  return savedRolls() && S.view ? S.view.most_saved || 0 : 0;
+}
+
+/** The most re-rolls left this turn: the rules' first, and under saved rolls the rolls saved
+ * before it. */
+function mostRollsLeft() {
+  return firstRollsLeft() + (savedRolls() ? S.saved : 0);
+}
+
 /** The count in words, as the dice are told: `five`, `six`. */
 function diceWord(n) {
   return n === 6 ? 'six' : 'five';
@@ -262,6 +281,7 @@ const S = {
   view: null,           // the card as the server checked it (/api/card)
   dice: [1, 3, 3, 5, 6], // null: not rolled yet
   rollsLeft: null, // the rules' first once their card is read (2 with three rolls a turn)
+  saved: 0,             // under saved rolls: the rolls saved before this turn
   objective: 'ev',
   history: [],
   seq: 0,
@@ -269,6 +289,7 @@ const S = {
   editError: null,      // the refusal of the box being entered
   picking: null,        // the die whose face is being picked
   call: null,           // the advice under way (its AbortController)
+  outlook: false,       // true when the server answers /api/outlook
 };
 
 // ---------------------------------------------------------------- kept in the browser
@@ -286,6 +307,7 @@ function save() {
     view: S.view,
     dice: S.dice,
     rollsLeft: S.rollsLeft,
+    saved: S.saved,
     objective: S.objective,
     target: $('#target').value,
     opponents: opponentValues(),
@@ -330,7 +352,7 @@ function cardText(view, name, text) {
 }
 
 function snapshot() {
-  return { view: S.view, dice: S.dice.slice(), rollsLeft: S.rollsLeft };
+  return { view: S.view, dice: S.dice.slice(), rollsLeft: S.rollsLeft, saved: S.saved };
 }
 function pushHistory() {
   S.history.push(snapshot());
@@ -532,7 +554,9 @@ async function enterBox(name, text) {
     S.view = view;
     S.editing = null;
     S.editError = null;
+    fitSaved();
     renderCard();
+    renderDice();
     focusBox(name);
     refresh();
   } catch (e) {
@@ -585,6 +609,7 @@ function renderDice() {
   $$('input[name="rolls-left"]').forEach((r) => { r.parentElement.hidden = Number(r.value) > firstRollsLeft(); });
   const radio = $(`input[name="rolls-left"][value="${S.rollsLeft}"]`);
   if (radio) radio.checked = true;
+  renderSaved();
   const open = S.dice.filter((f) => f === null).length;
   const all = diceOf(S.rulesCard);
   $('#dice').setAttribute('aria-label', `The ${diceWord(all)} dice: select a die to pick its face, or type 1 to 6 on it`);
@@ -614,6 +639,75 @@ function renderPicker() {
       },
     }));
   }
+}
+
+/** Under saved rolls, the rolls saved and the re-rolls left in place of the radios of the
+ * rolls left; in other games, the radios as ever. */
+function renderSaved() {
+  const on = savedRolls();
+  $('#rolls-left').hidden = on;
+  $('#saved-rolls').hidden = !on;
+  if (!on) return;
+  setStepper('#saved', S.saved, mostSaved());
+  setStepper('#rerolls', S.rollsLeft, mostRollsLeft());
+  const turns = S.view ? S.view.boxes.filter((b) => b.points !== null).length : 0;
+  $('#saved-hint').textContent = `At most ${mostSaved()} saved after ${turns} turn${turns === 1 ? '' : 's'}. `
+    + `This turn may re-roll ${firstRollsLeft()} + ${S.saved} = ${mostRollsLeft()} times; a box filled with re-rolls left saves them for the next turns.`;
+}
+
+/** The field `css` showing `value` of 0 to `most`, its - and + marked unusable at the ends. */
+function setStepper(css, value, most) {
+  const input = $(css);
+  input.max = String(most);
+  input.value = String(value);
+  clearFieldError(input);
+  $$(`button.step[data-for="${input.id}"]`).forEach((b) => {
+    const end = Number(b.dataset.step) < 0 ? value <= 0 : value >= most;
+    b.setAttribute('aria-disabled', String(end));
+  });
+}
+
+/** The rolls saved before this turn set to `n`: the re-rolls left move with them (the
+ * re-rolls used this turn stay used). */
+function setSaved(n) {
+  const most = mostSaved();
+  if (n < 0 || n > most) return;
+  S.rollsLeft = Math.max(0, S.rollsLeft + n - S.saved);
+  S.saved = n;
+  renderDice();
+  refresh();
+}
+
+/** The re-rolls left this turn set to `n`: 0 to the rules' first and the rolls saved. */
+function setRerolls(n) {
+  if (n < 0 || n > mostRollsLeft()) return;
+  S.rollsLeft = n;
+  renderDice();
+  refresh();
+}
+
+/** The rolls saved or re-rolls left typed in `input`: a whole number in its range, else
+ * the reason beside it. */
+function typedStep(input) {
+  const text = input.value.trim();
+  const most = Number(input.max);
+  const what = input.id === 'saved'
+    ? `the rolls saved are a whole number from 0 to ${most} (${firstRollsLeft()} a turn played at most)`
+    : `the re-rolls left are a whole number from 0 to ${most} (the turn's ${firstRollsLeft()} and the ${S.saved} saved)`;
+  if (!/^\d{1,3}$/.test(text) || Number(text) > most) {
+    fieldError(input, `${what}, not \`${text}\``);
+    return;
+  }
+  clearFieldError(input);
+  if (input.id === 'saved') setSaved(Number(text));
+  else setRerolls(Number(text));
+}
+
+/** The rolls saved and the re-rolls left within what the card and the rules allow (after
+ * the card or the rules changed). */
+function fitSaved() {
+  S.saved = Math.min(savedRolls() ? S.saved : 0, mostSaved());
+  if (S.rollsLeft === null || S.rollsLeft > mostRollsLeft()) S.rollsLeft = mostRollsLeft();
 }
 
 /** Opens the faces of die `i` (null: closes them). */
@@ -677,11 +771,13 @@ function rollOpen() {
   refresh();
 }
 
-/** The start of a turn: no dice yet, two rolls left (three with four rolls a turn; the outlook is then the turn's). */
+/** The start of a turn: no dice yet, two rolls left (three with four rolls a turn, and the
+ * rolls saved under saved rolls; the outlook is then the turn's). */
 function clearDice() {
   pushHistory();
   S.dice = Array(diceOf(S.rulesCard)).fill(null);
-  S.rollsLeft = firstRollsLeft();
+  // Under saved rolls, the turn spends the rolls saved: its re-rolls and theirs.
+  S.rollsLeft = mostRollsLeft();
   renderDice();
   refresh();
 }
@@ -821,7 +917,7 @@ async function query() {
     yahtzee_bonus: S.view.yahtzee_bonus,
     dice: S.dice,
     rolls_left: S.rollsLeft,
-  }, await objectiveFields());
+  }, savedRolls() ? { saved: S.saved } : {}, await objectiveFields());
 }
 
 /** The start of the turn (no dice yet) as a line for /api/outlook. */
@@ -879,7 +975,10 @@ async function refresh() {
     // The fields first: a target or an opponent refused is said before any table is built.
     const asked = await query();
     if (seq !== S.seq) return;
-    await ensureTable('expected-score', S.rules, S.upperFirst, call.signal);
+    // Under saved rolls the advice reads its card's rows of the table of saved rolls, built
+    // by the advice itself when it takes seconds (the server refuses a longer build, saying
+    // how to build it once).
+    if (!savedRolls()) await ensureTable('expected-score', S.rules, S.upperFirst, call.signal);
     if (S.objective === 'target') await ensureTable('target', S.rules, S.upperFirst, call.signal);
     if (S.objective === 'win') await ensureTable('distribution', S.rules, S.upperFirst, call.signal);
     if (seq !== S.seq) return;
@@ -994,7 +1093,7 @@ async function applyOption(o) {
   if (o.kind === 'keep') {
     pushHistory();
     if (o.keep.length === S.dice.length) {
-      S.rollsLeft = 0; // stop rolling: the boxes are the options now
+      S.rollsLeft = 0; // stop rolling: the boxes are the options now (none under saved rolls)
     } else {
       S.dice = o.keep.concat(Array(S.dice.length - o.keep.length).fill(null));
       S.rollsLeft -= 1;
@@ -1011,7 +1110,10 @@ async function applyOption(o) {
     pushHistory();
     S.view = view;
     S.dice = [null, null, null, null, null];
-    S.rollsLeft = firstRollsLeft();
+    // Under saved rolls, the re-rolls the box leaves unused are the next turn's rolls saved
+    // (the server's `saves`), and the turn spends them with its own.
+    if (savedRolls()) S.saved = o.saves || 0;
+    S.rollsLeft = mostRollsLeft();
     S.picking = null;
     renderCard();
     renderDice();
@@ -1028,6 +1130,7 @@ function undo() {
   S.view = last.view;
   S.dice = last.dice;
   S.rollsLeft = last.rollsLeft;
+  S.saved = last.saved || 0;
   S.editing = null;
   S.editError = null;
   S.picking = null;
@@ -1067,6 +1170,8 @@ async function refreshOutlook(seq, turnStart) {
   const button = $('#outlook-show');
   button.hidden = true;
   stopOutlook();
+  // Not under saved rolls: a game solved for the highest average alone.
+  if (savedRolls()) return;
   const call = new AbortController();
   outlookCall = call;
   try {
@@ -1318,7 +1423,9 @@ async function changeRules(keep = null) {
         const dice = Array.isArray(keep.dice) && keep.dice.length === diceOf(S.rulesCard)
           && keep.dice.every((f) => f === null || (Number.isInteger(f) && f >= 1 && f <= 6));
         if (dice) S.dice = keep.dice;
-        if (keep.rollsLeft >= 0 && keep.rollsLeft <= firstRollsLeft()) S.rollsLeft = keep.rollsLeft;
+        S.saved = Number.isInteger(keep.saved) && keep.saved >= 0 ? keep.saved : 0;
+        fitSaved();
+        if (keep.rollsLeft >= 0 && keep.rollsLeft <= mostRollsLeft()) S.rollsLeft = keep.rollsLeft;
         if (Array.isArray(keep.history)) S.history = keep.history.filter((h) => h && h.view && Array.isArray(h.dice));
         $('#undo').disabled = S.history.length === 0;
         if (typeof keep.target === 'string') $('#target').value = keep.target;
@@ -1335,15 +1442,26 @@ async function changeRules(keep = null) {
     }
     if (!S.view) {
       S.view = await checkCard('', 0);
+      S.saved = 0;
       if (S.objective === 'win') addOpponent(null, false);
+    }
+    // A game of saved rolls is solved for the highest average alone: no other objective,
+    // nor a distribution of the final score.
+    $('#objective').hidden = savedRolls();
+    $('#outlook-section').hidden = !S.outlook || savedRolls();
+    if (savedRolls() && S.objective !== 'ev') {
+      S.objective = 'ev';
+      $('input[name="objective"][value="ev"]').checked = true;
+      $('#opponents').hidden = true;
     }
     // Dice of another game (five kept from a game of five, the rules now of six): a new turn.
     if (S.dice.length !== diceOf(S.rulesCard)) {
       S.dice = Array(diceOf(S.rulesCard)).fill(null);
       S.rollsLeft = firstRollsLeft();
     }
-    // No rolls left kept from before, or more than the game has: the game's first.
-    if (S.rollsLeft === null || S.rollsLeft > firstRollsLeft()) S.rollsLeft = firstRollsLeft();
+    // No rolls left kept from before, or more than the game has: the game's first (and
+    // no rolls saved beyond what the card's turns allow).
+    fitSaved();
     renderCard();
     renderDice();
     refresh();
@@ -1923,6 +2041,12 @@ async function start() {
   $('#clear-dice').addEventListener('click', clearDice);
   $('#dice-form').addEventListener('submit', (ev) => { ev.preventDefault(); typeDice($('#dice-text').value); });
   $$('input[name="rolls-left"]').forEach((r) => r.addEventListener('change', () => { S.rollsLeft = Number(r.value); refresh(); }));
+  $$('button.step').forEach((b) => b.addEventListener('click', () => {
+    const n = (b.dataset.for === 'saved' ? S.saved : S.rollsLeft) + Number(b.dataset.step);
+    if (b.dataset.for === 'saved') setSaved(n);
+    else setRerolls(n);
+  }));
+  ['#saved', '#rerolls'].forEach((css) => $(css).addEventListener('change', () => typedStep($(css))));
   $$('input[name="objective"]').forEach((r) => r.addEventListener('change', () => {
     S.objective = r.value;
     if (r.value !== 'target') clearFieldError('#target');
@@ -1950,6 +2074,7 @@ async function start() {
   });
   await guarded(async () => {
     const status = await api('/api/status');
+    S.outlook = status.outlook;
     $('#outlook-section').hidden = !status.outlook;
     // The rules of a rules file the server was started with (`serve --rules PATH`).
     if (![...$('#rules').options].some((o) => o.value === status.rules)) {
