@@ -250,13 +250,13 @@ pub fn saved_distribution(table: &SavedTable, progress: &(dyn Fn(u64, u64) + Syn
     layer[0] = Some(start);
     progress(0, boxes as u64);
     let mut events_of: Vec<Option<Vec<Option<Vec<SavedEvent>>>>> = vec![None; layout.masks];
-    for depth in 0..boxes {
+    for (depth, cards) in by_depth.iter().enumerate().take(boxes) {
         let mut next_layer: Vec<Option<SavedBlock>> = vec![None; layout.masks];
         // The cards of the depth a chunk at a time, so that the turns of a chunk alone are
         // held (they take more memory than the histograms); each card of the next depth adds
         // what it gathers from a chunk's cards to what it holds, chunk after chunk, the same
         // sums in the same order at any thread count.
-        for chunk in by_depth[depth].chunks(CHUNK) {
+        for chunk in cards.chunks(CHUNK) {
             // Step 1: the turns of every state reached, each with every number of rolls
             // saved it is reached with, in parallel.
             let turns: Vec<(BoxMask, Vec<Option<Vec<SavedEvent>>>)> = chunk
