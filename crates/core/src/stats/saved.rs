@@ -216,7 +216,7 @@ pub fn check_saved_stats(rules: &Rules, from_start: bool, target: bool) -> Resul
     }
     if from_start {
         return Err(format!(
-            "the exact distribution of {label}, a game with saved rolls, is computed from a new game alone: leave the card and the dice out"
+            "the exact distribution of {label} under saved rolls is computed from a new game alone: leave the card and the dice out"
         ));
     }
     if !rules.set.solves_in_seconds() {
