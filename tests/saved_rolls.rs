@@ -143,14 +143,8 @@ fn the_upper_bonus_agrees_with_brute_force() {
     assert!(checked >= 300, "{checked} checked");
 }
 
-/// Six dice: pairs, Maxi Yatzy's six of a kind and a chance, every state.
-#[test]
-fn six_dice_agree_with_brute_force() {
-    let rules = game(
-        6,
-        3,
-        "",
-        r#"
+/// Six dice: pairs, Maxi Yatzy's six of a kind and a chance.
+const SIX_DICE_BOXES: &str = r#"
 [[box]]
 name = "pair"
 kind = "one-pair"
@@ -163,8 +157,12 @@ points = 100
 [[box]]
 name = "chance"
 kind = "chance"
-"#,
-    );
+"#;
+
+/// Six dice: pairs, Maxi Yatzy's six of a kind and a chance, every state.
+#[test]
+fn six_dice_agree_with_brute_force() {
+    let rules = game(6, 3, "", SIX_DICE_BOXES);
     let checked = check_against_brute_force(rules, |_, _| true);
     assert!(checked >= 20, "{checked} checked");
 }
@@ -705,25 +703,11 @@ fn the_server_advises_under_saved_rolls_as_advise_batch_does() {
 /// expected score, every box filled once in every game.
 #[test]
 fn the_exact_distribution_under_saved_rolls_agrees_with_brute_force() {
-    let six = r#"
-[[box]]
-name = "pair"
-kind = "one-pair"
-
-[[box]]
-name = "maxi"
-kind = "all-of-a-kind"
-points = 100
-
-[[box]]
-name = "chance"
-kind = "chance"
-"#;
     let forced = "joker = \"forced\"\nfive_of_a_kind_bonus = 100";
     for rules in [
         game(5, 3, forced, LOWER_FIVE),
         game(5, 2, forced, LOWER_FIVE),
-        game(6, 3, "", six),
+        game(6, 3, "", SIX_DICE_BOXES),
     ] {
         let dir = temp_dir();
         let path = join(dir.path(), "saved.table");

@@ -752,19 +752,26 @@ fn histogram_forward(
                 continue;
             };
             let state = state_of(&layout, m as BoxMask, k % slots);
-            let part = final_part(&rules, &state, k >= slots);
-            for (i, &p) in h.points.iter().enumerate() {
-                if p > 0.0 {
-                    tally.add_score(h.lo + i as u32, p);
-                    tally.add_part(part, h.lo + i as u32, p);
-                }
-            }
-            for (k, &p) in h.bonuses.iter().enumerate() {
-                tally.add_yahtzee_bonuses(k, p);
-            }
+            tally_final(&mut tally, &rules, &state, k >= slots, h);
         }
     }
     Forward { tally, visits }
+}
+
+/// Adds to `tally` the games that end in `state` (a full card) with the histogram `h`, `fifty`
+/// telling whether the five-of-a-kind box holds its points: their final scores, their part
+/// ([`Part`]) and their Yahtzee bonuses.
+fn tally_final(tally: &mut Tally, rules: &Rules, state: &State, fifty: bool, h: &Histogram) {
+    let part = final_part(rules, state, fifty);
+    for (i, &p) in h.points.iter().enumerate() {
+        if p > 0.0 {
+            tally.add_score(h.lo + i as u32, p);
+            tally.add_part(part, h.lo + i as u32, p);
+        }
+    }
+    for (k, &p) in h.bonuses.iter().enumerate() {
+        tally.add_yahtzee_bonuses(k, p);
+    }
 }
 
 /// The turn events of the states of card `m` (by slot, [`slot_of`]) for which `reached(slot)`,

@@ -28,8 +28,8 @@ use crate::stats::distribution::Tally;
 use crate::tables::saved::SavedTable;
 
 use super::{
-    Block, Contribution, Histogram, TurnEvent, block_slot, fills_fifty, final_part, roll_dice,
-    state_of, summed, tally_turn,
+    Block, Contribution, Histogram, TurnEvent, block_slot, fills_fifty, roll_dice, state_of,
+    summed, tally_final, tally_turn,
 };
 
 thread_local! {
@@ -315,16 +315,7 @@ pub fn saved_distribution(table: &SavedTable, progress: &(dyn Fn(u64, u64) + Syn
             };
             let half = k % per_saved;
             let state = state_of(&layout, m as BoxMask, half % slots);
-            let part = final_part(&rules, &state, half >= slots);
-            for (i, &p) in h.points.iter().enumerate() {
-                if p > 0.0 {
-                    tally.add_score(h.lo + i as u32, p);
-                    tally.add_part(part, h.lo + i as u32, p);
-                }
-            }
-            for (n, &p) in h.bonuses.iter().enumerate() {
-                tally.add_yahtzee_bonuses(n, p);
-            }
+            tally_final(&mut tally, &rules, &state, half >= slots, h);
         }
     }
     tally
