@@ -382,6 +382,19 @@ impl<T: Real> Plan<T> {
         }
     }
 
+    /// The rows made so far, row after row, [`Plan::width`] lanes each: for an objective
+    /// that maps its rows once made (the certainty equivalent's, whose rows become
+    /// utilities, `yahtzee_core::solve::theta`).
+    pub fn rows_mut(&mut self) -> &mut [T] {
+        let start = self.start;
+        &mut self.rows[start..]
+    }
+
+    /// The lanes of each row.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
     /// Appends the row `lanes` (`width` of them), returning its index.
     #[inline(always)]
     pub fn push_row_of(&mut self, lanes: &[T]) -> u16 {

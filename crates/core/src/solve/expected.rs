@@ -49,8 +49,9 @@ use crate::game::state::{
 use crate::game::ties::{Preferred, PreferredLanes, TIE};
 pub use crate::solve::kernel::Layer;
 pub(crate) use crate::solve::kernel::ScoreTable;
-use crate::solve::kernel::{KeepArray, Kernel, Plan, score_table, turn};
+use crate::solve::kernel::{KeepArray, Kernel, Plan, score_table_for, turn};
 use crate::solve::simd::Simd;
+use crate::solve::theta::{Shift, Theta, check_finite, exponentiate};
 use yahtzee_kernel::simd_dispatch;
 
 /// Length of a successor row: every upper total a layout may track (64 with a threshold of 63,
@@ -249,6 +250,21 @@ pub(crate) struct Turn<'a> {
     pub rules: &'a Rules,
     pub scores: &'a ScoreTable,
     pub filled: BoxMask,
+    /// The exponential utility whose certainty equivalents the values are
+    /// ([`crate::solve::theta`]; `scores` then has every box ranked), or `None` for the
+    /// expected score.
+    pub theta: Option<Theta>,
+}
+
+impl Turn<'_> {
+    /// Builds `plan` from the loaded successors for the states of `lanes`, its rows mapped to
+    /// utilities under a θ (their shifts in `shift`).
+    fn build(&self, plan: &mut Plan<f64>, succ: &Successors, lanes: &Lanes, shift: &mut Shift) {
+        plan.build(self, succ, lanes);
+        if let Some(theta) = self.theta {
+            exponentiate(plan, self.scores, theta, shift);
+        }
+    }
 }
 
 /// The expected score's plan of a card: which boxes each final roll may fill, worked out
@@ -387,6 +403,8 @@ pub(crate) struct Scratch {
     pub lanes: Lanes,
     /// The value of each lane, in "bonus held" form.
     pub results: Vec<f64>,
+    /// The shift of each lane's utilities under a θ ([`crate::solve::theta`]).
+    shift: Shift,
 }
 
 /// The widest block of the expected-score kernel (AVX-512's).
@@ -400,6 +418,7 @@ impl Scratch {
             plan: Plan::new(),
             lanes: Lanes::new(),
             results: Vec::with_capacity(2 * UPPER_TOTALS + MAX_BLOCK),
+            shift: Shift::default(),
         }
     }
 
@@ -443,9 +462,11 @@ impl Scratch {
 /// future points of this turn and after, the upper bonus already held taken off. Runs the
 /// solver's own kernel ([`run_turn`]) with one lane, so advice, statistics, exports and the
 /// game read exactly what the solver computed.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn state_turn(
     rules: &Rules,
     scores: &ScoreTable,
+    theta: Option<Theta>,
     layout: &Layout,
     values: Solved<'_>,
     state: &State,
@@ -460,6 +481,7 @@ pub(crate) fn state_turn(
         rules,
         scores,
         filled: state.filled,
+        theta,
     };
     let upper = usize::from(state.upper).min(layout.lanes - 1);
     let held = held_bonus(rules, upper);
@@ -470,9 +492,21 @@ pub(crate) fn state_turn(
             .load(rules, layout, values, state.filled, &[flag]);
         scratch.lanes.clear();
         scratch.lanes.push(upper as u8, flag);
-        scratch.plan.build(&turn, &scratch.succ, &scratch.lanes);
+        turn.build(
+            &mut scratch.plan,
+            &scratch.succ,
+            &scratch.lanes,
+            &mut scratch.shift,
+        );
+        let shift = std::mem::take(&mut scratch.shift);
         scratch.turn(1, scores, last, &mut |layer, k| {
-            if held == 0.0 {
+            if theta.is_some() {
+                let mut points = [0.0; ALL_MULTISETS];
+                for (to, &u) in points.iter_mut().zip(k) {
+                    *to = shift.certainty(u, 0) - held;
+                }
+                visit(layer, &points[..k.len()]);
+            } else if held == 0.0 {
                 visit(layer, k);
             } else {
                 // A slice rather than an iterator: an iterator behind `dyn` cost a call per
@@ -484,6 +518,7 @@ pub(crate) fn state_turn(
                 visit(layer, &less[..k.len()]);
             }
         });
+        scratch.shift = shift;
     });
 }
 
@@ -532,6 +567,7 @@ fn card_layers(
         rules,
         scores,
         filled,
+        theta,
     } = *turn;
     // The bonus each lane holds, taken off its values (the "bonus held" form of the kernel).
     let mut held = [0.0; CARD_LANES];
@@ -552,10 +588,27 @@ fn card_layers(
             scratch.lanes.push(upper as u8, flag && layout.flags == 2);
         }
         scratch.lanes.pad_to(CARD_LANES);
-        scratch.plan.build(turn, &scratch.succ, &scratch.lanes);
+        turn.build(
+            &mut scratch.plan,
+            &scratch.succ,
+            &scratch.lanes,
+            &mut scratch.shift,
+        );
+        let shift = std::mem::take(&mut scratch.shift);
         let mut shifted = Vec::new();
         let mut visit = |layer, k: &[f64]| {
             let k = k.as_chunks::<CARD_LANES>().0;
+            if theta.is_some() {
+                shifted.clear();
+                shifted.extend(k.iter().map(|v| {
+                    let mut out = *v;
+                    for (l, (o, &h)) in out.iter_mut().zip(&held).enumerate() {
+                        *o = shift.certainty(*o, l) - h;
+                    }
+                    out
+                }));
+                return visit(layer, &shifted);
+            }
             if !any_held {
                 return visit(layer, k);
             }
@@ -572,6 +625,7 @@ fn card_layers(
             visit(layer, &shifted);
         };
         scratch.turn(CARD_LANES, scores, last, &mut visit);
+        scratch.shift = shift;
     });
 }
 
@@ -1047,7 +1101,12 @@ fn solve_card(
         turn.filled,
         card.flags,
     );
-    scratch.plan.build(turn, &scratch.succ, &scratch.lanes);
+    turn.build(
+        &mut scratch.plan,
+        &scratch.succ,
+        &scratch.lanes,
+        &mut scratch.shift,
+    );
     scratch.results.clear();
     let all = scratch.lanes.len();
     let mut u0 = 0;
@@ -1055,6 +1114,11 @@ fn solve_card(
         let block = if all - u0 >= width { width } else { card.tail };
         scratch.solve_block(simd, block, turn.scores, u0);
         u0 += block;
+    }
+    if turn.theta.is_some() {
+        for (l, v) in scratch.results.iter_mut().enumerate() {
+            *v = scratch.shift.certainty(*v, l);
+        }
     }
     card.write_row(turn.rules, layout, &scratch.lanes, &scratch.results, out);
 }
@@ -1185,6 +1249,8 @@ pub struct Solver {
     rules: Rules,
     layout: Layout,
     scores: ScoreTable,
+    /// The exponential utility solved for, or `None` for the expected score.
+    theta: Option<Theta>,
     options: SolveOptions,
     /// Cards (masks of filled boxes) by number of filled boxes.
     by_depth: Vec<Vec<BoxMask>>,
@@ -1196,12 +1262,19 @@ pub struct Solver {
 impl Solver {
     /// Prepares a solve of `rules`.
     pub fn new(rules: &Rules, options: SolveOptions) -> Solver {
+        Solver::of(rules, None, options)
+    }
+
+    /// Prepares a solve of the certainty equivalents of `rules` under the exponential utility
+    /// of `theta` ([`crate::solve::theta`]), or of the expected score (`None`).
+    pub fn of(rules: &Rules, theta: Option<Theta>, options: SolveOptions) -> Solver {
         let layout = Layout::of(rules);
         let by_depth = cards_by_depth(rules);
         Solver {
             rules: *rules,
             layout,
-            scores: score_table(rules),
+            scores: score_table_for(rules, theta.is_some()),
+            theta,
             options,
             by_depth,
             rows: Mutex::new(Vec::new()),
@@ -1277,6 +1350,7 @@ impl Solver {
                     rules: &self.rules,
                     scores: &self.scores,
                     filled,
+                    theta: self.theta,
                 };
                 solve_card(&turn, &self.layout, values, blocks, scratch, out);
             });
@@ -1290,8 +1364,32 @@ pub fn solve(
     options: SolveOptions,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Solution {
+    solve_of(rules, None, options, progress)
+}
+
+/// Solves every reachable card of `rules` for the certainty equivalents of the exponential
+/// utility of `theta` ([`crate::solve::theta`]): each value the certainty equivalent of the
+/// points still to come under the policy that maximises that utility. Refused (one line)
+/// when a value would leave `f64`'s range, which no shipped game does. As [`solve`] otherwise.
+pub fn solve_theta(
+    rules: &Rules,
+    theta: Theta,
+    options: SolveOptions,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<Solution, String> {
+    let solution = solve_of(rules, Some(theta), options, progress);
+    check_finite(&solution.values, theta, &rules.label())?;
+    Ok(solution)
+}
+
+fn solve_of(
+    rules: &Rules,
+    theta: Option<Theta>,
+    options: SolveOptions,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Solution {
     let start = Instant::now();
-    let solver = Solver::new(rules, options);
+    let solver = Solver::of(rules, theta, options);
     let mut values = solver.initial_values();
     let depths = solver.depths();
     let total: u64 = (0..=depths).map(|d| solver.cards_at(d) as u64).sum();

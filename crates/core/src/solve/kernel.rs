@@ -18,6 +18,14 @@ use crate::game::rules::{BoxMask, Rules};
 /// the state they lead to (the lower boxes but the five-of-a-kind box, whose 50 leads to
 /// another state): the kernel's [`ScoreTable`] of the game, made once per solve or table.
 pub(crate) fn score_table(rules: &Rules) -> ScoreTable {
+    score_table_for(rules, false)
+}
+
+/// The [`ScoreTable`] of `rules` for the expected score (`utility` false), or for an
+/// exponential utility (`utility` true, [`crate::solve::theta`]), whose points multiply a
+/// successor's utility rather than add to it: then no box adds its points to its row in the
+/// kernel, and every box has a row per points it can score, the points in it.
+pub(crate) fn score_table_for(rules: &Rules, utility: bool) -> ScoreTable {
     let space = rules.dice();
     let rolls = space.rolls();
     let mut points = vec![vec![0u8; rolls]; rules.box_count()];
@@ -31,7 +39,7 @@ pub(crate) fn score_table(rules: &Rules) -> ScoreTable {
     let five = rules.five_of_a_kind_box();
     let mut adds: BoxMask = 0;
     for (c, category) in rules.boxes().iter().enumerate() {
-        if !category.is_upper() && Some(c) != five {
+        if !utility && !category.is_upper() && Some(c) != five {
             adds |= 1 << c;
         }
     }

@@ -305,6 +305,7 @@ pub fn solve_saved_with<E>(
                     rules,
                     scores: &scores,
                     filled,
+                    theta: None,
                 };
                 solve_card(&turn, &layout, (&next, most), (simd, width), scratch, out)
             })
@@ -345,6 +346,7 @@ pub(crate) fn state_turn(
         rules,
         scores,
         filled: state.filled,
+        theta: None,
     };
     let rerolls = usize::from(rules.rolls()) - 1;
     let levels = rerolls_left.max(rerolls) + 1;

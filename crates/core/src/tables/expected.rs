@@ -44,7 +44,8 @@ use crate::solve::expected::{
     CARD_LANES, CardKeepValues, ExpectedValues, Layer, ScoreTable, SolveOptions, Solved, Turn,
     TurnKeeps, TurnValues, card_keep_values, card_keeps, card_turns,
 };
-use crate::solve::kernel::score_table;
+use crate::solve::kernel::score_table_for;
+use crate::solve::theta::Theta;
 use crate::tables::container::{self, Head, TableFile, TableHeader};
 use crate::tables::{Origin, TableError};
 
@@ -52,6 +53,20 @@ use crate::tables::{Origin, TableError};
 pub const VALUE_TYPE: &str = "f64";
 /// The objective of the expected-score table, written into the header.
 pub const EXPECTED_SCORE: &str = "expected-score";
+/// The objective of a table of certainty equivalents under an exponential utility
+/// ([`crate::solve::theta`]), written into the header with its θ in the header's `tail`.
+pub const THETA: &str = "theta";
+
+/// Which objective a read accepts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Want {
+    /// Whichever the header names: the expected score or a θ.
+    Any,
+    /// The expected score.
+    ExpectedScore,
+    /// The certainty equivalents of this θ.
+    Theta(Theta),
+}
 
 /// The solved values of every state of one rule set (or of the states of a few cards: a
 /// table read in part, [`StrategyTable::load_cards`]).
@@ -67,6 +82,10 @@ pub struct StrategyTable {
     /// The CRC-32 of the body of its file: the header's for a table read, computed when first
     /// asked for otherwise.
     checksum: OnceLock<u32>,
+    /// For a table of certainty equivalents, its θ ([`crate::solve::theta`]): its values,
+    /// turns and choices are then those of the exponential utility; `None` for the expected
+    /// score.
+    theta: Option<Theta>,
 }
 
 impl StrategyTable {
@@ -78,16 +97,44 @@ impl StrategyTable {
     ) -> (StrategyTable, f64) {
         let solution = crate::solve::expected::solve(rules, options, progress);
         (
-            StrategyTable {
-                rules: *rules,
-                layout: Layout::of(rules),
-                values: solution.values,
-                cards: None,
-                scores: Arc::new(score_table(rules)),
-                checksum: OnceLock::new(),
-            },
+            StrategyTable::of_values(*rules, solution.values, None),
             solution.seconds,
         )
+    }
+
+    /// Solves the certainty equivalents of `rules` under the exponential utility of `theta`
+    /// (see [`crate::solve::expected::solve_theta`]) and returns the table and the seconds
+    /// taken; refused in one line when a value would leave `f64`'s range.
+    pub fn solve_theta(
+        rules: &Rules,
+        theta: Theta,
+        options: SolveOptions,
+        progress: &(dyn Fn(u64, u64) + Sync),
+    ) -> Result<(StrategyTable, f64), String> {
+        let solution = crate::solve::expected::solve_theta(rules, theta, options, progress)?;
+        Ok((
+            StrategyTable::of_values(*rules, solution.values, Some(theta)),
+            solution.seconds,
+        ))
+    }
+
+    /// The whole table of `values` (in the order of the layout) of `rules`, of the expected
+    /// score or of a θ.
+    fn of_values(rules: Rules, values: Vec<f64>, theta: Option<Theta>) -> StrategyTable {
+        StrategyTable {
+            rules,
+            layout: Layout::of(&rules),
+            values,
+            cards: None,
+            scores: Arc::new(score_table_for(&rules, theta.is_some())),
+            checksum: OnceLock::new(),
+            theta,
+        }
+    }
+
+    /// The θ of a table of certainty equivalents; `None` for the expected score's.
+    pub fn theta(&self) -> Option<Theta> {
+        self.theta
     }
 
     /// The values as a turn reads them.
@@ -130,6 +177,7 @@ impl StrategyTable {
             rules: &self.rules,
             scores: &self.scores,
             filled: first.filled,
+            theta: self.theta,
         })
     }
 
@@ -269,10 +317,18 @@ impl StrategyTable {
             ));
         }
         let entries = reachable_state_count(&self.rules);
+        let objective = if self.theta.is_some() {
+            THETA
+        } else {
+            EXPECTED_SCORE
+        };
         let header = TableHeader {
             entries,
             body_bytes: body_bytes(entries).expect("a table's size fits in 64 bits"),
-            ..TableHeader::new(&self.rules, EXPECTED_SCORE, VALUE_TYPE)
+            // A θ table's θ is the header's parameter of its objective (the vector tables'
+            // tail).
+            tail: self.theta.map_or(0.0, Theta::value),
+            ..TableHeader::new(&self.rules, objective, VALUE_TYPE)
         };
         let body_bytes = header.body_bytes;
         container::write_table(out, header, |write| {
@@ -294,7 +350,13 @@ impl StrategyTable {
     /// Loads the table of `rules` from `path`: reads the file and checks it as
     /// [`StrategyTable::from_bytes`] does, with the path in the errors.
     pub fn load(path: &Path, rules: &Rules) -> Result<StrategyTable, TableError> {
-        StrategyTable::read_file(path, Some(rules), None).map(|(_, t)| t)
+        StrategyTable::read_file(path, Some(rules), None, Want::ExpectedScore).map(|(_, t)| t)
+    }
+
+    /// Loads the table of certainty equivalents of `rules` under `theta` from `path`, as
+    /// [`StrategyTable::load`] does, refusing a table of another objective or another θ.
+    pub fn load_theta(path: &Path, rules: &Rules, theta: Theta) -> Result<StrategyTable, TableError> {
+        StrategyTable::read_file(path, Some(rules), None, Want::Theta(theta)).map(|(_, t)| t)
     }
 
     /// The part of the table of `rules` at `path` that the turns of the cards `cards` read:
@@ -312,7 +374,7 @@ impl StrategyTable {
         cards: &[BoxMask],
     ) -> Result<StrategyTable, TableError> {
         let held = StrategyTable::cards_of_turns(rules, cards);
-        StrategyTable::read_file(path, Some(rules), Some(held)).map(|(_, t)| t)
+        StrategyTable::read_file(path, Some(rules), Some(held), Want::ExpectedScore).map(|(_, t)| t)
     }
 
     /// The cards the turns of the cards `cards` read ([`StrategyTable::cards_of_turn`] of
@@ -330,7 +392,7 @@ impl StrategyTable {
     /// The table of `rules` from the bytes of a table file, refusing a table of other rules,
     /// of another format version, truncated or corrupted.
     pub fn from_bytes(bytes: &[u8], rules: &Rules) -> Result<StrategyTable, TableError> {
-        StrategyTable::read_bytes(bytes, Some(rules)).map(|(_, t)| t)
+        StrategyTable::read_bytes(bytes, Some(rules), Want::ExpectedScore).map(|(_, t)| t)
     }
 
     /// Loads whatever table is at `path`, with the rules its header names: what `yahtzee
@@ -347,12 +409,12 @@ impl StrategyTable {
         path: &Path,
         rules: Option<&Rules>,
     ) -> Result<(TableHeader, StrategyTable), TableError> {
-        StrategyTable::read_file(path, rules, None)
+        StrategyTable::read_file(path, rules, None, Want::Any)
     }
 
     /// Whatever table `bytes` hold, with the rules its header names.
     pub fn open_bytes(bytes: &[u8]) -> Result<(TableHeader, StrategyTable), TableError> {
-        StrategyTable::read_bytes(bytes, None)
+        StrategyTable::read_bytes(bytes, None, Want::Any)
     }
 
     /// The table in the file at `path` (see [`StrategyTable::read`]).
@@ -360,17 +422,19 @@ impl StrategyTable {
         path: &Path,
         rules: Option<&Rules>,
         cards: Option<Vec<BoxMask>>,
+        want: Want,
     ) -> Result<(TableHeader, StrategyTable), TableError> {
         let file = TableFile::open(path)?;
         match cards {
             None => {
                 let mut body = file.body()?;
                 let values = |rules: &Rules| read_values(&file.head, rules, &mut body);
-                StrategyTable::read(&file.head, file.len, rules, values)
+                StrategyTable::read(&file.head, file.len, rules, want, values)
             }
             Some(cards) => {
                 let values = |rules: &Rules| read_cards(&file, rules, &cards);
-                let (header, mut table) = StrategyTable::read(&file.head, file.len, rules, values)?;
+                let (header, mut table) =
+                    StrategyTable::read(&file.head, file.len, rules, want, values)?;
                 table.cards = Some(cards);
                 Ok((header, table))
             }
@@ -381,11 +445,12 @@ impl StrategyTable {
     fn read_bytes(
         bytes: &[u8],
         rules: Option<&Rules>,
+        want: Want,
     ) -> Result<(TableHeader, StrategyTable), TableError> {
         let head = Head::of(bytes, Origin::Bytes)?;
         let mut body = &bytes[head.body_at as usize..];
         let values = |rules: &Rules| read_values(&head, rules, &mut body);
-        StrategyTable::read(&head, bytes.len() as u64, rules, values)
+        StrategyTable::read(&head, bytes.len() as u64, rules, want, values)
     }
 
     /// The table of the head `head` of data of `len` bytes, checked part by part: the
@@ -397,17 +462,40 @@ impl StrategyTable {
         head: &Head,
         len: u64,
         rules: Option<&Rules>,
+        want: Want,
         values: impl FnOnce(&Rules) -> Result<Vec<f64>, TableError>,
     ) -> Result<(TableHeader, StrategyTable), TableError> {
-        head.check_kind(EXPECTED_SCORE, VALUE_TYPE)?;
         let header = &head.header;
-        // The field of a vector table is 0 here (found by fuzzing: a table with another
-        // tail loaded, and wrote back other bytes than it was read from).
-        if header.tail.to_bits() != 0 {
-            return Err(head
-                .origin
-                .corrupt("header with a tail, which an expected-score table has not"));
-        }
+        let theta = match want {
+            Want::Theta(_) => Some(()),
+            Want::Any if header.objective == THETA => Some(()),
+            _ => None,
+        };
+        let theta = if theta.is_some() {
+            head.check_kind(THETA, VALUE_TYPE)?;
+            let theta = Theta::new(header.tail)
+                .map_err(|_| head.origin.corrupt("header whose θ is not one"))?;
+            if let Want::Theta(asked) = want
+                && asked != theta
+            {
+                return Err(TableError::WrongObjective {
+                    origin: head.origin.clone(),
+                    expected: THETA,
+                    got: format!("theta {theta} (not {asked})"),
+                });
+            }
+            Some(theta)
+        } else {
+            head.check_kind(EXPECTED_SCORE, VALUE_TYPE)?;
+            // The field of a vector table is 0 here (found by fuzzing: a table with another
+            // tail loaded, and wrote back other bytes than it was read from).
+            if header.tail.to_bits() != 0 {
+                return Err(head
+                    .origin
+                    .corrupt("header with a tail, which an expected-score table has not"));
+            }
+            None
+        };
         head.check_length(len, 0)?;
         let rules = head.rules_or_named(rules)?;
         let values = values(&rules)?;
@@ -416,8 +504,9 @@ impl StrategyTable {
             layout: Layout::of(&rules),
             values,
             cards: None,
-            scores: Arc::new(score_table(&rules)),
+            scores: Arc::new(score_table_for(&rules, theta.is_some())),
             checksum: OnceLock::from(header.checksum),
+            theta,
         };
         Ok((header.clone(), table))
     }
@@ -436,6 +525,7 @@ impl ExpectedValues for StrategyTable {
         crate::solve::expected::state_turn(
             &self.rules,
             &self.scores,
+            self.theta,
             &self.layout,
             self.solved(),
             state,

@@ -22,7 +22,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use serde::Serialize;
 
@@ -31,12 +31,13 @@ use crate::game::rules::{BoxMask, Rules};
 use crate::game::state::{Layout, cards_by_depth, reachable_state_count};
 use crate::memory;
 use crate::solve::expected::{SolveOptions, solved_lanes};
+use crate::solve::theta::Theta;
 use crate::solve::two_player::{Game, Ties, check_rules};
 use crate::solve::vector::{DISTRIBUTION, TARGET, stored_values_bound};
 use crate::tables::TableError;
 use crate::tables::cache::{self, Loaded, Progress, Source};
 use crate::tables::default_table_path_of;
-use crate::tables::expected::{EXPECTED_SCORE, StrategyTable, body_bytes};
+use crate::tables::expected::{EXPECTED_SCORE, StrategyTable, THETA, body_bytes};
 use crate::tables::saved::{SavedTable, saved_value_count};
 use crate::tables::two_player::{EarlyTable, TWO_PLAYER};
 use crate::tables::two_player::{SolveReportError, solve_report};
@@ -56,10 +57,14 @@ pub enum TableKind {
     Distribution,
     /// The chance of winning the early plies of the game of two ([`EarlyTable`]).
     TwoPlayer,
+    /// The certainty equivalent of every state under the exponential utility of a θ
+    /// ([`StrategyTable`] of objective `theta`, [`crate::solve::theta`]): one table per θ.
+    Theta(Theta),
 }
 
 impl TableKind {
-    /// Every kind, in the order statuses list them.
+    /// Every kind of one table a rule set, in the order statuses list them (the θ tables,
+    /// one per θ, are asked for by their θ).
     pub const ALL: [TableKind; 4] = [
         TableKind::ExpectedScore,
         TableKind::Target,
@@ -74,6 +79,16 @@ impl TableKind {
             TableKind::Target => TARGET,
             TableKind::Distribution => DISTRIBUTION,
             TableKind::TwoPlayer => TWO_PLAYER,
+            TableKind::Theta(_) => THETA,
+        }
+    }
+
+    /// The objective as in a default file name: its name, with the θ of a θ table
+    /// (`theta+0.07`, `theta-0.03`), so that each θ has its file.
+    pub fn file_objective(self) -> String {
+        match self {
+            TableKind::Theta(theta) => format!("{THETA}{}", theta.signed()),
+            other => other.name().to_string(),
         }
     }
 
@@ -101,6 +116,10 @@ pub const BASE_MEMORY: u64 = 32 << 20;
 /// Processor seconds of the solve under saved rolls per value it stores: Maxi Yatzy's
 /// 1,269,658,211 took 459 s on 2 cores (results/maxi-yatzy-saved-rolls-2026-12-06.md).
 const SAVED_SECONDS_PER_VALUE: f64 = 0.72e-6;
+
+/// The time of a θ table's solve against the expected score's (rows per box rather than per
+/// group of rolls, and an exponential per row and lane).
+const THETA_TIME: f64 = 1.6;
 
 /// Processor seconds of the expected-score solve per lane it runs ([`solved_lanes`]) with
 /// five dice and six, for three rolls a turn: Yahtzee's 385,016 lanes took 0.25 s of CPU,
@@ -215,6 +234,13 @@ impl Need {
                 need
             }
             TableKind::TwoPlayer => Need::two_player(rules, Ties::Values),
+            TableKind::Theta(_) => {
+                // The expected score's solve and table, every box's rows mapped to
+                // utilities once made: about 1.6 times its time (results/theta-yatzy-2026-12-06.md).
+                let mut need = Need::of(rules, TableKind::ExpectedScore);
+                need.cpu_seconds *= THETA_TIME;
+                need
+            }
         }
     }
 
@@ -313,13 +339,14 @@ impl TablePaths {
             TableKind::Target => self.target.as_deref(),
             TableKind::Distribution => self.distribution.as_deref(),
             TableKind::TwoPlayer => self.two_player.as_deref(),
+            TableKind::Theta(_) => None,
         }
     }
 
     /// Where the `kind` table of `rules` is: the path given, else its default place.
     pub fn path(&self, rules: &Rules, kind: TableKind) -> PathBuf {
         self.given(kind).map_or_else(
-            || default_table_path_of(rules, kind.name()),
+            || default_table_path_of(rules, &kind.file_objective()),
             Path::to_path_buf,
         )
     }
@@ -422,6 +449,7 @@ fn not_offered(kind: TableKind) -> LoadError {
             "this front end answers no two-player query: leave `two_player` out"
         }
         TableKind::ExpectedScore => "this front end has no expected-score table",
+        TableKind::Theta(_) => "this front end answers no query with a θ: leave `theta` out",
     };
     LoadError {
         kind,
@@ -504,13 +532,16 @@ fn check_game(rules: &Rules, kind: TableKind) -> Result<(), String> {
         if kind == TableKind::ExpectedScore {
             return Ok(());
         }
+        if let TableKind::Theta(_) = kind {
+            return Err(saved_rolls_only(rules, "the θ objective"));
+        }
         return Err(saved_rolls_only(
             rules,
             "the target, win and two-player objectives",
         ));
     }
     match kind {
-        TableKind::ExpectedScore => Ok(()),
+        TableKind::ExpectedScore | TableKind::Theta(_) => Ok(()),
         TableKind::TwoPlayer => {
             check_rules(rules).map_err(|e| e.to_string())?;
             // The game of two holds a value per pair of cards and lead: Yacht's 12 boxes take
@@ -676,6 +707,25 @@ pub struct TableSet {
     saved: Slot<()>,
     /// The checksum of the table of saved rolls, once read.
     saved_checksum: OnceLock<u32>,
+    /// The θ tables asked for, each its θ and slot, in the order asked ([`TableSet::theta`]).
+    thetas: [OnceLock<(Theta, Slot<StrategyTable>)>; MAX_THETAS],
+    /// Held while a slot of `thetas` is claimed.
+    claiming: Mutex<()>,
+    /// The slot of every θ when the set offers none ([`TableSet::without`]) or holds
+    /// [`MAX_THETAS`] already: its error.
+    no_theta: Slot<StrategyTable>,
+}
+
+/// The most θ tables one set holds (a frontier's grid of 37 and some more).
+pub const MAX_THETAS: usize = 64;
+
+/// The slot of the θ past [`MAX_THETAS`]: an error that says so.
+fn too_many_thetas() -> Slot<StrategyTable> {
+    Slot::settled(Err(LoadError {
+        kind: TableKind::ExpectedScore,
+        message: format!("at most {MAX_THETAS} values of θ are solved at once: ask for fewer"),
+        cause: LoadCause::NotOffered,
+    }))
 }
 
 impl TableSet {
@@ -695,6 +745,9 @@ impl TableSet {
             two_player: Slot::default(),
             saved: Slot::default(),
             saved_checksum: OnceLock::new(),
+            thetas: [const { OnceLock::new() }; MAX_THETAS],
+            claiming: Mutex::new(()),
+            no_theta: too_many_thetas(),
         }
     }
 
@@ -717,6 +770,11 @@ impl TableSet {
             two_player: Slot::settled(Err(not_offered(TableKind::TwoPlayer))),
             saved: Slot::settled(Err(not_offered(TableKind::ExpectedScore))),
             saved_checksum: OnceLock::new(),
+            thetas: [const { OnceLock::new() }; MAX_THETAS],
+            claiming: Mutex::new(()),
+            no_theta: Slot::settled(Err(not_offered(TableKind::Theta(
+                Theta::new(1.0).expect("1 is a θ"),
+            )))),
         }
     }
 
@@ -747,8 +805,58 @@ impl TableSet {
             TableKind::Target => self.target = Slot::settled(Err(refused)),
             TableKind::Distribution => self.distribution = Slot::settled(Err(refused)),
             TableKind::TwoPlayer => self.two_player = Slot::settled(Err(refused)),
+            TableKind::Theta(_) => {
+                self.thetas = [const { OnceLock::new() }; MAX_THETAS];
+                self.no_theta = Slot::settled(Err(refused));
+            }
         }
         self
+    }
+
+    /// Whether the set solves θ tables (not one made without them).
+    fn offers_theta(&self) -> bool {
+        !matches!(self.no_theta.value.get(), Some(Err(e)) if e.cause == LoadCause::NotOffered && e.kind != TableKind::ExpectedScore)
+    }
+
+    /// The slot of `theta`, claimed when first asked for; the set's refusal when it offers
+    /// no θ table or holds [`MAX_THETAS`] already.
+    fn theta_slot(&self, theta: Theta) -> &Slot<StrategyTable> {
+        if !self.offers_theta() {
+            return &self.no_theta;
+        }
+        let find = || {
+            self.thetas
+                .iter()
+                .map_while(OnceLock::get)
+                .find(|(t, _)| *t == theta)
+                .map(|(_, slot)| slot)
+        };
+        if let Some(slot) = find() {
+            return slot;
+        }
+        let _claim = self.claiming.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(slot) = find() {
+            return slot;
+        }
+        match self.thetas.iter().find(|s| s.get().is_none()) {
+            Some(free) => &free.get_or_init(|| (theta, Slot::default())).1,
+            None => &self.no_theta,
+        }
+    }
+
+    /// The table of certainty equivalents under the exponential utility of `theta`
+    /// ([`crate::solve::theta`]), loaded or built first if need be (this waits: a few seconds
+    /// for the games of five dice). Refused for a game of saved rolls.
+    pub fn theta(&self, theta: Theta) -> Result<&Arc<StrategyTable>, LoadError> {
+        let kind = TableKind::Theta(theta);
+        let rules = self.rules;
+        let slot = self.theta_slot(theta);
+        slot.get(|| {
+            self.fits(kind)?;
+            self.load(kind, slot, |path, progress| {
+                load_or_solve_theta(&rules, theta, path, progress)
+            })
+        })
     }
 
     /// The rules of the set.
@@ -1019,6 +1127,9 @@ impl TableSet {
             TableKind::Target => matches!(self.target.value.get(), Some(Ok(_))),
             TableKind::Distribution => matches!(self.distribution.value.get(), Some(Ok(_))),
             TableKind::TwoPlayer => matches!(self.two_player.value.get(), Some(Ok(_))),
+            TableKind::Theta(theta) => {
+                matches!(self.theta_slot(theta).value.get(), Some(Ok(_)))
+            }
         };
         if loaded {
             return Ok(());
@@ -1060,6 +1171,7 @@ impl TableSet {
             TableKind::Target => &self.target.cancel,
             TableKind::Distribution => &self.distribution.cancel,
             TableKind::TwoPlayer => &self.two_player.cancel,
+            TableKind::Theta(theta) => &self.theta_slot(theta).cancel,
         };
         // Loading: read from its file (which no flag stops) or about to be built.
         if matches!(
@@ -1078,6 +1190,7 @@ impl TableSet {
             TableKind::Target => self.target().map(|_| ()),
             TableKind::Distribution => self.distribution().map(|_| ()),
             TableKind::TwoPlayer => self.two_player().map(|_| ()),
+            TableKind::Theta(theta) => self.theta(theta).map(|_| ()),
         }
     }
 
@@ -1088,6 +1201,7 @@ impl TableSet {
             TableKind::Target => self.target.status(self.rules, kind),
             TableKind::Distribution => self.distribution.status(self.rules, kind),
             TableKind::TwoPlayer => self.two_player.status(self.rules, kind),
+            TableKind::Theta(theta) => self.theta_slot(theta).status(self.rules, kind),
         }
     }
 
@@ -1103,6 +1217,7 @@ impl TableSet {
             TableKind::Target => &self.target.started,
             TableKind::Distribution => &self.distribution.started,
             TableKind::TwoPlayer => &self.two_player.started,
+            TableKind::Theta(theta) => &self.theta_slot(theta).started,
         }
     }
 }
@@ -1119,6 +1234,35 @@ impl From<TableError> for Failure {
     fn from(e: TableError) -> Failure {
         Failure::Table(e)
     }
+}
+
+/// The θ table of `rules` at `path`: loaded when the file exists, else solved and saved there
+/// (a save that fails is reported, as for the expected-score table).
+fn load_or_solve_theta(
+    rules: &Rules,
+    theta: Theta,
+    path: &Path,
+    progress: &(dyn Fn(Progress<'_>) + Sync),
+) -> Result<Loaded<StrategyTable>, Failure> {
+    if path.symlink_metadata().is_ok() {
+        return Ok(Loaded {
+            table: StrategyTable::load_theta(path, rules, theta)?,
+            path: path.to_path_buf(),
+            source: cache::Source::Loaded,
+        });
+    }
+    progress(Progress::Building { path });
+    let (table, _) =
+        StrategyTable::solve_theta(rules, theta, SolveOptions::default(), &|done, total| {
+            progress(Progress::Solving { done, total })
+        })
+        .map_err(Failure::Solve)?;
+    let saved = table.save(path);
+    Ok(Loaded {
+        table,
+        path: path.to_path_buf(),
+        source: cache::Source::Built(saved),
+    })
 }
 
 /// The table of the early plies of the game of two of `rules` at `path`: loaded when the file
