@@ -284,6 +284,11 @@ pub struct AdviseArgs {
     /// The target table is built on first use (about 20 s for yahtzee on two cores) and kept beside the table.
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(0..=100_000))]
     pub target: Option<u32>,
+    /// Rank the options by their certainty equivalent under the exponential utility of θ
+    /// (X from -5 to 5, not 0): above 0 the policy seeks risk, below it avoids it (see
+    /// docs/advice.md). Each θ's table is built on first use (a few seconds) and kept.
+    #[arg(long, value_name = "X", allow_negative_numbers = true, value_parser = crate::values::parse_theta, conflicts_with_all = ["target", "opponent", "opponent_final", "two_player", "batch"])]
+    pub theta: Option<yahtzee_core::solve::theta::Theta>,
     /// Rank the options by their chance of winning against an opponent still playing with
     /// this card (the --card syntax, plus `yahtzee-bonus=N` for their Yahtzee bonuses), who
     /// plays for the highest average. Repeat for several opponents.

@@ -92,6 +92,12 @@ pub fn parse_rolls_left(text: &str) -> Result<u8, String> {
     }
 }
 
+/// A θ of the exponential utility: a number from -5 to 5, not 0 (the core's check,
+/// [`Theta`](yahtzee_core::solve::theta::Theta)).
+pub fn parse_theta(text: &str) -> Result<yahtzee_core::solve::theta::Theta, String> {
+    text.parse().map_err(|e: yahtzee_core::solve::theta::ThetaError| e.to_string())
+}
+
 /// Worker threads: 1 to [`MAX_THREADS`].
 pub fn parse_threads(text: &str) -> Result<u16, String> {
     let max = MAX_THREADS;

@@ -12,6 +12,7 @@ use yahtzee_core::game::rules::Rules;
 use yahtzee_core::game::state::ScoreCard;
 use yahtzee_core::policy::expected::{Advice, Position};
 use yahtzee_core::policy::target::TargetAdvice;
+use yahtzee_core::policy::theta::ThetaAdvice;
 use yahtzee_core::policy::win::{Opponent, WinAdvice, parse_opponent};
 use yahtzee_core::policy::{self, Answer, Objective};
 use yahtzee_core::tables::set::TableSet;
@@ -58,6 +59,9 @@ pub fn run(args: &AdviseArgs) -> Result<()> {
     let tables = if objective == Objective::ExpectedScore {
         part = TableSet::of_expected_score(tables.ev_for(&[position.card.filled()])?);
         &part
+    } else if let Objective::Theta(_) = objective {
+        // The θ table alone, built with its bar when missing.
+        &tables
     } else {
         // The table of the rules first, whatever the objective: a missing one is built with
         // its own bar before any other.
@@ -81,6 +85,7 @@ pub fn run(args: &AdviseArgs) -> Result<()> {
     let text = match &answer {
         Answer::Advice(advice) => render(advice),
         Answer::Target(advice) => render_target(advice),
+        Answer::Theta(advice) => render_theta(advice),
         Answer::Win(advice) => render_win(advice),
         Answer::TwoPlayer(advice) => render_two_player(advice),
     };
@@ -96,7 +101,7 @@ fn run_saved(args: &AdviseArgs, rules: Rules, tables: &TableSet) -> Result<()> {
     if objective(args, rules)? != Objective::ExpectedScore {
         anyhow::bail!(yahtzee_core::tables::set::saved_rolls_only(
             &rules,
-            "--target, --opponent and --two-player"
+            "--target, --theta, --opponent and --two-player"
         ));
     }
     if args.batch {
@@ -158,6 +163,9 @@ fn objective(args: &AdviseArgs, rules: Rules) -> Result<Objective> {
     }
     if !opponents.is_empty() {
         return Ok(Objective::Win(opponents));
+    }
+    if let Some(theta) = args.theta {
+        return Ok(Objective::Theta(theta));
     }
     Ok(args
         .target
@@ -280,6 +288,40 @@ fn render(advice: &Advice) -> String {
             label,
             o.expected_final(),
             o.loss()
+        ));
+    }
+    s
+}
+
+/// The human table of advice under a θ: one line per option, best first, by certainty
+/// equivalent.
+fn render_theta(advice: &ThetaAdvice) -> String {
+    let mut s = format!(
+        "{} | θ {} | dice {} | {} roll{} left | banked {}\n",
+        advice.rules.label(),
+        advice.theta,
+        join_faces(&advice.dice),
+        advice.rolls_left,
+        if advice.rolls_left == 1 { "" } else { "s" },
+        advice.banked
+    );
+    let labels: Vec<String> = advice
+        .options
+        .iter()
+        .map(|o| o.action.to_string())
+        .collect();
+    let width = labels.iter().map(String::len).max().unwrap_or(0).max(6);
+    s.push_str(&format!(
+        "{:>4}  {:<width$}  {:>14} {:>9}\n",
+        "rank", "option", "certainty eq.", "loss"
+    ));
+    for (i, (o, label)) in advice.options.iter().zip(&labels).enumerate() {
+        s.push_str(&format!(
+            "{:>4}  {:<width$}  {:>14.4} {:>9.4}\n",
+            i + 1,
+            label,
+            o.certainty_equivalent,
+            o.loss
         ));
     }
     s

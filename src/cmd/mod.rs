@@ -224,6 +224,7 @@ impl Terminal {
 fn table_words(kind: TableKind) -> String {
     match kind {
         TableKind::ExpectedScore => "table".to_string(),
+        TableKind::Theta(theta) => format!("θ = {theta} table"),
         other => format!("{} table", other.name()),
     }
 }

@@ -14,6 +14,10 @@
 //!   absent 3);
 //! - `target`: an integer final score to reach (absent: the expected-score advice); the
 //!   answer is then the [`TargetAdvice`], every option ranked by its chance of reaching it.
+//! - `theta`: a number from -5 to 5, not 0, the θ of an exponential utility (absent: the
+//!   expected-score advice); the answer is then the
+//!   [`ThetaAdvice`](crate::policy::theta::ThetaAdvice), every option ranked by
+//!   its certainty equivalent (not with `target`, `opponents` or `two_player`).
 //! - `opponents`: an array of the other players, each `{"card": {...}, "yahtzee_bonus": n}`
 //!   (still playing, `yahtzee_bonus` optional) or `{"final": n}` (finished with `n`
 //!   points); the answer is then the [`WinAdvice`], every option ranked by its chance of
@@ -50,6 +54,7 @@ use crate::policy::{self, AdviseError, Answer, Objective};
 use crate::tables::expected::StrategyTable;
 use crate::tables::provenance::stamped_by;
 use crate::tables::set::{LoadError, TableSet};
+use crate::solve::theta::{Theta, ThetaError};
 use crate::text::excerpt;
 
 /// The shape of a query, shown in error lines (a game of five dice; [`example`]).
@@ -77,13 +82,14 @@ fn example_dice(dice: dice::DiceSpace) -> &'static str {
 }
 
 /// The keys of a query, in the order of [`EXAMPLE`], then the optional objective.
-pub const KEYS: [&str; 9] = [
+pub const KEYS: [&str; 10] = [
     "card",
     "yahtzee_bonus",
     "dice",
     "rolls_left",
     "saved",
     "target",
+    "theta",
     "opponents",
     "two_player",
     "lead",
@@ -151,7 +157,7 @@ pub enum BatchError {
     },
     /// A key that queries do not have. Fix: use the keys of [`KEYS`].
     #[error(
-        "unknown key `{key}`: the keys are card, yahtzee_bonus, dice, rolls_left, saved, target, opponents, two_player and lead, as in {}",
+        "unknown key `{key}`: the keys are card, yahtzee_bonus, dice, rolls_left, saved, target, theta, opponents, two_player and lead, as in {}",
         example(*.dice)
     )]
     UnknownKey {
@@ -208,6 +214,14 @@ pub enum BatchError {
     /// end without that table). Fix: as its message says.
     #[error(transparent)]
     Table(#[from] LoadError),
+    /// A query with a θ and another objective. Fix: give one objective.
+    #[error(
+        "theta: a query with a θ ranks by the certainty equivalent; leave `target`, `opponents` and `two_player` out"
+    )]
+    ThetaWithOther,
+    /// A θ that is not one (see [`ThetaError`]).
+    #[error("theta: {0}")]
+    Theta(#[from] ThetaError),
     /// A query with both a target and opponents. Fix: give one objective.
     #[error("a query has one objective: give `target` or `opponents`, not both")]
     TwoObjectives,
@@ -276,6 +290,8 @@ pub struct Query {
     pub saved: Option<u8>,
     /// The final score to reach, for target advice.
     pub target: Option<u32>,
+    /// The θ of an exponential utility, for advice by certainty equivalents.
+    pub theta: Option<Theta>,
     /// The other players, for win advice (the one opponent of a two-player query).
     pub opponents: Option<Vec<OpponentQuery>>,
     /// True for the exact game of two against the one opponent.
@@ -309,6 +325,9 @@ const FINAL: &str = "an integer final score from 0 to 100000, like 230";
 
 /// What `target` must be.
 const TARGET: &str = "an integer final score from 0 to 100000, like 300 (leave it out for the expected-score advice)";
+
+/// What `theta` must be.
+const THETA: &str = "a number from -5 to 5, not 0, like 0.07 (risk-seeking) or -0.03 (risk-averse)";
 
 /// What `two_player` must be.
 const TWO_PLAYER: &str = "true or false (true: the exact game of two against the one opponent)";
@@ -375,6 +394,7 @@ impl Query {
         let (mut card_entries, mut yahtzee_bonus, mut dice, mut rolls_left, mut target) =
             (Vec::new(), 0, None, None, None);
         let mut saved = None;
+        let mut theta = None;
         let mut opponents = None;
         let (mut two_player, mut lead) = (false, None);
         // Only keys of KEYS are ever added, each at most once.
@@ -422,6 +442,14 @@ impl Query {
                             .ok_or_else(|| value.wrong(key, TARGET))?,
                     )
                 }
+                "theta" => {
+                    let number = match value {
+                        Json::Integer(n) => *n as f64,
+                        Json::Float(x) => *x,
+                        _ => return Err(value.wrong(key, THETA)),
+                    };
+                    theta = Some(Theta::new(number)?);
+                }
                 "opponents" => opponents = Some(opponents_of(value)?),
                 "two_player" => match value {
                     Json::Bool(b) => two_player = *b,
@@ -459,6 +487,9 @@ impl Query {
         if target.is_some() && opponents.is_some() {
             return Err(BatchError::TwoObjectives);
         }
+        if theta.is_some() && (target.is_some() || opponents.is_some() || two_player) {
+            return Err(BatchError::ThetaWithOther);
+        }
         Ok(Query {
             card: card_entries,
             yahtzee_bonus,
@@ -466,6 +497,7 @@ impl Query {
             rolls_left,
             saved,
             target,
+            theta,
             opponents,
             two_player,
             lead,
@@ -648,7 +680,10 @@ pub fn answer(tables: &TableSet, line: &[u8], cancel: &Cancel) -> Result<Answer,
         }
         (false, Some(opponents), _) => Objective::Win(opponents),
         (false, None, Some(target)) => Objective::Target(target),
-        (false, None, None) => Objective::ExpectedScore,
+        (false, None, None) => match query.theta {
+            Some(theta) => Objective::Theta(theta),
+            None => Objective::ExpectedScore,
+        },
     };
     Ok(policy::advise(
         tables,

@@ -45,7 +45,7 @@ pub const WIN_TIE_CONVENTION: &str = "options whose chances of winning are withi
 /// How `policy` breaks ties (`None` for the baselines, which have their own rules).
 pub fn tie_convention(policy: Policy) -> Option<&'static str> {
     match policy {
-        Policy::Optimal => Some(TIE_CONVENTION),
+        Policy::Optimal | Policy::Theta(_) => Some(TIE_CONVENTION),
         Policy::Target(_) => Some(TARGET_TIE_CONVENTION),
         Policy::Win | Policy::WinExact | Policy::TwoPlayer => Some(WIN_TIE_CONVENTION),
         Policy::Greedy | Policy::MostCommon => None,

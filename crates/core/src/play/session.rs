@@ -302,6 +302,16 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
                     .collect();
                 ((head, lines), None)
             }
+            Answer::Theta(advice) => {
+                let head = format!("{:>14} {:>9}", "certainty eq.", "loss");
+                let lines = (advice.options.iter())
+                    .map(|o| {
+                        let values = format!("{:>14.4} {:>9.4}", o.certainty_equivalent, o.loss);
+                        (option(&o.action), values)
+                    })
+                    .collect();
+                ((head, lines), None)
+            }
         };
         let out = &mut self.front.out;
         let shown = match rows {

@@ -1,10 +1,13 @@
 //! What "best" means, and playing it: the one home of every objective and policy.
 //!
 //! - One file per objective: the expected score ([`expected`]: the ranked options of a
-//!   position, the optimal policy), a target score ([`target`]), winning against opponents
-//!   ([`win`]), the exact game of two ([`two_player`]), and the baselines ([`baseline`]).
+//!   position, the optimal policy), a target score ([`target`]), an exponential utility of
+//!   parameter θ ([`theta`]: the options by their certainty equivalents), winning against
+//!   opponents ([`win`]), the exact game of two ([`two_player`]), and the baselines
+//!   ([`baseline`]).
 //! - Here, the registry: the [`Policy`] names (`optimal`, `greedy`, `most-common`,
-//!   `target:T`, `win`, `win-exact`, `two-player`) and the tables each needs ([`Needs`]);
+//!   `target:T`, `theta:X`, `win`, `win-exact`, `two-player`) and the tables each needs
+//!   ([`Needs`]);
 //!   the [`Objective`]s a position is advised under, and [`advise`], the one dispatch that
 //!   `yahtzee advise`, the batch protocol, the server and Python share.
 //! - [`player`]: a policy bound to its tables, playing turns (simulations, matches, bots);
@@ -24,6 +27,7 @@ pub mod player;
 pub mod pricing;
 pub mod saved;
 pub mod target;
+pub mod theta;
 pub mod two_player;
 pub mod win;
 
@@ -34,6 +38,8 @@ use crate::text::excerpt;
 
 use crate::policy::expected::{Advice, AdviceError, Position};
 use crate::policy::target::{TargetAdvice, TargetError, advise_target};
+use crate::policy::theta::ThetaAdvice;
+use crate::solve::theta::{Theta, ThetaError};
 use crate::policy::two_player::TwoPlayerAdvice;
 use crate::policy::two_player::TwoPlayerAdviceError;
 use crate::policy::two_player::TwoPlayerPosition;
@@ -51,6 +57,9 @@ pub enum Objective {
     ExpectedScore,
     /// The best chance of a final score of at least this.
     Target(u32),
+    /// The highest certainty equivalent of the final score under the exponential utility of
+    /// this θ ([`theta`]).
+    Theta(Theta),
     /// The best chance of beating these opponents (each playing for the highest average).
     Win(Vec<Opponent>),
     /// The exact game of two against this opponent (both playing to win), the player's points
@@ -71,6 +80,8 @@ pub enum Answer {
     Advice(Advice),
     /// Advice for a target.
     Target(TargetAdvice),
+    /// Advice under a θ.
+    Theta(ThetaAdvice),
     /// Advice to win against opponents.
     Win(WinAdvice),
     /// Advice in the exact game of two.
@@ -123,8 +134,14 @@ pub fn advise(
         let table = tables.saved_for(&[position.card.filled()])?;
         return Ok(Answer::Advice(saved::advise(&table, position)?));
     }
+    if let Objective::Theta(theta) = objective {
+        // The θ table alone: the expected score's is not read.
+        expected::check_position(tables.rules(), position)?;
+        return Ok(Answer::Theta(theta::advise(tables.theta(*theta)?, position)?));
+    }
     let ev = tables.ev()?;
     Ok(match objective {
+        Objective::Theta(_) => unreachable!("answered above"),
         Objective::ExpectedScore => Answer::Advice(expected::advise(ev, position)?),
         Objective::Target(target) => {
             let targets = tables.target()?;
@@ -168,6 +185,7 @@ pub fn advise(
 pub fn check_objective(tables: &TableSet, objective: &Objective) -> Result<(), LoadError> {
     match objective {
         Objective::Target(_) | Objective::Win(_) => tables.check(TableKind::Target),
+        Objective::Theta(theta) => tables.check(TableKind::Theta(*theta)),
         Objective::ExpectedScore | Objective::TwoPlayer { .. } => Ok(()),
     }
 }
@@ -191,6 +209,9 @@ pub enum Policy {
     /// The best chance of a final score of at least this target ([`TargetTurn`]; ties in
     /// chance: the higher expected score, then as `optimal`).
     Target(u32),
+    /// The highest certainty equivalent of the final score under the exponential utility of
+    /// this θ ([`crate::solve::theta`]; ties as `optimal`).
+    Theta(Theta),
     /// Plays to beat the other players of a match (matches only, `stats::matches`): the fast
     /// win policy ([`WinTurn`]) against the others' current cards.
     Win,
@@ -208,9 +229,17 @@ pub enum Policy {
 pub enum PolicyError {
     /// No policy of that name. Fix: one of the names listed.
     #[error(
-        "unknown policy `{0}`: the policies are optimal (or ev), greedy, most-common, target:T (T from 0 to {MAX_TARGET}, e.g. target:300), and in a match win, win-exact and two-player"
+        "unknown policy `{0}`: the policies are optimal (or ev), greedy, most-common, target:T (T from 0 to {MAX_TARGET}, e.g. target:300), theta:X (X from -5 to 5, not 0, e.g. theta:0.07), and in a match win, win-exact and two-player"
     )]
     Unknown(String),
+    /// A θ that is not one (see [`ThetaError`]). Fix: `theta:X` with such a θ.
+    #[error("the policy `theta:{given}`: {error}")]
+    BadTheta {
+        /// The θ given.
+        given: String,
+        /// Why it is not one.
+        error: ThetaError,
+    },
     /// `target` without its score. Fix: `target:T`.
     #[error(
         "the target policy needs its target score: target:T with T from 0 to {MAX_TARGET}, e.g. target:300"
@@ -232,6 +261,7 @@ impl Policy {
             Policy::Greedy => "greedy",
             Policy::MostCommon => "most-common",
             Policy::Target(_) => "target",
+            Policy::Theta(_) => "theta",
             Policy::Win => "win",
             Policy::WinExact => "win-exact",
             Policy::TwoPlayer => "two-player",
@@ -243,6 +273,7 @@ impl Policy {
     pub fn label(self) -> String {
         match self {
             Policy::Target(t) => format!("target:{t}"),
+            Policy::Theta(theta) => format!("theta:{theta}"),
             other => other.name().to_string(),
         }
     }
@@ -273,6 +304,15 @@ impl std::str::FromStr for Policy {
             "most-common" => return Ok(Policy::MostCommon),
             "target" | "target:" => return Err(PolicyError::NoTarget),
             _ => {}
+        }
+        if let Some(theta) = lower.strip_prefix("theta:") {
+            return theta
+                .parse::<Theta>()
+                .map(Policy::Theta)
+                .map_err(|error| PolicyError::BadTheta {
+                    given: excerpt(theta.trim()),
+                    error,
+                });
         }
         let Some(target) = lower.strip_prefix("target:") else {
             return Err(PolicyError::Unknown(excerpt(text)));
@@ -309,7 +349,7 @@ impl Needs {
     pub fn of(policies: &[Policy]) -> Needs {
         let any = |f: fn(&Policy) -> bool| policies.iter().any(f);
         Needs {
-            ev: any(|p| !matches!(p, Policy::Greedy | Policy::MostCommon)),
+            ev: any(|p| !matches!(p, Policy::Greedy | Policy::MostCommon | Policy::Theta(_))),
             targets: any(|p| matches!(p, Policy::Target(_) | Policy::Win)),
             distribution: any(|p| matches!(p, Policy::Win | Policy::WinExact)),
             two_player: any(|p| matches!(p, Policy::TwoPlayer)),

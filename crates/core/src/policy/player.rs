@@ -115,6 +115,11 @@ impl<'a> Player<'a> {
         Needs::of(&[policy]).check(tables)?;
         Ok(match policy {
             Policy::Optimal => Player::Optimal(tables.ev()?),
+            // The optimal policy of the θ table: its values are certainty equivalents.
+            Policy::Theta(theta) => {
+                tables.check(crate::tables::set::TableKind::Theta(theta))?;
+                Player::Optimal(tables.theta(theta)?)
+            }
             Policy::Greedy => Player::Greedy,
             Policy::MostCommon => Player::MostCommon,
             Policy::Target(t) => {
@@ -135,7 +140,7 @@ impl<'a> Player<'a> {
     /// The policy played.
     pub fn policy(&self) -> Policy {
         match self {
-            Player::Optimal(_) => Policy::Optimal,
+            Player::Optimal(t) => t.theta().map_or(Policy::Optimal, Policy::Theta),
             Player::Greedy => Policy::Greedy,
             Player::MostCommon => Policy::MostCommon,
             Player::Target(p) => Policy::Target(p.target()),

@@ -38,7 +38,7 @@ use crate::solve::kernel::{Plan, ScoreTable};
 pub struct Theta(f64);
 
 /// Why a number is not a θ, with what is allowed.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ThetaError {
     /// Not a finite number.
@@ -52,13 +52,13 @@ pub enum ThetaError {
         "θ = {0} plays for the expected score: ask for the ordinary advice (leave θ out, or use the optimal policy); a risk-sensitive θ is at least {min} from 0",
         min = Theta::MIN
     )]
-    Zero(f64),
+    Zero(String),
     /// Beyond ±[`Theta::MAX`].
     #[error(
         "θ = {0} is too large: θ must be from -{max} to {max} (the policy hardly changes beyond ±1)",
         max = Theta::MAX
     )]
-    TooLarge(f64),
+    TooLarge(String),
 }
 
 impl Theta {
@@ -75,10 +75,10 @@ impl Theta {
             return Err(ThetaError::NotANumber(theta.to_string()));
         }
         if theta.abs() < Theta::MIN {
-            return Err(ThetaError::Zero(theta));
+            return Err(ThetaError::Zero(theta.to_string()));
         }
         if theta.abs() > Theta::MAX {
-            return Err(ThetaError::TooLarge(theta));
+            return Err(ThetaError::TooLarge(theta.to_string()));
         }
         Ok(Theta(theta))
     }
