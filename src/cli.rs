@@ -541,6 +541,29 @@ pub struct StatsArgs {
     /// minutes for the Yahtzee rule sets; the target table is built on first use.
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(0..=100_000))]
     pub target: Option<u32>,
+    /// The distribution under the policy of an exponential utility of parameter θ (X from -5
+    /// to 5, not 0; above 0 it seeks risk, below it avoids it), and the certainty equivalent
+    /// of the final score by its table and by the distribution. The θ table is built on
+    /// first use (a few seconds) and kept.
+    #[arg(long, value_name = "X", allow_negative_numbers = true, value_parser = crate::values::parse_theta, conflicts_with_all = ["target", "frontier"])]
+    pub theta: Option<yahtzee_core::solve::theta::Theta>,
+    /// The frontier: the exact mean, standard deviation and percentiles (5 to 99) under the
+    /// policy of each θ of --thetas and each target of --targets, and the θ that maximises
+    /// each percentile. One table and one distribution per θ (about 12 s each for yatzy on
+    /// two cores), solved in memory.
+    #[arg(long, conflicts_with_all = ["target", "card", "dice", "pmf", "plot"])]
+    pub frontier: bool,
+    /// With --frontier: the grid of θ, comma-separated, 0 for the expected score's policy
+    /// [default: dlangk/yatzy's 37 values from -3 to 3].
+    #[arg(long, value_name = "X,X,..", value_delimiter = ',', allow_hyphen_values = true, requires = "frontier", value_parser = crate::values::parse_theta_or_zero)]
+    pub thetas: Vec<Option<yahtzee_core::solve::theta::Theta>>,
+    /// With --frontier: target policies to add, comma-separated final scores (the target
+    /// table is built on first use, about a minute).
+    #[arg(long, value_name = "T,T,..", value_delimiter = ',', requires = "frontier", value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    pub targets: Vec<u32>,
+    /// With --frontier: also write the figures to this CSV file, one row per policy.
+    #[arg(long, value_name = "FILE.csv", requires = "frontier")]
+    pub csv: Option<PathBuf>,
     /// The games from this card on instead of from a new game: its filled boxes with their
     /// points, as `advise --card` takes them (e.g. `ones=3,full-house=25,yahtzee=50`); the
     /// per-box figures count the boxes filled from there.

@@ -98,6 +98,16 @@ pub fn parse_theta(text: &str) -> Result<yahtzee_core::solve::theta::Theta, Stri
     text.parse().map_err(|e: yahtzee_core::solve::theta::ThetaError| e.to_string())
 }
 
+/// A θ of a frontier's grid: 0 (the expected score's policy, `None`) or a θ.
+pub fn parse_theta_or_zero(
+    text: &str,
+) -> Result<Option<yahtzee_core::solve::theta::Theta>, String> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if x == 0.0 => Ok(None),
+        _ => parse_theta(text).map(Some),
+    }
+}
+
 /// Worker threads: 1 to [`MAX_THREADS`].
 pub fn parse_threads(text: &str) -> Result<u16, String> {
     let max = MAX_THREADS;

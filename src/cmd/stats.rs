@@ -27,7 +27,16 @@ pub fn run(args: &StatsArgs) -> Result<()> {
     }
     let rules = args.rules.rules();
     if rules.saved_rolls() {
+        if args.theta.is_some() || args.frontier {
+            bail!(yahtzee_core::tables::set::saved_rolls_only(
+                &rules,
+                "--theta and --frontier"
+            ));
+        }
         return run_saved(args, rules);
+    }
+    if args.frontier {
+        return run_frontier(args, rules);
     }
     let paths = super::score_table_paths(&args.tables);
     summary::check(&args.report, &paths.path(&rules, TableKind::ExpectedScore))?;
@@ -38,6 +47,9 @@ pub fn run(args: &StatsArgs) -> Result<()> {
     let start = start(args, rules)?;
     if let Some(t) = args.target {
         return run_target(args, t, start.as_ref());
+    }
+    if let Some(theta) = args.theta {
+        return run_theta(args, theta, start.as_ref());
     }
     let pool = super::thread_pool(args.threads)?;
     let tables = super::tables_at(rules, args.tables.table.as_deref());
@@ -142,6 +154,196 @@ fn from_phrase(from: Option<&FromReport>) -> String {
             _ => String::new(),
         }
     )
+}
+
+/// `stats --theta X`, from `start` (`None`: a new game).
+fn run_theta(
+    args: &StatsArgs,
+    theta: yahtzee_core::solve::theta::Theta,
+    start: Option<&Start>,
+) -> Result<()> {
+    let rules = args.rules.rules();
+    let pool = super::thread_pool(args.threads)?;
+    let tables = super::tables(
+        rules,
+        super::score_table_paths(&args.tables),
+        super::RulesFrom::Flags,
+    );
+    tables.check(TableKind::Theta(theta))?;
+    check_exact(&rules)?;
+    let table = pool.install(|| tables.theta(theta))?;
+    let bar = super::progress_bar(
+        &format!("distribution of {} under θ = {theta}", rules.label()),
+        "turns",
+    );
+    let (report, tally) = pool.install(|| {
+        report::stats_theta(table, start, &args.report.at_least, &|done, total| {
+            bar.set_length(total);
+            bar.set_position(done);
+        })
+    })?;
+    bar.finish_and_clear();
+    summary::write_files(
+        &args.report,
+        &tally,
+        &report.summary,
+        &format!(
+            "{}: final score under θ = {theta}{} (exact)",
+            rules.label(),
+            if start.is_some() {
+                " from the position"
+            } else {
+                ""
+            }
+        ),
+        &report::Provenance::of(Some(table)),
+    )?;
+    let stamped = report::stamped(&report, Some(table));
+    super::print_result(args.report.json, &stamped, |out| {
+        writeln!(
+            out,
+            "{}: exact distribution of the final score under the exponential utility of θ = {theta}{} ({:.1} s on {} threads)",
+            rules.label(),
+            from_phrase(report.from.as_ref()),
+            report.seconds,
+            report.threads
+        )?;
+        writeln!(
+            out,
+            "certainty equivalent {:.6} by the θ table, {:.6} by the distribution ((1/θ) ln E[e^(θ·score)])",
+            report.certainty_equivalent, report.distribution_certainty_equivalent
+        )?;
+        summary::write_summary(out, &report.summary, &rules)?;
+        writeln!(out, "ties: {}", report.tie_convention)
+    })?;
+    Ok(())
+}
+
+/// dlangk/yatzy's grid of θ (`configs/theta_grid.toml`, `all`): 37 values from -3 to 3, dense
+/// near 0; 0 is the expected score's policy.
+pub const DEFAULT_THETAS: [f64; 37] = [
+    -3.0, -2.0, -1.5, -1.0, -0.75, -0.5, -0.3, -0.2, -0.15, -0.1, -0.07, -0.05, -0.04, -0.03,
+    -0.02, -0.015, -0.01, -0.005, 0.0, 0.005, 0.01, 0.015, 0.02, 0.03, 0.04, 0.05, 0.07, 0.1,
+    0.15, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0,
+];
+
+/// `stats --frontier`: every θ of the grid and every target, one table and one exact pass
+/// each, the figures of each and the θ that maximises each percentile.
+fn run_frontier(args: &StatsArgs, rules: Rules) -> Result<()> {
+    use yahtzee_core::report::FRONTIER_PERCENTILES;
+    use yahtzee_core::solve::theta::Theta;
+    let thetas: Vec<Option<Theta>> = if args.thetas.is_empty() {
+        DEFAULT_THETAS
+            .iter()
+            .map(|&x| (x != 0.0).then(|| Theta::new(x).expect("the grid's θ are θ")))
+            .collect()
+    } else {
+        args.thetas.clone()
+    };
+    let paths = super::score_table_paths(&args.tables);
+    if let Some(csv) = &args.csv {
+        let table = paths.path(&rules, TableKind::ExpectedScore);
+        super::check_output("--csv", csv, &[table.as_path()])?;
+    }
+    summary::check(&args.report, &paths.path(&rules, TableKind::ExpectedScore))?;
+    let pool = super::thread_pool(args.threads)?;
+    let tables = super::tables(rules, paths, super::RulesFrom::Flags);
+    tables.check(TableKind::ExpectedScore)?;
+    if !args.targets.is_empty() {
+        tables.check(TableKind::Target)?;
+    }
+    check_exact(&rules)?;
+    let ev = pool.install(|| tables.ev())?;
+    if !args.targets.is_empty() {
+        pool.install(|| tables.target())?;
+    }
+    let bar = super::progress_bar(&format!("frontier of {}", rules.label()), "policies");
+    let target_player = |t: u32| TargetPlayer::new(ev, tables.target().expect("loaded above"), t);
+    let report = pool.install(|| {
+        report::frontier(
+            ev,
+            &thetas,
+            &args.targets,
+            &target_player,
+            &|done, total, policy| {
+                bar.set_length(total);
+                bar.set_position(done);
+                bar.set_message(format!("frontier of {}: {policy}", rules.label()));
+            },
+        )
+    });
+    bar.finish_and_clear();
+    let report = report.map_err(anyhow::Error::msg)?;
+    if let Some(path) = &args.csv {
+        let mut text = String::from("policy,theta,target,mean,std_dev");
+        for p in FRONTIER_PERCENTILES {
+            text.push_str(&format!(",p{p}"));
+        }
+        text.push_str(",certainty_equivalent\n");
+        for point in &report.policies {
+            let or_blank = |x: Option<String>| x.unwrap_or_default();
+            text.push_str(&format!(
+                "{},{},{},{},{}",
+                point.policy,
+                or_blank(point.theta.map(|t| t.to_string())),
+                or_blank(point.target.map(|t| t.to_string())),
+                point.mean,
+                point.std_dev
+            ));
+            for p in &point.percentiles {
+                text.push_str(&format!(",{p}"));
+            }
+            text.push_str(&format!(
+                ",{}\n",
+                or_blank(point.certainty_equivalent.map(|c| c.to_string()))
+            ));
+        }
+        yahtzee_core::files::write_atomically(path, text.as_bytes())
+            .map_err(|e| anyhow::anyhow!("--csv {}: {e}", path.display()))?;
+    }
+    let stamped = report::stamped(&report, Some(ev));
+    super::print_result(args.report.json, &stamped, |out| {
+        writeln!(
+            out,
+            "{}: exact frontier of the final score over θ and targets ({:.1} s)",
+            rules.label(),
+            report.seconds
+        )?;
+        write!(out, "{:<14} {:>9} {:>7}", "policy", "mean", "sd")?;
+        for p in FRONTIER_PERCENTILES {
+            write!(out, " {:>5}", format!("p{p}"))?;
+        }
+        writeln!(out, " {:>10}", "CE")?;
+        for point in &report.policies {
+            write!(
+                out,
+                "{:<14} {:>9.4} {:>7.4}",
+                point.policy, point.mean, point.std_dev
+            )?;
+            for p in &point.percentiles {
+                write!(out, " {p:>5}")?;
+            }
+            match point.certainty_equivalent {
+                Some(ce) => writeln!(out, " {ce:>10.4}")?,
+                None => writeln!(out)?,
+            }
+        }
+        if !report.best_theta.is_empty() {
+            writeln!(out, "\nbest θ of the grid for each percentile (the highest mean among those reaching it):")?;
+            for best in &report.best_theta {
+                let all: Vec<String> = best.thetas.iter().map(f64::to_string).collect();
+                writeln!(
+                    out,
+                    "p{:<3} {:>5} at θ = {} (reached by θ in {})",
+                    best.percentile,
+                    best.score,
+                    best.theta,
+                    all.join(", ")
+                )?;
+            }
+        }
+        Ok(())
+    })
 }
 
 /// `stats --target T`, from `start` (`None`: a new game).
@@ -265,8 +467,10 @@ fn check_exact(rules: &Rules) -> Result<()> {
 /// each (JSON: each one's report), overlaid in one --plot.
 fn run_several(args: &StatsArgs) -> Result<()> {
     let all = args.rules.all();
-    if args.target.is_some() {
-        bail!("--target compares two policies of one rule set: give --rules one rule set");
+    if args.target.is_some() || args.theta.is_some() || args.frontier {
+        bail!(
+            "--target, --theta and --frontier are of one rule set: give --rules one rule set"
+        );
     }
     if args.tables.table.is_some() {
         bail!("--table is the table of one rule set: leave it out to compare several");

@@ -17,6 +17,7 @@ use crate::policy::expected::AdviceError;
 use crate::policy::player::Player;
 use crate::policy::target::{TargetError, TargetPlayer};
 use crate::solve::expected::SolveOptions;
+use crate::solve::theta::Theta;
 use crate::solve::vector::{VectorObjective, max_remaining};
 use crate::stats::Start;
 use crate::stats::distribution::{Summary, Tally};
@@ -865,4 +866,251 @@ mod tests {
             SimulateError::Games(0)
         );
     }
+}
+
+/// The result of `yahtzee stats --theta X`: the exact distribution of the final score under
+/// the policy of an exponential utility ([`crate::solve::theta`]), and the certainty
+/// equivalent of the start by the θ table and by the distribution itself (the two must agree:
+/// `E[e^(θX)] = e^(θ·CE)`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ThetaStatsReport {
+    /// The rules of the table.
+    #[serde(flatten)]
+    pub rules: Rules,
+    /// Always `exact`: probabilities propagated through every state, no sampling.
+    pub method: &'static str,
+    /// Always `theta`.
+    pub policy: &'static str,
+    /// The θ of the utility: above 0 the policy seeks risk, below it avoids it.
+    pub theta: Theta,
+    /// How ties between equally good options are broken: [`TIE_CONVENTION`].
+    pub tie_convention: &'static str,
+    /// Where the games start: absent for a new game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<FromReport>,
+    /// The certainty equivalent of the final score from the start by the θ table (the
+    /// points banked included).
+    pub certainty_equivalent: f64,
+    /// The same from the exact distribution: `(1/θ)·ln Σ P(x)·e^(θx)`.
+    pub distribution_certainty_equivalent: f64,
+    /// Seconds of the computation (the table load or build excluded).
+    pub seconds: f64,
+    /// Worker threads used.
+    pub threads: usize,
+    /// The figures of the distribution.
+    #[serde(flatten)]
+    pub summary: Summary,
+}
+
+/// The certainty equivalent `(1/θ)·ln Σ P(x)·e^(θx)` of a distribution (pairs of score and
+/// probability), summed from its largest term down (the sign of θ says which) so that
+/// nothing overflows.
+pub fn certainty_equivalent(pmf: &[(u32, f64)], theta: Theta) -> f64 {
+    let t = theta.value();
+    let pivot = pmf
+        .iter()
+        .map(|&(x, _)| f64::from(x) * t)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let sum: f64 = pmf
+        .iter()
+        .map(|&(x, p)| p * (f64::from(x) * t - pivot).exp())
+        .sum();
+    (pivot + sum.ln()) / t
+}
+
+/// The exact distribution of the final score under the θ policy of `table` (a θ table) from
+/// `start` (`None`: a new game), with its report: the expected-score policy's pass
+/// ([`stats_from`]) following the θ table's choices.
+pub fn stats_theta(
+    table: &StrategyTable,
+    start: Option<&Start>,
+    thresholds: &[u32],
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<(ThetaStatsReport, Tally), AdviceError> {
+    let theta = table
+        .theta()
+        .expect("the θ distribution reads a θ table");
+    let (report, tally) = stats_from(table, start, thresholds, progress)?;
+    let report = ThetaStatsReport {
+        rules: report.rules,
+        method: report.method,
+        policy: crate::tables::expected::THETA,
+        theta,
+        tie_convention: report.tie_convention,
+        from: report.from,
+        // What the pass calls the solver's mean is the table's value of the start: under a θ,
+        // its certainty equivalent.
+        certainty_equivalent: report.solver_mean,
+        distribution_certainty_equivalent: certainty_equivalent(&tally.pmf(), theta),
+        seconds: report.seconds,
+        threads: report.threads,
+        summary: report.summary,
+    };
+    Ok((report, tally))
+}
+
+/// The result of `yahtzee stats --frontier`: the exact figures of the final score under each
+/// θ policy of a grid and each target policy, and the policy of the grid that maximises each
+/// percentile (the mean–variance and mean–percentile frontiers over θ and over targets).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FrontierReport {
+    /// The rules of the tables.
+    #[serde(flatten)]
+    pub rules: Rules,
+    /// Always `exact`: probabilities propagated through every state, no sampling.
+    pub method: &'static str,
+    /// Each policy's figures, the θ grid in its order (θ = 0 the expected score's policy),
+    /// then the targets.
+    pub policies: Vec<FrontierPoint>,
+    /// For each percentile (5, 10, 25, 50, 75, 90, 95, 99), the θ of the grid whose policy
+    /// scores it highest.
+    pub best_theta: Vec<BestTheta>,
+    /// Seconds of the whole computation.
+    pub seconds: f64,
+}
+
+/// The percentiles a frontier reports, in percent.
+pub const FRONTIER_PERCENTILES: [u32; 8] = [5, 10, 25, 50, 75, 90, 95, 99];
+
+/// One policy of a frontier.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FrontierPoint {
+    /// The policy as `--policy` names it: `optimal`, `theta:X`, `target:T`.
+    pub policy: String,
+    /// Its θ (0 for the expected score's policy); absent for a target policy.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub theta: Option<f64>,
+    /// Its target; absent for the θ policies.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<u32>,
+    /// Mean final score.
+    pub mean: f64,
+    /// Standard deviation of the final score.
+    pub std_dev: f64,
+    /// The percentiles of [`FRONTIER_PERCENTILES`], in that order.
+    pub percentiles: Vec<u32>,
+    /// For a θ policy, the certainty equivalent of the final score by its table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub certainty_equivalent: Option<f64>,
+}
+
+/// The θ that maximises one percentile over a frontier's grid.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BestTheta {
+    /// The percentile, in percent.
+    pub percentile: u32,
+    /// Its highest value over the grid.
+    pub score: u32,
+    /// The θ of the grid reaching it with the highest mean (percentiles are whole numbers,
+    /// flat over ranges of θ: `thetas` lists them all).
+    pub theta: f64,
+    /// Every θ of the grid reaching it, ascending.
+    pub thetas: Vec<f64>,
+}
+
+impl FrontierPoint {
+    /// The figures of the distribution `tally` of `policy` (`theta`, `target` as it is).
+    fn of(
+        rules: &Rules,
+        tally: &Tally,
+        policy: String,
+        theta: Option<f64>,
+        target: Option<u32>,
+        certainty_equivalent: Option<f64>,
+    ) -> FrontierPoint {
+        let summary = Summary::of(rules, tally, &[]);
+        let percentile = |p: u32| {
+            if p == 50 {
+                return summary.median;
+            }
+            (summary.percentiles.iter())
+                .find(|q| q.percent == f64::from(p))
+                .map_or(summary.median, |q| q.score)
+        };
+        FrontierPoint {
+            policy,
+            theta,
+            target,
+            mean: summary.mean,
+            std_dev: summary.std_dev,
+            percentiles: FRONTIER_PERCENTILES.iter().map(|&p| percentile(p)).collect(),
+            certainty_equivalent,
+        }
+    }
+}
+
+/// The frontier of `rules` ([`FrontierReport`]): for each θ of `thetas` (`None`: θ = 0, the
+/// expected score's policy, whose table `ev` is) its table solved (in memory: a frontier
+/// keeps no file per θ) and its exact distribution from a new game, then the target policy's
+/// distribution for each of `targets` (`target_player(t)` binds it to its tables).
+/// `progress(done, total, policy)` is told as each policy starts and at the end.
+pub fn frontier<'t>(
+    ev: &StrategyTable,
+    thetas: &[Option<Theta>],
+    targets: &[u32],
+    target_player: &dyn Fn(u32) -> Result<TargetPlayer<'t>, TargetError>,
+    progress: &(dyn Fn(u64, u64, &str) + Sync),
+) -> Result<FrontierReport, String> {
+    let clock = Instant::now();
+    let rules = *ev.rules();
+    let total = (thetas.len() + targets.len()) as u64;
+    let quiet = |_, _| {};
+    let mut policies = Vec::with_capacity(total as usize);
+    for (i, &theta) in thetas.iter().enumerate() {
+        let label = theta.map_or("optimal".to_string(), |t| format!("theta:{t}"));
+        progress(i as u64, total, &label);
+        let point = match theta {
+            None => {
+                let tally = crate::stats::exact_distribution(ev, &quiet);
+                let ce = Some(ev.expected_score());
+                FrontierPoint::of(&rules, &tally, label, Some(0.0), None, ce)
+            }
+            Some(theta) => {
+                let (table, _) =
+                    StrategyTable::solve_theta(&rules, theta, SolveOptions::default(), &quiet)?;
+                let tally = crate::stats::exact_distribution(&table, &quiet);
+                let ce = Some(table.expected_score());
+                FrontierPoint::of(&rules, &tally, label, Some(theta.value()), None, ce)
+            }
+        };
+        policies.push(point);
+    }
+    for (i, &target) in targets.iter().enumerate() {
+        let label = format!("target:{target}");
+        progress((thetas.len() + i) as u64, total, &label);
+        let player = target_player(target).map_err(|e| e.to_string())?;
+        let tally = crate::stats::target_distribution(&player, &quiet);
+        policies.push(FrontierPoint::of(&rules, &tally, label, None, Some(target), None));
+    }
+    progress(total, total, "");
+    let best_theta = FRONTIER_PERCENTILES
+        .iter()
+        .enumerate()
+        .filter(|_| !thetas.is_empty())
+        .map(|(k, &percentile)| {
+            let on_grid = || policies.iter().filter(|p| p.theta.is_some());
+            let score = on_grid().map(|p| p.percentiles[k]).max().unwrap_or(0);
+            let reaching: Vec<&FrontierPoint> =
+                on_grid().filter(|p| p.percentiles[k] == score).collect();
+            let best = reaching
+                .iter()
+                .max_by(|a, b| a.mean.total_cmp(&b.mean))
+                .expect("a θ reaches the highest");
+            let mut thetas: Vec<f64> = reaching.iter().filter_map(|p| p.theta).collect();
+            thetas.sort_by(f64::total_cmp);
+            BestTheta {
+                percentile,
+                score,
+                theta: best.theta.unwrap_or(0.0),
+                thetas,
+            }
+        })
+        .collect();
+    Ok(FrontierReport {
+        rules,
+        method: "exact",
+        policies,
+        best_theta,
+        seconds: clock.elapsed().as_secs_f64(),
+    })
 }

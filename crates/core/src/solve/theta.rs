@@ -241,31 +241,3 @@ mod tests {
         assert!(Theta::new(5.0).is_ok() && Theta::new(-5.0).is_ok());
     }
 }
-
-#[cfg(test)]
-mod scratch_probe {
-    use super::*;
-    use crate::game::rules::{RuleSet, Rules};
-    use crate::solve::expected::SolveOptions;
-    use crate::tables::expected::StrategyTable;
-
-    #[test]
-    #[ignore]
-    fn probe() {
-        for name in ["yahtzee", "yatzy"] {
-            let rules = Rules::new(RuleSet::from_name(name).unwrap());
-            let t0 = std::time::Instant::now();
-            let (ev, _) = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {});
-            let e = t0.elapsed().as_secs_f64();
-            for th in [1e-6, 0.07, -0.03, 3.0, -3.0, 5.0, -5.0] {
-                let t0 = std::time::Instant::now();
-                let r = StrategyTable::solve_theta(&rules, Theta::new(th).unwrap(), SolveOptions::default(), &|_, _| {});
-                let s = t0.elapsed().as_secs_f64();
-                match r {
-                    Ok((t, _)) => println!("{name} θ={th}: CE {} (ev {} in {e:.2}s) in {s:.2}s", t.expected_score(), ev.expected_score()),
-                    Err(m) => println!("{name} θ={th}: {m}"),
-                }
-            }
-        }
-    }
-}
