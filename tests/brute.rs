@@ -29,6 +29,8 @@ pub struct BruteForce {
     saved: HashMap<(State, usize), f64>,
     /// [`BruteForce::saved_policy_distribution`] of the (state, rolls saved) computed so far.
     saved_distributions: HashMap<(State, usize), Vec<f64>>,
+    /// [`BruteForce::certainty`] of the (state, θ's bits) computed so far.
+    certainties: HashMap<(State, u64), f64>,
 }
 
 /// The tie rule of `shared/RULES.md`, written again here: scanning options in the order of
@@ -119,7 +121,66 @@ impl BruteForce {
             distributions: HashMap::new(),
             saved: HashMap::new(),
             saved_distributions: HashMap::new(),
+            certainties: HashMap::new(),
         }
+    }
+
+    /// The certainty equivalent of the points still to come from `state` under the policy
+    /// that maximises the exponential utility of `theta` (`(1/θ) ln E[e^(θX)]`), by the
+    /// Bellman equation written in the certainty equivalents themselves: a box is worth its
+    /// points, its bonus and the next state's value, a decision the greatest value, and a
+    /// chance node the log-sum-exp `(1/θ) ln Σ p e^(θ v)` of its outcomes (taken about its
+    /// largest term). Nothing of the solver's utilities or shifts.
+    pub fn certainty(&mut self, state: State, theta: f64) -> f64 {
+        if state.filled == self.rules.full_mask() {
+            return 0.0;
+        }
+        if let Some(&v) = self.certainties.get(&(state, theta.to_bits())) {
+            return v;
+        }
+        // (1/θ) ln Σ p e^(θ v) of the pairs (p, v), about the largest θ v.
+        let lse = |pairs: &dyn Fn(&mut dyn FnMut(f64, f64))| {
+            let mut top = f64::NEG_INFINITY;
+            pairs(&mut |_, v| top = top.max(theta * v));
+            let mut sum = 0.0;
+            pairs(&mut |p, v| sum += p * (theta * v - top).exp());
+            (top + sum.ln()) / theta
+        };
+        let endings = self.endings(&state);
+        let mut by_hand: Vec<f64> = endings
+            .iter()
+            .map(|ends| {
+                ends.iter()
+                    .map(|&(_, p, b, next)| f64::from(p + b) + self.certainty(next, theta))
+                    .fold(f64::NEG_INFINITY, f64::max)
+            })
+            .collect();
+        for _ in 1..self.rules.rolls() {
+            by_hand = self
+                .moves
+                .iter()
+                .map(|subsets| {
+                    subsets
+                        .iter()
+                        .map(|outcomes| {
+                            lse(&|f| {
+                                for &(p, h) in outcomes {
+                                    f(p, by_hand[h]);
+                                }
+                            })
+                        })
+                        .fold(f64::NEG_INFINITY, f64::max)
+                })
+                .collect();
+        }
+        let throws = 6f64.powi(self.dice as i32);
+        let v = lse(&|f| {
+            for ((_, count), &v) in self.hands.iter().zip(&by_hand) {
+                f(f64::from(*count) / throws, v);
+            }
+        });
+        self.certainties.insert((state, theta.to_bits()), v);
+        v
     }
 
     /// The legal ways of ending the turn with each hand.

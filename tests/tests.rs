@@ -31,6 +31,7 @@ mod table;
 mod target;
 mod target_policy;
 mod target_stats;
+mod theta;
 mod twoplayer;
 mod twoplayer_bot;
 mod win;
