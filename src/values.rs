@@ -95,17 +95,18 @@ pub fn parse_rolls_left(text: &str) -> Result<u8, String> {
 /// A θ of the exponential utility: a number from -5 to 5, not 0 (the core's check,
 /// [`Theta`](yahtzee_core::solve::theta::Theta)).
 pub fn parse_theta(text: &str) -> Result<yahtzee_core::solve::theta::Theta, String> {
-    text.parse().map_err(|e: yahtzee_core::solve::theta::ThetaError| e.to_string())
+    text.parse()
+        .map_err(|e: yahtzee_core::solve::theta::ThetaError| e.to_string())
 }
 
 /// A θ of a frontier's grid: 0 (the expected score's policy, `None`) or a θ.
 pub fn parse_theta_or_zero(
     text: &str,
 ) -> Result<Option<yahtzee_core::solve::theta::Theta>, String> {
-    match text.trim().parse::<f64>() {
-        Ok(x) if x == 0.0 => Ok(None),
-        _ => parse_theta(text).map(Some),
+    if text.trim().parse::<f64>() == Ok(0.0) {
+        return Ok(None);
     }
+    parse_theta(text).map(Some)
 }
 
 /// Worker threads: 1 to [`MAX_THREADS`].

@@ -75,6 +75,9 @@ pub fn throws(n: u32) -> Vec<(Vec<u8>, u32)> {
     v
 }
 
+/// A chance node's outcomes, handed one by one as (probability, value) to the visitor.
+type Pairs<'a> = dyn Fn(&mut dyn FnMut(f64, f64)) + 'a;
+
 /// One way a turn can end: box, points, bonus, and the state after it.
 type Ending = (usize, u32, u32, State);
 
@@ -139,7 +142,7 @@ impl BruteForce {
             return v;
         }
         // (1/θ) ln Σ p e^(θ v) of the pairs (p, v), about the largest θ v.
-        let lse = |pairs: &dyn Fn(&mut dyn FnMut(f64, f64))| {
+        let lse = |pairs: &Pairs<'_>| {
             let mut top = f64::NEG_INFINITY;
             pairs(&mut |_, v| top = top.max(theta * v));
             let mut sum = 0.0;

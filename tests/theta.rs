@@ -24,8 +24,8 @@ use crate::util::{
 
 /// The θ table of `set` (in its default order), solved once per test process.
 fn theta_table(set: &'static RuleSet, theta: f64) -> &'static StrategyTable {
-    static TABLES: OnceLock<Mutex<Vec<(&'static str, u64, &'static StrategyTable)>>> =
-        OnceLock::new();
+    type Solved = Vec<(&'static str, u64, &'static StrategyTable)>;
+    static TABLES: OnceLock<Mutex<Solved>> = OnceLock::new();
     let mut guard = TABLES
         .get_or_init(Default::default)
         .lock()
@@ -117,14 +117,18 @@ fn the_distribution_under_theta_has_the_table_s_certainty_equivalent() {
 #[test]
 fn a_tiny_theta_plays_as_the_expected_score() {
     let rules = Rules::new(RuleSet::YACHT);
-    let ev = table(&RuleSet::YACHT, Order::Any);
-    let t = theta_table(&RuleSet::YACHT, 1e-6);
+    let ev = table(RuleSet::YACHT, Order::Any);
+    let t = theta_table(RuleSet::YACHT, 1e-6);
     for s in sampled_states(&rules, 12, 97, 20) {
         let (a, b) = (t.value(&s), ev.value(&s));
         assert!((a - b).abs() < 0.05 && a >= b - 1e-9, "{s:?}: {a} vs {b}");
     }
     let mut compared = 0;
-    for card in ["", "ones=3,yacht=50", "fives=20,sixes=24,choice=22,big-straight=30"] {
+    for card in [
+        "",
+        "ones=3,yacht=50",
+        "fives=20,sixes=24,choice=22,big-straight=30",
+    ] {
         let card = ScoreCard::parse(rules, card, 0).unwrap();
         for dice in Dice::all() {
             for rolls_left in 0..=2 {
@@ -161,15 +165,29 @@ fn the_command_line_advises_simulates_and_reports_under_a_theta() {
     fn with<'a>(dice: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
         [dice, extra].concat()
     }
-    assert_bad_input(&run_advise(set, &with(&dice, &["--theta", "0"])), "ordinary advice");
-    assert_bad_input(&run_advise(set, &with(&dice, &["--theta", "7"])), "too large");
+    assert_bad_input(
+        &run_advise(set, &with(&dice, &["--theta", "0"])),
+        "ordinary advice",
+    );
+    assert_bad_input(
+        &run_advise(set, &with(&dice, &["--theta", "7"])),
+        "too large",
+    );
     let saved = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/data/rules/examples/yatzy-saved-rolls.toml"
     );
     let dir = temp_dir();
     let o = yahtzee_in(dir.path())
-        .args(["advise", "--rules", saved, "--dice", "1,3,3,5,6", "--theta", "0.1"])
+        .args([
+            "advise",
+            "--rules",
+            saved,
+            "--dice",
+            "1,3,3,5,6",
+            "--theta",
+            "0.1",
+        ])
         .output()
         .unwrap();
     assert_bad_input(&o, "saved rolls");
@@ -205,7 +223,11 @@ fn the_command_line_advises_simulates_and_reports_under_a_theta() {
     let refused = lines[1]["error"].as_str().unwrap();
     assert!(refused.contains("ordinary advice"), "{refused}");
 
-    let stats = run(set, Order::Any, &["stats", "--rules", "yacht", "--theta", "-0.1", "--json"]);
+    let stats = run(
+        set,
+        Order::Any,
+        &["stats", "--rules", "yacht", "--theta", "-0.1", "--json"],
+    );
     assert!(stats.status.success(), "{}", stderr(&stats));
     let stats: serde_json::Value = serde_json::from_str(&stdout(&stats)).unwrap();
     let (ce, by_pmf) = (
@@ -217,7 +239,16 @@ fn the_command_line_advises_simulates_and_reports_under_a_theta() {
     let games = run(
         set,
         Order::Any,
-        &["simulate", "--rules", "yacht", "--policy", "theta:-0.1", "--games", "3000", "--json"],
+        &[
+            "simulate",
+            "--rules",
+            "yacht",
+            "--policy",
+            "theta:-0.1",
+            "--games",
+            "3000",
+            "--json",
+        ],
     );
     assert!(games.status.success(), "{}", stderr(&games));
     let games: serde_json::Value = serde_json::from_str(&stdout(&games)).unwrap();
@@ -231,7 +262,14 @@ fn the_command_line_advises_simulates_and_reports_under_a_theta() {
     let frontier = run(
         set,
         Order::Any,
-        &["stats", "--rules", "yacht", "--frontier", "--thetas=-0.1,0", "--json"],
+        &[
+            "stats",
+            "--rules",
+            "yacht",
+            "--frontier",
+            "--thetas=-0.1,0",
+            "--json",
+        ],
     );
     assert!(frontier.status.success(), "{}", stderr(&frontier));
     let frontier: serde_json::Value = serde_json::from_str(&stdout(&frontier)).unwrap();

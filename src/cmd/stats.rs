@@ -223,8 +223,8 @@ fn run_theta(
 /// near 0; 0 is the expected score's policy.
 pub const DEFAULT_THETAS: [f64; 37] = [
     -3.0, -2.0, -1.5, -1.0, -0.75, -0.5, -0.3, -0.2, -0.15, -0.1, -0.07, -0.05, -0.04, -0.03,
-    -0.02, -0.015, -0.01, -0.005, 0.0, 0.005, 0.01, 0.015, 0.02, 0.03, 0.04, 0.05, 0.07, 0.1,
-    0.15, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0,
+    -0.02, -0.015, -0.01, -0.005, 0.0, 0.005, 0.01, 0.015, 0.02, 0.03, 0.04, 0.05, 0.07, 0.1, 0.15,
+    0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0,
 ];
 
 /// `stats --frontier`: every θ of the grid and every target, one table and one exact pass
@@ -329,7 +329,10 @@ fn run_frontier(args: &StatsArgs, rules: Rules) -> Result<()> {
             }
         }
         if !report.best_theta.is_empty() {
-            writeln!(out, "\nbest θ of the grid for each percentile (the highest mean among those reaching it):")?;
+            writeln!(
+                out,
+                "\nbest θ of the grid for each percentile (the highest mean among those reaching it):"
+            )?;
             for best in &report.best_theta {
                 let all: Vec<String> = best.thetas.iter().map(f64::to_string).collect();
                 writeln!(
@@ -468,9 +471,7 @@ fn check_exact(rules: &Rules) -> Result<()> {
 fn run_several(args: &StatsArgs) -> Result<()> {
     let all = args.rules.all();
     if args.target.is_some() || args.theta.is_some() || args.frontier {
-        bail!(
-            "--target, --theta and --frontier are of one rule set: give --rules one rule set"
-        );
+        bail!("--target, --theta and --frontier are of one rule set: give --rules one rule set");
     }
     if args.tables.table.is_some() {
         bail!("--table is the table of one rule set: leave it out to compare several");

@@ -51,10 +51,10 @@ use crate::policy::target::TargetError;
 use crate::policy::two_player::TwoPlayerAdviceError;
 use crate::policy::win::{Opponent, WinError};
 use crate::policy::{self, AdviseError, Answer, Objective};
+use crate::solve::theta::{Theta, ThetaError};
 use crate::tables::expected::StrategyTable;
 use crate::tables::provenance::stamped_by;
 use crate::tables::set::{LoadError, TableSet};
-use crate::solve::theta::{Theta, ThetaError};
 use crate::text::excerpt;
 
 /// The shape of a query, shown in error lines (a game of five dice; [`example`]).

@@ -927,9 +927,7 @@ pub fn stats_theta(
     thresholds: &[u32],
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<(ThetaStatsReport, Tally), AdviceError> {
-    let theta = table
-        .theta()
-        .expect("the θ distribution reads a θ table");
+    let theta = table.theta().expect("the θ distribution reads a θ table");
     let (report, tally) = stats_from(table, start, thresholds, progress)?;
     let report = ThetaStatsReport {
         rules: report.rules,
@@ -1033,7 +1031,10 @@ impl FrontierPoint {
             target,
             mean: summary.mean,
             std_dev: summary.std_dev,
-            percentiles: FRONTIER_PERCENTILES.iter().map(|&p| percentile(p)).collect(),
+            percentiles: FRONTIER_PERCENTILES
+                .iter()
+                .map(|&p| percentile(p))
+                .collect(),
             certainty_equivalent,
         }
     }
@@ -1080,7 +1081,14 @@ pub fn frontier<'t>(
         progress((thetas.len() + i) as u64, total, &label);
         let player = target_player(target).map_err(|e| e.to_string())?;
         let tally = crate::stats::target_distribution(&player, &quiet);
-        policies.push(FrontierPoint::of(&rules, &tally, label, None, Some(target), None));
+        policies.push(FrontierPoint::of(
+            &rules,
+            &tally,
+            label,
+            None,
+            Some(target),
+            None,
+        ));
     }
     progress(total, total, "");
     let best_theta = FRONTIER_PERCENTILES

@@ -39,7 +39,6 @@ use crate::text::excerpt;
 use crate::policy::expected::{Advice, AdviceError, Position};
 use crate::policy::target::{TargetAdvice, TargetError, advise_target};
 use crate::policy::theta::ThetaAdvice;
-use crate::solve::theta::{Theta, ThetaError};
 use crate::policy::two_player::TwoPlayerAdvice;
 use crate::policy::two_player::TwoPlayerAdviceError;
 use crate::policy::two_player::TwoPlayerPosition;
@@ -48,6 +47,7 @@ use crate::policy::two_player::check_position;
 use crate::policy::two_player::reads_early_table;
 use crate::policy::win::{Opponent, WinAdvice, WinError, advise_win, needs_distribution};
 use crate::solve::simd::Simd;
+use crate::solve::theta::{Theta, ThetaError};
 use crate::tables::set::{LoadError, TableKind, TableSet};
 
 /// What the options of a position are ranked by, with what it plays for.
@@ -137,7 +137,10 @@ pub fn advise(
     if let Objective::Theta(theta) = objective {
         // The θ table alone: the expected score's is not read.
         expected::check_position(tables.rules(), position)?;
-        return Ok(Answer::Theta(theta::advise(tables.theta(*theta)?, position)?));
+        return Ok(Answer::Theta(theta::advise(
+            tables.theta(*theta)?,
+            position,
+        )?));
     }
     let ev = tables.ev()?;
     Ok(match objective {
@@ -306,13 +309,12 @@ impl std::str::FromStr for Policy {
             _ => {}
         }
         if let Some(theta) = lower.strip_prefix("theta:") {
-            return theta
-                .parse::<Theta>()
-                .map(Policy::Theta)
-                .map_err(|error| PolicyError::BadTheta {
+            return theta.parse::<Theta>().map(Policy::Theta).map_err(|error| {
+                PolicyError::BadTheta {
                     given: excerpt(theta.trim()),
                     error,
-                });
+                }
+            });
         }
         let Some(target) = lower.strip_prefix("target:") else {
             return Err(PolicyError::Unknown(excerpt(text)));

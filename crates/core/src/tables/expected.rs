@@ -355,7 +355,11 @@ impl StrategyTable {
 
     /// Loads the table of certainty equivalents of `rules` under `theta` from `path`, as
     /// [`StrategyTable::load`] does, refusing a table of another objective or another θ.
-    pub fn load_theta(path: &Path, rules: &Rules, theta: Theta) -> Result<StrategyTable, TableError> {
+    pub fn load_theta(
+        path: &Path,
+        rules: &Rules,
+        theta: Theta,
+    ) -> Result<StrategyTable, TableError> {
         StrategyTable::read_file(path, Some(rules), None, Want::Theta(theta)).map(|(_, t)| t)
     }
 
