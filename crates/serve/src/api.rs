@@ -44,7 +44,7 @@ use yahtzee_core::play::review::{
     DecisionReview, GameRecord, Priced, Review, ReviewError, review_progressively,
 };
 use yahtzee_core::play::{box_names, check_legal};
-use yahtzee_core::policy::Answer;
+use yahtzee_core::policy::{Answer, Objective};
 use yahtzee_core::policy::pricing::Pricing;
 use yahtzee_core::policy::win::MODEL;
 use yahtzee_core::report::{Provenance, Stamped, StatsReport, stamped_by, stats};
@@ -431,6 +431,26 @@ pub fn advise_line(
         tables.saved_for(&[0]).map_err(super::tables::table_error)?;
     } else {
         tables.ev().map_err(super::tables::table_error)?;
+        // A target or win question whose table is being built is answered at once with the
+        // expected-score advice for the same position, marked as such (every key checked
+        // first, as for the exact answer).
+        let (position, objective) = batch::question(rules, line).map_err(batch_error)?;
+        if let Some(mark) = super::tables::pending(&tables, &objective) {
+            let answer = yahtzee_core::policy::advise(
+                &tables,
+                &position,
+                &Objective::ExpectedScore,
+                &|_, _| {},
+                cancel,
+            )
+            .map_err(|e| batch_error(e.into()))?;
+            let internal = |e: serde_json::Error| ApiError::internal(e.to_string());
+            let advice = serde_json::to_string(&stamped_by(&answer, &tables)).map_err(internal)?;
+            let mark = serde_json::to_string(&mark).map_err(internal)?;
+            // The expected-score answer as `advise --json` writes it, and its mark last.
+            let body = advice.strip_suffix('}').unwrap_or(&advice);
+            return Ok(format!("{body},\"provisional\":{mark}}}"));
+        }
     }
     let answer: Answer = batch::answer(&tables, line, cancel).map_err(batch_error)?;
     serde_json::to_string(&stamped_by(&answer, &tables))
