@@ -1500,10 +1500,13 @@ fn phone_views(b: &Browser, axe: &Axe) {
     b.wait("the dark theme", || {
         (b.js("return document.documentElement.dataset.theme || null") == "dark").then_some(())
     });
-    b.go(&format!("{}", b.js("return window.location.href").as_str().unwrap()));
+    b.go(&format!(
+        "{}",
+        b.js("return window.location.href").as_str().unwrap()
+    ));
     b.wait_ready("the page, dark");
     assert_eq!(
-        b.js("return [document.documentElement.dataset.theme, getComputedStyle(document.body).backgroundColor]"),
+        b.js("return [document.documentElement.dataset.theme, getComputedStyle(document.documentElement).backgroundColor]"),
         json!(["dark", "rgb(17, 20, 24)"]),
         "the switch is kept"
     );
@@ -1517,7 +1520,10 @@ fn phone_views(b: &Browser, axe: &Axe) {
     b.viewport(844, 390, true);
     b.wait("the advice sideways", || b.on_screen(best).then_some(()));
     assert!(b.fits_width(), "sideways, nothing wider than the screen");
-    assert!(b.on_screen("#dice"), "sideways, the dice on the first screen");
+    assert!(
+        b.on_screen("#dice"),
+        "sideways, the dice on the first screen"
+    );
     axe.check(b, "the advice on a phone held sideways");
     b.screenshot("serve-phone-landscape.png");
     b.viewport(390, 844, true);
@@ -1529,7 +1535,10 @@ fn phone_views(b: &Browser, axe: &Axe) {
         )) == true)
             .then_some(())
     });
-    assert!(b.fits_width(), "at 200% text, nothing wider than the screen");
+    assert!(
+        b.fits_width(),
+        "at 200% text, nothing wider than the screen"
+    );
     assert!(b.on_screen("#rules"), "at 200% text, the rules menu whole");
     axe.check(b, "the advice at 200% text");
     b.screenshot("serve-phone-text-200.png");
@@ -1998,7 +2007,10 @@ fn a_phone_reviews_to_win_rates_several_games_and_cancels_a_table_build() {
     let smallest = b.js(
         "const s = document.querySelector('#review-chart svg'); const k = s.getBoundingClientRect().width / s.viewBox.baseVal.width;          return Math.min(...[...s.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * k))",
     );
-    assert!(smallest.as_f64().unwrap() >= 11.0, "chart labels of {smallest} px");
+    assert!(
+        smallest.as_f64().unwrap() >= 11.0,
+        "chart labels of {smallest} px"
+    );
     axe.check(&b, "a review priced to win, on a phone");
     b.screenshot("serve-phone-review-win.png");
 

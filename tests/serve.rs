@@ -3037,7 +3037,14 @@ fn advice_does_not_wait_for_a_table_being_built() {
         building["state"] == "building" || building["state"] == "loading",
         "{building}"
     );
-    let position = ["--rules", "yacht-dice", "--card", "ones=2", "--dice", "13356"];
+    let position = [
+        "--rules",
+        "yacht-dice",
+        "--card",
+        "ones=2",
+        "--dice",
+        "13356",
+    ];
     let expected = cli(&position);
     assert_eq!(serde_json::from_str::<Value>(&body).unwrap(), expected);
     // A target question meanwhile: the same advice, marked.
@@ -3055,7 +3062,10 @@ fn advice_does_not_wait_for_a_table_being_built() {
     assert_eq!(answer, expected);
     assert_eq!(mark["objective"], "target");
     assert_eq!(mark["table"], "target");
-    assert!(mark["eta_seconds"].as_f64().is_some_and(|s| s > 0.0), "{mark}");
+    assert!(
+        mark["eta_seconds"].as_f64().is_some_and(|s| s > 0.0),
+        "{mark}"
+    );
     assert!(
         mark["reason"]
             .as_str()
@@ -3067,26 +3077,46 @@ fn advice_does_not_wait_for_a_table_being_built() {
     assert!(t["eta_seconds"].as_f64().is_some_and(|s| s > 0.0), "{t}");
     // Against an opponent's card, the distribution table: started by the question.
     let mut answer = ask("yacht-dice", r#""opponents": [{"card": {"ones": 3}}]"#);
-    let mark = answer.as_object_mut().unwrap().remove("provisional").unwrap();
-    assert_eq!((&mark["objective"], &mark["table"]), (&"win".into(), &"distribution".into()));
+    let mark = answer
+        .as_object_mut()
+        .unwrap()
+        .remove("provisional")
+        .unwrap();
+    assert_eq!(
+        (&mark["objective"], &mark["table"]),
+        (&"win".into(), &"distribution".into())
+    );
     assert_eq!(answer, expected);
     // Cancelled, both builds stop; a cancelled one is not built again by itself.
     for objective in ["target", "distribution"] {
         wait("yacht-dice", objective, &|t| t["state"] == "building");
-        let (status, body) =
-            server.post(&format!("/api/cancel?rules=yacht-dice&objective={objective}"), "");
+        let (status, body) = server.post(
+            &format!("/api/cancel?rules=yacht-dice&objective={objective}"),
+            "",
+        );
         assert_eq!(status, 200, "{body}");
         wait("yacht-dice", objective, &|t| t["state"] != "building");
     }
     util::assert_no_file_starting(dir.path(), "yacht-dice.target");
     // Yacht's target table: provisional while it builds (or queued), exact once built.
     let mut answer = ask("yacht", r#""target": 150"#);
-    assert!(answer.as_object_mut().unwrap().remove("provisional").is_some());
-    assert_eq!(answer, cli(&["--rules", "yacht", "--card", "ones=2", "--dice", "13356"]));
+    assert!(
+        answer
+            .as_object_mut()
+            .unwrap()
+            .remove("provisional")
+            .is_some()
+    );
+    assert_eq!(
+        answer,
+        cli(&["--rules", "yacht", "--card", "ones=2", "--dice", "13356"])
+    );
     wait("yacht", "target", &|t| t["state"] == "ready");
     let exact = ask("yacht", r#""target": 150"#);
     assert!(exact.get("provisional").is_none(), "{exact}");
-    let target = ["--rules", "yacht", "--card", "ones=2", "--dice", "13356", "--target", "150"];
+    let target = [
+        "--rules", "yacht", "--card", "ones=2", "--dice", "13356", "--target", "150",
+    ];
     assert_eq!(exact, cli(&target));
     assert_eq!(table_of("yacht-dice", "target")["state"], "cancelled");
 }

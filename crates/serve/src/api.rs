@@ -44,9 +44,9 @@ use yahtzee_core::play::review::{
     DecisionReview, GameRecord, Priced, Review, ReviewError, review_progressively,
 };
 use yahtzee_core::play::{box_names, check_legal};
-use yahtzee_core::policy::{Answer, Objective};
 use yahtzee_core::policy::pricing::Pricing;
 use yahtzee_core::policy::win::MODEL;
+use yahtzee_core::policy::{Answer, Objective};
 use yahtzee_core::report::{Provenance, Stamped, StatsReport, stamped_by, stats};
 use yahtzee_core::stats::distribution::{Summary, THRESHOLDS, Tally};
 use yahtzee_core::tables::set::LoadCause;

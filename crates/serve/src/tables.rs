@@ -214,11 +214,12 @@ pub fn pending(tables: &Arc<TableSet>, objective: &Objective) -> Option<Provisio
     };
     let rules = tables.rules();
     let progress = (status.total > 0).then(|| status.done as f64 / status.total as f64);
-    let left = status
-        .eta_seconds
-        .map_or(String::new(), |s| format!(", about {} left", seconds_in_words(s)));
+    let left = status.eta_seconds.map_or(String::new(), |s| {
+        format!(", about {} left", seconds_in_words(s))
+    });
     let why = if status.state == LoadState::Cancelled {
-        "its build was cancelled, and is started again when asked for once the build under way ends".to_string()
+        "its build was cancelled, and is started again when asked for once the build under way ends"
+            .to_string()
     } else {
         format!("it is being built (once: {}{left})", status.build_cost)
     };

@@ -631,7 +631,10 @@ impl<T> Slot<T> {
             match clock {
                 Some((since, first)) => {
                     let seconds = since.elapsed().as_secs_f64();
-                    (Some(seconds), Some(eta(seconds, first, done, total, predicted)))
+                    (
+                        Some(seconds),
+                        Some(eta(seconds, first, done, total, predicted)),
+                    )
                 }
                 // Not solving yet (waiting for the build before it, or reading what it
                 // follows): the whole build ahead.
@@ -700,7 +703,10 @@ fn model_seconds(rules: &Rules, kind: TableKind) -> f64 {
 /// measured its own pace: the model's ([`model_seconds`]) scaled by the pace this process
 /// measured of its last build ([`PACE`]; the model's own before any).
 pub fn predicted_seconds(rules: &Rules, kind: TableKind) -> f64 {
-    let pace = PACE.lock().unwrap_or_else(|e| e.into_inner()).unwrap_or(1.0);
+    let pace = PACE
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .unwrap_or(1.0);
     model_seconds(rules, kind) * pace
 }
 
