@@ -1500,10 +1500,7 @@ fn phone_views(b: &Browser, axe: &Axe) {
     b.wait("the dark theme", || {
         (b.js("return document.documentElement.dataset.theme || null") == "dark").then_some(())
     });
-    b.go(&format!(
-        "{}",
-        b.js("return window.location.href").as_str().unwrap()
-    ));
+    b.go(b.js("return window.location.href").as_str().unwrap());
     b.wait_ready("the page, dark");
     assert_eq!(
         b.js("return [document.documentElement.dataset.theme, getComputedStyle(document.documentElement).backgroundColor]"),
