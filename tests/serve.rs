@@ -488,6 +488,145 @@ fn card_is_checked_as_the_command_line_checks_it_and_scores_as_a_game() {
     assert!(body.contains(r#""card":"","yahtzee_bonus":0"#), "{body}");
 }
 
+/// Issue 47: `/api/card` with `dice` answers what each open box would score with them, the
+/// points and bonuses of the advice's score options with no rolls left (`advise --batch`):
+/// the Joker, the upper bonus reached, a further Yahtzee, the upper-first order.
+#[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
+fn card_with_dice_scores_each_open_box_as_the_advice_counts_it() {
+    type Case<'a> = (&'a str, u32, [u8; 5]);
+    let scored = |view: &Value| -> Vec<(String, u64, u64)> {
+        view["boxes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|b| !b["with_dice"].is_null())
+            .map(|b| {
+                assert!(b["points"].is_null(), "a filled box scores nothing: {b}");
+                let w = &b["with_dice"];
+                let n = |k: &str| w[k].as_u64().unwrap();
+                (
+                    b["name"].as_str().unwrap().to_string(),
+                    n("points"),
+                    n("bonus"),
+                )
+            })
+            .collect()
+    };
+    let advised = |line: &str| -> Vec<(String, u64, u64)> {
+        let answer: Value = serde_json::from_str(line).unwrap();
+        let mut options: Vec<_> = answer["options"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{answer}"))
+            .iter()
+            .map(|o| {
+                assert_eq!(o["kind"], "score", "{o}");
+                let n = |k: &str| o[k].as_u64().unwrap();
+                (
+                    o["category"].as_str().unwrap().to_string(),
+                    n("points"),
+                    n("bonus"),
+                )
+            })
+            .collect();
+        options.sort();
+        options
+    };
+    let server = Served::start(&[]);
+    let check = |set: &'static RuleSet, order: Order, query: &str, cases: &[Case]| {
+        let lines: Vec<String> = cases
+            .iter()
+            .map(|(card, bonus, dice)| {
+                let boxes: serde_json::Map<String, Value> = card
+                    .split(',')
+                    .filter(|e| !e.is_empty())
+                    .map(|e| {
+                        let (name, points) = e.split_once('=').unwrap();
+                        (name.to_string(), Value::from(points.parse::<u32>().unwrap()))
+                    })
+                    .collect();
+                serde_json::json!({"card": boxes, "yahtzee_bonus": bonus, "dice": dice, "rolls_left": 0}).to_string()
+            })
+            .collect();
+        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let args: &[&str] = if order == Order::UpperFirst {
+            &["--upper-first"]
+        } else {
+            &[]
+        };
+        let cli = cli_batch(set, order, args, &refs);
+        let mut views = Vec::new();
+        for ((card, bonus, dice), line) in cases.iter().zip(&cli) {
+            let view = server.post_ok(
+                &format!("/api/card{query}"),
+                &serde_json::json!({"card": card, "yahtzee_bonus": bonus, "dice": dice}),
+            );
+            let mut shown = scored(&view);
+            shown.sort();
+            assert_eq!(shown, advised(line), "{card} with {dice:?}");
+            views.push((shown, view));
+        }
+        views
+    };
+    let upper = "ones=3,twos=6,threes=9,fours=12,fives=15,yahtzee=50";
+    let views = check(
+        RuleSet::YAHTZEE,
+        Order::Any,
+        "",
+        &[
+            // A further Yahtzee of sixes, sixes open: sixes alone (forced Joker), 30 points,
+            // the upper bonus reached and the Yahtzee bonus.
+            (upper, 0, [6, 6, 6, 6, 6]),
+            (upper, 0, [6, 6, 6, 1, 2]),
+            ("", 0, [2, 3, 4, 5, 6]),
+            // Fives filled: the Joker scores a lower box in full.
+            ("fives=15,yahtzee=50", 1, [5, 5, 5, 5, 5]),
+        ],
+    );
+    let has = |i: usize, name: &str, points: u64, bonus: u64| {
+        let shown = &views[i].0;
+        assert!(
+            shown.contains(&(name.to_string(), points, bonus)),
+            "{name} {points} +{bonus} not in {shown:?}"
+        );
+    };
+    assert_eq!(views[0].0, [("sixes".to_string(), 30, 135)]);
+    has(1, "sixes", 18, 35);
+    has(2, "large-straight", 40, 0);
+    has(3, "large-straight", 40, 100);
+    let views = check(
+        RuleSet::YACHT,
+        Order::UpperFirst,
+        "?rules=yacht&upper_first=true",
+        &[("ones=2", 0, [3, 3, 3, 5, 5])],
+    );
+    let (shown, view) = &views[0];
+    assert!(shown.contains(&("threes".to_string(), 9, 0)), "{shown:?}");
+    assert_eq!(shown.len(), 5, "the five open upper boxes: {shown:?}");
+    assert!(
+        view["boxes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|b| b["with_dice"].is_null() || b["section"] == "upper"),
+        "a lower box while an upper box is open: {view}"
+    );
+    // Bad dice: a 400 saying what is wrong.
+    assert_error(
+        &server.post("/api/card", r#"{"dice": "13356"}"#),
+        400,
+        "dice must be",
+    );
+    assert_error(
+        &server.post("/api/card", r#"{"dice": [1, 2, 3]}"#),
+        400,
+        "3 faces given",
+    );
+}
+
 #[test]
 #[cfg_attr(
     not(feature = "serve"),
