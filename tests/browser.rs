@@ -1147,7 +1147,9 @@ fn the_page_advises_with_saved_rolls_as_advise_saved_does() {
     // No dice yet (a new game asks for them): the page's rolls left are in its words.
     b.keys("#rerolls", &format!("{ARROW_DOWN}{ARROW_DOWN}{ARROW_UP}"));
     b.wait("3 re-rolls left", || {
-        b.text("#summary").ends_with("(rolls left: 3).").then_some(())
+        b.text("#summary")
+            .ends_with("(rolls left: 3).")
+            .then_some(())
     });
     b.click("#saved-rolls button.step[data-for=\"rerolls\"][data-step=\"1\"]");
     assert_eq!(field_value(&b, "#rerolls"), "4");
@@ -1490,8 +1492,9 @@ impl Browser {
 }
 
 /// Issue 47: the advice on a phone in dark mode (the switch, kept across a reload), held
-/// sideways (844x390: the advice on the first screen) and with its text at 200% (the rules
-/// menu whole); nothing wider than the screen, axe-core clean.
+/// sideways (844x390: the advice on the first screen) and with its text at 200% (the advice on
+/// the first screen, the rules menu whole in the header's menu); nothing wider than the
+/// screen, axe-core clean.
 fn phone_views(b: &Browser, axe: &Axe) {
     let best = "#options button.option[data-rank=\"1\"]";
     b.click("#theme");
@@ -1509,7 +1512,27 @@ fn phone_views(b: &Browser, axe: &Axe) {
     axe.check(b, "the advice on a phone, dark");
     b.screenshot("serve-phone-dark.png");
     b.click("#card-toggle");
+    // Each open box shows what it would score with the dice entered (1 3 3 5 6).
+    b.wait("the points of the dice on the card", || {
+        (b.find_all("#card .would").len() == 13).then_some(())
+    });
+    for (name, points) in [
+        ("ones", "+1"),
+        ("threes", "+6"),
+        ("twos", "+0"),
+        ("chance", "+18"),
+        ("full-house", "+0"),
+    ] {
+        assert_eq!(
+            b.text(&format!(
+                "#card .would[data-would=\"{name}\"] [aria-hidden]"
+            )),
+            points,
+            "{name}"
+        );
+    }
     axe.check(b, "the card on a phone, dark");
+    b.screenshot("serve-phone-dark-card.png");
     b.click("#card-close");
     b.click("#theme");
     b.viewport(844, 390, true);
@@ -1523,21 +1546,32 @@ fn phone_views(b: &Browser, axe: &Axe) {
     b.screenshot("serve-phone-landscape.png");
     b.viewport(390, 844, true);
     b.js("document.documentElement.style.fontSize = '200%'; return true");
-    b.find(best);
-    // Where the best option stands at 200% text, in screens (not yet on the first one).
-    let screens = b.js(&format!(
-        "return document.querySelector('{}').getBoundingClientRect().top / window.innerHeight",
-        best.replace('\'', "\\'")
-    ));
-    eprintln!("at 200% text the best option starts {screens} screens down");
+    // The compact layout of large text: the header a line, the advice on the first screen.
+    b.wait("the best option on the first screen at 200% text", || {
+        b.on_screen(best).then_some(())
+    });
     assert!(
         b.fits_width(),
         "at 200% text, nothing wider than the screen"
     );
-    assert!(b.on_screen("#rules"), "at 200% text, the rules menu whole");
     axe.check(b, "the advice at 200% text");
     b.screenshot("serve-phone-text-200.png");
+    // The views, the rules and the theme in the header's menu: the rules menu whole.
+    b.click("#top-menu");
+    assert!(b.on_screen("#rules"), "at 200% text, the rules menu whole");
+    assert!(
+        b.on_screen("#tab-review"),
+        "at 200% text, the views in the menu"
+    );
+    assert!(b.fits_width(), "at 200% text, the menu within the width");
+    axe.check(b, "the menu at 200% text");
+    b.click("#top-menu");
     b.js("document.documentElement.style.fontSize = ''; return true");
+    b.wait("the header without its menu at the usual text size", || {
+        (b.on_screen("#rules")
+            && b.js("return document.querySelector('#top-menu').offsetParent") == Value::Null)
+            .then_some(())
+    });
 }
 
 /// Polls the server's `/api/status` until `done` holds for it, for `seconds` at most (`what`:

@@ -284,6 +284,7 @@ const S = {
   upperFirst: false,
   rulesCard: null,
   view: null,           // the card as the server checked it (/api/card)
+  scores: null,         // what each open box would score with the dice entered (/api/card's with_dice)
   dice: [null, null, null, null, null], // null: not rolled yet (a new game asks for the dice)
   rollsLeft: null, // the rules' first once their card is read (2 with three rolls a turn)
   saved: 0,             // under saved rolls: the rolls saved before this turn
@@ -500,7 +501,13 @@ function renderCard() {
         onclick: () => { S.editing = b.name; S.editError = null; renderCard(); },
       }));
     }
-    body.append(el('tr', {}, el('th', { scope: 'row', text: b.title }), cell));
+    // What the open box would score with the dice entered, muted beside its name.
+    const would = points === null && S.scores && S.scores[i];
+    const score = would ? el('span', { class: 'would', 'data-would': b.name },
+      el('span', { 'aria-hidden': 'true', text: `+${would.points}${would.bonus ? ` +${would.bonus}` : ''}` }),
+      el('span', { class: 'visually-hidden', text: `: ${would.points} points with these dice${would.bonus ? `, and a bonus of ${would.bonus}` : ''}` }))
+      : null;
+    body.append(el('tr', {}, el('th', { scope: 'row' }, b.title, score), cell));
     if (S.editing === b.name && S.editError) {
       body.append(el('tr', { class: 'error-row' }, el('td', { colspan: 2 },
         el('p', { class: 'field-error', id: 'box-input-error', role: 'alert', text: S.editError.message }))));
@@ -980,6 +987,7 @@ async function refresh() {
     renderOutlook(null);
     return;
   }
+  refreshScores(seq);
   const open = S.dice.filter((f) => f === null).length;
   if (open > 0) {
     stale(false);
@@ -1044,6 +1052,25 @@ async function refresh() {
       S.call = null;
       hideBusy();
     }
+  }
+}
+
+/** What each open box would score with the dice entered, from the server (`/api/card` with
+ * `dice`: the core's scoring, bonuses as the advice counts them), shown on the card; none
+ * until every die is entered. */
+async function refreshScores(seq) {
+  const had = S.scores !== null;
+  S.scores = null;
+  if (had && !S.editing) renderCard();
+  if (S.dice.includes(null)) return;
+  const body = { card: S.view.card, yahtzee_bonus: S.view.yahtzee_bonus, dice: S.dice };
+  try {
+    const view = await api(`/api/card?${rulesQuery()}`, { method: 'POST', body });
+    if (seq !== S.seq) return;
+    S.scores = view.boxes.map((b) => b.with_dice || null);
+    if (!S.editing) renderCard();
+  } catch (e) {
+    // The advice asked for the same dice says what is wrong.
   }
 }
 
@@ -1355,6 +1382,29 @@ function switchTheme() {
     // Not kept: the switch works for this visit.
   }
   applyTheme(theme);
+}
+
+// ---------------------------------------------------------------- large text
+
+/** Large text (the page's text at 1.5 times the usual size or more: the browser's or the
+ * system's text size): `html.large-text`, for which the phone's layout is compact (the header
+ * folded into a menu, the advice before the secondary controls). A probe 1rem wide tells. */
+function watchTextSize() {
+  const probe = el('span', { class: 'rem-probe', 'aria-hidden': 'true' });
+  document.body.append(probe);
+  const check = () => {
+    const large = probe.getBoundingClientRect().width >= 24;
+    document.documentElement.classList.toggle('large-text', large);
+    if (!large) openTopMenu(false);
+  };
+  new ResizeObserver(check).observe(probe);
+  check();
+}
+
+/** The header's menu (shown at large text on a phone): the views, the rules and the theme. */
+function openTopMenu(open) {
+  $('#top-items').classList.toggle('open', open);
+  $('#top-menu').setAttribute('aria-expanded', String(open));
 }
 
 /** The screen kept awake during a game (the Screen Wake Lock API, where the browser offers it:
@@ -2272,6 +2322,10 @@ async function start() {
   applyTheme(storedTheme());
   $('#theme').addEventListener('click', switchTheme);
   window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => applyTheme(storedTheme()));
+  watchTextSize();
+  $('#top-menu').addEventListener('click', () => openTopMenu(!$('#top-items').classList.contains('open')));
+  // A view picked from the menu closes it.
+  $$('#top-items .tab').forEach((t) => t.addEventListener('click', () => openTopMenu(false)));
   const pad = keypad(keyFace, keyErase);
   pad.id = 'keypad';
   $('#keypad').replaceWith(pad);
@@ -2294,6 +2348,9 @@ async function start() {
       $(`#dice button[data-i="${i}"]`).focus();
     } else if ($('#card-panel').classList.contains('open')) {
       openCard(false);
+    } else if ($('#top-items').classList.contains('open')) {
+      openTopMenu(false);
+      $('#top-menu').focus();
     }
   });
   document.addEventListener('click', (ev) => {
