@@ -696,6 +696,14 @@ pub struct ServeArgs {
     /// Open the page in the default web browser once the server listens.
     #[arg(long)]
     pub open: bool,
+    /// Do not build the tables of the page's objectives in the background from the start.
+    /// By default the server loads, or builds once, one after the other: the expected-score
+    /// table of the rules (about a second), then the target table and the distribution table
+    /// (minutes and about 250 MB of disk each for the Yahtzee rule sets, held in memory
+    /// after); a target or win question meanwhile gets the expected-score advice at once,
+    /// marked provisional. With this flag a table is built when first asked for.
+    #[arg(long)]
+    pub no_prebuild: bool,
 }
 
 #[derive(Args, Debug)]

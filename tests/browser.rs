@@ -468,6 +468,29 @@ fn expected_options(advice: &Value, value: &str) -> Vec<Value> {
         .collect()
 }
 
+/// A chance as the page shows it (issue 47: `86.5%`, not 0.8647), as its `percent` writes it.
+fn percent(p: f64) -> String {
+    match p {
+        0.0 => "0%".to_string(),
+        1.0 => "100%".to_string(),
+        p if p < 0.00001 => "< 0.001%".to_string(),
+        p if p > 0.999 => "> 99.9%".to_string(),
+        p if p < 0.001 => format!("{}%", significant(100.0 * p, 2)),
+        p => format!("{:.1}%", 100.0 * p),
+    }
+}
+
+/// `x` to `digits` significant digits, as JavaScript's `toPrecision` writes a number under 1.
+fn significant(x: f64, digits: i32) -> String {
+    let places = (digits - 1 - x.log10().floor() as i32).max(0) as usize;
+    format!("{x:.places$}")
+}
+
+/// A loss of chance as the review shows it: in percent, two decimals.
+fn chance_loss(x: f64) -> String {
+    format!("{:.2}%", 100.0 * x)
+}
+
 /// Compares the chart shown with the server's answer for its position: the caption, the
 /// chance beside the mean (`chance`: its words), the mean, one bar per score of a chance
 /// above 1e-7.
@@ -490,8 +513,10 @@ fn assert_chart_is(shown: &Value, answer: &Value, chance: &str) {
     );
     let text = shown["text"].as_str().unwrap();
     let want = format!(
-        "{chance}: {p:.4}; mean {mean:.2}; from {} to {}; ",
-        answer["min"], answer["max"]
+        "{chance}: {}; mean {mean:.2}; from {} to {}; ",
+        percent(p),
+        answer["min"],
+        answer["max"]
     );
     assert!(text.starts_with(&want), "{text} does not start with {want}");
     let p = answer["percentiles"].as_array().unwrap();
@@ -551,8 +576,17 @@ fn assert_same_options(shown: &[Value], cli: &[Value]) {
 )]
 fn the_page_plays_as_a_player_would_against_the_command_line() {
     let (server, work, b) = open_page(false);
+    // Issue 47: a new game asks for the dice (no demo roll).
+    assert_eq!(b.find_all("#dice button.unknown").len(), 5);
+    assert_eq!(b.find_all("#options button.option").len(), 0);
+    b.keys("#dice-text", &format!("13356{ENTER}"));
     let first = json!({"card": {}, "yahtzee_bonus": 0, "dice": [1, 3, 3, 5, 6], "rolls_left": 2});
     let shown = b.options_for(&first);
+    // The dice the best option keeps, marked on the dice: the two 3s.
+    assert_eq!(
+        b.js("return [...document.querySelectorAll('#dice button.die')].map((d) => d.dataset.keep === 'true')"),
+        json!([false, true, true, false, false])
+    );
     assert_same_options(
         &shown,
         &expected_options(
@@ -890,7 +924,7 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
         );
         assert_eq!(
             b.text(&format!("{row} td.mean-loss")),
-            format!("{:.4}", p["mean_loss"].as_f64().unwrap())
+            chance_loss(p["mean_loss"].as_f64().unwrap())
         );
         assert_eq!(
             b.text(&format!("{row} td[data-size=\"under_0_001\"]")),
@@ -911,7 +945,7 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|d| format!("{:.4}", d["loss"].as_f64().unwrap()))
+        .map(|d| chance_loss(d["loss"].as_f64().unwrap()))
         .collect();
     let shown: Vec<String> = b
         .find_all("#review-decisions td.loss")
@@ -1110,12 +1144,12 @@ fn the_page_advises_with_saved_rolls_as_advise_saved_does() {
     // A tap on - of the re-rolls left, and the arrow keys: down twice, up once.
     b.click("#saved-rolls button.step[data-for=\"rerolls\"][data-step=\"-1\"]");
     assert_eq!(field_value(&b, "#rerolls"), "4");
+    // No dice yet (a new game asks for them): the page's rolls left are in its words.
     b.keys("#rerolls", &format!("{ARROW_DOWN}{ARROW_DOWN}{ARROW_UP}"));
     b.wait("3 re-rolls left", || {
-        (b.js("return document.querySelector('#options').dataset.query || ''")
-            .as_str()
-            .is_some_and(|q| q.contains("\"rolls_left\":3")))
-        .then_some(())
+        b.text("#summary")
+            .ends_with("(rolls left: 3).")
+            .then_some(())
     });
     b.click("#saved-rolls button.step[data-for=\"rerolls\"][data-step=\"1\"]");
     assert_eq!(field_value(&b, "#rerolls"), "4");
@@ -1457,6 +1491,89 @@ impl Browser {
     }
 }
 
+/// Issue 47: the advice on a phone in dark mode (the switch, kept across a reload), held
+/// sideways (844x390: the advice on the first screen) and with its text at 200% (the advice on
+/// the first screen, the rules menu whole in the header's menu); nothing wider than the
+/// screen, axe-core clean.
+fn phone_views(b: &Browser, axe: &Axe) {
+    let best = "#options button.option[data-rank=\"1\"]";
+    b.click("#theme");
+    b.wait("the dark theme", || {
+        (b.js("return document.documentElement.dataset.theme || null") == "dark").then_some(())
+    });
+    b.go(b.js("return window.location.href").as_str().unwrap());
+    b.wait_ready("the page, dark");
+    assert_eq!(
+        b.js("return [document.documentElement.dataset.theme, getComputedStyle(document.documentElement).backgroundColor]"),
+        json!(["dark", "rgb(17, 20, 24)"]),
+        "the switch is kept"
+    );
+    b.find(best);
+    axe.check(b, "the advice on a phone, dark");
+    b.screenshot("serve-phone-dark.png");
+    b.click("#card-toggle");
+    // Each open box shows what it would score with the dice entered (1 3 3 5 6).
+    b.wait("the points of the dice on the card", || {
+        (b.find_all("#card .would").len() == 13).then_some(())
+    });
+    for (name, points) in [
+        ("ones", "+1"),
+        ("threes", "+6"),
+        ("twos", "+0"),
+        ("chance", "+18"),
+        ("full-house", "+0"),
+    ] {
+        assert_eq!(
+            b.text(&format!(
+                "#card .would[data-would=\"{name}\"] [aria-hidden]"
+            )),
+            points,
+            "{name}"
+        );
+    }
+    axe.check(b, "the card on a phone, dark");
+    b.screenshot("serve-phone-dark-card.png");
+    b.click("#card-close");
+    b.click("#theme");
+    b.viewport(844, 390, true);
+    b.wait("the advice sideways", || b.on_screen(best).then_some(()));
+    assert!(b.fits_width(), "sideways, nothing wider than the screen");
+    assert!(
+        b.on_screen("#dice"),
+        "sideways, the dice on the first screen"
+    );
+    axe.check(b, "the advice on a phone held sideways");
+    b.screenshot("serve-phone-landscape.png");
+    b.viewport(390, 844, true);
+    b.js("document.documentElement.style.fontSize = '200%'; return true");
+    // The compact layout of large text: the header a line, the advice on the first screen.
+    b.wait("the best option on the first screen at 200% text", || {
+        b.on_screen(best).then_some(())
+    });
+    assert!(
+        b.fits_width(),
+        "at 200% text, nothing wider than the screen"
+    );
+    axe.check(b, "the advice at 200% text");
+    b.screenshot("serve-phone-text-200.png");
+    // The views, the rules and the theme in the header's menu: the rules menu whole.
+    b.click("#top-menu");
+    assert!(b.on_screen("#rules"), "at 200% text, the rules menu whole");
+    assert!(
+        b.on_screen("#tab-review"),
+        "at 200% text, the views in the menu"
+    );
+    assert!(b.fits_width(), "at 200% text, the menu within the width");
+    axe.check(b, "the menu at 200% text");
+    b.click("#top-menu");
+    b.js("document.documentElement.style.fontSize = ''; return true");
+    b.wait("the header without its menu at the usual text size", || {
+        (b.on_screen("#rules")
+            && b.js("return document.querySelector('#top-menu').offsetParent") == Value::Null)
+            .then_some(())
+    });
+}
+
 /// Polls the server's `/api/status` until `done` holds for it, for `seconds` at most (`what`:
 /// what goes on meanwhile, in the failure).
 fn wait_for_status(server: &Served, seconds: u64, what: &str, done: impl Fn(&Value) -> bool) {
@@ -1639,9 +1756,32 @@ fn a_phone_at_the_table_plays_a_whole_game_without_scrolling() {
     let axe = Axe::new();
     let started = Instant::now();
     let (server, _work, b) = open_page(true);
+    // Issue 47: the dice entered on the keypad, no text field focused (no phone keyboard).
+    for face in [1, 3, 3, 5, 6] {
+        b.click(&format!("#keypad button[data-face=\"{face}\"]"));
+        assert_eq!(
+            b.js("const a = document.activeElement; return a.tagName === 'INPUT' && a.inputMode !== 'none'"),
+            false,
+            "a field that opens the phone's keyboard has the focus"
+        );
+    }
     b.options_for(
         &json!({"card": {}, "yahtzee_bonus": 0, "dice": [1, 3, 3, 5, 6], "rolls_left": 2}),
     );
+    assert_eq!(
+        b.attr_of(&b.find("#dice-text"), "inputmode").as_deref(),
+        Some("none")
+    );
+    // Erase opens the last die entered; a face fills it again.
+    b.click("#keypad button.erase");
+    b.wait("the last die open", || {
+        (b.find_all("#dice button.unknown").len() == 1).then_some(())
+    });
+    b.click("#keypad button[data-face=\"6\"]");
+    b.options_for(
+        &json!({"card": {}, "yahtzee_bonus": 0, "dice": [1, 3, 3, 5, 6], "rolls_left": 2}),
+    );
+    phone_views(&b, &axe);
     // Every control of the first screen is a target of at least 44 px.
     let small = b.js(
         "return Array.from(document.querySelectorAll('#view-advise button, #view-advise select, #view-advise input[type=text], header button, header select, header label.check')) \
@@ -1814,6 +1954,7 @@ fn a_phone_at_the_table_plays_a_whole_game_without_scrolling() {
     for _ in 0..2 {
         b.go(&url);
         b.wait_ready("the page over the network");
+        b.keys("#dice-text", &format!("13356{ENTER}"));
         b.options_for(
             &json!({"card": {}, "yahtzee_bonus": 0, "dice": [1, 3, 3, 5, 6], "rolls_left": 2}),
         );
@@ -1879,16 +2020,26 @@ fn a_phone_reviews_to_win_rates_several_games_and_cancels_a_table_build() {
             "#review-players tr[data-player=\"{}\"] td.mean-loss",
             p["player"].as_str().unwrap()
         );
-        assert_eq!(
-            b.text(&cell),
-            format!("{:.4}", p["mean_loss"].as_f64().unwrap())
-        );
+        assert_eq!(b.text(&cell), chance_loss(p["mean_loss"].as_f64().unwrap()));
     }
     assert!(
         b.find_all("#status[hidden]").len() == 1,
         "the busy state goes"
     );
     assert!(b.fits_width(), "the review fits the phone's width");
+    // Issue 47: nothing of it scrolls sideways, and its chart's labels are 11 px or more.
+    assert_eq!(
+        b.js("return [...document.querySelectorAll('#review-result .scroll')].every((e) => e.scrollWidth <= e.clientWidth + 1)"),
+        true,
+        "a table of the review scrolls sideways"
+    );
+    let smallest = b.js(
+        "const s = document.querySelector('#review-chart svg'); const k = s.getBoundingClientRect().width / s.viewBox.baseVal.width;          return Math.min(...[...s.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * k))",
+    );
+    assert!(
+        smallest.as_f64().unwrap() >= 11.0,
+        "chart labels of {smallest} px"
+    );
     axe.check(&b, "a review priced to win, on a phone");
     b.screenshot("serve-phone-review-win.png");
 

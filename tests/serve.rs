@@ -30,8 +30,18 @@ impl Served {
         Served::start_in(table_dir(), args)
     }
 
-    /// Starts the server with `args` and the tables of `dir`.
+    /// Starts the server with `args` and the tables of `dir`, without its background builds
+    /// (`--no-prebuild`: a test's server builds no table it is not asked for; see
+    /// [`Served::start_prebuilding`]).
     pub fn start_in(dir: &Path, args: &[&str]) -> Served {
+        let mut all = vec!["--no-prebuild"];
+        all.extend(args);
+        Served::start_prebuilding(dir, &all)
+    }
+
+    /// Starts the server with `args` and the tables of `dir`, building in the background the
+    /// tables of its rules' objectives, as `serve` does unless told `--no-prebuild`.
+    pub fn start_prebuilding(dir: &Path, args: &[&str]) -> Served {
         let mut child = util::yahtzee_in(dir)
             .arg("serve")
             .args(["--port", "0"])
@@ -81,7 +91,7 @@ impl Served {
     /// [`Served::start_lan`] with the tables (and the token kept) of `dir`.
     pub fn start_lan_in(dir: &Path, args: &[&str]) -> (Served, String, Vec<String>, Vec<String>) {
         let mut child = util::yahtzee_in(dir)
-            .args(["serve", "--lan", "--port", "0"])
+            .args(["serve", "--lan", "--no-prebuild", "--port", "0"])
             .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -476,6 +486,145 @@ fn card_is_checked_as_the_command_line_checks_it_and_scores_as_a_game() {
     let (status, body) = server.post("/api/card", "");
     assert_eq!(status, 200);
     assert!(body.contains(r#""card":"","yahtzee_bonus":0"#), "{body}");
+}
+
+/// Issue 47: `/api/card` with `dice` answers what each open box would score with them, the
+/// points and bonuses of the advice's score options with no rolls left (`advise --batch`):
+/// the Joker, the upper bonus reached, a further Yahtzee, the upper-first order.
+#[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
+fn card_with_dice_scores_each_open_box_as_the_advice_counts_it() {
+    type Case<'a> = (&'a str, u32, [u8; 5]);
+    let scored = |view: &Value| -> Vec<(String, u64, u64)> {
+        view["boxes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|b| !b["with_dice"].is_null())
+            .map(|b| {
+                assert!(b["points"].is_null(), "a filled box scores nothing: {b}");
+                let w = &b["with_dice"];
+                let n = |k: &str| w[k].as_u64().unwrap();
+                (
+                    b["name"].as_str().unwrap().to_string(),
+                    n("points"),
+                    n("bonus"),
+                )
+            })
+            .collect()
+    };
+    let advised = |line: &str| -> Vec<(String, u64, u64)> {
+        let answer: Value = serde_json::from_str(line).unwrap();
+        let mut options: Vec<_> = answer["options"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{answer}"))
+            .iter()
+            .map(|o| {
+                assert_eq!(o["kind"], "score", "{o}");
+                let n = |k: &str| o[k].as_u64().unwrap();
+                (
+                    o["category"].as_str().unwrap().to_string(),
+                    n("points"),
+                    n("bonus"),
+                )
+            })
+            .collect();
+        options.sort();
+        options
+    };
+    let server = Served::start(&[]);
+    let check = |set: &'static RuleSet, order: Order, query: &str, cases: &[Case]| {
+        let lines: Vec<String> = cases
+            .iter()
+            .map(|(card, bonus, dice)| {
+                let boxes: serde_json::Map<String, Value> = card
+                    .split(',')
+                    .filter(|e| !e.is_empty())
+                    .map(|e| {
+                        let (name, points) = e.split_once('=').unwrap();
+                        (name.to_string(), Value::from(points.parse::<u32>().unwrap()))
+                    })
+                    .collect();
+                serde_json::json!({"card": boxes, "yahtzee_bonus": bonus, "dice": dice, "rolls_left": 0}).to_string()
+            })
+            .collect();
+        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let args: &[&str] = if order == Order::UpperFirst {
+            &["--upper-first"]
+        } else {
+            &[]
+        };
+        let cli = cli_batch(set, order, args, &refs);
+        let mut views = Vec::new();
+        for ((card, bonus, dice), line) in cases.iter().zip(&cli) {
+            let view = server.post_ok(
+                &format!("/api/card{query}"),
+                &serde_json::json!({"card": card, "yahtzee_bonus": bonus, "dice": dice}),
+            );
+            let mut shown = scored(&view);
+            shown.sort();
+            assert_eq!(shown, advised(line), "{card} with {dice:?}");
+            views.push((shown, view));
+        }
+        views
+    };
+    let upper = "ones=3,twos=6,threes=9,fours=12,fives=15,yahtzee=50";
+    let views = check(
+        RuleSet::YAHTZEE,
+        Order::Any,
+        "",
+        &[
+            // A further Yahtzee of sixes, sixes open: sixes alone (forced Joker), 30 points,
+            // the upper bonus reached and the Yahtzee bonus.
+            (upper, 0, [6, 6, 6, 6, 6]),
+            (upper, 0, [6, 6, 6, 1, 2]),
+            ("", 0, [2, 3, 4, 5, 6]),
+            // Fives filled: the Joker scores a lower box in full.
+            ("fives=15,yahtzee=50", 1, [5, 5, 5, 5, 5]),
+        ],
+    );
+    let has = |i: usize, name: &str, points: u64, bonus: u64| {
+        let shown = &views[i].0;
+        assert!(
+            shown.contains(&(name.to_string(), points, bonus)),
+            "{name} {points} +{bonus} not in {shown:?}"
+        );
+    };
+    assert_eq!(views[0].0, [("sixes".to_string(), 30, 135)]);
+    has(1, "sixes", 18, 35);
+    has(2, "large-straight", 40, 0);
+    has(3, "large-straight", 40, 100);
+    let views = check(
+        RuleSet::YACHT,
+        Order::UpperFirst,
+        "?rules=yacht&upper_first=true",
+        &[("ones=2", 0, [3, 3, 3, 5, 5])],
+    );
+    let (shown, view) = &views[0];
+    assert!(shown.contains(&("threes".to_string(), 9, 0)), "{shown:?}");
+    assert_eq!(shown.len(), 5, "the five open upper boxes: {shown:?}");
+    assert!(
+        view["boxes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|b| b["with_dice"].is_null() || b["section"] == "upper"),
+        "a lower box while an upper box is open: {view}"
+    );
+    // Bad dice: a 400 saying what is wrong.
+    assert_error(
+        &server.post("/api/card", r#"{"dice": "13356"}"#),
+        400,
+        "dice must be",
+    );
+    assert_error(
+        &server.post("/api/card", r#"{"dice": [1, 2, 3]}"#),
+        400,
+        "3 faces given",
+    );
 }
 
 #[test]
@@ -2970,4 +3119,143 @@ fn a_player_name_with_a_control_or_format_character_is_a_400() {
         );
         assert_error(&answer, 400, "is not allowed");
     }
+}
+
+/// Issue 47: the first target or win question waited for its table's build (two minutes
+/// for Yahtzee). With an empty table folder, `serve` builds the expected-score table first
+/// and the target and distribution tables after it, in the background: expected-score
+/// advice is answered while they build, a target or win question gets the expected-score
+/// advice for its position at once, marked provisional (`advise --json` without the
+/// objective), and the exact answer once its table is built (`advise --target T --json`).
+/// Yacht Dice's target table builds for seconds, Yacht's in under one.
+#[test]
+#[cfg_attr(
+    not(feature = "serve"),
+    ignore = "the web advisor is a feature: cargo test --release --all-features"
+)]
+fn advice_does_not_wait_for_a_table_being_built() {
+    let dir = temp_dir();
+    let server = Served::start_prebuilding(dir.path(), &["--rules", "yacht-dice"]);
+    let table_of = |rules: &str, objective: &str| -> Value {
+        let (_, body) = server.get("/api/status");
+        let v: Value = serde_json::from_str(&body).unwrap();
+        v["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["rules"] == rules && t["objective"] == objective)
+            .cloned()
+            .unwrap_or(Value::Null)
+    };
+    let wait = |rules: &str, objective: &str, done: &dyn Fn(&Value) -> bool| {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let t = table_of(rules, objective);
+            if done(&t) {
+                return t;
+            }
+            assert!(Instant::now() < deadline, "{rules} {objective}: {t}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    let cli = |args: &[&str]| -> Value {
+        let o = util::yahtzee_in(dir.path())
+            .args(["advise", "--json"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        serde_json::from_str(&stdout(&o)).unwrap()
+    };
+    // The first expected-score advice, while the target table builds after it.
+    let line = r#"{"card": {"ones": 2}, "dice": [1, 3, 3, 5, 6], "rolls_left": 2}"#;
+    let (status, body) = server.post("/api/advise", line);
+    assert_eq!(status, 200, "{body}");
+    let building = wait("yacht-dice", "target", &|t| !t.is_null());
+    assert!(
+        building["state"] == "building" || building["state"] == "loading",
+        "{building}"
+    );
+    let position = [
+        "--rules",
+        "yacht-dice",
+        "--card",
+        "ones=2",
+        "--dice",
+        "13356",
+    ];
+    let expected = cli(&position);
+    assert_eq!(serde_json::from_str::<Value>(&body).unwrap(), expected);
+    // A target question meanwhile: the same advice, marked.
+    let ask = |rules: &str, extra: &str| -> Value {
+        let line = format!(
+            r#"{{"card": {{"ones": 2}}, "dice": [1, 3, 3, 5, 6], "rolls_left": 2, {extra}}}"#
+        );
+        let (status, body) = server.post(&format!("/api/advise?rules={rules}"), &line);
+        assert_eq!(status, 200, "{body}");
+        serde_json::from_str(&body).unwrap()
+    };
+    let mut answer = ask("yacht-dice", r#""target": 150"#);
+    let mark = answer.as_object_mut().unwrap().remove("provisional");
+    let mark = mark.unwrap_or_else(|| panic!("not provisional: {answer}"));
+    assert_eq!(answer, expected);
+    assert_eq!(mark["objective"], "target");
+    assert_eq!(mark["table"], "target");
+    assert!(
+        mark["eta_seconds"].as_f64().is_some_and(|s| s > 0.0),
+        "{mark}"
+    );
+    assert!(
+        mark["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("the target table of yacht-dice is not ready: it is being built"),
+        "{mark}"
+    );
+    let t = wait("yacht-dice", "target", &|t| t["done"].as_u64() > Some(0));
+    assert!(t["eta_seconds"].as_f64().is_some_and(|s| s > 0.0), "{t}");
+    // Against an opponent's card, the distribution table: started by the question.
+    let mut answer = ask("yacht-dice", r#""opponents": [{"card": {"ones": 3}}]"#);
+    let mark = answer
+        .as_object_mut()
+        .unwrap()
+        .remove("provisional")
+        .unwrap();
+    assert_eq!(
+        (&mark["objective"], &mark["table"]),
+        (&"win".into(), &"distribution".into())
+    );
+    assert_eq!(answer, expected);
+    // Cancelled, both builds stop; a cancelled one is not built again by itself.
+    for objective in ["target", "distribution"] {
+        wait("yacht-dice", objective, &|t| t["state"] == "building");
+        let (status, body) = server.post(
+            &format!("/api/cancel?rules=yacht-dice&objective={objective}"),
+            "",
+        );
+        assert_eq!(status, 200, "{body}");
+        wait("yacht-dice", objective, &|t| t["state"] != "building");
+    }
+    util::assert_no_file_starting(dir.path(), "yacht-dice.target");
+    // Yacht's target table: provisional while it builds (or queued), exact once built.
+    let mut answer = ask("yacht", r#""target": 150"#);
+    assert!(
+        answer
+            .as_object_mut()
+            .unwrap()
+            .remove("provisional")
+            .is_some()
+    );
+    assert_eq!(
+        answer,
+        cli(&["--rules", "yacht", "--card", "ones=2", "--dice", "13356"])
+    );
+    wait("yacht", "target", &|t| t["state"] == "ready");
+    let exact = ask("yacht", r#""target": 150"#);
+    assert!(exact.get("provisional").is_none(), "{exact}");
+    let target = [
+        "--rules", "yacht", "--card", "ones=2", "--dice", "13356", "--target", "150",
+    ];
+    assert_eq!(exact, cli(&target));
+    assert_eq!(table_of("yacht-dice", "target")["state"], "cancelled");
 }

@@ -46,6 +46,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         also,
         token: token.clone(),
         rules: args.rules.rules(),
+        prebuild: !args.no_prebuild,
         // The fixes of the command line: the `yahtzee solve` that rebuilds a table.
         hint: Arc::new(|e, rules, objective| {
             format!(

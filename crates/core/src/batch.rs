@@ -662,7 +662,21 @@ fn dice_of(value: &Json, space: dice::DiceSpace) -> Result<Dice, BatchError> {
 /// Answers one line: the advice of its position with `tables` ([`policy::advise`], whose
 /// solve stops once `cancel` is set), or why there is none.
 pub fn answer(tables: &TableSet, line: &[u8], cancel: &Cancel) -> Result<Answer, BatchError> {
-    let rules = *tables.rules();
+    let (position, objective) = question(*tables.rules(), line)?;
+    Ok(policy::advise(
+        tables,
+        &position,
+        &objective,
+        &|_, _| {},
+        cancel,
+    )?)
+}
+
+/// The position and the objective of one line under `rules`, every key checked as
+/// [`answer`] checks it, before any table is read: for a front end that answers some lines
+/// otherwise (the server, whose answer is the expected score's while the objective's table
+/// is being built).
+pub fn question(rules: Rules, line: &[u8]) -> Result<(Position, Objective), BatchError> {
     let query = Query::parse_in(line, rules.dice())?;
     let position = query.position(rules)?;
     let objective = match (query.two_player, query.opponents(rules)?, query.target) {
@@ -685,13 +699,7 @@ pub fn answer(tables: &TableSet, line: &[u8], cancel: &Cancel) -> Result<Answer,
             None => Objective::ExpectedScore,
         },
     };
-    Ok(policy::advise(
-        tables,
-        &position,
-        &objective,
-        &|_, _| {},
-        cancel,
-    )?)
+    Ok((position, objective))
 }
 
 impl From<AdviseError> for BatchError {

@@ -4,7 +4,7 @@
 //! | endpoint | body | answer, as the command line prints it |
 //! | --- | --- | --- |
 //! | `GET /api/rules` | | `yahtzee rules --json` |
-//! | `POST /api/card` | `{"card": "ones=3,...", "yahtzee_bonus": 0, "score": {...}}` | the card checked as `--card` is, with its sums |
+//! | `POST /api/card` | `{"card": "ones=3,...", "yahtzee_bonus": 0, "score": {...}, "dice": [...]}` | the card checked as `--card` is, with its sums (with `dice`: what each open box would score with them) |
 //! | `POST /api/advise` | a batch line (with `target` or `opponents`) | `yahtzee advise --batch` |
 //! | `POST /api/stats` | `{"at_least": [...]}` or nothing | `yahtzee stats --json` |
 //! | `POST /api/review` | a game record | `yahtzee review --json` (`?target=T`: `--target T`; `?objective=win`: `--win`; `?stream=true`: lines of JSON, each decision as it is priced, see [`ReviewLine`]) |
@@ -44,9 +44,9 @@ use yahtzee_core::play::review::{
     DecisionReview, GameRecord, Priced, Review, ReviewError, review_progressively,
 };
 use yahtzee_core::play::{box_names, check_legal};
-use yahtzee_core::policy::Answer;
 use yahtzee_core::policy::pricing::Pricing;
 use yahtzee_core::policy::win::MODEL;
+use yahtzee_core::policy::{Answer, Objective};
 use yahtzee_core::report::{Provenance, Stamped, StatsReport, stamped_by, stats};
 use yahtzee_core::stats::distribution::{Summary, THRESHOLDS, Tally};
 use yahtzee_core::tables::set::LoadCause;
@@ -167,6 +167,19 @@ pub struct BoxView {
     pub section: Section,
     /// Its points, `null` while open.
     pub points: Option<u32>,
+    /// With `dice` asked: what the open box would score with them, if it may take them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub with_dice: Option<DiceScore>,
+}
+
+/// What an open box would score with the dice entered ([`ScoreCard::scoring`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct DiceScore {
+    /// The box's points (the Joker included).
+    pub points: u32,
+    /// The bonuses earned on top (the upper bonus reached, a further Yahtzee), as the advice
+    /// counts them.
+    pub bonus: u32,
 }
 
 /// A score card with the sums a player reads from it.
@@ -212,6 +225,7 @@ impl CardView {
                 title: c.title,
                 section: c.section,
                 points: card.points(i),
+                with_dice: None,
             })
             .collect();
         CardView {
@@ -230,10 +244,23 @@ impl CardView {
                 .then(|| rules.most_saved_rolls(card.filled().count_ones() as usize)),
         }
     }
+
+    /// The view of `card` with what each open box would score with `dice`.
+    pub fn with_dice(card: &ScoreCard, dice: &Dice) -> CardView {
+        let mut view = CardView::of(card);
+        let rules = card.rules();
+        for (i, b) in view.boxes.iter_mut().enumerate() {
+            b.with_dice = card.scoring(i, dice).map(|(points, bonuses)| DiceScore {
+                points,
+                bonus: bonuses.points(&rules),
+            });
+        }
+        view
+    }
 }
 
 /// The shape of an `/api/card` body, shown in its errors.
-const CARD_EXAMPLE: &str = r#"{"card": "ones=3,full-house=25", "yahtzee_bonus": 0, "score": {"box": "chance", "dice": [1, 3, 3, 5, 6]}}"#;
+const CARD_EXAMPLE: &str = r#"{"card": "ones=3,full-house=25", "yahtzee_bonus": 0, "score": {"box": "chance", "dice": [1, 3, 3, 5, 6]}, "dice": [2, 2, 4, 4, 4]}"#;
 
 /// An `/api/card` body: every value is read by hand, to say what is wrong with it.
 #[derive(Deserialize)]
@@ -242,6 +269,7 @@ struct CardBody {
     card: Option<Value>,
     yahtzee_bonus: Option<Value>,
     score: Option<Value>,
+    dice: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -358,10 +386,9 @@ fn card_of(rules: Rules, body: &CardBody) -> Result<ScoreCard, ApiError> {
             ))
         })?;
         check_legal(&rules, &card, &dice, index).map_err(|e| ApiError::bad(e.to_string()))?;
-        let state = card.state();
-        let points = rules.score(index, &dice, state.filled);
-        let bonuses = state.bonuses_for(&rules, index, points, dice.five_of_a_kind().is_some());
-        card.fill(index, points, bonuses.yahtzee);
+        if let Some((points, bonuses)) = card.scoring(index, &dice) {
+            card.fill(index, points, bonuses.yahtzee);
+        }
     }
     Ok(card)
 }
@@ -375,11 +402,17 @@ async fn card(State(server): State<Arc<Server>>, RawQuery(raw): RawQuery, body: 
                 card: None,
                 yahtzee_bonus: None,
                 score: None,
+                dice: None,
             }
         } else {
             parse_body(&bytes, CARD_EXAMPLE)?
         };
-        Ok::<_, ApiError>(CardView::of(&card_of(rules, &body)?))
+        let card = card_of(rules, &body)?;
+        // With `dice`: what each open box would score with them (after `score`).
+        Ok::<_, ApiError>(match &body.dice {
+            None => CardView::of(&card),
+            Some(dice) => CardView::with_dice(&card, &dice_value(&rules, dice, "dice")?),
+        })
     };
     match answer.await {
         Ok(view) => json(&view),
@@ -431,6 +464,26 @@ pub fn advise_line(
         tables.saved_for(&[0]).map_err(super::tables::table_error)?;
     } else {
         tables.ev().map_err(super::tables::table_error)?;
+        // A target or win question whose table is being built is answered at once with the
+        // expected-score advice for the same position, marked as such (every key checked
+        // first, as for the exact answer).
+        let (position, objective) = batch::question(rules, line).map_err(batch_error)?;
+        if let Some(mark) = super::tables::pending(&tables, &objective) {
+            let answer = yahtzee_core::policy::advise(
+                &tables,
+                &position,
+                &Objective::ExpectedScore,
+                &|_, _| {},
+                cancel,
+            )
+            .map_err(|e| batch_error(e.into()))?;
+            let internal = |e: serde_json::Error| ApiError::internal(e.to_string());
+            let advice = serde_json::to_string(&stamped_by(&answer, &tables)).map_err(internal)?;
+            let mark = serde_json::to_string(&mark).map_err(internal)?;
+            // The expected-score answer as `advise --json` writes it, and its mark last.
+            let body = advice.strip_suffix('}').unwrap_or(&advice);
+            return Ok(format!("{body},\"provisional\":{mark}}}"));
+        }
     }
     let answer: Answer = batch::answer(&tables, line, cancel).map_err(batch_error)?;
     serde_json::to_string(&stamped_by(&answer, &tables))

@@ -99,6 +99,10 @@ pub struct ServeOptions {
     pub rules: Rules,
     /// How to explain a table that cannot be loaded.
     pub hint: TableHint,
+    /// Build in the background from the start every table the page's objectives need for
+    /// `rules` ([`TableStore::prebuild`]); false (`serve --no-prebuild`): the expected-score
+    /// table alone, the others when first asked for.
+    pub prebuild: bool,
 }
 
 /// Why the server could not run.
@@ -198,14 +202,21 @@ pub fn run(options: ServeOptions, ready: impl FnOnce(&[SocketAddr])) -> Result<(
             token: options.token.clone(),
         });
         server.tables.start(options.rules, TableKind::ExpectedScore);
-        // The distribution table (the page's chart) is loaded at start only when it is in
-        // the cache: building it takes about 20 seconds, which the page asks for first.
-        let distribution = yahtzee_core::tables::default_table_path_of(
-            &options.rules,
-            yahtzee_core::solve::vector::DISTRIBUTION,
-        );
-        if distribution.symlink_metadata().is_ok() {
-            server.tables.start(options.rules, TableKind::Distribution);
+        if options.prebuild {
+            // The target and distribution tables after it, one at a time, before the first
+            // phone connects: a target or win question meanwhile is answered at once with
+            // the expected-score advice, marked provisional.
+            server.tables.prebuild(options.rules);
+        } else {
+            // The distribution table (the page's chart) is loaded at start only when it is
+            // in the cache: the page asks before a build.
+            let distribution = yahtzee_core::tables::default_table_path_of(
+                &options.rules,
+                yahtzee_core::solve::vector::DISTRIBUTION,
+            );
+            if distribution.symlink_metadata().is_ok() {
+                server.tables.start(options.rules, TableKind::Distribution);
+            }
         }
         ready(&bound);
         let app = router(server);

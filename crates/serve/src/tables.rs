@@ -10,6 +10,11 @@
 //! (`/api/status`) and its errors are the set's; the server adds how it reports on stderr,
 //! the queue of builds, and how it explains an error ([`TableHint`]).
 //!
+//! From its start the server loads or builds, in the background and one after the other,
+//! the tables of the page's objectives for its rules ([`TableStore::prebuild`]); a target or
+//! win question whose table is being built is answered at once with the expected-score
+//! advice, marked [`Provisional`] ([`pending`]), and exactly once the table is ready.
+//!
 //! A build can be stopped ([`TableStore::cancel`], `POST /api/cancel`: the page's Cancel):
 //! it stops as its next card starts, saves nothing, and the requests waiting for it are
 //! answered 503; the next request for the table builds it anew (a new set, as after an error).
@@ -26,7 +31,11 @@ use yahtzee_core::tables::set::{
     Event, LoadCause, LoadError, LoadState, Observer, TableKind, TablePaths, TableSet, TableStatus,
 };
 
+use serde::Serialize;
+
 use super::ApiError;
+use yahtzee_core::policy::Objective;
+use yahtzee_core::policy::win::needs_distribution;
 use yahtzee_core::tables::vector::VectorTable;
 
 /// Says how to fix a table that cannot be loaded: `(error, rules, objective)` to a message.
@@ -122,6 +131,16 @@ pub fn table_error(e: LoadError) -> ApiError {
     }
 }
 
+/// True when a table of `set` is being loaded or built.
+fn busy(set: &TableSet) -> bool {
+    PREBUILT.into_iter().any(|kind| {
+        matches!(
+            set.status(kind).state,
+            LoadState::Loading | LoadState::Building
+        )
+    })
+}
+
 /// True when a table of `set` could not be loaded, or its build was cancelled (the one it
 /// does not offer aside).
 fn failed(set: &TableSet) -> bool {
@@ -137,6 +156,94 @@ fn failed(set: &TableSet) -> bool {
             LoadState::Failed | LoadState::Cancelled
         )
     })
+}
+
+/// The tables [`TableStore::prebuild`] builds, in its order.
+const PREBUILT: [TableKind; 3] = [
+    TableKind::ExpectedScore,
+    TableKind::Target,
+    TableKind::Distribution,
+];
+
+/// The answer of a target or win question while the table it needs is built: the
+/// expected-score advice for the same position, marked by this (the `provisional` of the
+/// answer of `/api/advise`), until the table is ready and the same question gets the exact
+/// answer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Provisional {
+    /// The objective asked for: `target` or `win`.
+    pub objective: &'static str,
+    /// Why the answer is the expected score's, in words.
+    pub reason: String,
+    /// The table awaited: `target` or `distribution`.
+    pub table: TableKind,
+    /// Where it stands (`building`, or `loading` just before its build starts).
+    pub state: LoadState,
+    /// The share of its build done, 0 to 1 (`null` before its first step).
+    pub progress: Option<f64>,
+    /// The seconds left of its build, from its pace on this machine (see
+    /// [`TableStatus::eta_seconds`]).
+    pub eta_seconds: Option<f64>,
+}
+
+/// The table `objective` needs that is being built (or, missing, is started now), as the
+/// mark of a provisional answer; `None` when the question can be answered exactly now (its
+/// table loaded, or in its file and waited for) or the objective needs no table of its own.
+/// A table refused (too large, not offered) or that failed is left to the exact path, which
+/// says why.
+pub fn pending(tables: &Arc<TableSet>, objective: &Objective) -> Option<Provisional> {
+    let (kind, name) = match objective {
+        Objective::Target(_) => (TableKind::Target, "target"),
+        Objective::Win(opponents) if needs_distribution(opponents) => {
+            (TableKind::Distribution, "win")
+        }
+        _ => return None,
+    };
+    if tables.check(kind).is_err() {
+        return None;
+    }
+    let on_disk = || tables.path(kind).symlink_metadata().is_ok();
+    let status = match tables.status(kind).state {
+        LoadState::Building => tables.status(kind),
+        LoadState::Loading if !on_disk() => tables.status(kind),
+        LoadState::Idle if !on_disk() => tables.start(kind),
+        // Stopped while another table of the set is built: asked for again after it (a new
+        // set), it is built anew.
+        LoadState::Cancelled if !on_disk() => tables.status(kind),
+        _ => return None,
+    };
+    let rules = tables.rules();
+    let progress = (status.total > 0).then(|| status.done as f64 / status.total as f64);
+    let left = status.eta_seconds.map_or(String::new(), |s| {
+        format!(", about {} left", seconds_in_words(s))
+    });
+    let why = if status.state == LoadState::Cancelled {
+        "its build was cancelled, and is started again when asked for once the build under way ends"
+            .to_string()
+    } else {
+        format!("it is being built (once: {}{left})", status.build_cost)
+    };
+    Some(Provisional {
+        objective: name,
+        reason: format!(
+            "the {} table of {} is not ready: {why}; until it is, the advice is the expected score's, for the same position",
+            kind.name(),
+            rules.label(),
+        ),
+        table: kind,
+        state: status.state,
+        progress,
+        eta_seconds: status.eta_seconds,
+    })
+}
+
+/// `seconds` in words, rounded: `40 s`, `3 min`.
+fn seconds_in_words(seconds: f64) -> String {
+    if seconds < 90.0 {
+        format!("{} s", seconds.ceil().max(1.0))
+    } else {
+        format!("{} min", (seconds / 60.0).round())
+    }
 }
 
 /// Every table set of the server, by rules.
@@ -160,7 +267,8 @@ impl TableStore {
     }
 
     /// The tables of `rules`: a new set when a table of the one before could not be loaded
-    /// (so that the load is tried again).
+    /// (so that the load is tried again), once no other table of it is being loaded or built
+    /// (which would be built twice).
     pub fn set(&self, rules: Rules) -> Arc<TableSet> {
         let mut sets = self.sets.lock().unwrap_or_else(|e| e.into_inner());
         let observer: Arc<dyn Observer> = self.observer.clone();
@@ -171,7 +279,7 @@ impl TableStore {
             )
         };
         let set = sets.entry(rules).or_insert_with(fresh.clone());
-        if failed(set) {
+        if failed(set) && !busy(set) {
             *set = fresh();
         }
         Arc::clone(set)
@@ -183,7 +291,7 @@ impl TableStore {
     }
 
     /// The target table of `rules`, loaded or built first if need be (this waits; a build
-    /// takes about 20 seconds for the Yahtzee rule sets).
+    /// takes about two minutes for the Yahtzee rule sets on two cores).
     pub fn target(&self, rules: Rules) -> Result<Arc<VectorTable<f32>>, ApiError> {
         self.set(rules)
             .target()
@@ -198,6 +306,31 @@ impl TableStore {
             .distribution()
             .map(Arc::clone)
             .map_err(table_error)
+    }
+
+    /// Loads or builds in the background, one after the other, every table the page's
+    /// objectives need for `rules` (`serve` without `--no-prebuild`, from its start): the
+    /// expected-score table first (about a second to build), so that ordinary advice never
+    /// waits behind a long build, then the target table and the distribution table (the
+    /// opponents of win advice). Each stops when cancelled ([`TableStore::cancel`]), and one
+    /// cancelled is not started again by this (a request that needs it starts it). A table
+    /// the game does not offer, or that would not fit in memory, is left out: the requests
+    /// that need it say why.
+    pub fn prebuild(self: &Arc<Self>, rules: Rules) {
+        let store = Arc::clone(self);
+        std::thread::spawn(move || {
+            for kind in PREBUILT {
+                // (A game of saved rolls has none of these: its table is built by the
+                // command line.)
+                let set = store.set(rules);
+                if rules.saved_rolls() || set.check(kind).is_err() {
+                    continue;
+                }
+                // Waits for the load or the build, started here or by a request; the outcome
+                // stays in the set, for the requests and the status.
+                let _ = set.get(kind);
+            }
+        });
     }
 
     /// Starts loading the `kind` table of `rules` in the background, unless it is loaded or

@@ -9,6 +9,7 @@
 use std::fmt;
 use std::sync::OnceLock;
 
+use crate::game::dice::Dice;
 use crate::game::rules::{BoxMask, MAX_UPPER_THRESHOLD, Rules, UPPER_MASK, describe_scores};
 use crate::text::{excerpt, plural};
 
@@ -638,6 +639,22 @@ impl ScoreCard {
                 .five_of_a_kind_box()
                 .is_some_and(|b| self.rules.sets_bonus_flag(b, self.points[b].unwrap_or(0))),
         }
+    }
+
+    /// What box `index` scores with `dice` on this card, as a game scores it (the Joker
+    /// included), and the bonuses it earns on top ([`State::bonuses_for`], as the advice counts
+    /// them); `None` when the box may not take these dice (filled, the upper-first order, the
+    /// Joker rule).
+    pub fn scoring(&self, index: usize, dice: &Dice) -> Option<(u32, Bonuses)> {
+        let state = self.state();
+        if self.points[index].is_some()
+            || self.rules.legal_boxes(state.filled, dice) & (1 << index) == 0
+        {
+            return None;
+        }
+        let points = self.rules.score(index, dice, state.filled);
+        let five = dice.five_of_a_kind().is_some();
+        Some((points, state.bonuses_for(&self.rules, index, points, five)))
     }
 
     /// Fills box `index` with `points`, adding the Yahtzee bonus when `bonus` says so.

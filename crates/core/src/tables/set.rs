@@ -23,6 +23,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Instant;
 
 use serde::Serialize;
 
@@ -596,6 +597,12 @@ struct Slot<T> {
     /// What a build costs, in words, worked out when first asked for (a fraction of a second
     /// for a card of 20 boxes: not again at every status).
     cost: OnceLock<String>,
+    /// The seconds a build takes on this machine before it has measured its own pace
+    /// ([`predicted_seconds`]), worked out when first asked for.
+    predicted: OnceLock<f64>,
+    /// When the build's solve first reported its progress, and the steps done then: its own
+    /// pace, measured from there ([`TableStatus::eta_seconds`]).
+    clock: Mutex<Option<(Instant, u64)>>,
 }
 
 impl<T> Default for Slot<T> {
@@ -608,6 +615,8 @@ impl<T> Default for Slot<T> {
             total: AtomicU64::new(0),
             value: OnceLock::new(),
             cost: OnceLock::new(),
+            predicted: OnceLock::new(),
+            clock: Mutex::new(None),
         }
     }
 }
@@ -641,15 +650,105 @@ impl<T> Slot<T> {
             None if self.building.load(Ordering::Relaxed) => (LoadState::Building, None),
             None => (LoadState::Loading, None),
         };
+        let (done, total) = (
+            self.done.load(Ordering::Relaxed),
+            self.total.load(Ordering::Relaxed),
+        );
+        let (seconds, eta_seconds) = if state == LoadState::Building {
+            let predicted = *self
+                .predicted
+                .get_or_init(|| predicted_seconds(&rules, kind));
+            let clock = *self.clock.lock().unwrap_or_else(|e| e.into_inner());
+            match clock {
+                Some((since, first)) => {
+                    let seconds = since.elapsed().as_secs_f64();
+                    (
+                        Some(seconds),
+                        Some(eta(seconds, first, done, total, predicted)),
+                    )
+                }
+                // Not solving yet (waiting for the build before it, or reading what it
+                // follows): the whole build ahead.
+                None => (None, Some(predicted)),
+            }
+        } else {
+            (None, None)
+        };
         TableStatus {
             rules,
             objective: kind,
             state,
-            done: self.done.load(Ordering::Relaxed),
-            total: self.total.load(Ordering::Relaxed),
+            done,
+            total,
             error,
             build_cost: self.cost.get_or_init(|| kind.build_cost(&rules)).clone(),
+            seconds,
+            eta_seconds,
         }
+    }
+
+    /// The build is over: its pace teaches the machine's ([`PACE`]).
+    fn built(&self, rules: &Rules, kind: TableKind) {
+        let clock = *self.clock.lock().unwrap_or_else(|e| e.into_inner());
+        let (Some((since, first)), total) = (clock, self.total.load(Ordering::Relaxed)) else {
+            return;
+        };
+        let model = model_seconds(rules, kind);
+        if total > first && model > 0.0 {
+            // The share of the steps that the clock saw, in the model's seconds.
+            let share = (total - first) as f64 / total as f64;
+            let ratio = since.elapsed().as_secs_f64() / (model * share);
+            if ratio.is_finite() && ratio > 0.0 {
+                *PACE.lock().unwrap_or_else(|e| e.into_inner()) = Some(ratio);
+            }
+        }
+    }
+}
+
+/// The steps `done` of `total` of a build, kept in its slot's counters (`done_so_far`,
+/// `steps`), and from the first its `clock` started (the counters alone: the solve's threads
+/// share them).
+fn solving(
+    (done_so_far, steps, clock): (&AtomicU64, &AtomicU64, &Mutex<Option<(Instant, u64)>>),
+    done: u64,
+    total: u64,
+) {
+    steps.store(total, Ordering::Relaxed);
+    done_so_far.store(done, Ordering::Relaxed);
+    let mut clock = clock.lock().unwrap_or_else(|e| e.into_inner());
+    clock.get_or_insert_with(|| (Instant::now(), done));
+}
+
+/// The seconds the builds of this process took over those their model gave
+/// ([`model_seconds`]): the last build's, measured on this machine as it was loaded then.
+/// `None` before any build ended.
+static PACE: Mutex<Option<f64>> = Mutex::new(None);
+
+/// The seconds a build of the `kind` table of `rules` takes by the model of its work alone
+/// ([`Need::cpu_seconds`], shared among the threads of the solve).
+fn model_seconds(rules: &Rules, kind: TableKind) -> f64 {
+    kind.need(rules).cpu_seconds / rayon::current_num_threads().max(1) as f64
+}
+
+/// The seconds a build of the `kind` table of `rules` takes on this machine, before it has
+/// measured its own pace: the model's ([`model_seconds`]) scaled by the pace this process
+/// measured of its last build ([`PACE`]; the model's own before any).
+pub fn predicted_seconds(rules: &Rules, kind: TableKind) -> f64 {
+    let pace = PACE
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .unwrap_or(1.0);
+    model_seconds(rules, kind) * pace
+}
+
+/// The seconds left of a build `seconds` into its solve, which has done `done` of `total`
+/// steps, `first` of them when its clock started: the pace of the steps since, once a step
+/// is done; before, what remains of the `predicted` seconds.
+fn eta(seconds: f64, first: u64, done: u64, total: u64, predicted: f64) -> f64 {
+    if done > first && total >= done {
+        seconds * (total - done) as f64 / (done - first) as f64
+    } else {
+        (predicted - seconds).max(0.0)
     }
 }
 
@@ -691,6 +790,15 @@ pub struct TableStatus {
     /// What building it costs, in words ([`TableKind::build_cost`]), for a page to show
     /// while it builds.
     pub build_cost: String,
+    /// While building: the seconds since its solve first reported its progress (absent
+    /// before, and when not building).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seconds: Option<f64>,
+    /// While building: the seconds left, from the build's own pace on this machine (the
+    /// steps done since its clock started and the time they took); before its first step,
+    /// the model's seconds ([`predicted_seconds`]) less those spent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub eta_seconds: Option<f64>,
 }
 
 /// The tables of one rule set, each loaded or built on first use.
@@ -1043,7 +1151,8 @@ impl TableSet {
         }
         let observer = &*self.observer;
         // The slot's counters alone: the closure is shared with the solve's threads.
-        let (building, done_so_far, steps) = (&slot.building, &slot.done, &slot.total);
+        let building = &slot.building;
+        let counters = (&slot.done, &slot.total, &slot.clock);
         // A build told to stop stops at its next step (nothing is saved before the solve's
         // end).
         let loaded = slot.cancel.until(|stop_here| {
@@ -1055,8 +1164,7 @@ impl TableSet {
                 }
                 Progress::Solving { done, total } => {
                     stop_here();
-                    steps.store(total, Ordering::Relaxed);
-                    done_so_far.store(done, Ordering::Relaxed);
+                    solving(counters, done, total);
                     observer.report(rules, kind, Event::Solving { done, total });
                 }
             })
@@ -1079,6 +1187,7 @@ impl TableSet {
             }
         };
         if slot.building.load(Ordering::Relaxed) {
+            slot.built(rules, kind);
             observer.report(rules, kind, Event::Built);
         }
         let loaded = loaded.map_err(|failure| match failure {

@@ -186,16 +186,21 @@ async function guarded(work) {
 }
 
 const fixed = (x, d) => Number(x).toFixed(d);
-/** A probability as the command line shows it (`yahtzee_core::text::probability`). */
-function probability(p) {
-  if (p === 0 || p === 1) return String(p);
-  if (p > 0 && p < 0.00005) return p.toExponential(1).replace('e-', 'e-');
-  if (p > 0.99995 && p < 1) return '> 0.9999';
-  return fixed(p, 4);
+/** A chance as a percent: `86.5%` (one decimal; two significant digits under 0.1%, `< 0.001%`
+ * and `> 99.9%` at the ends, `0%` and `100%` exactly). */
+function percent(p) {
+  if (p === 0) return '0%';
+  if (p === 1) return '100%';
+  if (p > 0 && p < 0.00001) return '< 0.001%';
+  if (p > 0.999 && p < 1) return '> 99.9%';
+  if (p < 0.001) return `${(100 * p).toPrecision(2)}%`;
+  return `${fixed(100 * p, 1)}%`;
 }
+/** A chance as the page shows it: a percent. */
+const probability = percent;
 /** A chance from a table that leaves out a tail (`yahtzee_core::text::chance`). */
 function chance(p, reachable, tail) {
-  if (p === 0 && reachable && tail > 0) return '< ' + tail.toExponential(0);
+  if (p === 0 && reachable && tail > 0) return '< ' + percent(tail);
   return probability(p);
 }
 /** The title of a box on the card `card` (the page's rules card), else its name. */
@@ -279,7 +284,8 @@ const S = {
   upperFirst: false,
   rulesCard: null,
   view: null,           // the card as the server checked it (/api/card)
-  dice: [1, 3, 3, 5, 6], // null: not rolled yet
+  scores: null,         // what each open box would score with the dice entered (/api/card's with_dice)
+  dice: [null, null, null, null, null], // null: not rolled yet (a new game asks for the dice)
   rollsLeft: null, // the rules' first once their card is read (2 with three rolls a turn)
   saved: 0,             // under saved rolls: the rolls saved before this turn
   objective: 'ev',
@@ -288,6 +294,7 @@ const S = {
   editing: null,        // the box being entered
   editError: null,      // the refusal of the box being entered
   picking: null,        // the die whose face is being picked
+  entered: [],          // the dice entered on the keypad, in order (for Erase)
   call: null,           // the advice under way (its AbortController)
   outlook: false,       // true when the server answers /api/outlook
 };
@@ -396,7 +403,7 @@ async function waitTable(objective, rules, upperFirst) {
     const bar = $('#status-progress');
     if (status.state === 'building' && status.total > 0) {
       $('#status-text').textContent =
-        `Building ${what} of ${rules} once (${status.build_cost}; it is then kept): ${status.done} of ${status.total} cards`;
+        `Building ${what} of ${rules} once (${status.build_cost}; it is then kept): ${status.done} of ${status.total} cards${left(status.eta_seconds)}`;
       bar.max = status.total;
       bar.value = status.done;
     } else {
@@ -409,6 +416,13 @@ async function waitTable(objective, rules, upperFirst) {
       && t.objective === objective) || status;
   }
   if (!S.call) box.hidden = true;
+}
+
+/** The seconds left of a build in words (`, about 57 s left`), from the server's estimate:
+ * the build's own pace on this machine. */
+function left(seconds) {
+  if (seconds === undefined || seconds === null) return '';
+  return `, about ${seconds < 90 ? Math.max(1, Math.ceil(seconds)) + ' s' : Math.round(seconds / 60) + ' min'} left`;
 }
 
 /** The busy state of the advice under way: its words, a progress bar without end, and
@@ -429,6 +443,10 @@ function cancelWork() {
   // The tables being built for this page stop too (the server saves nothing of them).
   for (const key of loading.keys()) {
     api(`/api/cancel?${key}`, { method: 'POST' }).catch(() => {});
+  }
+  if (awaited) {
+    api(`/api/cancel?${awaited.key}`, { method: 'POST' }).catch(() => {});
+    stopAwaiting();
   }
   hideBusy();
 }
@@ -483,7 +501,13 @@ function renderCard() {
         onclick: () => { S.editing = b.name; S.editError = null; renderCard(); },
       }));
     }
-    body.append(el('tr', {}, el('th', { scope: 'row', text: b.title }), cell));
+    // What the open box would score with the dice entered, muted beside its name.
+    const would = points === null && S.scores && S.scores[i];
+    const score = would ? el('span', { class: 'would', 'data-would': b.name },
+      el('span', { 'aria-hidden': 'true', text: `+${would.points}${would.bonus ? ` +${would.bonus}` : ''}` }),
+      el('span', { class: 'visually-hidden', text: `: ${would.points} points with these dice${would.bonus ? `, and a bonus of ${would.bonus}` : ''}` }))
+      : null;
+    body.append(el('tr', {}, el('th', { scope: 'row' }, b.title, score), cell));
     if (S.editing === b.name && S.editError) {
       body.append(el('tr', { class: 'error-row' }, el('td', { colspan: 2 },
         el('p', { class: 'field-error', id: 'box-input-error', role: 'alert', text: S.editError.message }))));
@@ -605,6 +629,8 @@ function renderDice() {
     box.append(b);
   });
   $('#roll-open').disabled = !S.dice.includes(null);
+  const erase = $('#keypad .erase');
+  if (erase) erase.disabled = !S.entered.some((i) => S.dice[i] !== null);
   // The counter offers the rolls left of the game: 3 only in a game of four rolls a turn.
   $$('input[name="rolls-left"]').forEach((r) => { r.parentElement.hidden = Number(r.value) > firstRollsLeft(); });
   const radio = $(`input[name="rolls-left"][value="${S.rollsLeft}"]`);
@@ -775,6 +801,7 @@ function rollOpen() {
  * rolls saved under saved rolls; the outlook is then the turn's). */
 function clearDice() {
   pushHistory();
+  S.entered = [];
   S.dice = Array(diceOf(S.rulesCard)).fill(null);
   // Under saved rolls, the turn spends the rolls saved: its re-rolls and theirs.
   S.rollsLeft = mostRollsLeft();
@@ -807,6 +834,7 @@ function typeDice(text) {
   }
   field.value = '';
   S.picking = null;
+  S.entered = [];
   renderDice();
   refresh();
 }
@@ -948,6 +976,10 @@ async function refresh() {
   const summary = $('#summary');
   if (!S.view) return;
   delete list.dataset.query;
+  delete list.dataset.provisional;
+  stopAwaiting();
+  renderKept(null);
+  updateWakeLock();
   if (S.view.full) {
     stale(false);
     list.replaceChildren();
@@ -955,6 +987,7 @@ async function refresh() {
     renderOutlook(null);
     return;
   }
+  refreshScores(seq);
   const open = S.dice.filter((f) => f === null).length;
   if (open > 0) {
     stale(false);
@@ -979,17 +1012,25 @@ async function refresh() {
     // by the advice itself when it takes seconds (the server refuses a longer build, saying
     // how to build it once).
     if (!savedRolls()) await ensureTable('expected-score', S.rules, S.upperFirst, call.signal);
-    if (S.objective === 'target') await ensureTable('target', S.rules, S.upperFirst, call.signal);
-    if (S.objective === 'win') await ensureTable('distribution', S.rules, S.upperFirst, call.signal);
     if (seq !== S.seq) return;
+    // A target or win question whose table is being built is answered at once with the
+    // expected-score advice, marked `provisional`: shown as such, and asked again once the
+    // table is ready.
     const answer = await api(`/api/advise?${rulesQuery()}`, { method: 'POST', body: asked, signal: call.signal });
     if (seq !== S.seq) return;
     clearMessage();
     stale(false);
     renderOptions(answer);
-    // What the list answers, for a reader (or a test) that waits for it.
-    $('#options').dataset.query = JSON.stringify(asked);
-    refreshOutlook(seq, false);
+    // What the list answers, for a reader (or a test) that waits for it: the exact answer's
+    // query, or the provisional one's.
+    if (answer.provisional) {
+      $('#options').dataset.provisional = JSON.stringify(asked);
+      awaitTable(seq, answer.provisional);
+      renderOutlook(null);
+    } else {
+      $('#options').dataset.query = JSON.stringify(asked);
+      refreshOutlook(seq, false);
+    }
   } catch (e) {
     if (seq !== S.seq) return;
     stale(false);
@@ -1014,8 +1055,34 @@ async function refresh() {
   }
 }
 
-/** The value an option is ranked by, and how it is shown. */
+/** What each open box would score with the dice entered, from the server (`/api/card` with
+ * `dice`: the core's scoring, bonuses as the advice counts them), shown on the card; none
+ * until every die is entered. */
+async function refreshScores(seq) {
+  const had = S.scores !== null;
+  S.scores = null;
+  if (had && !S.editing) renderCard();
+  if (S.dice.includes(null)) return;
+  const body = { card: S.view.card, yahtzee_bonus: S.view.yahtzee_bonus, dice: S.dice };
+  try {
+    const view = await api(`/api/card?${rulesQuery()}`, { method: 'POST', body });
+    if (seq !== S.seq) return;
+    S.scores = view.boxes.map((b) => b.with_dice || null);
+    if (!S.editing) renderCard();
+  } catch (e) {
+    // The advice asked for the same dice says what is wrong.
+  }
+}
+
+/** The value an option is ranked by, how it is shown, its loss against the best, and its bar
+ * (the loss, the largest loss shown a full bar). */
 function measure(answer) {
+  const m = measureOf(answer);
+  m.bar = lossBars(answer, m);
+  return m;
+}
+
+function measureOf(answer) {
   if ('target' in answer) {
     return {
       head: `P(final ≥ ${answer.target})`,
@@ -1023,8 +1090,8 @@ function measure(answer) {
       show: (o) => chance(o.p_reach, o.reachable, answer.tail),
       second: (o) => fixed(o.expected_final, 2),
       secondHead: 'expected final',
-      // Each bar to scale against the best's: 0.47 is 90% of 0.52's bar.
-      bar: (o) => (answer.options[0].p_reach > 0 ? o.p_reach / answer.options[0].p_reach : 0),
+      // The chance given away against the best.
+      loss: (o) => answer.options[0].p_reach - o.p_reach,
     };
   }
   if ('opponents' in answer || (answer.options[0] && 'p_win' in answer.options[0])) {
@@ -1034,7 +1101,7 @@ function measure(answer) {
       show: (o) => probability(o.p_win),
       second: (o) => fixed(o.expected_final, 2),
       secondHead: 'expected final',
-      bar: (o) => (answer.options[0].p_win > 0 ? o.p_win / answer.options[0].p_win : 0),
+      loss: (o) => answer.options[0].p_win - o.p_win,
     };
   }
   const best = answer.options[0].expected_final;
@@ -1044,9 +1111,15 @@ function measure(answer) {
     show: (o) => fixed(o.expected_final, 2),
     second: (o) => (o.loss <= 1e-9 ? 'best' : '−' + fixed(o.loss, 2)),
     secondHead: 'loss',
-    // Each bar to scale against the best's, from zero.
-    bar: (o) => (best > 0 ? o.expected_final / best : 0),
+    loss: (o) => best - o.expected_final,
   };
+}
+
+/** Each option's bar: its loss against the best, the largest loss shown a full bar (the best
+ * none). */
+function lossBars(answer, m) {
+  const largest = Math.max(0, ...answer.options.map((o) => m.loss(o)));
+  return (o) => (largest > 0 ? Math.max(0, m.loss(o)) / largest : 0);
 }
 
 function renderOptions(answer) {
@@ -1065,11 +1138,19 @@ function renderOptions(answer) {
   } else {
     $('#summary').textContent = `Best: ${optionLabel(best)}, expected final score ${fixed(best.expected_final, 2)} (banked ${answer.banked}).`;
   }
+  const provisional = answer.provisional;
+  if (provisional) {
+    $('#summary').textContent = `${provisionalWords(provisional)} ${$('#summary').textContent}`;
+  }
+  $('#summary').classList.toggle('provisional', Boolean(provisional));
+  list.classList.toggle('provisional', Boolean(provisional));
+  const bar = m.bar;
   list.append(el('li', { class: 'options-legend', 'aria-hidden': 'true' },
-    el('span', { text: 'option' }), el('span', { text: 'bar: to scale, the best full' }), el('span', { text: m.head }), el('span', { text: m.secondHead })));
+    el('span', { text: 'option' }), el('span', { text: 'bar: the loss, the largest full' }), el('span', { text: m.head }), el('span', { text: m.secondHead })));
+  renderKept(best);
   answer.options.forEach((o, i) => {
     const fill = el('span');
-    fill.style.width = `${Math.max(0, Math.min(1, m.bar(o))) * 100}%`;
+    fill.style.width = `${Math.max(0, Math.min(1, bar(o))) * 100}%`;
     const label = optionLabel(o);
     const b = el('button', {
       type: 'button', class: 'option' + (i === 0 ? ' best' : ''),
@@ -1099,6 +1180,7 @@ async function applyOption(o) {
       S.rollsLeft -= 1;
     }
     S.picking = null;
+    S.entered = [];
     renderDice();
     // As at the table: the re-rolled dice are typed next.
     $('#dice-text').focus();
@@ -1115,6 +1197,7 @@ async function applyOption(o) {
     if (savedRolls()) S.saved = o.saves || 0;
     S.rollsLeft = mostRollsLeft();
     S.picking = null;
+    S.entered = [];
     renderCard();
     renderDice();
     $('#dice-text').focus();
@@ -1138,6 +1221,222 @@ function undo() {
   renderCard();
   renderDice();
   refresh();
+}
+
+// ---------------------------------------------------------------- provisional advice
+
+/** The table a provisional answer waits for (its `/api/status` key and the advice's seq),
+ * watched until it is ready: then the position is asked again, for the exact answer. */
+let awaited = null;
+
+const TABLE_WORDS = { target: 'the target table', distribution: 'the table of final-score distributions' };
+
+/** The mark of a provisional answer in words: what it is, until when. */
+function provisionalWords(p) {
+  const what = p.objective === 'win' ? 'winning' : 'the target';
+  if (p.state === 'cancelled') {
+    return `Expected-score advice: the build of ${TABLE_WORDS[p.table]} was cancelled, so the advice for ${what} is not ready (change the position or the objective to ask again).`;
+  }
+  return `Expected-score advice until ${TABLE_WORDS[p.table]} is ready${p.eta_seconds != null ? ` (~${p.eta_seconds < 90 ? Math.max(1, Math.ceil(p.eta_seconds)) + ' s' : Math.round(p.eta_seconds / 60) + ' min'})` : ''}, then the advice for ${what}.`;
+}
+
+function stopAwaiting() {
+  if (awaited) awaited.stop = true;
+  awaited = null;
+}
+
+/** Shows the build of the table `p` waits for (the notice at the top of the page, with its
+ * progress, its time left and Cancel) and asks the position again once it is ready. */
+async function awaitTable(seq, p) {
+  stopAwaiting();
+  if (p.state === 'cancelled') return;
+  const key = `rules=${encodeURIComponent(S.rules)}&upper_first=${S.upperFirst}&objective=${p.table}`;
+  const me = { key, stop: false };
+  awaited = me;
+  const box = $('#status');
+  const bar = $('#status-progress');
+  while (!me.stop && seq === S.seq) {
+    let all;
+    try {
+      all = await api('/api/status');
+    } catch (e) {
+      break;
+    }
+    if (me.stop || seq !== S.seq) break;
+    const t = all.tables.find((x) => x.rules === S.rules && x.upper_first === S.upperFirst && x.objective === p.table);
+    if (!t || t.state === 'ready') {
+      box.hidden = true;
+      awaited = null;
+      refresh();
+      return;
+    }
+    if (t.state === 'failed' || t.state === 'cancelled') break;
+    box.hidden = false;
+    $('#cancel').hidden = false;
+    const what = TABLE_WORDS[p.table];
+    if (t.state === 'building' && t.total > 0) {
+      $('#status-text').textContent = `Building ${what} of ${S.rules} once (${t.build_cost}; it is then kept): ${t.done} of ${t.total} cards${left(t.eta_seconds)}. Expected-score advice meanwhile.`;
+      bar.max = t.total;
+      bar.value = t.done;
+    } else {
+      $('#status-text').textContent = `Waiting to build ${what} of ${S.rules} (${t.build_cost}${left(t.eta_seconds)}). Expected-score advice meanwhile.`;
+      bar.removeAttribute('value');
+    }
+    await sleep(1000);
+  }
+  if (awaited === me) {
+    awaited = null;
+    if (!S.call) box.hidden = true;
+  }
+}
+
+// ---------------------------------------------------------------- the dice to keep
+
+/** Marks on the dice those the best option keeps (`best`: the best option; null: none). */
+function renderKept(best) {
+  const buttons = $$('#dice button.die');
+  buttons.forEach((b) => { b.classList.remove('kept'); delete b.dataset.keep; });
+  if (!best || best.kind !== 'keep') return;
+  const left = best.keep.slice();
+  buttons.forEach((b, i) => {
+    const at = left.indexOf(S.dice[i]);
+    if (at < 0) return;
+    left.splice(at, 1);
+    b.classList.add('kept');
+    b.dataset.keep = 'true';
+    b.setAttribute('aria-label', `${b.getAttribute('aria-label')}, keep it`);
+  });
+}
+
+// ---------------------------------------------------------------- the keypad
+
+/** A keypad of the six faces (and Erase), for dice entered without the phone's keyboard:
+ * `onFace(f)` for each face tapped, `onErase()` for Erase (left out when not given). The pad
+ * may reuse it: `window.yz.keypad`. */
+function keypad(onFace, onErase, label = 'Enter the dice: tap each face rolled') {
+  const pad = el('div', { class: 'keypad', role: 'group', 'aria-label': label });
+  for (let f = 1; f <= 6; f++) {
+    const b = dieButton(f, { 'data-face': f, 'aria-label': `${f}`, onclick: () => onFace(f) });
+    b.classList.add('key');
+    pad.append(b);
+  }
+  if (onErase) {
+    pad.append(el('button', { type: 'button', class: 'secondary key erase', 'aria-label': 'Erase the last die entered', text: '⌫', onclick: onErase }));
+  }
+  return pad;
+}
+
+/** A face tapped on the keypad: the first open die shows it; with no die open, a new roll
+ * starts (the other dice open). The advice comes once every die is entered. */
+function keyFace(f) {
+  clearMessage();
+  let i = S.dice.indexOf(null);
+  if (i < 0) {
+    S.dice = S.dice.map(() => null);
+    S.entered = [];
+    i = 0;
+  }
+  S.dice[i] = f;
+  S.entered.push(i);
+  S.picking = null;
+  renderDice();
+  refresh();
+}
+
+/** Erase: the last die entered on the keypad is open again. */
+function keyErase() {
+  const i = S.entered.pop();
+  if (i === undefined) return;
+  S.dice[i] = null;
+  renderDice();
+  refresh();
+}
+
+// ---------------------------------------------------------------- the theme and the screen
+
+const THEME = 'yahtzee.theme';
+
+/** The theme: the system's (`prefers-color-scheme`) unless the switch chose one, kept. */
+function applyTheme(theme) {
+  const root = document.documentElement;
+  if (theme === 'dark' || theme === 'light') root.dataset.theme = theme;
+  else delete root.dataset.theme;
+  const dark = theme ? theme === 'dark' : window.matchMedia('(prefers-color-scheme: dark)').matches;
+  const button = $('#theme');
+  button.setAttribute('aria-pressed', String(dark));
+  $('meta[name="theme-color"]').setAttribute('content', dark ? '#12161b' : '#1f5fbf');
+}
+function storedTheme() {
+  try {
+    return localStorage.getItem(THEME);
+  } catch (e) {
+    return null;
+  }
+}
+function switchTheme() {
+  const dark = $('#theme').getAttribute('aria-pressed') === 'true';
+  const theme = dark ? 'light' : 'dark';
+  try {
+    localStorage.setItem(THEME, theme);
+  } catch (e) {
+    // Not kept: the switch works for this visit.
+  }
+  applyTheme(theme);
+}
+
+// ---------------------------------------------------------------- large text
+
+/** Large text (the page's text at 1.5 times the usual size or more: the browser's or the
+ * system's text size): `html.large-text`, for which the phone's layout is compact (the header
+ * folded into a menu, the advice before the secondary controls). A probe 1rem wide tells. */
+function watchTextSize() {
+  const probe = el('span', { class: 'rem-probe', 'aria-hidden': 'true' });
+  document.body.append(probe);
+  const check = () => {
+    const large = probe.getBoundingClientRect().width >= 24;
+    document.documentElement.classList.toggle('large-text', large);
+    if (!large) openTopMenu(false);
+  };
+  new ResizeObserver(check).observe(probe);
+  check();
+}
+
+/** The header's menu (shown at large text on a phone): the views, the rules and the theme. */
+function openTopMenu(open) {
+  $('#top-items').classList.toggle('open', open);
+  $('#top-menu').setAttribute('aria-expanded', String(open));
+}
+
+/** The screen kept awake during a game (the Screen Wake Lock API, where the browser offers it:
+ * a secure context, such as localhost): while a card is being played on the advisor or a game
+ * is on in Play, and the page is shown; released when the game ends or the page is hidden. */
+let wakeLock = null;
+async function updateWakeLock() {
+  const advising = !$('#view-advise').hidden && S.view && !S.view.full
+    && (S.view.boxes.some((b) => b.points !== null) || S.dice.some((f) => f !== null));
+  const playing = !$('#view-play').hidden && G.view && G.view.state === 'playing';
+  const want = document.visibilityState === 'visible' && (advising || playing);
+  if (!('wakeLock' in navigator)) {
+    document.body.dataset.wakeLock = 'unavailable';
+    return;
+  }
+  if (want && !wakeLock) {
+    try {
+      wakeLock = await navigator.wakeLock.request('screen');
+      document.body.dataset.wakeLock = 'held';
+      wakeLock.addEventListener('release', () => {
+        wakeLock = null;
+        document.body.dataset.wakeLock = 'released';
+      });
+    } catch (e) {
+      document.body.dataset.wakeLock = 'refused';
+    }
+  } else if (!want && wakeLock) {
+    const lock = wakeLock;
+    wakeLock = null;
+    await lock.release().catch(() => {});
+    document.body.dataset.wakeLock = 'released';
+  }
 }
 
 // ---------------------------------------------------------------- the outlook
@@ -1328,6 +1627,12 @@ function renderOutlook(answer, error, asked) {
   if (asked) box.dataset.query = JSON.stringify(asked);
 }
 
+/** The width of a chart drawn in `box`: its width on the screen (300 to 640), so that a unit
+ * of the drawing is about a CSS pixel and its labels keep their size on a phone. */
+function chartWidth(box) {
+  return Math.round(Math.max(300, Math.min(640, (box && box.clientWidth) || 640)));
+}
+
 /** A step between ticks of about `span / n`: 1, 2 or 5 times a power of ten, at least 1
  * when `whole` (scores are whole numbers). */
 function niceStep(span, n, whole) {
@@ -1341,7 +1646,7 @@ function niceStep(span, n, whole) {
  * the score, and the mean, the median and the target marked. */
 function distributionChart(answer, title) {
   const pmf = (answer.pmf || []).filter((e) => e[1] > 1e-7);
-  const W = 640, H = 230, L = 56, B = 44, T = 22, R = 10;
+  const W = chartWidth($('#outlook')), H = 230, L = 56, B = 44, T = 22, R = 10;
   const lo = pmf.length ? pmf[0][0] : 0;
   const hi = pmf.length ? pmf[pmf.length - 1][0] : 1;
   const pTop = Math.max(...pmf.map((e) => e[1]), 1e-12);
@@ -1352,14 +1657,14 @@ function distributionChart(answer, title) {
   const w = Math.max(1, (W - L - R) / Math.max(1, hi - lo + 1));
   const bars = pmf.map(([s, p]) => svg('rect', { class: 'bar', x: x(s), y: y(p), width: w, height: H - B - y(p) }));
   const ticks = [];
-  const step = niceStep(hi - lo, 8, true);
+  const step = niceStep(hi - lo, Math.max(4, Math.round(W / 80)), true);
   for (let s = Math.ceil(lo / step) * step; s <= hi; s += step) {
     ticks.push(svg('line', { class: 'axis', x1: x(s) + w / 2, x2: x(s) + w / 2, y1: H - B, y2: H - B + 4 }));
     ticks.push(svg('text', { x: x(s) + w / 2, y: H - B + 16, 'text-anchor': 'middle', text: s }));
   }
   const digits = yStep >= 0.01 ? 2 : yStep >= 0.001 ? 3 : 4;
   for (let p = 0; p <= top + yStep / 2; p += yStep) {
-    ticks.push(svg('text', { x: L - 4, y: y(p) + 4, 'text-anchor': 'end', text: fixed(p, digits) }));
+    ticks.push(svg('text', { x: L - 4, y: y(p) + 4, 'text-anchor': 'end', text: `${fixed(100 * p, digits - 2)}%` }));
     ticks.push(svg('line', { class: 'axis', x1: L - 3, x2: L, y1: y(p), y2: y(p) }));
   }
   const marks = [];
@@ -1917,11 +2222,12 @@ function reviewUnit(r) {
   return {
     words,
     short: r.objective === 'target' ? `chance of ${r.target}` : 'chance of winning',
-    show: (x) => fixed(x, 4),
+    // A chance given away, in percent (points of percent).
+    show: (x) => `${fixed(100 * x, 2)}%`,
     value: (x) => probability(x),
     costly: 0.01,
     top: 0.01,
-    sizes: [['best', 'optimal'], ['< 0.001', 'under_0_001'], ['0.001 to 0.01', 'from_0_001_to_0_01'], ['0.01 to 0.05', 'from_0_01_to_0_05'], ['0.05 or more', 'from_0_05']],
+    sizes: [['best', 'optimal'], ['< 0.1%', 'under_0_001'], ['0.1% to 1%', 'from_0_001_to_0_01'], ['1% to 5%', 'from_0_01_to_0_05'], ['5% or more', 'from_0_05']],
   };
 }
 
@@ -1936,14 +2242,14 @@ function renderReview(r) {
   const players = $('#review-players');
   players.replaceChildren(
     el('thead', {}, el('tr', {}, ['player', 'score', 'decisions', `total loss (${u.short})`, `mean loss per decision (${u.short})`, ...u.sizes.map((x) => x[0])]
-      .map((h, i) => el('th', { scope: 'col', class: i ? 'num' : '', text: h })))),
+      .map((h, i) => el('th', { scope: 'col', class: (i ? 'num' : '') + (i > 4 || i === 2 ? ' wide' : ''), text: h })))),
     el('tbody', {}, r.players.map((p) => el('tr', { 'data-player': p.player },
       el('th', { scope: 'row', text: p.player + (p.kind === 'bot' ? ' (bot)' : '') + (p.target != null ? `, played for ${p.target}` : '') + (p.policy ? ', played to win' : '') }),
       el('td', { class: 'num', text: p.score }),
-      el('td', { class: 'num', text: p.decisions }),
+      el('td', { class: 'num wide', text: p.decisions }),
       el('td', { class: 'num total-loss', text: u.show(p.total_loss) }),
       el('td', { class: 'num mean-loss', text: u.show(p.mean_loss) }),
-      u.sizes.map(([, key]) => el('td', { class: 'num', 'data-size': key, text: p.by_size[key] }))))));
+      u.sizes.map(([, key]) => el('td', { class: 'num wide', 'data-size': key, text: p.by_size[key] }))))));
   const chart = $('#review-chart');
   chart.replaceChildren(lossChart(r, u));
   $('#review-decisions').replaceChildren(...decisionRows(r.decisions, u));
@@ -1968,24 +2274,24 @@ function renderPartialReview(priced, total, u) {
 function decisionRows(decisions, u) {
   return [
     el('thead', {}, el('tr', {}, ['line', 'player', 'turn', 'dice', 'rolls left', 'choice', 'best', `after the choice (${u.short})`, `after the best (${u.short})`, `loss (${u.short})`]
-      .map((h, i) => el('th', { scope: 'col', class: [0, 2, 4, 7, 8, 9].includes(i) ? 'num' : '', text: h })))),
+      .map((h, i) => el('th', { scope: 'col', class: ([0, 2, 4, 7, 8, 9].includes(i) ? 'num' : '') + ([0, 4, 7, 8].includes(i) ? ' wide' : ''), text: h })))),
     el('tbody', {}, decisions.map((d) => el('tr', { class: d.loss >= u.costly ? 'costly' : '' },
-      el('td', { class: 'num', text: d.line }),
+      el('td', { class: 'num wide', text: d.line }),
       el('td', { text: d.player }),
       el('td', { class: 'num', text: d.turn }),
       el('td', { text: d.dice.join(' ') }),
-      el('td', { class: 'num', text: d.rolls_left }),
+      el('td', { class: 'num wide', text: d.rolls_left }),
       el('td', { text: d.choice }),
       el('td', { text: d.best }),
-      el('td', { class: 'num', text: u.value(d.chosen_value) }),
-      el('td', { class: 'num', text: u.value(d.best_value) }),
+      el('td', { class: 'num wide', text: u.value(d.chosen_value) }),
+      el('td', { class: 'num wide', text: u.value(d.best_value) }),
       el('td', { class: 'num loss', text: u.show(d.loss) })))),
   ];
 }
 
 /** One bar per decision, its height the loss (in the review's unit), coloured by player. */
 function lossChart(r, u) {
-  const W = 640, H = 200, L = 56, B = 40, T = 10;
+  const W = chartWidth($('#review-chart')), H = 200, L = 56, B = 40, T = 10;
   const n = Math.max(1, r.decisions.length);
   const top = Math.max(u.top, ...r.decisions.map((d) => d.loss));
   const names = r.players.map((p) => p.player);
@@ -2013,6 +2319,19 @@ function lossChart(r, u) {
 // ---------------------------------------------------------------- start
 
 async function start() {
+  applyTheme(storedTheme());
+  $('#theme').addEventListener('click', switchTheme);
+  window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => applyTheme(storedTheme()));
+  watchTextSize();
+  $('#top-menu').addEventListener('click', () => openTopMenu(!$('#top-items').classList.contains('open')));
+  // A view picked from the menu closes it.
+  $$('#top-items .tab').forEach((t) => t.addEventListener('click', () => openTopMenu(false)));
+  const pad = keypad(keyFace, keyErase);
+  pad.id = 'keypad';
+  $('#keypad').replaceWith(pad);
+  // The screen kept awake while a game is on: checked at each tap and when the page shows.
+  document.addEventListener('visibilitychange', updateWakeLock);
+  document.addEventListener('click', () => setTimeout(updateWakeLock, 0));
   $('#tab-advise').addEventListener('click', () => showView('advise'));
   $('#tab-play').addEventListener('click', () => showView('play'));
   $('#tab-review').addEventListener('click', () => showView('review'));
@@ -2029,6 +2348,9 @@ async function start() {
       $(`#dice button[data-i="${i}"]`).focus();
     } else if ($('#card-panel').classList.contains('open')) {
       openCard(false);
+    } else if ($('#top-items').classList.contains('open')) {
+      openTopMenu(false);
+      $('#top-menu').focus();
     }
   });
   document.addEventListener('click', (ev) => {
@@ -2089,5 +2411,8 @@ async function start() {
   });
   document.body.setAttribute('data-ready', 'true');
 }
+
+/** What the pad view may reuse (issue 47): the chance formatter and the keypad. */
+window.yz = { percent, keypad, left };
 
 start();
