@@ -320,7 +320,8 @@ impl WebGame {
                 dice,
                 rolls_left,
             } => self.decision(seat, &dice.faces(), rolls_left),
-            Due::Nothing => Expect::Nothing,
+            // The page's games seat no player entered as points (the score pad does).
+            Due::Points { .. } | Due::Nothing => Expect::Nothing,
         }
     }
 
