@@ -668,6 +668,10 @@ pub struct ServeArgs {
     /// Open the page in the default web browser once the server listens.
     #[arg(long)]
     pub open: bool,
+    /// The score pad's games folder: one record per game, kept between starts [default: the
+    /// `games` folder of the table folder].
+    #[arg(long, value_name = "DIR")]
+    pub games: Option<std::path::PathBuf>,
 }
 
 #[derive(Args, Debug)]

@@ -38,6 +38,7 @@ pub mod api;
 pub mod lan;
 pub mod limits;
 pub mod outlook;
+pub mod pad;
 pub mod play;
 pub mod tables;
 
@@ -99,6 +100,8 @@ pub struct ServeOptions {
     pub rules: Rules,
     /// How to explain a table that cannot be loaded.
     pub hint: TableHint,
+    /// The score pad's games folder (`serve --games DIR`): one record file per game.
+    pub games: std::path::PathBuf,
 }
 
 /// Why the server could not run.
@@ -133,6 +136,8 @@ pub struct Server {
     pub tables: Arc<TableStore>,
     /// The games being played on the page.
     pub games: play::Games,
+    /// The score pad's games, kept in their folder.
+    pub pads: pad::Pads,
     /// The rules the page opens with.
     pub rules: Rules,
     /// The exact statistics computed so far, by rules.
@@ -187,6 +192,7 @@ pub fn run(options: ServeOptions, ready: impl FnOnce(&[SocketAddr])) -> Result<(
         let server = Arc::new(Server {
             tables: Arc::new(TableStore::new(options.hint.clone())),
             games: play::Games::default(),
+            pads: pad::Pads::open(options.games.clone()),
             rules: options.rules,
             stats: api::StatsCache::default(),
             outlooks: outlook::Outlooks::default(),
@@ -309,6 +315,7 @@ pub fn router(server: Arc<Server>) -> Router {
         )
         .merge(api::routes())
         .merge(play::routes())
+        .merge(pad::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(axum::middleware::from_fn_with_state(
