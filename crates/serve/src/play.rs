@@ -281,6 +281,8 @@ impl From<HostError> for ApiError {
             | HostError::NoDiceDue
             | HostError::WrongDice { .. }
             | HostError::NoDecisionDue
+            | HostError::PointsSeeded
+            | HostError::NotPoints { .. }
             | HostError::TooLong { .. } => ApiError::bad(e.to_string()),
             _ => ApiError::internal(e.to_string()),
         }

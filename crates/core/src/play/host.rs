@@ -978,7 +978,11 @@ impl Host {
         let event = Event::Score {
             player,
             turn: self.game.turn(),
-            category: name.to_string(),
+            // The box's own name, as the record writes every box.
+            category: rules
+                .box_by_name(name)
+                .map_or(name, |i| rules.boxes()[i].name())
+                .to_string(),
             points,
             bonus,
             rolls_left: None,
