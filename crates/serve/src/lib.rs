@@ -19,7 +19,8 @@
 //! the command line prints for the same mistake; a body over the endpoint's limit gets 413
 //! (at once when its `Content-Length` says so); an unknown path 404 and a wrong method 405,
 //! also as `{"error": "..."}`. No request names a file: the only files the server writes are
-//! the tables of its cache, as every command does.
+//! the tables of its cache, as every command does, and the score pad's records in its games
+//! folder ([`pad`]), under names of its own.
 //!
 //! What a client may ask of it is bounded ([`limits`]): a request that does not name its
 //! host once as RFC 9112 asks (no `Host` in HTTP/1.1, two of them, or a target in absolute
@@ -63,6 +64,8 @@ pub use yahtzee_core::tables::set::TableKind;
 const INDEX_HTML: &str = include_str!("assets/index.html");
 /// The page's script.
 const APP_JS: &str = include_str!("assets/app.js");
+/// The page's score pad.
+const PAD_JS: &str = include_str!("assets/pad.js");
 /// The page's style.
 const STYLE_CSS: &str = include_str!("assets/style.css");
 /// The web app manifest: the page on a phone's home screen.
@@ -288,6 +291,10 @@ pub fn router(server: Arc<Server>) -> Router {
         .route(
             "/app.js",
             get(|| async { page(APP_JS, "text/javascript; charset=utf-8") }),
+        )
+        .route(
+            "/pad.js",
+            get(|| async { page(PAD_JS, "text/javascript; charset=utf-8") }),
         )
         .route(
             "/style.css",
