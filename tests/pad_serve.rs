@@ -76,7 +76,10 @@ pub fn play_out(server: &Served, id: &str, mut view: Value) -> Value {
 }
 
 fn card_of(view: &Value, player: usize) -> String {
-    view["players"][player]["card"].as_str().unwrap().to_string()
+    view["players"][player]["card"]
+        .as_str()
+        .unwrap()
+        .to_string()
 }
 
 #[test]
@@ -98,7 +101,10 @@ fn a_pad_game_is_kept_in_its_folder_resumed_after_a_restart_and_reviewed() {
             "advised must be one of the players (ann, bob), not `zed`",
         ),
         (json!({"players": ["ann", "ANN"]}), "named twice"),
-        (json!({"players": ["ann"], "dice": "seeded"}), "unknown field"),
+        (
+            json!({"players": ["ann"], "dice": "seeded"}),
+            "unknown field",
+        ),
     ] {
         assert_error(&server.post("/api/pad", &body.to_string()), 400, needle);
     }
@@ -106,13 +112,25 @@ fn a_pad_game_is_kept_in_its_folder_resumed_after_a_restart_and_reviewed() {
     let id = view["id"].as_str().unwrap().to_string();
     let path = format!("/api/pad/{id}");
     assert_eq!(view["to_move"], "ann");
-    assert_eq!(view["expect"], json!({"kind": "dice", "count": 5, "what": "the first roll"}));
+    assert_eq!(
+        view["expect"],
+        json!({"kind": "dice", "count": 5, "what": "the first roll"})
+    );
     assert_eq!(view["players"][0]["advised"], true);
     // ann plays with the dice.
     for (body, needle) in [
-        (json!({"box": "chance", "points": 20}), "ann plays with the dice entered"),
-        (json!({"dice": [1, 2]}), "give 5 dice from 1 to 6 for the first roll"),
-        (json!({"dice": [1, 2], "undo": true}), "an action has one of"),
+        (
+            json!({"box": "chance", "points": 20}),
+            "ann plays with the dice entered",
+        ),
+        (
+            json!({"dice": [1, 2]}),
+            "give 5 dice from 1 to 6 for the first roll",
+        ),
+        (
+            json!({"dice": [1, 2], "undo": true}),
+            "an action has one of",
+        ),
         (json!({"undo": true}), "nothing to undo"),
         (json!({"objective": "target"}), "needs its target"),
         (json!({"objective": "best"}), "objective must be"),
@@ -121,7 +139,12 @@ fn a_pad_game_is_kept_in_its_folder_resumed_after_a_restart_and_reviewed() {
     }
     let view = server.post_ok(&path, &json!({"dice": [6, 6, 6, 2, 1]}));
     let scores: Vec<(String, Value)> = (view["open"].as_array().unwrap().iter())
-        .map(|b| (b["name"].as_str().unwrap().to_string(), b["scores"]["points"].clone()))
+        .map(|b| {
+            (
+                b["name"].as_str().unwrap().to_string(),
+                b["scores"]["points"].clone(),
+            )
+        })
         .collect();
     assert_eq!(
         scores,
@@ -141,14 +164,29 @@ fn a_pad_game_is_kept_in_its_folder_resumed_after_a_restart_and_reviewed() {
     let view = server.post_ok(&path, &json!({"dice": [6, 6, 6, 6, 6]}));
     assert_eq!(view["dice"], json!([6, 6, 6, 6, 6]));
     let view = server.post_ok(&path, &json!({"score": "yacht"}));
-    assert_eq!((view["to_move"].clone(), view["expect"]["kind"].clone()), (json!("bob"), json!("points")));
+    assert_eq!(
+        (view["to_move"].clone(), view["expect"]["kind"].clone()),
+        (json!("bob"), json!("points"))
+    );
     let full_house = &view["open"][2];
-    assert_eq!(full_house["options"], json!([{"points": 0, "bonus": 0, "yahtzee_bonus": false}, {"points": 25, "bonus": 0, "yahtzee_bonus": false}]));
+    assert_eq!(
+        full_house["options"],
+        json!([{"points": 0, "bonus": 0, "yahtzee_bonus": false}, {"points": 25, "bonus": 0, "yahtzee_bonus": false}])
+    );
     for (body, needle) in [
-        (json!({"box": "full-house", "points": 20}), "Full house scores 0 or 25, not 20"),
-        (json!({"box": "chance", "points": 31}), "Chance scores 5 to 30, not 31"),
+        (
+            json!({"box": "full-house", "points": 20}),
+            "Full house scores 0 or 25, not 20",
+        ),
+        (
+            json!({"box": "chance", "points": 31}),
+            "Chance scores 5 to 30, not 31",
+        ),
         (json!({"dice": [1, 2, 3, 4, 5]}), "no dice are due now"),
-        (json!({"box": "sevens", "points": 7}), "unknown box `sevens`"),
+        (
+            json!({"box": "sevens", "points": 7}),
+            "unknown box `sevens`",
+        ),
         (json!({"points": 7}), "an action has one of"),
     ] {
         assert_error(&server.post(&path, &body.to_string()), 400, needle);
@@ -157,7 +195,10 @@ fn a_pad_game_is_kept_in_its_folder_resumed_after_a_restart_and_reviewed() {
     let view = server.post_ok(&path, &json!({"box": "chance", "points": 22}));
     // Undo takes back cat's box, then ann's can be taken back too, whole.
     let undone = server.post_ok(&path, &json!({"undo": true}));
-    assert_eq!((undone["to_move"].clone(), card_of(&undone, 2)), (json!("cat"), String::new()));
+    assert_eq!(
+        (undone["to_move"].clone(), card_of(&undone, 2)),
+        (json!("cat"), String::new())
+    );
     let view_again = server.post_ok(&path, &json!({"box": "chance", "points": 22}));
     assert_eq!(view_again["players"], view["players"]);
     // Win advice against the pad's other cards: `advise --opponent` of the same position.
@@ -171,28 +212,53 @@ fn a_pad_game_is_kept_in_its_folder_resumed_after_a_restart_and_reviewed() {
     let (status, served) = server.post("/api/advise", &query.to_string());
     assert_eq!(status, 200, "{served}");
     let o = yahtzee_in(dir.path())
-        .args(["advise", "--rules", &path_str(&rules), "--card", "yacht=50", "--dice", "22255"])
-        .args(["--rolls-left", "2", "--opponent", "full-house=25", "--opponent", "chance=22", "--json"])
+        .args([
+            "advise",
+            "--rules",
+            &path_str(&rules),
+            "--card",
+            "yacht=50",
+            "--dice",
+            "22255",
+        ])
+        .args([
+            "--rolls-left",
+            "2",
+            "--opponent",
+            "full-house=25",
+            "--opponent",
+            "chance=22",
+            "--json",
+        ])
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     let cli: Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(serde_json::from_str::<Value>(&served).unwrap(), cli);
-    assert!(cli["p_win"].as_f64().is_some_and(|p| p > 0.0 && p < 1.0), "{cli}");
+    assert!(
+        cli["p_win"].as_f64().is_some_and(|p| p > 0.0 && p < 1.0),
+        "{cli}"
+    );
     server.post_ok(&path, &json!({"objective": "target", "target": 60}));
     // The record is in the folder, line by line as played; a restart resumes the game.
     let file = games.join(format!("{id}.jsonl"));
     let (status, record) = server.get(&format!("{path}/record"));
     assert_eq!(status, 200);
     assert_eq!(std::fs::read_to_string(&file).unwrap(), record);
-    assert!(record.lines().next().unwrap().contains(r#""format":6"#), "{record}");
+    assert!(
+        record.lines().next().unwrap().contains(r#""format":6"#),
+        "{record}"
+    );
     let before = server.get(&path);
     drop(server);
     let server = pad_server(dir.path(), &rules, &games);
     let after = server.get(&path);
     assert_eq!(after, before);
     let view: Value = serde_json::from_str(&after.1).unwrap();
-    assert_eq!(view["objective"], json!({"objective": "target", "target": 60}));
+    assert_eq!(
+        view["objective"],
+        json!({"objective": "target", "target": 60})
+    );
     assert_eq!(view["advice"]["target"], 60);
     let view = play_out(&server, &id, view);
     assert_eq!(view["to_move"], Value::Null);
@@ -211,7 +277,13 @@ fn a_pad_game_is_kept_in_its_folder_resumed_after_a_restart_and_reviewed() {
     assert_eq!(status, 200, "{review}");
     let review: Value = serde_json::from_str(&review).unwrap();
     let o = yahtzee_in(dir.path())
-        .args(["review", &path_str(&file), "--rules", &path_str(&rules), "--json"])
+        .args([
+            "review",
+            &path_str(&file),
+            "--rules",
+            &path_str(&rules),
+            "--json",
+        ])
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));

@@ -460,15 +460,22 @@ fn records_of_formats_1_and_2_are_still_read() {
         .replace("\"format\":2,", "\"format\":1,")
         .replace(",\"coach_target\":null", "");
     let format5 = head.replace("\"format\":6,", "\"format\":5,");
-    let reviews: Vec<(Value, Value)> = [head.to_string(), format5, format4, format3, format2, format1]
-        .into_iter()
-        .enumerate()
-        .map(|(i, h)| {
-            let path = dir.path().join(format!("format-{i}.jsonl"));
-            std::fs::write(&path, format!("{h}\n{rest}")).unwrap();
-            (review(&path, &[]), review(&path, &["--win"]))
-        })
-        .collect();
+    let reviews: Vec<(Value, Value)> = [
+        head.to_string(),
+        format5,
+        format4,
+        format3,
+        format2,
+        format1,
+    ]
+    .into_iter()
+    .enumerate()
+    .map(|(i, h)| {
+        let path = dir.path().join(format!("format-{i}.jsonl"));
+        std::fs::write(&path, format!("{h}\n{rest}")).unwrap();
+        (review(&path, &[]), review(&path, &["--win"]))
+    })
+    .collect();
     for (points, win) in &reviews {
         assert_eq!(points["objective"], "expected-score");
         assert_eq!(loss(&points["players"][0]), 0.0);

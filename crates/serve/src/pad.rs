@@ -211,7 +211,11 @@ impl Pad {
     fn undo(&mut self, server: &Server) -> Result<(), ApiError> {
         let mut lines = self.lines.clone();
         let event = |l: &String| serde_json::from_str::<Event>(l).ok();
-        if lines.last().and_then(event).is_some_and(|e| matches!(e, Event::End { .. })) {
+        if lines
+            .last()
+            .and_then(event)
+            .is_some_and(|e| matches!(e, Event::End { .. }))
+        {
             lines.pop();
         }
         match lines.last().and_then(event) {
@@ -293,7 +297,13 @@ impl Pad {
                 seat,
                 dice,
                 rolls_left,
-            } => Some(advice_query(game, seat, &dice.faces(), rolls_left, objective)),
+            } => Some(advice_query(
+                game,
+                seat,
+                &dice.faces(),
+                rolls_left,
+                objective,
+            )),
             _ => None,
         };
         let finished = game.is_over();
@@ -700,22 +710,29 @@ pub fn parse_action(bytes: &[u8]) -> Result<PadAction, ApiError> {
     if let Some(v) = &body.undo {
         return match v {
             Value::Bool(true) => Ok(PadAction::Undo),
-            v => Err(ApiError::bad(format!("undo must be true, not {}", describe(v)))),
+            v => Err(ApiError::bad(format!(
+                "undo must be true, not {}",
+                describe(v)
+            ))),
         };
     }
     let objective = body.objective.as_ref().expect("one key is given");
     let target = match &body.target {
         None => None,
         Some(v) => Some(
-            integer(v, "target", &format!("a whole number from 0 to {MAX_TARGET}"))
-                .ok()
-                .filter(|&t| t <= u64::from(MAX_TARGET))
-                .ok_or_else(|| {
-                    ApiError::bad(format!(
-                        "target must be a whole number from 0 to {MAX_TARGET}, not {}",
-                        describe(v)
-                    ))
-                })? as u32,
+            integer(
+                v,
+                "target",
+                &format!("a whole number from 0 to {MAX_TARGET}"),
+            )
+            .ok()
+            .filter(|&t| t <= u64::from(MAX_TARGET))
+            .ok_or_else(|| {
+                ApiError::bad(format!(
+                    "target must be a whole number from 0 to {MAX_TARGET}, not {}",
+                    describe(v)
+                ))
+            })? as u32,
         ),
     };
     match (objective.as_str(), target) {
@@ -725,9 +742,9 @@ pub fn parse_action(bytes: &[u8]) -> Result<PadAction, ApiError> {
         (Some("target"), None) => Err(ApiError::bad(
             "objective target needs its target, like {\"objective\": \"target\", \"target\": 250}",
         )),
-        (Some("expected-score" | "win"), Some(_)) => Err(ApiError::bad(
-            "only the objective target takes a target",
-        )),
+        (Some("expected-score" | "win"), Some(_)) => {
+            Err(ApiError::bad("only the objective target takes a target"))
+        }
         _ => Err(ApiError::bad(format!(
             "objective must be \"expected-score\", \"target\" or \"win\", not {}",
             describe(objective)
@@ -826,7 +843,10 @@ async fn new_pad(
             let host = Host::new(server.tables.set(rules), &options)?;
             let dir = server.pads.dir.clone();
             yahtzee_core::files::create_folder(&dir).map_err(|e| {
-                ApiError::internal(format!("cannot create the games folder {}: {e}", dir.display()))
+                ApiError::internal(format!(
+                    "cannot create the games folder {}: {e}",
+                    dir.display()
+                ))
             })?;
             let stamp = now_utc().1;
             let writer = RecordWriter::create_default(&dir, &stamp)

@@ -1014,9 +1014,7 @@ impl Host {
             return Err(HostError::SeededDice);
         }
         let options = PlayOptions {
-            rules: Game::from_header(header)
-                .map_err(HostError::Seats)?
-                .rules(),
+            rules: Game::from_header(header).map_err(HostError::Seats)?.rules(),
             seats: header.seats.clone(),
             dice: DiceSource::Manual,
             coach_threshold: header.coach_threshold,
@@ -1548,7 +1546,9 @@ mod tests {
         let mut middle = None;
         for turn in 0..rules.box_count() {
             host.roll(vec![6, 6, 5, 2, 1], &mut front).unwrap();
-            let e = host.score_points("choice", 20, None, &mut front).unwrap_err();
+            let e = host
+                .score_points("choice", 20, None, &mut front)
+                .unwrap_err();
             assert!(matches!(e, HostError::NotPoints { .. }), "{e}");
             // ann keeps the sixes, then fills the first open box.
             host.keep(vec![6, 6], &mut front).unwrap();
@@ -1564,7 +1564,12 @@ mod tests {
             let last = attainable(&rules, card, open).unwrap();
             let best = last.last().unwrap();
             let e = host
-                .score_points(rules.boxes()[open].name(), best.points + 1, None, &mut front)
+                .score_points(
+                    rules.boxes()[open].name(),
+                    best.points + 1,
+                    None,
+                    &mut front,
+                )
                 .unwrap_err();
             assert!(e.to_string().contains(" scores "), "{e}");
             host.score_points(rules.boxes()[open].name(), best.points, None, &mut front)
@@ -1588,8 +1593,17 @@ mod tests {
         let mut resumed = Host::resume(Arc::clone(&tables), &header, &events).unwrap();
         assert_eq!(resumed.record(), &lines[..]);
         assert_eq!(resumed.game().turn(), 7);
-        assert!(matches!(resumed.due(), Due::Dice { seat: 0, count: 5, .. }));
-        resumed.roll(vec![1, 2, 3, 4, 5], &mut Kept::default()).unwrap();
+        assert!(matches!(
+            resumed.due(),
+            Due::Dice {
+                seat: 0,
+                count: 5,
+                ..
+            }
+        ));
+        resumed
+            .roll(vec![1, 2, 3, 4, 5], &mut Kept::default())
+            .unwrap();
         // The review prices ann's decisions alone (a keep, a stop and a box a turn), as a
         // record of ann alone with the same dice is priced.
         let record = host.record().join("\n");

@@ -1069,7 +1069,11 @@ pub struct Attainable {
 /// offers for another player's box, and what the referee accepts for a seat entered as
 /// points. [`score_box`] scores each roll, so the rules are asked nothing else; a box no roll
 /// can fill (filled, or waiting under the upper-first rule) is refused with its reason.
-pub fn attainable(rules: &Rules, card: &ScoreCard, index: usize) -> Result<Vec<Attainable>, Illegal> {
+pub fn attainable(
+    rules: &Rules,
+    card: &ScoreCard,
+    index: usize,
+) -> Result<Vec<Attainable>, Illegal> {
     let mut out = Vec::new();
     let mut refusal = None;
     for dice in rules.dice().all_rolls() {
@@ -1329,7 +1333,10 @@ mod tests {
         let score = |p: &str, b: &str, points, bonus| scored(1, p, b, points, bonus);
         let err = |g: &Game, e: &Event| g.clone().apply(e).unwrap_err().to_string();
         // ann plays with the dice: no box before a roll.
-        assert_eq!(err(&g, &score("ann", "chance", 20, 0)), "no box can be filled now: roll first");
+        assert_eq!(
+            err(&g, &score("ann", "chance", 20, 0)),
+            "no box can be filled now: roll first"
+        );
         g.apply(&Event::Roll {
             player: "ann".into(),
             turn: 1,
@@ -1345,7 +1352,9 @@ mod tests {
             rolls_left: 2,
         })
         .unwrap();
-        g.apply(&score("ann", "full-house", 25, 0)).unwrap().unwrap();
+        g.apply(&score("ann", "full-house", 25, 0))
+            .unwrap()
+            .unwrap();
         // bob enters points: no dice, and only points some roll scores.
         let roll = Event::Roll {
             player: "bob".into(),
@@ -1358,19 +1367,34 @@ mod tests {
             err(&g, &roll),
             "bob's turns are entered as a box and its points, without dice: a `score` line alone"
         );
-        assert_eq!(err(&g, &score("bob", "fh", 20, 0)), "Full House scores 0 or 25, not 20");
-        assert_eq!(err(&g, &score("bob", "chance", 4, 0)), "Chance scores 5 to 30, not 4");
+        assert_eq!(
+            err(&g, &score("bob", "fh", 20, 0)),
+            "Full House scores 0 or 25, not 20"
+        );
+        assert_eq!(
+            err(&g, &score("bob", "chance", 4, 0)),
+            "Chance scores 5 to 30, not 4"
+        );
         assert_eq!(
             err(&g, &score("bob", "threes", 7, 0)),
             "Threes scores 0, 3, 6, 9, 12 or 15, not 7"
         );
-        assert_eq!(err(&g, &score("cat", "chance", 20, 0)), "it is bob's turn, not cat's");
+        assert_eq!(
+            err(&g, &score("cat", "chance", 20, 0)),
+            "it is bob's turn, not cat's"
+        );
         assert!(err(&g, &score("bob", "sevens", 7, 0)).starts_with("unknown box `sevens`"));
         // A decision of none: nothing a review could price.
         assert!(g.apply(&score("bob", "fh", 25, 0)).unwrap().is_none());
-        assert_eq!(err(&g, &score("cat", "chance", 20, 100)), "Chance for 20 earns a bonus of 0, not 100");
+        assert_eq!(
+            err(&g, &score("cat", "chance", 20, 100)),
+            "Chance for 20 earns a bonus of 0, not 100"
+        );
         g.apply(&score("cat", "chance", 20, 0)).unwrap();
-        assert_eq!(g.totals().iter().map(|t| t.total).collect::<Vec<_>>(), [25, 25, 20]);
+        assert_eq!(
+            g.totals().iter().map(|t| t.total).collect::<Vec<_>>(),
+            [25, 25, 20]
+        );
         assert_eq!((g.to_move(), g.turn()), (Some(0), 2));
         // bob's second turn: full house is filled.
         g.apply(&Event::Roll {
@@ -1392,8 +1416,12 @@ mod tests {
         let filled = scored(2, "bob", "full-house", 25, 0);
         assert_eq!(err(&g, &filled), "full-house is already filled (with 25)");
         // Points of a box filled on another card: the Joker and the bonuses follow the card.
-        let card = ScoreCard::parse(rules, "yahtzee=50,ones=3,twos=6,threes=9,fours=12,fives=15", 0)
-            .unwrap();
+        let card = ScoreCard::parse(
+            rules,
+            "yahtzee=50,ones=3,twos=6,threes=9,fours=12,fives=15",
+            0,
+        )
+        .unwrap();
         let of = |name: &str| attainable(&rules, &card, rules.box_by_name(name).unwrap()).unwrap();
         let a = |points, bonus, yahtzee_bonus| Attainable {
             points,
@@ -1424,7 +1452,12 @@ mod tests {
                 }));
             }
         }
-        assert!(attainable(&rules, &card, 0).unwrap_err().to_string().contains("already filled"));
+        assert!(
+            attainable(&rules, &card, 0)
+                .unwrap_err()
+                .to_string()
+                .contains("already filled")
+        );
         // A person's seat alone is entered as points, and not under saved rolls.
         let bot = Seat {
             kind: SeatKind::Bot,

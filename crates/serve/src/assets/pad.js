@@ -41,6 +41,7 @@ async function padShow(view) {
   $('#pad-board').hidden = false;
   padRender();
   padAdvise();
+  if (view.finished) padList();
 }
 
 function padTitle(name) {
@@ -54,6 +55,7 @@ function padRender() {
   $('#pad-state').textContent = v.finished
     ? `Game over: ${v.players.map((p) => `${p.name} ${p.banked}`).join(', ')}.`
     : `${v.to_move} to play, turn ${v.turn} of ${P.card.boxes.length}${v.to_move === advised.name ? '' : ': tap a box, then its points'}.`;
+  $('#pad-state').dataset.lines = String(v.record_lines);
   $('#pad-undo').disabled = !v.can_undo;
   $('#pad-objective').value = v.objective.objective;
   $('#pad-target').value = v.objective.target || $('#pad-target').value;
