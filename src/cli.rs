@@ -704,6 +704,10 @@ pub struct ServeArgs {
     /// marked provisional. With this flag a table is built when first asked for.
     #[arg(long)]
     pub no_prebuild: bool,
+    /// The score pad's games folder: one record per game, kept between starts [default: the
+    /// `games` folder of the table folder].
+    #[arg(long, value_name = "DIR")]
+    pub games: Option<std::path::PathBuf>,
 }
 
 #[derive(Args, Debug)]

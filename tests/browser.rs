@@ -125,7 +125,7 @@ impl Driver {
 }
 
 /// One browser session.
-struct Browser {
+pub(crate) struct Browser {
     driver: Driver,
     session: String,
     shots: PathBuf,
@@ -142,7 +142,7 @@ impl Browser {
     /// of 1280x1000. Its screenshots go to `$YAHTZEE_SCREENSHOTS`, or to `work`. Chromium or
     /// its driver missing fails the test (on a machine without them the tests are ignored,
     /// see build.rs).
-    fn open(base: &str, work: &Path, phone: bool) -> Browser {
+    pub(crate) fn open(base: &str, work: &Path, phone: bool) -> Browser {
         let (chromium, driver) =
             browser().unwrap_or_else(|why| panic!("the browser test cannot run: {why}"));
         let shots =
@@ -262,7 +262,7 @@ impl Browser {
         base64(v["value"].as_str()?)
     }
 
-    fn screenshot(&self, name: &str) -> PathBuf {
+    pub(crate) fn screenshot(&self, name: &str) -> PathBuf {
         let png = self.try_screenshot().expect("a screenshot");
         assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "a PNG");
         let path = self.shots.join(name);
@@ -270,11 +270,11 @@ impl Browser {
         path
     }
 
-    fn go(&self, url: &str) {
+    pub(crate) fn go(&self, url: &str) {
         self.cmd("POST", "/url", Some(json!({"url": url})));
     }
 
-    fn find_all(&self, css: &str) -> Vec<String> {
+    pub(crate) fn find_all(&self, css: &str) -> Vec<String> {
         let v = self.cmd(
             "POST",
             "/elements",
@@ -288,25 +288,25 @@ impl Browser {
     }
 
     /// The one element of `css`, waiting for it.
-    fn find(&self, css: &str) -> String {
+    pub(crate) fn find(&self, css: &str) -> String {
         self.wait(&format!("an element {css}"), || {
             self.find_all(css).into_iter().next()
         })
     }
 
-    fn click(&self, css: &str) {
+    pub(crate) fn click(&self, css: &str) {
         self.on_element(css, "POST", "click", Some(json!({})));
     }
 
-    fn keys(&self, css: &str, text: &str) {
+    pub(crate) fn keys(&self, css: &str, text: &str) {
         self.on_element(css, "POST", "value", Some(json!({"text": text})));
     }
 
-    fn clear(&self, css: &str) {
+    pub(crate) fn clear(&self, css: &str) {
         self.on_element(css, "POST", "clear", Some(json!({})));
     }
 
-    fn text(&self, css: &str) -> String {
+    pub(crate) fn text(&self, css: &str) -> String {
         self.on_element(css, "GET", "text", None)
             .as_str()
             .unwrap_or_default()
@@ -319,7 +319,7 @@ impl Browser {
             .map(str::to_string)
     }
 
-    fn js(&self, script: &str) -> Value {
+    pub(crate) fn js(&self, script: &str) -> Value {
         self.cmd(
             "POST",
             "/execute/sync",
@@ -336,7 +336,7 @@ impl Browser {
     }
 
     /// Polls `probe` until it gives a value (30 s at most).
-    fn wait<T>(&self, what: &str, mut probe: impl FnMut() -> Option<T>) -> T {
+    pub(crate) fn wait<T>(&self, what: &str, mut probe: impl FnMut() -> Option<T>) -> T {
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             if let Some(v) = probe() {
@@ -1314,14 +1314,14 @@ fn install_axe() -> Result<String, String> {
 }
 
 /// axe-core's checks of the page, for a test of the page on a phone.
-struct Axe {
+pub(crate) struct Axe {
     script: String,
 }
 
 impl Axe {
     /// axe-core's script, once Chromium and its driver are found: either missing fails the
     /// test (on a machine without them the tests are ignored, see build.rs).
-    fn new() -> Axe {
+    pub(crate) fn new() -> Axe {
         browser().unwrap_or_else(|why| panic!("the browser test cannot run: {why}"));
         let script =
             axe_script().unwrap_or_else(|why| panic!("axe-core cannot be installed: {why}"));
@@ -1330,14 +1330,14 @@ impl Axe {
 
     /// No violation of axe-core's checks on the page of `b` as it is now (`view`: its name
     /// in the message).
-    fn check(&self, b: &Browser, view: &str) {
+    pub(crate) fn check(&self, b: &Browser, view: &str) {
         b.axe(&self.script, view);
     }
 }
 
 impl Browser {
     /// Chromium's viewport set to `width` x `height` (a phone: touch, mobile layout).
-    fn viewport(&self, width: u32, height: u32, mobile: bool) {
+    pub(crate) fn viewport(&self, width: u32, height: u32, mobile: bool) {
         self.cmd(
             "POST",
             "/goog/cdp/execute",
@@ -1391,12 +1391,12 @@ impl Browser {
     }
 
     /// Where the page is scrolled to.
-    fn scroll_y(&self) -> f64 {
+    pub(crate) fn scroll_y(&self) -> f64 {
         self.js("return window.scrollY").as_f64().unwrap()
     }
 
     /// True when the whole element of `css` is on the screen without scrolling.
-    fn on_screen(&self, css: &str) -> bool {
+    pub(crate) fn on_screen(&self, css: &str) -> bool {
         self.find(css);
         self.js(&format!(
             "const r = document.querySelector('{}').getBoundingClientRect(); \
@@ -1406,12 +1406,12 @@ impl Browser {
     }
 
     /// True when nothing of the page is wider than the window (no scrolling sideways).
-    fn fits_width(&self) -> bool {
+    pub(crate) fn fits_width(&self) -> bool {
         self.js("return document.documentElement.scrollWidth <= window.innerWidth") == true
     }
 
     /// Waits until the page is ready (`what`: the wait's words), after a load or a reload.
-    fn wait_ready(&self, what: &str) {
+    pub(crate) fn wait_ready(&self, what: &str) {
         self.wait(what, || {
             (self
                 .js("return document.body.dataset.ready || null")

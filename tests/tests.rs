@@ -13,6 +13,8 @@ mod export;
 mod fuzz_regressions;
 mod hostile;
 mod matches;
+mod pad;
+mod pad_serve;
 mod parquet;
 mod play;
 mod plot;

@@ -231,7 +231,7 @@ fn two_player_bot_plays_and_reviews_at_zero_loss() {
         stdout(&o)
     );
     let text = std::fs::read_to_string(&record).unwrap();
-    assert!(text.starts_with(r#"{"type":"game","format":5,"#), "{text}");
+    assert!(text.starts_with(r#"{"type":"game","format":6,"#), "{text}");
     assert!(text.contains(r#""policy":"two-player""#), "{text}");
     let review = |extra: &[&str]| {
         let mut args = vec!["review", record.to_str().unwrap(), "--json"];
@@ -269,7 +269,7 @@ fn two_player_bot_plays_and_reviews_at_zero_loss() {
     );
     // The two-player bot came with format 4: a format-3 record of it is refused.
     let old = dir.path().join("old.jsonl");
-    std::fs::write(&old, text.replacen(r#""format":5"#, r#""format":3"#, 1)).unwrap();
+    std::fs::write(&old, text.replacen(r#""format":6"#, r#""format":3"#, 1)).unwrap();
     let o = run(
         RuleSet::YACHT,
         Order::UpperFirst,

@@ -440,18 +440,18 @@ fn bad_win_seats_flags_and_records_exit_2_with_one_line() {
 }
 
 /// Records of formats 1 and 2 (written before win bots) are still read: the same game as a
-/// record of format 1, 2, 3, 4 and 5 reviews alike, in points and in chance of winning.
+/// record of format 1, 2, 3, 4, 5 and 6 reviews alike, in points and in chance of winning.
 #[test]
 fn records_of_formats_1_and_2_are_still_read() {
     let dir = temp_dir();
     let (record, _) = bot_game(dir.path(), "bot,bot2", "7");
     let text = std::fs::read_to_string(&record).unwrap();
     let (head, rest) = text.split_once('\n').unwrap();
-    assert!(head.contains("\"format\":5,") && head.contains(",\"coach_win\":false"));
+    assert!(head.contains("\"format\":6,") && head.contains(",\"coach_win\":false"));
     // Format 4: no provenance, the header's last field.
     let (before, provenance) = head.split_once(",\"provenance\":").unwrap();
     assert!(provenance.contains("\"dice_generator\":"), "{head}");
-    let format4 = format!("{before}}}").replace("\"format\":5,", "\"format\":4,");
+    let format4 = format!("{before}}}").replace("\"format\":6,", "\"format\":4,");
     let format3 = format4.replace("\"format\":4,", "\"format\":3,");
     let format2 = format3
         .replace("\"format\":3,", "\"format\":2,")
@@ -459,15 +459,23 @@ fn records_of_formats_1_and_2_are_still_read() {
     let format1 = format2
         .replace("\"format\":2,", "\"format\":1,")
         .replace(",\"coach_target\":null", "");
-    let reviews: Vec<(Value, Value)> = [head.to_string(), format4, format3, format2, format1]
-        .into_iter()
-        .enumerate()
-        .map(|(i, h)| {
-            let path = dir.path().join(format!("format-{i}.jsonl"));
-            std::fs::write(&path, format!("{h}\n{rest}")).unwrap();
-            (review(&path, &[]), review(&path, &["--win"]))
-        })
-        .collect();
+    let format5 = head.replace("\"format\":6,", "\"format\":5,");
+    let reviews: Vec<(Value, Value)> = [
+        head.to_string(),
+        format5,
+        format4,
+        format3,
+        format2,
+        format1,
+    ]
+    .into_iter()
+    .enumerate()
+    .map(|(i, h)| {
+        let path = dir.path().join(format!("format-{i}.jsonl"));
+        std::fs::write(&path, format!("{h}\n{rest}")).unwrap();
+        (review(&path, &[]), review(&path, &["--win"]))
+    })
+    .collect();
     for (points, win) in &reviews {
         assert_eq!(points["objective"], "expected-score");
         assert_eq!(loss(&points["players"][0]), 0.0);

@@ -41,12 +41,17 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             "warning: listening on {ip}, so other machines can reach this server and use its advice and games; leave --host out to serve this machine only, or use --lan to ask for a token"
         );
     }
+    let games = args
+        .games
+        .clone()
+        .unwrap_or_else(|| yahtzee_core::tables::default_table_dir().join("games"));
     let options = ServeOptions {
         addr: SocketAddr::new(ip, args.port),
         also,
         token: token.clone(),
         rules: args.rules.rules(),
         prebuild: !args.no_prebuild,
+        games,
         // The fixes of the command line: the `yahtzee solve` that rebuilds a table.
         hint: Arc::new(|e, rules, objective| {
             format!(

@@ -19,7 +19,8 @@
 //! the command line prints for the same mistake; a body over the endpoint's limit gets 413
 //! (at once when its `Content-Length` says so); an unknown path 404 and a wrong method 405,
 //! also as `{"error": "..."}`. No request names a file: the only files the server writes are
-//! the tables of its cache, as every command does.
+//! the tables of its cache, as every command does, and the score pad's records in its games
+//! folder ([`pad`]), under names of its own.
 //!
 //! What a client may ask of it is bounded ([`limits`]): a request that does not name its
 //! host once as RFC 9112 asks (no `Host` in HTTP/1.1, two of them, or a target in absolute
@@ -38,6 +39,7 @@ pub mod api;
 pub mod lan;
 pub mod limits;
 pub mod outlook;
+pub mod pad;
 pub mod play;
 pub mod tables;
 
@@ -62,6 +64,8 @@ pub use yahtzee_core::tables::set::TableKind;
 const INDEX_HTML: &str = include_str!("assets/index.html");
 /// The page's script.
 const APP_JS: &str = include_str!("assets/app.js");
+/// The page's score pad.
+const PAD_JS: &str = include_str!("assets/pad.js");
 /// The page's style.
 const STYLE_CSS: &str = include_str!("assets/style.css");
 /// The web app manifest: the page on a phone's home screen.
@@ -103,6 +107,8 @@ pub struct ServeOptions {
     /// `rules` ([`TableStore::prebuild`]); false (`serve --no-prebuild`): the expected-score
     /// table alone, the others when first asked for.
     pub prebuild: bool,
+    /// The score pad's games folder (`serve --games DIR`): one record file per game.
+    pub games: std::path::PathBuf,
 }
 
 /// Why the server could not run.
@@ -137,6 +143,8 @@ pub struct Server {
     pub tables: Arc<TableStore>,
     /// The games being played on the page.
     pub games: play::Games,
+    /// The score pad's games, kept in their folder.
+    pub pads: pad::Pads,
     /// The rules the page opens with.
     pub rules: Rules,
     /// The exact statistics computed so far, by rules.
@@ -191,6 +199,7 @@ pub fn run(options: ServeOptions, ready: impl FnOnce(&[SocketAddr])) -> Result<(
         let server = Arc::new(Server {
             tables: Arc::new(TableStore::new(options.hint.clone())),
             games: play::Games::default(),
+            pads: pad::Pads::open(options.games.clone()),
             rules: options.rules,
             stats: api::StatsCache::default(),
             outlooks: outlook::Outlooks::default(),
@@ -295,6 +304,10 @@ pub fn router(server: Arc<Server>) -> Router {
             get(|| async { page(APP_JS, "text/javascript; charset=utf-8") }),
         )
         .route(
+            "/pad.js",
+            get(|| async { page(PAD_JS, "text/javascript; charset=utf-8") }),
+        )
+        .route(
             "/style.css",
             get(|| async { page(STYLE_CSS, "text/css; charset=utf-8") }),
         )
@@ -320,6 +333,7 @@ pub fn router(server: Arc<Server>) -> Router {
         )
         .merge(api::routes())
         .merge(play::routes())
+        .merge(pad::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(axum::middleware::from_fn_with_state(

@@ -281,6 +281,8 @@ impl From<HostError> for ApiError {
             | HostError::NoDiceDue
             | HostError::WrongDice { .. }
             | HostError::NoDecisionDue
+            | HostError::PointsSeeded
+            | HostError::NotPoints { .. }
             | HostError::TooLong { .. } => ApiError::bad(e.to_string()),
             _ => ApiError::internal(e.to_string()),
         }
@@ -320,7 +322,8 @@ impl WebGame {
                 dice,
                 rolls_left,
             } => self.decision(seat, &dice.faces(), rolls_left),
-            Due::Nothing => Expect::Nothing,
+            // The page's games seat no player entered as points (the score pad does).
+            Due::Points { .. } | Due::Nothing => Expect::Nothing,
         }
     }
 

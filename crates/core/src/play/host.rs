@@ -49,7 +49,7 @@ use crate::text::{excerpt, plural, probability};
 use super::record::now_utc;
 use super::{
     DiceMode, Event, Game, Header, Illegal, Phase, RECORD_FORMAT, Seat, SeatKind, WinPolicy, agree,
-    box_names, check_legal, check_names,
+    attainable, box_names, check_legal, check_names,
 };
 use crate::policy::expected::{Action, Position};
 use crate::policy::pricing::{Decision, evaluate_saved};
@@ -197,6 +197,7 @@ pub fn parse_seats(text: &str) -> Result<Vec<Seat>, Illegal> {
             },
             target,
             policy: win,
+            entry: Default::default(),
         });
     }
     check_names(&seats)?;
@@ -298,6 +299,27 @@ pub enum HostError {
         /// The bot.
         player: String,
     },
+    /// A seat entered as a box and its points in a game of seeded dice: such a player's dice
+    /// are at the table, not drawn. Fix: a game of typed dice.
+    #[error(
+        "a player entered as a box and its points plays with real dice: start a game of manual dice"
+    )]
+    PointsSeeded,
+    /// A box and its points for a player whose turns are played with the dice. Fix: the dice,
+    /// then a keep or a box.
+    #[error("{player} plays with the dice entered: give the dice, then a keep or a box")]
+    NotPoints {
+        /// The player.
+        player: String,
+    },
+    /// A record to resume that does not replay. Fix: a record this program wrote.
+    #[error("line {line} of the record: {reason}")]
+    Replay {
+        /// The line, from 1.
+        line: usize,
+        /// Why.
+        reason: Illegal,
+    },
     /// Dice typed in a game of seeded dice. Fix: a game of typed dice.
     #[error("this game's dice are rolled from its seed: start a game of manual dice to type them")]
     SeededDice,
@@ -345,6 +367,12 @@ pub enum Due {
         dice: Dice,
         /// Rolls left: 0 when a box must be filled.
         rolls_left: u8,
+    },
+    /// The box and its points of the player of `seat`, whose turns are entered so (a score
+    /// pad's other players).
+    Points {
+        /// The seat.
+        seat: usize,
     },
     /// Nothing: the game is over or was left.
     Nothing,
@@ -669,6 +697,9 @@ impl Host {
         if options.coach_win && (options.coach_target.is_some() || options.seats.len() < 2) {
             return Err(HostError::CoachWin);
         }
+        if options.dice != DiceSource::Manual && options.seats.iter().any(Seat::enters_points) {
+            return Err(HostError::PointsSeeded);
+        }
         let bots: Vec<Option<Policy>> = options.seats.iter().map(Seat::bot_policy).collect();
         let objective = options.coach_objective();
         let head = header(options);
@@ -804,6 +835,7 @@ impl Host {
         let dice = |count: usize, what: String| Due::Dice { seat, count, what };
         let all = self.game.rules().dice().dice();
         match self.game.phase() {
+            Phase::TurnStart if self.game.seats()[seat].enters_points() => Due::Points { seat },
             Phase::Opening if manual => dice(all, "the opening roll".into()),
             Phase::TurnStart if manual => dice(all, "the first roll".into()),
             Phase::Kept { keep, .. } if manual => dice(
@@ -901,6 +933,114 @@ impl Host {
             _ => return Err(HostError::Refused(Illegal::NoScoreDue).into()),
         }
         self.advance(front)
+    }
+
+    /// The player to move, whose turns are entered as a box and its points, fills the box
+    /// `name` with `points` (and the bonus of a further five of a kind when `yahtzee_bonus`;
+    /// `None`: the bonus the points earn, without it when they may go either way), then
+    /// whatever follows without a person. Points no roll scores there are refused with the
+    /// values it can score ([`attainable`]).
+    pub fn score_points<F: Front>(
+        &mut self,
+        name: &str,
+        points: u32,
+        yahtzee_bonus: Option<bool>,
+        front: &mut F,
+    ) -> Result<(), F::Error> {
+        let seat = self.person()?;
+        let rules = self.game.rules();
+        let player = self.game.seats()[seat].name.clone();
+        if !self.game.seats()[seat].enters_points() {
+            return Err(HostError::NotPoints { player }.into());
+        }
+        let card = &self.game.cards()[seat];
+        // An unknown box, or points no roll scores, are refused by the referee, which names
+        // what is allowed.
+        let bonus = match rules.box_by_name(name).map(|i| attainable(&rules, card, i)) {
+            Some(Ok(options)) => {
+                let fits = |a: &&super::Attainable| {
+                    a.points == points && yahtzee_bonus.is_none_or(|y| a.yahtzee_bonus == y)
+                };
+                let same = options.iter().find(|a| a.points == points);
+                match (options.iter().find(fits), same) {
+                    (Some(a), _) => a.bonus,
+                    // The points, with or without the bonus of a further five of a kind as
+                    // they cannot earn it: the referee says which they earn.
+                    (None, Some(a)) => match a.yahtzee_bonus {
+                        true => a.bonus - rules.yahtzee_bonus_points(),
+                        false => a.bonus + rules.yahtzee_bonus_points(),
+                    },
+                    (None, None) => 0,
+                }
+            }
+            _ => 0,
+        };
+        let event = Event::Score {
+            player,
+            turn: self.game.turn(),
+            // The box's own name, as the record writes every box.
+            category: rules
+                .box_by_name(name)
+                .map_or(name, |i| rules.boxes()[i].name())
+                .to_string(),
+            points,
+            bonus,
+            rolls_left: None,
+        };
+        self.emit(event, By::Person, front)?;
+        let index = rules.box_by_name(name).expect("the referee took the box");
+        let message = Message::Scored {
+            seat,
+            category: rules.boxes()[index].name().to_string(),
+            points,
+            bonus,
+            total: self.game.cards()[seat].banked(),
+        };
+        front.show(&self.game, &message)?;
+        self.begin_turn(front)?;
+        self.advance(front)
+    }
+
+    /// A game resumed from its record: `header` and `events` (the lines after it, an `end`
+    /// line included), replayed through the referee, with the tables of `tables`, as
+    /// [`Host::new`] has them. A game of typed dice only (a seeded game is replayed by its
+    /// seed); the record keeps its header, its start time included.
+    pub fn resume(
+        tables: Arc<TableSet>,
+        header: &Header,
+        events: &[Event],
+    ) -> Result<Host, HostError> {
+        if header.dice != DiceMode::Manual {
+            return Err(HostError::SeededDice);
+        }
+        let options = PlayOptions {
+            rules: Game::from_header(header).map_err(HostError::Seats)?.rules(),
+            seats: header.seats.clone(),
+            dice: DiceSource::Manual,
+            coach_threshold: header.coach_threshold,
+            coach_target: header.coach_target,
+            coach_win: header.coach_win,
+        };
+        let mut host = Host::new(tables, &options)?;
+        host.header = header.clone();
+        host.record = vec![header.to_line()];
+        for (i, event) in events.iter().enumerate() {
+            if let Event::End { complete, .. } = event {
+                host.standing = if *complete {
+                    Standing::Over
+                } else {
+                    Standing::Left
+                };
+                host.record.push(event.to_line());
+                break;
+            }
+            host.game.apply(event).map_err(|reason| HostError::Replay {
+                line: i + 2,
+                reason,
+            })?;
+            host.record.push(event.to_line());
+        }
+        Ok(host)
     }
 
     /// The player to move leaves the game: it ends, its record saying it is not complete.
@@ -1378,6 +1518,121 @@ mod tests {
         // Bots are not coached.
         assert!(!(front.messages.iter()).any(|m| matches!(m, Message::Priced { .. })));
         assert!(matches!(host.leave(&mut front), Err(HostError::Over)));
+    }
+
+    /// A score pad's game through the host: the advised player's dice and boxes, the others'
+    /// boxes and points; the record replays (resumed mid-game, it is the same game) and its
+    /// review prices the advised player's decisions alone.
+    #[test]
+    fn a_score_pad_game_is_hosted_resumed_and_reviewed_for_the_advised_player() {
+        let rules = Rules::new(RuleSet::YACHT);
+        let (ev, _) = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {});
+        let ev = Arc::new(ev);
+        let tables = Arc::new(TableSet::of_expected_score(Arc::clone(&ev)));
+        let mut options = PlayOptions {
+            rules,
+            seats: vec![Seat::human("ann"), Seat::points("bob")],
+            dice: DiceSource::Seeded(1),
+            coach_threshold: None,
+            coach_target: None,
+            coach_win: false,
+        };
+        let e = Host::new(Arc::clone(&tables), &options).err().unwrap();
+        assert!(matches!(e, HostError::PointsSeeded), "{e}");
+        options.dice = DiceSource::Manual;
+        let mut host = Host::new(Arc::clone(&tables), &options).unwrap();
+        let mut front = Kept::default();
+        host.start(&mut front).unwrap();
+        let mut middle = None;
+        for turn in 0..rules.box_count() {
+            host.roll(vec![6, 6, 5, 2, 1], &mut front).unwrap();
+            let e = host
+                .score_points("choice", 20, None, &mut front)
+                .unwrap_err();
+            assert!(matches!(e, HostError::NotPoints { .. }), "{e}");
+            // ann keeps the sixes, then fills the first open box.
+            host.keep(vec![6, 6], &mut front).unwrap();
+            host.roll(vec![6, 3, 3], &mut front).unwrap();
+            let open = (0..rules.box_count())
+                .find(|&i| host.game().cards()[0].points(i).is_none())
+                .unwrap();
+            host.score(rules.boxes()[open].name(), &mut front).unwrap();
+            assert_eq!(host.due(), Due::Points { seat: 1 });
+            let e = host.roll(vec![1; 5], &mut front).unwrap_err();
+            assert!(matches!(e, HostError::NoDiceDue), "{e}");
+            let card = &host.game().cards()[1];
+            let last = attainable(&rules, card, open).unwrap();
+            let best = last.last().unwrap();
+            let e = host
+                .score_points(
+                    rules.boxes()[open].name(),
+                    best.points + 1,
+                    None,
+                    &mut front,
+                )
+                .unwrap_err();
+            assert!(e.to_string().contains(" scores "), "{e}");
+            host.score_points(rules.boxes()[open].name(), best.points, None, &mut front)
+                .unwrap();
+            if turn == 5 {
+                middle = Some(host.record().to_vec());
+            }
+        }
+        assert_eq!(host.standing(), Standing::Over);
+        assert_eq!(front.lines, host.record());
+        // Resumed from the record mid-game, the game is the same, and plays on.
+        let lines = middle.unwrap();
+        let header: Header = match serde_json::from_str(&lines[0]) {
+            Ok(super::super::record::HeaderLine::Game(h)) => h,
+            Err(e) => panic!("{e}"),
+        };
+        let events: Vec<Event> = lines[1..]
+            .iter()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let mut resumed = Host::resume(Arc::clone(&tables), &header, &events).unwrap();
+        assert_eq!(resumed.record(), &lines[..]);
+        assert_eq!(resumed.game().turn(), 7);
+        assert!(matches!(
+            resumed.due(),
+            Due::Dice {
+                seat: 0,
+                count: 5,
+                ..
+            }
+        ));
+        resumed
+            .roll(vec![1, 2, 3, 4, 5], &mut Kept::default())
+            .unwrap();
+        // The review prices ann's decisions alone (a keep, a stop and a box a turn), as a
+        // record of ann alone with the same dice is priced.
+        let record = host.record().join("\n");
+        let parsed = super::super::review::GameRecord::parse(&record).unwrap();
+        assert!(parsed.header.format == 6 && parsed.ended);
+        assert!(record.contains(r#""entry":"points""#));
+        let review = super::super::review::review(&ev, &parsed).unwrap();
+        assert_eq!(review.players.len(), 1);
+        assert_eq!(review.players[0].player, "ann");
+        assert_eq!(review.players[0].decisions, 3 * rules.box_count());
+        assert!(review.decisions.iter().all(|d| d.player == "ann"));
+        let alone: Vec<String> = std::iter::once(
+            host.record()[0].replace(r#",{"name":"bob","kind":"human","entry":"points"}"#, ""),
+        )
+        .chain(
+            host.record()[1..]
+                .iter()
+                .filter(|l| !l.contains(r#""player":"bob""#) && !l.contains(r#""type":"end""#))
+                .map(|l| l.replace(r#"["ann","bob"]"#, r#"["ann"]"#)),
+        )
+        .collect();
+        let alone = super::super::review::GameRecord::parse(alone.join("\n")).unwrap();
+        let solo = super::super::review::review(&ev, &alone).unwrap();
+        let priced = |r: &super::super::review::Review| -> Vec<(String, String, f64)> {
+            (r.decisions.iter())
+                .map(|d| (d.choice.clone(), d.best.clone(), d.loss))
+                .collect()
+        };
+        assert_eq!(priced(&solo), priced(&review));
     }
 
     #[test]

@@ -31,14 +31,16 @@ pub mod session;
 
 use crate::game::choice::Choice;
 use crate::game::dice::{Dice, DiceError, Keep};
-use crate::game::rules::{Order, Rules};
+use crate::game::rules::{Order, Rules, describe_scores};
 use crate::game::state::{Bonuses, ScoreCard};
 use crate::policy::MAX_TARGET;
 use crate::policy::expected::Position;
 use crate::policy::pricing::Decision;
 use crate::text::{excerpt, plural};
 
-pub use record::{DiceMode, Event, FinalScore, Header, RECORD_FORMAT, Seat, SeatKind, WinPolicy};
+pub use record::{
+    DiceMode, Entry, Event, FinalScore, Header, RECORD_FORMAT, Seat, SeatKind, WinPolicy,
+};
 
 /// Characters a player's name may have at most: it fits a column of the score card.
 pub const MAX_NAME_CHARS: usize = 20;
@@ -311,6 +313,48 @@ pub enum Illegal {
         /// The boxes allowed.
         allowed: String,
     },
+    /// A seat entered as a box and its points that is a bot's, or in a game of saved rolls.
+    /// Fix: enter a person's turns so, in a game without saved rolls.
+    #[error(
+        "seat `{seat}` is entered as a box and its points: only a person's seat is, in a game without saved rolls"
+    )]
+    PointsSeat {
+        /// The seat's name, quoted through [`excerpt`].
+        seat: String,
+    },
+    /// A roll or a keep of a player whose turns are entered as a box and its points. Fix: a
+    /// `score` line alone for each of that player's turns.
+    #[error(
+        "{} turns are entered as a box and its points, without dice: a `score` line alone",
+        possessive(.player)
+    )]
+    NoDiceForPoints {
+        /// The player.
+        player: String,
+    },
+    /// Points entered without dice that the box cannot score. Fix: one of the values listed.
+    #[error("{title} scores {allowed}, not {got}")]
+    Unattainable {
+        /// The box as printed on a card (`Full House`).
+        title: String,
+        /// The points it can score, in words (`0 or 25`).
+        allowed: String,
+        /// The points entered.
+        got: u32,
+    },
+    /// Points entered without dice with another bonus than they can earn. Fix: one of the
+    /// bonuses listed.
+    #[error("{title} for {points} earns a bonus of {allowed}, not {got}")]
+    UnattainableBonus {
+        /// The box as printed on a card.
+        title: String,
+        /// The points entered.
+        points: u32,
+        /// The bonuses they can earn, in words (`0 or 100`).
+        allowed: String,
+        /// The bonus entered.
+        got: u32,
+    },
     /// Points or bonus other than the rules give. Fix: the points and bonus of the message.
     #[error(
         "{name} with {dice} scores {points} with bonus {bonus}, not {got_points} with bonus {got_bonus}"
@@ -382,6 +426,11 @@ pub fn check_names(seats: &[Seat]) -> Result<(), Illegal> {
         {
             return Err(Illegal::BadPolicy {
                 seat: excerpt(&format!("{name}:target={t}")),
+            });
+        }
+        if s.enters_points() && s.kind != SeatKind::Human {
+            return Err(Illegal::PointsSeat {
+                seat: excerpt(name),
             });
         }
         if let Some(p) = s.policy {
@@ -456,10 +505,19 @@ impl Game {
                 players: seats.len(),
             });
         }
+        if let Some(s) = seats.iter().find(|s| s.enters_points())
+            && rules.saved_rolls()
+        {
+            return Err(Illegal::PointsSeat {
+                seat: excerpt(&s.name),
+            });
+        }
         let n = seats.len();
-        let (order, phase) = if n == 1 {
-            // Nobody to roll against: the only player starts.
-            (vec![0], Phase::OrderDue)
+        let (order, phase) = if n == 1 || seats.iter().any(Seat::enters_points) {
+            // Nobody to roll against: the only player starts. At a score pad's table (a
+            // seat entered as points) nobody rolls for it either: play follows the table's
+            // order, the first seat first.
+            ((0..n).collect(), Phase::OrderDue)
         } else {
             (Vec::new(), Phase::Opening)
         };
@@ -607,6 +665,75 @@ impl Game {
         Ok(seat)
     }
 
+    /// Refuses dice for `seat` when its turns are entered as a box and its points.
+    fn check_dice_seat(&self, seat: usize) -> Result<(), Illegal> {
+        match self.seats[seat].enters_points() {
+            true => Err(Illegal::NoDiceForPoints {
+                player: self.seats[seat].name.clone(),
+            }),
+            false => Ok(()),
+        }
+    }
+
+    /// The box named `category` (or an alias) of the rules.
+    fn box_index(&self, category: &str) -> Result<usize, Illegal> {
+        self.rules
+            .box_by_name(category)
+            .ok_or_else(|| Illegal::UnknownBox {
+                name: excerpt(category),
+                boxes: box_names(&self.rules),
+            })
+    }
+
+    /// `seat`, whose turns are entered as a box and its points, fills the box `category` with
+    /// `points` and `bonus`: refused unless some roll scores them there ([`attainable`]).
+    /// Nothing is decided that a review could price: there are no dice.
+    fn score_points(
+        &mut self,
+        seat: usize,
+        category: &str,
+        points: u32,
+        bonus: u32,
+    ) -> Result<(), Illegal> {
+        if self.phase != Phase::TurnStart {
+            return Err(Illegal::NoScoreDue);
+        }
+        let index = self.box_index(category)?;
+        let card = &self.cards[seat];
+        let options = attainable(&self.rules, card, index)?;
+        let title = self.rules.boxes()[index].title.to_string();
+        let same: Vec<&Attainable> = options.iter().filter(|a| a.points == points).collect();
+        if same.is_empty() {
+            let mut all: Vec<u32> = options.iter().map(|a| a.points).collect();
+            all.dedup();
+            return Err(Illegal::Unattainable {
+                title,
+                allowed: scores_in_words(&all),
+                got: points,
+            });
+        }
+        let Some(chosen) = same.iter().find(|a| a.bonus == bonus) else {
+            let mut bonuses: Vec<u32> = same.iter().map(|a| a.bonus).collect();
+            bonuses.sort_unstable();
+            bonuses.dedup();
+            return Err(Illegal::UnattainableBonus {
+                title,
+                points,
+                allowed: scores_in_words(&bonuses),
+                got: bonus,
+            });
+        };
+        let yahtzee_bonus = chosen.yahtzee_bonus;
+        self.cards[seat].fill(index, points, yahtzee_bonus);
+        self.scored += 1;
+        self.phase = if self.scored == self.seats.len() * self.rules.box_count() {
+            Phase::Over
+        } else {
+            Phase::TurnStart
+        };
+        Ok(())
+    }
+
     /// Applies one event, refusing it with the reason if the rules do not allow it. A keep or
     /// a score is a decision, returned for coaching and review.
     pub fn apply(&mut self, event: &Event) -> Result<Option<Decision>, Illegal> {
@@ -676,6 +803,7 @@ impl Game {
                 phase,
             ) => {
                 let seat = self.check_mover(player, *turn)?;
+                self.check_dice_seat(seat)?;
                 let dice = parse_dice(&self.rules, dice)?;
                 if saved.is_some() && !self.rules.saved_rolls() {
                     return Err(Illegal::NoSavedRolls);
@@ -741,6 +869,7 @@ impl Game {
                 phase,
             ) => {
                 let seat = self.check_mover(player, *turn)?;
+                self.check_dice_seat(seat)?;
                 let Phase::Rolled {
                     dice,
                     rolls_left: left,
@@ -791,6 +920,13 @@ impl Game {
                 phase,
             ) => {
                 let seat = self.check_mover(player, *turn)?;
+                if self.seats[seat].enters_points() {
+                    if rolls_left.is_some() {
+                        return Err(Illegal::NoSavedRolls);
+                    }
+                    self.score_points(seat, category, *points, *bonus)?;
+                    return Ok(None);
+                }
                 let saved_rolls = self.rules.saved_rolls();
                 // Under saved rolls a box may be filled with re-rolls left, which it saves.
                 let (dice, left) = match phase {
@@ -912,6 +1048,59 @@ pub fn score_box(
     let points = rules.score(index, dice, state.filled);
     let bonuses = state.bonuses_for(rules, index, points, dice.five_of_a_kind().is_some());
     Ok((points, bonuses))
+}
+
+/// Points a box can score and the bonus they earn, as a score pad enters another player's
+/// box without the dice ([`attainable`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub struct Attainable {
+    /// The points in the box.
+    pub points: u32,
+    /// The bonus earned with them (the upper bonus when they bring the upper section to its
+    /// threshold, the five-of-a-kind bonus for a further five of a kind).
+    pub bonus: u32,
+    /// True when the bonus holds the one of a further five of a kind: the dice were five
+    /// of a kind.
+    pub yahtzee_bonus: bool,
+}
+
+/// Every points and bonus box `index` can be filled with on `card`, from some roll of the
+/// game's dice (the Joker and the fill order included), in ascending order: what a score pad
+/// offers for another player's box, and what the referee accepts for a seat entered as
+/// points. [`score_box`] scores each roll, so the rules are asked nothing else; a box no roll
+/// can fill (filled, or waiting under the upper-first rule) is refused with its reason.
+pub fn attainable(
+    rules: &Rules,
+    card: &ScoreCard,
+    index: usize,
+) -> Result<Vec<Attainable>, Illegal> {
+    let mut out = Vec::new();
+    let mut refusal = None;
+    for dice in rules.dice().all_rolls() {
+        match score_box(rules, card, &dice, index) {
+            Ok((points, bonuses)) => out.push(Attainable {
+                points,
+                bonus: bonuses.points(rules),
+                yahtzee_bonus: bonuses.yahtzee,
+            }),
+            Err(e) => refusal = refusal.or(Some(e)),
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    match (out.is_empty(), refusal) {
+        (true, Some(e)) => Err(e),
+        _ => Ok(out),
+    }
+}
+
+/// Scores in words: `0 or 25`, `5 to 30`, `0, 3, 6, 9, 12 or 15`.
+pub fn scores_in_words(scores: &[u32]) -> String {
+    let text = describe_scores(scores);
+    match text.rsplit_once(", ") {
+        Some((head, last)) => format!("{head} or {last}"),
+        None => text,
+    }
 }
 
 /// The roll of `faces`, as many as the game of `rules` has dice.
@@ -1118,6 +1307,170 @@ mod tests {
         plain.apply(&keep(1, &[1, 1, 2, 2, 3], 2)).unwrap();
         assert!(err(&mut plain, &score(1, "ones", 2, Some(0))).contains("does not keep"));
         assert_eq!(plain.saved(), [0]);
+    }
+
+    /// A score pad's table: the advised player plays with the dice, the others enter a box
+    /// and its points, checked against what some roll scores there (the Joker, the upper
+    /// bonus and the five-of-a-kind bonus included); nobody rolls for the play order.
+    #[test]
+    fn a_score_pad_s_players_enter_a_box_and_its_points() {
+        let rules = Rules::new(RuleSet::YAHTZEE);
+        let seats = vec![Seat::human("ann"), Seat::points("bob"), Seat::points("cat")];
+        let mut g = Game::new(rules, seats).unwrap();
+        assert_eq!(g.decided_order(), Some(vec![0, 1, 2]));
+        g.apply(&Event::Order {
+            players: vec!["ann".into(), "bob".into(), "cat".into()],
+        })
+        .unwrap();
+        let scored = |turn, p: &str, b: &str, points, bonus| Event::Score {
+            player: p.into(),
+            turn,
+            category: b.into(),
+            points,
+            bonus,
+            rolls_left: None,
+        };
+        let score = |p: &str, b: &str, points, bonus| scored(1, p, b, points, bonus);
+        let err = |g: &Game, e: &Event| g.clone().apply(e).unwrap_err().to_string();
+        // ann plays with the dice: no box before a roll.
+        assert_eq!(
+            err(&g, &score("ann", "chance", 20, 0)),
+            "no box can be filled now: roll first"
+        );
+        g.apply(&Event::Roll {
+            player: "ann".into(),
+            turn: 1,
+            dice: vec![2, 2, 3, 3, 3],
+            rolls_left: 2,
+            saved: None,
+        })
+        .unwrap();
+        g.apply(&Event::Keep {
+            player: "ann".into(),
+            turn: 1,
+            keep: vec![2, 2, 3, 3, 3],
+            rolls_left: 2,
+        })
+        .unwrap();
+        g.apply(&score("ann", "full-house", 25, 0))
+            .unwrap()
+            .unwrap();
+        // bob enters points: no dice, and only points some roll scores.
+        let roll = Event::Roll {
+            player: "bob".into(),
+            turn: 1,
+            dice: vec![1, 2, 3, 4, 5],
+            rolls_left: 2,
+            saved: None,
+        };
+        assert_eq!(
+            err(&g, &roll),
+            "bob's turns are entered as a box and its points, without dice: a `score` line alone"
+        );
+        assert_eq!(
+            err(&g, &score("bob", "fh", 20, 0)),
+            "Full House scores 0 or 25, not 20"
+        );
+        assert_eq!(
+            err(&g, &score("bob", "chance", 4, 0)),
+            "Chance scores 5 to 30, not 4"
+        );
+        assert_eq!(
+            err(&g, &score("bob", "threes", 7, 0)),
+            "Threes scores 0, 3, 6, 9, 12 or 15, not 7"
+        );
+        assert_eq!(
+            err(&g, &score("cat", "chance", 20, 0)),
+            "it is bob's turn, not cat's"
+        );
+        assert!(err(&g, &score("bob", "sevens", 7, 0)).starts_with("unknown box `sevens`"));
+        // A decision of none: nothing a review could price.
+        assert!(g.apply(&score("bob", "fh", 25, 0)).unwrap().is_none());
+        assert_eq!(
+            err(&g, &score("cat", "chance", 20, 100)),
+            "Chance for 20 earns a bonus of 0, not 100"
+        );
+        g.apply(&score("cat", "chance", 20, 0)).unwrap();
+        assert_eq!(
+            g.totals().iter().map(|t| t.total).collect::<Vec<_>>(),
+            [25, 25, 20]
+        );
+        assert_eq!((g.to_move(), g.turn()), (Some(0), 2));
+        // bob's second turn: full house is filled.
+        g.apply(&Event::Roll {
+            player: "ann".into(),
+            turn: 2,
+            dice: vec![1, 1, 1, 1, 1],
+            rolls_left: 2,
+            saved: None,
+        })
+        .unwrap();
+        g.apply(&Event::Keep {
+            player: "ann".into(),
+            turn: 2,
+            keep: vec![1, 1, 1, 1, 1],
+            rolls_left: 2,
+        })
+        .unwrap();
+        g.apply(&scored(2, "ann", "yahtzee", 50, 0)).unwrap();
+        let filled = scored(2, "bob", "full-house", 25, 0);
+        assert_eq!(err(&g, &filled), "full-house is already filled (with 25)");
+        // Points of a box filled on another card: the Joker and the bonuses follow the card.
+        let card = ScoreCard::parse(
+            rules,
+            "yahtzee=50,ones=3,twos=6,threes=9,fours=12,fives=15",
+            0,
+        )
+        .unwrap();
+        let of = |name: &str| attainable(&rules, &card, rules.box_by_name(name).unwrap()).unwrap();
+        let a = |points, bonus, yahtzee_bonus| Attainable {
+            points,
+            bonus,
+            yahtzee_bonus,
+        };
+        let sixes = of("sixes");
+        // 18 in sixes brings the upper total to 63: the bonus of 35; 30 is five sixes, a
+        // further Yahtzee: 35 and 100.
+        assert!(sixes.contains(&a(18, 35, false)) && sixes.contains(&a(12, 0, false)));
+        assert_eq!(sixes.last(), Some(&a(30, 135, true)));
+        assert!(!sixes.contains(&a(18, 0, false)));
+        let chance = of("chance");
+        // 15 by any roll, or by five threes: a further Yahtzee.
+        assert!(chance.contains(&a(15, 0, false)) && chance.contains(&a(15, 100, true)));
+        assert!(!chance.contains(&a(16, 100, true)));
+        // Each is what some roll scores there: the referee's scoring, roll by roll.
+        for (i, category) in rules.boxes().iter().enumerate().skip(5) {
+            if card.points(i).is_some() {
+                continue;
+            }
+            for option in of(category.name()) {
+                assert!(rules.dice().all_rolls().any(|d| {
+                    score_box(&rules, &card, &d, i).is_ok_and(|(p, b)| {
+                        (p, b.points(&rules), b.yahtzee)
+                            == (option.points, option.bonus, option.yahtzee_bonus)
+                    })
+                }));
+            }
+        }
+        assert!(
+            attainable(&rules, &card, 0)
+                .unwrap_err()
+                .to_string()
+                .contains("already filled")
+        );
+        // A person's seat alone is entered as points, and not under saved rolls.
+        let bot = Seat {
+            kind: SeatKind::Bot,
+            ..Seat::points("bot")
+        };
+        let e = Game::new(rules, vec![Seat::human("ann"), bot]).unwrap_err();
+        assert!(e.to_string().contains("only a person's seat"), "{e}");
+        let saved = crate::game::rules::file::load(
+            include_str!("../../../../data/rules/examples/yatzy-saved-rolls.toml"),
+            None,
+        )
+        .unwrap();
+        assert!(Game::new(saved, vec![Seat::human("ann"), Seat::points("bob")]).is_err());
     }
 
     #[test]

@@ -26,19 +26,21 @@ use crate::tables::provenance::Provenance;
 /// (`policy` of a seat) and the coach for winning (`coach_win` of the header); format 4 the
 /// bot that plays the exact game of two (`"policy": "two-player"`); format 5 the program that
 /// wrote the record (`provenance` of the header: its version, commit and dice generator,
-/// which with the seed say which dice a seeded game rolled).
+/// which with the seed say which dice a seeded game rolled); format 6 the seats of a score pad
+/// whose turns are entered as a box and its points, without dice (`"entry": "points"` of a
+/// seat).
 ///
 /// A game with saved rolls (rules with `saved_rolls`) is written in the same format, with two
 /// fields no other game has: the rolls saved before a turn on its first roll (`saved` of a
 /// `roll`) and the re-rolls left that filling a box saves (`rolls_left` of a `score`). Only
 /// this program plays such games, and a record of any other game is as it was.
-pub const RECORD_FORMAT: u32 = 5;
+pub const RECORD_FORMAT: u32 = 6;
 
-/// The record formats this program reads: a format-4 record is a format-5 record without its
-/// provenance, a format-3 record one without a two-player bot either, a format-2 record one
+/// The record formats this program reads: a format-5 record is a format-6 record without
+/// seats of points, a format-4 record one without its provenance either, a format-3 record one without a two-player bot either, a format-2 record one
 /// without win bots or a coach for winning either, a format-1 record one without targets
 /// either.
-pub const RECORD_FORMATS: [u32; 5] = [1, 2, 3, 4, 5];
+pub const RECORD_FORMATS: [u32; 6] = [1, 2, 3, 4, 5, 6];
 
 /// How a bot plays to win against the other players at the table (format 3): the policies
 /// `win` and `win-exact` of `yahtzee simulate --match`, against the others' current cards.
@@ -94,6 +96,30 @@ pub struct Seat {
     /// optimal bot, a target bot and a person.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub policy: Option<WinPolicy>,
+    /// How the seat's turns are entered (format 6): with the dice (absent, the default), or,
+    /// for another player at a score pad's table, as a box and its points alone.
+    #[serde(default, skip_serializing_if = "Entry::is_dice")]
+    pub entry: Entry,
+}
+
+/// How a seat's turns are entered in the record.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Entry {
+    /// Every roll, keep and box, as played: the turns a review prices.
+    #[default]
+    Dice,
+    /// Only the box filled and its points (a `score` line without rolls, format 6): another
+    /// player at a score pad's table, whose dice nobody types. A person's seat, in a game of
+    /// typed dice without saved rolls; never priced.
+    Points,
+}
+
+impl Entry {
+    /// True for [`Entry::Dice`], the default, which a record leaves unwritten.
+    pub fn is_dice(&self) -> bool {
+        *self == Entry::Dice
+    }
 }
 
 impl Seat {
@@ -119,7 +145,21 @@ impl Seat {
             kind: SeatKind::Human,
             target: None,
             policy: None,
+            entry: Entry::Dice,
         }
+    }
+
+    /// A person's seat whose turns are entered as a box and its points (format 6).
+    pub fn points(name: &str) -> Seat {
+        Seat {
+            entry: Entry::Points,
+            ..Seat::human(name)
+        }
+    }
+
+    /// True when the seat's turns are entered as a box and its points, without dice.
+    pub fn enters_points(&self) -> bool {
+        self.entry == Entry::Points
     }
 }
 

@@ -125,6 +125,25 @@ pub enum RecordError {
         /// The format of the record.
         format: u32,
     },
+    /// A record of format 5 or before with a seat entered as points: it came with format 6.
+    /// Fix: `"format": 6`, or remove it.
+    #[error(
+        "line {line}: record format {format} has no seats entered as points: they are written by format 6"
+    )]
+    PointsBeforeFormat6 {
+        /// The line.
+        line: usize,
+        /// The format of the record.
+        format: u32,
+    },
+    /// A seat entered as points in a record of seeded dice. Fix: `"dice": "manual"`.
+    #[error(
+        "line {line}: a seat entered as points plays with real dice: such a record has \"dice\": \"manual\""
+    )]
+    PointsSeeded {
+        /// The line.
+        line: usize,
+    },
     /// A game of saved rolls with a bot playing for a target or to win, or a coach for a
     /// target or for winning: such a game is solved for the expected score alone, and `play`
     /// seats and coaches none. Fix: remove them.
@@ -244,6 +263,8 @@ impl RecordError {
             | RecordError::TargetInFormat1 { line }
             | RecordError::WinBeforeFormat3 { line, .. }
             | RecordError::TwoPlayerBeforeFormat4 { line, .. }
+            | RecordError::PointsBeforeFormat6 { line, .. }
+            | RecordError::PointsSeeded { line }
             | RecordError::SavedRollsOnly { line, .. }
             | RecordError::CoachWin { line }
             | RecordError::CoachTarget { line }
@@ -434,6 +455,16 @@ fn check_header(line: usize, header: &Header) -> Result<(), RecordError> {
             line,
             format: header.format,
         });
+    }
+    let points = header.seats.iter().any(crate::play::Seat::enters_points);
+    if header.format < 6 && points {
+        return Err(RecordError::PointsBeforeFormat6 {
+            line,
+            format: header.format,
+        });
+    }
+    if points && header.dice == DiceMode::Seeded {
+        return Err(RecordError::PointsSeeded { line });
     }
     if header.rules.saved_rolls && (has_target || has_win) {
         let order = if header.upper_first {
@@ -947,9 +978,11 @@ fn summarize(record: &GameRecord, pricing: Pricing<'_>, decisions: Vec<DecisionR
     let target = pricing.target();
     let seats = record.game.seats();
     let totals = record.game.totals();
+    // A seat entered as points made no decision a review could price: it is left out.
     let players = seats
         .iter()
         .zip(totals)
+        .filter(|(seat, _)| !seat.enters_points())
         .map(|(seat, total)| {
             let mine: Vec<&DecisionReview> =
                 decisions.iter().filter(|d| d.player == seat.name).collect();

@@ -158,6 +158,9 @@ impl<R: BufRead, W: Write, F: Write> Session<'_, R, W, F> {
         loop {
             match self.host.due() {
                 Due::Nothing => break,
+                // `yahtzee play` seats no player entered as points (the page's score pad
+                // does): such a game is not the terminal's to play.
+                Due::Points { .. } => self.host.leave(&mut self.front)?,
                 Due::Dice { seat, count, what } => match self.dice(seat, count, &what)? {
                     Some(faces) => self.host.roll(faces, &mut self.front)?,
                     None => self.host.leave(&mut self.front)?,

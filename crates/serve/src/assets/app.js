@@ -1776,7 +1776,7 @@ async function changeRules(keep = null) {
 // ---------------------------------------------------------------- views
 
 function showView(name) {
-  for (const v of ['advise', 'play', 'review']) {
+  for (const v of ['advise', 'pad', 'play', 'review']) {
     $(`#view-${v}`).hidden = v !== name;
     const tab = $(`#tab-${v}`);
     if (v === name) tab.setAttribute('aria-current', 'page');
