@@ -51,8 +51,8 @@ fn theta_table(set: &'static RuleSet, theta: f64) -> &'static StrategyTable {
 #[test]
 fn certainty_equivalents_agree_with_brute_force_on_reduced_games() {
     for (set, open, step, thetas) in [
-        (&RuleSet::YACHT, 3, 9, &[0.07, -0.05, 0.6][..]),
-        (&RuleSet::YAHTZEE, 2, 19, &[0.07, -0.05][..]),
+        (&RuleSet::YACHT, 3, 17, &[0.07, -0.05, 0.6][..]),
+        (&RuleSet::YAHTZEE, 2, 37, &[0.07, -0.05][..]),
     ] {
         let rules = Rules::new(set);
         let mut brute = BruteForce::new(rules);
