@@ -18,9 +18,10 @@ use crate::policy::player::Player;
 use crate::policy::target::{TargetError, TargetPlayer};
 use crate::solve::expected::SolveOptions;
 use crate::solve::vector::{VectorObjective, max_remaining};
-use crate::stats::Start;
 use crate::stats::distribution::{Summary, Tally};
+use crate::stats::events::JointFigures;
 use crate::stats::simulate::{MeanInterval, ShareInterval};
+use crate::stats::{JointError, Start};
 use crate::tables::TableError;
 use crate::tables::container::FORMAT_VERSION;
 use crate::tables::container::TableHeader;
@@ -332,6 +333,10 @@ pub struct StatsReport {
     /// The figures of the distribution.
     #[serde(flatten)]
     pub summary: Summary,
+    /// The exact events and joint figures (`stats --events`): `events`, `covariance`,
+    /// `bonus_by_five_of_a_kind`; absent unless asked for.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub joint: Option<JointFigures>,
 }
 
 /// Where the games of [`StatsReport`] start: a card, and the dice of a turn of it.
@@ -416,6 +421,36 @@ pub fn stats_from(
     Ok((report, tally))
 }
 
+/// [`stats_from`] with the exact events and joint figures of the games, from the same pass
+/// ([`crate::stats::exact_joint_from`]): refused for a card of more than 15 boxes.
+pub fn stats_joint_from(
+    table: &StrategyTable,
+    start: Option<&Start>,
+    thresholds: &[u32],
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<(StatsReport, Tally), JointError> {
+    let clock = Instant::now();
+    let (tally, joint) = crate::stats::exact_joint_from(table, start, progress)?;
+    let solver_mean = match start {
+        None => table.expected_score(),
+        Some(Start::Card(c)) => f64::from(c.banked()) + table.value(&c.state()),
+        Some(Start::Position(p)) => {
+            crate::policy::expected::advise(table, p)?.options[0].expected_final()
+        }
+    };
+    let seconds = clock.elapsed().as_secs_f64();
+    let mut report = stats_report(
+        table.rules(),
+        &tally,
+        start.map(FromReport::of),
+        solver_mean,
+        thresholds,
+        seconds,
+    );
+    report.joint = Some(joint);
+    Ok((report, tally))
+}
+
 /// The exact distribution of the final score of a game of saved rolls from a new game under
 /// the optimal policy of `table` (whole: [`crate::stats::saved::saved_distribution`]), with
 /// its report.
@@ -470,6 +505,7 @@ fn stats_report(
         seconds,
         threads: rayon::current_num_threads(),
         summary: Summary::of(&rules, tally, thresholds),
+        joint: None,
     }
 }
 

@@ -229,7 +229,11 @@ pub(super) fn forward(
             }
         }
     }
-    Forward { tally, visits }
+    Forward {
+        tally,
+        visits,
+        joint: None,
+    }
 }
 
 /// The chance of reaching each state, alone: one pass at the frequency 0 (the mass itself).
