@@ -112,10 +112,16 @@ impl Spec {
         &self.marks
     }
 
-    /// What a state carries: the chance of each event not yet happened, then each row's
-    /// expected points so far, both on reaching the state.
+    /// What a state carries: the chance of reaching it (carried as the rest is, so that no
+    /// histogram is summed for it), the chance of each event not yet happened, then each
+    /// row's expected points so far, both on reaching the state.
     pub(crate) fn width(&self) -> usize {
-        self.events.len() + self.rows.len()
+        1 + self.events.len() + self.rows.len()
+    }
+
+    /// Where the rows start in what a state carries.
+    fn rows_at(&self) -> usize {
+        1 + self.events.len()
     }
 
     /// What the start of a game from `card` carries, reached for sure: every event of a roll
@@ -124,6 +130,7 @@ impl Spec {
     /// [`JointTally::new`]).
     pub(crate) fn start(&self, card: &ScoreCard) -> Vec<f64> {
         let mut carry = vec![0.0; self.width()];
+        carry[0] = 1.0;
         for (e, kind) in self.events.iter().enumerate() {
             let happened = match kind {
                 Kind::Rolled(_) => false,
@@ -136,29 +143,28 @@ impl Spec {
                 }
                 Kind::UpperBonus => card.has_upper_bonus(),
             };
-            carry[e] = if happened { 0.0 } else { 1.0 };
+            carry[1 + e] = if happened { 0.0 } else { 1.0 };
         }
         carry
     }
 
-    /// The points `event` adds to each row it touches: its box, and its bonuses.
-    fn increments(&self, event: &TurnEvent) -> impl Iterator<Item = (usize, f64)> + '_ {
+    /// The points `event` adds to each row it touches (its box, and its bonuses): the first
+    /// of the three returned (row, points) pairs, as many as the count.
+    fn increments(&self, event: &TurnEvent) -> ([(usize, f64); 3], usize) {
         let rules = &self.rules;
-        let event = *event;
-        self.rows.iter().enumerate().filter_map(move |(i, row)| {
+        let mut out = [(0, 0.0); 3];
+        let mut n = 0;
+        for (i, row) in self.rows.iter().enumerate() {
             let d = match row {
-                Row::Box(b) => {
-                    if usize::from(event.box_index) != *b {
-                        return None;
-                    }
-                    u32::from(event.points)
-                }
+                Row::Box(b) if usize::from(event.box_index) == *b => u32::from(event.points),
                 Row::UpperBonus if event.bonuses.upper => rules.upper_bonus_points(),
                 Row::YahtzeeBonus if event.bonuses.yahtzee => rules.yahtzee_bonus_points(),
-                _ => return None,
+                _ => continue,
             };
-            Some((i, f64::from(d)))
-        })
+            out[n] = (i, f64::from(d));
+            n += 1;
+        }
+        (out, n)
     }
 
     /// The chance of `event`'s way of ending the turn with game event `e` (not one of a roll)
@@ -178,16 +184,12 @@ impl Spec {
         if happens { 0.0 } else { event.probability }
     }
 
-    /// Adds to `to` what a state carrying `from`, reached with chance `reach`, carries on by
-    /// `event` (whose turn ended with each event of a roll unseen with chances `unseen`).
-    pub(crate) fn carry_on(
-        &self,
-        to: &mut [f64],
-        from: &[f64],
-        reach: f64,
-        event: &TurnEvent,
-        unseen: &[f64],
-    ) {
+    /// Adds to `to` what a state carrying `from` carries on by `event` (whose turn ended with
+    /// each event of a roll unseen with chances `unseen`).
+    pub(crate) fn carry_on(&self, to: &mut [f64], from: &[f64], event: &TurnEvent, unseen: &[f64]) {
+        let p = event.probability;
+        let reach = from[0];
+        to[0] += p * reach;
         let r = self.marks.len();
         for e in 0..self.events.len() {
             let u = if e < r {
@@ -195,14 +197,14 @@ impl Spec {
             } else {
                 self.unseen_by_outcome(e, event)
             };
-            to[e] += u * from[e];
+            to[1 + e] += u * from[1 + e];
         }
-        let rows = self.events.len();
-        let p = event.probability;
+        let rows = self.rows_at();
         for i in 0..self.rows.len() {
             to[rows + i] += p * from[rows + i];
         }
-        for (i, d) in self.increments(event) {
+        let (increments, n) = self.increments(event);
+        for &(i, d) in &increments[..n] {
             to[rows + i] += p * d * reach;
         }
     }
@@ -214,13 +216,11 @@ pub struct JointTally {
     spec: Spec,
     /// `cross[a * rows + b]`: `E[X_a X_b]` of what the pass adds, over the games.
     cross: Vec<f64>,
-    /// What the last states carry, summed: each event's chance of not having happened and
-    /// each row's mean.
+    /// What the last states carry, summed: their chance (1, to rounding), each event's
+    /// chance of not having happened and each row's mean.
     last: Vec<f64>,
     /// Each row's points fixed before the start (the card's).
     constants: Vec<f64>,
-    /// The chance of the last states, summed (1, to rounding).
-    reach: f64,
 }
 
 impl JointTally {
@@ -246,37 +246,36 @@ impl JointTally {
             cross: vec![0.0; rows * rows],
             last: vec![0.0; spec.width()],
             constants,
-            reach: 0.0,
         }
     }
 
-    /// Adds the cross moments of the turn of a state carrying `from`, reached with chance
-    /// `reach`, ending in `events`.
-    pub(crate) fn add_turn(&mut self, from: &[f64], reach: f64, events: &[TurnEvent]) {
+    /// Adds the cross moments of the turn of a state carrying `from`, ending in `events`.
+    pub(crate) fn add_turn(&mut self, from: &[f64], events: &[TurnEvent]) {
         let rows = self.spec.rows.len();
-        let m = &from[self.spec.events.len()..];
+        let reach = from[0];
+        let m = &from[self.spec.rows_at()..];
         for event in events {
             let p = event.probability;
-            let increments: Vec<(usize, f64)> = self.spec.increments(event).collect();
-            for &(a, da) in &increments {
+            let (increments, n) = self.spec.increments(event);
+            let increments = &increments[..n];
+            for &(a, da) in increments {
                 for b in 0..rows {
                     let x = p * da * m[b];
                     self.cross[a * rows + b] += x;
                     self.cross[b * rows + a] += x;
                 }
-                for &(b, db) in &increments {
+                for &(b, db) in increments {
                     self.cross[a * rows + b] += p * da * db * reach;
                 }
             }
         }
     }
 
-    /// Adds a last state (a full card) carrying `carry`, reached with chance `reach`.
-    pub(crate) fn add_last(&mut self, carry: &[f64], reach: f64) {
+    /// Adds a last state (a full card) carrying `carry`.
+    pub(crate) fn add_last(&mut self, carry: &[f64]) {
         for (s, &c) in self.last.iter_mut().zip(carry) {
             *s += c;
         }
-        self.reach += reach;
     }
 
     /// The figures of the games, with the parts of `tally` (the distribution of the same
@@ -284,7 +283,7 @@ impl JointTally {
     pub fn figures(&self, tally: &Tally) -> JointFigures {
         let spec = &self.spec;
         let rules = &spec.rules;
-        let total = self.reach;
+        let total = self.last[0];
         let events = spec
             .events
             .iter()
@@ -295,12 +294,12 @@ impl JointTally {
                     name,
                     meaning,
                     // +0.0: never print -0.
-                    probability: (1.0 - self.last[e] / total).max(0.0) + 0.0,
+                    probability: (1.0 - self.last[1 + e] / total).max(0.0) + 0.0,
                 }
             })
             .collect();
         let n = spec.rows.len();
-        let at = spec.events.len();
+        let at = spec.rows_at();
         let added: Vec<f64> = (0..n).map(|a| self.last[at + a] / total).collect();
         let means: Vec<f64> = (0..n).map(|a| added[a] + self.constants[a]).collect();
         // The constants move the means, not the covariances.

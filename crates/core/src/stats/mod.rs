@@ -683,11 +683,11 @@ fn distribution_from(
             // The rest of the turn from a state reached for sure carrying the card's start.
             let start = spec.start(card);
             let mut sums = JointTally::new(spec, card);
-            sums.add_turn(&start, 1.0, events);
+            sums.add_turn(&start, events);
             let carried = (events.iter().enumerate())
                 .map(|(i, e)| {
                     let mut to = vec![0.0; spec.width()];
-                    spec.carry_on(&mut to, &start, 1.0, e, turn.unseen_of(i));
+                    spec.carry_on(&mut to, &start, e, turn.unseen_of(i));
                     to
                 })
                 .collect();
@@ -922,7 +922,7 @@ fn histogram_forward(
                 let reach = h.reach();
                 tally_turn(&mut tally, reach, &ev.events);
                 if let Some(joint) = &mut joint {
-                    joint.add_turn(&h.extra, reach, &ev.events);
+                    joint.add_turn(&h.extra, &ev.events);
                 }
             }
         }
@@ -953,7 +953,7 @@ fn histogram_forward(
             let state = state_of(&layout, m as BoxMask, k % slots);
             tally_final(&mut tally, &rules, &state, k >= slots, h);
             if let Some(joint) = &mut joint {
-                joint.add_last(&h.extra, h.reach());
+                joint.add_last(&h.extra);
             }
         }
     }
@@ -1150,13 +1150,7 @@ fn summed(contributions: &[Contribution<'_>], len: usize, spec: Option<&Spec>) -
             *d += p * s;
         }
         if let Some(spec) = spec {
-            spec.carry_on(
-                &mut h.extra,
-                &c.from.extra,
-                c.from.reach(),
-                c.event,
-                c.unseen,
-            );
+            spec.carry_on(&mut h.extra, &c.from.extra, c.event, c.unseen);
         }
     }
     Some(block)
