@@ -98,6 +98,16 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
             )?;
         }
         summary::write_summary(out, &report.summary, &rules)?;
+        for e in &report.events {
+            writeln!(
+                out,
+                "{}: {} of the games, 95% interval [{}, {}]",
+                e.name,
+                probability(e.probability),
+                probability(e.interval.low),
+                probability(e.interval.high)
+            )?;
+        }
         if let Some(t) = report.tie_convention {
             writeln!(out, "ties: {t}")?;
         }

@@ -18,7 +18,7 @@ use crate::policy::player::Player;
 use crate::policy::target::{TargetError, TargetPlayer};
 use crate::solve::expected::SolveOptions;
 use crate::solve::vector::{VectorObjective, max_remaining};
-use crate::stats::distribution::{Summary, Tally};
+use crate::stats::distribution::{Interval, Summary, Tally};
 use crate::stats::events::JointFigures;
 use crate::stats::simulate::{MeanInterval, ShareInterval};
 use crate::stats::{JointError, Start};
@@ -678,6 +678,22 @@ pub struct SimulateReport {
     /// The figures of the games (probabilities are shares of games).
     #[serde(flatten)]
     pub summary: Summary,
+    /// The share of the games in which some roll showed each event of a roll (`BOX-rolled`,
+    /// as `stats --events` reports them exactly), with its 95% interval; absent when the
+    /// simulation does not count them (saved rolls).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<SimulatedEvent>,
+}
+
+/// The share of simulated games with an event of a roll.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SimulatedEvent {
+    /// Its name, as `stats --events` has it.
+    pub name: String,
+    /// The share of the games.
+    pub probability: f64,
+    /// Its 95% interval.
+    pub interval: Interval,
 }
 
 /// Why a simulation cannot run.
@@ -741,8 +757,31 @@ impl SimulateReport {
             games_per_second: games as f64 / seconds,
             threads: rayon::current_num_threads(),
             summary: Summary::of_games(rules, tally, thresholds),
+            events: simulated_events(rules, tally),
         }
     }
+}
+
+/// The shares of the games of `tally` with each event of a roll it counted.
+fn simulated_events(rules: &Rules, tally: &Tally) -> Vec<SimulatedEvent> {
+    let games = tally.total();
+    if games <= 0.0 || tally.rolled.is_empty() {
+        return Vec::new();
+    }
+    crate::stats::events::Spec::of(rules)
+        .rolled_names()
+        .into_iter()
+        .take(8)
+        .enumerate()
+        .map(|(e, name)| {
+            let count = tally.rolled.get(e).copied().unwrap_or(0.0);
+            SimulatedEvent {
+                name,
+                probability: count / games,
+                interval: Interval::wilson(count, games),
+            }
+        })
+        .collect()
 }
 
 /// What a match between policies reports ([`crate::stats::matches`]).

@@ -112,6 +112,25 @@ impl Spec {
         &self.marks
     }
 
+    /// The names of the events of a roll, in order (`BOX-rolled`).
+    pub fn rolled_names(&self) -> Vec<String> {
+        (self.events[..self.marks.len()].iter())
+            .map(|k| describe(&self.rules, *k).0)
+            .collect()
+    }
+
+    /// The events of a roll each roll shows, by roll offset: bit `e` for the `e`-th (the first
+    /// eight), as a simulation counts them.
+    pub(crate) fn roll_bits(&self) -> Vec<u8> {
+        let mut bits = vec![0u8; self.rules.dice().rolls()];
+        for (e, rolls) in self.marks.iter().enumerate().take(8) {
+            for &r in rolls {
+                bits[usize::from(r)] |= 1 << e;
+            }
+        }
+        bits
+    }
+
     /// What a state carries: the chance of reaching it (carried as the rest is, so that no
     /// histogram is summed for it), the chance of each event not yet happened, then each
     /// row's expected points so far, both on reaching the state.

@@ -123,6 +123,9 @@ struct Game {
     /// The five-of-a-kind bonuses earned (the low six bits), [`Game::UPPER_BONUS`] and
     /// [`Game::FIFTY`].
     marks: u8,
+    /// The events of a roll some roll of the game showed so far, bit `e` for the `e`-th of
+    /// [`crate::stats::events::Spec::rolled_names`] (the first eight).
+    rolled: u8,
 }
 
 const _: () = assert!(std::mem::size_of::<Game>() == 32);
@@ -149,6 +152,7 @@ impl Game {
             upper,
             yahtzee_50,
             marks: 0,
+            rolled: 0,
         }
     }
 
@@ -177,17 +181,20 @@ impl Game {
         self.marks & Game::FIFTY != 0
     }
 
-    /// Scores the turn `played` (the box filled, its points, the bonuses earned) on the
-    /// game's card, and the box in `tally`; keys the next turn (while the game is in the
-    /// cache, rather than in a pass of its own over every game).
+    /// Scores the turn `played` (the box filled, its points, the bonuses earned) whose rolls
+    /// showed the events of a roll `rolled` on the game's card, and the box in `tally`; keys
+    /// the next turn (while the game is in the cache, rather than in a pass of its own over
+    /// every game).
     #[inline(always)]
     fn score_turn(
         &mut self,
         rules: &Rules,
         keying: &Keying,
         (index, points, bonuses): (usize, u32, Bonuses),
+        rolled: u8,
         tally: &mut Tally,
     ) {
+        self.rolled |= rolled;
         tally.add_box(index, points, 1.0);
         // At most one bonus a turn, 19 in a game of 20 boxes: the six low bits hold them.
         debug_assert!(self.yahtzee_bonuses() < Game::UPPER_BONUS - 1);
@@ -296,6 +303,11 @@ impl Deal<'_, '_, '_> {
     ) -> (Tally, Vec<u32>) {
         let turns = self.rules.box_count() as u64;
         let mut tally = Tally::new(self.rules);
+        // The events of a roll are counted: each starts at no game.
+        let events = crate::stats::events::Spec::of(self.rules)
+            .rolled_names()
+            .len();
+        tally.rolled = vec![0.0; events.min(8)];
         let mut scores = Vec::new();
         let mut first = 0;
         while first < games {
@@ -314,6 +326,7 @@ impl Deal<'_, '_, '_> {
                     fifty: g.fifty(),
                 };
                 tally.add_part(part, g.score, 1.0);
+                tally.add_rolled(g.rolled);
             }
             if keep_scores {
                 let mut by_number = vec![0; played.len()];
@@ -444,7 +457,7 @@ fn play_group(
             |rolls_left, roll| turn.keep(rolls_left, &Dice::from_index(roll)).index(),
             |roll| turn.choose_box(rules, &state, &Dice::from_index(roll)),
         );
-        g.score_turn(rules, keying, played, tally);
+        g.score_turn(rules, keying, played, decisions.rolled, tally);
     }
 }
 
@@ -553,7 +566,7 @@ impl SharedTurn<'_> {
                             scored(&c.expect("a legal box"))
                         },
                     );
-                    g.score_turn(rules, keying, played, tally);
+                    g.score_turn(rules, keying, played, decisions.rolled, tally);
                 }
             }
             SharedTurn::Other(turn) => play_group(rules, keying, turn, group, decisions, tally),
@@ -584,6 +597,11 @@ struct Decisions {
     /// row: offsets `row * rolls..`; then `boxes`: `keeps.len() * rolls..`), which forgets
     /// only those; `None` once decisions were taken all at once (it then forgets every entry).
     taken: Option<Vec<usize>>,
+    /// The events of a roll each roll shows, by roll offset (bit `e`: the `e`-th of
+    /// [`crate::stats::events::Spec::rolled_names`]).
+    shows: Vec<u8>,
+    /// The events of a roll the rolls of the last turn played showed.
+    rolled: u8,
 }
 
 impl Decisions {
@@ -596,6 +614,8 @@ impl Decisions {
             boxes: vec![None; rolls],
             rules: *rules,
             taken: Some(Vec::new()),
+            shows: crate::stats::events::Spec::of(rules).roll_bits(),
+            rolled: 0,
         }
     }
 
@@ -653,7 +673,10 @@ impl Decisions {
         let first_roll = self.rules.dice().first_roll();
         let rolls = self.rules.dice().rolls();
         let rows = self.keeps.len();
+        let shows = &self.shows;
+        let mut rolled = 0;
         let (roll, _) = roll_and_keep(&self.rules, dice, |rolls_left, roll| {
+            rolled |= shows[roll - first_roll];
             let row = usize::from(rolls_left) - 1;
             let known = &mut self.keeps[row][roll - first_roll];
             if *known == Decisions::UNKNOWN {
@@ -665,6 +688,7 @@ impl Decisions {
             usize::from(*known)
         });
         let at = roll - first_roll;
+        self.rolled = rolled | shows[at];
         if let Some(known) = self.boxes[at] {
             return known;
         }
@@ -782,7 +806,7 @@ fn play_optimal(
                     scored(&c)
                 },
             );
-            g.score_turn(rules, keying, played, tally);
+            g.score_turn(rules, keying, played, decisions.rolled, tally);
         }
     }
 }
