@@ -233,8 +233,11 @@ impl Spec {
 #[derive(Clone, Debug)]
 pub struct JointTally {
     spec: Spec,
-    /// `cross[a * rows + b]`: `E[X_a X_b]` of what the pass adds, over the games.
+    /// `cross[a * rows + b]`: `E[X_a X_b]` of what the pass adds, over the games, summed with
+    /// Neumaier's compensation (`compensation`): millions of small terms whose plain sum
+    /// would lose about 1e-9 of the variance of the final score (about 3,553 for Yahtzee).
     cross: Vec<f64>,
+    compensation: Vec<f64>,
     /// What the last states carry, summed: their chance (1, to rounding), each event's
     /// chance of not having happened and each row's mean.
     last: Vec<f64>,
@@ -263,6 +266,7 @@ impl JointTally {
         JointTally {
             spec: spec.clone(),
             cross: vec![0.0; rows * rows],
+            compensation: vec![0.0; rows * rows],
             last: vec![0.0; spec.width()],
             constants,
         }
@@ -280,14 +284,27 @@ impl JointTally {
             for &(a, da) in increments {
                 for b in 0..rows {
                     let x = p * da * m[b];
-                    self.cross[a * rows + b] += x;
-                    self.cross[b * rows + a] += x;
+                    self.add(a * rows + b, x);
+                    self.add(b * rows + a, x);
                 }
                 for &(b, db) in increments {
-                    self.cross[a * rows + b] += p * da * db * reach;
+                    self.add(a * rows + b, p * da * db * reach);
                 }
             }
         }
+    }
+
+    /// Adds `x` to the cross moment at `i`, compensated (Neumaier).
+    #[inline]
+    fn add(&mut self, i: usize, x: f64) {
+        let s = self.cross[i];
+        let t = s + x;
+        self.compensation[i] += if s.abs() >= x.abs() {
+            (s - t) + x
+        } else {
+            (x - t) + s
+        };
+        self.cross[i] = t;
     }
 
     /// Adds a last state (a full card) carrying `carry`.
@@ -325,7 +342,10 @@ impl JointTally {
         let matrix: Vec<Vec<f64>> = (0..n)
             .map(|a| {
                 (0..n)
-                    .map(|b| self.cross[a * n + b] / total - added[a] * added[b])
+                    .map(|b| {
+                        let cross = self.cross[a * n + b] + self.compensation[a * n + b];
+                        cross / total - added[a] * added[b]
+                    })
                     .collect()
             })
             .collect();

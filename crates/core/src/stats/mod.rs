@@ -614,6 +614,32 @@ pub fn exact_joint_from(
     Ok((tally, figures))
 }
 
+/// [`exact_forward`] with the sums of the joint figures ([`Forward::joint`], read by
+/// [`JointTally::figures`] with the pass's tally): the distribution, the visits and the events
+/// and covariances of a new game in one pass.
+pub fn exact_joint_forward(
+    table: &StrategyTable,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<Forward, JointError> {
+    let rules = table.rules();
+    if !rules.set.solves_in_seconds() {
+        return Err(JointError::TooLarge(rules.label()));
+    }
+    let spec = Spec::of(rules);
+    let card = ScoreCard::new(*rules);
+    let carry = Carry {
+        spec: &spec,
+        seeds: vec![spec.start(&card)],
+        tally: JointTally::new(&spec, &card),
+    };
+    Ok(histogram_forward(
+        table,
+        &[Seed::of_card(&card)],
+        Some(carry),
+        progress,
+    ))
+}
+
 /// [`exact_distribution_from`], with the sums of the joint figures of `spec` when given.
 fn distribution_from(
     table: &StrategyTable,
