@@ -169,6 +169,11 @@ fn write_joint(out: &mut impl Write, joint: &JointFigures) -> std::io::Result<()
 /// most 15 boxes (Yatzy with saved rolls); the others are refused before any table is read.
 fn run_saved(args: &StatsArgs, rules: Rules) -> Result<()> {
     let label = rules.label();
+    if args.events {
+        bail!(
+            "--events is computed for games without saved rolls; {label} saves rolls: leave out --events"
+        );
+    }
     yahtzee_core::stats::saved::check_saved_stats(
         &rules,
         args.card.is_some() || args.dice.is_some(),
