@@ -870,7 +870,7 @@ class Stats(_Figures):
         if c is None:
             return None
         try:
-            import pandas as pd
+            pd = _import("pandas", "Stats.covariance")
         except ImportError:
             return {
                 "rows": list(c["rows"]),
