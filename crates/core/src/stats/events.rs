@@ -282,8 +282,8 @@ impl JointTally {
             let (increments, n) = self.spec.increments(event);
             let increments = &increments[..n];
             for &(a, da) in increments {
-                for b in 0..rows {
-                    let x = p * da * m[b];
+                for (b, &mb) in m.iter().enumerate().take(rows) {
+                    let x = p * da * mb;
                     self.add(a * rows + b, x);
                     self.add(b * rows + a, x);
                 }
