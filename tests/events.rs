@@ -238,3 +238,68 @@ fn yahtzee_events_agree_with_a_simulation_and_covariances_with_the_variance() {
     assert!(event("yahtzee-rolled") > event("yahtzee-scored"));
     assert!(event("yahtzee-rolled") < event("large-straight-rolled"));
 }
+
+/// `simulate --per-box`: each game's boxes, bonuses and total, the same file at any thread
+/// count; its totals are the report's games (their mean), its boxes the report's per-box means.
+#[test]
+fn simulate_per_box_writes_each_games_boxes_the_same_at_any_thread_count() {
+    let dir = crate::util::temp_dir();
+    let file = |threads: &str| {
+        let path = dir.path().join(format!("games-{threads}.csv"));
+        let o = run(
+            RuleSet::YAHTZEE,
+            Order::Any,
+            &[
+                "simulate",
+                "--games",
+                "3000",
+                "--seed",
+                "7",
+                "--threads",
+                threads,
+                "--json",
+                "--per-box",
+                path.to_str().unwrap(),
+            ],
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        (std::fs::read_to_string(&path).unwrap(), json)
+    };
+    let (one, json) = file("1");
+    let (two, _) = file("2");
+    assert_eq!(one, two);
+    let mut lines = one.lines();
+    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(head.len(), 1 + 13 + 3);
+    assert_eq!(head[17 - 1], "total");
+    let rows: Vec<Vec<f64>> = lines
+        .map(|l| l.split(',').map(|x| x.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(rows.len(), 3000);
+    for (g, row) in rows.iter().enumerate() {
+        assert_eq!(row[0], g as f64);
+        assert_eq!(row[1..16].iter().sum::<f64>(), row[16], "game {g}");
+    }
+    let mean = |c: usize| rows.iter().map(|r| r[c]).sum::<f64>() / 3000.0;
+    assert!((mean(16) - json["mean"].as_f64().unwrap()).abs() < 1e-9);
+    for b in 0..13 {
+        let want = json["boxes"][b]["mean"].as_f64().unwrap();
+        assert!((mean(1 + b) - want).abs() < 1e-9, "{}", head[1 + b]);
+    }
+    // Refused with several policies, in one line.
+    let o = run(
+        RuleSet::YAHTZEE,
+        Order::Any,
+        &[
+            "simulate",
+            "--games",
+            "10",
+            "--policy",
+            "optimal,greedy",
+            "--per-box",
+            dir.path().join("x.csv").to_str().unwrap(),
+        ],
+    );
+    crate::util::assert_bad_input(&o, "--per-box");
+}

@@ -278,7 +278,61 @@ fn simulate_games(
         seed,
         batch: BATCH,
     };
-    deal.play(games, keep_scores, progress)
+    let (tally, scores, _) = deal.play(games, keep_scores, false, progress);
+    (tally, scores)
+}
+
+/// Each simulated game's box scores: [`PerBox::columns`] numbers a game, in the order of the
+/// games' numbers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PerBox {
+    /// The boxes' names in card order, then `upper_bonus` and `yahtzee_bonuses` (the points of
+    /// each bonus in the game), then `total`.
+    pub columns: Vec<String>,
+    /// The points, a row of `columns.len()` per game.
+    pub points: Vec<u32>,
+}
+
+impl PerBox {
+    /// Writes the games as CSV (`game,` then the columns; a row per game, numbered from 0),
+    /// through a temporary file renamed into place.
+    pub fn write_csv(&self, path: &std::path::Path) -> std::io::Result<()> {
+        let mut text = String::from("game,");
+        text.push_str(&self.columns.join(","));
+        text.push('\n');
+        for (g, row) in self.points.chunks(self.columns.len()).enumerate() {
+            text.push_str(&g.to_string());
+            for p in row {
+                text.push(',');
+                text.push_str(&p.to_string());
+            }
+            text.push('\n');
+        }
+        crate::files::write_atomically(path, text.as_bytes())
+    }
+}
+
+/// Plays like [`simulate`] and also returns every game's box scores ([`PerBox`]): the same
+/// games, and the same at any thread count. The box each turn fills is read from the game's
+/// card before and after the turn, so the games played for totals alone carry nothing more.
+pub fn simulate_per_box(
+    rules: &Rules,
+    player: &Player<'_>,
+    games: u64,
+    seed: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> (Tally, PerBox) {
+    let deal = Deal {
+        rules,
+        layout: Layout::of(rules),
+        player,
+        seed,
+        batch: BATCH,
+    };
+    let (tally, _, points) = deal.play(games, false, true, progress);
+    let mut columns: Vec<String> = rules.boxes().iter().map(|c| c.name().to_string()).collect();
+    columns.extend(["upper_bonus", "yahtzee_bonuses", "total"].map(String::from));
+    (tally, PerBox { columns, points })
 }
 
 /// The games of one simulation: the rules, the player, the seed, and how many games are
@@ -299,8 +353,9 @@ impl Deal<'_, '_, '_> {
         &self,
         games: u64,
         keep_scores: bool,
+        per_box: bool,
         progress: &(dyn Fn(u64) + Sync),
-    ) -> (Tally, Vec<u32>) {
+    ) -> (Tally, Vec<u32>, Vec<u32>) {
         let turns = self.rules.box_count() as u64;
         let mut tally = Tally::new(self.rules);
         // The events of a roll are counted: each starts at no game.
@@ -309,12 +364,21 @@ impl Deal<'_, '_, '_> {
             .len();
         tally.rolled = vec![0.0; events.min(8)];
         let mut scores = Vec::new();
+        let mut points = Vec::new();
+        let width = self.rules.box_count() + 3;
         let mut first = 0;
         while first < games {
             let n = self.batch.min(games - first);
-            let played = self.play_batch(first, n, &mut tally, &|done| {
+            let mut rows = per_box.then(|| vec![0u32; n as usize * width]);
+            let played = self.play_batch(first, n, &mut tally, rows.as_mut(), &|done| {
                 progress(first + n * done / turns)
             });
+            if let Some(mut rows) = rows {
+                for row in rows.chunks_mut(width) {
+                    row[width - 1] = row[..width - 1].iter().sum();
+                }
+                points.append(&mut rows);
+            }
             for g in &played {
                 tally.add_score(g.score, 1.0);
                 if g.upper_bonus() {
@@ -337,7 +401,7 @@ impl Deal<'_, '_, '_> {
             }
             first += n;
         }
-        (tally, scores)
+        (tally, scores, points)
     }
 
     /// Plays games `first..first + n` of `seed` to the end, in lockstep, adding the boxes they
@@ -348,6 +412,7 @@ impl Deal<'_, '_, '_> {
         first: u64,
         n: u64,
         tally: &mut Tally,
+        mut per_box: Option<&mut Vec<u32>>,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Vec<Game> {
         let Deal {
@@ -364,8 +429,17 @@ impl Deal<'_, '_, '_> {
                 ..Game::start(i as u32, GameDice::of_game(seed, first + i))
             })
             .collect();
+        let width = rules.box_count() + 3;
         for turn in 0..rules.box_count() {
             games.par_sort_unstable_by_key(|g| g.key);
+            // With the box scores asked for: each game's card before the turn, by number.
+            let before: Option<Vec<(BoxMask, u32, u8)>> = per_box.is_some().then(|| {
+                let mut before = vec![(0, 0, 0); games.len()];
+                for g in &games {
+                    before[g.number as usize] = (g.filled, g.score, g.marks);
+                }
+                before
+            });
             let shared = SharedTurns::of(rules, player, &games);
             let boxes = games
                 .par_chunks_mut(SLICE)
@@ -433,6 +507,22 @@ impl Deal<'_, '_, '_> {
                     },
                 );
             tally.merge(&boxes);
+            if let (Some(rows), Some(before)) = (per_box.as_deref_mut(), &before) {
+                let boxes = rules.box_count();
+                for g in &games {
+                    let (filled, score, marks) = before[g.number as usize];
+                    let row = &mut rows[g.number as usize * width..][..width];
+                    let index = (g.filled & !filled).trailing_zeros() as usize;
+                    let upper = u32::from(g.upper_bonus() && marks & Game::UPPER_BONUS == 0)
+                        * rules.upper_bonus_points();
+                    let bonuses = u32::from(g.yahtzee_bonuses())
+                        - u32::from(marks & !(Game::UPPER_BONUS | Game::FIFTY));
+                    let yahtzee = bonuses * rules.yahtzee_bonus_points();
+                    row[index] = g.score - score - upper - yahtzee;
+                    row[boxes] += upper;
+                    row[boxes + 1] += yahtzee;
+                }
+            }
             progress(turn as u64 + 1);
         }
         games
@@ -1052,14 +1142,29 @@ mod tests {
             seed: 5,
             batch,
         };
-        let (tally, scores) = deal(BATCH).play(2_000, true, &|_| {});
+        let (tally, scores, points) = deal(BATCH).play(2_000, true, true, &|_| {});
+        // Each game's boxes and bonuses (`simulate --per-box`) add up to its score, and the
+        // tally's boxes are the rows' boxes.
+        let width = rules.box_count() + 3;
+        assert_eq!(points.len(), 2_000 * width);
+        for (row, &score) in points.chunks(width).zip(&scores) {
+            assert_eq!(row[width - 1], score);
+        }
+        for (b, mass) in tally.boxes.iter().enumerate() {
+            for (p, &m) in mass.iter().enumerate() {
+                let rows = points.chunks(width).filter(|r| r[b] as usize == p).count();
+                assert_eq!(m, rows as f64, "box {b} with {p}");
+            }
+        }
         for batch in [1, 7, 1_000] {
             assert_eq!(
-                deal(batch).play(2_000, true, &|_| {}),
-                (tally.clone(), scores.clone())
+                deal(batch).play(2_000, true, true, &|_| {}),
+                (tally.clone(), scores.clone(), points.clone())
             );
         }
-        assert_eq!(deal(BATCH).play(700, true, &|_| {}).1, scores[..700]);
+        let (_, fewer, none) = deal(BATCH).play(700, true, false, &|_| {});
+        assert_eq!(fewer, scores[..700]);
+        assert!(none.is_empty());
     }
 
     #[test]
