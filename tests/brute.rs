@@ -31,6 +31,8 @@ pub struct BruteForce {
     saved_distributions: HashMap<(State, usize), Vec<f64>>,
     /// [`BruteForce::certainty`] of the (state, θ's bits) computed so far.
     certainties: HashMap<(State, u64), f64>,
+    /// [`BruteForce::policy_rest`] of the states computed so far.
+    rests: HashMap<State, Rest>,
 }
 
 /// The tie rule of `shared/RULES.md`, written again here: scanning options in the order of
@@ -125,6 +127,7 @@ impl BruteForce {
             saved: HashMap::new(),
             saved_distributions: HashMap::new(),
             certainties: HashMap::new(),
+            rests: HashMap::new(),
         }
     }
 
@@ -718,5 +721,235 @@ impl BruteForce {
         }
         memo.insert((mover, other, lead), total);
         total
+    }
+}
+
+/// What the brute force knows of the rest of a game under expected-score play, for the exact
+/// events and covariances of `stats --events`, written again from their definitions
+/// (`docs/stats.md`): for each event, the chance that it does not happen in the rest of the
+/// game; for each row (the boxes in card order, then the upper bonus and the five-of-a-kind
+/// bonuses where the rules have them), the expected points the rest adds; for each pair of
+/// rows, `E[X_a X_b]` of those points. Conditional expectations, mixed backward over hands
+/// and states, where the library carries unconditional sums forward.
+#[derive(Clone, Debug)]
+pub struct Rest {
+    pub unseen: Vec<f64>,
+    pub mean: Vec<f64>,
+    pub cross: Vec<Vec<f64>>,
+}
+
+/// The events of a game, as `docs/stats.md` defines them: a roll showing the pattern of a
+/// straight or all-of-a-kind box; the five-of-a-kind box filled with its points or a bonus
+/// earned; the upper bonus earned.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum GameEvent {
+    Rolled(usize),
+    Scored,
+    UpperBonus,
+}
+
+impl BruteForce {
+    /// The events of the rules, in the order `stats --events` reports them.
+    pub fn game_events(&self) -> Vec<GameEvent> {
+        use yahtzee_core::game::rules::Scoring;
+        let mut events: Vec<GameEvent> = (self.rules.boxes().iter().enumerate())
+            .filter(|(_, c)| {
+                matches!(
+                    c.scoring,
+                    Scoring::Straight { .. } | Scoring::FiveOfAKind { .. }
+                )
+            })
+            .map(|(i, _)| GameEvent::Rolled(i))
+            .collect();
+        if self.rules.five_of_a_kind_box().is_some() {
+            events.push(GameEvent::Scored);
+        }
+        if self.rules.has_upper_bonus() {
+            events.push(GameEvent::UpperBonus);
+        }
+        events
+    }
+
+    fn rows(&self) -> usize {
+        self.rules.box_count()
+            + usize::from(self.rules.has_upper_bonus())
+            + usize::from(self.rules.has_yahtzee_bonus())
+    }
+
+    fn empty_rest(&self) -> Rest {
+        let (e, r) = (self.game_events().len(), self.rows());
+        Rest {
+            unseen: vec![0.0; e],
+            mean: vec![0.0; r],
+            cross: vec![vec![0.0; r]; r],
+        }
+    }
+
+    /// The rest of a game from a full card: nothing happens, nothing is added.
+    fn finished_rest(&self) -> Rest {
+        let mut rest = self.empty_rest();
+        rest.unseen.iter_mut().for_each(|u| *u = 1.0);
+        rest
+    }
+
+    /// The events of a roll that `hand` shows, as flags by event.
+    fn shows(&self, hand: usize) -> Vec<bool> {
+        let dice = self.rules.dice().dice_of(&self.hands[hand].0).unwrap();
+        self.game_events()
+            .iter()
+            .map(|e| match e {
+                GameEvent::Rolled(b) => self.rules.base_score(*b, &dice) > 0,
+                _ => false,
+            })
+            .collect()
+    }
+
+    /// `rest` seen from before a turn that ends adding `adds` to the rows and with the
+    /// events `happened`: the events done, the moments shifted.
+    fn after_turn(&self, rest: &Rest, adds: &[f64], happened: &[bool]) -> Rest {
+        let r = adds.len();
+        let mut out = rest.clone();
+        for (u, &h) in out.unseen.iter_mut().zip(happened) {
+            if h {
+                *u = 0.0;
+            }
+        }
+        for a in 0..r {
+            out.mean[a] = rest.mean[a] + adds[a];
+            for b in 0..r {
+                out.cross[a][b] = rest.cross[a][b]
+                    + adds[a] * rest.mean[b]
+                    + adds[b] * rest.mean[a]
+                    + adds[a] * adds[b];
+            }
+        }
+        out
+    }
+
+    /// `acc += w * rest`.
+    fn mix_rest(acc: &mut Rest, w: f64, rest: &Rest) {
+        for (a, b) in acc.unseen.iter_mut().zip(&rest.unseen) {
+            *a += w * b;
+        }
+        for (a, b) in acc.mean.iter_mut().zip(&rest.mean) {
+            *a += w * b;
+        }
+        for (ra, rb) in acc.cross.iter_mut().zip(&rest.cross) {
+            for (a, b) in ra.iter_mut().zip(rb) {
+                *a += w * b;
+            }
+        }
+    }
+
+    /// The rest of the game from each hand of a turn of `state`, with 0, 1, ... rolls left
+    /// (`[rolls_left][hand]`), every choice the expected-score policy's with the documented
+    /// ties, as [`BruteForce::policy_distribution`] plays.
+    pub fn policy_rest_layers(&mut self, state: State) -> Vec<Vec<Rest>> {
+        let events = self.game_events();
+        let rules = self.rules;
+        let mut values = Vec::new();
+        let mut rests = Vec::new();
+        for (hand, ends) in self.endings(&state).into_iter().enumerate() {
+            let evs: Vec<f64> = ends
+                .iter()
+                .map(|&(_, p, b, next)| f64::from(p + b) + self.value(next))
+                .collect();
+            let (i, p, b, next) = ends[preferred(evs.iter().copied())];
+            let upper = rules.boxes()[i].is_upper()
+                && rules.has_upper_bonus()
+                && u32::from(state.upper) < rules.upper_threshold()
+                && u32::from(state.upper) + p >= rules.upper_threshold();
+            let upper_points = if upper { rules.upper_bonus_points() } else { 0 };
+            let yahtzee_points = b - upper_points;
+            let mut adds = vec![0.0; self.rows()];
+            adds[i] = f64::from(p);
+            let mut at = rules.box_count();
+            if rules.has_upper_bonus() {
+                adds[at] = f64::from(upper_points);
+                at += 1;
+            }
+            if rules.has_yahtzee_bonus() {
+                adds[at] = f64::from(yahtzee_points);
+            }
+            let shown = self.shows(hand);
+            let happened: Vec<bool> = events
+                .iter()
+                .zip(&shown)
+                .map(|(e, &s)| match e {
+                    GameEvent::Rolled(_) => s,
+                    GameEvent::Scored => {
+                        (Some(i) == rules.five_of_a_kind_box()
+                            && p == rules.five_of_a_kind_points())
+                            || yahtzee_points > 0
+                    }
+                    GameEvent::UpperBonus => upper,
+                })
+                .collect();
+            let rest = self.policy_rest(next);
+            values.push(evs.iter().copied().fold(f64::NEG_INFINITY, f64::max));
+            rests.push(self.after_turn(&rest, &adds, &happened));
+        }
+        let mut layers = vec![rests.clone()];
+        for _ in 1..self.rules.rolls() {
+            let mut next_values = Vec::new();
+            let mut next_rests = Vec::new();
+            for (h, (hand, subsets)) in self.hands.iter().zip(&self.moves).enumerate() {
+                let mut keeps: Vec<(usize, Vec<u8>, u32)> = (0..1u32 << self.dice)
+                    .map(|subset| {
+                        let kept: Vec<u8> = (0..self.dice)
+                            .filter(|i| subset & (1 << i) != 0)
+                            .map(|i| hand.0[i])
+                            .collect();
+                        (kept.len(), kept, subset)
+                    })
+                    .collect();
+                keeps.sort();
+                keeps.dedup_by(|a, b| a.1 == b.1);
+                let evs: Vec<f64> = keeps
+                    .iter()
+                    .map(|k| {
+                        subsets[k.2 as usize]
+                            .iter()
+                            .map(|&(p, h)| p * values[h])
+                            .sum()
+                    })
+                    .collect();
+                let chosen = preferred(evs.iter().copied());
+                let mut rest = self.empty_rest();
+                for &(p, o) in &subsets[keeps[chosen].2 as usize] {
+                    Self::mix_rest(&mut rest, p, &rests[o]);
+                }
+                // This hand was seen too.
+                for (u, s) in rest.unseen.iter_mut().zip(self.shows(h)) {
+                    if s {
+                        *u = 0.0;
+                    }
+                }
+                next_values.push(evs[chosen]);
+                next_rests.push(rest);
+            }
+            values = next_values;
+            rests = next_rests;
+            layers.push(rests.clone());
+        }
+        layers
+    }
+
+    /// The rest of the game from the start of a turn of `state` ([`Rest`]).
+    pub fn policy_rest(&mut self, state: State) -> Rest {
+        if state.filled == self.rules.full_mask() {
+            return self.finished_rest();
+        }
+        if let Some(r) = self.rests.get(&state) {
+            return r.clone();
+        }
+        let top = self.policy_rest_layers(state).pop().expect("a layer");
+        let mut rest = self.empty_rest();
+        let throws = 6f64.powi(self.dice as i32);
+        for ((_, count), r) in self.hands.iter().zip(&top) {
+            Self::mix_rest(&mut rest, f64::from(*count) / throws, r);
+        }
+        self.rests.insert(state, rest.clone());
+        rest
     }
 }

@@ -9,8 +9,8 @@ use yahtzee_core::game::state::{State, card_states, cards_by_depth};
 use yahtzee_core::policy::target::TargetPlayer;
 use yahtzee_core::stats::distribution::{Summary, THRESHOLDS, Tally};
 use yahtzee_core::stats::{
-    Forward, Visits, card_outcomes, exact_distribution, exact_forward, target_visit_probabilities,
-    visit_probabilities,
+    Forward, Visits, card_outcomes, exact_distribution, exact_forward, exact_joint_forward,
+    target_visit_probabilities, visit_probabilities,
 };
 use yahtzee_core::tables::default_table_name;
 use yahtzee_core::tables::expected::StrategyTable;
@@ -276,8 +276,9 @@ fn stats_never_prints_a_nonzero_probability_as_zero() {
 }
 
 /// The forward pass of the optimal policy of each built-in rule set, computed once per test
-/// process and shared by the tests of the visits and of the split.
-fn forward(set: &'static RuleSet) -> &'static Forward {
+/// process and shared by the tests of the visits, of the split and of the events: Yahtzee's
+/// carries the joint figures too (`stats --events`, [`exact_joint_forward`]), the others not.
+pub fn forward(set: &'static RuleSet) -> &'static Forward {
     type Passes = Mutex<Vec<(&'static str, &'static Forward)>>;
     static PASSES: OnceLock<Passes> = OnceLock::new();
     let mut passes = PASSES
@@ -287,8 +288,13 @@ fn forward(set: &'static RuleSet) -> &'static Forward {
     if let Some((_, f)) = passes.iter().find(|(name, _)| *name == set.name()) {
         return f;
     }
-    let f: &'static Forward =
-        Box::leak(Box::new(exact_forward(table(set, Order::Any), &|_, _| {})));
+    let table = table(set, Order::Any);
+    let pass = if set.name() == RuleSet::YAHTZEE.name() {
+        exact_joint_forward(table, &|_, _| {}).expect("Yahtzee's joint figures")
+    } else {
+        exact_forward(table, &|_, _| {})
+    };
+    let f: &'static Forward = Box::leak(Box::new(pass));
     passes.push((set.name(), f));
     f
 }

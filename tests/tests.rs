@@ -9,6 +9,7 @@ mod browser;
 mod cli;
 mod distribution;
 mod errors;
+mod events;
 mod export;
 mod fuzz_regressions;
 mod hostile;

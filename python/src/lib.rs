@@ -483,9 +483,11 @@ fn rate(py: Python<'_>, table: &Table, records: Vec<String>) -> PyResult<String>
 /// (`stats --target`, the expected-score policy beside it); from a new game, or from `card`
 /// (its `(box, points)` entries, `yahtzee_bonus` bonuses) and, with `dice`, from the position
 /// with `rolls_left` (default: the first roll's). A new game's pass under optimal play is made
-/// once per table and kept (`visit_probabilities` reads the same).
+/// once per table and kept (`visit_probabilities` reads the same). With `events`, the exact
+/// events and joint figures of `stats --events` too, from their own pass (expected-score
+/// play only).
 #[pyfunction]
-#[pyo3(signature = (table, at_least, card=None, yahtzee_bonus=0, dice=None, rolls_left=None, target=None))]
+#[pyo3(signature = (table, at_least, card=None, yahtzee_bonus=0, dice=None, rolls_left=None, target=None, events=false))]
 #[allow(clippy::too_many_arguments)]
 fn stats<'py>(
     py: Python<'py>,
@@ -496,8 +498,14 @@ fn stats<'py>(
     dice: Option<Vec<i64>>,
     rolls_left: Option<i64>,
     target: Option<i64>,
+    events: bool,
 ) -> PyResult<(Bound<'py, PyArray1<f64>>, String)> {
     let at_least = thresholds(&at_least)?;
+    if events && (target.is_some() || table.game().saved_rolls()) {
+        return Err(value_error(
+            "events are computed for expected-score play without saved rolls: leave out target (or events)",
+        ));
+    }
     if table.game().saved_rolls() {
         let rules = table.game();
         yahtzee_core::stats::saved::check_saved_stats(
@@ -541,6 +549,13 @@ fn stats<'py>(
             .map_err(value_error)?;
         let (report, tally) = py
             .detach(|| report::stats_target(&player, start.as_ref(), &at_least, &|_, _| {}))
+            .map_err(value_error)?;
+        let json = stamp(serde_json::to_string(&report::stamped(&report, Some(ev))))?;
+        return Ok((pmf(&tally).into_pyarray(py), json));
+    }
+    if events {
+        let (report, tally) = py
+            .detach(|| report::stats_joint_from(ev, start.as_ref(), &at_least, &|_, _| {}))
             .map_err(value_error)?;
         let json = stamp(serde_json::to_string(&report::stamped(&report, Some(ev))))?;
         return Ok((pmf(&tally).into_pyarray(py), json));

@@ -121,3 +121,31 @@ def test_visit_probabilities_count_games_and_give_the_exact_shares():
     fifty = visits[full & values["yahtzee_50"]].sum()
     assert abs(bonus - s.summary["upper_bonus"]["probability"]) < 1e-9
     assert abs(fifty - s.summary["fifty_probability"]) < 1e-9
+
+
+def test_events_and_covariances_are_the_cli_figures(cli):
+    card = {
+        "ones": 3, "twos": 6, "threes": 9, "fives": 15, "sixes": 18, "three-of-a-kind": 20,
+        "four-of-a-kind": 0, "full-house": 25, "large-straight": 40, "chance": 22,
+    }
+    text = ",".join(f"{k}={v}" for k, v in card.items())
+    want = cli.json("stats", "--rules", "yahtzee", "--events", "--json", "--card", text)
+    s = yahtzee.stats("yahtzee", card=card, events=True)
+    assert s.events == {e["name"]: e["probability"] for e in want["events"]}
+    assert set(s.events) == {
+        "small-straight-rolled", "large-straight-rolled", "yahtzee-rolled", "yahtzee-scored",
+        "upper-bonus",
+    }
+    assert s.bonus_by_five_of_a_kind == want["bonus_by_five_of_a_kind"]
+    c = s.covariance
+    rows = want["covariance"]["rows"]
+    matrix = np.array(c) if not isinstance(c, dict) else c["matrix"]
+    assert np.allclose(matrix, np.array(want["covariance"]["matrix"]), rtol=0, atol=1e-12)
+    if not isinstance(c, dict):
+        assert list(c.index) == rows and list(c.columns) == rows
+    # Every entry added up: the variance of the final score.
+    assert abs(matrix.sum() - s.sd ** 2) < 1e-9
+    # Without events, none; under a target, refused.
+    assert yahtzee.stats("yahtzee", card=card).events == {}
+    with pytest.raises(ValueError, match="expected-score play"):
+        yahtzee.stats("yahtzee", card=card, target=200, events=True)

@@ -851,6 +851,43 @@ class Stats(_Figures):
     def _key(self) -> Tuple[Any, ...]:
         return (self.pmf.tobytes(), _canonical(self.summary))
 
+    @property
+    def events(self) -> Dict[str, float]:
+        """The exact probability of each event of a game (``stats(..., events=True)``; empty
+        otherwise), by name: ``BOX-rolled`` (some roll showed the box's pattern),
+        ``BOX-scored`` (the five-of-a-kind box filled with its points, or a bonus),
+        ``upper-bonus``; their meanings are in ``summary["events"]``."""
+        return {e["name"]: e["probability"] for e in self.summary.get("events", [])}
+
+    @property
+    def covariance(self) -> Any:
+        """The covariance matrix of the final points of each box, then of the upper bonus and
+        of the five-of-a-kind bonuses (``stats(..., events=True)``): a pandas DataFrame
+        labelled by those rows when pandas is installed, else a dict of ``rows`` (the labels),
+        ``matrix``, ``correlation`` (float64 arrays) and ``means``. The sum of every entry is
+        the variance of the final score. ``None`` without ``events=True``."""
+        c = self.summary.get("covariance")
+        if c is None:
+            return None
+        try:
+            pd = _import("pandas", "Stats.covariance")
+        except ImportError:
+            return {
+                "rows": list(c["rows"]),
+                "matrix": np.array(c["matrix"], dtype=np.float64),
+                "correlation": np.array(c["correlation"], dtype=np.float64),
+                "means": np.array(c["means"], dtype=np.float64),
+            }
+        return pd.DataFrame(c["matrix"], index=c["rows"], columns=c["rows"])
+
+    @property
+    def bonus_by_five_of_a_kind(self) -> Optional[Dict[str, Any]]:
+        """The joint table of the upper bonus and the five-of-a-kind box (``events=True``):
+        the chances ``both``, ``bonus_only``, ``five_of_a_kind_only``, ``neither``, and the
+        box's name; ``None`` otherwise or when the rules lack either."""
+        b = self.summary.get("bonus_by_five_of_a_kind")
+        return None if b is None else dict(b)
+
     def __repr__(self) -> str:
         return (
             f"Stats(rules={self.rules!r}, upper_first={self.upper_first}, "
@@ -881,6 +918,7 @@ def stats(
     target: Optional[int] = None,
     upper_first: Optional[bool] = None,
     at_least: Sequence[int] = DEFAULT_THRESHOLDS,
+    events: bool = False,
 ) -> Stats:
     """The exact distribution of the final score (nothing sampled), as ``yahtzee stats``:
     give the rules (their table is loaded or built) or a table (then ``upper_first``, if
@@ -897,6 +935,12 @@ def stats(
 
     The pass of a new game under optimal play is made once per table and kept: a second
     ``stats`` of the table, or :func:`visit_probabilities`, reads it.
+
+    With ``events=True`` (optimal play for the expected score only), as ``stats --events``:
+    the exact events of a game (:attr:`Stats.events`), the covariance matrix of the boxes'
+    and bonuses' final points (:attr:`Stats.covariance`) and the joint table of the upper
+    bonus and the five-of-a-kind box (:attr:`Stats.bonus_by_five_of_a_kind`), from a pass of
+    their own (about twice the distribution's time).
 
     The order of version 0.1, ``stats(rules, upper_first, at_least)``, is still read (a
     card is never ``True`` or ``False``), with a ``DeprecationWarning``.
@@ -917,6 +961,7 @@ def stats(
         None if dice is None else _dice(dice),
         None if rolls_left is None else _integer(rolls_left),
         None if target is None else _integer(target),
+        events=bool(events),
     )
     summary, timing = _figures(report)
     return Stats(pmf=_frozen(pmf), summary=summary, timing=timing)

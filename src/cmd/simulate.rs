@@ -13,7 +13,7 @@ use crate::plot::Curve;
 use crate::values::Lineup;
 use yahtzee_core::policy::player::{Player, PlayerError, players};
 use yahtzee_core::policy::{Needs, Policy};
-use yahtzee_core::report::{self, MatchReport, SimulateError, SimulateReport};
+use yahtzee_core::report::{self, MatchReport, SimulateReport};
 use yahtzee_core::solve::vector::{DISTRIBUTION, TARGET};
 use yahtzee_core::stats::distribution::Tally;
 use yahtzee_core::stats::matches::Match;
@@ -45,6 +45,14 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
     if let Some(lineup) = &args.lineup {
         return pool.install(|| run_match(args, lineup, &tables));
     }
+    if args.per_box.is_some() && (args.policy.len() > 1 || rules.saved_rolls()) {
+        bail!(
+            "--per-box writes the games of one policy without saved rolls: give one --policy (saved rolls: leave out --per-box)"
+        );
+    }
+    if let Some(path) = &args.per_box {
+        yahtzee_core::files::output_path(path).map_err(|e| anyhow!("--per-box: {e}"))?;
+    }
     if args.policy.len() > 1 {
         return pool.install(|| run_several(args, &tables));
     }
@@ -53,7 +61,7 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
     } else {
         // (The parser of --policy refuses the policies that need opponents.)
         let player = pool.install(|| Player::new(policy, &tables))?;
-        pool.install(|| games(args, &player)).map_err(games_error)?
+        pool.install(|| games(args, &player))?
     };
     summary::write_files(
         &args.report,
@@ -98,6 +106,16 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
             )?;
         }
         summary::write_summary(out, &report.summary, &rules)?;
+        for e in &report.events {
+            writeln!(
+                out,
+                "{}: {} of the games, 95% interval [{}, {}]",
+                e.name,
+                probability(e.probability),
+                probability(e.interval.low),
+                probability(e.interval.high)
+            )?;
+        }
         if let Some(t) = report.tie_convention {
             writeln!(out, "ties: {t}")?;
         }
@@ -290,24 +308,49 @@ fn saved_games(args: &SimulateArgs, tables: &TableSet) -> Result<(SimulateReport
     Ok((report, tally))
 }
 
-fn games(
-    args: &SimulateArgs,
-    player: &Player<'_>,
-) -> Result<(SimulateReport, Tally), SimulateError> {
+fn games(args: &SimulateArgs, player: &Player<'_>) -> Result<(SimulateReport, Tally)> {
+    let games_error = |e| anyhow!("--games {}: {e}", args.games);
     let rules = args.rules.rules();
     let bar = super::progress_bar(
         &format!("{} games of {}", player.policy().label(), rules.label()),
         "games",
     );
     bar.set_length(args.games);
-    let simulated = report::simulate(
-        &rules,
-        player,
-        args.games,
-        args.seed,
-        &args.report.at_least,
-        &|done| bar.set_position(done),
-    );
+    let simulated = match &args.per_box {
+        None => report::simulate(
+            &rules,
+            player,
+            args.games,
+            args.seed,
+            &args.report.at_least,
+            &|done| bar.set_position(done),
+        )
+        .map_err(games_error),
+        Some(path) => {
+            report::check_games(args.games).map_err(games_error)?;
+            let start = std::time::Instant::now();
+            let (tally, per_box) = yahtzee_core::stats::simulate::simulate_per_box(
+                &rules,
+                player,
+                args.games,
+                args.seed,
+                &|done| bar.set_position(done),
+            );
+            let report = SimulateReport::of(
+                &rules,
+                player.policy(),
+                args.seed,
+                &tally,
+                start,
+                &args.report.at_least,
+            );
+            bar.finish_and_clear();
+            per_box
+                .write_csv(path)
+                .map_err(|e| anyhow!("--per-box {}: {e}", path.display()))?;
+            Ok((report, tally))
+        }
+    };
     bar.finish_and_clear();
     simulated
 }

@@ -16,6 +16,7 @@ use yahtzee_core::report::{self, FromReport, StatsReport, TargetStatsReport};
 use yahtzee_core::stats::Start;
 use yahtzee_core::stats::distribution::Summary;
 use yahtzee_core::stats::distribution::Tally;
+use yahtzee_core::stats::events::JointFigures;
 use yahtzee_core::tables::default_table_path;
 use yahtzee_core::tables::expected::StrategyTable;
 use yahtzee_core::tables::set::TableKind;
@@ -45,6 +46,20 @@ pub fn run(args: &StatsArgs) -> Result<()> {
     }
     // The start is checked before any table is loaded or built.
     let start = start(args, rules)?;
+    if args.events {
+        if args.target.is_some() {
+            bail!(
+                "--events is computed for expected-score play: leave out --target (the target policy's events are not computed)"
+            );
+        }
+        if !rules.set.solves_in_seconds() {
+            bail!(
+                "--events is computed for cards of at most 15 boxes; {} has {}",
+                rules.label(),
+                rules.box_count()
+            );
+        }
+    }
     if let Some(t) = args.target {
         return run_target(args, t, start.as_ref());
     }
@@ -56,7 +71,13 @@ pub fn run(args: &StatsArgs) -> Result<()> {
     tables.check(TableKind::ExpectedScore)?;
     check_exact(&rules)?;
     let table = pool.install(|| tables.ev())?;
-    let (report, tally) = distribution(&pool, table, start.as_ref(), &args.report.at_least)?;
+    let (report, tally) = distribution(
+        &pool,
+        table,
+        start.as_ref(),
+        &args.report.at_least,
+        args.events,
+    )?;
     let title = match &report.from {
         None => format!("{}: final score under optimal play (exact)", rules.label()),
         Some(_) => format!(
@@ -92,7 +113,67 @@ fn write_exact(out: &mut impl Write, report: &StatsReport) -> std::io::Result<()
         report.threads
     )?;
     summary::write_summary(out, &report.summary, &rules)?;
+    if let Some(joint) = &report.joint {
+        write_joint(out, joint)?;
+    }
     writeln!(out, "ties: {}", report.tie_convention)?;
+    Ok(())
+}
+
+/// The human text of the exact events and joint figures.
+fn write_joint(out: &mut impl Write, joint: &JointFigures) -> std::io::Result<()> {
+    writeln!(out)?;
+    writeln!(out, "events (exact probability that a game has it):")?;
+    for e in &joint.events {
+        writeln!(
+            out,
+            "  {:<24} {:>10}  {}",
+            e.name,
+            probability(e.probability),
+            e.meaning
+        )?;
+    }
+    if let Some(b) = &joint.bonus_by_five_of_a_kind {
+        writeln!(out)?;
+        let name = b.five_of_a_kind_box;
+        writeln!(
+            out,
+            "upper bonus by {name}: {:>14} {:>14}",
+            format!("{name} scored"),
+            format!("{name} 0")
+        )?;
+        writeln!(
+            out,
+            "  {:<26} {:>14} {:>14}",
+            "bonus",
+            probability(b.both),
+            probability(b.bonus_only)
+        )?;
+        writeln!(
+            out,
+            "  {:<26} {:>14} {:>14}",
+            "no bonus",
+            probability(b.five_of_a_kind_only),
+            probability(b.neither)
+        )?;
+    }
+    let c = &joint.covariance;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "correlations of the final points (rows and columns in this order; the covariances in --json, summing to the variance of the final score):"
+    )?;
+    let width = c.rows.iter().map(String::len).max().unwrap_or(0);
+    for (name, row) in c.rows.iter().zip(&c.correlation) {
+        let cells: Vec<String> = row.iter().map(|x| format!("{x:>6.3}")).collect();
+        writeln!(out, "  {name:<width$} {}", cells.join(" "))?;
+    }
+    let total: f64 = c.matrix.iter().flatten().sum();
+    writeln!(
+        out,
+        "  sum of the covariances {total:.6} (standard deviation {:.6})",
+        total.max(0.0).sqrt()
+    )?;
     Ok(())
 }
 
@@ -100,6 +181,11 @@ fn write_exact(out: &mut impl Write, report: &StatsReport) -> std::io::Result<()
 /// most 15 boxes (Yatzy with saved rolls); the others are refused before any table is read.
 fn run_saved(args: &StatsArgs, rules: Rules) -> Result<()> {
     let label = rules.label();
+    if args.events {
+        bail!(
+            "--events is computed for games without saved rolls; {label} saves rolls: leave out --events"
+        );
+    }
     yahtzee_core::stats::saved::check_saved_stats(
         &rules,
         args.card.is_some() || args.dice.is_some(),
@@ -482,6 +568,9 @@ fn run_several(args: &StatsArgs) -> Result<()> {
     if args.card.is_some() || args.dice.is_some() {
         bail!("--card and --dice are a position of one rule set: give --rules one rule set");
     }
+    if args.events {
+        bail!("--events reports one rule set: give --rules one rule set");
+    }
     for rules in &all {
         summary::check(&args.report, &default_table_path(rules))?;
         super::tables_at(*rules, None).check(TableKind::ExpectedScore)?;
@@ -494,7 +583,7 @@ fn run_several(args: &StatsArgs) -> Result<()> {
     for rules in all {
         let tables = super::tables_at(rules, None);
         let table = pool.install(|| tables.ev())?;
-        let (report, tally) = distribution(&pool, table, None, &args.report.at_least)?;
+        let (report, tally) = distribution(&pool, table, None, &args.report.at_least, false)?;
         curves.push(Curve::new(&rules.label(), &tally, &report.summary));
         reports.push(report);
         sources.push(report::Provenance::of(Some(table)));
@@ -529,17 +618,23 @@ fn distribution(
     table: &StrategyTable,
     start: Option<&Start>,
     at_least: &[u32],
+    events: bool,
 ) -> Result<(StatsReport, Tally)> {
     let label = table.rules().label();
     let bar = super::progress_bar(&format!("distribution of {label}"), "turns");
+    let progress = |done, total| {
+        bar.set_length(total);
+        bar.set_position(done);
+    };
     let done = pool.install(|| {
-        report::stats_from(table, start, at_least, &|done, total| {
-            bar.set_length(total);
-            bar.set_position(done);
-        })
+        if events {
+            report::stats_joint_from(table, start, at_least, &progress).map_err(anyhow::Error::from)
+        } else {
+            report::stats_from(table, start, at_least, &progress).map_err(anyhow::Error::from)
+        }
     });
     bar.finish_and_clear();
-    Ok(done?)
+    done
 }
 
 /// The start of `--card`, `--dice` and `--rolls-left`: `None` for a new game.

@@ -19,9 +19,10 @@ use crate::policy::target::{TargetError, TargetPlayer};
 use crate::solve::expected::SolveOptions;
 use crate::solve::theta::Theta;
 use crate::solve::vector::{VectorObjective, max_remaining};
-use crate::stats::Start;
-use crate::stats::distribution::{Summary, Tally};
+use crate::stats::distribution::{Interval, Summary, Tally};
+use crate::stats::events::JointFigures;
 use crate::stats::simulate::{MeanInterval, ShareInterval};
+use crate::stats::{JointError, Start};
 use crate::tables::TableError;
 use crate::tables::container::FORMAT_VERSION;
 use crate::tables::container::TableHeader;
@@ -333,6 +334,10 @@ pub struct StatsReport {
     /// The figures of the distribution.
     #[serde(flatten)]
     pub summary: Summary,
+    /// The exact events and joint figures (`stats --events`): `events`, `covariance`,
+    /// `bonus_by_five_of_a_kind`; absent unless asked for.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub joint: Option<JointFigures>,
 }
 
 /// Where the games of [`StatsReport`] start: a card, and the dice of a turn of it.
@@ -417,6 +422,36 @@ pub fn stats_from(
     Ok((report, tally))
 }
 
+/// [`stats_from`] with the exact events and joint figures of the games, from the same pass
+/// ([`crate::stats::exact_joint_from`]): refused for a card of more than 15 boxes.
+pub fn stats_joint_from(
+    table: &StrategyTable,
+    start: Option<&Start>,
+    thresholds: &[u32],
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<(StatsReport, Tally), JointError> {
+    let clock = Instant::now();
+    let (tally, joint) = crate::stats::exact_joint_from(table, start, progress)?;
+    let solver_mean = match start {
+        None => table.expected_score(),
+        Some(Start::Card(c)) => f64::from(c.banked()) + table.value(&c.state()),
+        Some(Start::Position(p)) => {
+            crate::policy::expected::advise(table, p)?.options[0].expected_final()
+        }
+    };
+    let seconds = clock.elapsed().as_secs_f64();
+    let mut report = stats_report(
+        table.rules(),
+        &tally,
+        start.map(FromReport::of),
+        solver_mean,
+        thresholds,
+        seconds,
+    );
+    report.joint = Some(joint);
+    Ok((report, tally))
+}
+
 /// The exact distribution of the final score of a game of saved rolls from a new game under
 /// the optimal policy of `table` (whole: [`crate::stats::saved::saved_distribution`]), with
 /// its report.
@@ -471,6 +506,7 @@ fn stats_report(
         seconds,
         threads: rayon::current_num_threads(),
         summary: Summary::of(&rules, tally, thresholds),
+        joint: None,
     }
 }
 
@@ -643,6 +679,22 @@ pub struct SimulateReport {
     /// The figures of the games (probabilities are shares of games).
     #[serde(flatten)]
     pub summary: Summary,
+    /// The share of the games in which some roll showed each event of a roll (`BOX-rolled`,
+    /// as `stats --events` reports them exactly), with its 95% interval; absent when the
+    /// simulation does not count them (saved rolls).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<SimulatedEvent>,
+}
+
+/// The share of simulated games with an event of a roll.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SimulatedEvent {
+    /// Its name, as `stats --events` has it.
+    pub name: String,
+    /// The share of the games.
+    pub probability: f64,
+    /// Its 95% interval.
+    pub interval: Interval,
 }
 
 /// Why a simulation cannot run.
@@ -706,8 +758,31 @@ impl SimulateReport {
             games_per_second: games as f64 / seconds,
             threads: rayon::current_num_threads(),
             summary: Summary::of_games(rules, tally, thresholds),
+            events: simulated_events(rules, tally),
         }
     }
+}
+
+/// The shares of the games of `tally` with each event of a roll it counted.
+fn simulated_events(rules: &Rules, tally: &Tally) -> Vec<SimulatedEvent> {
+    let games = tally.total();
+    if games <= 0.0 || tally.rolled.is_empty() {
+        return Vec::new();
+    }
+    crate::stats::events::Spec::of(rules)
+        .rolled_names()
+        .into_iter()
+        .take(8)
+        .enumerate()
+        .map(|(e, name)| {
+            let count = tally.rolled.get(e).copied().unwrap_or(0.0);
+            SimulatedEvent {
+                name,
+                probability: count / games,
+                interval: Interval::wilson(count, games),
+            }
+        })
+        .collect()
 }
 
 /// What a match between policies reports ([`crate::stats::matches`]).

@@ -57,16 +57,9 @@ pub(crate) fn outcome_chances<const N: usize>(
     keep: impl FnMut(u8, usize, usize) -> Kept,
     outcome: impl FnMut(usize, usize) -> Option<u16>,
 ) -> Vec<[f64; N]> {
-    let lattice = Lattice::get();
-    let first_roll = space.first_roll();
-    let throws = f64::from(space.throws());
-    let mut opening: [[f64; N]; MAX_ROLLS] = [[0.0; N]; MAX_ROLLS];
-    for (r, q) in opening[..space.rolls()].iter_mut().enumerate() {
-        *q = [f64::from(lattice.ways[first_roll + r]) / throws; N];
-    }
     outcome_chances_from(
         space,
-        opening,
+        opening::<N>(space),
         rolls_a_turn - 1,
         lanes,
         outcomes,
@@ -80,18 +73,54 @@ pub(crate) fn outcome_chances<const N: usize>(
 #[inline(always)]
 pub(crate) fn outcome_chances_from<const N: usize>(
     space: DiceSpace,
+    p: [[f64; N]; MAX_ROLLS],
+    rolls_left: u8,
+    lanes: usize,
+    outcomes: usize,
+    keep: impl FnMut(u8, usize, usize) -> Kept,
+    outcome: impl FnMut(usize, usize) -> Option<u16>,
+) -> Vec<[f64; N]> {
+    outcome_chances_marked(space, p, rolls_left, lanes, outcomes, keep, outcome, |_| {})
+}
+
+/// Each lane's chance of showing each roll of a game of `space`'s dice on the opening roll of
+/// a turn, by roll offset.
+#[inline(always)]
+pub(crate) fn opening<const N: usize>(space: DiceSpace) -> [[f64; N]; MAX_ROLLS] {
+    let lattice = Lattice::get();
+    let first_roll = space.first_roll();
+    let throws = f64::from(space.throws());
+    let mut opening: [[f64; N]; MAX_ROLLS] = [[0.0; N]; MAX_ROLLS];
+    for (r, q) in opening[..space.rolls()].iter_mut().enumerate() {
+        *q = [f64::from(lattice.ways[first_roll + r]) / throws; N];
+    }
+    opening
+}
+
+/// [`outcome_chances_from`] with `mark(p)` called on the chances of the rolls each time dice
+/// land: on `p` as given (the dice showing at the start) and after each throw, before any
+/// keep. A lane's mark may change only its own masses; the policy does not see them, so a
+/// lane whose mark sets the rolls of some event to 0 carries the chance of the turn's ways
+/// in which no roll seen showed the event: the turn's events of a roll ([`crate::stats`]'s
+/// exact events), from the one pass of the turn.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(crate) fn outcome_chances_marked<const N: usize>(
+    space: DiceSpace,
     mut p: [[f64; N]; MAX_ROLLS],
     rolls_left: u8,
     lanes: usize,
     outcomes: usize,
     mut keep: impl FnMut(u8, usize, usize) -> Kept,
     mut outcome: impl FnMut(usize, usize) -> Option<u16>,
+    mut mark: impl FnMut(&mut [[f64; N]]),
 ) -> Vec<[f64; N]> {
     debug_assert!(lanes <= N);
     let lattice = Lattice::get();
     let (first_roll, rolls) = (space.first_roll(), space.rolls());
     // `p[r]`: the chance of rolling roll `r` with the rolls left of the step.
     let p = &mut p[..rolls];
+    mark(p);
     // The chance of ending the turn on each roll by a stop.
     let mut stopped = [[0.0f64; N]; MAX_ROLLS];
     let stopped = &mut stopped[..rolls];
@@ -112,6 +141,7 @@ pub(crate) fn outcome_chances_from<const N: usize>(
         }
         throw_kept(lattice, first_roll, mass);
         p.copy_from_slice(&mass[first_roll..]);
+        mark(p);
     }
     let mut chances = vec![[0.0f64; N]; outcomes];
     for (r, (s, q)) in stopped.iter().zip(p.iter()).enumerate() {

@@ -33,6 +33,11 @@ pub struct Tally {
     /// `score`; all empty when the computation does not tell the parts apart (the target
     /// policy's distribution).
     pub parts: [Vec<f64>; 4],
+    /// `rolled[e]`: mass of the games in which some roll showed the `e`-th event of a roll
+    /// ([`crate::stats::events::Spec::rolled_names`]); counted by simulations (the exact pass
+    /// reports the events in its joint figures, [`crate::stats::exact_joint_from`]), empty
+    /// otherwise.
+    pub rolled: Vec<f64>,
 }
 
 /// The part of the games a final score belongs to: whether the game earned the upper bonus
@@ -70,6 +75,17 @@ impl Tally {
             upper_bonus: 0.0,
             yahtzee_bonuses: Vec::new(),
             parts: Default::default(),
+            rolled: Vec::new(),
+        }
+    }
+
+    /// Adds a game whose rolls showed the events of a roll of the bits of `rolled` (bit `e`:
+    /// the `e`-th), and none of the others.
+    pub fn add_rolled(&mut self, rolled: u8) {
+        for e in 0..8 {
+            if rolled & (1 << e) != 0 {
+                add_at(&mut self.rolled, e, 1.0);
+            }
         }
     }
 
@@ -112,6 +128,9 @@ impl Tally {
             for (s, &m) in theirs.iter().enumerate() {
                 add_at(mine, s, m);
             }
+        }
+        for (e, &m) in other.rolled.iter().enumerate() {
+            add_at(&mut self.rolled, e, m);
         }
     }
 

@@ -32,6 +32,7 @@
 //! between policies ([`matches`]).
 
 pub mod distribution;
+pub mod events;
 pub mod matches;
 pub mod saved;
 pub mod simulate;
@@ -50,8 +51,11 @@ use crate::game::state::{Bonuses, Layout, ScoreCard, State, cards_by_depth, set_
 use crate::memory;
 use crate::policy::expected::{AdviceError, BoxChoice, Position, card_best_boxes};
 use crate::solve::expected::CARD_LANES;
-use crate::solve::forward::{Kept, outcome_chances, outcome_chances_from};
+use crate::solve::forward::{
+    Kept, opening, outcome_chances, outcome_chances_from, outcome_chances_marked,
+};
 use crate::stats::distribution::{Part, Tally};
+use crate::stats::events::{JointFigures, JointTally, Spec};
 use crate::tables::expected::StrategyTable;
 use crate::tables::set::{Need, TableKind};
 use crate::text::{self, large_count, plural};
@@ -196,11 +200,37 @@ pub fn turn_outcomes(table: &StrategyTable, state: &State) -> Vec<TurnEvent> {
 ///
 /// States whose turns are the same (see [`same_turns`]) are computed once.
 pub fn card_outcomes(table: &StrategyTable, states: &[State]) -> Vec<Vec<TurnEvent>> {
+    card_turns(table, states, &[])
+        .into_iter()
+        .map(|t| t.events)
+        .collect()
+}
+
+/// The ways a turn ends, and for each way and each event of a roll (`marks`: the roll
+/// offsets showing each, [`Spec::marks`]) the chance of that way with no roll of the turn
+/// showing the event.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Turn {
+    pub(crate) events: Vec<TurnEvent>,
+    /// `unseen[i * marks + e]`: the chance of `events[i]` with no roll showing event `e`.
+    pub(crate) unseen: Vec<f64>,
+}
+
+impl Turn {
+    /// The chances of `events[i]` with each event of a roll unseen.
+    fn unseen_of(&self, i: usize) -> &[f64] {
+        let marks = self.unseen.len() / self.events.len().max(1);
+        &self.unseen[i * marks..(i + 1) * marks]
+    }
+}
+
+/// [`card_outcomes`] with the events of a roll of `marks` ([`Turn`]).
+fn card_turns(table: &StrategyTable, states: &[State], marks: &[Vec<u16>]) -> Vec<Turn> {
     let (unique, turn_of) = same_turns(table, states);
     if unique.len() == states.len() {
-        return distinct_card_outcomes(table, states, None);
+        return distinct_card_outcomes(table, states, None, marks);
     }
-    let outcomes = distinct_card_outcomes(table, &unique, None);
+    let outcomes = distinct_card_outcomes(table, &unique, None, marks);
     turn_of.iter().map(|&u| outcomes[u].clone()).collect()
 }
 
@@ -246,21 +276,22 @@ fn same_turns(table: &StrategyTable, states: &[State]) -> (Vec<State>, Vec<usize
 
 /// Every way the rest of the turn of `position` can end under the optimal policy, with its
 /// probability, as [`turn_outcomes`] gives them from the opening roll.
-fn position_outcomes(table: &StrategyTable, position: &Position) -> Vec<TurnEvent> {
+fn position_outcomes(table: &StrategyTable, position: &Position, marks: &[Vec<u16>]) -> Turn {
     let roll = position.dice.index() - table.rules().dice().first_roll();
     let state = position.card.state();
-    distinct_card_outcomes(table, &[state], Some((roll, position.rolls_left)))
+    distinct_card_outcomes(table, &[state], Some((roll, position.rolls_left)), marks)
         .pop()
         .expect("the outcomes of one state")
 }
 
 /// [`card_outcomes`] of states whose turns all differ, from the opening roll, or from the
-/// roll of offset `from.0` with `from.1` rolls left.
+/// roll of offset `from.0` with `from.1` rolls left; with the events of a roll of `marks`.
 fn distinct_card_outcomes(
     table: &StrategyTable,
     states: &[State],
     from: Option<(usize, u8)>,
-) -> Vec<Vec<TurnEvent>> {
+    marks: &[Vec<u16>],
+) -> Vec<Turn> {
     let keeps = table.card_keeps(states);
     let mut outcomes = Vec::with_capacity(states.len());
     for (chunk, keeps) in states.chunks(CARD_LANES).zip(keeps.chunks(CARD_LANES)) {
@@ -341,19 +372,60 @@ fn distinct_card_outcomes(
                 )
             }
         };
+        // The events of a roll: one lane per state and event, the same keeps and outcomes,
+        // the rolls showing the event set to 0 each time dice land.
+        let r = marks.len();
+        let mut unseen = vec![vec![0.0; keys.len() * r]; chunk.len()];
+        let pairs: Vec<(usize, usize)> = (0..chunk.len())
+            .flat_map(|l| (0..r).map(move |e| (l, e)))
+            .collect();
+        for run in pairs.chunks(CARD_LANES) {
+            let (start, rolls_left) = match from {
+                None => (opening::<CARD_LANES>(space), table.rules().rolls() - 1),
+                Some((roll, rolls_left)) => {
+                    let mut p = [[0.0; CARD_LANES]; MAX_ROLLS];
+                    p[roll] = [1.0; CARD_LANES];
+                    (p, rolls_left)
+                }
+            };
+            let chances = outcome_chances_marked::<CARD_LANES>(
+                space,
+                start,
+                rolls_left,
+                run.len(),
+                keys.len(),
+                |rolls_left, roll, k| keep(rolls_left, roll, run[k].0),
+                |roll, k| event_of(roll, run[k].0),
+                |p| {
+                    for (k, &(_, e)) in run.iter().enumerate() {
+                        for &roll in &marks[e] {
+                            p[usize::from(roll)][k] = 0.0;
+                        }
+                    }
+                },
+            );
+            for (k, &(l, e)) in run.iter().enumerate() {
+                for (o, c) in chances.iter().enumerate() {
+                    unseen[l][o * r + e] = c[k];
+                }
+            }
+        }
         for l in 0..chunk.len() {
             // An event no roll of the state reaches is no way its turn ends.
-            outcomes.push(
-                events
+            let kept: Vec<usize> = (0..keys.len()).filter(|&o| chances[o][l] != 0.0).collect();
+            outcomes.push(Turn {
+                events: kept
                     .iter()
-                    .zip(&chances)
-                    .filter(|(_, c)| c[l] != 0.0)
-                    .map(|(e, c)| TurnEvent {
-                        probability: c[l],
-                        ..e.expect("every key is an event")
+                    .map(|&o| TurnEvent {
+                        probability: chances[o][l],
+                        ..events[o].expect("every key is an event")
                     })
                     .collect(),
-            );
+                unseen: kept
+                    .iter()
+                    .flat_map(|&o| unseen[l][o * r..(o + 1) * r].iter().copied())
+                    .collect(),
+            });
         }
     }
     outcomes
@@ -373,6 +445,9 @@ struct Histogram {
     points: Vec<f64>,
     /// `bonuses[k]`: probability of reaching the state with `k` Yahtzee bonuses.
     bonuses: Vec<f64>,
+    /// What the pass of the joint figures carries besides ([`Spec::width`]): empty in the
+    /// pass of the distribution alone.
+    extra: Vec<f64>,
 }
 
 impl Histogram {
@@ -418,6 +493,17 @@ impl Histogram {
         for (d, &s) in self.bonuses.iter_mut().zip(&other.bonuses) {
             *d += s;
         }
+        if self.extra.len() < other.extra.len() {
+            self.extra.resize(other.extra.len(), 0.0);
+        }
+        for (d, &s) in self.extra.iter_mut().zip(&other.extra) {
+            *d += s;
+        }
+    }
+
+    /// The chance of reaching the state.
+    fn reach(&self) -> f64 {
+        self.points.iter().sum()
     }
 }
 
@@ -470,6 +556,8 @@ pub struct Forward {
     pub tally: Tally,
     /// The chance that a game reaches each turn-start state.
     pub visits: Visits,
+    /// The sums of the joint figures, when the pass carried them ([`exact_joint_from`]).
+    pub joint: Option<JointTally>,
 }
 
 /// The exact distribution of the final score from an empty card under the optimal policy of
@@ -491,6 +579,74 @@ pub fn exact_distribution_from(
     start: &Start,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<Tally, AdviceError> {
+    distribution_from(table, start, None, progress).map(|(tally, _)| tally)
+}
+
+/// Why the joint figures of a game are not computed.
+#[derive(Debug, thiserror::Error)]
+pub enum JointError {
+    /// The start is no position of the table's rules.
+    #[error(transparent)]
+    Advice(#[from] AdviceError),
+    /// A card of more than 15 boxes: its pass carries transforms, not the states' masses.
+    #[error(
+        "the exact events and covariances of {0} are not computed: its card has more than 15 boxes (they are computed for cards of at most 15)"
+    )]
+    TooLarge(String),
+}
+
+/// [`exact_distribution_from`] (from a new game when `start` is `None`) with the exact events
+/// and joint figures of the games ([`events`]), in the same pass.
+pub fn exact_joint_from(
+    table: &StrategyTable,
+    start: Option<&Start>,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<(Tally, JointFigures), JointError> {
+    let rules = table.rules();
+    if !rules.set.solves_in_seconds() {
+        return Err(JointError::TooLarge(rules.label()));
+    }
+    let spec = Spec::of(rules);
+    let new_game = Start::Card(ScoreCard::new(*rules));
+    let (tally, joint) =
+        distribution_from(table, start.unwrap_or(&new_game), Some(&spec), progress)?;
+    let figures = joint.expect("the joint sums").figures(&tally);
+    Ok((tally, figures))
+}
+
+/// [`exact_forward`] with the sums of the joint figures ([`Forward::joint`], read by
+/// [`JointTally::figures`] with the pass's tally): the distribution, the visits and the events
+/// and covariances of a new game in one pass.
+pub fn exact_joint_forward(
+    table: &StrategyTable,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<Forward, JointError> {
+    let rules = table.rules();
+    if !rules.set.solves_in_seconds() {
+        return Err(JointError::TooLarge(rules.label()));
+    }
+    let spec = Spec::of(rules);
+    let card = ScoreCard::new(*rules);
+    let carry = Carry {
+        spec: &spec,
+        seeds: vec![spec.start(&card)],
+        tally: JointTally::new(&spec, &card),
+    };
+    Ok(histogram_forward(
+        table,
+        &[Seed::of_card(&card)],
+        Some(carry),
+        progress,
+    ))
+}
+
+/// [`exact_distribution_from`], with the sums of the joint figures of `spec` when given.
+fn distribution_from(
+    table: &StrategyTable,
+    start: &Start,
+    spec: Option<&Spec>,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<(Tally, Option<JointTally>), AdviceError> {
     let card = start.card();
     if card.rules() != *table.rules() {
         return Err(AdviceError::RulesMismatch {
@@ -511,12 +667,27 @@ pub fn exact_distribution_from(
         tally.upper_bonus += 1.0;
     }
     let Start::Position(position) = start else {
-        tally.merge(&forward_from(table, &[seed], progress).tally);
-        return Ok(with_bonuses_before(tally, card.yahtzee_bonuses()));
+        let forward = match spec {
+            None => forward_from(table, &[seed], progress),
+            Some(spec) => {
+                let carry = Carry {
+                    spec,
+                    seeds: vec![spec.start(card)],
+                    tally: JointTally::new(spec, card),
+                };
+                histogram_forward(table, &[seed], Some(carry), progress)
+            }
+        };
+        tally.merge(&forward.tally);
+        return Ok((
+            with_bonuses_before(tally, card.yahtzee_bonuses()),
+            forward.joint,
+        ));
     };
     // The position is checked: its dice, its rolls left, a card with an open box.
     crate::policy::expected::advise(table, position)?;
-    let events = position_outcomes(table, position);
+    let turn = position_outcomes(table, position, spec.map_or(&[][..], Spec::marks));
+    let events = &turn.events;
     let seeds: Vec<Seed> = events
         .iter()
         .map(|e| {
@@ -531,9 +702,34 @@ pub fn exact_distribution_from(
             )
         })
         .collect();
-    tally_turn(&mut tally, 1.0, &events);
-    tally.merge(&forward_from(table, &seeds, progress).tally);
-    Ok(with_bonuses_before(tally, card.yahtzee_bonuses()))
+    tally_turn(&mut tally, 1.0, events);
+    let forward = match spec {
+        None => forward_from(table, &seeds, progress),
+        Some(spec) => {
+            // The rest of the turn from a state reached for sure carrying the card's start.
+            let start = spec.start(card);
+            let mut sums = JointTally::new(spec, card);
+            sums.add_turn(&start, events);
+            let carried = (events.iter().enumerate())
+                .map(|(i, e)| {
+                    let mut to = vec![0.0; spec.width()];
+                    spec.carry_on(&mut to, &start, e, turn.unseen_of(i));
+                    to
+                })
+                .collect();
+            let carry = Carry {
+                spec,
+                seeds: carried,
+                tally: sums,
+            };
+            histogram_forward(table, &seeds, Some(carry), progress)
+        }
+    };
+    tally.merge(&forward.tally);
+    Ok((
+        with_bonuses_before(tally, card.yahtzee_bonuses()),
+        forward.joint,
+    ))
 }
 
 /// `tally`, whose Yahtzee bonuses count those earned from a card on, counting the `before`
@@ -557,6 +753,7 @@ pub fn visit_probabilities(table: &StrategyTable, progress: &(dyn Fn(u64, u64) +
         histogram_forward(
             table,
             &[Seed::of_card(&ScoreCard::new(*table.rules()))],
+            None,
             progress,
         )
         .visits
@@ -651,7 +848,7 @@ fn forward_from(
 ) -> Forward {
     let rules = table.rules();
     if rules.set.solves_in_seconds() {
-        histogram_forward(table, seeds, progress)
+        histogram_forward(table, seeds, None, progress)
     } else {
         let budget = spectral::default_budget(8 * table.values().len() as u64, true);
         spectral::forward(
@@ -663,13 +860,28 @@ fn forward_from(
     }
 }
 
+/// What the pass of the joint figures carries besides the points: the events and rows
+/// (`spec`), what each seed carries (`seeds`, in the order of the pass's seeds) and the sums
+/// so far (`tally`).
+struct Carry<'a> {
+    spec: &'a Spec,
+    seeds: Vec<Vec<f64>>,
+    tally: JointTally,
+}
+
 /// [`forward_from`] with a histogram of the points banked for every state of two adjacent
-/// depths.
+/// depths; with `carry`, the joint figures too ([`events`]).
 fn histogram_forward(
     table: &StrategyTable,
     seeds: &[Seed],
+    carry: Option<Carry<'_>>,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Forward {
+    let (spec, seed_extra, mut joint) = match carry {
+        Some(c) => (Some(c.spec), c.seeds, Some(c.tally)),
+        None => (None, Vec::new(), None),
+    };
+    let marks = spec.map_or(&[][..], |s| s.marks());
     let rules = *table.rules();
     let layout = *table.layout();
     let boxes = rules.box_count();
@@ -680,20 +892,27 @@ fn histogram_forward(
     let cards_at = |depth: usize| -> &[BoxMask] { &by_depth[depth] };
     let mut layer: Vec<Option<Block>> = vec![None; layout.masks];
     let first = Seed::depth_of(&rules, seeds);
-    for seed in seeds {
+    for (i, seed) in seeds.iter().enumerate() {
         assert_eq!(
             seed.state.turns_played() as usize,
             first,
             "seeds of one depth"
         );
         let block = layer[seed.state.filled as usize].get_or_insert_with(|| vec![None; 2 * slots]);
-        block[block_slot(&layout, &seed.state, seed.fifty)]
-            .get_or_insert_with(|| Histogram {
+        let h =
+            block[block_slot(&layout, &seed.state, seed.fifty)].get_or_insert_with(|| Histogram {
                 lo: seed.banked,
                 points: Vec::new(),
                 bonuses: Vec::new(),
-            })
-            .add(seed.banked, seed.bonuses, seed.mass);
+                extra: Vec::new(),
+            });
+        h.add(seed.banked, seed.bonuses, seed.mass);
+        if let Some(extra) = seed_extra.get(i) {
+            h.extra.resize(extra.len(), 0.0);
+            for (d, &x) in h.extra.iter_mut().zip(extra) {
+                *d += x;
+            }
+        }
     }
     let steps = (boxes - first) as u64;
     progress(0, steps);
@@ -701,15 +920,15 @@ fn histogram_forward(
         // Step 1: the turn of every state reached, in parallel (a state's turn does not
         // depend on its five-of-a-kind box, so both halves of a block share it).
         let cards = cards_at(depth);
-        let turns: Vec<(BoxMask, Vec<Option<Vec<TurnEvent>>>)> = cards
+        let turns: Vec<(BoxMask, Vec<Option<Turn>>)> = cards
             .par_iter()
             .filter_map(|&m| {
                 let block = layer[m as usize].as_ref()?;
                 let reached = |slot: usize| block[slot].is_some() || block[slots + slot].is_some();
-                Some((m, card_events(table, m, reached)))
+                Some((m, card_turns_reached(table, m, reached, marks)))
             })
             .collect();
-        let mut events_of: Vec<Option<Vec<Option<Vec<TurnEvent>>>>> = vec![None; layout.masks];
+        let mut events_of: Vec<Option<Vec<Option<Turn>>>> = vec![None; layout.masks];
         for (m, e) in turns {
             events_of[m as usize] = Some(e);
         }
@@ -726,14 +945,20 @@ fn histogram_forward(
                 let (Some(h), Some(ev)) = (h, &events[k % slots]) else {
                     continue;
                 };
-                tally_turn(&mut tally, h.points.iter().sum(), ev);
+                let reach = h.reach();
+                tally_turn(&mut tally, reach, &ev.events);
+                if let Some(joint) = &mut joint {
+                    joint.add_turn(&h.extra, &ev.events);
+                }
             }
         }
         // Step 2: every card of the next depth gathers its predecessors' histograms.
         let next_cards = cards_at(depth + 1);
         let blocks: Vec<(BoxMask, Block)> = next_cards
             .par_iter()
-            .filter_map(|&next| gather(table, &layer, &events_of, next, slots).map(|b| (next, b)))
+            .filter_map(|&next| {
+                gather(table, &layer, &events_of, next, slots, spec).map(|b| (next, b))
+            })
             .collect();
         let mut next_layer: Vec<Option<Block>> = vec![None; layout.masks];
         for (m, b) in blocks {
@@ -753,9 +978,16 @@ fn histogram_forward(
             };
             let state = state_of(&layout, m as BoxMask, k % slots);
             tally_final(&mut tally, &rules, &state, k >= slots, h);
+            if let Some(joint) = &mut joint {
+                joint.add_last(&h.extra);
+            }
         }
     }
-    Forward { tally, visits }
+    Forward {
+        tally,
+        visits,
+        joint,
+    }
 }
 
 /// Adds to `tally` the games that end in `state` (a full card) with the histogram `h`, `fifty`
@@ -781,13 +1013,26 @@ fn card_events(
     m: BoxMask,
     reached: impl Fn(usize) -> bool,
 ) -> Vec<Option<Vec<TurnEvent>>> {
+    card_turns_reached(table, m, reached, &[])
+        .into_iter()
+        .map(|t| t.map(|t| t.events))
+        .collect()
+}
+
+/// [`card_events`] with the events of a roll of `marks` ([`Turn`]).
+fn card_turns_reached(
+    table: &StrategyTable,
+    m: BoxMask,
+    reached: impl Fn(usize) -> bool,
+    marks: &[Vec<u16>],
+) -> Vec<Option<Turn>> {
     let layout = table.layout();
     let slots = layout.flags * layout.lanes;
     let states: Vec<State> = (0..slots)
         .filter(|&slot| reached(slot))
         .map(|slot| state_of(layout, m, slot))
         .collect();
-    let mut outcomes = card_outcomes(table, &states).into_iter();
+    let mut outcomes = card_turns(table, &states, marks).into_iter();
     (0..slots)
         .map(|slot| {
             reached(slot).then(|| outcomes.next().expect("outcomes for each state reached"))
@@ -825,6 +1070,9 @@ struct Contribution<'a> {
     shift: u32,
     probability: f64,
     yahtzee_bonus: bool,
+    /// The way the turn ends, and its chances with each event of a roll unseen.
+    event: &'a TurnEvent,
+    unseen: &'a [f64],
 }
 
 /// The block of card `next`: the histograms of its predecessors (one box fewer) moved by
@@ -832,9 +1080,10 @@ struct Contribution<'a> {
 fn gather(
     table: &StrategyTable,
     layer: &[Option<Block>],
-    events_of: &[Option<Vec<Option<Vec<TurnEvent>>>>],
+    events_of: &[Option<Vec<Option<Turn>>>],
     next: BoxMask,
     slots: usize,
+    spec: Option<&Spec>,
 ) -> Option<Block> {
     let rules = table.rules();
     let layout = table.layout();
@@ -854,10 +1103,11 @@ fn gather(
             let state = state_of(layout, m, k % slots);
             let fifty = k >= slots;
             // Events are sorted by box: those of box `b` are one run.
-            let from = ev.partition_point(|e| usize::from(e.box_index) < b);
-            for e in ev[from..]
+            let from = ev.events.partition_point(|e| usize::from(e.box_index) < b);
+            for (i, e) in ev.events[from..]
                 .iter()
-                .take_while(|e| usize::from(e.box_index) == b)
+                .enumerate()
+                .take_while(|(_, e)| usize::from(e.box_index) == b)
             {
                 let points = u32::from(e.points);
                 let after = state.after(rules, b, points);
@@ -867,16 +1117,19 @@ fn gather(
                     shift: e.banked(),
                     probability: e.probability,
                     yahtzee_bonus: e.yahtzee_bonus(),
+                    event: e,
+                    unseen: ev.unseen_of(from + i),
                 });
             }
         }
     }
-    summed(&contributions, 2 * slots)
+    summed(&contributions, 2 * slots, spec)
 }
 
 /// The block of `len` histograms the `contributions` make, each the sum of those of its
-/// slot in their order; `None` when there are none.
-fn summed(contributions: &[Contribution<'_>], len: usize) -> Option<Block> {
+/// slot in their order, with what the pass of the joint figures carries (`spec`); `None`
+/// when there are none.
+fn summed(contributions: &[Contribution<'_>], len: usize, spec: Option<&Spec>) -> Option<Block> {
     if contributions.is_empty() {
         return None;
     }
@@ -898,6 +1151,7 @@ fn summed(contributions: &[Contribution<'_>], len: usize) -> Option<Block> {
                 lo,
                 points: vec![0.0; (hi - lo) as usize],
                 bonuses: vec![0.0; nb],
+                extra: vec![0.0; spec.map_or(0, Spec::width)],
             })
         })
         .collect();
@@ -920,6 +1174,9 @@ fn summed(contributions: &[Contribution<'_>], len: usize) -> Option<Block> {
             .zip(&c.from.bonuses)
         {
             *d += p * s;
+        }
+        if let Some(spec) = spec {
+            spec.carry_on(&mut h.extra, &c.from.extra, c.event, c.unseen);
         }
     }
     Some(block)

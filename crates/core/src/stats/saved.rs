@@ -246,6 +246,7 @@ pub fn saved_distribution(table: &SavedTable, progress: &(dyn Fn(u64, u64) + Syn
         lo: 0,
         points: vec![1.0],
         bonuses: vec![1.0],
+        extra: Vec::new(),
     });
     layer[0] = Some(start);
     progress(0, boxes as u64);
@@ -474,10 +475,12 @@ fn gather_saved(
                     shift: e.event.banked(),
                     probability: e.event.probability,
                     yahtzee_bonus: e.event.yahtzee_bonus(),
+                    event: &e.event,
+                    unseen: &[],
                 });
             }
         }
     }
     let saved_counts = rules.most_saved_rolls(next.count_ones() as usize) + 1;
-    summed(&contributions, saved_counts * per_saved)
+    summed(&contributions, saved_counts * per_saved, None)
 }

@@ -123,6 +123,9 @@ struct Game {
     /// The five-of-a-kind bonuses earned (the low six bits), [`Game::UPPER_BONUS`] and
     /// [`Game::FIFTY`].
     marks: u8,
+    /// The events of a roll some roll of the game showed so far, bit `e` for the `e`-th of
+    /// [`crate::stats::events::Spec::rolled_names`] (the first eight).
+    rolled: u8,
 }
 
 const _: () = assert!(std::mem::size_of::<Game>() == 32);
@@ -149,6 +152,7 @@ impl Game {
             upper,
             yahtzee_50,
             marks: 0,
+            rolled: 0,
         }
     }
 
@@ -177,17 +181,20 @@ impl Game {
         self.marks & Game::FIFTY != 0
     }
 
-    /// Scores the turn `played` (the box filled, its points, the bonuses earned) on the
-    /// game's card, and the box in `tally`; keys the next turn (while the game is in the
-    /// cache, rather than in a pass of its own over every game).
+    /// Scores the turn `played` (the box filled, its points, the bonuses earned) whose rolls
+    /// showed the events of a roll `rolled` on the game's card, and the box in `tally`; keys
+    /// the next turn (while the game is in the cache, rather than in a pass of its own over
+    /// every game).
     #[inline(always)]
     fn score_turn(
         &mut self,
         rules: &Rules,
         keying: &Keying,
         (index, points, bonuses): (usize, u32, Bonuses),
+        rolled: u8,
         tally: &mut Tally,
     ) {
+        self.rolled |= rolled;
         tally.add_box(index, points, 1.0);
         // At most one bonus a turn, 19 in a game of 20 boxes: the six low bits hold them.
         debug_assert!(self.yahtzee_bonuses() < Game::UPPER_BONUS - 1);
@@ -271,7 +278,61 @@ fn simulate_games(
         seed,
         batch: BATCH,
     };
-    deal.play(games, keep_scores, progress)
+    let (tally, scores, _) = deal.play(games, keep_scores, false, progress);
+    (tally, scores)
+}
+
+/// Each simulated game's box scores: [`PerBox::columns`] numbers a game, in the order of the
+/// games' numbers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PerBox {
+    /// The boxes' names in card order, then `upper_bonus` and `yahtzee_bonuses` (the points of
+    /// each bonus in the game), then `total`.
+    pub columns: Vec<String>,
+    /// The points, a row of `columns.len()` per game.
+    pub points: Vec<u32>,
+}
+
+impl PerBox {
+    /// Writes the games as CSV (`game,` then the columns; a row per game, numbered from 0),
+    /// through a temporary file renamed into place.
+    pub fn write_csv(&self, path: &std::path::Path) -> std::io::Result<()> {
+        let mut text = String::from("game,");
+        text.push_str(&self.columns.join(","));
+        text.push('\n');
+        for (g, row) in self.points.chunks(self.columns.len()).enumerate() {
+            text.push_str(&g.to_string());
+            for p in row {
+                text.push(',');
+                text.push_str(&p.to_string());
+            }
+            text.push('\n');
+        }
+        crate::files::write_atomically(path, text.as_bytes())
+    }
+}
+
+/// Plays like [`simulate`] and also returns every game's box scores ([`PerBox`]): the same
+/// games, and the same at any thread count. The box each turn fills is read from the game's
+/// card before and after the turn, so the games played for totals alone carry nothing more.
+pub fn simulate_per_box(
+    rules: &Rules,
+    player: &Player<'_>,
+    games: u64,
+    seed: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> (Tally, PerBox) {
+    let deal = Deal {
+        rules,
+        layout: Layout::of(rules),
+        player,
+        seed,
+        batch: BATCH,
+    };
+    let (tally, _, points) = deal.play(games, false, true, progress);
+    let mut columns: Vec<String> = rules.boxes().iter().map(|c| c.name().to_string()).collect();
+    columns.extend(["upper_bonus", "yahtzee_bonuses", "total"].map(String::from));
+    (tally, PerBox { columns, points })
 }
 
 /// The games of one simulation: the rules, the player, the seed, and how many games are
@@ -292,17 +353,32 @@ impl Deal<'_, '_, '_> {
         &self,
         games: u64,
         keep_scores: bool,
+        per_box: bool,
         progress: &(dyn Fn(u64) + Sync),
-    ) -> (Tally, Vec<u32>) {
+    ) -> (Tally, Vec<u32>, Vec<u32>) {
         let turns = self.rules.box_count() as u64;
         let mut tally = Tally::new(self.rules);
+        // The events of a roll are counted: each starts at no game.
+        let events = crate::stats::events::Spec::of(self.rules)
+            .rolled_names()
+            .len();
+        tally.rolled = vec![0.0; events.min(8)];
         let mut scores = Vec::new();
+        let mut points = Vec::new();
+        let width = self.rules.box_count() + 3;
         let mut first = 0;
         while first < games {
             let n = self.batch.min(games - first);
-            let played = self.play_batch(first, n, &mut tally, &|done| {
+            let mut rows = per_box.then(|| vec![0u32; n as usize * width]);
+            let played = self.play_batch(first, n, &mut tally, rows.as_mut(), &|done| {
                 progress(first + n * done / turns)
             });
+            if let Some(mut rows) = rows {
+                for row in rows.chunks_mut(width) {
+                    row[width - 1] = row[..width - 1].iter().sum();
+                }
+                points.append(&mut rows);
+            }
             for g in &played {
                 tally.add_score(g.score, 1.0);
                 if g.upper_bonus() {
@@ -314,6 +390,7 @@ impl Deal<'_, '_, '_> {
                     fifty: g.fifty(),
                 };
                 tally.add_part(part, g.score, 1.0);
+                tally.add_rolled(g.rolled);
             }
             if keep_scores {
                 let mut by_number = vec![0; played.len()];
@@ -324,7 +401,7 @@ impl Deal<'_, '_, '_> {
             }
             first += n;
         }
-        (tally, scores)
+        (tally, scores, points)
     }
 
     /// Plays games `first..first + n` of `seed` to the end, in lockstep, adding the boxes they
@@ -335,6 +412,7 @@ impl Deal<'_, '_, '_> {
         first: u64,
         n: u64,
         tally: &mut Tally,
+        mut per_box: Option<&mut Vec<u32>>,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Vec<Game> {
         let Deal {
@@ -351,8 +429,17 @@ impl Deal<'_, '_, '_> {
                 ..Game::start(i as u32, GameDice::of_game(seed, first + i))
             })
             .collect();
+        let width = rules.box_count() + 3;
         for turn in 0..rules.box_count() {
             games.par_sort_unstable_by_key(|g| g.key);
+            // With the box scores asked for: each game's card before the turn, by number.
+            let before: Option<Vec<(BoxMask, u32, u8)>> = per_box.is_some().then(|| {
+                let mut before = vec![(0, 0, 0); games.len()];
+                for g in &games {
+                    before[g.number as usize] = (g.filled, g.score, g.marks);
+                }
+                before
+            });
             let shared = SharedTurns::of(rules, player, &games);
             let boxes = games
                 .par_chunks_mut(SLICE)
@@ -420,6 +507,22 @@ impl Deal<'_, '_, '_> {
                     },
                 );
             tally.merge(&boxes);
+            if let (Some(rows), Some(before)) = (per_box.as_deref_mut(), &before) {
+                let boxes = rules.box_count();
+                for g in &games {
+                    let (filled, score, marks) = before[g.number as usize];
+                    let row = &mut rows[g.number as usize * width..][..width];
+                    let index = (g.filled & !filled).trailing_zeros() as usize;
+                    let upper = u32::from(g.upper_bonus() && marks & Game::UPPER_BONUS == 0)
+                        * rules.upper_bonus_points();
+                    let bonuses = u32::from(g.yahtzee_bonuses())
+                        - u32::from(marks & !(Game::UPPER_BONUS | Game::FIFTY));
+                    let yahtzee = bonuses * rules.yahtzee_bonus_points();
+                    row[index] = g.score - score - upper - yahtzee;
+                    row[boxes] += upper;
+                    row[boxes + 1] += yahtzee;
+                }
+            }
             progress(turn as u64 + 1);
         }
         games
@@ -444,7 +547,7 @@ fn play_group(
             |rolls_left, roll| turn.keep(rolls_left, &Dice::from_index(roll)).index(),
             |roll| turn.choose_box(rules, &state, &Dice::from_index(roll)),
         );
-        g.score_turn(rules, keying, played, tally);
+        g.score_turn(rules, keying, played, decisions.rolled, tally);
     }
 }
 
@@ -553,7 +656,7 @@ impl SharedTurn<'_> {
                             scored(&c.expect("a legal box"))
                         },
                     );
-                    g.score_turn(rules, keying, played, tally);
+                    g.score_turn(rules, keying, played, decisions.rolled, tally);
                 }
             }
             SharedTurn::Other(turn) => play_group(rules, keying, turn, group, decisions, tally),
@@ -584,6 +687,11 @@ struct Decisions {
     /// row: offsets `row * rolls..`; then `boxes`: `keeps.len() * rolls..`), which forgets
     /// only those; `None` once decisions were taken all at once (it then forgets every entry).
     taken: Option<Vec<usize>>,
+    /// The events of a roll each roll shows, by roll offset (bit `e`: the `e`-th of
+    /// [`crate::stats::events::Spec::rolled_names`]).
+    shows: Vec<u8>,
+    /// The events of a roll the rolls of the last turn played showed.
+    rolled: u8,
 }
 
 impl Decisions {
@@ -596,6 +704,8 @@ impl Decisions {
             boxes: vec![None; rolls],
             rules: *rules,
             taken: Some(Vec::new()),
+            shows: crate::stats::events::Spec::of(rules).roll_bits(),
+            rolled: 0,
         }
     }
 
@@ -653,7 +763,10 @@ impl Decisions {
         let first_roll = self.rules.dice().first_roll();
         let rolls = self.rules.dice().rolls();
         let rows = self.keeps.len();
+        let shows = &self.shows;
+        let mut rolled = 0;
         let (roll, _) = roll_and_keep(&self.rules, dice, |rolls_left, roll| {
+            rolled |= shows[roll - first_roll];
             let row = usize::from(rolls_left) - 1;
             let known = &mut self.keeps[row][roll - first_roll];
             if *known == Decisions::UNKNOWN {
@@ -665,6 +778,7 @@ impl Decisions {
             usize::from(*known)
         });
         let at = roll - first_roll;
+        self.rolled = rolled | shows[at];
         if let Some(known) = self.boxes[at] {
             return known;
         }
@@ -782,7 +896,7 @@ fn play_optimal(
                     scored(&c)
                 },
             );
-            g.score_turn(rules, keying, played, tally);
+            g.score_turn(rules, keying, played, decisions.rolled, tally);
         }
     }
 }
@@ -1028,14 +1142,29 @@ mod tests {
             seed: 5,
             batch,
         };
-        let (tally, scores) = deal(BATCH).play(2_000, true, &|_| {});
+        let (tally, scores, points) = deal(BATCH).play(2_000, true, true, &|_| {});
+        // Each game's boxes and bonuses (`simulate --per-box`) add up to its score, and the
+        // tally's boxes are the rows' boxes.
+        let width = rules.box_count() + 3;
+        assert_eq!(points.len(), 2_000 * width);
+        for (row, &score) in points.chunks(width).zip(&scores) {
+            assert_eq!(row[width - 1], score);
+        }
+        for (b, mass) in tally.boxes.iter().enumerate() {
+            for (p, &m) in mass.iter().enumerate() {
+                let rows = points.chunks(width).filter(|r| r[b] as usize == p).count();
+                assert_eq!(m, rows as f64, "box {b} with {p}");
+            }
+        }
         for batch in [1, 7, 1_000] {
             assert_eq!(
-                deal(batch).play(2_000, true, &|_| {}),
-                (tally.clone(), scores.clone())
+                deal(batch).play(2_000, true, true, &|_| {}),
+                (tally.clone(), scores.clone(), points.clone())
             );
         }
-        assert_eq!(deal(BATCH).play(700, true, &|_| {}).1, scores[..700]);
+        let (_, fewer, none) = deal(BATCH).play(700, true, false, &|_| {});
+        assert_eq!(fewer, scores[..700]);
+        assert!(none.is_empty());
     }
 
     #[test]
