@@ -573,7 +573,8 @@ fn stats<'py>(
             (report, Some(tally))
         }
     };
-    let tally = tally.as_ref().unwrap_or(&table.forward(ev).0.tally);
+    // Lazily: a position's own pass is all it needs (not the new game's as well).
+    let tally = tally.as_ref().unwrap_or_else(|| &table.forward(ev).0.tally);
     let json = stamp(serde_json::to_string(&report::stamped(&report, Some(ev))))?;
     Ok((pmf(tally).into_pyarray(py), json))
 }
