@@ -43,7 +43,8 @@ def numbers() -> dict:
         "expected_score": table.expected_score,
         "mean": s.mean,
         "sd": s.sd,
-        "percentiles": {str(k): v for k, v in s.percentiles.items()},
+        "percentiles": {**{f"{k:g}": v for k, v in s.percentiles.items()},
+                        "50": s.summary["median"]},
         "events": s.events,
         "bonus_by_five_of_a_kind": s.bonus_by_five_of_a_kind,
         "covariance_rows": rows,
@@ -98,9 +99,13 @@ def draw(n: dict, out: Path) -> None:
     fig.savefig(out / "frontier.png", dpi=120)
     plt.close(fig)
 
+    from matplotlib.colors import LogNorm
+
     heat = np.array(n["visits"])
     fig, ax = plt.subplots(figsize=(7, 3.6))
-    im = ax.imshow(heat.T, origin="lower", aspect="auto", cmap="viridis")
+    shown = np.ma.masked_less(heat.T, 1e-5)
+    im = ax.imshow(shown, origin="lower", aspect="auto", cmap="viridis",
+                   norm=LogNorm(vmin=1e-5, vmax=1))
     ax.set_xlabel("turns played")
     ax.set_ylabel("upper total (capped at 63)")
     ax.set_title("where optimal games stand at the start of a turn")

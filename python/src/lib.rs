@@ -37,6 +37,7 @@ use yahtzee_core::policy::Policy;
 use yahtzee_core::policy::expected::{Position, check_rolls_left};
 use yahtzee_core::policy::player::Player;
 use yahtzee_core::report::{self, SimulateReport};
+use yahtzee_core::solve::theta::Theta;
 use yahtzee_core::stats::distribution::Tally;
 use yahtzee_core::stats::simulate::{simulate_saved_scores, simulate_scores};
 use yahtzee_core::stats::{Forward, Start};
@@ -487,7 +488,7 @@ fn rate(py: Python<'_>, table: &Table, records: Vec<String>) -> PyResult<String>
 /// events and joint figures of `stats --events` too, from their own pass (expected-score
 /// play only).
 #[pyfunction]
-#[pyo3(signature = (table, at_least, card=None, yahtzee_bonus=0, dice=None, rolls_left=None, target=None, events=false))]
+#[pyo3(signature = (table, at_least, card=None, yahtzee_bonus=0, dice=None, rolls_left=None, target=None, events=false, theta=None))]
 #[allow(clippy::too_many_arguments)]
 fn stats<'py>(
     py: Python<'py>,
@@ -499,8 +500,14 @@ fn stats<'py>(
     rolls_left: Option<i64>,
     target: Option<i64>,
     events: bool,
+    theta: Option<f64>,
 ) -> PyResult<(Bound<'py, PyArray1<f64>>, String)> {
     let at_least = thresholds(&at_least)?;
+    if theta.is_some() && (events || target.is_some()) {
+        return Err(value_error(
+            "theta is a policy of its own: leave out target and events (or theta)",
+        ));
+    }
     if events && (target.is_some() || table.game().saved_rolls()) {
         return Err(value_error(
             "events are computed for expected-score play without saved rolls: leave out target (or events)",
@@ -553,6 +560,18 @@ fn stats<'py>(
         let json = stamp(serde_json::to_string(&report::stamped(&report, Some(ev))))?;
         return Ok((pmf(&tally).into_pyarray(py), json));
     }
+    if let Some(theta) = theta {
+        let theta = Theta::new(theta).map_err(value_error)?;
+        let table_theta = py.detach(|| table.set.theta(theta)).map_err(load_error)?;
+        let (report, tally) = py
+            .detach(|| report::stats_theta(table_theta, start.as_ref(), &at_least, &|_, _| {}))
+            .map_err(value_error)?;
+        let json = stamp(serde_json::to_string(&report::stamped(
+            &report,
+            Some(table_theta),
+        )))?;
+        return Ok((pmf(&tally).into_pyarray(py), json));
+    }
     if events {
         let (report, tally) = py
             .detach(|| report::stats_joint_from(ev, start.as_ref(), &at_least, &|_, _| {}))
@@ -577,6 +596,52 @@ fn stats<'py>(
     let tally = tally.as_ref().unwrap_or_else(|| &table.forward(ev).0.tally);
     let json = stamp(serde_json::to_string(&report::stamped(&report, Some(ev))))?;
     Ok((pmf(tally).into_pyarray(py), json))
+}
+
+/// `stats --frontier`: for each θ of `thetas` (0: the expected score's policy) and each target
+/// of `targets`, the exact figures of its policy's distribution from a new game, and the θ
+/// that maximises each percentile; the report as JSON.
+#[pyfunction]
+#[pyo3(signature = (table, thetas, targets))]
+fn frontier(py: Python<'_>, table: &Table, thetas: Vec<f64>, targets: Vec<i64>) -> PyResult<String> {
+    let ev = table.exact()?;
+    yahtzee_core::stats::check_exact(ev.rules()).map_err(value_error)?;
+    let thetas = thetas
+        .into_iter()
+        .map(|x| {
+            if x == 0.0 {
+                Ok(None)
+            } else {
+                Theta::new(x).map(Some).map_err(value_error)
+            }
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let targets = targets
+        .into_iter()
+        .map(|t| {
+            u32::try_from(t).map_err(|_| {
+                value_error(format!(
+                    "targets are whole numbers of points from 0, not {t}"
+                ))
+            })
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let target_tables = if targets.is_empty() {
+        None
+    } else {
+        Some(py.detach(|| table.set.target()).map_err(load_error)?)
+    };
+    let player = |t: u32| {
+        yahtzee_core::policy::target::TargetPlayer::new(
+            ev,
+            target_tables.expect("loaded when targets are given"),
+            t,
+        )
+    };
+    let report = py
+        .detach(|| report::frontier(ev, &thetas, &targets, &player, &|_, _, _| {}))
+        .map_err(value_error)?;
+    serde_json::to_string(&report::stamped(&report, Some(ev))).map_err(value_error)
 }
 
 /// Where a distribution starts: `None` for a new game (no card, no dice), else the card's
@@ -1025,6 +1090,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(card_entries, m)?)?;
     m.add_function(wrap_pyfunction!(parse_dice, m)?)?;
     m.add_function(wrap_pyfunction!(stats, m)?)?;
+    m.add_function(wrap_pyfunction!(frontier, m)?)?;
     m.add_function(wrap_pyfunction!(visit_probabilities, m)?)?;
     m.add_function(wrap_pyfunction!(rate, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;

@@ -56,6 +56,7 @@ __all__ = [
     "Position",
     "Score",
     "Stats",
+    "Frontier",
     "Simulation",
     "RULE_SETS",
     "POLICIES",
@@ -79,6 +80,7 @@ __all__ = [
     "score",
     "keeps",
     "stats",
+    "frontier",
     "visit_probabilities",
     "simulate",
     "Estimate",
@@ -175,11 +177,13 @@ class AdviceOption:
     ``expected_loss`` are under expected-score play. In the game of two, ``value`` is the
     chance of winning plus half the chance of a tie, ``loss`` the loss in it. Under saved
     rolls, a ``score`` option has ``saves``: the re-rolls left that filling the box now keeps
-    for later turns.
+    for later turns. Under an exponential utility (``theta``), ``certainty_equivalent`` is its
+    certainty equivalent of the final score, ``loss`` the loss in it, and ``expected_final``
+    is ``None``.
     """
 
     kind: str
-    expected_final: float
+    expected_final: Optional[float]
     loss: float
     keep: Optional[Tuple[int, ...]] = None
     stop_and_score: Optional[str] = None
@@ -192,10 +196,12 @@ class AdviceOption:
     p_win: Optional[float] = None
     value: Optional[float] = None
     saves: Optional[int] = None
+    certainty_equivalent: Optional[float] = None
 
     @classmethod
     def _of(cls, o: Mapping[str, Any]) -> "AdviceOption":
         o = dict(o)
+        o.setdefault("expected_final", None)
         if "keep" in o:
             o["keep"] = tuple(o["keep"])
         return cls(**o)
@@ -224,8 +230,9 @@ class Advice:
     ``finished`` score or None, and the ``mean``, ``min``, ``max`` and ``percentiles`` of their
     final score) and ``model`` (what the win probability assumes). Advice in the game of two
     has ``you_are`` (``first`` or ``second``), ``lead`` and ``value`` (the best chance of
-    winning plus half a tie) and no ``banked``. ``json`` is the answer as the command line
-    prints it.
+    winning plus half a tie) and no ``banked``. Advice under an exponential utility has
+    ``theta``, and each option its ``certainty_equivalent``. ``json`` is the answer as the
+    command line prints it.
     """
 
     rules: str
@@ -245,6 +252,7 @@ class Advice:
     you_are: Optional[str] = None
     lead: Optional[int] = None
     value: Optional[float] = None
+    theta: Optional[float] = None
     #: The program's version and commit, the dice generator's version and the checksum of the
     #: expected-score table read, as every JSON result of the command line states them (not
     #: compared: where the answer came from).
@@ -334,6 +342,12 @@ def _integer(v: Any) -> Any:
         return v
 
 
+def _number(v: Any, what: str) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+        raise ValueError(f"{what} is a number, not {v!r}")
+    return float(v)
+
+
 def _dice(dice: DiceLike) -> List[Any]:
     if isinstance(dice, str):
         return list(_native.parse_dice(dice))
@@ -375,6 +389,7 @@ def _query(
     two_player: bool = False,
     lead: Optional[int] = None,
     saved: Optional[int] = None,
+    theta: Optional[float] = None,
 ) -> str:
     query: Dict[str, Any] = {}
     entries = _card(table, table.upper_first, card)
@@ -394,6 +409,8 @@ def _query(
         query["two_player"] = True
     if lead is not None:
         query["lead"] = _integer(lead)
+    if theta is not None:
+        query["theta"] = _number(theta, "theta")
     try:
         return json.dumps(query)
     except TypeError as e:
@@ -411,6 +428,7 @@ def advise(
     two_player: bool = False,
     lead: Optional[int] = None,
     saved: Optional[int] = None,
+    theta: Optional[float] = None,
 ) -> Advice:
     """Every legal option of a position, ranked, as ``yahtzee advise --json`` answers.
 
@@ -438,11 +456,15 @@ def advise(
     solved under saved rolls: a target or opponents raise ``ValueError``. In other games
     ``saved`` is left out.
 
+    With ``theta=X`` the options are ranked by their certainty equivalent under the
+    exponential utility of parameter θ (``advise --theta X``: θ > 0 seeks risk, θ < 0 avoids
+    it; the θ table is built on first use, about a second).
+
     Raises ``ValueError`` with the command line's message for an impossible position.
     """
     line = _query(
         table, card, dice, rolls_left, yahtzee_bonus, target, opponents, two_player, lead,
-        saved,
+        saved, theta,
     )
     return Advice._of(json.loads(_native.advise_line(table, line)))
 
@@ -919,6 +941,7 @@ def stats(
     upper_first: Optional[bool] = None,
     at_least: Sequence[int] = DEFAULT_THRESHOLDS,
     events: bool = False,
+    theta: Optional[float] = None,
 ) -> Stats:
     """The exact distribution of the final score (nothing sampled), as ``yahtzee stats``:
     give the rules (their table is loaded or built) or a table (then ``upper_first``, if
@@ -942,6 +965,11 @@ def stats(
     bonus and the five-of-a-kind box (:attr:`Stats.bonus_by_five_of_a_kind`), from a pass of
     their own (about twice the distribution's time).
 
+    With ``theta=X``, under the policy of the exponential utility of parameter θ, as
+    ``stats --theta X`` (the θ table built on first use): the summary holds the certainty
+    equivalent of the start by the table (``certainty_equivalent``) and by the distribution
+    (``distribution_certainty_equivalent``).
+
     The order of version 0.1, ``stats(rules, upper_first, at_least)``, is still read (a
     card is never ``True`` or ``False``), with a ``DeprecationWarning``.
     """
@@ -962,6 +990,7 @@ def stats(
         None if rolls_left is None else _integer(rolls_left),
         None if target is None else _integer(target),
         events=bool(events),
+        theta=None if theta is None else _number(theta, "theta"),
     )
     summary, timing = _figures(report)
     return Stats(pmf=_frozen(pmf), summary=summary, timing=timing)
@@ -977,6 +1006,66 @@ def visit_probabilities(rules: RulesLike = "yahtzee", upper_first: Optional[bool
     """
     table = _table_of(rules, upper_first)
     return _frozen(_native.visit_probabilities(table))
+
+
+class Frontier:
+    """The exact figures of risk-sensitive and target policies (``stats --frontier``): each
+    policy's mean, standard deviation and percentiles (``policies``, a list of dicts as the
+    command's JSON has them), and for each percentile the θ of the grid that scores it highest
+    (``best_theta``); ``summary`` is the whole report."""
+
+    def __init__(self, summary: Dict[str, Any]) -> None:
+        self.summary = summary
+
+    @property
+    def policies(self) -> List[Dict[str, Any]]:
+        return list(self.summary["policies"])
+
+    @property
+    def best_theta(self) -> List[Dict[str, Any]]:
+        return list(self.summary["best_theta"])
+
+    def to_pandas(self) -> Any:
+        """A frame with a row per policy: ``policy``, ``theta``, ``target``, ``mean``,
+        ``std_dev`` and a column ``pN`` per percentile."""
+        pd = _import("pandas", "Frontier.to_pandas")
+        return pd.DataFrame([_frontier_row(self.summary, p) for p in self.policies])
+
+    def __repr__(self) -> str:
+        return f"Frontier({len(self.policies)} policies of {self.summary.get('rules')!r})"
+
+
+def _frontier_row(summary: Mapping[str, Any], p: Mapping[str, Any]) -> Dict[str, Any]:
+    row: Dict[str, Any] = {
+        "policy": p["policy"],
+        "theta": p.get("theta"),
+        "target": p.get("target"),
+        "mean": p["mean"],
+        "std_dev": p["std_dev"],
+    }
+    for q, v in zip(summary.get("percentiles", [5, 10, 25, 50, 75, 90, 95, 99]), p["percentiles"]):
+        row[f"p{q}"] = v
+    return row
+
+
+def frontier(
+    rules: RulesLike = "yahtzee",
+    thetas: Sequence[float] = (-0.05, -0.02, 0.0, 0.02, 0.05),
+    targets: Sequence[int] = (),
+    upper_first: Optional[bool] = None,
+) -> Frontier:
+    """The exact mean, standard deviation and percentiles of the final score under the
+    policy of each θ of ``thetas`` (0: the expected score's) and of each target of
+    ``targets`` (the target table is built on first use: minutes for the Yahtzee family),
+    from a new game, and the θ that maximises each percentile, as ``stats --frontier
+    --thetas ... --targets ...``. One θ table (about a second) and one exact pass each."""
+    table = _table_of(rules, upper_first)
+    report = _native.frontier(
+        table,
+        [_number(t, "thetas") for t in thetas],
+        [_threshold(t) for t in targets],
+    )
+    return Frontier(json.loads(report))
 
 
 def _threshold(t: Any) -> int:
