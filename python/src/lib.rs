@@ -603,7 +603,12 @@ fn stats<'py>(
 /// that maximises each percentile; the report as JSON.
 #[pyfunction]
 #[pyo3(signature = (table, thetas, targets))]
-fn frontier(py: Python<'_>, table: &Table, thetas: Vec<f64>, targets: Vec<i64>) -> PyResult<String> {
+fn frontier(
+    py: Python<'_>,
+    table: &Table,
+    thetas: Vec<f64>,
+    targets: Vec<i64>,
+) -> PyResult<String> {
     let ev = table.exact()?;
     yahtzee_core::stats::check_exact(ev.rules()).map_err(value_error)?;
     let thetas = thetas
