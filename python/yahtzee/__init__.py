@@ -179,11 +179,11 @@ class AdviceOption:
     rolls, a ``score`` option has ``saves``: the re-rolls left that filling the box now keeps
     for later turns. Under an exponential utility (``theta``), ``certainty_equivalent`` is its
     certainty equivalent of the final score, ``loss`` the loss in it, and ``expected_final``
-    is ``None``.
+    is NaN (not computed).
     """
 
     kind: str
-    expected_final: Optional[float]
+    expected_final: float
     loss: float
     keep: Optional[Tuple[int, ...]] = None
     stop_and_score: Optional[str] = None
@@ -201,7 +201,8 @@ class AdviceOption:
     @classmethod
     def _of(cls, o: Mapping[str, Any]) -> "AdviceOption":
         o = dict(o)
-        o.setdefault("expected_final", None)
+        # Under θ the answer ranks by certainty equivalent and carries no expected score.
+        o.setdefault("expected_final", float("nan"))
         if "keep" in o:
             o["keep"] = tuple(o["keep"])
         return cls(**o)
