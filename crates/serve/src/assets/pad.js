@@ -162,26 +162,56 @@ async function padAdvise() {
     const answer = await api(`/api/advise?${padRules(v)}`, { method: 'POST', body: v.advice, signal: call.signal });
     if (P.call !== call) return;
     const best = answer.options[0];
-    const value = (o) => ('target' in answer ? probability(o.p_reach)
-      : 'opponents' in answer ? probability(o.p_win) : fixed(o.expected_final, 2));
-    $('#pad-summary').textContent = 'target' in answer
+    const value = (o) => ('target' in answer ? o.p_reach
+      : 'opponents' in answer ? o.p_win : o.expected_final);
+    const shown = (o) => ('target' in answer || 'opponents' in answer
+      ? probability(value(o)) : fixed(value(o), 2));
+    list.classList.toggle('provisional', Boolean(answer.provisional));
+    $('#pad-summary').classList.toggle('provisional', Boolean(answer.provisional));
+    if (answer.provisional) list.dataset.provisional = 'true';
+    else delete list.dataset.provisional;
+    $('#pad-summary').textContent = (answer.provisional ? `${provisionalWords(answer.provisional)} ` : '') + ('target' in answer
       ? `Best chance of ${answer.target} or more: ${probability(answer.p_reach)}, by ${optionLabel(best, P.card)}.`
       : 'opponents' in answer
         ? `Best chance of winning against the pad's other cards: ${probability(answer.p_win)}, by ${optionLabel(best, P.card)}.`
-        : `Best: ${optionLabel(best, P.card)}, expected final score ${fixed(best.expected_final, 2)}.`;
+        : `Best: ${optionLabel(best, P.card)}, expected final score ${fixed(best.expected_final, 2)}.`);
     answer.options.slice(0, 5).forEach((o, i) => {
       const label = optionLabel(o, P.card);
       list.append(el('li', {}, el('button', {
         type: 'button', class: 'option' + (i === 0 ? ' best' : ''), 'data-rank': i + 1,
         'data-kind': o.kind, 'data-label': label, 'data-value': String(value(o)),
         onclick: () => padAct(o.kind === 'keep' ? { keep: o.keep } : { score: o.category }),
-      }, el('span', { class: 'label', text: `${i + 1}. ${label}` }), el('span', { class: 'value', text: value(o) }))));
+      }, el('span', { class: 'label', text: `${i + 1}. ${label}` }), el('span', { class: 'value', text: shown(o) }))));
     });
+    // Expected-score advice until the table of the objective is built: asked again then.
+    if (answer.provisional && answer.provisional.state !== 'cancelled') padAwait(call, answer.provisional);
   } catch (e) {
     if (e.name !== 'AbortError' && P.call === call) {
       $('#pad-summary').textContent = '';
       showMessage(e.message);
     }
+  }
+}
+
+/** Asks the advice again once the table a provisional answer waits for is ready (unless the
+ * advice asked meanwhile changed). */
+async function padAwait(call, p) {
+  const v = P.view;
+  while (P.call === call) {
+    await sleep(1000);
+    if (P.call !== call) return;
+    let all;
+    try {
+      all = await api('/api/status');
+    } catch (e) {
+      return;
+    }
+    const t = all.tables.find((x) => x.rules === v.rules && x.upper_first === v.upper_first && x.objective === p.table);
+    if (!t || t.state === 'ready') {
+      if (P.call === call) padAdvise();
+      return;
+    }
+    if (t.state === 'failed' || t.state === 'cancelled') return;
   }
 }
 
