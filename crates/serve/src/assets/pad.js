@@ -281,6 +281,27 @@ async function padReview(id) {
   });
 }
 
+/** The other players of the Pad's game (the one this browser shows), for the advice view's
+ * objective to win: `{view, names, banked, opponents}` (the opponents as `/api/advise` takes
+ * them: each card, a full one a finished opponent), or null with no game on the Pad. */
+async function padOpponents() {
+  const id = localStorage.getItem(PAD_KEPT);
+  if (!id) return null;
+  let view;
+  try {
+    view = await api(`/api/pad/${encodeURIComponent(id)}`);
+  } catch (e) {
+    return null;
+  }
+  const others = view.players.filter((p) => !p.advised);
+  return {
+    view,
+    names: others.map((p) => p.name),
+    banked: others.map((p) => p.banked),
+    opponents: others.map((p) => ({ card: cardObject(p), yahtzee_bonus: p.yahtzee_bonus })),
+  };
+}
+
 function padStart() {
   $('#tab-pad').addEventListener('click', () => { showView('pad'); padList(); });
   $('#pad-form').addEventListener('submit', padNew);
@@ -298,4 +319,5 @@ function padStart() {
   }
 }
 
+window.yz.padOpponents = padOpponents;
 padStart();
