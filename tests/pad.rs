@@ -353,14 +353,26 @@ fn a_phone_keeps_a_whole_table_s_score_on_the_pad() {
     round(&b, &axe, &server, ", dark", "serve-pad-phone-dark.png");
     b.click("#theme");
     b.viewport(844, 390, true);
-    round(&b, &axe, &server, ", held sideways", "serve-pad-landscape.png");
+    round(
+        &b,
+        &axe,
+        &server,
+        ", held sideways",
+        "serve-pad-landscape.png",
+    );
     b.viewport(390, 844, true);
     b.js("document.documentElement.style.fontSize = '200%'; return true");
     b.wait("the large text", || {
         (b.js("return document.documentElement.classList.contains('large-text')") == true)
             .then_some(())
     });
-    round(&b, &axe, &server, ", at 200% text", "serve-pad-text-200.png");
+    round(
+        &b,
+        &axe,
+        &server,
+        ", at 200% text",
+        "serve-pad-text-200.png",
+    );
     b.js("document.documentElement.style.fontSize = ''; return true");
     // At a desktop's width: a column per player, side by side.
     b.viewport(1280, 900, false);
@@ -375,7 +387,9 @@ fn a_phone_keeps_a_whole_table_s_score_on_the_pad() {
         "{columns:?}"
     );
     assert!(
-        columns.windows(2).all(|w| w[0][1].as_f64() < w[1][1].as_f64()),
+        columns
+            .windows(2)
+            .all(|w| w[0][1].as_f64() < w[1][1].as_f64()),
         "{columns:?}"
     );
     b.screenshot("serve-pad-desktop.png");
