@@ -786,33 +786,49 @@ fn the_page_plays_as_a_player_would_against_the_command_line() {
     let (chart, answer) = shown_for(&target, &["--target", "150"], "p_reach", summary);
     assert_eq!(answer["policy"], "target");
     assert_chart_is(&chart, &answer, "P(final ≥ 150)");
-    // To win against an opponent whose card is typed as the command line takes it.
+    // To win: against the other players of the Pad's game. None yet: the objective says to
+    // add them on the Pad, with a button that goes there.
     b.click("input[name=\"objective\"][value=\"win\"]");
-    b.keys(
-        "#opponent-list li input[data-box=\"ones\"]",
-        &format!("3{TAB}"),
+    let none = "Playing to win takes the other players' cards from the Pad: add the players there.";
+    b.wait("the line of the Pad", || {
+        (b.text("#opponents-text") == none && b.text("#summary") == none).then_some(())
+    });
+    assert!(b.find_all("#opponent-list").is_empty(), "no opponent form");
+    // A game of Yacht on the Pad (me advised, opp entered as points), its cards ones=2,twos=8
+    // and ones=3,twos=4, opened on the Pad from its list; back on the advice, the win advice
+    // is `advise --opponent ones=3,twos=4`'s.
+    let pad = server.post_ok("/api/pad?rules=yacht", &json!({"players": ["me", "opp"]}));
+    let pad_path = format!("/api/pad/{}", pad["id"].as_str().unwrap());
+    for body in [
+        json!({"dice": [1, 1, 3, 4, 5]}),
+        json!({"score": "ones"}),
+        json!({"box": "ones", "points": 3}),
+        json!({"dice": [2, 2, 2, 2, 5]}),
+        json!({"score": "twos"}),
+        json!({"box": "twos", "points": 4}),
+    ] {
+        server.post_ok(&pad_path, &body);
+    }
+    b.click("#opponents-pad");
+    let resume = format!(
+        "#pad-games li[data-id=\"{}\"] button[data-action=\"resume\"]",
+        pad["id"].as_str().unwrap()
     );
-    b.keys(
-        "#opponent-list li input[data-box=\"twos\"]",
-        &format!("4{TAB}"),
-    );
+    b.find(&resume);
+    b.click(&resume);
+    b.wait("the Pad's game", || {
+        (b.js("return localStorage.getItem('yahtzee.pad.v1')") == pad["id"]).then_some(())
+    });
+    b.click("#tab-advise");
     let mut win = yacht.clone();
     win["opponents"] = json!([{"card": {"ones": 3, "twos": 4}, "yahtzee_bonus": 0}]);
     let opponent = ["--opponent", "ones=3,twos=4"];
     let (chart, answer) = shown_for(&win, &opponent, "p_win", "Best chance of winning: ");
     assert_eq!(answer["policy"], "win");
     assert_chart_is(&chart, &answer, "P(win)");
-    b.clear("#opponent-list li input[data-box=\"ones\"]");
-    b.keys(
-        "#opponent-list li input[data-box=\"ones\"]",
-        &format!("7{TAB}"),
-    );
-    let m = b.wait("the refusal", || {
-        Some(b.text("#opponent-list li .field-error")).filter(|m| m.starts_with("opponent 1: "))
-    });
     assert_eq!(
-        m,
-        "opponent 1: `ones` cannot hold 7 under yacht: it can hold 0 to 5"
+        b.text("#opponents-text"),
+        "Against the other players of the Pad's game: opp 7 (their cards as the Pad has them)."
     );
     b.click("input[name=\"objective\"][value=\"ev\"]");
     b.options_for(&yacht);

@@ -1312,8 +1312,13 @@ fn the_page_and_its_assets_are_embedded_and_fetch_nothing_from_elsewhere() {
         .collect();
     assert!(paths.len() >= 10, "{paths:?}");
     let game = server.post_ok("/api/game", &serde_json::json!({"players": "bot"}));
+    let pad = server.post_ok("/api/pad", &serde_json::json!({"players": ["ann"]}));
     for p in paths {
-        let p = p.replace("{id}", game["id"].as_str().unwrap());
+        let id = match p.starts_with("/api/pad/") {
+            true => &pad["id"],
+            false => &game["id"],
+        };
+        let p = p.replace("{id}", id.as_str().unwrap());
         let (status, _) = server.get(&p);
         assert_ne!(status, 404, "{p} is described but not served");
     }

@@ -301,8 +301,8 @@ const S = {
 
 // ---------------------------------------------------------------- kept in the browser
 
-/** Where the advisor is kept between visits: the rules, the position, the objective, the
- * opponents and Undo's history, so that a reload (a phone reloads a tab in the background)
+/** Where the advisor is kept between visits: the rules, the position, the objective and
+ * Undo's history, so that a reload (a phone reloads a tab in the background)
  * loses nothing. */
 const SAVED = 'yahtzee.advisor.v1';
 
@@ -317,7 +317,6 @@ function save() {
     saved: S.saved,
     objective: S.objective,
     target: $('#target').value,
-    opponents: opponentValues(),
     history: S.history.slice(-60),
   };
   try {
@@ -855,85 +854,24 @@ function targetValue() {
   return Number(text);
 }
 
-/** The objective's keys of the batch line: `target`, or `opponents` (each card checked by
- * the server as `--card` is, its refusal beside that opponent). */
+/** The objective's keys of the batch line: `target`, or `opponents`: to win, the other
+ * players' cards of the Pad's game (`window.yz.padOpponents`), said beside the objective. */
 async function objectiveFields() {
   if (S.objective === 'target') return { target: targetValue() };
   if (S.objective !== 'win') return {};
-  const opponents = [];
-  for (const [i, li] of $$('#opponent-list li').entries()) {
-    const error = $('.field-error', li);
-    error.textContent = '';
-    if ($('select', li).value === 'final') {
-      const text = $('input.final', li).value.trim();
-      if (!/^\d{1,6}$/.test(text)) {
-        error.textContent = `opponent ${i + 1}: the final score must be a whole number, not \`${text}\``;
-        inView(error);
-        throw new FieldError('final');
-      }
-      opponents.push({ final: Number(text) });
-      continue;
-    }
-    const parts = $$('input[data-box]', li)
-      .filter((x) => x.value.trim() !== '')
-      .map((x) => `${x.dataset.box}=${x.value.trim()}`);
-    const bonusText = $('input.bonus', li) ? $('input.bonus', li).value.trim() : '0';
-    let view;
-    try {
-      if (!/^\d+$/.test(bonusText || '0')) throw new ApiError(`the Yahtzee bonuses are a whole number, not \`${bonusText}\``, 400);
-      view = await checkCard(parts.join(','), Number(bonusText || '0'));
-    } catch (e) {
-      error.textContent = `opponent ${i + 1}: ${e.message}`;
-      inView(error);
-      throw new FieldError('opponent');
-    }
-    opponents.push({ card: cardObject(view), yahtzee_bonus: view.yahtzee_bonus });
+  const pad = window.yz.padOpponents ? await window.yz.padOpponents() : null;
+  const line = $('#opponents-text');
+  if (!pad) {
+    line.textContent = 'Playing to win takes the other players\' cards from the Pad: add the players there.';
+  } else if (pad.view.rules !== S.rules || pad.view.upper_first !== S.upperFirst) {
+    line.textContent = `The Pad's game is of ${pad.view.rules}${pad.view.upper_first ? ' (upper section first)' : ''}: to win under these rules, start a game of them on the Pad.`;
+  } else if (pad.opponents.length === 0) {
+    line.textContent = 'The Pad\'s game has no other player: add the players on the Pad.';
+  } else {
+    line.textContent = `Against the other players of the Pad's game: ${pad.names.map((n, i) => `${n} ${pad.banked[i]}`).join(', ')} (their cards as the Pad has them).`;
+    return { opponents: pad.opponents };
   }
-  return { opponents };
-}
-
-/** The opponents as typed, to keep them. */
-function opponentValues() {
-  return $$('#opponent-list li').map((li) => ({
-    kind: $('select', li).value,
-    boxes: Object.fromEntries($$('input[data-box]', li).map((x) => [x.dataset.box, x.value])),
-    bonus: $('input.bonus', li) ? $('input.bonus', li).value : '0',
-    final: $('input.final', li).value,
-  }));
-}
-
-/** An opponent: a card entered box by box as one's own (or a final score), under the rules
- * of the page. */
-function addOpponent(values = null, focus = true) {
-  const list = $('#opponent-list');
-  const n = list.children.length + 1;
-  const id = `opponent-${n}-${Date.now() % 100000}`;
-  const kind = el('select', { 'aria-label': `opponent ${n}: a card or a final score` },
-    el('option', { value: 'card', text: 'card' }), el('option', { value: 'final', text: 'final score' }));
-  const boxes = (S.rulesCard ? S.rulesCard.boxes : []).map((b) => el('label', {},
-    b.title, el('input', {
-      type: 'text', inputmode: 'numeric', 'data-box': b.name, autocomplete: 'off',
-      value: values && values.boxes ? values.boxes[b.name] || '' : '', onchange: refresh,
-    })));
-  const bonus = S.rulesCard && S.rulesCard.five_of_a_kind_bonus
-    ? el('label', {}, 'Yahtzee bonuses', el('input', { type: 'text', inputmode: 'numeric', class: 'bonus', value: values ? values.bonus : '0', onchange: refresh }))
-    : null;
-  const card = el('div', { class: 'opp-card', role: 'group', 'aria-label': `opponent ${n}'s card` }, boxes, bonus);
-  const final = el('input', { type: 'text', inputmode: 'numeric', class: 'final', value: values ? values.final : '250', 'aria-label': `opponent ${n}'s final score`, onchange: refresh });
-  const finalBox = el('label', { class: 'final-entry' }, 'final score', final);
-  const li = el('li', { id }, kind,
-    el('button', { type: 'button', class: 'secondary', text: `Remove opponent ${n}`, onclick: () => { li.remove(); refresh(); } }),
-    card, finalBox, el('p', { class: 'field-error', role: 'alert' }));
-  const show = () => {
-    const isFinal = kind.value === 'final';
-    card.hidden = isFinal;
-    finalBox.hidden = !isFinal;
-  };
-  kind.value = values && values.kind === 'final' ? 'final' : 'card';
-  show();
-  kind.addEventListener('change', () => { show(); refresh(); });
-  list.append(li);
-  if (focus) kind.focus();
+  throw new FieldError('opponents');
 }
 
 // ---------------------------------------------------------------- advice
@@ -1037,6 +975,8 @@ async function refresh() {
     list.replaceChildren();
     if (e.name === 'AbortError') {
       summary.textContent = 'Cancelled. Change the position or the objective to ask again.';
+    } else if (e instanceof FieldError && e.message === 'opponents') {
+      summary.textContent = $('#opponents-text').textContent;
     } else if (e instanceof FieldError) {
       summary.textContent = 'Correct the field marked above to see the advice.';
     } else if (S.objective === 'target' && /^target/.test(e.message)) {
@@ -1720,7 +1660,6 @@ async function changeRules(keep = null) {
   S.picking = null;
   await guarded(async () => {
     S.rulesCard = await api(`/api/rules?${rulesQuery()}`);
-    $('#opponent-list').replaceChildren();
     S.view = null;
     if (keep) {
       try {
@@ -1734,12 +1673,10 @@ async function changeRules(keep = null) {
         if (Array.isArray(keep.history)) S.history = keep.history.filter((h) => h && h.view && Array.isArray(h.dice));
         $('#undo').disabled = S.history.length === 0;
         if (typeof keep.target === 'string') $('#target').value = keep.target;
-        if (Array.isArray(keep.opponents)) keep.opponents.forEach((o) => addOpponent(o, false));
         if (['ev', 'target', 'win'].includes(keep.objective)) {
           S.objective = keep.objective;
           $(`input[name="objective"][value="${S.objective}"]`).checked = true;
           $('#opponents').hidden = S.objective !== 'win';
-          if (S.objective === 'win' && $('#opponent-list').children.length === 0) addOpponent(null, false);
         }
       } catch (e) {
         S.view = null;
@@ -1748,7 +1685,6 @@ async function changeRules(keep = null) {
     if (!S.view) {
       S.view = await checkCard('', 0);
       S.saved = 0;
-      if (S.objective === 'win') addOpponent(null, false);
     }
     // A game of saved rolls is solved for the highest average alone: no other objective,
     // nor a distribution of the final score.
@@ -2332,7 +2268,11 @@ async function start() {
   // The screen kept awake while a game is on: checked at each tap and when the page shows.
   document.addEventListener('visibilitychange', updateWakeLock);
   document.addEventListener('click', () => setTimeout(updateWakeLock, 0));
-  $('#tab-advise').addEventListener('click', () => showView('advise'));
+  // Back from the Pad, playing to win: asked again against the Pad's cards as they are now.
+  $('#tab-advise').addEventListener('click', () => {
+    showView('advise');
+    if (S.objective === 'win') refresh();
+  });
   $('#tab-play').addEventListener('click', () => showView('play'));
   $('#tab-review').addEventListener('click', () => showView('review'));
   $('#rules').addEventListener('change', rulesChosen);
@@ -2373,14 +2313,13 @@ async function start() {
     S.objective = r.value;
     if (r.value !== 'target') clearFieldError('#target');
     $('#opponents').hidden = r.value !== 'win';
-    if (r.value === 'win' && $('#opponent-list').children.length === 0) addOpponent();
     refresh();
   }));
   $('#target').addEventListener('change', () => {
     if (S.objective === 'target') refresh();
     else save();
   });
-  $('#add-opponent').addEventListener('click', addOpponent);
+  $('#opponents-pad').addEventListener('click', () => $('#tab-pad').click());
   $('#outlook-show').addEventListener('click', showOutlook);
   $('#undo').addEventListener('click', undo);
   $('#new-game').addEventListener('submit', startGame);

@@ -2,7 +2,8 @@
 // The score pad: a whole table's game kept on the server (`/api/pad`), the advised player's
 // turns with the dice entered and the advice of the page, the others' turns as a box and its
 // points. It sums nothing itself: every view is the server's. It uses the helpers of app.js
-// (`$`, `el`, `api`, `guarded`, `optionLabel`, ...), loaded before it.
+// (`$`, `el`, `api`, `guarded`, `optionLabel`, ...), loaded before it, and the keypad and the
+// percents of the advice view (`window.yz`).
 
 const P = { view: null, shown: null, picking: null, entered: [], card: null, advice: null, call: null };
 const PAD_KEPT = 'yahtzee.pad.v1';
@@ -17,6 +18,7 @@ async function padNew(ev) {
   await guarded(async () => {
     const view = await api(`/api/pad?${rulesQuery()}`, { method: 'POST', body: { players } });
     await padShow(view);
+    window.scrollTo(0, 0);
     padList();
   });
 }
@@ -37,7 +39,7 @@ async function padShow(view) {
   }
   P.shown = view.to_move;
   localStorage.setItem(PAD_KEPT, view.id);
-  $('#pad-start').hidden = true;
+  $('#pad-form').hidden = true;
   $('#pad-board').hidden = false;
   padRender();
   padAdvise();
@@ -87,6 +89,13 @@ function padRenderDice() {
   $('#pad-keypad').hidden = v.expect.kind !== 'dice';
 }
 
+/** Erase: the last die entered on the keypad is open again. */
+function padErase() {
+  if (P.entered.length === 0) return;
+  P.entered.pop();
+  padRenderDice();
+}
+
 function padDigit(face) {
   const v = P.view;
   if (v.expect.kind !== 'dice') return;
@@ -100,45 +109,52 @@ function padDigit(face) {
   padAct({ dice });
 }
 
-/** The card shown: the boxes, each open box of the player to move a button (the points the
- * dice would score for the advised player; for another, a tap opens the grid of its points). */
+/** The cards, a column per player (a phone shows the column of the player to move, or of the
+ * one opened): the boxes, each open box of the player to move a button (for the advised
+ * player the points the dice would score there; for another, a tap opens the grid of its
+ * points). */
 function padRenderCard() {
   const v = P.view;
-  const player = v.players.find((p) => p.name === P.shown) || v.players[0];
-  const moving = player.name === v.to_move;
-  const open = new Map(moving ? v.open.map((o) => [o.name, o]) : []);
-  $('#pad-card-title').textContent = `${player.name}'s card${player.advised ? ' (advised)' : ''}`;
-  const rows = player.boxes.map((b) => {
-    const o = open.get(b.name);
-    let cell;
-    if (b.points !== null) {
-      cell = el('span', { class: 'points', text: String(b.points) });
-    } else if (o && player.advised && v.expect.kind === 'decision' && o.scores) {
+  const shown = Math.max(0, v.players.findIndex((p) => p.name === P.shown));
+  const player = v.players[shown];
+  const open = new Map(v.open.map((o) => [o.name, o]));
+  $('#pad-card-title').replaceChildren(
+    el('span', { class: 'pad-one', text: `${player.name}'s card${player.advised ? ' (advised)' : ''}` }),
+    el('span', { class: 'pad-all', text: `The cards, ${v.players.find((p) => p.advised).name} advised` }));
+  const col = (i) => 'pad-col' + (i === shown ? ' shown' : '') + (v.players[i].name === v.to_move ? ' to-move' : '');
+  const cell = (p, b) => {
+    const o = p.name === v.to_move ? open.get(b.name) : null;
+    if (b.points !== null) return el('span', { class: 'points', text: String(b.points) });
+    if (o && p.advised && v.expect.kind === 'decision' && o.scores) {
       const s = o.scores;
-      cell = el('button', {
+      return el('button', {
         type: 'button', class: 'pad-box secondary', 'data-box': b.name,
         'aria-label': `${b.title}: score ${s.points}${s.bonus ? ` and a bonus of ${s.bonus}` : ''}`,
         onclick: () => padAct({ score: b.name }),
       }, `${s.points}${s.bonus ? ` +${s.bonus}` : ''}`);
-    } else if (o && !player.advised && v.expect.kind === 'points') {
-      cell = el('button', {
+    }
+    if (o && !p.advised && v.expect.kind === 'points') {
+      return el('button', {
         type: 'button', class: 'pad-box secondary' + (P.picking === b.name ? ' picking' : ''),
         'data-box': b.name, 'aria-expanded': String(P.picking === b.name),
-        'aria-label': `${b.title}: enter its points`,
+        'aria-label': `${b.title}: enter ${p.name}'s points`,
         onclick: () => { P.picking = P.picking === b.name ? null : b.name; padRenderCard(); },
       }, 'enter');
-    } else {
-      cell = el('span', { class: 'open', text: '–' });
     }
-    return el('tr', {}, el('th', { scope: 'row', text: b.title }), el('td', {}, cell));
-  });
-  rows.push(el('tr', { class: 'total' }, el('th', { scope: 'row', text: 'Total' }), el('td', { text: String(player.banked) })));
-  $('#pad-card').replaceChildren(el('tbody', {}, ...rows));
+    return el('span', { class: 'open', text: '–' });
+  };
+  const head = el('tr', {}, el('td', {}), ...v.players.map((p, i) => el('th', { scope: 'col', class: col(i), text: p.name })));
+  const rows = player.boxes.map((b, k) => el('tr', {}, el('th', { scope: 'row', text: b.title }),
+    ...v.players.map((p, i) => el('td', { class: col(i) }, cell(p, p.boxes[k])))));
+  rows.push(el('tr', { class: 'total' }, el('th', { scope: 'row', text: 'Total' }),
+    ...v.players.map((p, i) => el('td', { class: col(i), text: String(p.banked) }))));
+  $('#pad-card').replaceChildren(el('thead', {}, head), el('tbody', {}, ...rows));
+  const mover = v.players.find((p) => p.name === v.to_move);
   const grid = $('#pad-points');
   const o = P.picking && open.get(P.picking);
   grid.hidden = !o;
   if (!o) return;
-  $('#pad-points-title').textContent = `${padTitle(o.name)}: ${player.name}'s points`;
+  $('#pad-points-title').textContent = `${padTitle(o.name)}: ${mover.name}'s points`;
   $('#pad-points-grid').replaceChildren(...o.options.map((a) => el('button', {
     type: 'button', class: 'pad-value', 'data-points': a.points, 'data-bonus': a.bonus,
     'aria-label': `${a.points} points${a.yahtzee_bonus ? ' and the bonus of a further five of a kind' : ''}`,
@@ -162,26 +178,57 @@ async function padAdvise() {
     const answer = await api(`/api/advise?${padRules(v)}`, { method: 'POST', body: v.advice, signal: call.signal });
     if (P.call !== call) return;
     const best = answer.options[0];
-    const value = (o) => ('target' in answer ? probability(o.p_reach)
-      : 'opponents' in answer ? probability(o.p_win) : fixed(o.expected_final, 2));
-    $('#pad-summary').textContent = 'target' in answer
-      ? `Best chance of ${answer.target} or more: ${probability(answer.p_reach)}, by ${optionLabel(best, P.card)}.`
+    const value = (o) => ('target' in answer ? o.p_reach
+      : 'opponents' in answer ? o.p_win : o.expected_final);
+    const shown = (o) => ('target' in answer || 'opponents' in answer
+      ? window.yz.percent(value(o)) : fixed(value(o), 2));
+    list.classList.toggle('provisional', Boolean(answer.provisional));
+    $('#pad-summary').classList.toggle('provisional', Boolean(answer.provisional));
+    if (answer.provisional) list.dataset.provisional = 'true';
+    else delete list.dataset.provisional;
+    $('#pad-summary').textContent = (answer.provisional ? `${provisionalWords(answer.provisional)} ` : '') + ('target' in answer
+      ? `Best chance of ${answer.target} or more: ${window.yz.percent(answer.p_reach)}, by ${optionLabel(best, P.card)}.`
       : 'opponents' in answer
-        ? `Best chance of winning against the pad's other cards: ${probability(answer.p_win)}, by ${optionLabel(best, P.card)}.`
-        : `Best: ${optionLabel(best, P.card)}, expected final score ${fixed(best.expected_final, 2)}.`;
+        ? `Best chance of winning against the pad's other cards: ${window.yz.percent(answer.p_win)}, by ${optionLabel(best, P.card)}.`
+        : `Best: ${optionLabel(best, P.card)}, expected final score ${fixed(best.expected_final, 2)}.`);
     answer.options.slice(0, 5).forEach((o, i) => {
       const label = optionLabel(o, P.card);
       list.append(el('li', {}, el('button', {
         type: 'button', class: 'option' + (i === 0 ? ' best' : ''), 'data-rank': i + 1,
         'data-kind': o.kind, 'data-label': label, 'data-value': String(value(o)),
+        'data-keep': o.kind === 'keep' ? o.keep.join('') : null,
         onclick: () => padAct(o.kind === 'keep' ? { keep: o.keep } : { score: o.category }),
-      }, el('span', { class: 'label', text: `${i + 1}. ${label}` }), el('span', { class: 'value', text: value(o) }))));
+      }, el('span', { class: 'label', text: `${i + 1}. ${label}` }), el('span', { class: 'value', text: shown(o) }))));
     });
+    // Expected-score advice until the table of the objective is built: asked again then.
+    if (answer.provisional && answer.provisional.state !== 'cancelled') padAwait(call, answer.provisional);
   } catch (e) {
     if (e.name !== 'AbortError' && P.call === call) {
       $('#pad-summary').textContent = '';
       showMessage(e.message);
     }
+  }
+}
+
+/** Asks the advice again once the table a provisional answer waits for is ready (unless the
+ * advice asked meanwhile changed). */
+async function padAwait(call, p) {
+  const v = P.view;
+  while (P.call === call) {
+    await sleep(1000);
+    if (P.call !== call) return;
+    let all;
+    try {
+      all = await api('/api/status');
+    } catch (e) {
+      return;
+    }
+    const t = all.tables.find((x) => x.rules === v.rules && x.upper_first === v.upper_first && x.objective === p.table);
+    if (!t || t.state === 'ready') {
+      if (P.call === call) padAdvise();
+      return;
+    }
+    if (t.state === 'failed' || t.state === 'cancelled') return;
   }
 }
 
@@ -213,7 +260,10 @@ async function padList() {
 
 async function padResume(id) {
   clearMessage();
-  await guarded(async () => padShow(await api(`/api/pad/${id}`)));
+  await guarded(async () => {
+    await padShow(await api(`/api/pad/${id}`));
+    window.scrollTo(0, 0);
+  });
 }
 
 /** Reviews a kept game in the review view, in expected points: the advised player's rating
@@ -231,20 +281,43 @@ async function padReview(id) {
   });
 }
 
+/** The other players of the Pad's game (the one this browser shows), for the advice view's
+ * objective to win: `{view, names, banked, opponents}` (the opponents as `/api/advise` takes
+ * them: each card, a full one a finished opponent), or null with no game on the Pad. */
+async function padOpponents() {
+  const id = localStorage.getItem(PAD_KEPT);
+  if (!id) return null;
+  let view;
+  try {
+    view = await api(`/api/pad/${encodeURIComponent(id)}`);
+  } catch (e) {
+    return null;
+  }
+  const others = view.players.filter((p) => !p.advised);
+  return {
+    view,
+    names: others.map((p) => p.name),
+    banked: others.map((p) => p.banked),
+    opponents: others.map((p) => ({ card: cardObject(p), yahtzee_bonus: p.yahtzee_bonus })),
+  };
+}
+
 function padStart() {
   $('#tab-pad').addEventListener('click', () => { showView('pad'); padList(); });
   $('#pad-form').addEventListener('submit', padNew);
-  $('#pad-new').addEventListener('click', () => { $('#pad-start').hidden = false; $('#pad-players').focus(); });
+  $('#pad-new').addEventListener('click', () => { $('#pad-form').hidden = false; $('#pad-players').focus(); });
   $('#pad-undo').addEventListener('click', () => padAct({ undo: true }));
   $('#pad-objective').addEventListener('change', padObjective);
   $('#pad-target').addEventListener('change', padObjective);
-  $('#pad-keypad').replaceChildren(...[1, 2, 3, 4, 5, 6].map((f) => el('button', {
-    type: 'button', class: 'key', 'data-face': f, 'aria-label': `a ${f}`, onclick: () => padDigit(f),
-  }, String(f))));
+  // The keypad of the advice view: the six faces and Erase.
+  const keys = window.yz.keypad(padDigit, padErase, 'Enter the dice: tap each face rolled');
+  keys.id = 'pad-keypad';
+  $('#pad-keypad').replaceWith(keys);
   const kept = localStorage.getItem(PAD_KEPT);
   if (kept) {
     api(`/api/pad/${kept}`).then(padShow).catch(() => localStorage.removeItem(PAD_KEPT));
   }
 }
 
+window.yz.padOpponents = padOpponents;
 padStart();
