@@ -374,6 +374,25 @@ fn a_phone_keeps_a_whole_table_s_score_on_the_pad() {
         "serve-pad-text-200.png",
     );
     b.js("document.documentElement.style.fontSize = ''; return true");
+    // Full Yahtzee's thirteen boxes on a phone: the whole card of the player to move (its
+    // total last) on the first screen with the dice and the advice.
+    b.js("const s = document.querySelector('#rules'); s.value = 'yahtzee'; s.dispatchEvent(new Event('change')); return true");
+    let id = new_game(&b, &axe, ", Yahtzee");
+    assert_eq!(view(&server, &id)["rules"], "yahtzee");
+    let lines = view(&server, &id)["record_lines"].as_u64().unwrap();
+    enter_dice(&b, &Dice(5).roll(5));
+    wait_lines(&b, &server, &id, lines + 1);
+    wait_advice(&b);
+    first_screen(&b, "Yahtzee on a phone");
+    let boxes = b.find_all("#pad-card tbody tr").len();
+    assert_eq!(boxes, 14, "thirteen boxes and the total");
+    assert!(
+        b.on_screen("#pad-card tbody tr.total"),
+        "Yahtzee's card is taller than the phone's first screen ({})",
+        b.screenshot("pad-yahtzee-not-on-screen.png").display()
+    );
+    axe.check(&b, "the pad's Yahtzee card");
+    b.screenshot("serve-pad-phone-yahtzee.png");
     // At a desktop's width: a column per player, side by side.
     b.viewport(1280, 900, false);
     let columns = b.js(

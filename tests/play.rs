@@ -1187,8 +1187,8 @@ fn target_seats_records_and_thresholds_are_checked() {
             "line 1: coach_target must be a whole number from 0 to 100000",
         ),
         (
-            head.replace("\"format\":1", "\"format\":6"),
-            "record format 6 is not supported: this program reads formats 1, 2, 3, 4 and 5",
+            head.replace("\"format\":1", "\"format\":7"),
+            "record format 7 is not supported: this program reads formats 1 to 6",
         ),
     ]
     .into_iter()

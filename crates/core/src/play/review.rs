@@ -90,7 +90,8 @@ pub enum RecordError {
     /// A record format this program does not read. Fix: review it with the program that
     /// wrote it.
     #[error(
-        "line {line}: record format {got} is not supported: this program reads formats 1, 2, 3, 4 and 5"
+        "line {line}: record format {got} is not supported: this program reads formats 1 to {}",
+        crate::play::record::RECORD_FORMAT
     )]
     Format {
         /// The line.
