@@ -287,8 +287,9 @@ fn the_game_uses_only_text_and_the_solves_neither_tables_nor_policies() {
                 "{module} uses {to:?}: the game uses only `text`"
             ),
             "solve" => assert!(
-                to.iter().all(|&f| f == "solve" || f == "game"),
-                "{module} uses {to:?}: a solve uses only the game (no table, policy or file)"
+                to.iter()
+                    .all(|&f| f == "solve" || f == "game" || f == "text"),
+                "{module} uses {to:?}: a solve uses only the game and `text` (no table, policy or file)"
             ),
             _ => {}
         }

@@ -101,7 +101,7 @@ pub(crate) fn opening<const N: usize>(space: DiceSpace) -> [[f64; N]; MAX_ROLLS]
 /// land: on `p` as given (the dice showing at the start) and after each throw, before any
 /// keep. A lane's mark may change only its own masses; the policy does not see them, so a
 /// lane whose mark sets the rolls of some event to 0 carries the chance of the turn's ways
-/// in which no roll seen showed the event: the turn's events of a roll ([`crate::stats`]'s
+/// in which no roll seen showed the event: the turn's events of a roll (`stats`'s
 /// exact events), from the one pass of the turn.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]

@@ -22,7 +22,7 @@ pub(crate) fn score_table(rules: &Rules) -> ScoreTable {
 }
 
 /// The [`ScoreTable`] of `rules` for the expected score (`utility` false), or for an
-/// exponential utility (`utility` true, [`crate::solve::theta`]), whose points multiply a
+/// exponential utility (`utility` true, `solve::theta`), whose points multiply a
 /// successor's utility rather than add to it: then no box adds its points to its row in the
 /// kernel, and every box has a row per points it can score, the points in it.
 pub(crate) fn score_table_for(rules: &Rules, utility: bool) -> ScoreTable {

@@ -9,7 +9,7 @@
 //! state it leads to; a decision takes the greatest certainty equivalent (the greatest
 //! utility, u increasing); only a chance node differs, a log-sum-exp where the expected
 //! score takes a mean. In the utility's own domain a chance node *is* a mean, so the solve is
-//! the expected score's ([`crate::solve::expected`]: its successors, lanes, plans and the
+//! the expected score's (`solve::expected`: its successors, lanes, plans and the
 //! `f64` kernel, no copy of any), with each row of a card's plan mapped once made
 //! ([`exponentiate`]) from points `x` to `sign(θ)·e^(θ(x - c))`, and each value the kernel
 //! gives mapped back ([`Shift::certainty`]): `CE = c + ln(sign(θ)·u)/θ`. Every box holds its
