@@ -393,17 +393,7 @@ impl BruteForce {
             let mut next_values = Vec::new();
             let mut next_dists = Vec::new();
             for (hand, subsets) in self.hands.iter().zip(&self.moves) {
-                let mut keeps: Vec<(usize, Vec<u8>, u32)> = (0..1u32 << self.dice)
-                    .map(|subset| {
-                        let kept: Vec<u8> = (0..self.dice)
-                            .filter(|i| subset & (1 << i) != 0)
-                            .map(|i| hand.0[i])
-                            .collect();
-                        (kept.len(), kept, subset)
-                    })
-                    .collect();
-                keeps.sort();
-                keeps.dedup_by(|a, b| a.1 == b.1);
+                let keeps = Self::keeps_in_order(&hand.0);
                 let evs: Vec<f64> = keeps
                     .iter()
                     .map(|k| {
@@ -455,18 +445,10 @@ impl BruteForce {
             for (h, ((hand, _), ends)) in hands.iter().zip(&endings).enumerate() {
                 let mut options: Vec<(f64, Vec<f64>)> = Vec::new();
                 if r > 0 {
-                    let mut keeps: Vec<(usize, Vec<u8>, u32)> = (0..1u32 << self.dice)
-                        .map(|subset| {
-                            let kept: Vec<u8> = (0..self.dice)
-                                .filter(|i| subset & (1 << i) != 0)
-                                .map(|i| hand[i])
-                                .collect();
-                            (kept.len(), kept, subset)
-                        })
+                    let keeps: Vec<KeepInOrder> = Self::keeps_in_order(hand)
+                        .into_iter()
                         .filter(|k| k.0 < self.dice)
                         .collect();
-                    keeps.sort();
-                    keeps.dedup_by(|a, b| a.1 == b.1);
                     for k in keeps {
                         let outcomes = &self.moves[h][k.2 as usize];
                         let value = outcomes.iter().map(|&(p, o)| p * values[o]).sum();
@@ -894,17 +876,7 @@ impl BruteForce {
             let mut next_values = Vec::new();
             let mut next_rests = Vec::new();
             for (h, (hand, subsets)) in self.hands.iter().zip(&self.moves).enumerate() {
-                let mut keeps: Vec<(usize, Vec<u8>, u32)> = (0..1u32 << self.dice)
-                    .map(|subset| {
-                        let kept: Vec<u8> = (0..self.dice)
-                            .filter(|i| subset & (1 << i) != 0)
-                            .map(|i| hand.0[i])
-                            .collect();
-                        (kept.len(), kept, subset)
-                    })
-                    .collect();
-                keeps.sort();
-                keeps.dedup_by(|a, b| a.1 == b.1);
+                let keeps = Self::keeps_in_order(&hand.0);
                 let evs: Vec<f64> = keeps
                     .iter()
                     .map(|k| {

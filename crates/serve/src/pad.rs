@@ -36,6 +36,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::api::{CardView, describe, integer, parse_body, rules_query};
+use super::play::{faces, lock};
 use super::{ApiError, BODY_LIMIT, Server, blocking, json, query_pairs, read_body};
 use yahtzee_core::cancel::Cancel;
 use yahtzee_core::game::rules::Rules;
@@ -624,24 +625,6 @@ struct ActionBody {
     target: Option<Value>,
 }
 
-/// Faces from 1 to 6, as an array of integers.
-fn faces(value: &Value, key: &str) -> Result<Vec<u8>, ApiError> {
-    value
-        .as_array()
-        .and_then(|a| {
-            a.iter()
-                .map(|v| v.as_u64().and_then(|f| u8::try_from(f).ok()))
-                .collect::<Option<Vec<u8>>>()
-        })
-        .filter(|f| f.len() <= yahtzee_core::game::dice::MAX_DICE)
-        .ok_or_else(|| {
-            ApiError::bad(format!(
-                "{key} must be an array of faces from 1 to 6, like [3, 3], not {}",
-                describe(value)
-            ))
-        })
-}
-
 /// The action of a request body: one of `dice`, `keep`, `score`, `box` (with `points`, and
 /// `yahtzee_bonus` or not), `undo`, `objective` (with `target` for a target).
 pub fn parse_action(bytes: &[u8]) -> Result<PadAction, ApiError> {
@@ -824,10 +807,6 @@ pub fn routes() -> Router<Arc<Server>> {
         .route("/api/pad/{id}", get(show).post(act))
         .route("/api/pad/{id}/record", get(record))
         .route("/api/pad/{id}/review", post(review))
-}
-
-fn lock(pad: &Mutex<Pad>) -> std::sync::MutexGuard<'_, Pad> {
-    pad.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 async fn new_pad(

@@ -459,7 +459,7 @@ struct ActionBody {
 
 /// The faces of `value`, an array of 0 to 6 integers from 1 to 6 (the game's referee checks
 /// them against its dice).
-fn faces(value: &Value, key: &str) -> Result<Vec<u8>, ApiError> {
+pub(crate) fn faces(value: &Value, key: &str) -> Result<Vec<u8>, ApiError> {
     let expected =
         "an array of integer faces from 1 to 6, up to the game's five (or six) dice, like [3, 3]";
     value
@@ -638,8 +638,9 @@ pub fn routes() -> Router<Arc<Server>> {
         .route("/api/game/{id}/record", get(record))
 }
 
-fn lock(game: &Mutex<WebGame>) -> std::sync::MutexGuard<'_, WebGame> {
-    game.lock().unwrap_or_else(|e| e.into_inner())
+/// The game (or pad) behind `mutex`, even if a thread panicked holding it.
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 async fn new_game(
