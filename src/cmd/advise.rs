@@ -275,22 +275,32 @@ fn render(advice: &Advice) -> String {
         if advice.rolls_left == 1 { "" } else { "s" },
         advice.banked
     );
-    let labels: Vec<String> = advice.options.iter().map(ToString::to_string).collect();
-    let width = labels.iter().map(String::len).max().unwrap_or(0).max(6);
+    let rows = advice
+        .options
+        .iter()
+        .map(|o| (o.to_string(), o.expected_final(), o.loss()));
+    push_ranked(&mut s, "expected final", rows);
+    s
+}
+
+/// The ranked options under `value` (its column's title): rank, option, value and loss, one
+/// line each, the options' column as wide as the longest.
+fn push_ranked(s: &mut String, value: &str, rows: impl Iterator<Item = (String, f64, f64)>) {
+    let rows: Vec<(String, f64, f64)> = rows.collect();
+    let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(0).max(6);
     s.push_str(&format!(
         "{:>4}  {:<width$}  {:>14} {:>9}\n",
-        "rank", "option", "expected final", "loss"
+        "rank", "option", value, "loss"
     ));
-    for (i, (o, label)) in advice.options.iter().zip(&labels).enumerate() {
+    for (i, (label, v, loss)) in rows.iter().enumerate() {
         s.push_str(&format!(
             "{:>4}  {:<width$}  {:>14.4} {:>9.4}\n",
             i + 1,
             label,
-            o.expected_final(),
-            o.loss()
+            v,
+            loss
         ));
     }
-    s
 }
 
 /// The human table of advice under a θ: one line per option, best first, by certainty
@@ -305,25 +315,11 @@ fn render_theta(advice: &ThetaAdvice) -> String {
         if advice.rolls_left == 1 { "" } else { "s" },
         advice.banked
     );
-    let labels: Vec<String> = advice
+    let rows = advice
         .options
         .iter()
-        .map(|o| o.action.to_string())
-        .collect();
-    let width = labels.iter().map(String::len).max().unwrap_or(0).max(6);
-    s.push_str(&format!(
-        "{:>4}  {:<width$}  {:>14} {:>9}\n",
-        "rank", "option", "certainty eq.", "loss"
-    ));
-    for (i, (o, label)) in advice.options.iter().zip(&labels).enumerate() {
-        s.push_str(&format!(
-            "{:>4}  {:<width$}  {:>14.4} {:>9.4}\n",
-            i + 1,
-            label,
-            o.certainty_equivalent,
-            o.loss
-        ));
-    }
+        .map(|o| (o.action.to_string(), o.certainty_equivalent, o.loss));
+    push_ranked(&mut s, "certainty eq.", rows);
     s
 }
 
