@@ -593,6 +593,21 @@ pub struct StatsArgs {
     /// Expected-score play, cards of at most 15 boxes.
     #[arg(long)]
     pub events: bool,
+    /// Also the joint distribution of this box's points (e.g. `yahtzee`, `chance`) and the
+    /// final score: the chance of each points it can end with, the mean, spread and
+    /// percentiles of the final score of the games that end with them, the covariance and
+    /// correlation; two boxes (`yahtzee,chance`): each with the final score, and the two
+    /// together. The joint tables in --json and --joint-csv. One pass per points a box can
+    /// end with (2 for a five-of-a-kind box, 26 for Chance: about a minute for Yahtzee on
+    /// two cores). Expected-score play, cards of at most 15 boxes.
+    #[arg(long, value_name = "BOX[,BOX]", value_delimiter = ',', num_args = 1, conflicts_with_all = ["target", "theta", "frontier"])]
+    pub joint: Vec<String>,
+    /// With --joint: also write the joint tables to this CSV file, one row per pair of
+    /// nonzero chance (`first,first_points,second,second_points,probability`: a box, then
+    /// `score` or the other box), overwriting it if it exists; a strategy table is never
+    /// overwritten.
+    #[arg(long, value_name = "FILE.csv", requires = "joint")]
+    pub joint_csv: Option<PathBuf>,
     /// Worker threads, 1 to 256 [default: one per core, or $RAYON_NUM_THREADS].
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<u16>,

@@ -33,6 +33,8 @@ pub struct BruteForce {
     certainties: HashMap<(State, u64), f64>,
     /// [`BruteForce::policy_rest`] of the states computed so far.
     rests: HashMap<State, Rest>,
+    /// [`BruteForce::policy_joint`] of the (state, boxes) computed so far.
+    joints: HashMap<(State, [usize; 2]), Joint>,
 }
 
 /// The tie rule of `shared/RULES.md`, written again here: scanning options in the order of
@@ -128,6 +130,7 @@ impl BruteForce {
             saved_distributions: HashMap::new(),
             certainties: HashMap::new(),
             rests: HashMap::new(),
+            joints: HashMap::new(),
         }
     }
 
@@ -923,5 +926,89 @@ impl BruteForce {
         }
         self.rests.insert(state, rest.clone());
         rest
+    }
+}
+
+/// The joint distribution of what the rest of a game adds, for `stats --joint`: `(points
+/// the first box gets, points the second gets, points scored in all, bonuses included)` and
+/// their chance.
+pub type Joint = std::collections::BTreeMap<(u32, u32, u32), f64>;
+
+impl BruteForce {
+    /// `acc += w * joint`, `joint` shifted by `(a, b, t)`.
+    fn mix_joint(acc: &mut Joint, w: f64, joint: &Joint, (a, b, t): (u32, u32, u32)) {
+        for (&(x, y, z), &p) in joint {
+            *acc.entry((x + a, y + b, z + t)).or_default() += w * p;
+        }
+    }
+
+    /// The rest of the game from each hand of a turn of `state`, with 0, 1, ... rolls left
+    /// (`[rolls_left][hand]`), as a [`Joint`] of `boxes`, every choice the expected-score
+    /// policy's with the documented ties (as [`BruteForce::policy_distribution`] plays).
+    pub fn policy_joint_layers(&mut self, state: State, boxes: [usize; 2]) -> Vec<Vec<Joint>> {
+        let mut values = Vec::new();
+        let mut joints = Vec::new();
+        for ends in self.endings(&state) {
+            let evs: Vec<f64> = ends
+                .iter()
+                .map(|&(_, p, b, next)| f64::from(p + b) + self.value(next))
+                .collect();
+            let (i, p, b, next) = ends[preferred(evs.iter().copied())];
+            let to = |k: usize| if i == boxes[k] { p } else { 0 };
+            let mut joint = Joint::new();
+            let rest = self.policy_joint(next, boxes);
+            Self::mix_joint(&mut joint, 1.0, &rest, (to(0), to(1), p + b));
+            values.push(evs.iter().copied().fold(f64::NEG_INFINITY, f64::max));
+            joints.push(joint);
+        }
+        let mut layers = vec![joints.clone()];
+        for _ in 1..self.rules.rolls() {
+            let mut next_values = Vec::new();
+            let mut next_joints = Vec::new();
+            for (hand, subsets) in self.hands.iter().zip(&self.moves) {
+                let keeps = Self::keeps_in_order(&hand.0);
+                let evs: Vec<f64> = keeps
+                    .iter()
+                    .map(|k| {
+                        subsets[k.2 as usize]
+                            .iter()
+                            .map(|&(p, h)| p * values[h])
+                            .sum()
+                    })
+                    .collect();
+                let chosen = preferred(evs.iter().copied());
+                let mut joint = Joint::new();
+                for &(p, h) in &subsets[keeps[chosen].2 as usize] {
+                    Self::mix_joint(&mut joint, p, &joints[h], (0, 0, 0));
+                }
+                next_values.push(evs[chosen]);
+                next_joints.push(joint);
+            }
+            values = next_values;
+            joints = next_joints;
+            layers.push(joints.clone());
+        }
+        layers
+    }
+
+    /// The rest of the game from the start of a turn of `state`, as a [`Joint`] of `boxes`.
+    pub fn policy_joint(&mut self, state: State, boxes: [usize; 2]) -> Joint {
+        if state.filled == self.rules.full_mask() {
+            return Joint::from([((0, 0, 0), 1.0)]);
+        }
+        if let Some(j) = self.joints.get(&(state, boxes)) {
+            return j.clone();
+        }
+        let top = self
+            .policy_joint_layers(state, boxes)
+            .pop()
+            .expect("a layer");
+        let mut joint = Joint::new();
+        let throws = 6f64.powi(self.dice as i32);
+        for ((_, count), j) in self.hands.iter().zip(&top) {
+            Self::mix_joint(&mut joint, f64::from(*count) / throws, j, (0, 0, 0));
+        }
+        self.joints.insert((state, boxes), joint.clone());
+        joint
     }
 }

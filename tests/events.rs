@@ -4,6 +4,8 @@
 //! the covariances adding up to the variance of the final score, the events agreeing with a
 //! simulation's count within 4 standard errors.
 
+use std::collections::BTreeMap;
+
 use yahtzee_core::game::rules::{Order, RuleSet, Rules};
 use yahtzee_core::game::state::ScoreCard;
 use yahtzee_core::policy::expected::Position;
@@ -302,4 +304,177 @@ fn simulate_per_box_writes_each_games_boxes_the_same_at_any_thread_count() {
         ],
     );
     crate::util::assert_bad_input(&o, "--per-box");
+}
+
+/// The brute force's [`crate::brute::Joint`] of `boxes` from `card`, as the final points of
+/// each box (the card's own, or those the rest adds) and the final score: the chance of each
+/// (first box, second box) and of each (box, final score).
+type Tables = (BTreeMap<(u32, u32), f64>, [BTreeMap<(u32, u32), f64>; 2]);
+
+fn brute_tables(card: &ScoreCard, boxes: [usize; 2], joint: &crate::brute::Joint) -> Tables {
+    let mut pair = BTreeMap::new();
+    let mut scores: [BTreeMap<(u32, u32), f64>; 2] = Default::default();
+    for (&(x, y, z), &p) in joint {
+        let a = card.points(boxes[0]).unwrap_or(0) + x;
+        let b = card.points(boxes[1]).unwrap_or(0) + y;
+        let total = card.banked() + z;
+        *pair.entry((a, b)).or_default() += p;
+        *scores[0].entry((a, total)).or_default() += p;
+        *scores[1].entry((b, total)).or_default() += p;
+    }
+    (pair, scores)
+}
+
+/// Asserts that the library's table `got` (`[x, y, probability]`, each of nonzero chance)
+/// is the brute force's `want` to 1e-12, entry by entry.
+fn assert_table(what: &str, got: &[(u32, u32, f64)], want: &BTreeMap<(u32, u32), f64>) {
+    let got: BTreeMap<(u32, u32), f64> = got.iter().map(|&(x, y, p)| ((x, y), p)).collect();
+    for key in got.keys().chain(want.keys()) {
+        let (g, w) = (
+            got.get(key).copied().unwrap_or(0.0),
+            want.get(key).copied().unwrap_or(0.0),
+        );
+        assert!(
+            (g - w).abs() < 1e-12,
+            "{what} at {key:?}: {g} against the brute force's {w}"
+        );
+    }
+    let sum: f64 = got.values().sum();
+    assert!(
+        (sum - 1.0).abs() < 1e-12,
+        "{what}: the chances add up to {sum}"
+    );
+}
+
+/// Acceptance (issue 48, `stats --joint`): the joint distribution of two boxes and of each
+/// with the final score, from cards and positions of Yahtzee with three boxes open (the
+/// upper bonus at stake; 50 in the Yahtzee box with its bonus and Jokers), equal a brute force
+/// that carries the triple (first box, second box, points) backward under the same policy:
+/// both boxes open, one or both filled on the card, from a position mid-turn. The command
+/// line's `--json` and `--joint-csv` report the library's tables; bad boxes are refused.
+#[test]
+fn joint_distributions_of_boxes_equal_a_brute_force() {
+    use yahtzee_core::stats::joint;
+    let rules = Rules::new(RuleSet::YAHTZEE);
+    let ev = table(RuleSet::YAHTZEE, Order::Any);
+    let mut brute = BruteForce::new(rules);
+    let cards = [
+        (
+            "ones=3,twos=6,threes=9,fives=15,sixes=18,three-of-a-kind=20,four-of-a-kind=0,full-house=25,large-straight=40,chance=22",
+            0,
+        ),
+        (
+            "ones=2,threes=9,fours=16,fives=20,sixes=24,three-of-a-kind=25,four-of-a-kind=26,small-straight=30,large-straight=40,yahtzee=50",
+            1,
+        ),
+    ];
+    let index = |name: &str| rules.box_by_name(name).unwrap();
+    let cases: [(usize, [&str; 2], Option<(&str, u8)>); 5] = [
+        (0, ["yahtzee", "small-straight"], None),
+        (0, ["fours", "yahtzee"], Some(("6,6,6,6,2", 1))),
+        (1, ["chance", "twos"], None),
+        (1, ["full-house", "yahtzee"], Some(("5,5,5,5,5", 2))),
+        (1, ["ones", "yahtzee"], None),
+    ];
+    for (c, names, position) in cases {
+        let card = ScoreCard::parse(rules, cards[c].0, cards[c].1).unwrap();
+        let boxes = [index(names[0]), index(names[1])];
+        let (start, want) = match position {
+            None => (
+                Start::Card(card.clone()),
+                brute.policy_joint(card.state(), boxes),
+            ),
+            Some((dice, rolls_left)) => {
+                let dice = rules.dice().parse(dice).unwrap();
+                let layers = brute.policy_joint_layers(card.state(), boxes);
+                let hand = brute.hand(&dice.faces());
+                let start = Start::Position(Position {
+                    card: card.clone(),
+                    dice,
+                    rolls_left,
+                });
+                (start, layers[usize::from(rolls_left)][hand].clone())
+            }
+        };
+        let got = joint::boxes_joint(ev, Some(&start), &boxes, &|_, _| {}).unwrap();
+        let report = joint::report(&got);
+        let (pair, scores) = brute_tables(&card, boxes, &want);
+        let what = format!("{names:?} from {card} ({position:?})");
+        assert_table(&what, &report.pair.as_ref().unwrap().table, &pair);
+        for k in 0..2 {
+            assert_table(&what, &report.boxes[k].score_table, &scores[k]);
+        }
+    }
+    // The command line reports the library's tables, the CSV too; bad boxes are refused.
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("joint.csv");
+    let (text, bonuses) = cards[1];
+    let o = run(
+        RuleSet::YAHTZEE,
+        Order::Any,
+        &[
+            "stats",
+            "--json",
+            "--card",
+            text,
+            "--yahtzee-bonus",
+            &bonuses.to_string(),
+            "--joint",
+            "chance,twos",
+            "--joint-csv",
+            csv.to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let card = ScoreCard::parse(rules, text, bonuses).unwrap();
+    let got = joint::boxes_joint(
+        ev,
+        Some(&Start::Card(card)),
+        &[index("chance"), index("twos")],
+        &|_, _| {},
+    )
+    .unwrap();
+    let report = joint::report(&got);
+    assert_eq!(json["joint"]["boxes"][0]["box"], "chance");
+    let table = json["joint"]["pair"]["table"].as_array().unwrap();
+    let pair = &report.pair.as_ref().unwrap().table;
+    assert_eq!(table.len(), pair.len());
+    for (j, &(x, y, p)) in table.iter().zip(pair) {
+        assert_eq!(
+            (j[0].as_u64(), j[1].as_u64()),
+            (Some(x.into()), Some(y.into()))
+        );
+        assert!((j[2].as_f64().unwrap() - p).abs() < 1e-15);
+    }
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = rows.lines();
+    assert_eq!(
+        lines.next(),
+        Some("first,first_points,second,second_points,probability")
+    );
+    let pair_rows: Vec<(u32, u32, f64)> = lines
+        .filter(|l| l.starts_with("chance,") && l.contains(",twos,"))
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (
+                f[1].parse().unwrap(),
+                f[3].parse().unwrap(),
+                f[4].parse().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        &pair_rows, pair,
+        "the CSV's probabilities read back bit for bit"
+    );
+    for (bad, says) in [
+        ("sevens", "unknown box"),
+        ("chance,chance", "twice"),
+        ("ones,twos,threes", "one box or two"),
+    ] {
+        let o = run(RuleSet::YAHTZEE, Order::Any, &["stats", "--joint", bad]);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(stderr(&o).contains(says), "{bad}: {}", stderr(&o));
+    }
 }

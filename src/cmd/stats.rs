@@ -17,6 +17,7 @@ use yahtzee_core::stats::Start;
 use yahtzee_core::stats::distribution::Summary;
 use yahtzee_core::stats::distribution::Tally;
 use yahtzee_core::stats::events::JointFigures;
+use yahtzee_core::stats::joint::{self, JointReport};
 use yahtzee_core::tables::default_table_path;
 use yahtzee_core::tables::expected::StrategyTable;
 use yahtzee_core::tables::set::TableKind;
@@ -46,6 +47,7 @@ pub fn run(args: &StatsArgs) -> Result<()> {
     }
     // The start is checked before any table is loaded or built.
     let start = start(args, rules)?;
+    let joint_boxes = check_joint(args, &rules, &paths.path(&rules, TableKind::ExpectedScore))?;
     if args.events {
         if args.target.is_some() {
             bail!(
@@ -71,13 +73,22 @@ pub fn run(args: &StatsArgs) -> Result<()> {
     tables.check(TableKind::ExpectedScore)?;
     check_exact(&rules)?;
     let table = pool.install(|| tables.ev())?;
-    let (report, tally) = distribution(
+    let (mut report, tally) = distribution(
         &pool,
         table,
         start.as_ref(),
         &args.report.at_least,
         args.events,
     )?;
+    if !joint_boxes.is_empty() {
+        let joint = boxes_joint(&pool, table, start.as_ref(), &joint_boxes)?;
+        if let Some(path) = &args.joint_csv {
+            joint
+                .write_csv(path)
+                .map_err(|e| anyhow::anyhow!("--joint-csv {}: {e}", path.display()))?;
+        }
+        report.box_joint = Some(joint);
+    }
     let title = match &report.from {
         None => format!("{}: final score under optimal play (exact)", rules.label()),
         Some(_) => format!(
@@ -116,7 +127,145 @@ fn write_exact(out: &mut impl Write, report: &StatsReport) -> std::io::Result<()
     if let Some(joint) = &report.joint {
         write_joint(out, joint)?;
     }
+    if let Some(joint) = &report.box_joint {
+        write_box_joint(out, joint)?;
+    }
     writeln!(out, "ties: {}", report.tie_convention)?;
+    Ok(())
+}
+
+/// The boxes of `--joint` (none without it), its CSV file checked: before any table is read.
+fn check_joint(args: &StatsArgs, rules: &Rules, table: &std::path::Path) -> Result<Vec<usize>> {
+    if args.joint.is_empty() {
+        return Ok(Vec::new());
+    }
+    if args.joint.len() > 2 {
+        bail!(
+            "--joint takes one box or two, comma-separated (e.g. `yahtzee,chance`), not {}",
+            args.joint.len()
+        );
+    }
+    let boxes = (args.joint.iter())
+        .map(|name| yahtzee_core::game::state::box_named(rules, name))
+        .collect::<Result<Vec<usize>, _>>()?;
+    if boxes.len() == 2 && boxes[0] == boxes[1] {
+        bail!(
+            "--joint names {} twice: give two different boxes, or one",
+            args.joint[0]
+        );
+    }
+    if !rules.set.solves_in_seconds() {
+        bail!(
+            "--joint is computed for cards of at most 15 boxes; {} has {}",
+            rules.label(),
+            rules.box_count()
+        );
+    }
+    if let Some(path) = &args.joint_csv {
+        super::check_output("--joint-csv", path, &[table])?;
+        for (flag, other) in [("--pmf", &args.report.pmf), ("--plot", &args.report.plot)] {
+            if other
+                .as_deref()
+                .is_some_and(|o| yahtzee_core::files::same_file(o, path))
+            {
+                bail!(
+                    "--joint-csv and {flag} both name {}: give each its own file",
+                    path.display()
+                );
+            }
+        }
+    }
+    Ok(boxes)
+}
+
+/// The joint distribution of `boxes` of `table` from `start`, with a progress bar.
+fn boxes_joint(
+    pool: &rayon::ThreadPool,
+    table: &StrategyTable,
+    start: Option<&Start>,
+    boxes: &[usize],
+) -> Result<JointReport> {
+    let rules = table.rules();
+    let names: Vec<&str> = boxes.iter().map(|&i| rules.boxes()[i].name()).collect();
+    let bar = super::progress_bar(
+        &format!(
+            "joint distribution of {}'s {}",
+            rules.label(),
+            names.join(" and ")
+        ),
+        "turns",
+    );
+    let progress = |done, total| {
+        bar.set_length(total);
+        bar.set_position(done);
+    };
+    let joint = pool.install(|| joint::boxes_joint(table, start, boxes, &progress));
+    bar.finish_and_clear();
+    Ok(joint::report(&joint?))
+}
+
+/// The human text of the joint distribution of a box (or two) with the final score.
+fn write_box_joint(out: &mut impl Write, joint: &JointReport) -> std::io::Result<()> {
+    for b in &joint.boxes {
+        let name = b.box_name;
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{name} and the final score (exact; the joint table in --json and --joint-csv):"
+        )?;
+        writeln!(
+            out,
+            "  {:>6} {:>14} {:>10} {:>8} {:>5} {:>6} {:>5}",
+            "points", "probability", "mean", "SD", "5%", "median", "95%"
+        )?;
+        for v in &b.values {
+            let at = |percent: f64| {
+                (v.percentiles.iter())
+                    .find(|p| p.percent == percent)
+                    .map_or(0, |p| p.score)
+            };
+            writeln!(
+                out,
+                "  {:>6} {:>14} {:>10.4} {:>8.4} {:>5} {:>6} {:>5}",
+                v.points,
+                probability(v.probability),
+                v.mean,
+                v.std_dev,
+                at(5.0),
+                v.median,
+                at(95.0)
+            )?;
+        }
+        writeln!(
+            out,
+            "  covariance with the final score {:.6}, correlation {:.6}",
+            b.covariance_with_score, b.correlation_with_score
+        )?;
+    }
+    if let Some(pair) = &joint.pair {
+        let [first, second] = pair.boxes;
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{first} and {second} (exact; points of each, probability):"
+        )?;
+        if pair.table.len() <= 40 {
+            for (p, q, m) in &pair.table {
+                writeln!(out, "  {p:>6} {q:>6} {:>14}", probability(*m))?;
+            }
+        } else {
+            writeln!(
+                out,
+                "  {} pairs: in --json and --joint-csv",
+                pair.table.len()
+            )?;
+        }
+        writeln!(
+            out,
+            "  covariance {:.6}, correlation {:.6}",
+            pair.covariance, pair.correlation
+        )?;
+    }
     Ok(())
 }
 
@@ -181,9 +330,9 @@ fn write_joint(out: &mut impl Write, joint: &JointFigures) -> std::io::Result<()
 /// most 15 boxes (Yatzy with saved rolls); the others are refused before any table is read.
 fn run_saved(args: &StatsArgs, rules: Rules) -> Result<()> {
     let label = rules.label();
-    if args.events {
+    if args.events || !args.joint.is_empty() {
         bail!(
-            "--events is computed for games without saved rolls; {label} saves rolls: leave out --events"
+            "--events and --joint are computed for games without saved rolls; {label} saves rolls: leave them out"
         );
     }
     yahtzee_core::stats::saved::check_saved_stats(
@@ -568,8 +717,8 @@ fn run_several(args: &StatsArgs) -> Result<()> {
     if args.card.is_some() || args.dice.is_some() {
         bail!("--card and --dice are a position of one rule set: give --rules one rule set");
     }
-    if args.events {
-        bail!("--events reports one rule set: give --rules one rule set");
+    if args.events || !args.joint.is_empty() {
+        bail!("--events and --joint report one rule set: give --rules one rule set");
     }
     for rules in &all {
         summary::check(&args.report, &default_table_path(rules))?;

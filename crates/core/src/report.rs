@@ -21,6 +21,7 @@ use crate::solve::theta::Theta;
 use crate::solve::vector::{VectorObjective, max_remaining};
 use crate::stats::distribution::{Interval, Summary, Tally};
 use crate::stats::events::JointFigures;
+use crate::stats::joint::JointReport;
 use crate::stats::simulate::{MeanInterval, ShareInterval};
 use crate::stats::{JointError, Start};
 use crate::tables::TableError;
@@ -338,6 +339,10 @@ pub struct StatsReport {
     /// `bonus_by_five_of_a_kind`; absent unless asked for.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub joint: Option<JointFigures>,
+    /// The joint distribution of a box with the final score and the other boxes (`stats
+    /// --joint BOX`, [`crate::stats::joint`]); absent unless asked for.
+    #[serde(rename = "joint", skip_serializing_if = "Option::is_none")]
+    pub box_joint: Option<JointReport>,
 }
 
 /// Where the games of [`StatsReport`] start: a card, and the dice of a turn of it.
@@ -507,6 +512,7 @@ fn stats_report(
         threads: rayon::current_num_threads(),
         summary: Summary::of(&rules, tally, thresholds),
         joint: None,
+        box_joint: None,
     }
 }
 

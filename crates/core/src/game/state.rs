@@ -666,8 +666,9 @@ impl ScoreCard {
     }
 }
 
-/// The position of the box `name` (or an alias) in `rules`.
-fn box_named(rules: &Rules, name: &str) -> Result<usize, CardError> {
+/// The position of the box `name` (or an alias) in `rules`; unknown, the error lists the
+/// boxes.
+pub fn box_named(rules: &Rules, name: &str) -> Result<usize, CardError> {
     rules
         .box_by_name(name)
         .ok_or_else(|| CardError::UnknownBox {

@@ -33,6 +33,7 @@
 
 pub mod distribution;
 pub mod events;
+pub mod joint;
 pub mod matches;
 pub mod saved;
 pub mod simulate;
@@ -221,6 +222,42 @@ impl Turn {
     fn unseen_of(&self, i: usize) -> &[f64] {
         let marks = self.unseen.len() / self.events.len().max(1);
         &self.unseen[i * marks..(i + 1) * marks]
+    }
+
+    /// The turn without its ways of ending that `only` leaves out (the box of `only` filled
+    /// with other points): their mass leaves the pass.
+    fn keep_only(&mut self, only: Only) {
+        let marks = self.unseen.len() / self.events.len().max(1);
+        let keep: Vec<bool> = self.events.iter().map(|e| only.keeps(e)).collect();
+        let mut i = 0;
+        self.events.retain(|_| {
+            i += 1;
+            keep[i - 1]
+        });
+        let mut j = 0;
+        self.unseen.retain(|_| {
+            j += 1;
+            keep[(j - 1) / marks.max(1)]
+        });
+    }
+}
+
+/// The games a forward pass follows when it follows only some: those whose box `index` ends
+/// with `points` ([`joint`]). A turn that fills the box with other points ends the game's
+/// mass there, so that the pass's final scores are those of the games of that box's points
+/// alone, jointly with them. The other boxes are counted from the turn the box is filled
+/// on: the mass of a state before it still holds games dropped later, that after it does
+/// not, so the pass's boxes hold `P(other box = p, box = points, other box filled after)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Only {
+    pub(crate) index: usize,
+    pub(crate) points: u32,
+}
+
+impl Only {
+    /// True when the way a turn ends, `e`, is one of the games followed.
+    fn keeps(self, e: &TurnEvent) -> bool {
+        usize::from(e.box_index) != self.index || u32::from(e.points) == self.points
     }
 }
 
@@ -579,7 +616,7 @@ pub fn exact_distribution_from(
     start: &Start,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<Tally, AdviceError> {
-    distribution_from(table, start, None, progress).map(|(tally, _)| tally)
+    distribution_from(table, start, None, None, progress).map(|(tally, _)| tally)
 }
 
 /// Why the joint figures of a game are not computed.
@@ -608,8 +645,13 @@ pub fn exact_joint_from(
     }
     let spec = Spec::of(rules);
     let new_game = Start::Card(ScoreCard::new(*rules));
-    let (tally, joint) =
-        distribution_from(table, start.unwrap_or(&new_game), Some(&spec), progress)?;
+    let (tally, joint) = distribution_from(
+        table,
+        start.unwrap_or(&new_game),
+        Some(&spec),
+        None,
+        progress,
+    )?;
     let figures = joint.expect("the joint sums").figures(&tally);
     Ok((tally, figures))
 }
@@ -636,15 +678,18 @@ pub fn exact_joint_forward(
         table,
         &[Seed::of_card(&card)],
         Some(carry),
+        None,
         progress,
     ))
 }
 
-/// [`exact_distribution_from`], with the sums of the joint figures of `spec` when given.
+/// [`exact_distribution_from`], with the sums of the joint figures of `spec` when given, of
+/// the games `only` follows when given (the pass's tally then holds their mass alone).
 fn distribution_from(
     table: &StrategyTable,
     start: &Start,
     spec: Option<&Spec>,
+    only: Option<Only>,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<(Tally, Option<JointTally>), AdviceError> {
     let card = start.card();
@@ -656,80 +701,88 @@ fn distribution_from(
     }
     let seed = Seed::of_card(card);
     let rules = table.rules();
-    // The card's own boxes and bonuses, with every game.
     let mut tally = Tally::new(rules);
-    for index in 0..rules.box_count() {
-        if let Some(points) = card.points(index) {
-            tally.add_box(index, points, 1.0);
+    let joint = match start {
+        Start::Card(_) => {
+            let forward = match spec {
+                None => forward_from(table, &[seed], only, progress),
+                Some(spec) => {
+                    let carry = Carry {
+                        spec,
+                        seeds: vec![spec.start(card)],
+                        tally: JointTally::new(spec, card),
+                    };
+                    histogram_forward(table, &[seed], Some(carry), only, progress)
+                }
+            };
+            tally.merge(&forward.tally);
+            forward.joint
         }
-    }
-    if card.has_upper_bonus() {
-        tally.upper_bonus += 1.0;
-    }
-    let Start::Position(position) = start else {
-        let forward = match spec {
-            None => forward_from(table, &[seed], progress),
-            Some(spec) => {
-                let carry = Carry {
-                    spec,
-                    seeds: vec![spec.start(card)],
-                    tally: JointTally::new(spec, card),
-                };
-                histogram_forward(table, &[seed], Some(carry), progress)
+        Start::Position(position) => {
+            // The position is checked: its dice, its rolls left, a card with an open box.
+            crate::policy::expected::advise(table, position)?;
+            let mut turn = position_outcomes(table, position, spec.map_or(&[][..], Spec::marks));
+            if let Some(only) = only {
+                turn.keep_only(only);
             }
-        };
-        tally.merge(&forward.tally);
-        return Ok((
-            with_bonuses_before(tally, card.yahtzee_bonuses()),
-            forward.joint,
-        ));
-    };
-    // The position is checked: its dice, its rolls left, a card with an open box.
-    crate::policy::expected::advise(table, position)?;
-    let turn = position_outcomes(table, position, spec.map_or(&[][..], Spec::marks));
-    let events = &turn.events;
-    let seeds: Vec<Seed> = events
-        .iter()
-        .map(|e| {
-            let (index, points) = (usize::from(e.box_index), u32::from(e.points));
-            seed.after(
-                rules,
-                index,
-                points,
-                u32::from(e.bonus),
-                e.yahtzee_bonus(),
-                e.probability,
-            )
-        })
-        .collect();
-    tally_turn(&mut tally, 1.0, events);
-    let forward = match spec {
-        None => forward_from(table, &seeds, progress),
-        Some(spec) => {
-            // The rest of the turn from a state reached for sure carrying the card's start.
-            let start = spec.start(card);
-            let mut sums = JointTally::new(spec, card);
-            sums.add_turn(&start, events);
-            let carried = (events.iter().enumerate())
-                .map(|(i, e)| {
-                    let mut to = vec![0.0; spec.width()];
-                    spec.carry_on(&mut to, &start, e, turn.unseen_of(i));
-                    to
+            let events = &turn.events;
+            let seeds: Vec<Seed> = events
+                .iter()
+                .map(|e| {
+                    let (index, points) = (usize::from(e.box_index), u32::from(e.points));
+                    seed.after(
+                        rules,
+                        index,
+                        points,
+                        u32::from(e.bonus),
+                        e.yahtzee_bonus(),
+                        e.probability,
+                    )
                 })
                 .collect();
-            let carry = Carry {
-                spec,
-                seeds: carried,
-                tally: sums,
+            if only.is_none() {
+                tally_turn(&mut tally, 1.0, events);
+            }
+            let forward = match spec {
+                None => forward_from(table, &seeds, only, progress),
+                Some(spec) => {
+                    // The rest of the turn from a state reached for sure carrying the card's
+                    // start.
+                    let start = spec.start(card);
+                    let mut sums = JointTally::new(spec, card);
+                    sums.add_turn(&start, events);
+                    let carried = (events.iter().enumerate())
+                        .map(|(i, e)| {
+                            let mut to = vec![0.0; spec.width()];
+                            spec.carry_on(&mut to, &start, e, turn.unseen_of(i));
+                            to
+                        })
+                        .collect();
+                    let carry = Carry {
+                        spec,
+                        seeds: carried,
+                        tally: sums,
+                    };
+                    histogram_forward(table, &seeds, Some(carry), only, progress)
+                }
             };
-            histogram_forward(table, &seeds, Some(carry), progress)
+            tally.merge(&forward.tally);
+            forward.joint
         }
     };
-    tally.merge(&forward.tally);
-    Ok((
-        with_bonuses_before(tally, card.yahtzee_bonuses()),
-        forward.joint,
-    ))
+    // The card's own boxes and bonuses, with every game (following some games, they were
+    // filled before the box followed: not counted).
+    if only.is_none() {
+        for index in 0..rules.box_count() {
+            if let Some(points) = card.points(index) {
+                tally.add_box(index, points, 1.0);
+            }
+        }
+        if card.has_upper_bonus() {
+            tally.upper_bonus += 1.0;
+        }
+    }
+    Ok((with_bonuses_before(tally, card.yahtzee_bonuses()), joint))
 }
 
 /// `tally`, whose Yahtzee bonuses count those earned from a card on, counting the `before`
@@ -754,6 +807,7 @@ pub fn visit_probabilities(table: &StrategyTable, progress: &(dyn Fn(u64, u64) +
             table,
             &[Seed::of_card(&ScoreCard::new(*table.rules()))],
             None,
+            None,
             progress,
         )
         .visits
@@ -772,6 +826,7 @@ pub fn exact_forward(table: &StrategyTable, progress: &(dyn Fn(u64, u64) + Sync)
     forward_from(
         table,
         &[Seed::of_card(&ScoreCard::new(*table.rules()))],
+        None,
         progress,
     )
 }
@@ -840,16 +895,19 @@ pub fn check_exact(rules: &Rules) -> Result<(), String> {
     )
 }
 
-/// [`exact_forward`] from `seeds`, states of one depth each reached with its chance.
+/// [`exact_forward`] from `seeds`, states of one depth each reached with its chance, of the
+/// games `only` follows when given (cards of at most 15 boxes: [`joint`] refuses the others).
 fn forward_from(
     table: &StrategyTable,
     seeds: &[Seed],
+    only: Option<Only>,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Forward {
     let rules = table.rules();
     if rules.set.solves_in_seconds() {
-        histogram_forward(table, seeds, None, progress)
+        histogram_forward(table, seeds, None, only, progress)
     } else {
+        assert!(only.is_none(), "the pass of transforms follows every game");
         let budget = spectral::default_budget(8 * table.values().len() as u64, true);
         spectral::forward(
             table,
@@ -870,11 +928,13 @@ struct Carry<'a> {
 }
 
 /// [`forward_from`] with a histogram of the points banked for every state of two adjacent
-/// depths; with `carry`, the joint figures too ([`events`]).
+/// depths; with `carry`, the joint figures too ([`events`]); with `only`, the games it
+/// follows alone.
 fn histogram_forward(
     table: &StrategyTable,
     seeds: &[Seed],
     carry: Option<Carry<'_>>,
+    only: Option<Only>,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Forward {
     let (spec, seed_extra, mut joint) = match carry {
@@ -925,7 +985,11 @@ fn histogram_forward(
             .filter_map(|&m| {
                 let block = layer[m as usize].as_ref()?;
                 let reached = |slot: usize| block[slot].is_some() || block[slots + slot].is_some();
-                Some((m, card_turns_reached(table, m, reached, marks)))
+                let mut turns = card_turns_reached(table, m, reached, marks);
+                if let Some(only) = only.filter(|o| m & (1 << o.index) == 0) {
+                    turns.iter_mut().flatten().for_each(|t| t.keep_only(only));
+                }
+                Some((m, turns))
             })
             .collect();
         let mut events_of: Vec<Option<Vec<Option<Turn>>>> = vec![None; layout.masks];
@@ -941,12 +1005,17 @@ fn histogram_forward(
             let events = events_of[m as usize]
                 .as_ref()
                 .expect("the turns of a card reached");
+            // Following some games, the boxes filled before the box followed are not counted:
+            // their mass held games the pass drops later ([`Only`]).
+            let counted = only.is_none_or(|o| m & (1 << o.index) != 0);
             for (k, h) in block.iter().enumerate() {
                 let (Some(h), Some(ev)) = (h, &events[k % slots]) else {
                     continue;
                 };
                 let reach = h.reach();
-                tally_turn(&mut tally, reach, &ev.events);
+                if counted {
+                    tally_turn(&mut tally, reach, &ev.events);
+                }
                 if let Some(joint) = &mut joint {
                     joint.add_turn(&h.extra, &ev.events);
                 }

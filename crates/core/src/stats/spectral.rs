@@ -596,7 +596,7 @@ mod tests {
             let table = StrategyTable::solve(&rules, SolveOptions::default(), &|_, _| {}).0;
             let set = rules.set;
             let start = [Seed::of_card(&ScoreCard::new(rules))];
-            let exact = super::super::histogram_forward(&table, &start, None, &|_, _| {});
+            let exact = super::super::histogram_forward(&table, &start, None, None, &|_, _| {});
             let by_7 = forward(&table, few, &start, &|_, _| {});
             let at_once = forward(&table, many, &start, &|_, _| {});
             assert_eq!(by_7.tally, at_once.tally, "{}", set.name);
@@ -672,7 +672,7 @@ mod tests {
         )
         .unwrap();
         let start = [Seed::of_card(&card)];
-        let exact = super::super::histogram_forward(&table, &start, None, &|_, _| {});
+        let exact = super::super::histogram_forward(&table, &start, None, None, &|_, _| {});
         let by_few = forward(&table, 50, &start, &|_, _| {});
         let (a, b) = (exact.tally.pmf(), by_few.tally.pmf());
         assert!(a[0].0 <= b[0].0 && b.last().unwrap().0 <= a.last().unwrap().0);
