@@ -369,7 +369,9 @@ fn joint_distributions_of_boxes_equal_a_brute_force() {
         ),
     ];
     let index = |name: &str| rules.box_by_name(name).unwrap();
-    let cases: [(usize, [&str; 2], Option<(&str, u8)>); 5] = [
+    // (card, boxes, position: dice and rolls left)
+    type Case<'a> = (usize, [&'a str; 2], Option<(&'a str, u8)>);
+    let cases: [Case<'_>; 5] = [
         (0, ["yahtzee", "small-straight"], None),
         (0, ["fours", "yahtzee"], Some(("6,6,6,6,2", 1))),
         (1, ["chance", "twos"], None),
@@ -401,8 +403,8 @@ fn joint_distributions_of_boxes_equal_a_brute_force() {
         let (pair, scores) = brute_tables(&card, boxes, &want);
         let what = format!("{names:?} from {card} ({position:?})");
         assert_table(&what, &report.pair.as_ref().unwrap().table, &pair);
-        for k in 0..2 {
-            assert_table(&what, &report.boxes[k].score_table, &scores[k]);
+        for (b, want) in report.boxes.iter().zip(&scores) {
+            assert_table(&what, &b.score_table, want);
         }
     }
     // The command line reports the library's tables, the CSV too; bad boxes are refused.

@@ -486,9 +486,10 @@ fn rate(py: Python<'_>, table: &Table, records: Vec<String>) -> PyResult<String>
 /// with `rolls_left` (default: the first roll's). A new game's pass under optimal play is made
 /// once per table and kept (`visit_probabilities` reads the same). With `events`, the exact
 /// events and joint figures of `stats --events` too, from their own pass (expected-score
-/// play only).
+/// play only); with `joint` (one box name or two), the joint distributions of `stats
+/// --joint`, from their own passes.
 #[pyfunction]
-#[pyo3(signature = (table, at_least, card=None, yahtzee_bonus=0, dice=None, rolls_left=None, target=None, events=false, theta=None))]
+#[pyo3(signature = (table, at_least, card=None, yahtzee_bonus=0, dice=None, rolls_left=None, target=None, events=false, theta=None, joint=None))]
 #[allow(clippy::too_many_arguments)]
 fn stats<'py>(
     py: Python<'py>,
@@ -501,8 +502,16 @@ fn stats<'py>(
     target: Option<i64>,
     events: bool,
     theta: Option<f64>,
+    joint: Option<Vec<String>>,
 ) -> PyResult<(Bound<'py, PyArray1<f64>>, String)> {
     let at_least = thresholds(&at_least)?;
+    let joint = joint.unwrap_or_default();
+    if !joint.is_empty() && (theta.is_some() || target.is_some() || table.game().saved_rolls()) {
+        return Err(value_error(
+            "joint is computed for expected-score play without saved rolls: leave out target and theta (or joint)",
+        ));
+    }
+    let joint_boxes = joint_boxes(&table.game(), &joint)?;
     if theta.is_some() && (events || target.is_some()) {
         return Err(value_error(
             "theta is a policy of its own: leave out target and events (or theta)",
@@ -572,14 +581,30 @@ fn stats<'py>(
         )))?;
         return Ok((pmf(&tally).into_pyarray(py), json));
     }
+    let box_joint = if joint_boxes.is_empty() {
+        None
+    } else {
+        let joints = py
+            .detach(|| {
+                yahtzee_core::stats::joint::boxes_joint(
+                    ev,
+                    start.as_ref(),
+                    &joint_boxes,
+                    &|_, _| {},
+                )
+            })
+            .map_err(value_error)?;
+        Some(yahtzee_core::stats::joint::report(&joints))
+    };
     if events {
-        let (report, tally) = py
+        let (mut report, tally) = py
             .detach(|| report::stats_joint_from(ev, start.as_ref(), &at_least, &|_, _| {}))
             .map_err(value_error)?;
+        report.box_joint = box_joint;
         let json = stamp(serde_json::to_string(&report::stamped(&report, Some(ev))))?;
         return Ok((pmf(&tally).into_pyarray(py), json));
     }
-    let (report, tally) = match &start {
+    let (mut report, tally) = match &start {
         None => {
             let (forward, seconds) = py.detach(|| table.forward(ev));
             let report = report::stats_of_forward(ev, forward, &at_least, *seconds);
@@ -592,10 +617,31 @@ fn stats<'py>(
             (report, Some(tally))
         }
     };
+    report.box_joint = box_joint;
     // Lazily: a position's own pass is all it needs (not the new game's as well).
     let tally = tally.as_ref().unwrap_or_else(|| &table.forward(ev).0.tally);
     let json = stamp(serde_json::to_string(&report::stamped(&report, Some(ev))))?;
     Ok((pmf(tally).into_pyarray(py), json))
+}
+
+/// The boxes of `stats(..., joint=...)`: one or two distinct names of `rules`.
+fn joint_boxes(rules: &Rules, names: &[String]) -> PyResult<Vec<usize>> {
+    if names.len() > 2 {
+        return Err(value_error(format!(
+            "joint takes one box or two (e.g. (\"yahtzee\", \"chance\")), not {}",
+            names.len()
+        )));
+    }
+    let boxes = (names.iter())
+        .map(|n| yahtzee_core::game::state::box_named(rules, n).map_err(value_error))
+        .collect::<PyResult<Vec<usize>>>()?;
+    if boxes.len() == 2 && boxes[0] == boxes[1] {
+        return Err(value_error(format!(
+            "joint names {} twice: give two different boxes, or one",
+            names[0]
+        )));
+    }
+    Ok(boxes)
 }
 
 /// `stats --frontier`: for each θ of `thetas` (0: the expected score's policy) and each target

@@ -149,3 +149,45 @@ def test_events_and_covariances_are_the_cli_figures(cli):
     assert yahtzee.stats("yahtzee", card=card).events == {}
     with pytest.raises(ValueError, match="expected-score play"):
         yahtzee.stats("yahtzee", card=card, target=200, events=True)
+
+
+def test_joint_distributions_are_the_cli_figures(cli):
+    card = {
+        "ones": 3, "twos": 6, "threes": 9, "fives": 15, "sixes": 18, "three-of-a-kind": 20,
+        "four-of-a-kind": 0, "full-house": 25, "large-straight": 40, "chance": 22,
+    }
+    text = ",".join(f"{k}={v}" for k, v in card.items())
+    want = cli.json(
+        "stats", "--rules", "yahtzee", "--joint", "yahtzee,fours", "--json", "--card", text
+    )["joint"]
+    s = yahtzee.stats("yahtzee", card=card, joint=("yahtzee", "fours"))
+    assert s.joint == want
+    first, second = s.joint["boxes"]
+    assert (first["box"], second["box"]) == ("yahtzee", "fours")
+    # Each box's points given their chances add up to 1, as do the pair's.
+    for b in s.joint["boxes"]:
+        assert abs(sum(v["probability"] for v in b["values"]) - 1) < 1e-12
+    assert abs(sum(m for _, _, m in s.joint["pair"]["table"]) - 1) < 1e-12
+    # The box's marginal is the distribution's own: P(50 in the Yahtzee box).
+    fifty = {v["points"]: v["probability"] for v in first["values"]}[50]
+    assert abs(fifty - s.summary["fifty_probability"]) < 1e-12
+    # The given means, weighted by their chances, are the mean.
+    mean = sum(v["probability"] * v["mean"] for v in first["values"])
+    assert abs(mean - s.mean) < 1e-9
+    frame = s.joint_frame()
+    assert list(frame.columns) == [
+        "first", "first_points", "second", "second_points", "probability"
+    ]
+    rows = len(first["score_table"]) + len(second["score_table"]) + len(s.joint["pair"]["table"])
+    assert len(frame) == rows
+    by = frame.groupby(["first", "second"])["probability"].sum()
+    assert all(abs(x - 1) < 1e-12 for x in by)
+    # One box by name; bad boxes and other policies refused.
+    assert "pair" not in yahtzee.stats("yahtzee", card=card, joint="fours").joint
+    assert yahtzee.stats("yahtzee", card=card).joint is None
+    with pytest.raises(ValueError, match="unknown box"):
+        yahtzee.stats("yahtzee", card=card, joint="sevens")
+    with pytest.raises(ValueError, match="twice"):
+        yahtzee.stats("yahtzee", card=card, joint=("fours", "fours"))
+    with pytest.raises(ValueError, match="expected-score play"):
+        yahtzee.stats("yahtzee", card=card, target=200, joint="fours")

@@ -911,6 +911,39 @@ class Stats(_Figures):
         b = self.summary.get("bonus_by_five_of_a_kind")
         return None if b is None else dict(b)
 
+    @property
+    def joint(self) -> Optional[Dict[str, Any]]:
+        """The joint distributions of ``stats(..., joint=...)`` (``None`` otherwise), as
+        ``stats --joint --json`` gives them: ``boxes``, for each box its ``values`` (each
+        points of nonzero chance: ``probability``, and the ``mean``, ``std_dev``, ``median``
+        and ``percentiles`` of the final score of the games that end with them),
+        ``covariance_with_score``, ``correlation_with_score`` and ``score_table`` (``[points,
+        score, probability]``); with two boxes, ``pair``: their ``table`` (``[points, points,
+        probability]``), ``covariance`` and ``correlation``."""
+        j = self.summary.get("joint")
+        return None if j is None else dict(j)
+
+    def joint_frame(self) -> Any:
+        """The joint tables of :attr:`joint` in long form, one row per pair of nonzero
+        chance, as ``stats --joint-csv`` writes them: columns ``first`` (a box),
+        ``first_points``, ``second`` (``score``, or the other box), ``second_points``,
+        ``probability``; a pandas DataFrame (pandas must be installed). Raises ``ValueError``
+        without ``joint``."""
+        j = self.summary.get("joint")
+        if j is None:
+            raise ValueError("no joint distribution: give stats(..., joint=\"BOX\")")
+        pd = _import("pandas", "Stats.joint_frame")
+        rows: List[Tuple[str, int, str, int, float]] = []
+        for b in j["boxes"]:
+            rows.extend((b["box"], p, "score", s, m) for p, s, m in b["score_table"])
+        pair = j.get("pair")
+        if pair is not None:
+            first, second = pair["boxes"]
+            rows.extend((first, p, second, q, m) for p, q, m in pair["table"])
+        return pd.DataFrame(
+            rows, columns=["first", "first_points", "second", "second_points", "probability"]
+        )
+
     def __repr__(self) -> str:
         return (
             f"Stats(rules={self.rules!r}, upper_first={self.upper_first}, "
@@ -943,6 +976,7 @@ def stats(
     at_least: Sequence[int] = DEFAULT_THRESHOLDS,
     events: bool = False,
     theta: Optional[float] = None,
+    joint: Union[str, Sequence[str], None] = None,
 ) -> Stats:
     """The exact distribution of the final score (nothing sampled), as ``yahtzee stats``:
     give the rules (their table is loaded or built) or a table (then ``upper_first``, if
@@ -965,6 +999,11 @@ def stats(
     and bonuses' final points (:attr:`Stats.covariance`) and the joint table of the upper
     bonus and the five-of-a-kind box (:attr:`Stats.bonus_by_five_of_a_kind`), from a pass of
     their own (about twice the distribution's time).
+
+    With ``joint="BOX"`` or ``joint=("BOX", "BOX")`` (optimal play for the expected score
+    only), as ``stats --joint``: the exact joint distribution of the box's points and the final
+    score, and of the two boxes (:attr:`Stats.joint`, :meth:`Stats.joint_frame`), one pass per
+    points a box can end with (2 for a five-of-a-kind box, 26 for Chance).
 
     With ``theta=X``, under the policy of the exponential utility of parameter θ, as
     ``stats --theta X`` (the θ table built on first use): the summary holds the certainty
@@ -992,9 +1031,20 @@ def stats(
         None if target is None else _integer(target),
         events=bool(events),
         theta=None if theta is None else _number(theta, "theta"),
+        joint=_box_names(joint),
     )
     summary, timing = _figures(report)
     return Stats(pmf=_frozen(pmf), summary=summary, timing=timing)
+
+
+def _box_names(joint: Union[str, Sequence[str], None]) -> Optional[List[str]]:
+    if joint is None:
+        return None
+    names = [joint] if isinstance(joint, str) else list(joint)
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"joint takes box names (str), not {type(name).__name__}")
+    return names
 
 
 def visit_probabilities(rules: RulesLike = "yahtzee", upper_first: Optional[bool] = None) -> np.ndarray:
