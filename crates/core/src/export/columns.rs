@@ -594,6 +594,48 @@ mod tests {
         );
     }
 
+    /// Rows of columns named at run time: the header's names, then every value as written,
+    /// each type as the row types' fields are.
+    #[test]
+    fn values_of_run_time_columns_read_back_as_written() {
+        let meta = Meta {
+            title: "games".into(),
+            ..Meta::default()
+        };
+        let mut out = Vec::new();
+        Header::of(&meta, vec!["game".into(), "chance".into()], String::new()).write(&mut out);
+        let values = [
+            Value::U64(0),
+            Value::U16(23),
+            Value::U64(1),
+            Value::Null,
+            Value::I8(-3),
+            Value::Str("keep 3 3"),
+            Value::F32(0.5),
+            Value::Bool(true),
+        ];
+        write_values(values, &mut out);
+        // No values, no frame.
+        write_values([], &mut out);
+        let (Frame::Header(h), used) = read_frame(&out).unwrap().unwrap() else {
+            panic!("the header first")
+        };
+        assert_eq!(
+            (h.columns, h.title),
+            (vec!["game".into(), "chance".into()], "games".into())
+        );
+        let (Frame::Rows(payload), rest) = read_frame(&out[used..]).unwrap().unwrap() else {
+            panic!("then rows")
+        };
+        assert_eq!(used + rest, out.len());
+        let mut at = 0;
+        let read: Vec<Value<'_>> = values
+            .iter()
+            .map(|_| read_value(payload, &mut at).unwrap())
+            .collect();
+        assert_eq!((read.as_slice(), at), (values.as_slice(), payload.len()));
+    }
+
     #[test]
     fn rows_of_nested_values_are_refused() {
         #[derive(Serialize)]
