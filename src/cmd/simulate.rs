@@ -172,7 +172,7 @@ impl PerBoxFormat {
 
 /// Writes `--per-box`'s games to `path` (checked by [`PerBoxFormat::of`]), through a
 /// temporary renamed into place: CSV, or Parquet with the metadata of the games
-/// ([`PerBox::meta`]).
+/// ([`report::per_box_meta`]).
 fn write_per_box(
     path: &Path,
     per_box: &PerBox,
@@ -185,10 +185,12 @@ fn write_per_box(
         PerBoxFormat::Csv => per_box.write_csv(path).map_err(|e| failed(&e)),
         #[cfg(feature = "parquet")]
         PerBoxFormat::Parquet => {
-            let meta = per_box.meta(policy, seed, provenance);
+            let meta = report::per_box_meta(per_box, policy, seed, provenance);
             yahtzee_core::files::write_file(path, |file| -> Result<()> {
                 let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
-                yahtzee_parquet::write(&mut out, |out| per_box.write_columns(&meta, out))?;
+                yahtzee_parquet::write(&mut out, |out| {
+                    report::write_per_box_columns(per_box, &meta, out)
+                })?;
                 out.flush()?;
                 Ok(())
             })
