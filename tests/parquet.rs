@@ -637,6 +637,11 @@ fn simulate_per_box_parquet_is_its_csv_at_any_thread_count() {
         );
     }
     assert!(notes.contains(&"yahtzee: the points scored in Yahtzee (box 12 of 13), 0 to 50."));
+    // No column is rounded, and there is no `filled` whose bits to name.
+    assert_eq!(
+        (file.metadata("rounding"), file.metadata("filled_bits")),
+        (None, None)
+    );
     assert!(
         notes
             .iter()

@@ -804,7 +804,11 @@ pub fn per_box_meta(per_box: &PerBox, policy: Policy, seed: u64, provenance: Pro
         result: &source,
         provenance,
     };
-    Meta::with_source(rules, &stamped, title, notes)
+    Meta {
+        // No column `filled` whose bits to name.
+        filled_bits: Vec::new(),
+        ..Meta::with_source(rules, &stamped, title, notes)
+    }
 }
 
 /// Writes the games `per_box` in the typed column stream ([`crate::export::columns`]) that
