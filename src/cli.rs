@@ -660,11 +660,14 @@ pub struct SimulateArgs {
     /// two matches of the same seed game by game.
     #[arg(long, value_name = "FILE.csv", requires = "lineup")]
     pub games_csv: Option<PathBuf>,
-    /// Also write each game's box scores to this CSV file (`game,` each box in card order,
-    /// `upper_bonus`, `yahtzee_bonuses` (their points), `total`; a row per game, numbered
-    /// from 0), overwriting it if it exists: the same file for a seed at any thread count.
-    /// One policy, without saved rolls.
-    #[arg(long, value_name = "FILE.csv", conflicts_with = "lineup")]
+    /// Also write each game's box scores to this file, CSV or Parquet by its extension
+    /// (`.csv`, `.parquet`): `game`, each box in card order, `upper_bonus`,
+    /// `yahtzee_bonuses` (their points), `total`; a row per game, numbered from 0;
+    /// overwriting it if it exists: the same file for a seed at any thread count. Parquet's
+    /// columns are typed and its metadata says what the games are (rules, policy, seed,
+    /// games, version, commit, dice generator) and what each column means. One policy,
+    /// without saved rolls.
+    #[arg(long, value_name = "FILE.csv|FILE.parquet", conflicts_with = "lineup")]
     pub per_box: Option<PathBuf>,
     /// Worker threads, 1 to 256 [default: one per core, or $RAYON_NUM_THREADS].
     #[arg(long, value_name = "N", value_parser = parse_threads)]

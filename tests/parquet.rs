@@ -33,6 +33,7 @@ fn cell(field: &Field) -> Cell {
         Field::UByte(v) => Cell::Int(u64::from(*v)),
         Field::UShort(v) => Cell::Int(u64::from(*v)),
         Field::UInt(v) => Cell::Int(u64::from(*v)),
+        Field::ULong(v) => Cell::Int(*v),
         Field::Long(v) => Cell::Signed(*v),
         Field::Bool(v) => Cell::Bool(*v),
         Field::Double(v) => Cell::Float(*v),
@@ -564,4 +565,99 @@ fn a_target_card_in_parquet_is_its_csv() {
     );
     assert!(file.group_rows.iter().sum::<i64>() > 0);
     assert_eq!(file.types()[3], ("needed", int64()));
+}
+
+/// `simulate --per-box FILE.parquet`: the rows of `--per-box FILE.csv` (the same games), with
+/// typed columns, the games' metadata (their rules, policy, seed and number, the provenance,
+/// a note per column), the same bytes at 1 and 2 threads; any other extension refused.
+#[test]
+#[cfg_attr(
+    not(feature = "parquet"),
+    ignore = "the Parquet export is a feature: cargo test --release --all-features"
+)]
+fn simulate_per_box_parquet_is_its_csv_at_any_thread_count() {
+    let dir = temp_dir();
+    let simulate = |file: &str, threads: &str| {
+        let path = dir.path().join(file);
+        let o = run(
+            RuleSet::YAHTZEE,
+            Order::Any,
+            &[
+                "simulate",
+                "--games",
+                "2000",
+                "--seed",
+                "11",
+                "--threads",
+                threads,
+                "--per-box",
+                &path_str(&path),
+            ],
+        );
+        assert!(o.status.success(), "{file}: {}", stderr(&o));
+        path
+    };
+    let csv = simulate("games.csv", "1");
+    let one = simulate("games.parquet", "1");
+    let two = simulate("games-2.parquet", "2");
+    assert_eq!(std::fs::read(&one).unwrap(), std::fs::read(&two).unwrap());
+    let file = assert_files_agree(&csv, &one, &["simulate", "--per-box"]);
+    assert_eq!(file.group_rows, [2000]);
+    let types = file.types();
+    assert_eq!(types.len(), 1 + 13 + 3);
+    assert_eq!(types[0], ("game", unsigned(64)));
+    assert_eq!(types[12], ("yahtzee", unsigned(16)));
+    assert_eq!(types[16], ("total", unsigned(16)));
+    assert!(types[1..].iter().all(|(_, t)| *t == unsigned(16)));
+    // Self-describing: what the games are, where they come from, what each column means.
+    assert_eq!(
+        file.metadata("title"),
+        Some(
+            "yahtzee: each game's boxes, bonuses and total, 2000 games of policy optimal (seed 11)"
+        )
+    );
+    let source: serde_json::Value = serde_json::from_str(file.metadata("source").unwrap()).unwrap();
+    assert_eq!(source["rules"], "yahtzee");
+    assert_eq!(source["upper_first"], false);
+    assert_eq!(source["policy"], "optimal");
+    assert_eq!(source["seed"], 11);
+    assert_eq!(source["games"], 2000);
+    assert_eq!(source["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(source["commit"], env!("YAHTZEE_COMMIT"));
+    assert_eq!(
+        source["dice_generator"],
+        yahtzee_core::game::dice::DICE_GENERATOR
+    );
+    assert_eq!(source["table_checksum"].as_str().map(str::len), Some(8));
+    let notes: Vec<&str> = file.metadata("notes").unwrap().lines().collect();
+    for (name, _) in &types {
+        assert!(
+            notes.iter().any(|n| n.starts_with(&format!("{name}: "))),
+            "no note for {name}: {notes:?}"
+        );
+    }
+    assert!(notes.contains(&"yahtzee: the points scored in Yahtzee (box 12 of 13), 0 to 50."));
+    // No column is rounded, and there is no `filled` whose bits to name.
+    assert_eq!(
+        (file.metadata("rounding"), file.metadata("filled_bits")),
+        (None, None)
+    );
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.starts_with("upper_bonus: the upper bonus, 35 when"))
+    );
+    // Another extension: one line, exit 2, before any game.
+    let o = run(
+        RuleSet::YAHTZEE,
+        Order::Any,
+        &[
+            "simulate",
+            "--games",
+            "10",
+            "--per-box",
+            &path_str(&dir.path().join("games.txt")),
+        ],
+    );
+    assert_bad_input(&o, "end it in .csv or .parquet");
 }

@@ -17,6 +17,7 @@ use yahtzee_core::report::{self, MatchReport, SimulateReport};
 use yahtzee_core::solve::vector::{DISTRIBUTION, TARGET};
 use yahtzee_core::stats::distribution::Tally;
 use yahtzee_core::stats::matches::Match;
+use yahtzee_core::stats::simulate::PerBox;
 use yahtzee_core::tables::default_table_path_of;
 use yahtzee_core::tables::set::TableKind;
 use yahtzee_core::tables::set::TableSet;
@@ -51,7 +52,8 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
         );
     }
     if let Some(path) = &args.per_box {
-        yahtzee_core::files::output_path(path).map_err(|e| anyhow!("--per-box: {e}"))?;
+        PerBoxFormat::of(path)?;
+        check_games_file("--per-box", path, args)?;
     }
     if args.policy.len() > 1 {
         return pool.install(|| run_several(args, &tables));
@@ -61,7 +63,7 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
     } else {
         // (The parser of --policy refuses the policies that need opponents.)
         let player = pool.install(|| Player::new(policy, &tables))?;
-        pool.install(|| games(args, &player))?
+        pool.install(|| games(args, &player, &tables))?
     };
     summary::write_files(
         &args.report,
@@ -124,23 +126,90 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
     Ok(())
 }
 
+/// Checks, before any table is read, that a file of games (`--games-csv`, `--per-box`) may
+/// be written at `path`: never over a table the games may read or build.
+fn check_games_file(flag: &str, path: &Path, args: &SimulateArgs) -> Result<()> {
+    let rules = args.rules.rules();
+    let tables = [
+        super::table_paths(&args.tables).path(&rules, TableKind::ExpectedScore),
+        default_table_path_of(&rules, TARGET),
+        default_table_path_of(&rules, DISTRIBUTION),
+    ];
+    let given = [
+        &args.tables.score.target_table,
+        &args.tables.distribution_table,
+    ];
+    let mut read: Vec<&Path> = tables.iter().map(PathBuf::as_path).collect();
+    read.extend(given.iter().filter_map(|p| p.as_deref()));
+    super::check_output(flag, path, &read)
+}
+
+/// How `--per-box` writes its games: by the file's extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PerBoxFormat {
+    Csv,
+    Parquet,
+}
+
+impl PerBoxFormat {
+    /// The format of `path` (`.csv` or `.parquet`, in any case), a one-line error for any
+    /// other file name or for Parquet in a build without it.
+    fn of(path: &Path) -> Result<PerBoxFormat> {
+        let ext = path
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase());
+        match ext.as_deref() {
+            Some("csv") => Ok(PerBoxFormat::Csv),
+            Some("parquet") if cfg!(feature = "parquet") => Ok(PerBoxFormat::Parquet),
+            Some("parquet") => Err(super::not_built("parquet", "--per-box FILE.parquet")),
+            _ => bail!(
+                "--per-box {}: the games are written as CSV or Parquet, by the file's extension: end it in .csv or .parquet",
+                yahtzee_core::text::excerpt(&path.display().to_string())
+            ),
+        }
+    }
+}
+
+/// Writes `--per-box`'s games to `path` (checked by [`PerBoxFormat::of`]), through a
+/// temporary renamed into place: CSV, or Parquet with the metadata of the games
+/// ([`report::per_box_meta`]).
+fn write_per_box(
+    path: &Path,
+    per_box: &PerBox,
+    policy: Policy,
+    seed: u64,
+    provenance: report::Provenance,
+) -> Result<()> {
+    let failed = |e: &dyn std::fmt::Display| anyhow!("--per-box {}: {e}", path.display());
+    match PerBoxFormat::of(path)? {
+        PerBoxFormat::Csv => per_box.write_csv(path).map_err(|e| failed(&e)),
+        #[cfg(feature = "parquet")]
+        PerBoxFormat::Parquet => {
+            let meta = report::per_box_meta(per_box, policy, seed, provenance);
+            yahtzee_core::files::write_file(path, |file| -> Result<()> {
+                let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+                yahtzee_parquet::write(&mut out, |out| {
+                    report::write_per_box_columns(per_box, &meta, out)
+                })?;
+                out.flush()?;
+                Ok(())
+            })
+            .map_err(|e| failed(&e))
+        }
+        #[cfg(not(feature = "parquet"))]
+        PerBoxFormat::Parquet => {
+            let _ = (policy, seed, provenance);
+            Err(super::not_built("parquet", "--per-box FILE.parquet"))
+        }
+    }
+}
+
 /// `--match`: the tables the lineup needs (built if missing), the games, the report.
 fn run_match(args: &SimulateArgs, lineup: &Lineup, set: &TableSet) -> Result<()> {
     let rules = args.rules.rules();
     let policies = &lineup.0;
     if let Some(path) = &args.games_csv {
-        let tables = [
-            super::table_paths(&args.tables).path(&rules, TableKind::ExpectedScore),
-            default_table_path_of(&rules, TARGET),
-            default_table_path_of(&rules, DISTRIBUTION),
-        ];
-        let given = [
-            &args.tables.score.target_table,
-            &args.tables.distribution_table,
-        ];
-        let mut read: Vec<&Path> = tables.iter().map(PathBuf::as_path).collect();
-        read.extend(given.iter().filter_map(|p| p.as_deref()));
-        super::check_output("--games-csv", path, &read)?;
+        check_games_file("--games-csv", path, args)?;
     }
     let needs = Needs::of(policies);
     if needs.two_player
@@ -243,7 +312,7 @@ fn run_several(args: &SimulateArgs, tables: &TableSet) -> Result<()> {
     for &policy in &args.policy {
         let player = Player::new(policy, tables)?;
         let (report, tally) =
-            games(args, &player).map_err(|e| anyhow!("--games {}: {e}", args.games))?;
+            games(args, &player, tables).map_err(|e| anyhow!("--games {}: {e}", args.games))?;
         curves.push(Curve::new(&policy.label(), &tally, &report.summary));
         reports.push(report);
     }
@@ -308,7 +377,11 @@ fn saved_games(args: &SimulateArgs, tables: &TableSet) -> Result<(SimulateReport
     Ok((report, tally))
 }
 
-fn games(args: &SimulateArgs, player: &Player<'_>) -> Result<(SimulateReport, Tally)> {
+fn games(
+    args: &SimulateArgs,
+    player: &Player<'_>,
+    tables: &TableSet,
+) -> Result<(SimulateReport, Tally)> {
     let games_error = |e| anyhow!("--games {}: {e}", args.games);
     let rules = args.rules.rules();
     let bar = super::progress_bar(
@@ -345,9 +418,13 @@ fn games(args: &SimulateArgs, player: &Player<'_>) -> Result<(SimulateReport, Ta
                 &args.report.at_least,
             );
             bar.finish_and_clear();
-            per_box
-                .write_csv(path)
-                .map_err(|e| anyhow!("--per-box {}: {e}", path.display()))?;
+            write_per_box(
+                path,
+                &per_box,
+                player.policy(),
+                args.seed,
+                report::Provenance::by(tables),
+            )?;
             Ok((report, tally))
         }
     };

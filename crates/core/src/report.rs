@@ -5,12 +5,15 @@
 //!
 //! The functions run on the current rayon thread pool and report its size.
 
+use std::io::{self, Write};
 use std::path::Path;
 use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::game::rules::Rules;
+use crate::export::Meta;
+use crate::export::columns::{Header, Value, write_values};
+use crate::game::rules::{Rules, highest_score};
 use crate::game::state::{State, reachable_state_count};
 use crate::policy::Policy;
 use crate::policy::expected::AdviceError;
@@ -22,7 +25,7 @@ use crate::solve::vector::{VectorObjective, max_remaining};
 use crate::stats::distribution::{Interval, Summary, Tally};
 use crate::stats::events::JointFigures;
 use crate::stats::joint::JointReport;
-use crate::stats::simulate::{MeanInterval, ShareInterval};
+use crate::stats::simulate::{MeanInterval, PerBox, ShareInterval};
 use crate::stats::{JointError, Start};
 use crate::tables::TableError;
 use crate::tables::container::FORMAT_VERSION;
@@ -735,6 +738,122 @@ pub fn simulate(
     let tally = crate::stats::simulate::simulate(rules, player, games, seed, progress);
     let report = SimulateReport::of(rules, player.policy(), seed, &tally, start, thresholds);
     Ok((report, tally))
+}
+
+/// Where a file of simulated games comes from, beside its provenance: the rules, the policy
+/// (and its target), the seed and the number of games: with the dice generator's version,
+/// what plays the same games again.
+#[derive(Serialize)]
+struct GamesSource {
+    #[serde(flatten)]
+    rules: Rules,
+    policy: Policy,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    target: Option<u32>,
+    seed: u64,
+    games: u64,
+}
+
+/// Games a frame of the typed column stream holds: a few hundred kilobytes of values.
+const GAMES_PER_FRAME: usize = 1 << 13;
+
+/// What a file of the games `per_box` says of them (Parquet's key-value metadata): a title
+/// with the rules' label, the policy and the seed; the meaning and unit of each column, a
+/// note each; the source (the rules, `policy`, `seed`, `games` and the provenance: the
+/// version, the commit, the dice generator, the table read), stamped as the exports' are
+/// ([`Meta::with_source`]).
+pub fn per_box_meta(per_box: &PerBox, policy: Policy, seed: u64, provenance: Provenance) -> Meta {
+    let rules = &per_box.rules;
+    let games = per_box.games();
+    let source = GamesSource {
+        rules: *rules,
+        policy,
+        target: policy.target(),
+        seed,
+        games,
+    };
+    let title = format!(
+        "{}: each game's boxes, bonuses and total, {games} games of policy {} (seed {seed})",
+        rules.label(),
+        policy.label()
+    );
+    let mut notes = vec![
+        "A row per simulated game; every column but `game` is in points.".to_string(),
+        "game: the game's number, from 0; with the seed, the policy and the dice generator it names the game's dice, the same at any thread count.".to_string(),
+    ];
+    let count = rules.box_count();
+    for (i, b) in rules.boxes().iter().enumerate() {
+        notes.push(format!(
+            "{}: the points scored in {} (box {} of {count}), 0 to {}.",
+            b.name(),
+            b.title,
+            i + 1,
+            rules.max_score(i)
+        ));
+    }
+    notes.push(match rules.upper_bonus() {
+        Some(b) => format!(
+            "upper_bonus: the upper bonus, {} when the upper boxes add up to {} or more, else 0.",
+            b.points, b.threshold
+        ),
+        None => "upper_bonus: 0: these rules have no upper bonus.".to_string(),
+    });
+    notes.push(match rules.yahtzee_bonus_points() {
+        0 => "yahtzee_bonuses: 0: these rules have no bonus for a further five of a kind."
+            .to_string(),
+        points => format!(
+            "yahtzee_bonuses: the five-of-a-kind bonuses, {points} for each further five of a kind scored once the five-of-a-kind box holds its points."
+        ),
+    });
+    notes.push("total: the final score, the sum of the row's boxes and bonuses.".to_string());
+    let stamped = Stamped {
+        result: &source,
+        provenance,
+    };
+    Meta {
+        // No column `filled` whose bits to name.
+        filled_bits: Vec::new(),
+        ..Meta::with_source(rules, &stamped, title, notes)
+    }
+}
+
+/// Writes the games `per_box` in the typed column stream ([`crate::export::columns`]) that
+/// the Parquet writer reads: the rows of [`PerBox::write_csv`] with their types (`game` a
+/// u64, the points u16, or u32 under rules whose highest score does not fit in 16 bits),
+/// after a header of `meta` ([`per_box_meta`]). Returns the rows written.
+pub fn write_per_box_columns(
+    per_box: &PerBox,
+    meta: &Meta,
+    out: &mut dyn Write,
+) -> io::Result<u64> {
+    let mut columns = vec!["game".to_string()];
+    columns.extend(per_box.columns.iter().cloned());
+    let mut buf = Vec::new();
+    Header::of(meta, columns, String::new()).write(&mut buf);
+    out.write_all(&buf)?;
+    // One type for every column of points, from the rules: no game scores more.
+    let narrow = u16::try_from(highest_score(&per_box.rules)).is_ok();
+    let point = |p: u32| {
+        if narrow {
+            Value::U16(p as u16)
+        } else {
+            Value::U32(p)
+        }
+    };
+    let mut rows = per_box
+        .points
+        .chunks(per_box.columns.len())
+        .enumerate()
+        .peekable();
+    while rows.peek().is_some() {
+        buf.clear();
+        let frame = rows.by_ref().take(GAMES_PER_FRAME).flat_map(|(g, row)| {
+            std::iter::once(Value::U64(g as u64)).chain(row.iter().map(|&p| point(p)))
+        });
+        write_values(frame, &mut buf);
+        out.write_all(&buf)?;
+    }
+    Ok(per_box.games())
 }
 
 impl SimulateReport {

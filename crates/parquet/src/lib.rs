@@ -1,6 +1,7 @@
-//! The Parquet writer of `yahtzee export --format parquet`: typed columns, zstd, row groups,
-//! written in a stream with bounded memory. A crate of its own so that only the binary
-//! compiles Parquet; the library, the Python module and the fuzz targets do not.
+//! The Parquet writer of `yahtzee export --format parquet` and of `yahtzee simulate --per-box
+//! FILE.parquet`: typed columns, zstd, row groups, written in a stream with bounded memory. A
+//! crate of its own so that only the binary compiles Parquet; the library, the Python module
+//! and the fuzz targets do not.
 //!
 //! Every scope writes Parquet through the same rows and the same exporter calls as CSV, with
 //! no code of its own: the scope renders its rows in the core library's typed column stream
@@ -8,7 +9,10 @@
 //! and [`write`] gives the scope a writer that reads that stream back into columns of plain
 //! values and definition levels, and hands a batch of rows at a time to a second thread that
 //! encodes them with the `parquet` crate's low-level column writers (no Arrow arrays) and
-//! writes the file on the real output, then the footer once the scope is done.
+//! writes the file on the real output, then the footer once the scope is done. The columns'
+//! names come from the stream's header, never from a row type, so rows whose columns depend on
+//! the rules (a simulation's games, a column per box) are written by the same [`write`]
+//! (`yahtzee_core::report::write_per_box_columns`).
 //!
 //! Column types follow the Rust types of the row's fields: `u8`, `u16`, `u32`, `u64` are
 //! unsigned integers of that width, `bool` is a boolean, `f64` a double, a `&str` a string

@@ -8,7 +8,10 @@
 //! [`read_value`]) to build its columns. A frame is a kind byte, the payload length (u64,
 //! little-endian) and the payload: one [`Header`] frame (JSON: the column names, the title,
 //! the notes), then frames of rows, each row one tagged value per column in column order,
-//! taken from the row's `Serialize` impl: a new row type needs nothing here.
+//! taken from the row's `Serialize` impl: a new row type needs nothing here. Rows whose
+//! columns are known only at run time (a simulation's games, one column per box of the
+//! rules) are written the same way, by [`Header::write`] and [`write_values`]: the writer
+//! reads the column names from the header, never from a row type.
 //!
 //! Values are the Rust types of the rows' fields: unsigned and signed integers of 8 to 64
 //! bits, `bool`, `f32`, `f64`, strings (and unit enum variants, written as their names) and
@@ -58,20 +61,8 @@ fn frame(kind: u8, payload: &[u8], out: &mut Vec<u8>) {
 
 impl<R: Row> Exporter<R> for ColumnsExporter {
     fn begin(&self, meta: &Meta, out: &mut Vec<u8>) {
-        let header = Header {
-            columns: R::COLUMNS.iter().map(|c| c.to_string()).collect(),
-            title: meta.title.clone(),
-            notes: meta.notes.clone(),
-            source: meta.source.clone(),
-            filled_bits: if meta.filled_bits.is_empty() {
-                String::new()
-            } else {
-                serde_json::to_string(&meta.filled_bits).expect("names serialize")
-            },
-            rounding: super::rounding::<R>(),
-        };
-        let payload = serde_json::to_vec(&header).expect("a header serializes");
-        frame(FRAME_HEADER, &payload, out);
+        let columns = R::COLUMNS.iter().map(|c| c.to_string()).collect();
+        Header::of(meta, columns, super::rounding::<R>()).write(out);
     }
 
     fn table(&self, _title: Option<&str>, _out: &mut Vec<u8>) {}
@@ -95,6 +86,19 @@ impl<R: Row> Exporter<R> for ColumnsExporter {
     }
 }
 
+/// Appends a frame of rows whose columns are known only at run time (their names in the
+/// [`Header`] written first, [`Header::write`]): `values`, row after row, one per column in
+/// column order, as a row type's fields would be written.
+pub fn write_values<'v>(values: impl IntoIterator<Item = Value<'v>>, out: &mut Vec<u8>) {
+    let mut payload = Vec::new();
+    for value in values {
+        value.write(&mut payload);
+    }
+    if !payload.is_empty() {
+        frame(FRAME_ROWS, &payload, out);
+    }
+}
+
 /// What a document says before its rows: the column names, and the title and notes that the
 /// file keeps as key-value metadata.
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -115,6 +119,31 @@ pub struct Header {
     /// Which columns are rounded ([`super::rounding`]).
     #[serde(default)]
     pub rounding: String,
+}
+
+impl Header {
+    /// The header of a document `meta` whose rows have `columns` (their names, in order) and
+    /// whose rounding is `rounding` (empty when there is nothing to say).
+    pub fn of(meta: &Meta, columns: Vec<String>, rounding: String) -> Header {
+        Header {
+            columns,
+            title: meta.title.clone(),
+            notes: meta.notes.clone(),
+            source: meta.source.clone(),
+            filled_bits: if meta.filled_bits.is_empty() {
+                String::new()
+            } else {
+                serde_json::to_string(&meta.filled_bits).expect("names serialize")
+            },
+            rounding,
+        }
+    }
+
+    /// Appends the header's frame: the stream's first.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        let payload = serde_json::to_vec(self).expect("a header serializes");
+        frame(FRAME_HEADER, &payload, out);
+    }
 }
 
 /// A row that cannot be written as columns (a field of a type rows do not have).
@@ -148,9 +177,8 @@ struct ValueWriter<'a> {
 }
 
 impl ValueWriter<'_> {
-    fn put(&mut self, tag: u8, bytes: &[u8]) -> Result<(), Unsupported> {
-        self.out.push(tag);
-        self.out.extend_from_slice(bytes);
+    fn put(&mut self, value: Value<'_>) -> Result<(), Unsupported> {
+        value.write(self.out);
         self.values += 1;
         Ok(())
     }
@@ -168,54 +196,52 @@ impl<'a, 'b> ser::Serializer for &'a mut ValueWriter<'b> {
     type SerializeStructVariant = Impossible<(), Unsupported>;
 
     fn serialize_bool(self, v: bool) -> Result<(), Unsupported> {
-        self.put(tag::BOOL, &[u8::from(v)])
+        self.put(Value::Bool(v))
     }
     fn serialize_i8(self, v: i8) -> Result<(), Unsupported> {
-        self.put(tag::I8, &v.to_le_bytes())
+        self.put(Value::I8(v))
     }
     fn serialize_i16(self, v: i16) -> Result<(), Unsupported> {
-        self.put(tag::I16, &v.to_le_bytes())
+        self.put(Value::I16(v))
     }
     fn serialize_i32(self, v: i32) -> Result<(), Unsupported> {
-        self.put(tag::I32, &v.to_le_bytes())
+        self.put(Value::I32(v))
     }
     fn serialize_i64(self, v: i64) -> Result<(), Unsupported> {
-        self.put(tag::I64, &v.to_le_bytes())
+        self.put(Value::I64(v))
     }
     fn serialize_u8(self, v: u8) -> Result<(), Unsupported> {
-        self.put(tag::U8, &[v])
+        self.put(Value::U8(v))
     }
     fn serialize_u16(self, v: u16) -> Result<(), Unsupported> {
-        self.put(tag::U16, &v.to_le_bytes())
+        self.put(Value::U16(v))
     }
     fn serialize_u32(self, v: u32) -> Result<(), Unsupported> {
-        self.put(tag::U32, &v.to_le_bytes())
+        self.put(Value::U32(v))
     }
     fn serialize_u64(self, v: u64) -> Result<(), Unsupported> {
-        self.put(tag::U64, &v.to_le_bytes())
+        self.put(Value::U64(v))
     }
     fn serialize_f32(self, v: f32) -> Result<(), Unsupported> {
-        self.put(tag::F32, &v.to_le_bytes())
+        self.put(Value::F32(v))
     }
     fn serialize_f64(self, v: f64) -> Result<(), Unsupported> {
-        self.put(tag::F64, &v.to_le_bytes())
+        self.put(Value::F64(v))
     }
     fn serialize_char(self, v: char) -> Result<(), Unsupported> {
         self.serialize_str(v.encode_utf8(&mut [0; 4]))
     }
     fn serialize_str(self, v: &str) -> Result<(), Unsupported> {
-        let len = u32::try_from(v.len()).map_err(|_| Unsupported("a string over 4 GB".into()))?;
-        self.out.push(tag::STR);
-        self.out.extend_from_slice(&len.to_le_bytes());
-        self.out.extend_from_slice(v.as_bytes());
-        self.values += 1;
-        Ok(())
+        if u32::try_from(v.len()).is_err() {
+            return Err(Unsupported("a string over 4 GB".into()));
+        }
+        self.put(Value::Str(v))
     }
     fn serialize_bytes(self, _v: &[u8]) -> Result<(), Unsupported> {
         unsupported("bytes")
     }
     fn serialize_none(self) -> Result<(), Unsupported> {
-        self.put(tag::NULL, &[])
+        self.put(Value::Null)
     }
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<(), Unsupported> {
         value.serialize(self)
@@ -369,6 +395,31 @@ pub enum Value<'a> {
 }
 
 impl Value<'_> {
+    /// Appends the value as a rows frame holds it: its tag, then its bytes (little-endian; a
+    /// string's length as a u32 before them, which the caller keeps under 4 GiB), what
+    /// [`read_value`] reads back.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        out.push(self.tag());
+        match *self {
+            Value::Null => {}
+            Value::Bool(v) => out.push(u8::from(v)),
+            Value::U8(v) => out.push(v),
+            Value::U16(v) => out.extend_from_slice(&v.to_le_bytes()),
+            Value::U32(v) => out.extend_from_slice(&v.to_le_bytes()),
+            Value::U64(v) => out.extend_from_slice(&v.to_le_bytes()),
+            Value::I8(v) => out.extend_from_slice(&v.to_le_bytes()),
+            Value::I16(v) => out.extend_from_slice(&v.to_le_bytes()),
+            Value::I32(v) => out.extend_from_slice(&v.to_le_bytes()),
+            Value::I64(v) => out.extend_from_slice(&v.to_le_bytes()),
+            Value::F32(v) => out.extend_from_slice(&v.to_le_bytes()),
+            Value::F64(v) => out.extend_from_slice(&v.to_le_bytes()),
+            Value::Str(v) => {
+                out.extend_from_slice(&(v.len() as u32).to_le_bytes());
+                out.extend_from_slice(v.as_bytes());
+            }
+        }
+    }
+
     /// The tag of the value's type.
     pub fn tag(&self) -> u8 {
         match self {
@@ -541,6 +592,48 @@ mod tests {
                 Value::Bool(false),
             ]
         );
+    }
+
+    /// Rows of columns named at run time: the header's names, then every value as written,
+    /// each type as the row types' fields are.
+    #[test]
+    fn values_of_run_time_columns_read_back_as_written() {
+        let meta = Meta {
+            title: "games".into(),
+            ..Meta::default()
+        };
+        let mut out = Vec::new();
+        Header::of(&meta, vec!["game".into(), "chance".into()], String::new()).write(&mut out);
+        let values = [
+            Value::U64(0),
+            Value::U16(23),
+            Value::U64(1),
+            Value::Null,
+            Value::I8(-3),
+            Value::Str("keep 3 3"),
+            Value::F32(0.5),
+            Value::Bool(true),
+        ];
+        write_values(values, &mut out);
+        // No values, no frame.
+        write_values([], &mut out);
+        let (Frame::Header(h), used) = read_frame(&out).unwrap().unwrap() else {
+            panic!("the header first")
+        };
+        assert_eq!(
+            (h.columns, h.title),
+            (vec!["game".into(), "chance".into()], "games".into())
+        );
+        let (Frame::Rows(payload), rest) = read_frame(&out[used..]).unwrap().unwrap() else {
+            panic!("then rows")
+        };
+        assert_eq!(used + rest, out.len());
+        let mut at = 0;
+        let read: Vec<Value<'_>> = values
+            .iter()
+            .map(|_| read_value(payload, &mut at).unwrap())
+            .collect();
+        assert_eq!((read.as_slice(), at), (values.as_slice(), payload.len()));
     }
 
     #[test]

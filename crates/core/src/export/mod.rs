@@ -158,9 +158,12 @@ impl Meta {
         Meta::with_source(table.rules(), &stamped, title, notes)
     }
 
-    fn with_source(
+    /// The document of rows computed under `rules`, from `source` (what it says of where the
+    /// rows come from, with its provenance): the one place a document's source is stamped,
+    /// for the exports and for the other files of rows (`simulate --per-box`'s games).
+    pub fn with_source<S: Serialize>(
         rules: &Rules,
-        source: &Stamped<'_, Source>,
+        source: &Stamped<'_, S>,
         title: String,
         notes: Vec<String>,
     ) -> Meta {

@@ -286,6 +286,8 @@ fn simulate_games(
 /// games' numbers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PerBox {
+    /// The rules the games were played under.
+    pub rules: Rules,
     /// The boxes' names in card order, then `upper_bonus` and `yahtzee_bonuses` (the points of
     /// each bonus in the game), then `total`.
     pub columns: Vec<String>,
@@ -294,6 +296,11 @@ pub struct PerBox {
 }
 
 impl PerBox {
+    /// The games played.
+    pub fn games(&self) -> u64 {
+        (self.points.len() / self.columns.len()) as u64
+    }
+
     /// Writes the games as CSV (`game,` then the columns; a row per game, numbered from 0),
     /// through a temporary file renamed into place.
     pub fn write_csv(&self, path: &std::path::Path) -> std::io::Result<()> {
@@ -332,7 +339,14 @@ pub fn simulate_per_box(
     let (tally, _, points) = deal.play(games, false, true, progress);
     let mut columns: Vec<String> = rules.boxes().iter().map(|c| c.name().to_string()).collect();
     columns.extend(["upper_bonus", "yahtzee_bonuses", "total"].map(String::from));
-    (tally, PerBox { columns, points })
+    (
+        tally,
+        PerBox {
+            rules: *rules,
+            columns,
+            points,
+        },
+    )
 }
 
 /// The games of one simulation: the rules, the player, the seed, and how many games are
