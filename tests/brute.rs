@@ -991,20 +991,15 @@ impl BruteForce {
         for _ in 1..self.rules.rolls() {
             let mut next_values = Vec::new();
             let mut next_joints = Vec::new();
-            for (hand, subsets) in self.hands.iter().zip(&self.moves) {
-                let keeps = Self::keeps_in_order(&hand.0);
+            let keep_values = self.keep_values(&values);
+            for (hand, keeps) in self.in_order.iter().enumerate() {
                 let evs: Vec<f64> = keeps
                     .iter()
-                    .map(|k| {
-                        subsets[k.2 as usize]
-                            .iter()
-                            .map(|&(p, h)| p * values[h])
-                            .sum()
-                    })
+                    .map(|k| keep_values[self.keep_of[hand][k.2 as usize]])
                     .collect();
                 let chosen = preferred(evs.iter().copied());
                 let mut joint = Joint::new();
-                for &(p, h) in &subsets[keeps[chosen].2 as usize] {
+                for &(p, h) in self.outcomes(hand, keeps[chosen].2) {
                     Self::mix_joint(&mut joint, p, &joints[h], (0, 0, 0));
                 }
                 next_values.push(evs[chosen]);
