@@ -231,6 +231,35 @@ fn stats_pmf_refuses_the_table_it_is_about_to_build() {
         .output()
         .unwrap();
     assert_bad_input(&o, "--pmf and --plot both name");
+    // The other files a command writes: one file each, refused before any game or pass.
+    for args in [
+        &[
+            "stats",
+            "--rules",
+            "yacht",
+            "--joint",
+            "yacht",
+            "--joint-csv",
+            "b.csv",
+            "--pmf",
+            "./b.csv",
+        ][..],
+        &[
+            "simulate",
+            "--rules",
+            "yacht",
+            "--games",
+            "10",
+            "--per-box",
+            "c.csv",
+            "--pmf",
+            "c.csv",
+        ],
+    ] {
+        let o = yahtzee_in(dir.path()).args(args).output().unwrap();
+        assert_bad_input(&o, "both name");
+        assert!(!dir.path().join("b.csv").exists() && !dir.path().join("c.csv").exists());
+    }
 }
 
 #[test]

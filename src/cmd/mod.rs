@@ -20,7 +20,7 @@ pub mod verify;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use std::sync::{Arc, Mutex};
@@ -408,6 +408,23 @@ pub fn quote(path: &Path) -> String {
 /// [`container::check_output`]); `tables` are the tables the command reads or builds.
 pub fn check_output(flag: &str, path: &Path, tables: &[&Path]) -> Result<()> {
     container::check_output(path, tables).map_err(|e| anyhow!("{flag}: {e}"))
+}
+
+/// Refuses two output flags naming one file (the second would replace the first): `files` are
+/// the flags and the paths given.
+pub fn distinct_outputs(files: &[(&str, Option<&Path>)]) -> Result<()> {
+    let given: Vec<(&str, &Path)> = files.iter().filter_map(|&(f, p)| Some((f, p?))).collect();
+    for (i, &(a, p)) in given.iter().enumerate() {
+        for &(b, q) in &given[i + 1..] {
+            if yahtzee_core::files::same_file(p, q) {
+                bail!(
+                    "{a} and {b} both name {}: give each its own file",
+                    p.display()
+                );
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The refusal of `--saved` (`advise`, `export`) in a game that does not keep unused rolls.

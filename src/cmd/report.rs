@@ -9,7 +9,6 @@ use anyhow::{Context, Result, bail};
 use crate::cli::ReportArgs;
 use crate::plot::{Curve, Encoding, plot};
 use yahtzee_core::Rules;
-use yahtzee_core::files::same_file;
 use yahtzee_core::report::Provenance;
 use yahtzee_core::stats::distribution::{Interval, Split, Summary, Tally};
 use yahtzee_core::text::probability;
@@ -25,14 +24,10 @@ pub fn check(args: &ReportArgs, table: &Path) -> Result<()> {
             super::check_output(flag, p, &[table])?;
         }
     }
-    if let (Some(pmf), Some(plot)) = (&args.pmf, &args.plot)
-        && same_file(pmf, plot)
-    {
-        bail!(
-            "--pmf and --plot both name {}: give each its own file",
-            pmf.display()
-        );
-    }
+    super::distinct_outputs(&[
+        ("--pmf", args.pmf.as_deref()),
+        ("--plot", args.plot.as_deref()),
+    ])?;
     if let Some(p) = &args.plot {
         Encoding::of(p).map_err(|e| anyhow::anyhow!("--plot {e}"))?;
     }

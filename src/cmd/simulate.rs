@@ -43,6 +43,12 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
             "matches and the policies but the optimal one (--policy optimal)"
         ));
     }
+    super::distinct_outputs(&[
+        ("--pmf", args.report.pmf.as_deref()),
+        ("--plot", args.report.plot.as_deref()),
+        ("--per-box", args.per_box.as_deref()),
+        ("--games-csv", args.games_csv.as_deref()),
+    ])?;
     if let Some(lineup) = &args.lineup {
         return pool.install(|| run_match(args, lineup, &tables));
     }

@@ -163,17 +163,11 @@ fn check_joint(args: &StatsArgs, rules: &Rules, table: &std::path::Path) -> Resu
     }
     if let Some(path) = &args.joint_csv {
         super::check_output("--joint-csv", path, &[table])?;
-        for (flag, other) in [("--pmf", &args.report.pmf), ("--plot", &args.report.plot)] {
-            if other
-                .as_deref()
-                .is_some_and(|o| yahtzee_core::files::same_file(o, path))
-            {
-                bail!(
-                    "--joint-csv and {flag} both name {}: give each its own file",
-                    path.display()
-                );
-            }
-        }
+        super::distinct_outputs(&[
+            ("--pmf", args.report.pmf.as_deref()),
+            ("--plot", args.report.plot.as_deref()),
+            ("--joint-csv", Some(path)),
+        ])?;
     }
     Ok(boxes)
 }
