@@ -271,6 +271,23 @@ impl BruteForce {
         &self.keeps[self.keep_of[hand][subset as usize]]
     }
 
+    /// The expected-score policy's keep of each hand with a roll left, the hands with one
+    /// roll fewer being worth `values`: the keep's value and the subset of dice it keeps,
+    /// ties broken by the documented rule over the distinct keeps in order of preference.
+    fn chosen_keeps(&self, values: &[f64]) -> Vec<(f64, u32)> {
+        let keep_values = self.keep_values(values);
+        (self.in_order.iter().enumerate())
+            .map(|(hand, keeps)| {
+                let evs: Vec<f64> = keeps
+                    .iter()
+                    .map(|k| keep_values[self.keep_of[hand][k.2 as usize]])
+                    .collect();
+                let chosen = preferred(evs.iter().copied());
+                (evs[chosen], keeps[chosen].2)
+            })
+            .collect()
+    }
+
     /// The expected remaining score of `state` under optimal play.
     pub fn value(&mut self, state: State) -> f64 {
         if state.filled == self.rules.full_mask() {
@@ -427,18 +444,12 @@ impl BruteForce {
         for _ in 1..self.rules.rolls() {
             let mut next_values = Vec::new();
             let mut next_dists = Vec::new();
-            let keep_values = self.keep_values(&values);
-            for (hand, keeps) in self.in_order.iter().enumerate() {
-                let evs: Vec<f64> = keeps
-                    .iter()
-                    .map(|k| keep_values[self.keep_of[hand][k.2 as usize]])
-                    .collect();
-                let chosen = preferred(evs.iter().copied());
+            for (hand, (value, keep)) in self.chosen_keeps(&values).into_iter().enumerate() {
                 let mut d = Vec::new();
-                for &(p, h) in self.outcomes(hand, keeps[chosen].2) {
+                for &(p, h) in self.outcomes(hand, keep) {
                     add_scaled(&mut d, p, &dists[h]);
                 }
-                next_values.push(evs[chosen]);
+                next_values.push(value);
                 next_dists.push(d);
             }
             values = next_values;
@@ -909,15 +920,9 @@ impl BruteForce {
         for _ in 1..self.rules.rolls() {
             let mut next_values = Vec::new();
             let mut next_rests = Vec::new();
-            let keep_values = self.keep_values(&values);
-            for (h, keeps) in self.in_order.iter().enumerate() {
-                let evs: Vec<f64> = keeps
-                    .iter()
-                    .map(|k| keep_values[self.keep_of[h][k.2 as usize]])
-                    .collect();
-                let chosen = preferred(evs.iter().copied());
+            for (h, (value, keep)) in self.chosen_keeps(&values).into_iter().enumerate() {
                 let mut rest = self.empty_rest();
-                for &(p, o) in self.outcomes(h, keeps[chosen].2) {
+                for &(p, o) in self.outcomes(h, keep) {
                     Self::mix_rest(&mut rest, p, &rests[o]);
                 }
                 // This hand was seen too.
@@ -926,7 +931,7 @@ impl BruteForce {
                         *u = 0.0;
                     }
                 }
-                next_values.push(evs[chosen]);
+                next_values.push(value);
                 next_rests.push(rest);
             }
             values = next_values;
@@ -991,18 +996,12 @@ impl BruteForce {
         for _ in 1..self.rules.rolls() {
             let mut next_values = Vec::new();
             let mut next_joints = Vec::new();
-            let keep_values = self.keep_values(&values);
-            for (hand, keeps) in self.in_order.iter().enumerate() {
-                let evs: Vec<f64> = keeps
-                    .iter()
-                    .map(|k| keep_values[self.keep_of[hand][k.2 as usize]])
-                    .collect();
-                let chosen = preferred(evs.iter().copied());
+            for (hand, (value, keep)) in self.chosen_keeps(&values).into_iter().enumerate() {
                 let mut joint = Joint::new();
-                for &(p, h) in self.outcomes(hand, keeps[chosen].2) {
+                for &(p, h) in self.outcomes(hand, keep) {
                     Self::mix_joint(&mut joint, p, &joints[h], (0, 0, 0));
                 }
-                next_values.push(evs[chosen]);
+                next_values.push(value);
                 next_joints.push(joint);
             }
             values = next_values;
