@@ -250,12 +250,9 @@ fn write_out(
 /// The chance that optimal play reaches each state (the exports' visit probability), with
 /// a progress bar: the forward pass of `stats`.
 fn visits(table: &StrategyTable) -> Result<Visits> {
-    let bar = super::progress_bar("chance of reaching each state", "turns");
-    let visits = visit_probabilities(table, &|done, total| {
-        bar.set_length(total);
-        bar.set_position(done);
+    let visits = super::with_progress("chance of reaching each state", "turns", |progress| {
+        visit_probabilities(table, progress)
     });
-    bar.finish_and_clear();
     Ok(visits)
 }
 

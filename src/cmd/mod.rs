@@ -86,6 +86,23 @@ pub fn progress_bar(message: &str, unit: &str) -> ProgressBar {
     bar
 }
 
+/// Runs `work` under a [`progress_bar`] of `message` counting `unit`s, handing it the
+/// `(done, total)` callback the library's long computations take; the bar is cleared at the
+/// end.
+pub fn with_progress<T>(
+    message: &str,
+    unit: &str,
+    work: impl FnOnce(&(dyn Fn(u64, u64) + Sync)) -> T,
+) -> T {
+    let bar = progress_bar(message, unit);
+    let done = work(&|done, total| {
+        bar.set_length(total);
+        bar.set_position(done);
+    });
+    bar.finish_and_clear();
+    done
+}
+
 /// The bars made by [`progress_bar`], for [`leave_bars`].
 fn shown_bars() -> std::sync::MutexGuard<'static, Vec<indicatif::WeakProgressBar>> {
     static BARS: Mutex<Vec<indicatif::WeakProgressBar>> = Mutex::new(Vec::new());

@@ -63,14 +63,9 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| default_table_path(&rules));
-    let bar = super::progress_bar(&format!("solving {}", rules.label()), "cards");
-    let solved = pool.install(|| {
-        report::solve(&rules, &path, &|done, total| {
-            bar.set_length(total);
-            bar.set_position(done);
-        })
+    let solved = super::with_progress(&format!("solving {}", rules.label()), "cards", |p| {
+        pool.install(|| report::solve(&rules, &path, p))
     });
-    bar.finish_and_clear();
     let (report, table) =
         solved.map_err(|e| super::table_error(e, &rules, args.out.as_deref(), RulesFrom::Flags))?;
     let stamped = report::stamped(&report, Some(&table));
@@ -126,14 +121,9 @@ fn run_saved(args: &SolveArgs, rules: Rules, pool: &rayon::ThreadPool) -> Result
         gib(peak),
         gib(file)
     );
-    let bar = super::progress_bar(&format!("solving {}", rules.label()), "cards");
-    let built = pool.install(|| {
-        SavedTable::build(&path, &rules, SolveOptions::default(), &|done, total| {
-            bar.set_length(total);
-            bar.set_position(done);
-        })
+    let built = super::with_progress(&format!("solving {}", rules.label()), "cards", |p| {
+        pool.install(|| SavedTable::build(&path, &rules, SolveOptions::default(), p))
     });
-    bar.finish_and_clear();
     let built =
         built.map_err(|e| super::table_error(e, &rules, args.out.as_deref(), RulesFrom::Flags))?;
     let solved = &built.solution;
@@ -263,17 +253,11 @@ fn solve_vector(
         None => VectorObjective::target(rules),
     };
     let name = objective.name;
-    let bar = super::progress_bar(
+    let solved = super::with_progress(
         &format!("solving the {name} table of {}", rules.label()),
         "cards",
+        |p| pool.install(|| report::solve_vector(&objective, path, p)),
     );
-    let solved = pool.install(|| {
-        report::solve_vector(&objective, path, &|done, total| {
-            bar.set_length(total);
-            bar.set_position(done);
-        })
-    });
-    bar.finish_and_clear();
     solved
         .map_err(|e| super::table_error_of(e, &rules, args.out.as_deref(), RulesFrom::Flags, name))
 }

@@ -181,20 +181,15 @@ fn boxes_joint(
 ) -> Result<JointReport> {
     let rules = table.rules();
     let names: Vec<&str> = boxes.iter().map(|&i| rules.boxes()[i].name()).collect();
-    let bar = super::progress_bar(
+    let joint = super::with_progress(
         &format!(
             "joint distribution of {}'s {}",
             rules.label(),
             names.join(" and ")
         ),
         "turns",
+        |progress| pool.install(|| joint::boxes_joint(table, start, boxes, progress)),
     );
-    let progress = |done, total| {
-        bar.set_length(total);
-        bar.set_position(done);
-    };
-    let joint = pool.install(|| joint::boxes_joint(table, start, boxes, &progress));
-    bar.finish_and_clear();
     Ok(joint::report(&joint?))
 }
 
@@ -340,14 +335,10 @@ fn run_saved(args: &StatsArgs, rules: Rules) -> Result<()> {
     let pool = super::thread_pool(args.threads)?;
     let tables = super::tables_at(rules, args.tables.table.as_deref());
     let table = pool.install(|| tables.saved())?;
-    let bar = super::progress_bar(&format!("distribution of {label}"), "turns");
-    let (report, tally) = pool.install(|| {
-        report::stats_saved(&table, &args.report.at_least, &|done, total| {
-            bar.set_length(total);
-            bar.set_position(done);
-        })
-    });
-    bar.finish_and_clear();
+    let (report, tally) =
+        super::with_progress(&format!("distribution of {label}"), "turns", |progress| {
+            pool.install(|| report::stats_saved(&table, &args.report.at_least, progress))
+        });
     summary::write_files(
         &args.report,
         &tally,
@@ -401,17 +392,13 @@ fn run_theta(
     tables.check(TableKind::Theta(theta))?;
     check_exact(&rules)?;
     let table = pool.install(|| tables.theta(theta))?;
-    let bar = super::progress_bar(
+    let (report, tally) = super::with_progress(
         &format!("distribution of {} under θ = {theta}", rules.label()),
         "turns",
-    );
-    let (report, tally) = pool.install(|| {
-        report::stats_theta(table, start, &args.report.at_least, &|done, total| {
-            bar.set_length(total);
-            bar.set_position(done);
-        })
-    })?;
-    bar.finish_and_clear();
+        |progress| {
+            pool.install(|| report::stats_theta(table, start, &args.report.at_least, progress))
+        },
+    )?;
     summary::write_files(
         &args.report,
         &tally,
@@ -590,17 +577,13 @@ fn run_target(args: &StatsArgs, target: u32, start: Option<&Start>) -> Result<()
     let table = pool.install(|| tables.ev())?;
     let targets = pool.install(|| tables.target())?;
     let player = TargetPlayer::new(table, targets, target)?;
-    let bar = super::progress_bar(
+    let (report, tally) = super::with_progress(
         &format!("distribution of {} playing for {target}", rules.label()),
         "cards",
-    );
-    let (report, tally) = pool.install(|| {
-        report::stats_target(&player, start, &args.report.at_least, &|done, total| {
-            bar.set_length(total);
-            bar.set_position(done);
-        })
-    })?;
-    bar.finish_and_clear();
+        |progress| {
+            pool.install(|| report::stats_target(&player, start, &args.report.at_least, progress))
+        },
+    )?;
     summary::write_files(
         &args.report,
         &tally,
@@ -764,20 +747,16 @@ fn distribution(
     events: bool,
 ) -> Result<(StatsReport, Tally)> {
     let label = table.rules().label();
-    let bar = super::progress_bar(&format!("distribution of {label}"), "turns");
-    let progress = |done, total| {
-        bar.set_length(total);
-        bar.set_position(done);
-    };
-    let done = pool.install(|| {
-        if events {
-            report::stats_joint_from(table, start, at_least, &progress).map_err(anyhow::Error::from)
-        } else {
-            report::stats_from(table, start, at_least, &progress).map_err(anyhow::Error::from)
-        }
-    });
-    bar.finish_and_clear();
-    done
+    super::with_progress(&format!("distribution of {label}"), "turns", |progress| {
+        pool.install(|| {
+            if events {
+                report::stats_joint_from(table, start, at_least, progress)
+                    .map_err(anyhow::Error::from)
+            } else {
+                report::stats_from(table, start, at_least, progress).map_err(anyhow::Error::from)
+            }
+        })
+    })
 }
 
 /// The start of `--card`, `--dice` and `--rolls-left`: `None` for a new game.
