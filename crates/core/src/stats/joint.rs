@@ -44,21 +44,9 @@ pub struct BoxJoint {
     pub by_points: Vec<(u32, Tally)>,
 }
 
-/// The joint distribution of box `index` of `table`'s rules with the final score, from
-/// `start` (`None`: a new game): one pass per points the box can end with.
-/// `progress(done, total)` counts the turns of every pass.
-pub fn box_joint(
-    table: &StrategyTable,
-    start: Option<&Start>,
-    index: usize,
-    progress: &(dyn Fn(u64, u64) + Sync),
-) -> Result<BoxJoint, JointError> {
-    Ok(boxes_joint(table, start, &[index], progress)?
-        .pop()
-        .expect("one box"))
-}
-
-/// [`box_joint`] of each of `boxes`, their passes together under one progress.
+/// The joint distribution of each of `boxes` of `table`'s rules with the final score, from
+/// `start` (`None`: a new game): one pass per points a box can end with, every pass under one
+/// progress (`progress(done, total)` counts the turns of every pass).
 pub fn boxes_joint(
     table: &StrategyTable,
     start: Option<&Start>,
@@ -208,13 +196,8 @@ fn moments(table: &[(u32, u32, f64)]) -> (f64, f64) {
 }
 
 impl BoxJoint {
-    /// The box's position on the card.
-    pub fn index(&self) -> usize {
-        self.index
-    }
-
     /// `[points, score, probability]` of each pair of nonzero chance.
-    pub fn score_table(&self) -> Vec<(u32, u32, f64)> {
+    fn score_table(&self) -> Vec<(u32, u32, f64)> {
         let mut out = Vec::new();
         for (points, tally) in &self.by_points {
             for (s, &m) in tally.score.iter().enumerate() {
